@@ -1,0 +1,63 @@
+//! Generates `Msg`, the typed catalogue of every user-facing message, from `locales/*.json`.
+//!
+//! Each locale file is a flat JSON object `{ "area.key": "text" }`. The build fails when the
+//! files disagree on their keys, so a message can never be missing in one language.
+
+use std::{collections::BTreeMap, env, fmt::Write as _, fs, path::Path};
+
+const LOCALES: [(&str, &str); 2] = [("en", "locales/en.json"), ("zh_cn", "locales/zh-CN.json")];
+
+fn load(path: &str) -> BTreeMap<String, String> {
+    println!("cargo:rerun-if-changed={path}");
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not a flat JSON object of strings: {e}"))
+}
+
+fn variant(key: &str) -> String {
+    key.split(['.', '_', '-'])
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut c = p.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect()
+}
+
+fn main() {
+    let tables: Vec<(&str, BTreeMap<String, String>)> =
+        LOCALES.iter().map(|(name, path)| (*name, load(path))).collect();
+    let keys: Vec<&String> = tables[0].1.keys().collect();
+    for (name, table) in &tables[1..] {
+        let missing: Vec<_> = keys.iter().filter(|k| !table.contains_key(**k)).collect();
+        let extra: Vec<_> = table.keys().filter(|k| !tables[0].1.contains_key(*k)).collect();
+        assert!(missing.is_empty() && extra.is_empty(),
+            "locale {name}: missing keys {missing:?}, keys not in en.json {extra:?}");
+    }
+    let mut out = String::new();
+    out.push_str("/// Every user-facing message; one variant per key of `app/locales/*.json`.\n");
+    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]\n");
+    out.push_str("pub enum Msg {\n");
+    for k in &keys {
+        writeln!(out, "    /// `{k}`\n    #[serde(rename = \"{k}\")]\n    {},", variant(k)).unwrap();
+    }
+    out.push_str("}\n\nimpl Msg {\n");
+    out.push_str("    /// Every message, in key order.\n    pub const ALL: &'static [Msg] = &[");
+    for k in &keys {
+        write!(out, "Msg::{}, ", variant(k)).unwrap();
+    }
+    out.push_str("];\n\n    /// The key of this message in the locale files.\n    pub const fn key(self) -> &'static str {\n        match self {\n");
+    for k in &keys {
+        writeln!(out, "            Msg::{} => {:?},", variant(k), k).unwrap();
+    }
+    out.push_str("        }\n    }\n");
+    for (name, table) in &tables {
+        writeln!(out, "\n    /// The text of this message in `{name}`.\n    pub const fn {name}(self) -> &'static str {{\n        match self {{").unwrap();
+        for k in &keys {
+            writeln!(out, "            Msg::{} => {:?},", variant(k), table[*k]).unwrap();
+        }
+        out.push_str("        }\n    }\n");
+    }
+    out.push_str("}\n");
+    let dest = Path::new(&env::var("OUT_DIR").unwrap()).join("messages.rs");
+    fs::write(dest, out).unwrap();
+}

@@ -1,0 +1,105 @@
+//! The HTML shell, the root component and the route table.
+
+use crate::{
+    components::header::Header,
+    i18n::{Locale, Msg, t},
+    pages::{
+        account::AccountPage,
+        admin::{teams::AdminTeamsPage, team::AdminTeamPage, users::AdminUsersPage},
+        dashboard::DashboardPage,
+        login::LoginPage,
+        not_found::NotFoundPage,
+        session::{SessionInfo, get_session_info},
+        setup::SetupPage,
+        team::TeamPage,
+    },
+};
+use leptos::prelude::*;
+use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_router::{
+    components::{Route, Router, Routes},
+    path,
+};
+
+/// The language of this request (server) or of the rendered page (browser).
+pub fn request_locale() -> Locale {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<http::request::Parts>()
+            .map(|p| crate::i18n::locale_from_headers(&p.headers))
+            .unwrap_or_default()
+    }
+    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
+    {
+        crate::i18n::locale_from_document()
+    }
+    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+    {
+        Locale::default()
+    }
+}
+
+/// The HTML document around the app (server-rendered only).
+pub fn shell(options: LeptosOptions) -> impl IntoView {
+    let locale = request_locale();
+    view! {
+        <!DOCTYPE html>
+        <html lang=locale.tag()>
+            <head>
+                <meta charset="utf-8" />
+                <meta name="viewport" content="width=device-width, initial-scale=1" />
+                <meta name="color-scheme" content="light dark" />
+                <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+                <HydrationScripts options />
+                <MetaTags />
+            </head>
+            <body>
+                <App />
+            </body>
+        </html>
+    }
+}
+
+/// The session of the page: provided as context so the header and guards share one fetch.
+#[derive(Clone, Copy)]
+pub struct SessionResource(pub Resource<Result<SessionInfo, crate::error::AppError>>);
+
+/// The root component.
+#[component]
+pub fn App() -> impl IntoView {
+    provide_meta_context();
+    provide_context(request_locale());
+    let session = Resource::new_blocking(|| (), |_| get_session_info());
+    provide_context(SessionResource(session));
+
+    // Marks the page as interactive, for people and for the browser tests.
+    Effect::new(move |_| {
+        if let Some(body) = document().body() {
+            let _ = body.set_attribute("data-hydrated", "true");
+        }
+    });
+
+    view! {
+        <Stylesheet id="leptos" href="/pkg/nodeledger.css" />
+        <Title formatter=|page: String| {
+            if page.is_empty() { "NodeLedger".to_string() } else { format!("{page} · NodeLedger") }
+        } />
+        <Router>
+            <a class="skip-link" href="#main">{t(Msg::NavSkipToContent)}</a>
+            <Header />
+            <main id="main" class="page">
+                <Routes fallback=NotFoundPage>
+                    <Route path=path!("/") view=DashboardPage />
+                    <Route path=path!("/setup") view=SetupPage />
+                    <Route path=path!("/login") view=LoginPage />
+                    <Route path=path!("/account") view=AccountPage />
+                    <Route path=path!("/team") view=TeamPage />
+                    <Route path=path!("/admin/teams") view=AdminTeamsPage />
+                    <Route path=path!("/admin/teams/:id") view=AdminTeamPage />
+                    <Route path=path!("/admin/users") view=AdminUsersPage />
+                </Routes>
+            </main>
+            <footer class="site-footer">{t(Msg::FooterTagline)}</footer>
+        </Router>
+    }
+}

@@ -1,0 +1,72 @@
+//! Who is calling: password hashing, the signed-in caller, and the checks every server
+//! function makes before it touches data. Server only.
+
+pub mod caller;
+pub mod password;
+
+pub use caller::{AppState, AuthConfig, SessionKeys, load_caller, start_session};
+
+use crate::{
+    domain::roles::{Capability, allows},
+    error::AppError,
+    model::{Caller, Membership},
+    store::Db,
+};
+use leptos::prelude::*;
+use tower_sessions::Session;
+
+/// The application state given to every page and server function.
+pub fn state() -> Result<AppState, AppError> {
+    use_context::<AppState>().ok_or_else(|| {
+        tracing::error!("AppState missing from the Leptos context");
+        AppError::Internal
+    })
+}
+
+/// The database pool.
+pub fn db() -> Result<Db, AppError> {
+    Ok(state()?.db)
+}
+
+fn request_parts() -> Result<http::request::Parts, AppError> {
+    use_context::<http::request::Parts>().ok_or_else(|| {
+        tracing::error!("request parts missing from the Leptos context");
+        AppError::Internal
+    })
+}
+
+/// The session of this request.
+pub fn session() -> Result<Session, AppError> {
+    request_parts()?.extensions.get::<Session>().cloned().ok_or_else(|| {
+        tracing::error!("session layer missing");
+        AppError::Internal
+    })
+}
+
+/// The signed-in caller of this request, if any.
+pub fn caller() -> Result<Option<Caller>, AppError> {
+    Ok(request_parts()?.extensions.get::<Caller>().cloned())
+}
+
+/// The signed-in caller, or 401.
+pub fn require_caller() -> Result<Caller, AppError> {
+    caller()?.ok_or(AppError::Unauthenticated)
+}
+
+/// The signed-in site administrator, or 401/403.
+pub fn require_admin() -> Result<Caller, AppError> {
+    let caller = require_caller()?;
+    if caller.is_admin { Ok(caller) } else { Err(AppError::Forbidden) }
+}
+
+/// The caller's active team if their role there grants `capability`, or 401/403.
+/// The team always comes from the session, never from the request.
+pub fn require_team(capability: Capability) -> Result<(Caller, Membership), AppError> {
+    let caller = require_caller()?;
+    let membership = caller.active_membership().cloned().ok_or(AppError::Forbidden)?;
+    if allows(membership.role, capability) {
+        Ok((caller, membership))
+    } else {
+        Err(AppError::Forbidden)
+    }
+}

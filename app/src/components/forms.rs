@@ -1,0 +1,45 @@
+//! Form helpers: error messages from server functions, and what happens after success.
+
+use crate::{error::AppError, i18n::use_locale};
+use leptos::{prelude::*, server_fn::ServerFn};
+
+/// Shows the error of the last submission of `action`, if it failed.
+#[component]
+pub fn ActionError<S>(action: ServerAction<S>) -> impl IntoView
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    let locale = use_locale();
+    move || {
+        action.value().get().and_then(Result::err).map(|e| {
+            view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }
+        })
+    }
+}
+
+/// Shows an error box for a failed load.
+#[component]
+pub fn ErrorBox(error: AppError) -> impl IntoView {
+    let locale = use_locale();
+    view! { <p class="form-error" role="alert">{error.localized(locale)}</p> }
+}
+
+/// After `action` succeeds, loads `target` as a new page (so the whole page, header
+/// included, shows the new session state).
+pub fn reload_on_success<S>(action: ServerAction<S>, target: &'static str)
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    Effect::new(move |_| {
+        if matches!(action.value().get(), Some(Ok(_))) {
+            let target = if target.is_empty() {
+                window().location().pathname().unwrap_or_else(|_| "/".into())
+            } else {
+                target.to_string()
+            };
+            let _ = window().location().set_href(&target);
+        }
+    });
+}

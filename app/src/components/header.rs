@@ -1,0 +1,143 @@
+//! The page header: product name, active team, user menu, language switch.
+
+use crate::{
+    app::SessionResource,
+    components::forms::{ActionError, reload_on_success},
+    i18n::{Locale, Msg, t, use_locale},
+    model::{Caller, SessionInfo},
+    pages::{login::Logout, session::SwitchTeam},
+};
+use leptos::prelude::*;
+use leptos_router::hooks::use_location;
+
+/// The header shown on every page.
+#[component]
+pub fn Header() -> impl IntoView {
+    let SessionResource(session) = expect_context::<SessionResource>();
+    view! {
+        <header class="site-header">
+            <a class="brand" href="/">
+                <span class="brand-mark" aria-hidden="true">"◆"</span>
+                "NodeLedger"
+            </a>
+            <Suspense fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match session.await {
+                        Ok(SessionInfo { caller: Some(caller), .. }) => {
+                            view! { <SignedInNav caller /> }.into_any()
+                        }
+                        _ => ().into_any(),
+                    }
+                })}
+            </Suspense>
+            <LanguageSwitch />
+        </header>
+    }
+}
+
+#[component]
+fn SignedInNav(caller: Caller) -> impl IntoView {
+    let logout = ServerAction::<Logout>::new();
+    reload_on_success(logout, "/login");
+    let active = caller.active_membership().cloned();
+    let is_admin = caller.is_admin;
+    view! {
+        <nav class="main-nav" aria-label=t(Msg::NavMain)>
+            <a href="/">{t(Msg::NavDashboard)}</a>
+            {active.is_some().then(|| view! { <a href="/team">{t(Msg::NavTeam)}</a> })}
+            {is_admin
+                .then(|| {
+                    view! {
+                        <a href="/admin/teams">{t(Msg::NavAdminTeams)}</a>
+                        <a href="/admin/users">{t(Msg::NavAdminUsers)}</a>
+                    }
+                })}
+        </nav>
+        <TeamSwitch caller=caller.clone() />
+        <div class="user-menu">
+            <a href="/account" class="user-name" data-testid="user-name">{caller.display_name}</a>
+            <ActionForm action=logout attr:class="inline-form">
+                <button type="submit" class="link-button">{t(Msg::NavSignOut)}</button>
+            </ActionForm>
+        </div>
+    }
+}
+
+#[component]
+fn TeamSwitch(caller: Caller) -> impl IntoView {
+    let switch = ServerAction::<SwitchTeam>::new();
+    reload_on_success(switch, "");
+    let active = caller.active_team;
+    match caller.memberships.len() {
+        0 => ().into_any(),
+        1 => {
+            let m = &caller.memberships[0];
+            view! {
+                <span class="team-badge" data-testid="active-team">
+                    {m.team_name.clone()} " · " {t(m.role.label())}
+                </span>
+            }
+            .into_any()
+        }
+        _ => view! {
+            <ActionForm action=switch attr:class="team-switch">
+                <label class="visually-hidden" for="team-switch">{t(Msg::TeamSwitchLabel)}</label>
+                <select id="team-switch" name="team_id" data-testid="active-team">
+                    {caller
+                        .memberships
+                        .iter()
+                        .map(|m| {
+                            view! {
+                                <option value=m.team_id.to_string() selected=Some(m.team_id) == active>
+                                    {m.team_name.clone()} " · " {t(m.role.label())}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+                <button type="submit" class="small">{t(Msg::TeamSwitchSubmit)}</button>
+                <ActionError action=switch />
+            </ActionForm>
+        }
+        .into_any(),
+    }
+}
+
+/// Switches the language with a plain form post: it works before hydration too, and the
+/// server remembers the choice in a cookie.
+#[component]
+fn LanguageSwitch() -> impl IntoView {
+    let current = use_locale();
+    let location = use_location();
+    let next = move || {
+        let query = location.search.get();
+        let path = location.pathname.get();
+        if query.is_empty() { path } else { format!("{path}?{query}") }
+    };
+    view! {
+        <form method="post" action="/lang" class="lang-switch" aria-label=t(Msg::LangSwitchLabel)>
+            <input type="hidden" name="next" value=next />
+            {Locale::ALL
+                .into_iter()
+                .map(|l| {
+                    let name = match l {
+                        Locale::En => Msg::LangEn,
+                        Locale::ZhCn => Msg::LangZhCn,
+                    };
+                    view! {
+                        <button
+                            type="submit"
+                            name="lang"
+                            value=l.tag()
+                            class="link-button"
+                            aria-pressed=(l == current).to_string()
+                            lang=l.tag()
+                        >
+                            {t(name)}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </form>
+    }
+}

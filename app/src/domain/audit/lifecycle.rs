@@ -1,0 +1,152 @@
+//! The order lifecycle as a pure state machine.
+//!
+//! ```text
+//! Draft ──Submit──▶ Submitted ──Approve──▶ Approved ──Reopen──▶ new Draft revision
+//!   ▲ edits                    └─Reject───▶ Rejected ──Reopen──▶ new Draft revision
+//! ```
+//! Edits (`ItemAnswered`, `EvidenceAttached`) are allowed only in `Draft`. `Create`
+//! starts an order in `Draft` ([`OrderState::INITIAL`]) and is never a transition.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+
+/// State of one order revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OrderState {
+    /// Being written; editable.
+    Draft,
+    /// Waiting for a manager; locked.
+    Submitted,
+    /// Approved; locked.
+    Approved,
+    /// Rejected; locked.
+    Rejected,
+}
+
+impl OrderState {
+    /// The state a `Create` event starts in.
+    pub const INITIAL: OrderState = OrderState::Draft;
+}
+
+/// What the caller knows when an action is attempted. Gathering it (sessions, team
+/// membership, password check, quote expiry, runs) is the caller's job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransitionCtx<'a> {
+    /// The acting user.
+    pub actor_id: i64,
+    /// Whether the actor manages the order's team.
+    pub actor_is_manager_of_team: bool,
+    /// Who submitted the revision (for `Draft`: who would submit it).
+    pub submitter_id: i64,
+    /// Whether [`super::super::checklist::submission_blockers`] is empty.
+    pub blockers_empty: bool,
+    /// Whether the quote has not expired.
+    pub quote_unexpired: bool,
+    /// Whether a valid run, or a waiver for it, is attached.
+    pub has_valid_run_or_waiver: bool,
+    /// The actor's comment (blank counts as none).
+    pub comment: &'a str,
+    /// Whether the actor re-entered their password correctly.
+    pub password_ok: bool,
+}
+
+/// Result of an allowed action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "state", rename_all = "snake_case")]
+pub enum Outcome {
+    /// The revision is now (or still) in this state.
+    State(OrderState),
+    /// The revision stays as it was; a new revision starts in `Draft`.
+    NewDraftRevision,
+}
+
+/// Why an action is refused. Codes for the UI to translate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Refusal {
+    /// The submitter may not approve or reject their own order.
+    #[error("self approval")]
+    SelfApproval,
+    /// Only a manager of the team may approve or reject.
+    #[error("not a manager of the team")]
+    NotManager,
+    /// Reopening needs the submitter or a manager of the team.
+    #[error("neither submitter nor manager")]
+    NotSubmitterOrManager,
+    /// Password re-entry failed.
+    #[error("wrong password")]
+    WrongPassword,
+    /// Rejection needs a comment.
+    #[error("comment required")]
+    CommentRequired,
+    /// Checklist blockers remain.
+    #[error("checklist incomplete")]
+    Incomplete,
+    /// The quote has expired.
+    #[error("quote expired")]
+    QuoteExpired,
+    /// No valid run and no waiver.
+    #[error("no valid run or waiver")]
+    NoValidRun,
+    /// The revision is not a draft and cannot be edited.
+    #[error("locked")]
+    Locked,
+    /// The action does not apply in this state.
+    #[error("{action:?} not allowed from {from:?}")]
+    InvalidTransition {
+        /// Current state.
+        from: OrderState,
+        /// Attempted action.
+        action: Action,
+    },
+}
+
+/// Applies `action` to a revision in `state`.
+///
+/// Checks, first failure wins:
+/// - edits: `Draft` only, else `Locked`;
+/// - `Submit` (Draft): `Incomplete`, `QuoteExpired`, `NoValidRun`;
+/// - `Approve`/`Reject` (Submitted): `NotManager`, `SelfApproval`, `WrongPassword`,
+///   then for `Reject` `CommentRequired`;
+/// - `Reopen` (Approved/Rejected): `NotSubmitterOrManager`; gives `NewDraftRevision`;
+/// - anything else: `InvalidTransition`.
+///
+/// # Errors
+/// The [`Refusal`] above.
+pub fn transition(
+    state: OrderState,
+    action: Action,
+    ctx: &TransitionCtx<'_>,
+) -> Result<Outcome, Refusal> {
+    use Action as A;
+    use OrderState as S;
+    let check = |ok: bool, refusal: Refusal| if ok { Ok(()) } else { Err(refusal) };
+    match (state, action) {
+        (S::Draft, A::ItemAnswered | A::EvidenceAttached) => Ok(Outcome::State(S::Draft)),
+        (_, A::ItemAnswered | A::EvidenceAttached) => Err(Refusal::Locked),
+        (S::Draft, A::Submit) => {
+            check(ctx.blockers_empty, Refusal::Incomplete)?;
+            check(ctx.quote_unexpired, Refusal::QuoteExpired)?;
+            check(ctx.has_valid_run_or_waiver, Refusal::NoValidRun)?;
+            Ok(Outcome::State(S::Submitted))
+        }
+        (S::Submitted, A::Approve | A::Reject) => {
+            check(ctx.actor_is_manager_of_team, Refusal::NotManager)?;
+            check(ctx.actor_id != ctx.submitter_id, Refusal::SelfApproval)?;
+            check(ctx.password_ok, Refusal::WrongPassword)?;
+            if action == A::Approve {
+                return Ok(Outcome::State(S::Approved));
+            }
+            check(!ctx.comment.trim().is_empty(), Refusal::CommentRequired)?;
+            Ok(Outcome::State(S::Rejected))
+        }
+        (S::Approved | S::Rejected, A::Reopen) => {
+            let allowed = ctx.actor_id == ctx.submitter_id || ctx.actor_is_manager_of_team;
+            check(allowed, Refusal::NotSubmitterOrManager)?;
+            Ok(Outcome::NewDraftRevision)
+        }
+        (from, action) => Err(Refusal::InvalidTransition { from, action }),
+    }
+}

@@ -1,0 +1,55 @@
+//! Tamper-evident audit trail and order lifecycle (pure: no I/O, no clock).
+//!
+//! # Canonical JSON
+//! [`canonical_json`] turns a `serde_json::Value` into one exact string:
+//! - objects: keys sorted by their UTF-8 bytes (= Unicode code point order), each key
+//!   once; `{` `}` `:` `,` with no whitespace anywhere;
+//! - arrays keep their order;
+//! - strings: `"` and `\` escaped as `\"` `\\`; U+0008, U+0009, U+000A, U+000C, U+000D
+//!   as `\b` `\t` `\n` `\f` `\r`; other characters below U+0020 as `\u00xx` (lowercase
+//!   hex); everything else, including non-ASCII, `/`, U+007F and U+2028, written as-is
+//!   in UTF-8 (this is what `serde_json` writes);
+//! - numbers: integers in the `i64` or `u64` range, in plain decimal; any other number
+//!   (floats, `1.0`, `1e3`) is an error, so the form is never ambiguous;
+//! - `true`, `false`, `null` as such.
+//!
+//! This equals Python's
+//! `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` encoded as
+//! UTF-8, for any value whose numbers are such integers.
+//!
+//! # Hashes
+//! All hashes are SHA-256 of the canonical UTF-8 text, as 64 lowercase hex digits.
+//! [`event_hash`] hashes the object with exactly the keys `action` (snake_case name,
+//! e.g. `"item_answered"`), `actor_id`, `at` (the string as stored), `data`,
+//! `order_id`, `prev_hash`, `seq`. To recompute in Python:
+//!
+//! ```text
+//! obj = {"seq": 1, "order_id": 42, "actor_id": 7, "at": "2025-01-02T03:04:05Z",
+//!        "action": "create", "data": {}, "prev_hash": "0" * 64}
+//! hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":"),
+//!                           ensure_ascii=False).encode("utf-8")).hexdigest()
+//! ```
+//!
+//! A chain starts at seq 1 with `prev_hash` = [`GENESIS_HASH`] (64 zeros); each next
+//! event has seq + 1 and the previous `hash` as `prev_hash`. [`verify_chain`] checks
+//! this in one pass. [`content_hash`] pins a whole order revision (hash of its
+//! canonical JSON), e.g. inside an approval event's `data`.
+//!
+//! # Lifecycle
+//! [`transition`] is the order state machine (`lifecycle.rs`); see its docs.
+
+mod action;
+mod canonical;
+mod chain;
+mod event;
+mod lifecycle;
+#[cfg(test)]
+mod tests;
+
+pub use action::Action;
+pub use canonical::{CanonicalError, canonical_json};
+pub use chain::{
+    ChainError, ChainFault, ChainHead, EventError, next_event, verify_chain, verify_next,
+};
+pub use event::{AuditEvent, GENESIS_HASH, content_hash, event_hash, is_rfc3339_utc, sha256_hex};
+pub use lifecycle::{OrderState, Outcome, Refusal, TransitionCtx, transition};

@@ -1,0 +1,208 @@
+//! Every transition and every refusal of the order state machine.
+
+use super::super::{Action, OrderState as S, Outcome, Refusal as R, TransitionCtx, transition};
+
+const SUBMITTER: i64 = 1;
+const MANAGER: i64 = 2;
+
+/// A context in which every check passes, acting as the manager.
+fn ok() -> TransitionCtx<'static> {
+    TransitionCtx {
+        actor_id: MANAGER,
+        actor_is_manager_of_team: true,
+        submitter_id: SUBMITTER,
+        blockers_empty: true,
+        quote_unexpired: true,
+        has_valid_run_or_waiver: true,
+        comment: "budget cut",
+        password_ok: true,
+    }
+}
+
+const STATES: [S; 4] = [S::Draft, S::Submitted, S::Approved, S::Rejected];
+
+#[test]
+fn full_table_with_all_checks_passing() {
+    use Action as A;
+    for state in STATES {
+        for action in A::ALL {
+            let got = transition(state, action, &ok());
+            let want = match (state, action) {
+                (S::Draft, A::ItemAnswered | A::EvidenceAttached) => Ok(Outcome::State(S::Draft)),
+                (_, A::ItemAnswered | A::EvidenceAttached) => Err(R::Locked),
+                (S::Draft, A::Submit) => Ok(Outcome::State(S::Submitted)),
+                (S::Submitted, A::Approve) => Ok(Outcome::State(S::Approved)),
+                (S::Submitted, A::Reject) => Ok(Outcome::State(S::Rejected)),
+                (S::Approved | S::Rejected, A::Reopen) => Ok(Outcome::NewDraftRevision),
+                (from, action) => Err(R::InvalidTransition { from, action }),
+            };
+            assert_eq!(got, want, "{state:?} {action:?}");
+        }
+    }
+    assert_eq!(S::INITIAL, S::Draft);
+}
+
+#[test]
+fn edits_are_locked_outside_draft() {
+    for state in [S::Submitted, S::Approved, S::Rejected] {
+        assert_eq!(
+            transition(state, Action::ItemAnswered, &ok()),
+            Err(R::Locked)
+        );
+        assert_eq!(
+            transition(state, Action::EvidenceAttached, &ok()),
+            Err(R::Locked)
+        );
+    }
+    assert_eq!(
+        transition(S::Draft, Action::Create, &ok()),
+        Err(R::InvalidTransition {
+            from: S::Draft,
+            action: Action::Create
+        })
+    );
+}
+
+#[test]
+fn submit_refusals_in_order() {
+    let submit = |c: TransitionCtx<'_>| transition(S::Draft, Action::Submit, &c);
+    let base = TransitionCtx {
+        actor_id: SUBMITTER,
+        actor_is_manager_of_team: false,
+        ..ok()
+    };
+    assert_eq!(submit(base), Ok(Outcome::State(S::Submitted)));
+    assert_eq!(
+        submit(TransitionCtx {
+            blockers_empty: false,
+            ..base
+        }),
+        Err(R::Incomplete)
+    );
+    assert_eq!(
+        submit(TransitionCtx {
+            quote_unexpired: false,
+            ..base
+        }),
+        Err(R::QuoteExpired)
+    );
+    assert_eq!(
+        submit(TransitionCtx {
+            has_valid_run_or_waiver: false,
+            ..base
+        }),
+        Err(R::NoValidRun)
+    );
+    let nothing = TransitionCtx {
+        blockers_empty: false,
+        quote_unexpired: false,
+        has_valid_run_or_waiver: false,
+        ..base
+    };
+    assert_eq!(submit(nothing), Err(R::Incomplete));
+}
+
+#[test]
+fn approve_and_reject_refusals() {
+    for action in [Action::Approve, Action::Reject] {
+        let go = |c: TransitionCtx<'_>| transition(S::Submitted, action, &c);
+        assert_eq!(
+            go(TransitionCtx {
+                actor_is_manager_of_team: false,
+                ..ok()
+            }),
+            Err(R::NotManager)
+        );
+        assert_eq!(
+            go(TransitionCtx {
+                actor_id: SUBMITTER,
+                ..ok()
+            }),
+            Err(R::SelfApproval)
+        );
+        assert_eq!(
+            go(TransitionCtx {
+                password_ok: false,
+                ..ok()
+            }),
+            Err(R::WrongPassword)
+        );
+        let self_non_manager = TransitionCtx {
+            actor_id: SUBMITTER,
+            actor_is_manager_of_team: false,
+            ..ok()
+        };
+        assert_eq!(go(self_non_manager), Err(R::NotManager));
+        let self_bad_pw = TransitionCtx {
+            actor_id: SUBMITTER,
+            password_ok: false,
+            ..ok()
+        };
+        assert_eq!(go(self_bad_pw), Err(R::SelfApproval));
+    }
+    let reject = |comment| {
+        transition(
+            S::Submitted,
+            Action::Reject,
+            &TransitionCtx { comment, ..ok() },
+        )
+    };
+    assert_eq!(reject(""), Err(R::CommentRequired));
+    assert_eq!(reject(" \n\t"), Err(R::CommentRequired));
+    assert_eq!(reject("再议"), Ok(Outcome::State(S::Rejected)));
+    // Approval needs no comment.
+    let approve = TransitionCtx {
+        comment: "",
+        ..ok()
+    };
+    assert_eq!(
+        transition(S::Submitted, Action::Approve, &approve),
+        Ok(Outcome::State(S::Approved))
+    );
+}
+
+#[test]
+fn reopen_by_submitter_or_manager_only() {
+    for state in [S::Approved, S::Rejected] {
+        let go = |c: TransitionCtx<'_>| transition(state, Action::Reopen, &c);
+        assert_eq!(go(ok()), Ok(Outcome::NewDraftRevision));
+        let submitter = TransitionCtx {
+            actor_id: SUBMITTER,
+            actor_is_manager_of_team: false,
+            ..ok()
+        };
+        assert_eq!(go(submitter), Ok(Outcome::NewDraftRevision));
+        let stranger = TransitionCtx {
+            actor_id: 3,
+            actor_is_manager_of_team: false,
+            ..ok()
+        };
+        assert_eq!(go(stranger), Err(R::NotSubmitterOrManager));
+    }
+    for state in [S::Draft, S::Submitted] {
+        let want = Err(R::InvalidTransition {
+            from: state,
+            action: Action::Reopen,
+        });
+        assert_eq!(transition(state, Action::Reopen, &ok()), want);
+    }
+}
+
+#[test]
+fn refusals_and_outcomes_serialize_as_codes() {
+    let r = R::InvalidTransition {
+        from: S::Approved,
+        action: Action::Submit,
+    };
+    let json = serde_json::to_string(&r).expect("serialize");
+    assert_eq!(
+        json,
+        r#"{"kind":"invalid_transition","from":"approved","action":"submit"}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&R::SelfApproval).expect("s"),
+        r#"{"kind":"self_approval"}"#
+    );
+    let o = serde_json::to_string(&Outcome::State(S::Submitted)).expect("s");
+    assert_eq!(o, r#"{"kind":"state","state":"submitted"}"#);
+}

@@ -1,0 +1,6 @@
+//! Tests of the audit module.
+
+mod canonical;
+mod chain;
+mod chain_props;
+mod lifecycle;

@@ -1,0 +1,176 @@
+//! Result types of [`super::prefill()`]: codes, not prose; the UI translates them.
+
+use serde::{Deserialize, Serialize};
+
+use super::facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect};
+
+/// Status a pre-fill suggests; the user still decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Suggested {
+    /// Known facts leave something to ask.
+    Open,
+    /// Known facts support confirming.
+    Confirmed,
+    /// Known facts show the item does not apply; the code is the reason.
+    NotApplicable,
+    /// Known facts show a problem.
+    Problem,
+}
+
+/// What the known facts say, as a code with its values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum AnswerCode {
+    /// Quoted model and VRAM per GPU.
+    GpuQuoted {
+        /// Model name.
+        model: String,
+        /// VRAM per GPU, MiB.
+        vram_mib: u64,
+    },
+    /// Quoted form factor.
+    FormFactor {
+        /// The form factor.
+        form_factor: FormFactor,
+    },
+    /// Quoted exclusivity, fine for this workload.
+    Exclusivity {
+        /// The exclusivity.
+        exclusivity: Exclusivity,
+    },
+    /// A sliced GPU for training (seed 000 FAQ: training wants exclusive GPUs).
+    SlicedForTraining {
+        /// The kind of slicing.
+        exclusivity: Exclusivity,
+    },
+    /// Headroom within 15–25 % inclusive.
+    HeadroomWithinRange {
+        /// Headroom over the peak, whole percent rounded down.
+        pct: i64,
+    },
+    /// Headroom below 15 % (negative when the peak exceeds usable VRAM).
+    HeadroomBelowRange {
+        /// Headroom over the peak, whole percent rounded down.
+        pct: i64,
+    },
+    /// Headroom above 25 %: fits, possibly oversized.
+    HeadroomAboveRange {
+        /// Headroom over the peak, whole percent rounded down.
+        pct: i64,
+    },
+    /// Quoted interconnect.
+    Interconnect {
+        /// The interconnect.
+        interconnect: Interconnect,
+    },
+    /// The order uses a single GPU.
+    SingleGpu,
+    /// The image reference is pinned (tag other than `latest`, or digest).
+    ImagePinned {
+        /// The image reference.
+        image: String,
+    },
+    /// The image reference is vague (no tag, `latest`, or prose).
+    ImageVague {
+        /// The image reference as given.
+        image: String,
+    },
+    /// The run passed.
+    RunPassed,
+    /// The run failed.
+    RunFailed,
+    /// The run was inconclusive.
+    RunInconclusive,
+    /// A passing benchmark of at least 10 minutes.
+    BenchmarkPassed {
+        /// Its length in minutes.
+        minutes: u32,
+    },
+    /// A passing benchmark shorter than 10 minutes.
+    BenchmarkTooShort {
+        /// Its length in minutes.
+        minutes: u32,
+    },
+    /// No throttling observed.
+    NoThrottling,
+    /// Throttling observed.
+    ThrottlingObserved,
+    /// Usable VRAM is at least 90 % of the quoted VRAM.
+    UsableMatchesQuote {
+        /// Quoted VRAM, MiB.
+        quoted_mib: u64,
+        /// Observed usable VRAM, MiB.
+        usable_mib: u64,
+    },
+    /// Usable VRAM is below 90 % of the quoted VRAM.
+    UsableBelowQuote {
+        /// Quoted VRAM, MiB.
+        quoted_mib: u64,
+        /// Observed usable VRAM, MiB.
+        usable_mib: u64,
+    },
+    /// What a stopped node keeps billing.
+    StoppedBilling {
+        /// Compute still billed.
+        compute: bool,
+        /// Disks still billed.
+        disk: bool,
+    },
+    /// No minimum duration.
+    NoMinimumDuration,
+    /// A minimum duration applies.
+    MinimumDurationHours {
+        /// Hours.
+        hours: u32,
+    },
+    /// The quote states every fee kind.
+    AllFeesStated,
+    /// The quote leaves these fee kinds unstated.
+    FeesNotStated {
+        /// Unstated kinds, in [`FeeKind::ALL`] order.
+        missing: Vec<FeeKind>,
+    },
+    /// What release does to disks.
+    DiskRelease {
+        /// Temporary disk wiped.
+        temp_wiped: bool,
+        /// Data disk outlives the instance.
+        data_survives: bool,
+    },
+    /// How traffic is priced.
+    Egress {
+        /// Included or metered.
+        pricing: EgressPricing,
+    },
+    /// The quote does not say how traffic is priced.
+    EgressNotStated,
+    /// A known fact has an unusable value (e.g. a zero VRAM figure, an empty model).
+    InvalidFact {
+        /// The fact.
+        fact: Fact,
+    },
+}
+
+/// A suggested answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suggestion {
+    /// Suggested status.
+    pub status: Suggested,
+    /// What the facts say.
+    pub code: AnswerCode,
+    /// Facts the suggestion rests on.
+    pub facts_used: Vec<Fact>,
+}
+
+/// Result of [`super::prefill()`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "value", rename_all = "snake_case")]
+pub enum Prefill {
+    /// The item has no pre-fill source.
+    NoSource,
+    /// Facts the rule needs but the app does not know (never empty).
+    Missing(Vec<Fact>),
+    /// A suggestion from known facts.
+    Suggest(Suggestion),
+}

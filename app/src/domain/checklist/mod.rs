@@ -1,0 +1,40 @@
+//! The six-point pre-order checklist (pure: no I/O, no clock).
+//!
+//! Every order answers the items of [`ITEMS`] that apply to it before it can be
+//! submitted. The six sections follow seed document 000 (一 GPU model and VRAM,
+//! 二 software, 三 measured performance, 四 storage/network/transfer, 五 billing and
+//! release, 六 security/permissions/failures), with items from seeds 000, 001 and 002
+//! (each item cites its sources in [`Item::cites`]).
+//!
+//! - The table: [`ITEMS`], [`SECTIONS`] (in `items.rs`, the one place it is defined).
+//! - What applies: [`applicable_items`]; what blocks submission: [`submission_blockers`].
+//! - Suggestions from app data: [`prefill()`] with [`PrefillFacts`]; missing facts
+//!   are reported as [`Prefill::Missing`], never guessed.
+//!
+//! Messages are codes (enums, serialized snake_case) for the UI to translate; only the
+//! item texts are prose, given in English and Simplified Chinese.
+
+mod answer;
+mod codes;
+mod facts;
+mod items;
+mod model;
+mod prefill;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+pub use answer::{Evidence, ItemAnswer, ItemStatus};
+pub use codes::{AnswerCode, Prefill, Suggested, Suggestion};
+pub use facts::{
+    EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, PrefillFacts, RunVerdict,
+};
+pub use items::{ITEMS, SECTIONS};
+pub use model::{
+    AppliesTo, Cite, Expert, Item, PrefillSource, Section, SectionInfo, Text, WorkloadKind,
+};
+pub use prefill::{
+    BENCHMARK_MIN_MINUTES, HEADROOM_MAX_PCT, HEADROOM_MIN_PCT, USABLE_VRAM_MIN_PCT,
+    image_is_pinned, prefill,
+};
+pub use rules::{Blocker, BlockerReason, applicable_items, item, submission_blockers};

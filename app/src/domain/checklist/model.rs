@@ -1,0 +1,200 @@
+//! Types that describe the static checklist table (sections, items, citations).
+
+use serde::{Deserialize, Serialize};
+
+/// One of the six checklist sections, in the seeds' order (seed 000 一 … 六).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Section {
+    /// §1 GPU model and VRAM.
+    Gpu,
+    /// §2 Software environment.
+    Software,
+    /// §3 Measured performance.
+    Performance,
+    /// §4 Storage, network and data transfer.
+    StorageNetwork,
+    /// §5 Billing and release rules.
+    Billing,
+    /// §6 Security, permissions and failure handling.
+    Security,
+}
+
+impl Section {
+    /// All sections in display order.
+    pub const ALL: [Section; 6] = [
+        Section::Gpu,
+        Section::Software,
+        Section::Performance,
+        Section::StorageNetwork,
+        Section::Billing,
+        Section::Security,
+    ];
+
+    /// The section number, 1 to 6.
+    #[must_use]
+    pub const fn number(self) -> u8 {
+        match self {
+            Section::Gpu => 1,
+            Section::Software => 2,
+            Section::Performance => 3,
+            Section::StorageNetwork => 4,
+            Section::Billing => 5,
+            Section::Security => 6,
+        }
+    }
+}
+
+/// A short text in English and Simplified Chinese.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Text {
+    /// English.
+    pub en: &'static str,
+    /// 简体中文.
+    pub zh: &'static str,
+}
+
+/// Where an item comes from: a seed document and a part of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Cite {
+    /// Seed document number: 0, 1 or 2 (files `000_*`, `001_*`, `002_*`).
+    pub seed: u8,
+    /// Part of that document, e.g. `"§1"`, `"checklist"`, `"step 1"`, `"FAQ"`.
+    pub part: &'static str,
+}
+
+impl Cite {
+    /// A citation of `part` in seed document `seed`.
+    #[must_use]
+    pub const fn new(seed: u8, part: &'static str) -> Self {
+        Self { seed, part }
+    }
+}
+
+/// The kind of work an order is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadKind {
+    /// Model training or fine-tuning.
+    Training,
+    /// Inference, online or offline.
+    Inference,
+    /// Batch jobs: video, image processing, scientific computing, simulation.
+    Batch,
+}
+
+/// Which orders an item applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AppliesTo {
+    /// Every order.
+    All,
+    /// Training orders.
+    Training,
+    /// Inference orders.
+    Inference,
+    /// Batch orders.
+    Batch,
+    /// Orders that use more than one GPU.
+    MultiGpu,
+}
+
+impl AppliesTo {
+    /// Whether an order of `kind`, multi-GPU or not, is covered.
+    #[must_use]
+    pub fn covers(self, kind: WorkloadKind, multi_gpu: bool) -> bool {
+        match self {
+            AppliesTo::All => true,
+            AppliesTo::Training => kind == WorkloadKind::Training,
+            AppliesTo::Inference => kind == WorkloadKind::Inference,
+            AppliesTo::Batch => kind == WorkloadKind::Batch,
+            AppliesTo::MultiGpu => multi_gpu,
+        }
+    }
+}
+
+/// Who is expected to answer an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expert {
+    /// The engineer who runs the workload.
+    Engineer,
+    /// The person who negotiates the quote and contract.
+    Procurement,
+}
+
+/// Which app data can pre-fill an item (see [`super::prefill()`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrefillSource {
+    /// Quoted GPU model and VRAM per GPU.
+    GpuModel,
+    /// Quoted form factor (PCIe, SXM).
+    FormFactor,
+    /// Quoted exclusivity (exclusive, MIG, vGPU).
+    Exclusivity,
+    /// Headroom of usable VRAM over the measured peak.
+    VramHeadroom,
+    /// Quoted GPU interconnect.
+    Interconnect,
+    /// Quoted software image tag.
+    SoftwareImage,
+    /// Verdict of a test run, used as a smoke test.
+    SmokeRun,
+    /// Verdict and length of a benchmark run.
+    BenchmarkRun,
+    /// Whether throttling was observed in a run.
+    Throttling,
+    /// Quoted VRAM against VRAM observed in a run.
+    QuoteVsObserved,
+    /// What keeps billing while a node is stopped.
+    StoppedBilling,
+    /// Minimum billed duration.
+    MinimumDuration,
+    /// Which fee kinds the quote states.
+    OtherFees,
+    /// What happens to disks at release.
+    DiskRelease,
+    /// How traffic is priced.
+    EgressPricing,
+}
+
+/// One checklist item. The full table is [`super::ITEMS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Item {
+    /// Stable id, `"<area>.<name>"`; stored with answers, never reused.
+    pub id: &'static str,
+    /// Section the item belongs to.
+    pub section: Section,
+    /// Whether an applicable item must be settled before submission.
+    pub required: bool,
+    /// Which orders the item applies to.
+    pub applies_to: AppliesTo,
+    /// Who is expected to answer.
+    pub expert: Expert,
+    /// App data that can pre-fill the answer, if any.
+    pub prefill: Option<PrefillSource>,
+    /// What to check.
+    pub text: Text,
+    /// Why it matters.
+    pub why: Text,
+    /// Where in the seeds it comes from (at least one).
+    pub cites: &'static [Cite],
+}
+
+impl Item {
+    /// Whether this item applies to an order of `kind`, multi-GPU or not.
+    #[must_use]
+    pub fn applies(&self, kind: WorkloadKind, multi_gpu: bool) -> bool {
+        self.applies_to.covers(kind, multi_gpu)
+    }
+}
+
+/// Title of a section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SectionInfo {
+    /// The section.
+    pub section: Section,
+    /// Its title.
+    pub title: Text,
+}

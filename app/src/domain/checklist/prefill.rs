@@ -1,0 +1,285 @@
+//! Pre-filling answers from facts the app already knows. Pure; never guesses.
+
+use super::codes::{AnswerCode as C, Prefill, Suggested as S, Suggestion};
+use super::facts::{EgressPricing, Fact as F, FeeKind, PrefillFacts, RunVerdict};
+use super::model::{Item, PrefillSource as P, WorkloadKind};
+
+/// Least VRAM headroom over the measured peak, percent (seed 002 step 1).
+pub const HEADROOM_MIN_PCT: u64 = 15;
+/// Headroom above which the GPU may be oversized, percent (seed 002 step 1).
+pub const HEADROOM_MAX_PCT: u64 = 25;
+/// Shortest benchmark that counts, minutes (seed 000 §3, seed 002 step 2).
+pub const BENCHMARK_MIN_MINUTES: u32 = 10;
+/// Least usable VRAM as a share of quoted VRAM, percent. App policy, not from the seeds:
+/// allows for driver/context reservations; sliced instances usually fall well below.
+pub const USABLE_VRAM_MIN_PCT: u64 = 90;
+
+/// Suggest an answer for `item` from `facts`.
+///
+/// Returns [`Prefill::NoSource`] if the item has no pre-fill source, and
+/// [`Prefill::Missing`] naming every needed fact that is `None`.
+#[must_use]
+pub fn prefill(item: &Item, facts: &PrefillFacts) -> Prefill {
+    let Some(source) = item.prefill else {
+        return Prefill::NoSource;
+    };
+    match rule(source, facts) {
+        Ok(s) => Prefill::Suggest(s),
+        Err(missing) => Prefill::Missing(missing),
+    }
+}
+
+/// A suggestion, or the facts that are missing for one.
+type Rule = Result<Suggestion, Vec<F>>;
+
+fn rule(source: P, f: &PrefillFacts) -> Rule {
+    match source {
+        P::GpuModel => gpu_model(f),
+        P::FormFactor => {
+            let form_factor = one(f.form_factor, F::FormFactor)?;
+            ok(
+                S::Confirmed,
+                C::FormFactor { form_factor },
+                &[F::FormFactor],
+            )
+        }
+        P::Exclusivity => exclusivity(f),
+        P::VramHeadroom => headroom(f),
+        P::Interconnect => interconnect(f),
+        P::SoftwareImage => {
+            let image = one(f.software_image.as_deref(), F::SoftwareImage)?;
+            if image_is_pinned(image) {
+                let image = image.trim().to_owned();
+                ok(S::Confirmed, C::ImagePinned { image }, &[F::SoftwareImage])
+            } else {
+                let image = image.to_owned();
+                ok(S::Problem, C::ImageVague { image }, &[F::SoftwareImage])
+            }
+        }
+        P::SmokeRun => verdict(one(f.run_verdict, F::RunVerdict)?, &[F::RunVerdict]),
+        P::BenchmarkRun => benchmark(f),
+        P::Throttling => {
+            if one(f.throttling_observed, F::ThrottlingObserved)? {
+                ok(S::Problem, C::ThrottlingObserved, &[F::ThrottlingObserved])
+            } else {
+                ok(S::Confirmed, C::NoThrottling, &[F::ThrottlingObserved])
+            }
+        }
+        P::QuoteVsObserved => quote_vs_observed(f),
+        P::StoppedBilling => {
+            let (compute, disk) = both(
+                (f.stopped_bills_compute, F::StoppedBillsCompute),
+                (f.stopped_bills_disk, F::StoppedBillsDisk),
+            )?;
+            let used = [F::StoppedBillsCompute, F::StoppedBillsDisk];
+            ok(S::Confirmed, C::StoppedBilling { compute, disk }, &used)
+        }
+        P::MinimumDuration => match one(f.min_duration_hours, F::MinDurationHours)? {
+            0 => ok(S::Confirmed, C::NoMinimumDuration, &[F::MinDurationHours]),
+            hours => ok(
+                S::Confirmed,
+                C::MinimumDurationHours { hours },
+                &[F::MinDurationHours],
+            ),
+        },
+        P::OtherFees => {
+            let stated = one(f.fees_stated.as_deref(), F::FeesStated)?;
+            let missing: Vec<FeeKind> = FeeKind::ALL
+                .into_iter()
+                .filter(|k| !stated.contains(k))
+                .collect();
+            if missing.is_empty() {
+                ok(S::Confirmed, C::AllFeesStated, &[F::FeesStated])
+            } else {
+                ok(S::Open, C::FeesNotStated { missing }, &[F::FeesStated])
+            }
+        }
+        P::DiskRelease => {
+            let (temp_wiped, data_survives) = both(
+                (f.temp_disk_wiped_on_release, F::TempDiskWipedOnRelease),
+                (f.data_disk_survives_release, F::DataDiskSurvivesRelease),
+            )?;
+            let used = [F::TempDiskWipedOnRelease, F::DataDiskSurvivesRelease];
+            ok(
+                S::Confirmed,
+                C::DiskRelease {
+                    temp_wiped,
+                    data_survives,
+                },
+                &used,
+            )
+        }
+        P::EgressPricing => match one(f.egress, F::Egress)? {
+            EgressPricing::NotStated => ok(S::Open, C::EgressNotStated, &[F::Egress]),
+            pricing => ok(S::Confirmed, C::Egress { pricing }, &[F::Egress]),
+        },
+    }
+}
+
+fn gpu_model(f: &PrefillFacts) -> Rule {
+    let (model, vram_mib) = both(
+        (f.gpu_model.as_deref(), F::GpuModel),
+        (f.quoted_vram_mib, F::QuotedVramMib),
+    )?;
+    if model.trim().is_empty() {
+        return invalid(F::GpuModel);
+    }
+    if vram_mib == 0 {
+        return invalid(F::QuotedVramMib);
+    }
+    let code = C::GpuQuoted {
+        model: model.to_owned(),
+        vram_mib,
+    };
+    ok(S::Confirmed, code, &[F::GpuModel, F::QuotedVramMib])
+}
+
+fn exclusivity(f: &PrefillFacts) -> Rule {
+    let exclusivity = one(f.exclusivity, F::Exclusivity)?;
+    if !exclusivity.is_sliced() {
+        return ok(
+            S::Confirmed,
+            C::Exclusivity { exclusivity },
+            &[F::Exclusivity],
+        );
+    }
+    let used = [F::Exclusivity, F::Workload];
+    match one(f.workload, F::Workload)? {
+        WorkloadKind::Training => ok(S::Problem, C::SlicedForTraining { exclusivity }, &used),
+        _ => ok(S::Confirmed, C::Exclusivity { exclusivity }, &used),
+    }
+}
+
+fn interconnect(f: &PrefillFacts) -> Rule {
+    if !one(f.multi_gpu, F::MultiGpu)? {
+        return ok(S::NotApplicable, C::SingleGpu, &[F::MultiGpu]);
+    }
+    let interconnect = one(f.interconnect, F::Interconnect)?;
+    ok(
+        S::Confirmed,
+        C::Interconnect { interconnect },
+        &[F::MultiGpu, F::Interconnect],
+    )
+}
+
+/// Headroom = (usable − peak) / peak, compared exactly in integers.
+fn headroom(f: &PrefillFacts) -> Rule {
+    let (peak, usable) = both(
+        (f.vram_peak_mib, F::VramPeakMib),
+        (f.usable_vram_mib, F::UsableVramMib),
+    )?;
+    if peak == 0 {
+        return invalid(F::VramPeakMib);
+    }
+    let (peak, usable) = (i128::from(peak), i128::from(usable));
+    let over = (usable - peak) * 100;
+    let pct = i64::try_from(over.div_euclid(peak)).unwrap_or(i64::MAX);
+    let used = [F::VramPeakMib, F::UsableVramMib];
+    if over < i128::from(HEADROOM_MIN_PCT) * peak {
+        ok(S::Problem, C::HeadroomBelowRange { pct }, &used)
+    } else if over > i128::from(HEADROOM_MAX_PCT) * peak {
+        ok(S::Confirmed, C::HeadroomAboveRange { pct }, &used)
+    } else {
+        ok(S::Confirmed, C::HeadroomWithinRange { pct }, &used)
+    }
+}
+
+fn benchmark(f: &PrefillFacts) -> Rule {
+    let (v, minutes) = both(
+        (f.run_verdict, F::RunVerdict),
+        (f.run_minutes, F::RunMinutes),
+    )?;
+    let used = [F::RunVerdict, F::RunMinutes];
+    match v {
+        RunVerdict::Pass if minutes >= BENCHMARK_MIN_MINUTES => {
+            ok(S::Confirmed, C::BenchmarkPassed { minutes }, &used)
+        }
+        RunVerdict::Pass => ok(S::Problem, C::BenchmarkTooShort { minutes }, &used),
+        other => verdict(other, &used),
+    }
+}
+
+fn quote_vs_observed(f: &PrefillFacts) -> Rule {
+    let (quoted_mib, usable_mib) = both(
+        (f.quoted_vram_mib, F::QuotedVramMib),
+        (f.usable_vram_mib, F::UsableVramMib),
+    )?;
+    if quoted_mib == 0 {
+        return invalid(F::QuotedVramMib);
+    }
+    let used = [F::QuotedVramMib, F::UsableVramMib];
+    let (q, u) = (u128::from(quoted_mib), u128::from(usable_mib));
+    if u * 100 >= q * u128::from(USABLE_VRAM_MIN_PCT) {
+        ok(
+            S::Confirmed,
+            C::UsableMatchesQuote {
+                quoted_mib,
+                usable_mib,
+            },
+            &used,
+        )
+    } else {
+        ok(
+            S::Problem,
+            C::UsableBelowQuote {
+                quoted_mib,
+                usable_mib,
+            },
+            &used,
+        )
+    }
+}
+
+fn verdict(v: RunVerdict, used: &[F]) -> Rule {
+    match v {
+        RunVerdict::Pass => ok(S::Confirmed, C::RunPassed, used),
+        RunVerdict::Fail => ok(S::Problem, C::RunFailed, used),
+        RunVerdict::Inconclusive => ok(S::Open, C::RunInconclusive, used),
+    }
+}
+
+/// A pinned image: no whitespace, and either `name@sha256:<64 hex>` or a last path
+/// segment `repo:tag` with a non-empty tag other than `latest`.
+#[must_use]
+pub fn image_is_pinned(image: &str) -> bool {
+    let s = image.trim();
+    if s.is_empty() || s.chars().any(char::is_whitespace) {
+        return false;
+    }
+    if let Some((name, digest)) = s.split_once('@') {
+        let hex = digest.strip_prefix("sha256:").unwrap_or("");
+        return !name.is_empty() && hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    let last = s.rsplit('/').next().unwrap_or(s);
+    match last.split_once(':') {
+        Some((repo, tag)) => !repo.is_empty() && !tag.is_empty() && tag != "latest",
+        None => false,
+    }
+}
+
+fn one<T>(value: Option<T>, fact: F) -> Result<T, Vec<F>> {
+    value.ok_or_else(|| vec![fact])
+}
+
+/// Both values, or every fact among the two that is missing.
+fn both<A, B>(a: (Option<A>, F), b: (Option<B>, F)) -> Result<(A, B), Vec<F>> {
+    match (a.0, b.0) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        (x, y) => Err([(x.is_none(), a.1), (y.is_none(), b.1)]
+            .into_iter()
+            .filter_map(|(absent, fact)| absent.then_some(fact))
+            .collect()),
+    }
+}
+
+fn invalid(fact: F) -> Rule {
+    ok(S::Open, C::InvalidFact { fact }, &[fact])
+}
+
+fn ok(status: S, code: C, facts_used: &[F]) -> Rule {
+    Ok(Suggestion {
+        status,
+        code,
+        facts_used: facts_used.to_vec(),
+    })
+}

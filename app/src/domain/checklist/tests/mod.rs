@@ -1,0 +1,5 @@
+//! Tests of the checklist module.
+
+mod prefill;
+mod rules;
+mod table;

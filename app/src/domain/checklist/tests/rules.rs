@@ -1,0 +1,170 @@
+//! Submission blockers.
+
+use super::super::{
+    Blocker, BlockerReason as R, Evidence, ITEMS, ItemAnswer, ItemStatus, Section, WorkloadKind,
+    applicable_items, submission_blockers,
+};
+
+fn answer(id: &str, status: ItemStatus) -> ItemAnswer {
+    ItemAnswer {
+        item_id: id.into(),
+        status,
+        answer: String::new(),
+        evidence: vec![Evidence::Note { text: "ok".into() }],
+        answered_by: 7,
+        answered_at: "2025-01-02T03:04:05Z".into(),
+    }
+}
+
+fn confirm_all(kind: WorkloadKind, multi: bool) -> Vec<ItemAnswer> {
+    applicable_items(kind, multi)
+        .iter()
+        .map(|i| answer(i.id, ItemStatus::Confirmed))
+        .collect()
+}
+
+fn na(reason: &str) -> ItemStatus {
+    ItemStatus::NotApplicable {
+        reason: reason.into(),
+    }
+}
+
+#[test]
+fn no_answers_blocks_every_required_applicable_item() {
+    let blockers = submission_blockers(&[], WorkloadKind::Training, false);
+    let expected: Vec<&str> = applicable_items(WorkloadKind::Training, false)
+        .iter()
+        .filter(|i| i.required)
+        .map(|i| i.id)
+        .collect();
+    assert_eq!(
+        blockers.iter().map(|b| b.item_id).collect::<Vec<_>>(),
+        expected
+    );
+    assert!(blockers.iter().all(|b| b.reason == R::Unanswered));
+    assert!(
+        !expected.contains(&"perf.bottleneck"),
+        "optional items never block"
+    );
+    assert_eq!(
+        blockers[0],
+        Blocker {
+            item_id: "gpu.model_vram",
+            section: Section::Gpu,
+            reason: R::Unanswered
+        }
+    );
+}
+
+#[test]
+fn all_confirmed_means_no_blockers() {
+    for kind in [
+        WorkloadKind::Training,
+        WorkloadKind::Inference,
+        WorkloadKind::Batch,
+    ] {
+        for multi in [false, true] {
+            assert!(submission_blockers(&confirm_all(kind, multi), kind, multi).is_empty());
+        }
+    }
+}
+
+#[test]
+fn each_unsettled_status_blocks_with_its_reason() {
+    let kind = WorkloadKind::Inference;
+    let cases = [
+        (ItemStatus::Open, Some(R::Open)),
+        (
+            ItemStatus::Problem {
+                note: "driver 470".into(),
+            },
+            Some(R::Problem),
+        ),
+        (na(""), Some(R::NotApplicableWithoutReason)),
+        (na("  \t"), Some(R::NotApplicableWithoutReason)),
+        (na("no sensitive data"), None),
+        (ItemStatus::Confirmed, None),
+    ];
+    for (status, expected) in cases {
+        let mut answers = confirm_all(kind, false);
+        answers.push(answer("sec.disk_encryption", status.clone()));
+        let blockers = submission_blockers(&answers, kind, false);
+        let got: Vec<_> = blockers.iter().map(|b| (b.item_id, b.reason)).collect();
+        let want: Vec<_> = expected
+            .map(|r| ("sec.disk_encryption", r))
+            .into_iter()
+            .collect();
+        assert_eq!(got, want, "{status:?}");
+    }
+}
+
+#[test]
+fn optional_and_non_applicable_items_never_block() {
+    let kind = WorkloadKind::Training;
+    let mut answers = confirm_all(kind, false);
+    answers.push(answer(
+        "perf.bottleneck",
+        ItemStatus::Problem { note: "cpu".into() },
+    ));
+    answers.push(answer("net.inference_ingress", ItemStatus::Open));
+    answers.push(answer("no.such_item", ItemStatus::Open));
+    assert!(submission_blockers(&answers, kind, false).is_empty());
+}
+
+#[test]
+fn last_answer_for_an_item_counts() {
+    let kind = WorkloadKind::Batch;
+    let mut answers = confirm_all(kind, false);
+    answers.push(answer("perf.total_time", ItemStatus::Open));
+    let ids: Vec<_> = submission_blockers(&answers, kind, false)
+        .iter()
+        .map(|b| b.item_id)
+        .collect();
+    assert_eq!(ids, ["perf.total_time"]);
+    answers.push(answer("perf.total_time", ItemStatus::Confirmed));
+    assert!(submission_blockers(&answers, kind, false).is_empty());
+}
+
+#[test]
+fn multi_gpu_items_block_only_multi_gpu_orders() {
+    let kind = WorkloadKind::Training;
+    let answers = confirm_all(kind, false);
+    let ids: Vec<_> = submission_blockers(&answers, kind, true)
+        .iter()
+        .map(|b| b.item_id)
+        .collect();
+    let want: Vec<_> = ITEMS
+        .iter()
+        .filter(|i| i.required && i.applies_to == super::super::AppliesTo::MultiGpu)
+        .map(|i| i.id)
+        .collect();
+    assert_eq!(ids, want);
+    assert!(ids.contains(&"gpu.no_memory_pooling"));
+}
+
+#[test]
+fn answers_round_trip_through_json() {
+    let a = answer("gpu.vram_headroom", na("sliced"));
+    let mut a2 = a.clone();
+    a2.evidence = vec![
+        Evidence::QuoteField {
+            quote_revision_id: 3,
+            field: "vram_mib".into(),
+        },
+        Evidence::Run { run_id: 9 },
+        Evidence::TcoComparison { id: 2 },
+        Evidence::File {
+            sha256: "00".repeat(32),
+            name: "bench.log".into(),
+        },
+    ];
+    for x in [a, a2] {
+        let json = serde_json::to_string(&x).expect("serialize");
+        assert_eq!(serde_json::from_str::<ItemAnswer>(&json).expect("parse"), x);
+    }
+    let json = serde_json::to_value(na("x")).expect("serialize");
+    assert_eq!(
+        json,
+        serde_json::json!({"kind": "not_applicable", "reason": "x"})
+    );
+}

@@ -1,0 +1,109 @@
+//! Who may do what: the per-team roles and the site-wide administrator.
+//!
+//! Deny by default: a capability is allowed only where this table says so.
+
+use serde::{Deserialize, Serialize};
+
+/// A user's role in one team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TeamRole {
+    /// Enters and imports vendor quotes, prepares and submits orders.
+    Procurement,
+    /// Uploads benchmark runs, fills the technical checklist items.
+    Engineer,
+    /// Reviews orders and signs them off.
+    Manager,
+}
+
+impl TeamRole {
+    /// Every role, in the order forms list them.
+    pub const ALL: [TeamRole; 3] = [TeamRole::Procurement, TeamRole::Engineer, TeamRole::Manager];
+
+    /// The stored name (also the database `CHECK` value).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TeamRole::Procurement => "procurement",
+            TeamRole::Engineer => "engineer",
+            TeamRole::Manager => "manager",
+        }
+    }
+
+    /// Parses a stored name.
+    pub fn parse(s: &str) -> Option<TeamRole> {
+        TeamRole::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// The message naming this role in the UI.
+    pub const fn label(self) -> crate::i18n::Msg {
+        use crate::i18n::Msg;
+        match self {
+            TeamRole::Procurement => Msg::RoleProcurement,
+            TeamRole::Engineer => Msg::RoleEngineer,
+            TeamRole::Manager => Msg::RoleManager,
+        }
+    }
+}
+
+/// Something a member of a team may want to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capability {
+    /// Read the team's quotes, runs, comparisons and orders.
+    ReadTeamData,
+    /// Create or change vendors, quotes, price sheets, workloads and exchange rates.
+    EditQuotes,
+    /// Upload benchmark runs and manage API tokens for it.
+    UploadRuns,
+    /// Answer checklist items of an order.
+    AnswerChecklist,
+    /// Create and submit orders.
+    SubmitOrders,
+    /// Approve or reject submitted orders.
+    SignOffOrders,
+}
+
+/// Whether `role` in a team grants `capability` there. Site administrators manage users and
+/// teams but get no team capability from being administrators: they never bypass the rules.
+pub const fn allows(role: TeamRole, capability: Capability) -> bool {
+    use Capability::*;
+    use TeamRole::*;
+    match capability {
+        ReadTeamData => true,
+        EditQuotes | SubmitOrders => matches!(role, Procurement),
+        UploadRuns => matches!(role, Engineer),
+        AnswerChecklist => matches!(role, Engineer | Procurement),
+        SignOffOrders => matches!(role, Manager),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_names_round_trip() {
+        for r in TeamRole::ALL {
+            assert_eq!(TeamRole::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(TeamRole::parse("admin"), None);
+        assert_eq!(TeamRole::parse("Manager"), None);
+    }
+
+    #[test]
+    fn capability_table() {
+        use Capability::*;
+        use TeamRole::*;
+        for r in TeamRole::ALL {
+            assert!(allows(r, ReadTeamData));
+        }
+        assert!(allows(Procurement, EditQuotes));
+        assert!(!allows(Engineer, EditQuotes));
+        assert!(!allows(Manager, EditQuotes));
+        assert!(allows(Engineer, UploadRuns));
+        assert!(!allows(Procurement, UploadRuns));
+        assert!(allows(Manager, SignOffOrders));
+        assert!(!allows(Procurement, SignOffOrders));
+        assert!(!allows(Engineer, SignOffOrders));
+        assert!(!allows(Manager, SubmitOrders));
+    }
+}

@@ -1,0 +1,235 @@
+//! The canonical run record (`nodeledger.run/v1`): our own storage format and
+//! the output of every parser.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::detect::Format;
+use super::verdict::Verdict;
+use super::vocab::{ThrottleReason, ThroughputUnit};
+
+/// The `schema` value of the current canonical version.
+pub const SCHEMA_V1: &str = "nodeledger.run/v1";
+
+/// Prefix shared by every canonical schema version.
+pub const SCHEMA_PREFIX: &str = "nodeledger.run/";
+
+/// Top-level JSON property names of [`CanonicalRun`], in declaration order.
+pub const TOP_LEVEL_FIELDS: [&str; 16] = [
+    "schema",
+    "source_format",
+    "node",
+    "workload",
+    "throughput",
+    "throughputs",
+    "latency_ms",
+    "latencies",
+    "vram_peak_mib",
+    "gpu_util_mean_pct",
+    "duration_s",
+    "warmup_s",
+    "throttle",
+    "telemetry",
+    "verdict",
+    "extra",
+];
+
+/// One benchmark run in canonical form.
+///
+/// Per-GPU figures (`vram_peak_mib`, `node.vram_total_mib`) are per device:
+/// the peak is the highest single-GPU memory use, the total is one GPU's size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CanonicalRun {
+    /// Always [`SCHEMA_V1`] for this version.
+    pub schema: String,
+    /// The format the figures were parsed from.
+    pub source_format: Format,
+    /// Observed node (hardware/software) facts.
+    #[serde(default)]
+    pub node: NodeInfo,
+    /// What was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<Workload>,
+    /// The one primary throughput figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<Throughput>,
+    /// Other throughput figures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub throughputs: Vec<NamedThroughput>,
+    /// End-to-end latency percentiles in milliseconds, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<LatencyPercentiles>,
+    /// Further latency statistics in milliseconds, keyed `"<metric>.<stat>"`:
+    /// metric ∈ {`ttft`, `tpot`, `itl`, `e2el`, `latency`}, stat ∈ {`mean`,
+    /// `median`, `std`, `min`, `max`, `p<N>`} (e.g. `"ttft.p99"`, `"latency.p99.9"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub latencies: BTreeMap<String, f64>,
+    /// Highest memory used on any single GPU, MiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vram_peak_mib: Option<f64>,
+    /// Mean GPU utilisation, percent (steady state once assessed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_util_mean_pct: Option<f64>,
+    /// Benchmark wall-clock duration, seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_s: Option<f64>,
+    /// Leading warm-up excluded from steady-state figures, seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup_s: Option<f64>,
+    /// Thermal/power slowdown summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throttle: Option<Throttle>,
+    /// Downsampled telemetry series, grouped by GPU, time-ordered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub telemetry: Vec<TelemetrySample>,
+    /// Validity verdict, once judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    /// Source keys without a canonical home, kept verbatim.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extra: Map<String, Value>,
+}
+
+impl CanonicalRun {
+    /// An empty run of the given source format.
+    #[must_use]
+    pub fn new(source_format: Format) -> Self {
+        Self {
+            schema: SCHEMA_V1.to_owned(),
+            source_format,
+            node: NodeInfo::default(),
+            workload: None,
+            throughput: None,
+            throughputs: Vec::new(),
+            latency_ms: None,
+            latencies: BTreeMap::new(),
+            vram_peak_mib: None,
+            gpu_util_mean_pct: None,
+            duration_s: None,
+            warmup_s: None,
+            throttle: None,
+            telemetry: Vec::new(),
+            verdict: None,
+            extra: Map::new(),
+        }
+    }
+}
+
+/// Observed node facts; every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct NodeInfo {
+    /// GPU model name as reported (e.g. `"NVIDIA A100-SXM4-80GB"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_name: Option<String>,
+    /// Number of GPUs seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_count: Option<u32>,
+    /// Memory of one GPU, MiB (smallest if GPUs differ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vram_total_mib: Option<f64>,
+    /// NVIDIA driver version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_version: Option<String>,
+    /// CUDA version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_version: Option<String>,
+    /// MIG mode enabled on any GPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mig: Option<bool>,
+}
+
+/// What was run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Workload {
+    /// Model identifier or file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Numeric precision / quantisation (e.g. `"fp16"`, `"Q4_K_M"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<String>,
+    /// Batch size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_size: Option<u64>,
+    /// Input size (e.g. prompt tokens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_size: Option<u64>,
+    /// Concurrent requests / streams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<u64>,
+}
+
+/// The primary throughput figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Throughput {
+    /// Value in `unit`.
+    pub value: f64,
+    /// Unit of `value`.
+    pub unit: ThroughputUnit,
+}
+
+/// A secondary throughput figure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedThroughput {
+    /// Short machine name (e.g. `"requests"`, `"pp512"`, `"tg128"`).
+    pub name: String,
+    /// Value in `unit`.
+    pub value: f64,
+    /// Unit of `value`.
+    pub unit: ThroughputUnit,
+}
+
+/// Latency percentiles in milliseconds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LatencyPercentiles {
+    /// Median.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p50: Option<f64>,
+    /// 90th percentile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p90: Option<f64>,
+    /// 99th percentile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p99: Option<f64>,
+}
+
+/// Thermal/power slowdown summary.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Throttle {
+    /// Seconds during which a slowdown was active on the most affected GPU.
+    pub active_s: f64,
+    /// Slowdown reasons seen at least once, in NVML bit order.
+    #[serde(default)]
+    pub reasons: Vec<ThrottleReason>,
+}
+
+/// One (possibly bucket-aggregated) telemetry sample.
+///
+/// A bucket reports its first timestamp, mean utilisation/clock/power and
+/// maximum memory/temperature, and the union of throttle reasons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TelemetrySample {
+    /// Seconds since the first sample of the run.
+    pub t: f64,
+    /// GPU index.
+    pub gpu: u32,
+    /// GPU utilisation, percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub util_pct: Option<f64>,
+    /// Memory used, MiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mem_used_mib: Option<f64>,
+    /// SM clock, MHz.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sm_clock_mhz: Option<f64>,
+    /// GPU temperature, °C.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temp_c: Option<f64>,
+    /// Power draw, W.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_w: Option<f64>,
+    /// Active clock event reasons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub throttle_reasons: Vec<ThrottleReason>,
+}

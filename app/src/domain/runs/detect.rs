@@ -1,0 +1,138 @@
+//! Input formats and auto-detection.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::canonical::SCHEMA_PREFIX;
+use super::error::ParseError;
+use super::{json, smi_header, text};
+
+/// A supported input format; also the canonical `source_format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Our own `nodeledger.run/v1` JSON.
+    Canonical,
+    /// `vllm bench serve --save-result` JSON.
+    Vllm,
+    /// Older `benchmark_serving.py` JSON (has the `"request_goodput:"` key).
+    VllmLegacy,
+    /// `llama-bench -o json` (or `-o jsonl`).
+    LlamaBench,
+    /// MLPerf inference `mlperf_log_summary.txt`.
+    Mlperf,
+    /// `nvidia-smi --query-gpu=… --format=csv` telemetry.
+    NvidiaSmi,
+}
+
+impl Format {
+    /// Every supported format.
+    pub const ALL: &'static [Self] = &[
+        Self::Canonical,
+        Self::Vllm,
+        Self::VllmLegacy,
+        Self::LlamaBench,
+        Self::Mlperf,
+        Self::NvidiaSmi,
+    ];
+
+    /// The snake_case wire name.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Canonical => "canonical",
+            Self::Vllm => "vllm",
+            Self::VllmLegacy => "vllm_legacy",
+            Self::LlamaBench => "llama_bench",
+            Self::Mlperf => "mlperf",
+            Self::NvidiaSmi => "nvidia_smi",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Detects the format of a whole input.
+///
+/// # Errors
+/// [`ParseError::Empty`], [`ParseError::InvalidUtf8`], [`ParseError::Binary`],
+/// JSON syntax errors with line/column, [`ParseError::CsvNoHeader`], or
+/// [`ParseError::UnrecognizedFormat`].
+pub fn detect(bytes: &[u8]) -> Result<Format, ParseError> {
+    let text = text::check(bytes)?;
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let value = json::load(text.as_bytes())?;
+        return classify_json(&value).ok_or(unrecognized());
+    }
+    detect_text(text)
+}
+
+/// Classifies text (non-JSON) input.
+pub(crate) fn detect_text(text: &str) -> Result<Format, ParseError> {
+    if text.contains("MLPerf Results Summary")
+        || (text.contains("SUT name") && text.contains("Scenario"))
+    {
+        return Ok(Format::Mlperf);
+    }
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    match smi_header::sniff(first) {
+        smi_header::Sniff::Header => Ok(Format::NvidiaSmi),
+        smi_header::Sniff::DataRow => Err(ParseError::CsvNoHeader),
+        smi_header::Sniff::Other => Err(unrecognized()),
+    }
+}
+
+/// Classifies a parsed JSON document, if it matches a known shape.
+pub(crate) fn classify_json(value: &Value) -> Option<Format> {
+    match value {
+        Value::Object(map) => {
+            if let Some(schema) = map.get("schema") {
+                return schema
+                    .as_str()
+                    .filter(|s| s.starts_with(SCHEMA_PREFIX))
+                    .map(|_| Format::Canonical);
+            }
+            if map.contains_key("request_goodput:") {
+                Some(Format::VllmLegacy)
+            } else if map.contains_key("output_throughput")
+                || map.contains_key("request_throughput")
+                || map.contains_key("mean_ttft_ms")
+            {
+                Some(Format::Vllm)
+            } else if is_llama_row(value) {
+                Some(Format::LlamaBench)
+            } else {
+                None
+            }
+        }
+        Value::Array(rows) => rows
+            .first()
+            .filter(|r| is_llama_row(r))
+            .map(|_| Format::LlamaBench),
+        _ => None,
+    }
+}
+
+fn is_llama_row(value: &Value) -> bool {
+    value.as_object().is_some_and(|m| {
+        m.contains_key("avg_ts") || (m.contains_key("n_prompt") && m.contains_key("n_gen"))
+    })
+}
+
+/// The "matches no known format" error.
+pub(crate) const fn unrecognized() -> ParseError {
+    ParseError::UnrecognizedFormat {
+        supported: Format::ALL,
+    }
+}

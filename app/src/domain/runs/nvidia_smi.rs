@@ -1,0 +1,275 @@
+//! Streaming parser for `nvidia-smi --query-gpu=… --format=csv` telemetry.
+//!
+//! Reads row by row with `csv::ByteRecord` (one reused record, no per-row
+//! allocation); keeps exact aggregates and a bounded downsampled series of at
+//! most [`MAX_POINTS_PER_GPU`] points per GPU and at most [`MAX_GPUS`] GPUs.
+
+use std::io::BufRead;
+
+use csv::{ByteRecord, ReaderBuilder, Trim};
+use serde_json::{Value, json};
+
+use super::canonical::{CanonicalRun, Throttle};
+use super::detect::Format;
+use super::error::ParseError;
+use super::series::{Point, Series};
+use super::smi_header::Layout;
+use super::smi_value::{
+    parse_active, parse_enabled, parse_hex, parse_num, parse_timestamp, parse_u32,
+};
+use super::vocab::ThrottleReason;
+
+/// Most telemetry points kept per GPU (older points are bucket-aggregated).
+pub const MAX_POINTS_PER_GPU: usize = 2_000;
+
+/// Most distinct GPUs accepted in one telemetry file.
+pub const MAX_GPUS: usize = 64;
+
+struct Gpu {
+    id: u32,
+    series: Series,
+    prev_t: Option<f64>,
+    prev_slow: bool,
+    active_s: f64,
+    name: Option<String>,
+    mem_total: Option<f64>,
+}
+
+#[derive(Default)]
+struct Totals {
+    rows: u64,
+    util_sum: f64,
+    util_n: u64,
+    mem_peak: Option<f64>,
+    origin: Option<f64>,
+    t_min: f64,
+    t_max: f64,
+    driver: Option<String>,
+    mig: Option<bool>,
+    reasons: u16,
+}
+
+/// Parses nvidia-smi CSV telemetry from a reader, streaming.
+///
+/// # Errors
+/// [`ParseError::Empty`], [`ParseError::CsvNoTimestamp`],
+/// [`ParseError::CsvNoHeader`], [`ParseError::CsvFieldCount`],
+/// [`ParseError::CsvBadValue`], [`ParseError::TooManyGpus`],
+/// [`ParseError::NoData`] or [`ParseError::Io`].
+pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseError> {
+    let mut rdr = ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(Trim::All)
+        .from_reader(reader);
+    let mut rec = ByteRecord::new();
+    if !read(&mut rdr, &mut rec)? {
+        return Err(ParseError::Empty);
+    }
+    let layout = Layout::from_header(rec.iter());
+    let Some(ts_col) = layout.timestamp else {
+        let first = rec.get(0).unwrap_or_default();
+        return Err(
+            if parse_timestamp(super::text::strip_bom(first)).is_some() {
+                ParseError::CsvNoHeader
+            } else {
+                ParseError::CsvNoTimestamp
+            },
+        );
+    };
+    let width = rec.len();
+    let mut gpus: Vec<Gpu> = Vec::new();
+    let mut identities: Vec<Vec<u8>> = Vec::new();
+    let mut tot = Totals::default();
+    while read(&mut rdr, &mut rec)? {
+        let line = rec.position().map_or(0, csv::Position::line);
+        if rec.len() != width {
+            return Err(ParseError::CsvFieldCount {
+                line,
+                expected: width,
+                found: rec.len(),
+            });
+        }
+        let get = |col: Option<usize>| col.and_then(|i| rec.get(i)).unwrap_or_default();
+        let ts = get(Some(ts_col));
+        if ts.eq_ignore_ascii_case(b"timestamp") {
+            continue; // header repeated by an appended log
+        }
+        let bad = |col: usize| ParseError::CsvBadValue {
+            line,
+            column: layout.names.get(col).cloned().unwrap_or_default(),
+        };
+        let abs_t = parse_timestamp(ts).ok_or_else(|| bad(ts_col))?;
+        let id =
+            gpu_id(&layout, &rec, &mut identities).ok_or_else(|| bad(layout.index.unwrap_or(0)))?;
+        let slot = match gpus.iter().position(|g| g.id == id) {
+            Some(s) => s,
+            None if gpus.len() >= MAX_GPUS => {
+                return Err(ParseError::TooManyGpus {
+                    line,
+                    limit: MAX_GPUS,
+                });
+            }
+            None => {
+                gpus.push(new_gpu(id));
+                gpus.len() - 1
+            }
+        };
+        let origin = *tot.origin.get_or_insert(abs_t);
+        let t = abs_t - origin;
+        let mut mask: u16 = 0;
+        for &(col, reason) in &layout.reasons {
+            if parse_active(get(Some(col))) == Some(true) {
+                mask |= reason.bit();
+            }
+        }
+        if let Some(bits) = layout.mask.and_then(|c| parse_hex(get(Some(c)))) {
+            mask |= (bits & 0x1FF) as u16;
+        }
+        let point = Point {
+            t,
+            util: layout.util.and_then(|c| parse_num(get(Some(c)))),
+            mem: layout.mem_used.and_then(|c| parse_num(get(Some(c)))),
+            clock: layout.sm_clock.and_then(|c| parse_num(get(Some(c)))),
+            temp: layout.temp.and_then(|c| parse_num(get(Some(c)))),
+            power: layout.power.and_then(|c| parse_num(get(Some(c)))),
+            mask,
+        };
+        tot.add(&point);
+        if tot.driver.is_none() {
+            tot.driver = text_value(get(layout.driver));
+        }
+        if let Some(m) = layout.mig.and_then(|c| parse_enabled(get(Some(c)))) {
+            tot.mig = Some(tot.mig.unwrap_or(false) || m);
+        }
+        let gpu = &mut gpus[slot];
+        if gpu.name.is_none() {
+            gpu.name = text_value(get(layout.name));
+        }
+        if gpu.mem_total.is_none() {
+            gpu.mem_total = layout.mem_total.and_then(|c| parse_num(get(Some(c))));
+        }
+        gpu.add(&point);
+    }
+    if tot.rows == 0 {
+        return Err(ParseError::NoData {
+            format: Format::NvidiaSmi,
+        });
+    }
+    Ok(finish(tot, gpus, &layout))
+}
+
+fn read<R: std::io::Read>(
+    rdr: &mut csv::Reader<R>,
+    rec: &mut ByteRecord,
+) -> Result<bool, ParseError> {
+    rdr.read_byte_record(rec).map_err(|e| ParseError::Io {
+        line: e
+            .position()
+            .map_or(rdr.position().line(), csv::Position::line),
+    })
+}
+
+fn new_gpu(id: u32) -> Gpu {
+    Gpu {
+        id,
+        series: Series::new(MAX_POINTS_PER_GPU),
+        prev_t: None,
+        prev_slow: false,
+        active_s: 0.0,
+        name: None,
+        mem_total: None,
+    }
+}
+
+/// GPU identity: the `index` column, else the ordinal of `uuid`/`pci.bus_id`,
+/// else 0 (single GPU).
+fn gpu_id(layout: &Layout, rec: &ByteRecord, seen: &mut Vec<Vec<u8>>) -> Option<u32> {
+    if let Some(c) = layout.index {
+        return parse_u32(rec.get(c).unwrap_or_default());
+    }
+    let Some(key) = layout.identity.and_then(|c| rec.get(c)) else {
+        return Some(0);
+    };
+    let pos = seen
+        .iter()
+        .position(|k| k.as_slice() == key)
+        .unwrap_or_else(|| {
+            seen.push(key.to_vec());
+            seen.len() - 1
+        });
+    u32::try_from(pos).ok()
+}
+
+/// A text value, unless empty or `[N/A]`-like.
+fn text_value(field: &[u8]) -> Option<String> {
+    let f = field.trim_ascii();
+    let na = f.is_empty() || f.starts_with(b"[") || f.eq_ignore_ascii_case(b"N/A");
+    (!na).then(|| String::from_utf8_lossy(f).into_owned())
+}
+
+impl Totals {
+    fn add(&mut self, p: &Point) {
+        if self.rows == 0 {
+            self.t_min = p.t;
+            self.t_max = p.t;
+        }
+        self.rows += 1;
+        self.t_min = self.t_min.min(p.t);
+        self.t_max = self.t_max.max(p.t);
+        if let Some(u) = p.util {
+            self.util_sum += u;
+            self.util_n += 1;
+        }
+        if let Some(m) = p.mem {
+            self.mem_peak = Some(self.mem_peak.map_or(m, |x| x.max(m)));
+        }
+        self.reasons |= p.mask;
+    }
+}
+
+impl Gpu {
+    fn add(&mut self, p: &Point) {
+        if let Some(prev) = self.prev_t {
+            let dt = p.t - prev;
+            if self.prev_slow && dt > 0.0 {
+                self.active_s += dt;
+            }
+        }
+        self.prev_t = Some(p.t);
+        self.prev_slow = p.mask & ThrottleReason::SLOWDOWN_MASK != 0;
+        self.series.push(p);
+    }
+}
+
+fn finish(tot: Totals, mut gpus: Vec<Gpu>, layout: &Layout) -> CanonicalRun {
+    gpus.sort_by_key(|g| g.id);
+    let mut run = CanonicalRun::new(Format::NvidiaSmi);
+    run.node.gpu_count = u32::try_from(gpus.len()).ok();
+    run.node.gpu_name = gpus.iter().find_map(|g| g.name.clone());
+    run.node.vram_total_mib = gpus.iter().filter_map(|g| g.mem_total).reduce(f64::min);
+    run.node.driver_version = tot.driver;
+    run.node.mig = tot.mig;
+    run.vram_peak_mib = tot.mem_peak;
+    run.gpu_util_mean_pct = (tot.util_n > 0).then(|| tot.util_sum / tot.util_n as f64);
+    run.duration_s = Some(tot.t_max - tot.t_min);
+    if layout.has_reasons() {
+        run.throttle = Some(Throttle {
+            active_s: gpus.iter().map(|g| g.active_s).fold(0.0, f64::max),
+            reasons: ThrottleReason::from_mask(tot.reasons & ThrottleReason::SLOWDOWN_MASK),
+        });
+    }
+    let names: Vec<Value> = gpus.iter().map(|g| json!(g.name)).collect();
+    if names.windows(2).any(|w| w[0] != w[1]) {
+        run.extra.insert("gpu_names".into(), Value::Array(names));
+    }
+    run.extra.insert(
+        "nvidia_smi".into(),
+        json!({ "rows": tot.rows, "unknown_columns": layout.unknown }),
+    );
+    let shift = tot.t_min.min(0.0);
+    for g in gpus {
+        run.telemetry.extend(g.series.into_samples(g.id, shift));
+    }
+    run
+}

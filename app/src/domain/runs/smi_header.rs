@@ -1,0 +1,168 @@
+//! nvidia-smi CSV header: column names (with or without `[unit]` suffixes,
+//! any order) mapped to the fields we read.
+
+use super::vocab::ThrottleReason;
+
+/// What the first line of a text input looks like.
+pub(crate) enum Sniff {
+    /// An nvidia-smi CSV header.
+    Header,
+    /// An nvidia-smi data row (header missing).
+    DataRow,
+    /// Something else.
+    Other,
+}
+
+/// Classifies the first non-empty line of a text input.
+pub(crate) fn sniff(line: &str) -> Sniff {
+    if !line.contains(',') && !line.eq_ignore_ascii_case("timestamp") {
+        return Sniff::Other;
+    }
+    let mut fields = line.split(',').map(|f| base_name(f.as_bytes()));
+    if fields.any(|f| classify(f).is_some()) {
+        return Sniff::Header;
+    }
+    let first = line.split(',').next().unwrap_or("").trim();
+    if super::smi_value::parse_timestamp(first.as_bytes()).is_some() {
+        Sniff::DataRow
+    } else {
+        Sniff::Other
+    }
+}
+
+/// A column we understand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Timestamp,
+    Index,
+    Name,
+    Util,
+    MemUsed,
+    MemTotal,
+    SmClock,
+    Temp,
+    /// Power draw; lower rank wins (`power.draw` over `.instant`/`.average`).
+    Power(u8),
+    Driver,
+    Mig,
+    Uuid,
+    BusId,
+    Reason(ThrottleReason),
+    ReasonMask,
+    /// Recognised but unused (e.g. `clocks_event_reasons.supported`).
+    Unused,
+}
+
+/// Column positions of one CSV header.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Layout {
+    /// Header names as written (trimmed), for error reports.
+    pub names: Vec<String>,
+    /// Names of columns we do not know.
+    pub unknown: Vec<String>,
+    pub timestamp: Option<usize>,
+    pub index: Option<usize>,
+    pub name: Option<usize>,
+    pub util: Option<usize>,
+    pub mem_used: Option<usize>,
+    pub mem_total: Option<usize>,
+    pub sm_clock: Option<usize>,
+    pub temp: Option<usize>,
+    pub power: Option<usize>,
+    power_rank: u8,
+    pub driver: Option<usize>,
+    pub mig: Option<usize>,
+    /// `uuid` or `pci.bus_id`, used as GPU identity when `index` is absent.
+    pub identity: Option<usize>,
+    pub reasons: Vec<(usize, ThrottleReason)>,
+    pub mask: Option<usize>,
+}
+
+impl Layout {
+    /// Builds the layout from the header fields.
+    pub(crate) fn from_header<'a>(fields: impl Iterator<Item = &'a [u8]>) -> Self {
+        let mut l = Self::default();
+        for (i, raw) in fields.enumerate() {
+            let raw = if i == 0 {
+                super::text::strip_bom(raw)
+            } else {
+                raw
+            };
+            let shown = String::from_utf8_lossy(raw).trim().to_owned();
+            match classify(base_name(raw)) {
+                Some(Col::Timestamp) => l.timestamp = l.timestamp.or(Some(i)),
+                Some(Col::Index) => l.index = l.index.or(Some(i)),
+                Some(Col::Name) => l.name = l.name.or(Some(i)),
+                Some(Col::Util) => l.util = l.util.or(Some(i)),
+                Some(Col::MemUsed) => l.mem_used = l.mem_used.or(Some(i)),
+                Some(Col::MemTotal) => l.mem_total = l.mem_total.or(Some(i)),
+                Some(Col::SmClock) => l.sm_clock = l.sm_clock.or(Some(i)),
+                Some(Col::Temp) => l.temp = l.temp.or(Some(i)),
+                Some(Col::Power(rank)) => {
+                    if l.power.is_none() || rank < l.power_rank {
+                        l.power = Some(i);
+                        l.power_rank = rank;
+                    }
+                }
+                Some(Col::Driver) => l.driver = l.driver.or(Some(i)),
+                Some(Col::Mig) => l.mig = l.mig.or(Some(i)),
+                Some(Col::Uuid) => l.identity = Some(i),
+                Some(Col::BusId) => l.identity = l.identity.or(Some(i)),
+                Some(Col::Reason(r)) => l.reasons.push((i, r)),
+                Some(Col::ReasonMask) => l.mask = l.mask.or(Some(i)),
+                Some(Col::Unused) => {}
+                None => l.unknown.push(shown.clone()),
+            }
+            l.names.push(shown);
+        }
+        l
+    }
+
+    /// Whether any throttle-reason column is present.
+    pub(crate) fn has_reasons(&self) -> bool {
+        self.mask.is_some() || !self.reasons.is_empty()
+    }
+}
+
+/// The header name without surrounding spaces and without a `[unit]` suffix.
+fn base_name(raw: &[u8]) -> &[u8] {
+    let cut = raw.iter().position(|&b| b == b'[').unwrap_or(raw.len());
+    raw[..cut].trim_ascii()
+}
+
+fn classify(name: &[u8]) -> Option<Col> {
+    let lower = name.to_ascii_lowercase();
+    let col = match lower.as_slice() {
+        b"timestamp" => Col::Timestamp,
+        b"index" => Col::Index,
+        b"name" | b"gpu_name" => Col::Name,
+        b"utilization.gpu" => Col::Util,
+        b"memory.used" => Col::MemUsed,
+        b"memory.total" => Col::MemTotal,
+        b"clocks.sm" | b"clocks.current.sm" => Col::SmClock,
+        b"temperature.gpu" => Col::Temp,
+        b"power.draw" => Col::Power(0),
+        b"power.draw.instant" => Col::Power(1),
+        b"power.draw.average" => Col::Power(2),
+        b"driver_version" => Col::Driver,
+        b"mig.mode.current" => Col::Mig,
+        b"uuid" | b"gpu_uuid" => Col::Uuid,
+        b"pci.bus_id" | b"gpu_bus_id" => Col::BusId,
+        other => return classify_reason(other),
+    };
+    Some(col)
+}
+
+fn classify_reason(name: &[u8]) -> Option<Col> {
+    let suffix = name
+        .strip_prefix(b"clocks_event_reasons.")
+        .or_else(|| name.strip_prefix(b"clocks_throttle_reasons."))?;
+    match suffix {
+        b"active" => Some(Col::ReasonMask),
+        b"supported" => Some(Col::Unused),
+        _ => ThrottleReason::ALL
+            .into_iter()
+            .find(|r| r.smi_name().as_bytes() == suffix)
+            .map(Col::Reason),
+    }
+}

@@ -1,0 +1,59 @@
+//! Tests for the runs module. Fixtures are compiled in with `include_bytes!`
+//! so the tests need no file I/O.
+
+mod detection;
+mod errors;
+mod formats;
+mod merge;
+mod props;
+mod schema;
+mod smi;
+mod verdict_edges;
+mod verdict_fixtures;
+
+/// Every fixture: (file name, bytes, expected format).
+pub(super) const FIXTURES: &[(&str, &[u8], super::Format)] = {
+    use super::Format::{Canonical, LlamaBench, Mlperf, NvidiaSmi, Vllm, VllmLegacy};
+    &[
+        ("canonical_full.json", CANONICAL_FULL, Canonical),
+        ("canonical_minimal.json", CANONICAL_MINIMAL, Canonical),
+        ("vllm_serve.json", VLLM, Vllm),
+        ("vllm_legacy.json", VLLM_LEGACY, VllmLegacy),
+        ("llama_bench.json", LLAMA, LlamaBench),
+        ("mlperf_offline_valid.txt", MLPERF_OFFLINE, Mlperf),
+        ("mlperf_server_invalid.txt", MLPERF_SERVER, Mlperf),
+        ("smi_units_event.csv", SMI_UNITS, NvidiaSmi),
+        ("smi_nounits_throttle.csv", SMI_NOUNITS, NvidiaSmi),
+        ("smi_multi_gpu.csv", SMI_MULTI, NvidiaSmi),
+        ("smi_reordered.csv", SMI_REORDERED, NvidiaSmi),
+    ]
+};
+
+pub(super) const CANONICAL_FULL: &[u8] = include_bytes!("../fixtures/canonical_full.json");
+pub(super) const CANONICAL_MINIMAL: &[u8] = include_bytes!("../fixtures/canonical_minimal.json");
+pub(super) const VLLM: &[u8] = include_bytes!("../fixtures/vllm_serve.json");
+pub(super) const VLLM_LEGACY: &[u8] = include_bytes!("../fixtures/vllm_legacy.json");
+pub(super) const LLAMA: &[u8] = include_bytes!("../fixtures/llama_bench.json");
+pub(super) const MLPERF_OFFLINE: &[u8] = include_bytes!("../fixtures/mlperf_offline_valid.txt");
+pub(super) const MLPERF_SERVER: &[u8] = include_bytes!("../fixtures/mlperf_server_invalid.txt");
+pub(super) const SMI_UNITS: &[u8] = include_bytes!("../fixtures/smi_units_event.csv");
+pub(super) const SMI_NOUNITS: &[u8] = include_bytes!("../fixtures/smi_nounits_throttle.csv");
+pub(super) const SMI_MULTI: &[u8] = include_bytes!("../fixtures/smi_multi_gpu.csv");
+pub(super) const SMI_REORDERED: &[u8] = include_bytes!("../fixtures/smi_reordered.csv");
+
+/// Parses a fixture with auto-detection, failing the test on error.
+pub(super) fn run_of(bytes: &[u8]) -> super::CanonicalRun {
+    match super::parse(bytes, None) {
+        Ok(run) => run,
+        Err(e) => panic!("fixture failed to parse: {e:?}"),
+    }
+}
+
+/// Asserts two floats are within `tol`.
+#[track_caller]
+pub(super) fn close(actual: Option<f64>, expected: f64, tol: f64) {
+    match actual {
+        Some(a) if (a - expected).abs() <= tol => {}
+        other => panic!("expected {expected} ± {tol}, got {other:?}"),
+    }
+}

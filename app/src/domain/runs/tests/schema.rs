@@ -1,0 +1,177 @@
+use serde_json::Value;
+
+use super::super::{CanonicalRun, RUN_SCHEMA_JSON, TOP_LEVEL_FIELDS};
+use super::{CANONICAL_FULL, CANONICAL_MINIMAL, FIXTURES, run_of};
+
+fn schema() -> Value {
+    serde_json::from_str(RUN_SCHEMA_JSON).expect("schema file is valid JSON")
+}
+
+#[test]
+fn canonical_fixtures_deserialize_directly() {
+    for bytes in [CANONICAL_FULL, CANONICAL_MINIMAL] {
+        let run: CanonicalRun = serde_json::from_slice(bytes).expect("deserializes");
+        assert_eq!(run.schema, "nodeledger.run/v1");
+    }
+}
+
+#[test]
+fn schema_is_draft_2020_12_and_names_every_top_level_property() {
+    let s = schema();
+    assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    let props = s["properties"].as_object().expect("properties");
+    for field in TOP_LEVEL_FIELDS {
+        assert!(props.contains_key(field), "schema lacks {field}");
+    }
+    assert_eq!(props.len(), TOP_LEVEL_FIELDS.len());
+}
+
+#[test]
+fn top_level_fields_match_what_serde_writes() {
+    let full = run_of(CANONICAL_FULL);
+    let value = serde_json::to_value(&full).expect("serializes");
+    let keys: Vec<&str> = value
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut expected = TOP_LEVEL_FIELDS.to_vec();
+    let mut got = keys.clone();
+    expected.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(
+        got, expected,
+        "canonical_full.json must populate every field"
+    );
+}
+
+/// Checks object keys against `properties` wherever the schema closes an
+/// object with `"additionalProperties": false` (a small subset of validation).
+fn check_closed(schema: &Value, root: &Value, value: &Value, path: &str) {
+    let schema = match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => r
+            .strip_prefix("#/")
+            .map(|p| p.split('/').fold(root, |s, k| &s[k]))
+            .unwrap_or(schema),
+        None => schema,
+    };
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
+        assert!(allowed.contains(value), "{path}: {value} not in enum");
+    }
+    match value {
+        Value::Object(obj) => {
+            let props = schema.get("properties").and_then(Value::as_object);
+            for (k, v) in obj {
+                match props.and_then(|p| p.get(k)) {
+                    Some(sub) => check_closed(sub, root, v, &format!("{path}.{k}")),
+                    None => assert_ne!(
+                        schema.get("additionalProperties"),
+                        Some(&Value::Bool(false)),
+                        "{path}: unexpected key {k}"
+                    ),
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = schema.get("items") {
+                for (i, v) in items.iter().enumerate() {
+                    check_closed(item_schema, root, v, &format!("{path}[{i}]"));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_parsed_fixture_fits_the_schema_keys_and_enums() {
+    let s = schema();
+    for (name, bytes, _) in FIXTURES {
+        let run = run_of(bytes);
+        let value = serde_json::to_value(&run).expect("serializes");
+        check_closed(&s, &s, &value, name);
+        let judged = super::super::assess(run, &super::super::VerdictContext::default());
+        check_closed(
+            &s,
+            &s,
+            &serde_json::to_value(&judged).expect("serializes"),
+            name,
+        );
+    }
+}
+
+#[test]
+fn schema_lists_every_reason_code() {
+    use super::super::{QuoteField, Reason};
+    let s = schema();
+    let codes =
+        &s["properties"]["verdict"]["properties"]["reasons"]["items"]["properties"]["code"]["enum"];
+    let samples = [
+        Reason::WarmupExcluded {
+            warmup_s: 1.0,
+            steady_util_mean_pct: None,
+        },
+        Reason::DurationUnknown,
+        Reason::ShortRun {
+            duration_s: 1.0,
+            min_s: 2.0,
+        },
+        Reason::TelemetryMissing,
+        Reason::ThermalOrPowerSlowdown {
+            active_s: 1.0,
+            share: None,
+            max_share: 0.1,
+            reasons: Vec::new(),
+        },
+        Reason::VramHeadroomLow {
+            peak_mib: 1.0,
+            total_mib: 1.0,
+            headroom_share: 0.2,
+            limit_mib: 0.8,
+        },
+        Reason::LowUtilization {
+            mean_pct: 1.0,
+            threshold_pct: 50.0,
+        },
+        Reason::MlperfInvalid {
+            min_duration_satisfied: None,
+            min_queries_satisfied: None,
+            early_stopping_satisfied: None,
+        },
+        Reason::GpuNameMismatch {
+            quoted: "a".into(),
+            observed: "b".into(),
+        },
+        Reason::GpuCountMismatch {
+            quoted: 1,
+            observed: 2,
+        },
+        Reason::VramShortfall {
+            quoted_mib: 2.0,
+            observed_mib: 1.0,
+            shortfall_share: 0.5,
+        },
+        Reason::DriverMismatch {
+            quoted: "a".into(),
+            observed: "b".into(),
+        },
+        Reason::MigMismatch {
+            quoted: true,
+            observed: false,
+        },
+        Reason::QuoteUnverifiable {
+            field: QuoteField::Mig,
+        },
+    ];
+    assert_eq!(codes.as_array().map(Vec::len), Some(samples.len()));
+    for r in samples {
+        let v = serde_json::to_value(&r).expect("serializes");
+        assert_eq!(v["code"], r.code());
+        assert!(
+            codes.as_array().is_some_and(|c| c.contains(&v["code"])),
+            "{}",
+            r.code()
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! vLLM serving benchmark results: `vllm bench serve --save-result` and the
+//! older `benchmarks/benchmark_serving.py` (key `"request_goodput:"`).
+
+use serde_json::{Map, Value};
+
+use super::canonical::{CanonicalRun, LatencyPercentiles, NamedThroughput, Throughput, Workload};
+use super::detect::Format;
+use super::error::ParseError;
+use super::json::ObjExt;
+use super::vocab::ThroughputUnit;
+
+/// Latency metrics reported per request.
+const METRICS: [&str; 4] = ["ttft", "tpot", "itl", "e2el"];
+
+/// Per-request detail arrays (`--save-detailed`): dropped, they can be huge.
+const DETAIL_KEYS: [&str; 7] = [
+    "input_lens",
+    "output_lens",
+    "ttfts",
+    "itls",
+    "generated_texts",
+    "errors",
+    "start_times",
+];
+
+/// Converts a vLLM result object.
+pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, ParseError> {
+    let Value::Object(mut obj) = value else {
+        return Err(ParseError::FormatMismatch { expected: format });
+    };
+    let mut run = CanonicalRun::new(format);
+    let throughput = take_f64(&mut obj, "output_throughput");
+    run.throughput = throughput.map(|value| Throughput {
+        value,
+        unit: ThroughputUnit::TokensPerS,
+    });
+    let secondary = [
+        (
+            "requests",
+            "request_throughput",
+            ThroughputUnit::RequestsPerS,
+        ),
+        (
+            "total_tokens",
+            "total_token_throughput",
+            ThroughputUnit::TokensPerS,
+        ),
+        ("goodput", "request_goodput", ThroughputUnit::RequestsPerS),
+        ("goodput", "request_goodput:", ThroughputUnit::RequestsPerS),
+    ];
+    for (name, key, unit) in secondary {
+        if let Some(value) = take_f64(&mut obj, key) {
+            run.throughputs.push(NamedThroughput {
+                name: name.into(),
+                value,
+                unit,
+            });
+        }
+    }
+    run.duration_s = take_f64(&mut obj, "duration");
+    let model = obj.str_at("model_id").map(str::to_owned);
+    let concurrency = obj.u64_at("max_concurrency");
+    if model.is_some() || concurrency.is_some() {
+        obj.remove("model_id");
+        run.workload = Some(Workload {
+            model,
+            concurrency,
+            ..Workload::default()
+        });
+    }
+    take_latencies(&mut obj, &mut run);
+    let e2el = |stat: &str| run.latencies.get(&format!("e2el.{stat}")).copied();
+    let pct = LatencyPercentiles {
+        p50: e2el("median").or_else(|| e2el("p50")),
+        p90: e2el("p90"),
+        p99: e2el("p99"),
+    };
+    if pct != LatencyPercentiles::default() {
+        run.latency_ms = Some(pct);
+    }
+    if run.throughput.is_none() && run.throughputs.is_empty() && run.latencies.is_empty() {
+        return Err(ParseError::NoData { format });
+    }
+    let dropped: Vec<Value> = DETAIL_KEYS
+        .iter()
+        .filter(|k| obj.remove(**k).is_some())
+        .map(|k| Value::from(*k))
+        .collect();
+    if !dropped.is_empty() {
+        obj.insert("dropped_detail_keys".into(), Value::Array(dropped));
+    }
+    run.extra = obj;
+    Ok(run)
+}
+
+/// Removes a numeric key; a `null` or non-finite value is removed too.
+fn take_f64(obj: &mut Map<String, Value>, key: &str) -> Option<f64> {
+    let v = obj.f64_at(key);
+    if v.is_some() || obj.get(key).is_some_and(Value::is_null) {
+        obj.remove(key);
+    }
+    v
+}
+
+/// Moves `{mean,median,std,pN}_{metric}_ms` and `percentiles_{metric}_ms`
+/// keys into `run.latencies` as `"{metric}.{stat}"`.
+fn take_latencies(obj: &mut Map<String, Value>, run: &mut CanonicalRun) {
+    let keys: Vec<String> = obj.keys().filter(|k| k.ends_with("_ms")).cloned().collect();
+    for key in keys {
+        let Some((stat, metric)) = split_latency_key(&key) else {
+            continue;
+        };
+        if stat == "percentiles" {
+            if let Some(pairs) = obj.get(&key).and_then(Value::as_array) {
+                for (p, v) in pairs.iter().filter_map(percentile_pair) {
+                    run.latencies
+                        .insert(format!("{metric}.{}", pct_label(p)), v);
+                }
+                obj.remove(&key);
+            }
+        } else if let Some(v) = obj.f64_at(&key) {
+            run.latencies.insert(format!("{metric}.{stat}"), v);
+            obj.remove(&key);
+        }
+    }
+}
+
+/// `"p99.9_ttft_ms"` → `("p99.9", "ttft")`; `"mean_itl_ms"` → `("mean", "itl")`.
+fn split_latency_key(key: &str) -> Option<(String, &'static str)> {
+    let body = key.strip_suffix("_ms")?;
+    let (stat, metric) = body.rsplit_once('_')?;
+    let metric = METRICS.into_iter().find(|m| *m == metric)?;
+    let stat = match stat {
+        "mean" | "median" | "std" | "percentiles" => stat.to_owned(),
+        p => pct_label(
+            p.strip_prefix('p')?
+                .parse::<f64>()
+                .ok()
+                .filter(|v| (0.0..=100.0).contains(v))?,
+        ),
+    };
+    Some((stat, metric))
+}
+
+/// A `[percentile, value]` pair.
+fn percentile_pair(v: &Value) -> Option<(f64, f64)> {
+    let pair = v.as_array()?;
+    let p = pair.first()?.as_f64()?;
+    let val = pair.get(1)?.as_f64()?;
+    ((0.0..=100.0).contains(&p) && val.is_finite()).then_some((p, val))
+}
+
+/// `99.0` → `"p99"`, `99.9` → `"p99.9"`.
+pub(crate) fn pct_label(p: f64) -> String {
+    if p.fract() == 0.0 {
+        format!("p{}", p as u32)
+    } else {
+        let s = format!("{p:.4}");
+        format!("p{}", s.trim_end_matches('0'))
+    }
+}

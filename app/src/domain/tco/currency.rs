@@ -1,0 +1,227 @@
+//! Currencies (ISO 4217, with minor units), rounding to the minor unit, and exchange rates.
+
+use super::arith;
+use super::error::{ErrorReason, TcoError};
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A currency the engine can round amounts in. Serialized as its ISO 4217 code, e.g. `"CNY"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(into = "String")]
+pub struct Currency {
+    code: &'static str,
+    minor_units: u32,
+    symbol: &'static str,
+}
+
+const fn c(code: &'static str, minor_units: u32, symbol: &'static str) -> Currency {
+    Currency {
+        code,
+        minor_units,
+        symbol,
+    }
+}
+
+impl Currency {
+    /// Chinese yuan renminbi.
+    pub const CNY: Currency = c("CNY", 2, "¥");
+    /// US dollar.
+    pub const USD: Currency = c("USD", 2, "$");
+    /// Euro.
+    pub const EUR: Currency = c("EUR", 2, "€");
+    /// Pound sterling.
+    pub const GBP: Currency = c("GBP", 2, "£");
+    /// Japanese yen (no minor unit).
+    pub const JPY: Currency = c("JPY", 0, "JP¥");
+    /// Hong Kong dollar.
+    pub const HKD: Currency = c("HKD", 2, "HK$");
+    /// Singapore dollar.
+    pub const SGD: Currency = c("SGD", 2, "S$");
+    /// Korean won (no minor unit).
+    pub const KRW: Currency = c("KRW", 0, "₩");
+    /// Swiss franc.
+    pub const CHF: Currency = c("CHF", 2, "CHF");
+    /// Australian dollar.
+    pub const AUD: Currency = c("AUD", 2, "A$");
+    /// Canadian dollar.
+    pub const CAD: Currency = c("CAD", 2, "C$");
+
+    /// Every supported currency.
+    pub const ALL: [Currency; 11] = [
+        Currency::CNY,
+        Currency::USD,
+        Currency::EUR,
+        Currency::GBP,
+        Currency::JPY,
+        Currency::HKD,
+        Currency::SGD,
+        Currency::KRW,
+        Currency::CHF,
+        Currency::AUD,
+        Currency::CAD,
+    ];
+
+    /// Looks up an ISO 4217 code (three upper-case letters), e.g. `"USD"`.
+    pub fn parse(code: &str) -> Result<Currency, ErrorReason> {
+        if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(ErrorReason::InvalidCurrencyCode {
+                code: code.to_owned(),
+            });
+        }
+        Currency::ALL
+            .into_iter()
+            .find(|c| c.code == code)
+            .ok_or_else(|| ErrorReason::UnknownCurrency {
+                code: code.to_owned(),
+            })
+    }
+
+    /// The ISO 4217 code, e.g. `"EUR"`.
+    pub const fn code(self) -> &'static str {
+        self.code
+    }
+
+    /// Digits after the decimal point (2 for CNY, 0 for JPY).
+    pub const fn minor_units(self) -> u32 {
+        self.minor_units
+    }
+
+    /// The symbol shown before amounts, e.g. `"€"`.
+    pub const fn symbol(self) -> &'static str {
+        self.symbol
+    }
+
+    /// The smallest amount, e.g. `0.01` for USD and `1` for JPY.
+    pub fn minor_unit(self) -> Decimal {
+        Decimal::new(1, self.minor_units)
+    }
+
+    /// `amount` rounded half away from zero to the minor unit (0.005 USD → 0.01, 0.5 JPY → 1),
+    /// written with exactly that many digits (`5` USD → `5.00`).
+    pub fn round(self, amount: Decimal) -> Decimal {
+        let mut rounded =
+            amount.round_dp_with_strategy(self.minor_units, RoundingStrategy::MidpointAwayFromZero);
+        rounded.rescale(self.minor_units);
+        rounded
+    }
+}
+
+impl fmt::Display for Currency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code)
+    }
+}
+
+impl TryFrom<String> for Currency {
+    type Error = TcoError;
+
+    fn try_from(code: String) -> Result<Self, Self::Error> {
+        Currency::parse(&code).map_err(|r| TcoError::new("currency", r))
+    }
+}
+
+impl<'de> Deserialize<'de> for Currency {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let code = String::deserialize(deserializer)?;
+        Currency::try_from(code).map_err(serde::de::Error::custom)
+    }
+}
+
+impl From<Currency> for String {
+    fn from(c: Currency) -> String {
+        c.code.to_owned()
+    }
+}
+
+/// An exchange rate: one unit of `from` is worth `rate` units of `to`, as published on `date`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExchangeRate {
+    /// The base currency.
+    pub from: Currency,
+    /// The quote currency.
+    pub to: Currency,
+    /// Units of `to` per unit of `from`.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub rate: Decimal,
+    /// Publication date, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+impl ExchangeRate {
+    /// Checks the two currencies differ, the rate is positive and the date is a `YYYY-MM-DD`
+    /// calendar date.
+    pub fn validate(&self) -> Result<(), TcoError> {
+        if self.from == self.to {
+            return Err(TcoError::new("exchange_rate.to", ErrorReason::SameCurrency));
+        }
+        arith::positive(self.rate, "exchange_rate.rate")?;
+        if !is_iso_date(&self.date) {
+            let reason = ErrorReason::InvalidDate {
+                value: self.date.clone(),
+            };
+            return Err(TcoError::new("exchange_rate.date", reason));
+        }
+        Ok(())
+    }
+
+    /// The other side of the pair, if `currency` is one side of it.
+    pub fn counterpart(&self, currency: Currency) -> Option<Currency> {
+        if currency == self.from {
+            Some(self.to)
+        } else if currency == self.to {
+            Some(self.from)
+        } else {
+            None
+        }
+    }
+
+    /// Converts `amount` in `currency` to the other side of the pair (either direction),
+    /// rounded half away from zero to the target's minor unit.
+    ///
+    /// Converting and converting back lands within one minor unit of the coarser of the two
+    /// currencies (measured in the starting currency).
+    pub fn convert(&self, amount: Decimal, currency: Currency) -> Result<Decimal, TcoError> {
+        self.validate()?;
+        let exact = if currency == self.from {
+            arith::mul(amount, self.rate, "exchange_rate.converted")?
+        } else if currency == self.to {
+            arith::div(amount, self.rate, "exchange_rate.converted")?
+        } else {
+            let reason = ErrorReason::CurrencyMismatch {
+                currency: currency.code.to_owned(),
+                from: self.from.code.to_owned(),
+                to: self.to.code.to_owned(),
+            };
+            return Err(TcoError::new("exchange_rate", reason));
+        };
+        let target = self.counterpart(currency).unwrap_or(currency);
+        Ok(target.round(exact))
+    }
+}
+
+/// True for a `YYYY-MM-DD` date that exists in the Gregorian calendar.
+fn is_iso_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b[r].iter().try_fold(0u32, |acc, &d| {
+            d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
+        })
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let (Some(y), Some(m), Some(d)) = (digits(0..4), digits(5..7), digits(8..10)) else {
+        return false;
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
+}

@@ -1,0 +1,170 @@
+//! The result of an estimate: hours, cost components, totals and warnings.
+
+use super::currency::Currency;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// What a cost component pays for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ComponentKind {
+    /// Running time billed at the on-demand hourly price.
+    OnDemandCompute,
+    /// Running time covered by a monthly commitment.
+    MonthlyCommitment,
+    /// Compute billed while the node is stopped but not released.
+    StoppedCompute,
+    /// System and data disks for the whole rental.
+    Disk,
+    /// Public IP addresses for the whole rental.
+    PublicIp,
+    /// Outbound traffic above the free allowance, plus inbound traffic.
+    Traffic,
+    /// Snapshot storage.
+    Snapshots,
+    /// A fixed fee from the price sheet, with its label.
+    OtherFee(String),
+}
+
+/// The unit a component's quantity is counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// One node for one hour.
+    NodeHour,
+    /// One node for one month.
+    NodeMonth,
+    /// One GB stored for one month (730 hours).
+    GbMonth,
+    /// One GB transferred.
+    Gb,
+    /// One public IP address for one hour.
+    IpHour,
+    /// One item (a fixed fee).
+    Item,
+}
+
+/// One line of the estimate: quantity × unit price, rounded to the currency's minor unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostComponent {
+    /// What is paid for.
+    pub kind: ComponentKind,
+    /// The unit of `quantity`.
+    pub unit: Unit,
+    /// How many units are billed.
+    pub quantity: Decimal,
+    /// Price per unit; `None` when the line mixes prices (traffic billed both ways).
+    pub unit_price: Option<Decimal>,
+    /// The cost, rounded half away from zero to the minor unit.
+    pub cost: Decimal,
+}
+
+/// Which compute pricing the total uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pricing {
+    /// Billed by the hour (also chosen when monthly costs exactly the same).
+    OnDemand,
+    /// Monthly commitment, because it is strictly cheaper.
+    Monthly,
+}
+
+/// Where the compute hours come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ComputeBasis {
+    /// Total work ÷ (measured throughput × nodes × efficiency).
+    MeasuredThroughput,
+    /// The workload's stated run length.
+    StatedRunLength,
+}
+
+/// Cost per unit of work, scaled so the figure is at least 0.01 where possible.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostPerUnit {
+    /// How many units the amount is for: 1, 1,000 or 1,000,000.
+    pub per: u32,
+    /// The cost of `per` units, rounded to two digits more than the currency's minor unit.
+    pub amount: Decimal,
+    /// The work unit, e.g. `"tokens"`.
+    pub unit: String,
+}
+
+/// Something the buyer should know about how the figure was reached.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum TcoWarning {
+    /// No measured throughput applied: compute time is the workload's stated run length.
+    ThroughputAssumed,
+    /// A measured throughput was used; the stated run length was ignored.
+    StatedRunLengthIgnored {
+        /// The ignored run length, hours.
+        run_hours: Decimal,
+    },
+    /// The chosen node count gives fewer GPUs than the workload needs.
+    NodesBelowRequirement {
+        /// Nodes needed for the workload's GPUs.
+        needed: u32,
+        /// Nodes chosen by the user.
+        chosen: u32,
+    },
+    /// The busy time is shorter than the minimum billable duration, which is billed instead.
+    MinimumBillableApplied {
+        /// The minimum billable duration, hours per node.
+        minimum_h: Decimal,
+    },
+}
+
+/// The total cost of ownership of one quote for one workload. Hours are per node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// The currency of every amount.
+    pub currency: Currency,
+    /// Nodes rented.
+    pub nodes: u32,
+    /// On-demand price of one node per hour.
+    pub node_hourly: Decimal,
+    /// Where `compute_h` comes from.
+    pub compute_basis: ComputeBasis,
+    /// Scaling efficiency applied (1 for one node); `None` for a stated run length.
+    pub efficiency_used: Option<Decimal>,
+    /// Hours of useful compute.
+    pub compute_h: Decimal,
+    /// Hours the node runs: overheads + idle + compute × (1 + re-run share).
+    pub busy_h: Decimal,
+    /// Running hours billed per node (rounded up to the increment, at least the minimum).
+    pub billable_h: Decimal,
+    /// Hours stopped but not released.
+    pub stopped_h: Decimal,
+    /// Hours rented: busy + stopped.
+    pub rental_h: Decimal,
+    /// Hours until the results are out (= `busy_h`).
+    pub time_to_finish_h: Decimal,
+    /// The cost lines; `total` is their sum.
+    pub components: Vec<CostComponent>,
+    /// The compute pricing in the total.
+    pub pricing_used: Pricing,
+    /// Compute cost at on-demand prices.
+    pub on_demand_compute: Decimal,
+    /// Compute cost under the monthly commitment, if the sheet offers one.
+    pub monthly_compute: Option<Decimal>,
+    /// Hours per node and month above which a month's commitment beats on-demand.
+    pub break_even_hours: Option<Decimal>,
+    /// The sum of the rounded components.
+    pub total: Decimal,
+    /// Of which idle: idle share of compute, stopped compute, disk and IP while stopped.
+    pub idle_cost: Decimal,
+    /// Total cost per unit of work, when the total work is known.
+    pub cost_per_unit: Option<CostPerUnit>,
+    /// Total ÷ GPU-hours of useful compute, when there is compute.
+    pub effective_gpu_hour_price: Option<Decimal>,
+    /// Notes on how the figure was reached.
+    pub warnings: Vec<TcoWarning>,
+}
+
+impl Estimate {
+    /// The component of `kind`, if present.
+    pub fn component(&self, kind: &ComponentKind) -> Option<&CostComponent> {
+        self.components.iter().find(|c| &c.kind == kind)
+    }
+}

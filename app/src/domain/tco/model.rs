@@ -1,0 +1,185 @@
+//! The inputs: a vendor's price sheet, the node shape, the workload and the assumptions.
+//!
+//! Every decimal is written as a JSON string (`"10.00"`), never as a float, and unknown fields
+//! are rejected so that a scenario file with a typo fails instead of being silently ignored.
+
+use super::currency::Currency;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// What the on-demand hourly price is quoted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PriceBasis {
+    /// The price is for the whole node.
+    PerNode,
+    /// The price is for one GPU; a node costs this × GPUs per node.
+    PerGpu,
+}
+
+/// The step running time is billed in; busy time is rounded *up* to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BillingIncrement {
+    /// Per started second.
+    Second,
+    /// Per started minute.
+    Minute,
+    /// Per started hour.
+    Hour,
+}
+
+impl BillingIncrement {
+    /// How many increments make one hour (3600, 60 or 1).
+    pub fn per_hour(self) -> Decimal {
+        match self {
+            BillingIncrement::Second => Decimal::from(3600),
+            BillingIncrement::Minute => Decimal::from(60),
+            BillingIncrement::Hour => Decimal::ONE,
+        }
+    }
+}
+
+/// A fixed fee on the price sheet (set-up fee, support plan …).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fee {
+    /// What the fee is for, as the vendor names it.
+    pub label: String,
+    /// The amount, in the sheet's currency.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub amount: Decimal,
+}
+
+/// A vendor's prices for one node type. All amounts are in `currency`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PriceSheet {
+    /// The currency of every amount on this sheet.
+    pub currency: Currency,
+    /// Whether `on_demand_hourly` is per node or per GPU.
+    pub basis: PriceBasis,
+    /// On-demand price per hour.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub on_demand_hourly: Decimal,
+    /// The billing step for running time.
+    pub billing_increment: BillingIncrement,
+    /// The shortest running time billed per node, in hours (0 if none).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub minimum_billable_hours: Decimal,
+    /// Price per node and month under a monthly commitment, if offered.
+    #[serde(default, with = "rust_decimal::serde::str_option")]
+    pub monthly_price: Option<Decimal>,
+    /// The minimum commitment term in months, if a monthly price is offered.
+    #[serde(default)]
+    pub commitment_months: Option<u32>,
+    /// Whether a stopped (not released) instance still bills compute.
+    pub stopped_bills_compute: bool,
+    /// Disk price per GB and month.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub disk_price_gb_month: Decimal,
+    /// Snapshot storage price per GB and month.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub snapshot_price_gb_month: Decimal,
+    /// Outbound traffic price per GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub egress_price_gb: Decimal,
+    /// Outbound GB included free (for the whole rental).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub free_egress_gb: Decimal,
+    /// Inbound traffic price per GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub ingress_price_gb: Decimal,
+    /// Public IP address price per hour and node.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub public_ip_hourly: Decimal,
+    /// Fixed fees charged once.
+    pub other_fees: Vec<Fee>,
+}
+
+/// The node type offered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeShape {
+    /// GPUs in one node.
+    pub gpus_per_node: u32,
+    /// System disk size per node, GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub system_disk_gb: Decimal,
+    /// Data disk size per node, GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub data_disk_gb: Decimal,
+}
+
+/// The total amount of work, e.g. 2,000,000,000 tokens.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TotalWork {
+    /// How many units.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub amount: Decimal,
+    /// The unit, e.g. `"tokens"` or `"images"`.
+    pub unit: String,
+}
+
+/// What has to be done.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    /// GPUs the workload needs at once.
+    pub gpus_needed: u32,
+    /// The total work, if known (needed for a measured-throughput estimate and cost per unit).
+    #[serde(default)]
+    pub total_work: Option<TotalWork>,
+    /// The stated run length in hours, used when no measured throughput applies.
+    #[serde(default, with = "rust_decimal::serde::str_option")]
+    pub run_hours: Option<Decimal>,
+}
+
+/// The buyer's assumptions about how the rental will be used. Hours are per node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Assumptions {
+    /// Hours to set the node up.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub setup_h: Decimal,
+    /// Hours of data preparation on the node.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub data_prep_h: Decimal,
+    /// Hours downloading models and data.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub download_h: Decimal,
+    /// Hours exporting results.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub export_h: Decimal,
+    /// Hours the node runs but sits idle.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub idle_h: Decimal,
+    /// Hours the node is shut down but not released.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub stopped_h: Decimal,
+    /// Share of compute repeated because of failures, in `[0, 1)` (0.1 = 10 % extra).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub rerun_share: Decimal,
+    /// Outbound traffic, GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub egress_gb: Decimal,
+    /// Inbound traffic, GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub ingress_gb: Decimal,
+    /// Snapshot size kept, GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub snapshot_gb: Decimal,
+    /// Months the snapshots are kept.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub snapshot_months: Decimal,
+    /// A node count chosen by the user instead of the computed one.
+    #[serde(default)]
+    pub nodes: Option<u32>,
+    /// Multi-node scaling efficiency in `(0, 1]`; a single node always counts as 1.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub efficiency: Decimal,
+    /// Measured steady-state throughput of one node, work units per second.
+    #[serde(default, with = "rust_decimal::serde::str_option")]
+    pub measured_throughput_per_s: Option<Decimal>,
+}

@@ -1,0 +1,189 @@
+//! A self-contained scenario file: several quotes for one workload, ranked cheapest first.
+//! The CLI `nodeledger tco SCENARIO.json` prints the [`ScenarioResult`] of [`run_scenario`].
+
+use super::arith::positive;
+use super::currency::{Currency, ExchangeRate};
+use super::engine::estimate;
+use super::error::{ErrorReason, TcoError};
+use super::estimate::Estimate;
+use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use super::overrides::AssumptionOverrides;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
+
+/// One vendor quote: a price sheet for a node shape. Its currency is the price sheet's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Quote {
+    /// A short unique identifier, e.g. `"vendor-a-h100"`.
+    pub id: String,
+    /// The name shown to people, e.g. `"Vendor A, 8×H100"`.
+    pub label: String,
+    /// The vendor's prices.
+    pub price_sheet: PriceSheet,
+    /// The node offered.
+    pub node_shape: NodeShape,
+    /// Measured throughput of this node, work units per second (replaces the shared one).
+    #[serde(default, with = "rust_decimal::serde::str_option")]
+    pub measured_throughput_per_s: Option<Decimal>,
+    /// Changes to the shared assumptions for this quote only.
+    #[serde(default)]
+    pub assumption_overrides: Option<AssumptionOverrides>,
+}
+
+/// Quotes to compare for one workload under shared assumptions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// What the comparison is for.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The work to be done.
+    pub workload: Workload,
+    /// Assumptions shared by all quotes.
+    pub assumptions: Assumptions,
+    /// The quotes to compare (at least one, unique ids).
+    pub quotes: Vec<Quote>,
+    /// Currency to rank in; required when the quotes use different currencies.
+    #[serde(default)]
+    pub compare_currency: Option<Currency>,
+    /// Rates for converting totals into `compare_currency` (either direction; latest date wins).
+    #[serde(default)]
+    pub exchange_rates: Vec<ExchangeRate>,
+}
+
+/// One quote's result within a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankedQuote {
+    /// 1 for the cheapest.
+    pub rank: u32,
+    /// The quote's id.
+    pub id: String,
+    /// The quote's label.
+    pub label: String,
+    /// The total converted to the comparison currency.
+    pub compared_total: Decimal,
+    /// Date of the exchange rate used, if the total was converted.
+    pub rate_date: Option<String>,
+    /// The full estimate in the quote's own currency.
+    pub estimate: Estimate,
+}
+
+/// All quotes of a scenario, cheapest first (ties by label).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioResult {
+    /// The scenario's title.
+    pub title: Option<String>,
+    /// The currency of `compared_total`.
+    pub compare_currency: Currency,
+    /// The ranked quotes.
+    pub quotes: Vec<RankedQuote>,
+}
+
+/// Estimates every quote of `scenario` and ranks them cheapest first (ties by label, then id).
+///
+/// Errors from one quote carry its id in [`TcoError::quote`].
+pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
+    let compare_currency = check(scenario)?;
+    let mut quotes = scenario
+        .quotes
+        .iter()
+        .map(|q| rank_input(scenario, q, compare_currency).map_err(|e| e.for_quote(&q.id)))
+        .collect::<Result<Vec<_>, _>>()?;
+    quotes.sort_by(|a, b| {
+        let by_total = a.compared_total.cmp(&b.compared_total);
+        by_total
+            .then_with(|| a.label.cmp(&b.label))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    for (rank, q) in (1..).zip(quotes.iter_mut()) {
+        q.rank = rank;
+    }
+    Ok(ScenarioResult {
+        title: scenario.title.clone(),
+        compare_currency,
+        quotes,
+    })
+}
+
+/// Checks the scenario as a whole and returns the comparison currency.
+fn check(s: &Scenario) -> Result<Currency, TcoError> {
+    let Some(first) = s.quotes.first() else {
+        return Err(TcoError::new("scenario.quotes", ErrorReason::Empty));
+    };
+    for (i, q) in s.quotes.iter().enumerate() {
+        if s.quotes[..i].iter().any(|p| p.id == q.id) {
+            let reason = ErrorReason::Duplicate {
+                value: q.id.clone(),
+            };
+            return Err(TcoError::new("scenario.quotes.id", reason));
+        }
+    }
+    for rate in &s.exchange_rates {
+        rate.validate()?;
+    }
+    let single = first.price_sheet.currency;
+    match s.compare_currency {
+        Some(c) => Ok(c),
+        None if s.quotes.iter().all(|q| q.price_sheet.currency == single) => Ok(single),
+        None => Err(TcoError::new(
+            "scenario.compare_currency",
+            ErrorReason::Missing,
+        )),
+    }
+}
+
+/// The estimate of one quote, with its total in the comparison currency (rank set later).
+fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote, TcoError> {
+    let mut assumptions = match &q.assumption_overrides {
+        Some(o) => o.apply(&s.assumptions),
+        None => s.assumptions.clone(),
+    };
+    if let Some(t) = q.measured_throughput_per_s {
+        assumptions.measured_throughput_per_s =
+            Some(positive(t, "quote.measured_throughput_per_s")?);
+    }
+    let estimate = estimate(&q.price_sheet, &q.node_shape, &s.workload, &assumptions)?;
+    let (compared_total, rate_date) = if estimate.currency == compare {
+        (estimate.total, None)
+    } else {
+        let rate = find_rate(&s.exchange_rates, estimate.currency, compare)?;
+        (
+            rate.convert(estimate.total, estimate.currency)?,
+            Some(rate.date.clone()),
+        )
+    };
+    let (id, label) = (q.id.clone(), q.label.clone());
+    Ok(RankedQuote {
+        rank: 0,
+        id,
+        label,
+        compared_total,
+        rate_date,
+        estimate,
+    })
+}
+
+/// The latest rate between `from` and `to` (a direct rate wins over an inverse one of the same date).
+fn find_rate(
+    rates: &[ExchangeRate],
+    from: Currency,
+    to: Currency,
+) -> Result<&ExchangeRate, TcoError> {
+    let direct = |r: &ExchangeRate| r.from == from && r.to == to;
+    rates
+        .iter()
+        .filter(|r| direct(r) || (r.from == to && r.to == from))
+        .max_by(|a, b| match a.date.cmp(&b.date) {
+            Ordering::Equal => direct(a).cmp(&direct(b)),
+            other => other,
+        })
+        .ok_or_else(|| {
+            let reason = ErrorReason::MissingRate {
+                from: from.code().to_owned(),
+                to: to.code().to_owned(),
+            };
+            TcoError::new("scenario.exchange_rates", reason)
+        })
+}

@@ -1,0 +1,103 @@
+//! Minimal inputs: everything zero except what a test sets.
+
+use crate::tco::{
+    Assumptions, BillingIncrement, ComponentKind, Currency, Estimate, NodeShape, PriceBasis,
+    PriceSheet, TotalWork, Workload,
+};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+/// A CNY sheet billed per started hour, per node, with no extras.
+pub(super) fn sheet(hourly: Decimal) -> PriceSheet {
+    PriceSheet {
+        currency: Currency::CNY,
+        basis: PriceBasis::PerNode,
+        on_demand_hourly: hourly,
+        billing_increment: BillingIncrement::Hour,
+        minimum_billable_hours: Decimal::ZERO,
+        monthly_price: None,
+        commitment_months: None,
+        stopped_bills_compute: false,
+        disk_price_gb_month: Decimal::ZERO,
+        snapshot_price_gb_month: Decimal::ZERO,
+        egress_price_gb: Decimal::ZERO,
+        free_egress_gb: Decimal::ZERO,
+        ingress_price_gb: Decimal::ZERO,
+        public_ip_hourly: Decimal::ZERO,
+        other_fees: Vec::new(),
+    }
+}
+
+/// A node with `gpus` GPUs and no disks.
+pub(super) fn shape(gpus: u32) -> NodeShape {
+    NodeShape {
+        gpus_per_node: gpus,
+        system_disk_gb: Decimal::ZERO,
+        data_disk_gb: Decimal::ZERO,
+    }
+}
+
+/// A workload needing `gpus` GPUs for a stated `run_hours`.
+pub(super) fn hours(run_hours: Decimal, gpus: u32) -> Workload {
+    Workload {
+        gpus_needed: gpus,
+        total_work: None,
+        run_hours: Some(run_hours),
+    }
+}
+
+/// A workload of `amount` tokens needing `gpus` GPUs, without a stated run length.
+pub(super) fn work(amount: Decimal, gpus: u32) -> Workload {
+    let total_work = Some(TotalWork {
+        amount,
+        unit: "tokens".to_owned(),
+    });
+    Workload {
+        gpus_needed: gpus,
+        total_work,
+        run_hours: None,
+    }
+}
+
+/// No overheads, no traffic, efficiency 1, no measured throughput.
+pub(super) fn assumptions() -> Assumptions {
+    Assumptions {
+        setup_h: Decimal::ZERO,
+        data_prep_h: Decimal::ZERO,
+        download_h: Decimal::ZERO,
+        export_h: Decimal::ZERO,
+        idle_h: Decimal::ZERO,
+        stopped_h: Decimal::ZERO,
+        rerun_share: Decimal::ZERO,
+        egress_gb: Decimal::ZERO,
+        ingress_gb: Decimal::ZERO,
+        snapshot_gb: Decimal::ZERO,
+        snapshot_months: Decimal::ZERO,
+        nodes: None,
+        efficiency: dec!(1),
+        measured_throughput_per_s: None,
+    }
+}
+
+/// The estimate of a stated run length with default assumptions.
+pub(super) fn run(
+    sheet: &PriceSheet,
+    gpus_per_node: u32,
+    gpus: u32,
+    run_hours: Decimal,
+) -> Estimate {
+    crate::tco::estimate(
+        sheet,
+        &shape(gpus_per_node),
+        &hours(run_hours, gpus),
+        &assumptions(),
+    )
+    .expect("valid inputs")
+}
+
+/// The cost of the component of `kind` (panics if absent).
+pub(super) fn cost(e: &Estimate, kind: &ComponentKind) -> Decimal {
+    e.component(kind)
+        .map(|c| c.cost)
+        .expect("component present")
+}

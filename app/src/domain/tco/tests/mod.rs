@@ -1,0 +1,10 @@
+//! Tests of the cost model v1: one per rule, every error, properties and serde.
+
+mod analysis;
+mod billing;
+mod components;
+mod errors;
+mod fixtures;
+mod props;
+mod scenario;
+mod worked_example;

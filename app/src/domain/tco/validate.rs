@@ -1,0 +1,114 @@
+//! Input checks: every rejected value names its field; nothing is silently assumed.
+
+use super::arith::{non_negative, positive};
+use super::error::{ErrorReason, TcoError};
+use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use rust_decimal::Decimal;
+
+/// Checks all four inputs of an estimate.
+pub(crate) fn inputs(
+    sheet: &PriceSheet,
+    shape: &NodeShape,
+    workload: &Workload,
+    assumptions: &Assumptions,
+) -> Result<(), TcoError> {
+    price_sheet(sheet)?;
+    node_shape(shape)?;
+    workload_fields(workload)?;
+    assumption_fields(assumptions)
+}
+
+pub(crate) fn price_sheet(s: &PriceSheet) -> Result<(), TcoError> {
+    non_negative(s.on_demand_hourly, "price_sheet.on_demand_hourly")?;
+    non_negative(
+        s.minimum_billable_hours,
+        "price_sheet.minimum_billable_hours",
+    )?;
+    match (s.monthly_price, s.commitment_months) {
+        (Some(price), Some(months)) => {
+            non_negative(price, "price_sheet.monthly_price")?;
+            if months == 0 {
+                return Err(TcoError::new(
+                    "price_sheet.commitment_months",
+                    ErrorReason::NotPositive,
+                ));
+            }
+        }
+        (Some(_), None) => {
+            return Err(TcoError::new(
+                "price_sheet.commitment_months",
+                ErrorReason::Missing,
+            ));
+        }
+        (None, Some(_)) => {
+            return Err(TcoError::new(
+                "price_sheet.monthly_price",
+                ErrorReason::Missing,
+            ));
+        }
+        (None, None) => {}
+    }
+    non_negative(s.disk_price_gb_month, "price_sheet.disk_price_gb_month")?;
+    non_negative(
+        s.snapshot_price_gb_month,
+        "price_sheet.snapshot_price_gb_month",
+    )?;
+    non_negative(s.egress_price_gb, "price_sheet.egress_price_gb")?;
+    non_negative(s.free_egress_gb, "price_sheet.free_egress_gb")?;
+    non_negative(s.ingress_price_gb, "price_sheet.ingress_price_gb")?;
+    non_negative(s.public_ip_hourly, "price_sheet.public_ip_hourly")?;
+    for fee in &s.other_fees {
+        non_negative(fee.amount, "price_sheet.other_fees.amount")?;
+    }
+    Ok(())
+}
+
+pub(crate) fn node_shape(s: &NodeShape) -> Result<(), TcoError> {
+    if s.gpus_per_node == 0 {
+        return Err(TcoError::new(
+            "node_shape.gpus_per_node",
+            ErrorReason::NotPositive,
+        ));
+    }
+    non_negative(s.system_disk_gb, "node_shape.system_disk_gb")?;
+    non_negative(s.data_disk_gb, "node_shape.data_disk_gb")?;
+    Ok(())
+}
+
+fn workload_fields(w: &Workload) -> Result<(), TcoError> {
+    if let Some(work) = &w.total_work {
+        positive(work.amount, "workload.total_work.amount")?;
+    }
+    if let Some(hours) = w.run_hours {
+        non_negative(hours, "workload.run_hours")?;
+    }
+    Ok(())
+}
+
+fn assumption_fields(a: &Assumptions) -> Result<(), TcoError> {
+    non_negative(a.setup_h, "assumptions.setup_h")?;
+    non_negative(a.data_prep_h, "assumptions.data_prep_h")?;
+    non_negative(a.download_h, "assumptions.download_h")?;
+    non_negative(a.export_h, "assumptions.export_h")?;
+    non_negative(a.idle_h, "assumptions.idle_h")?;
+    non_negative(a.stopped_h, "assumptions.stopped_h")?;
+    if a.rerun_share < Decimal::ZERO || a.rerun_share >= Decimal::ONE {
+        let reason = ErrorReason::OutOfRange { allowed: "[0, 1)" };
+        return Err(TcoError::new("assumptions.rerun_share", reason));
+    }
+    non_negative(a.egress_gb, "assumptions.egress_gb")?;
+    non_negative(a.ingress_gb, "assumptions.ingress_gb")?;
+    non_negative(a.snapshot_gb, "assumptions.snapshot_gb")?;
+    non_negative(a.snapshot_months, "assumptions.snapshot_months")?;
+    if a.nodes == Some(0) {
+        return Err(TcoError::new("assumptions.nodes", ErrorReason::NotPositive));
+    }
+    if a.efficiency <= Decimal::ZERO || a.efficiency > Decimal::ONE {
+        let reason = ErrorReason::OutOfRange { allowed: "(0, 1]" };
+        return Err(TcoError::new("assumptions.efficiency", reason));
+    }
+    if let Some(t) = a.measured_throughput_per_s {
+        positive(t, "assumptions.measured_throughput_per_s")?;
+    }
+    Ok(())
+}

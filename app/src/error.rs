@@ -1,0 +1,142 @@
+//! The one error type that crosses from server to browser.
+//!
+//! It carries no internal detail: the server logs the cause and sends a variant that the
+//! browser can show as a helpful message in the user's language ([`AppError::message`]).
+
+use crate::i18n::Msg;
+use serde::{Deserialize, Serialize};
+use server_fn::{
+    codec::JsonEncoding,
+    error::{FromServerFnError, ServerFnErrorErr},
+};
+
+/// What went wrong, as the user may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "error", content = "detail", rename_all = "snake_case")]
+pub enum AppError {
+    /// Not signed in, or the session ended.
+    #[error("not signed in")]
+    Unauthenticated,
+    /// Signed in, but the role or team does not allow this.
+    #[error("forbidden")]
+    Forbidden,
+    /// No such record in the caller's team.
+    #[error("not found")]
+    NotFound,
+    /// E-mail or password wrong (never says which).
+    #[error("wrong e-mail or password")]
+    BadCredentials,
+    /// Refused for a reason the user can act on (e.g. the account is disabled).
+    #[error("refused: {}", .0.key())]
+    Refused(Msg),
+    /// Too many failed sign-ins; retry after this many minutes.
+    #[error("too many attempts, retry in {0} min")]
+    Throttled(u32),
+    /// The input is invalid; the message says which field and why.
+    #[error("invalid input: {}", .0.key())]
+    Invalid(Msg),
+    /// The input conflicts with existing data (a duplicate, a state that moved on).
+    #[error("conflict: {}", .0.key())]
+    Conflict(Msg),
+    /// Something failed on the server; details are in the server log.
+    #[error("internal error")]
+    Internal,
+    /// The request did not reach the server or its answer could not be read.
+    #[error("request failed: {0}")]
+    Transport(String),
+}
+
+impl AppError {
+    /// HTTP status for this error.
+    pub fn status_code(&self) -> u16 {
+        match self {
+            AppError::Unauthenticated | AppError::BadCredentials => 401,
+            AppError::Forbidden | AppError::Refused(_) => 403,
+            AppError::NotFound => 404,
+            AppError::Conflict(_) => 409,
+            AppError::Invalid(_) => 422,
+            AppError::Throttled(_) => 429,
+            AppError::Internal => 500,
+            AppError::Transport(_) => 502,
+        }
+    }
+
+    /// The message to show the user.
+    pub fn message(&self) -> Msg {
+        match self {
+            AppError::Unauthenticated => Msg::ErrorUnauthenticated,
+            AppError::Forbidden => Msg::ErrorForbidden,
+            AppError::NotFound => Msg::ErrorNotFound,
+            AppError::BadCredentials => Msg::LoginFailed,
+            AppError::Throttled(_) => Msg::LoginThrottled,
+            AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
+            AppError::Internal => Msg::ErrorInternal,
+            AppError::Transport(_) => Msg::ErrorTransport,
+        }
+    }
+
+    /// The message in the given language, placeholders filled.
+    pub fn localized(&self, locale: crate::i18n::Locale) -> String {
+        match self {
+            AppError::Throttled(minutes) => {
+                locale.fmt(Msg::LoginThrottled, &[("minutes", &minutes.to_string())])
+            }
+            other => locale.t(other.message()).to_string(),
+        }
+    }
+}
+
+impl FromServerFnError for AppError {
+    type Encoder = JsonEncoding;
+
+    fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
+        match value {
+            ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => {
+                AppError::Invalid(Msg::ErrorBadRequest)
+            }
+            ServerFnErrorErr::ServerError(_) => AppError::Internal,
+            other => AppError::Transport(other.to_string()),
+        }
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> Self {
+        tracing::error!(error = %e, "database error");
+        AppError::Internal
+    }
+}
+
+/// Result of a server function.
+pub type AppResult<T> = Result<T, AppError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_as_json() {
+        for e in [
+            AppError::Forbidden,
+            AppError::Throttled(15),
+            AppError::Invalid(Msg::PasswordTooShort),
+            AppError::Transport("x".into()),
+        ] {
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(serde_json::from_str::<AppError>(&json).unwrap(), e, "{json}");
+        }
+        assert_eq!(
+            serde_json::to_string(&AppError::Invalid(Msg::PasswordTooShort)).unwrap(),
+            r#"{"error":"invalid","detail":"password.too_short"}"#
+        );
+    }
+
+    #[test]
+    fn statuses_are_client_errors_except_internal() {
+        assert_eq!(AppError::Forbidden.status_code(), 403);
+        assert_eq!(AppError::Invalid(Msg::ErrorBadRequest).status_code(), 422);
+        assert_eq!(AppError::Throttled(1).status_code(), 429);
+        assert_eq!(AppError::Internal.status_code(), 500);
+    }
+}

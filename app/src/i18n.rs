@@ -1,0 +1,177 @@
+//! Languages of the UI (简体中文 and English) and the message catalogue.
+//!
+//! All user-facing text lives in `app/locales/en.json` and `app/locales/zh-CN.json`; the build
+//! script turns their keys into the [`Msg`] enum, so a typo in a key is a compile error and a
+//! key missing in one language fails the build.
+
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+
+include!(concat!(env!("OUT_DIR"), "/messages.rs"));
+
+/// Name of the cookie that remembers the chosen language.
+pub const LANG_COOKIE: &str = "nl_lang";
+
+/// A language of the UI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Locale {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+impl Locale {
+    /// Every supported language, in the order the switch shows them.
+    pub const ALL: [Locale; 2] = [Locale::ZhCn, Locale::En];
+
+    /// The BCP 47 tag, as used in `<html lang>` and in the cookie.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Locale::En => "en",
+            Locale::ZhCn => "zh-CN",
+        }
+    }
+
+    /// Parses a tag as stored in the cookie or sent by the language switch.
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        let tag = tag.trim().to_ascii_lowercase();
+        if tag == "en" || tag.starts_with("en-") {
+            Some(Locale::En)
+        } else if tag == "zh" || tag.starts_with("zh-") {
+            Some(Locale::ZhCn)
+        } else {
+            None
+        }
+    }
+
+    /// Picks the best language from an `Accept-Language` header (RFC 9110 §12.5.4):
+    /// the supported language with the highest quality, English when nothing matches.
+    pub fn negotiate(accept_language: &str) -> Locale {
+        let mut best: Option<(u16, Locale)> = None;
+        for (position, entry) in accept_language.split(',').enumerate() {
+            let mut parts = entry.split(';');
+            let Some(locale) = parts.next().and_then(Locale::from_tag) else { continue };
+            let quality = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .map_or(1000, parse_quality);
+            // Earlier entries win ties, as browsers list preferences in order.
+            let score = quality.saturating_mul(64).saturating_sub(position.min(63) as u16);
+            if quality > 0 && best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, locale));
+            }
+        }
+        best.map_or(Locale::En, |(_, l)| l)
+    }
+
+    /// The text of `msg` in this language.
+    pub const fn t(self, msg: Msg) -> &'static str {
+        match self {
+            Locale::En => msg.en(),
+            Locale::ZhCn => msg.zh_cn(),
+        }
+    }
+
+    /// The text of `msg` with `{name}` placeholders replaced.
+    pub fn fmt(self, msg: Msg, args: &[(&str, &str)]) -> String {
+        let mut text = self.t(msg).to_string();
+        for (name, value) in args {
+            text = text.replace(&format!("{{{name}}}"), value);
+        }
+        text
+    }
+}
+
+/// Parses an HTTP quality value ("0.8") to thousandths, without floating point.
+fn parse_quality(q: &str) -> u16 {
+    let q = q.trim();
+    let (whole, frac) = q.split_once('.').unwrap_or((q, ""));
+    let whole: u16 = match whole {
+        "1" => 1,
+        "0" | "" => 0,
+        _ => return 0,
+    };
+    let frac: String = frac.chars().chain("000".chars()).take(3).collect();
+    (whole * 1000 + frac.parse::<u16>().unwrap_or(0)).min(1000)
+}
+
+/// The language of the current page, provided by [`crate::App`].
+pub fn use_locale() -> Locale {
+    use_context::<Locale>().unwrap_or_default()
+}
+
+/// Shorthand: the text of `msg` in the current page's language.
+pub fn t(msg: Msg) -> &'static str {
+    use_locale().t(msg)
+}
+
+/// The language for this request: the cookie if set, else `Accept-Language`.
+#[cfg(feature = "ssr")]
+pub fn locale_from_headers(headers: &http::HeaderMap) -> Locale {
+    let from_cookie = headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(name, _)| *name == LANG_COOKIE)
+        .and_then(|(_, value)| Locale::from_tag(value));
+    from_cookie.unwrap_or_else(|| {
+        headers
+            .get(http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .map_or(Locale::En, Locale::negotiate)
+    })
+}
+
+/// The language the server rendered the page in, read from `<html lang>` during hydration.
+#[cfg(feature = "hydrate")]
+pub fn locale_from_document() -> Locale {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("lang"))
+        .and_then(|tag| Locale::from_tag(&tag))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negotiates_by_quality_and_order() {
+        assert_eq!(Locale::negotiate("zh-CN,zh;q=0.9,en;q=0.8"), Locale::ZhCn);
+        assert_eq!(Locale::negotiate("en-US,en;q=0.9,zh-CN;q=0.8"), Locale::En);
+        assert_eq!(Locale::negotiate("fr-FR, zh;q=0.5, en;q=0.4"), Locale::ZhCn);
+        assert_eq!(Locale::negotiate("en;q=0.2, zh-TW;q=0.7"), Locale::ZhCn);
+        assert_eq!(Locale::negotiate("de, fr"), Locale::En);
+        assert_eq!(Locale::negotiate(""), Locale::En);
+        assert_eq!(Locale::negotiate("zh;q=0, en;q=0.1"), Locale::En);
+    }
+
+    #[test]
+    fn parses_tags() {
+        assert_eq!(Locale::from_tag("zh-CN"), Some(Locale::ZhCn));
+        assert_eq!(Locale::from_tag("EN-gb"), Some(Locale::En));
+        assert_eq!(Locale::from_tag("english"), None);
+        for l in Locale::ALL {
+            assert_eq!(Locale::from_tag(l.tag()), Some(l));
+        }
+    }
+
+    #[test]
+    fn every_message_has_text_in_both_languages() {
+        for m in Msg::ALL {
+            assert!(!Locale::En.t(*m).trim().is_empty(), "{} empty in en", m.key());
+            assert!(!Locale::ZhCn.t(*m).trim().is_empty(), "{} empty in zh-CN", m.key());
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled() {
+        let text = Locale::En.fmt(Msg::LoginThrottled, &[("minutes", "7")]);
+        assert!(text.contains('7') && !text.contains("{minutes}"), "{text}");
+    }
+}

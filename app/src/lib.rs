@@ -1,0 +1,29 @@
+//! NodeLedger: a procurement desk for renting GPU compute nodes.
+//!
+//! - [`domain`]: pure logic (no I/O), shared by server and browser.
+//! - [`store`] (server only): every SQL statement, one module per table.
+//! - [`auth`] (server only): password hashing, the signed-in caller, permission checks.
+//! - [`pages`]: one module per page, with its server functions beside it.
+//! - [`components`]: pieces shared by pages (header, form helpers, guards).
+
+pub mod app;
+#[cfg(feature = "ssr")]
+pub mod auth;
+pub mod components;
+pub mod domain;
+pub mod error;
+pub mod i18n;
+pub mod model;
+pub mod pages;
+#[cfg(feature = "ssr")]
+pub mod store;
+
+pub use app::{App, shell};
+
+/// Browser entry point: hydrates the server-rendered page.
+#[cfg(feature = "hydrate")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hydrate() {
+    console_error_panic_hook::set_once();
+    leptos::mount::hydrate_body(App);
+}

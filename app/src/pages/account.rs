@@ -1,0 +1,91 @@
+//! The user's own account: change password.
+
+use crate::{
+    components::{forms::ActionError, guard::signed_in},
+    error::AppError,
+    i18n::{Msg, t},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+/// Changes the caller's password after checking the current one. Every other session of the
+/// user ends; this one continues.
+#[server(endpoint = "change_password")]
+pub async fn change_password(
+    current_password: String,
+    new_password: String,
+    new_password_confirm: String,
+) -> Result<(), AppError> {
+    server::change_password(current_password, new_password, new_password_confirm).await
+}
+
+#[cfg(feature = "ssr")]
+mod server {
+    use super::*;
+    use crate::{
+        auth::{self, password, start_session},
+        domain::accounts,
+        store,
+    };
+
+    pub async fn change_password(current: String, new: String, confirm: String) -> Result<(), AppError> {
+        let caller = auth::require_caller()?;
+        accounts::check_new_password(&new, &confirm).map_err(AppError::Invalid)?;
+        let db = auth::db()?;
+        let user = store::users::by_id(&db, caller.user_id).await?.ok_or(AppError::Unauthenticated)?;
+        if !password::verify(current, Some(user.password_hash)).await? {
+            return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
+        }
+        let hash = password::hash(new).await?;
+        let mut tx = store::begin_write(&db).await?;
+        store::users::set_password(&mut tx, user.id, &hash).await?;
+        tx.commit().await?;
+        auth::state()?.sessions.delete_for_user(user.id).await?;
+        start_session(&auth::session()?, user.id, user.auth_epoch + 1).await
+    }
+}
+
+/// The account page.
+#[component]
+pub fn AccountPage() -> impl IntoView {
+    signed_in(false, |caller| {
+        let action = ServerAction::<ChangePassword>::new();
+        view! {
+            <Title text=t(Msg::AccountTitle) />
+            <section class="card narrow">
+                <h1>{t(Msg::AccountTitle)}</h1>
+                <dl class="facts">
+                    <dt>{t(Msg::FieldDisplayName)}</dt>
+                    <dd>{caller.display_name.clone()}</dd>
+                    <dt>{t(Msg::FieldEmail)}</dt>
+                    <dd>{caller.email.clone()}</dd>
+                </dl>
+                <h2>{t(Msg::AccountChangePassword)}</h2>
+                <ActionForm action attr:class="form">
+                    <label>
+                        {t(Msg::FieldCurrentPassword)}
+                        <input type="password" name="current_password" required autocomplete="current-password" />
+                    </label>
+                    <label>
+                        {t(Msg::FieldNewPassword)}
+                        <input type="password" name="new_password" required minlength="12" maxlength="128" autocomplete="new-password" />
+                        <small class="hint">{t(Msg::PasswordHint)}</small>
+                    </label>
+                    <label>
+                        {t(Msg::FieldPasswordConfirm)}
+                        <input type="password" name="new_password_confirm" required autocomplete="new-password" />
+                    </label>
+                    <ActionError action />
+                    {move || {
+                        matches!(action.value().get(), Some(Ok(())))
+                            .then(|| view! { <p class="form-ok" role="status">{t(Msg::AccountPasswordChanged)}</p> })
+                    }}
+                    <button type="submit" disabled=move || action.pending().get()>
+                        {t(Msg::AccountChangePassword)}
+                    </button>
+                </ActionForm>
+            </section>
+        }
+        .into_any()
+    })
+}

@@ -1,0 +1,177 @@
+//! Administrators give users roles in a team, change them, and remove members.
+
+use crate::{
+    components::{
+        forms::{ActionError, ErrorBox},
+        guard::signed_in,
+    },
+    domain::roles::TeamRole,
+    error::AppError,
+    i18n::{Msg, t},
+    model::{Member, UserSummary},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_params_map;
+use serde::{Deserialize, Serialize};
+
+/// A team with its members and the users who could join it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamWithMembers {
+    /// Team id.
+    pub id: i64,
+    /// Team name.
+    pub name: String,
+    /// Current members.
+    pub members: Vec<Member>,
+    /// Enabled users who are not members yet.
+    pub candidates: Vec<UserSummary>,
+}
+
+/// A team's members (administrators only).
+#[server(endpoint = "admin/team")]
+pub async fn team_detail(team_id: i64) -> Result<TeamWithMembers, AppError> {
+    use crate::{auth, store};
+    auth::require_admin()?;
+    let db = auth::db()?;
+    let name = store::teams::name_of(&db, team_id).await?.ok_or(AppError::NotFound)?;
+    let members = store::memberships::of_team(&db, team_id).await?;
+    let candidates = store::users::list(&db)
+        .await?
+        .into_iter()
+        .filter(|u| !u.disabled && !members.iter().any(|m| m.user_id == u.id))
+        .collect();
+    Ok(TeamWithMembers { id: team_id, name, members, candidates })
+}
+
+/// Gives a user a role in a team, or changes it (administrators only).
+#[server(endpoint = "admin/set_role")]
+pub async fn set_role(team_id: i64, user_id: i64, role: String) -> Result<(), AppError> {
+    use crate::{auth, store};
+    auth::require_admin()?;
+    let role = TeamRole::parse(&role).ok_or(AppError::Invalid(Msg::RoleInvalid))?;
+    let db = auth::db()?;
+    store::teams::name_of(&db, team_id).await?.ok_or(AppError::NotFound)?;
+    store::users::by_id(&db, user_id).await?.ok_or(AppError::Invalid(Msg::UserUnknown))?;
+    let mut tx = store::begin_write(&db).await?;
+    store::memberships::upsert(&mut tx, user_id, team_id, role).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Removes a user from a team (administrators only).
+#[server(endpoint = "admin/remove_member")]
+pub async fn remove_member(team_id: i64, user_id: i64) -> Result<(), AppError> {
+    use crate::{auth, store};
+    auth::require_admin()?;
+    let mut tx = store::begin_write(&auth::db()?).await?;
+    let removed = store::memberships::remove(&mut tx, user_id, team_id).await?;
+    tx.commit().await?;
+    if removed { Ok(()) } else { Err(AppError::NotFound) }
+}
+
+/// `<option>`s for the three roles.
+pub fn role_options(selected: Option<TeamRole>) -> impl IntoView {
+    TeamRole::ALL
+        .into_iter()
+        .map(|r| view! { <option value=r.as_str() selected=Some(r) == selected>{t(r.label())}</option> })
+        .collect_view()
+}
+
+/// The team administration page.
+#[component]
+pub fn AdminTeamPage() -> impl IntoView {
+    signed_in(true, |_| {
+        let params = use_params_map();
+        let team_id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok()).unwrap_or(0);
+        let set = ServerAction::<SetRole>::new();
+        let remove = ServerAction::<RemoveMember>::new();
+        let detail = Resource::new(
+            move || (team_id(), set.version().get(), remove.version().get()),
+            |(id, _, _)| team_detail(id),
+        );
+        view! {
+            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match detail.await {
+                        Ok(team) => team_view(team, set, remove).into_any(),
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        }
+        .into_any()
+    })
+}
+
+fn team_view(team: TeamWithMembers, set: ServerAction<SetRole>, remove: ServerAction<RemoveMember>) -> impl IntoView {
+    let team_id = team.id;
+    let no_candidates = team.candidates.is_empty();
+    view! {
+        <Title text=team.name.clone() />
+        <p class="breadcrumb"><a href="/admin/teams">{t(Msg::NavAdminTeams)}</a></p>
+        <h1>{team.name.clone()}</h1>
+        <section class="card">
+            <h2>{t(Msg::TeamAddMember)}</h2>
+            {if no_candidates {
+                view! { <p class="empty-state">{t(Msg::TeamNoCandidates)}</p> }.into_any()
+            } else {
+                view! {
+                    <ActionForm action=set attr:class="form form-inline" attr:data-testid="add-member-form">
+                        <input type="hidden" name="team_id" value=team_id.to_string() />
+                        <label>
+                            {t(Msg::FieldUser)}
+                            <select name="user_id">
+                                {team.candidates.iter().map(|u| view! {
+                                    <option value=u.id.to_string()>{format!("{} <{}>", u.display_name, u.email)}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                        <label>
+                            {t(Msg::FieldRole)}
+                            <select name="role">{role_options(Some(TeamRole::Engineer))}</select>
+                        </label>
+                        <button type="submit">{t(Msg::TeamAddMemberSubmit)}</button>
+                    </ActionForm>
+                }.into_any()
+            }}
+            <ActionError action=set />
+            <ActionError action=remove />
+        </section>
+        <table class="table" data-testid="member-table">
+            <thead>
+                <tr>
+                    <th>{t(Msg::FieldDisplayName)}</th>
+                    <th>{t(Msg::FieldEmail)}</th>
+                    <th>{t(Msg::FieldRole)}</th>
+                    <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th>
+                </tr>
+            </thead>
+            <tbody>
+                {team.members.into_iter().map(|m| {
+                    view! {
+                        <tr class:muted=m.disabled>
+                            <td>{m.display_name}</td>
+                            <td>{m.email}</td>
+                            <td>
+                                <ActionForm action=set attr:class="form-inline compact">
+                                    <input type="hidden" name="team_id" value=team_id.to_string() />
+                                    <input type="hidden" name="user_id" value=m.user_id.to_string() />
+                                    <select name="role" aria-label=t(Msg::FieldRole)>{role_options(Some(m.role))}</select>
+                                    <button type="submit" class="small">{t(Msg::TeamChangeRole)}</button>
+                                </ActionForm>
+                            </td>
+                            <td>
+                                <ActionForm action=remove attr:class="inline-form">
+                                    <input type="hidden" name="team_id" value=team_id.to_string() />
+                                    <input type="hidden" name="user_id" value=m.user_id.to_string() />
+                                    <button type="submit" class="small danger">{t(Msg::TeamRemoveMember)}</button>
+                                </ActionForm>
+                            </td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}

@@ -1,0 +1,225 @@
+//! Administrators list users, create them (optionally straight into a team), and disable or
+//! re-enable them. Disabling ends the user's sessions at once.
+
+use crate::{
+    components::{
+        forms::{ActionError, ErrorBox},
+        guard::signed_in,
+    },
+    domain::roles::TeamRole,
+    error::AppError,
+    i18n::{Msg, t},
+    model::{TeamSummary, UserSummary},
+    pages::admin::{team::role_options, teams::list_teams},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+/// Every user (administrators only).
+#[server(endpoint = "admin/users")]
+pub async fn list_users() -> Result<Vec<UserSummary>, AppError> {
+    use crate::{auth, store};
+    auth::require_admin()?;
+    Ok(store::users::list(&auth::db()?).await?)
+}
+
+/// Creates a user (administrators only); with `team_id` set, also gives them `role` there.
+/// All or nothing: a bad team or role stores no user.
+#[server(endpoint = "admin/create_user")]
+pub async fn create_user(
+    email: String,
+    display_name: String,
+    password: String,
+    password_confirm: String,
+    is_admin: Option<String>,
+    team_id: Option<String>,
+    role: Option<String>,
+) -> Result<i64, AppError> {
+    server::create_user(email, display_name, password, password_confirm, is_admin.is_some(), team_id, role).await
+}
+
+/// Disables or re-enables a user (administrators only; not oneself).
+#[server(endpoint = "admin/set_user_disabled")]
+pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppError> {
+    server::set_user_disabled(user_id, disabled).await
+}
+
+#[cfg(feature = "ssr")]
+mod server {
+    use super::*;
+    use crate::{
+        auth::{self, password},
+        domain::accounts,
+        store::{self, users::UserForCreate},
+    };
+
+    pub async fn create_user(
+        email: String,
+        display_name: String,
+        password: String,
+        password_confirm: String,
+        is_admin: bool,
+        team_id: Option<String>,
+        role: Option<String>,
+    ) -> Result<i64, AppError> {
+        auth::require_admin()?;
+        let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
+        let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
+        accounts::check_new_password(&password, &password_confirm).map_err(AppError::Invalid)?;
+        let team = match team_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => None,
+            Some(id) => {
+                let id = id.parse::<i64>().map_err(|_| AppError::Invalid(Msg::TeamUnknown))?;
+                let role = role.as_deref().and_then(TeamRole::parse).ok_or(AppError::Invalid(Msg::RoleInvalid))?;
+                Some((id, role))
+            }
+        };
+        let db = auth::db()?;
+        if let Some((id, _)) = team {
+            store::teams::name_of(&db, id).await?.ok_or(AppError::Invalid(Msg::TeamUnknown))?;
+        }
+        let hash = password::hash(password).await?;
+        let mut tx = store::begin_write(&db).await?;
+        let user = UserForCreate { email: &email, display_name: &display_name, password_hash: &hash, is_admin };
+        let id = store::users::insert(&mut tx, &user).await?.ok_or(AppError::Conflict(Msg::EmailTaken))?;
+        if let Some((team_id, role)) = team {
+            store::memberships::upsert(&mut tx, id, team_id, role).await?;
+        }
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppError> {
+        let admin = auth::require_admin()?;
+        if admin.user_id == user_id {
+            return Err(AppError::Refused(Msg::UserCannotDisableSelf));
+        }
+        let state = auth::state()?;
+        let mut tx = store::begin_write(&state.db).await?;
+        if !store::users::set_disabled(&mut tx, user_id, disabled).await? {
+            return Err(AppError::NotFound);
+        }
+        tx.commit().await?;
+        if disabled {
+            let ended = state.sessions.delete_for_user(user_id).await?;
+            tracing::info!(user_id, sessions_ended = ended, "user disabled");
+        }
+        Ok(())
+    }
+}
+
+fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> impl IntoView {
+    view! {
+        <ActionForm action=create attr:class="form" attr:data-testid="create-user-form">
+            <div class="form-row">
+                <label>
+                    {t(Msg::FieldEmail)}
+                    <input type="email" name="email" required autocomplete="off" />
+                </label>
+                <label>
+                    {t(Msg::FieldDisplayName)}
+                    <input type="text" name="display_name" required maxlength="80" autocomplete="off" />
+                </label>
+            </div>
+            <div class="form-row">
+                <label>
+                    {t(Msg::FieldPassword)}
+                    <input type="password" name="password" required minlength="12" maxlength="128" autocomplete="new-password" />
+                </label>
+                <label>
+                    {t(Msg::FieldPasswordConfirm)}
+                    <input type="password" name="password_confirm" required autocomplete="new-password" />
+                </label>
+            </div>
+            <div class="form-row">
+                <label>
+                    {t(Msg::FieldTeam)}
+                    <select name="team_id">
+                        <option value="">{t(Msg::UserNoTeam)}</option>
+                        {teams.into_iter().map(|team| view! { <option value=team.id.to_string()>{team.name}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>
+                    {t(Msg::FieldRole)}
+                    <select name="role">{role_options(Some(TeamRole::Engineer))}</select>
+                </label>
+            </div>
+            <label class="checkbox">
+                <input type="checkbox" name="is_admin" value="on" />
+                {t(Msg::FieldIsAdmin)}
+            </label>
+            <small class="hint">{t(Msg::PasswordHint)}</small>
+            <ActionError action=create />
+            <button type="submit" disabled=move || create.pending().get()>{t(Msg::UserCreateSubmit)}</button>
+        </ActionForm>
+    }
+}
+
+fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>) -> impl IntoView {
+    view! {
+        <table class="table" data-testid="user-table">
+            <thead>
+                <tr>
+                    <th>{t(Msg::FieldDisplayName)}</th>
+                    <th>{t(Msg::FieldEmail)}</th>
+                    <th>{t(Msg::UserStatus)}</th>
+                    <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th>
+                </tr>
+            </thead>
+            <tbody>
+                {users.into_iter().map(|u| view! {
+                    <tr class:muted=u.disabled>
+                        <td>{u.display_name} {u.is_admin.then(|| view! { <span class="tag">{t(Msg::UserAdminTag)}</span> })}</td>
+                        <td>{u.email}</td>
+                        <td>{t(if u.disabled { Msg::UserDisabled } else { Msg::UserActive })}</td>
+                        <td>
+                            <ActionForm action=toggle attr:class="inline-form">
+                                <input type="hidden" name="user_id" value=u.id.to_string() />
+                                <input type="hidden" name="disabled" value=(!u.disabled).to_string() />
+                                <button type="submit" class="small" class:danger=!u.disabled>
+                                    {t(if u.disabled { Msg::UserEnable } else { Msg::UserDisable })}
+                                </button>
+                            </ActionForm>
+                        </td>
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// The users page.
+#[component]
+pub fn AdminUsersPage() -> impl IntoView {
+    signed_in(true, |_| {
+        let create = ServerAction::<CreateUser>::new();
+        let toggle = ServerAction::<SetUserDisabled>::new();
+        let users = Resource::new(move || (create.version().get(), toggle.version().get()), |_| list_users());
+        let teams = Resource::new(|| (), |_| list_teams());
+        view! {
+            <Title text=t(Msg::NavAdminUsers) />
+            <h1>{t(Msg::NavAdminUsers)}</h1>
+            <section class="card">
+                <h2>{t(Msg::UserCreateTitle)}</h2>
+                <Suspense fallback=|| ()>
+                    {move || Suspend::new(async move {
+                        match teams.await {
+                            Ok(teams) => create_form(create, teams).into_any(),
+                            Err(error) => view! { <ErrorBox error /> }.into_any(),
+                        }
+                    })}
+                </Suspense>
+            </section>
+            <ActionError action=toggle />
+            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match users.await {
+                        Ok(users) => user_table(users, toggle).into_any(),
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        }
+        .into_any()
+    })
+}

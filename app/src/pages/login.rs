@@ -1,0 +1,112 @@
+//! Signing in and out.
+
+use crate::{
+    app::SessionResource,
+    components::forms::{ActionError, reload_on_success},
+    error::AppError,
+    i18n::{Msg, t},
+    model::SessionInfo,
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::components::Redirect;
+
+/// Signs in. Wrong e-mail and wrong password get the same answer in the same time; after ten
+/// failures within 15 minutes the account is locked for 15 minutes.
+#[server(endpoint = "login")]
+pub async fn login(email: String, password: String) -> Result<(), AppError> {
+    server::login(email, password).await
+}
+
+/// Signs out: the session is deleted and its cookie cleared.
+#[server(endpoint = "logout")]
+pub async fn logout() -> Result<(), AppError> {
+    crate::auth::session()?.flush().await.map_err(|e| {
+        tracing::error!(error = %e, "cannot end session");
+        AppError::Internal
+    })
+}
+
+#[cfg(feature = "ssr")]
+mod server {
+    use super::*;
+    use crate::{
+        auth::{self, password, start_session},
+        domain::{accounts::PASSWORD_MAX_CHARS, throttle},
+        store,
+    };
+
+    pub async fn login(email: String, password: String) -> Result<(), AppError> {
+        let email = email.trim().to_lowercase();
+        if email.is_empty() || password.is_empty() {
+            return Err(AppError::Invalid(Msg::LoginMissingFields));
+        }
+        if email.len() > 254 || password.chars().count() > PASSWORD_MAX_CHARS {
+            return Err(AppError::BadCredentials);
+        }
+        let db = auth::db()?;
+        let now = store::now_unix();
+        let failures = store::login_attempts::recent_failures(&db, &email, now).await?;
+        if let Some(until) = throttle::locked_until(&failures, now) {
+            return Err(AppError::Throttled(throttle::minutes_left(until, now)));
+        }
+        let user = store::users::by_email(&db, &email).await?;
+        let matches = password::verify(password, user.as_ref().map(|u| u.password_hash.clone())).await?;
+        store::login_attempts::record(&db, &email, now, matches).await?;
+        let user = match user {
+            Some(user) if matches => user,
+            _ => {
+                tracing::info!(%email, "sign-in failed");
+                return Err(AppError::BadCredentials);
+            }
+        };
+        if user.disabled {
+            return Err(AppError::Refused(Msg::LoginDisabled));
+        }
+        tracing::info!(user_id = user.id, "signed in");
+        start_session(&auth::session()?, user.id, user.auth_epoch).await
+    }
+}
+
+/// The sign-in page.
+#[component]
+pub fn LoginPage() -> impl IntoView {
+    let SessionResource(session) = expect_context::<SessionResource>();
+    let action = ServerAction::<Login>::new();
+    reload_on_success(action, "/");
+    view! {
+        <Title text=t(Msg::LoginTitle) />
+        <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+            {move || Suspend::new(async move {
+                match session.await {
+                    Ok(SessionInfo { setup_needed: true, .. }) => {
+                        view! { <Redirect path="/setup" /> }.into_any()
+                    }
+                    Ok(SessionInfo { caller: Some(_), .. }) => view! { <Redirect path="/" /> }.into_any(),
+                    _ => {
+                        view! {
+                            <section class="card narrow">
+                                <h1>{t(Msg::LoginTitle)}</h1>
+                                <ActionForm action attr:class="form" attr:data-testid="login-form">
+                                    <label>
+                                        {t(Msg::FieldEmail)}
+                                        <input type="email" name="email" required autocomplete="username" />
+                                    </label>
+                                    <label>
+                                        {t(Msg::FieldPassword)}
+                                        <input type="password" name="password" required autocomplete="current-password" />
+                                    </label>
+                                    <ActionError action />
+                                    <button type="submit" disabled=move || action.pending().get()>
+                                        {t(Msg::LoginSubmit)}
+                                    </button>
+                                </ActionForm>
+                            </section>
+                        }
+                            .into_any()
+                    }
+                }
+            })}
+        </Suspense>
+    }
+}

@@ -1,0 +1,10 @@
+//! One module per page, each with the server functions it calls.
+
+pub mod account;
+pub mod admin;
+pub mod dashboard;
+pub mod login;
+pub mod not_found;
+pub mod session;
+pub mod setup;
+pub mod team;

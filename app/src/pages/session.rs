@@ -1,0 +1,42 @@
+//! The session as every page sees it, and switching the active team.
+
+use crate::error::AppError;
+pub use crate::model::SessionInfo;
+use leptos::prelude::*;
+
+/// Whether set-up is needed, and who is signed in.
+#[server(endpoint = "session")]
+pub async fn get_session_info() -> Result<SessionInfo, AppError> {
+    server::session_info().await
+}
+
+/// Makes `team_id` the caller's active team (only a team they belong to).
+#[server(endpoint = "switch_team")]
+pub async fn switch_team(team_id: i64) -> Result<(), AppError> {
+    server::switch_team(team_id).await
+}
+
+#[cfg(feature = "ssr")]
+mod server {
+    use super::*;
+    use crate::{
+        auth::{self, SessionKeys},
+        store,
+    };
+
+    pub async fn session_info() -> Result<SessionInfo, AppError> {
+        let setup_needed = !store::site::setup_completed(&auth::db()?).await?;
+        Ok(SessionInfo { setup_needed, caller: auth::caller()? })
+    }
+
+    pub async fn switch_team(team_id: i64) -> Result<(), AppError> {
+        let caller = auth::require_caller()?;
+        if !caller.memberships.iter().any(|m| m.team_id == team_id) {
+            return Err(AppError::Forbidden);
+        }
+        auth::session()?.insert(SessionKeys::ACTIVE_TEAM, team_id).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot store active team");
+            AppError::Internal
+        })
+    }
+}

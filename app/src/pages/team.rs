@@ -1,0 +1,70 @@
+//! The active team's members, readable by every member.
+
+use crate::{
+    components::{forms::ErrorBox, guard::signed_in},
+    error::AppError,
+    i18n::{Msg, t},
+    model::Member,
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+
+/// The members of the caller's active team (the team comes from the session).
+#[server(endpoint = "team_members")]
+pub async fn active_team_members() -> Result<Vec<Member>, AppError> {
+    use crate::{auth, domain::roles::Capability, store};
+    let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
+    Ok(store::memberships::of_team(&auth::db()?, membership.team_id).await?)
+}
+
+/// A table of team members.
+#[component]
+pub fn MemberTable(members: Vec<Member>) -> impl IntoView {
+    view! {
+        <table class="table" data-testid="member-table">
+            <thead>
+                <tr>
+                    <th>{t(Msg::FieldDisplayName)}</th>
+                    <th>{t(Msg::FieldEmail)}</th>
+                    <th>{t(Msg::FieldRole)}</th>
+                </tr>
+            </thead>
+            <tbody>
+                {members
+                    .into_iter()
+                    .map(|m| {
+                        view! {
+                            <tr class:muted=m.disabled>
+                                <td>{m.display_name}</td>
+                                <td>{m.email}</td>
+                                <td>{t(m.role.label())}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// The team page.
+#[component]
+pub fn TeamPage() -> impl IntoView {
+    signed_in(false, |caller| {
+        let members = Resource::new(|| (), |_| active_team_members());
+        let name = caller.active_membership().map(|m| m.team_name.clone()).unwrap_or_default();
+        view! {
+            <Title text=name.clone() />
+            <h1>{name}</h1>
+            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match members.await {
+                        Ok(members) => view! { <MemberTable members /> }.into_any(),
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        }
+        .into_any()
+    })
+}

@@ -1,0 +1,35 @@
+//! The `login_attempts` table, for sign-in throttling.
+
+use crate::domain::throttle::LOOKBACK_SECS;
+use sqlx::SqliteExecutor;
+
+/// Records one sign-in attempt for `email` at `at` (Unix seconds).
+pub async fn record(db: impl SqliteExecutor<'_>, email: &str, at: i64, succeeded: bool) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO login_attempts (email, at, succeeded) VALUES (?, ?, ?)")
+        .bind(email)
+        .bind(at)
+        .bind(succeeded)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Times of failed attempts for `email` since its last success, within the throttle look-back,
+/// ascending.
+pub async fn recent_failures(db: impl SqliteExecutor<'_>, email: &str, now: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT at FROM login_attempts
+         WHERE email = ?1 AND succeeded = 0 AND at > ?2
+           AND at > COALESCE((SELECT MAX(at) FROM login_attempts WHERE email = ?1 AND succeeded = 1), 0)
+         ORDER BY at, id",
+    )
+    .bind(email)
+    .bind(now - LOOKBACK_SECS)
+    .fetch_all(db)
+    .await
+}
+
+/// Deletes attempts older than `before` (Unix seconds); returns how many.
+pub async fn prune(db: impl SqliteExecutor<'_>, before: i64) -> Result<u64, sqlx::Error> {
+    Ok(sqlx::query("DELETE FROM login_attempts WHERE at < ?").bind(before).execute(db).await?.rows_affected())
+}

@@ -1,0 +1,14 @@
+//! Persistence: every SQL statement of the app, one module per table. Server only.
+//!
+//! Functions take the pool or a connection/transaction explicitly; queries of team data take the
+//! team id as a parameter that callers pass from the session (never from the request).
+
+pub mod db;
+pub mod login_attempts;
+pub mod memberships;
+pub mod sessions;
+pub mod site;
+pub mod teams;
+pub mod users;
+
+pub use db::{Db, Tx, begin_write, connect, now_unix};

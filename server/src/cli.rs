@@ -1,0 +1,237 @@
+//! The command line: `serve` (default), `migrate`, `user add`.
+
+use crate::{
+    config::{DbArgs, ServeConfig},
+    router,
+};
+use app::{
+    auth::{AppState, AuthConfig, password},
+    domain::{accounts, roles::TeamRole},
+    store::{self, sessions::SqliteSessionStore, users::UserForCreate},
+};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::{
+    io::{BufRead, IsTerminal},
+    process::ExitCode,
+    time::Duration,
+};
+use tower_sessions::ExpiredDeletion;
+
+/// NodeLedger: compare GPU node quotes by what they really cost.
+#[derive(Parser, Debug)]
+#[command(name = "nodeledger", version, about)]
+pub struct Cli {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// `nodeledger` without a subcommand serves, with settings from the environment.
+#[derive(Parser, Debug)]
+struct ServeDefaults {
+    #[command(flatten)]
+    serve: ServeConfig,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the web application (the default).
+    Serve(ServeConfig),
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Manage users.
+    #[command(subcommand)]
+    User(UserCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum UserCommand {
+    /// Add a user. The password is read from standard input (asked twice on a terminal),
+    /// never from the command line.
+    Add {
+        /// E-mail address (the sign-in name).
+        #[arg(long)]
+        email: String,
+        /// Display name (defaults to the part of the e-mail before `@`).
+        #[arg(long)]
+        name: Option<String>,
+        /// `admin` for a site administrator, or a team role (needs --team).
+        #[arg(long, value_enum)]
+        role: CliRole,
+        /// Team for a team role (created if it does not exist).
+        #[arg(long)]
+        team: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CliRole {
+    Admin,
+    Procurement,
+    Engineer,
+    Manager,
+}
+
+/// A failure of a command, printed on standard error.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Open(#[from] store::db::OpenError),
+    #[error("database error: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Parses the command line and runs the command.
+pub async fn run() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    let result = match cli.command {
+        None => serve(&cli.db, ServeDefaults::parse_from(["nodeledger"]).serve).await,
+        Some(Command::Serve(cfg)) => serve(&cli.db, cfg).await,
+        Some(Command::Migrate) => migrate(&cli.db).await,
+        Some(Command::User(UserCommand::Add { email, name, role, team })) => {
+            add_user(&cli.db, email, name, role, team).await
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(msg)) => {
+            eprintln!("nodeledger: {msg}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("nodeledger: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("NODELEDGER_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_sessions=warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+async fn migrate(db: &DbArgs) -> Result<(), CliError> {
+    let pool = store::connect(&db.path).await?;
+    println!("database {} is up to date", db.path);
+    pool.close().await;
+    Ok(())
+}
+
+async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
+    let pool = store::connect(&db.path).await?;
+    tracing::info!(db = %db.path, "database open");
+    if !cfg.secure_cookies() && !cfg.addr.ip().is_loopback() {
+        tracing::warn!("serving plain http on a non-loopback address: set NODELEDGER_PUBLIC_URL to an https URL behind a TLS proxy");
+    }
+    let sessions = SqliteSessionStore::new(pool.clone());
+    let state = AppState {
+        db: pool.clone(),
+        sessions: sessions.clone(),
+        auth: AuthConfig { idle_timeout: cfg.idle_timeout(), absolute_timeout: cfg.absolute_timeout() },
+    };
+    password::warm_up().await.map_err(|e| CliError::Usage(e.to_string()))?;
+    tokio::spawn(housekeeping(pool.clone(), sessions));
+    let app = router::build(state, &cfg);
+    let listener = tokio::net::TcpListener::bind(cfg.addr).await?;
+    tracing::info!("NodeLedger listening on http://{}", cfg.addr);
+    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await?;
+    pool.close().await;
+    Ok(())
+}
+
+/// Every ten minutes: delete expired sessions and sign-in attempts older than a day.
+async fn housekeeping(pool: store::Db, sessions: SqliteSessionStore) {
+    let mut tick = tokio::time::interval(Duration::from_secs(600));
+    loop {
+        tick.tick().await;
+        if let Err(e) = sessions.delete_expired().await {
+            tracing::warn!(error = %e, "cannot delete expired sessions");
+        }
+        if let Err(e) = store::login_attempts::prune(&pool, store::now_unix() - 86_400).await {
+            tracing::warn!(error = %e, "cannot prune sign-in attempts");
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { () = ctrl_c => {}, () = term => {} }
+    tracing::info!("shutting down");
+}
+
+/// Reads the new password: asked twice on a terminal, else the first line of standard input.
+fn read_password() -> Result<String, CliError> {
+    if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password("Password: ")?;
+        let second = rpassword::prompt_password("Repeat password: ")?;
+        accounts::check_new_password(&first, &second).map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
+        Ok(first)
+    } else {
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line)?;
+        let password = line.trim_end_matches(['\r', '\n']).to_string();
+        accounts::check_new_password(&password, &password).map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
+        Ok(password)
+    }
+}
+
+async fn add_user(db: &DbArgs, email: String, name: Option<String>, role: CliRole, team: Option<String>) -> Result<(), CliError> {
+    let en = |m| CliError::Usage(app::i18n::Locale::En.t(m).to_string());
+    let email = accounts::normalize_email(&email).map_err(en)?;
+    let name = accounts::normalize_display_name(name.as_deref().unwrap_or_else(|| email.split('@').next().unwrap_or(&email))).map_err(en)?;
+    let team_role = match role {
+        CliRole::Admin => None,
+        CliRole::Procurement => Some(TeamRole::Procurement),
+        CliRole::Engineer => Some(TeamRole::Engineer),
+        CliRole::Manager => Some(TeamRole::Manager),
+    };
+    let team = match (team_role, team) {
+        (Some(r), Some(t)) => Some((r, accounts::normalize_team_name(&t).map_err(en)?)),
+        (Some(_), None) => return Err(CliError::Usage("a team role needs --team NAME".into())),
+        (None, Some(_)) => return Err(CliError::Usage("--team goes with a team role, not admin".into())),
+        (None, None) => None,
+    };
+    let password = read_password()?;
+    let pool = store::connect(&db.path).await?;
+    let hash = password::hash(password).await.map_err(|e| CliError::Usage(e.to_string()))?;
+    let mut tx = store::begin_write(&pool).await?;
+    let is_admin = team_role.is_none();
+    let user = UserForCreate { email: &email, display_name: &name, password_hash: &hash, is_admin };
+    let Some(id) = store::users::insert(&mut tx, &user).await? else {
+        return Err(CliError::Usage(format!("a user with e-mail {email} already exists")));
+    };
+    if is_admin {
+        store::site::complete_setup(&mut tx).await?;
+    }
+    if let Some((role, team_name)) = &team {
+        let team_id = match store::teams::id_by_name(&mut *tx, team_name).await? {
+            Some(id) => id,
+            None => store::teams::insert(&mut tx, team_name).await?.ok_or_else(|| CliError::Usage("team name taken".into()))?,
+        };
+        store::memberships::upsert(&mut tx, id, team_id, *role).await?;
+    }
+    tx.commit().await?;
+    match team {
+        Some((role, t)) => println!("added user {email} (id {id}) as {} in team {t}", role.as_str()),
+        None => println!("added administrator {email} (id {id})"),
+    }
+    pool.close().await;
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! Settings of the server, from flags or `NODELEDGER_*` environment variables.
+
+use clap::Args;
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+/// Default database file.
+pub const DEFAULT_DB: &str = "./data/nodeledger.db";
+
+/// Where the database lives (shared by every subcommand).
+#[derive(Args, Clone, Debug)]
+pub struct DbArgs {
+    /// SQLite database file (created on first start).
+    #[arg(long = "db", env = "NODELEDGER_DB", default_value = DEFAULT_DB, global = true)]
+    pub path: String,
+}
+
+/// Settings of `nodeledger serve`.
+#[derive(Args, Clone, Debug)]
+pub struct ServeConfig {
+    /// Address to listen on.
+    #[arg(long, env = "NODELEDGER_ADDR", default_value = "127.0.0.1:3000")]
+    pub addr: SocketAddr,
+    /// The URL people use to reach the site, e.g. `https://nodeledger.example.com`. Its origin
+    /// is what cross-site checks compare with; with `https` the session cookie is `Secure`.
+    /// Defaults to `http://<addr>` (plain http is meant for localhost only).
+    #[arg(long, env = "NODELEDGER_PUBLIC_URL")]
+    pub public_url: Option<String>,
+    /// Folder with the built site (`pkg/` with the WASM bundle, CSS, and public files).
+    #[arg(long, env = "LEPTOS_SITE_ROOT", default_value = "target/site")]
+    pub site_root: PathBuf,
+    /// Minutes without a request after which a session ends.
+    #[arg(long, env = "NODELEDGER_IDLE_TIMEOUT_MIN", default_value_t = 30)]
+    pub idle_timeout_min: u64,
+    /// Hours after sign-in after which a session ends regardless of activity.
+    #[arg(long, env = "NODELEDGER_ABSOLUTE_TIMEOUT_H", default_value_t = 12)]
+    pub absolute_timeout_h: u64,
+    /// Largest request body accepted, in bytes (uploads raise it per route).
+    #[arg(long, env = "NODELEDGER_BODY_LIMIT", default_value_t = 2 * 1024 * 1024)]
+    pub body_limit: usize,
+}
+
+impl ServeConfig {
+    /// The public URL, without a trailing slash.
+    pub fn public_url(&self) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", self.addr))
+            .trim_end_matches('/')
+            .to_string()
+    }
+
+    /// Whether the session cookie must carry `Secure` (served over https).
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url().starts_with("https://")
+    }
+
+    /// Idle timeout.
+    pub fn idle_timeout(&self) -> Duration {
+        Duration::from_secs(self.idle_timeout_min.max(1) * 60)
+    }
+
+    /// Absolute timeout.
+    pub fn absolute_timeout(&self) -> Duration {
+        Duration::from_secs(self.absolute_timeout_h.max(1) * 3600)
+    }
+
+    /// Settings for tests: an unused address and the given site root.
+    pub fn for_tests() -> Self {
+        Self {
+            addr: "127.0.0.1:3000".parse().expect("valid address"),
+            public_url: None,
+            site_root: PathBuf::from("target/site"),
+            idle_timeout_min: 30,
+            absolute_timeout_h: 12,
+            body_limit: 2 * 1024 * 1024,
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! NodeLedger's server: configuration, command line, HTTP layers and the router.
+//! The binary (`src/main.rs`) only parses the command line and calls into here.
+
+pub mod cli;
+pub mod config;
+pub mod lang;
+pub mod router;
+pub mod security;

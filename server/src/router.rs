@@ -1,0 +1,99 @@
+//! The HTTP router: Leptos pages and server functions, the language switch, static files, and
+//! the layers every request passes (outermost first): security headers → cross-site refusal →
+//! body limit → server-function error status → session → caller.
+
+use crate::{
+    config::ServeConfig,
+    lang::{self, LangCookie},
+    security::{self, SiteOrigin},
+};
+use app::{App, auth::AppState, shell};
+use axum::{
+    Router,
+    extract::{DefaultBodyLimit, Request, State},
+    middleware::{Next, from_fn, from_fn_with_state},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use http::StatusCode;
+use leptos::{config::LeptosOptions, nonce::Nonce, prelude::*};
+use leptos_axum::{LeptosRoutes, file_and_error_handler_with_context, generate_route_list};
+use std::sync::Arc;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_sessions::{Expiry, Session, SessionManagerLayer, cookie::SameSite};
+
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "nl_session";
+
+/// Leptos settings for this server.
+pub fn leptos_options(cfg: &ServeConfig) -> LeptosOptions {
+    LeptosOptions::builder()
+        .output_name("nodeledger")
+        .site_root(cfg.site_root.to_string_lossy().to_string())
+        .site_pkg_dir("pkg")
+        .site_addr(cfg.addr)
+        .build()
+}
+
+/// Loads the signed-in caller once per request and puts it in the request extensions, where
+/// pages and server functions find it.
+async fn attach_caller(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    if !req.uri().path().starts_with("/pkg/")
+        && let Some(session) = req.extensions().get::<Session>().cloned()
+    {
+        match app::auth::load_caller(&state, &session).await {
+            Ok(Some(caller)) => {
+                req.extensions_mut().insert(caller);
+            }
+            Ok(None) => {}
+            Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        }
+    }
+    next.run(req).await
+}
+
+/// Builds the whole application router.
+pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
+    let options = leptos_options(cfg);
+    let routes = generate_route_list(App);
+    let context = {
+        let state = state.clone();
+        move || {
+            provide_context(state.clone());
+            let nonce = use_context::<http::request::Parts>().and_then(|p| p.extensions.get::<Nonce>().cloned());
+            if let Some(nonce) = nonce {
+                provide_context(nonce);
+            }
+        }
+    };
+    let idle = time::Duration::seconds(i64::try_from(cfg.idle_timeout().as_secs()).unwrap_or(i64::MAX));
+    let sessions = SessionManagerLayer::new(state.sessions.clone())
+        .with_name(SESSION_COOKIE)
+        .with_http_only(true)
+        .with_same_site(SameSite::Lax)
+        .with_secure(cfg.secure_cookies())
+        .with_path("/")
+        .with_expiry(Expiry::OnInactivity(idle))
+        .with_always_save(true);
+    let site = Arc::new(SiteOrigin::from_public_url(&cfg.public_url()));
+    let lang_routes = Router::new()
+        .route("/lang", post(lang::set_language))
+        .with_state(LangCookie { secure: cfg.secure_cookies() });
+
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .leptos_routes_with_context(&options, routes, context.clone(), {
+            let options = options.clone();
+            move || shell(options.clone())
+        })
+        .fallback(file_and_error_handler_with_context(context, shell))
+        .with_state(options)
+        .merge(lang_routes)
+        .layer(from_fn_with_state(state, attach_caller))
+        .layer(sessions)
+        .layer(from_fn(security::server_fn_error_status))
+        .layer(DefaultBodyLimit::max(cfg.body_limit))
+        .layer(RequestBodyLimitLayer::new(cfg.body_limit))
+        .layer(from_fn_with_state(site, security::reject_cross_site))
+        .layer(from_fn(security::security_headers))
+}

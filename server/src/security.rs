@@ -1,0 +1,188 @@
+//! HTTP-level protections applied to every request: cross-site request refusal, security
+//! headers with a per-request CSP nonce, and proper status codes for server-function errors.
+
+use app::{
+    error::AppError,
+    i18n::{Msg, locale_from_headers},
+};
+use axum::{
+    body::Body,
+    extract::{Request, State},
+    middleware::Next,
+    response::{IntoResponse, Response},
+};
+use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use leptos::nonce::Nonce;
+use rand::RngCore;
+use std::sync::Arc;
+
+/// The origins a state-changing request may come from.
+#[derive(Clone, Debug)]
+pub struct SiteOrigin {
+    /// `scheme://host[:port]` of the public URL.
+    pub public: String,
+    /// The public URL's scheme, used with the `Host` header for local aliases
+    /// (`localhost` vs `127.0.0.1`).
+    pub scheme: String,
+}
+
+impl SiteOrigin {
+    /// From the public URL (`https://example.com/path` → origin `https://example.com`).
+    pub fn from_public_url(url: &str) -> Self {
+        let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+        let host = rest.split('/').next().unwrap_or(rest);
+        Self { public: format!("{scheme}://{host}").to_ascii_lowercase(), scheme: scheme.to_ascii_lowercase() }
+    }
+
+    fn allows(&self, origin: &str, headers: &HeaderMap) -> bool {
+        let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+        if origin == self.public {
+            return true;
+        }
+        headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .is_some_and(|host| origin == format!("{}://{}", self.scheme, host.to_ascii_lowercase()))
+    }
+}
+
+/// The origin part (`scheme://host[:port]`) of a `Referer` URL.
+fn referer_origin(referer: &str) -> Option<String> {
+    let (scheme, rest) = referer.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    Some(format!("{scheme}://{host}"))
+}
+
+/// Whether the request is a script's API call authenticated by a bearer token and carrying no
+/// cookie: browsers never add such credentials by themselves, so it cannot be forged cross-site.
+fn is_token_api_call(req: &Request) -> bool {
+    req.uri().path().starts_with("/api/v1/")
+        && req.headers().get(header::COOKIE).is_none()
+        && req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("Bearer "))
+}
+
+/// Refuses state-changing requests (anything but GET, HEAD, OPTIONS) that come from another
+/// site: `Sec-Fetch-Site: cross-site` → 403; otherwise `Origin` (or, lacking it, `Referer`)
+/// must be this site's. Leptos server functions have no CSRF protection of their own.
+pub async fn reject_cross_site(State(site): State<Arc<SiteOrigin>>, req: Request, next: Next) -> Response {
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) || is_token_api_call(&req) {
+        return next.run(req).await;
+    }
+    let headers = req.headers();
+    let cross_site = headers.get("sec-fetch-site").is_some_and(|v| v == "cross-site");
+    let origin = headers
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| headers.get(header::REFERER).and_then(|v| v.to_str().ok()).and_then(referer_origin));
+    let allowed = !cross_site && origin.as_deref().is_some_and(|o| site.allows(o, headers));
+    if allowed {
+        return next.run(req).await;
+    }
+    tracing::warn!(method = %req.method(), path = %req.uri().path(), ?origin, cross_site, "cross-site request refused");
+    let locale = locale_from_headers(headers);
+    let mut res = (StatusCode::FORBIDDEN, locale.t(Msg::ErrorCrossSite)).into_response();
+    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    res
+}
+
+/// A fresh CSP nonce: 16 random bytes, URL-safe base64 without padding.
+fn new_nonce() -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut bytes = [0u8; 16];
+    rand::rng().fill_bytes(&mut bytes);
+    let mut out = String::with_capacity(22);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for b in bytes {
+        acc = (acc << 8) | u32::from(b);
+        bits += 8;
+        while bits >= 6 {
+            bits -= 6;
+            out.push(char::from(ALPHABET[((acc >> bits) & 63) as usize]));
+        }
+    }
+    if bits > 0 {
+        out.push(char::from(ALPHABET[((acc << (6 - bits)) & 63) as usize]));
+    }
+    out
+}
+
+/// The Content-Security-Policy for a page rendered with `nonce`.
+pub fn content_security_policy(nonce: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self' 'nonce-{nonce}' 'wasm-unsafe-eval'; \
+         style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; \
+         object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+}
+
+/// Puts a per-request nonce in the request (Leptos marks its scripts with it) and sets the
+/// security headers on every response; pages and API answers are never cached.
+pub async fn security_headers(mut req: Request, next: Next) -> Response {
+    let nonce = new_nonce();
+    req.extensions_mut().insert(Nonce::from_value(nonce.clone()));
+    let cacheable = req.uri().path().starts_with("/pkg/") || req.uri().path().starts_with("/favicon");
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    if let Ok(csp) = HeaderValue::from_str(&content_security_policy(&nonce)) {
+        h.insert(header::CONTENT_SECURITY_POLICY, csp);
+    }
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+    h.insert("cross-origin-opener-policy", HeaderValue::from_static("same-origin"));
+    h.insert("permissions-policy", HeaderValue::from_static("camera=(), microphone=(), geolocation=()"));
+    let cache = if cacheable { "no-cache" } else { "no-store" };
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    res
+}
+
+/// Leptos answers every server-function error with 500; this sets the status the error
+/// stands for (401, 403, 404, 409, 422, 429…), read from the encoded [`AppError`].
+pub async fn server_fn_error_status(req: Request, next: Next) -> Response {
+    let res = next.run(req).await;
+    if res.status() != StatusCode::INTERNAL_SERVER_ERROR || !res.headers().contains_key("serverfnerror") {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 * 1024).await.unwrap_or_default();
+    if let Ok(err) = serde_json::from_slice::<AppError>(&bytes)
+        && let Ok(status) = StatusCode::from_u16(err.status_code())
+    {
+        parts.status = status;
+    }
+    Response::from_parts(parts, Body::from(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonces_are_22_url_safe_chars_and_differ() {
+        let a = new_nonce();
+        assert_eq!(a.len(), 22);
+        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'), "{a}");
+        assert_ne!(a, new_nonce());
+    }
+
+    #[test]
+    fn origins() {
+        let site = SiteOrigin::from_public_url("https://Ledger.example.com/app");
+        assert_eq!(site.public, "https://ledger.example.com");
+        let mut h = HeaderMap::new();
+        assert!(site.allows("https://ledger.example.com", &h));
+        assert!(!site.allows("https://evil.example.com", &h));
+        assert!(!site.allows("http://ledger.example.com", &h), "scheme matters");
+        h.insert(header::HOST, HeaderValue::from_static("localhost:3000"));
+        let local = SiteOrigin::from_public_url("http://127.0.0.1:3000");
+        assert!(local.allows("http://localhost:3000", &h));
+        assert!(!local.allows("http://localhost:3001", &h));
+        assert_eq!(referer_origin("http://a.b:3000/x?y#z").as_deref(), Some("http://a.b:3000"));
+    }
+}

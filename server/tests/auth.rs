@@ -1,0 +1,140 @@
+//! Sign-in, sign-out, session cycling, throttling, timeouts, first-run set-up.
+
+mod common;
+
+use common::{PASSWORD, TestApp};
+use http::StatusCode;
+use std::time::Duration;
+
+#[tokio::test]
+async fn empty_database_sends_everyone_to_setup_and_setup_closes_for_good() {
+    let app = TestApp::new().await;
+    let home = app.get("/", None, None).await;
+    assert_eq!(home.status, StatusCode::FOUND, "{}", home.body);
+    assert_eq!(home.headers["location"], "/setup");
+    let setup = app.get("/setup", None, Some("zh-CN,zh;q=0.9")).await;
+    assert_eq!(setup.status, StatusCode::OK);
+    assert!(setup.body.contains("创建第一位管理员"), "setup page in Chinese");
+    assert!(setup.body.contains(r#"lang="zh-CN""#));
+
+    let admin = app.setup_admin().await;
+    let again = app
+        .call("/api/setup", &[("email", "eve@example.com"), ("display_name", "Eve"), ("password", PASSWORD), ("password_confirm", PASSWORD)], None)
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    assert!(again.body.contains("setup.already_done"));
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&app.db).await.unwrap();
+    assert_eq!(count, 1, "nothing half-written");
+
+    let page = app.get("/setup", Some(&admin), None).await;
+    assert_eq!(page.status, StatusCode::FOUND, "set-up page is gone");
+    let anon = app.get("/", None, None).await;
+    assert_eq!(anon.headers["location"], "/login");
+}
+
+#[tokio::test]
+async fn setup_rejects_bad_input_with_field_messages() {
+    let app = TestApp::new().await;
+    let cases = [
+        (("not-an-email", PASSWORD, PASSWORD), "email.invalid"),
+        (("a@example.com", "short", "short"), "password.too_short"),
+        (("a@example.com", PASSWORD, "correct horse battery stapler"), "password.mismatch"),
+    ];
+    for ((email, pw, confirm), code) in cases {
+        let res = app.call("/api/setup", &[("email", email), ("display_name", "A"), ("password", pw), ("password_confirm", confirm)], None).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{code}: {}", res.body);
+        assert!(res.body.contains(code), "{code}: {}", res.body);
+    }
+    let missing = app.call("/api/setup", &[("email", "a@example.com")], None).await;
+    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", missing.body);
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&app.db).await.unwrap();
+    assert_eq!(count, 0);
+}
+
+#[tokio::test]
+async fn login_cycles_the_session_id_and_logout_ends_it() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    let first = app.login("admin@example.com", PASSWORD).await;
+    let res = app.call("/api/login", &[("email", "ADMIN@example.com"), ("password", PASSWORD)], Some(&first)).await;
+    assert_eq!(res.status, StatusCode::OK);
+    let second = res.session_cookie().expect("new cookie");
+    assert_ne!(first, second, "session id cycled at sign-in");
+    let old = app.call("/api/session", &[], Some(&first)).await;
+    assert!(old.body.contains(r#""caller":null"#), "old id no longer valid: {}", old.body);
+    let now = app.call("/api/session", &[], Some(&second)).await;
+    assert!(now.body.contains("admin@example.com"), "{}", now.body);
+
+    let out = app.call("/api/logout", &[], Some(&second)).await;
+    assert_eq!(out.status, StatusCode::OK);
+    let after = app.call("/api/session", &[], Some(&second)).await;
+    assert!(after.body.contains(r#""caller":null"#), "{}", after.body);
+    let id = second.trim_start_matches("nl_session=").to_string();
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE id = ?").bind(&id).fetch_one(&app.db).await.unwrap();
+    assert_eq!(rows, 0, "flushed from the store");
+}
+
+#[tokio::test]
+async fn cookie_is_http_only_and_same_site() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None).await;
+    let cookie = res.headers.get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("nl_session=")).unwrap();
+    assert!(cookie.contains("HttpOnly"), "{cookie}");
+    assert!(cookie.contains("SameSite=Lax"), "{cookie}");
+    assert!(!cookie.contains("Secure"), "plain-http localhost: {cookie}");
+}
+
+#[tokio::test]
+async fn wrong_password_and_unknown_user_get_the_same_answer() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    let wrong = app.call("/api/login", &[("email", "admin@example.com"), ("password", "not the password at all")], None).await;
+    let unknown = app.call("/api/login", &[("email", "nobody@example.com"), ("password", "not the password at all")], None).await;
+    assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(unknown.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(wrong.body, unknown.body);
+    assert!(wrong.session_cookie().is_none());
+    let empty = app.call("/api/login", &[("email", ""), ("password", "")], None).await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn ten_failures_lock_the_account_for_fifteen_minutes() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    for i in 0..10 {
+        let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", "wrong password attempt")], None).await;
+        assert_eq!(res.status, StatusCode::UNAUTHORIZED, "attempt {i}");
+    }
+    let locked = app.call("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None).await;
+    assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS, "{}", locked.body);
+    assert!(locked.body.contains(r#""detail":15"#), "{}", locked.body);
+    assert!(locked.session_cookie().is_none());
+}
+
+#[tokio::test]
+async fn sessions_past_the_absolute_timeout_end() {
+    let app = TestApp::with_absolute_timeout(Duration::ZERO).await;
+    app.setup_admin().await;
+    let cookie = app.login("admin@example.com", PASSWORD).await;
+    let res = app.call("/api/session", &[], Some(&cookie)).await;
+    assert!(res.body.contains(r#""caller":null"#), "{}", res.body);
+}
+
+#[tokio::test]
+async fn changing_the_password_ends_other_sessions() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    let a = app.login("admin@example.com", PASSWORD).await;
+    let b = app.login("admin@example.com", PASSWORD).await;
+    let new = "a brand new long passphrase";
+    let wrong = app.call("/api/change_password", &[("current_password", "nope nope nope"), ("new_password", new), ("new_password_confirm", new)], Some(&a)).await;
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let res = app.call("/api/change_password", &[("current_password", PASSWORD), ("new_password", new), ("new_password_confirm", new)], Some(&a)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let a2 = res.session_cookie().expect("this session continues with a new id");
+    assert!(app.call("/api/session", &[], Some(&b)).await.body.contains(r#""caller":null"#));
+    assert!(app.call("/api/session", &[], Some(&a2)).await.body.contains("admin@example.com"));
+    app.login("admin@example.com", new).await;
+}

@@ -1,0 +1,174 @@
+//! An in-process NodeLedger for router tests: a real SQLite file with the real migrations, the
+//! real router and layers, requests sent with `tower::ServiceExt::oneshot`.
+
+#![allow(dead_code, reason = "each test binary uses a different part of the harness; `expect` would be unfulfilled in some")]
+
+use app::{
+    auth::{AppState, AuthConfig},
+    store::{self, sessions::SqliteSessionStore},
+};
+use axum::{Router, body::Body};
+use http::{Request, Response, StatusCode, header};
+use http_body_util::BodyExt;
+use server::{config::ServeConfig, router};
+use std::{
+    path::PathBuf,
+    sync::atomic::{AtomicU32, Ordering},
+    time::Duration,
+};
+use tower::ServiceExt;
+
+/// The origin the test server believes it is served at.
+pub const ORIGIN: &str = "http://127.0.0.1:3000";
+
+/// A password that passes the policy.
+pub const PASSWORD: &str = "correct horse battery staple";
+
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// A running app over a fresh database.
+pub struct TestApp {
+    pub router: Router,
+    pub db: store::Db,
+    path: PathBuf,
+}
+
+/// A response, read whole.
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: http::HeaderMap,
+    pub body: String,
+}
+
+impl Answer {
+    /// The `name=value` of the session cookie this response sets, if any.
+    pub fn session_cookie(&self) -> Option<String> {
+        self.headers
+            .get_all(header::SET_COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find(|c| c.starts_with("nl_session="))
+            .map(|c| c.split(';').next().unwrap_or_default().to_string())
+    }
+}
+
+impl TestApp {
+    /// A fresh app; `absolute_timeout` overrides the 12 h default.
+    pub async fn with_absolute_timeout(absolute_timeout: Duration) -> Self {
+        let dir = std::env::temp_dir().join(format!("nl-router-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
+        let path = dir.join("test.db");
+        let db = store::connect(path.to_str().unwrap()).await.expect("open database");
+        let state = AppState {
+            db: db.clone(),
+            sessions: SqliteSessionStore::new(db.clone()),
+            auth: AuthConfig { idle_timeout: Duration::from_secs(1800), absolute_timeout },
+        };
+        let router = router::build(state, &ServeConfig::for_tests());
+        Self { router, db, path: dir }
+    }
+
+    /// A fresh app with default settings.
+    pub async fn new() -> Self {
+        Self::with_absolute_timeout(Duration::from_secs(12 * 3600)).await
+    }
+
+    /// Sends a request.
+    pub async fn send(&self, req: Request<Body>) -> Answer {
+        let res: Response<Body> = self.router.clone().oneshot(req).await.expect("infallible");
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await.expect("body").to_bytes();
+        Answer { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+    }
+
+    /// GET `path` with an optional cookie and `Accept-Language`.
+    pub async fn get(&self, path: &str, cookie: Option<&str>, lang: Option<&str>) -> Answer {
+        let mut req = Request::get(path).header(header::ACCEPT, "text/html");
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        if let Some(l) = lang {
+            req = req.header(header::ACCEPT_LANGUAGE, l);
+        }
+        self.send(req.body(Body::empty()).unwrap()).await
+    }
+
+    /// POSTs a form to a server function the way the hydrated page does (same origin).
+    pub async fn call(&self, path: &str, form: &[(&str, &str)], cookie: Option<&str>) -> Answer {
+        self.post(path, form, cookie, Some(ORIGIN)).await
+    }
+
+    /// POSTs a form with an explicit `Origin` (or none).
+    pub async fn post(&self, path: &str, form: &[(&str, &str)], cookie: Option<&str>, origin: Option<&str>) -> Answer {
+        let body = form_urlencoded(form);
+        let mut req = Request::post(path)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "application/json")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::CONTENT_LENGTH, body.len());
+        if let Some(o) = origin {
+            req = req.header(header::ORIGIN, o);
+        }
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
+    /// Creates the first administrator through the set-up page; returns their session cookie.
+    pub async fn setup_admin(&self) -> String {
+        let res = self
+            .call("/api/setup", &[("email", "admin@example.com"), ("display_name", "Ada Admin"), ("password", PASSWORD), ("password_confirm", PASSWORD)], None)
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.session_cookie().expect("setup signs the admin in")
+    }
+
+    /// Creates a team as the administrator; returns its id.
+    pub async fn create_team(&self, admin: &str, name: &str) -> i64 {
+        let res = self.call("/api/admin/create_team", &[("name", name)], Some(admin)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body.trim().parse().expect("team id")
+    }
+
+    /// Creates a user with a role in a team; returns their id.
+    pub async fn create_member(&self, admin: &str, email: &str, team_id: i64, role: &str) -> i64 {
+        let team = team_id.to_string();
+        let res = self
+            .call(
+                "/api/admin/create_user",
+                &[("email", email), ("display_name", email), ("password", PASSWORD), ("password_confirm", PASSWORD), ("team_id", &team), ("role", role)],
+                Some(admin),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body.trim().parse().expect("user id")
+    }
+
+    /// Signs in; returns the session cookie.
+    pub async fn login(&self, email: &str, password: &str) -> String {
+        let res = self.call("/api/login", &[("email", email), ("password", password)], None).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.session_cookie().expect("sign-in sets a session cookie")
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// `application/x-www-form-urlencoded` encoding.
+pub fn form_urlencoded(form: &[(&str, &str)]) -> String {
+    fn enc(s: &str) -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+                b' ' => "+".into(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    }
+    form.iter().map(|(k, v)| format!("{}={}", enc(k), enc(v))).collect::<Vec<_>>().join("&")
+}
