@@ -1,5 +1,9 @@
 //! Pure logic: no I/O, no clock, compiled for the server and the browser alike.
 
 pub mod accounts;
+pub mod audit;
+pub mod checklist;
 pub mod roles;
+pub mod runs;
+pub mod tco;
 pub mod throttle;

@@ -1,7 +1,7 @@
 //! What-if profiles, throughput sensitivity and the chart series.
 
 use super::fixtures::{assumptions, hours, shape, sheet, work};
-use crate::tco::{
+use crate::domain::tco::{
     Assumptions, ErrorReason as R, PriceSheet, TcoError, WhatIfProfiles, cost_vs_hours,
     cost_vs_nodes, what_if,
 };

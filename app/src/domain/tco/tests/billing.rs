@@ -1,7 +1,7 @@
 //! Billing increments, minimum duration, monthly commitment and price basis.
 
 use super::fixtures::{run, sheet};
-use crate::tco::{
+use crate::domain::tco::{
     BillingIncrement, ComponentKind, PriceBasis, PriceSheet, Pricing, TcoWarning, billable_hours,
 };
 use rust_decimal::Decimal;

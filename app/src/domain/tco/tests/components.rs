@@ -2,13 +2,13 @@
 //! rounding and the per-unit figures.
 
 use super::fixtures::{assumptions, cost, hours, run, shape, sheet, work};
-use crate::tco::{
+use crate::domain::tco::{
     Assumptions, ComponentKind as K, Currency, Fee, NodeShape, PriceSheet, TcoWarning, estimate,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
-fn with(sheet: &PriceSheet, a: &Assumptions, run_hours: Decimal) -> crate::tco::Estimate {
+fn with(sheet: &PriceSheet, a: &Assumptions, run_hours: Decimal) -> crate::domain::tco::Estimate {
     estimate(sheet, &shape(1), &hours(run_hours, 1), a).unwrap()
 }
 
@@ -298,8 +298,8 @@ fn cost_per_unit_picks_a_scale_showing_at_least_a_cent() {
     assert_eq!(run(&sheet(dec!(1)), 1, 1, dec!(1)).cost_per_unit, None);
 }
 
-fn hours_work(amount: Decimal, run_hours: Decimal) -> crate::tco::Workload {
-    crate::tco::Workload {
+fn hours_work(amount: Decimal, run_hours: Decimal) -> crate::domain::tco::Workload {
+    crate::domain::tco::Workload {
         run_hours: Some(run_hours),
         ..work(amount, 1)
     }

@@ -1,7 +1,7 @@
 //! Every rejected input names its field and reason.
 
 use super::fixtures::{assumptions, hours, shape, sheet, work};
-use crate::tco::{
+use crate::domain::tco::{
     Assumptions, Currency, ErrorReason as R, ExchangeRate, Fee, NodeShape, PriceSheet, TcoError,
     Workload, estimate,
 };

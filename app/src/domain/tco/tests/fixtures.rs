@@ -1,6 +1,6 @@
 //! Minimal inputs: everything zero except what a test sets.
 
-use crate::tco::{
+use crate::domain::tco::{
     Assumptions, BillingIncrement, ComponentKind, Currency, Estimate, NodeShape, PriceBasis,
     PriceSheet, TotalWork, Workload,
 };
@@ -86,7 +86,7 @@ pub(super) fn run(
     gpus: u32,
     run_hours: Decimal,
 ) -> Estimate {
-    crate::tco::estimate(
+    crate::domain::tco::estimate(
         sheet,
         &shape(gpus_per_node),
         &hours(run_hours, gpus),

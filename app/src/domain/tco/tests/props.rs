@@ -1,7 +1,7 @@
 //! Property tests (256 cases each): invariants that must hold for any valid input.
 
 use super::fixtures::{assumptions, shape, sheet};
-use crate::tco::{
+use crate::domain::tco::{
     Assumptions, BillingIncrement, Currency, ExchangeRate, PriceBasis, PriceSheet, Workload,
     billable_hours, estimate,
 };
@@ -40,7 +40,7 @@ prop_compose! {
             ingress_price_gb: prices[3],
             public_ip_hourly: prices[4],
             free_egress_gb: free,
-            other_fees: vec![crate::tco::Fee { label: "fee".into(), amount: prices[5] }],
+            other_fees: vec![crate::domain::tco::Fee { label: "fee".into(), amount: prices[5] }],
             ..sheet(hourly)
         }
     }

@@ -1,7 +1,7 @@
 //! Scenario files: serde round trip, typo rejection, ranking and currencies.
 
 use super::fixtures::{assumptions, shape, sheet, work};
-use crate::tco::{
+use crate::domain::tco::{
     AssumptionOverrides, Currency, ErrorReason as R, ExchangeRate, PriceSheet, Quote, Scenario,
     run_scenario,
 };

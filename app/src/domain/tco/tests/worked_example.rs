@@ -1,7 +1,7 @@
 //! The seed's worked example: 72 h × 10.00 = 720.00 beats 24 h × 35.00 = 840.00.
 
 use super::fixtures::{assumptions, run, shape, sheet, work};
-use crate::tco::{ComputeBasis, TcoWarning, estimate};
+use crate::domain::tco::{ComputeBasis, TcoWarning, estimate};
 use rust_decimal_macros::dec;
 
 #[test]
