@@ -89,7 +89,8 @@ enum CliError {
 /// Parses the command line and runs the command.
 pub async fn run() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing();
+    let serving = matches!(cli.command, None | Some(Command::Serve(_)));
+    init_tracing(if serving { "info" } else { "warn" });
     let result = match cli.command {
         None => serve(&cli.db, ServeDefaults::parse_from(["nodeledger"]).serve).await,
         Some(Command::Serve(cfg)) => serve(&cli.db, cfg).await,
@@ -111,9 +112,10 @@ pub async fn run() -> ExitCode {
     }
 }
 
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("NODELEDGER_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_sessions=warn"));
+fn init_tracing(default_level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("NODELEDGER_LOG").unwrap_or_else(|_| {
+        tracing_subscriber::EnvFilter::new(format!("{default_level},sqlx=warn,tower_sessions=warn"))
+    });
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 

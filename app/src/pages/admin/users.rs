@@ -155,7 +155,7 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
     }
 }
 
-fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>) -> impl IntoView {
+fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>, me: i64) -> impl IntoView {
     view! {
         <table class="table" data-testid="user-table">
             <thead>
@@ -173,6 +173,7 @@ fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>) ->
                         <td>{u.email}</td>
                         <td>{t(if u.disabled { Msg::UserDisabled } else { Msg::UserActive })}</td>
                         <td>
+                            {(u.id != me).then(|| view! {
                             <ActionForm action=toggle attr:class="inline-form">
                                 <input type="hidden" name="user_id" value=u.id.to_string() />
                                 <input type="hidden" name="disabled" value=(!u.disabled).to_string() />
@@ -180,6 +181,7 @@ fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>) ->
                                     {t(if u.disabled { Msg::UserEnable } else { Msg::UserDisable })}
                                 </button>
                             </ActionForm>
+                            })}
                         </td>
                     </tr>
                 }).collect_view()}
@@ -191,7 +193,8 @@ fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>) ->
 /// The users page.
 #[component]
 pub fn AdminUsersPage() -> impl IntoView {
-    signed_in(true, |_| {
+    signed_in(true, |caller| {
+        let me = caller.user_id;
         let create = ServerAction::<CreateUser>::new();
         let toggle = ServerAction::<SetUserDisabled>::new();
         let users = Resource::new(move || (create.version().get(), toggle.version().get()), |_| list_users());
@@ -214,7 +217,7 @@ pub fn AdminUsersPage() -> impl IntoView {
             <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
                     match users.await {
-                        Ok(users) => user_table(users, toggle).into_any(),
+                        Ok(users) => user_table(users, toggle, me).into_any(),
                         Err(error) => view! { <ErrorBox error /> }.into_any(),
                     }
                 })}

@@ -1,0 +1,135 @@
+//! Writes drafts in NodeLedger's own CSV format (all of [`COLUMNS`], in order).
+
+use super::csv_import::COLUMNS;
+use super::csv_import::choices::{BASES, FORM_FACTORS, INCREMENTS, INTERCONNECTS};
+use super::draft::QuoteDraft;
+use super::spec::Sharing;
+use rust_decimal::Decimal;
+
+/// The drafts as CSV text: a header line, then one line per draft (`\n` line ends).
+/// [`super::import`] reads it back into equal drafts.
+pub fn export(drafts: &[QuoteDraft]) -> String {
+    let mut out = String::with_capacity(64 * COLUMNS.len() * (drafts.len() + 1));
+    let header: Vec<String> = COLUMNS.iter().map(|c| c.name.to_owned()).collect();
+    line(&mut out, &header);
+    for d in drafts {
+        let cells: Vec<String> = COLUMNS.iter().map(|c| cell(d, c.name)).collect();
+        line(&mut out, &cells);
+    }
+    out
+}
+
+fn line(out: &mut String, cells: &[String]) {
+    for (i, cell) in cells.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if cell.contains([',', '"', '\n', '\r']) {
+            out.push('"');
+            out.push_str(&cell.replace('"', "\"\""));
+            out.push('"');
+        } else {
+            out.push_str(cell);
+        }
+    }
+    out.push('\n');
+}
+
+fn name<T: PartialEq>(choices: &[(&'static str, T)], value: &T) -> String {
+    choices
+        .iter()
+        .find(|(_, v)| v == value)
+        .map_or("", |(n, _)| *n)
+        .to_owned()
+}
+
+fn dec(v: Option<Decimal>) -> String {
+    v.map(|d| d.to_string()).unwrap_or_default()
+}
+
+fn flag(v: Option<bool>) -> String {
+    v.map(|b| b.to_string()).unwrap_or_default()
+}
+
+fn cell(d: &QuoteDraft, column: &str) -> String {
+    let (s, p) = (&d.spec, &d.price);
+    match column {
+        "vendor" => d.vendor.clone(),
+        "reference" => d.reference.clone(),
+        "received_on" => d.received_on.to_string(),
+        "valid_until" => d.valid_until.to_string(),
+        "auto_renewal" => flag(d.auto_renewal),
+        "early_release" => d.early_release.clone(),
+        "notes" => d.notes.clone(),
+        "spec.gpu_model" => s.gpu_model.clone(),
+        "spec.gpus_per_node" => s.gpus_per_node.to_string(),
+        "spec.vram_gib" => s.vram_gib.to_string(),
+        "spec.usable_vram_gib" => dec(s.usable_vram_gib),
+        "spec.form_factor" => s
+            .form_factor
+            .map(|f| name(FORM_FACTORS, &f))
+            .unwrap_or_default(),
+        "spec.sharing" => sharing(&s.sharing),
+        "spec.interconnect" => s
+            .interconnect
+            .map(|i| name(INTERCONNECTS, &i))
+            .unwrap_or_default(),
+        "spec.network_gbps" => dec(s.network_gbps),
+        "spec.rdma" => s.rdma.to_string(),
+        "spec.memory_pooling" => s.memory_pooling.to_string(),
+        "spec.cpu_model" => s.cpu_model.clone(),
+        "spec.vcpus" => s.vcpus.map(|v| v.to_string()).unwrap_or_default(),
+        "spec.ram_gib" => dec(s.ram_gib),
+        "spec.system_disk_gb" => dec(s.system_disk_gb),
+        "spec.system_disk_type" => s.system_disk_type.clone(),
+        "spec.data_disk_gb" => dec(s.data_disk_gb),
+        "spec.data_disk_type" => s.data_disk_type.clone(),
+        "spec.data_disk_survives_release" => flag(s.data_disk_survives_release),
+        "spec.temp_disk_wiped" => flag(s.temp_disk_wiped),
+        "spec.public_bandwidth_mbps" => dec(s.public_bandwidth_mbps),
+        "spec.internal_bandwidth_gbps" => dec(s.internal_bandwidth_gbps),
+        "spec.region" => s.region.clone(),
+        "spec.os" => s.os.clone(),
+        "spec.nvidia_driver" => s.nvidia_driver.clone(),
+        "spec.cuda" => s.cuda.clone(),
+        "spec.cudnn" => s.cudnn.clone(),
+        "spec.docker_allowed" => flag(s.docker_allowed),
+        "spec.root_ssh" => flag(s.root_ssh),
+        "spec.rocm" => s.rocm.clone().unwrap_or_default(),
+        "spec.snapshots" => flag(s.snapshots),
+        "spec.object_storage" => flag(s.object_storage),
+        "currency" => p.currency.code().to_owned(),
+        "price.basis" => name(BASES, &p.basis),
+        "price.on_demand_hourly" => p.on_demand_hourly.to_string(),
+        "price.billing_increment" => name(INCREMENTS, &p.billing_increment),
+        "price.minimum_billable_hours" => p.minimum_billable_hours.to_string(),
+        "price.monthly_price" => dec(p.monthly_price),
+        "price.commitment_months" => p
+            .commitment_months
+            .map(|m| m.to_string())
+            .unwrap_or_default(),
+        "price.stopped_bills_compute" => p.stopped_bills_compute.to_string(),
+        "price.disk_price_gb_month" => p.disk_price_gb_month.to_string(),
+        "price.snapshot_price_gb_month" => p.snapshot_price_gb_month.to_string(),
+        "price.egress_price_gb" => p.egress_price_gb.to_string(),
+        "price.free_egress_gb" => p.free_egress_gb.to_string(),
+        "price.ingress_price_gb" => p.ingress_price_gb.to_string(),
+        "price.public_ip_hourly" => p.public_ip_hourly.to_string(),
+        "price.other_fees" => p
+            .other_fees
+            .iter()
+            .map(|f| format!("{}={}", f.label, f.amount))
+            .collect::<Vec<_>>()
+            .join(";"),
+        _ => String::new(),
+    }
+}
+
+fn sharing(s: &Sharing) -> String {
+    match s {
+        Sharing::Exclusive => "exclusive".to_owned(),
+        Sharing::Vgpu => "vgpu".to_owned(),
+        Sharing::Mig { profile } => format!("mig:{profile}"),
+        Sharing::Fractional { share } => format!("fractional:{share}"),
+    }
+}

@@ -1,0 +1,267 @@
+//! Reading one cell as a number, boolean, date, choice, currency, sharing mode or fee list.
+//! A cell that cannot be read records a failure and yields a placeholder, so that every
+//! problem of a row is reported at once.
+
+use super::reader::Header;
+use crate::domain::quotes::date::Date;
+use crate::domain::quotes::error::ErrorCode;
+use crate::domain::quotes::spec::Sharing;
+use crate::domain::tco::{Currency, ErrorReason, Fee};
+use csv::StringRecord;
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+
+/// A decimal written plainly (`-12.50`) or in scientific notation (`1e-05`), as Python
+/// writes floats. Rejects `nan`, `inf`, digit separators and empty text.
+pub(crate) fn parse_decimal(text: &str) -> Option<Decimal> {
+    let s = text.trim();
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let digits = mantissa.bytes().filter(u8::is_ascii_digit).count();
+    let dots = mantissa.bytes().filter(|b| *b == b'.').count();
+    if digits == 0 || digits + dots != mantissa.len() || dots > 1 {
+        return None;
+    }
+    let s = s.strip_prefix('+').unwrap_or(s);
+    match exponent {
+        None => Decimal::from_str_exact(s).ok(),
+        Some(exp) => {
+            let exp_digits = exp.strip_prefix(['+', '-']).unwrap_or(exp);
+            if exp_digits.is_empty() || !exp_digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            Decimal::from_scientific(s).ok()
+        }
+    }
+}
+
+/// A whole number written as a decimal (`8` or Python's `8.0`).
+pub(crate) fn parse_u32(text: &str) -> Option<u32> {
+    let d = parse_decimal(text)?;
+    if !d.fract().is_zero() {
+        return None;
+    }
+    d.to_u32()
+}
+
+/// `true/false/yes/no/1/0/是/否` (ASCII case ignored).
+pub(crate) fn parse_bool(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" | "是" => Some(true),
+        "false" | "no" | "0" | "否" => Some(false),
+        _ => None,
+    }
+}
+
+/// The cells of one row, read by lower-case column name.
+pub(crate) struct Cells<'a> {
+    rec: &'a StringRecord,
+    header: &'a Header,
+    failures: Vec<(&'static str, ErrorCode)>,
+}
+
+impl<'a> Cells<'a> {
+    pub(super) fn new(rec: &'a StringRecord, header: &'a Header) -> Self {
+        Cells {
+            rec,
+            header,
+            failures: Vec::new(),
+        }
+    }
+
+    /// The failed columns and why.
+    pub(super) fn into_failures(self) -> Vec<(&'static str, ErrorCode)> {
+        self.failures
+    }
+
+    /// Records a failure for `col`.
+    pub(super) fn fail(&mut self, col: &'static str, code: ErrorCode) {
+        self.failures.push((col, code));
+    }
+
+    /// The trimmed cell; `""` when the column is absent.
+    pub(super) fn raw(&self, col: &str) -> &'a str {
+        self.header
+            .position(col)
+            .and_then(|i| self.rec.get(i))
+            .map_or("", str::trim)
+    }
+
+    /// The cell as text.
+    pub(super) fn text(&self, col: &str) -> String {
+        self.raw(col).to_owned()
+    }
+
+    /// `None` for an empty cell, else the value `parse` gives or a failure with `code`.
+    fn opt<T>(
+        &mut self,
+        col: &'static str,
+        code: ErrorCode,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Option<T> {
+        let raw = self.raw(col);
+        if raw.is_empty() {
+            return None;
+        }
+        let value = parse(raw);
+        if value.is_none() {
+            self.fail(col, code);
+        }
+        value
+    }
+
+    /// Like `opt`, but an empty cell is a failure too; `fallback` stands in for a failure.
+    fn required<T>(
+        &mut self,
+        col: &'static str,
+        code: ErrorCode,
+        fallback: T,
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> T {
+        if self.raw(col).is_empty() {
+            self.fail(col, ErrorCode::Required);
+            return fallback;
+        }
+        self.opt(col, code, parse).unwrap_or(fallback)
+    }
+
+    /// An optional decimal.
+    pub(super) fn opt_decimal(&mut self, col: &'static str) -> Option<Decimal> {
+        self.opt(col, ErrorCode::InvalidNumber, parse_decimal)
+    }
+
+    /// A required decimal.
+    pub(super) fn decimal(&mut self, col: &'static str) -> Decimal {
+        self.required(col, ErrorCode::InvalidNumber, Decimal::ZERO, parse_decimal)
+    }
+
+    /// An amount that is 0 when the cell is empty.
+    pub(super) fn amount(&mut self, col: &'static str) -> Decimal {
+        self.opt_decimal(col).unwrap_or(Decimal::ZERO)
+    }
+
+    /// An optional whole number.
+    pub(super) fn opt_u32(&mut self, col: &'static str) -> Option<u32> {
+        self.opt(col, ErrorCode::InvalidInteger, parse_u32)
+    }
+
+    /// A required whole number.
+    pub(super) fn u32(&mut self, col: &'static str) -> u32 {
+        self.required(col, ErrorCode::InvalidInteger, 1, parse_u32)
+    }
+
+    /// An optional yes/no.
+    pub(super) fn opt_bool(&mut self, col: &'static str) -> Option<bool> {
+        self.opt(col, ErrorCode::InvalidBool, parse_bool)
+    }
+
+    /// A required yes/no.
+    pub(super) fn bool(&mut self, col: &'static str) -> bool {
+        self.required(col, ErrorCode::InvalidBool, false, parse_bool)
+    }
+
+    /// A required date.
+    pub(super) fn date(&mut self, col: &'static str, fallback: Date) -> Date {
+        self.required(col, ErrorCode::InvalidDate, fallback, |s| {
+            Date::parse(s).ok()
+        })
+    }
+
+    /// One of `choices` (snake case, ASCII case ignored), optional.
+    pub(super) fn opt_choice<T: Copy>(
+        &mut self,
+        col: &'static str,
+        choices: &[(&str, T)],
+    ) -> Option<T> {
+        self.opt(col, ErrorCode::InvalidChoice, |s| find_choice(s, choices))
+    }
+
+    /// One of `choices`, required; `fallback` stands in for a failure.
+    pub(super) fn choice<T: Copy>(
+        &mut self,
+        col: &'static str,
+        choices: &[(&str, T)],
+        fallback: T,
+    ) -> T {
+        self.required(col, ErrorCode::InvalidChoice, fallback, |s| {
+            find_choice(s, choices)
+        })
+    }
+
+    /// An ISO 4217 currency code (case ignored).
+    pub(super) fn currency(&mut self, col: &'static str) -> Currency {
+        let raw = self.raw(col);
+        if raw.is_empty() {
+            self.fail(col, ErrorCode::Required);
+            return Currency::USD;
+        }
+        match Currency::parse(&raw.to_ascii_uppercase()) {
+            Ok(c) => c,
+            Err(reason) => {
+                let code = match reason {
+                    ErrorReason::UnknownCurrency { .. } => ErrorCode::UnknownCurrency,
+                    _ => ErrorCode::InvalidCurrency,
+                };
+                self.fail(col, code);
+                Currency::USD
+            }
+        }
+    }
+
+    /// `exclusive`, `vgpu`, `mig:<profile>` or `fractional:<share>`.
+    pub(super) fn sharing(&mut self, col: &'static str) -> Sharing {
+        self.required(
+            col,
+            ErrorCode::InvalidChoice,
+            Sharing::Exclusive,
+            parse_sharing,
+        )
+    }
+
+    /// `label=amount;label=amount` (empty cell: no fees).
+    pub(super) fn fees(&mut self, col: &'static str) -> Vec<Fee> {
+        self.opt(col, ErrorCode::InvalidFeeList, parse_fees)
+            .unwrap_or_default()
+    }
+}
+
+fn find_choice<T: Copy>(s: &str, choices: &[(&str, T)]) -> Option<T> {
+    choices
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(s))
+        .map(|(_, v)| *v)
+}
+
+fn parse_sharing(s: &str) -> Option<Sharing> {
+    let (mode, arg) = match s.split_once(':') {
+        Some((m, a)) => (m.trim(), Some(a.trim())),
+        None => (s, None),
+    };
+    match (mode.to_ascii_lowercase().as_str(), arg) {
+        ("exclusive", None) => Some(Sharing::Exclusive),
+        ("vgpu", None) => Some(Sharing::Vgpu),
+        ("mig", Some(profile)) => Some(Sharing::Mig {
+            profile: profile.to_owned(),
+        }),
+        ("fractional", Some(share)) => {
+            parse_decimal(share).map(|share| Sharing::Fractional { share })
+        }
+        _ => None,
+    }
+}
+
+fn parse_fees(s: &str) -> Option<Vec<Fee>> {
+    s.split(';')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| {
+            let (label, amount) = part.split_once('=')?;
+            Some(Fee {
+                label: label.trim().to_owned(),
+                amount: parse_decimal(amount)?,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,32 @@
+//! The snake-case names of enum values in NodeLedger CSV cells.
+
+use crate::domain::quotes::spec::{FormFactor, Interconnect};
+use crate::domain::tco::{BillingIncrement, PriceBasis};
+
+/// `spec.form_factor` values.
+pub(crate) const FORM_FACTORS: &[(&str, FormFactor)] = &[
+    ("pcie", FormFactor::Pcie),
+    ("sxm", FormFactor::Sxm),
+    ("other", FormFactor::Other),
+];
+
+/// `spec.interconnect` values.
+pub(crate) const INTERCONNECTS: &[(&str, Interconnect)] = &[
+    ("none", Interconnect::None),
+    ("pcie", Interconnect::Pcie),
+    ("nvlink", Interconnect::Nvlink),
+    ("nvswitch", Interconnect::Nvswitch),
+];
+
+/// `price.basis` values.
+pub(crate) const BASES: &[(&str, PriceBasis)] = &[
+    ("per_node", PriceBasis::PerNode),
+    ("per_gpu", PriceBasis::PerGpu),
+];
+
+/// `price.billing_increment` values.
+pub(crate) const INCREMENTS: &[(&str, BillingIncrement)] = &[
+    ("second", BillingIncrement::Second),
+    ("minute", BillingIncrement::Minute),
+    ("hour", BillingIncrement::Hour),
+];

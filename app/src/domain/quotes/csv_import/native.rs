@@ -1,0 +1,125 @@
+//! NodeLedger's own format: one row per quote, columns named by dotted field path.
+
+use super::cells::Cells;
+use super::choices::{BASES, FORM_FACTORS, INCREMENTS, INTERCONNECTS};
+use super::columns::{self, COLUMNS};
+use super::reader::{Header, RowFormat};
+use super::{CsvFormat, SkipReason};
+use crate::domain::quotes::date::Date;
+use crate::domain::quotes::draft::QuoteDraft;
+use crate::domain::quotes::spec::NodeSpec;
+use crate::domain::tco::{BillingIncrement, PriceBasis, PriceSheet};
+
+/// Reads NodeLedger rows.
+pub(super) struct Native;
+
+impl RowFormat for Native {
+    fn format(&self) -> CsvFormat {
+        CsvFormat::NodeLedger
+    }
+
+    fn missing(&self, header: &Header) -> Vec<&'static str> {
+        COLUMNS
+            .iter()
+            .filter(|c| c.required && !header.has(c.name))
+            .map(|c| c.name)
+            .collect()
+    }
+
+    fn known(&self, lower: &str) -> bool {
+        columns::find(lower).is_some()
+    }
+
+    fn column_for(&self, field: &str) -> Option<&'static str> {
+        if field == "price.currency" {
+            return Some("currency");
+        }
+        columns::find(field).map(|c| c.name)
+    }
+
+    fn field_for(&self, column: &str) -> Option<&'static str> {
+        if column == "currency" {
+            return Some("price.currency");
+        }
+        columns::find(column).map(|c| c.name)
+    }
+
+    fn key_column(&self) -> &'static str {
+        "reference"
+    }
+
+    fn row(&mut self, c: &mut Cells<'_>) -> Result<QuoteDraft, SkipReason> {
+        Ok(QuoteDraft {
+            vendor: c.text("vendor"),
+            reference: c.text("reference"),
+            received_on: c.date("received_on", Date::EPOCH),
+            valid_until: c.date("valid_until", Date::EPOCH),
+            auto_renewal: c.opt_bool("auto_renewal"),
+            early_release: c.text("early_release"),
+            notes: c.text("notes"),
+            spec: spec(c),
+            price: price(c),
+        })
+    }
+}
+
+fn spec(c: &mut Cells<'_>) -> NodeSpec {
+    let rocm = c.text("spec.rocm");
+    NodeSpec {
+        gpu_model: c.text("spec.gpu_model"),
+        gpus_per_node: c.u32("spec.gpus_per_node"),
+        vram_gib: c.decimal("spec.vram_gib"),
+        usable_vram_gib: c.opt_decimal("spec.usable_vram_gib"),
+        form_factor: c.opt_choice("spec.form_factor", FORM_FACTORS),
+        sharing: c.sharing("spec.sharing"),
+        interconnect: c.opt_choice("spec.interconnect", INTERCONNECTS),
+        network_gbps: c.opt_decimal("spec.network_gbps"),
+        rdma: c.opt_bool("spec.rdma").unwrap_or(false),
+        memory_pooling: c.opt_bool("spec.memory_pooling").unwrap_or(false),
+        cpu_model: c.text("spec.cpu_model"),
+        vcpus: c.opt_u32("spec.vcpus"),
+        ram_gib: c.opt_decimal("spec.ram_gib"),
+        system_disk_gb: c.opt_decimal("spec.system_disk_gb"),
+        system_disk_type: c.text("spec.system_disk_type"),
+        data_disk_gb: c.opt_decimal("spec.data_disk_gb"),
+        data_disk_type: c.text("spec.data_disk_type"),
+        data_disk_survives_release: c.opt_bool("spec.data_disk_survives_release"),
+        temp_disk_wiped: c.opt_bool("spec.temp_disk_wiped"),
+        public_bandwidth_mbps: c.opt_decimal("spec.public_bandwidth_mbps"),
+        internal_bandwidth_gbps: c.opt_decimal("spec.internal_bandwidth_gbps"),
+        region: c.text("spec.region"),
+        os: c.text("spec.os"),
+        nvidia_driver: c.text("spec.nvidia_driver"),
+        cuda: c.text("spec.cuda"),
+        cudnn: c.text("spec.cudnn"),
+        docker_allowed: c.opt_bool("spec.docker_allowed"),
+        root_ssh: c.opt_bool("spec.root_ssh"),
+        rocm: (!rocm.is_empty()).then_some(rocm),
+        snapshots: c.opt_bool("spec.snapshots"),
+        object_storage: c.opt_bool("spec.object_storage"),
+    }
+}
+
+fn price(c: &mut Cells<'_>) -> PriceSheet {
+    PriceSheet {
+        currency: c.currency("currency"),
+        basis: c.choice("price.basis", BASES, PriceBasis::PerNode),
+        on_demand_hourly: c.decimal("price.on_demand_hourly"),
+        billing_increment: c.choice(
+            "price.billing_increment",
+            INCREMENTS,
+            BillingIncrement::Hour,
+        ),
+        minimum_billable_hours: c.amount("price.minimum_billable_hours"),
+        monthly_price: c.opt_decimal("price.monthly_price"),
+        commitment_months: c.opt_u32("price.commitment_months"),
+        stopped_bills_compute: c.bool("price.stopped_bills_compute"),
+        disk_price_gb_month: c.amount("price.disk_price_gb_month"),
+        snapshot_price_gb_month: c.amount("price.snapshot_price_gb_month"),
+        egress_price_gb: c.amount("price.egress_price_gb"),
+        free_egress_gb: c.amount("price.free_egress_gb"),
+        ingress_price_gb: c.amount("price.ingress_price_gb"),
+        public_ip_hourly: c.amount("price.public_ip_hourly"),
+        other_fees: c.fees("price.other_fees"),
+    }
+}

@@ -1,0 +1,264 @@
+//! File checks, the header, and the row loop shared by both formats.
+
+use super::cells::Cells;
+use super::{CsvFormat, ImportError, ImportPreview, ImportRow, RowError, SkipReason};
+use crate::domain::quotes::draft::QuoteDraft;
+use crate::domain::quotes::error::ErrorCode;
+use crate::domain::quotes::validate::validate;
+use csv::{ReaderBuilder, StringRecord};
+use std::collections::HashMap;
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Checks size, encoding and content; returns the text without a UTF-8 byte-order mark.
+pub(super) fn decode(bytes: &[u8], max_bytes: usize) -> Result<&str, ImportError> {
+    if bytes.len() > max_bytes {
+        return Err(ImportError::TooLarge {
+            limit_bytes: max_bytes,
+        });
+    }
+    let skip = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    let text = std::str::from_utf8(&bytes[skip..]).map_err(|e| ImportError::BadUtf8 {
+        byte_offset: skip + e.valid_up_to(),
+    })?;
+    if text.trim().is_empty() {
+        return Err(ImportError::Empty);
+    }
+    Ok(text)
+}
+
+fn reader(text: &str) -> csv::Reader<&[u8]> {
+    ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+}
+
+fn is_blank(rec: &StringRecord) -> bool {
+    rec.iter().all(|c| c.trim().is_empty())
+}
+
+/// The header row: names as spelled, and an index by lower-case name.
+pub(super) struct Header {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Header {
+    /// Reads the first non-blank line as the header.
+    pub(super) fn read(text: &str) -> Result<Header, ImportError> {
+        let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let other = [';', '\t'].into_iter().find(|d| first_line.contains(*d));
+        if let Some(found) = other.filter(|_| !first_line.contains(',')) {
+            return Err(ImportError::WrongDelimiter { found });
+        }
+        let rec = reader(text)
+            .records()
+            .filter_map(Result::ok)
+            .find(|r| !is_blank(r))
+            .ok_or(ImportError::Empty)?;
+        let names: Vec<String> = rec.iter().map(|n| n.trim().to_owned()).collect();
+        let mut index = HashMap::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate().filter(|(_, n)| !n.is_empty()) {
+            if index.insert(name.to_ascii_lowercase(), i).is_some() {
+                return Err(ImportError::DuplicateColumn {
+                    column: name.clone(),
+                });
+            }
+        }
+        Ok(Header { names, index })
+    }
+
+    /// The position of the column named `lower` (lower case), if present.
+    pub(super) fn position(&self, lower: &str) -> Option<usize> {
+        self.index.get(lower).copied()
+    }
+
+    /// True when the column named `lower` is present.
+    pub(super) fn has(&self, lower: &str) -> bool {
+        self.index.contains_key(lower)
+    }
+
+    /// The column's name as spelled in the file.
+    pub(super) fn spelling(&self, lower: &str) -> Option<String> {
+        self.position(lower).map(|i| self.names[i].clone())
+    }
+
+    /// The format the columns indicate.
+    pub(super) fn format(&self) -> Result<CsvFormat, ImportError> {
+        if self.has("vendor") && self.has("reference") {
+            Ok(CsvFormat::NodeLedger)
+        } else if self.has("instancetype") && self.has("acceleratorname") {
+            Ok(CsvFormat::SkyPilot)
+        } else {
+            Err(ImportError::UnknownFormat)
+        }
+    }
+}
+
+/// One CSV layout.
+pub(super) trait RowFormat {
+    /// The format read.
+    fn format(&self) -> CsvFormat;
+    /// Required columns absent from `header`, by their documented names.
+    fn missing(&self, header: &Header) -> Vec<&'static str>;
+    /// True for a (lower-case) column name the format reads.
+    fn known(&self, lower: &str) -> bool;
+    /// The lower-case column a draft field comes from, if any.
+    fn column_for(&self, field: &str) -> Option<&'static str>;
+    /// The draft field a lower-case column fills, if any.
+    fn field_for(&self, column: &str) -> Option<&'static str>;
+    /// The lower-case column that names the quote (for duplicate errors).
+    fn key_column(&self) -> &'static str;
+    /// Builds a draft from the row (placeholders where cells failed), or skips the row.
+    fn row(&mut self, cells: &mut Cells<'_>) -> Result<QuoteDraft, SkipReason>;
+}
+
+/// Reads every data row of `text` with `fmt`.
+pub(super) fn run(
+    text: &str,
+    header: Header,
+    fmt: &mut impl RowFormat,
+) -> Result<ImportPreview, ImportError> {
+    let missing = fmt.missing(&header);
+    if !missing.is_empty() {
+        return Err(ImportError::MissingColumns { columns: missing });
+    }
+    let ignored_columns = header
+        .names
+        .iter()
+        .filter(|n| !n.is_empty() && !fmt.known(&n.to_ascii_lowercase()))
+        .cloned()
+        .collect();
+    let mut preview = ImportPreview {
+        format: fmt.format(),
+        rows: Vec::new(),
+        skipped: Vec::new(),
+        ignored_columns,
+    };
+    let mut seen: HashMap<(String, String), u64> = HashMap::new();
+    let mut header_done = false;
+    for result in reader(text).records() {
+        let rec = match result {
+            Ok(rec) => rec,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                let error = row_error(line, None, None, ErrorCode::MalformedRow);
+                preview.rows.push(ImportRow {
+                    line,
+                    draft: None,
+                    errors: vec![error],
+                });
+                continue;
+            }
+        };
+        let line = rec.position().map_or(0, |p| p.line());
+        if is_blank(&rec) {
+            if header_done {
+                preview.skipped.push((line, SkipReason::Blank));
+            }
+            continue;
+        }
+        if !header_done {
+            header_done = true;
+            continue;
+        }
+        if rec.len() != header.names.len() {
+            let code = ErrorCode::FieldCount {
+                expected: header.names.len(),
+                found: rec.len(),
+            };
+            let errors = vec![row_error(line, None, None, code)];
+            preview.rows.push(ImportRow {
+                line,
+                draft: None,
+                errors,
+            });
+            continue;
+        }
+        let mut cells = Cells::new(&rec, &header);
+        match fmt.row(&mut cells) {
+            Err(reason) => preview.skipped.push((line, reason)),
+            Ok(draft) => {
+                let failed = cells.into_failures();
+                let row = finish(line, draft, &failed, &header, fmt, &mut seen);
+                preview.rows.push(row);
+            }
+        }
+    }
+    Ok(preview)
+}
+
+fn row_error(
+    line: u64,
+    column: Option<String>,
+    field: Option<&'static str>,
+    code: ErrorCode,
+) -> RowError {
+    RowError {
+        line,
+        column,
+        field,
+        code,
+    }
+}
+
+/// Turns cell failures and validation errors into the row's errors; checks duplicates.
+fn finish(
+    line: u64,
+    draft: QuoteDraft,
+    failed: &[(&'static str, ErrorCode)],
+    header: &Header,
+    fmt: &impl RowFormat,
+    seen: &mut HashMap<(String, String), u64>,
+) -> ImportRow {
+    let mut errors: Vec<RowError> = failed
+        .iter()
+        .map(|(col, code)| row_error(line, header.spelling(col), fmt.field_for(col), code.clone()))
+        .collect();
+    if let Err(invalid) = validate(&draft) {
+        for fe in invalid {
+            let col = fmt.column_for(fe.field);
+            let cell_failed = col.is_some_and(|c| failed.iter().any(|(f, _)| *f == c));
+            let cross_field = matches!(
+                fe.code,
+                ErrorCode::ExceedsVram
+                    | ErrorCode::EndBeforeStart
+                    | ErrorCode::IncompleteCommitment
+            );
+            if cell_failed || (cross_field && !failed.is_empty()) {
+                continue;
+            }
+            let column = col.and_then(|c| header.spelling(c));
+            errors.push(row_error(line, column, Some(fe.field), fe.code));
+        }
+    }
+    if !failed.is_empty() {
+        return ImportRow {
+            line,
+            draft: None,
+            errors,
+        };
+    }
+    let key = (draft.vendor.clone(), draft.reference.clone());
+    match seen.get(&key) {
+        Some(&first_line) => {
+            let col = fmt.key_column();
+            let code = ErrorCode::Duplicate { first_line };
+            errors.push(row_error(
+                line,
+                header.spelling(col),
+                fmt.field_for(col),
+                code,
+            ));
+        }
+        None => {
+            seen.insert(key, line);
+        }
+    }
+    ImportRow {
+        line,
+        draft: Some(draft),
+        errors,
+    }
+}

@@ -1,0 +1,84 @@
+//! A quote as entered or imported, before it is saved, and price normalisation.
+
+use super::date::Date;
+use super::spec::NodeSpec;
+use crate::domain::tco::{PriceBasis, PriceSheet};
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::{Deserialize, Serialize};
+
+/// One vendor quote for one node type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuoteDraft {
+    /// The vendor's name.
+    pub vendor: String,
+    /// The vendor's quote number or instance type; unique per vendor.
+    pub reference: String,
+    /// When the quote was received.
+    pub received_on: Date,
+    /// The last day the quote is valid.
+    pub valid_until: Date,
+    /// The node offered.
+    pub spec: NodeSpec,
+    /// The prices.
+    pub price: PriceSheet,
+    /// Whether a commitment renews automatically, if stated (seed 000 §5).
+    #[serde(default)]
+    pub auto_renewal: Option<bool>,
+    /// The early-release rule, in the vendor's words (seed 000 §5).
+    #[serde(default)]
+    pub early_release: String,
+    /// Free notes.
+    #[serde(default)]
+    pub notes: String,
+}
+
+impl QuoteDraft {
+    /// True when `today` is after [`QuoteDraft::valid_until`].
+    pub fn is_expired(&self, today: Date) -> bool {
+        super::date::is_expired(self.valid_until, today)
+    }
+
+    /// The on-demand price of one GPU-hour; see [`hourly_per_gpu`].
+    pub fn hourly_per_gpu(&self) -> Option<Decimal> {
+        hourly_per_gpu(&self.price, self.spec.gpus_per_node)
+    }
+
+    /// The on-demand price of one node-hour; see [`hourly_per_node`].
+    pub fn hourly_per_node(&self) -> Option<Decimal> {
+        hourly_per_node(&self.price, self.spec.gpus_per_node)
+    }
+}
+
+/// The on-demand price of one GPU-hour. A per-node price is divided by `gpus_per_node` and
+/// rounded half away from zero to two digits more than the currency's minor unit (10.00 per
+/// 3-GPU node → 3.3333). `None` when `gpus_per_node` is 0.
+pub fn hourly_per_gpu(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal> {
+    if gpus_per_node == 0 {
+        return None;
+    }
+    match sheet.basis {
+        PriceBasis::PerGpu => Some(sheet.on_demand_hourly),
+        PriceBasis::PerNode => {
+            let exact = sheet
+                .on_demand_hourly
+                .checked_div(Decimal::from(gpus_per_node))?;
+            let dp = sheet.currency.minor_units() + 2;
+            Some(exact.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero))
+        }
+    }
+}
+
+/// The on-demand price of one node-hour (exact): a per-GPU price × `gpus_per_node`.
+/// `None` when `gpus_per_node` is 0 or the product overflows.
+pub fn hourly_per_node(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal> {
+    if gpus_per_node == 0 {
+        return None;
+    }
+    match sheet.basis {
+        PriceBasis::PerNode => Some(sheet.on_demand_hourly),
+        PriceBasis::PerGpu => sheet
+            .on_demand_hourly
+            .checked_mul(Decimal::from(gpus_per_node)),
+    }
+}

@@ -1,0 +1,97 @@
+//! Vendor quotes for GPU nodes: the node spec, the draft quote and its validation, the
+//! workload-vs-node requirement check, and CSV import/export.
+//!
+//! Pure logic, as for the rest of `domain`: parsers take bytes, today's date is passed in,
+//! money is an exact [`rust_decimal::Decimal`], and every error is a code plus the field it
+//! concerns ([`ErrorCode`], [`FieldError`], [`ImportError`], [`RowError`]) for the UI to
+//! translate. Prices reuse the cost model's [`crate::domain::tco::PriceSheet`].
+//!
+//! Sources: seed 000 §1 (GPU model, VRAM, PCIe or not, sliced or not), §2 (OS, driver, CUDA,
+//! cuDNN, Docker, SSH, ROCm), §4 (disks, snapshots, object storage, bandwidth), §5 (billing,
+//! auto-renewal, early release); seed 001 §1–§2 (usable VRAM, memory pooling, interconnect,
+//! cross-node network, RDMA), §5 (vendor support scope); seed 002 (VRAM peak + 15–25 %).
+//!
+//! # NodeLedger CSV format
+//!
+//! UTF-8 (a byte-order mark is allowed), comma-separated, one header line, one row per quote.
+//! Columns are matched by header name (case ignored, any order); unknown columns are listed in
+//! [`ImportPreview::ignored_columns`]. Cells are trimmed. An empty optional cell means “not
+//! stated” (`None`), or 0 for a price, or `false` for `spec.rdma` / `spec.memory_pooling`.
+//! Booleans: `true/false/yes/no/1/0/是/否`. Dates: `YYYY-MM-DD`. Decimals: `1234.50`.
+//! Enumerations are snake case.
+//!
+//! | Column | Req. | Content |
+//! |---|---|---|
+//! | `vendor` | yes | vendor name |
+//! | `reference` | yes | quote number / instance type; unique per vendor within a file |
+//! | `received_on`, `valid_until` | yes | dates; `valid_until` ≥ `received_on` |
+//! | `auto_renewal` | | boolean |
+//! | `early_release`, `notes` | | text (≤ 4000 characters) |
+//! | `spec.gpu_model` | yes | free text, e.g. `A100 80GB` |
+//! | `spec.gpus_per_node` | yes | 1–64 |
+//! | `spec.vram_gib` | yes | per GPU, (0, 1024] |
+//! | `spec.usable_vram_gib` | | ≤ `spec.vram_gib` |
+//! | `spec.form_factor` | | `pcie`, `sxm`, `other` |
+//! | `spec.sharing` | yes | `exclusive`, `vgpu`, `mig:<profile>`, `fractional:<share in (0,1)>` |
+//! | `spec.interconnect` | | `none`, `pcie`, `nvlink`, `nvswitch` |
+//! | `spec.network_gbps` | | cross-node Gbit/s |
+//! | `spec.rdma`, `spec.memory_pooling` | | boolean (empty = `false`) |
+//! | `spec.cpu_model` | | text |
+//! | `spec.vcpus` | | whole number |
+//! | `spec.ram_gib` | | GiB |
+//! | `spec.system_disk_gb`, `spec.data_disk_gb` | | GB |
+//! | `spec.system_disk_type`, `spec.data_disk_type` | | text |
+//! | `spec.data_disk_survives_release`, `spec.temp_disk_wiped` | | boolean |
+//! | `spec.public_bandwidth_mbps` | | Mbit/s |
+//! | `spec.internal_bandwidth_gbps` | | Gbit/s |
+//! | `spec.region`, `spec.os`, `spec.nvidia_driver`, `spec.cuda`, `spec.cudnn`, `spec.rocm` | | text |
+//! | `spec.docker_allowed`, `spec.root_ssh`, `spec.snapshots`, `spec.object_storage` | | boolean |
+//! | `currency` | yes | ISO 4217 code, e.g. `CNY` |
+//! | `price.basis` | yes | `per_node`, `per_gpu` |
+//! | `price.on_demand_hourly` | yes | ≥ 0, ≤ 1,000,000 |
+//! | `price.billing_increment` | yes | `second`, `minute`, `hour` |
+//! | `price.minimum_billable_hours` | | hours (empty = 0) |
+//! | `price.monthly_price`, `price.commitment_months` | | both or neither; term 1–120 months |
+//! | `price.stopped_bills_compute` | yes | boolean |
+//! | `price.disk_price_gb_month`, `price.snapshot_price_gb_month` | | per GB-month (empty = 0) |
+//! | `price.egress_price_gb`, `price.free_egress_gb`, `price.ingress_price_gb` | | (empty = 0) |
+//! | `price.public_ip_hourly` | | per node-hour (empty = 0) |
+//! | `price.other_fees` | | `label=amount;label=amount` (labels without `;` or `=`) |
+//!
+//! [`COLUMNS`] lists the same columns with their required flag; [`export`] writes all of them
+//! in that order. SkyPilot catalogs are described in `csv_import/skypilot.rs`: `Price` is per
+//! node-hour; VRAM per GPU comes from `GpuInfo`; reference = `InstanceType@Region[/Zone]`.
+
+mod check;
+mod csv_export;
+mod csv_import;
+mod date;
+mod draft;
+mod error;
+mod gpu_models;
+mod limits;
+mod rules;
+mod spec;
+mod validate;
+mod vendor;
+mod workload;
+
+#[cfg(test)]
+mod tests;
+
+pub use check::{Figure, Note, Requirement, RequirementKind, Status, check};
+pub use csv_export::export;
+pub use csv_import::{
+    COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError,
+    ImportDefaults, ImportError, ImportPreview, ImportRow, RowError, SkipReason, detect_format,
+    import, parse_gpu_info,
+};
+pub use date::{Date, is_expired};
+pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
+pub use error::{ErrorCode, FieldError};
+pub use gpu_models::{GPU_MODEL_SUGGESTIONS, GpuSuggestion, suggested_vram_gib};
+pub use limits::*;
+pub use spec::{FormFactor, Interconnect, NodeSpec, Sharing};
+pub use validate::{validate, validate_vendor};
+pub use vendor::{SupportScope, Vendor};
+pub use workload::{Workload, WorkloadKind};

@@ -1,0 +1,43 @@
+//! Price normalisation per node and per GPU.
+
+use super::fixtures::{draft, sheet};
+use crate::domain::quotes::{hourly_per_gpu, hourly_per_node};
+use crate::domain::tco::{Currency, PriceBasis};
+use rust_decimal_macros::dec;
+
+#[test]
+fn per_node_price_divides_by_gpus() {
+    let s = sheet(dec!(220.00));
+    assert_eq!(hourly_per_gpu(&s, 8), Some(dec!(27.50)));
+    assert_eq!(hourly_per_node(&s, 8), Some(dec!(220.00)));
+}
+
+#[test]
+fn per_gpu_price_multiplies_by_gpus() {
+    let mut s = sheet(dec!(6.80));
+    s.basis = PriceBasis::PerGpu;
+    assert_eq!(hourly_per_gpu(&s, 4), Some(dec!(6.80)));
+    assert_eq!(hourly_per_node(&s, 4), Some(dec!(27.20)));
+}
+
+#[test]
+fn per_gpu_share_keeps_two_extra_digits() {
+    let s = sheet(dec!(10.00));
+    assert_eq!(hourly_per_gpu(&s, 3), Some(dec!(3.3333)));
+    let mut yen = sheet(dec!(1000));
+    yen.currency = Currency::JPY;
+    assert_eq!(hourly_per_gpu(&yen, 3), Some(dec!(333.33)));
+}
+
+#[test]
+fn zero_gpus_has_no_normalised_price() {
+    assert_eq!(hourly_per_gpu(&sheet(dec!(1)), 0), None);
+    assert_eq!(hourly_per_node(&sheet(dec!(1)), 0), None);
+}
+
+#[test]
+fn draft_helpers_use_its_spec() {
+    let d = draft();
+    assert_eq!(d.hourly_per_gpu(), Some(dec!(27.50)));
+    assert_eq!(d.hourly_per_node(), Some(dec!(220.00)));
+}

@@ -1,0 +1,128 @@
+//! What the buyer needs to run, as measured in a small test run (seed 002 “先把任务拆成四个可测指标”).
+
+use super::error::{ErrorCode, FieldError};
+use super::limits::{
+    DEFAULT_HEADROOM_PCT, MAX_HEADROOM_PCT, MAX_SHORT_TEXT, MAX_WORKLOAD_COUNT,
+    MAX_WORKLOAD_FIGURE, MIN_HEADROOM_PCT,
+};
+use super::rules::Errors;
+use crate::domain::tco;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// The kind of job; training and online inference need exclusive GPUs (seed 000 FAQ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadKind {
+    /// Model training or fine-tuning.
+    Training,
+    /// An online inference service.
+    InferenceService,
+    /// Offline batch processing (batch inference, encoding, simulation).
+    Batch,
+    /// Anything else.
+    Other,
+}
+
+impl WorkloadKind {
+    /// True when the kind needs whole, unshared GPUs.
+    pub const fn needs_exclusive(self) -> bool {
+        matches!(
+            self,
+            WorkloadKind::Training | WorkloadKind::InferenceService
+        )
+    }
+}
+
+fn default_headroom() -> Decimal {
+    DEFAULT_HEADROOM_PCT
+}
+
+/// A workload to place on a node.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    /// A name for the workload.
+    pub name: String,
+    /// Training, inference service, batch or other.
+    pub kind: WorkloadKind,
+    /// The model, e.g. `Qwen2-7B`.
+    #[serde(default)]
+    pub model: String,
+    /// The numeric precision, e.g. `bf16`.
+    #[serde(default)]
+    pub precision: String,
+    /// Peak VRAM one worker needs at the stated concurrency, GiB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub vram_peak_gib: Decimal,
+    /// Whether the peak was measured in a real run (rather than estimated).
+    pub vram_peak_measured: bool,
+    /// Concurrent requests or jobs the peak was taken at.
+    pub concurrency: u32,
+    /// GPUs the workload needs at once.
+    pub gpus_needed: u32,
+    /// The run length in hours, if known.
+    #[serde(default, with = "rust_decimal::serde::str_option")]
+    pub run_hours: Option<Decimal>,
+    /// The total amount of work, if known.
+    #[serde(default)]
+    pub total_work: Option<tco::TotalWork>,
+    /// Data set size, GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub data_gb: Decimal,
+    /// Checkpoint storage needed, GB.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub checkpoint_gb: Decimal,
+    /// VRAM headroom on top of the peak, percent; 15–25, default 20 (seed 002 第一步).
+    #[serde(default = "default_headroom", with = "rust_decimal::serde::str")]
+    pub headroom_pct: Decimal,
+}
+
+impl Workload {
+    /// Checks every field; `Err` lists all problems found.
+    pub fn validate(&self) -> Result<(), Vec<FieldError>> {
+        let mut e = Errors::default();
+        e.required_text("name", &self.name, MAX_SHORT_TEXT);
+        e.text("model", &self.model, MAX_SHORT_TEXT);
+        e.text("precision", &self.precision, MAX_SHORT_TEXT);
+        e.positive("vram_peak_gib", self.vram_peak_gib, MAX_WORKLOAD_FIGURE);
+        e.count("concurrency", self.concurrency, MAX_WORKLOAD_COUNT);
+        e.count("gpus_needed", self.gpus_needed, MAX_WORKLOAD_COUNT);
+        if let Some(hours) = self.run_hours {
+            e.positive("run_hours", hours, MAX_WORKLOAD_FIGURE);
+        }
+        if let Some(work) = &self.total_work {
+            e.positive("total_work.amount", work.amount, Decimal::MAX);
+            e.required_text("total_work.unit", &work.unit, MAX_SHORT_TEXT);
+        }
+        if self.run_hours.is_none() && self.total_work.is_none() {
+            e.push("run_hours", ErrorCode::NoWorkSize);
+        }
+        e.non_negative("data_gb", self.data_gb, MAX_WORKLOAD_FIGURE);
+        e.non_negative("checkpoint_gb", self.checkpoint_gb, MAX_WORKLOAD_FIGURE);
+        if self.headroom_pct < MIN_HEADROOM_PCT || self.headroom_pct > MAX_HEADROOM_PCT {
+            e.push(
+                "headroom_pct",
+                ErrorCode::OutOfRange {
+                    allowed: "[15, 25]",
+                },
+            );
+        }
+        e.finish()
+    }
+
+    /// The VRAM to look for: peak × (1 + headroom ÷ 100), GiB (saturating, never panics).
+    pub fn required_vram_gib(&self) -> Decimal {
+        let factor = Decimal::ONE.saturating_add(self.headroom_pct / Decimal::ONE_HUNDRED);
+        self.vram_peak_gib.saturating_mul(factor)
+    }
+
+    /// The cost model's view of this workload.
+    pub fn to_tco(&self) -> tco::Workload {
+        tco::Workload {
+            gpus_needed: self.gpus_needed,
+            total_work: self.total_work.clone(),
+            run_hours: self.run_hours,
+        }
+    }
+}
