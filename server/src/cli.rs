@@ -43,6 +43,9 @@ enum Command {
     /// Manage users.
     #[command(subcommand)]
     User(UserCommand),
+    /// Import and export vendor quotes as CSV.
+    #[command(subcommand)]
+    Quotes(crate::quotes_cli::QuotesCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -97,6 +100,15 @@ pub async fn run() -> ExitCode {
         Some(Command::Migrate) => migrate(&cli.db).await,
         Some(Command::User(UserCommand::Add { email, name, role, team })) => {
             add_user(&cli.db, email, name, role, team).await
+        }
+        Some(Command::Quotes(command)) => {
+            return match crate::quotes_cli::run(&cli.db.path, command).await {
+                Ok(()) => ExitCode::SUCCESS,
+                Err((code, msg)) => {
+                    eprintln!("nodeledger: {msg}");
+                    ExitCode::from(code)
+                }
+            };
         }
     };
     match result {

@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod config;
 pub mod lang;
+pub mod quotes_cli;
 pub mod router;
 pub mod security;

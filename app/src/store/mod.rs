@@ -6,9 +6,11 @@
 pub mod db;
 pub mod login_attempts;
 pub mod memberships;
+pub mod quotes;
 pub mod sessions;
 pub mod site;
 pub mod teams;
 pub mod users;
+pub mod vendors;
 
 pub use db::{Db, Tx, begin_write, connect, now_unix};

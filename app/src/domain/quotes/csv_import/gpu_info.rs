@@ -47,7 +47,11 @@ impl GpuInfo {
             return mib.checked_div(mib_per_gib).map(|g| g.normalize());
         }
         let total = self.total_memory_mib?;
-        let count = self.gpus.iter().filter_map(|g| g.count).sum::<Decimal>();
+        let count = self
+            .gpus
+            .iter()
+            .filter_map(|g| g.count)
+            .try_fold(Decimal::ZERO, Decimal::checked_add)?;
         if count <= Decimal::ZERO {
             return None;
         }

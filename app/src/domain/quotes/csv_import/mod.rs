@@ -176,7 +176,7 @@ impl ImportPreview {
     }
 }
 
-/// Recognises the format from the header line.
+/// Recognises the format from the header line (after the file-level checks except size).
 pub fn detect_format(bytes: &[u8]) -> Result<CsvFormat, ImportError> {
     let text = reader::decode(bytes, usize::MAX)?;
     let header = reader::Header::read(text)?;

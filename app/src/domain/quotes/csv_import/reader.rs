@@ -219,14 +219,14 @@ fn finish(
     if let Err(invalid) = validate(&draft) {
         for fe in invalid {
             let col = fmt.column_for(fe.field);
-            let cell_failed = col.is_some_and(|c| failed.iter().any(|(f, _)| *f == c));
-            let cross_field = matches!(
-                fe.code,
-                ErrorCode::ExceedsVram
-                    | ErrorCode::EndBeforeStart
-                    | ErrorCode::IncompleteCommitment
-            );
-            if cell_failed || (cross_field && !failed.is_empty()) {
+            let cell_failed = |field: &str| {
+                fmt.column_for(field)
+                    .is_some_and(|c| failed.iter().any(|(f, _)| *f == c))
+            };
+            if depends_on(fe.field, &fe.code)
+                .iter()
+                .any(|f| cell_failed(f))
+            {
                 continue;
             }
             let column = col.and_then(|c| header.spelling(c));
@@ -261,4 +261,20 @@ fn finish(
         draft: Some(draft),
         errors,
     }
+}
+
+/// The fields a validation error was derived from: itself, plus the other side of a
+/// cross-field rule. The error is dropped when one of them could not be read (its value is
+/// then a placeholder).
+fn depends_on(field: &'static str, code: &ErrorCode) -> Vec<&'static str> {
+    let other = match code {
+        ErrorCode::ExceedsVram => Some("spec.vram_gib"),
+        ErrorCode::EndBeforeStart => Some("received_on"),
+        ErrorCode::IncompleteCommitment if field == "price.monthly_price" => {
+            Some("price.commitment_months")
+        }
+        ErrorCode::IncompleteCommitment => Some("price.monthly_price"),
+        _ => None,
+    };
+    std::iter::once(field).chain(other).collect()
 }

@@ -98,6 +98,10 @@ impl RowFormat for SkyPilot<'_> {
         }
         let (gpus_per_node, sharing) = gpus(c, count);
         let instance = c.text("instancetype");
+        if instance.is_empty() {
+            // GCP-style rows price an attachable accelerator, not a whole instance.
+            c.fail("instancetype", ErrorCode::Required);
+        }
         let region = c.text("region");
         let zone = c.raw("availabilityzone");
         let mut reference = format!("{instance}@{region}");

@@ -2,8 +2,8 @@
 
 use super::fixtures::{spec, workload};
 use crate::domain::quotes::{
-    Figure, Interconnect, NodeSpec, Note, Requirement, RequirementKind, Sharing, Status,
-    Workload, WorkloadKind, check,
+    Figure, Interconnect, NodeSpec, Note, Requirement, RequirementKind, Sharing, Status, Workload,
+    WorkloadKind, check,
 };
 use rust_decimal_macros::dec;
 
@@ -29,7 +29,10 @@ fn vram_exactly_at_the_limit_passes() {
     assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail);
     w.headroom_pct = dec!(20);
     w.vram_peak_gib = dec!(66.4);
-    assert_eq!(get(&w, &s, RequirementKind::Vram).required, Some(Figure::Gib(dec!(79.68))));
+    assert_eq!(
+        get(&w, &s, RequirementKind::Vram).required,
+        Some(Figure::Gib(dec!(79.68)))
+    );
 }
 
 #[test]
@@ -39,7 +42,10 @@ fn vram_uses_usable_vram_when_stated() {
     w.headroom_pct = dec!(20);
     let mut s = spec(1);
     let r = get(&w, &s, RequirementKind::Vram);
-    assert_eq!((r.status, r.notes.clone()), (Status::Pass, vec![Note::UsableVramNotStated]));
+    assert_eq!(
+        (r.status, r.notes.clone()),
+        (Status::Pass, vec![Note::UsableVramNotStated])
+    );
     s.usable_vram_gib = Some(dec!(79));
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.status, Status::Fail);
@@ -89,7 +95,10 @@ fn disk_compares_data_plus_checkpoints_with_both_disks() {
     assert_eq!(get(&w, &s, RequirementKind::Disk).status, Status::Unknown);
     s.system_disk_gb = Some(dec!(30));
     let r = get(&w, &s, RequirementKind::Disk);
-    assert_eq!((r.status, r.notes), (Status::Unknown, vec![Note::PartialDiskInfo]));
+    assert_eq!(
+        (r.status, r.notes),
+        (Status::Unknown, vec![Note::PartialDiskInfo])
+    );
     s.data_disk_gb = Some(dec!(50));
     let r = get(&w, &s, RequirementKind::Disk);
     assert_eq!(r.required, Some(Figure::Gb(dec!(80))));
@@ -106,7 +115,9 @@ fn training_and_inference_need_exclusive_gpus() {
     let mut w = workload();
     let mut s = spec(1);
     assert_eq!(get(&w, &s, RequirementKind::Exclusive).status, Status::Pass);
-    s.sharing = Sharing::Mig { profile: "3g.40gb".into() };
+    s.sharing = Sharing::Mig {
+        profile: "3g.40gb".into(),
+    };
     let r = get(&w, &s, RequirementKind::Exclusive);
     assert_eq!(r.status, Status::Fail);
     assert_eq!(r.offered, Some(Figure::Sharing(s.sharing.clone())));
@@ -122,9 +133,15 @@ fn multi_gpu_in_one_node_needs_a_link() {
     let mut w = workload();
     w.gpus_needed = 4;
     let mut s = spec(8);
-    assert_eq!(get(&w, &s, RequirementKind::Interconnect).status, Status::Unknown);
+    assert_eq!(
+        get(&w, &s, RequirementKind::Interconnect).status,
+        Status::Unknown
+    );
     s.interconnect = Some(Interconnect::None);
-    assert_eq!(get(&w, &s, RequirementKind::Interconnect).status, Status::Fail);
+    assert_eq!(
+        get(&w, &s, RequirementKind::Interconnect).status,
+        Status::Fail
+    );
     s.interconnect = Some(Interconnect::Pcie);
     let r = get(&w, &s, RequirementKind::Interconnect);
     assert_eq!((r.status, r.notes), (Status::Pass, vec![Note::PcieOnly]));
@@ -144,9 +161,15 @@ fn memory_is_never_assumed_to_pool() {
     let mut s = spec(8);
     assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail);
     let r = get(&w, &s, RequirementKind::MemoryPooling);
-    assert_eq!((r.status, r.offered), (Status::Fail, Some(Figure::Flag(false))));
+    assert_eq!(
+        (r.status, r.offered),
+        (Status::Fail, Some(Figure::Flag(false)))
+    );
     s.memory_pooling = true;
-    assert_eq!(get(&w, &s, RequirementKind::MemoryPooling).status, Status::Pass);
+    assert_eq!(
+        get(&w, &s, RequirementKind::MemoryPooling).status,
+        Status::Pass
+    );
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.status, Status::Pass);
     assert!(r.notes.contains(&Note::PooledAcrossGpus));

@@ -13,7 +13,17 @@ fn parses_valid_dates_and_leap_days() {
 
 #[test]
 fn rejects_malformed_and_impossible_dates() {
-    for bad in ["2023-02-29", "2025-13-01", "2025-04-31", "2025-4-01", "25-04-01", "2025/04/01", "", "0000-01-01", "2025-04-0a"] {
+    for bad in [
+        "2023-02-29",
+        "2025-13-01",
+        "2025-04-31",
+        "2025-4-01",
+        "25-04-01",
+        "2025/04/01",
+        "",
+        "0000-01-01",
+        "2025-04-0a",
+    ] {
         assert_eq!(Date::parse(bad), Err(ErrorCode::InvalidDate), "{bad}");
     }
 }

@@ -49,7 +49,11 @@ fn gpus_per_node_must_be_1_to_64() {
     d.spec.gpus_per_node = 0;
     only(&d, "spec.gpus_per_node", ErrorCode::NotPositive);
     d.spec.gpus_per_node = 65;
-    only(&d, "spec.gpus_per_node", ErrorCode::TooLarge { max: dec!(64) });
+    only(
+        &d,
+        "spec.gpus_per_node",
+        ErrorCode::TooLarge { max: dec!(64) },
+    );
 }
 
 #[test]
@@ -63,7 +67,11 @@ fn negative_price_is_rejected() {
 fn hourly_price_above_a_million_is_absurd() {
     let mut d = draft();
     d.price.on_demand_hourly = dec!(1000000.01);
-    only(&d, "price.on_demand_hourly", ErrorCode::TooLarge { max: dec!(1000000) });
+    only(
+        &d,
+        "price.on_demand_hourly",
+        ErrorCode::TooLarge { max: dec!(1000000) },
+    );
 }
 
 #[test]
@@ -83,9 +91,17 @@ fn commitment_needs_price_and_term_in_range() {
     d.price.commitment_months = Some(0);
     only(&d, "price.commitment_months", ErrorCode::NotPositive);
     d.price.commitment_months = Some(121);
-    only(&d, "price.commitment_months", ErrorCode::TooLarge { max: dec!(120) });
+    only(
+        &d,
+        "price.commitment_months",
+        ErrorCode::TooLarge { max: dec!(120) },
+    );
     d.price.commitment_months = None;
-    only(&d, "price.commitment_months", ErrorCode::IncompleteCommitment);
+    only(
+        &d,
+        "price.commitment_months",
+        ErrorCode::IncompleteCommitment,
+    );
 }
 
 #[test]
@@ -144,7 +160,11 @@ fn fractional_share_must_lie_strictly_between_0_and_1() {
     let mut d = draft();
     for share in [dec!(0), dec!(1), dec!(-0.5), dec!(1.5)] {
         d.spec.sharing = Sharing::Fractional { share };
-        only(&d, "spec.sharing", ErrorCode::OutOfRange { allowed: "(0, 1)" });
+        only(
+            &d,
+            "spec.sharing",
+            ErrorCode::OutOfRange { allowed: "(0, 1)" },
+        );
     }
     d.spec.sharing = Sharing::Fractional { share: dec!(0.25) };
     assert_eq!(validate(&d), Ok(()));
@@ -153,7 +173,9 @@ fn fractional_share_must_lie_strictly_between_0_and_1() {
 #[test]
 fn mig_needs_a_profile() {
     let mut d = draft();
-    d.spec.sharing = Sharing::Mig { profile: String::new() };
+    d.spec.sharing = Sharing::Mig {
+        profile: String::new(),
+    };
     only(&d, "spec.sharing", ErrorCode::Required);
 }
 
@@ -161,8 +183,14 @@ fn mig_needs_a_profile() {
 fn fee_labels_must_be_present_and_unreserved() {
     let mut d = draft();
     d.price.other_fees = vec![
-        Fee { label: "安装费=".into(), amount: dec!(500) },
-        Fee { label: String::new(), amount: dec!(-1) },
+        Fee {
+            label: "安装费=".into(),
+            amount: dec!(500),
+        },
+        Fee {
+            label: String::new(),
+            amount: dec!(-1),
+        },
     ];
     assert_eq!(
         errors(&d),
@@ -201,7 +229,13 @@ fn reports_every_error_at_once() {
     let fields: Vec<_> = errors(&d).into_iter().map(|(f, _)| f).collect();
     assert_eq!(
         fields,
-        ["vendor", "valid_until", "spec.vram_gib", "spec.usable_vram_gib", "price.on_demand_hourly"]
+        [
+            "vendor",
+            "valid_until",
+            "spec.vram_gib",
+            "spec.usable_vram_gib",
+            "price.on_demand_hourly"
+        ]
     );
 }
 
@@ -216,15 +250,23 @@ fn unknown_currency_is_rejected_when_read() {
 #[test]
 fn a_draft_survives_json() {
     let mut d = draft();
-    d.spec.sharing = Sharing::Mig { profile: "3g.40gb".into() };
+    d.spec.sharing = Sharing::Mig {
+        profile: "3g.40gb".into(),
+    };
     let json = serde_json::to_string(&d).expect("serialize");
     assert!(json.contains("\"on_demand_hourly\":\"220.00\""), "{json}");
-    assert_eq!(serde_json::from_str::<QuoteDraft>(&json).expect("deserialize"), d);
+    assert_eq!(
+        serde_json::from_str::<QuoteDraft>(&json).expect("deserialize"),
+        d
+    );
 }
 
 #[test]
 fn a_vendor_needs_a_name() {
-    let mut v = Vendor { name: "德讯电讯".into(), ..Vendor::default() };
+    let mut v = Vendor {
+        name: "德讯电讯".into(),
+        ..Vendor::default()
+    };
     assert_eq!(validate_vendor(&v), Ok(()));
     v.name = String::new();
     assert_eq!(

@@ -15,7 +15,9 @@ fn with_headroom(pct: Decimal) -> Result<(), Vec<FieldError>> {
 fn out_of_range() -> Result<(), Vec<FieldError>> {
     Err(vec![FieldError::new(
         "headroom_pct",
-        ErrorCode::OutOfRange { allowed: "[15, 25]" },
+        ErrorCode::OutOfRange {
+            allowed: "[15, 25]",
+        },
     )])
 }
 
@@ -55,7 +57,12 @@ fn needs_gpus_peak_and_concurrency() {
     w.gpus_needed = 0;
     w.vram_peak_gib = dec!(0);
     w.concurrency = 0;
-    let fields: Vec<_> = w.validate().unwrap_err().into_iter().map(|e| e.field).collect();
+    let fields: Vec<_> = w
+        .validate()
+        .unwrap_err()
+        .into_iter()
+        .map(|e| e.field)
+        .collect();
     assert_eq!(fields, ["vram_peak_gib", "concurrency", "gpus_needed"]);
 }
 
@@ -67,7 +74,10 @@ fn needs_run_hours_or_total_work() {
         w.validate(),
         Err(vec![FieldError::new("run_hours", ErrorCode::NoWorkSize)])
     );
-    w.total_work = Some(TotalWork { amount: dec!(2000000000), unit: "tokens".into() });
+    w.total_work = Some(TotalWork {
+        amount: dec!(2000000000),
+        unit: "tokens".into(),
+    });
     assert_eq!(w.validate(), Ok(()));
     assert_eq!(w.to_tco().total_work, w.total_work);
 }

@@ -1,0 +1,286 @@
+//! NodeLedger CSV import: good file, bad rows, file-level errors.
+
+use super::fixtures::{defaults, draft};
+use crate::domain::quotes::{
+    CsvFormat, ErrorCode, FormFactor, ImportError, ImportPreview, Interconnect, RowError, Sharing,
+    detect_format, export, import,
+};
+use crate::domain::tco::{BillingIncrement, Currency, Fee, PriceBasis};
+use rust_decimal_macros::dec;
+
+const QUOTES: &[u8] = include_bytes!("../fixtures/nodeledger_quotes.csv");
+const ONE_BAD_ROW: &[u8] = include_bytes!("../fixtures/nodeledger_one_bad_row.csv");
+const SEMICOLON: &[u8] = include_bytes!("../fixtures/semicolon.csv");
+const MISSING: &[u8] = include_bytes!("../fixtures/missing_columns.csv");
+const GBK: &[u8] = include_bytes!("../fixtures/gbk_encoded.csv");
+
+fn read(bytes: &[u8]) -> Result<ImportPreview, ImportError> {
+    import(bytes, None, &defaults("ignored"))
+}
+
+fn row_errors(p: &ImportPreview) -> Vec<RowError> {
+    p.rows.iter().flat_map(|r| r.errors.clone()).collect()
+}
+
+#[test]
+fn reads_a_realistic_file() {
+    assert_eq!(detect_format(QUOTES), Ok(CsvFormat::NodeLedger));
+    let p = read(QUOTES).expect("import");
+    assert!(p.is_clean(), "{:?}", row_errors(&p));
+    assert_eq!(p.rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3, 4]);
+    let d = p.rows[0].draft.as_ref().expect("draft");
+    assert_eq!(d.vendor, "德讯电讯");
+    assert_eq!(d.spec.usable_vram_gib, Some(dec!(79.2)));
+    assert_eq!(d.spec.form_factor, Some(FormFactor::Sxm));
+    assert_eq!(d.spec.interconnect, Some(Interconnect::Nvswitch));
+    assert!(d.spec.rdma);
+    assert_eq!(d.spec.docker_allowed, Some(true));
+    assert_eq!(d.price.billing_increment, BillingIncrement::Minute);
+    assert_eq!(d.price.monthly_price, Some(dec!(118000.00)));
+    assert_eq!(d.price.commitment_months, Some(3));
+    assert_eq!(
+        d.price.other_fees,
+        vec![
+            Fee {
+                label: "安装费".into(),
+                amount: dec!(500)
+            },
+            Fee {
+                label: "运维支持".into(),
+                amount: dec!(1200.50)
+            },
+        ]
+    );
+    assert_eq!(d.auto_renewal, Some(false));
+    assert_eq!(d.notes, "含远程环境部署, 实例开通和资源回收");
+    let l40s = p.rows[1].draft.as_ref().expect("draft");
+    assert_eq!(l40s.price.basis, PriceBasis::PerGpu);
+    assert_eq!(l40s.spec.usable_vram_gib, None);
+    assert_eq!(l40s.price.monthly_price, None);
+    let mig = p.rows[2].draft.as_ref().expect("draft");
+    assert_eq!(
+        mig.spec.sharing,
+        Sharing::Mig {
+            profile: "3g.20gb".into()
+        }
+    );
+    assert_eq!(mig.notes, "按小时计费\n关机不收费");
+    assert!(p.ignored_columns.is_empty());
+}
+
+#[test]
+fn one_bad_row_reports_line_and_column() {
+    let p = read(ONE_BAD_ROW).expect("import");
+    assert!(!p.is_clean());
+    assert_eq!(p.rows.len(), 3);
+    assert_eq!(
+        row_errors(&p),
+        vec![RowError {
+            line: 3,
+            column: Some("spec.vram_gib".into()),
+            field: Some("spec.vram_gib"),
+            code: ErrorCode::InvalidNumber,
+        }]
+    );
+    assert!(p.rows[1].draft.is_none());
+    assert_eq!(p.valid_drafts().count(), 2);
+}
+
+#[test]
+fn reports_every_problem_of_a_row() {
+    let csv = "vendor,reference,received_on,valid_until,currency,spec.gpu_model,spec.gpus_per_node,\
+spec.vram_gib,spec.usable_vram_gib,spec.sharing,price.basis,price.on_demand_hourly,\
+price.billing_increment,price.stopped_bills_compute\n\
+算力港,R1,2025-03-01,2025-02-01,XYZ,,0,24,30,fractional:1.5,per_hour,-1,daily,maybe\n";
+    let p = read(csv.as_bytes()).expect("import");
+    let got: Vec<(Option<String>, ErrorCode)> = row_errors(&p)
+        .into_iter()
+        .map(|e| (e.column, e.code))
+        .collect();
+    let col = |c: &str| Some(c.to_owned());
+    assert_eq!(
+        got,
+        vec![
+            (col("currency"), ErrorCode::UnknownCurrency),
+            (col("price.basis"), ErrorCode::InvalidChoice),
+            (col("price.billing_increment"), ErrorCode::InvalidChoice),
+            (col("price.stopped_bills_compute"), ErrorCode::InvalidBool),
+            (col("valid_until"), ErrorCode::EndBeforeStart),
+            (col("spec.gpu_model"), ErrorCode::Required),
+            (col("spec.gpus_per_node"), ErrorCode::NotPositive),
+            (col("spec.usable_vram_gib"), ErrorCode::ExceedsVram),
+            (
+                col("spec.sharing"),
+                ErrorCode::OutOfRange { allowed: "(0, 1)" }
+            ),
+            (col("price.on_demand_hourly"), ErrorCode::Negative),
+        ]
+    );
+    assert!(p.rows.iter().all(|r| r.line == 2));
+}
+
+#[test]
+fn validation_errors_alone_keep_the_draft() {
+    let mut d = draft();
+    d.valid_until = d.received_on.add_days(0).expect("date");
+    d.spec.usable_vram_gib = Some(dec!(81));
+    let p = read(export(&[d]).as_bytes()).expect("import");
+    assert!(p.rows[0].draft.is_some());
+    assert_eq!(
+        row_errors(&p),
+        vec![RowError {
+            line: 2,
+            column: Some("spec.usable_vram_gib".into()),
+            field: Some("spec.usable_vram_gib"),
+            code: ErrorCode::ExceedsVram,
+        }]
+    );
+}
+
+#[test]
+fn a_semicolon_file_is_a_wrong_delimiter() {
+    assert_eq!(
+        read(SEMICOLON),
+        Err(ImportError::WrongDelimiter { found: ';' })
+    );
+    assert_eq!(
+        detect_format(SEMICOLON),
+        Err(ImportError::WrongDelimiter { found: ';' })
+    );
+    let tabbed = String::from_utf8_lossy(SEMICOLON).replace(';', "\t");
+    assert_eq!(
+        read(tabbed.as_bytes()),
+        Err(ImportError::WrongDelimiter { found: '\t' })
+    );
+}
+
+#[test]
+fn missing_required_columns_are_listed() {
+    assert_eq!(
+        read(MISSING),
+        Err(ImportError::MissingColumns {
+            columns: vec!["currency", "price.basis"]
+        })
+    );
+}
+
+#[test]
+fn a_gbk_file_is_bad_utf8_at_the_first_chinese_byte() {
+    let first_non_ascii = GBK.iter().position(|b| !b.is_ascii()).expect("non-ascii");
+    assert_eq!(
+        read(GBK),
+        Err(ImportError::BadUtf8 {
+            byte_offset: first_non_ascii
+        })
+    );
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(GBK);
+    assert_eq!(
+        read(&bom),
+        Err(ImportError::BadUtf8 {
+            byte_offset: first_non_ascii + 3
+        })
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted() {
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(ONE_BAD_ROW);
+    assert_eq!(read(&bom).expect("import").rows.len(), 3);
+}
+
+#[test]
+fn empty_and_oversized_files_are_refused() {
+    assert_eq!(read(b""), Err(ImportError::Empty));
+    assert_eq!(read(b" \r\n\n"), Err(ImportError::Empty));
+    assert_eq!(detect_format(b""), Err(ImportError::Empty));
+    let mut small = defaults("x");
+    small.max_bytes = 100;
+    assert_eq!(
+        import(QUOTES, None, &small),
+        Err(ImportError::TooLarge { limit_bytes: 100 })
+    );
+}
+
+#[test]
+fn unknown_headers_are_an_unknown_format() {
+    assert_eq!(
+        read(b"name,price\nfoo,1\n"),
+        Err(ImportError::UnknownFormat)
+    );
+    assert_eq!(
+        detect_format(b"name,price\n"),
+        Err(ImportError::UnknownFormat)
+    );
+}
+
+#[test]
+fn a_forced_format_still_needs_its_columns() {
+    let err = import(ONE_BAD_ROW, Some(CsvFormat::SkyPilot), &defaults("x"));
+    assert!(
+        matches!(err, Err(ImportError::MissingColumns { columns }) if columns.contains(&"InstanceType"))
+    );
+}
+
+#[test]
+fn duplicate_references_are_an_error_on_the_later_line() {
+    let text = String::from_utf8_lossy(ONE_BAD_ROW).replace("SLG-4090-2X", "SLG-A10-1X");
+    let p = read(text.as_bytes()).expect("import");
+    let dup = &p.rows[2];
+    assert_eq!(dup.line, 4);
+    assert_eq!(
+        dup.errors,
+        vec![RowError {
+            line: 4,
+            column: Some("reference".into()),
+            field: Some("reference"),
+            code: ErrorCode::Duplicate { first_line: 2 },
+        }]
+    );
+    assert!(p.rows[0].errors.is_empty());
+}
+
+#[test]
+fn duplicate_header_columns_are_refused() {
+    let text = String::from_utf8_lossy(ONE_BAD_ROW).replacen("vendor", "Reference", 1);
+    assert_eq!(
+        read(text.as_bytes()),
+        Err(ImportError::DuplicateColumn {
+            column: "Reference".into()
+        })
+    );
+}
+
+#[test]
+fn short_rows_blank_lines_and_extra_columns() {
+    let mut text = String::from_utf8_lossy(ONE_BAD_ROW).replace("20GB", "20");
+    text = text.replacen("valid_until\n", "valid_until,spec.vram_gb\n", 1);
+    text = text.replace("2025-03-31\n", "2025-03-31,\n");
+    text.push_str("\n,,,,,,,,,,,,,\nSLG-X,算力港,CNY\n");
+    let p = read(text.as_bytes()).expect("import");
+    assert_eq!(p.ignored_columns, vec!["spec.vram_gb".to_owned()]);
+    assert_eq!(p.skipped.len(), 1);
+    let short = p.rows.last().expect("row");
+    assert_eq!(
+        short.errors[0].code,
+        ErrorCode::FieldCount {
+            expected: 14,
+            found: 3
+        }
+    );
+    assert_eq!(short.line, 7);
+}
+
+#[test]
+fn currency_and_choices_ignore_case() {
+    let text = String::from_utf8_lossy(ONE_BAD_ROW)
+        .replace("20GB", "20")
+        .replace(",CNY,per_node,", ",cny,PER_NODE,");
+    let p = read(text.as_bytes()).expect("import");
+    assert!(p.is_clean(), "{:?}", row_errors(&p));
+    assert_eq!(
+        p.rows[0].draft.as_ref().map(|d| d.price.currency),
+        Some(Currency::CNY)
+    );
+}

@@ -1,0 +1,240 @@
+//! SkyPilot catalog import: Lambda-style (no zone), Vast-style (reordered), AWS-style (zones).
+
+use super::fixtures::{date, defaults};
+use crate::domain::quotes::{
+    CsvFormat, ErrorCode, FormFactor, ImportError, ImportPreview, QuoteDraft, RowError, Sharing,
+    SkipReason, detect_format, import,
+};
+use crate::domain::tco::{BillingIncrement, Currency, PriceBasis};
+use rust_decimal_macros::dec;
+
+const LAMBDA: &[u8] = include_bytes!("../fixtures/lambda_vms.csv");
+const VAST: &[u8] = include_bytes!("../fixtures/vast_vms.csv");
+const AWS: &[u8] = include_bytes!("../fixtures/aws_vms.csv");
+
+fn read(bytes: &[u8], vendor: &str) -> ImportPreview {
+    import(bytes, None, &defaults(vendor)).expect("import")
+}
+
+fn by_ref<'a>(p: &'a ImportPreview, reference: &str) -> &'a QuoteDraft {
+    p.valid_drafts()
+        .find(|d| d.reference == reference)
+        .unwrap_or_else(|| panic!("{reference} missing"))
+}
+
+#[test]
+fn lambda_catalog_without_zone_column() {
+    assert_eq!(detect_format(LAMBDA), Ok(CsvFormat::SkyPilot));
+    let p = read(LAMBDA, "Lambda");
+    assert!(p.is_clean(), "{:?}", p.rows);
+    assert_eq!(p.rows.len(), 8);
+    assert_eq!(
+        p.skipped,
+        vec![
+            (6, SkipReason::NoAccelerator),
+            (11, SkipReason::NoAccelerator)
+        ]
+    );
+    let a100 = by_ref(&p, "gpu_8x_a100_80gb_sxm4@us-west-2");
+    assert_eq!(a100.vendor, "Lambda");
+    assert_eq!(a100.spec.gpu_model, "A100-80GB");
+    assert_eq!(a100.spec.gpus_per_node, 8);
+    assert_eq!(a100.spec.vram_gib, dec!(80));
+    assert_eq!(a100.spec.vcpus, Some(240));
+    assert_eq!(a100.spec.ram_gib, Some(dec!(1800)));
+    assert_eq!(a100.spec.form_factor, Some(FormFactor::Sxm));
+    assert_eq!(a100.spec.sharing, Sharing::Exclusive);
+    assert_eq!(a100.spec.interconnect, None);
+    assert_eq!(a100.spec.region, "us-west-2");
+    assert_eq!(a100.price.basis, PriceBasis::PerNode);
+    assert_eq!(a100.price.on_demand_hourly, dec!(14.32));
+    assert_eq!(a100.price.currency, Currency::USD);
+    assert_eq!(a100.price.billing_increment, BillingIncrement::Hour);
+    assert!(a100.price.stopped_bills_compute);
+    assert_eq!(a100.received_on, date("2025-05-01"));
+    assert_eq!(a100.valid_until, date("2025-05-31"));
+    assert_eq!(a100.hourly_per_gpu(), Some(dec!(1.79)));
+    assert_eq!(a100.notes, "");
+    let h100 = by_ref(&p, "gpu_1x_h100_pcie@us-west-3");
+    assert_eq!(h100.spec.form_factor, Some(FormFactor::Pcie));
+    assert_eq!(by_ref(&p, "gpu_8x_v100@us-south-1").spec.form_factor, None);
+    assert!(
+        p.valid_drafts()
+            .any(|d| d.reference == "gpu_1x_a10@us-west-1")
+    );
+}
+
+#[test]
+fn vast_catalog_with_reordered_columns() {
+    let mut d = defaults("Vast.ai");
+    d.currency = Currency::EUR;
+    d.billing_increment = BillingIncrement::Second;
+    d.valid_days = 7;
+    let p = import(VAST, None, &d).expect("import");
+    assert!(p.is_clean(), "{:?}", p.rows);
+    assert_eq!(p.rows.len(), 6);
+    assert!(p.skipped.is_empty());
+    let rtx = by_ref(&p, "2x-RTX_4090-32@Texas, US");
+    assert_eq!(rtx.spec.gpus_per_node, 2);
+    assert_eq!(rtx.spec.vram_gib, dec!(23.98828125));
+    assert_eq!(rtx.spec.vcpus, Some(32));
+    assert_eq!(rtx.price.on_demand_hourly, dec!(0.68));
+    assert_eq!(rtx.price.currency, Currency::EUR);
+    assert_eq!(rtx.price.billing_increment, BillingIncrement::Second);
+    assert_eq!(rtx.valid_until, date("2025-05-08"));
+    assert_eq!(rtx.notes, "spot_price=0.41");
+    let a6000 = by_ref(&p, "2x-RTX_A6000-32@Bavaria, DE");
+    assert_eq!(a6000.spec.vram_gib, dec!(47.98828125));
+    let a100 = by_ref(&p, "8x-A100_SXM4-128@Oregon, US");
+    assert_eq!(a100.spec.form_factor, Some(FormFactor::Sxm));
+    assert_eq!(a100.spec.vram_gib, dec!(80));
+    assert_eq!(by_ref(&p, "1x-H100_SXM-26@Virginia, US").notes, "");
+}
+
+#[test]
+fn aws_catalog_with_zones_skips_cpu_rows_and_flags_duplicates() {
+    let p = read(AWS, "AWS");
+    assert_eq!(p.skipped, vec![(7, SkipReason::NoAccelerator)]);
+    assert_eq!(p.rows.len(), 6);
+    let refs: Vec<_> = p
+        .rows
+        .iter()
+        .filter_map(|r| r.draft.as_ref())
+        .map(|d| d.reference.as_str())
+        .collect();
+    assert_eq!(
+        refs[..2],
+        [
+            "g5.xlarge@us-east-1/us-east-1a",
+            "g5.xlarge@us-east-1/us-east-1b"
+        ]
+    );
+    let errors: Vec<&RowError> = p.rows.iter().flat_map(|r| &r.errors).collect();
+    assert_eq!(
+        errors,
+        [&RowError {
+            line: 8,
+            column: Some("InstanceType".into()),
+            field: Some("reference"),
+            code: ErrorCode::Duplicate { first_line: 2 },
+        }]
+    );
+    assert_eq!(
+        by_ref(&p, "p4d.24xlarge@us-east-1/us-east-1a")
+            .spec
+            .vram_gib,
+        dec!(40)
+    );
+    assert_eq!(
+        by_ref(&p, "g5.xlarge@us-east-1/us-east-1a").spec.vram_gib,
+        dec!(24)
+    );
+}
+
+#[test]
+fn bad_cells_name_the_catalog_column() {
+    let csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n\
+x1,A100,8,96,1152,\"{'Gpus': [{'Name': 'A100'\",32.77,,us-east-1\n\
+x2,A100,8,96,1152,\"{'Gpus': [{'Name': 'A100', 'Count': 8}]}\",,,us-east-1\n\
+x3,A100,2.5,96.5,1152,\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 2097152}}]}\",-1,,us-east-1\n";
+    let p = read(csv.as_bytes(), "x");
+    let got: Vec<(u64, Option<String>, ErrorCode)> = p
+        .rows
+        .iter()
+        .flat_map(|r| {
+            r.errors
+                .iter()
+                .map(|e| (e.line, e.column.clone(), e.code.clone()))
+        })
+        .collect();
+    let col = |c: &str| Some(c.to_owned());
+    assert_eq!(
+        got,
+        vec![
+            (2, col("GpuInfo"), ErrorCode::InvalidGpuInfo { offset: 25 }),
+            (3, col("GpuInfo"), ErrorCode::Required),
+            (3, col("Price"), ErrorCode::Required),
+            (4, col("AcceleratorCount"), ErrorCode::InvalidInteger),
+            (4, col("vCPUs"), ErrorCode::InvalidInteger),
+            (4, col("GpuInfo"), ErrorCode::TooLarge { max: dec!(1024) }),
+            (4, col("Price"), ErrorCode::Negative),
+        ]
+    );
+}
+
+#[test]
+fn a_fractional_gpu_is_one_shared_gpu() {
+    let csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n\
+Standard_NV6ads_A10_v5,A10,0.167,6,55,\"{'Gpus': [{'Name': 'A10', 'Count': 0.167, 'MemoryInfo': {'SizeInMiB': 4096}}]}\",0.454,,eastus,\n\
+Standard_NC4as_T4_v3,T4,0,4,28,,0.526,,eastus,\n";
+    let p = read(csv.as_bytes(), "Azure");
+    assert!(p.is_clean(), "{:?}", p.rows);
+    let d = by_ref(&p, "Standard_NV6ads_A10_v5@eastus");
+    assert_eq!(d.spec.gpus_per_node, 1);
+    assert_eq!(d.spec.sharing, Sharing::Fractional { share: dec!(0.167) });
+    assert_eq!(d.spec.vram_gib, dec!(4));
+    assert_eq!(p.skipped, vec![(3, SkipReason::NoAccelerator)]);
+}
+
+#[test]
+fn a_catalog_needs_its_core_columns() {
+    let csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\nx,A10,1,4,16,1,r\n";
+    assert_eq!(
+        import(csv.as_bytes(), None, &defaults("x")),
+        Err(ImportError::MissingColumns {
+            columns: vec!["GpuInfo"]
+        })
+    );
+}
+
+#[test]
+fn catalog_numbers_accept_python_floats_only() {
+    let head = "InstanceType,AcceleratorName,AcceleratorCount,GpuInfo,Price,Region\n";
+    let info = "\"{'Gpus': [{'MemoryInfo': {'SizeInMiB': 16384}}]}\"";
+    let prices = [
+        "1.1e-05",
+        "2E+1",
+        "nan",
+        "1_000",
+        "1,5",
+        "1e400",
+        "99999999999999999999999999999999",
+    ];
+    let rows: String = prices
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("t{i},T4,1.0,{info},\"{p}\",r\n"))
+        .collect();
+    let p = read(format!("{head}{rows}").as_bytes(), "x");
+    let hourly: Vec<_> = p
+        .rows
+        .iter()
+        .map(|r| r.draft.as_ref().map(|d| d.price.on_demand_hourly))
+        .collect();
+    assert_eq!(
+        hourly,
+        [
+            Some(dec!(0.000011)),
+            Some(dec!(20)),
+            None,
+            None,
+            None,
+            None,
+            None
+        ]
+    );
+    assert!(
+        p.rows[2..]
+            .iter()
+            .all(|r| r.errors[0].code == ErrorCode::InvalidNumber)
+    );
+}
+
+#[test]
+fn a_row_without_instance_type_is_an_error() {
+    let csv = "InstanceType,AcceleratorName,AcceleratorCount,GpuInfo,Price,Region,AvailabilityZone\n\
+,A100,1.0,\"{'Gpus': [{'MemoryInfo': {'SizeInMiB': 40960}}]}\",2.93,us-central1,us-central1-a\n";
+    let p = read(csv.as_bytes(), "GCP");
+    assert_eq!(p.rows[0].errors[0].column.as_deref(), Some("InstanceType"));
+    assert_eq!(p.rows[0].errors[0].code, ErrorCode::Required);
+}

@@ -1,0 +1,128 @@
+//! Quote store tests against real SQLite with the real migrations.
+
+use app::{
+    domain::quotes::{self, Date, ImportDefaults, QuoteDraft},
+    store::{
+        self,
+        quotes::{QuoteFilter, QuoteSort, SaveImportError},
+    },
+};
+use rust_decimal::Decimal;
+use sqlx::SqlitePool;
+
+const FIXTURE: &[u8] = include_bytes!("../src/domain/quotes/fixtures/nodeledger_quotes.csv");
+const LAMBDA: &[u8] = include_bytes!("../src/domain/quotes/fixtures/lambda_vms.csv");
+
+fn day(s: &str) -> Date {
+    Date::parse(s).unwrap()
+}
+
+fn drafts(bytes: &[u8]) -> Vec<QuoteDraft> {
+    let preview = quotes::import(bytes, None, &ImportDefaults::new("Lambda", day("2026-11-29"), 30)).unwrap();
+    assert!(preview.is_clean(), "{:?}", preview.rows.iter().flat_map(|r| &r.errors).collect::<Vec<_>>());
+    preview.rows.into_iter().filter_map(|r| r.draft).collect()
+}
+
+async fn team(pool: &SqlitePool, name: &str) -> i64 {
+    let mut tx = store::begin_write(pool).await.unwrap();
+    let id = store::teams::insert(&mut tx, name).await.unwrap().unwrap();
+    tx.commit().await.unwrap();
+    id
+}
+
+async fn save(pool: &SqlitePool, team_id: i64, drafts: &[QuoteDraft]) -> Result<usize, SaveImportError> {
+    let rows: Vec<(u64, &QuoteDraft)> = drafts.iter().enumerate().map(|(i, d)| (i as u64 + 2, d)).collect();
+    store::quotes::save_import(pool, team_id, &rows, None).await
+}
+
+fn all() -> QuoteFilter {
+    QuoteFilter { include_expired: true, ..QuoteFilter::default() }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn imports_are_all_or_nothing_and_team_scoped(pool: SqlitePool) {
+    let a = team(&pool, "A").await;
+    let b = team(&pool, "B").await;
+    let quotes = drafts(FIXTURE);
+    assert_eq!(save(&pool, a, &quotes).await.unwrap(), quotes.len());
+
+    // The same file again: the first row duplicates a stored quote, nothing more is written.
+    let again = save(&pool, a, &quotes).await;
+    assert!(matches!(again, Err(SaveImportError::DuplicateReference { line: 2 })), "{again:?}");
+    let (_, total) = store::quotes::list(&pool, a, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    assert_eq!(total as usize, quotes.len());
+
+    // Team B sees none of team A's quotes and can import the same references.
+    let (b_rows, b_total) = store::quotes::list(&pool, b, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    assert_eq!((b_rows.len(), b_total), (0, 0));
+    save(&pool, b, &quotes).await.unwrap();
+    let vendors = store::vendors::list(&pool, a).await.unwrap();
+    assert!(!vendors.is_empty(), "vendors created on import");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn revisions_append_and_are_immutable(pool: SqlitePool) {
+    let a = team(&pool, "A").await;
+    let b = team(&pool, "B").await;
+    let mut quote = drafts(FIXTURE).remove(0);
+    save(&pool, a, std::slice::from_ref(&quote)).await.unwrap();
+    let (rows, _) = store::quotes::list(&pool, a, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    let first = rows.into_iter().find(|r| r.draft.reference == quote.reference).unwrap();
+    assert_eq!(first.revision, 1);
+
+    quote.price.on_demand_hourly = Decimal::new(19900, 2);
+    let mut tx = store::begin_write(&pool).await.unwrap();
+    let (rev, rev_id) = store::quotes::add_revision(&mut tx, a, first.quote_id, &quote, None).await.unwrap().unwrap();
+    assert!(store::quotes::add_revision(&mut tx, b, first.quote_id, &quote, None).await.unwrap().is_none(), "another team's quote");
+    tx.commit().await.unwrap();
+    assert_eq!(rev, 2);
+
+    let old = store::quotes::revision(&pool, a, first.revision_id).await.unwrap().unwrap();
+    assert_ne!(old.draft.price.on_demand_hourly, Decimal::new(19900, 2), "the old revision stays readable as it was");
+    let new = store::quotes::revision(&pool, a, rev_id).await.unwrap().unwrap();
+    assert_eq!(new.draft.price.on_demand_hourly, Decimal::new(19900, 2));
+    assert!(store::quotes::revision(&pool, b, rev_id).await.unwrap().is_none(), "team isolation");
+
+    let (rows, _) = store::quotes::list(&pool, a, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    let listed = rows.iter().find(|r| r.quote_id == first.quote_id).unwrap();
+    assert_eq!(listed.revision, 2, "the list shows the latest revision");
+
+    let edit = sqlx::query("UPDATE quote_revisions SET body = '{}' WHERE id = ?").bind(first.revision_id).execute(&pool).await;
+    assert!(edit.unwrap_err().to_string().contains("immutable"));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn filters_sort_and_pages(pool: SqlitePool) {
+    let a = team(&pool, "A").await;
+    let catalog = drafts(LAMBDA);
+    save(&pool, a, &catalog).await.unwrap();
+    let today = day("2026-11-29");
+    let list = |f: QuoteFilter, sort: QuoteSort, page: u32, per: u32| {
+        let pool = pool.clone();
+        async move { store::quotes::list(&pool, a, &f, sort, today, page, per).await.unwrap() }
+    };
+
+    let (rows, total) = list(QuoteFilter::default(), QuoteSort::PriceAsc, 0, 100).await;
+    assert_eq!(total as usize, catalog.len(), "valid for 30 days from today");
+    let prices: Vec<Decimal> = rows.iter().map(|r| r.draft.hourly_per_node().unwrap()).collect();
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "cheapest first: {prices:?}");
+    let (desc, _) = list(QuoteFilter::default(), QuoteSort::PriceDesc, 0, 100).await;
+    assert_eq!(desc.first().unwrap().draft.hourly_per_node(), prices.last().copied());
+
+    let (a100, n) = list(QuoteFilter { gpu_model: Some("a100".into()), ..Default::default() }, QuoteSort::PriceAsc, 0, 100).await;
+    assert!(n > 0 && a100.iter().all(|r| r.draft.spec.gpu_model.to_lowercase().contains("a100")));
+    let (big, _) = list(QuoteFilter { min_vram_gib: Some(80), ..Default::default() }, QuoteSort::VramDesc, 0, 100).await;
+    assert!(big.iter().all(|r| r.draft.spec.vram_gib >= Decimal::from(80)));
+    let cap = prices[prices.len() / 2];
+    let (cheap, _) = list(QuoteFilter { max_node_hourly: Some(cap), ..Default::default() }, QuoteSort::PriceAsc, 0, 100).await;
+    assert!(!cheap.is_empty() && cheap.iter().all(|r| r.draft.hourly_per_node().unwrap() <= cap));
+
+    let (p0, _) = list(QuoteFilter::default(), QuoteSort::PriceAsc, 0, 2).await;
+    let (p1, _) = list(QuoteFilter::default(), QuoteSort::PriceAsc, 1, 2).await;
+    assert_eq!(p0.len(), 2);
+    assert_ne!(p0[0].revision_id, p1[0].revision_id, "pages do not overlap");
+
+    let later = day("2027-06-01");
+    let (current, n) = store::quotes::list(&pool, a, &QuoteFilter::default(), QuoteSort::PriceAsc, later, 0, 100).await.unwrap();
+    assert_eq!((current.len(), n), (0, 0), "expired quotes are excluded by default");
+}
