@@ -1,16 +1,35 @@
 //! Generates `Msg`, the typed catalogue of every user-facing message, from `locales/*.json`.
 //!
-//! Each locale file is a flat JSON object `{ "area.key": "text" }`. The build fails when the
-//! files disagree on their keys, so a message can never be missing in one language.
+//! Each language is a folder `locales/<tag>/` of flat JSON objects `{ "area.key": "text" }`, one
+//! file per part of the app (`core.json`, `quotes.json`…). The build fails when a key appears in
+//! two files, or when the languages disagree on their keys, so a message can never be missing
+//! in one language.
 
 use std::{collections::BTreeMap, env, fmt::Write as _, fs, path::Path};
 
-const LOCALES: [(&str, &str); 2] = [("en", "locales/en.json"), ("zh_cn", "locales/zh-CN.json")];
+const LOCALES: [(&str, &str); 2] = [("en", "locales/en"), ("zh_cn", "locales/zh-CN")];
 
-fn load(path: &str) -> BTreeMap<String, String> {
-    println!("cargo:rerun-if-changed={path}");
-    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not a flat JSON object of strings: {e}"))
+fn load(dir: &str) -> BTreeMap<String, String> {
+    println!("cargo:rerun-if-changed={dir}");
+    let mut files: Vec<_> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {dir}: {e}"))
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut all = BTreeMap::new();
+    for path in files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let table: BTreeMap<String, String> = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{} is not a flat JSON object of strings: {e}", path.display()));
+        for (key, text) in table {
+            if all.insert(key.clone(), text).is_some() {
+                panic!("{}: key {key:?} is already defined in another file of {dir}", path.display());
+            }
+        }
+    }
+    all
 }
 
 fn variant(key: &str) -> String {

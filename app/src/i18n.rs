@@ -1,6 +1,6 @@
 //! Languages of the UI (简体中文 and English) and the message catalogue.
 //!
-//! All user-facing text lives in `app/locales/en.json` and `app/locales/zh-CN.json`; the build
+//! All user-facing text lives in `app/locales/en/*.json` and `app/locales/zh-CN/*.json`; the build
 //! script turns their keys into the [`Msg`] enum, so a typo in a key is a compile error and a
 //! key missing in one language fails the build.
 

@@ -2,7 +2,7 @@
 
 use app::{
     domain::{
-        quotes::{self, CsvFormat, Date, ImportDefaults},
+        quotes::{self, CsvFormat, ImportDefaults},
         tco::Currency,
     },
     store::{self, quotes::{QuoteFilter, QuoteSort}},
@@ -62,12 +62,6 @@ pub enum FormatArg {
 /// Largest file accepted.
 pub const MAX_IMPORT_BYTES: usize = 50 * 1024 * 1024;
 
-/// Today's date (UTC).
-pub fn today() -> Date {
-    let d = time::OffsetDateTime::now_utc().date();
-    Date::parse(&format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())).expect("a valid calendar date")
-}
-
 /// Runs a quote command; `Err` is the message for standard error with exit code 2 (bad input)
 /// or 1 (anything else).
 pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, String)> {
@@ -86,7 +80,7 @@ pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, Strin
                 FormatArg::Csv => Some(CsvFormat::NodeLedger),
                 FormatArg::Skypilot => Some(CsvFormat::SkyPilot),
             };
-            let mut defaults = ImportDefaults::new(vendor.as_deref().unwrap_or(""), today(), valid_days);
+            let mut defaults = ImportDefaults::new(vendor.as_deref().unwrap_or(""), store::today(), valid_days);
             defaults.currency = currency;
             defaults.max_bytes = MAX_IMPORT_BYTES;
             let preview = quotes::import(&bytes, format, &defaults).map_err(|e| (2, format!("{}: {e}", file.display())))?;
@@ -130,7 +124,7 @@ pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, Strin
             let mut drafts = Vec::new();
             let mut page = 0;
             loop {
-                let (items, total) = store::quotes::list(&pool, team_id, &filter, QuoteSort::PriceAsc, today(), page, 200).await.map_err(|e| fail(&e))?;
+                let (items, total) = store::quotes::list(&pool, team_id, &filter, QuoteSort::PriceAsc, store::today(), page, 200).await.map_err(|e| fail(&e))?;
                 drafts.extend(items.into_iter().map(|q| q.draft));
                 page += 1;
                 if drafts.len() as i64 >= total {

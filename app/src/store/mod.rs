@@ -13,4 +13,4 @@ pub mod teams;
 pub mod users;
 pub mod vendors;
 
-pub use db::{Db, Tx, begin_write, connect, now_unix};
+pub use db::{Db, Tx, begin_write, connect, now_unix, today};
