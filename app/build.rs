@@ -69,6 +69,11 @@ fn main() {
         writeln!(out, "            Msg::{} => {:?},", variant(k), k).unwrap();
     }
     out.push_str("        }\n    }\n");
+    out.push_str("\n    /// The message with this key, if any.\n    pub fn from_key(key: &str) -> Option<Msg> {\n        match key {\n");
+    for k in &keys {
+        writeln!(out, "            {:?} => Some(Msg::{}),", k, variant(k)).unwrap();
+    }
+    out.push_str("            _ => None,\n        }\n    }\n");
     for (name, table) in &tables {
         writeln!(out, "\n    /// The text of this message in `{name}`.\n    pub const fn {name}(self) -> &'static str {{\n        match self {{").unwrap();
         for k in &keys {

@@ -9,6 +9,10 @@ use crate::{
         dashboard::DashboardPage,
         login::LoginPage,
         not_found::NotFoundPage,
+        quotes::{
+            compare::QuoteComparePage, detail::QuoteDetailPage, form::QuoteFormPage, import::QuoteImportPage,
+            list::QuoteListPage,
+        },
         session::{SessionInfo, get_session_info},
         setup::SetupPage,
         team::TeamPage,
@@ -94,6 +98,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/login") view=LoginPage />
                     <Route path=path!("/account") view=AccountPage />
                     <Route path=path!("/team") view=TeamPage />
+                    <Route path=path!("/quotes") view=QuoteListPage />
+                    <Route path=path!("/quotes/new") view=QuoteFormPage />
+                    <Route path=path!("/quotes/import") view=QuoteImportPage />
+                    <Route path=path!("/quotes/compare") view=QuoteComparePage />
+                    <Route path=path!("/quotes/:id") view=QuoteDetailPage />
+                    <Route path=path!("/quotes/:id/edit") view=QuoteFormPage />
                     <Route path=path!("/admin/teams") view=AdminTeamsPage />
                     <Route path=path!("/admin/teams/:id") view=AdminTeamPage />
                     <Route path=path!("/admin/users") view=AdminUsersPage />

@@ -44,3 +44,42 @@ export async function signOut(page: Page) {
   await page.waitForURL("**/login");
   await hydrated(page);
 }
+
+/** The administrator every spec can rely on (created on the first-run page if needed). */
+export const ADMIN = { email: "admin@example.com", name: "Ada Admin" };
+
+/** Creates the first administrator when the database is still empty. */
+export async function ensureAdmin(page: Page) {
+  await open(page, "/");
+  if (!page.url().endsWith("/setup")) return;
+  const form = page.getByTestId("setup-form");
+  await form.locator('input[name="email"]').fill(ADMIN.email);
+  await form.locator('input[name="display_name"]').fill(ADMIN.name);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.locator('input[name="password_confirm"]').fill(PASSWORD);
+  await form.locator('button[type="submit"]').click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await hydrated(page);
+  await signOut(page);
+}
+
+/** As the administrator: creates `team` and a user with `role` in it; ends signed out. */
+export async function createMember(page: Page, team: string, email: string, name: string, role: string) {
+  await signIn(page, ADMIN.email);
+  await open(page, "/admin/teams");
+  const teamForm = page.getByTestId("create-team-form");
+  await teamForm.locator('input[name="name"]').fill(team);
+  await teamForm.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("team-table")).toContainText(team);
+  await open(page, "/admin/users");
+  const userForm = page.getByTestId("create-user-form");
+  await userForm.locator('input[name="email"]').fill(email);
+  await userForm.locator('input[name="display_name"]').fill(name);
+  await userForm.locator('input[name="password"]').fill(PASSWORD);
+  await userForm.locator('input[name="password_confirm"]').fill(PASSWORD);
+  await userForm.locator('select[name="team_id"]').selectOption({ label: team });
+  await userForm.locator('select[name="role"]').selectOption(role);
+  await userForm.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("user-table")).toContainText(email);
+  await signOut(page);
+}

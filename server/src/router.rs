@@ -5,7 +5,7 @@
 use crate::{
     config::ServeConfig,
     lang::{self, LangCookie},
-    security::{self, SiteOrigin},
+    security::{self, BodyLimits, SiteOrigin},
 };
 use app::{App, auth::AppState, shell};
 use axum::{
@@ -19,7 +19,6 @@ use http::StatusCode;
 use leptos::{config::LeptosOptions, nonce::Nonce, prelude::*};
 use leptos_axum::{LeptosRoutes, file_and_error_handler_with_context, generate_route_list};
 use std::sync::Arc;
-use tower_http::limit::RequestBodyLimitLayer;
 use tower_sessions::{Expiry, Session, SessionManagerLayer, cookie::SameSite};
 
 /// Name of the session cookie.
@@ -79,6 +78,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
     let lang_routes = Router::new()
         .route("/lang", post(lang::set_language))
         .with_state(LangCookie { secure: cfg.secure_cookies() });
+    let export_routes = Router::new().route("/quotes/export.csv", get(crate::export::quotes_csv)).with_state(state.db.clone());
 
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
@@ -89,11 +89,12 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .fallback(file_and_error_handler_with_context(context, shell))
         .with_state(options)
         .merge(lang_routes)
+        .merge(export_routes)
         .layer(from_fn_with_state(state, attach_caller))
         .layer(sessions)
         .layer(from_fn(security::server_fn_error_status))
-        .layer(DefaultBodyLimit::max(cfg.body_limit))
-        .layer(RequestBodyLimitLayer::new(cfg.body_limit))
+        .layer(DefaultBodyLimit::disable())
+        .layer(from_fn_with_state(BodyLimits::new(cfg.body_limit), security::limit_body))
         .layer(from_fn_with_state(site, security::reject_cross_site))
         .layer(from_fn(security::security_headers))
 }

@@ -142,6 +142,44 @@ pub async fn security_headers(mut req: Request, next: Next) -> Response {
     res
 }
 
+/// Request body limits: one for everything, larger ones for upload routes.
+#[derive(Clone, Debug)]
+pub struct BodyLimits {
+    default: usize,
+    uploads: &'static [(&'static str, usize)],
+}
+
+impl BodyLimits {
+    /// `default` for every route; quote import gets what the import page accepts (plus JSON).
+    pub fn new(default: usize) -> Self {
+        const IMPORT: usize = app::pages::quotes::import::BROWSER_LIMIT_BYTES + 1024 * 1024;
+        Self { default, uploads: &[("/api/quotes/import", IMPORT)] }
+    }
+
+    /// The limit for `path`.
+    pub fn for_path(&self, path: &str) -> usize {
+        self.uploads.iter().find(|(p, _)| path == *p).map_or(self.default, |(_, l)| (*l).max(self.default))
+    }
+}
+
+/// Refuses bodies over the route's limit with 413: at once from `Content-Length`, or while
+/// reading a body sent without one.
+pub async fn limit_body(State(limits): State<BodyLimits>, req: Request, next: Next) -> Response {
+    let limit = limits.for_path(req.uri().path());
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        let locale = locale_from_headers(req.headers());
+        return (StatusCode::PAYLOAD_TOO_LARGE, locale.t(Msg::ErrorTooLarge)).into_response();
+    }
+    let (parts, body) = req.into_parts();
+    let body = Body::new(http_body_util::Limited::new(body, limit));
+    next.run(Request::from_parts(parts, body)).await
+}
+
 /// Leptos answers every server-function error with 500; this sets the status the error
 /// stands for (401, 403, 404, 409, 422, 429…), read from the encoded [`AppError`].
 pub async fn server_fn_error_status(req: Request, next: Next) -> Response {

@@ -44,7 +44,10 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
     view! {
         <nav class="main-nav" aria-label=t(Msg::NavMain)>
             <a href="/">{t(Msg::NavDashboard)}</a>
-            {active.is_some().then(|| view! { <a href="/team">{t(Msg::NavTeam)}</a> })}
+            {active.is_some().then(|| view! {
+                <a href="/quotes">{t(Msg::NavQuotes)}</a>
+                <a href="/team">{t(Msg::NavTeam)}</a>
+            })}
             {is_admin
                 .then(|| {
                     view! {

@@ -298,3 +298,43 @@ pub async fn save_import(
     tx.commit().await?;
     Ok(rows.len())
 }
+
+/// The latest revision of one of the team's quotes.
+pub async fn latest(db: impl SqliteExecutor<'_>, team_id: i64, quote_id: i64) -> Result<Option<QuoteSummary>, sqlx::Error> {
+    let row: Option<(i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r
+         JOIN quotes q ON q.id = r.quote_id AND q.latest_revision = r.revision
+         WHERE q.id = ? AND q.team_id = ?",
+    )
+    .bind(quote_id)
+    .bind(team_id)
+    .fetch_optional(db)
+    .await?;
+    row.map(summary).transpose()
+}
+
+/// One revision in a quote's history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct RevisionInfo {
+    /// Revision id.
+    pub id: i64,
+    /// Revision number.
+    pub revision: i64,
+    /// When it was saved (RFC 3339 UTC).
+    pub created_at: String,
+    /// Who saved it (display name), if known.
+    pub created_by: Option<String>,
+}
+
+/// The history of one of the team's quotes, newest first.
+pub async fn revisions(db: impl SqliteExecutor<'_>, team_id: i64, quote_id: i64) -> Result<Vec<RevisionInfo>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT r.id, r.revision, r.created_at, u.display_name AS created_by
+         FROM quote_revisions r LEFT JOIN users u ON u.id = r.created_by
+         WHERE r.quote_id = ? AND r.team_id = ? ORDER BY r.revision DESC",
+    )
+    .bind(quote_id)
+    .bind(team_id)
+    .fetch_all(db)
+    .await
+}

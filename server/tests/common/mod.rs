@@ -115,6 +115,21 @@ impl TestApp {
         self.send(req.body(Body::from(body)).unwrap()).await
     }
 
+    /// POSTs JSON to a server function declared with `input = Json`.
+    pub async fn call_json(&self, path: &str, body: &serde_json::Value, cookie: Option<&str>) -> Answer {
+        let body = body.to_string();
+        let mut req = Request::post(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, ORIGIN)
+            .header(header::CONTENT_LENGTH, body.len());
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
     /// Creates the first administrator through the set-up page; returns their session cookie.
     pub async fn setup_admin(&self) -> String {
         let res = self

@@ -1,0 +1,161 @@
+//! One quote: every field of a revision, and the revision history.
+
+use crate::{
+    components::{forms::ErrorBox, guard::signed_in},
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+    pages::quotes::form::{SECTIONS, display_value, label},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_params_map, use_query_map};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A revision in the history list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevisionLine {
+    /// Revision id.
+    pub id: i64,
+    /// Revision number.
+    pub revision: i64,
+    /// Saved at.
+    pub created_at: String,
+    /// Saved by.
+    pub created_by: String,
+}
+
+/// A quote revision with its history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuoteDetail {
+    /// Quote id.
+    pub quote_id: i64,
+    /// Shown revision number.
+    pub revision: i64,
+    /// Vendor.
+    pub vendor: String,
+    /// Reference.
+    pub reference: String,
+    /// Field values by column name.
+    pub values: BTreeMap<String, String>,
+    /// Node price per hour, formatted.
+    pub node_hour: String,
+    /// GPU price per hour, formatted.
+    pub gpu_hour: String,
+    /// The quote's validity has ended.
+    pub expired: bool,
+    /// History, newest first.
+    pub revisions: Vec<RevisionLine>,
+    /// The caller may edit.
+    pub can_edit: bool,
+}
+
+/// One of the active team's quotes, at `revision` (default: the latest).
+#[server(endpoint = "quotes/detail")]
+pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDetail, AppError> {
+    use crate::{
+        auth,
+        domain::{money::{format_money, format_unit_price}, quotes, roles::{Capability, allows}},
+        store,
+    };
+    let (_, team) = auth::require_team(Capability::ReadTeamData)?;
+    let db = auth::db()?;
+    let history = store::quotes::revisions(&db, team.team_id, quote_id).await?;
+    let chosen = match revision {
+        Some(n) => history.iter().find(|r| r.revision == n),
+        None => history.first(),
+    }
+    .ok_or(AppError::NotFound)?;
+    let q = store::quotes::revision(&db, team.team_id, chosen.id).await?.ok_or(AppError::NotFound)?;
+    let d = &q.draft;
+    let currency = d.price.currency;
+    Ok(QuoteDetail {
+        quote_id,
+        revision: q.revision,
+        vendor: d.vendor.clone(),
+        reference: d.reference.clone(),
+        node_hour: d.hourly_per_node().map(|p| format_money(p, currency)).unwrap_or_default(),
+        gpu_hour: d.hourly_per_gpu().map(|p| format_unit_price(p, currency, 2)).unwrap_or_default(),
+        expired: d.is_expired(store::today()),
+        values: crate::pages::quotes::form::server::csv_to_map(&quotes::export(std::slice::from_ref(d))),
+        revisions: history
+            .into_iter()
+            .map(|r| RevisionLine { id: r.id, revision: r.revision, created_at: r.created_at, created_by: r.created_by.unwrap_or_default() })
+            .collect(),
+        can_edit: allows(team.role, Capability::EditQuotes),
+    })
+}
+
+fn detail_view(d: QuoteDetail) -> impl IntoView {
+    let locale = use_locale();
+    let id = d.quote_id;
+    let shown = d.revision;
+    view! {
+        <Title text=format!("{} · {}", d.vendor, d.reference) />
+        <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
+        <div class="page-head">
+            <h1>
+                {format!("{} · {}", d.vendor, d.reference)}
+                {d.expired.then(|| view! { <span class="tag danger">{t(Msg::QuotesExpired)}</span> })}
+            </h1>
+            {d.can_edit.then(|| view! { <a class="button-link" href=format!("/quotes/{id}/edit")>{t(Msg::QuotesEdit)}</a> })}
+        </div>
+        <p class="lead" data-testid="quote-revision">
+            {locale.fmt(Msg::QuotesRevision, &[("n", &shown.to_string())])}
+            " · " {t(Msg::QuotesColNodeHour)} " " <strong>{d.node_hour}</strong>
+            " · " {t(Msg::QuotesColGpuHour)} " " <strong>{d.gpu_hour}</strong>
+        </p>
+        <div class="detail-grid">
+            {SECTIONS.iter().map(|(title, fields)| view! {
+                <section class="card">
+                    <h2>{t(*title)}</h2>
+                    <dl class="facts">
+                        {fields.iter().map(|(column, input, _)| {
+                            let value = d.values.get(*column).cloned().unwrap_or_default();
+                            view! { <dt>{label(column)}</dt><dd>{display_value(*input, &value)}</dd> }
+                        }).collect_view()}
+                    </dl>
+                </section>
+            }).collect_view()}
+            <section class="card">
+                <h2>{t(Msg::QuotesRevisions)}</h2>
+                <ul class="links" data-testid="revision-list">
+                    {d.revisions.into_iter().map(|r| {
+                        let label = format!("{} · {} · {}", locale.fmt(Msg::QuotesRevision, &[("n", &r.revision.to_string())]), r.created_at, r.created_by);
+                        if r.revision == shown {
+                            view! { <li><strong>{label}</strong></li> }.into_any()
+                        } else {
+                            view! { <li><a href=format!("/quotes/{id}?rev={}", r.revision)>{label}</a></li> }.into_any()
+                        }
+                    }).collect_view()}
+                </ul>
+            </section>
+        </div>
+    }
+}
+
+/// `/quotes/:id`.
+#[component]
+pub fn QuoteDetailPage() -> impl IntoView {
+    signed_in(false, |_| {
+        let params = use_params_map();
+        let query = use_query_map();
+        let key = move || {
+            let id = params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
+            let rev = query.read().get("rev").and_then(|s| s.parse::<i64>().ok());
+            (id, rev)
+        };
+        let detail = Resource::new(key, |(id, rev)| load_quote(id, rev));
+        view! {
+            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match detail.await {
+                        Ok(d) => detail_view(d).into_any(),
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        }
+        .into_any()
+    })
+}

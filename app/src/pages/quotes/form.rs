@@ -1,0 +1,464 @@
+//! Entering a quote, or editing one as a new revision. The form's field names are the columns
+//! of NodeLedger's CSV format, so the server reads a submitted form exactly as it reads one
+//! imported row: same parsing, same checks, same messages.
+
+use crate::{
+    components::{forms::ErrorBox, guard::signed_in},
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_navigate, use_params_map};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What the form starts from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuoteFormData {
+    /// Field values by column name.
+    pub values: BTreeMap<String, String>,
+    /// The team's vendors (suggestions).
+    pub vendors: Vec<String>,
+    /// GPU model suggestions.
+    pub gpu_models: Vec<String>,
+    /// Currency codes.
+    pub currencies: Vec<String>,
+    /// The revision being edited, if any.
+    pub revision: Option<i64>,
+}
+
+/// What saving the form led to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SaveQuoteOutcome {
+    /// Saved as this revision of this quote.
+    Saved {
+        /// Quote id.
+        quote_id: i64,
+        /// Revision number.
+        revision: i64,
+    },
+    /// Some fields are wrong: messages by column name (`_row` for the whole quote).
+    Invalid(BTreeMap<String, String>),
+}
+
+/// The values to start the form with: empty defaults, or the latest revision of `quote_id`.
+#[server(endpoint = "quotes/form")]
+pub async fn load_quote_form(quote_id: Option<i64>) -> Result<QuoteFormData, AppError> {
+    server::form_data(quote_id).await
+}
+
+/// Saves a new quote, or a new revision of `quote_id`.
+#[server(endpoint = "quotes/save")]
+pub async fn save_quote(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Result<SaveQuoteOutcome, AppError> {
+    server::save(quote_id, fields).await
+}
+
+#[cfg(feature = "ssr")]
+pub(crate) mod server {
+    use super::*;
+    use crate::{
+        app::request_locale,
+        auth,
+        domain::{
+            quotes::{self, COLUMNS, CsvFormat, GPU_MODEL_SUGGESTIONS, ImportDefaults},
+            roles::Capability,
+            tco::Currency,
+        },
+        pages::quotes::text,
+        store::{self, quotes::QuoteStoreError},
+    };
+
+    /// Reads the one data row of a two-line CSV into `column → value`.
+    pub fn csv_to_map(csv_text: &str) -> BTreeMap<String, String> {
+        let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+        let headers = reader.headers().cloned().unwrap_or_default();
+        let row = reader.records().next().and_then(Result::ok).unwrap_or_default();
+        headers.iter().zip(row.iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect()
+    }
+
+    /// Writes `column → value` as a two-line CSV in column order.
+    pub fn map_to_csv(fields: &BTreeMap<String, String>) -> Result<Vec<u8>, AppError> {
+        let columns: Vec<&str> = COLUMNS.iter().map(|c| c.name).filter(|c| fields.contains_key(*c)).collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let fail = |e: csv::Error| {
+            tracing::error!(error = %e, "cannot write form as CSV");
+            AppError::Internal
+        };
+        w.write_record(&columns).map_err(fail)?;
+        w.write_record(columns.iter().map(|c| fields[*c].as_str())).map_err(fail)?;
+        w.into_inner().map_err(|_| AppError::Internal)
+    }
+
+    fn defaults() -> BTreeMap<String, String> {
+        let today = store::today();
+        [
+            ("received_on", today.to_string()),
+            ("valid_until", today.add_days(30).unwrap_or(today).to_string()),
+            ("currency", "CNY".into()),
+            ("spec.gpus_per_node", "1".into()),
+            ("spec.sharing", "exclusive".into()),
+            ("price.basis", "per_node".into()),
+            ("price.billing_increment", "hour".into()),
+            ("price.stopped_bills_compute", "yes".into()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
+    pub async fn form_data(quote_id: Option<i64>) -> Result<QuoteFormData, AppError> {
+        let (_, team) = auth::require_team(Capability::EditQuotes)?;
+        let db = auth::db()?;
+        let (values, revision) = match quote_id {
+            None => (defaults(), None),
+            Some(id) => {
+                let q = store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?;
+                (csv_to_map(&quotes::export(std::slice::from_ref(&q.draft))), Some(q.revision))
+            }
+        };
+        Ok(QuoteFormData {
+            values,
+            vendors: store::vendors::list(&db, team.team_id).await?.into_iter().map(|v| v.name).collect(),
+            gpu_models: GPU_MODEL_SUGGESTIONS.iter().map(|g| g.label.to_string()).collect(),
+            currencies: Currency::ALL.iter().map(|c| c.code().to_string()).collect(),
+            revision,
+        })
+    }
+
+    pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -> Result<SaveQuoteOutcome, AppError> {
+        let (caller, team) = auth::require_team(Capability::EditQuotes)?;
+        let locale = request_locale();
+        let db = auth::db()?;
+        fields.retain(|k, _| COLUMNS.iter().any(|c| c.name == k));
+        let existing = match quote_id {
+            Some(id) => Some(store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?),
+            None => None,
+        };
+        if let Some(q) = &existing {
+            // A revision keeps the quote's identity.
+            fields.insert("vendor".into(), q.draft.vendor.clone());
+            fields.insert("reference".into(), q.draft.reference.clone());
+        }
+        let csv_bytes = map_to_csv(&fields)?;
+        let defaults = ImportDefaults::new("", store::today(), 30);
+        let preview = quotes::import(&csv_bytes, Some(CsvFormat::NodeLedger), &defaults).map_err(|e| {
+            AppError::Invalid(match e {
+                quotes::ImportError::MissingColumns { .. } => Msg::QerrRequired,
+                _ => Msg::ErrorBadRequest,
+            })
+        })?;
+        let Some(row) = preview.rows.into_iter().next() else { return Err(AppError::Invalid(Msg::ErrorBadRequest)) };
+        if !row.errors.is_empty() || row.draft.is_none() {
+            let errors = row
+                .errors
+                .iter()
+                .map(|e| {
+                    let column = e.column.clone().or_else(|| e.field.map(str::to_string)).unwrap_or_else(|| "_row".into());
+                    (column, text::field_error(locale, &e.code))
+                })
+                .collect();
+            return Ok(SaveQuoteOutcome::Invalid(errors));
+        }
+        let draft = row.draft.ok_or(AppError::Internal)?;
+        let mut tx = store::begin_write(&db).await?;
+        let result = match &existing {
+            Some(q) => store::quotes::add_revision(&mut tx, team.team_id, q.quote_id, &draft, Some(caller.user_id))
+                .await
+                .and_then(|r| r.map(|(rev, _)| (q.quote_id, rev)).ok_or(QuoteStoreError::DuplicateReference)),
+            None => {
+                let vendor_id = store::vendors::id_or_create(&mut tx, team.team_id, &draft.vendor).await?;
+                store::quotes::insert(&mut tx, team.team_id, vendor_id, &draft, Some(caller.user_id)).await.map(|(id, _)| (id, 1))
+            }
+        };
+        match result {
+            Ok((quote_id, revision)) => {
+                tx.commit().await?;
+                Ok(SaveQuoteOutcome::Saved { quote_id, revision })
+            }
+            Err(QuoteStoreError::DuplicateReference) => Err(AppError::Conflict(Msg::QuotesDuplicateReference)),
+            Err(QuoteStoreError::PriceOutOfRange) => Ok(SaveQuoteOutcome::Invalid(BTreeMap::from([(
+                "price.on_demand_hourly".to_string(),
+                text::field_error(locale, &quotes::ErrorCode::TooLarge { max: rust_decimal::Decimal::from(1_000_000) }),
+            )]))),
+            Err(QuoteStoreError::Sql(e)) => Err(e.into()),
+        }
+    }
+}
+
+/// How a field is entered.
+#[derive(Clone, Copy)]
+pub(crate) enum Input {
+    /// One line of text.
+    Text,
+    /// A decimal or whole number.
+    Number,
+    /// `YYYY-MM-DD`.
+    Date,
+    /// Yes / no / not stated.
+    YesNo,
+    /// One of these values (value, label).
+    Choice(&'static [(&'static str, Msg)]),
+    /// Several lines of text.
+    Long,
+    /// `exclusive`, `vgpu`, `mig:<profile>`, `fractional:<share>`.
+    Sharing,
+}
+
+/// A stored value as a person reads it: yes/no and choices in the page's language.
+pub(crate) fn display_value(input: Input, value: &str) -> String {
+    match input {
+        Input::YesNo => match yes_no_value(value) {
+            "yes" => t(Msg::QcYes).to_string(),
+            "no" => t(Msg::QcNo).to_string(),
+            _ => t(Msg::QuotesNotStated).to_string(),
+        },
+        Input::Choice(options) => options
+            .iter()
+            .find(|(v, _)| *v == value)
+            .map_or_else(|| value.to_string(), |(_, l)| t(*l).to_string()),
+        Input::Sharing => match value.split_once(':') {
+            Some(("mig", profile)) => format!("{} {profile}", t(Msg::QcMig)),
+            Some(("fractional", share)) => format!("{} {share}", t(Msg::QcFractional)),
+            _ if value == "exclusive" => t(Msg::QcExclusive).to_string(),
+            _ if value == "vgpu" => t(Msg::QcVgpu).to_string(),
+            _ => value.to_string(),
+        },
+        _ if value.trim().is_empty() => t(Msg::QuotesNotStated).to_string(),
+        _ => value.to_string(),
+    }
+}
+
+const BASIS: &[(&str, Msg)] = &[("per_node", Msg::QcPerNode), ("per_gpu", Msg::QcPerGpu)];
+const INCREMENT: &[(&str, Msg)] = &[("second", Msg::QcSecond), ("minute", Msg::QcMinute), ("hour", Msg::QcHour)];
+const FORM_FACTOR: &[(&str, Msg)] = &[("", Msg::QcUnknown), ("pcie", Msg::QcPcie), ("sxm", Msg::QcSxm), ("other", Msg::QcOther)];
+const INTERCONNECT: &[(&str, Msg)] =
+    &[("", Msg::QcUnknown), ("none", Msg::QcNone), ("pcie", Msg::QcPcie), ("nvlink", Msg::QcNvlink), ("nvswitch", Msg::QcNvswitch)];
+
+/// One field of the form: (column, how it is entered, required).
+pub(crate) type Field = (&'static str, Input, bool);
+
+/// The form, section by section: (section title, fields).
+pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
+    (Msg::QuotesSectionQuote, &[
+        ("vendor", Input::Text, true),
+        ("reference", Input::Text, true),
+        ("received_on", Input::Date, true),
+        ("valid_until", Input::Date, true),
+        ("notes", Input::Long, false),
+    ]),
+    (Msg::QuotesSectionGpu, &[
+        ("spec.gpu_model", Input::Text, true),
+        ("spec.gpus_per_node", Input::Number, true),
+        ("spec.vram_gib", Input::Number, true),
+        ("spec.usable_vram_gib", Input::Number, false),
+        ("spec.form_factor", Input::Choice(FORM_FACTOR), false),
+        ("spec.sharing", Input::Sharing, true),
+        ("spec.interconnect", Input::Choice(INTERCONNECT), false),
+        ("spec.memory_pooling", Input::YesNo, false),
+    ]),
+    (Msg::QuotesSectionHost, &[
+        ("spec.cpu_model", Input::Text, false),
+        ("spec.vcpus", Input::Number, false),
+        ("spec.ram_gib", Input::Number, false),
+        ("spec.system_disk_gb", Input::Number, false),
+        ("spec.system_disk_type", Input::Text, false),
+        ("spec.data_disk_gb", Input::Number, false),
+        ("spec.data_disk_type", Input::Text, false),
+        ("spec.data_disk_survives_release", Input::YesNo, false),
+        ("spec.temp_disk_wiped", Input::YesNo, false),
+        ("spec.snapshots", Input::YesNo, false),
+        ("spec.object_storage", Input::YesNo, false),
+        ("spec.public_bandwidth_mbps", Input::Number, false),
+        ("spec.internal_bandwidth_gbps", Input::Number, false),
+        ("spec.network_gbps", Input::Number, false),
+        ("spec.rdma", Input::YesNo, false),
+        ("spec.region", Input::Text, false),
+    ]),
+    (Msg::QuotesSectionSoftware, &[
+        ("spec.os", Input::Text, false),
+        ("spec.nvidia_driver", Input::Text, false),
+        ("spec.cuda", Input::Text, false),
+        ("spec.cudnn", Input::Text, false),
+        ("spec.rocm", Input::Text, false),
+        ("spec.docker_allowed", Input::YesNo, false),
+        ("spec.root_ssh", Input::YesNo, false),
+    ]),
+    (Msg::QuotesSectionPrice, &[
+        ("currency", Input::Text, true),
+        ("price.basis", Input::Choice(BASIS), true),
+        ("price.on_demand_hourly", Input::Number, true),
+        ("price.billing_increment", Input::Choice(INCREMENT), true),
+        ("price.minimum_billable_hours", Input::Number, false),
+        ("price.monthly_price", Input::Number, false),
+        ("price.commitment_months", Input::Number, false),
+        ("price.stopped_bills_compute", Input::YesNo, true),
+        ("price.disk_price_gb_month", Input::Number, false),
+        ("price.snapshot_price_gb_month", Input::Number, false),
+        ("price.egress_price_gb", Input::Number, false),
+        ("price.free_egress_gb", Input::Number, false),
+        ("price.ingress_price_gb", Input::Number, false),
+        ("price.public_ip_hourly", Input::Number, false),
+        ("price.other_fees", Input::Text, false),
+        ("auto_renewal", Input::YesNo, false),
+        ("early_release", Input::Long, false),
+    ]),
+];
+
+/// The label of a column.
+pub fn label(column: &str) -> &'static str {
+    Msg::from_key(&format!("qf.{column}")).map_or("", t)
+}
+
+/// Normalises stored yes/no spellings for the select.
+fn yes_no_value(v: &str) -> &'static str {
+    match v.trim().to_lowercase().as_str() {
+        "true" | "yes" | "1" | "是" => "yes",
+        "false" | "no" | "0" | "否" => "no",
+        _ => "",
+    }
+}
+
+fn field(
+    column: &'static str,
+    input: Input,
+    required: bool,
+    value: String,
+    editing: bool,
+    errors: RwSignal<BTreeMap<String, String>>,
+) -> impl IntoView {
+    let name = format!("fields[{column}]");
+    let id = format!("f-{}", column.replace('.', "-"));
+    let error = move || errors.with(|e| e.get(column).cloned());
+    let locked = editing && (column == "vendor" || column == "reference");
+    let list = match column {
+        "vendor" => Some("vendor-list"),
+        "spec.gpu_model" => Some("gpu-list"),
+        "currency" => Some("currency-list"),
+        _ => None,
+    };
+    let control = match input {
+        Input::Text | Input::Sharing => view! {
+            <input type="text" id=id.clone() name=name required=required value=value readonly=locked list=list
+                aria-invalid=move || error().is_some().to_string() />
+        }
+        .into_any(),
+        Input::Number => view! {
+            <input type="text" inputmode="decimal" id=id.clone() name=name required=required value=value
+                aria-invalid=move || error().is_some().to_string() />
+        }
+        .into_any(),
+        Input::Date => view! {
+            <input type="date" id=id.clone() name=name required=required value=value
+                aria-invalid=move || error().is_some().to_string() />
+        }
+        .into_any(),
+        Input::Long => view! { <textarea id=id.clone() name=name rows="2">{value}</textarea> }.into_any(),
+        Input::YesNo => {
+            let current = yes_no_value(&value);
+            let options: &[(&str, Msg)] = if required {
+                &[("yes", Msg::QcYes), ("no", Msg::QcNo)]
+            } else {
+                &[("", Msg::QcUnknown), ("yes", Msg::QcYes), ("no", Msg::QcNo)]
+            };
+            view! {
+                <select id=id.clone() name=name>
+                    {options.iter().map(|(v, l)| view! { <option value=*v selected=current == *v>{t(*l)}</option> }).collect_view()}
+                </select>
+            }
+            .into_any()
+        }
+        Input::Choice(options) => view! {
+            <select id=id.clone() name=name>
+                {options.iter().map(|(v, l)| view! { <option value=*v selected=value == *v>{t(*l)}</option> }).collect_view()}
+            </select>
+        }
+        .into_any(),
+    };
+    let hint = match column {
+        "spec.sharing" => Some(t(Msg::QuotesSharingHint)),
+        "price.other_fees" => Some(t(Msg::QuotesFeesHint)),
+        _ => None,
+    };
+    view! {
+        <label for=id class:required=required>
+            {label(column)}
+            {control}
+            {hint.map(|h| view! { <small class="hint">{h}</small> })}
+            {move || error().map(|e| view! { <small class="field-error" role="alert">{e}</small> })}
+        </label>
+    }
+}
+
+fn quote_form(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
+    let locale = use_locale();
+    let save = ServerAction::<SaveQuote>::new();
+    let errors = RwSignal::new(BTreeMap::<String, String>::new());
+    let navigate = use_navigate();
+    Effect::new(move |_| match save.value().get() {
+        Some(Ok(SaveQuoteOutcome::Saved { quote_id, .. })) => {
+            errors.set(BTreeMap::new());
+            navigate(&format!("/quotes/{quote_id}"), Default::default());
+        }
+        Some(Ok(SaveQuoteOutcome::Invalid(e))) => errors.set(e),
+        _ => {}
+    });
+    let editing = quote_id.is_some();
+    let values = data.values;
+    view! {
+        <datalist id="vendor-list">{data.vendors.into_iter().map(|v| view! { <option value=v /> }).collect_view()}</datalist>
+        <datalist id="gpu-list">{data.gpu_models.into_iter().map(|v| view! { <option value=v /> }).collect_view()}</datalist>
+        <datalist id="currency-list">{data.currencies.into_iter().map(|v| view! { <option value=v /> }).collect_view()}</datalist>
+        <ActionForm action=save attr:class="form quote-form" attr:data-testid="quote-form" attr:novalidate=true>
+            <input type="hidden" name="quote_id" value=quote_id.map(|id| id.to_string()).unwrap_or_default() />
+            {SECTIONS.iter().map(|(title, fields)| view! {
+                <fieldset class="card">
+                    <legend>{t(*title)}</legend>
+                    <div class="form-row">
+                        {fields.iter().map(|(column, input, required)| {
+                            field(column, *input, *required, values.get(*column).cloned().unwrap_or_default(), editing, errors)
+                        }).collect_view()}
+                    </div>
+                </fieldset>
+            }).collect_view()}
+            {move || (!errors.with(BTreeMap::is_empty)).then(|| view! {
+                <p class="form-error" role="alert">
+                    {t(Msg::QuotesFixFields)}
+                    {errors.with(|e| e.get("_row").cloned())}
+                </p>
+            })}
+            {move || save.value().get().and_then(Result::err).map(|e| view! { <p class="form-error" role="alert">{e.localized(locale)}</p> })}
+            <button type="submit" disabled=move || save.pending().get()>{t(Msg::QuotesSave)}</button>
+        </ActionForm>
+    }
+}
+
+/// `/quotes/new` and `/quotes/:id/edit`.
+#[component]
+pub fn QuoteFormPage() -> impl IntoView {
+    signed_in(false, |_| {
+        let params = use_params_map();
+        let quote_id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
+        let data = Resource::new(quote_id, load_quote_form);
+        view! {
+            <Title text=t(Msg::QuotesNew) />
+            <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
+            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    let id = quote_id();
+                    match data.await {
+                        Ok(d) => {
+                            let heading = match d.revision {
+                                Some(n) => format!("{} · {}", t(Msg::QuotesEdit), use_locale().fmt(Msg::QuotesRevision, &[("n", &(n + 1).to_string())])),
+                                None => t(Msg::QuotesNew).to_string(),
+                            };
+                            view! { <h1>{heading}</h1> {quote_form(d, id)} }.into_any()
+                        }
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    }
+                })}
+            </Suspense>
+        }
+        .into_any()
+    })
+}

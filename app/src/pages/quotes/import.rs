@@ -1,0 +1,283 @@
+//! Importing quotes from a CSV file: a preview with every problem (line, column, reason) before
+//! anything is saved; saving is all-or-nothing.
+
+use crate::{
+    components::guard::signed_in,
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use serde::{Deserialize, Serialize};
+
+/// Largest file the browser sends (larger files: the command line).
+pub const BROWSER_LIMIT_BYTES: usize = 12 * 1024 * 1024;
+
+/// A file to check or import.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportRequest {
+    /// The file's text.
+    pub content: String,
+    /// `auto`, `csv` or `skypilot`.
+    pub format: String,
+    /// Vendor for SkyPilot catalogs.
+    pub vendor: String,
+    /// Currency of SkyPilot catalog prices.
+    pub currency: String,
+}
+
+/// One problem in the file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// Line (header = 1).
+    pub line: u64,
+    /// Column label, when the problem is in one cell.
+    pub column: String,
+    /// What is wrong, in the user's language.
+    pub message: String,
+}
+
+/// What the check found, and what was saved.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportOutcome {
+    /// The whole file was refused, and why.
+    pub file_error: Option<String>,
+    /// Summary line.
+    pub summary: String,
+    /// Rows ready to import.
+    pub ready: usize,
+    /// Rows with errors.
+    pub bad: usize,
+    /// Problems (at most 500 listed).
+    pub problems: Vec<Problem>,
+    /// Quotes saved (only when asked to save and the file was clean).
+    pub saved: Option<usize>,
+}
+
+/// Checks a CSV file and, with `save`, imports it all-or-nothing into the active team.
+#[server(endpoint = "quotes/import", input = server_fn::codec::Json)]
+pub async fn import_quotes(request: ImportRequest, save: bool) -> Result<ImportOutcome, AppError> {
+    server::run(request, save).await
+}
+
+#[cfg(feature = "ssr")]
+mod server {
+    use super::*;
+    use crate::{
+        app::request_locale,
+        auth,
+        domain::{
+            quotes::{self, CsvFormat, ImportDefaults, QuoteDraft},
+            roles::Capability,
+            tco::Currency,
+        },
+        pages::quotes::text,
+        store::{self, quotes::SaveImportError},
+    };
+
+    pub async fn run(req: ImportRequest, save: bool) -> Result<ImportOutcome, AppError> {
+        let (caller, team) = auth::require_team(Capability::EditQuotes)?;
+        let locale = request_locale();
+        let format = match req.format.as_str() {
+            "csv" => Some(CsvFormat::NodeLedger),
+            "skypilot" => Some(CsvFormat::SkyPilot),
+            _ => None,
+        };
+        let currency = Currency::parse(req.currency.trim()).map_err(|_| AppError::Invalid(Msg::QerrUnknownCurrency))?;
+        let mut defaults = ImportDefaults::new(req.vendor.trim(), store::today(), 30);
+        defaults.currency = currency;
+        defaults.max_bytes = BROWSER_LIMIT_BYTES;
+        let refused = |message: String| Ok(ImportOutcome { file_error: Some(message), ..ImportOutcome::default() });
+        let preview = match quotes::import(req.content.as_bytes(), format, &defaults) {
+            Ok(p) => p,
+            Err(e) => return refused(text::import_error(locale, &e)),
+        };
+        if preview.format == CsvFormat::SkyPilot && req.vendor.trim().is_empty() {
+            return refused(locale.t(Msg::QimpVendorRequired).to_string());
+        }
+        let mut problems: Vec<Problem> = preview
+            .rows
+            .iter()
+            .flat_map(|r| r.errors.iter())
+            .map(|e| Problem {
+                line: e.line,
+                column: e.column.as_deref().map(|c| text::column_label(locale, c)).unwrap_or_default(),
+                message: text::field_error(locale, &e.code),
+            })
+            .collect();
+        let bad = preview.rows.iter().filter(|r| !r.errors.is_empty() || r.draft.is_none()).count();
+        let ready: Vec<(u64, &QuoteDraft)> = preview
+            .rows
+            .iter()
+            .filter(|r| r.errors.is_empty())
+            .filter_map(|r| r.draft.as_ref().map(|d| (r.line, d)))
+            .collect();
+        let skipped = preview.skipped.len();
+        problems.extend(preview.skipped.iter().map(|(line, reason)| Problem {
+            line: *line,
+            column: String::new(),
+            message: text::skip_reason(locale, *reason),
+        }));
+        problems.sort_by_key(|p| p.line);
+        problems.truncate(500);
+        let format_name = locale.t(match preview.format {
+            CsvFormat::NodeLedger => Msg::ImportFormatCsv,
+            CsvFormat::SkyPilot => Msg::ImportFormatSkypilot,
+        });
+        let summary = locale.fmt(
+            Msg::ImportSummary,
+            &[
+                ("rows", &preview.rows.len().to_string()),
+                ("format", format_name),
+                ("ok", &ready.len().to_string()),
+                ("bad", &bad.to_string()),
+                ("skipped", &skipped.to_string()),
+            ],
+        );
+        let mut outcome = ImportOutcome { file_error: None, summary, ready: ready.len(), bad, problems, saved: None };
+        if save && bad == 0 && !ready.is_empty() {
+            match store::quotes::save_import(&auth::db()?, team.team_id, &ready, Some(caller.user_id)).await {
+                Ok(n) => outcome.saved = Some(n),
+                Err(SaveImportError::DuplicateReference { line }) | Err(SaveImportError::PriceOutOfRange { line }) => {
+                    outcome.file_error = Some(locale.fmt(Msg::QimpDuplicateInDb, &[("line", &line.to_string())]));
+                }
+                Err(SaveImportError::Sql(e)) => return Err(e.into()),
+            }
+        }
+        Ok(outcome)
+    }
+}
+
+/// Reads the chosen file's text in the browser.
+#[cfg(feature = "hydrate")]
+async fn read_file(input: web_sys::HtmlInputElement) -> Result<(String, usize), Msg> {
+    use wasm_bindgen::JsCast;
+    let file = input.files().and_then(|f| f.get(0)).ok_or(Msg::ImportChooseFile)?;
+    let size = file.size() as usize;
+    if size > BROWSER_LIMIT_BYTES {
+        return Err(Msg::ImportTooBigForBrowser);
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.map_err(|_| Msg::QimpBadUtf8)?;
+    let text = text.dyn_into::<js_sys::JsString>().map_err(|_| Msg::QimpBadUtf8)?;
+    Ok((String::from(text), size))
+}
+
+fn outcome_view(o: ImportOutcome) -> impl IntoView {
+    let locale = use_locale();
+    let has_errors = o.bad > 0;
+    view! {
+        <section class="card" data-testid="import-result">
+            {o.file_error.map(|e| view! { <p class="form-error" role="alert">{e}</p> })}
+            {(!o.summary.is_empty()).then(|| view! { <p data-testid="import-summary">{o.summary.clone()}</p> })}
+            {o.saved.map(|n| view! {
+                <p class="form-ok" role="status" data-testid="import-done">
+                    {locale.fmt(Msg::ImportDone, &[("n", &n.to_string())])} " " <a href="/quotes">{t(Msg::QuotesBack)}</a>
+                </p>
+            })}
+            {(!o.problems.is_empty()).then(|| view! {
+                {has_errors.then(|| view! { <p class="form-error">{t(Msg::ImportFixAndRetry)}</p> })}
+                <table class="table" data-testid="import-problems">
+                    <thead><tr><th class="num">{t(Msg::ImportColLine)}</th><th>{t(Msg::ImportColColumn)}</th><th>{t(Msg::ImportColProblem)}</th></tr></thead>
+                    <tbody>
+                        {o.problems.into_iter().map(|p| view! {
+                            <tr><td class="num">{p.line}</td><td>{p.column}</td><td>{p.message}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+        </section>
+    }
+}
+
+/// `/quotes/import`.
+#[component]
+pub fn QuoteImportPage() -> impl IntoView {
+    signed_in(false, |_| {
+        let locale = use_locale();
+        let file_input = NodeRef::<leptos::html::Input>::new();
+        let format = RwSignal::new("auto".to_string());
+        let vendor = RwSignal::new(String::new());
+        let currency = RwSignal::new("USD".to_string());
+        let status = RwSignal::new(None::<String>);
+        let problem = RwSignal::new(None::<String>);
+        let checked = RwSignal::new(None::<ImportRequest>);
+        let action = Action::new(|(req, save): &(ImportRequest, bool)| import_quotes(req.clone(), *save));
+        let pending = action.pending();
+        Effect::new(move |_| {
+            if !pending.get() {
+                status.set(None);
+            }
+        });
+        let check = move |_| {
+            problem.set(None);
+            checked.set(None);
+            #[cfg(feature = "hydrate")]
+            if let Some(input) = file_input.get() {
+                status.set(Some(locale.t(Msg::ImportReading).to_string()));
+                leptos::task::spawn_local(async move {
+                    match read_file(input).await {
+                        Ok((content, size)) => {
+                            status.set(Some(locale.fmt(Msg::ImportChecking, &[("n", &size.div_ceil(1024).to_string())])));
+                            let req = ImportRequest { content, format: format.get_untracked(), vendor: vendor.get_untracked(), currency: currency.get_untracked() };
+                            checked.set(Some(req.clone()));
+                            action.dispatch((req, false));
+                        }
+                        Err(m) => {
+                            status.set(None);
+                            problem.set(Some(locale.fmt(m, &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))])));
+                        }
+                    }
+                });
+            }
+        };
+        let import_all = move |_| {
+            if let Some(req) = checked.get_untracked() {
+                status.set(Some(locale.t(Msg::ImportSaving).to_string()));
+                action.dispatch((req, true));
+            }
+        };
+        let ready = move || match action.value().get() {
+            Some(Ok(o)) if o.file_error.is_none() && o.saved.is_none() && o.bad == 0 && o.ready > 0 => Some(o.ready),
+            _ => None,
+        };
+        view! {
+            <Title text=t(Msg::ImportTitle) />
+            <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
+            <h1>{t(Msg::ImportTitle)}</h1>
+            <p class="lead">{t(Msg::ImportLead)}</p>
+            <section class="card">
+                <div class="form" data-testid="import-form">
+                    <label>{t(Msg::ImportFile)}<input type="file" accept=".csv,text/csv" node_ref=file_input name="file" /></label>
+                    <div class="form-row">
+                        <label>
+                            {t(Msg::ImportFormat)}
+                            <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
+                                <option value="auto">{t(Msg::ImportFormatAuto)}</option>
+                                <option value="csv">{t(Msg::ImportFormatCsv)}</option>
+                                <option value="skypilot">{t(Msg::ImportFormatSkypilot)}</option>
+                            </select>
+                        </label>
+                        <label>{t(Msg::ImportVendor)}<input type="text" name="vendor" on:input=move |ev| vendor.set(event_target_value(&ev)) /></label>
+                        <label>{t(Msg::ImportCurrency)}<input type="text" name="currency" value="USD" maxlength="3" on:input=move |ev| currency.set(event_target_value(&ev)) /></label>
+                    </div>
+                    <p class="actions">
+                        <button type="button" on:click=check disabled=move || pending.get()>{t(Msg::ImportPreview)}</button>
+                        {move || ready().map(|n| view! {
+                            <button type="button" class="primary" data-testid="import-save" on:click=import_all disabled=move || pending.get()>
+                                {locale.fmt(Msg::ImportSave, &[("n", &n.to_string())])}
+                            </button>
+                        })}
+                    </p>
+                    {move || status.get().map(|s| view! { <p class="progress" role="status"><span class="spinner" aria-hidden="true"></span>{s}</p> })}
+                    {move || problem.get().map(|p| view! { <p class="form-error" role="alert">{p}</p> })}
+                </div>
+            </section>
+            {move || match action.value().get() {
+                Some(Ok(o)) => Some(outcome_view(o).into_any()),
+                Some(Err(e)) => Some(view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }.into_any()),
+                None => None,
+            }}
+        }
+        .into_any()
+    })
+}

@@ -1,0 +1,383 @@
+//! The quote list: filters, sort, pages; tick quotes to compare them.
+
+use crate::{
+    components::{forms::ErrorBox, guard::signed_in},
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::{components::Form, hooks::use_query_map};
+use serde::{Deserialize, Serialize};
+
+/// Quotes per page.
+pub const PER_PAGE: u32 = 50;
+
+/// The list's query string, as typed in the filter form (parsed and checked on the server).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuoteQuery {
+    /// Vendor name.
+    pub vendor: Option<String>,
+    /// Part of the GPU model.
+    pub gpu: Option<String>,
+    /// VRAM per GPU at least, GiB.
+    pub vram: Option<String>,
+    /// GPUs per node.
+    pub gpus: Option<String>,
+    /// `on`: whole GPUs only.
+    pub exclusive: Option<String>,
+    /// Part of the region.
+    pub region: Option<String>,
+    /// Node price per hour at most.
+    pub max_price: Option<String>,
+    /// `on`: include expired quotes.
+    pub expired: Option<String>,
+    /// Sort order (snake case of [`crate::store::quotes::QuoteSort`]).
+    pub sort: Option<String>,
+    /// Page, from 1.
+    pub page: Option<String>,
+}
+
+/// One line of the list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuoteRow {
+    /// Quote id.
+    pub quote_id: i64,
+    /// Latest revision number.
+    pub revision: i64,
+    /// Vendor.
+    pub vendor: String,
+    /// Vendor's reference.
+    pub reference: String,
+    /// GPU model.
+    pub gpu_model: String,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// VRAM per GPU, GiB.
+    pub vram_gib: String,
+    /// Not a whole exclusive GPU.
+    pub sliced: bool,
+    /// Region.
+    pub region: String,
+    /// Node price per hour, formatted with the currency.
+    pub node_hour: String,
+    /// GPU price per hour, formatted.
+    pub gpu_hour: String,
+    /// Last valid day.
+    pub valid_until: String,
+    /// Validity has ended.
+    pub expired: bool,
+}
+
+/// One page of the list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuotePage {
+    /// The quotes.
+    pub rows: Vec<QuoteRow>,
+    /// Quotes matching the filter.
+    pub total: i64,
+    /// This page, from 1.
+    pub page: u32,
+    /// Number of pages.
+    pub pages: u32,
+    /// The team's vendors, for the filter.
+    pub vendors: Vec<String>,
+    /// The caller may add and import quotes.
+    pub can_edit: bool,
+}
+
+/// One page of the active team's quotes.
+#[server(endpoint = "quotes/list", input = server_fn::codec::Json)]
+pub async fn list_quotes(query: QuoteQuery) -> Result<QuotePage, AppError> {
+    server::list(query).await
+}
+
+#[cfg(feature = "ssr")]
+pub(crate) mod server {
+    use super::*;
+    use crate::{
+        auth,
+        domain::{
+            money::{format_money, format_unit_price},
+            quotes::Sharing,
+            roles::{Capability, allows},
+        },
+        store::{self, quotes::{QuoteFilter, QuoteSort, QuoteSummary}},
+    };
+    use rust_decimal::Decimal;
+    use std::str::FromStr;
+
+    fn text(v: &Option<String>) -> Option<String> {
+        v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+    }
+
+    fn number<T: FromStr>(v: &Option<String>) -> Result<Option<T>, AppError> {
+        text(v).map(|s| s.parse::<T>().map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber))).transpose()
+    }
+
+    /// The filter, sort and page a query asks for.
+    pub fn parse(q: &QuoteQuery) -> Result<(QuoteFilter, QuoteSort, u32), AppError> {
+        let filter = QuoteFilter {
+            vendor: text(&q.vendor),
+            gpu_model: text(&q.gpu),
+            min_vram_gib: number(&q.vram)?,
+            gpus_per_node: number(&q.gpus)?,
+            exclusive_only: q.exclusive.is_some(),
+            region: text(&q.region),
+            max_node_hourly: number::<Decimal>(&q.max_price)?,
+            include_expired: q.expired.is_some(),
+        };
+        let sort = match text(&q.sort).as_deref() {
+            None | Some("price_asc") => QuoteSort::PriceAsc,
+            Some("price_desc") => QuoteSort::PriceDesc,
+            Some("vram_desc") => QuoteSort::VramDesc,
+            Some("received_desc") => QuoteSort::ReceivedDesc,
+            Some("valid_until_asc") => QuoteSort::ValidUntilAsc,
+            Some(_) => return Err(AppError::Invalid(Msg::QerrInvalidChoice)),
+        };
+        let page = number::<u32>(&q.page)?.unwrap_or(1).max(1);
+        Ok((filter, sort, page))
+    }
+
+    /// A list line from a stored quote.
+    pub fn row(q: QuoteSummary, today: crate::domain::quotes::Date) -> QuoteRow {
+        let d = q.draft;
+        let currency = d.price.currency;
+        QuoteRow {
+            quote_id: q.quote_id,
+            revision: q.revision,
+            node_hour: d.hourly_per_node().map(|p| format_money(p, currency)).unwrap_or_default(),
+            gpu_hour: d.hourly_per_gpu().map(|p| format_unit_price(p, currency, 2)).unwrap_or_default(),
+            expired: d.is_expired(today),
+            valid_until: d.valid_until.to_string(),
+            sliced: !matches!(d.spec.sharing, Sharing::Exclusive),
+            vram_gib: d.spec.vram_gib.normalize().to_string(),
+            gpus_per_node: d.spec.gpus_per_node,
+            gpu_model: d.spec.gpu_model,
+            region: d.spec.region,
+            reference: d.reference,
+            vendor: d.vendor,
+        }
+    }
+
+    pub async fn list(query: QuoteQuery) -> Result<QuotePage, AppError> {
+        let (_, team) = auth::require_team(Capability::ReadTeamData)?;
+        let (filter, sort, page) = parse(&query)?;
+        let db = auth::db()?;
+        let today = store::today();
+        let (items, total) = store::quotes::list(&db, team.team_id, &filter, sort, today, page - 1, PER_PAGE).await?;
+        let vendors = store::vendors::list(&db, team.team_id).await?.into_iter().map(|v| v.name).collect();
+        let pages = u32::try_from((total.max(1) + i64::from(PER_PAGE) - 1) / i64::from(PER_PAGE)).unwrap_or(u32::MAX);
+        Ok(QuotePage {
+            rows: items.into_iter().map(|q| row(q, today)).collect(),
+            total,
+            page,
+            pages,
+            vendors,
+            can_edit: allows(team.role, Capability::EditQuotes),
+        })
+    }
+}
+
+fn query_from_url() -> Memo<QuoteQuery> {
+    let map = use_query_map();
+    Memo::new(move |_| {
+        let m = map.read();
+        let get = |k: &str| m.get(k);
+        QuoteQuery {
+            vendor: get("vendor"),
+            gpu: get("gpu"),
+            vram: get("vram"),
+            gpus: get("gpus"),
+            exclusive: get("exclusive"),
+            region: get("region"),
+            max_price: get("max_price"),
+            expired: get("expired"),
+            sort: get("sort"),
+            page: get("page"),
+        }
+    })
+}
+
+fn filter_form(q: QuoteQuery, vendors: Vec<String>) -> impl IntoView {
+    let v = |o: &Option<String>| o.clone().unwrap_or_default();
+    let sorts = [
+        ("price_asc", Msg::QuotesSortPriceAsc),
+        ("price_desc", Msg::QuotesSortPriceDesc),
+        ("vram_desc", Msg::QuotesSortVramDesc),
+        ("received_desc", Msg::QuotesSortReceivedDesc),
+        ("valid_until_asc", Msg::QuotesSortValidUntilAsc),
+    ];
+    let sort = v(&q.sort);
+    let vendor = v(&q.vendor);
+    view! {
+        <Form method="GET" action="/quotes" attr:class="form filter-form" attr:data-testid="quote-filter">
+            <div class="form-row">
+                <label>
+                    {t(Msg::QuotesFilterVendor)}
+                    <select name="vendor">
+                        <option value="">{t(Msg::QuotesFilterAnyVendor)}</option>
+                        {vendors.into_iter().map(|name| {
+                            let selected = name == vendor;
+                            view! { <option value=name.clone() selected=selected>{name.clone()}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>{t(Msg::QuotesFilterGpu)}<input type="text" name="gpu" value=v(&q.gpu) /></label>
+                <label>{t(Msg::QuotesFilterVram)}<input type="number" name="vram" min="0" value=v(&q.vram) /></label>
+                <label>{t(Msg::QuotesFilterGpus)}<input type="number" name="gpus" min="1" value=v(&q.gpus) /></label>
+                <label>{t(Msg::QuotesFilterRegion)}<input type="text" name="region" value=v(&q.region) /></label>
+                <label>{t(Msg::QuotesFilterPrice)}<input type="text" inputmode="decimal" name="max_price" value=v(&q.max_price) /></label>
+                <label>
+                    {t(Msg::QuotesSort)}
+                    <select name="sort">
+                        {sorts.into_iter().map(|(value, label)| view! {
+                            <option value=value selected=sort == value>{t(label)}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <div class="form-inline">
+                <label class="checkbox"><input type="checkbox" name="exclusive" checked=q.exclusive.is_some() />{t(Msg::QuotesFilterExclusive)}</label>
+                <label class="checkbox"><input type="checkbox" name="expired" checked=q.expired.is_some() />{t(Msg::QuotesFilterExpired)}</label>
+                <button type="submit">{t(Msg::QuotesFilter)}</button>
+                <a href="/quotes">{t(Msg::QuotesFilterReset)}</a>
+            </div>
+        </Form>
+    }
+}
+
+fn page_link(q: &QuoteQuery, page: u32) -> String {
+    let mut parts = Vec::new();
+    let mut push = |k: &str, v: &Option<String>| {
+        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+            parts.push(format!("{k}={}", urlencode(v)));
+        }
+    };
+    push("vendor", &q.vendor);
+    push("gpu", &q.gpu);
+    push("vram", &q.vram);
+    push("gpus", &q.gpus);
+    push("exclusive", &q.exclusive);
+    push("region", &q.region);
+    push("max_price", &q.max_price);
+    push("expired", &q.expired);
+    push("sort", &q.sort);
+    parts.push(format!("page={page}"));
+    format!("/quotes?{}", parts.join("&"))
+}
+
+/// Percent-encodes a query value.
+pub fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
+    let locale = use_locale();
+    let count = locale.fmt(
+        Msg::QuotesCount,
+        &[("total", &page.total.to_string()), ("page", &page.page.to_string()), ("pages", &page.pages.to_string())],
+    );
+    let prev = (page.page > 1).then(|| page_link(&q, page.page - 1));
+    let next = (page.page < page.pages).then(|| page_link(&q, page.page + 1));
+    if page.rows.is_empty() {
+        return view! { <p class="empty-state" data-testid="quote-empty">{t(Msg::QuotesNone)}</p> }.into_any();
+    }
+    view! {
+        <form method="get" action="/quotes/compare" data-testid="compare-form">
+            <p class="table-meta">
+                <span data-testid="quote-count">{count}</span>
+                <button type="submit" class="small">{t(Msg::QuotesCompare)}</button>
+                <span class="hint">{t(Msg::QuotesCompareHint)}</span>
+            </p>
+            <div class="table-scroll">
+                <table class="table" data-testid="quote-table">
+                    <thead>
+                        <tr>
+                            <th><span class="visually-hidden">{t(Msg::QuotesCompare)}</span></th>
+                            <th>{t(Msg::QfVendor)}</th>
+                            <th>{t(Msg::QfReference)}</th>
+                            <th>{t(Msg::QuotesColGpu)}</th>
+                            <th class="num">{t(Msg::QfSpecVramGib)}</th>
+                            <th>{t(Msg::QfSpecRegion)}</th>
+                            <th class="num">{t(Msg::QuotesColNodeHour)}</th>
+                            <th class="num">{t(Msg::QuotesColGpuHour)}</th>
+                            <th>{t(Msg::QuotesColValid)}</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {page.rows.into_iter().map(|r| view! {
+                            <tr class:muted=r.expired>
+                                <td><input type="checkbox" name="id" value=r.quote_id.to_string() aria-label=r.reference.clone() /></td>
+                                <td>{r.vendor}</td>
+                                <td><a href=format!("/quotes/{}", r.quote_id)>{r.reference}</a></td>
+                                <td>
+                                    {format!("{} × {}", r.gpus_per_node, r.gpu_model)}
+                                    {r.sliced.then(|| view! { <span class="tag warn">{t(Msg::QuotesSliced)}</span> })}
+                                </td>
+                                <td class="num">{r.vram_gib}</td>
+                                <td>{r.region}</td>
+                                <td class="num">{r.node_hour}</td>
+                                <td class="num">{r.gpu_hour}</td>
+                                <td>
+                                    {r.valid_until}
+                                    {r.expired.then(|| view! { <span class="tag danger">{t(Msg::QuotesExpired)}</span> })}
+                                </td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </form>
+        <nav class="pager">
+            {prev.map(|href| view! { <a href=href rel="prev">{t(Msg::QuotesPrev)}</a> })}
+            {next.map(|href| view! { <a href=href rel="next">{t(Msg::QuotesNext)}</a> })}
+        </nav>
+    }
+    .into_any()
+}
+
+/// The quote list page.
+#[component]
+pub fn QuoteListPage() -> impl IntoView {
+    signed_in(false, |_| {
+        let query = query_from_url();
+        let page = Resource::new(move || query.get(), list_quotes);
+        view! {
+            <Title text=t(Msg::QuotesTitle) />
+            <div class="page-head">
+                <h1>{t(Msg::QuotesTitle)}</h1>
+                <div class="actions">
+                    <a class="button-link secondary" href="/quotes/export.csv" rel="external" download="quotes.csv">{t(Msg::QuotesExport)}</a>
+                </div>
+            </div>
+            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    let q = query.get_untracked();
+                    match page.await {
+                        Ok(p) => {
+                            let edit = p.can_edit.then(|| view! {
+                                <p class="actions">
+                                    <a class="button-link" href="/quotes/new">{t(Msg::QuotesNew)}</a>
+                                    <a class="button-link secondary" href="/quotes/import">{t(Msg::QuotesImport)}</a>
+                                </p>
+                            });
+                            view! {
+                                {edit}
+                                <section class="card">{filter_form(q.clone(), p.vendors.clone())}</section>
+                                {table(p, q)}
+                            }.into_any()
+                        }
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        }
+        .into_any()
+    })
+}

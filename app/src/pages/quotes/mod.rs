@@ -1,0 +1,10 @@
+//! Vendor quotes: the list (filters, sort, pages), a quote and its revisions, the quote form,
+//! CSV import with a preview, and the side-by-side comparison.
+
+pub mod compare;
+pub mod detail;
+pub mod form;
+pub mod import;
+pub mod list;
+#[cfg(feature = "ssr")]
+pub mod text;

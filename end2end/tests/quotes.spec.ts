@@ -1,0 +1,91 @@
+import { expect, test } from "@playwright/test";
+import { createMember, ensureAdmin, hydrated, open, signIn, watchConsole } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+const HEADER =
+  "vendor,reference,received_on,valid_until,currency,spec.gpu_model,spec.gpus_per_node,spec.vram_gib,spec.sharing," +
+  "price.basis,price.on_demand_hourly,price.billing_increment,price.stopped_bills_compute";
+const csv = (badVram: string) =>
+  [
+    HEADER,
+    "星河算力,XH-A100-8,2026-11-01,2099-12-31,CNY,A100 80GB,8,80,exclusive,per_node,220.00,minute,no",
+    `星河算力,XH-L40S-2,2026-11-01,2099-12-31,CNY,L40S 48GB,2,${badVram},exclusive,per_gpu,9.80,hour,yes`,
+    "云算科技,YS-4090-1,2026-11-02,2099-12-31,CNY,RTX 4090 24GB,1,24,fractional:0.5,per_node,2.60,second,no",
+  ].join("\n");
+
+test("procurement enters a quote, imports a CSV after fixing a bad row, filters and compares", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await ensureAdmin(page);
+  await createMember(page, "Procurement Desk", "buyer@example.com", "Bo Buyer", "procurement");
+  await signIn(page, "buyer@example.com");
+
+  // Enter one quote by hand; a bad VRAM value is named next to its field.
+  await page.getByRole("link", { name: "Quotes", exact: true }).click();
+  await expect(page.getByTestId("quote-empty")).toBeVisible();
+  await page.getByRole("link", { name: "New quote" }).click();
+  await hydrated(page);
+  const form = page.getByTestId("quote-form");
+  await form.locator("#f-vendor").fill("德讯电讯");
+  await form.locator("#f-reference").fill("DX-2026-1101");
+  await form.locator("#f-spec-gpu_model").fill("H100 80GB");
+  await form.locator("#f-spec-gpus_per_node").fill("8");
+  await form.locator("#f-spec-vram_gib").fill("0");
+  await form.locator("#f-price-on_demand_hourly").fill("310.00");
+  await form.locator("#f-valid_until").fill("2099-06-30");
+  await form.locator('button[type="submit"]').click();
+  await expect(form.locator(".field-error").first()).toContainText("greater than zero");
+  await form.locator("#f-spec-vram_gib").fill("80");
+  await form.locator('button[type="submit"]').click();
+  await page.waitForURL(/\/quotes\/\d+$/);
+  await expect(page.getByTestId("quote-revision")).toContainText("Revision 1");
+  await expect(page.getByTestId("quote-revision")).toContainText("¥310.00");
+
+  // Import a CSV with one bad row: the problem is listed with its line; nothing is saved.
+  await open(page, "/quotes/import");
+  await page.locator('input[type="file"]').setInputFiles({ name: "quotes.csv", mimeType: "text/csv", buffer: Buffer.from(csv("0")) });
+  await page.getByRole("button", { name: "Check file" }).click();
+  await expect(page.getByTestId("import-problems")).toContainText("3");
+  await expect(page.getByTestId("import-problems")).toContainText("greater than zero");
+  await expect(page.getByTestId("import-save")).toHaveCount(0);
+  // Fix the file and check again: all three rows are ready; import them.
+  await page.locator('input[type="file"]').setInputFiles({ name: "quotes.csv", mimeType: "text/csv", buffer: Buffer.from(csv("48")) });
+  await page.getByRole("button", { name: "Check file" }).click();
+  await expect(page.getByTestId("import-summary")).toContainText("3 ready");
+  await page.getByTestId("import-save").click();
+  await expect(page.getByTestId("import-done")).toContainText("Imported 3 quotes");
+
+  // The list: four quotes, cheapest node-hour first; filter by GPU model and VRAM.
+  await open(page, "/quotes");
+  await expect(page.getByTestId("quote-count")).toContainText("4 quotes");
+  await expect(page.getByTestId("quote-table").locator("tbody tr").first()).toContainText("YS-4090-1");
+  const filter = page.getByTestId("quote-filter");
+  await filter.locator('input[name="vram"]').fill("48");
+  await filter.locator('input[name="exclusive"]').check();
+  await filter.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/vram=48/);
+  await expect(page.getByTestId("quote-count")).toContainText("3 quotes");
+  await expect(page.getByTestId("quote-table")).not.toContainText("YS-4090-1");
+
+  // Compare two quotes side by side; rows that differ are highlighted.
+  await page.getByRole("checkbox", { name: "XH-A100-8" }).check();
+  await page.getByRole("checkbox", { name: "XH-L40S-2" }).check();
+  await page.getByRole("button", { name: "Compare selected" }).click();
+  await expect(page).toHaveURL(/\/quotes\/compare\?/);
+  const table = page.getByTestId("compare-table");
+  await expect(table).toContainText("星河算力 · XH-A100-8");
+  await expect(table.locator("tr.differs").filter({ hasText: "GPU model" })).toContainText("L40S 48GB");
+
+  // Export, then the Chinese UI of the same list.
+  const download = await page.request.get("/quotes/export.csv");
+  expect(download.status()).toBe(200);
+  expect(await download.text()).toContain("XH-L40S-2");
+  await open(page, "/quotes");
+  await page.getByRole("button", { name: "中文" }).click();
+  await hydrated(page);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("报价");
+  await page.getByRole("button", { name: "English" }).click();
+  await hydrated(page);
+
+  expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);
+});

@@ -1,0 +1,193 @@
+//! Quotes through the router: roles, validation, revisions, import, export, team isolation.
+
+mod common;
+
+use common::{PASSWORD, TestApp};
+use http::StatusCode;
+use serde_json::{Value, json};
+
+const GOOD_CSV: &str = include_str!("../../app/src/domain/quotes/fixtures/nodeledger_quotes.csv");
+const ONE_BAD_ROW: &str = include_str!("../../app/src/domain/quotes/fixtures/nodeledger_one_bad_row.csv");
+const LAMBDA: &str = include_str!("../../app/src/domain/quotes/fixtures/lambda_vms.csv");
+
+/// An admin, teams A and B, procurement and engineer in A, procurement in B; their cookies.
+struct Desk {
+    app: TestApp,
+    buyer_a: String,
+    engineer_a: String,
+    buyer_b: String,
+}
+
+async fn desk() -> Desk {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let a = app.create_team(&admin, "A").await;
+    let b = app.create_team(&admin, "B").await;
+    app.create_member(&admin, "pa@example.com", a, "procurement").await;
+    app.create_member(&admin, "ea@example.com", a, "engineer").await;
+    app.create_member(&admin, "pb@example.com", b, "procurement").await;
+    Desk {
+        buyer_a: app.login("pa@example.com", PASSWORD).await,
+        engineer_a: app.login("ea@example.com", PASSWORD).await,
+        buyer_b: app.login("pb@example.com", PASSWORD).await,
+        app,
+    }
+}
+
+fn quote_form(reference: &str, vram: &str, price: &str) -> Vec<(String, String)> {
+    [
+        ("vendor", "Acme GPU"),
+        ("reference", reference),
+        ("received_on", "2026-11-20"),
+        ("valid_until", "2099-12-31"),
+        ("spec.gpu_model", "L40S 48GB"),
+        ("spec.gpus_per_node", "2"),
+        ("spec.vram_gib", vram),
+        ("spec.sharing", "exclusive"),
+        ("currency", "CNY"),
+        ("price.basis", "per_gpu"),
+        ("price.on_demand_hourly", price),
+        ("price.billing_increment", "minute"),
+        ("price.stopped_bills_compute", "no"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
+    .collect()
+}
+
+async fn save(d: &Desk, cookie: &str, quote_id: Option<i64>, form: Vec<(String, String)>) -> common::Answer {
+    let mut pairs: Vec<(String, String)> = vec![("quote_id".into(), quote_id.map(|i| i.to_string()).unwrap_or_default())];
+    pairs.extend(form);
+    let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    d.app.call("/api/quotes/save", &refs, Some(cookie)).await
+}
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+async fn count(d: &Desk) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM quote_revisions").fetch_one(&d.app.db).await.unwrap()
+}
+
+#[tokio::test]
+async fn procurement_enters_a_quote_and_edits_it_as_a_new_revision() {
+    let d = desk().await;
+    let res = save(&d, &d.buyer_a, None, quote_form("ACME-1", "48", "6.25")).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let saved = json(&res.body);
+    let id = saved["Saved"]["quote_id"].as_i64().expect("saved");
+    assert_eq!(saved["Saved"]["revision"], 1);
+
+    let edit = save(&d, &d.buyer_a, Some(id), quote_form("ignored-on-edit", "48", "5.75")).await;
+    assert_eq!(json(&edit.body)["Saved"]["revision"], 2, "{}", edit.body);
+    let latest = d.app.call("/api/quotes/detail", &[("quote_id", &id.to_string())], Some(&d.engineer_a)).await;
+    let latest = json(&latest.body);
+    assert_eq!(latest["revision"], 2);
+    assert_eq!(latest["reference"], "ACME-1", "a revision keeps the quote's identity");
+    assert_eq!(latest["node_hour"], "¥11.50", "per-GPU price × 2 GPUs");
+    assert_eq!(latest["can_edit"], false, "engineers read only");
+    let first = d.app.call("/api/quotes/detail", &[("quote_id", &id.to_string()), ("revision", "1")], Some(&d.buyer_a)).await;
+    assert_eq!(json(&first.body)["values"]["price.on_demand_hourly"], "6.25", "revision 1 stays readable");
+
+    let dup = save(&d, &d.buyer_a, None, quote_form("acme-1", "48", "6.25")).await;
+    assert_eq!(dup.status, StatusCode::CONFLICT, "{}", dup.body);
+    assert_eq!(count(&d).await, 2);
+}
+
+#[tokio::test]
+async fn bad_fields_are_named_and_nothing_is_stored() {
+    let d = desk().await;
+    let mut form = quote_form("ACME-2", "0", "-1");
+    form.iter_mut().find(|(k, _)| k == "fields[valid_until]").unwrap().1 = "2026-01-01".into();
+    let res = save(&d, &d.buyer_a, None, form).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let errors = &json(&res.body)["Invalid"];
+    assert!(errors["spec.vram_gib"].as_str().unwrap().contains("greater than zero"), "{errors}");
+    assert!(errors["price.on_demand_hourly"].as_str().unwrap().contains("negative"), "{errors}");
+    assert!(errors["valid_until"].as_str().unwrap().contains("before"), "{errors}");
+    let mut unknown = quote_form("ACME-3", "48", "1");
+    unknown.iter_mut().find(|(k, _)| k == "fields[currency]").unwrap().1 = "XYZ".into();
+    let res = save(&d, &d.buyer_a, None, unknown).await;
+    assert!(json(&res.body)["Invalid"]["currency"].is_string(), "{}", res.body);
+    assert_eq!(count(&d).await, 0);
+}
+
+#[tokio::test]
+async fn only_procurement_changes_quotes_and_teams_never_see_each_other() {
+    let d = desk().await;
+    let eng = save(&d, &d.engineer_a, None, quote_form("ENG-1", "48", "1")).await;
+    assert_eq!(eng.status, StatusCode::FORBIDDEN);
+    let form = quote_form("ANON-1", "48", "1");
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let anon = d.app.call("/api/quotes/save", &pairs, None).await;
+    assert_eq!(anon.status, StatusCode::UNAUTHORIZED);
+    let res = save(&d, &d.buyer_a, None, quote_form("A-1", "48", "1")).await;
+    let id = json(&res.body)["Saved"]["quote_id"].as_i64().unwrap();
+
+    let b_detail = d.app.call("/api/quotes/detail", &[("quote_id", &id.to_string())], Some(&d.buyer_b)).await;
+    assert_eq!(b_detail.status, StatusCode::NOT_FOUND);
+    let b_edit = save(&d, &d.buyer_b, Some(id), quote_form("A-1", "48", "0.01")).await;
+    assert_eq!(b_edit.status, StatusCode::NOT_FOUND);
+    let b_compare = d.app.call_json("/api/quotes/compare", &json!({ "ids": [id, id] }), Some(&d.buyer_b)).await;
+    assert_eq!(b_compare.status, StatusCode::NOT_FOUND);
+    let b_list = d.app.call_json("/api/quotes/list", &json!({ "query": {} }), Some(&d.buyer_b)).await;
+    assert_eq!(json(&b_list.body)["total"], 0);
+    let b_export = d.app.get("/quotes/export.csv", Some(&d.buyer_b), None).await;
+    assert!(!b_export.body.contains("A-1"));
+    let a_export = d.app.get("/quotes/export.csv", Some(&d.buyer_a), None).await;
+    assert!(a_export.body.contains("A-1"));
+    assert_eq!(a_export.headers["content-type"], "text/csv; charset=utf-8");
+    let anon_export = d.app.get("/quotes/export.csv", None, None).await;
+    assert_eq!(anon_export.status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn import_previews_every_problem_then_saves_all_or_nothing() {
+    let d = desk().await;
+    let req = |content: &str, save: bool| json!({ "request": { "content": content, "format": "auto", "vendor": "", "currency": "USD" }, "save": save });
+    let bad = d.app.call_json("/api/quotes/import", &req(ONE_BAD_ROW, true), Some(&d.buyer_a)).await;
+    assert_eq!(bad.status, StatusCode::OK, "{}", bad.body);
+    let bad = json(&bad.body);
+    assert!(bad["saved"].is_null(), "a file with errors saves nothing even when asked");
+    assert!(bad["bad"].as_u64().unwrap() >= 1);
+    let problem = &bad["problems"][0];
+    assert!(problem["line"].as_u64().unwrap() >= 2 && !problem["message"].as_str().unwrap().is_empty(), "{bad}");
+    assert_eq!(count(&d).await, 0);
+
+    let wrong = d.app.call_json("/api/quotes/import", &req(&GOOD_CSV.replace(',', ";"), false), Some(&d.buyer_a)).await;
+    assert!(json(&wrong.body)["file_error"].as_str().unwrap().contains("separated"), "{}", wrong.body);
+    let sky = d.app.call_json("/api/quotes/import", &req(LAMBDA, false), Some(&d.buyer_a)).await;
+    assert!(json(&sky.body)["file_error"].as_str().unwrap().contains("vendor"), "{}", sky.body);
+
+    let check = json(&d.app.call_json("/api/quotes/import", &req(GOOD_CSV, false), Some(&d.buyer_a)).await.body);
+    assert_eq!((check["ready"].as_u64(), check["saved"].is_null()), (Some(3), true), "{check}");
+    assert_eq!(count(&d).await, 0, "checking stores nothing");
+    let done = json(&d.app.call_json("/api/quotes/import", &req(GOOD_CSV, true), Some(&d.buyer_a)).await.body);
+    assert_eq!(done["saved"], 3, "{done}");
+    let again = json(&d.app.call_json("/api/quotes/import", &req(GOOD_CSV, true), Some(&d.buyer_a)).await.body);
+    assert!(again["file_error"].as_str().unwrap().contains("Line 2"), "{again}");
+    assert_eq!(count(&d).await, 3, "the duplicate import wrote nothing");
+
+    let engineer = d.app.call_json("/api/quotes/import", &req(GOOD_CSV, true), Some(&d.engineer_a)).await;
+    assert_eq!(engineer.status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn oversized_imports_get_413_and_the_list_filters() {
+    let d = desk().await;
+    let huge = "x".repeat(14 * 1024 * 1024);
+    let res = d.app.call_json("/api/quotes/import", &json!({ "request": { "content": huge, "format": "auto", "vendor": "", "currency": "USD" }, "save": false }), Some(&d.buyer_a)).await;
+    assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
+
+    let req = json!({ "request": { "content": LAMBDA, "format": "skypilot", "vendor": "Lambda", "currency": "USD" }, "save": true });
+    let done = json(&d.app.call_json("/api/quotes/import", &req, Some(&d.buyer_a)).await.body);
+    let saved = done["saved"].as_u64().unwrap();
+    let all = json(&d.app.call_json("/api/quotes/list", &json!({ "query": {} }), Some(&d.engineer_a)).await.body);
+    assert_eq!(all["total"].as_u64(), Some(saved));
+    let h100 = json(&d.app.call_json("/api/quotes/list", &json!({ "query": { "gpu": "h100", "sort": "price_desc" } }), Some(&d.engineer_a)).await.body);
+    let rows = h100["rows"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["gpu_model"].as_str().unwrap().contains("H100")), "{h100}");
+    let bad = d.app.call_json("/api/quotes/list", &json!({ "query": { "vram": "lots" } }), Some(&d.engineer_a)).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
