@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod documents;
 pub mod export;
 pub mod lang;
 pub mod quotes_cli;

@@ -78,7 +78,11 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
     let lang_routes = Router::new()
         .route("/lang", post(lang::set_language))
         .with_state(LangCookie { secure: cfg.secure_cookies() });
-    let export_routes = Router::new().route("/quotes/export.csv", get(crate::export::quotes_csv)).with_state(state.db.clone());
+    let export_routes = Router::new()
+        .route("/quotes/export.csv", get(crate::export::quotes_csv))
+        .route("/quotes/{id}/documents", post(crate::documents::upload))
+        .route("/documents/{id}", get(crate::documents::download))
+        .with_state(state.db.clone());
 
     Router::new()
         .route("/healthz", get(|| async { "ok" }))

@@ -129,7 +129,9 @@ pub async fn security_headers(mut req: Request, next: Next) -> Response {
     let cacheable = req.uri().path().starts_with("/pkg/") || req.uri().path().starts_with("/favicon");
     let mut res = next.run(req).await;
     let h = res.headers_mut();
-    if let Ok(csp) = HeaderValue::from_str(&content_security_policy(&nonce)) {
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY)
+        && let Ok(csp) = HeaderValue::from_str(&content_security_policy(&nonce))
+    {
         h.insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
@@ -146,19 +148,29 @@ pub async fn security_headers(mut req: Request, next: Next) -> Response {
 #[derive(Clone, Debug)]
 pub struct BodyLimits {
     default: usize,
-    uploads: &'static [(&'static str, usize)],
+    uploads: &'static [(fn(&str) -> bool, usize)],
+}
+
+fn is_quote_import(path: &str) -> bool {
+    path == "/api/quotes/import"
+}
+
+fn is_document_upload(path: &str) -> bool {
+    path.starts_with("/quotes/") && path.ends_with("/documents")
 }
 
 impl BodyLimits {
-    /// `default` for every route; quote import gets what the import page accepts (plus JSON).
+    /// `default` for every route; quote import gets what the import page accepts, document
+    /// upload the largest document (each plus room for the encoding).
     pub fn new(default: usize) -> Self {
         const IMPORT: usize = app::pages::quotes::import::BROWSER_LIMIT_BYTES + 1024 * 1024;
-        Self { default, uploads: &[("/api/quotes/import", IMPORT)] }
+        const DOCUMENT: usize = app::domain::documents::MAX_DOCUMENT_BYTES + 64 * 1024;
+        Self { default, uploads: &[(is_quote_import, IMPORT), (is_document_upload, DOCUMENT)] }
     }
 
     /// The limit for `path`.
     pub fn for_path(&self, path: &str) -> usize {
-        self.uploads.iter().find(|(p, _)| path == *p).map_or(self.default, |(_, l)| (*l).max(self.default))
+        self.uploads.iter().find(|(matches, _)| matches(path)).map_or(self.default, |(_, l)| (*l).max(self.default))
     }
 }
 

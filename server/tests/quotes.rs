@@ -191,3 +191,65 @@ async fn oversized_imports_get_413_and_the_list_filters() {
     let bad = d.app.call_json("/api/quotes/list", &json!({ "query": { "vram": "lots" } }), Some(&d.engineer_a)).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+fn multipart(revision: &str, name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+    let boundary = "----nodeledgerTestBoundary";
+    let mut body = Vec::new();
+    body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"revision\"\r\n\r\n{revision}\r\n").as_bytes());
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: application/pdf\r\n\r\n").as_bytes(),
+    );
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+async fn upload(d: &Desk, cookie: &str, quote_id: i64, name: &str, bytes: &[u8]) -> common::Answer {
+    let (content_type, body) = multipart("1", name, bytes);
+    let req = http::Request::post(format!("/quotes/{quote_id}/documents"))
+        .header("content-type", content_type)
+        .header("content-length", body.len())
+        .header("origin", common::ORIGIN)
+        .header("cookie", cookie)
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    d.app.send(req).await
+}
+
+#[tokio::test]
+async fn vendor_documents_are_checked_by_content_and_served_as_downloads() {
+    let d = desk().await;
+    let res = save(&d, &d.buyer_a, None, quote_form("DOC-1", "48", "1")).await;
+    let id = json(&res.body)["Saved"]["quote_id"].as_i64().unwrap();
+    let pdf = b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n";
+
+    let ok = upload(&d, &d.buyer_a, id, "../报价单.pdf", pdf).await;
+    assert_eq!(ok.status, StatusCode::SEE_OTHER, "{}", ok.body);
+    assert_eq!(ok.headers["location"], format!("/quotes/{id}?rev=1#documents"));
+    let again = upload(&d, &d.buyer_a, id, "copy.pdf", pdf).await;
+    assert!(again.headers["location"].to_str().unwrap().contains("doc_error=duplicate"));
+    let html = upload(&d, &d.buyer_a, id, "evil.pdf", b"<html><script>alert(1)</script></html>").await;
+    assert!(html.headers["location"].to_str().unwrap().contains("doc_error=kind"), "judged by content, not name");
+    let engineer = upload(&d, &d.engineer_a, id, "x.pdf", pdf).await;
+    assert_eq!(engineer.status, StatusCode::FORBIDDEN);
+    let big = upload(&d, &d.buyer_a, id, "big.pdf", &vec![b'%'; 11 * 1024 * 1024]).await;
+    assert_eq!(big.status, StatusCode::PAYLOAD_TOO_LARGE);
+
+    let detail = json(&d.app.call("/api/quotes/detail", &[("quote_id", &id.to_string())], Some(&d.engineer_a)).await.body);
+    let docs = detail["documents"].as_array().unwrap();
+    assert_eq!(docs.len(), 1, "{detail}");
+    assert_eq!(docs[0]["file_name"], "报价单.pdf");
+    assert_eq!(docs[0]["sha256"].as_str().unwrap().len(), 64);
+    let doc_id = docs[0]["id"].as_i64().unwrap();
+
+    let file = d.app.get(&format!("/documents/{doc_id}"), Some(&d.engineer_a), None).await;
+    assert_eq!(file.status, StatusCode::OK);
+    assert_eq!(file.headers["content-type"], "application/pdf");
+    assert!(file.headers["content-disposition"].to_str().unwrap().starts_with("attachment;"));
+    assert!(file.headers["content-security-policy"].to_str().unwrap().contains("sandbox"));
+    assert_eq!(file.body.as_bytes(), pdf);
+    let other_team = d.app.get(&format!("/documents/{doc_id}"), Some(&d.buyer_b), None).await;
+    assert_eq!(other_team.status, StatusCode::NOT_FOUND);
+    let other_upload = upload(&d, &d.buyer_b, id, "x.pdf", pdf).await;
+    assert_eq!(other_upload.status, StatusCode::NOT_FOUND);
+}

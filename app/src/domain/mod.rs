@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod checklist;
+pub mod documents;
 pub mod money;
 pub mod quotes;
 pub mod roles;

@@ -4,6 +4,7 @@
 //! team id as a parameter that callers pass from the session (never from the request).
 
 pub mod db;
+pub mod documents;
 pub mod login_attempts;
 pub mod memberships;
 pub mod quotes;

@@ -48,6 +48,21 @@ pub struct QuoteDetail {
     pub revisions: Vec<RevisionLine>,
     /// The caller may edit.
     pub can_edit: bool,
+    /// The vendor's documents attached to this revision.
+    pub documents: Vec<DocumentLine>,
+}
+
+/// An attached document.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentLine {
+    /// Document id (download at `/documents/{id}`).
+    pub id: i64,
+    /// File name.
+    pub file_name: String,
+    /// Size in KB.
+    pub size_kb: i64,
+    /// SHA-256, hex.
+    pub sha256: String,
 }
 
 /// One of the active team's quotes, at `revision` (default: the latest).
@@ -65,8 +80,9 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
         Some(n) => history.iter().find(|r| r.revision == n),
         None => history.first(),
     }
-    .ok_or(AppError::NotFound)?;
-    let q = store::quotes::revision(&db, team.team_id, chosen.id).await?.ok_or(AppError::NotFound)?;
+    .ok_or(AppError::NotFound)?
+    .id;
+    let q = store::quotes::revision(&db, team.team_id, chosen).await?.ok_or(AppError::NotFound)?;
     let d = &q.draft;
     let currency = d.price.currency;
     Ok(QuoteDetail {
@@ -83,10 +99,56 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
             .map(|r| RevisionLine { id: r.id, revision: r.revision, created_at: r.created_at, created_by: r.created_by.unwrap_or_default() })
             .collect(),
         can_edit: allows(team.role, Capability::EditQuotes),
+        documents: store::documents::of_revision(&db, team.team_id, chosen)
+            .await?
+            .into_iter()
+            .map(|doc| DocumentLine { id: doc.id, file_name: doc.file_name, size_kb: (doc.size + 1023) / 1024, sha256: doc.sha256 })
+            .collect(),
     })
 }
 
-fn detail_view(d: QuoteDetail) -> impl IntoView {
+fn documents_view(d: &QuoteDetail, doc_error: Option<String>) -> impl IntoView + use<> {
+    let error = doc_error.and_then(|code| match code.as_str() {
+        "empty" => Some(Msg::DocsErrorEmpty),
+        "too_large" => Some(Msg::DocsErrorTooLarge),
+        "kind" => Some(Msg::DocsErrorKind),
+        "duplicate" => Some(Msg::DocsErrorDuplicate),
+        _ => None,
+    });
+    let (quote_id, revision, documents) = (d.quote_id, d.revision, d.documents.clone());
+    let upload = d.can_edit.then(|| view! {
+        <form method="post" enctype="multipart/form-data" action=format!("/quotes/{quote_id}/documents") class="form-inline" data-testid="document-form">
+            <input type="hidden" name="revision" value=revision.to_string() />
+            <label>{t(Msg::DocsFile)}<input type="file" name="file" accept="application/pdf,image/png,image/jpeg,image/webp" required /></label>
+            <button type="submit" class="small">{t(Msg::DocsUpload)}</button>
+        </form>
+    });
+    view! {
+        <section class="card" id="documents">
+            <h2>{t(Msg::DocsTitle)}</h2>
+            {error.map(|m| view! { <p class="form-error" role="alert">{t(m)}</p> })}
+            {if documents.is_empty() {
+                view! { <p class="empty-state">{t(Msg::DocsNone)}</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="links" data-testid="document-list">
+                        {documents.into_iter().map(|doc| view! {
+                            <li>
+                                <a href=format!("/documents/{}", doc.id) rel="external" download=doc.file_name.clone()>{doc.file_name.clone()}</a>
+                                {format!(" · {} KB · SHA-256 ", doc.size_kb)}
+                                <code class="hash">{doc.sha256.clone()}</code>
+                            </li>
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            }}
+            {upload}
+        </section>
+    }
+}
+
+fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
+    let documents = documents_view(&d, doc_error);
     let locale = use_locale();
     let id = d.quote_id;
     let shown = d.revision;
@@ -117,6 +179,7 @@ fn detail_view(d: QuoteDetail) -> impl IntoView {
                     </dl>
                 </section>
             }).collect_view()}
+            {documents}
             <section class="card">
                 <h2>{t(Msg::QuotesRevisions)}</h2>
                 <ul class="links" data-testid="revision-list">
@@ -149,8 +212,9 @@ pub fn QuoteDetailPage() -> impl IntoView {
         view! {
             <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
+                    let doc_error = query.read_untracked().get("doc_error");
                     match detail.await {
-                        Ok(d) => detail_view(d).into_any(),
+                        Ok(d) => detail_view(d, doc_error).into_any(),
                         Err(error) => view! { <ErrorBox error /> }.into_any(),
                     }
                 })}
