@@ -9,6 +9,7 @@ use app::{
     domain::{accounts, roles::TeamRole},
     store::{self, sessions::SqliteSessionStore, users::UserForCreate},
 };
+use axum::serve::ListenerExt;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::{
     io::{BufRead, IsTerminal},
@@ -153,7 +154,13 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
     password::warm_up().await.map_err(|e| CliError::Usage(e.to_string()))?;
     tokio::spawn(housekeeping(pool.clone(), sessions));
     let app = router::build(state, &cfg);
-    let listener = tokio::net::TcpListener::bind(cfg.addr).await?;
+    // No Nagle delay: streamed pages are written in several chunks, and waiting for the
+    // client's delayed ACK would add ~40 ms to every response.
+    let listener = tokio::net::TcpListener::bind(cfg.addr).await?.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
     tracing::info!("NodeLedger listening on http://{}", cfg.addr);
     axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await?;
     pool.close().await;
