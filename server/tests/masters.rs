@@ -188,7 +188,7 @@ async fn procurement_sets_the_base_currency_and_dated_rates() {
     let rate = [("from", "USD"), ("to", "CNY"), ("rate", "7.21"), ("date", "2026-11-20")];
     assert_eq!(app.call("/api/rates/add", &rate, None).await.status, StatusCode::UNAUTHORIZED);
     assert_eq!(app.call("/api/rates/add", &rate, Some(&d.eve)).await.status, StatusCode::FORBIDDEN);
-    assert_eq!(app.call("/api/rates/base_currency", &[("currency", "USD")], Some(&d.max)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.call("/api/rates/set_base", &[("currency", "USD")], Some(&d.max)).await.status, StatusCode::FORBIDDEN);
     let res = app.call("/api/rates/add", &rate, Some(&d.pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let dup = app.call("/api/rates/add", &with(&rate, &[("rate", "7.3")]), Some(&d.pam)).await;
@@ -201,15 +201,16 @@ async fn procurement_sets_the_base_currency_and_dated_rates() {
     assert!(bad.status == StatusCode::UNPROCESSABLE_ENTITY && bad.body.contains("not_positive"), "{}", bad.body);
     let bad = app.call("/api/rates/add", &[("from", "USD"), ("to", "CNY"), ("rate", "7"), ("date", "20/11/2026")], Some(&d.pam)).await;
     assert!(bad.status == StatusCode::UNPROCESSABLE_ENTITY && bad.body.contains("invalid_date"), "{}", bad.body);
-    let unknown = app.call("/api/rates/base_currency", &[("currency", "XYZ")], Some(&d.pam)).await;
+    let unknown = app.call("/api/rates/set_base", &[("currency", "XYZ")], Some(&d.pam)).await;
     assert!(unknown.status == StatusCode::UNPROCESSABLE_ENTITY && unknown.body.contains("unknown_currency"), "{}", unknown.body);
     assert_eq!(d.count("exchange_rates").await, 1, "refused requests write nothing");
 
-    assert_eq!(app.call("/api/rates/base_currency", &[("currency", "USD")], Some(&d.pam)).await.status, StatusCode::OK);
+    assert_eq!(app.call("/api/rates/set_base", &[("currency", "USD")], Some(&d.pam)).await.status, StatusCode::OK);
+    assert_eq!(app.call("/api/rates/base", &[], Some(&d.eve)).await.body.trim(), r#""USD""#);
     let ours = app.call("/api/rates", &[], Some(&d.eve)).await;
-    assert!(ours.body.contains(r#""base_currency":"USD""#) && ours.body.contains(r#""rate":"7.21""#), "{}", ours.body);
-    let theirs = app.call("/api/rates", &[], Some(&d.bob)).await;
-    assert_eq!(theirs.body.trim(), r#"{"base_currency":"CNY","rates":[]}"#, "team B keeps its own");
+    assert!(ours.body.contains(r#""from":"USD","to":"CNY","rate":"7.21","date":"2026-11-20""#), "{}", ours.body);
+    assert_eq!(app.call("/api/rates", &[], Some(&d.bob)).await.body.trim(), "[]", "team B sees none of team A's rates");
+    assert_eq!(app.call("/api/rates/base", &[], Some(&d.bob)).await.body.trim(), r#""CNY""#, "and keeps its own base currency");
 
     let page = app.get("/rates", Some(&d.max), None).await;
     assert!(page.body.contains("1 USD = 7.2100 CNY on 2026-11-20"), "{}", page.body);

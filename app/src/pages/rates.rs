@@ -3,7 +3,7 @@
 
 use crate::{
     components::{
-        form_fields::{FieldMessage, SaveFooter, field_issues, is_invalid},
+        form_fields::{FieldMessage, SaveFooter, field_issues, is_invalid, reset_on_success},
         forms::{ActionError, ErrorBox},
         guard::signed_in,
     },
@@ -19,31 +19,26 @@ use crate::{
 use leptos::prelude::*;
 use leptos_meta::Title;
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
 use std::str::FromStr;
 
-/// What the rates page shows.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RatesOverview {
-    /// The team's base currency.
-    pub base_currency: Currency,
-    /// Every rate, by pair, the newest of each pair first.
-    pub rates: Vec<Stored<ExchangeRate>>,
-}
-
-/// The active team's base currency and rates.
+/// The active team's rates, by pair, the newest of each pair first.
 #[server(endpoint = "rates")]
-pub async fn list_rates() -> Result<RatesOverview, AppError> {
+pub async fn list_rates() -> Result<Vec<Stored<ExchangeRate>>, AppError> {
     use crate::{auth, store};
     let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
-    let db = auth::db()?;
-    let base_currency = store::teams::base_currency(&db, membership.team_id).await?.ok_or(AppError::NotFound)?;
-    let rates = store::exchange_rates::list(&db, membership.team_id).await?;
-    Ok(RatesOverview { base_currency, rates })
+    Ok(store::exchange_rates::list(&auth::db()?, membership.team_id).await?)
+}
+
+/// The active team's base currency.
+#[server(endpoint = "rates/base")]
+pub async fn base_currency() -> Result<Currency, AppError> {
+    use crate::{auth, store};
+    let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
+    store::teams::base_currency(&auth::db()?, membership.team_id).await?.ok_or(AppError::NotFound)
 }
 
 /// Sets the active team's base currency (procurement only).
-#[server(endpoint = "rates/base_currency")]
+#[server(endpoint = "rates/set_base")]
 pub async fn set_base_currency(currency: String) -> Result<(), AppError> {
     use crate::{auth, store};
     let (_, membership) = auth::require_team(Capability::EditQuotes)?;
@@ -133,7 +128,7 @@ fn currency_options(selected: Currency) -> impl IntoView {
         .collect_view()
 }
 
-fn rate_table(rates: Vec<Stored<ExchangeRate>>, testid: &'static str) -> impl IntoView {
+fn rate_list(rates: Vec<Stored<ExchangeRate>>, testid: &'static str) -> impl IntoView {
     let locale = use_locale();
     view! {
         <ul class="rate-list" data-testid=testid>
@@ -169,11 +164,13 @@ fn base_currency_card(current: Currency, can_edit: bool, set_base: ServerAction<
 
 fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
     let issues = field_issues(add);
+    let form_ref = NodeRef::new();
+    reset_on_success(add, form_ref);
     let from = if base == Currency::USD { Currency::CNY } else { Currency::USD };
     view! {
         <section class="card">
             <h2>{t(Msg::RatesAddTitle)}</h2>
-            <ActionForm action=add attr:class="form" attr:data-testid="rate-form">
+            <ActionForm action=add node_ref=form_ref attr:class="form" attr:data-testid="rate-form">
                 <div class="form-row">
                     <label>
                         {t(Msg::RatesFrom)}
@@ -213,39 +210,48 @@ pub fn RatesPage() -> impl IntoView {
         let can_edit = caller.active_membership().is_some_and(|m| allows(m.role, Capability::EditQuotes));
         let set_base = ServerAction::<SetBaseCurrency>::new();
         let add = ServerAction::<AddRate>::new();
-        let overview =
-            Resource::new(move || (set_base.version().get(), add.version().get()), |_| list_rates());
+        let base = Resource::new(move || set_base.version().get(), |_| base_currency());
+        let rates = Resource::new(move || add.version().get(), |_| list_rates());
         view! {
             <Title text=t(Msg::NavRates) />
             <h1>{t(Msg::NavRates)}</h1>
             <p class="lead">{t(Msg::RatesLead)}</p>
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
-                    match overview.await {
-                        Ok(RatesOverview { base_currency, rates }) => {
-                            let (latest, earlier) = split_latest(rates);
-                            view! {
-                                {base_currency_card(base_currency, can_edit, set_base)}
-                                {can_edit.then(|| add_rate_card(base_currency, add))}
-                                <section class="card">
-                                    <h2>{t(Msg::RatesLatestTitle)}</h2>
-                                    {if latest.is_empty() {
-                                        view! { <p class="empty-state">{t(Msg::RatesNone)}</p> }.into_any()
-                                    } else {
-                                        rate_table(latest, "latest-rates").into_any()
-                                    }}
-                                    {(!earlier.is_empty()).then(|| view! {
-                                        <h3>{t(Msg::RatesEarlierTitle)}</h3>
-                                        {rate_table(earlier, "earlier-rates")}
-                                    })}
-                                </section>
-                            }
-                            .into_any()
+                    match base.await {
+                        Ok(base) => view! {
+                            {base_currency_card(base, can_edit, set_base)}
+                            {can_edit.then(|| add_rate_card(base, add))}
                         }
+                        .into_any(),
                         Err(error) => view! { <ErrorBox error /> }.into_any(),
                     }
                 })}
-            </Transition>
+            </Suspense>
+            <section class="card">
+                <h2>{t(Msg::RatesLatestTitle)}</h2>
+                <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                    {move || Suspend::new(async move {
+                        match rates.await {
+                            Ok(rates) if rates.is_empty() => {
+                                view! { <p class="empty-state">{t(Msg::RatesNone)}</p> }.into_any()
+                            }
+                            Ok(rates) => {
+                                let (latest, earlier) = split_latest(rates);
+                                view! {
+                                    {rate_list(latest, "latest-rates")}
+                                    {(!earlier.is_empty()).then(|| view! {
+                                        <h3>{t(Msg::RatesEarlierTitle)}</h3>
+                                        {rate_list(earlier, "earlier-rates")}
+                                    })}
+                                }
+                                .into_any()
+                            }
+                            Err(error) => view! { <ErrorBox error /> }.into_any(),
+                        }
+                    })}
+                </Transition>
+            </section>
         }
         .into_any()
     })
