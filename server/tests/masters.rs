@@ -117,6 +117,13 @@ async fn procurement_keeps_the_vendor_list_and_every_member_reads_it() {
     let hijack = app.call("/api/vendors/update", &with(VENDOR, &[("id", &id), ("name", "Mine now")]), Some(&d.bob)).await;
     assert_eq!(hijack.status, StatusCode::NOT_FOUND);
     assert!(app.call("/api/vendors", &[], Some(&d.pam)).await.body.contains("GPU Cloud Ltd"));
+
+    // The edit page: procurement gets the filled form; others never see team A's vendor.
+    let page = app.get(&format!("/vendors/{id}"), Some(&d.pam), None).await;
+    assert!(page.body.contains(r#"value="GPU Cloud Ltd""#) && page.body.contains(r#"<option value="yes" selected"#), "{}", page.body);
+    let page = app.get(&format!("/vendors/{id}"), Some(&d.bob), None).await;
+    assert!(!page.body.contains("GPU Cloud") && page.body.contains("belongs to another team"), "{}", page.body);
+    assert!(app.get(&format!("/vendors/{id}"), Some(&d.eve), None).await.body.contains("permission"));
 }
 
 #[tokio::test]
@@ -179,6 +186,9 @@ async fn procurement_and_engineers_describe_workloads_managers_read_them() {
     let page = app.get("/workloads", Some(&d.max), None).await;
     assert!(page.body.contains("LoRA fine-tune") && page.body.contains("23.1 GiB (+25 %)"), "{}", page.body);
     assert!(!page.body.contains("workload-form"), "managers get no form");
+    let edit_page = app.get(&format!("/workloads/{id}"), Some(&d.eve), None).await;
+    assert!(edit_page.body.contains(r#"name="headroom_pct" value="25""#), "{}", edit_page.body);
+    assert!(app.get(&format!("/workloads/{id}"), Some(&d.max), None).await.body.contains("permission"));
 }
 
 #[tokio::test]

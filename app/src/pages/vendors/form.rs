@@ -9,61 +9,83 @@ use crate::{
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// One support task of seed 001 §5: its input name, its label, and where it lives in the scope.
+/// One support task of seed 001 §5: its input name, its label, and its answer in the scope.
 pub struct ScopeItem {
     /// The input's name (and the scope field's name).
     pub name: &'static str,
     /// What the task is called in the UI.
     pub label: Msg,
-    /// The scope field.
-    pub field: fn(&mut SupportScope) -> &mut Option<bool>,
+    /// Reads the answer from a scope.
+    pub get: fn(&SupportScope) -> Option<bool>,
+    /// Writes the answer into a scope.
+    pub set: fn(&mut SupportScope, Option<bool>),
 }
 
 /// The support tasks a vendor may help with, in form order.
 pub const SCOPE_ITEMS: [ScopeItem; 6] = [
-    ScopeItem { name: "environment_setup", label: Msg::VendorsScopeEnvironmentSetup, field: |s| &mut s.environment_setup },
-    ScopeItem { name: "provisioning", label: Msg::VendorsScopeProvisioning, field: |s| &mut s.provisioning },
-    ScopeItem { name: "resource_release", label: Msg::VendorsScopeResourceRelease, field: |s| &mut s.resource_release },
-    ScopeItem { name: "image_maintenance", label: Msg::VendorsScopeImageMaintenance, field: |s| &mut s.image_maintenance },
-    ScopeItem { name: "network_setup", label: Msg::VendorsScopeNetworkSetup, field: |s| &mut s.network_setup },
-    ScopeItem { name: "troubleshooting", label: Msg::VendorsScopeTroubleshooting, field: |s| &mut s.troubleshooting },
+    ScopeItem {
+        name: "environment_setup",
+        label: Msg::VendorsScopeEnvironmentSetup,
+        get: |s| s.environment_setup,
+        set: |s, v| s.environment_setup = v,
+    },
+    ScopeItem {
+        name: "provisioning",
+        label: Msg::VendorsScopeProvisioning,
+        get: |s| s.provisioning,
+        set: |s, v| s.provisioning = v,
+    },
+    ScopeItem {
+        name: "resource_release",
+        label: Msg::VendorsScopeResourceRelease,
+        get: |s| s.resource_release,
+        set: |s, v| s.resource_release = v,
+    },
+    ScopeItem {
+        name: "image_maintenance",
+        label: Msg::VendorsScopeImageMaintenance,
+        get: |s| s.image_maintenance,
+        set: |s, v| s.image_maintenance = v,
+    },
+    ScopeItem {
+        name: "network_setup",
+        label: Msg::VendorsScopeNetworkSetup,
+        get: |s| s.network_setup,
+        set: |s, v| s.network_setup = v,
+    },
+    ScopeItem {
+        name: "troubleshooting",
+        label: Msg::VendorsScopeTroubleshooting,
+        get: |s| s.troubleshooting,
+        set: |s, v| s.troubleshooting = v,
+    },
 ];
 
 /// The vendor form as posted. Each support task is `""` (not stated), `"yes"` or `"no"`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct VendorForm {
     /// Name, unique in the team.
-    #[serde(default)]
     pub name: String,
     /// Web site.
-    #[serde(default)]
     pub website: String,
     /// Contact person, phone or e-mail.
-    #[serde(default)]
     pub contact: String,
     /// Free notes.
-    #[serde(default)]
     pub notes: String,
     /// Remote environment deployment.
-    #[serde(default)]
     pub environment_setup: String,
     /// Instance provisioning.
-    #[serde(default)]
     pub provisioning: String,
     /// Resource reclamation on release.
-    #[serde(default)]
     pub resource_release: String,
     /// Image maintenance.
-    #[serde(default)]
     pub image_maintenance: String,
     /// Network set-up.
-    #[serde(default)]
     pub network_setup: String,
     /// Fault diagnosis and recovery.
-    #[serde(default)]
     pub troubleshooting: String,
     /// What else the vendor says about support.
-    #[serde(default)]
     pub support_notes: String,
 }
 
@@ -90,20 +112,19 @@ impl VendorForm {
 
     /// The form filled with `vendor`.
     pub fn from_vendor(vendor: &Vendor) -> Self {
-        let mut scope = vendor.support_scope.clone();
-        let mut answer = |i: usize| tri_state(*(SCOPE_ITEMS[i].field)(&mut scope));
+        let s = &vendor.support_scope;
         VendorForm {
             name: vendor.name.clone(),
             website: vendor.website.clone(),
             contact: vendor.contact.clone(),
             notes: vendor.notes.clone(),
-            environment_setup: answer(0),
-            provisioning: answer(1),
-            resource_release: answer(2),
-            image_maintenance: answer(3),
-            network_setup: answer(4),
-            troubleshooting: answer(5),
-            support_notes: vendor.support_scope.notes.clone(),
+            environment_setup: tri_state(s.environment_setup),
+            provisioning: tri_state(s.provisioning),
+            resource_release: tri_state(s.resource_release),
+            image_maintenance: tri_state(s.image_maintenance),
+            network_setup: tri_state(s.network_setup),
+            troubleshooting: tri_state(s.troubleshooting),
+            support_notes: s.notes.clone(),
         }
     }
 
@@ -112,7 +133,7 @@ impl VendorForm {
         let mut errors = Vec::new();
         let mut support_scope = SupportScope { notes: self.support_notes.trim().to_string(), ..SupportScope::default() };
         for item in &SCOPE_ITEMS {
-            *(item.field)(&mut support_scope) = match self.scope_answer(item.name) {
+            let answer = match self.scope_answer(item.name) {
                 "" => None,
                 "yes" => Some(true),
                 "no" => Some(false),
@@ -121,6 +142,7 @@ impl VendorForm {
                     None
                 }
             };
+            (item.set)(&mut support_scope, answer);
         }
         let vendor = Vendor {
             name: self.name.trim().to_string(),

@@ -50,10 +50,9 @@ pub async fn create_vendor(#[server(flatten)] form: VendorForm) -> Result<i64, A
 
 /// What the vendor's support covers, in one line: “Helps with: …. Does not help with: ….”
 pub fn scope_summary(locale: Locale, vendor: &Vendor) -> String {
-    let mut scope = vendor.support_scope.clone();
     let (mut yes, mut no) = (Vec::new(), Vec::new());
     for item in &SCOPE_ITEMS {
-        match *(item.field)(&mut scope) {
+        match (item.get)(&vendor.support_scope) {
             Some(true) => yes.push(locale.t(item.label)),
             Some(false) => no.push(locale.t(item.label)),
             None => {}
