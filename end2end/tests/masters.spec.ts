@@ -1,48 +1,14 @@
-import { expect, Page, test } from "@playwright/test";
-import { PASSWORD, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { createMember, ensureAdmin, signIn, watchConsole } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
-
-const ADMIN = "admin@example.com";
-
-/** Signs in as the administrator foundation.spec.ts creates; creates them on a fresh database. */
-async function signInAsAdmin(page: Page) {
-  await open(page, "/");
-  if (new URL(page.url()).pathname !== "/setup") {
-    await signIn(page, ADMIN);
-    return;
-  }
-  const setup = page.getByTestId("setup-form");
-  await setup.locator('input[name="email"]').fill(ADMIN);
-  await setup.locator('input[name="display_name"]').fill("Ada Admin");
-  await setup.locator('input[name="password"]').fill(PASSWORD);
-  await setup.locator('input[name="password_confirm"]').fill(PASSWORD);
-  await setup.locator('button[type="submit"]').click();
-  await page.waitForURL((url) => url.pathname === "/");
-  await hydrated(page);
-}
 
 test("procurement records a vendor, a workload and an exchange rate", async ({ page }) => {
   const consoleErrors = watchConsole(page);
 
-  // The administrator creates a team and its procurement user.
-  await signInAsAdmin(page);
-  await open(page, "/admin/teams");
-  const teamForm = page.getByTestId("create-team-form");
-  await teamForm.locator('input[name="name"]').fill("Inference Desk");
-  await teamForm.locator('button[type="submit"]').click();
-  await expect(page.getByTestId("team-table")).toContainText("Inference Desk");
-  await open(page, "/admin/users");
-  const userForm = page.getByTestId("create-user-form");
-  await userForm.locator('input[name="email"]').fill("pia@example.com");
-  await userForm.locator('input[name="display_name"]').fill("Pia Procurement");
-  await userForm.locator('input[name="password"]').fill(PASSWORD);
-  await userForm.locator('input[name="password_confirm"]').fill(PASSWORD);
-  await userForm.locator('select[name="team_id"]').selectOption({ label: "Inference Desk" });
-  await userForm.locator('select[name="role"]').selectOption("procurement");
-  await userForm.locator('button[type="submit"]').click();
-  await expect(page.getByTestId("user-table")).toContainText("pia@example.com");
-  await signOut(page);
+  // The administrator (created here when this spec runs first) sets up a team and its buyer.
+  await ensureAdmin(page);
+  await createMember(page, "Inference Desk", "pia@example.com", "Pia Procurement", "procurement");
   await signIn(page, "pia@example.com");
 
   // A vendor, with what its support covers (seed 001 §5).
@@ -97,7 +63,7 @@ test("procurement records a vendor, a workload and an exchange rate", async ({ p
   const headroom = workloadForm.locator('input[name="headroom_pct"]');
   await headroom.fill("30");
   await workloadForm.locator('button[type="submit"]').click();
-  await expect(workloadForm.locator('[data-field="headroom_pct"]')).toHaveText("Must lie within [15, 25].");
+  await expect(workloadForm.locator('[data-field="headroom_pct"]')).toHaveText("Out of range: allowed [15, 25].");
   await expect(headroom).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByRole("alert")).toHaveText("Some fields need your attention: see the messages next to them.");
   await expect(page.getByTestId("workload-table")).toHaveCount(0);

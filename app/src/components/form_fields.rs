@@ -50,25 +50,16 @@ where
     }
 }
 
-/// The message for one issue in `locale`, its limit filled in.
+/// The message for one issue in `locale`, its limit filled in. Codes of
+/// [`crate::domain::quotes::ErrorCode`] use the quote form's wording (`qerr.*`).
 pub fn issue_text(locale: Locale, issue: &FieldIssue) -> String {
     let msg = match issue.code.as_str() {
-        "required" => Msg::FieldErrorRequired,
-        "not_positive" => Msg::FieldErrorNotPositive,
-        "negative" => Msg::FieldErrorNegative,
-        "too_large" => Msg::FieldErrorTooLarge,
-        "too_long" => Msg::FieldErrorTooLong,
-        "out_of_range" => Msg::FieldErrorOutOfRange,
-        "no_work_size" => Msg::FieldErrorNoWorkSize,
-        "invalid_number" => Msg::FieldErrorInvalidNumber,
-        "invalid_integer" => Msg::FieldErrorInvalidInteger,
-        "invalid_date" => Msg::FieldErrorInvalidDate,
-        "invalid_choice" => Msg::FieldErrorInvalidChoice,
-        "unknown_currency" | "invalid_currency" | "invalid_currency_code" => Msg::FieldErrorUnknownCurrency,
-        "same_currency" => Msg::FieldErrorSameCurrency,
-        _ => Msg::FieldErrorInvalid,
+        "same_currency" => Some(Msg::FieldErrorSameCurrency),
+        "invalid_currency_code" => Some(Msg::QerrInvalidCurrency),
+        code => Msg::from_key(&format!("qerr.{code}")),
     };
-    locale.fmt(msg, &[("limit", issue.limit.as_deref().unwrap_or_default())])
+    let limit = issue.limit.as_deref().unwrap_or_default();
+    locale.fmt(msg.unwrap_or(Msg::FieldErrorInvalid), &[("max", limit), ("max_chars", limit), ("allowed", limit)])
 }
 
 /// The messages for `field`, if the last submission rejected it. Give the input
