@@ -13,9 +13,12 @@ use crate::{
             compare::QuoteComparePage, detail::QuoteDetailPage, form::QuoteFormPage, import::QuoteImportPage,
             list::QuoteListPage,
         },
+        rates::RatesPage,
         session::{SessionInfo, get_session_info},
         setup::SetupPage,
         team::TeamPage,
+        vendors::{VendorsPage, edit::VendorEditPage},
+        workloads::{WorkloadsPage, edit::WorkloadEditPage},
     },
 };
 use leptos::prelude::*;
@@ -104,6 +107,11 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/quotes/compare") view=QuoteComparePage />
                     <Route path=path!("/quotes/:id") view=QuoteDetailPage />
                     <Route path=path!("/quotes/:id/edit") view=QuoteFormPage />
+                    <Route path=path!("/vendors") view=VendorsPage />
+                    <Route path=path!("/vendors/:id") view=VendorEditPage />
+                    <Route path=path!("/workloads") view=WorkloadsPage />
+                    <Route path=path!("/workloads/:id") view=WorkloadEditPage />
+                    <Route path=path!("/rates") view=RatesPage />
                     <Route path=path!("/admin/teams") view=AdminTeamsPage />
                     <Route path=path!("/admin/teams/:id") view=AdminTeamPage />
                     <Route path=path!("/admin/users") view=AdminUsersPage />

@@ -35,6 +35,10 @@ pub enum AppError {
     /// The input is invalid; the message says which field and why.
     #[error("invalid input: {}", .0.key())]
     Invalid(Msg),
+    /// Some fields of a form are invalid: every problem, each naming its field, so the page can
+    /// show each message next to its input.
+    #[error("invalid fields: {}", .0.iter().map(|i| i.field.as_str()).collect::<Vec<_>>().join(", "))]
+    InvalidFields(Vec<FieldIssue>),
     /// The input conflicts with existing data (a duplicate, a state that moved on).
     #[error("conflict: {}", .0.key())]
     Conflict(Msg),
@@ -54,7 +58,7 @@ impl AppError {
             AppError::Forbidden | AppError::Refused(_) => 403,
             AppError::NotFound => 404,
             AppError::Conflict(_) => 409,
-            AppError::Invalid(_) => 422,
+            AppError::Invalid(_) | AppError::InvalidFields(_) => 422,
             AppError::Throttled(_) => 429,
             AppError::Internal => 500,
             AppError::Transport(_) => 502,
@@ -70,6 +74,7 @@ impl AppError {
             AppError::BadCredentials => Msg::LoginFailed,
             AppError::Throttled(_) => Msg::LoginThrottled,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
+            AppError::InvalidFields(_) => Msg::FormCheckFields,
             AppError::Internal => Msg::ErrorInternal,
             AppError::Transport(_) => Msg::ErrorTransport,
         }
@@ -108,6 +113,47 @@ impl From<sqlx::Error> for AppError {
     }
 }
 
+/// One rejected form field: the input's name, the machine code of the problem (as
+/// [`crate::domain::quotes::ErrorCode::code`], e.g. `out_of_range`) and the limit the code
+/// refers to, if any (a maximum, a length, an interval such as `[15, 25]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldIssue {
+    /// The field's name in the form, e.g. `headroom_pct`.
+    pub field: String,
+    /// The machine code, e.g. `required`.
+    pub code: String,
+    /// The limit named by the message, e.g. `200` or `[15, 25]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
+}
+
+impl FieldIssue {
+    /// An issue without a limit.
+    pub fn new(field: &str, code: &str) -> Self {
+        FieldIssue { field: field.to_string(), code: code.to_string(), limit: None }
+    }
+}
+
+impl From<crate::domain::quotes::FieldError> for FieldIssue {
+    fn from(e: crate::domain::quotes::FieldError) -> Self {
+        use crate::domain::quotes::ErrorCode;
+        let limit = match &e.code {
+            ErrorCode::TooLarge { max } => Some(max.normalize().to_string()),
+            ErrorCode::TooLong { max_chars } => Some(max_chars.to_string()),
+            ErrorCode::OutOfRange { allowed } => Some((*allowed).to_string()),
+            _ => None,
+        };
+        FieldIssue { field: e.field.to_string(), code: e.code.code().to_string(), limit }
+    }
+}
+
+impl AppError {
+    /// A 422 listing every rejected field.
+    pub fn fields(errors: impl IntoIterator<Item = impl Into<FieldIssue>>) -> Self {
+        AppError::InvalidFields(errors.into_iter().map(Into::into).collect())
+    }
+}
+
 /// Result of a server function.
 pub type AppResult<T> = Result<T, AppError>;
 
@@ -122,6 +168,11 @@ mod tests {
             AppError::Throttled(15),
             AppError::Invalid(Msg::PasswordTooShort),
             AppError::Transport("x".into()),
+            AppError::InvalidFields(vec![FieldIssue {
+                field: "headroom_pct".into(),
+                code: "out_of_range".into(),
+                limit: Some("[15, 25]".into()),
+            }]),
         ] {
             let json = serde_json::to_string(&e).unwrap();
             assert_eq!(serde_json::from_str::<AppError>(&json).unwrap(), e, "{json}");
@@ -136,6 +187,7 @@ mod tests {
     fn statuses_are_client_errors_except_internal() {
         assert_eq!(AppError::Forbidden.status_code(), 403);
         assert_eq!(AppError::Invalid(Msg::ErrorBadRequest).status_code(), 422);
+        assert_eq!(AppError::InvalidFields(Vec::new()).status_code(), 422);
         assert_eq!(AppError::Throttled(1).status_code(), 429);
         assert_eq!(AppError::Internal.status_code(), 500);
     }

@@ -90,3 +90,12 @@ pub struct SessionInfo {
     /// The signed-in user, if any.
     pub caller: Option<Caller>,
 }
+
+/// A team record as stored, with its row id (a vendor, a workload, an exchange rate).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored<T> {
+    /// Row id.
+    pub id: i64,
+    /// The record.
+    pub record: T,
+}

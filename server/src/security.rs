@@ -148,8 +148,11 @@ pub async fn security_headers(mut req: Request, next: Next) -> Response {
 #[derive(Clone, Debug)]
 pub struct BodyLimits {
     default: usize,
-    uploads: &'static [(fn(&str) -> bool, usize)],
+    uploads: &'static [UploadRoute],
 }
+
+/// Which paths take uploads, and the body limit there.
+type UploadRoute = (fn(&str) -> bool, usize);
 
 fn is_quote_import(path: &str) -> bool {
     path == "/api/quotes/import"

@@ -48,6 +48,7 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
                 <a href="/quotes">{t(Msg::NavQuotes)}</a>
                 <a href="/team">{t(Msg::NavTeam)}</a>
             })}
+            {active.is_some().then(master_data_links)}
             {is_admin
                 .then(|| {
                     view! {
@@ -63,6 +64,15 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
                 <button type="submit" class="link-button">{t(Msg::NavSignOut)}</button>
             </ActionForm>
         </div>
+    }
+}
+
+/// The team's reference data: vendors, workloads, exchange rates (every member reads them).
+fn master_data_links() -> impl IntoView {
+    view! {
+        <a href="/vendors">{t(Msg::NavVendors)}</a>
+        <a href="/workloads">{t(Msg::NavWorkloads)}</a>
+        <a href="/rates">{t(Msg::NavRates)}</a>
     }
 }
 

@@ -1,5 +1,7 @@
 //! Pieces shared by pages.
 
+pub mod external_link;
+pub mod form_fields;
 pub mod forms;
 pub mod guard;
 pub mod header;

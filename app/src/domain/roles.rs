@@ -50,8 +50,10 @@ impl TeamRole {
 pub enum Capability {
     /// Read the team's quotes, runs, comparisons and orders.
     ReadTeamData,
-    /// Create or change vendors, quotes, price sheets, workloads and exchange rates.
+    /// Create or change vendors, quotes, price sheets, exchange rates and the base currency.
     EditQuotes,
+    /// Create or change the team's workloads (what has to run, seed 000 “下单顺序” step 1).
+    EditWorkloads,
     /// Upload benchmark runs and manage API tokens for it.
     UploadRuns,
     /// Answer checklist items of an order.
@@ -71,7 +73,7 @@ pub const fn allows(role: TeamRole, capability: Capability) -> bool {
         ReadTeamData => true,
         EditQuotes | SubmitOrders => matches!(role, Procurement),
         UploadRuns => matches!(role, Engineer),
-        AnswerChecklist => matches!(role, Engineer | Procurement),
+        AnswerChecklist | EditWorkloads => matches!(role, Engineer | Procurement),
         SignOffOrders => matches!(role, Manager),
     }
 }
@@ -105,5 +107,15 @@ mod tests {
         assert!(!allows(Procurement, SignOffOrders));
         assert!(!allows(Engineer, SignOffOrders));
         assert!(!allows(Manager, SubmitOrders));
+    }
+
+    #[test]
+    fn procurement_and_engineers_edit_workloads_managers_read_them() {
+        use Capability::*;
+        use TeamRole::*;
+        assert!(allows(Procurement, EditWorkloads));
+        assert!(allows(Engineer, EditWorkloads));
+        assert!(!allows(Manager, EditWorkloads));
+        assert!(allows(Manager, ReadTeamData));
     }
 }

@@ -117,6 +117,32 @@ pub async fn begin_write(pool: &Db) -> Result<Tx, sqlx::Error> {
     pool.begin_with("BEGIN IMMEDIATE").await
 }
 
+/// What an update of a named team record (vendor, workload) did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Updated {
+    /// The record was changed.
+    Done,
+    /// The team has no record with this id.
+    NotFound,
+    /// Another record of the team already has the new name.
+    NameTaken,
+}
+
+/// Whether `e` is a `UNIQUE` constraint violation (a duplicate name).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error().is_some_and(|d| d.is_unique_violation())
+}
+
+/// Turns the result of an `UPDATE … WHERE id = ? AND team_id = ?` into [`Updated`].
+pub fn updated(result: Result<sqlx::sqlite::SqliteQueryResult, sqlx::Error>) -> Result<Updated, sqlx::Error> {
+    match result {
+        Ok(r) if r.rows_affected() == 0 => Ok(Updated::NotFound),
+        Ok(_) => Ok(Updated::Done),
+        Err(e) if is_unique_violation(&e) => Ok(Updated::NameTaken),
+        Err(e) => Err(e),
+    }
+}
+
 /// Today's date (UTC), for validity checks.
 pub fn today() -> crate::domain::quotes::Date {
     let d = time::OffsetDateTime::now_utc().date();

@@ -5,6 +5,7 @@
 
 pub mod db;
 pub mod documents;
+pub mod exchange_rates;
 pub mod login_attempts;
 pub mod memberships;
 pub mod quotes;
@@ -13,5 +14,6 @@ pub mod site;
 pub mod teams;
 pub mod users;
 pub mod vendors;
+pub mod workloads;
 
-pub use db::{Db, Tx, begin_write, connect, now_unix, today};
+pub use db::{Db, Tx, Updated, begin_write, connect, now_unix, today};

@@ -1,7 +1,7 @@
 //! The `teams` table.
 
 use super::Tx;
-use crate::model::TeamSummary;
+use crate::{domain::tco::Currency, model::TeamSummary};
 use sqlx::SqliteExecutor;
 
 /// Inserts a team; `Ok(None)` when the name is taken (case-insensitive).
@@ -31,4 +31,21 @@ pub async fn name_of(db: impl SqliteExecutor<'_>, id: i64) -> Result<Option<Stri
 /// The team's id by name (case-insensitive).
 pub async fn id_by_name(db: impl SqliteExecutor<'_>, name: &str) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar("SELECT id FROM teams WHERE name = ?").bind(name).fetch_optional(db).await
+}
+
+/// The team's base currency (converted totals are shown in it); CNY unless changed.
+pub async fn base_currency(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Option<Currency>, sqlx::Error> {
+    let code: Option<String> =
+        sqlx::query_scalar("SELECT base_currency FROM teams WHERE id = ?").bind(team_id).fetch_optional(db).await?;
+    code.map(|c| Currency::parse(&c).map_err(|e| sqlx::Error::Decode(Box::new(e)))).transpose()
+}
+
+/// Sets the team's base currency; `false` when there is no such team.
+pub async fn set_base_currency(tx: &mut Tx, team_id: i64, currency: Currency) -> Result<bool, sqlx::Error> {
+    let result = sqlx::query("UPDATE teams SET base_currency = ? WHERE id = ?")
+        .bind(currency.code())
+        .bind(team_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(result.rows_affected() == 1)
 }

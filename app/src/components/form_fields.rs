@@ -1,0 +1,106 @@
+//! Form fields: the messages of a rejected form, each shown next to its input, and clearing a
+//! form once it was saved.
+
+use crate::{
+    components::forms::ActionError,
+    error::{AppError, FieldIssue},
+    i18n::{Locale, Msg, t, use_locale},
+};
+use leptos::{prelude::*, server_fn::ServerFn};
+
+/// The field issues of the last submission of `action` (empty unless it failed field checks).
+pub fn field_issues<S>(action: ServerAction<S>) -> Signal<Vec<FieldIssue>>
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    Signal::derive(move || match action.value().get() {
+        Some(Err(AppError::InvalidFields(issues))) => issues,
+        _ => Vec::new(),
+    })
+}
+
+/// Clears the form behind `form` after `action` succeeds (an “add” form, ready for the next).
+pub fn reset_on_success<S>(action: ServerAction<S>, form: NodeRef<leptos::html::Form>)
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    Effect::new(move |_| {
+        if matches!(action.value().get(), Some(Ok(_)))
+            && let Some(form) = form.get_untracked()
+        {
+            form.reset();
+        }
+    });
+}
+
+/// The end of an edit form: the error of the last save, “Saved.” after a success, the button.
+#[component]
+pub fn SaveFooter<S>(action: ServerAction<S>) -> impl IntoView
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    let saved = move || matches!(action.value().get(), Some(Ok(_)));
+    view! {
+        <ActionError action />
+        {move || saved().then(|| view! { <p class="form-ok" role="status">{t(Msg::FormSaved)}</p> })}
+        <button type="submit" disabled=move || action.pending().get()>{t(Msg::FormSave)}</button>
+    }
+}
+
+/// The message for one issue in `locale`, its limit filled in. Codes of
+/// [`crate::domain::quotes::ErrorCode`] use the quote form's wording (`qerr.*`).
+pub fn issue_text(locale: Locale, issue: &FieldIssue) -> String {
+    let msg = match issue.code.as_str() {
+        "same_currency" => Some(Msg::FieldErrorSameCurrency),
+        "invalid_currency_code" => Some(Msg::QerrInvalidCurrency),
+        code => Msg::from_key(&format!("qerr.{code}")),
+    };
+    let limit = issue.limit.as_deref().unwrap_or_default();
+    locale.fmt(msg.unwrap_or(Msg::FieldErrorInvalid), &[("max", limit), ("max_chars", limit), ("allowed", limit)])
+}
+
+/// The messages for `field`, if the last submission rejected it. Give the input
+/// `aria-describedby` = `{field}-error` so screen readers announce them with the input.
+#[component]
+pub fn FieldMessage(issues: Signal<Vec<FieldIssue>>, field: &'static str) -> impl IntoView {
+    let locale = use_locale();
+    let texts = move || {
+        issues.with(|all| all.iter().filter(|i| i.field == field).map(|i| issue_text(locale, i)).collect::<Vec<_>>())
+    };
+    move || {
+        let texts = texts();
+        (!texts.is_empty()).then(|| {
+            view! {
+                <span class="field-error" id=format!("{field}-error") data-field=field>
+                    {texts.join(" ")}
+                </span>
+            }
+        })
+    }
+}
+
+/// Whether `field` was rejected by the last submission (for `aria-invalid`).
+pub fn is_invalid(issues: Signal<Vec<FieldIssue>>, field: &'static str) -> impl Fn() -> &'static str + Copy {
+    move || if issues.with(|all| all.iter().any(|i| i.field == field)) { "true" } else { "false" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issue(code: &str, limit: Option<&str>) -> FieldIssue {
+        FieldIssue { field: "headroom_pct".into(), code: code.into(), limit: limit.map(Into::into) }
+    }
+
+    #[test]
+    fn messages_fill_the_limit_in_both_languages() {
+        for locale in Locale::ALL {
+            let text = issue_text(locale, &issue("out_of_range", Some("[15, 25]")));
+            assert!(text.contains("[15, 25]") && !text.contains("{limit}"), "{text}");
+        }
+        assert_eq!(issue_text(Locale::En, &issue("made_up", None)), Locale::En.t(Msg::FieldErrorInvalid));
+    }
+}

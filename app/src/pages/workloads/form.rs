@@ -1,0 +1,370 @@
+//! The workload form: its fields as posted, turned into a checked [`Workload`], and its inputs.
+
+use crate::{
+    components::form_fields::{FieldMessage, is_invalid},
+    domain::{
+        quotes::{DEFAULT_HEADROOM_PCT, ErrorCode, FieldError, Workload, WorkloadKind},
+        tco::TotalWork,
+    },
+    error::FieldIssue,
+    i18n::{Msg, t},
+};
+use leptos::prelude::*;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use std::str::FromStr;
+
+/// The kinds of workload, with their stored names and labels, in form order.
+pub const KINDS: [(WorkloadKind, &str, Msg); 4] = [
+    (WorkloadKind::Training, "training", Msg::WorkloadsKindTraining),
+    (WorkloadKind::InferenceService, "inference_service", Msg::WorkloadsKindInferenceService),
+    (WorkloadKind::Batch, "batch", Msg::WorkloadsKindBatch),
+    (WorkloadKind::Other, "other", Msg::WorkloadsKindOther),
+];
+
+/// The units a total amount of work is counted in, with their labels.
+pub const WORK_UNITS: [(&str, Msg); 3] = [
+    ("samples", Msg::WorkloadsUnitSamples),
+    ("tokens", Msg::WorkloadsUnitTokens),
+    ("requests", Msg::WorkloadsUnitRequests),
+];
+
+/// The label of a stored unit (the unit itself when unknown).
+pub fn unit_label(unit: &str) -> Option<Msg> {
+    WORK_UNITS.iter().find(|(u, _)| *u == unit).map(|(_, m)| *m)
+}
+
+/// The label of a kind.
+pub fn kind_label(kind: WorkloadKind) -> Msg {
+    KINDS.iter().find(|(k, _, _)| *k == kind).map_or(Msg::WorkloadsKindOther, |(_, _, m)| *m)
+}
+
+/// The workload form as posted: every field as typed. `vram_peak_source` is `measured` or
+/// `estimated`; an empty `total_work_amount` means no total is given; an empty
+/// `headroom_pct` means the default 20 %.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WorkloadForm {
+    /// Name, unique in the team.
+    pub name: String,
+    /// `training`, `inference_service`, `batch` or `other`.
+    pub kind: String,
+    /// Model, e.g. `Qwen2-7B`.
+    pub model: String,
+    /// Precision, e.g. `bf16`.
+    pub precision: String,
+    /// Peak VRAM per GPU, GiB.
+    pub vram_peak_gib: String,
+    /// `measured` (in a test run) or `estimated`.
+    pub vram_peak_source: String,
+    /// Concurrent requests or jobs at that peak.
+    pub concurrency: String,
+    /// GPUs needed at once.
+    pub gpus_needed: String,
+    /// Run length, hours.
+    pub run_hours: String,
+    /// Total amount of work.
+    pub total_work_amount: String,
+    /// Its unit: `samples`, `tokens` or `requests`.
+    pub total_work_unit: String,
+    /// Data set size, GB.
+    pub data_gb: String,
+    /// Checkpoint storage, GB.
+    pub checkpoint_gb: String,
+    /// VRAM headroom, percent (15–25).
+    pub headroom_pct: String,
+}
+
+/// Reads typed values, remembering every field that cannot be read.
+#[derive(Default)]
+struct Reader(Vec<FieldError>);
+
+impl Reader {
+    fn fail(&mut self, field: &'static str, code: ErrorCode) {
+        self.0.push(FieldError::new(field, code));
+    }
+
+    /// An optional number: `None` when empty or unreadable (then an error is recorded).
+    fn decimal(&mut self, field: &'static str, text: &str) -> Option<Decimal> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let value = Decimal::from_str(text).ok();
+        if value.is_none() {
+            self.fail(field, ErrorCode::InvalidNumber);
+        }
+        value
+    }
+
+    /// A required number; an unreadable one reads as 1 (its error is recorded).
+    fn required_decimal(&mut self, field: &'static str, text: &str) -> Decimal {
+        if text.trim().is_empty() {
+            self.fail(field, ErrorCode::Required);
+        }
+        self.decimal(field, text).unwrap_or(Decimal::ONE)
+    }
+
+    /// A required whole number; an unreadable one reads as 1 (its error is recorded).
+    fn count(&mut self, field: &'static str, text: &str) -> u32 {
+        let text = text.trim();
+        if text.is_empty() {
+            self.fail(field, ErrorCode::Required);
+            return 1;
+        }
+        text.parse().unwrap_or_else(|_| {
+            self.fail(field, ErrorCode::InvalidInteger);
+            1
+        })
+    }
+
+    fn choice<T: Copy>(&mut self, field: &'static str, text: &str, options: &[(T, &str)], fallback: T) -> T {
+        options.iter().find(|(_, name)| *name == text.trim()).map(|(v, _)| *v).unwrap_or_else(|| {
+            self.fail(field, ErrorCode::InvalidChoice);
+            fallback
+        })
+    }
+}
+
+impl WorkloadForm {
+    /// A new workload's form: one GPU, one at a time, measured peak, 20 % headroom.
+    pub fn starting_values() -> Self {
+        WorkloadForm {
+            kind: "training".into(),
+            vram_peak_source: "measured".into(),
+            concurrency: "1".into(),
+            gpus_needed: "1".into(),
+            total_work_unit: "samples".into(),
+            data_gb: "0".into(),
+            checkpoint_gb: "0".into(),
+            headroom_pct: DEFAULT_HEADROOM_PCT.to_string(),
+            ..WorkloadForm::default()
+        }
+    }
+
+    /// The form filled with `w`.
+    pub fn from_workload(w: &Workload) -> Self {
+        let text = |d: Decimal| d.normalize().to_string();
+        WorkloadForm {
+            name: w.name.clone(),
+            kind: KINDS.iter().find(|(k, _, _)| *k == w.kind).map_or("other", |(_, s, _)| s).into(),
+            model: w.model.clone(),
+            precision: w.precision.clone(),
+            vram_peak_gib: text(w.vram_peak_gib),
+            vram_peak_source: if w.vram_peak_measured { "measured" } else { "estimated" }.into(),
+            concurrency: w.concurrency.to_string(),
+            gpus_needed: w.gpus_needed.to_string(),
+            run_hours: w.run_hours.map(text).unwrap_or_default(),
+            total_work_amount: w.total_work.as_ref().map(|tw| text(tw.amount)).unwrap_or_default(),
+            total_work_unit: w.total_work.as_ref().map_or_else(|| "samples".into(), |tw| tw.unit.clone()),
+            data_gb: text(w.data_gb),
+            checkpoint_gb: text(w.checkpoint_gb),
+            headroom_pct: text(w.headroom_pct),
+        }
+    }
+
+    /// The checked workload (texts trimmed), or every problem found: unreadable fields first,
+    /// then what [`Workload::validate`] finds in the others.
+    pub fn to_workload(&self) -> Result<Workload, Vec<FieldError>> {
+        let mut r = Reader::default();
+        let kinds = KINDS.map(|(k, name, _)| (k, name));
+        let kind = r.choice("kind", &self.kind, &kinds, WorkloadKind::Other);
+        let sources = [(true, "measured"), (false, "estimated")];
+        let vram_peak_measured = r.choice("vram_peak_measured", &self.vram_peak_source, &sources, false);
+        let vram_peak_gib = r.required_decimal("vram_peak_gib", &self.vram_peak_gib);
+        let concurrency = r.count("concurrency", &self.concurrency);
+        let gpus_needed = r.count("gpus_needed", &self.gpus_needed);
+        let run_hours = r.decimal("run_hours", &self.run_hours);
+        let total_work = r.decimal("total_work.amount", &self.total_work_amount).map(|amount| {
+            let units = WORK_UNITS.map(|(u, _)| (u, u));
+            let unit = r.choice("total_work.unit", &self.total_work_unit, &units, "samples");
+            TotalWork { amount, unit: unit.to_string() }
+        });
+        let data_gb = r.required_decimal("data_gb", &self.data_gb);
+        let checkpoint_gb = r.required_decimal("checkpoint_gb", &self.checkpoint_gb);
+        let headroom_pct = r.decimal("headroom_pct", &self.headroom_pct).unwrap_or(DEFAULT_HEADROOM_PCT);
+        let workload = Workload {
+            name: self.name.trim().to_string(),
+            kind,
+            model: self.model.trim().to_string(),
+            precision: self.precision.trim().to_string(),
+            vram_peak_gib,
+            vram_peak_measured,
+            concurrency,
+            gpus_needed,
+            run_hours,
+            total_work,
+            data_gb,
+            checkpoint_gb,
+            headroom_pct,
+        };
+        let mut errors = r.0;
+        let unread: Vec<&str> = errors.iter().map(|e| e.field).collect();
+        let checked = workload.validate().err().unwrap_or_default();
+        errors.extend(checked.into_iter().filter(|e| !unread.contains(&e.field)));
+        if errors.is_empty() { Ok(workload) } else { Err(errors) }
+    }
+}
+
+/// A labelled text input with its error message.
+fn input(
+    label: Msg,
+    name: &'static str,
+    field: &'static str,
+    value: String,
+    issues: Signal<Vec<FieldIssue>>,
+    numeric: bool,
+) -> impl IntoView {
+    view! {
+        <label>
+            {t(label)}
+            <input
+                type="text"
+                name=name
+                value=value
+                inputmode=numeric.then_some("decimal")
+                aria-invalid=is_invalid(issues, field)
+                aria-describedby=format!("{field}-error")
+            />
+            <FieldMessage issues field />
+        </label>
+    }
+}
+
+fn options(choices: &[(&'static str, Msg)], selected: &str) -> impl IntoView + use<> {
+    choices
+        .iter()
+        .map(|(value, label)| view! { <option value=*value selected=*value == selected>{t(*label)}</option> })
+        .collect_view()
+}
+
+/// The inputs of the workload form, filled with `f`, each with its error message.
+pub fn workload_fields(f: WorkloadForm, issues: Signal<Vec<FieldIssue>>) -> impl IntoView {
+    let kinds = KINDS.map(|(_, name, label)| (name, label));
+    let sources = [("measured", Msg::WorkloadsPeakMeasured), ("estimated", Msg::WorkloadsPeakEstimated)];
+    view! {
+        <div class="form-row">
+            {input(Msg::WorkloadsName, "name", "name", f.name, issues, false)}
+            <label>
+                {t(Msg::WorkloadsKind)}
+                <select name="kind" aria-invalid=is_invalid(issues, "kind")>{options(&kinds, &f.kind)}</select>
+                <FieldMessage issues field="kind" />
+            </label>
+            {input(Msg::WorkloadsModel, "model", "model", f.model, issues, false)}
+            {input(Msg::WorkloadsPrecision, "precision", "precision", f.precision, issues, false)}
+        </div>
+        <fieldset class="fieldset">
+            <legend>{t(Msg::WorkloadsVramTitle)}</legend>
+            <div class="form-row">
+                {input(Msg::WorkloadsVramPeak, "vram_peak_gib", "vram_peak_gib", f.vram_peak_gib, issues, true)}
+                <label>
+                    {t(Msg::WorkloadsPeakSource)}
+                    <select name="vram_peak_source" aria-invalid=is_invalid(issues, "vram_peak_measured")>
+                        {options(&sources, &f.vram_peak_source)}
+                    </select>
+                    <FieldMessage issues field="vram_peak_measured" />
+                </label>
+                {input(Msg::WorkloadsConcurrency, "concurrency", "concurrency", f.concurrency, issues, true)}
+                {input(Msg::WorkloadsGpusNeeded, "gpus_needed", "gpus_needed", f.gpus_needed, issues, true)}
+                <label>
+                    {t(Msg::WorkloadsHeadroom)}
+                    <input type="text" name="headroom_pct" value=f.headroom_pct inputmode="decimal"
+                        aria-invalid=is_invalid(issues, "headroom_pct") aria-describedby="headroom_pct-rule headroom_pct-error" />
+                    <small class="hint" id="headroom_pct-rule">{t(Msg::WorkloadsHeadroomRule)}</small>
+                    <FieldMessage issues field="headroom_pct" />
+                </label>
+            </div>
+        </fieldset>
+        <fieldset class="fieldset">
+            <legend>{t(Msg::WorkloadsSizeTitle)}</legend>
+            <p class="hint">{t(Msg::WorkloadsSizeHint)}</p>
+            <div class="form-row">
+                {input(Msg::WorkloadsRunHours, "run_hours", "run_hours", f.run_hours, issues, true)}
+                {input(Msg::WorkloadsTotalWork, "total_work_amount", "total_work.amount", f.total_work_amount, issues, true)}
+                <label>
+                    {t(Msg::WorkloadsTotalWorkUnit)}
+                    <select name="total_work_unit" aria-invalid=is_invalid(issues, "total_work.unit")>
+                        {options(&WORK_UNITS, &f.total_work_unit)}
+                    </select>
+                    <FieldMessage issues field="total_work.unit" />
+                </label>
+                {input(Msg::WorkloadsDataGb, "data_gb", "data_gb", f.data_gb, issues, true)}
+                {input(Msg::WorkloadsCheckpointGb, "checkpoint_gb", "checkpoint_gb", f.checkpoint_gb, issues, true)}
+            </div>
+        </fieldset>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn good() -> WorkloadForm {
+        WorkloadForm {
+            name: " Qwen2-7B LoRA ".into(),
+            model: "Qwen2-7B".into(),
+            precision: "bf16".into(),
+            vram_peak_gib: "18.5".into(),
+            run_hours: "72".into(),
+            data_gb: "120".into(),
+            checkpoint_gb: "60".into(),
+            ..WorkloadForm::starting_values()
+        }
+    }
+
+    fn fields(form: &WorkloadForm) -> Vec<(&'static str, &'static str)> {
+        form.to_workload().unwrap_err().into_iter().map(|e| (e.field, e.code.code())).collect()
+    }
+
+    #[test]
+    fn reads_a_workload_and_fills_the_form_back() {
+        let w = good().to_workload().unwrap();
+        assert_eq!(w.name, "Qwen2-7B LoRA");
+        assert_eq!((w.kind, w.vram_peak_measured, w.gpus_needed), (WorkloadKind::Training, true, 1));
+        assert_eq!(w.headroom_pct, Decimal::from(20));
+        assert_eq!(w.total_work, None);
+        assert_eq!(WorkloadForm::from_workload(&w).to_workload().unwrap(), w);
+        let with_total = WorkloadForm { run_hours: String::new(), total_work_amount: "1000000".into(), total_work_unit: "tokens".into(), ..good() };
+        let w = with_total.to_workload().unwrap();
+        assert_eq!(w.total_work, Some(TotalWork { amount: Decimal::from(1_000_000), unit: "tokens".into() }));
+        assert_eq!(WorkloadForm::from_workload(&w), WorkloadForm { name: "Qwen2-7B LoRA".into(), ..with_total });
+    }
+
+    #[test]
+    fn headroom_outside_15_to_25_is_refused_and_empty_means_20() {
+        assert_eq!(fields(&WorkloadForm { headroom_pct: "30".into(), ..good() }), [("headroom_pct", "out_of_range")]);
+        assert_eq!(fields(&WorkloadForm { headroom_pct: "14.9".into(), ..good() }), [("headroom_pct", "out_of_range")]);
+        let w = WorkloadForm { headroom_pct: " ".into(), ..good() }.to_workload().unwrap();
+        assert_eq!(w.headroom_pct, Decimal::from(20));
+    }
+
+    #[test]
+    fn reports_every_field_once() {
+        let form = WorkloadForm {
+            name: String::new(),
+            kind: "mining".into(),
+            vram_peak_gib: "lots".into(),
+            concurrency: "1.5".into(),
+            gpus_needed: "0".into(),
+            run_hours: String::new(),
+            total_work_amount: "x".into(),
+            data_gb: "-1".into(),
+            checkpoint_gb: String::new(),
+            ..good()
+        };
+        assert_eq!(
+            fields(&form),
+            [
+                ("kind", "invalid_choice"),
+                ("vram_peak_gib", "invalid_number"),
+                ("concurrency", "invalid_integer"),
+                ("total_work.amount", "invalid_number"),
+                ("checkpoint_gb", "required"),
+                ("name", "required"),
+                ("gpus_needed", "not_positive"),
+                ("run_hours", "no_work_size"),
+                ("data_gb", "negative"),
+            ]
+        );
+    }
+}

@@ -1,0 +1,167 @@
+//! The team's workloads: what has to run, written down before comparing nodes (seed 000
+//! “一套可执行的下单顺序” step 1; seed 002: measured VRAM peak plus 15–25 % headroom).
+//! Procurement and engineers add and edit them; managers read.
+
+pub mod edit;
+mod form;
+
+pub use form::WorkloadForm;
+
+use crate::{
+    components::{
+        form_fields::{field_issues, reset_on_success},
+        forms::{ActionError, ErrorBox},
+        guard::signed_in,
+    },
+    domain::{
+        quotes::Workload,
+        roles::{Capability, allows},
+    },
+    error::AppError,
+    i18n::{Locale, Msg, t, use_locale},
+    model::Stored,
+};
+use form::{kind_label, unit_label, workload_fields};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use rust_decimal::Decimal;
+
+/// The active team's workloads, by name.
+#[server(endpoint = "workloads")]
+pub async fn list_workloads() -> Result<Vec<Stored<Workload>>, AppError> {
+    use crate::{auth, store};
+    let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
+    Ok(store::workloads::list(&auth::db()?, membership.team_id).await?)
+}
+
+/// Adds a workload to the active team (procurement and engineers); returns its id.
+#[server(endpoint = "workloads/create")]
+pub async fn create_workload(#[server(flatten)] form: WorkloadForm) -> Result<i64, AppError> {
+    use crate::{auth, store};
+    let (caller, membership) = auth::require_team(Capability::EditWorkloads)?;
+    let workload = form.to_workload().map_err(AppError::fields)?;
+    let mut tx = store::begin_write(&auth::db()?).await?;
+    let id = store::workloads::insert(&mut tx, membership.team_id, &workload, Some(caller.user_id))
+        .await?
+        .ok_or(AppError::Conflict(Msg::WorkloadsNameTaken))?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+fn number(d: Decimal) -> String {
+    d.normalize().to_string()
+}
+
+/// How much work, in one line: “72 h”, “1000000 tokens”, or both.
+fn work_size(locale: Locale, w: &Workload) -> String {
+    let hours = w.run_hours.map(|h| locale.fmt(Msg::WorkloadsHours, &[("hours", &number(h))]));
+    let total = w.total_work.as_ref().map(|tw| {
+        let unit = unit_label(&tw.unit).map_or(tw.unit.as_str(), |m| locale.t(m));
+        format!("{} {unit}", number(tw.amount))
+    });
+    hours.into_iter().chain(total).collect::<Vec<_>>().join(" · ")
+}
+
+fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl IntoView {
+    let locale = use_locale();
+    view! {
+        <table class="table" data-testid="workload-table">
+            <thead>
+                <tr>
+                    <th>{t(Msg::WorkloadsName)}</th>
+                    <th>{t(Msg::WorkloadsKind)}</th>
+                    <th>{t(Msg::WorkloadsModel)}</th>
+                    <th class="num">{t(Msg::WorkloadsVramPeakShort)}</th>
+                    <th class="num">{t(Msg::WorkloadsVramToFind)}</th>
+                    <th class="num">{t(Msg::WorkloadsGpusShort)}</th>
+                    <th>{t(Msg::WorkloadsSizeShort)}</th>
+                    <th class="num">{t(Msg::WorkloadsStorageShort)}</th>
+                </tr>
+            </thead>
+            <tbody>
+                {workloads
+                    .into_iter()
+                    .map(|Stored { id, record: w }| {
+                        let source = if w.vram_peak_measured { Msg::WorkloadsPeakMeasured } else { Msg::WorkloadsPeakEstimated };
+                        let peak = format!("{} GiB", number(w.vram_peak_gib));
+                        let to_find = locale.fmt(Msg::WorkloadsVramWithHeadroom, &[
+                            ("gib", &number(w.required_vram_gib().round_dp(1))),
+                            ("pct", &number(w.headroom_pct)),
+                        ]);
+                        let gpus = locale.fmt(Msg::WorkloadsGpusAtConcurrency, &[
+                            ("gpus", &w.gpus_needed.to_string()),
+                            ("concurrency", &w.concurrency.to_string()),
+                        ]);
+                        let storage = locale.fmt(Msg::WorkloadsStorage, &[
+                            ("data", &number(w.data_gb)),
+                            ("checkpoints", &number(w.checkpoint_gb)),
+                        ]);
+                        let model = [w.model.as_str(), w.precision.as_str()]
+                            .into_iter()
+                            .filter(|s| !s.is_empty())
+                            .collect::<Vec<_>>()
+                            .join(" · ");
+                        let size = work_size(locale, &w);
+                        let name = if can_edit {
+                            view! { <a href=format!("/workloads/{id}")>{w.name}</a> }.into_any()
+                        } else {
+                            w.name.into_any()
+                        };
+                        view! {
+                            <tr>
+                                <td>{name}</td>
+                                <td>{t(kind_label(w.kind))}</td>
+                                <td>{model}</td>
+                                <td class="num">{peak} <br /><small class="hint">{t(source)}</small></td>
+                                <td class="num">{to_find}</td>
+                                <td class="num">{gpus}</td>
+                                <td>{size}</td>
+                                <td class="num">{storage}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// The workloads page.
+#[component]
+pub fn WorkloadsPage() -> impl IntoView {
+    signed_in(false, |caller| {
+        let can_edit = caller.active_membership().is_some_and(|m| allows(m.role, Capability::EditWorkloads));
+        let create = ServerAction::<CreateWorkload>::new();
+        let workloads = Resource::new(move || create.version().get(), |_| list_workloads());
+        let form_ref = NodeRef::new();
+        reset_on_success(create, form_ref);
+        let issues = field_issues(create);
+        view! {
+            <Title text=t(Msg::NavWorkloads) />
+            <h1>{t(Msg::NavWorkloads)}</h1>
+            <p class="lead">{t(Msg::WorkloadsLead)}</p>
+            {can_edit.then(|| view! {
+                <section class="card">
+                    <h2>{t(Msg::WorkloadsAddTitle)}</h2>
+                    <ActionForm action=create node_ref=form_ref attr:class="form" attr:data-testid="workload-form">
+                        {workload_fields(WorkloadForm::starting_values(), issues)}
+                        <ActionError action=create />
+                        <button type="submit" disabled=move || create.pending().get()>{t(Msg::WorkloadsAddSubmit)}</button>
+                    </ActionForm>
+                </section>
+            })}
+            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match workloads.await {
+                        Ok(list) if list.is_empty() => {
+                            view! { <p class="empty-state">{t(Msg::WorkloadsNone)}</p> }.into_any()
+                        }
+                        Ok(list) => workload_table(list, can_edit).into_any(),
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    }
+                })}
+            </Transition>
+        }
+        .into_any()
+    })
+}
