@@ -134,16 +134,23 @@ impl FieldIssue {
     }
 }
 
-impl From<crate::domain::quotes::FieldError> for FieldIssue {
-    fn from(e: crate::domain::quotes::FieldError) -> Self {
+impl FieldIssue {
+    /// The issue for `field` rejected with a quote-domain `code` (its limit carried along).
+    pub fn from_code(field: &str, code: &crate::domain::quotes::ErrorCode) -> Self {
         use crate::domain::quotes::ErrorCode;
-        let limit = match &e.code {
+        let limit = match code {
             ErrorCode::TooLarge { max } => Some(max.normalize().to_string()),
             ErrorCode::TooLong { max_chars } => Some(max_chars.to_string()),
             ErrorCode::OutOfRange { allowed } => Some((*allowed).to_string()),
             _ => None,
         };
-        FieldIssue { field: e.field.to_string(), code: e.code.code().to_string(), limit }
+        FieldIssue { field: field.to_string(), code: code.code().to_string(), limit }
+    }
+}
+
+impl From<crate::domain::quotes::FieldError> for FieldIssue {
+    fn from(e: crate::domain::quotes::FieldError) -> Self {
+        FieldIssue::from_code(e.field, &e.code)
     }
 }
 

@@ -20,6 +20,30 @@ test("procurement enters a quote, imports a CSV after fixing a bad row, filters 
   await createMember(page, "Procurement Desk", "buyer@example.com", "Bo Buyer", "procurement");
   await signIn(page, "buyer@example.com");
 
+  // Add the vendor first.
+  await page.getByRole("link", { name: "Vendors", exact: true }).click();
+  const vendorForm = page.getByTestId("vendor-form");
+  await vendorForm.locator('input[name="name"]').fill("德讯电讯");
+  await vendorForm.locator('input[name="contact"]').fill("sales@dx.example.com");
+  await vendorForm.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("vendor-table")).toContainText("德讯电讯");
+
+  // The workload the quotes will be checked against: 42 GiB peak + 20 % → 50.4 GiB per GPU.
+  await page.getByRole("link", { name: "Workloads", exact: true }).click();
+  const workloadForm = page.getByTestId("workload-form");
+  await workloadForm.locator('input[name="name"]').fill("70B inference");
+  await workloadForm.locator('select[name="kind"]').selectOption("inference_service");
+  await workloadForm.locator('input[name="model"]').fill("Llama-3-70B-AWQ");
+  await workloadForm.locator('input[name="precision"]').fill("int4");
+  await workloadForm.locator('input[name="vram_peak_gib"]').fill("42");
+  await workloadForm.locator('input[name="gpus_needed"]').fill("1");
+  await workloadForm.locator('input[name="run_hours"]').fill("720");
+  await workloadForm.locator('input[name="data_gb"]').fill("50");
+  await workloadForm.locator('input[name="checkpoint_gb"]').fill("40");
+  await workloadForm.locator('input[name="headroom_pct"]').fill("20");
+  await workloadForm.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("workload-table")).toContainText("70B inference");
+
   // Enter one quote by hand; a bad VRAM value is named next to its field.
   await page.getByRole("link", { name: "Quotes", exact: true }).click();
   await expect(page.getByTestId("quote-empty")).toBeVisible();
@@ -75,6 +99,15 @@ test("procurement enters a quote, imports a CSV after fixing a bad row, filters 
   const table = page.getByTestId("compare-table");
   await expect(table).toContainText("星河算力 · XH-A100-8");
   await expect(table.locator("tr.differs").filter({ hasText: "GPU model" })).toContainText("L40S 48GB");
+  // … and against the workload: the 80 GiB A100 passes the VRAM check, the 48 GiB L40S fails it.
+  await page.getByTestId("workload-form").locator('select[name="workload"]').selectOption({ label: "70B inference" });
+  await page.getByTestId("workload-form").getByRole("button", { name: "Check" }).click();
+  await expect(page).toHaveURL(/workload=\d+/);
+  const vram = table.locator("tr.check-row").filter({ hasText: "VRAM with headroom" });
+  await expect(vram.locator("td").filter({ hasText: "offers 80 GiB" })).toHaveAttribute("data-status", "pass");
+  const l40s = vram.locator("td").filter({ hasText: "offers 48 GiB" });
+  await expect(l40s).toHaveAttribute("data-status", "fail");
+  await expect(l40s).toContainText("needs 50.4 GiB");
 
   // Export, then the Chinese UI of the same list.
   const download = await page.request.get("/quotes/export.csv");

@@ -76,11 +76,11 @@ async fn procurement_enters_a_quote_and_edits_it_as_a_new_revision() {
     let res = save(&d, &d.buyer_a, None, quote_form("ACME-1", "48", "6.25")).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let saved = json(&res.body);
-    let id = saved["Saved"]["quote_id"].as_i64().expect("saved");
-    assert_eq!(saved["Saved"]["revision"], 1);
+    let id = saved["quote_id"].as_i64().expect("saved");
+    assert_eq!(saved["revision"], 1);
 
     let edit = save(&d, &d.buyer_a, Some(id), quote_form("ignored-on-edit", "48", "5.75")).await;
-    assert_eq!(json(&edit.body)["Saved"]["revision"], 2, "{}", edit.body);
+    assert_eq!(json(&edit.body)["revision"], 2, "{}", edit.body);
     let latest = d.app.call("/api/quotes/detail", &[("quote_id", &id.to_string())], Some(&d.engineer_a)).await;
     let latest = json(&latest.body);
     assert_eq!(latest["revision"], 2);
@@ -101,15 +101,20 @@ async fn bad_fields_are_named_and_nothing_is_stored() {
     let mut form = quote_form("ACME-2", "0", "-1");
     form.iter_mut().find(|(k, _)| k == "fields[valid_until]").unwrap().1 = "2026-01-01".into();
     let res = save(&d, &d.buyer_a, None, form).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let errors = &json(&res.body)["Invalid"];
-    assert!(errors["spec.vram_gib"].as_str().unwrap().contains("greater than zero"), "{errors}");
-    assert!(errors["price.on_demand_hourly"].as_str().unwrap().contains("negative"), "{errors}");
-    assert!(errors["valid_until"].as_str().unwrap().contains("before"), "{errors}");
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let body = json(&res.body);
+    assert_eq!(body["error"], "invalid_fields", "{body}");
+    let code_of = |field: &str| {
+        body["detail"].as_array().unwrap().iter().find(|i| i["field"] == field).map(|i| i["code"].as_str().unwrap().to_string())
+    };
+    assert_eq!(code_of("spec.vram_gib").as_deref(), Some("not_positive"), "{body}");
+    assert_eq!(code_of("price.on_demand_hourly").as_deref(), Some("negative"), "{body}");
+    assert_eq!(code_of("valid_until").as_deref(), Some("end_before_start"), "{body}");
     let mut unknown = quote_form("ACME-3", "48", "1");
     unknown.iter_mut().find(|(k, _)| k == "fields[currency]").unwrap().1 = "XYZ".into();
     let res = save(&d, &d.buyer_a, None, unknown).await;
-    assert!(json(&res.body)["Invalid"]["currency"].is_string(), "{}", res.body);
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(res.body.contains(r#""field":"currency""#), "{}", res.body);
     assert_eq!(count(&d).await, 0);
 }
 
@@ -123,7 +128,7 @@ async fn only_procurement_changes_quotes_and_teams_never_see_each_other() {
     let anon = d.app.call("/api/quotes/save", &pairs, None).await;
     assert_eq!(anon.status, StatusCode::UNAUTHORIZED);
     let res = save(&d, &d.buyer_a, None, quote_form("A-1", "48", "1")).await;
-    let id = json(&res.body)["Saved"]["quote_id"].as_i64().unwrap();
+    let id = json(&res.body)["quote_id"].as_i64().unwrap();
 
     let b_detail = d.app.call("/api/quotes/detail", &[("quote_id", &id.to_string())], Some(&d.buyer_b)).await;
     assert_eq!(b_detail.status, StatusCode::NOT_FOUND);
@@ -220,7 +225,7 @@ async fn upload(d: &Desk, cookie: &str, quote_id: i64, name: &str, bytes: &[u8])
 async fn vendor_documents_are_checked_by_content_and_served_as_downloads() {
     let d = desk().await;
     let res = save(&d, &d.buyer_a, None, quote_form("DOC-1", "48", "1")).await;
-    let id = json(&res.body)["Saved"]["quote_id"].as_i64().unwrap();
+    let id = json(&res.body)["quote_id"].as_i64().unwrap();
     let pdf = b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n";
 
     let ok = upload(&d, &d.buyer_a, id, "../报价单.pdf", pdf).await;
@@ -252,4 +257,40 @@ async fn vendor_documents_are_checked_by_content_and_served_as_downloads() {
     assert_eq!(other_team.status, StatusCode::NOT_FOUND);
     let other_upload = upload(&d, &d.buyer_b, id, "x.pdf", pdf).await;
     assert_eq!(other_upload.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn comparing_against_a_workload_names_each_requirement() {
+    let d = desk().await;
+    let workload = [
+        ("name", "LoRA fine-tune"),
+        ("kind", "training"),
+        ("model", "Qwen2-7B"),
+        ("precision", "bf16"),
+        ("vram_peak_gib", "42"),
+        ("vram_peak_source", "measured"),
+        ("concurrency", "1"),
+        ("gpus_needed", "2"),
+        ("run_hours", "72"),
+        ("data_gb", "120"),
+        ("checkpoint_gb", "60"),
+        ("headroom_pct", "20"),
+    ];
+    let created = d.app.call("/api/workloads/create", &workload, Some(&d.engineer_a)).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.body);
+    let workload_id: i64 = created.body.trim().parse().unwrap_or_else(|_| json(&created.body)["id"].as_i64().unwrap());
+    // The workload needs 42 GiB × 1.2 = 50.4 GiB per GPU: 48 GiB fails, 80 GiB passes.
+    let small = json(&save(&d, &d.buyer_a, None, quote_form("SMALL", "48", "1")).await.body)["quote_id"].as_i64().unwrap();
+    let big = json(&save(&d, &d.buyer_a, None, quote_form("BIG", "80", "2")).await.body)["quote_id"].as_i64().unwrap();
+    let res = d.app.call_json("/api/quotes/compare", &json!({ "ids": [small, big], "workload_id": workload_id }), Some(&d.engineer_a)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let c = json(&res.body);
+    assert_eq!(c["check"][0], "LoRA fine-tune");
+    let vram = |i: usize| c["check"][1][i].as_array().unwrap().iter().find(|l| l["label"] == "VRAM with headroom").cloned().unwrap();
+    assert_eq!(vram(0)["status"], "fail", "{c}");
+    assert_eq!(vram(1)["status"], "pass", "{c}");
+    assert!(vram(0)["detail"].as_str().unwrap().contains("50.4 GiB"), "{c}");
+    assert_eq!(c["workloads"][0][1], "LoRA fine-tune");
+    let other = d.app.call_json("/api/quotes/compare", &json!({ "ids": [small, big], "workload_id": workload_id }), Some(&d.buyer_b)).await;
+    assert_eq!(other.status, StatusCode::NOT_FOUND);
 }

@@ -34,27 +34,141 @@ pub struct ComparedQuote {
     pub values: BTreeMap<String, String>,
 }
 
-/// The compared quotes (latest revisions of the active team's quotes).
+/// One checked requirement of a workload against one quote, worded for the page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckLine {
+    /// What is checked.
+    pub label: String,
+    /// `pass`, `fail` or `unknown`.
+    pub status: String,
+    /// "needs …", "offers …" and explanations.
+    pub detail: String,
+}
+
+/// A comparison: the quotes, the team's workloads, and the chosen workload's check per quote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The compared quotes.
+    pub quotes: Vec<ComparedQuote>,
+    /// The team's workloads `(id, name)`, to choose from.
+    pub workloads: Vec<(i64, String)>,
+    /// The chosen workload's name and, per quote (same order), its requirements.
+    pub check: Option<(String, Vec<Vec<CheckLine>>)>,
+}
+
+/// The compared quotes (latest revisions of the active team's quotes), checked against one of
+/// the team's workloads when `workload_id` is given.
 #[server(endpoint = "quotes/compare", input = server_fn::codec::Json)]
-pub async fn compare_quotes(ids: Vec<i64>) -> Result<Vec<ComparedQuote>, AppError> {
+pub async fn compare_quotes(ids: Vec<i64>, workload_id: Option<i64>) -> Result<Comparison, AppError> {
+    server::compare(ids, workload_id).await
+}
+
+#[cfg(feature = "ssr")]
+mod server {
+    use super::*;
     use crate::{
+        app::request_locale,
         auth,
-        domain::{money::{format_money, format_unit_price}, quotes, roles::Capability},
-        pages::quotes::form::server::csv_to_map,
+        domain::{
+            money::{format_money, format_unit_price},
+            quotes::{self, Figure, Note, Requirement, RequirementKind, Status},
+            roles::Capability,
+        },
+        i18n::Locale,
+        pages::quotes::form::{Input, display_value, server::csv_to_map},
         store,
     };
-    let (_, team) = auth::require_team(Capability::ReadTeamData)?;
-    if ids.len() > MAX_COMPARED {
-        return Err(AppError::Invalid(Msg::CompareNeedTwo));
+
+    fn figure(locale: Locale, f: &Figure) -> String {
+        match f {
+            Figure::Gib(v) => format!("{} GiB", v.normalize()),
+            Figure::Gb(v) => format!("{} GB", v.normalize()),
+            Figure::Gpus(n) => format!("{n} × GPU"),
+            Figure::Gbps(v) => format!("{} Gbit/s", v.normalize()),
+            Figure::Sharing(s) => display_value(Input::Sharing, &sharing_code(s)),
+            Figure::Interconnect(i) => locale.t(match i {
+                quotes::Interconnect::None => Msg::QcNone,
+                quotes::Interconnect::Pcie => Msg::QcPcie,
+                quotes::Interconnect::Nvlink => Msg::QcNvlink,
+                quotes::Interconnect::Nvswitch => Msg::QcNvswitch,
+            })
+            .to_string(),
+            Figure::Flag(b) => locale.t(if *b { Msg::QcYes } else { Msg::QcNo }).to_string(),
+        }
     }
-    let db = auth::db()?;
-    let today = store::today();
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
-        let q = store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?;
+
+    fn sharing_code(s: &quotes::Sharing) -> String {
+        serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_else(|| format!("{s:?}").to_lowercase())
+    }
+
+    fn note(locale: Locale, n: &Note) -> String {
+        match n {
+            Note::NeedsNodes { nodes } => locale.fmt(Msg::ReqNoteNeedsNodes, &[("nodes", &nodes.to_string())]),
+            Note::UsableVramNotStated => locale.t(Msg::ReqNoteUsableVramNotStated).to_string(),
+            Note::PeakNotMeasured => locale.t(Msg::ReqNotePeakNotMeasured).to_string(),
+            Note::PooledAcrossGpus => locale.t(Msg::ReqNotePooledAcrossGpus).to_string(),
+            Note::PcieOnly => locale.t(Msg::ReqNotePcieOnly).to_string(),
+            Note::NoRdma => locale.t(Msg::ReqNoteNoRdma).to_string(),
+            Note::PartialDiskInfo => locale.t(Msg::ReqNotePartialDiskInfo).to_string(),
+        }
+    }
+
+    fn line(locale: Locale, r: &Requirement) -> CheckLine {
+        let label = locale.t(match r.kind {
+            RequirementKind::Vram => Msg::ReqVram,
+            RequirementKind::GpuCount => Msg::ReqGpuCount,
+            RequirementKind::Network => Msg::ReqNetwork,
+            RequirementKind::Disk => Msg::ReqDisk,
+            RequirementKind::Exclusive => Msg::ReqExclusive,
+            RequirementKind::Interconnect => Msg::ReqInterconnect,
+            RequirementKind::MemoryPooling => Msg::ReqMemoryPooling,
+        });
+        let mut parts = Vec::new();
+        if let Some(f) = &r.required {
+            parts.push(locale.fmt(Msg::ReqNeeds, &[("required", &figure(locale, f))]));
+        }
+        parts.push(match &r.offered {
+            Some(f) => locale.fmt(Msg::ReqOffers, &[("offered", &figure(locale, f))]),
+            None => locale.t(Msg::CompareUnknown).to_string(),
+        });
+        parts.extend(r.notes.iter().map(|n| note(locale, n)));
+        let status = match r.status {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Unknown => "unknown",
+        };
+        CheckLine { label: label.to_string(), status: status.to_string(), detail: parts.join(" · ") }
+    }
+
+    pub async fn compare(ids: Vec<i64>, workload_id: Option<i64>) -> Result<Comparison, AppError> {
+        let (_, team) = auth::require_team(Capability::ReadTeamData)?;
+        if ids.len() > MAX_COMPARED {
+            return Err(AppError::Invalid(Msg::CompareNeedTwo));
+        }
+        let locale = request_locale();
+        let db = auth::db()?;
+        let today = store::today();
+        let workload = match workload_id {
+            Some(id) => Some(store::workloads::by_id(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?.record),
+            None => None,
+        };
+        let mut quotes_out = Vec::with_capacity(ids.len());
+        let mut checks = Vec::with_capacity(ids.len());
+        for id in ids {
+            let q = store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?;
+            if let Some(w) = &workload {
+                checks.push(quotes::check(w, &q.draft.spec).iter().map(|r| line(locale, r)).collect());
+            }
+            quotes_out.push(compared(q, today));
+        }
+        let workloads = store::workloads::list(&db, team.team_id).await?.into_iter().map(|w| (w.id, w.record.name)).collect();
+        Ok(Comparison { quotes: quotes_out, workloads, check: workload.map(|w| (w.name, checks)) })
+    }
+
+    fn compared(q: store::quotes::QuoteSummary, today: quotes::Date) -> ComparedQuote {
         let d = &q.draft;
         let c = d.price.currency;
-        out.push(ComparedQuote {
+        ComparedQuote {
             quote_id: q.quote_id,
             title: format!("{} · {}", d.vendor, d.reference),
             revision: q.revision,
@@ -62,12 +176,67 @@ pub async fn compare_quotes(ids: Vec<i64>) -> Result<Vec<ComparedQuote>, AppErro
             node_hour: d.hourly_per_node().map(|p| format_money(p, c)).unwrap_or_default(),
             gpu_hour: d.hourly_per_gpu().map(|p| format_unit_price(p, c, 2)).unwrap_or_default(),
             values: csv_to_map(&quotes::export(std::slice::from_ref(d))),
-        });
+        }
     }
-    Ok(out)
 }
 
-fn compare_table(quotes: Vec<ComparedQuote>) -> impl IntoView {
+fn workload_form(c: &Comparison, chosen: Option<i64>) -> impl IntoView + use<> {
+    let ids: Vec<i64> = c.quotes.iter().map(|q| q.quote_id).collect();
+    let workloads = c.workloads.clone();
+    view! {
+        <form method="get" action="/quotes/compare" class="form-inline" data-testid="workload-form">
+            {ids.into_iter().map(|id| view! { <input type="hidden" name="id" value=id.to_string() /> }).collect_view()}
+            <label>
+                {t(Msg::CompareWorkload)}
+                <select name="workload">
+                    <option value="">{t(Msg::CompareNoWorkload)}</option>
+                    {workloads.into_iter().map(|(id, name)| view! {
+                        <option value=id.to_string() selected=Some(id) == chosen>{name}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            <button type="submit" class="small">{t(Msg::CompareCheck)}</button>
+        </form>
+    }
+}
+
+fn check_rows(c: &Comparison) -> impl IntoView + use<> {
+    let locale = crate::i18n::use_locale();
+    let Some((name, per_quote)) = c.check.clone() else { return ().into_any() };
+    let width = (per_quote.len() + 1).to_string();
+    let kinds: Vec<String> = per_quote.first().map(|lines| lines.iter().map(|l| l.label.clone()).collect()).unwrap_or_default();
+    view! {
+        <tr class="section-row"><th colspan=width>{locale.fmt(Msg::CompareRequirements, &[("workload", &name)])}</th></tr>
+        {kinds.into_iter().map(|kind| {
+            let cells: Vec<Option<CheckLine>> = per_quote.iter().map(|lines| lines.iter().find(|l| l.label == kind).cloned()).collect();
+            view! {
+                <tr class="check-row">
+                    <th scope="row">{kind.clone()}</th>
+                    {cells.into_iter().map(|cell| match cell {
+                        Some(l) => {
+                            let verdict = t(match l.status.as_str() {
+                                "pass" => Msg::ComparePass,
+                                "fail" => Msg::CompareFail,
+                                _ => Msg::CompareUnknown,
+                            });
+                            view! {
+                                <td class=format!("check {}", l.status) data-status=l.status.clone()>
+                                    <strong>{verdict}</strong> <small>{l.detail}</small>
+                                </td>
+                            }.into_any()
+                        }
+                        None => view! { <td></td> }.into_any(),
+                    }).collect_view()}
+                </tr>
+            }
+        }).collect_view()}
+    }
+    .into_any()
+}
+
+fn compare_table(c: Comparison) -> impl IntoView {
+    let checks = check_rows(&c);
+    let quotes = c.quotes;
     let header = quotes.clone();
     let prices = quotes.clone();
     view! {
@@ -85,6 +254,7 @@ fn compare_table(quotes: Vec<ComparedQuote>) -> impl IntoView {
                     </tr>
                 </thead>
                 <tbody>
+                    {checks}
                     <tr class:differs=prices.windows(2).any(|w| w[0].node_hour != w[1].node_hour)>
                         <th scope="row">{t(Msg::QuotesColNodeHour)}</th>
                         {prices.iter().map(|q| view! { <td class="num">{q.node_hour.clone()}</td> }).collect_view()}
@@ -123,19 +293,22 @@ fn compare_table(quotes: Vec<ComparedQuote>) -> impl IntoView {
 pub fn QuoteComparePage() -> impl IntoView {
     signed_in(false, |_| {
         let query = use_query_map();
-        let ids = Memo::new(move |_| {
-            query.read().get_all("id").unwrap_or_default().iter().filter_map(|s| s.parse::<i64>().ok()).collect::<Vec<_>>()
+        let key = Memo::new(move |_| {
+            let q = query.read();
+            let ids = q.get_all("id").unwrap_or_default().iter().filter_map(|s| s.parse::<i64>().ok()).collect::<Vec<_>>();
+            (ids, q.get("workload").and_then(|w| w.parse::<i64>().ok()))
         });
-        let quotes = Resource::new(move || ids.get(), compare_quotes);
+        let comparison = Resource::new(move || key.get(), |(ids, workload)| compare_quotes(ids, workload));
         view! {
             <Title text=t(Msg::CompareTitle) />
             <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
             <h1>{t(Msg::CompareTitle)}</h1>
             <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
                 {move || Suspend::new(async move {
-                    match quotes.await {
-                        Ok(q) if q.len() < 2 => view! { <p class="empty-state">{t(Msg::CompareNeedTwo)}</p> }.into_any(),
-                        Ok(q) => compare_table(q).into_any(),
+                    let chosen = key.get_untracked().1;
+                    match comparison.await {
+                        Ok(c) if c.quotes.len() < 2 => view! { <p class="empty-state">{t(Msg::CompareNeedTwo)}</p> }.into_any(),
+                        Ok(c) => view! { {workload_form(&c, chosen)} {compare_table(c)} }.into_any(),
                         Err(error) => view! { <ErrorBox error /> }.into_any(),
                     }
                 })}

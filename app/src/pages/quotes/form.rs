@@ -3,8 +3,12 @@
 //! imported row: same parsing, same checks, same messages.
 
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
-    error::AppError,
+    components::{
+        form_fields::{field_issues, issue_text},
+        forms::ErrorBox,
+        guard::signed_in,
+    },
+    error::{AppError, FieldIssue},
     i18n::{Msg, t, use_locale},
 };
 use leptos::prelude::*;
@@ -28,18 +32,13 @@ pub struct QuoteFormData {
     pub revision: Option<i64>,
 }
 
-/// What saving the form led to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SaveQuoteOutcome {
-    /// Saved as this revision of this quote.
-    Saved {
-        /// Quote id.
-        quote_id: i64,
-        /// Revision number.
-        revision: i64,
-    },
-    /// Some fields are wrong: messages by column name (`_row` for the whole quote).
-    Invalid(BTreeMap<String, String>),
+/// A saved quote revision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedQuote {
+    /// Quote id.
+    pub quote_id: i64,
+    /// Revision number.
+    pub revision: i64,
 }
 
 /// The values to start the form with: empty defaults, or the latest revision of `quote_id`.
@@ -48,9 +47,10 @@ pub async fn load_quote_form(quote_id: Option<i64>) -> Result<QuoteFormData, App
     server::form_data(quote_id).await
 }
 
-/// Saves a new quote, or a new revision of `quote_id`.
+/// Saves a new quote, or a new revision of `quote_id`. Rejected fields come back as one
+/// [`AppError::InvalidFields`] (422) naming every field (by its column name) and why.
 #[server(endpoint = "quotes/save")]
-pub async fn save_quote(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Result<SaveQuoteOutcome, AppError> {
+pub async fn save_quote(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Result<SavedQuote, AppError> {
     server::save(quote_id, fields).await
 }
 
@@ -58,14 +58,13 @@ pub async fn save_quote(quote_id: Option<i64>, fields: BTreeMap<String, String>)
 pub(crate) mod server {
     use super::*;
     use crate::{
-        app::request_locale,
         auth,
+        error::FieldIssue,
         domain::{
             quotes::{self, COLUMNS, CsvFormat, GPU_MODEL_SUGGESTIONS, ImportDefaults},
             roles::Capability,
             tco::Currency,
         },
-        pages::quotes::text,
         store::{self, quotes::QuoteStoreError},
     };
 
@@ -126,9 +125,8 @@ pub(crate) mod server {
         })
     }
 
-    pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -> Result<SaveQuoteOutcome, AppError> {
+    pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -> Result<SavedQuote, AppError> {
         let (caller, team) = auth::require_team(Capability::EditQuotes)?;
-        let locale = request_locale();
         let db = auth::db()?;
         fields.retain(|k, _| COLUMNS.iter().any(|c| c.name == k));
         let existing = match quote_id {
@@ -150,15 +148,15 @@ pub(crate) mod server {
         })?;
         let Some(row) = preview.rows.into_iter().next() else { return Err(AppError::Invalid(Msg::ErrorBadRequest)) };
         if !row.errors.is_empty() || row.draft.is_none() {
-            let errors = row
-                .errors
-                .iter()
-                .map(|e| {
-                    let column = e.column.clone().or_else(|| e.field.map(str::to_string)).unwrap_or_else(|| "_row".into());
-                    (column, text::field_error(locale, &e.code))
-                })
-                .collect();
-            return Ok(SaveQuoteOutcome::Invalid(errors));
+            return Err(AppError::InvalidFields(
+                row.errors
+                    .iter()
+                    .map(|e| {
+                        let column = e.column.as_deref().or(e.field).unwrap_or("_row").to_lowercase();
+                        FieldIssue::from_code(&column, &e.code)
+                    })
+                    .collect(),
+            ));
         }
         let draft = row.draft.ok_or(AppError::Internal)?;
         let mut tx = store::begin_write(&db).await?;
@@ -174,13 +172,13 @@ pub(crate) mod server {
         match result {
             Ok((quote_id, revision)) => {
                 tx.commit().await?;
-                Ok(SaveQuoteOutcome::Saved { quote_id, revision })
+                Ok(SavedQuote { quote_id, revision })
             }
             Err(QuoteStoreError::DuplicateReference) => Err(AppError::Conflict(Msg::QuotesDuplicateReference)),
-            Err(QuoteStoreError::PriceOutOfRange) => Ok(SaveQuoteOutcome::Invalid(BTreeMap::from([(
-                "price.on_demand_hourly".to_string(),
-                text::field_error(locale, &quotes::ErrorCode::TooLarge { max: rust_decimal::Decimal::from(1_000_000) }),
-            )]))),
+            Err(QuoteStoreError::PriceOutOfRange) => Err(AppError::InvalidFields(vec![FieldIssue::from_code(
+                "price.on_demand_hourly",
+                &quotes::ErrorCode::TooLarge { max: rust_decimal::Decimal::from(1_000_000) },
+            )])),
             Err(QuoteStoreError::Sql(e)) => Err(e.into()),
         }
     }
@@ -325,11 +323,17 @@ fn field(
     required: bool,
     value: String,
     editing: bool,
-    errors: RwSignal<BTreeMap<String, String>>,
+    issues: Signal<Vec<FieldIssue>>,
 ) -> impl IntoView {
     let name = format!("fields[{column}]");
     let id = format!("f-{}", column.replace('.', "-"));
-    let error = move || errors.with(|e| e.get(column).cloned());
+    let locale = use_locale();
+    let error = move || {
+        issues.with(|all| {
+            let texts: Vec<String> = all.iter().filter(|i| i.field == column).map(|i| issue_text(locale, i)).collect();
+            (!texts.is_empty()).then(|| texts.join(" "))
+        })
+    };
     let locked = editing && (column == "vendor" || column == "reference");
     let list = match column {
         "vendor" => Some("vendor-list"),
@@ -393,15 +397,12 @@ fn field(
 fn quote_form(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
     let locale = use_locale();
     let save = ServerAction::<SaveQuote>::new();
-    let errors = RwSignal::new(BTreeMap::<String, String>::new());
+    let issues = field_issues(save);
     let navigate = use_navigate();
-    Effect::new(move |_| match save.value().get() {
-        Some(Ok(SaveQuoteOutcome::Saved { quote_id, .. })) => {
-            errors.set(BTreeMap::new());
-            navigate(&format!("/quotes/{quote_id}"), Default::default());
+    Effect::new(move |_| {
+        if let Some(Ok(saved)) = save.value().get() {
+            navigate(&format!("/quotes/{}", saved.quote_id), Default::default());
         }
-        Some(Ok(SaveQuoteOutcome::Invalid(e))) => errors.set(e),
-        _ => {}
     });
     let editing = quote_id.is_some();
     let values = data.values;
@@ -416,18 +417,17 @@ fn quote_form(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
                     <legend>{t(*title)}</legend>
                     <div class="form-row">
                         {fields.iter().map(|(column, input, required)| {
-                            field(column, *input, *required, values.get(*column).cloned().unwrap_or_default(), editing, errors)
+                            field(column, *input, *required, values.get(*column).cloned().unwrap_or_default(), editing, issues)
                         }).collect_view()}
                     </div>
                 </fieldset>
             }).collect_view()}
-            {move || (!errors.with(BTreeMap::is_empty)).then(|| view! {
-                <p class="form-error" role="alert">
-                    {t(Msg::QuotesFixFields)}
-                    {errors.with(|e| e.get("_row").cloned())}
-                </p>
+            {move || (!issues.with(Vec::is_empty)).then(|| view! {
+                <p class="form-error" role="alert">{t(Msg::QuotesFixFields)}</p>
             })}
-            {move || save.value().get().and_then(Result::err).map(|e| view! { <p class="form-error" role="alert">{e.localized(locale)}</p> })}
+            {move || save.value().get().and_then(Result::err).filter(|e| !matches!(e, AppError::InvalidFields(_))).map(|e| {
+                view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }
+            })}
             <button type="submit" disabled=move || save.pending().get()>{t(Msg::QuotesSave)}</button>
         </ActionForm>
     }
