@@ -75,6 +75,12 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// Whether the caller may use `capability` in the active team (their role there, plus what
+    /// site administrators may do in a team they belong to).
+    pub fn may(&self, capability: crate::domain::roles::Capability) -> bool {
+        self.active_membership().is_some_and(|m| crate::domain::roles::member_may(m.role, self.is_admin, capability))
+    }
+
     /// The membership of the active team.
     pub fn active_membership(&self) -> Option<&Membership> {
         let id = self.active_team?;

@@ -4,7 +4,7 @@
 use app::{
     domain::{
         documents::{MAX_DOCUMENT_BYTES, content_disposition, detect_kind, safe_file_name, sha256_of},
-        roles::{Capability, allows},
+        roles::Capability,
     },
     model::Caller,
     store::{self, documents::DocumentForCreate},
@@ -35,7 +35,7 @@ pub async fn upload(
     mut form: Multipart,
 ) -> Response {
     let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership().filter(|m| allows(m.role, Capability::EditQuotes)) else {
+    let Some(team) = caller.active_membership().filter(|_| caller.may(Capability::EditQuotes)) else {
         return StatusCode::FORBIDDEN.into_response();
     };
     let mut revision: Option<i64> = None;

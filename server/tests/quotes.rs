@@ -294,3 +294,36 @@ async fn comparing_against_a_workload_names_each_requirement() {
     let other = d.app.call_json("/api/quotes/compare", &json!({ "ids": [small, big], "workload_id": workload_id }), Some(&d.buyer_b)).await;
     assert_eq!(other.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn compared_prices_in_another_currency_show_the_base_currency_with_rate_and_date() {
+    let d = desk().await;
+    let rate = [("from", "USD"), ("to", "CNY"), ("rate", "7.2"), ("date", "2026-11-20")];
+    let added = d.app.call("/api/rates/add", &rate, Some(&d.buyer_a)).await;
+    assert_eq!(added.status, StatusCode::OK, "{}", added.body);
+    let cny = json(&save(&d, &d.buyer_a, None, quote_form("CNY-1", "48", "5")).await.body)["quote_id"].as_i64().unwrap();
+    let mut usd_form = quote_form("USD-1", "48", "1.50");
+    usd_form.iter_mut().find(|(k, _)| k == "fields[currency]").unwrap().1 = "USD".into();
+    let usd = json(&save(&d, &d.buyer_a, None, usd_form).await.body)["quote_id"].as_i64().unwrap();
+    let c = json(&d.app.call_json("/api/quotes/compare", &json!({ "ids": [cny, usd] }), Some(&d.buyer_a)).await.body);
+    assert!(c["quotes"][0]["converted"].is_null(), "already in the base currency: {c}");
+    // 2 GPUs × $1.50 = $3.00 per node-hour = ¥21.60 at 7.2.
+    assert_eq!(c["quotes"][1]["converted"], "≈ ¥21.60 (1 USD = 7.2 CNY, 2026-11-20)", "{c}");
+}
+
+#[tokio::test]
+async fn an_administrator_in_the_team_keeps_quotes_too() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "A").await;
+    let admin_id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = 'admin@example.com'").fetch_one(&app.db).await.unwrap();
+    let outside = app.call("/api/quotes/save", &[("quote_id", "")], Some(&admin)).await;
+    assert!(outside.status.is_client_error(), "not in any team yet");
+    let joined = app
+        .call("/api/admin/set_role", &[("team_id", &team.to_string()), ("user_id", &admin_id.to_string()), ("role", "manager")], Some(&admin))
+        .await;
+    assert_eq!(joined.status, StatusCode::OK);
+    let d = Desk { app, buyer_a: admin.clone(), engineer_a: admin.clone(), buyer_b: admin };
+    let res = save(&d, &d.buyer_a, None, quote_form("ADMIN-1", "48", "1")).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+}

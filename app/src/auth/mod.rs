@@ -7,7 +7,7 @@ pub mod password;
 pub use caller::{AppState, AuthConfig, SessionKeys, load_caller, start_session};
 
 use crate::{
-    domain::roles::{Capability, allows},
+    domain::roles::Capability,
     error::AppError,
     model::{Caller, Membership},
     store::Db,
@@ -64,7 +64,7 @@ pub fn require_admin() -> Result<Caller, AppError> {
 pub fn require_team(capability: Capability) -> Result<(Caller, Membership), AppError> {
     let caller = require_caller()?;
     let membership = caller.active_membership().cloned().ok_or(AppError::Forbidden)?;
-    if allows(membership.role, capability) {
+    if caller.may(capability) {
         Ok((caller, membership))
     } else {
         Err(AppError::Forbidden)

@@ -64,8 +64,20 @@ pub enum Capability {
     SignOffOrders,
 }
 
-/// Whether `role` in a team grants `capability` there. Site administrators manage users and
-/// teams but get no team capability from being administrators: they never bypass the rules.
+/// Team capabilities a site administrator also has in a team they belong to (“procurement and
+/// admins” keep quotes and workloads). Sign-off, submission and the checklist are never among
+/// them: administrators never bypass the order rules.
+pub const fn admins_may(capability: Capability) -> bool {
+    matches!(capability, Capability::EditQuotes | Capability::EditWorkloads)
+}
+
+/// Whether a member with `role` — a site administrator when `is_admin` — may use `capability`
+/// in that team.
+pub const fn member_may(role: TeamRole, is_admin: bool, capability: Capability) -> bool {
+    allows(role, capability) || (is_admin && admins_may(capability))
+}
+
+/// Whether `role` in a team grants `capability` there.
 pub const fn allows(role: TeamRole, capability: Capability) -> bool {
     use Capability::*;
     use TeamRole::*;
@@ -89,6 +101,16 @@ mod tests {
         }
         assert_eq!(TeamRole::parse("admin"), None);
         assert_eq!(TeamRole::parse("Manager"), None);
+    }
+
+    #[test]
+    fn administrators_keep_quotes_but_never_sign_off() {
+        use Capability::*;
+        assert!(member_may(TeamRole::Engineer, true, EditQuotes));
+        assert!(!member_may(TeamRole::Engineer, false, EditQuotes));
+        assert!(!member_may(TeamRole::Procurement, true, SignOffOrders));
+        assert!(!member_may(TeamRole::Engineer, true, SubmitOrders));
+        assert!(member_may(TeamRole::Manager, true, SignOffOrders), "as a manager, not as an admin");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::{
     },
     domain::{
         quotes::Date,
-        roles::{Capability, allows},
+        roles::Capability,
         tco::{Currency, ExchangeRate},
     },
     error::{AppError, FieldIssue},
@@ -207,7 +207,7 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
 #[component]
 pub fn RatesPage() -> impl IntoView {
     signed_in(false, |caller| {
-        let can_edit = caller.active_membership().is_some_and(|m| allows(m.role, Capability::EditQuotes));
+        let can_edit = caller.may(Capability::EditQuotes);
         let set_base = ServerAction::<SetBaseCurrency>::new();
         let add = ServerAction::<AddRate>::new();
         let base = Resource::new(move || set_base.version().get(), |_| base_currency());

@@ -32,6 +32,9 @@ pub struct ComparedQuote {
     pub gpu_hour: String,
     /// Field values by column.
     pub values: BTreeMap<String, String>,
+    /// The node-hour price in the team's base currency, with the rate and its date, when the
+    /// quote is in another currency and the team has a rate for the pair.
+    pub converted: Option<String>,
 }
 
 /// One checked requirement of a workload against one quote, worded for the page.
@@ -73,11 +76,13 @@ mod server {
             money::{format_money, format_unit_price},
             quotes::{self, Figure, Note, Requirement, RequirementKind, Status},
             roles::Capability,
+            tco::{Currency, ExchangeRate},
         },
         i18n::Locale,
         pages::quotes::form::{Input, display_value, server::csv_to_map},
         store,
     };
+    use rust_decimal::Decimal;
 
     fn figure(locale: Locale, f: &Figure) -> String {
         match f {
@@ -154,15 +159,47 @@ mod server {
         };
         let mut quotes_out = Vec::with_capacity(ids.len());
         let mut checks = Vec::with_capacity(ids.len());
+        let mut exact = Vec::with_capacity(ids.len());
         for id in ids {
             let q = store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?;
             if let Some(w) = &workload {
                 checks.push(quotes::check(w, &q.draft.spec).iter().map(|r| line(locale, r)).collect());
             }
+            exact.push(q.draft.hourly_per_node().map(|p| (p, q.draft.price.currency)));
             quotes_out.push(compared(q, today));
+        }
+        let base = store::teams::base_currency(&db, team.team_id).await?;
+        let rates: Vec<ExchangeRate> = store::exchange_rates::list(&db, team.team_id).await?.into_iter().map(|r| r.record).collect();
+        if let Some(base) = base {
+            for q in quotes_out.iter_mut().zip(exact.iter().copied()) {
+                q.0.converted = q.1.and_then(|(amount, currency)| convert(locale, amount, currency, base, &rates));
+            }
         }
         let workloads = store::workloads::list(&db, team.team_id).await?.into_iter().map(|w| (w.id, w.record.name)).collect();
         Ok(Comparison { quotes: quotes_out, workloads, check: workload.map(|w| (w.name, checks)) })
+    }
+
+    /// `amount` of `currency` in `base` with the latest rate for the pair (either direction):
+    /// "≈ ¥9.34 (1 USD = 7.2100 CNY, 2026-11-20)".
+    fn convert(locale: Locale, amount: Decimal, currency: Currency, base: Currency, rates: &[ExchangeRate]) -> Option<String> {
+        if currency == base {
+            return None;
+        }
+        let rate = rates
+            .iter()
+            .filter(|r| r.counterpart(currency) == Some(base))
+            .max_by(|a, b| a.date.cmp(&b.date))?;
+        let converted = rate.convert(amount, currency).ok()?;
+        Some(locale.fmt(
+            Msg::CompareConverted,
+            &[
+                ("amount", &format_money(converted, base)),
+                ("from", rate.from.code()),
+                ("rate", &rate.rate.normalize().to_string()),
+                ("to", rate.to.code()),
+                ("date", &rate.date),
+            ],
+        ))
     }
 
     fn compared(q: store::quotes::QuoteSummary, today: quotes::Date) -> ComparedQuote {
@@ -176,6 +213,7 @@ mod server {
             node_hour: d.hourly_per_node().map(|p| format_money(p, c)).unwrap_or_default(),
             gpu_hour: d.hourly_per_gpu().map(|p| format_unit_price(p, c, 2)).unwrap_or_default(),
             values: csv_to_map(&quotes::export(std::slice::from_ref(d))),
+            converted: None,
         }
     }
 }
@@ -257,7 +295,12 @@ fn compare_table(c: Comparison) -> impl IntoView {
                     {checks}
                     <tr class:differs=prices.windows(2).any(|w| w[0].node_hour != w[1].node_hour)>
                         <th scope="row">{t(Msg::QuotesColNodeHour)}</th>
-                        {prices.iter().map(|q| view! { <td class="num">{q.node_hour.clone()}</td> }).collect_view()}
+                        {prices.iter().map(|q| view! {
+                            <td class="num">
+                                {q.node_hour.clone()}
+                                {q.converted.clone().map(|c| view! { <small class="converted">{c}</small> })}
+                            </td>
+                        }).collect_view()}
                     </tr>
                     <tr class:differs=prices.windows(2).any(|w| w[0].gpu_hour != w[1].gpu_hour)>
                         <th scope="row">{t(Msg::QuotesColGpuHour)}</th>

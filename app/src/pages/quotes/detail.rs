@@ -70,10 +70,10 @@ pub struct DocumentLine {
 pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDetail, AppError> {
     use crate::{
         auth,
-        domain::{money::{format_money, format_unit_price}, quotes, roles::{Capability, allows}},
+        domain::{money::{format_money, format_unit_price}, quotes, roles::Capability},
         store,
     };
-    let (_, team) = auth::require_team(Capability::ReadTeamData)?;
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     let db = auth::db()?;
     let history = store::quotes::revisions(&db, team.team_id, quote_id).await?;
     let chosen = match revision {
@@ -98,7 +98,7 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
             .into_iter()
             .map(|r| RevisionLine { id: r.id, revision: r.revision, created_at: r.created_at, created_by: r.created_by.unwrap_or_default() })
             .collect(),
-        can_edit: allows(team.role, Capability::EditQuotes),
+        can_edit: caller.may(Capability::EditQuotes),
         documents: store::documents::of_revision(&db, team.team_id, chosen)
             .await?
             .into_iter()

@@ -100,7 +100,7 @@ pub(crate) mod server {
         domain::{
             money::{format_money, format_unit_price},
             quotes::Sharing,
-            roles::{Capability, allows},
+            roles::Capability,
         },
         store::{self, quotes::{QuoteFilter, QuoteSort, QuoteSummary}},
     };
@@ -161,7 +161,7 @@ pub(crate) mod server {
     }
 
     pub async fn list(query: QuoteQuery) -> Result<QuotePage, AppError> {
-        let (_, team) = auth::require_team(Capability::ReadTeamData)?;
+        let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
         let (filter, sort, page) = parse(&query)?;
         let db = auth::db()?;
         let today = store::today();
@@ -174,7 +174,7 @@ pub(crate) mod server {
             page,
             pages,
             vendors,
-            can_edit: allows(team.role, Capability::EditQuotes),
+            can_edit: caller.may(Capability::EditQuotes),
         })
     }
 }

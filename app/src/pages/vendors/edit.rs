@@ -9,7 +9,7 @@ use crate::{
     },
     domain::{
         quotes::Vendor,
-        roles::{Capability, allows},
+        roles::Capability,
     },
     error::AppError,
     i18n::{Msg, t},
@@ -50,7 +50,7 @@ pub async fn update_vendor(id: String, #[server(flatten)] form: VendorForm) -> R
 #[component]
 pub fn VendorEditPage() -> impl IntoView {
     signed_in(false, |caller| {
-        if !caller.active_membership().is_some_and(|m| allows(m.role, Capability::EditQuotes)) {
+        if !caller.may(Capability::EditQuotes) {
             return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
         }
         let params = use_params_map();

@@ -15,7 +15,7 @@ use crate::{
     },
     domain::{
         quotes::Vendor,
-        roles::{Capability, allows},
+        roles::Capability,
     },
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
@@ -119,7 +119,7 @@ fn vendor_table(vendors: Vec<Stored<Vendor>>, can_edit: bool) -> impl IntoView {
 #[component]
 pub fn VendorsPage() -> impl IntoView {
     signed_in(false, |caller| {
-        let can_edit = caller.active_membership().is_some_and(|m| allows(m.role, Capability::EditQuotes));
+        let can_edit = caller.may(Capability::EditQuotes);
         let create = ServerAction::<CreateVendor>::new();
         let vendors = Resource::new(move || create.version().get(), |_| list_vendors());
         let form_ref = NodeRef::new();

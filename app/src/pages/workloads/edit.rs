@@ -9,7 +9,7 @@ use crate::{
     },
     domain::{
         quotes::Workload,
-        roles::{Capability, allows},
+        roles::Capability,
     },
     error::AppError,
     i18n::{Msg, t},
@@ -49,7 +49,7 @@ pub async fn update_workload(id: String, #[server(flatten)] form: WorkloadForm) 
 #[component]
 pub fn WorkloadEditPage() -> impl IntoView {
     signed_in(false, |caller| {
-        if !caller.active_membership().is_some_and(|m| allows(m.role, Capability::EditWorkloads)) {
+        if !caller.may(Capability::EditWorkloads) {
             return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
         }
         let params = use_params_map();

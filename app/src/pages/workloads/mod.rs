@@ -15,7 +15,7 @@ use crate::{
     },
     domain::{
         quotes::Workload,
-        roles::{Capability, allows},
+        roles::Capability,
     },
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
@@ -130,7 +130,7 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
 #[component]
 pub fn WorkloadsPage() -> impl IntoView {
     signed_in(false, |caller| {
-        let can_edit = caller.active_membership().is_some_and(|m| allows(m.role, Capability::EditWorkloads));
+        let can_edit = caller.may(Capability::EditWorkloads);
         let create = ServerAction::<CreateWorkload>::new();
         let workloads = Resource::new(move || create.version().get(), |_| list_workloads());
         let form_ref = NodeRef::new();
