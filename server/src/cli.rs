@@ -178,6 +178,9 @@ async fn housekeeping(pool: store::Db, sessions: SqliteSessionStore) {
         if let Err(e) = store::login_attempts::prune(&pool, store::now_unix() - 86_400).await {
             tracing::warn!(error = %e, "cannot prune sign-in attempts");
         }
+        if let Err(e) = store::db::optimize(&pool).await {
+            tracing::warn!(error = %e, "cannot refresh query statistics");
+        }
     }
 }
 

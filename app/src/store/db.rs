@@ -76,7 +76,15 @@ pub async fn connect(path: &str) -> Result<Db, OpenError> {
         .map_err(|source| OpenError::Open { path: path.to_string(), source })?;
     check_version(&pool).await?;
     migrate(&pool).await?;
+    optimize(&pool).await?;
     Ok(pool)
+}
+
+/// Refreshes the query planner's statistics where they are stale (`PRAGMA optimize`, as SQLite
+/// recommends: at start-up, periodically and after bulk changes).
+pub async fn optimize(pool: &Db) -> Result<(), sqlx::Error> {
+    sqlx::query("PRAGMA optimize=0x10002").execute(pool).await?;
+    Ok(())
 }
 
 /// Runs pending migrations.

@@ -176,11 +176,11 @@ fn summary((quote_id, revision_id, revision, body): (i64, i64, i64, String)) -> 
 }
 
 fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, today: Date) {
-    q.push(
-        " FROM quote_revisions r JOIN quotes qt ON qt.id = r.quote_id AND r.revision = qt.latest_revision
-          JOIN vendors v ON v.id = qt.vendor_id WHERE r.team_id = ",
-    )
-    .push_bind(team_id);
+    q.push(" FROM quote_revisions r JOIN quotes qt ON qt.id = r.quote_id AND r.revision = qt.latest_revision");
+    if f.vendor.is_some() {
+        q.push(" JOIN vendors v ON v.id = qt.vendor_id");
+    }
+    q.push(" WHERE r.team_id = ").push_bind(team_id);
     if let Some(vendor) = &f.vendor {
         q.push(" AND v.name = ").push_bind(vendor.clone());
     }
@@ -208,6 +208,9 @@ fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, toda
 }
 
 /// The latest revision of the team's quotes matching `filter`, one page, and the total count.
+///
+/// The page is chosen on narrow rows (ids and sort keys, mostly from an index) and only its
+/// quotes' bodies are then read, so the cost does not grow with the size of the bodies.
 pub async fn list(
     db: &super::Db,
     team_id: i64,
@@ -221,7 +224,7 @@ pub async fn list(
     push_filter(&mut count, team_id, filter, today);
     let total: i64 = count.build_query_scalar().fetch_one(db).await?;
 
-    let mut q = QueryBuilder::<Sqlite>::new("SELECT r.quote_id, r.id, r.revision, r.body");
+    let mut q = QueryBuilder::<Sqlite>::new("SELECT r.id");
     push_filter(&mut q, team_id, filter, today);
     q.push(match sort {
         QuoteSort::PriceAsc => " ORDER BY r.node_hourly_micros, r.id",
@@ -233,7 +236,18 @@ pub async fn list(
     let per_page = per_page.clamp(1, 200);
     q.push(" LIMIT ").push_bind(i64::from(per_page));
     q.push(" OFFSET ").push_bind(i64::from(page) * i64::from(per_page));
-    let rows: Vec<(i64, i64, i64, String)> = q.build_query_as().fetch_all(db).await?;
+    let ids: Vec<i64> = q.build_query_scalar().fetch_all(db).await?;
+    if ids.is_empty() {
+        return Ok((Vec::new(), total));
+    }
+    let mut bodies = QueryBuilder::<Sqlite>::new("SELECT quote_id, id, revision, body FROM quote_revisions WHERE id IN (");
+    let mut list = bodies.separated(", ");
+    for id in &ids {
+        list.push_bind(*id);
+    }
+    bodies.push(")");
+    let mut rows: Vec<(i64, i64, i64, String)> = bodies.build_query_as().fetch_all(db).await?;
+    rows.sort_by_key(|row| ids.iter().position(|id| *id == row.1));
     let items = rows.into_iter().map(summary).collect::<Result<_, _>>()?;
     Ok((items, total))
 }
@@ -296,6 +310,7 @@ pub async fn save_import(
         })?;
     }
     tx.commit().await?;
+    super::db::optimize(db).await?;
     Ok(rows.len())
 }
 

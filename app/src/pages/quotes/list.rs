@@ -345,9 +345,9 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
 /// The quote list page.
 #[component]
 pub fn QuoteListPage() -> impl IntoView {
-    signed_in(false, |_| {
-        let query = query_from_url();
-        let page = Resource::new(move || query.get(), list_quotes);
+    let query = query_from_url();
+    let page = Resource::new(move || query.get(), list_quotes);
+    signed_in(false, move |_| {
         view! {
             <Title text=t(Msg::QuotesTitle) />
             <div class="page-head">
