@@ -47,6 +47,28 @@ enum Command {
     /// Import and export vendor quotes as CSV.
     #[command(subcommand)]
     Quotes(crate::quotes_cli::QuotesCommand),
+    /// Benchmark results.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+    /// Total cost of ownership of a self-contained scenario (quotes' price sheets, workload,
+    /// assumptions, measured throughput), ranked, as JSON on standard output.
+    Tco {
+        /// The scenario JSON file (example: app/src/domain/tco/example-scenario.json).
+        scenario: std::path::PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchCommand {
+    /// Read a benchmark result (vLLM, llama-bench, MLPerf, NodeLedger JSON) or nvidia-smi
+    /// telemetry and print the canonical `nodeledger.run/v1` JSON.
+    Parse {
+        /// The file.
+        file: std::path::PathBuf,
+        /// Its format.
+        #[arg(long, value_enum, default_value_t = crate::tools_cli::RunFormat::Auto)]
+        format: crate::tools_cli::RunFormat,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -102,6 +124,10 @@ pub async fn run() -> ExitCode {
         Some(Command::User(UserCommand::Add { email, name, role, team })) => {
             add_user(&cli.db, email, name, role, team).await
         }
+        Some(Command::Bench(BenchCommand::Parse { file, format })) => {
+            return print_or_fail(crate::tools_cli::bench_parse(&file, format));
+        }
+        Some(Command::Tco { scenario }) => return print_or_fail(crate::tools_cli::tco(&scenario)),
         Some(Command::Quotes(command)) => {
             return match crate::quotes_cli::run(&cli.db.path, command).await {
                 Ok(()) => ExitCode::SUCCESS,
@@ -121,6 +147,20 @@ pub async fn run() -> ExitCode {
         Err(e) => {
             eprintln!("nodeledger: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints a command's JSON (exit 0) or its error on standard error (exit 2: bad input).
+fn print_or_fail(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(json) => {
+            println!("{json}");
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("nodeledger: {msg}");
+            ExitCode::from(2)
         }
     }
 }

@@ -9,3 +9,4 @@ pub mod lang;
 pub mod quotes_cli;
 pub mod router;
 pub mod security;
+pub mod tools_cli;

@@ -97,3 +97,55 @@ fn quotes_import_is_all_or_nothing_and_export_round_trips() {
     std::fs::remove_dir_all(dir).ok();
     std::fs::remove_dir_all(dir2).ok();
 }
+
+const RUN_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/runs/fixtures");
+
+fn run_plain(args: &[&str]) -> Output {
+    let (db, _dir) = temp_db("plain");
+    run(&db, args, "")
+}
+
+#[test]
+fn bench_parse_prints_the_canonical_run_or_a_clear_error() {
+    let ok = run_plain(&["bench", "parse", &format!("{RUN_FIXTURES}/vllm_serve.json")]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let run: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    assert_eq!(run["schema"], "nodeledger.run/v1");
+    assert_eq!(run["source_format"], "vllm");
+    assert!(run["throughput"]["value"].as_f64().unwrap() > 0.0);
+
+    let dir = std::env::temp_dir().join(format!("nl-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let truncated = dir.join("truncated.json");
+    std::fs::write(&truncated, "{\n  \"date\": \"2026-01-01\",\n  \"backend\": ").unwrap();
+    let bad = run_plain(&["bench", "parse", truncated.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("line 3"), "{}", text(&bad.stderr));
+    let empty = dir.join("empty.json");
+    std::fs::write(&empty, "").unwrap();
+    assert_eq!(run_plain(&["bench", "parse", empty.to_str().unwrap()]).status.code(), Some(2));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn tco_runs_the_example_scenario_and_names_bad_fields() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/tco/example-scenario.json");
+    let ok = run_plain(&["tco", example]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let result: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+    // Seed 002: 72 h × 10.00 = 720.00 beats 24 h × 35.00 = 840.00.
+    assert_eq!(result["quotes"][0]["id"], "a");
+    assert_eq!(result["quotes"][0]["estimate"]["total"], "720.00");
+    assert_eq!(result["quotes"][1]["estimate"]["total"], "840.00");
+
+    let dir = std::env::temp_dir().join(format!("nl-tco-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    let mut scenario: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    scenario["assumptions"]["efficiency"] = serde_json::json!("1.5");
+    std::fs::write(&bad, scenario.to_string()).unwrap();
+    let out = run_plain(&["tco", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("efficiency"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(dir).ok();
+}
