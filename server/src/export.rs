@@ -4,7 +4,7 @@
 use app::{
     domain::{quotes, roles::Capability, roles::allows},
     model::Caller,
-    store::{self, quotes::{QuoteFilter, QuoteSort}},
+    store,
 };
 use axum::{
     Extension,
@@ -19,26 +19,13 @@ pub async fn quotes_csv(State(db): State<store::Db>, caller: Option<Extension<Ca
     let Some(team) = caller.active_membership().filter(|m| allows(m.role, Capability::ReadTeamData)) else {
         return StatusCode::FORBIDDEN.into_response();
     };
-    let filter = QuoteFilter { include_expired: true, ..QuoteFilter::default() };
-    let today = store::today();
-    let mut drafts = Vec::new();
-    let mut page = 0;
-    loop {
-        match store::quotes::list(&db, team.team_id, &filter, QuoteSort::PriceAsc, today, page, 200).await {
-            Ok((items, total)) => {
-                let done = items.is_empty();
-                drafts.extend(items.into_iter().map(|q| q.draft));
-                if done || drafts.len() as i64 >= total {
-                    break;
-                }
-                page += 1;
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "quote export failed");
-                return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-            }
+    let drafts = match store::quotes::latest_drafts(&db, team.team_id, true, store::today()).await {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::error!(error = %e, "quote export failed");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
-    }
+    };
     let mut res = quotes::export(&drafts).into_response();
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));

@@ -5,7 +5,7 @@ use app::{
         quotes::{self, CsvFormat, ImportDefaults},
         tco::Currency,
     },
-    store::{self, quotes::{QuoteFilter, QuoteSort}},
+    store,
 };
 use clap::{Subcommand, ValueEnum};
 use std::{path::PathBuf, time::Instant};
@@ -120,17 +120,7 @@ pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, Strin
         QuotesCommand::Export { team, include_expired } => {
             let pool = store::connect(db_path).await.map_err(|e| fail(&e))?;
             let team_id = store::teams::id_by_name(&pool, &team).await.map_err(|e| fail(&e))?.ok_or_else(|| (2, format!("no team called {team:?}")))?;
-            let filter = QuoteFilter { include_expired, ..QuoteFilter::default() };
-            let mut drafts = Vec::new();
-            let mut page = 0;
-            loop {
-                let (items, total) = store::quotes::list(&pool, team_id, &filter, QuoteSort::PriceAsc, store::today(), page, 200).await.map_err(|e| fail(&e))?;
-                drafts.extend(items.into_iter().map(|q| q.draft));
-                page += 1;
-                if drafts.len() as i64 >= total {
-                    break;
-                }
-            }
+            let drafts = store::quotes::latest_drafts(&pool, team_id, include_expired, store::today()).await.map_err(|e| fail(&e))?;
             print!("{}", quotes::export(&drafts));
             pool.close().await;
             Ok(())

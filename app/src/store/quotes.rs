@@ -353,3 +353,13 @@ pub async fn revisions(db: impl SqliteExecutor<'_>, team_id: i64, quote_id: i64)
     .fetch_all(db)
     .await
 }
+
+/// Every current quote of the team (latest revisions), cheapest node-hour first, for export.
+pub async fn latest_drafts(db: &super::Db, team_id: i64, include_expired: bool, today: Date) -> Result<Vec<QuoteDraft>, sqlx::Error> {
+    let filter = QuoteFilter { include_expired, ..QuoteFilter::default() };
+    let mut q = QueryBuilder::<Sqlite>::new("SELECT r.body");
+    push_filter(&mut q, team_id, &filter, today);
+    q.push(" ORDER BY r.node_hourly_micros, r.id");
+    let bodies: Vec<String> = q.build_query_scalar().fetch_all(db).await?;
+    bodies.iter().map(|b| serde_json::from_str(b).map_err(|e| sqlx::Error::Decode(Box::new(e)))).collect()
+}
