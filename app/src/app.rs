@@ -14,6 +14,7 @@ use crate::{
             list::QuoteListPage,
         },
         rates::RatesPage,
+        runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
         session::{SessionInfo, get_session_info},
         setup::SetupPage,
         team::TeamPage,
@@ -112,6 +113,10 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/workloads") view=WorkloadsPage />
                     <Route path=path!("/workloads/:id") view=WorkloadEditPage />
                     <Route path=path!("/rates") view=RatesPage />
+                    <Route path=path!("/runs") view=RunListPage />
+                    <Route path=path!("/runs/new") view=RunUploadPage />
+                    <Route path=path!("/runs/:id") view=RunDetailPage />
+                    <Route path=path!("/account/tokens") view=TokensPage />
                     <Route path=path!("/admin/teams") view=AdminTeamsPage />
                     <Route path=path!("/admin/teams/:id") view=AdminTeamPage />
                     <Route path=path!("/admin/users") view=AdminUsersPage />

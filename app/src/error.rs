@@ -43,6 +43,18 @@ pub enum AppError {
     #[error("conflict: {}", .0.key())]
     Conflict(Msg),
     /// Something failed on the server; details are in the server log.
+    /// An uploaded file could not be read: a `run_error.{code}` message with its arguments
+    /// (line, column, supported formats…).
+    #[error("unreadable file: {code}")]
+    Unreadable {
+        /// The parse error's code, e.g. `truncated_json`.
+        code: String,
+        /// Values for the message's placeholders.
+        args: Vec<(String, String)>,
+    },
+    /// The same files were already saved as this run.
+    #[error("already uploaded as run {0}")]
+    DuplicateRun(i64),
     #[error("internal error")]
     Internal,
     /// The request did not reach the server or its answer could not be read.
@@ -57,8 +69,8 @@ impl AppError {
             AppError::Unauthenticated | AppError::BadCredentials => 401,
             AppError::Forbidden | AppError::Refused(_) => 403,
             AppError::NotFound => 404,
-            AppError::Conflict(_) => 409,
-            AppError::Invalid(_) | AppError::InvalidFields(_) => 422,
+            AppError::Conflict(_) | AppError::DuplicateRun(_) => 409,
+            AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
             AppError::Throttled(_) => 429,
             AppError::Internal => 500,
             AppError::Transport(_) => 502,
@@ -75,6 +87,8 @@ impl AppError {
             AppError::Throttled(_) => Msg::LoginThrottled,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,
+            AppError::Unreadable { code, .. } => Msg::from_key(&format!("run_error.{code}")).unwrap_or(Msg::RunErrorUnreadable),
+            AppError::DuplicateRun(_) => Msg::RunsDuplicate,
             AppError::Internal => Msg::ErrorInternal,
             AppError::Transport(_) => Msg::ErrorTransport,
         }
@@ -86,6 +100,11 @@ impl AppError {
             AppError::Throttled(minutes) => {
                 locale.fmt(Msg::LoginThrottled, &[("minutes", &minutes.to_string())])
             }
+            AppError::Unreadable { args, .. } => {
+                let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+                locale.fmt(self.message(), &args)
+            }
+            AppError::DuplicateRun(id) => locale.fmt(Msg::RunsDuplicate, &[("id", &id.to_string())]),
             other => locale.t(other.message()).to_string(),
         }
     }
@@ -162,6 +181,33 @@ impl AppError {
 }
 
 /// Result of a server function.
+impl From<&crate::domain::runs::ParseError> for AppError {
+    fn from(e: &crate::domain::runs::ParseError) -> Self {
+        use crate::domain::runs::ParseError as P;
+        let arg = |k: &str, v: String| (k.to_string(), v);
+        let args = match e {
+            P::Empty | P::CsvNoTimestamp | P::CsvNoHeader => vec![],
+            P::InvalidUtf8 { offset } | P::Binary { offset } => vec![arg("offset", offset.to_string())],
+            P::TruncatedJson { line, column } | P::MalformedJson { line, column } | P::InvalidCanonical { line, column } => {
+                vec![arg("line", line.to_string()), arg("column", column.to_string())]
+            }
+            P::UnrecognizedFormat { supported } => {
+                vec![arg("formats", supported.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", "))]
+            }
+            P::FormatMismatch { expected } => vec![arg("format", expected.as_str().to_string())],
+            P::NoData { format } => vec![arg("format", format.as_str().to_string())],
+            P::UnknownSchemaVersion { found, expected } => vec![arg("found", found.clone()), arg("expected", (*expected).to_string())],
+            P::CsvFieldCount { line, expected, found } => {
+                vec![arg("line", line.to_string()), arg("expected", expected.to_string()), arg("found", found.to_string())]
+            }
+            P::CsvBadValue { line, column } => vec![arg("line", line.to_string()), arg("column", column.clone())],
+            P::TooManyGpus { line, limit } => vec![arg("line", line.to_string()), arg("limit", limit.to_string())],
+            P::Io { line } => vec![arg("line", line.to_string())],
+        };
+        AppError::Unreadable { code: e.code().to_string(), args }
+    }
+}
+
 pub type AppResult<T> = Result<T, AppError>;
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //!
 //! - [`domain`]: pure logic (no I/O), shared by server and browser.
 //! - [`store`] (server only): every SQL statement, one module per table.
+//! - [`services`] (server only): use cases shared by pages, routes and the API.
 //! - [`auth`] (server only): password hashing, the signed-in caller, permission checks.
 //! - [`pages`]: one module per page, with its server functions beside it.
 //! - [`components`]: pieces shared by pages (header, form helpers, guards).
@@ -15,6 +16,8 @@ pub mod error;
 pub mod i18n;
 pub mod model;
 pub mod pages;
+#[cfg(feature = "ssr")]
+pub mod services;
 #[cfg(feature = "ssr")]
 pub mod store;
 

@@ -105,3 +105,142 @@ pub struct Stored<T> {
     /// The record.
     pub record: T,
 }
+
+/// One benchmark run, as the run list shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// Run id.
+    pub id: i64,
+    /// The quote the node was rented under, if entered.
+    pub quote_id: Option<i64>,
+    /// Revision number of that quote.
+    pub revision: Option<i64>,
+    /// Vendor and quote reference, e.g. "GPU Cloud · Q-17", when a quote is set.
+    pub quote_label: Option<String>,
+    /// The node as labelled by the uploader when no quote is set (may also accompany a quote).
+    pub node_label: String,
+    /// The workload run, if set.
+    pub workload_id: Option<i64>,
+    /// Its name.
+    pub workload_name: Option<String>,
+    /// Nodes the run used.
+    pub nodes: i64,
+    /// Verdict status: `valid`, `warn` or `invalid`.
+    pub status: crate::domain::runs::Status,
+    /// The result's format (`vllm`, `nvidia_smi`, …).
+    pub source_format: String,
+    /// GPU seen in the run.
+    pub gpu_name: Option<String>,
+    /// GPUs seen per node.
+    pub gpu_count: Option<i64>,
+    /// Primary throughput figure (steady state where telemetry allowed it).
+    pub throughput_value: Option<f64>,
+    /// Its unit (`tokens/s`, `samples/s`, …).
+    pub throughput_unit: Option<String>,
+    /// Uploader's display name.
+    pub created_by: String,
+    /// Upload time (UTC, RFC 3339).
+    pub created_at: String,
+}
+
+/// One uploaded file of a run, without its bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunFileInfo {
+    /// File id.
+    pub id: i64,
+    /// File name as uploaded (made safe).
+    pub file_name: String,
+    /// Size in bytes.
+    pub size: i64,
+    /// SHA-256, hex.
+    pub sha256: String,
+    /// The format it was read as.
+    pub format: String,
+    /// The run that holds it, if saved.
+    pub run_id: Option<i64>,
+}
+
+/// A user's API token, as listed (never the token itself).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiTokenInfo {
+    /// Token id.
+    pub id: i64,
+    /// The name the user gave it.
+    pub name: String,
+    /// Its first characters.
+    pub prefix: String,
+    /// Team it is scoped to.
+    pub team_name: String,
+    /// Role it acts with.
+    pub role: TeamRole,
+    /// Creation time (UTC).
+    pub created_at: String,
+    /// Last use (UTC), if used.
+    pub last_used_at: Option<String>,
+    /// Revocation time (UTC), if revoked.
+    pub revoked_at: Option<String>,
+}
+
+/// One bar of the throughput comparison: the best trusted run of one quote (or node label).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareBar {
+    /// Quote label, or the node label when no quote is set.
+    pub label: String,
+    /// The quote, if any.
+    pub quote_id: Option<i64>,
+    /// The run the figure comes from.
+    pub run_id: i64,
+    /// Steady-state throughput per node.
+    pub per_node: f64,
+    /// GPU seen.
+    pub gpu_name: Option<String>,
+    /// GPUs seen per node.
+    pub gpus: Option<u32>,
+}
+
+/// A case of seed 002's warning: much more compute on paper, barely more measured throughput.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BottleneckNote {
+    /// The node with more theoretical compute.
+    pub stronger: String,
+    /// The node with less.
+    pub weaker: String,
+    /// Theoretical compute ratio.
+    pub compute_ratio: f64,
+    /// Measured throughput ratio.
+    pub measured_ratio: f64,
+}
+
+/// Steady-state throughput of the quotes for one workload, in one unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareGroup {
+    /// The workload, if runs name one.
+    pub workload_id: Option<i64>,
+    /// Its name.
+    pub workload_name: Option<String>,
+    /// The throughput unit.
+    pub unit: String,
+    /// Bars, highest first.
+    pub bars: Vec<CompareBar>,
+    /// Bottleneck warnings.
+    pub bottlenecks: Vec<BottleneckNote>,
+}
+
+/// What a run is made of and what it ran on, as the uploader chose it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunRequest {
+    /// The uploaded files (one result and/or one telemetry file).
+    pub files: Vec<i64>,
+    /// The quote the node was rented under.
+    pub quote_id: Option<i64>,
+    /// Its revision number; the latest when not given.
+    pub revision: Option<i64>,
+    /// A label for the node when the quote is not entered yet.
+    pub node_label: String,
+    /// The workload that ran.
+    pub workload_id: Option<i64>,
+    /// Nodes used (1 when not given).
+    pub nodes: Option<i64>,
+    /// Free note.
+    pub note: String,
+}

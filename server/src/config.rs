@@ -37,6 +37,9 @@ pub struct ServeConfig {
     /// Largest request body accepted, in bytes (uploads raise it per route).
     #[arg(long, env = "NODELEDGER_BODY_LIMIT", default_value_t = 2 * 1024 * 1024)]
     pub body_limit: usize,
+    /// Largest benchmark result or telemetry file accepted, in MB (10^6 bytes).
+    #[arg(long, env = "NODELEDGER_RUN_FILE_LIMIT_MB", default_value_t = 64)]
+    pub run_file_limit_mb: u64,
 }
 
 impl ServeConfig {
@@ -64,6 +67,11 @@ impl ServeConfig {
         Duration::from_secs(self.absolute_timeout_h.max(1) * 3600)
     }
 
+    /// Largest run file, bytes.
+    pub fn run_file_limit(&self) -> u64 {
+        self.run_file_limit_mb.max(1) * 1_000_000
+    }
+
     /// Settings for tests: an unused address and the given site root.
     pub fn for_tests() -> Self {
         Self {
@@ -73,6 +81,7 @@ impl ServeConfig {
             idle_timeout_min: 30,
             absolute_timeout_h: 12,
             body_limit: 2 * 1024 * 1024,
+            run_file_limit_mb: 64,
         }
     }
 }

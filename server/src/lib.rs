@@ -8,5 +8,6 @@ pub mod export;
 pub mod lang;
 pub mod quotes_cli;
 pub mod router;
+pub mod runs;
 pub mod security;
 pub mod tools_cli;

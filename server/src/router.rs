@@ -5,6 +5,7 @@
 use crate::{
     config::ServeConfig,
     lang::{self, LangCookie},
+    runs::{RunLimits, api::ApiState, upload::UploadState},
     security::{self, BodyLimits, SiteOrigin},
 };
 use app::{App, auth::AppState, shell};
@@ -57,8 +58,10 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
     let routes = generate_route_list(App);
     let context = {
         let state = state.clone();
+        let run_file_limit = app::pages::runs::upload::RunFileLimit(cfg.run_file_limit());
         move || {
             provide_context(state.clone());
+            provide_context(run_file_limit);
             let nonce = use_context::<http::request::Parts>().and_then(|p| p.extensions.get::<Nonce>().cloned());
             if let Some(nonce) = nonce {
                 provide_context(nonce);
@@ -82,7 +85,16 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .route("/quotes/export.csv", get(crate::export::quotes_csv))
         .route("/quotes/{id}/documents", post(crate::documents::upload))
         .route("/documents/{id}", get(crate::documents::download))
+        .route("/runs/{id}/files/{file}", get(crate::runs::files::download))
         .with_state(state.db.clone());
+    let limits = RunLimits { file_bytes: cfg.run_file_limit() };
+    let upload_routes = Router::new()
+        .route("/runs/upload", post(crate::runs::upload::upload))
+        .with_state(UploadState { db: state.db.clone(), limits: limits.clone() });
+    let api_routes = Router::new()
+        .route("/api/v1/runs", post(crate::runs::api::create_run))
+        .route("/api/v1/schema/run.json", get(crate::runs::api::run_schema))
+        .with_state(ApiState { db: state.db.clone(), limits });
 
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
@@ -94,11 +106,13 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .with_state(options)
         .merge(lang_routes)
         .merge(export_routes)
+        .merge(upload_routes)
+        .merge(api_routes)
         .layer(from_fn_with_state(state, attach_caller))
         .layer(sessions)
         .layer(from_fn(security::server_fn_error_status))
         .layer(DefaultBodyLimit::disable())
-        .layer(from_fn_with_state(BodyLimits::new(cfg.body_limit), security::limit_body))
+        .layer(from_fn_with_state(BodyLimits::new(cfg.body_limit, cfg.run_file_limit()), security::limit_body))
         .layer(from_fn_with_state(site, security::reject_cross_site))
         .layer(from_fn(security::security_headers))
 }

@@ -53,16 +53,11 @@ fn referer_origin(referer: &str) -> Option<String> {
     Some(format!("{scheme}://{host}"))
 }
 
-/// Whether the request is a script's API call authenticated by a bearer token and carrying no
-/// cookie: browsers never add such credentials by themselves, so it cannot be forged cross-site.
+/// Whether the request is a script's API call carrying no cookie: the `/api/v1/` routes only
+/// accept bearer tokens, which browsers never add by themselves, so such a call cannot be forged
+/// cross-site (one without a token gets the API's own 401).
 fn is_token_api_call(req: &Request) -> bool {
-    req.uri().path().starts_with("/api/v1/")
-        && req.headers().get(header::COOKIE).is_none()
-        && req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("Bearer "))
+    req.uri().path().starts_with("/api/v1/") && req.headers().get(header::COOKIE).is_none()
 }
 
 /// Refuses state-changing requests (anything but GET, HEAD, OPTIONS) that come from another
@@ -148,7 +143,7 @@ pub async fn security_headers(mut req: Request, next: Next) -> Response {
 #[derive(Clone, Debug)]
 pub struct BodyLimits {
     default: usize,
-    uploads: &'static [UploadRoute],
+    uploads: Vec<UploadRoute>,
 }
 
 /// Which paths take uploads, and the body limit there.
@@ -162,13 +157,32 @@ fn is_document_upload(path: &str) -> bool {
     path.starts_with("/quotes/") && path.ends_with("/documents")
 }
 
+fn is_run_file_upload(path: &str) -> bool {
+    path == "/runs/upload"
+}
+
+fn is_run_api_upload(path: &str) -> bool {
+    path == "/api/v1/runs"
+}
+
 impl BodyLimits {
     /// `default` for every route; quote import gets what the import page accepts, document
-    /// upload the largest document (each plus room for the encoding).
-    pub fn new(default: usize) -> Self {
+    /// upload the largest document, the browser's run upload one run file and the API's two
+    /// (each plus room for the encoding).
+    pub fn new(default: usize, run_file: u64) -> Self {
         const IMPORT: usize = app::pages::quotes::import::BROWSER_LIMIT_BYTES + 1024 * 1024;
         const DOCUMENT: usize = app::domain::documents::MAX_DOCUMENT_BYTES + 64 * 1024;
-        Self { default, uploads: &[(is_quote_import, IMPORT), (is_document_upload, DOCUMENT)] }
+        const ROOM: usize = 64 * 1024;
+        let run_file = usize::try_from(run_file).unwrap_or(usize::MAX / 4);
+        Self {
+            default,
+            uploads: vec![
+                (is_quote_import, IMPORT),
+                (is_document_upload, DOCUMENT),
+                (is_run_file_upload, run_file + ROOM),
+                (is_run_api_upload, 2 * run_file + ROOM),
+            ],
+        }
     }
 
     /// The limit for `path`.

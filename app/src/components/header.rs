@@ -46,6 +46,7 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
             <a href="/">{t(Msg::NavDashboard)}</a>
             {active.is_some().then(|| view! {
                 <a href="/quotes">{t(Msg::NavQuotes)}</a>
+                <a href="/runs">{t(Msg::NavRuns)}</a>
                 <a href="/team">{t(Msg::NavTeam)}</a>
             })}
             {active.is_some().then(master_data_links)}

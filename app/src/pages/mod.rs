@@ -7,6 +7,7 @@ pub mod login;
 pub mod not_found;
 pub mod quotes;
 pub mod rates;
+pub mod runs;
 pub mod session;
 pub mod setup;
 pub mod team;

@@ -3,12 +3,14 @@
 //! Functions take the pool or a connection/transaction explicitly; queries of team data take the
 //! team id as a parameter that callers pass from the session (never from the request).
 
+pub mod api_tokens;
 pub mod db;
 pub mod documents;
 pub mod exchange_rates;
 pub mod login_attempts;
 pub mod memberships;
 pub mod quotes;
+pub mod runs;
 pub mod sessions;
 pub mod site;
 pub mod teams;

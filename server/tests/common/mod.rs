@@ -24,6 +24,9 @@ pub const ORIGIN: &str = "http://127.0.0.1:3000";
 /// A password that passes the policy.
 pub const PASSWORD: &str = "correct horse battery staple";
 
+/// How long a response may take before the test calls it stalled.
+pub const STALL: Duration = Duration::from_secs(30);
+
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
 /// A running app over a fresh database.
@@ -55,6 +58,11 @@ impl Answer {
 impl TestApp {
     /// A fresh app; `absolute_timeout` overrides the 12 h default.
     pub async fn with_absolute_timeout(absolute_timeout: Duration) -> Self {
+        Self::with_config(absolute_timeout, &ServeConfig::for_tests()).await
+    }
+
+    /// A fresh app with these settings.
+    pub async fn with_config(absolute_timeout: Duration, cfg: &ServeConfig) -> Self {
         let dir = std::env::temp_dir().join(format!("nl-router-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
         let path = dir.join("test.db");
         let db = store::connect(path.to_str().unwrap()).await.expect("open database");
@@ -63,7 +71,7 @@ impl TestApp {
             sessions: SqliteSessionStore::new(db.clone()),
             auth: AuthConfig { idle_timeout: Duration::from_secs(1800), absolute_timeout },
         };
-        let router = router::build(state, &ServeConfig::for_tests());
+        let router = router::build(state, cfg);
         Self { router, db, path: dir }
     }
 
@@ -72,8 +80,30 @@ impl TestApp {
         Self::with_absolute_timeout(Duration::from_secs(12 * 3600)).await
     }
 
-    /// Sends a request.
+    /// Sends a request and reads the whole answer.
+    ///
+    /// A response that stalls for [`STALL`] fails the test with the request named, instead of
+    /// hanging the run. A stalled page (GET) is tried once more and reported on stderr: Leptos'
+    /// streaming SSR has had rare races where a `Suspense` never resolves (leptos-rs/leptos
+    /// #4578, #4647, #4851); a second stall still fails.
     pub async fn send(&self, req: Request<Body>) -> Answer {
+        let (parts, body) = req.into_parts();
+        let body = body.collect().await.expect("request body").to_bytes();
+        let retries = u8::from(parts.method == http::Method::GET);
+        for attempt in 0..=retries {
+            let req = Request::from_parts(parts.clone(), Body::from(body.clone()));
+            match tokio::time::timeout(STALL, self.send_once(req)).await {
+                Ok(answer) => return answer,
+                Err(_) if attempt < retries => {
+                    eprintln!("warning: {} {} stalled for {STALL:?}; sending it again", parts.method, parts.uri);
+                }
+                Err(_) => break,
+            }
+        }
+        panic!("{} {} stalled for {STALL:?}", parts.method, parts.uri)
+    }
+
+    async fn send_once(&self, req: Request<Body>) -> Answer {
         let res: Response<Body> = self.router.clone().oneshot(req).await.expect("infallible");
         let status = res.status();
         let headers = res.headers().clone();
@@ -126,6 +156,37 @@ impl TestApp {
             .header(header::CONTENT_LENGTH, body.len());
         if let Some(c) = cookie {
             req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
+    /// POSTs a multipart form: `(name, file name, bytes)`, a file part when the file name is
+    /// set. With `bearer`, no cookie and no `Origin` are sent (as a script would).
+    pub async fn multipart(&self, path: &str, parts: &[(&str, Option<&str>, &[u8])], cookie: Option<&str>, bearer: Option<&str>) -> Answer {
+        let boundary = "----nodeledger-test-boundary-7MA4YWxkTrZu0gW";
+        let mut body = Vec::new();
+        for (name, file_name, bytes) in parts {
+            body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+            match file_name {
+                Some(f) => body.extend_from_slice(
+                    format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"{f}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes(),
+                ),
+                None => body.extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes()),
+            }
+            body.extend_from_slice(bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        let mut req = Request::post(path)
+            .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
+            .header(header::ACCEPT, "application/json")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::CONTENT_LENGTH, body.len());
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c).header(header::ORIGIN, ORIGIN);
+        }
+        if let Some(t) = bearer {
+            req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
         }
         self.send(req.body(Body::from(body)).unwrap()).await
     }

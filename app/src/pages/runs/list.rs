@@ -1,0 +1,215 @@
+//! The team's benchmark runs, newest first, filtered by quote or workload, and the
+//! steady-state throughput comparison across quotes.
+
+use super::text::{num, status_class, status_msg};
+use crate::{
+    components::{forms::ErrorBox, guard::signed_in},
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+    model::{CompareGroup, RunSummary},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
+use serde::{Deserialize, Serialize};
+
+/// The run list with what the filters offer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunList {
+    /// Runs, newest first.
+    pub runs: Vec<RunSummary>,
+    /// Quotes to filter by: id and label.
+    pub quotes: Vec<(i64, String)>,
+    /// Workloads to filter by: id and name.
+    pub workloads: Vec<(i64, String)>,
+    /// The throughput comparison.
+    pub compare: Vec<CompareGroup>,
+    /// Whether the caller may upload runs.
+    pub can_upload: bool,
+}
+
+/// The active team's runs (at most 500), optionally of one quote or workload.
+#[server(endpoint = "runs")]
+pub async fn list_runs(quote: Option<i64>, workload: Option<i64>) -> Result<RunList, AppError> {
+    use crate::{auth, domain::roles::Capability, services, store};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    let db = auth::db()?;
+    let filter = store::runs::RunFilter { quote_id: quote, workload_id: workload };
+    let runs = store::runs::list(&db, team.team_id, filter, 500).await?;
+    let (quotes, workloads) = super::choices(&db, team.team_id).await?;
+    Ok(RunList {
+        runs,
+        quotes,
+        workloads,
+        compare: services::runs::comparison(&db, team.team_id).await?,
+        can_upload: caller.may(Capability::UploadRuns),
+    })
+}
+
+fn node_cell(r: &RunSummary) -> AnyView {
+    match (r.quote_id, &r.quote_label) {
+        (Some(id), Some(label)) => {
+            let rev = r.revision.map(|n| format!(" (r{n})")).unwrap_or_default();
+            view! { <a href=format!("/quotes/{id}")>{label.clone()}</a> {rev} }.into_any()
+        }
+        _ => r.node_label.clone().into_any(),
+    }
+}
+
+fn run_table(runs: Vec<RunSummary>) -> impl IntoView {
+    let locale = use_locale();
+    view! {
+        <table class="table" data-testid="run-table">
+            <thead>
+                <tr>
+                    <th>{t(Msg::RunsColRun)}</th>
+                    <th>{t(Msg::RunsColNode)}</th>
+                    <th>{t(Msg::RunsColWorkload)}</th>
+                    <th>{t(Msg::RunsColGpu)}</th>
+                    <th class="num">{t(Msg::RunsColThroughput)}</th>
+                    <th>{t(Msg::RunsColVerdict)}</th>
+                    <th>{t(Msg::RunsColUploaded)}</th>
+                </tr>
+            </thead>
+            <tbody>
+                {runs
+                    .into_iter()
+                    .map(|r| {
+                        let throughput = r.throughput_value.map(|v| format!("{} {}", num(v, 1), r.throughput_unit.clone().unwrap_or_default()));
+                        let nodes = (r.nodes > 1).then(|| locale.fmt(Msg::RunsNodesN, &[("n", &r.nodes.to_string())]));
+                        let gpu = match (r.gpu_count, &r.gpu_name) {
+                            (Some(n), Some(name)) => format!("{n} × {name}"),
+                            (None, Some(name)) => name.clone(),
+                            _ => String::new(),
+                        };
+                        view! {
+                            <tr>
+                                <td><a href=format!("/runs/{}", r.id)>{format!("#{}", r.id)}</a> <small class="hint">{r.source_format.clone()}</small></td>
+                                <td>{node_cell(&r)} {nodes.map(|n| view! { <br /><small class="hint">{n}</small> })}</td>
+                                <td>{r.workload_name.clone().unwrap_or_default()}</td>
+                                <td>{gpu}</td>
+                                <td class="num">{throughput}</td>
+                                <td><span class=status_class(r.status)>{t(status_msg(r.status))}</span></td>
+                                <td>{r.created_at.replace('T', " ").trim_end_matches('Z').to_string()} <br /><small class="hint">{r.created_by.clone()}</small></td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+fn compare_view(groups: Vec<CompareGroup>) -> impl IntoView {
+    let locale = use_locale();
+    view! {
+        <section class="card" data-testid="run-compare">
+            <h2>{t(Msg::RunsCompareTitle)}</h2>
+            <p class="lead">{t(Msg::RunsCompareLead)}</p>
+            {if groups.is_empty() {
+                view! { <p class="empty-state">{t(Msg::RunsCompareNone)}</p> }.into_any()
+            } else {
+                groups
+                    .into_iter()
+                    .map(|g| {
+                        let title = match &g.workload_name {
+                            Some(name) => format!("{name} · {}", g.unit),
+                            None => g.unit.clone(),
+                        };
+                        let src = format!(
+                            "/runs/compare.svg?workload={}&unit={}",
+                            g.workload_id.map(|w| w.to_string()).unwrap_or_default(),
+                            urlencode(&g.unit)
+                        );
+                        let alt = locale.fmt(Msg::RunsCompareChart, &[("unit", &g.unit)]);
+                        view! {
+                            <h3>{title}</h3>
+                            <img class="chart" src=src alt=alt />
+                            {g.bottlenecks.into_iter().map(|b| view! {
+                                <p class="callout callout-warn" data-testid="bottleneck">
+                                    {locale.fmt(Msg::RunsBottleneck, &[
+                                        ("a", &b.stronger),
+                                        ("b", &b.weaker),
+                                        ("compute", &num(b.compute_ratio, 1)),
+                                        ("measured", &num(b.measured_ratio, 2)),
+                                    ])}
+                                </p>
+                            }).collect_view()}
+                        }
+                    })
+                    .collect_view()
+                    .into_any()
+            }}
+        </section>
+    }
+}
+
+/// Percent-encodes a query value.
+pub fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The runs page.
+#[component]
+pub fn RunListPage() -> impl IntoView {
+    signed_in(false, |_caller| {
+        let query = use_query_map();
+        let filter = move || {
+            let q = query.read();
+            (q.get("quote").and_then(|v| v.parse().ok()), q.get("workload").and_then(|v| v.parse().ok()))
+        };
+        let data = Resource::new(filter, |(quote, workload)| list_runs(quote, workload));
+        view! {
+            <Title text=t(Msg::RunsTitle) />
+            <h1>{t(Msg::RunsTitle)}</h1>
+            <p class="lead">{t(Msg::RunsLead)}</p>
+            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                        Ok(list) => {
+                            let (quote, workload) = filter();
+                            view! {
+                                <div class="toolbar">
+                                    <form method="get" action="/runs" class="form-inline" data-testid="run-filter">
+                                        <label>{t(Msg::RunsFilterQuote)}
+                                            <select name="quote">
+                                                <option value="">{t(Msg::RunsFilterAll)}</option>
+                                                {list.quotes.iter().map(|(id, label)| view! {
+                                                    <option value=id.to_string() selected=Some(*id) == quote>{label.clone()}</option>
+                                                }).collect_view()}
+                                            </select>
+                                        </label>
+                                        <label>{t(Msg::RunsFilterWorkload)}
+                                            <select name="workload">
+                                                <option value="">{t(Msg::RunsFilterAll)}</option>
+                                                {list.workloads.iter().map(|(id, name)| view! {
+                                                    <option value=id.to_string() selected=Some(*id) == workload>{name.clone()}</option>
+                                                }).collect_view()}
+                                            </select>
+                                        </label>
+                                        <button type="submit" class="small secondary">{t(Msg::RunsFilterApply)}</button>
+                                    </form>
+                                    {list.can_upload.then(|| view! { <a class="button" href="/runs/new" data-testid="upload-run">{t(Msg::RunsUpload)}</a> })}
+                                </div>
+                                {if list.runs.is_empty() {
+                                    view! { <p class="empty-state">{t(Msg::RunsEmpty)}</p> }.into_any()
+                                } else {
+                                    run_table(list.runs).into_any()
+                                }}
+                                {compare_view(list.compare)}
+                            }
+                            .into_any()
+                        }
+                    }
+                })}
+            </Suspense>
+        }
+        .into_any()
+    })
+}

@@ -1,0 +1,198 @@
+//! Run figures and verdict reasons in the reader's language (pages and the API use these).
+
+use crate::{
+    domain::runs::{QuoteField, Reason, Severity, Status},
+    i18n::{Locale, Msg},
+};
+
+/// A number with at most `decimals` places, without trailing zeros ("12.5", "600").
+#[must_use]
+pub fn num(value: f64, decimals: usize) -> String {
+    if !value.is_finite() {
+        return "—".into();
+    }
+    let s = format!("{value:.decimals$}");
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+}
+
+/// A share as a percentage with one decimal ("14.3 %").
+#[must_use]
+pub fn pct(share: f64) -> String {
+    format!("{} %", num(share * 100.0, 1))
+}
+
+/// A byte count for people ("1.2 MB", "830 KB", "512 B").
+#[must_use]
+pub fn bytes(n: i64) -> String {
+    #[expect(clippy::cast_precision_loss, reason = "display only")]
+    let f = n as f64;
+    if n >= 1_000_000 {
+        format!("{} MB", num(f / 1e6, 1))
+    } else if n >= 1_000 {
+        format!("{} KB", num(f / 1e3, 0))
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// A duration in seconds for people ("25.0 min", "45 s", "1.5 h").
+#[must_use]
+pub fn duration(seconds: f64) -> String {
+    if seconds >= 5400.0 {
+        format!("{} h", num(seconds / 3600.0, 1))
+    } else if seconds >= 120.0 {
+        format!("{} min", num(seconds / 60.0, 1))
+    } else {
+        format!("{} s", num(seconds, 0))
+    }
+}
+
+/// The message of a verdict status.
+#[must_use]
+pub const fn status_msg(status: Status) -> Msg {
+    match status {
+        Status::Valid => Msg::RunsStatusValid,
+        Status::Warn => Msg::RunsStatusWarn,
+        Status::Invalid => Msg::RunsStatusInvalid,
+    }
+}
+
+/// The CSS class of a verdict status.
+#[must_use]
+pub const fn status_class(status: Status) -> &'static str {
+    match status {
+        Status::Valid => "verdict verdict-valid",
+        Status::Warn => "verdict verdict-warn",
+        Status::Invalid => "verdict verdict-invalid",
+    }
+}
+
+/// The label of a reason's severity.
+#[must_use]
+pub const fn severity_msg(severity: Severity) -> Msg {
+    match severity {
+        Severity::Info => Msg::RunsSeverityInfo,
+        Severity::Warn => Msg::RunsSeverityWarn,
+        Severity::Invalid => Msg::RunsSeverityInvalid,
+    }
+}
+
+const fn field_msg(field: QuoteField) -> Msg {
+    match field {
+        QuoteField::GpuName => Msg::QuoteFieldGpuName,
+        QuoteField::GpuCount => Msg::QuoteFieldGpuCount,
+        QuoteField::Vram => Msg::QuoteFieldVram,
+        QuoteField::Driver => Msg::QuoteFieldDriver,
+        QuoteField::Mig => Msg::QuoteFieldMig,
+    }
+}
+
+fn yes_no(locale: Locale, v: Option<bool>) -> &'static str {
+    match v {
+        Some(true) => locale.t(Msg::RunsYes),
+        Some(false) => locale.t(Msg::RunsNo),
+        None => locale.t(Msg::RunsUnknown),
+    }
+}
+
+/// Whether a reason says the node differs from the quote (shown prominently).
+#[must_use]
+pub const fn is_quote_mismatch(reason: &Reason) -> bool {
+    matches!(
+        reason,
+        Reason::GpuNameMismatch { .. }
+            | Reason::GpuCountMismatch { .. }
+            | Reason::VramShortfall { .. }
+            | Reason::DriverMismatch { .. }
+            | Reason::MigMismatch { .. }
+    )
+}
+
+/// One verdict reason as a sentence.
+#[must_use]
+pub fn reason_text(locale: Locale, reason: &Reason) -> String {
+    let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
+    match reason {
+        Reason::WarmupExcluded { warmup_s, .. } => f(Msg::RunReasonWarmupExcluded, &[("seconds", &num(*warmup_s, 0))]),
+        Reason::DurationUnknown => locale.t(Msg::RunReasonDurationUnknown).to_string(),
+        Reason::ShortRun { duration_s, min_s } => {
+            f(Msg::RunReasonShortRun, &[("minutes", &num(duration_s / 60.0, 1)), ("min", &num(min_s / 60.0, 0))])
+        }
+        Reason::TelemetryMissing => locale.t(Msg::RunReasonTelemetryMissing).to_string(),
+        Reason::ThermalOrPowerSlowdown { active_s, share, max_share, reasons } => {
+            let names = reasons.iter().map(|r| r.smi_name()).collect::<Vec<_>>().join(", ");
+            let share = share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
+            f(
+                Msg::RunReasonThermalOrPowerSlowdown,
+                &[("reasons", &names), ("seconds", &num(*active_s, 0)), ("share", &share), ("max", &pct(*max_share))],
+            )
+        }
+        Reason::VramHeadroomLow { peak_mib, total_mib, headroom_share, limit_mib } => f(
+            Msg::RunReasonVramHeadroomLow,
+            &[
+                ("peak", &num(*peak_mib, 0)),
+                ("total", &num(*total_mib, 0)),
+                ("headroom", &pct(*headroom_share)),
+                ("limit", &num(*limit_mib, 0)),
+            ],
+        ),
+        Reason::LowUtilization { mean_pct, threshold_pct } => {
+            f(Msg::RunReasonLowUtilization, &[("mean", &num(*mean_pct, 1)), ("threshold", &num(*threshold_pct, 0))])
+        }
+        Reason::MlperfInvalid { min_duration_satisfied, min_queries_satisfied, early_stopping_satisfied } => f(
+            Msg::RunReasonMlperfInvalid,
+            &[
+                ("duration", yes_no(locale, *min_duration_satisfied)),
+                ("queries", yes_no(locale, *min_queries_satisfied)),
+                ("early", yes_no(locale, *early_stopping_satisfied)),
+            ],
+        ),
+        Reason::GpuNameMismatch { quoted, observed } => f(Msg::RunReasonGpuNameMismatch, &[("quoted", quoted), ("observed", observed)]),
+        Reason::GpuCountMismatch { quoted, observed } => {
+            f(Msg::RunReasonGpuCountMismatch, &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())])
+        }
+        Reason::VramShortfall { quoted_mib, observed_mib, shortfall_share } => f(
+            Msg::RunReasonVramShortfall,
+            &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0)), ("share", &pct(*shortfall_share))],
+        ),
+        Reason::DriverMismatch { quoted, observed } => f(Msg::RunReasonDriverMismatch, &[("quoted", quoted), ("observed", observed)]),
+        Reason::MigMismatch { quoted, observed } => {
+            let mode = |sliced: bool| locale.t(if sliced { Msg::RunReasonSliced } else { Msg::RunReasonWhole });
+            f(Msg::RunReasonMigMismatch, &[("quoted", mode(*quoted)), ("observed", mode(*observed))])
+        }
+        Reason::QuoteUnverifiable { field } => f(Msg::RunReasonQuoteUnverifiable, &[("field", locale.t(field_msg(*field)))]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(num(12.50, 2), "12.5");
+        assert_eq!(num(600.0, 1), "600");
+        assert_eq!(num(f64::NAN, 1), "—");
+        assert_eq!(pct(0.142_86), "14.3 %");
+        assert_eq!(bytes(1_234_567), "1.2 MB");
+        assert_eq!(bytes(830_000), "830 KB");
+        assert_eq!(duration(1500.0), "25 min");
+        assert_eq!(duration(45.2), "45 s");
+        assert_eq!(duration(7200.0), "2 h");
+    }
+
+    #[test]
+    fn every_reason_reads_in_both_languages_with_its_figures() {
+        let r = Reason::ShortRun { duration_s: 300.0, min_s: 600.0 };
+        assert_eq!(reason_text(Locale::En, &r), "The run lasted 5 min; a test needs at least 10 min of steady load.");
+        assert!(reason_text(Locale::ZhCn, &r).contains("5 分钟"));
+        let r = Reason::VramShortfall { quoted_mib: 81920.0, observed_mib: 40960.0, shortfall_share: 0.5 };
+        assert_eq!(reason_text(Locale::En, &r), "VRAM per GPU: quoted 81920 MiB, observed 40960 MiB (50 % short).");
+        assert!(is_quote_mismatch(&r));
+        let r = Reason::MigMismatch { quoted: false, observed: true };
+        assert!(reason_text(Locale::En, &r).contains("quoted whole GPU, observed sliced"));
+        let r = Reason::QuoteUnverifiable { field: QuoteField::Driver };
+        assert!(!is_quote_mismatch(&r));
+        assert!(!reason_text(Locale::En, &r).contains('{'));
+    }
+}

@@ -1,0 +1,378 @@
+//! Uploading a run from the browser: choose the node (a quote, or a label when the quote is not
+//! entered yet) and the workload, drop the files (each uploads with a progress bar), see what was
+//! recognised and the verdict, then save.
+
+use super::{
+    detail::{figures, verdict_view},
+    text::{bytes, num},
+};
+use crate::{
+    components::{forms::ErrorBox, guard::signed_in},
+    domain::{roles::Capability, runs::CanonicalRun},
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+    model::{RunFileInfo, RunRequest},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use serde::{Deserialize, Serialize};
+
+/// What the upload form offers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFormChoices {
+    /// The team's quotes: id and label.
+    pub quotes: Vec<(i64, String)>,
+    /// The team's workloads: id and name.
+    pub workloads: Vec<(i64, String)>,
+    /// Largest file, MB.
+    pub file_limit_mb: u64,
+}
+
+/// The quotes and workloads a run can point at.
+#[server(endpoint = "runs/options")]
+pub async fn load_run_form() -> Result<RunFormChoices, AppError> {
+    use crate::auth;
+    let (_, team) = auth::require_team(Capability::UploadRuns)?;
+    let (quotes, workloads) = super::choices(&auth::db()?, team.team_id).await?;
+    let file_limit_mb = use_context::<RunFileLimit>().map_or(64, |l| l.0 / 1_000_000);
+    Ok(RunFormChoices { quotes, workloads, file_limit_mb })
+}
+
+/// The largest run file in bytes, provided as context by the server.
+#[derive(Clone, Copy, Debug)]
+pub struct RunFileLimit(pub u64);
+
+/// Merges and judges the uploaded files against the chosen quote and workload, saving nothing.
+/// The telemetry series is left out of the answer (the saved run's page charts it).
+#[server(endpoint = "runs/preview", input = server_fn::codec::Json)]
+pub async fn preview_run(request: RunRequest) -> Result<CanonicalRun, AppError> {
+    use crate::{auth, services::runs as service};
+    let (_, team) = auth::require_team(Capability::UploadRuns)?;
+    let db = auth::db()?;
+    let files = service::load_files(&db, team.team_id, &request.files).await?;
+    let against = service::against(&db, team.team_id, &request).await?;
+    let mut run = service::build(files, &against)?.run;
+    run.telemetry.clear();
+    Ok(run)
+}
+
+/// Saves the run; returns its id.
+#[server(endpoint = "runs/save", input = server_fn::codec::Json)]
+pub async fn save_run(request: RunRequest) -> Result<i64, AppError> {
+    use crate::{auth, services::runs as service, store};
+    let (caller, team) = auth::require_team(Capability::UploadRuns)?;
+    let db = auth::db()?;
+    let built = service::assemble(&db, team.team_id, &request).await?;
+    let mut tx = store::begin_write(&db).await?;
+    let id = service::save(&mut tx, team.team_id, caller.user_id, &request, &built).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// What `POST /runs/upload` answers for one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Uploaded {
+    /// The stored file.
+    pub file: RunFileInfo,
+    /// `result` or `telemetry`.
+    pub role: String,
+}
+
+/// Where one file's upload stands.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(feature = "hydrate"), expect(dead_code, reason = "only the browser receives uploads"))]
+enum FileState {
+    /// Sending; the share sent so far.
+    Sending(f64),
+    /// Received and read.
+    Done(Uploaded),
+    /// Refused, with the reason in the reader's language.
+    Failed(String),
+}
+
+/// One file in the drop zone.
+#[derive(Clone, Copy)]
+struct Item {
+    key: u32,
+    name: StoredValue<String>,
+    state: RwSignal<FileState>,
+}
+
+#[cfg(feature = "hydrate")]
+fn start_upload(file: web_sys::File, format: String, limit_mb: u64, state: RwSignal<FileState>) {
+    use wasm_bindgen::{JsCast, closure::Closure};
+    let locale = crate::i18n::locale_from_document();
+    #[expect(clippy::cast_precision_loss, reason = "file sizes are far below 2^52")]
+    let limit = (limit_mb * 1_000_000) as f64;
+    if file.size() > limit {
+        state.set(FileState::Failed(locale.fmt(Msg::RunErrorTooLarge, &[("mb", &limit_mb.to_string())])));
+        return;
+    }
+    let failed = move || state.set(FileState::Failed(locale.t(Msg::RunErrorUploadFailed).to_string()));
+    let (Ok(xhr), Ok(form)) = (web_sys::XmlHttpRequest::new(), web_sys::FormData::new()) else { return failed() };
+    if form.append_with_str("format", &format).is_err()
+        || form.append_with_blob_and_filename("file", &file, &file.name()).is_err()
+        || xhr.open_with_async("POST", "/runs/upload", true).is_err()
+    {
+        return failed();
+    }
+    let _ = xhr.set_request_header("Accept", "application/json");
+    let progress = Closure::<dyn FnMut(web_sys::ProgressEvent)>::new(move |e: web_sys::ProgressEvent| {
+        if e.length_computable() && e.total() > 0.0 {
+            state.set(FileState::Sending(e.loaded() / e.total()));
+        }
+    });
+    if let Ok(upload) = xhr.upload() {
+        upload.set_onprogress(Some(progress.as_ref().unchecked_ref()));
+    }
+    progress.forget();
+    let answer = xhr.clone();
+    let done = Closure::<dyn FnMut()>::new(move || {
+        let status = answer.status().unwrap_or(0);
+        let text = answer.response_text().ok().flatten().unwrap_or_default();
+        let next = match (status, serde_json::from_str::<Uploaded>(&text)) {
+            (200, Ok(uploaded)) => FileState::Done(uploaded),
+            (413, _) => FileState::Failed(locale.fmt(Msg::RunErrorTooLarge, &[("mb", &limit_mb.to_string())])),
+            _ => {
+                let message = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| v.get("message").and_then(|m| m.as_str()).map(str::to_string));
+                FileState::Failed(message.unwrap_or_else(|| locale.t(Msg::RunErrorUploadFailed).to_string()))
+            }
+        };
+        state.set(next);
+    });
+    xhr.set_onload(Some(done.as_ref().unchecked_ref()));
+    done.forget();
+    let broken = Closure::<dyn FnMut()>::new(failed);
+    xhr.set_onerror(Some(broken.as_ref().unchecked_ref()));
+    broken.forget();
+    if xhr.send_with_opt_form_data(Some(&form)).is_err() {
+        failed();
+    }
+}
+
+fn file_line(item: Item, items: RwSignal<Vec<Item>>) -> impl IntoView {
+    let locale = use_locale();
+    let remove = move |_| items.update(|list| list.retain(|i| i.key != item.key));
+    view! {
+        <li class="upload-item" data-testid="upload-item">
+            <strong>{item.name.get_value()}</strong>
+            {move || match item.state.get() {
+                FileState::Sending(share) => view! {
+                    <span class="hint">{locale.fmt(Msg::RunsUploading, &[("name", "")])}</span>
+                    <progress max="100" value=num(share * 100.0, 0) data-testid="upload-progress">{format!("{} %", num(share * 100.0, 0))}</progress>
+                }.into_any(),
+                FileState::Done(u) => {
+                    let role = if u.role == "telemetry" { Msg::RunsRoleTelemetry } else { Msg::RunsRoleResult };
+                    let held = u.file.run_id.map(|id| view! {
+                        " · " <a href=format!("/runs/{id}")>{locale.fmt(Msg::RunsAlreadySaved, &[("id", &id.to_string())])}</a>
+                    });
+                    view! {
+                        <span class="badge">{t(role)}</span>
+                        <span data-testid="upload-recognised">{locale.fmt(Msg::RunsRecognised, &[("format", &u.file.format), ("size", &bytes(u.file.size))])}</span>
+                        {held}
+                    }.into_any()
+                }
+                FileState::Failed(message) => view! { <span class="form-error" role="alert" data-testid="upload-error">{message}</span> }.into_any(),
+            }}
+            <button type="button" class="link-button" on:click=remove>{t(Msg::RunsRemove)}</button>
+        </li>
+    }
+}
+
+/// A file the user picked or dropped (only the browser has them).
+#[cfg(feature = "hydrate")]
+type PickedFile = web_sys::File;
+/// A file the user picked or dropped (only the browser has them).
+#[cfg(not(feature = "hydrate"))]
+type PickedFile = ();
+
+#[cfg(feature = "hydrate")]
+fn file_list(list: Option<web_sys::FileList>) -> Vec<(String, PickedFile)> {
+    let Some(list) = list else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.get(i)).map(|f| (f.name(), f)).collect()
+}
+
+fn picked_files(ev: &leptos::ev::Event) -> Vec<(String, PickedFile)> {
+    #[cfg(feature = "hydrate")]
+    {
+        let input: web_sys::HtmlInputElement = event_target(ev);
+        let files = file_list(input.files());
+        input.set_value("");
+        files
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        let _ = ev;
+        Vec::new()
+    }
+}
+
+fn dropped_files(ev: &leptos::ev::DragEvent) -> Vec<(String, PickedFile)> {
+    #[cfg(feature = "hydrate")]
+    {
+        file_list(ev.data_transfer().and_then(|d| d.files()))
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        let _ = ev;
+        Vec::new()
+    }
+}
+
+fn optional_id(value: &str) -> Option<i64> {
+    value.parse().ok()
+}
+
+/// The upload page.
+#[component]
+pub fn RunUploadPage() -> impl IntoView {
+    signed_in(false, |caller| {
+        if !caller.may(Capability::UploadRuns) {
+            return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
+        }
+        let options = Resource::new(|| (), |()| load_run_form());
+        view! {
+            <Title text=t(Msg::RunsNewTitle) />
+            <p class="breadcrumbs"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
+            <h1>{t(Msg::RunsNewTitle)}</h1>
+            <p class="lead">{t(Msg::RunsNewLead)}</p>
+            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match options.await {
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                        Ok(opts) => upload_form(opts).into_any(),
+                    }
+                })}
+            </Suspense>
+        }
+        .into_any()
+    })
+}
+
+fn upload_form(opts: RunFormChoices) -> impl IntoView {
+    let quote = RwSignal::new(None::<i64>);
+    let node_label = RwSignal::new(String::new());
+    let workload = RwSignal::new(None::<i64>);
+    let nodes = RwSignal::new(1_i64);
+    let note = RwSignal::new(String::new());
+    let format = RwSignal::new("auto".to_string());
+    let items = RwSignal::new(Vec::<Item>::new());
+    let next_key = StoredValue::new(0_u32);
+    let limit_mb = opts.file_limit_mb;
+
+    let add_files = move |files: Vec<(String, PickedFile)>| {
+        for (name, _file) in files {
+            let key = next_key.get_value();
+            next_key.set_value(key + 1);
+            let state = RwSignal::new(FileState::Sending(0.0));
+            items.update(|list| list.push(Item { key, name: StoredValue::new(name), state }));
+            #[cfg(feature = "hydrate")]
+            start_upload(_file, format.get_untracked(), limit_mb, state);
+        }
+    };
+    let request = Memo::new(move |_| RunRequest {
+        files: items
+            .get()
+            .iter()
+            .filter_map(|i| match i.state.get() {
+                FileState::Done(u) if u.file.run_id.is_none() => Some(u.file.id),
+                _ => None,
+            })
+            .collect(),
+        quote_id: quote.get(),
+        revision: None,
+        node_label: node_label.get(),
+        workload_id: workload.get(),
+        nodes: Some(nodes.get()),
+        note: String::new(),
+    });
+    let preview = Resource::new(
+        move || {
+            let r = request.get();
+            RunRequest { node_label: String::new(), note: String::new(), ..r }
+        },
+        |r| async move { if r.files.is_empty() { Ok(None) } else { preview_run(r).await.map(Some) } },
+    );
+    let save = ServerAction::<SaveRun>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(id)) = save.value().get() {
+            let navigate = leptos_router::hooks::use_navigate();
+            navigate(&format!("/runs/{id}"), Default::default());
+        }
+    });
+    let on_pick = move |ev: leptos::ev::Event| add_files(picked_files(&ev));
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        add_files(dropped_files(&ev));
+    };
+    let on_save = move |_| {
+        save.dispatch(SaveRun { request: RunRequest { note: note.get_untracked(), ..request.get_untracked() } });
+    };
+    view! {
+        <form class="card form" on:submit=|ev| ev.prevent_default() data-testid="run-upload-form">
+            <div class="grid-2">
+                <label>{t(Msg::RunsNode)}
+                    <select name="quote" data-testid="run-quote" on:change=move |ev| quote.set(optional_id(&event_target_value(&ev)))>
+                        <option value="">{t(Msg::RunsNoQuote)}</option>
+                        {opts.quotes.iter().map(|(id, label)| view! { <option value=id.to_string()>{label.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>{t(Msg::RunsNodeLabel)}
+                    <input type="text" name="node_label" maxlength="120" data-testid="run-node-label"
+                        prop:value=node_label on:input=move |ev| node_label.set(event_target_value(&ev)) />
+                    <small class="hint">{t(Msg::RunsNodeLabelHint)}</small>
+                </label>
+                <label>{t(Msg::RunsWorkload)}
+                    <select name="workload" data-testid="run-workload" on:change=move |ev| workload.set(optional_id(&event_target_value(&ev)))>
+                        <option value="">{t(Msg::RunsNoWorkload)}</option>
+                        {opts.workloads.iter().map(|(id, name)| view! { <option value=id.to_string()>{name.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>{t(Msg::RunsNodes)}
+                    <input type="number" name="nodes" min="1" max="1024" prop:value=move || nodes.get().to_string()
+                        on:input=move |ev| nodes.set(event_target_value(&ev).parse().unwrap_or(1)) />
+                </label>
+                <label>{t(Msg::RunsFormat)}
+                    <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
+                        <option value="auto">{t(Msg::RunsFormatAuto)}</option>
+                        {crate::domain::runs::Format::ALL.iter().map(|f| view! { <option value=f.as_str()>{f.as_str()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>{t(Msg::RunsNote)}
+                    <textarea name="note" rows="2" maxlength="2000" on:input=move |ev| note.set(event_target_value(&ev))></textarea>
+                </label>
+            </div>
+            <fieldset>
+                <legend>{t(Msg::RunsFiles)}</legend>
+                <label class="dropzone" data-testid="dropzone" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+                    <span>{t(Msg::RunsDrop)} " " <u>{t(Msg::RunsPick)}</u> {format!(" (≤ {limit_mb} MB)")}</span>
+                    <input type="file" multiple class="visually-hidden" data-testid="run-files" on:change=on_pick />
+                </label>
+                <ul class="upload-list">
+                    <For each=move || items.get() key=|i| i.key children=move |item| file_line(item, items) />
+                </ul>
+            </fieldset>
+        </form>
+        <Transition fallback=|| view! { <p class="loading">{t(Msg::RunsPreviewWait)}</p> }>
+            {move || Suspend::new(async move {
+                match preview.await {
+                    Ok(None) => ().into_any(),
+                    Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    Ok(Some(run)) => view! {
+                        <h2>{t(Msg::RunsPreview)}</h2>
+                        <div data-testid="run-preview">{verdict_view(&run)} {figures(&run)}</div>
+                    }.into_any(),
+                }
+            })}
+        </Transition>
+        <div class="form-actions">
+            <button type="button" data-testid="save-run" on:click=on_save
+                disabled=move || request.get().files.is_empty() || save.pending().get()>
+                {move || if save.pending().get() { t(Msg::RunsSaving) } else { t(Msg::RunsSave) }}
+            </button>
+            {move || save.value().get().and_then(Result::err).map(|error| view! { <ErrorBox error /> })}
+        </div>
+    }
+}

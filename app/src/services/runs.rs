@@ -1,0 +1,237 @@
+//! Building a run from stored files: merge the result with the telemetry, judge it against the
+//! quote revision and the workload, and save it. The browser's preview and save and the API's
+//! upload all go through here, so they judge alike.
+
+use crate::{
+    domain::{
+        quotes::{NodeSpec, Workload},
+        run_checks::verdict_context,
+        runs::{CanonicalRun, Format, assess, merge},
+    },
+    error::AppError,
+    i18n::Msg,
+    model::RunFileInfo,
+    store::{self, Db, Tx, runs::RunForCreate},
+};
+
+/// Longest node label, in characters.
+pub const MAX_LABEL_CHARS: usize = 120;
+/// Longest note, in characters.
+pub const MAX_NOTE_CHARS: usize = 2000;
+/// Most nodes a run may have used.
+pub const MAX_NODES: i64 = 1024;
+
+pub use crate::model::RunRequest;
+
+/// A run ready to save: the judged canonical record and where it points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assembled {
+    /// The merged and judged run.
+    pub run: CanonicalRun,
+    /// The quote revision (row id), if any.
+    pub quote_revision_id: Option<i64>,
+    /// Result file id.
+    pub result_file: Option<i64>,
+    /// Telemetry file id.
+    pub telemetry_file: Option<i64>,
+    /// The files, as stored.
+    pub files: Vec<RunFileInfo>,
+}
+
+fn field(name: &str, code: &str) -> AppError {
+    AppError::InvalidFields(vec![crate::error::FieldIssue::new(name, code)])
+}
+
+/// Checks the request's own fields (not the files): a node, sane counts and lengths.
+pub fn check_request(req: &RunRequest) -> Result<(), AppError> {
+    if req.quote_id.is_none() && req.node_label.trim().is_empty() {
+        return Err(field("node_label", "node_required"));
+    }
+    if req.node_label.chars().count() > MAX_LABEL_CHARS {
+        return Err(field("node_label", "too_long"));
+    }
+    if req.note.chars().count() > MAX_NOTE_CHARS {
+        return Err(field("note", "too_long"));
+    }
+    if req.nodes.is_some_and(|n| !(1..=MAX_NODES).contains(&n)) {
+        return Err(field("nodes", "out_of_range"));
+    }
+    Ok(())
+}
+
+/// What a run is judged against: the quote revision's node and the workload.
+#[derive(Clone, Debug, Default)]
+pub struct Against {
+    /// The quoted node.
+    pub spec: Option<NodeSpec>,
+    /// The quote revision's row id.
+    pub quote_revision_id: Option<i64>,
+    /// The workload.
+    pub workload: Option<Workload>,
+}
+
+/// Loads the request's quote revision (the latest when no revision number is given) and
+/// workload; 404 when either is not the team's.
+pub async fn against(db: &Db, team_id: i64, req: &RunRequest) -> Result<Against, AppError> {
+    let (spec, quote_revision_id) = match req.quote_id {
+        Some(quote_id) => {
+            let history = store::quotes::revisions(db, team_id, quote_id).await?;
+            let chosen = match req.revision {
+                Some(n) => history.iter().find(|r| r.revision == n),
+                None => history.iter().max_by_key(|r| r.revision),
+            }
+            .ok_or(AppError::NotFound)?;
+            let quote = store::quotes::revision(db, team_id, chosen.id).await?.ok_or(AppError::NotFound)?;
+            (Some(quote.draft.spec), Some(chosen.id))
+        }
+        None => (None, None),
+    };
+    let workload = match req.workload_id {
+        Some(id) => Some(store::workloads::by_id(db, team_id, id).await?.ok_or(AppError::NotFound)?.record),
+        None => None,
+    };
+    Ok(Against { spec, quote_revision_id, workload })
+}
+
+/// The team's stored files of the request with their parsed runs; 404 when one is not the
+/// team's, 409 when one already belongs to a run.
+pub async fn load_files(db: &Db, team_id: i64, ids: &[i64]) -> Result<Vec<(RunFileInfo, CanonicalRun)>, AppError> {
+    let mut out = Vec::with_capacity(ids.len());
+    for &id in ids {
+        let (info, parsed) = store::runs::file_parsed(db, team_id, id).await?.ok_or(AppError::NotFound)?;
+        if let Some(run_id) = info.run_id {
+            return Err(AppError::DuplicateRun(run_id));
+        }
+        let run: CanonicalRun = serde_json::from_str(&parsed).map_err(|e| {
+            tracing::error!(error = %e, file = id, "stored parsed run does not decode");
+            AppError::Internal
+        })?;
+        out.push((info, run));
+    }
+    Ok(out)
+}
+
+/// Merges the files (an nvidia-smi file is the telemetry, anything else the result) and judges
+/// the run; 422 without a file or with two of one kind.
+pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Result<Assembled, AppError> {
+    let mut result: Option<(i64, CanonicalRun)> = None;
+    let mut telemetry: Option<(i64, CanonicalRun)> = None;
+    let mut infos = Vec::with_capacity(files.len());
+    for (info, run) in files {
+        let slot = if run.source_format == Format::NvidiaSmi { &mut telemetry } else { &mut result };
+        if slot.replace((info.id, run)).is_some() {
+            return Err(AppError::Invalid(Msg::RunErrorTwoResults));
+        }
+        infos.push(info);
+    }
+    let result_file = result.as_ref().map(|(id, _)| *id);
+    let telemetry_file = telemetry.as_ref().map(|(id, _)| *id);
+    let merged = match (result, telemetry) {
+        (Some((_, r)), Some((_, t))) => merge(r, t),
+        (Some((_, only)), None) | (None, Some((_, only))) => only,
+        (None, None) => return Err(AppError::Invalid(Msg::RunErrorNoFile)),
+    };
+    let run = assess(merged, &verdict_context(against.spec.as_ref(), against.workload.as_ref()));
+    Ok(Assembled { run, quote_revision_id: against.quote_revision_id, result_file, telemetry_file, files: infos })
+}
+
+/// Loads the request's stored files, quote revision and workload (all the team's), then merges
+/// and judges: the browser's preview and save.
+pub async fn assemble(db: &Db, team_id: i64, req: &RunRequest) -> Result<Assembled, AppError> {
+    check_request(req)?;
+    let files = load_files(db, team_id, &req.files).await?;
+    let against = against(db, team_id, req).await?;
+    build(files, &against)
+}
+
+/// Saves an assembled run in `tx`; returns its id.
+pub async fn save(tx: &mut Tx, team_id: i64, user_id: i64, req: &RunRequest, built: &Assembled) -> Result<i64, AppError> {
+    let canonical = serde_json::to_string(&built.run).map_err(|e| {
+        tracing::error!(error = %e, "cannot encode run");
+        AppError::Internal
+    })?;
+    let status = built.run.verdict.as_ref().map_or(crate::domain::runs::Status::Valid, |v| v.status);
+    let unit = built.run.throughput.as_ref().map(|t| t.unit.as_str().to_string());
+    let row = RunForCreate {
+        quote_revision_id: built.quote_revision_id,
+        node_label: req.node_label.trim(),
+        workload_id: req.workload_id,
+        nodes: req.nodes.unwrap_or(1),
+        result_file_id: built.result_file,
+        telemetry_file_id: built.telemetry_file,
+        canonical: &canonical,
+        status,
+        source_format: built.run.source_format.as_str(),
+        gpu_name: built.run.node.gpu_name.as_deref(),
+        throughput_value: built.run.throughput.as_ref().map(|t| t.value),
+        throughput_unit: unit.as_deref(),
+        note: req.note.trim(),
+        created_by: user_id,
+    };
+    match store::runs::insert(tx, team_id, &row).await {
+        Ok(Some(id)) => Ok(id),
+        Ok(None) => Err(AppError::NotFound),
+        Err(e) if store::db::is_unique_violation(&e) => Err(AppError::Conflict(Msg::RunsFileTaken)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Steady-state throughput per node of the team's trusted runs (valid or warn), best run per
+/// quote (or node label), grouped by workload and unit, with seed 002's bottleneck warnings.
+pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::CompareGroup>, AppError> {
+    use crate::model::{BottleneckNote, CompareBar, CompareGroup};
+    use std::collections::BTreeMap;
+    let runs = store::runs::list(db, team_id, store::runs::RunFilter::default(), 2000).await?;
+    let mut groups: BTreeMap<(Option<i64>, String), (Option<String>, BTreeMap<String, CompareBar>)> = BTreeMap::new();
+    for r in runs.into_iter().filter(|r| r.status != crate::domain::runs::Status::Invalid) {
+        let (Some(value), Some(unit)) = (r.throughput_value, r.throughput_unit.clone()) else { continue };
+        #[expect(clippy::cast_precision_loss, reason = "node counts are small")]
+        let per_node = value / r.nodes.max(1) as f64;
+        let label = r.quote_label.clone().unwrap_or_else(|| r.node_label.clone());
+        let entry = groups.entry((r.workload_id, unit)).or_insert_with(|| (r.workload_name.clone(), BTreeMap::new()));
+        let bar = CompareBar {
+            label: label.clone(),
+            quote_id: r.quote_id,
+            run_id: r.id,
+            per_node,
+            gpu_name: r.gpu_name.clone(),
+            gpus: r.gpu_count.and_then(|n| u32::try_from(n).ok()),
+        };
+        match entry.1.get(&label) {
+            Some(best) if best.per_node >= per_node => {}
+            _ => {
+                entry.1.insert(label, bar);
+            }
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|((workload_id, unit), (workload_name, bars))| {
+            let mut bars: Vec<CompareBar> = bars.into_values().collect();
+            bars.sort_by(|a, b| b.per_node.total_cmp(&a.per_node));
+            let measured: Vec<crate::domain::gpus::Measured> = bars
+                .iter()
+                .enumerate()
+                .filter_map(|(i, b)| {
+                    Some(crate::domain::gpus::Measured {
+                        key: i64::try_from(i).ok()?,
+                        gpu_name: b.gpu_name.clone()?,
+                        gpus: b.gpus.unwrap_or(1),
+                        throughput: b.per_node,
+                    })
+                })
+                .collect();
+            let label = |key: i64| usize::try_from(key).ok().and_then(|i| bars.get(i)).map(|b| b.label.clone()).unwrap_or_default();
+            let bottlenecks = crate::domain::gpus::bottleneck_pairs(&measured)
+                .into_iter()
+                .map(|p| BottleneckNote {
+                    stronger: label(p.faster_on_paper),
+                    weaker: label(p.slower_on_paper),
+                    compute_ratio: p.compute_ratio,
+                    measured_ratio: p.measured_ratio,
+                })
+                .collect();
+            CompareGroup { workload_id, workload_name, unit, bars, bottlenecks }
+        })
+        .collect())
+}

@@ -1,0 +1,340 @@
+//! The `runs`, `run_files` and `run_file_chunks` tables: benchmark runs and the files they were
+//! built from, kept byte for byte in chunks.
+
+use super::Tx;
+use crate::{
+    domain::runs::Status,
+    model::{RunFileInfo, RunSummary},
+};
+use sqlx::SqliteExecutor;
+
+/// Largest chunk a file is stored in.
+pub const CHUNK_BYTES: usize = 1024 * 1024;
+
+/// A file about to be stored (its bytes follow with [`insert_chunk`]).
+pub struct FileForCreate<'a> {
+    /// SHA-256 of the bytes, hex.
+    pub sha256: &'a str,
+    /// Safe file name.
+    pub file_name: &'a str,
+    /// Size in bytes.
+    pub size: i64,
+    /// The format it was read as.
+    pub format: &'a str,
+    /// The file alone as a canonical run, JSON.
+    pub parsed: &'a str,
+    /// Uploader.
+    pub uploaded_by: i64,
+}
+
+/// The team's file with these bytes, if any.
+pub async fn file_by_sha(db: impl SqliteExecutor<'_>, team_id: i64, sha256: &str) -> Result<Option<RunFileInfo>, sqlx::Error> {
+    sqlx::query_as::<_, (i64, String, i64, String, String, Option<i64>)>(FILE_SELECT_BY_SHA)
+        .bind(team_id)
+        .bind(sha256)
+        .fetch_optional(db)
+        .await
+        .map(|row| row.map(file_info))
+}
+
+const FILE_SELECT_BY_SHA: &str = "SELECT f.id, f.file_name, f.size, f.sha256, f.format,
+        (SELECT r.id FROM runs r WHERE r.result_file_id = f.id OR r.telemetry_file_id = f.id)
+     FROM run_files f WHERE f.team_id = ? AND f.sha256 = ?";
+
+fn file_info((id, file_name, size, sha256, format, run_id): (i64, String, i64, String, String, Option<i64>)) -> RunFileInfo {
+    RunFileInfo { id, file_name, size, sha256, format, run_id }
+}
+
+/// Stores a file's record; `Ok(None)` when the team already has a file with these bytes.
+pub async fn insert_file(tx: &mut Tx, team_id: i64, file: &FileForCreate<'_>) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO run_files (team_id, sha256, file_name, size, format, parsed, uploaded_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (team_id, sha256) DO NOTHING RETURNING id",
+    )
+    .bind(team_id)
+    .bind(file.sha256)
+    .bind(file.file_name)
+    .bind(file.size)
+    .bind(file.format)
+    .bind(file.parsed)
+    .bind(file.uploaded_by)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+/// Appends chunk `seq` (0, 1, …) of a file.
+pub async fn insert_chunk(tx: &mut Tx, file_id: i64, seq: i64, bytes: &[u8]) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO run_file_chunks (file_id, seq, bytes) VALUES (?, ?, ?)")
+        .bind(file_id)
+        .bind(seq)
+        .bind(bytes)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// One of the team's files with its parsed form (canonical JSON).
+pub async fn file_parsed(db: impl SqliteExecutor<'_>, team_id: i64, file_id: i64) -> Result<Option<(RunFileInfo, String)>, sqlx::Error> {
+    let row: Option<(i64, String, i64, String, String, Option<i64>, String)> = sqlx::query_as(
+        "SELECT f.id, f.file_name, f.size, f.sha256, f.format,
+                (SELECT r.id FROM runs r WHERE r.result_file_id = f.id OR r.telemetry_file_id = f.id), f.parsed
+         FROM run_files f WHERE f.team_id = ? AND f.id = ?",
+    )
+    .bind(team_id)
+    .bind(file_id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|(id, name, size, sha, format, run, parsed)| (file_info((id, name, size, sha, format, run)), parsed)))
+}
+
+/// Chunk `seq` of one of the team's files; `None` past the end.
+pub async fn chunk(db: impl SqliteExecutor<'_>, team_id: i64, file_id: i64, seq: i64) -> Result<Option<Vec<u8>>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT c.bytes FROM run_file_chunks c JOIN run_files f ON f.id = c.file_id
+         WHERE f.team_id = ? AND c.file_id = ? AND c.seq = ?",
+    )
+    .bind(team_id)
+    .bind(file_id)
+    .bind(seq)
+    .fetch_optional(db)
+    .await
+}
+
+/// Deletes files no run holds that were uploaded before `before` (UTC, RFC 3339); returns how many.
+pub async fn delete_unclaimed_files(tx: &mut Tx, before: &str) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "DELETE FROM run_files WHERE created_at < ?
+           AND id NOT IN (SELECT result_file_id FROM runs WHERE result_file_id IS NOT NULL)
+           AND id NOT IN (SELECT telemetry_file_id FROM runs WHERE telemetry_file_id IS NOT NULL)",
+    )
+    .bind(before)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// A run about to be stored.
+pub struct RunForCreate<'a> {
+    /// The quote revision (row id), if any.
+    pub quote_revision_id: Option<i64>,
+    /// Node label.
+    pub node_label: &'a str,
+    /// Workload id, if any.
+    pub workload_id: Option<i64>,
+    /// Nodes used.
+    pub nodes: i64,
+    /// Result file id.
+    pub result_file_id: Option<i64>,
+    /// Telemetry file id.
+    pub telemetry_file_id: Option<i64>,
+    /// The judged canonical run, JSON.
+    pub canonical: &'a str,
+    /// Verdict status.
+    pub status: Status,
+    /// Source format of the result.
+    pub source_format: &'a str,
+    /// GPU seen.
+    pub gpu_name: Option<&'a str>,
+    /// Primary throughput.
+    pub throughput_value: Option<f64>,
+    /// Its unit.
+    pub throughput_unit: Option<&'a str>,
+    /// Free note.
+    pub note: &'a str,
+    /// Uploader.
+    pub created_by: i64,
+}
+
+fn status_str(s: Status) -> &'static str {
+    match s {
+        Status::Valid => "valid",
+        Status::Warn => "warn",
+        Status::Invalid => "invalid",
+    }
+}
+
+fn parse_status(s: &str) -> Result<Status, sqlx::Error> {
+    match s {
+        "valid" => Ok(Status::Valid),
+        "warn" => Ok(Status::Warn),
+        "invalid" => Ok(Status::Invalid),
+        other => Err(sqlx::Error::Decode(format!("unknown run status {other}").into())),
+    }
+}
+
+/// Stores a run. The files must be the team's and held by no other run (the `UNIQUE`
+/// constraints refuse a second claim), and the quote revision and workload the team's:
+/// `Ok(None)` otherwise.
+pub async fn insert(tx: &mut Tx, team_id: i64, run: &RunForCreate<'_>) -> Result<Option<i64>, sqlx::Error> {
+    let owned: i64 = sqlx::query_scalar(
+        "SELECT (? IS NULL OR EXISTS (SELECT 1 FROM quote_revisions WHERE id = ? AND team_id = ?))
+            AND (? IS NULL OR EXISTS (SELECT 1 FROM workloads WHERE id = ? AND team_id = ?))
+            AND (? IS NULL OR EXISTS (SELECT 1 FROM run_files WHERE id = ? AND team_id = ?))
+            AND (? IS NULL OR EXISTS (SELECT 1 FROM run_files WHERE id = ? AND team_id = ?))",
+    )
+    .bind(run.quote_revision_id)
+    .bind(run.quote_revision_id)
+    .bind(team_id)
+    .bind(run.workload_id)
+    .bind(run.workload_id)
+    .bind(team_id)
+    .bind(run.result_file_id)
+    .bind(run.result_file_id)
+    .bind(team_id)
+    .bind(run.telemetry_file_id)
+    .bind(run.telemetry_file_id)
+    .bind(team_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    if owned == 0 {
+        return Ok(None);
+    }
+    let id = sqlx::query_scalar(
+        "INSERT INTO runs (team_id, quote_revision_id, node_label, workload_id, nodes, result_file_id, telemetry_file_id,
+                           canonical, status, source_format, gpu_name, throughput_value, throughput_unit, note, created_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(team_id)
+    .bind(run.quote_revision_id)
+    .bind(run.node_label)
+    .bind(run.workload_id)
+    .bind(run.nodes)
+    .bind(run.result_file_id)
+    .bind(run.telemetry_file_id)
+    .bind(run.canonical)
+    .bind(status_str(run.status))
+    .bind(run.source_format)
+    .bind(run.gpu_name)
+    .bind(run.throughput_value)
+    .bind(run.throughput_unit)
+    .bind(run.note)
+    .bind(run.created_by)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(Some(id))
+}
+
+/// The run-list columns and joins, as a literal for `concat!`.
+macro_rules! summary_select {
+    () => {
+        "SELECT r.id, q.id, qr.revision,
+        CASE WHEN q.id IS NULL THEN NULL ELSE v.name || ' · ' || q.reference END,
+        r.node_label, r.workload_id, w.name, r.nodes, r.status, r.source_format, r.gpu_name, json_extract(r.canonical, '$.node.gpu_count'),
+        r.throughput_value, r.throughput_unit, u.display_name, r.created_at
+     FROM runs r
+     LEFT JOIN quote_revisions qr ON qr.id = r.quote_revision_id
+     LEFT JOIN quotes q ON q.id = qr.quote_id
+     LEFT JOIN vendors v ON v.id = q.vendor_id
+     LEFT JOIN workloads w ON w.id = r.workload_id
+     JOIN users u ON u.id = r.created_by"
+    };
+}
+
+type SummaryRow = (
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+    String,
+    Option<i64>,
+    Option<String>,
+    i64,
+    String,
+    String,
+    Option<String>,
+    Option<i64>,
+    Option<f64>,
+    Option<String>,
+    String,
+    String,
+);
+
+fn summary(row: SummaryRow) -> Result<RunSummary, sqlx::Error> {
+    let (id, quote_id, revision, quote_label, node_label, workload_id, workload_name, nodes, status, source_format, gpu_name, gpu_count, throughput_value, throughput_unit, created_by, created_at) = row;
+    Ok(RunSummary {
+        id,
+        quote_id,
+        revision,
+        quote_label,
+        node_label,
+        workload_id,
+        workload_name,
+        nodes,
+        status: parse_status(&status)?,
+        source_format,
+        gpu_name,
+        gpu_count,
+        throughput_value,
+        throughput_unit,
+        created_by,
+        created_at,
+    })
+}
+
+/// Which runs to list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunFilter {
+    /// Only runs of this quote (any revision).
+    pub quote_id: Option<i64>,
+    /// Only runs of this workload.
+    pub workload_id: Option<i64>,
+}
+
+/// The team's runs, newest first (at most `limit`).
+pub async fn list(db: impl SqliteExecutor<'_>, team_id: i64, filter: RunFilter, limit: i64) -> Result<Vec<RunSummary>, sqlx::Error> {
+    let sql = concat!(
+        summary_select!(),
+        " WHERE r.team_id = ? AND (? IS NULL OR q.id = ?) AND (? IS NULL OR r.workload_id = ?) ORDER BY r.id DESC LIMIT ?"
+    );
+    let rows: Vec<SummaryRow> = sqlx::query_as(sql)
+        .bind(team_id)
+        .bind(filter.quote_id)
+        .bind(filter.quote_id)
+        .bind(filter.workload_id)
+        .bind(filter.workload_id)
+        .bind(limit)
+        .fetch_all(db)
+        .await?;
+    rows.into_iter().map(summary).collect()
+}
+
+/// One of the team's runs: its summary, judged canonical JSON, note and files.
+pub async fn get(db: &super::Db, team_id: i64, id: i64) -> Result<Option<(RunSummary, String, String, Vec<RunFileInfo>)>, sqlx::Error> {
+    let sql = concat!(summary_select!(), " WHERE r.team_id = ? AND r.id = ?");
+    let Some(row) = sqlx::query_as::<_, SummaryRow>(sql).bind(team_id).bind(id).fetch_optional(db).await? else {
+        return Ok(None);
+    };
+    let (canonical, note): (String, String) = sqlx::query_as("SELECT canonical, note FROM runs WHERE id = ? AND team_id = ?")
+        .bind(id)
+        .bind(team_id)
+        .fetch_one(db)
+        .await?;
+    let files: Vec<(i64, String, i64, String, String, Option<i64>)> = sqlx::query_as(
+        "SELECT f.id, f.file_name, f.size, f.sha256, f.format, r.id FROM runs r
+         JOIN run_files f ON f.id IN (r.result_file_id, r.telemetry_file_id)
+         WHERE r.id = ? AND r.team_id = ? ORDER BY f.id",
+    )
+    .bind(id)
+    .bind(team_id)
+    .fetch_all(db)
+    .await?;
+    Ok(Some((summary(row)?, canonical, note, files.into_iter().map(file_info).collect())))
+}
+
+/// The judged canonical JSON of the team's run.
+pub async fn canonical(db: impl SqliteExecutor<'_>, team_id: i64, id: i64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT canonical FROM runs WHERE id = ? AND team_id = ?").bind(id).bind(team_id).fetch_optional(db).await
+}
+
+/// The team's quotes as pickers show them: id and "vendor · reference · n× GPU", by vendor.
+pub async fn quote_labels(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT q.id, v.name || ' · ' || q.reference || ' · ' || qr.gpus_per_node || '× ' || qr.gpu_model
+         FROM quotes q JOIN vendors v ON v.id = q.vendor_id
+         JOIN quote_revisions qr ON qr.quote_id = q.id AND qr.revision = q.latest_revision
+         WHERE q.team_id = ? ORDER BY v.name, q.reference",
+    )
+    .bind(team_id)
+    .fetch_all(db)
+    .await
+}

@@ -1,0 +1,216 @@
+//! Receiving one uploaded file: streamed to a temporary file while hashing (never held whole in
+//! memory unless it is a JSON or text result), refused past the size limit, read by the run
+//! parsers (nvidia-smi CSV streaming), then stored in chunks.
+
+use app::{
+    domain::{
+        documents::safe_file_name,
+        runs::{CanonicalRun, Format, ParseError, detect, parse, parse_nvidia_smi},
+    },
+    error::AppError,
+    store::{self, Tx, runs::FileForCreate},
+};
+use axum::extract::multipart::{Field, MultipartError};
+use http::StatusCode;
+use sha2::{Digest, Sha256};
+use std::{
+    io::{BufReader, Read},
+    path::PathBuf,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// How much of a file is looked at to decide whether it is an nvidia-smi CSV.
+const SNIFF_BYTES: usize = 64 * 1024;
+
+/// Why a file was not accepted.
+#[derive(Debug)]
+pub enum IngestError {
+    /// Larger than the limit (bytes).
+    TooLarge(u64),
+    /// Not readable as any supported format.
+    Unreadable(ParseError),
+    /// The multipart body itself was broken.
+    BadRequest,
+    /// Disk or task failure (logged).
+    Internal,
+}
+
+impl IngestError {
+    /// The status and client-safe error to answer with.
+    pub fn answer(&self) -> (StatusCode, AppError) {
+        match self {
+            Self::TooLarge(limit) => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                AppError::Unreadable { code: "too_large".into(), args: vec![("mb".into(), (limit / 1_000_000).to_string())] },
+            ),
+            Self::Unreadable(e) => (StatusCode::UNPROCESSABLE_ENTITY, AppError::from(e)),
+            Self::BadRequest => (StatusCode::BAD_REQUEST, AppError::Invalid(app::i18n::Msg::ErrorBadRequest)),
+            Self::Internal => (StatusCode::INTERNAL_SERVER_ERROR, AppError::Internal),
+        }
+    }
+}
+
+/// A multipart error: 413 when the body limit cut it, else a bad request.
+pub fn multipart_error(e: &MultipartError, limit: u64) -> IngestError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE { IngestError::TooLarge(limit) } else { IngestError::BadRequest }
+}
+
+/// A temporary file, deleted when dropped.
+#[derive(Debug)]
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// An uploaded file, received and parsed but not stored yet.
+#[derive(Debug)]
+pub struct Staged {
+    file: TempFile,
+    /// SHA-256 of the bytes, hex.
+    pub sha256: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Safe file name.
+    pub file_name: String,
+    /// The file alone, as a canonical run.
+    pub parsed: CanonicalRun,
+}
+
+fn temp_path() -> PathBuf {
+    let mut random = [0u8; 16];
+    rand::RngCore::fill_bytes(&mut rand::rng(), &mut random);
+    std::env::temp_dir().join(format!("nodeledger-upload-{}", hex::encode(random)))
+}
+
+fn io_failed(e: &std::io::Error) -> IngestError {
+    tracing::error!(error = %e, "cannot buffer an upload");
+    IngestError::Internal
+}
+
+/// Receives one file field: streams it to a temporary file while hashing, then parses it
+/// (`forced` format, or detected).
+pub async fn stage(mut field: Field<'_>, limit: u64, forced: Option<Format>) -> Result<Staged, IngestError> {
+    let file_name = safe_file_name(field.file_name().unwrap_or("upload"));
+    let path = TempFile(temp_path());
+    let mut out = tokio::fs::File::create(&path.0).await.map_err(|e| io_failed(&e))?;
+    let mut hasher = Sha256::new();
+    let mut size: u64 = 0;
+    loop {
+        match field.chunk().await {
+            Ok(Some(chunk)) => {
+                size += chunk.len() as u64;
+                if size > limit {
+                    return Err(IngestError::TooLarge(limit));
+                }
+                hasher.update(&chunk);
+                out.write_all(&chunk).await.map_err(|e| io_failed(&e))?;
+            }
+            Ok(None) => break,
+            Err(e) => return Err(multipart_error(&e, limit)),
+        }
+    }
+    out.flush().await.map_err(|e| io_failed(&e))?;
+    drop(out);
+    if size == 0 {
+        return Err(IngestError::Unreadable(ParseError::Empty));
+    }
+    let sha256 = hex::encode(hasher.finalize());
+    let read_path = path.0.clone();
+    let parsed = tokio::task::spawn_blocking(move || parse_file(&read_path, forced))
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "parser task failed");
+            IngestError::Internal
+        })??;
+    Ok(Staged { file: path, sha256, size, file_name, parsed })
+}
+
+/// Parses a whole file: nvidia-smi CSV streaming, anything else read whole.
+fn parse_file(path: &std::path::Path, forced: Option<Format>) -> Result<CanonicalRun, IngestError> {
+    let mut file = std::fs::File::open(path).map_err(|e| io_failed(&e))?;
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut head).map_err(|e| io_failed(&e))?;
+    let streaming = match forced {
+        Some(format) => format == Format::NvidiaSmi,
+        None => looks_like_smi(&head),
+    };
+    let mut whole = head;
+    if streaming {
+        let reader = BufReader::with_capacity(256 * 1024, Read::chain(std::io::Cursor::new(whole), file));
+        return parse_nvidia_smi(reader).map_err(IngestError::Unreadable);
+    }
+    file.read_to_end(&mut whole).map_err(|e| io_failed(&e))?;
+    parse(&whole, forced).map_err(IngestError::Unreadable)
+}
+
+/// Whether the start of a file is an nvidia-smi CSV (judged on whole lines only).
+fn looks_like_smi(head: &[u8]) -> bool {
+    let first = head.iter().copied().find(|b| !b.is_ascii_whitespace());
+    if matches!(first, Some(b'{' | b'[') | None) {
+        return false;
+    }
+    let cut = if head.len() < SNIFF_BYTES { head.len() } else { head.iter().rposition(|b| *b == b'\n').map_or(head.len(), |i| i + 1) };
+    detect(&head[..cut]) == Ok(Format::NvidiaSmi)
+}
+
+/// Stores a staged file for the team, or finds the team's file with the same bytes; returns
+/// the file id.
+pub async fn store(tx: &mut Tx, team_id: i64, user_id: i64, staged: &Staged) -> Result<i64, AppError> {
+    let parsed = serde_json::to_string(&staged.parsed).map_err(|e| {
+        tracing::error!(error = %e, "cannot encode a parsed file");
+        AppError::Internal
+    })?;
+    let record = FileForCreate {
+        sha256: &staged.sha256,
+        file_name: &staged.file_name,
+        size: i64::try_from(staged.size).map_err(|_| AppError::Internal)?,
+        format: staged.parsed.source_format.as_str(),
+        parsed: &parsed,
+        uploaded_by: user_id,
+    };
+    let Some(id) = store::runs::insert_file(tx, team_id, &record).await? else {
+        let existing = store::runs::file_by_sha(&mut **tx, team_id, &staged.sha256).await?;
+        return existing.map(|f| f.id).ok_or(AppError::Internal);
+    };
+    let mut file = tokio::fs::File::open(&staged.file.0).await.map_err(|e| {
+        tracing::error!(error = %e, "cannot reopen an upload");
+        AppError::Internal
+    })?;
+    let mut buf = vec![0u8; store::runs::CHUNK_BYTES];
+    let mut seq = 0;
+    loop {
+        let mut filled = 0;
+        while filled < buf.len() {
+            let n = file.read(&mut buf[filled..]).await.map_err(|e| {
+                tracing::error!(error = %e, "cannot read an upload back");
+                AppError::Internal
+            })?;
+            if n == 0 {
+                break;
+            }
+            filled += n;
+        }
+        if filled == 0 {
+            break;
+        }
+        store::runs::insert_chunk(tx, id, seq, &buf[..filled]).await?;
+        seq += 1;
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_csv_with_an_smi_header_streams() {
+        assert!(looks_like_smi(b"timestamp, index, utilization.gpu [%], memory.used [MiB]\n2024/01/01 00:00:00.000, 0, 50 %, 100 MiB\n"));
+        assert!(!looks_like_smi(b"  {\"schema\": \"nodeledger.run/v1\"}"));
+        assert!(!looks_like_smi(b"================================================\nMLPerf Results Summary\n"));
+        assert!(!looks_like_smi(b""));
+    }
+}

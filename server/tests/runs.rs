@@ -1,0 +1,283 @@
+//! Benchmark runs through the router: API tokens and their scopes, the scripts' upload, the
+//! browser's upload-preview-save, duplicates, bad files (4xx, nothing stored), team isolation.
+
+mod common;
+
+use common::{PASSWORD, TestApp};
+use http::StatusCode;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
+const SMI: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_multi_gpu.csv");
+const MLPERF_INVALID: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_server_invalid.txt");
+
+/// Team A: engineer eve, manager max, procurement pam; team B: engineer bob.
+struct Desk {
+    app: TestApp,
+    eve: String,
+    max: String,
+    pam: String,
+    bob: String,
+}
+
+async fn desk_with(app: TestApp) -> Desk {
+    let admin = app.setup_admin().await;
+    let a = app.create_team(&admin, "A").await;
+    let b = app.create_team(&admin, "B").await;
+    app.create_member(&admin, "eve@example.com", a, "engineer").await;
+    app.create_member(&admin, "max@example.com", a, "manager").await;
+    app.create_member(&admin, "pam@example.com", a, "procurement").await;
+    app.create_member(&admin, "bob@example.com", b, "engineer").await;
+    Desk {
+        eve: app.login("eve@example.com", PASSWORD).await,
+        max: app.login("max@example.com", PASSWORD).await,
+        pam: app.login("pam@example.com", PASSWORD).await,
+        bob: app.login("bob@example.com", PASSWORD).await,
+        app,
+    }
+}
+
+async fn desk() -> Desk {
+    desk_with(TestApp::new().await).await
+}
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+impl Desk {
+    async fn token(&self, cookie: &str, name: &str) -> String {
+        let res = self.app.call("/api/tokens/create", &[("name", name)], Some(cookie)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        json(&res.body).as_str().expect("the token").to_string()
+    }
+
+    async fn count(&self, table: &str) -> i64 {
+        let sql = match table {
+            "runs" => "SELECT COUNT(*) FROM runs",
+            "chunks" => "SELECT COUNT(*) FROM run_file_chunks",
+            _ => "SELECT COUNT(*) FROM run_files",
+        };
+        sqlx::query_scalar(sql).fetch_one(&self.app.db).await.unwrap()
+    }
+}
+
+#[tokio::test]
+async fn scripts_upload_with_a_token_shown_once_and_revocable() {
+    let d = desk().await;
+    let token = d.token(&d.eve, "CI on node-7").await;
+    assert!(token.starts_with("nlt_") && token.len() == 47, "{token}");
+    let listed = d.app.call("/api/tokens", &[], Some(&d.eve)).await;
+    assert!(listed.body.contains("CI on node-7") && listed.body.contains(&token[..12]), "{}", listed.body);
+    assert!(!listed.body.contains(&token), "the token itself is never shown again");
+    let stored: String = sqlx::query_scalar("SELECT token_hash FROM api_tokens").fetch_one(&d.app.db).await.unwrap();
+    assert_ne!(stored, token, "stored hashed");
+
+    let files: &[(&str, Option<&str>, &[u8])] = &[
+        ("result", Some("vllm.json"), VLLM),
+        ("telemetry", Some("smi.csv"), SMI),
+        ("node_label", None, b"Acme H100 x4 trial"),
+        ("note", None, b"nightly"),
+    ];
+    let res = d.app.multipart("/api/v1/runs", files, None, Some(&token)).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let created = json(&res.body);
+    let id = created["id"].as_i64().unwrap();
+    assert_eq!(created["url"], format!("/runs/{id}"));
+    assert!(created["reasons"].as_array().is_some_and(|r| r.iter().all(|r| r["message"].is_string())), "{created}");
+    assert_eq!((d.count("runs").await, d.count("files").await), (1, 2));
+    let last_used: Option<String> = sqlx::query_scalar("SELECT last_used_at FROM api_tokens").fetch_one(&d.app.db).await.unwrap();
+    assert!(last_used.is_some(), "use is recorded");
+
+    // The same bytes again: recognised, nothing new stored.
+    let again = d.app.multipart("/api/v1/runs", files, None, Some(&token)).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert_eq!((json(&again.body)["duplicate"].as_bool(), json(&again.body)["id"].as_i64()), (Some(true), Some(id)));
+    assert_eq!((d.count("runs").await, d.count("files").await), (1, 2));
+
+    // The run is the team's: its members read it, team B does not.
+    let got = d.app.call("/api/runs/get", &[("id", &id.to_string())], Some(&d.max)).await;
+    assert_eq!(got.status, StatusCode::OK, "{}", got.body);
+    assert!(got.body.contains("output_tokens_per_s") || got.body.contains("tokens/s"), "{}", got.body);
+    assert_eq!(d.app.call("/api/runs/get", &[("id", &id.to_string())], Some(&d.bob)).await.status, StatusCode::NOT_FOUND);
+    let page = d.app.get(&format!("/runs/{id}"), Some(&d.max), None).await;
+    assert!(page.body.contains(&format!("Run #{id}")) && page.body.contains("telemetry-chart"), "{}", page.body);
+
+    // Raw files come back byte for byte, to the team only.
+    let file_id: i64 = sqlx::query_scalar("SELECT result_file_id FROM runs").fetch_one(&d.app.db).await.unwrap();
+    let raw = d.app.get(&format!("/runs/{id}/files/{file_id}"), Some(&d.pam), None).await;
+    assert_eq!(raw.status, StatusCode::OK);
+    assert_eq!(raw.body.as_bytes(), VLLM);
+    assert!(raw.headers["content-disposition"].to_str().unwrap().contains("attachment"));
+    assert_eq!(d.app.get(&format!("/runs/{id}/files/{file_id}"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+
+    // Revoked: refused.
+    let token_id: i64 = sqlx::query_scalar("SELECT id FROM api_tokens").fetch_one(&d.app.db).await.unwrap();
+    assert_eq!(d.app.call("/api/tokens/revoke", &[("id", &token_id.to_string())], Some(&d.bob)).await.status, StatusCode::NOT_FOUND, "not bob's");
+    assert_eq!(d.app.call("/api/tokens/revoke", &[("id", &token_id.to_string())], Some(&d.eve)).await.status, StatusCode::OK);
+    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_INVALID), ("node_label", None, b"x")], None, Some(&token)).await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{}", res.body);
+    assert!(res.headers.contains_key("www-authenticate"));
+    assert_eq!(d.count("runs").await, 1);
+}
+
+#[tokio::test]
+async fn tokens_act_only_with_their_team_and_role() {
+    let d = desk().await;
+    let upload = |token: Option<String>| {
+        let app = &d.app;
+        async move {
+            let parts: &[(&str, Option<&str>, &[u8])] = &[("result", Some("m.txt"), MLPERF_INVALID), ("node_label", None, b"trial")];
+            app.multipart("/api/v1/runs", parts, None, token.as_deref()).await
+        }
+    };
+    let none = upload(None).await;
+    assert_eq!(none.status, StatusCode::UNAUTHORIZED);
+    assert!(none.body.contains("Authorization: Bearer"), "{}", none.body);
+    assert_eq!(upload(Some("nlt_not-a-real-token".into())).await.status, StatusCode::UNAUTHORIZED);
+    let made_up = format!("nlt_{}", "A".repeat(43));
+    assert_eq!(upload(Some(made_up)).await.status, StatusCode::UNAUTHORIZED);
+    let manager = d.token(&d.max, "dashboards").await;
+    let res = upload(Some(manager)).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
+    assert!(res.body.contains("engineers upload runs"), "{}", res.body);
+
+    // Bob's token uploads into team B; team A never sees it.
+    let bobs = d.token(&d.bob, "B's CI").await;
+    let res = upload(Some(bobs.clone())).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    assert!(res.body.contains(r#""status":"invalid""#), "MLPerf INVALID is invalid: {}", res.body);
+    let ours = d.app.call("/api/runs", &[], Some(&d.eve)).await;
+    assert_eq!(json(&ours.body)["runs"].as_array().map(Vec::len), Some(0), "{}", ours.body);
+    let theirs = d.app.call("/api/runs", &[], Some(&d.bob)).await;
+    assert_eq!(json(&theirs.body)["runs"].as_array().map(Vec::len), Some(1), "{}", theirs.body);
+
+    // A token of a role the user no longer holds stops working.
+    let eves = d.token(&d.eve, "laptop").await;
+    sqlx::query("UPDATE memberships SET role = 'manager' WHERE user_id = (SELECT id FROM users WHERE email = 'eve@example.com')")
+        .execute(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(upload(Some(eves)).await.status, StatusCode::UNAUTHORIZED);
+
+    // A token with a cookie is not an API call: the cross-site check applies.
+    let mut req = http::Request::post("/api/v1/runs")
+        .header(http::header::AUTHORIZATION, format!("Bearer {bobs}"))
+        .header(http::header::COOKIE, d.bob.as_str())
+        .header(http::header::CONTENT_TYPE, "multipart/form-data; boundary=x")
+        .header("sec-fetch-site", "cross-site");
+    req = req.header(http::header::CONTENT_LENGTH, 0);
+    let res = d.app.send(req.body(axum::body::Body::empty()).unwrap()).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn bad_files_get_a_clear_4xx_and_nothing_is_stored() {
+    let mut cfg = server::config::ServeConfig::for_tests();
+    cfg.run_file_limit_mb = 1;
+    let d = desk_with(TestApp::with_config(Duration::from_secs(3600), &cfg).await).await;
+    let token = d.token(&d.eve, "ci").await;
+    let cases: Vec<(&str, Vec<u8>, StatusCode, &str)> = vec![
+        ("truncated.json", br#"{"date": "20250611", "duration": 612.4, "completed": "#.to_vec(), StatusCode::UNPROCESSABLE_ENTITY, "line 1, column"),
+        ("other.json", br#"{"hello": "world"}"#.to_vec(), StatusCode::UNPROCESSABLE_ENTITY, "canonical, vllm, vllm_legacy, llama_bench, mlperf, nvidia_smi"),
+        ("garbage.bin", vec![0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00], StatusCode::UNPROCESSABLE_ENTITY, "binary"),
+        ("empty.json", Vec::new(), StatusCode::UNPROCESSABLE_ENTITY, "The file is empty"),
+        ("big.csv", vec![b'a'; 1_200_000], StatusCode::PAYLOAD_TOO_LARGE, "limit of 1 MB"),
+    ];
+    for (name, bytes, status, message) in cases {
+        let parts: &[(&str, Option<&str>, &[u8])] = &[("result", Some(name), &bytes), ("node_label", None, b"trial")];
+        let res = d.app.multipart("/api/v1/runs", parts, None, Some(&token)).await;
+        assert_eq!(res.status, status, "{name}: {}", res.body);
+        assert!(res.body.contains(message), "{name}: {}", res.body);
+    }
+    let no_timestamp = b"index, utilization.gpu [%], memory.used [MiB]\n0, 50 %, 100 MiB\n";
+    let res = d.app.multipart("/api/v1/runs", &[("telemetry", Some("t.csv"), no_timestamp), ("node_label", None, b"x")], None, Some(&token)).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(res.body.contains("no timestamp column"), "{}", res.body);
+    // Good files but no node named: 422, the files are not kept either.
+    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_INVALID)], None, Some(&token)).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(res.body.contains("node_required"), "{}", res.body);
+    let two = d.app.multipart("/api/v1/runs", &[("file", Some("a.json"), VLLM), ("file", Some("b.txt"), MLPERF_INVALID), ("node_label", None, b"x")], None, Some(&token)).await;
+    assert_eq!(two.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", two.body);
+    let unknown_quote = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_INVALID), ("quote", None, b"999")], None, Some(&token)).await;
+    assert_eq!(unknown_quote.status, StatusCode::NOT_FOUND, "{}", unknown_quote.body);
+    // In Chinese when asked.
+    let res = d.app.multipart("/runs/upload", &[("file", Some("e.json"), b"")], Some(&format!("{}; nl_lang=zh-CN", d.eve)), None).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(res.body.contains("文件是空的"), "{}", res.body);
+    assert_eq!((d.count("runs").await, d.count("files").await, d.count("chunks").await), (0, 0, 0), "nothing half-written");
+}
+
+#[tokio::test]
+async fn the_browser_uploads_previews_and_saves() {
+    let d = desk().await;
+    let up = |cookie: &str, name: &'static str, bytes: &'static [u8]| {
+        let app = &d.app;
+        let cookie = cookie.to_string();
+        async move { app.multipart("/runs/upload", &[("format", None, b"auto"), ("file", Some(name), bytes)], Some(&cookie), None).await }
+    };
+    assert_eq!(up(&d.max, "v.json", VLLM).await.status, StatusCode::FORBIDDEN, "managers read runs, engineers upload");
+    assert_eq!(up(&d.pam, "v.json", VLLM).await.status, StatusCode::FORBIDDEN);
+    let result = up(&d.eve, "v.json", VLLM).await;
+    assert_eq!(result.status, StatusCode::OK, "{}", result.body);
+    let result = json(&result.body);
+    assert_eq!((result["role"].as_str(), result["file"]["format"].as_str()), (Some("result"), Some("vllm")));
+    let telemetry = json(&up(&d.eve, "smi.csv", SMI).await.body);
+    assert_eq!(telemetry["role"], "telemetry");
+    let again = json(&up(&d.eve, "copy.csv", SMI).await.body);
+    assert_eq!(again["file"]["id"], telemetry["file"]["id"], "same bytes, same file");
+    assert_eq!(d.count("files").await, 2);
+
+    // Cross-site uploads are refused before anything is read.
+    let mut req = http::Request::post("/runs/upload")
+        .header(http::header::COOKIE, d.eve.as_str())
+        .header(http::header::ORIGIN, "https://evil.example.com")
+        .header(http::header::CONTENT_TYPE, "multipart/form-data; boundary=x");
+    req = req.header(http::header::CONTENT_LENGTH, 0);
+    assert_eq!(d.app.send(req.body(axum::body::Body::empty()).unwrap()).await.status, StatusCode::FORBIDDEN);
+
+    let files = json!([result["file"]["id"], telemetry["file"]["id"]]);
+    let request = json!({ "request": { "files": files, "quote_id": null, "revision": null, "node_label": "", "workload_id": null, "nodes": 1, "note": "" } });
+    let preview = d.app.call_json("/api/runs/preview", &request, Some(&d.eve)).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let preview = json(&preview.body);
+    assert_eq!(preview["source_format"], "vllm");
+    assert_eq!(preview["node"]["gpu_count"], 4, "node facts come from the telemetry");
+    assert!(preview["verdict"]["status"].is_string());
+    assert!(preview["telemetry"].as_array().is_none_or(Vec::is_empty), "the preview leaves the series out");
+    assert_eq!(d.count("runs").await, 0, "a preview saves nothing");
+    assert_eq!(d.app.call_json("/api/runs/preview", &request, Some(&d.bob)).await.status, StatusCode::NOT_FOUND, "team A's files are not team B's");
+
+    let unnamed = d.app.call_json("/api/runs/save", &request, Some(&d.eve)).await;
+    assert_eq!(unnamed.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", unnamed.body);
+    let mut named = request.clone();
+    named["request"]["node_label"] = json!("Acme H100 ×4 trial");
+    let saved = d.app.call_json("/api/runs/save", &named, Some(&d.eve)).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    let id: i64 = saved.body.trim().parse().unwrap();
+    let twice = d.app.call_json("/api/runs/save", &named, Some(&d.eve)).await;
+    assert_eq!(twice.status, StatusCode::CONFLICT, "{}", twice.body);
+    assert!(twice.body.contains(&format!("{id}")), "{}", twice.body);
+    let reupload = json(&up(&d.eve, "v.json", VLLM).await.body);
+    assert_eq!(reupload["file"]["run_id"], id, "the same file again names its run");
+
+    let list = d.app.get("/runs", Some(&d.max), None).await;
+    assert!(list.body.contains(&format!("/runs/{id}")) && list.body.contains("Acme H100 ×4 trial"), "{}", list.body);
+    let zh = d.app.get(&format!("/runs/{id}"), Some(&d.max), Some("zh-CN")).await;
+    assert!(zh.body.contains(&format!("测试记录 #{id}")), "{}", zh.body);
+    let upload_page = d.app.get("/runs/new", Some(&d.eve), None).await;
+    assert!(upload_page.body.contains("run-upload-form"), "{}", upload_page.body);
+    assert!(d.app.get("/runs/new", Some(&d.max), None).await.body.contains("permission"));
+}
+
+#[tokio::test]
+async fn the_run_schema_is_published() {
+    let app = TestApp::new().await;
+    let res = app.get("/api/v1/schema/run.json", None, None).await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert_eq!(res.headers["content-type"], "application/schema+json");
+    let schema = json(&res.body);
+    assert!(res.body.contains("nodeledger.run/v1"), "{schema}");
+}
