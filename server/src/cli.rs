@@ -207,7 +207,8 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Every ten minutes: delete expired sessions and sign-in attempts older than a day.
+/// Every ten minutes: delete expired sessions, sign-in attempts older than a day, and run files
+/// uploaded more than a day ago that no run claimed (previews never saved).
 async fn housekeeping(pool: store::Db, sessions: SqliteSessionStore) {
     let mut tick = tokio::time::interval(Duration::from_secs(600));
     loop {
@@ -218,10 +219,26 @@ async fn housekeeping(pool: store::Db, sessions: SqliteSessionStore) {
         if let Err(e) = store::login_attempts::prune(&pool, store::now_unix() - 86_400).await {
             tracing::warn!(error = %e, "cannot prune sign-in attempts");
         }
+        if let Err(e) = delete_unclaimed_run_files(&pool).await {
+            tracing::warn!(error = %e, "cannot delete unclaimed run files");
+        }
         if let Err(e) = store::db::optimize(&pool).await {
             tracing::warn!(error = %e, "cannot refresh query statistics");
         }
     }
+}
+
+async fn delete_unclaimed_run_files(pool: &store::Db) -> Result<(), sqlx::Error> {
+    let day_ago = time::OffsetDateTime::now_utc() - time::Duration::days(1);
+    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    let before = day_ago.format(&format).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let mut tx = store::begin_write(pool).await?;
+    let deleted = store::runs::delete_unclaimed_files(&mut tx, &before).await?;
+    tx.commit().await?;
+    if deleted > 0 {
+        tracing::info!(deleted, "unclaimed run files deleted");
+    }
+    Ok(())
 }
 
 async fn shutdown_signal() {

@@ -56,7 +56,7 @@ pub fn figures(run: &CanonicalRun) -> impl IntoView + use<> {
     let yes_no = |b: bool| t(if b { Msg::RunsYes } else { Msg::RunsNo }).to_string();
     let wl = run.workload.clone().unwrap_or_default();
     view! {
-        <div class="grid-2">
+        <div class="detail-grid">
             <section class="card">
                 <h2>{t(Msg::RunsFigures)}</h2>
                 <dl class="facts" data-testid="run-figures">
@@ -180,7 +180,7 @@ pub fn RunDetailPage() -> impl IntoView {
                             let run_id = s.id;
                             view! {
                                 <Title text=title.clone() />
-                                <p class="breadcrumbs no-print"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
+                                <p class="breadcrumb no-print"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
                                 <h1>{title}</h1>
                                 <p class="lead">
                                     {node}

@@ -195,7 +195,7 @@ pub fn RunListPage() -> impl IntoView {
                                         </label>
                                         <button type="submit" class="small secondary">{t(Msg::RunsFilterApply)}</button>
                                     </form>
-                                    {list.can_upload.then(|| view! { <a class="button" href="/runs/new" data-testid="upload-run">{t(Msg::RunsUpload)}</a> })}
+                                    {list.can_upload.then(|| view! { <a class="button-link" href="/runs/new" data-testid="upload-run">{t(Msg::RunsUpload)}</a> })}
                                 </div>
                                 {if list.runs.is_empty() {
                                     view! { <p class="empty-state">{t(Msg::RunsEmpty)}</p> }.into_any()

@@ -125,7 +125,7 @@ pub fn TokensPage() -> impl IntoView {
                                 <tbody>
                                     {list.into_iter().map(|tk| {
                                         let state = match &tk.revoked_at {
-                                            Some(when) => view! { <span class="badge">{locale.fmt(Msg::TokensRevoked, &[("when", when)])}</span> }.into_any(),
+                                            Some(when) => view! { <span class="tag">{locale.fmt(Msg::TokensRevoked, &[("when", when)])}</span> }.into_any(),
                                             None => view! {
                                                 <ActionForm action=revoke attr:class="inline-form">
                                                     <input type="hidden" name="id" value=tk.id.to_string() />

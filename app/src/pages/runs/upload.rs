@@ -169,7 +169,7 @@ fn file_line(item: Item, items: RwSignal<Vec<Item>>) -> impl IntoView {
                         " · " <a href=format!("/runs/{id}")>{locale.fmt(Msg::RunsAlreadySaved, &[("id", &id.to_string())])}</a>
                     });
                     view! {
-                        <span class="badge">{t(role)}</span>
+                        <span class="tag">{t(role)}</span>
                         <span data-testid="upload-recognised">{locale.fmt(Msg::RunsRecognised, &[("format", &u.file.format), ("size", &bytes(u.file.size))])}</span>
                         {held}
                     }.into_any()
@@ -235,7 +235,7 @@ pub fn RunUploadPage() -> impl IntoView {
         let options = Resource::new(|| (), |()| load_run_form());
         view! {
             <Title text=t(Msg::RunsNewTitle) />
-            <p class="breadcrumbs"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
+            <p class="breadcrumb"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
             <h1>{t(Msg::RunsNewTitle)}</h1>
             <p class="lead">{t(Msg::RunsNewLead)}</p>
             <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
@@ -312,7 +312,7 @@ fn upload_form(opts: RunFormChoices) -> impl IntoView {
     };
     view! {
         <form class="card form" on:submit=|ev| ev.prevent_default() data-testid="run-upload-form">
-            <div class="grid-2">
+            <div class="detail-grid">
                 <label>{t(Msg::RunsNode)}
                     <select name="quote" data-testid="run-quote" on:change=move |ev| quote.set(optional_id(&event_target_value(&ev)))>
                         <option value="">{t(Msg::RunsNoQuote)}</option>
