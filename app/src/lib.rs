@@ -10,6 +10,8 @@
 pub mod app;
 #[cfg(feature = "ssr")]
 pub mod auth;
+#[cfg(feature = "ssr")]
+pub mod charts;
 pub mod components;
 pub mod domain;
 pub mod error;

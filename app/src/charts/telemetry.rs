@@ -1,0 +1,318 @@
+//! The telemetry chart of one run: utilisation, memory and SM clock over time.
+
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+
+use super::legend::{self, Swatch};
+use super::style;
+use super::svg;
+use super::telemetry_data::{self, Prepared, TimeUnit};
+use crate::domain::runs::{CanonicalRun, TelemetrySample};
+
+/// Width of the telemetry chart, pixels.
+const WIDTH: u32 = 960;
+/// Height of the telemetry chart, pixels.
+const HEIGHT: u32 = 640;
+/// Extra height of the bottom panel, which carries the time axis labels.
+const X_AXIS_PX: u32 = 44;
+
+/// Every text of the telemetry chart, in the reader's language.
+///
+/// Axis texts should carry their unit (e.g. `"GPU 利用率 (%)"`, `"Memory used (MiB)"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TelemetryLabels {
+    /// Chart heading, also the SVG `<title>`.
+    pub title: String,
+    /// Time axis description when the axis is in seconds (runs up to 20 minutes).
+    pub time_axis: String,
+    /// Time axis description when the axis is in minutes (runs longer than 20 minutes).
+    pub time_axis_min: String,
+    /// Utilisation panel axis (percent).
+    pub util: String,
+    /// Memory panel axis (MiB).
+    pub vram: String,
+    /// SM clock panel axis (MHz).
+    pub sm_clock: String,
+    /// Legend entry of the shaded warm-up interval.
+    pub warmup: String,
+    /// Legend entry of the red throttle bands.
+    pub throttled: String,
+    /// Legend entry of one GPU's line; `{n}` is replaced by the GPU index (e.g. `"GPU {n}"`).
+    pub gpu: String,
+    /// Legend entry of the dashed per-GPU memory capacity line.
+    pub vram_total: String,
+}
+
+/// An SVG (960×640) of the run's telemetry: three panels sharing the time axis
+/// (GPU utilisation %, memory used MiB with a dashed line at the GPU's capacity
+/// when known, SM clock MHz), one line per GPU, the warm-up interval shaded grey
+/// and throttled stretches (any GPU) marked red.
+///
+/// Missing or non-finite values break a line. The time axis is in minutes when
+/// the run spans more than 20 minutes, else in seconds. Panels whose values are
+/// all missing are kept, empty. GPU colours repeat after eight GPUs.
+///
+/// `None` when the run has no telemetry sample with a finite time (or, never
+/// expected with an in-memory target, when drawing fails).
+#[must_use]
+pub fn telemetry_svg(run: &CanonicalRun, labels: &TelemetryLabels) -> Option<String> {
+    let data = telemetry_data::prepare(&run.telemetry)?;
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
+        draw(&root, run, &data, labels).ok()?;
+        root.present().ok()?;
+    }
+    Some(svg::finish(out, &labels.title))
+}
+
+type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// What the panels share: time axis, bands, series.
+struct Frame<'a> {
+    data: &'a Prepared<'a>,
+    unit: TimeUnit,
+    x: (f64, f64),
+    /// Warm-up band, in axis units.
+    warmup: Option<(f64, f64)>,
+    /// Throttle bands, in axis units.
+    throttled: Vec<(f64, f64)>,
+}
+
+/// One panel: its axis text, value column and optional reference line.
+struct Panel<'a> {
+    axis: &'a str,
+    value: fn(&TelemetrySample) -> Option<f64>,
+    reference: Option<f64>,
+    /// A value the y range always covers (100 for percentages).
+    y_include: Option<f64>,
+    time_axis: Option<&'a str>,
+}
+
+fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    run: &CanonicalRun,
+    data: &Prepared<'_>,
+    labels: &TelemetryLabels,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let frame = frame(run, data);
+    let capacity = run
+        .node
+        .vram_total_mib
+        .filter(|v| v.is_finite() && *v > 0.0);
+    let legend = legend_items(&frame, capacity.is_some(), labels);
+    let header = legend::draw_header(root, WIDTH, &labels.title, &legend)?;
+
+    let (_, body) = root.split_vertically(header);
+    let panel_h = (HEIGHT - header - X_AXIS_PX) / 3;
+    let (top, rest) = body.split_vertically(panel_h);
+    let (middle, bottom) = rest.split_vertically(panel_h);
+    let time_axis = match frame.unit {
+        TimeUnit::Seconds => &labels.time_axis,
+        TimeUnit::Minutes => &labels.time_axis_min,
+    };
+    let panels = [
+        (
+            &top,
+            Panel {
+                axis: &labels.util,
+                value: |s| s.util_pct,
+                reference: None,
+                y_include: Some(100.0),
+                time_axis: None,
+            },
+        ),
+        (
+            &middle,
+            Panel {
+                axis: &labels.vram,
+                value: |s| s.mem_used_mib,
+                reference: capacity,
+                y_include: None,
+                time_axis: None,
+            },
+        ),
+        (
+            &bottom,
+            Panel {
+                axis: &labels.sm_clock,
+                value: |s| s.sm_clock_mhz,
+                reference: None,
+                y_include: None,
+                time_axis: Some(time_axis),
+            },
+        ),
+    ];
+    for (area, panel) in panels {
+        draw_panel(area, &frame, &panel)?;
+    }
+    Ok(())
+}
+
+fn frame<'a>(run: &CanonicalRun, data: &'a Prepared<'a>) -> Frame<'a> {
+    let unit = TimeUnit::for_span(data.t_max - data.t_min);
+    let start = unit.axis_value(data.t_min);
+    let mut end = unit.axis_value(data.t_max);
+    if end <= start {
+        end = start + 1.0;
+    }
+    let clamp = |(a, b): (f64, f64)| {
+        let (a, b) = (unit.axis_value(a).max(start), unit.axis_value(b).min(end));
+        (a, b.max(a + (end - start) / 400.0))
+    };
+    let warmup = run
+        .warmup_s
+        .filter(|w| w.is_finite() && *w > data.t_min)
+        .map(|w| clamp((data.t_min, w)));
+    let throttled = telemetry_data::throttle_intervals(&data.gpus)
+        .into_iter()
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
+        .map(clamp)
+        .collect();
+    Frame {
+        data,
+        unit,
+        x: (start, end),
+        warmup,
+        throttled,
+    }
+}
+
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    frame: &Frame<'_>,
+    panel: &Panel<'_>,
+) -> DrawResult<DB> {
+    let series: Vec<_> = frame
+        .data
+        .gpus
+        .iter()
+        .map(|(_, samples)| telemetry_data::segments(samples, panel.value))
+        .collect();
+    let values = series
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|(_, v)| *v)
+        .chain(panel.y_include);
+    let reference = panel.reference;
+    let (y_low, y_high) = telemetry_data::value_range(values, reference);
+
+    let mut chart = ChartBuilder::on(area)
+        .margin_left(8)
+        .margin_right(24)
+        .margin_top(6)
+        .margin_bottom(4)
+        .x_label_area_size(if panel.time_axis.is_some() {
+            X_AXIS_PX
+        } else {
+            0
+        })
+        .y_label_area_size(84)
+        .build_cartesian_2d(frame.x.0..frame.x.1, y_low..y_high)?;
+    let mut mesh = chart.configure_mesh();
+    mesh.x_labels(10)
+        .y_labels(5)
+        .max_light_lines(1)
+        .light_line_style(style::GRID.mix(0.6))
+        .bold_line_style(style::GRID)
+        .axis_style(style::INK)
+        .label_style(style::font(12).color(&style::INK))
+        .axis_desc_style(style::font(13).color(&style::INK))
+        .x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .y_desc(panel.axis);
+    if let Some(desc) = panel.time_axis {
+        mesh.x_desc(desc);
+    }
+    mesh.draw()?;
+
+    let band =
+        |(a, b): (f64, f64), style: ShapeStyle| Rectangle::new([(a, y_low), (b, y_high)], style);
+    if let Some(w) = frame.warmup {
+        chart.draw_series(std::iter::once(band(
+            w,
+            style::WARMUP.mix(style::WARMUP_ALPHA).filled(),
+        )))?;
+    }
+    let red = style::THROTTLE.mix(style::THROTTLE_ALPHA).filled();
+    chart.draw_series(frame.throttled.iter().map(|t| band(*t, red)))?;
+    if let Some(cap) = reference {
+        let dashed = DashedPathElement::new(
+            vec![(frame.x.0, cap), (frame.x.1, cap)],
+            7,
+            5,
+            style::CAPACITY.stroke_width(2),
+        );
+        chart.draw_series(std::iter::once(dashed))?;
+    }
+
+    let width = if series.len() > 4 { 1 } else { 2 };
+    let unit = frame.unit;
+    for (i, segments) in series.iter().enumerate() {
+        let colour = style::gpu_colour(i);
+        for seg in segments {
+            let points = seg.iter().map(|(t, v)| (unit.axis_value(*t), *v));
+            if let [(t, v)] = seg.as_slice() {
+                chart.draw_series(std::iter::once(Circle::new(
+                    (unit.axis_value(*t), *v),
+                    2,
+                    colour.filled(),
+                )))?;
+            } else {
+                chart.draw_series(LineSeries::new(points, colour.stroke_width(width)))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Tick text: whole numbers without decimals, others with one.
+fn tick(v: &f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+fn legend_items(
+    frame: &Frame<'_>,
+    capacity: bool,
+    labels: &TelemetryLabels,
+) -> Vec<(Swatch, String)> {
+    let mut items: Vec<(Swatch, String)> = frame
+        .data
+        .gpus
+        .iter()
+        .enumerate()
+        .map(|(i, (gpu, _))| {
+            (
+                Swatch::Line(style::gpu_colour(i)),
+                labels.gpu.replace("{n}", &gpu.to_string()),
+            )
+        })
+        .collect();
+    if frame.warmup.is_some() {
+        items.push((
+            Swatch::Band(style::WARMUP.mix(style::WARMUP_ALPHA)),
+            labels.warmup.clone(),
+        ));
+    }
+    if !frame.throttled.is_empty() {
+        items.push((
+            Swatch::Band(style::THROTTLE.mix(style::THROTTLE_ALPHA)),
+            labels.throttled.clone(),
+        ));
+    }
+    if capacity {
+        items.push((Swatch::Dashed(style::CAPACITY), labels.vram_total.clone()));
+    }
+    items
+}
+
+#[cfg(test)]
+#[path = "telemetry_tests.rs"]
+mod tests;
