@@ -86,6 +86,8 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .route("/quotes/{id}/documents", post(crate::documents::upload))
         .route("/documents/{id}", get(crate::documents::download))
         .route("/runs/{id}/files/{file}", get(crate::runs::files::download))
+        .route("/runs/{id}/telemetry.svg", get(crate::runs::files::telemetry_chart))
+        .route("/runs/compare.svg", get(crate::runs::files::compare_chart))
         .with_state(state.db.clone());
     let limits = RunLimits { file_bytes: cfg.run_file_limit() };
     let upload_routes = Router::new()

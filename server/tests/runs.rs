@@ -10,6 +10,7 @@ use std::time::Duration;
 
 const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
 const SMI: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_multi_gpu.csv");
+const MLPERF_VALID: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_offline_valid.txt");
 const MLPERF_INVALID: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_server_invalid.txt");
 
 /// Team A: engineer eve, manager max, procurement pam; team B: engineer bob.
@@ -104,6 +105,22 @@ async fn scripts_upload_with_a_token_shown_once_and_revocable() {
     let page = d.app.get(&format!("/runs/{id}"), Some(&d.max), None).await;
     assert!(page.body.contains(&format!("Run #{id}")) && page.body.contains("telemetry-chart"), "{}", page.body);
 
+    // The telemetry chart, in the reader's language; the comparison chart of the team's runs.
+    let chart = d.app.get(&format!("/runs/{id}/telemetry.svg"), Some(&d.max), Some("zh-CN")).await;
+    assert_eq!(chart.status, StatusCode::OK);
+    assert_eq!(chart.headers["content-type"], "image/svg+xml");
+    assert!(chart.body.starts_with("<svg") && chart.body.contains("<title>") && chart.body.contains("SM 频率"), "{}", &chart.body[..200.min(chart.body.len())]);
+    assert_eq!(d.app.get(&format!("/runs/{id}/telemetry.svg"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    let invalid = d.app.get("/runs/compare.svg?workload=&unit=tokens%2Fs", Some(&d.max), None).await;
+    assert_eq!(invalid.status, StatusCode::NOT_FOUND, "invalid runs are left out of the comparison");
+    let valid = d.app.multipart("/api/v1/runs", &[("result", Some("s.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;
+    assert_eq!(valid.status, StatusCode::CREATED, "{}", valid.body);
+    let bars = d.app.get("/runs/compare.svg?workload=&unit=samples%2Fs", Some(&d.max), None).await;
+    assert_eq!(bars.status, StatusCode::OK, "{}", bars.body);
+    assert!(bars.body.contains("L4 box") && bars.body.starts_with("<svg"), "{}", bars.body);
+    let page = d.app.get("/runs", Some(&d.max), None).await;
+    assert!(page.body.contains("/runs/compare.svg?workload=&amp;unit=samples%2Fs") || page.body.contains("/runs/compare.svg?workload=&unit=samples%2Fs"), "{}", page.body);
+
     // Raw files come back byte for byte, to the team only.
     let file_id: i64 = sqlx::query_scalar("SELECT result_file_id FROM runs").fetch_one(&d.app.db).await.unwrap();
     let raw = d.app.get(&format!("/runs/{id}/files/{file_id}"), Some(&d.pam), None).await;
@@ -119,7 +136,7 @@ async fn scripts_upload_with_a_token_shown_once_and_revocable() {
     let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_INVALID), ("node_label", None, b"x")], None, Some(&token)).await;
     assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{}", res.body);
     assert!(res.headers.contains_key("www-authenticate"));
-    assert_eq!(d.count("runs").await, 1);
+    assert_eq!(d.count("runs").await, 2, "nothing stored after revocation");
 }
 
 #[tokio::test]

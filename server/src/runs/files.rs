@@ -1,18 +1,21 @@
 //! A run's files as uploaded (`GET /runs/{id}/files/{file}`), streamed chunk by chunk, and its
-//! telemetry chart (`GET /runs/{id}/telemetry.svg`).
+//! charts (`GET /runs/{id}/telemetry.svg`, `GET /runs/compare.svg`).
 
 use app::{
-    domain::{documents::content_disposition, roles::Capability},
+    charts::{Bar, TelemetryLabels, telemetry_svg, throughput_bars_svg},
+    domain::{documents::content_disposition, roles::Capability, runs::CanonicalRun},
+    i18n::{Locale, Msg, locale_from_headers},
     model::Caller,
     store,
 };
 use axum::{
     Extension,
     body::Body,
-    extract::{Path, State},
+    extract::{Path, Query, State},
     response::{IntoResponse, Response},
 };
-use http::{HeaderValue, StatusCode, header};
+use http::{HeaderMap, HeaderValue, StatusCode, header};
+use serde::Deserialize;
 
 /// Streams one file of one of the team's runs as a download.
 pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path((run_id, file_id)): Path<(i64, i64)>) -> Response {
@@ -54,4 +57,91 @@ pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Call
     }
     h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox; frame-ancestors 'none'"));
     res
+}
+
+/// An SVG answer: never cached, never able to run anything.
+fn svg(body: String) -> Response {
+    let mut res = body.into_response();
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"));
+    res
+}
+
+/// The chart labels in the reader's language.
+fn telemetry_labels(locale: Locale) -> TelemetryLabels {
+    TelemetryLabels {
+        title: locale.t(Msg::RunsChartAlt).to_string(),
+        time_axis: locale.t(Msg::ChartTimeS).to_string(),
+        time_axis_min: locale.t(Msg::ChartTimeMin).to_string(),
+        util: locale.t(Msg::ChartUtil).to_string(),
+        vram: locale.t(Msg::ChartVram).to_string(),
+        sm_clock: locale.t(Msg::ChartSmClock).to_string(),
+        warmup: locale.t(Msg::ChartWarmup).to_string(),
+        throttled: locale.t(Msg::ChartThrottled).to_string(),
+        gpu: locale.t(Msg::ChartGpu).to_string(),
+        vram_total: locale.t(Msg::ChartVramTotal).to_string(),
+    }
+}
+
+/// `GET /runs/{id}/telemetry.svg`: utilisation, memory and SM clock over time, warm-up shaded,
+/// slowdowns marked.
+pub async fn telemetry_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, Path(run_id): Path<i64>) -> Response {
+    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
+    let Some(team) = caller.active_membership() else { return StatusCode::FORBIDDEN.into_response() };
+    let canonical = match store::runs::canonical(&db, team.team_id, run_id).await {
+        Ok(Some(c)) => c,
+        Ok(None) => return StatusCode::NOT_FOUND.into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot read a run");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        }
+    };
+    let labels = telemetry_labels(locale_from_headers(&headers));
+    let drawn = tokio::task::spawn_blocking(move || {
+        let run: CanonicalRun = serde_json::from_str(&canonical).ok()?;
+        telemetry_svg(&run, &labels)
+    })
+    .await;
+    match drawn {
+        Ok(Some(body)) => svg(body),
+        Ok(None) => StatusCode::NOT_FOUND.into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "chart task failed");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+/// Which comparison to draw.
+#[derive(Debug, Deserialize)]
+pub struct CompareQuery {
+    /// Workload id (empty: runs without a workload).
+    #[serde(default)]
+    workload: String,
+    /// Throughput unit.
+    unit: String,
+}
+
+/// `GET /runs/compare.svg?workload=…&unit=…`: steady-state throughput per node by quote.
+pub async fn compare_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, Query(q): Query<CompareQuery>) -> Response {
+    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
+    let Some(team) = caller.active_membership() else { return StatusCode::FORBIDDEN.into_response() };
+    let workload = q.workload.trim().parse::<i64>().ok();
+    let groups = match app::services::runs::comparison(&db, team.team_id).await {
+        Ok(g) => g,
+        Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    };
+    let Some(group) = groups.into_iter().find(|g| g.workload_id == workload && g.unit == q.unit) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let locale = locale_from_headers(&headers);
+    let flagged: Vec<&str> = group.bottlenecks.iter().flat_map(|b| [b.stronger.as_str(), b.weaker.as_str()]).collect();
+    let bars: Vec<Bar> = group
+        .bars
+        .iter()
+        .map(|b| Bar { label: b.label.clone(), value: b.per_node, highlight: flagged.contains(&b.label.as_str()) })
+        .collect();
+    let title = locale.fmt(Msg::RunsCompareChart, &[("unit", &group.unit)]);
+    svg(throughput_bars_svg(&title, &group.unit, &bars))
 }
