@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod audit;
 pub mod checklist;
 pub mod documents;
+pub mod gpus;
 pub mod money;
 pub mod quotes;
 pub mod roles;
