@@ -298,3 +298,32 @@ async fn the_run_schema_is_published() {
     let schema = json(&res.body);
     assert!(res.body.contains("nodeledger.run/v1"), "{schema}");
 }
+
+#[tokio::test]
+async fn much_more_compute_but_barely_more_throughput_is_flagged() {
+    let d = desk().await;
+    let token = d.token(&d.eve, "ci").await;
+    let run = |gpu: &str, value: f64| {
+        json!({
+            "schema": "nodeledger.run/v1",
+            "source_format": "canonical",
+            "node": { "gpu_name": gpu, "gpu_count": 1 },
+            "throughput": { "value": value, "unit": "samples/s" },
+            "duration_s": 900.0,
+            "gpu_util_mean_pct": 92.0,
+        })
+        .to_string()
+    };
+    for (label, gpu, value) in [("H100 box", "NVIDIA H100 80GB HBM3", 1150.0), ("A10 box", "NVIDIA A10", 1000.0)] {
+        let body = run(gpu, value);
+        let res = d.app.multipart("/api/v1/runs", &[("result", Some("run.json"), body.as_bytes()), ("node_label", None, label.as_bytes())], None, Some(&token)).await;
+        assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    }
+    let list = json(&d.app.call("/api/runs", &[], Some(&d.pam)).await.body);
+    let group = &list["compare"][0];
+    assert_eq!(group["bars"][0]["label"], "H100 box", "{list}");
+    assert_eq!(group["bottlenecks"][0]["stronger"], "H100 box", "{list}");
+    assert_eq!(group["bottlenecks"][0]["weaker"], "A10 box");
+    let page = d.app.get("/runs", Some(&d.pam), None).await;
+    assert!(page.body.contains("the bottleneck is likely CPU, disk, network or memory bandwidth"), "{}", page.body);
+}
