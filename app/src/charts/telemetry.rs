@@ -159,8 +159,10 @@ fn frame<'a>(run: &CanonicalRun, data: &'a Prepared<'a>) -> Frame<'a> {
         end = start + 1.0;
     }
     let clamp = |(a, b): (f64, f64)| {
-        let (a, b) = (unit.axis_value(a).max(start), unit.axis_value(b).min(end));
-        (a, b.max(a + (end - start) / 400.0))
+        // At least 1/400 of the axis wide, so a lone throttled sample stays visible.
+        let min_width = (end - start) / 400.0;
+        let a = unit.axis_value(a).clamp(start, end - min_width);
+        (a, unit.axis_value(b).clamp(a + min_width, end))
     };
     let warmup = run
         .warmup_s

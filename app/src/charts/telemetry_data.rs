@@ -132,7 +132,11 @@ pub(super) fn value_range(values: impl Iterator<Item = f64>, reference: Option<f
         return (low, low + 1.0);
     }
     let pad = (high - low) * 0.05;
-    (if low < 0.0 { low - pad } else { low }, high + pad)
+    let padded_low = if low < 0.0 { low - pad } else { low };
+    (
+        Some(padded_low).filter(|v| v.is_finite()).unwrap_or(low),
+        Some(high + pad).filter(|v| v.is_finite()).unwrap_or(high),
+    )
 }
 
 #[cfg(test)]
@@ -217,6 +221,7 @@ mod tests {
         let (lo, hi) = value_range([10.0, 20.0].into_iter(), Some(100.0));
         assert_eq!(lo, 0.0);
         assert!((hi - 105.0).abs() < 1e-9);
+        assert_eq!(value_range([f64::MAX].into_iter(), None), (0.0, f64::MAX));
         assert_eq!(TimeUnit::for_span(1200.0), TimeUnit::Seconds);
         assert_eq!(TimeUnit::for_span(1201.0), TimeUnit::Minutes);
     }
