@@ -324,6 +324,11 @@ async fn much_more_compute_but_barely_more_throughput_is_flagged() {
     assert_eq!(group["bars"][0]["label"], "H100 box", "{list}");
     assert_eq!(group["bottlenecks"][0]["stronger"], "H100 box", "{list}");
     assert_eq!(group["bottlenecks"][0]["weaker"], "A10 box");
+    let body = run("NVIDIA L4", 300.0);
+    let dry = d.app.multipart("/api/v1/runs", &[("result", Some("l4.json"), body.as_bytes()), ("node_label", None, b"L4"), ("dry_run", None, b"true")], None, Some(&token)).await;
+    assert_eq!(dry.status, StatusCode::OK, "{}", dry.body);
+    assert_eq!(json(&dry.body)["dry_run"], true);
+    assert_eq!((d.count("runs").await, d.count("files").await), (2, 2), "a dry run stores nothing");
     let page = d.app.get("/runs", Some(&d.pam), None).await;
     assert!(page.body.contains("the bottleneck is likely CPU, disk, network or memory bandwidth"), "{}", page.body);
 }

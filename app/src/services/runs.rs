@@ -182,7 +182,9 @@ pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::Compa
     use crate::model::{BottleneckNote, CompareBar, CompareGroup};
     use std::collections::BTreeMap;
     let runs = store::runs::list(db, team_id, store::runs::RunFilter::default(), 2000).await?;
-    let mut groups: BTreeMap<(Option<i64>, String), (Option<String>, BTreeMap<String, CompareBar>)> = BTreeMap::new();
+    /// Workload name and the best bar per label, by (workload, unit).
+    type Groups = BTreeMap<(Option<i64>, String), (Option<String>, BTreeMap<String, CompareBar>)>;
+    let mut groups = Groups::new();
     for r in runs.into_iter().filter(|r| r.status != crate::domain::runs::Status::Invalid) {
         let (Some(value), Some(unit)) = (r.throughput_value, r.throughput_unit.clone()) else { continue };
         #[expect(clippy::cast_precision_loss, reason = "node counts are small")]

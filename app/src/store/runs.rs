@@ -73,9 +73,12 @@ pub async fn insert_chunk(tx: &mut Tx, file_id: i64, seq: i64, bytes: &[u8]) -> 
     Ok(())
 }
 
+/// A `run_files` row as read (id, name, size, SHA-256, format, run) plus the parsed JSON.
+type FileRowWithParsed = (i64, String, i64, String, String, Option<i64>, String);
+
 /// One of the team's files with its parsed form (canonical JSON).
 pub async fn file_parsed(db: impl SqliteExecutor<'_>, team_id: i64, file_id: i64) -> Result<Option<(RunFileInfo, String)>, sqlx::Error> {
-    let row: Option<(i64, String, i64, String, String, Option<i64>, String)> = sqlx::query_as(
+    let row: Option<FileRowWithParsed> = sqlx::query_as(
         "SELECT f.id, f.file_name, f.size, f.sha256, f.format,
                 (SELECT r.id FROM runs r WHERE r.result_file_id = f.id OR r.telemetry_file_id = f.id), f.parsed
          FROM run_files f WHERE f.team_id = ? AND f.id = ?",

@@ -129,9 +129,18 @@ pub async fn create_run(State(state): State<ApiState>, headers: HeaderMap, mut f
             "revision" => id_field("revision", &text).map(|v| req.revision = v),
             "workload" => id_field("workload", &text).map(|v| req.workload_id = v),
             "nodes" => id_field("nodes", &text).map(|v| req.nodes = v),
-            "node_label" => Ok(req.node_label = text),
-            "note" => Ok(req.note = text),
-            "dry_run" => Ok(dry_run = matches!(text.trim(), "true" | "1" | "yes")),
+            "node_label" => {
+                req.node_label = text;
+                Ok(())
+            }
+            "note" => {
+                req.note = text;
+                Ok(())
+            }
+            "dry_run" => {
+                dry_run = matches!(text.trim(), "true" | "1" | "yes");
+                Ok(())
+            }
             _ => Ok(()),
         };
         if let Err(e) = parsed {
