@@ -1,5 +1,7 @@
 //! Records shared by server and browser: what server functions return to pages.
 
+pub mod tco;
+
 use crate::domain::roles::TeamRole;
 use serde::{Deserialize, Serialize};
 

@@ -4,6 +4,7 @@
 //! team id as a parameter that callers pass from the session (never from the request).
 
 pub mod api_tokens;
+pub mod budgets;
 pub mod db;
 pub mod documents;
 pub mod exchange_rates;

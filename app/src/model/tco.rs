@@ -1,0 +1,139 @@
+//! The cost comparison as pages, charts and exports receive it: already ranked, formatted in the
+//! reader's language, with the exact figures kept as decimal strings for exports.
+
+use serde::{Deserialize, Serialize};
+
+/// One field of the assumptions form: its name, the value used (or typed), and a problem.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssumptionField {
+    /// Query/form name, e.g. `setup_h`.
+    pub name: String,
+    /// The value shown in the form.
+    pub value: String,
+    /// What is wrong with it, in the reader's language.
+    pub error: Option<String>,
+}
+
+/// A quote that can be put into the comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuoteChoice {
+    /// Quote id.
+    pub id: i64,
+    /// Vendor · reference · GPUs.
+    pub label: String,
+    /// In the comparison.
+    pub selected: bool,
+    /// Validity ended.
+    pub expired: bool,
+    /// Fails a requirement of the workload (VRAM with headroom, GPUs, exclusivity…).
+    pub fails_requirements: bool,
+}
+
+/// One cost component line (like Infracost's cost components).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComponentLine {
+    /// Stable code, e.g. `on_demand_compute` or `other_fee`.
+    pub code: String,
+    /// Name in the reader's language.
+    pub name: String,
+    /// Unit in the reader's language.
+    pub unit: String,
+    /// Quantity, exact.
+    pub quantity: String,
+    /// Unit price, formatted.
+    pub price: String,
+    /// Cost, formatted.
+    pub cost: String,
+    /// Cost, exact decimal string in the quote's currency.
+    pub cost_exact: String,
+}
+
+/// One quote's result in the comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostRow {
+    /// 1 for the cheapest.
+    pub rank: u32,
+    /// Quote id.
+    pub quote_id: i64,
+    /// Revision number used.
+    pub revision: i64,
+    /// Label.
+    pub label: String,
+    /// The quote's currency.
+    pub currency: String,
+    /// Total in the quote's currency, formatted.
+    pub total: String,
+    /// Total in the quote's currency, exact.
+    pub total_exact: String,
+    /// Total in the team's base currency, formatted.
+    pub compared_total: String,
+    /// Total in the base currency, exact.
+    pub compared_exact: String,
+    /// "1 USD = 7.2100 CNY on 2026-11-20" when converted.
+    pub rate_note: Option<String>,
+    /// Cost per unit of work, formatted ("12.34 per 1,000,000 tokens").
+    pub cost_per_unit: Option<String>,
+    /// Effective price per GPU-hour of compute, formatted.
+    pub gpu_hour: Option<String>,
+    /// Hours until the work is done, formatted.
+    pub time_to_finish: String,
+    /// Busy, billable and rental hours per node, and nodes (one line).
+    pub hours_note: String,
+    /// Nodes rented.
+    pub nodes: u32,
+    /// "Of which idle", formatted.
+    pub idle: String,
+    /// On-demand vs monthly commitment, with the break-even point, in one line.
+    pub pricing_note: Option<String>,
+    /// Cost components.
+    pub components: Vec<ComponentLine>,
+    /// Low / expected / high and −/+ throughput totals, formatted, in that order (missing ones
+    /// are absent).
+    pub what_if: Vec<(String, String)>,
+    /// Everything the buyer should know, in the reader's language.
+    pub warnings: Vec<String>,
+    /// The run whose throughput was used.
+    pub run_id: Option<i64>,
+    /// The throughput used per node, formatted with its unit.
+    pub throughput: Option<String>,
+    /// Above the workload's budget.
+    pub over_budget: bool,
+}
+
+/// A quote that could not be costed, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostProblem {
+    /// Quote label.
+    pub label: String,
+    /// What to fix, in the reader's language.
+    pub message: String,
+}
+
+/// The whole comparison page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostComparison {
+    /// The team's workloads: id and name.
+    pub workloads: Vec<(i64, String)>,
+    /// The workload compared for.
+    pub workload_id: Option<i64>,
+    /// Its name.
+    pub workload_name: String,
+    /// Quotes to choose from.
+    pub quotes: Vec<QuoteChoice>,
+    /// The assumptions as used (defaults filled in) or as typed (with errors).
+    pub assumptions: Vec<AssumptionField>,
+    /// The team's base currency.
+    pub base_currency: String,
+    /// The workload's budget in the base currency, formatted.
+    pub budget: Option<String>,
+    /// The budget, exact.
+    pub budget_exact: Option<String>,
+    /// Ranked results, cheapest first.
+    pub rows: Vec<CostRow>,
+    /// Quotes that could not be costed.
+    pub problems: Vec<CostProblem>,
+    /// The query that reproduces this comparison (for charts and exports).
+    pub query: String,
+    /// Whether the caller may set the budget.
+    pub can_set_budget: bool,
+}
