@@ -1,12 +1,14 @@
 //! Streaming parser for `nvidia-smi --query-gpu=… --format=csv` telemetry.
 //!
 //! Reads row by row with `csv::ByteRecord` (one reused record, no per-row
-//! allocation); keeps exact aggregates and a bounded downsampled series of at
+//! allocation: fields are trimmed here as they are read, because the `csv`
+//! crate's own `Trim::All` rebuilds every record in a fresh allocation);
+//! keeps exact aggregates and a bounded downsampled series of at
 //! most [`MAX_POINTS_PER_GPU`] points per GPU and at most [`MAX_GPUS`] GPUs.
 
 use std::io::BufRead;
 
-use csv::{ByteRecord, ReaderBuilder, Trim};
+use csv::{ByteRecord, ReaderBuilder};
 use serde_json::{Value, json};
 
 use super::canonical::{CanonicalRun, Throttle};
@@ -60,7 +62,6 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     let mut rdr = ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .trim(Trim::All)
         .from_reader(reader);
     let mut rec = ByteRecord::new();
     if !read(&mut rdr, &mut rec)? {
@@ -68,7 +69,7 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     }
     let layout = Layout::from_header(rec.iter());
     let Some(ts_col) = layout.timestamp else {
-        let first = rec.get(0).unwrap_or_default();
+        let first = field(&rec, 0);
         return Err(
             if parse_timestamp(super::text::strip_bom(first)).is_some() {
                 ParseError::CsvNoHeader
@@ -90,7 +91,7 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
                 found: rec.len(),
             });
         }
-        let get = |col: Option<usize>| col.and_then(|i| rec.get(i)).unwrap_or_default();
+        let get = |col: Option<usize>| col.map_or(&b""[..], |i| field(&rec, i));
         let ts = get(Some(ts_col));
         if ts.eq_ignore_ascii_case(b"timestamp") {
             continue; // header repeated by an appended log
@@ -170,6 +171,11 @@ fn read<R: std::io::Read>(
     })
 }
 
+/// Field `i` without surrounding ASCII whitespace (empty when absent).
+fn field(rec: &ByteRecord, i: usize) -> &[u8] {
+    rec.get(i).unwrap_or_default().trim_ascii()
+}
+
 fn new_gpu(id: u32) -> Gpu {
     Gpu {
         id,
@@ -186,9 +192,13 @@ fn new_gpu(id: u32) -> Gpu {
 /// else 0 (single GPU).
 fn gpu_id(layout: &Layout, rec: &ByteRecord, seen: &mut Vec<Vec<u8>>) -> Option<u32> {
     if let Some(c) = layout.index {
-        return parse_u32(rec.get(c).unwrap_or_default());
+        return parse_u32(field(rec, c));
     }
-    let Some(key) = layout.identity.and_then(|c| rec.get(c)) else {
+    let Some(key) = layout
+        .identity
+        .and_then(|c| rec.get(c))
+        .map(<[u8]>::trim_ascii)
+    else {
         return Some(0);
     };
     let pos = seen

@@ -83,6 +83,7 @@ impl Layout {
     pub(crate) fn from_header<'a>(fields: impl Iterator<Item = &'a [u8]>) -> Self {
         let mut l = Self::default();
         for (i, raw) in fields.enumerate() {
+            let raw = raw.trim_ascii();
             let raw = if i == 0 {
                 super::text::strip_bom(raw)
             } else {

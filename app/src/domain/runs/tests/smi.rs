@@ -363,3 +363,17 @@ fn throughput_vs_raw_csv() {
         100.0 * raw / ours
     );
 }
+
+/// Fields are trimmed by the parser itself (not by the csv crate): extra
+/// spaces and tabs around any value, the header and the bus-id identity
+/// change nothing.
+#[test]
+fn padded_fields_give_the_same_run() {
+    let text = std::str::from_utf8(SMI_REORDERED).expect("utf8");
+    let padded = text.replace(", ", " \t,  ").replace('\n', " \t\n");
+    let (a, b) = (run_of(SMI_REORDERED), run_of(padded.as_bytes()));
+    assert_eq!(a.node.gpu_count, Some(2));
+    assert_eq!(a.telemetry, b.telemetry);
+    assert_eq!(a.node, b.node);
+    assert_eq!(a.extra, b.extra);
+}

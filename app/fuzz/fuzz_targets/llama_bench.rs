@@ -1,0 +1,10 @@
+//! `parse` with the format forced to `LlamaBench`: any input gives `Ok` or a
+//! `ParseError`, never a panic.
+#![no_main]
+
+use app::domain::runs::{Format, parse};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = parse(data, Some(Format::LlamaBench));
+});
