@@ -14,6 +14,7 @@ use crate::{
             list::QuoteListPage,
         },
         rates::RatesPage,
+        tco::CostPage,
         runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
         session::{SessionInfo, get_session_info},
         setup::SetupPage,
@@ -113,6 +114,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/workloads") view=WorkloadsPage />
                     <Route path=path!("/workloads/:id") view=WorkloadEditPage />
                     <Route path=path!("/rates") view=RatesPage />
+                    <Route path=path!("/tco") view=CostPage />
                     <Route path=path!("/runs") view=RunListPage />
                     <Route path=path!("/runs/new") view=RunUploadPage />
                     <Route path=path!("/runs/:id") view=RunDetailPage />

@@ -10,4 +10,5 @@ pub mod quotes_cli;
 pub mod router;
 pub mod runs;
 pub mod security;
+pub mod tco;
 pub mod tools_cli;

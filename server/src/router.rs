@@ -88,6 +88,8 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .route("/runs/{id}/files/{file}", get(crate::runs::files::download))
         .route("/runs/{id}/telemetry.svg", get(crate::runs::files::telemetry_chart))
         .route("/runs/compare.svg", get(crate::runs::files::compare_chart))
+        .route("/tco/export.csv", get(crate::tco::export_csv))
+        .route("/tco/export.json", get(crate::tco::export_json))
         .with_state(state.db.clone());
     let limits = RunLimits { file_bytes: cfg.run_file_limit() };
     let upload_routes = Router::new()

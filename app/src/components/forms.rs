@@ -35,7 +35,9 @@ where
     Effect::new(move |_| {
         if matches!(action.value().get(), Some(Ok(_))) {
             let target = if target.is_empty() {
-                window().location().pathname().unwrap_or_else(|_| "/".into())
+                let location = window().location();
+                let path = location.pathname().unwrap_or_else(|_| "/".into());
+                path + &location.search().unwrap_or_default()
             } else {
                 target.to_string()
             };

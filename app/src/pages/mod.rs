@@ -10,6 +10,7 @@ pub mod rates;
 pub mod runs;
 pub mod session;
 pub mod setup;
+pub mod tco;
 pub mod team;
 pub mod vendors;
 pub mod workloads;

@@ -2,3 +2,4 @@
 //! store and speak [`AppError`](crate::error::AppError).
 
 pub mod runs;
+pub mod tco;

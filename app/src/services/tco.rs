@@ -41,12 +41,6 @@ pub const FIELDS: [&str; 13] = [
     "efficiency_pct",
 ];
 
-/// The label of an assumption field.
-#[must_use]
-pub fn field_msg(name: &str) -> Msg {
-    Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions)
-}
-
 /// A parsed `application/x-www-form-urlencoded` query, repeated keys kept.
 #[derive(Clone, Debug, Default)]
 pub struct Query(Vec<(String, String)>);
@@ -286,7 +280,7 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
         None => None,
     };
     let today = store::today();
-    let drafts = store::quotes::latest_drafts(db, team_id, true, today).await?;
+    let drafts = store::quotes::latest_all(db, team_id).await?;
     let labels = store::runs::quote_labels(db, team_id).await?;
     let (fields, assumptions) = read_assumptions(&q, workload.as_ref(), locale);
 

@@ -363,3 +363,16 @@ pub async fn latest_drafts(db: &super::Db, team_id: i64, include_expired: bool, 
     let bodies: Vec<String> = q.build_query_scalar().fetch_all(db).await?;
     bodies.iter().map(|b| serde_json::from_str(b).map_err(|e| sqlx::Error::Decode(Box::new(e)))).collect()
 }
+
+/// Every current quote of the team (latest revisions) with its ids, cheapest node-hour first.
+pub async fn latest_all(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<QuoteSummary>, sqlx::Error> {
+    let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r
+         JOIN quotes q ON q.id = r.quote_id AND r.revision = q.latest_revision
+         WHERE r.team_id = ? ORDER BY r.node_hourly_micros, r.id",
+    )
+    .bind(team_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(summary).collect()
+}
