@@ -18,6 +18,40 @@ pub(super) enum Swatch {
     Band(RGBAColor),
     /// A dashed line (a reference value).
     Dashed(RGBColor),
+    /// A dotted line (a marker, e.g. the current value).
+    Dotted(RGBColor),
+    /// A filled square (a bar segment).
+    Block(RGBColor),
+}
+
+/// Left edge of the legend, pixels.
+const LEFT: i32 = 90;
+/// Height of one legend row, pixels.
+const ROW_H: i32 = 20;
+/// Vertical centre of the first legend row, pixels.
+const FIRST_ROW: i32 = 44;
+
+/// The centre of each legend item and the header height, for a chart `width` wide.
+fn layout<S>(width: u32, legend: &[(S, String)]) -> (Vec<(i32, i32)>, u32) {
+    let right = i32::try_from(width).unwrap_or(0) - 24;
+    let (mut x, mut y) = (LEFT, FIRST_ROW);
+    let mut at = Vec::with_capacity(legend.len());
+    for (_, text) in legend {
+        let text_w = i32::try_from(svg::text_width(text, LEGEND_PX)).unwrap_or(i32::MAX / 4);
+        let item_w = 22 + 6 + text_w + 18;
+        if x > LEFT && x + item_w > right {
+            x = LEFT;
+            y += ROW_H;
+        }
+        at.push((x, y));
+        x += item_w;
+    }
+    (at, u32::try_from(y + ROW_H / 2 + 6).unwrap_or(60))
+}
+
+/// The height [`draw_header`] will take, pixels (to size a chart before drawing).
+pub(super) fn header_height<S>(width: u32, legend: &[(S, String)]) -> u32 {
+    layout(width, legend).1
 }
 
 /// Draws the centred title and, below it, the legend in rows that wrap at
@@ -38,15 +72,8 @@ pub(super) fn draw_header<DB: DrawingBackend>(
     let text_style = style::font(LEGEND_PX)
         .color(&style::INK)
         .pos(Pos::new(HPos::Left, VPos::Center));
-    let (left, right, row_h) = (90_i32, i32::try_from(width).unwrap_or(0) - 24, 20_i32);
-    let (mut x, mut y) = (left, 44_i32);
-    for (swatch, text) in legend {
-        let text_w = i32::try_from(svg::text_width(text, LEGEND_PX)).unwrap_or(i32::MAX / 4);
-        let item_w = 22 + 6 + text_w + 18;
-        if x > left && x + item_w > right {
-            x = left;
-            y += row_h;
-        }
+    let (at, height) = layout(width, legend);
+    for ((swatch, text), &(x, y)) in legend.iter().zip(&at) {
         match swatch {
             Swatch::Line(c) => {
                 root.draw(&Rectangle::new([(x, y - 2), (x + 22, y + 2)], c.filled()))?
@@ -54,6 +81,10 @@ pub(super) fn draw_header<DB: DrawingBackend>(
             Swatch::Band(c) => {
                 root.draw(&Rectangle::new([(x, y - 6), (x + 22, y + 6)], c.filled()))?
             }
+            Swatch::Block(c) => root.draw(&Rectangle::new(
+                [(x + 5, y - 6), (x + 17, y + 6)],
+                c.filled(),
+            ))?,
             Swatch::Dashed(c) => {
                 for dash in [0, 9, 18] {
                     root.draw(&Rectangle::new(
@@ -62,9 +93,16 @@ pub(super) fn draw_header<DB: DrawingBackend>(
                     ))?;
                 }
             }
+            Swatch::Dotted(c) => {
+                for dot in [0, 5, 10, 15, 20] {
+                    root.draw(&Rectangle::new(
+                        [(x + dot, y - 1), (x + dot + 2, y + 1)],
+                        c.filled(),
+                    ))?;
+                }
+            }
         }
         root.draw(&Text::new(text.clone(), (x + 28, y), text_style.clone()))?;
-        x += item_w;
     }
-    Ok(u32::try_from(y + row_h / 2 + 6).unwrap_or(60))
+    Ok(height)
 }

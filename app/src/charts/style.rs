@@ -36,6 +36,36 @@ pub(super) const BAR: RGBColor = RGBColor(0x8A, 0x96, 0xA8);
 /// Highlighted throughput bars.
 pub(super) const BAR_ACCENT: RGBColor = RGBColor(0x1D, 0x4E, 0xD8);
 
+/// Cost components in order of first appearance (cycled beyond eight); no
+/// accent blue, which outlines the highlighted bar.
+pub(super) const COST_PALETTE: [RGBColor; 8] = [
+    RGBColor(0x4C, 0x72, 0xB0), // steel blue
+    RGBColor(0x9B, 0xB7, 0xD4), // light blue
+    RGBColor(0xDD, 0x84, 0x52), // orange
+    RGBColor(0x55, 0xA8, 0x68), // green
+    RGBColor(0x81, 0x72, 0xB3), // purple
+    RGBColor(0xC4, 0x4E, 0x52), // red
+    RGBColor(0x93, 0x78, 0x60), // brown
+    RGBColor(0x8C, 0x8C, 0x8C), // grey
+];
+/// On-demand cost line.
+pub(super) const ON_DEMAND: RGBColor = RGBColor(0xE0, 0x7B, 0x00);
+/// Monthly-commitment cost line.
+pub(super) const MONTHLY: RGBColor = RGBColor(0x1F, 0x5F, 0xBF);
+/// Dashed break-even line.
+pub(super) const BREAK_EVEN: RGBColor = RGBColor(0x55, 0x55, 0x55);
+/// Dotted marker at the current value.
+pub(super) const CURRENT: RGBColor = RGBColor(0xB0, 0x1E, 0x6E);
+/// Total cost line over the number of nodes.
+pub(super) const COST_LINE: RGBColor = RGBColor(0x1F, 0x5F, 0xBF);
+/// Time-to-finish line over the number of nodes.
+pub(super) const TIME_LINE: RGBColor = RGBColor(0x2A, 0x9D, 0x3A);
+
+/// The colour of the `i`-th cost component (by first appearance).
+pub(super) fn cost_colour(i: usize) -> RGBColor {
+    COST_PALETTE[i % COST_PALETTE.len()]
+}
+
 /// The line colour of the `i`-th GPU (by sorted index).
 pub(super) fn gpu_colour(i: usize) -> RGBColor {
     GPU_PALETTE[i % GPU_PALETTE.len()]
