@@ -49,7 +49,7 @@ async fn save_quote(app: &TestApp, cookie: &str, form: Vec<(String, String)>) ->
     let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let res = app.call("/api/quotes/save", &refs, Some(cookie)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    res.body.trim().parse().unwrap()
+    json(&res.body)["quote_id"].as_i64().expect("saved")
 }
 
 /// Seed 002: 2,592,000 tokens; a one-GPU node at 10.00/h doing 10 tokens/s (72 h) and a
@@ -128,7 +128,7 @@ async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput(
     assert_eq!(rows[0]["time_to_finish"], "72 h");
     assert_eq!(rows[1]["time_to_finish"], "24 h");
     assert!(rows[0]["throughput"].as_str().unwrap().contains("measured in run #"), "{c}");
-    assert!(rows[0]["cost_per_unit"].as_str().unwrap().contains("per 1,000,000 tokens"), "{c}");
+    assert!(rows[0]["cost_per_unit"].as_str().unwrap().contains("¥0.2778 per 1,000 tokens"), "{c}");
     assert!(rows[0]["warnings"].as_array().unwrap().is_empty(), "{c}");
 
     // Stopped hours on a sheet that does not bill stopped compute change nothing; only one quote.
