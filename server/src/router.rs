@@ -90,6 +90,9 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .route("/runs/compare.svg", get(crate::runs::files::compare_chart))
         .route("/tco/export.csv", get(crate::tco::export_csv))
         .route("/tco/export.json", get(crate::tco::export_json))
+        .route("/tco/stack.svg", get(crate::tco::stack_chart))
+        .route("/tco/hours.svg", get(crate::tco::hours_chart))
+        .route("/tco/nodes.svg", get(crate::tco::nodes_chart))
         .with_state(state.db.clone());
     let limits = RunLimits { file_bytes: cfg.run_file_limit() };
     let upload_routes = Router::new()

@@ -3,8 +3,9 @@
 //! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`.
 
 use app::{
+    charts::{CostStack, HoursLabels, HoursSeries, NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg, cost_stack_svg, cost_vs_hours_svg},
     domain::roles::Capability,
-    i18n::{Locale, locale_from_headers},
+    i18n::{Locale, Msg, locale_from_headers},
     model::Caller,
     services::tco::{self, Computed},
     store,
@@ -114,4 +115,113 @@ pub async fn export_json(State(db): State<store::Db>, caller: Option<Extension<C
         None => serde_json::json!({ "scenario": null, "result": null }),
     };
     attachment(Json(body).into_response(), "application/json", "attachment; filename=\"cost-comparison.json\"")
+}
+
+fn svg(body: String) -> Response {
+    let mut res = body.into_response();
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"));
+    res
+}
+
+fn f64_of(d: rust_decimal::Decimal) -> f64 {
+    rust_decimal::prelude::ToPrimitive::to_f64(&d).unwrap_or(f64::NAN)
+}
+
+/// `GET /tco/stack.svg`: each quote's cost by component, in the base currency, cheapest first.
+pub async fn stack_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+    let (c, locale) = match computed(&db, caller, &headers, q).await {
+        Ok(c) => c,
+        Err(res) => return res,
+    };
+    let stacks: Vec<CostStack> = c
+        .view
+        .rows
+        .iter()
+        .zip(&c.costed)
+        .map(|(row, costed)| {
+            let e = &costed.ranked.estimate;
+            // Components are in the quote's currency; scale them to the base currency for display.
+            let factor = if e.total.is_zero() { 1.0 } else { f64_of(costed.ranked.compared_total) / f64_of(e.total) };
+            CostStack {
+                label: row.label.clone(),
+                parts: e.components.iter().zip(&row.components).map(|(comp, line)| (line.name.clone(), f64_of(comp.cost) * factor)).collect(),
+                highlight: row.rank == 1,
+            }
+        })
+        .collect();
+    let title = locale.fmt(Msg::TcoChartStack, &[("currency", c.base.code())]);
+    svg(cost_stack_svg(&title, c.base.code(), &stacks))
+}
+
+/// The quote the hours and nodes charts are drawn for: `chart=<quote id>`, else the cheapest.
+fn chart_quote<'a>(c: &'a Computed, q: Option<&str>) -> Option<&'a tco::Costed> {
+    let wanted = q.and_then(|q| tco::Query::parse(q).get("chart").and_then(|v| v.parse::<i64>().ok()));
+    wanted.and_then(|id| c.costed.iter().find(|x| x.quote_id == id)).or(c.costed.first())
+}
+
+/// `GET /tco/hours.svg`: compute cost on demand and under the monthly commitment against busy
+/// hours, with the break-even point and this workload's hours.
+pub async fn hours_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+    let (c, locale) = match computed(&db, caller, &headers, q.clone()).await {
+        Ok(c) => c,
+        Err(res) => return res,
+    };
+    let Some(x) = chart_quote(&c, q.as_deref()) else { return StatusCode::NOT_FOUND.into_response() };
+    let e = &x.ranked.estimate;
+    let cur = e.currency.code();
+    let top = [e.busy_h * rust_decimal::Decimal::TWO, e.break_even_hours.unwrap_or_default() * rust_decimal::Decimal::new(15, 1), rust_decimal::Decimal::ONE]
+        .into_iter()
+        .max()
+        .unwrap_or(rust_decimal::Decimal::ONE);
+    let steps = 80u32;
+    let hours: Vec<rust_decimal::Decimal> = (0..=steps).map(|i| (top * rust_decimal::Decimal::from(i) / rust_decimal::Decimal::from(steps)).round_dp(2)).collect();
+    let points = match app::domain::tco::cost_vs_hours(&x.draft.price, &x.draft.spec.shape(), e.nodes, &hours) {
+        Ok(p) => p,
+        Err(err) => return (StatusCode::UNPROCESSABLE_ENTITY, err.to_string()).into_response(),
+    };
+    let series = HoursSeries {
+        busy_h: points.iter().map(|p| f64_of(p.busy_h)).collect(),
+        on_demand: points.iter().map(|p| f64_of(p.on_demand)).collect(),
+        monthly: points.iter().map(|p| p.monthly.map(f64_of)).collect::<Option<Vec<f64>>>(),
+        break_even_h: e.break_even_hours.map(f64_of),
+        current_h: Some(f64_of(e.busy_h)),
+    };
+    let labels = HoursLabels {
+        title: locale.fmt(Msg::TcoChartHours, &[("quote", &x.ranked.label)]),
+        x_axis: locale.t(Msg::TcoAxBusyH).to_string(),
+        y_axis: locale.fmt(Msg::TcoAxCost, &[("currency", cur)]),
+        on_demand: locale.t(Msg::TcoLOnDemand).to_string(),
+        monthly: locale.t(Msg::TcoLMonthly).to_string(),
+        break_even: locale.t(Msg::TcoLBreakEven).to_string(),
+        current: locale.t(Msg::TcoLCurrent).to_string(),
+    };
+    svg(cost_vs_hours_svg(&labels, &series))
+}
+
+/// `GET /tco/nodes.svg`: total cost and time to finish against the number of nodes.
+pub async fn nodes_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+    let (c, locale) = match computed(&db, caller, &headers, q.clone()).await {
+        Ok(c) => c,
+        Err(res) => return res,
+    };
+    let Some(x) = chart_quote(&c, q.as_deref()) else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(w) = c.workload.as_ref() else { return StatusCode::NOT_FOUND.into_response() };
+    let max = (x.ranked.estimate.nodes * 2).clamp(4, 16);
+    let series = match app::domain::tco::cost_vs_nodes(&x.draft.price, &x.draft.spec.shape(), &w.to_tco(), &x.assumptions, max) {
+        Ok(s) => s,
+        Err(err) => return (StatusCode::UNPROCESSABLE_ENTITY, err.to_string()).into_response(),
+    };
+    let points: Vec<NodesPoint> = series.iter().map(|e| NodesPoint { nodes: e.nodes, total: f64_of(e.total), hours: f64_of(e.time_to_finish_h) }).collect();
+    let cur = x.ranked.estimate.currency.code();
+    let labels = NodesLabels {
+        title: locale.fmt(Msg::TcoChartNodes, &[("quote", &x.ranked.label)]),
+        x_axis: locale.t(Msg::TcoAxNodes).to_string(),
+        cost_axis: locale.fmt(Msg::TcoAxCost, &[("currency", cur)]),
+        time_axis: locale.t(Msg::TcoAxTime).to_string(),
+        cost: locale.t(Msg::TcoLCost).to_string(),
+        time: locale.t(Msg::TcoLTime).to_string(),
+    };
+    svg(cost_and_time_vs_nodes_svg(&labels, &points))
 }

@@ -191,3 +191,22 @@ async fn exports_match_the_page_and_the_json_reruns_with_the_same_engine() {
     assert_eq!(rerun.quotes[0].compared_total.to_string(), "720.00");
     assert_eq!(d.app.get(&format!("/tco/export.csv?{q}"), None, None).await.status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn the_charts_render_for_the_same_query_in_both_languages() {
+    let d = desk().await;
+    let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
+    for (chart, needle) in [("stack", "ONE-GPU"), ("hours", "Break-even"), ("nodes", "Time to finish")] {
+        let res = d.app.get(&format!("/tco/{chart}.svg?{q}"), Some(&d.max), None).await;
+        assert_eq!(res.status, StatusCode::OK, "{chart}: {}", res.body);
+        assert_eq!(res.headers["content-type"], "image/svg+xml");
+        assert!(res.body.starts_with("<svg") && res.body.contains("<title>"), "{chart}");
+        if chart != "hours" {
+            assert!(res.body.contains(needle), "{chart}: {}", res.body);
+        }
+    }
+    let zh = d.app.get(&format!("/tco/nodes.svg?{q}&chart={}", d.big), Some(&d.max), Some("zh-CN")).await;
+    assert!(zh.body.contains("完成时间") && zh.body.contains("FOUR-GPU"), "{}", zh.body);
+    assert_eq!(d.app.get(&format!("/tco/stack.svg?{q}"), None, None).await.status, StatusCode::UNAUTHORIZED);
+    assert!(!d.app.get(&format!("/tco/stack.svg?{q}"), Some(&d.bob), None).await.body.contains("ONE-GPU"), "team B sees none of team A's quotes");
+}

@@ -1,0 +1,96 @@
+import { expect, Page, test } from "@playwright/test";
+import { createMember, ensureAdmin, hydrated, open, signIn, watchConsole } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+/** Calls a server function the way the page does (same origin, form-encoded). */
+async function call(page: Page, path: string, form: Record<string, string>) {
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post(path, { form, headers: { Origin: origin, Accept: "application/json" } });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+function quote(reference: string, price: string, stoppedBills: string): Record<string, string> {
+  const fields: Record<string, string> = {
+    vendor: "Cost Cloud",
+    reference,
+    received_on: "2026-11-20",
+    valid_until: "2099-12-31",
+    "spec.gpu_model": "L40S 48GB",
+    "spec.gpus_per_node": "1",
+    "spec.vram_gib": "48",
+    "spec.sharing": "exclusive",
+    currency: "CNY",
+    "price.basis": "per_node",
+    "price.on_demand_hourly": price,
+    "price.billing_increment": "hour",
+    "price.stopped_bills_compute": stoppedBills,
+  };
+  const form: Record<string, string> = { quote_id: "" };
+  for (const [k, v] of Object.entries(fields)) form[`fields[${k}]`] = v;
+  return form;
+}
+
+test("procurement compares three quotes, changes an assumption and the ranking follows", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await ensureAdmin(page);
+  await createMember(page, "Cost Desk", "cora@example.com", "Cora Procurement", "procurement");
+  await signIn(page, "cora@example.com");
+
+  await call(page, "/api/workloads/create", {
+    name: "Nightly batch",
+    kind: "batch",
+    model: "",
+    precision: "",
+    vram_peak_gib: "20",
+    vram_peak_source: "estimated",
+    concurrency: "1",
+    gpus_needed: "1",
+    run_hours: "10",
+    total_work_amount: "",
+    total_work_unit: "",
+    data_gb: "0",
+    checkpoint_gb: "0",
+    headroom_pct: "20",
+  });
+  await call(page, "/api/quotes/save", quote("STEADY", "10.00", "no"));
+  await call(page, "/api/quotes/save", quote("PRICEY", "12.00", "no"));
+  await call(page, "/api/quotes/save", quote("CHEAP-BUT-BILLS-STOPPED", "9.00", "yes"));
+
+  await page.getByRole("link", { name: "Costs", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Total cost of ownership");
+  await hydrated(page);
+  const form = page.getByTestId("tco-form");
+  await form.locator('input[name="setup_h"]').fill("0");
+  await form.locator('input[name="rerun_pct"]').fill("0");
+  await page.getByTestId("tco-compare").click();
+  await page.waitForURL(/\/tco\?/);
+  const rows = page.getByTestId("tco-row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText("CHEAP-BUT-BILLS-STOPPED");
+  await expect(rows.nth(0)).toContainText("¥90.00");
+  await expect(rows.nth(1)).toContainText("STEADY");
+  await expect(rows.nth(2)).toContainText("PRICEY");
+
+  // Ten hours shut down but not released: the cheap sheet keeps billing compute.
+  await page.getByTestId("tco-form").locator('input[name="stopped_h"]').fill("10");
+  await page.getByTestId("tco-compare").click();
+  await expect(rows.nth(0)).toContainText("STEADY");
+  await expect(rows.nth(0)).toContainText("¥100.00");
+  await expect(rows.nth(2)).toContainText("CHEAP-BUT-BILLS-STOPPED");
+  await expect(rows.nth(2)).toContainText("¥180.00");
+
+  for (const id of ["chart-stack", "chart-hours", "chart-nodes"]) {
+    const chart = page.getByTestId(id);
+    await expect(chart).toBeVisible();
+    await expect.poll(() => chart.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+
+  // A bad assumption is named and nothing is computed from it.
+  await page.getByTestId("tco-form").locator('input[name="idle_h"]').fill("-2");
+  await page.getByTestId("tco-compare").click();
+  await expect(page.getByText("Must not be negative.")).toBeVisible();
+  await expect(rows).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
