@@ -82,3 +82,22 @@ pub use model::{
 };
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, run_scenario};
+
+/// The JSON Schema (draft 2020-12) of a [`Scenario`] file, the input of
+/// `nodeledger tco SCENARIO.json`: required and optional fields, closed objects (unknown fields
+/// are rejected), decimals as strings, enums by their wire names, with a description of the
+/// meaning and unit of every property.
+///
+/// Serde reads every document the schema accepts, except counts written with a fraction
+/// (`2.0`, an integer to JSON Schema) and decimals beyond 28 significant digits. Serde also
+/// tolerates a few spellings the schema leaves out: decimal strings in other notations
+/// (`"1e3"`, `"+1"`, `"1_000"`), an empty string for an absent optional decimal, and structs
+/// written as arrays. Rules that need
+/// the whole scenario (unique quote ids, positive prices, exchange rates for each pair …) are
+/// checked by [`run_scenario`], not by the schema.
+pub const SCENARIO_SCHEMA_JSON: &str = include_str!("scenario.schema.json");
+
+/// The JSON Schema (draft 2020-12) of a [`ScenarioResult`] as serialised by serde (the output
+/// of `nodeledger tco`): every field always present, `null` where a value does not apply,
+/// decimals as strings, warnings tagged by `code`.
+pub const RESULT_SCHEMA_JSON: &str = include_str!("result.schema.json");

@@ -7,4 +7,5 @@ mod errors;
 mod fixtures;
 mod props;
 mod scenario;
+mod schema;
 mod worked_example;
