@@ -1,5 +1,6 @@
 //! Server-side use cases shared by pages, routes and the API: they combine the domain with the
 //! store and speak [`AppError`](crate::error::AppError).
 
+pub mod audit;
 pub mod runs;
 pub mod tco;

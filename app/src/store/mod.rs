@@ -4,12 +4,14 @@
 //! team id as a parameter that callers pass from the session (never from the request).
 
 pub mod api_tokens;
+pub mod audit;
 pub mod budgets;
 pub mod db;
 pub mod documents;
 pub mod exchange_rates;
 pub mod login_attempts;
 pub mod memberships;
+pub mod orders;
 pub mod quotes;
 pub mod runs;
 pub mod sessions;

@@ -1,0 +1,146 @@
+//! The `orders` and `order_revisions` tables. A revision's `content` is its whole record as
+//! canonical JSON; it changes only while the revision is a draft (the service checks the
+//! lifecycle; a trigger locks approved revisions).
+
+use super::Tx;
+use crate::domain::audit::OrderState;
+use sqlx::SqliteExecutor;
+
+fn state_str(s: OrderState) -> &'static str {
+    match s {
+        OrderState::Draft => "draft",
+        OrderState::Submitted => "submitted",
+        OrderState::Approved => "approved",
+        OrderState::Rejected => "rejected",
+    }
+}
+
+/// Reads a stored state.
+pub fn parse_state(s: &str) -> Result<OrderState, sqlx::Error> {
+    match s {
+        "draft" => Ok(OrderState::Draft),
+        "submitted" => Ok(OrderState::Submitted),
+        "approved" => Ok(OrderState::Approved),
+        "rejected" => Ok(OrderState::Rejected),
+        other => Err(sqlx::Error::Decode(format!("unknown order state {other}").into())),
+    }
+}
+
+/// An order with its latest revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderRow {
+    /// Order id.
+    pub id: i64,
+    /// Title.
+    pub title: String,
+    /// Workload id.
+    pub workload_id: i64,
+    /// Creator.
+    pub created_by: i64,
+    /// Revision row id.
+    pub revision_id: i64,
+    /// Revision number.
+    pub revision: i64,
+    /// Its state.
+    pub state: OrderState,
+    /// Its content (canonical JSON).
+    pub content: String,
+    /// Submitter.
+    pub submitted_by: Option<i64>,
+    /// Submission time.
+    pub submitted_at: Option<String>,
+    /// Manager who decided.
+    pub decided_by: Option<i64>,
+    /// Decision time.
+    pub decided_at: Option<String>,
+    /// Decision comment.
+    pub decision_comment: String,
+    /// Content hash at approval.
+    pub content_hash: Option<String>,
+}
+
+type Row = (i64, String, i64, i64, i64, i64, String, String, Option<i64>, Option<String>, Option<i64>, Option<String>, String, Option<String>);
+
+fn row(r: Row) -> Result<OrderRow, sqlx::Error> {
+    let (id, title, workload_id, created_by, revision_id, revision, state, content, submitted_by, submitted_at, decided_by, decided_at, decision_comment, content_hash) = r;
+    Ok(OrderRow { id, title, workload_id, created_by, revision_id, revision, state: parse_state(&state)?, content, submitted_by, submitted_at, decided_by, decided_at, decision_comment, content_hash })
+}
+
+macro_rules! select_rows {
+    () => {
+        "SELECT o.id, o.title, o.workload_id, o.created_by, r.id, r.revision, r.state, r.content, r.submitted_by, r.submitted_at,
+                r.decided_by, r.decided_at, r.decision_comment, r.content_hash
+         FROM orders o JOIN order_revisions r ON r.order_id = o.id"
+    };
+}
+
+/// Creates an order with its first (draft) revision; returns `(order id, revision id)`.
+pub async fn insert(tx: &mut Tx, team_id: i64, title: &str, workload_id: i64, created_by: i64, content: &str) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    let id: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO orders (team_id, title, workload_id, created_by) SELECT ?, ?, id, ? FROM workloads WHERE id = ? AND team_id = ? RETURNING id",
+    )
+    .bind(team_id)
+    .bind(title)
+    .bind(created_by)
+    .bind(workload_id)
+    .bind(team_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(id) = id else { return Ok(None) };
+    let rev = add_revision(tx, team_id, id, 1, content).await?;
+    Ok(Some((id, rev)))
+}
+
+/// Adds draft revision `revision` of an order; returns its row id.
+pub async fn add_revision(tx: &mut Tx, team_id: i64, order_id: i64, revision: i64, content: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("INSERT INTO order_revisions (order_id, team_id, revision, state, content) VALUES (?, ?, ?, 'draft', ?) RETURNING id")
+        .bind(order_id)
+        .bind(team_id)
+        .bind(revision)
+        .bind(content)
+        .fetch_one(&mut **tx)
+        .await
+}
+
+/// The latest revision of one of the team's orders.
+pub async fn latest(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<Option<OrderRow>, sqlx::Error> {
+    let sql = concat!(select_rows!(), " WHERE o.id = ? AND o.team_id = ? ORDER BY r.revision DESC LIMIT 1");
+    sqlx::query_as::<_, Row>(sql).bind(order_id).bind(team_id).fetch_optional(db).await?.map(row).transpose()
+}
+
+/// Every revision of one of the team's orders, newest first.
+pub async fn revisions(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<Vec<OrderRow>, sqlx::Error> {
+    let sql = concat!(select_rows!(), " WHERE o.id = ? AND o.team_id = ? ORDER BY r.revision DESC");
+    sqlx::query_as::<_, Row>(sql).bind(order_id).bind(team_id).fetch_all(db).await?.into_iter().map(row).collect()
+}
+
+/// The team's orders (latest revision each), newest first.
+pub async fn list(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<OrderRow>, sqlx::Error> {
+    let sql = concat!(
+        select_rows!(),
+        " WHERE o.team_id = ? AND r.revision = (SELECT MAX(revision) FROM order_revisions x WHERE x.order_id = o.id) ORDER BY o.id DESC"
+    );
+    sqlx::query_as::<_, Row>(sql).bind(team_id).fetch_all(db).await?.into_iter().map(row).collect()
+}
+
+/// Replaces a draft revision's content; `false` when it is not a draft (any more).
+pub async fn set_content(tx: &mut Tx, revision_id: i64, content: &str) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE order_revisions SET content = ? WHERE id = ? AND state = 'draft'").bind(content).bind(revision_id).execute(&mut **tx).await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Moves a revision from `from` to `to`, recording who and when (submit or decide).
+pub async fn set_state(tx: &mut Tx, revision_id: i64, from: OrderState, to: OrderState, actor: i64, at: &str, comment: &str, content_hash: Option<&str>) -> Result<bool, sqlx::Error> {
+    let sql = if to == OrderState::Submitted {
+        "UPDATE order_revisions SET state = ?, submitted_by = ?, submitted_at = ?, decision_comment = ?, content_hash = ? WHERE id = ? AND state = ?"
+    } else {
+        "UPDATE order_revisions SET state = ?, decided_by = ?, decided_at = ?, decision_comment = ?, content_hash = ? WHERE id = ? AND state = ?"
+    };
+    let done = sqlx::query(sql).bind(state_str(to)).bind(actor).bind(at).bind(comment).bind(content_hash).bind(revision_id).bind(state_str(from)).execute(&mut **tx).await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Approved revisions with their stored content and hash, for verification.
+pub async fn approved(db: impl SqliteExecutor<'_>) -> Result<Vec<(i64, i64, i64, String, Option<String>)>, sqlx::Error> {
+    sqlx::query_as("SELECT id, order_id, revision, content, content_hash FROM order_revisions WHERE state = 'approved' ORDER BY id").fetch_all(db).await
+}
