@@ -15,6 +15,7 @@ use crate::{
         },
         rates::RatesPage,
         tco::CostPage,
+        orders::{OrdersPage, detail::OrderPage},
         runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
         session::{SessionInfo, get_session_info},
         setup::SetupPage,
@@ -115,6 +116,8 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/workloads/:id") view=WorkloadEditPage />
                     <Route path=path!("/rates") view=RatesPage />
                     <Route path=path!("/tco") view=CostPage />
+                    <Route path=path!("/orders") view=OrdersPage />
+                    <Route path=path!("/orders/:id") view=OrderPage />
                     <Route path=path!("/runs") view=RunListPage />
                     <Route path=path!("/runs/new") view=RunUploadPage />
                     <Route path=path!("/runs/:id") view=RunDetailPage />

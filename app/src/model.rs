@@ -1,5 +1,6 @@
 //! Records shared by server and browser: what server functions return to pages.
 
+pub mod orders;
 pub mod tco;
 
 use crate::domain::roles::TeamRole;

@@ -6,6 +6,7 @@ pub mod config;
 pub mod documents;
 pub mod export;
 pub mod lang;
+pub mod orders;
 pub mod quotes_cli;
 pub mod router;
 pub mod runs;

@@ -48,6 +48,7 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
                 <a href="/quotes">{t(Msg::NavQuotes)}</a>
                 <a href="/runs">{t(Msg::NavRuns)}</a>
                 <a href="/tco">{t(Msg::NavTco)}</a>
+                <a href="/orders">{t(Msg::NavOrders)}</a>
                 <a href="/team">{t(Msg::NavTeam)}</a>
             })}
             {active.is_some().then(master_data_links)}

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod dashboard;
 pub mod login;
 pub mod not_found;
+pub mod orders;
 pub mod quotes;
 pub mod rates;
 pub mod runs;

@@ -2,5 +2,6 @@
 //! store and speak [`AppError`](crate::error::AppError).
 
 pub mod audit;
+pub mod orders;
 pub mod runs;
 pub mod tco;

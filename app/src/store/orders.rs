@@ -144,3 +144,15 @@ pub async fn set_state(tx: &mut Tx, revision_id: i64, from: OrderState, to: Orde
 pub async fn approved(db: impl SqliteExecutor<'_>) -> Result<Vec<(i64, i64, i64, String, Option<String>)>, sqlx::Error> {
     sqlx::query_as("SELECT id, order_id, revision, content, content_hash FROM order_revisions WHERE state = 'approved' ORDER BY id").fetch_all(db).await
 }
+
+/// Display names of the team's members and of anyone who acted on its orders.
+pub async fn user_names(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, display_name FROM users WHERE id IN (SELECT user_id FROM memberships WHERE team_id = ?)
+            OR id IN (SELECT actor_id FROM audit_events WHERE order_id IN (SELECT id FROM orders WHERE team_id = ?))",
+    )
+    .bind(team_id)
+    .bind(team_id)
+    .fetch_all(db)
+    .await
+}

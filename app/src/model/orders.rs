@@ -1,0 +1,143 @@
+//! An order as its pages show it: the checklist, the chosen quote and alternatives, the runs,
+//! the history with hashes, and what the caller may do.
+
+use crate::{domain::audit::OrderState, model::RunSummary, model::tco::CostRow};
+use serde::{Deserialize, Serialize};
+
+/// One line of the order list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderLine {
+    /// Order id.
+    pub id: i64,
+    /// Title.
+    pub title: String,
+    /// Latest revision number.
+    pub revision: i64,
+    /// Its state.
+    pub state: OrderState,
+    /// Workload name.
+    pub workload: String,
+}
+
+/// Evidence on an item, ready to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EvidenceLine {
+    /// What it is, in the reader's language.
+    pub label: String,
+    /// Where it points, if it is a link.
+    pub href: Option<String>,
+}
+
+/// One checklist item with its answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemLine {
+    /// Stable id.
+    pub id: String,
+    /// What to check, in the reader's language.
+    pub text: String,
+    /// Why it matters.
+    pub why: String,
+    /// `engineer` or `procurement`.
+    pub expert: String,
+    /// Must be settled before submission.
+    pub required: bool,
+    /// `open`, `confirmed`, `not_applicable`, `problem`.
+    pub status: String,
+    /// Reason (not applicable) or note (problem).
+    pub status_note: String,
+    /// The answer.
+    pub answer: String,
+    /// Evidence.
+    pub evidence: Vec<EvidenceLine>,
+    /// Who answered and when.
+    pub answered: Option<String>,
+    /// What the data suggests, or which facts are missing.
+    pub suggestion: Option<String>,
+    /// The caller may answer it now.
+    pub can_answer: bool,
+}
+
+/// One section of the checklist.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionLine {
+    /// Title.
+    pub title: String,
+    /// Items that apply.
+    pub items: Vec<ItemLine>,
+}
+
+/// One audit event in the history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EventLine {
+    /// Sequence number in the chain.
+    pub seq: i64,
+    /// UTC time.
+    pub at: String,
+    /// Who.
+    pub actor: String,
+    /// What, in the reader's language.
+    pub action: String,
+    /// Details.
+    pub detail: String,
+    /// The event's hash.
+    pub hash: String,
+}
+
+/// The whole order page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OrderView {
+    /// Order id.
+    pub id: i64,
+    /// Title.
+    pub title: String,
+    /// Shown revision.
+    pub revision: i64,
+    /// Its state.
+    pub state: OrderState,
+    /// Every revision: number and state, newest first.
+    pub revisions: Vec<(i64, OrderState)>,
+    /// Workload id and name.
+    pub workload: (i64, String),
+    /// Chosen quote: id and label.
+    pub chosen: Option<(i64, String)>,
+    /// Quotes considered: id and label.
+    pub considered: Vec<(i64, String)>,
+    /// All the team's quotes: id and label.
+    pub quote_choices: Vec<(i64, String)>,
+    /// Runs attached.
+    pub runs: Vec<RunSummary>,
+    /// The team's runs of this workload.
+    pub run_choices: Vec<RunSummary>,
+    /// Waiver text when no valid run backs the chosen quote.
+    pub waiver: String,
+    /// The checklist.
+    pub sections: Vec<SectionLine>,
+    /// What blocks submission, in the reader's language.
+    pub blockers: Vec<(String, String)>,
+    /// Cost comparison (frozen at submission, else current).
+    pub tco: Vec<CostRow>,
+    /// The query that reproduces the comparison (for its chart).
+    pub tco_query: String,
+    /// Whether the comparison shown is the one frozen at submission.
+    pub tco_frozen: bool,
+    /// History.
+    pub history: Vec<EventLine>,
+    /// Chain status line.
+    pub chain_ok: bool,
+    /// Chain status message.
+    pub chain_message: String,
+    /// Hash of the last event of the whole chain.
+    pub head_hash: String,
+    /// Content hash pinned at approval.
+    pub content_hash: Option<String>,
+    /// "Submitted by … on …", "Approved by … on …: comment".
+    pub decisions: Vec<String>,
+    /// The caller may change the selection (procurement, draft).
+    pub can_edit: bool,
+    /// The caller may submit.
+    pub can_submit: bool,
+    /// The caller may approve or reject.
+    pub can_decide: bool,
+    /// The caller may reopen.
+    pub can_reopen: bool,
+}

@@ -1,0 +1,378 @@
+//! One order on one page: the chosen quote against the alternatives (cost table and chart), the
+//! runs and their verdicts, the six-point checklist with evidence, the history with hashes and
+//! the chain status; submit, approve or reject with the password, reopen. Prints as the record.
+
+use super::{state_class, state_msg};
+use crate::{
+    components::{
+        forms::{ActionError, ErrorBox, reload_on_success},
+        guard::signed_in,
+    },
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+    model::orders::{ItemLine, OrderView},
+    pages::runs::text::{status_class as run_class, status_msg as run_msg},
+};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+/// One of the active team's orders, at `revision` (default: the latest).
+#[server(endpoint = "orders/get")]
+pub async fn load_order(id: i64, revision: Option<i64>) -> Result<OrderView, AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    orders::view(&auth::db()?, &caller, &team, id, revision, request_locale()).await
+}
+
+fn ids(list: &[String]) -> Result<Vec<i64>, AppError> {
+    list.iter().filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().map_err(|_| AppError::Invalid(Msg::ErrorBadRequest))).collect()
+}
+
+/// Chooses the quote, the alternatives, the runs and a waiver (procurement, draft only).
+#[server(endpoint = "orders/select")]
+pub async fn select_for_order(
+    order_id: i64,
+    quote_id: String,
+    #[server(default)] considered: Vec<String>,
+    #[server(default)] runs: Vec<String>,
+    waiver: String,
+) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    let selection = orders::Selection {
+        quote_id: quote_id.trim().parse().ok(),
+        considered: ids(&considered)?,
+        runs: ids(&runs)?,
+        waiver,
+    };
+    orders::select(&auth::db()?, &caller, &team, order_id, &selection).await
+}
+
+/// Answers one checklist item (engineers their items, procurement theirs; draft only).
+#[server(endpoint = "orders/answer")]
+pub async fn answer_item(
+    order_id: i64,
+    item_id: String,
+    status: String,
+    status_note: String,
+    answer: String,
+    evidence_run: String,
+    evidence_note: String,
+) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::AnswerChecklist)?;
+    let form = orders::AnswerForm { item_id, status, status_note, answer, evidence_run: evidence_run.trim().parse().ok(), evidence_note };
+    orders::answer(&auth::db()?, &caller, &team, order_id, &form).await
+}
+
+/// Submits the draft for sign-off (procurement).
+#[server(endpoint = "orders/submit")]
+pub async fn submit_order(order_id: i64) -> Result<(), AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    orders::submit(&auth::db()?, &caller, &team, order_id, request_locale()).await
+}
+
+/// Approves or rejects (`decision` = `approve` | `reject`) with the password re-entered.
+#[server(endpoint = "orders/decide")]
+pub async fn decide_order(order_id: i64, decision: String, password: String, comment: String) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    let approve = match decision.as_str() {
+        "approve" => true,
+        "reject" => false,
+        _ => return Err(AppError::InvalidFields(vec![crate::error::FieldIssue::new("decision", "required")])),
+    };
+    orders::decide(&auth::db()?, &caller, &team, order_id, approve, password, &comment).await
+}
+
+/// Reopens a decided order as a new draft revision.
+#[server(endpoint = "orders/reopen")]
+pub async fn reopen_order(order_id: i64) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    orders::reopen(&auth::db()?, &caller, &team, order_id).await
+}
+
+fn selection(v: &OrderView) -> impl IntoView + use<> {
+    let action = ServerAction::<SelectForOrder>::new();
+    reload_on_success(action, "");
+    let chosen = v.chosen.as_ref().map(|(id, _)| *id);
+    let considered: Vec<i64> = v.considered.iter().map(|(id, _)| *id).collect();
+    let attached: Vec<i64> = v.runs.iter().map(|r| r.id).collect();
+    let editable = v.can_edit;
+    let order_id = v.id.to_string();
+    let quote_choices = v.quote_choices.clone();
+    let run_choices = v.run_choices.clone();
+    let waiver = v.waiver.clone();
+    view! {
+        <section class="card" data-testid="order-selection">
+            <h2>{t(Msg::OrdersSelection)}</h2>
+            <dl class="facts">
+                <dt>{t(Msg::OrdersChosen)}</dt>
+                <dd data-testid="order-chosen">{v.chosen.as_ref().map_or_else(|| t(Msg::OrdersNone).to_string(), |(_, l)| l.clone())}</dd>
+                <dt>{t(Msg::OrdersConsidered)}</dt>
+                <dd>{v.considered.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join(" · ")}</dd>
+                <dt>{t(Msg::OrdersRuns)}</dt>
+                <dd>
+                    {v.runs.iter().map(|r| view! {
+                        <a href=format!("/runs/{}", r.id)>{format!("#{}", r.id)}</a> " " <span class=run_class(r.status)>{t(run_msg(r.status))}</span> " "
+                    }).collect_view()}
+                </dd>
+                {(!v.waiver.is_empty()).then(|| view! { <dt>{t(Msg::OrdersWaiver)}</dt><dd>{v.waiver.clone()}</dd> })}
+            </dl>
+            {editable.then(|| view! {
+                <ActionForm action attr:class="form no-print" attr:data-testid="selection-form">
+                    <input type="hidden" name="order_id" value=order_id />
+                    <label>{t(Msg::OrdersChosen)}
+                        <select name="quote_id">
+                            <option value="">{t(Msg::OrdersNone)}</option>
+                            {quote_choices.iter().map(|(id, l)| view! { <option value=id.to_string() selected=Some(*id) == chosen>{l.clone()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <fieldset><legend>{t(Msg::OrdersConsidered)}</legend>
+                        <div class="check-grid">
+                            {quote_choices.iter().map(|(id, l)| view! {
+                                <label class="check"><input type="checkbox" name="considered[]" value=id.to_string() checked=considered.contains(id) />{l.clone()}</label>
+                            }).collect_view()}
+                        </div>
+                    </fieldset>
+                    <fieldset><legend>{t(Msg::OrdersRuns)}</legend>
+                        <div class="check-grid">
+                            {run_choices.iter().map(|r| view! {
+                                <label class="check">
+                                    <input type="checkbox" name="runs[]" value=r.id.to_string() checked=attached.contains(&r.id) />
+                                    {format!("#{} {}", r.id, r.quote_label.clone().unwrap_or_else(|| r.node_label.clone()))}
+                                    " " <span class=run_class(r.status)>{t(run_msg(r.status))}</span>
+                                </label>
+                            }).collect_view()}
+                        </div>
+                    </fieldset>
+                    <label>{t(Msg::OrdersWaiver)}<textarea name="waiver" rows="2">{waiver}</textarea></label>
+                    <button type="submit" class="small">{t(Msg::OrdersSaveSelection)}</button>
+                </ActionForm>
+                <ActionError action />
+            })}
+        </section>
+    }
+}
+
+fn item_view(order_id: i64, item: ItemLine, runs: Vec<(i64, String)>) -> impl IntoView {
+    let locale = use_locale();
+    let status_label = |s: &str| {
+        t(match s {
+            "confirmed" => Msg::OrdersStConfirmed,
+            "not_applicable" => Msg::OrdersStNotApplicable,
+            "problem" => Msg::OrdersStProblem,
+            _ => Msg::OrdersStOpen,
+        })
+    };
+    let class = format!("checklist-item status-{}", item.status);
+    let expert = t(if item.expert == "engineer" { Msg::OrdersExpertEngineer } else { Msg::OrdersExpertProcurement });
+    let (item_id, note, answer, current) = (item.id.clone(), item.status_note.clone(), item.answer.clone(), item.status.clone());
+    let testid = format!("answer-{item_id}");
+    let form = item.can_answer.then(move || {
+        let action = ServerAction::<AnswerItem>::new();
+        reload_on_success(action, "");
+        view! {
+            <ActionForm action attr:class="form-inline item-form no-print" attr:data-testid=testid>
+                <input type="hidden" name="order_id" value=order_id.to_string() />
+                <input type="hidden" name="item_id" value=item_id />
+                <label>{t(Msg::OrdersStatus)}
+                    <select name="status">
+                        {["open", "confirmed", "not_applicable", "problem"].into_iter().map(|s| view! {
+                            <option value=s selected=s == current>{status_label(s)}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label>{t(Msg::OrdersStatusNote)}<input type="text" name="status_note" value=note /></label>
+                <label>{t(Msg::OrdersAnswer)}<input type="text" name="answer" value=answer /></label>
+                <label>{t(Msg::OrdersEvidenceRun)}
+                    <select name="evidence_run">
+                        <option value="">{t(Msg::OrdersNone)}</option>
+                        {runs.iter().map(|(id, l)| view! { <option value=id.to_string()>{l.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>{t(Msg::OrdersEvidenceNote)}<input type="text" name="evidence_note" /></label>
+                <button type="submit" class="small">{t(Msg::OrdersSaveItem)}</button>
+            </ActionForm>
+            <ActionError action />
+        }
+    });
+    view! {
+        <li class=class id=format!("item-{}", item.id) data-testid="checklist-item">
+            <p>
+                <strong>{item.text.clone()}</strong> " "
+                <span class="tag">{expert}</span>
+                {item.required.then(|| view! { <span class="tag warn">{t(Msg::OrdersRequired)}</span> })}
+                " " <span class="item-status" data-testid="item-status">{status_label(&item.status)}</span>
+            </p>
+            <p class="hint">{item.why.clone()}</p>
+            {item.suggestion.clone().map(|s| view! { <p class="hint suggestion">{s}</p> })}
+            {(!item.answer.is_empty() || !item.status_note.is_empty()).then(|| view! {
+                <p>{item.answer.clone()} {(!item.status_note.is_empty()).then(|| format!(" ({})", item.status_note))}</p>
+            })}
+            {(!item.evidence.is_empty()).then(|| view! {
+                <ul class="links">{item.evidence.iter().map(|e| match &e.href {
+                    Some(h) => view! { <li><a href=h.clone()>{e.label.clone()}</a></li> }.into_any(),
+                    None => view! { <li>{e.label.clone()}</li> }.into_any(),
+                }).collect_view()}</ul>
+            })}
+            {item.answered.clone().map(|a| view! { <p class="hint">{a}</p> })}
+            {form}
+            {let _ = locale;}
+        </li>
+    }
+}
+
+fn actions(v: &OrderView) -> impl IntoView + use<> {
+    let submit = ServerAction::<SubmitOrder>::new();
+    let decide = ServerAction::<DecideOrder>::new();
+    let reopen = ServerAction::<ReopenOrder>::new();
+    reload_on_success(submit, "");
+    reload_on_success(decide, "");
+    reload_on_success(reopen, "");
+    let id = v.id.to_string();
+    let (id2, id3) = (id.clone(), id.clone());
+    view! {
+        <section class="card no-print" data-testid="order-actions">
+            {v.can_submit.then(|| view! {
+                <ActionForm action=submit attr:data-testid="submit-form">
+                    <input type="hidden" name="order_id" value=id.clone() />
+                    <button type="submit">{t(Msg::OrdersSubmit)}</button>
+                </ActionForm>
+                <ActionError action=submit />
+            })}
+            {v.can_decide.then(|| view! {
+                <h2>{t(Msg::OrdersDecide)}</h2>
+                <ActionForm action=decide attr:class="form" attr:data-testid="decide-form">
+                    <input type="hidden" name="order_id" value=id2 />
+                    <div class="form-inline">
+                        <label class="check"><input type="radio" name="decision" value="approve" checked=true />{t(Msg::OrdersApprove)}</label>
+                        <label class="check"><input type="radio" name="decision" value="reject" />{t(Msg::OrdersReject)}</label>
+                    </div>
+                    <label>{t(Msg::OrdersComment)}<textarea name="comment" rows="2"></textarea></label>
+                    <label>{t(Msg::OrdersPassword)}<input type="password" name="password" autocomplete="current-password" required /></label>
+                    <button type="submit">{t(Msg::OrdersDecide)}</button>
+                </ActionForm>
+                <ActionError action=decide />
+            })}
+            {v.can_reopen.then(|| view! {
+                <ActionForm action=reopen attr:data-testid="reopen-form">
+                    <input type="hidden" name="order_id" value=id3 />
+                    <button type="submit" class="secondary">{t(Msg::OrdersReopen)}</button>
+                </ActionForm>
+                <ActionError action=reopen />
+            })}
+        </section>
+    }
+}
+
+fn record(v: &OrderView) -> impl IntoView + use<> {
+    let locale = use_locale();
+    view! {
+        <section class="card" data-testid="order-history">
+            <h2>{t(Msg::OrdersHistory)}</h2>
+            <p class=if v.chain_ok { "callout callout-ok" } else { "callout callout-danger" } data-testid="chain-status">{v.chain_message.clone()}</p>
+            <dl class="facts">
+                <dt>{t(Msg::OrdersHeadHash)}</dt><dd><code class="hash" data-testid="head-hash">{v.head_hash.clone()}</code></dd>
+                {v.content_hash.clone().map(|h| view! { <dt>{t(Msg::OrdersContentHash)}</dt><dd><code class="hash" data-testid="content-hash">{h}</code></dd> })}
+            </dl>
+            <ol class="timeline">
+                {v.history.iter().map(|e| view! {
+                    <li>
+                        <strong>{e.action.clone()}</strong> " · " {e.actor.clone()} " · " {e.at.clone()}
+                        {(!e.detail.is_empty()).then(|| view! { " · " {e.detail.clone()} })}
+                        <br /><small class="hint">{format!("#{} ", e.seq)}<code class="hash">{e.hash.clone()}</code></small>
+                    </li>
+                }).collect_view()}
+            </ol>
+            {let _ = locale;}
+        </section>
+    }
+}
+
+/// The order page.
+#[component]
+pub fn OrderPage() -> impl IntoView {
+    signed_in(false, |_caller| {
+        let params = use_params_map();
+        let query = use_query_map();
+        let key = move || (params.read().get("id").and_then(|v| v.parse::<i64>().ok()), query.read().get("rev").and_then(|v| v.parse::<i64>().ok()));
+        let data = Resource::new(key, |(id, rev)| async move {
+            match id {
+                Some(id) => load_order(id, rev).await,
+                None => Err(AppError::NotFound),
+            }
+        });
+        view! {
+            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                        Ok(v) => {
+                            let locale = use_locale();
+                            let runs: Vec<(i64, String)> = v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect();
+                            let order_id = v.id;
+                            view! {
+                                <Title text=v.title.clone() />
+                                <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
+                                <h1>{v.title.clone()} " " <span class=state_class(v.state) data-testid="order-state">{t(state_msg(v.state))}</span></h1>
+                                <p class="lead">
+                                    {locale.fmt(Msg::OrdersRevision, &[("n", &v.revision.to_string())])} " · "
+                                    <a href=format!("/workloads/{}", v.workload.0)>{v.workload.1.clone()}</a>
+                                    {v.revisions.iter().filter(|(n, _)| *n != v.revision).map(|(n, s)| view! {
+                                        " · " <a href=format!("/orders/{order_id}?rev={n}") rel="external">{locale.fmt(Msg::OrdersRevision, &[("n", &n.to_string())])} " (" {t(state_msg(*s))} ")"</a>
+                                    }).collect_view()}
+                                </p>
+                                {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
+                                <p class="actions no-print">
+                                    <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
+                                </p>
+                                {selection(&v)}
+                                <section class="card">
+                                    <h2>{t(Msg::OrdersTco)}</h2>
+                                    <p class="hint">{t(if v.tco_frozen { Msg::OrdersTcoFrozen } else { Msg::OrdersTcoLive })}</p>
+                                    <table class="table" data-testid="order-tco">
+                                        <thead><tr><th class="num">{t(Msg::TcoColRank)}</th><th>{t(Msg::TcoColQuote)}</th><th class="num">{t(Msg::TcoColTotal)}</th><th class="num">{t(Msg::TcoColUnitCost)}</th><th class="num">{t(Msg::TcoColTime)}</th></tr></thead>
+                                        <tbody>
+                                            {v.tco.iter().map(|r| view! {
+                                                <tr class=if v.chosen.as_ref().is_some_and(|(q, _)| *q == r.quote_id) { "cheapest" } else { "" }>
+                                                    <td class="num">{r.rank}</td><td>{r.label.clone()}</td><td class="num">{r.compared_total.clone()}</td>
+                                                    <td class="num">{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num">{r.time_to_finish.clone()}</td>
+                                                </tr>
+                                            }).collect_view()}
+                                        </tbody>
+                                    </table>
+                                    {(!v.tco.is_empty()).then(|| view! { <img class="chart" src=format!("/tco/stack.svg?{}", v.tco_query) alt=t(Msg::OrdersTco) /> })}
+                                </section>
+                                {(!v.blockers.is_empty() && v.state == crate::domain::audit::OrderState::Draft).then(|| view! {
+                                    <section class="callout callout-warn" data-testid="order-blockers">
+                                        <strong>{t(Msg::OrdersBlockers)}</strong>
+                                        <ul>{v.blockers.iter().map(|(id, text)| if id.is_empty() {
+                                            view! { <li>{text.clone()}</li> }.into_any()
+                                        } else {
+                                            view! { <li><a href=format!("#item-{id}")>{text.clone()}</a></li> }.into_any()
+                                        }).collect_view()}</ul>
+                                    </section>
+                                })}
+                                {actions(&v)}
+                                <section class="card" data-testid="order-checklist">
+                                    <h2>{t(Msg::OrdersChecklist)}</h2>
+                                    {v.sections.iter().map(|s| view! {
+                                        <h3>{s.title.clone()}</h3>
+                                        <ul class="checklist">{s.items.iter().cloned().map(|i| item_view(order_id, i, runs.clone())).collect_view()}</ul>
+                                    }).collect_view()}
+                                </section>
+                                {record(&v)}
+                            }
+                            .into_any()
+                        }
+                    }
+                })}
+            </Suspense>
+        }
+        .into_any()
+    })
+}

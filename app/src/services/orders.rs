@@ -1,0 +1,653 @@
+//! Orders: create, choose the quote and evidence, answer the checklist, submit, sign off,
+//! reopen. Every change is checked against the lifecycle (`domain::audit::transition`) on the
+//! server and appends its audit event in the same `BEGIN IMMEDIATE` transaction.
+
+use crate::{
+    domain::{
+        audit::{Action, OrderState, Outcome, Refusal, TransitionCtx, canonical_json, sha256_hex, transition},
+        checklist::{
+            self, BlockerReason, Evidence, Exclusivity, Expert, ItemAnswer, ItemStatus, Prefill, PrefillFacts, RunVerdict, Suggested,
+            WorkloadKind as ChecklistKind, submission_blockers,
+        },
+        quotes::{Sharing, Workload, WorkloadKind},
+        roles::TeamRole,
+        runs::Status as RunStatus,
+    },
+    error::{AppError, FieldIssue},
+    i18n::{Locale, Msg},
+    model::{
+        Caller, Membership, RunSummary,
+        orders::{EventLine, EvidenceLine, ItemLine, OrderView, SectionLine},
+        tco::CostRow,
+    },
+    store::{self, Db, Tx, orders::OrderRow, runs::RunFilter},
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The whole record of one order revision; stored as canonical JSON, hashed at approval.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Content {
+    /// The workload.
+    pub workload_id: i64,
+    /// The chosen quote.
+    pub quote_id: Option<i64>,
+    /// Its revision row id (pinned when chosen).
+    pub quote_revision_id: Option<i64>,
+    /// Quotes considered.
+    pub considered: Vec<i64>,
+    /// Runs that back the choice.
+    pub runs: Vec<i64>,
+    /// Waiver when no valid run exists.
+    pub waiver: String,
+    /// Checklist answers by item id.
+    pub answers: BTreeMap<String, ItemAnswer>,
+    /// The cost comparison frozen at submission (rows as shown).
+    pub tco: Option<Vec<CostRow>>,
+}
+
+impl Content {
+    /// Canonical JSON text.
+    pub fn canonical(&self) -> Result<String, AppError> {
+        let value = serde_json::to_value(self).map_err(|_| AppError::Internal)?;
+        canonical_json(&value).map_err(|e| {
+            tracing::error!(error = %e, "order content is not canonical");
+            AppError::Internal
+        })
+    }
+}
+
+fn now() -> String {
+    let at = time::OffsetDateTime::now_utc();
+    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    at.format(&format).unwrap_or_default()
+}
+
+fn refusal(r: Refusal) -> AppError {
+    match r {
+        Refusal::SelfApproval => AppError::Refused(Msg::OrdersRSelfApproval),
+        Refusal::NotManager => AppError::Refused(Msg::OrdersRNotManager),
+        Refusal::NotSubmitterOrManager => AppError::Refused(Msg::OrdersRNotSubmitterOrManager),
+        Refusal::WrongPassword => AppError::Refused(Msg::OrdersRWrongPassword),
+        Refusal::CommentRequired => AppError::InvalidFields(vec![FieldIssue::new("comment", "required")]),
+        Refusal::Incomplete => AppError::Invalid(Msg::OrdersRIncomplete),
+        Refusal::QuoteExpired => AppError::Invalid(Msg::OrdersRQuoteExpired),
+        Refusal::NoValidRun => AppError::Invalid(Msg::OrdersRNoValidRun),
+        Refusal::Locked => AppError::Conflict(Msg::OrdersRLocked),
+        Refusal::InvalidTransition { .. } => AppError::Conflict(Msg::OrdersRInvalidTransition),
+    }
+}
+
+fn append_failed(e: store::audit::AppendError) -> AppError {
+    match e {
+        store::audit::AppendError::Sql(e) => e.into(),
+        store::audit::AppendError::Event(msg) => {
+            tracing::error!(error = %msg, "cannot build an audit event");
+            AppError::Internal
+        }
+    }
+}
+
+async fn record(tx: &mut Tx, order_id: i64, actor: i64, at: &str, action: Action, data: serde_json::Value) -> Result<(), AppError> {
+    store::audit::append(tx, order_id, actor, at, action, data).await.map(|_| ()).map_err(append_failed)
+}
+
+fn content_of(row: &OrderRow) -> Result<Content, AppError> {
+    serde_json::from_str(&row.content).map_err(|e| {
+        tracing::error!(error = %e, order = row.id, "stored order content does not decode");
+        AppError::Internal
+    })
+}
+
+fn checklist_kind(kind: WorkloadKind) -> ChecklistKind {
+    match kind {
+        WorkloadKind::Training => ChecklistKind::Training,
+        WorkloadKind::InferenceService => ChecklistKind::Inference,
+        WorkloadKind::Batch | WorkloadKind::Other => ChecklistKind::Batch,
+    }
+}
+
+/// Creates an order (procurement) with its first draft revision; returns its id.
+pub async fn create(db: &Db, caller: &Caller, team: &Membership, title: &str, workload_id: i64) -> Result<i64, AppError> {
+    let title = title.trim();
+    if title.is_empty() || title.chars().count() > 200 {
+        return Err(AppError::InvalidFields(vec![FieldIssue::new("title", "required")]));
+    }
+    let content = Content { workload_id, ..Content::default() }.canonical()?;
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    let (id, _) = store::orders::insert(&mut tx, team.team_id, title, workload_id, caller.user_id, &content).await?.ok_or(AppError::NotFound)?;
+    record(&mut tx, id, caller.user_id, &at, Action::Create, serde_json::json!({ "revision": 1, "title": title, "workload_id": workload_id })).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// Changes a draft under the lifecycle: loads the latest revision, checks `action` is allowed,
+/// applies `change` to the content, stores it and appends the event with `data`.
+async fn edit_draft(
+    db: &Db,
+    team_id: i64,
+    actor: i64,
+    order_id: i64,
+    action: Action,
+    change: impl FnOnce(&mut Content, &str) -> Result<serde_json::Value, AppError>,
+) -> Result<(), AppError> {
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    let row = store::orders::latest(&mut *tx, team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let ctx = TransitionCtx {
+        actor_id: actor,
+        actor_is_manager_of_team: false,
+        submitter_id: actor,
+        blockers_empty: false,
+        quote_unexpired: false,
+        has_valid_run_or_waiver: false,
+        comment: "",
+        password_ok: false,
+    };
+    transition(row.state, action, &ctx).map_err(refusal)?;
+    let mut content = content_of(&row)?;
+    let mut data = change(&mut content, &at)?;
+    if let Some(obj) = data.as_object_mut() {
+        obj.insert("revision".into(), row.revision.into());
+    }
+    if !store::orders::set_content(&mut tx, row.revision_id, &content.canonical()?).await? {
+        return Err(refusal(Refusal::Locked));
+    }
+    record(&mut tx, order_id, actor, &at, action, data).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// What the preparer chooses: the quote, the alternatives, the runs and a waiver.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    /// Chosen quote.
+    pub quote_id: Option<i64>,
+    /// Quotes considered.
+    pub considered: Vec<i64>,
+    /// Runs backing the choice.
+    pub runs: Vec<i64>,
+    /// Waiver.
+    pub waiver: String,
+}
+
+/// Sets the chosen quote (pinning its latest revision), alternatives, runs and waiver of a draft.
+pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, s: &Selection) -> Result<(), AppError> {
+    let quote_revision_id = match s.quote_id {
+        Some(q) => Some(store::quotes::latest(db, team.team_id, q).await?.ok_or(AppError::NotFound)?.revision_id),
+        None => None,
+    };
+    for run in &s.runs {
+        store::runs::canonical(db, team.team_id, *run).await?.ok_or(AppError::NotFound)?;
+    }
+    for q in &s.considered {
+        store::quotes::latest(db, team.team_id, *q).await?.ok_or(AppError::NotFound)?;
+    }
+    let s = s.clone();
+    edit_draft(db, team.team_id, caller.user_id, order_id, Action::EvidenceAttached, move |c, _| {
+        c.quote_id = s.quote_id;
+        c.quote_revision_id = quote_revision_id;
+        c.considered = s.considered.clone();
+        if let Some(q) = s.quote_id
+            && !c.considered.contains(&q)
+        {
+            c.considered.push(q);
+        }
+        c.runs = s.runs.clone();
+        c.waiver = s.waiver.trim().to_string();
+        Ok(serde_json::json!({ "quote_id": c.quote_id, "quote_revision_id": c.quote_revision_id, "considered": c.considered, "runs": c.runs, "waiver": c.waiver }))
+    })
+    .await
+}
+
+/// An answer to one checklist item, as submitted by the form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswerForm {
+    /// Item id.
+    pub item_id: String,
+    /// `open`, `confirmed`, `not_applicable`, `problem`.
+    pub status: String,
+    /// Reason (not applicable) or note (problem).
+    pub status_note: String,
+    /// The answer.
+    pub answer: String,
+    /// A run as evidence.
+    pub evidence_run: Option<i64>,
+    /// A note as evidence.
+    pub evidence_note: String,
+}
+
+/// Answers one item of a draft; engineers answer the engineers' items, procurement the rest.
+pub async fn answer(db: &Db, caller: &Caller, team: &Membership, order_id: i64, form: &AnswerForm) -> Result<(), AppError> {
+    let item = checklist::item(&form.item_id).ok_or(AppError::NotFound)?;
+    let expert_ok = match item.expert {
+        Expert::Engineer => team.role == TeamRole::Engineer,
+        Expert::Procurement => team.role == TeamRole::Procurement,
+    };
+    if !expert_ok {
+        return Err(AppError::Refused(match item.expert {
+            Expert::Engineer => Msg::OrdersRNotYourItemEngineer,
+            Expert::Procurement => Msg::OrdersRNotYourItemProcurement,
+        }));
+    }
+    let note = form.status_note.trim().to_string();
+    let status = match form.status.as_str() {
+        "open" => ItemStatus::Open,
+        "confirmed" => ItemStatus::Confirmed,
+        "not_applicable" => ItemStatus::NotApplicable { reason: note },
+        "problem" => ItemStatus::Problem { note },
+        _ => return Err(AppError::InvalidFields(vec![FieldIssue::new("status", "invalid")])),
+    };
+    if let Some(run) = form.evidence_run {
+        store::runs::canonical(db, team.team_id, run).await?.ok_or(AppError::NotFound)?;
+    }
+    let mut evidence = Vec::new();
+    if let Some(run_id) = form.evidence_run {
+        evidence.push(Evidence::Run { run_id });
+    }
+    if !form.evidence_note.trim().is_empty() {
+        evidence.push(Evidence::Note { text: form.evidence_note.trim().to_string() });
+    }
+    let item_id = item.id.to_string();
+    let answer_text = form.answer.trim().to_string();
+    let user = caller.user_id;
+    edit_draft(db, team.team_id, user, order_id, Action::ItemAnswered, move |c, at| {
+        let a = ItemAnswer { item_id: item_id.clone(), status, answer: answer_text, evidence, answered_by: user, answered_at: at.to_string() };
+        let data = serde_json::json!({ "item_id": item_id, "status": a.status, "answer": a.answer, "evidence": a.evidence });
+        c.answers.insert(item_id, a);
+        Ok(data)
+    })
+    .await
+}
+
+/// What blocks submission: checklist items, the quote, the run.
+struct Readiness {
+    blockers: Vec<checklist::Blocker>,
+    quote_missing: bool,
+    quote_expired: bool,
+    run_or_waiver: bool,
+}
+
+async fn readiness(db: &Db, team_id: i64, content: &Content, workload: &Workload) -> Result<Readiness, AppError> {
+    let answers: Vec<ItemAnswer> = content.answers.values().cloned().collect();
+    let blockers = submission_blockers(&answers, checklist_kind(workload.kind), workload.gpus_needed > 1);
+    let quote = match content.quote_revision_id {
+        Some(rev) => store::quotes::revision(db, team_id, rev).await?,
+        None => None,
+    };
+    let quote_expired = quote.as_ref().is_some_and(|q| q.draft.is_expired(store::today()));
+    let mut valid_run = false;
+    for run in &content.runs {
+        let runs = store::runs::list(db, team_id, RunFilter { quote_id: content.quote_id, workload_id: None }, 500).await?;
+        valid_run |= runs.iter().any(|r| r.id == *run && r.status == RunStatus::Valid);
+    }
+    Ok(Readiness { blockers, quote_missing: quote.is_none(), quote_expired, run_or_waiver: valid_run || !content.waiver.is_empty() })
+}
+
+/// Submits a draft: every required item settled, the chosen quote unexpired, a valid run or a
+/// waiver; the cost comparison is frozen into the record.
+pub async fn submit(db: &Db, caller: &Caller, team: &Membership, order_id: i64, locale: Locale) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let mut content = content_of(&row)?;
+    let workload = store::workloads::by_id(db, team.team_id, content.workload_id).await?.ok_or(AppError::NotFound)?.record;
+    let ready = readiness(db, team.team_id, &content, &workload).await?;
+    let ctx = TransitionCtx {
+        actor_id: caller.user_id,
+        actor_is_manager_of_team: false,
+        submitter_id: caller.user_id,
+        blockers_empty: ready.blockers.is_empty() && !ready.quote_missing,
+        quote_unexpired: !ready.quote_expired,
+        has_valid_run_or_waiver: ready.run_or_waiver,
+        comment: "",
+        password_ok: false,
+    };
+    transition(row.state, Action::Submit, &ctx).map_err(refusal)?;
+    let tco = crate::services::tco::compute(db, team.team_id, &tco_query(&content), locale, false).await?;
+    content.tco = Some(tco.view.rows);
+    let text = content.canonical()?;
+    let hash = sha256_hex(&text);
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    if !store::orders::set_content(&mut tx, row.revision_id, &text).await?
+        || !store::orders::set_state(&mut tx, row.revision_id, OrderState::Draft, OrderState::Submitted, caller.user_id, &at, "", None).await?
+    {
+        return Err(refusal(Refusal::Locked));
+    }
+    record(&mut tx, order_id, caller.user_id, &at, Action::Submit, serde_json::json!({ "revision": row.revision, "content_hash": hash })).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Approves or rejects a submitted revision: a manager of the team who did not submit it,
+/// with the password re-entered, and a comment when rejecting. An approval pins the hash of the
+/// revision's content in its event.
+pub async fn decide(db: &Db, caller: &Caller, team: &Membership, order_id: i64, approve: bool, password: String, comment: &str) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let user = store::users::by_id(db, caller.user_id).await?.ok_or(AppError::Unauthenticated)?;
+    let is_manager = team.role == TeamRole::Manager;
+    // The password is checked only for someone who may decide, so the check cannot be used to
+    // guess passwords by anyone else.
+    let password_ok = is_manager && crate::auth::password::verify(password, Some(user.password_hash)).await?;
+    let action = if approve { Action::Approve } else { Action::Reject };
+    let ctx = TransitionCtx {
+        actor_id: caller.user_id,
+        actor_is_manager_of_team: is_manager,
+        submitter_id: row.submitted_by.unwrap_or_default(),
+        blockers_empty: true,
+        quote_unexpired: true,
+        has_valid_run_or_waiver: true,
+        comment,
+        password_ok,
+    };
+    let to = match transition(row.state, action, &ctx).map_err(refusal)? {
+        Outcome::State(s) => s,
+        Outcome::NewDraftRevision => return Err(refusal(Refusal::InvalidTransition { from: row.state, action })),
+    };
+    let hash = sha256_hex(&row.content);
+    let at = now();
+    let comment = comment.trim();
+    let mut tx = store::begin_write(db).await?;
+    let pinned = approve.then_some(hash.as_str());
+    if !store::orders::set_state(&mut tx, row.revision_id, OrderState::Submitted, to, caller.user_id, &at, comment, pinned).await? {
+        return Err(refusal(Refusal::Locked));
+    }
+    let data = if approve {
+        serde_json::json!({ "revision": row.revision, "content_hash": hash, "comment": comment })
+    } else {
+        serde_json::json!({ "revision": row.revision, "comment": comment })
+    };
+    record(&mut tx, order_id, caller.user_id, &at, action, data).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Reopens an approved or rejected order as a new draft revision (the decided one stays).
+pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let ctx = TransitionCtx {
+        actor_id: caller.user_id,
+        actor_is_manager_of_team: team.role == TeamRole::Manager,
+        submitter_id: row.submitted_by.unwrap_or_default(),
+        blockers_empty: true,
+        quote_unexpired: true,
+        has_valid_run_or_waiver: true,
+        comment: "",
+        password_ok: false,
+    };
+    transition(row.state, Action::Reopen, &ctx).map_err(refusal)?;
+    let mut content = content_of(&row)?;
+    content.tco = None;
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    store::orders::add_revision(&mut tx, team.team_id, order_id, row.revision + 1, &content.canonical()?).await?;
+    record(&mut tx, order_id, caller.user_id, &at, Action::Reopen, serde_json::json!({ "from_revision": row.revision, "revision": row.revision + 1 })).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+fn tco_query(c: &Content) -> String {
+    let mut q = format!("workload={}&picked=1", c.workload_id);
+    for id in &c.considered {
+        q.push_str(&format!("&q={id}"));
+    }
+    q
+}
+
+fn prefill_facts(workload: &Workload, spec: Option<&crate::domain::quotes::NodeSpec>, sheet: Option<&crate::domain::tco::PriceSheet>, runs: &[RunSummary]) -> PrefillFacts {
+    use rust_decimal::prelude::ToPrimitive;
+    let mib = |gib: rust_decimal::Decimal| (gib * rust_decimal::Decimal::from(1024)).to_u64();
+    let best = runs.iter().map(|r| r.status).min();
+    PrefillFacts {
+        workload: Some(checklist_kind(workload.kind)),
+        multi_gpu: Some(workload.gpus_needed > 1),
+        gpu_model: spec.map(|s| s.gpu_model.clone()),
+        quoted_vram_mib: spec.and_then(|s| mib(s.vram_gib)),
+        usable_vram_mib: spec.and_then(|s| s.usable_vram_gib.and_then(mib)),
+        vram_peak_mib: mib(workload.vram_peak_gib),
+        exclusivity: spec.map(|s| match s.sharing {
+            Sharing::Exclusive => Exclusivity::Exclusive,
+            Sharing::Mig { .. } => Exclusivity::Mig,
+            Sharing::Vgpu => Exclusivity::Vgpu,
+            Sharing::Fractional { .. } => Exclusivity::OtherSliced,
+        }),
+        run_verdict: best.map(|s| match s {
+            RunStatus::Valid => RunVerdict::Pass,
+            RunStatus::Warn => RunVerdict::Inconclusive,
+            RunStatus::Invalid => RunVerdict::Fail,
+        }),
+        stopped_bills_compute: sheet.map(|s| s.stopped_bills_compute),
+        min_duration_hours: sheet.and_then(|s| s.minimum_billable_hours.ceil().to_u32()),
+        temp_disk_wiped_on_release: spec.and_then(|s| s.temp_disk_wiped),
+        data_disk_survives_release: spec.and_then(|s| s.data_disk_survives_release),
+        ..PrefillFacts::default()
+    }
+}
+
+fn status_code(s: &ItemStatus) -> (&'static str, String) {
+    match s {
+        ItemStatus::Open => ("open", String::new()),
+        ItemStatus::Confirmed => ("confirmed", String::new()),
+        ItemStatus::NotApplicable { reason } => ("not_applicable", reason.clone()),
+        ItemStatus::Problem { note } => ("problem", note.clone()),
+    }
+}
+
+fn fact_name(locale: Locale, fact: checklist::Fact) -> String {
+    let key = serde_json::to_value(fact).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    Msg::from_key(&format!("orders.fact_{key}")).map_or(key, |m| locale.t(m).to_string())
+}
+
+/// The order page for the caller.
+pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, revision: Option<i64>, locale: Locale) -> Result<OrderView, AppError> {
+    let all = store::orders::revisions(db, team.team_id, order_id).await?;
+    let latest = all.first().ok_or(AppError::NotFound)?;
+    let row = match revision {
+        Some(n) => all.iter().find(|r| r.revision == n).ok_or(AppError::NotFound)?,
+        None => latest,
+    };
+    let is_latest = row.revision == latest.revision;
+    let content = content_of(row)?;
+    let workload = store::workloads::by_id(db, team.team_id, content.workload_id).await?.ok_or(AppError::NotFound)?;
+    let labels = store::runs::quote_labels(db, team.team_id).await?;
+    let label = |id: i64| labels.iter().find(|(q, _)| *q == id).map_or_else(|| format!("#{id}"), |(_, l)| l.clone());
+    let quote = match content.quote_revision_id {
+        Some(rev) => store::quotes::revision(db, team.team_id, rev).await?,
+        None => None,
+    };
+    let run_choices = store::runs::list(db, team.team_id, RunFilter { quote_id: None, workload_id: Some(content.workload_id) }, 500).await?;
+    let team_runs = store::runs::list(db, team.team_id, RunFilter::default(), 2000).await?;
+    let runs: Vec<RunSummary> = team_runs.into_iter().filter(|r| content.runs.contains(&r.id)).collect();
+    let facts = prefill_facts(&workload.record, quote.as_ref().map(|q| &q.draft.spec), quote.as_ref().map(|q| &q.draft.price), &runs);
+    let draft = row.state == OrderState::Draft && is_latest;
+    let names = store::orders::user_names(db, team.team_id).await?;
+    let name = |id: i64| names.iter().find(|(u, _)| *u == id).map_or_else(|| format!("#{id}"), |(_, n)| n.clone());
+    let kind = checklist_kind(workload.record.kind);
+    let multi = workload.record.gpus_needed > 1;
+    let text = |t: &checklist::Text| if locale == Locale::ZhCn { t.zh.to_string() } else { t.en.to_string() };
+    let sections = checklist::SECTIONS
+        .iter()
+        .map(|s| SectionLine {
+            title: text(&s.title),
+            items: checklist::applicable_items(kind, multi)
+                .into_iter()
+                .filter(|i| i.section == s.section)
+                .map(|i| {
+                    let a = content.answers.get(i.id);
+                    let (status, status_note) = a.map_or(("open", String::new()), |a| status_code(&a.status));
+                    let expert_is_mine = matches!((i.expert, team.role), (Expert::Engineer, TeamRole::Engineer) | (Expert::Procurement, TeamRole::Procurement));
+                    let suggestion = match checklist::prefill(i, &facts) {
+                        Prefill::NoSource => None,
+                        Prefill::Missing(f) => Some(locale.fmt(Msg::OrdersSuggestMissing, &[("facts", &f.into_iter().map(|f| fact_name(locale, f)).collect::<Vec<_>>().join(", "))])),
+                        Prefill::Suggest(s) => Some(locale.fmt(Msg::OrdersSuggest, &[("status", locale.t(match s.status {
+                            Suggested::Open => Msg::OrdersSuggestedOpen,
+                            Suggested::Confirmed => Msg::OrdersSuggestedConfirmed,
+                            Suggested::NotApplicable => Msg::OrdersSuggestedNotApplicable,
+                            Suggested::Problem => Msg::OrdersSuggestedProblem,
+                        }))])),
+                    };
+                    ItemLine {
+                        id: i.id.to_string(),
+                        text: text(&i.text),
+                        why: text(&i.why),
+                        expert: match i.expert {
+                            Expert::Engineer => "engineer".into(),
+                            Expert::Procurement => "procurement".into(),
+                        },
+                        required: i.required,
+                        status: status.into(),
+                        status_note,
+                        answer: a.map(|a| a.answer.clone()).unwrap_or_default(),
+                        evidence: a
+                            .map(|a| {
+                                a.evidence
+                                    .iter()
+                                    .map(|e| match e {
+                                        Evidence::Run { run_id } => EvidenceLine { label: locale.fmt(Msg::OrdersEvRun, &[("id", &run_id.to_string())]), href: Some(format!("/runs/{run_id}")) },
+                                        Evidence::Note { text } => EvidenceLine { label: locale.fmt(Msg::OrdersEvNote, &[("text", text)]), href: None },
+                                        Evidence::QuoteField { field, .. } => EvidenceLine { label: locale.fmt(Msg::OrdersEvQuote, &[("field", field)]), href: None },
+                                        Evidence::TcoComparison { .. } => EvidenceLine { label: locale.t(Msg::OrdersEvTco).to_string(), href: None },
+                                        Evidence::File { name, .. } => EvidenceLine { label: locale.fmt(Msg::OrdersEvFile, &[("name", name)]), href: None },
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                        answered: a.map(|a| locale.fmt(Msg::OrdersAnswered, &[("who", &name(a.answered_by)), ("at", &a.answered_at)])),
+                        suggestion,
+                        can_answer: draft && expert_is_mine,
+                    }
+                })
+                .collect(),
+        })
+        .filter(|s| !s.items.is_empty())
+        .collect();
+    let ready = readiness(db, team.team_id, &content, &workload.record).await?;
+    let mut blockers: Vec<(String, String)> = ready
+        .blockers
+        .iter()
+        .map(|b| {
+            let item = checklist::item(b.item_id).map_or_else(|| b.item_id.to_string(), |i| text(&i.text));
+            let why = locale.t(match b.reason {
+                BlockerReason::Unanswered => Msg::OrdersBUnanswered,
+                BlockerReason::Open => Msg::OrdersBOpen,
+                BlockerReason::NotApplicableWithoutReason => Msg::OrdersBNa,
+                BlockerReason::Problem => Msg::OrdersBProblem,
+            });
+            (b.item_id.to_string(), format!("{item} — {why}"))
+        })
+        .collect();
+    if ready.quote_missing {
+        blockers.insert(0, (String::new(), locale.t(Msg::OrdersBQuoteMissing).to_string()));
+    }
+    if ready.quote_expired {
+        blockers.insert(0, (String::new(), locale.t(Msg::OrdersBQuoteExpired).to_string()));
+    }
+    if !ready.run_or_waiver {
+        blockers.push((String::new(), locale.t(Msg::OrdersBNoRun).to_string()));
+    }
+    let (tco, tco_frozen) = match &content.tco {
+        Some(rows) => (rows.clone(), true),
+        None if content.considered.is_empty() => (Vec::new(), false),
+        None => (crate::services::tco::compute(db, team.team_id, &tco_query(&content), locale, false).await?.view.rows, false),
+    };
+    let events = store::audit::of_order(db, order_id).await?;
+    let history = events
+        .into_iter()
+        .filter_map(store::audit::decode)
+        .map(|e| {
+            let action = locale.t(match e.action {
+                Action::Create => Msg::OrdersACreate,
+                Action::ItemAnswered => Msg::OrdersAItemAnswered,
+                Action::EvidenceAttached => Msg::OrdersAEvidenceAttached,
+                Action::Submit => Msg::OrdersASubmit,
+                Action::Approve => Msg::OrdersAApprove,
+                Action::Reject => Msg::OrdersAReject,
+                Action::Reopen => Msg::OrdersAReopen,
+            });
+            let detail = match e.action {
+                Action::ItemAnswered => format!(
+                    "{} · {}",
+                    e.data.get("item_id").and_then(|v| v.as_str()).unwrap_or_default(),
+                    e.data.get("status").and_then(|v| v.get("kind")).and_then(|v| v.as_str()).unwrap_or_default()
+                ),
+                Action::Approve | Action::Reject => e.data.get("comment").and_then(|v| v.as_str()).unwrap_or_default().to_string(),
+                _ => String::new(),
+            };
+            EventLine { seq: e.seq, at: e.at, actor: name(e.actor_id), action: action.to_string(), detail, hash: e.hash }
+        })
+        .collect();
+    let (chain_ok, chain_message, head_hash) = match crate::services::audit::verify(db).await? {
+        Ok(s) => (true, locale.fmt(Msg::OrdersChainOk, &[("events", &s.events.to_string())]), s.head_hash),
+        Err(fault) => (false, locale.fmt(Msg::OrdersChainBroken, &[("fault", &fault.to_string())]), store::audit::head(db).await?.head_hash),
+    };
+    let mut decisions = Vec::new();
+    if let (Some(by), Some(at)) = (row.submitted_by, &row.submitted_at) {
+        decisions.push(locale.fmt(Msg::OrdersSubmittedBy, &[("who", &name(by)), ("at", at)]));
+    }
+    if let (Some(by), Some(at)) = (row.decided_by, &row.decided_at) {
+        let m = if row.state == OrderState::Approved { Msg::OrdersApprovedBy } else { Msg::OrdersRejectedBy };
+        decisions.push(locale.fmt(m, &[("who", &name(by)), ("at", at), ("comment", &row.decision_comment)]));
+    }
+    let procurement = team.role == TeamRole::Procurement;
+    let manager = team.role == TeamRole::Manager;
+    Ok(OrderView {
+        id: row.id,
+        title: row.title.clone(),
+        revision: row.revision,
+        state: row.state,
+        revisions: all.iter().map(|r| (r.revision, r.state)).collect(),
+        workload: (workload.id, workload.record.name.clone()),
+        chosen: content.quote_id.map(|q| (q, label(q))),
+        considered: content.considered.iter().map(|q| (*q, label(*q))).collect(),
+        quote_choices: labels.clone(),
+        runs,
+        run_choices,
+        waiver: content.waiver.clone(),
+        sections,
+        blockers,
+        tco,
+        tco_query: tco_query(&content),
+        tco_frozen,
+        history,
+        chain_ok,
+        chain_message,
+        head_hash,
+        content_hash: row.content_hash.clone(),
+        decisions,
+        can_edit: draft && procurement,
+        can_submit: draft && procurement,
+        can_decide: is_latest && row.state == OrderState::Submitted && manager && row.submitted_by != Some(caller.user_id),
+        can_reopen: is_latest && matches!(row.state, OrderState::Approved | OrderState::Rejected) && (manager || row.submitted_by == Some(caller.user_id)),
+    })
+}
+
+/// The order record for export: every revision with its content and hash, and the order's
+/// audit events (`nodeledger audit verify --export FILE` checks it against the database).
+pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::Value, AppError> {
+    let revisions = store::orders::revisions(db, team_id, order_id).await?;
+    let first = revisions.last().ok_or(AppError::NotFound)?;
+    let events: Vec<_> = store::audit::of_order(db, order_id).await?.into_iter().filter_map(store::audit::decode).collect();
+    let head = store::audit::head(db).await?;
+    let revisions: Vec<serde_json::Value> = revisions
+        .iter()
+        .rev()
+        .map(|r| {
+            let content: serde_json::Value = serde_json::from_str(&r.content).unwrap_or(serde_json::Value::Null);
+            serde_json::json!({
+                "revision": r.revision,
+                "state": r.state,
+                "content": content,
+                "content_hash": r.content_hash,
+                "submitted_by": r.submitted_by, "submitted_at": r.submitted_at,
+                "decided_by": r.decided_by, "decided_at": r.decided_at, "decision_comment": r.decision_comment,
+            })
+        })
+        .collect();
+    Ok(serde_json::json!({
+        "order_id": order_id,
+        "title": first.title,
+        "revisions": revisions,
+        "events": events,
+        "chain_head": head,
+    }))
+}
