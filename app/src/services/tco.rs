@@ -185,9 +185,8 @@ fn read_assumptions(q: &Query, w: Option<&Workload>, locale: Locale) -> (Vec<Ass
 /// Whether a run's throughput unit measures the workload's unit of work ("tokens/s" for
 /// "tokens").
 fn unit_matches(run_unit: &str, work_unit: &str) -> bool {
-    let run = run_unit.trim().trim_end_matches("/s").trim();
-    let work = work_unit.trim();
-    run.eq_ignore_ascii_case(work) || run.eq_ignore_ascii_case(work.trim_end_matches('s'))
+    let singular = |s: &str| s.trim().trim_end_matches("/s").trim().trim_end_matches('s').to_ascii_lowercase();
+    !work_unit.trim().is_empty() && singular(run_unit) == singular(work_unit)
 }
 
 /// The best trusted run (valid or warn) of a quote for a workload, per node, in the workload's

@@ -25,6 +25,8 @@ pub async fn load_order(id: i64, revision: Option<i64>) -> Result<OrderView, App
     orders::view(&auth::db()?, &caller, &team, id, revision, request_locale()).await
 }
 
+/// Row ids from form values (empty values skipped).
+#[cfg(feature = "ssr")]
 fn ids(list: &[String]) -> Result<Vec<i64>, AppError> {
     list.iter().filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().map_err(|_| AppError::Invalid(Msg::ErrorBadRequest))).collect()
 }

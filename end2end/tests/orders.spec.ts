@@ -1,0 +1,131 @@
+import { expect, Page, test } from "@playwright/test";
+import { ADMIN, PASSWORD, ensureAdmin, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+/** Calls a server function the way the page does (same origin, form-encoded). */
+async function call(page: Page, path: string, form: Record<string, string>) {
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post(path, { form, headers: { Origin: origin, Accept: "application/json" } });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return res.json();
+}
+
+/** Answers, through the API, every item the signed-in user may answer except `skip`. */
+async function answerMine(page: Page, order: number, skip: string[]) {
+  const view = await call(page, "/api/orders/get", { id: String(order) });
+  let answered = 0;
+  for (const section of view.sections) {
+    for (const item of section.items) {
+      if (!item.can_answer || skip.includes(item.id)) continue;
+      await call(page, "/api/orders/answer", {
+        order_id: String(order), item_id: item.id, status: "confirmed", status_note: "", answer: "checked", evidence_run: "", evidence_note: "",
+      });
+      answered += 1;
+    }
+  }
+  return { view, answered };
+}
+
+test("engineer and procurement complete the checklist, the manager approves with password, a change reopens review", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await ensureAdmin(page);
+  await signIn(page, ADMIN.email);
+  const team = await call(page, "/api/admin/create_team", { name: "Order Desk" });
+  for (const [email, role] of [["olga@example.com", "procurement"], ["enzo@example.com", "engineer"], ["mona@example.com", "manager"]]) {
+    await call(page, "/api/admin/create_user", {
+      email, display_name: email.split("@")[0], password: PASSWORD, password_confirm: PASSWORD, team_id: String(team), role,
+    });
+  }
+  await signOut(page);
+
+  // Procurement: a workload, a quote, and an order for it.
+  await signIn(page, "olga@example.com");
+  await call(page, "/api/workloads/create", {
+    name: "Render farm", kind: "batch", model: "", precision: "", vram_peak_gib: "16", vram_peak_source: "measured",
+    concurrency: "1", gpus_needed: "1", run_hours: "20", total_work_amount: "", total_work_unit: "", data_gb: "0", checkpoint_gb: "0", headroom_pct: "20",
+  });
+  const quote: Record<string, string> = { quote_id: "" };
+  for (const [k, v] of Object.entries({
+    vendor: "Order Cloud", reference: "L4-ORDER", received_on: "2026-11-20", valid_until: "2099-12-31", "spec.gpu_model": "L4 24GB",
+    "spec.gpus_per_node": "1", "spec.vram_gib": "24", "spec.sharing": "exclusive", currency: "CNY", "price.basis": "per_node",
+    "price.on_demand_hourly": "4.00", "price.billing_increment": "hour", "price.stopped_bills_compute": "no",
+  })) quote[`fields[${k}]`] = v;
+  await call(page, "/api/quotes/save", quote);
+
+  await page.getByRole("link", { name: "Orders", exact: true }).click();
+  await hydrated(page);
+  const form = page.getByTestId("order-form");
+  await form.locator('input[name="title"]').fill("L4 for the render farm");
+  await form.locator('button[type="submit"]').click();
+  await page.waitForURL(/\/orders\/\d+$/);
+  await hydrated(page);
+  const order = Number(page.url().split("/").pop());
+  await expect(page.getByTestId("order-state")).toHaveText("Draft");
+  await expect(page.getByTestId("order-blockers")).toContainText("Choose the quote to rent.");
+
+  const selection = page.getByTestId("selection-form");
+  await selection.locator('select[name="quote_id"]').selectOption({ label: "Order Cloud · L4-ORDER · 1× L4 24GB" });
+  await selection.locator('textarea[name="waiver"]').fill("Same node type benchmarked last month; report on file.");
+  await selection.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("order-chosen")).toContainText("L4-ORDER");
+
+  // Procurement answers its items (one through the page), then the engineer answers theirs.
+  const { view } = await answerMine(page, order, []);
+  expect(view.can_submit).toBe(true);
+  await signOut(page);
+  await signIn(page, "enzo@example.com");
+  await open(page, `/orders/${order}`);
+  const mine = page.locator('[data-testid^="answer-"]');
+  const first = mine.first();
+  const firstId = ((await first.getAttribute("data-testid")) ?? "").replace("answer-", "");
+  await answerMine(page, order, [firstId]);
+  await open(page, `/orders/${order}`);
+  const itemForm = page.getByTestId(`answer-${firstId}`);
+  await itemForm.locator('select[name="status"]').selectOption("confirmed");
+  await itemForm.locator('input[name="answer"]').fill("Verified on the trial node");
+  await itemForm.locator('button[type="submit"]').click();
+  await expect(page.locator(`[id="item-${firstId}"] [data-testid="item-status"]`)).toHaveText("Confirmed");
+  await signOut(page);
+
+  // Procurement submits.
+  await signIn(page, "olga@example.com");
+  await open(page, `/orders/${order}`);
+  await expect(page.getByTestId("order-blockers")).toHaveCount(0);
+  await page.getByTestId("submit-form").locator('button[type="submit"]').click();
+  await expect(page.getByTestId("order-state")).toHaveText("Waiting for sign-off");
+  await signOut(page);
+
+  // The manager reviews everything on one page and approves with the password.
+  await signIn(page, "mona@example.com");
+  await open(page, `/orders/${order}`);
+  await expect(page.getByTestId("order-tco")).toContainText("L4-ORDER");
+  await expect(page.getByTestId("order-checklist")).toContainText("Verified on the trial node");
+  const decide = page.getByTestId("decide-form");
+  await decide.locator('input[name="password"]').fill("wrong password entirely");
+  await decide.locator('button[type="submit"]').click();
+  await expect(page.getByText("The password is wrong.")).toBeVisible();
+  await decide.locator('textarea[name="comment"]').fill("Cheapest that passes; waiver accepted.");
+  await decide.locator('input[name="password"]').fill(PASSWORD);
+  await decide.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("order-state")).toHaveText("Approved");
+  await expect(page.getByTestId("chain-status")).toContainText("Audit chain verified");
+  const head = (await page.getByTestId("head-hash").textContent()) ?? "";
+  expect(head).toMatch(/^[0-9a-f]{64}$/);
+
+  // The printable record keeps the hashes and drops the forms.
+  await page.emulateMedia({ media: "print" });
+  await expect(page.getByTestId("head-hash")).toBeVisible();
+  await expect(page.getByTestId("content-hash")).toBeVisible();
+  await expect(page.getByTestId("order-actions")).toBeHidden();
+  await page.emulateMedia({ media: "screen" });
+  await signOut(page);
+
+  // A later change reopens review as revision 2; revision 1 stays approved.
+  await signIn(page, "olga@example.com");
+  await open(page, `/orders/${order}`);
+  await page.getByTestId("reopen-form").locator('button[type="submit"]').click();
+  await expect(page.getByTestId("order-state")).toHaveText("Draft");
+  await expect(page.getByRole("link", { name: "Revision 1 (Approved)" })).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
