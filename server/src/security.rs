@@ -87,24 +87,9 @@ pub async fn reject_cross_site(State(site): State<Arc<SiteOrigin>>, req: Request
 
 /// A fresh CSP nonce: 16 random bytes, URL-safe base64 without padding.
 fn new_nonce() -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut bytes = [0u8; 16];
     rand::rng().fill_bytes(&mut bytes);
-    let mut out = String::with_capacity(22);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for b in bytes {
-        acc = (acc << 8) | u32::from(b);
-        bits += 8;
-        while bits >= 6 {
-            bits -= 6;
-            out.push(char::from(ALPHABET[((acc >> bits) & 63) as usize]));
-        }
-    }
-    if bits > 0 {
-        out.push(char::from(ALPHABET[((acc << (6 - bits)) & 63) as usize]));
-    }
-    out
+    app::domain::tokens::base64url(&bytes)
 }
 
 /// The Content-Security-Policy for a page rendered with `nonce`.

@@ -117,7 +117,8 @@ pub async fn export_json(State(db): State<store::Db>, caller: Option<Extension<C
     attachment(Json(body).into_response(), "application/json", "attachment; filename=\"cost-comparison.json\"")
 }
 
-fn svg(body: String) -> Response {
+/// An SVG chart answer: served as an image that can run, load or frame nothing.
+pub fn svg(body: String) -> Response {
     let mut res = body.into_response();
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));

@@ -253,18 +253,6 @@ fn hours(d: Decimal) -> String {
     group(d.round_dp(2).normalize(), d.round_dp(2).normalize().scale())
 }
 
-fn requirement_msg(kind: RequirementKind) -> Msg {
-    match kind {
-        RequirementKind::Vram => Msg::ReqVram,
-        RequirementKind::GpuCount => Msg::ReqGpuCount,
-        RequirementKind::Network => Msg::ReqNetwork,
-        RequirementKind::Disk => Msg::ReqDisk,
-        RequirementKind::Exclusive => Msg::ReqExclusive,
-        RequirementKind::Interconnect => Msg::ReqInterconnect,
-        RequirementKind::MemoryPooling => Msg::ReqMemoryPooling,
-    }
-}
-
 /// Builds the comparison for the active team from the page's query.
 pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can_set_budget: bool) -> Result<Computed, AppError> {
     let q = Query::parse(raw_query);
@@ -384,7 +372,7 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<(Decimal, Curr
         warnings.push(locale.t(Msg::TcoWExpired).to_string());
     }
     for kind in &c.failing {
-        warnings.push(locale.fmt(Msg::TcoWRequirement, &[("requirement", locale.t(requirement_msg(*kind)))]));
+        warnings.push(locale.fmt(Msg::TcoWRequirement, &[("requirement", locale.t(crate::pages::quotes::compare::requirement_msg(*kind)))]));
     }
     for w in &e.warnings {
         warnings.push(match w {

@@ -17,6 +17,8 @@ use axum::{
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde::Deserialize;
 
+use crate::tco::svg;
+
 /// Streams one file of one of the team's runs as a download.
 pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path((run_id, file_id)): Path<(i64, i64)>) -> Response {
     let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
@@ -59,14 +61,6 @@ pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Call
     res
 }
 
-/// An SVG answer: never cached, never able to run anything.
-fn svg(body: String) -> Response {
-    let mut res = body.into_response();
-    let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"));
-    res
-}
 
 /// The chart labels in the reader's language.
 fn telemetry_labels(locale: Locale) -> TelemetryLabels {

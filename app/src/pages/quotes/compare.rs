@@ -119,15 +119,7 @@ mod server {
     }
 
     fn line(locale: Locale, r: &Requirement) -> CheckLine {
-        let label = locale.t(match r.kind {
-            RequirementKind::Vram => Msg::ReqVram,
-            RequirementKind::GpuCount => Msg::ReqGpuCount,
-            RequirementKind::Network => Msg::ReqNetwork,
-            RequirementKind::Disk => Msg::ReqDisk,
-            RequirementKind::Exclusive => Msg::ReqExclusive,
-            RequirementKind::Interconnect => Msg::ReqInterconnect,
-            RequirementKind::MemoryPooling => Msg::ReqMemoryPooling,
-        });
+        let label = locale.t(crate::pages::quotes::compare::requirement_msg(r.kind));
         let mut parts = Vec::new();
         if let Some(f) = &r.required {
             parts.push(locale.fmt(Msg::ReqNeeds, &[("required", &figure(locale, f))]));
@@ -359,4 +351,19 @@ pub fn QuoteComparePage() -> impl IntoView {
         }
         .into_any()
     })
+}
+
+/// The name of a requirement of the workload.
+#[must_use]
+pub const fn requirement_msg(kind: crate::domain::quotes::RequirementKind) -> Msg {
+    use crate::domain::quotes::RequirementKind;
+    match kind {
+        RequirementKind::Vram => Msg::ReqVram,
+        RequirementKind::GpuCount => Msg::ReqGpuCount,
+        RequirementKind::Network => Msg::ReqNetwork,
+        RequirementKind::Disk => Msg::ReqDisk,
+        RequirementKind::Exclusive => Msg::ReqExclusive,
+        RequirementKind::Interconnect => Msg::ReqInterconnect,
+        RequirementKind::MemoryPooling => Msg::ReqMemoryPooling,
+    }
 }
