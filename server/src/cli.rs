@@ -1,4 +1,5 @@
-//! The command line: `serve` (default), `migrate`, `user add`.
+//! The command line: `serve` (default), `migrate`, `user add`, `quotes`, `bench parse`, `tco`,
+//! `audit verify`.
 
 use crate::{
     config::{DbArgs, ServeConfig},
@@ -50,6 +51,9 @@ enum Command {
     /// Benchmark results.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// The tamper-evident audit trail of orders.
+    #[command(subcommand)]
+    Audit(crate::audit_cli::AuditCommand),
     /// Total cost of ownership of a self-contained scenario (quotes' price sheets, workload,
     /// assumptions, measured throughput), ranked, as JSON on standard output.
     Tco {
@@ -128,6 +132,7 @@ pub async fn run() -> ExitCode {
             return print_or_fail(crate::tools_cli::bench_parse(&file, format));
         }
         Some(Command::Tco { scenario }) => return print_or_fail(crate::tools_cli::tco(&scenario)),
+        Some(Command::Audit(command)) => return crate::audit_cli::run(&cli.db.path, command).await,
         Some(Command::Quotes(command)) => {
             return match crate::quotes_cli::run(&cli.db.path, command).await {
                 Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! NodeLedger's server: configuration, command line, HTTP layers and the router.
 //! The binary (`src/main.rs`) only parses the command line and calls into here.
 
+pub mod audit_cli;
 pub mod cli;
 pub mod config;
 pub mod documents;

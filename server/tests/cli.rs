@@ -149,3 +149,105 @@ fn tco_runs_the_example_scenario_and_names_bad_fields() {
     assert!(text(&out.stderr).contains("efficiency"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// An approved order in a fresh database file: events 1–4 (create, item answered, submit,
+/// approve pinning revision 1's content hash). Returns the order's exported record.
+async fn audited_db(path: &Path) -> serde_json::Value {
+    use app::{
+        domain::audit::{Action, OrderState, canonical_json, sha256_hex},
+        services::audit,
+        store,
+    };
+    use serde_json::json;
+    const AT: &str = "2026-12-01T09:00:00Z";
+    let pool = store::connect(path.to_str().unwrap()).await.unwrap();
+    let team: i64 = sqlx::query_scalar("INSERT INTO teams (name) VALUES ('Audit') RETURNING id").fetch_one(&pool).await.unwrap();
+    let user: i64 = sqlx::query_scalar("INSERT INTO users (email, display_name, password_hash) VALUES ('a@example.com', 'A', 'x') RETURNING id")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let workload: i64 =
+        sqlx::query_scalar("INSERT INTO workloads (team_id, name, body) VALUES (?, 'Train', '{}') RETURNING id").bind(team).fetch_one(&pool).await.unwrap();
+    let text = canonical_json(&json!({ "checklist": { "egress": "yes" }, "runs": [5, 8] })).unwrap();
+    let hash = sha256_hex(&text);
+    let mut tx = store::begin_write(&pool).await.unwrap();
+    let (order, rev) = store::orders::insert(&mut tx, team, "H100", workload, user, &text).await.unwrap().unwrap();
+    let events = [
+        (Action::Create, json!({ "title": "H100" })),
+        (Action::ItemAnswered, json!({ "item": "egress", "answer": "yes" })),
+        (Action::Submit, json!({ "revision": 1 })),
+        (Action::Approve, json!({ "revision": 1, "content_hash": hash })),
+    ];
+    for (action, data) in events {
+        store::audit::append(&mut tx, order, user, AT, action, data).await.unwrap();
+    }
+    assert!(store::orders::set_state(&mut tx, rev, OrderState::Draft, OrderState::Approved, user, AT, "", Some(&hash)).await.unwrap());
+    tx.commit().await.unwrap();
+    let export = serde_json::to_value(audit::export_order(&pool, order).await.unwrap().unwrap()).unwrap();
+    pool.close().await;
+    export
+}
+
+async fn tamper(path: &Path, sql: &'static str) {
+    let pool = app::store::connect(path.to_str().unwrap()).await.unwrap();
+    sqlx::query("DROP TRIGGER IF EXISTS audit_events_are_append_only_update").execute(&pool).await.unwrap();
+    sqlx::query(sql).execute(&pool).await.unwrap();
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn audit_verify_reports_the_head_and_names_a_tampered_event() {
+    let (db, dir) = temp_db("audit");
+    let missing = run(&db, &["audit", "verify"], "");
+    assert_eq!(missing.status.code(), Some(2), "no database: cannot verify");
+    assert!(!db.exists(), "verifying does not create a database");
+
+    let export = audited_db(&db).await;
+    let head = export["events"][3]["hash"].as_str().unwrap().to_owned();
+    let ok = run(&db, &["audit", "verify"], "");
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assert_eq!(text(&ok.stdout).trim(), format!("audit chain OK: 4 events, head {head}, 1 approved revisions checked"));
+
+    let file = dir.join("order.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&export).unwrap()).unwrap();
+    let file_arg = file.to_str().unwrap();
+    let matches = run(&db, &["audit", "verify", "--export", file_arg], "");
+    assert!(matches.status.success(), "{}", text(&matches.stderr));
+    assert!(text(&matches.stdout).contains("audit export OK: order 1, 4 events and 1 revisions match the database"), "{}", text(&matches.stdout));
+
+    let mut altered = export.clone();
+    altered["events"][1]["data"]["answer"] = serde_json::json!("no");
+    let altered_file = dir.join("altered.json");
+    std::fs::write(&altered_file, altered.to_string()).unwrap();
+    let refused = run(&db, &["audit", "verify", "--export", altered_file.to_str().unwrap()], "");
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+    assert!(text(&refused.stderr).contains("exported event 2: hash does not match"), "{}", text(&refused.stderr));
+
+    let not_json = dir.join("not.json");
+    std::fs::write(&not_json, "{").unwrap();
+    assert_eq!(run(&db, &["audit", "verify", "--export", not_json.to_str().unwrap()], "").status.code(), Some(2));
+
+    tamper(&db, "UPDATE audit_events SET data = replace(data, 'yes', 'yeS') WHERE seq = 2").await;
+    let broken = run(&db, &["audit", "verify"], "");
+    assert_eq!(broken.status.code(), Some(1), "{}", text(&broken.stderr));
+    assert!(text(&broken.stdout).is_empty());
+    assert_eq!(text(&broken.stderr).trim(), "audit chain BROKEN: audit event 2: bad hash: stored hash does not match the event");
+    let stale = run(&db, &["audit", "verify", "--export", file_arg], "");
+    assert_eq!(stale.status.code(), Some(1), "the export no longer matches the database");
+    assert!(text(&stale.stderr).contains("exported event 2: differs from the database's event 2 (data)"), "{}", text(&stale.stderr));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn audit_verify_names_the_order_whose_approved_content_changed() {
+    let (db, dir) = temp_db("audit-content");
+    audited_db(&db).await;
+    let pool = app::store::connect(db.to_str().unwrap()).await.unwrap();
+    sqlx::query("DROP TRIGGER approved_order_revisions_are_locked").execute(&pool).await.unwrap();
+    sqlx::query("UPDATE order_revisions SET content = replace(content, '[5,8]', '[5,9]')").execute(&pool).await.unwrap();
+    pool.close().await;
+    let broken = run(&db, &["audit", "verify"], "");
+    assert_eq!(broken.status.code(), Some(1), "{}", text(&broken.stderr));
+    assert!(text(&broken.stderr).contains("audit chain BROKEN: order 1 revision 1: approved content changed"), "{}", text(&broken.stderr));
+    std::fs::remove_dir_all(dir).ok();
+}

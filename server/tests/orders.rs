@@ -166,6 +166,8 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     assert_eq!(export["revisions"][0]["content_hash"], pinned.as_str());
     assert!(export["events"].as_array().unwrap().iter().all(|e| e["hash"].as_str().is_some_and(|h| h.len() == 64)));
     assert_eq!(d.app.get(&format!("/orders/{order}/export.json"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    let checked = app::services::audit::check_export(&d.app.db, &export).await.unwrap();
+    assert!(checked.is_ok(), "the downloaded record checks against the database: {checked:?}");
 
     // The printable page shows the head hash; a reopen starts revision 2, revision 1 stays.
     let page = d.app.get(&format!("/orders/{order}"), Some(&d.max), None).await;

@@ -1,12 +1,18 @@
 //! Verifying the audit trail: the hash chain over every event, and every approved order revision
 //! against the content hash its approval event pinned. Used by `nodeledger audit verify` and
-//! shown on each order page.
+//! shown on each order page. Also: exporting one order's audit record ([`export_order`]) and
+//! checking such an export against the database ([`check_export`], `nodeledger audit verify
+//! --export FILE`).
 
 use crate::{
-    domain::audit::{Action, ChainHead, ChainError, ChainFault, canonical_json, sha256_hex, verify_next},
+    domain::audit::{
+        Action, ChainError, ChainFault, ChainHead, ExportFault, ExportedRevision, OrderExport, OrderState, canonical_json, check_self,
+        content_hash_or_empty, first_difference, parse_export, sha256_hex, verify_next,
+    },
     store::{self, Db},
 };
 use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
 
 /// Events read per query while verifying.
 const PAGE: i64 = 5000;
@@ -58,7 +64,7 @@ pub struct AuditStatus {
 pub async fn verify(db: &Db) -> Result<Result<AuditStatus, AuditFault>, sqlx::Error> {
     let mut head = ChainHead::genesis();
     let mut after = 0;
-    let mut pinned = std::collections::HashMap::<(i64, i64), String>::new();
+    let mut pinned = HashMap::<(i64, i64), String>::new();
     loop {
         let rows = store::audit::page(db, after, PAGE).await?;
         let Some(last) = rows.last() else { break };
@@ -90,4 +96,119 @@ pub async fn verify(db: &Db) -> Result<Result<AuditStatus, AuditFault>, sqlx::Er
 
 fn describe(fault: &ChainFault) -> String {
     fault.to_string()
+}
+
+/// Why an export does not check out: the export itself or its agreement with the database
+/// ([`ExportFault`]), or the database's own audit trail ([`AuditFault`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", content = "fault", rename_all = "snake_case")]
+pub enum ExportMismatch {
+    /// The export is inconsistent, or differs from the database.
+    #[error(transparent)]
+    Export(ExportFault),
+    /// The database's chain or approved content does not verify.
+    #[error("database audit trail: {0}")]
+    Database(AuditFault),
+}
+
+/// An export that matches the database, and the database's verified chain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportStatus {
+    /// The exported order.
+    pub order_id: i64,
+    /// Exported events checked.
+    pub events: u64,
+    /// Exported revisions checked.
+    pub revisions: u64,
+    /// The whole database's verification.
+    pub chain: AuditStatus,
+}
+
+fn unreadable(what: String) -> sqlx::Error {
+    sqlx::Error::Decode(what.into())
+}
+
+/// One order's audit record (format: [`crate::domain::audit::OrderExport`]): all its events and
+/// revisions as stored now; `None` when the order has neither.
+///
+/// Not scoped to a team: callers check access to the order first.
+///
+/// # Errors
+/// Database errors, or a stored event or revision that cannot be decoded.
+pub async fn export_order(db: &Db, order_id: i64) -> Result<Option<OrderExport>, sqlx::Error> {
+    let mut events = Vec::new();
+    for row in store::audit::of_order(db, order_id).await? {
+        let seq = row.0;
+        events.push(store::audit::decode(row).ok_or_else(|| unreadable(format!("audit event {seq}: unreadable action or data")))?);
+    }
+    let mut revisions = Vec::new();
+    for (revision, state, content, content_hash) in store::orders::revisions_for_audit(db, order_id).await? {
+        let content = serde_json::from_str(&content).map_err(|e| unreadable(format!("order {order_id} revision {revision}: {e}")))?;
+        revisions.push(ExportedRevision { revision, state: store::orders::parse_state(&state)?, content, content_hash });
+    }
+    if events.is_empty() && revisions.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(OrderExport { order_id, events, revisions }))
+}
+
+/// Checks an exported order record (JSON, format: [`crate::domain::audit::OrderExport`])
+/// against the database. First failure wins, in this order:
+/// 1. the export alone ([`check_self`]): events of the order in ascending seq, each hash
+///    recomputes, consecutive events link, revisions hash to their `content_hash` (required when
+///    approved) and approval events pin those hashes;
+/// 2. every exported event is in the database with the same seq and identical fields, and the
+///    database has no event of the order, up to the export's last seq, that the export lacks;
+/// 3. every exported revision is in the database and its content there hashes like the
+///    exported content; a revision approved in the export is still approved;
+/// 4. the database's whole chain and approved revisions verify ([`verify`]).
+///
+/// # Errors
+/// Database errors only; every mismatch is an `Ok(Err(_))`.
+pub async fn check_export(db: &Db, export: &serde_json::Value) -> Result<Result<ExportStatus, ExportMismatch>, sqlx::Error> {
+    let fail = |f: ExportFault| Ok(Err(ExportMismatch::Export(f)));
+    let export = match parse_export(export) {
+        Ok(e) => e,
+        Err(f) => return fail(f),
+    };
+    if let Err(f) = check_self(&export) {
+        return fail(f);
+    }
+
+    let stored: BTreeMap<i64, store::audit::EventRow> = store::audit::of_order(db, export.order_id).await?.into_iter().map(|r| (r.0, r)).collect();
+    for e in &export.events {
+        let Some(row) = stored.get(&e.seq) else { return fail(ExportFault::EventNotInDatabase { seq: e.seq }) };
+        let field = match store::audit::decode(row.clone()) {
+            None => Some("action or data"),
+            Some(s) => first_difference(e, &s),
+        };
+        if let Some(field) = field {
+            return fail(ExportFault::EventDiffers { seq: e.seq, field: field.to_owned() });
+        }
+    }
+    if let Some(last) = export.events.last() {
+        let exported: std::collections::HashSet<i64> = export.events.iter().map(|e| e.seq).collect();
+        if let Some(&seq) = stored.range(..=last.seq).map(|(s, _)| s).find(|s| !exported.contains(*s)) {
+            return fail(ExportFault::EventOmitted { seq });
+        }
+    }
+
+    let revisions: HashMap<i64, (String, String)> =
+        store::orders::revisions_for_audit(db, export.order_id).await?.into_iter().map(|(rev, state, content, _)| (rev, (state, content))).collect();
+    for r in &export.revisions {
+        let Some((state, content)) = revisions.get(&r.revision) else { return fail(ExportFault::RevisionNotInDatabase { revision: r.revision }) };
+        let exported = content_hash_or_empty(&r.content);
+        let database = serde_json::from_str(content).map(|v| content_hash_or_empty(&v)).unwrap_or_default();
+        if exported != database {
+            return fail(ExportFault::RevisionDiffers { revision: r.revision, exported, database, state: state.clone() });
+        }
+        if r.state == OrderState::Approved && state != "approved" {
+            return fail(ExportFault::RevisionState { revision: r.revision, state: state.clone() });
+        }
+    }
+
+    Ok(match verify(db).await? {
+        Err(fault) => Err(ExportMismatch::Database(fault)),
+        Ok(chain) => Ok(ExportStatus { order_id: export.order_id, events: export.events.len() as u64, revisions: export.revisions.len() as u64, chain }),
+    })
 }

@@ -621,33 +621,10 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
     })
 }
 
-/// The order record for export: every revision with its content and hash, and the order's
-/// audit events (`nodeledger audit verify --export FILE` checks it against the database).
+/// The order record for export (the format `nodeledger audit verify --export FILE` checks, see
+/// `domain::audit::export`): every revision with its content and hash, and the order's events.
 pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::Value, AppError> {
-    let revisions = store::orders::revisions(db, team_id, order_id).await?;
-    let first = revisions.last().ok_or(AppError::NotFound)?;
-    let events: Vec<_> = store::audit::of_order(db, order_id).await?.into_iter().filter_map(store::audit::decode).collect();
-    let head = store::audit::head(db).await?;
-    let revisions: Vec<serde_json::Value> = revisions
-        .iter()
-        .rev()
-        .map(|r| {
-            let content: serde_json::Value = serde_json::from_str(&r.content).unwrap_or(serde_json::Value::Null);
-            serde_json::json!({
-                "revision": r.revision,
-                "state": r.state,
-                "content": content,
-                "content_hash": r.content_hash,
-                "submitted_by": r.submitted_by, "submitted_at": r.submitted_at,
-                "decided_by": r.decided_by, "decided_at": r.decided_at, "decision_comment": r.decision_comment,
-            })
-        })
-        .collect();
-    Ok(serde_json::json!({
-        "order_id": order_id,
-        "title": first.title,
-        "revisions": revisions,
-        "events": events,
-        "chain_head": head,
-    }))
+    store::orders::latest(db, team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let record = crate::services::audit::export_order(db, order_id).await?.ok_or(AppError::NotFound)?;
+    serde_json::to_value(record).map_err(|_| AppError::Internal)
 }

@@ -130,6 +130,7 @@ pub async fn set_content(tx: &mut Tx, revision_id: i64, content: &str) -> Result
 }
 
 /// Moves a revision from `from` to `to`, recording who and when (submit or decide).
+#[expect(clippy::too_many_arguments, reason = "one UPDATE's columns; a struct would only rename them")]
 pub async fn set_state(tx: &mut Tx, revision_id: i64, from: OrderState, to: OrderState, actor: i64, at: &str, comment: &str, content_hash: Option<&str>) -> Result<bool, sqlx::Error> {
     let sql = if to == OrderState::Submitted {
         "UPDATE order_revisions SET state = ?, submitted_by = ?, submitted_at = ?, decision_comment = ?, content_hash = ? WHERE id = ? AND state = ?"
@@ -155,4 +156,10 @@ pub async fn user_names(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec
     .bind(team_id)
     .fetch_all(db)
     .await
+}
+
+/// Every revision of an order as `(revision, state, content, content_hash)`, oldest first, for
+/// audit exports and their checks. Not scoped to a team: callers check access to the order first.
+pub async fn revisions_for_audit(db: impl SqliteExecutor<'_>, order_id: i64) -> Result<Vec<(i64, String, String, Option<String>)>, sqlx::Error> {
+    sqlx::query_as("SELECT revision, state, content, content_hash FROM order_revisions WHERE order_id = ? ORDER BY revision").bind(order_id).fetch_all(db).await
 }

@@ -35,6 +35,10 @@
 //! this in one pass. [`content_hash`] pins a whole order revision (hash of its
 //! canonical JSON), e.g. inside an approval event's `data`.
 //!
+//! # Exports
+//! [`OrderExport`] is one order's events and revisions as JSON (format in `export.rs`);
+//! [`check_self`] checks what an export proves without the database.
+//!
 //! # Lifecycle
 //! [`transition`] is the order state machine (`lifecycle.rs`); see its docs.
 
@@ -42,6 +46,7 @@ mod action;
 mod canonical;
 mod chain;
 mod event;
+mod export;
 mod lifecycle;
 #[cfg(test)]
 mod tests;
@@ -52,4 +57,8 @@ pub use chain::{
     ChainError, ChainFault, ChainHead, EventError, next_event, verify_chain, verify_next,
 };
 pub use event::{AuditEvent, GENESIS_HASH, content_hash, event_hash, is_rfc3339_utc, sha256_hex};
+pub use export::{
+    ExportFault, ExportedRevision, OrderExport, approval_pin, check_self, content_hash_or_empty,
+    first_difference, parse_export,
+};
 pub use lifecycle::{OrderState, Outcome, Refusal, TransitionCtx, transition};

@@ -74,7 +74,7 @@ mod server {
         auth,
         domain::{
             money::{format_money, format_unit_price},
-            quotes::{self, Figure, Note, Requirement, RequirementKind, Status},
+            quotes::{self, Figure, Note, Requirement, Status},
             roles::Capability,
             tco::{Currency, ExchangeRate},
         },
