@@ -107,6 +107,24 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     let res = d.app.call("/api/orders/select", &select, Some(&d.pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 
+    // Evidence: a field of the chosen quote, the vendor's document, the cost comparison.
+    let pdf: &[u8] = b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n";
+    let up = d.app.multipart(&format!("/quotes/{}/documents", d.quote), &[("revision", None, b"1"), ("file", Some("quote.pdf"), pdf)], Some(&d.pam), None).await;
+    assert!(up.status.is_redirection(), "{} {}", up.status, up.body);
+    let doc: i64 = sqlx::query_scalar("SELECT id FROM quote_documents").fetch_one(&d.app.db).await.unwrap();
+    let first = applicable_items(WorkloadKind::Batch, false).into_iter().find(|i| i.expert == Expert::Procurement).unwrap();
+    let doc_s = doc.to_string();
+    let form = [("order_id", o.as_str()), ("item_id", first.id), ("status", "confirmed"), ("status_note", ""), ("answer", "as quoted"),
+        ("evidence_run", ""), ("evidence_note", ""), ("evidence_quote_field", "spec.gpu_model"), ("evidence_file", doc_s.as_str()), ("evidence_tco", "on")];
+    let res = d.app.call("/api/orders/answer", &form, Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.pam)).await.body);
+    let item = view["sections"].as_array().unwrap().iter().flat_map(|s| s["items"].as_array().unwrap().clone()).find(|i| i["id"] == first.id).unwrap();
+    let evidence = item["evidence"].to_string();
+    assert!(evidence.contains("quote.pdf") && evidence.contains(&format!("/documents/{doc}")) && evidence.contains("/tco?workload="), "{evidence}");
+    let bad = [("order_id", o.as_str()), ("item_id", first.id), ("status", "confirmed"), ("evidence_quote_field", "spec.nonsense")];
+    assert_eq!(d.app.call("/api/orders/answer", &bad, Some(&d.pam)).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+
     // Each side answers its own items; not applicable needs a reason.
     let items = applicable_items(WorkloadKind::Batch, false);
     let engineer_item = items.iter().find(|i| i.expert == Expert::Engineer).unwrap();

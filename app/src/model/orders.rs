@@ -110,6 +110,10 @@ pub struct OrderView {
     pub run_choices: Vec<RunSummary>,
     /// Waiver text when no valid run backs the chosen quote.
     pub waiver: String,
+    /// Fields of the chosen quote that can be cited: column and label.
+    pub quote_fields: Vec<(String, String)>,
+    /// Documents of the chosen quote revision: id and file name.
+    pub documents: Vec<(i64, String)>,
     /// The checklist.
     pub sections: Vec<SectionLine>,
     /// What blocks submission, in the reader's language.

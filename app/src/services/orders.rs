@@ -216,6 +216,12 @@ pub struct AnswerForm {
     pub evidence_run: Option<i64>,
     /// A note as evidence.
     pub evidence_note: String,
+    /// A field of the chosen quote revision as evidence (its column name, e.g. `spec.cuda`).
+    pub evidence_quote_field: String,
+    /// A document of the chosen quote revision as evidence (its id).
+    pub evidence_file: Option<i64>,
+    /// Cite the order's cost comparison.
+    pub evidence_tco: bool,
 }
 
 /// Answers one item of a draft; engineers answer the engineers' items, procurement the rest.
@@ -242,9 +248,26 @@ pub async fn answer(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
     if let Some(run) = form.evidence_run {
         store::runs::canonical(db, team.team_id, run).await?.ok_or(AppError::NotFound)?;
     }
+    let current = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let current = content_of(&current)?;
     let mut evidence = Vec::new();
     if let Some(run_id) = form.evidence_run {
         evidence.push(Evidence::Run { run_id });
+    }
+    let field = form.evidence_quote_field.trim();
+    if !field.is_empty() {
+        let known = crate::pages::quotes::form::SECTIONS.iter().flat_map(|(_, fields)| fields.iter()).any(|(column, _, _)| *column == field);
+        let quote_revision_id = current.quote_revision_id.filter(|_| known).ok_or_else(|| AppError::InvalidFields(vec![FieldIssue::new("evidence_quote_field", "invalid")]))?;
+        evidence.push(Evidence::QuoteField { quote_revision_id, field: field.to_string() });
+    }
+    if let Some(doc) = form.evidence_file {
+        let rev = current.quote_revision_id.ok_or(AppError::NotFound)?;
+        let docs = store::documents::of_revision(db, team.team_id, rev).await?;
+        let d = docs.into_iter().find(|d| d.id == doc).ok_or(AppError::NotFound)?;
+        evidence.push(Evidence::File { sha256: d.sha256, name: d.file_name });
+    }
+    if form.evidence_tco {
+        evidence.push(Evidence::TcoComparison { id: order_id });
     }
     if !form.evidence_note.trim().is_empty() {
         evidence.push(Evidence::Note { text: form.evidence_note.trim().to_string() });
@@ -433,6 +456,10 @@ fn status_code(s: &ItemStatus) -> (&'static str, String) {
     }
 }
 
+fn quote_field_label(locale: Locale, column: &str) -> String {
+    Msg::from_key(&format!("qf.{column}")).map_or_else(|| column.to_string(), |m| locale.t(m).to_string())
+}
+
 fn fact_name(locale: Locale, fact: checklist::Fact) -> String {
     let key = serde_json::to_value(fact).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     Msg::from_key(&format!("orders.fact_{key}")).map_or(key, |m| locale.t(m).to_string())
@@ -458,6 +485,10 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
     let run_choices = store::runs::list(db, team.team_id, RunFilter { quote_id: None, workload_id: Some(content.workload_id) }, 500).await?;
     let team_runs = store::runs::list(db, team.team_id, RunFilter::default(), 2000).await?;
     let runs: Vec<RunSummary> = team_runs.into_iter().filter(|r| content.runs.contains(&r.id)).collect();
+    let documents = match content.quote_revision_id {
+        Some(rev) => store::documents::of_revision(db, team.team_id, rev).await?,
+        None => Vec::new(),
+    };
     let facts = prefill_facts(&workload.record, quote.as_ref().map(|q| &q.draft.spec), quote.as_ref().map(|q| &q.draft.price), &runs);
     let draft = row.state == OrderState::Draft && is_latest;
     let names = store::orders::user_names(db, team.team_id).await?;
@@ -505,9 +536,15 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                                     .map(|e| match e {
                                         Evidence::Run { run_id } => EvidenceLine { label: locale.fmt(Msg::OrdersEvRun, &[("id", &run_id.to_string())]), href: Some(format!("/runs/{run_id}")) },
                                         Evidence::Note { text } => EvidenceLine { label: locale.fmt(Msg::OrdersEvNote, &[("text", text)]), href: None },
-                                        Evidence::QuoteField { field, .. } => EvidenceLine { label: locale.fmt(Msg::OrdersEvQuote, &[("field", field)]), href: None },
-                                        Evidence::TcoComparison { .. } => EvidenceLine { label: locale.t(Msg::OrdersEvTco).to_string(), href: None },
-                                        Evidence::File { name, .. } => EvidenceLine { label: locale.fmt(Msg::OrdersEvFile, &[("name", name)]), href: None },
+                                        Evidence::QuoteField { field, .. } => EvidenceLine {
+                                            label: locale.fmt(Msg::OrdersEvQuote, &[("field", &quote_field_label(locale, field))]),
+                                            href: content.quote_id.map(|q| format!("/quotes/{q}")),
+                                        },
+                                        Evidence::TcoComparison { .. } => EvidenceLine { label: locale.t(Msg::OrdersEvTco).to_string(), href: Some(format!("/tco?{}", tco_query(&content))) },
+                                        Evidence::File { name, sha256 } => EvidenceLine {
+                                            label: format!("{} (SHA-256 {}…)", locale.fmt(Msg::OrdersEvFile, &[("name", name)]), &sha256[..12.min(sha256.len())]),
+                                            href: documents.iter().find(|d| &d.sha256 == sha256).map(|d| format!("/documents/{}", d.id)),
+                                        },
                                     })
                                     .collect()
                             })
@@ -603,6 +640,12 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
         runs,
         run_choices,
         waiver: content.waiver.clone(),
+        quote_fields: if content.quote_revision_id.is_some() {
+            crate::pages::quotes::form::SECTIONS.iter().flat_map(|(_, f)| f.iter()).map(|(c, _, _)| (c.to_string(), quote_field_label(locale, c))).collect()
+        } else {
+            Vec::new()
+        },
+        documents: documents.iter().map(|d| (d.id, d.file_name.clone())).collect(),
         sections,
         blockers,
         tco,

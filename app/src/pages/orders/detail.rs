@@ -51,20 +51,56 @@ pub async fn select_for_order(
     orders::select(&auth::db()?, &caller, &team, order_id, &selection).await
 }
 
+/// The fields of an item's answer form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct AnswerFields {
+    /// Order id.
+    pub order_id: String,
+    /// Item id.
+    pub item_id: String,
+    /// `open`, `confirmed`, `not_applicable`, `problem`.
+    pub status: String,
+    /// Reason or note.
+    #[serde(default)]
+    pub status_note: String,
+    /// Answer.
+    #[serde(default)]
+    pub answer: String,
+    /// Run id as evidence (empty: none).
+    #[serde(default)]
+    pub evidence_run: String,
+    /// Note as evidence.
+    #[serde(default)]
+    pub evidence_note: String,
+    /// Quote field as evidence (column name).
+    #[serde(default)]
+    pub evidence_quote_field: String,
+    /// Vendor document id as evidence.
+    #[serde(default)]
+    pub evidence_file: String,
+    /// `on` to cite the cost comparison.
+    #[serde(default)]
+    pub evidence_tco: String,
+}
+
 /// Answers one checklist item (engineers their items, procurement theirs; draft only).
 #[server(endpoint = "orders/answer")]
-pub async fn answer_item(
-    order_id: i64,
-    item_id: String,
-    status: String,
-    status_note: String,
-    answer: String,
-    evidence_run: String,
-    evidence_note: String,
-) -> Result<(), AppError> {
+pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::AnswerChecklist)?;
-    let form = orders::AnswerForm { item_id, status, status_note, answer, evidence_run: evidence_run.trim().parse().ok(), evidence_note };
+    let form = orders::AnswerForm {
+        item_id: fields.item_id,
+        status: fields.status,
+        status_note: fields.status_note,
+        answer: fields.answer,
+        evidence_run: fields.evidence_run.trim().parse().ok(),
+        evidence_note: fields.evidence_note,
+        evidence_quote_field: fields.evidence_quote_field,
+        evidence_file: fields.evidence_file.trim().parse().ok(),
+        evidence_tco: !fields.evidence_tco.is_empty(),
+    };
+    let order_id = fields.order_id.trim().parse().map_err(|_| AppError::NotFound)?;
     orders::answer(&auth::db()?, &caller, &team, order_id, &form).await
 }
 
@@ -160,7 +196,16 @@ fn selection(v: &OrderView) -> impl IntoView + use<> {
     }
 }
 
-fn item_view(order_id: i64, item: ItemLine, runs: Vec<(i64, String)>) -> impl IntoView {
+/// What an item can cite: runs, fields and documents of the chosen quote.
+#[derive(Clone)]
+struct Citable {
+    runs: Vec<(i64, String)>,
+    fields: Vec<(String, String)>,
+    documents: Vec<(i64, String)>,
+}
+
+fn item_view(order_id: i64, item: ItemLine, cite: Citable) -> impl IntoView {
+    let runs = cite.runs.clone();
     let locale = use_locale();
     let status_label = |s: &str| {
         t(match s {
@@ -197,6 +242,23 @@ fn item_view(order_id: i64, item: ItemLine, runs: Vec<(i64, String)>) -> impl In
                     </select>
                 </label>
                 <label>{t(Msg::OrdersEvidenceNote)}<input type="text" name="evidence_note" /></label>
+                {(!cite.fields.is_empty()).then(|| view! {
+                    <label>{t(Msg::OrdersEvidenceQuoteField)}
+                        <select name="evidence_quote_field">
+                            <option value="">{t(Msg::OrdersNone)}</option>
+                            {cite.fields.iter().map(|(c, l)| view! { <option value=c.clone()>{l.clone()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                })}
+                {(!cite.documents.is_empty()).then(|| view! {
+                    <label>{t(Msg::OrdersEvidenceFile)}
+                        <select name="evidence_file">
+                            <option value="">{t(Msg::OrdersNone)}</option>
+                            {cite.documents.iter().map(|(id, n)| view! { <option value=id.to_string()>{n.clone()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                })}
+                <label class="check"><input type="checkbox" name="evidence_tco" value="on" />{t(Msg::OrdersEvidenceTco)}</label>
                 <button type="submit" class="small">{t(Msg::OrdersSaveItem)}</button>
             </ActionForm>
             <ActionError action />
@@ -315,7 +377,11 @@ pub fn OrderPage() -> impl IntoView {
                         Err(error) => view! { <ErrorBox error /> }.into_any(),
                         Ok(v) => {
                             let locale = use_locale();
-                            let runs: Vec<(i64, String)> = v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect();
+                            let cite = Citable {
+                                runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
+                                fields: v.quote_fields.clone(),
+                                documents: v.documents.clone(),
+                            };
                             let order_id = v.id;
                             view! {
                                 <Title text=v.title.clone() />
@@ -364,7 +430,7 @@ pub fn OrderPage() -> impl IntoView {
                                     <h2>{t(Msg::OrdersChecklist)}</h2>
                                     {v.sections.iter().map(|s| view! {
                                         <h3>{s.title.clone()}</h3>
-                                        <ul class="checklist">{s.items.iter().cloned().map(|i| item_view(order_id, i, runs.clone())).collect_view()}</ul>
+                                        <ul class="checklist">{s.items.iter().cloned().map(|i| item_view(order_id, i, cite.clone())).collect_view()}</ul>
                                     }).collect_view()}
                                 </section>
                                 {record(&v)}
