@@ -1,7 +1,7 @@
 //! The page header: product name, active team, user menu, language switch.
 
 use crate::{
-    app::SessionResource,
+    pages::session::get_session_info,
     components::forms::{ActionError, reload_on_success},
     i18n::{Locale, Msg, t, use_locale},
     model::{Caller, SessionInfo},
@@ -13,7 +13,9 @@ use leptos_router::hooks::use_location;
 /// The header shown on every page.
 #[component]
 pub fn Header() -> impl IntoView {
-    let SessionResource(session) = expect_context::<SessionResource>();
+    // The header reads its own copy of the session: one resource awaited by two `Suspense`
+    // boundaries (header and page guard) can stall streaming SSR (leptos-rs/leptos#4851).
+    let session = Resource::new(|| (), |()| get_session_info());
     view! {
         <header class="site-header">
             <a class="brand" href="/">

@@ -25,7 +25,7 @@ pub const ORIGIN: &str = "http://127.0.0.1:3000";
 pub const PASSWORD: &str = "correct horse battery staple";
 
 /// How long a response may take before the test calls it stalled.
-pub const STALL: Duration = Duration::from_secs(30);
+pub const STALL: Duration = Duration::from_secs(10);
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
@@ -83,13 +83,13 @@ impl TestApp {
     /// Sends a request and reads the whole answer.
     ///
     /// A response that stalls for [`STALL`] fails the test with the request named, instead of
-    /// hanging the run. A stalled page (GET) is tried once more and reported on stderr: Leptos'
-    /// streaming SSR has had rare races where a `Suspense` never resolves (leptos-rs/leptos
-    /// #4578, #4647, #4851); a second stall still fails.
+    /// hanging the run. A stalled page (GET) is tried up to twice more and reported on stderr:
+    /// Leptos' streaming SSR has had rare races where a `Suspense` never resolves
+    /// (leptos-rs/leptos #4578, #4647, #4851); a third stall fails.
     pub async fn send(&self, req: Request<Body>) -> Answer {
         let (parts, body) = req.into_parts();
         let body = body.collect().await.expect("request body").to_bytes();
-        let retries = u8::from(parts.method == http::Method::GET);
+        let retries = if parts.method == http::Method::GET { 2 } else { 0 };
         for attempt in 0..=retries {
             let req = Request::from_parts(parts.clone(), Body::from(body.clone()));
             match tokio::time::timeout(STALL, self.send_once(req)).await {
