@@ -136,6 +136,8 @@ pub struct RunSummary {
     pub gpu_name: Option<String>,
     /// GPUs seen per node.
     pub gpu_count: Option<i64>,
+    /// The run has a telemetry series (so a telemetry chart).
+    pub has_telemetry: bool,
     /// Primary throughput figure (steady state where telemetry allowed it).
     pub throughput_value: Option<f64>,
     /// Its unit (`tokens/s`, `samples/s`, …).

@@ -111,6 +111,8 @@ async fn scripts_upload_with_a_token_shown_once_and_revocable() {
     assert_eq!(chart.headers["content-type"], "image/svg+xml");
     assert!(chart.body.starts_with("<svg") && chart.body.contains("<title>") && chart.body.contains("SM 频率"), "{}", &chart.body[..200.min(chart.body.len())]);
     assert_eq!(d.app.get(&format!("/runs/{id}/telemetry.svg"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    let listed = d.app.call("/api/runs", &[], Some(&d.max)).await;
+    assert!(listed.body.contains(r#""has_telemetry":true"#), "{}", listed.body);
     let invalid = d.app.get("/runs/compare.svg?workload=&unit=tokens%2Fs", Some(&d.max), None).await;
     assert_eq!(invalid.status, StatusCode::NOT_FOUND, "invalid runs are left out of the comparison");
     let valid = d.app.multipart("/api/v1/runs", &[("result", Some("s.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;

@@ -140,6 +140,13 @@ async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput(
     assert_eq!((c["rows"][0]["quote_id"].as_i64(), c["rows"][0]["compared_exact"].as_str()), (Some(d.big), Some("420")), "{c}");
     assert!(c["rows"][0]["throughput"].as_str().unwrap().contains("as typed"));
 
+    // Any assumption can be set for one quote: 20 h of setup on the one-GPU node turns the ranking.
+    let c = d.compare(&d.pam, &format!("workload={}&{NO_OVERHEADS}&setup_h_{}=20", d.workload, d.small)).await;
+    assert_eq!((c["rows"][0]["quote_id"].as_i64(), c["rows"][1]["compared_exact"].as_str()), (Some(d.big), Some("920")), "{c}");
+    let c = d.compare(&d.pam, &format!("workload={}&{NO_OVERHEADS}&idle_h_{}=-1", d.workload, d.big)).await;
+    assert_eq!(c["rows"].as_array().unwrap().len(), 1, "{c}");
+    assert!(c["problems"][0]["message"].as_str().unwrap().contains("Idle while running (h): Must not be negative."), "{c}");
+
     // The page renders the same ranking, in Chinese too.
     let page = d.app.get(&format!("/tco?workload={}&{NO_OVERHEADS}", d.workload), Some(&d.max), Some("zh-CN")).await;
     assert!(page.body.contains("¥720.00") && page.body.contains("¥840.00") && page.body.contains("最便宜"), "{}", page.body);

@@ -3,6 +3,24 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The assumption fields of the comparison form, in order (each can be set for all quotes, or
+/// for one quote as `{field}_{quote id}`).
+pub const ASSUMPTION_FIELDS: [&str; 13] = [
+    "setup_h",
+    "data_prep_h",
+    "download_h",
+    "export_h",
+    "idle_h",
+    "stopped_h",
+    "rerun_pct",
+    "egress_gb",
+    "ingress_gb",
+    "snapshot_gb",
+    "snapshot_months",
+    "nodes",
+    "efficiency_pct",
+];
+
 /// One field of the assumptions form: its name, the value used (or typed), and a problem.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AssumptionField {

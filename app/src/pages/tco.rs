@@ -162,20 +162,24 @@ fn form(c: &CostComparison) -> impl IntoView + use<> {
                 </div>
             </fieldset>
             {(!selected.is_empty()).then(|| view! {
-                <details>
+                <details data-testid="tco-overrides">
                     <summary>{t(Msg::TcoOverrides)}</summary>
-                    <table class="table">
-                        <thead><tr><th>{t(Msg::TcoColQuote)}</th><th>{t(Msg::TcoOverrideTp)}</th><th>{t(Msg::TcoOverrideNodes)}</th></tr></thead>
-                        <tbody>
-                            {selected.iter().map(|q| view! {
-                                <tr>
-                                    <td>{q.label.clone()}</td>
-                                    <td><input type="text" inputmode="decimal" name=format!("tp_{}", q.id) /></td>
-                                    <td><input type="number" min="1" max="64" name=format!("nodes_{}", q.id) /></td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
+                    {selected.iter().map(|q| {
+                        let id = q.id;
+                        view! {
+                            <fieldset>
+                                <legend>{q.label.clone()}</legend>
+                                <div class="field-grid">
+                                    <label>{t(Msg::TcoOverrideTp)}<input type="text" inputmode="decimal" name=format!("tp_{id}") /></label>
+                                    {crate::model::tco::ASSUMPTION_FIELDS.iter().map(|name| view! {
+                                        <label>{locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions))}
+                                            <input type="text" inputmode="decimal" name=format!("{name}_{id}") />
+                                        </label>
+                                    }).collect_view()}
+                                </div>
+                            </fieldset>
+                        }
+                    }).collect_view()}
                 </details>
             })}
             <button type="submit" data-testid="tco-compare">{t(Msg::TcoCompare)}</button>

@@ -25,21 +25,7 @@ use std::str::FromStr;
 pub const MAX_NODES: u32 = 64;
 
 /// The shared assumption fields, in form order.
-pub const FIELDS: [&str; 13] = [
-    "setup_h",
-    "data_prep_h",
-    "download_h",
-    "export_h",
-    "idle_h",
-    "stopped_h",
-    "rerun_pct",
-    "egress_gb",
-    "ingress_gb",
-    "snapshot_gb",
-    "snapshot_months",
-    "nodes",
-    "efficiency_pct",
-];
+pub const FIELDS: [&str; 13] = crate::model::tco::ASSUMPTION_FIELDS;
 
 /// A parsed `application/x-www-form-urlencoded` query, repeated keys kept.
 #[derive(Clone, Debug, Default)]
@@ -123,63 +109,105 @@ fn default_value(name: &str, w: Option<&Workload>) -> String {
 }
 
 /// Reads the shared assumptions; every bad field is named, none is replaced by a default.
+/// A checked assumption value.
+#[derive(Clone, Copy)]
+enum Value {
+    /// A decimal figure (hours, GB, percent).
+    Figure(Decimal),
+    /// A node count, or none for "as the workload needs".
+    Nodes(Option<u32>),
+}
+
+/// Checks one assumption field; the error is the message shown next to it.
+fn check_field(name: &str, value: &str, locale: Locale) -> Result<Value, String> {
+    if name == "nodes" {
+        return match value {
+            "" => Ok(Value::Nodes(None)),
+            v => match v.parse::<u32>() {
+                Ok(n) if (1..=MAX_NODES).contains(&n) => Ok(Value::Nodes(Some(n))),
+                _ => Err(locale.fmt(Msg::TcoErrNodes, &[("max", &MAX_NODES.to_string())])),
+            },
+        };
+    }
+    match Decimal::from_str(value) {
+        Err(_) => Err(locale.t(Msg::TcoErrNumber).to_string()),
+        Ok(d) if d.is_sign_negative() && !d.is_zero() => Err(locale.t(Msg::TcoErrNegative).to_string()),
+        Ok(d) if name == "rerun_pct" && d >= Decimal::ONE_HUNDRED => Err(locale.fmt(Msg::TcoErrPercent, &[("min", "0"), ("max", "99")])),
+        Ok(d) if name == "efficiency_pct" && (d <= Decimal::ZERO || d > Decimal::ONE_HUNDRED) => {
+            Err(locale.fmt(Msg::TcoErrPercent, &[("min", "1"), ("max", "100")]))
+        }
+        Ok(d) => Ok(Value::Figure(d)),
+    }
+}
+
+/// Sets one checked field in `a`.
+fn apply(a: &mut Assumptions, name: &str, value: Value) {
+    let hundred = Decimal::ONE_HUNDRED;
+    match (name, value) {
+        (_, Value::Nodes(n)) => a.nodes = n,
+        ("setup_h", Value::Figure(d)) => a.setup_h = d,
+        ("data_prep_h", Value::Figure(d)) => a.data_prep_h = d,
+        ("download_h", Value::Figure(d)) => a.download_h = d,
+        ("export_h", Value::Figure(d)) => a.export_h = d,
+        ("idle_h", Value::Figure(d)) => a.idle_h = d,
+        ("stopped_h", Value::Figure(d)) => a.stopped_h = d,
+        ("rerun_pct", Value::Figure(d)) => a.rerun_share = d / hundred,
+        ("egress_gb", Value::Figure(d)) => a.egress_gb = d,
+        ("ingress_gb", Value::Figure(d)) => a.ingress_gb = d,
+        ("snapshot_gb", Value::Figure(d)) => a.snapshot_gb = d,
+        ("snapshot_months", Value::Figure(d)) => a.snapshot_months = d,
+        ("efficiency_pct", Value::Figure(d)) => a.efficiency = d / hundred,
+        _ => {}
+    }
+}
+
+/// Reads the shared assumptions; every bad field is named, none is replaced by a default.
 fn read_assumptions(q: &Query, w: Option<&Workload>, locale: Locale) -> (Vec<AssumptionField>, Option<Assumptions>) {
     let mut fields = Vec::new();
-    let mut values = std::collections::HashMap::new();
-    let mut nodes = None;
+    let mut a = Assumptions {
+        setup_h: Decimal::ZERO,
+        data_prep_h: Decimal::ZERO,
+        download_h: Decimal::ZERO,
+        export_h: Decimal::ZERO,
+        idle_h: Decimal::ZERO,
+        stopped_h: Decimal::ZERO,
+        rerun_share: Decimal::ZERO,
+        egress_gb: Decimal::ZERO,
+        ingress_gb: Decimal::ZERO,
+        snapshot_gb: Decimal::ZERO,
+        snapshot_months: Decimal::ZERO,
+        nodes: None,
+        efficiency: Decimal::ONE,
+        measured_throughput_per_s: None,
+    };
     let mut ok = true;
     for name in FIELDS {
         let typed = q.0.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string());
         let value = typed.unwrap_or_else(|| default_value(name, w));
-        let error = if name == "nodes" {
-            match value.as_str() {
-                "" => None,
-                v => match v.parse::<u32>() {
-                    Ok(n) if (1..=MAX_NODES).contains(&n) => {
-                        nodes = Some(n);
-                        None
-                    }
-                    _ => Some(locale.fmt(Msg::TcoErrNodes, &[("max", &MAX_NODES.to_string())])),
-                },
+        let error = match check_field(name, &value, locale) {
+            Ok(v) => {
+                apply(&mut a, name, v);
+                None
             }
-        } else {
-            match Decimal::from_str(&value) {
-                Err(_) => Some(locale.t(Msg::TcoErrNumber).to_string()),
-                Ok(d) if d.is_sign_negative() && !d.is_zero() => Some(locale.t(Msg::TcoErrNegative).to_string()),
-                Ok(d) if name == "rerun_pct" && d >= Decimal::ONE_HUNDRED => Some(locale.fmt(Msg::TcoErrPercent, &[("min", "0"), ("max", "99")])),
-                Ok(d) if name == "efficiency_pct" && (d <= Decimal::ZERO || d > Decimal::ONE_HUNDRED) => {
-                    Some(locale.fmt(Msg::TcoErrPercent, &[("min", "1"), ("max", "100")]))
-                }
-                Ok(d) => {
-                    values.insert(name, d);
-                    None
-                }
-            }
+            Err(e) => Some(e),
         };
         ok &= error.is_none();
         fields.push(AssumptionField { name: name.to_string(), value, error });
     }
-    if !ok {
-        return (fields, None);
+    (fields, ok.then_some(a))
+}
+
+/// Applies the overrides of one quote (`{field}_{quote id}` in the query) to the shared
+/// assumptions; the first bad one is returned as "field: message".
+fn quote_overrides(q: &Query, quote_id: i64, shared: &Assumptions, locale: Locale) -> Result<Assumptions, String> {
+    let mut a = shared.clone();
+    for name in FIELDS {
+        if let Some(v) = q.get(&format!("{name}_{quote_id}")) {
+            let value = check_field(name, v, locale).map_err(|e| format!("{}: {e}", locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions))))?;
+            apply(&mut a, name, value);
+        }
     }
-    let v = |k: &str| values.get(k).copied().unwrap_or_default();
-    let assumptions = Assumptions {
-        setup_h: v("setup_h"),
-        data_prep_h: v("data_prep_h"),
-        download_h: v("download_h"),
-        export_h: v("export_h"),
-        idle_h: v("idle_h"),
-        stopped_h: v("stopped_h"),
-        rerun_share: v("rerun_pct") / Decimal::ONE_HUNDRED,
-        egress_gb: v("egress_gb"),
-        ingress_gb: v("ingress_gb"),
-        snapshot_gb: v("snapshot_gb"),
-        snapshot_months: v("snapshot_months"),
-        nodes,
-        efficiency: v("efficiency_pct") / Decimal::ONE_HUNDRED,
-        measured_throughput_per_s: None,
-    };
-    (fields, Some(assumptions))
+    Ok(a)
 }
 
 /// Whether a run's throughput unit measures the workload's unit of work ("tokens/s" for
@@ -294,10 +322,13 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
         let tco_workload = w.to_tco();
         for (summary, label, failing, expired) in selected {
             let id = summary.quote_id;
-            let mut a = shared.clone();
-            if let Some(n) = q.get(&format!("nodes_{id}")).and_then(|v| v.parse::<u32>().ok()).filter(|n| (1..=MAX_NODES).contains(n)) {
-                a.nodes = Some(n);
-            }
+            let mut a = match quote_overrides(&q, id, shared, locale) {
+                Ok(a) => a,
+                Err(message) => {
+                    problems.push(CostProblem { label, message });
+                    continue;
+                }
+            };
             let typed = q.get(&format!("tp_{id}")).and_then(|v| Decimal::from_str(v).ok());
             let (run, invalid_runs) = match &w.total_work {
                 Some(work) => measured(db, team_id, id, wid, &work.unit).await?,

@@ -220,10 +220,14 @@ pub async fn insert(tx: &mut Tx, team_id: i64, run: &RunForCreate<'_>) -> Result
 /// The run-list columns and joins, as a literal for `concat!`.
 macro_rules! summary_select {
     () => {
-        "SELECT r.id, q.id, qr.revision,
-        CASE WHEN q.id IS NULL THEN NULL ELSE v.name || ' · ' || q.reference END,
-        r.node_label, r.workload_id, w.name, r.nodes, r.status, r.source_format, r.gpu_name, json_extract(r.canonical, '$.node.gpu_count'),
-        r.throughput_value, r.throughput_unit, u.display_name, r.created_at
+        "SELECT r.id AS id, q.id AS quote_id, qr.revision AS revision,
+        CASE WHEN q.id IS NULL THEN NULL ELSE v.name || ' · ' || q.reference END AS quote_label,
+        r.node_label AS node_label, r.workload_id AS workload_id, w.name AS workload_name, r.nodes AS nodes,
+        r.status AS status, r.source_format AS source_format, r.gpu_name AS gpu_name,
+        json_extract(r.canonical, '$.node.gpu_count') AS gpu_count,
+        coalesce(json_array_length(r.canonical, '$.telemetry'), 0) > 0 AS has_telemetry,
+        r.throughput_value AS throughput_value, r.throughput_unit AS throughput_unit,
+        u.display_name AS created_by, r.created_at AS created_at
      FROM runs r
      LEFT JOIN quote_revisions qr ON qr.id = r.quote_revision_id
      LEFT JOIN quotes q ON q.id = qr.quote_id
@@ -233,44 +237,47 @@ macro_rules! summary_select {
     };
 }
 
-type SummaryRow = (
-    i64,
-    Option<i64>,
-    Option<i64>,
-    Option<String>,
-    String,
-    Option<i64>,
-    Option<String>,
-    i64,
-    String,
-    String,
-    Option<String>,
-    Option<i64>,
-    Option<f64>,
-    Option<String>,
-    String,
-    String,
-);
+/// One row of [`summary_select`], before the status is decoded.
+#[derive(sqlx::FromRow)]
+struct SummaryRow {
+    id: i64,
+    quote_id: Option<i64>,
+    revision: Option<i64>,
+    quote_label: Option<String>,
+    node_label: String,
+    workload_id: Option<i64>,
+    workload_name: Option<String>,
+    nodes: i64,
+    status: String,
+    source_format: String,
+    gpu_name: Option<String>,
+    gpu_count: Option<i64>,
+    has_telemetry: bool,
+    throughput_value: Option<f64>,
+    throughput_unit: Option<String>,
+    created_by: String,
+    created_at: String,
+}
 
-fn summary(row: SummaryRow) -> Result<RunSummary, sqlx::Error> {
-    let (id, quote_id, revision, quote_label, node_label, workload_id, workload_name, nodes, status, source_format, gpu_name, gpu_count, throughput_value, throughput_unit, created_by, created_at) = row;
+fn summary(r: SummaryRow) -> Result<RunSummary, sqlx::Error> {
     Ok(RunSummary {
-        id,
-        quote_id,
-        revision,
-        quote_label,
-        node_label,
-        workload_id,
-        workload_name,
-        nodes,
-        status: parse_status(&status)?,
-        source_format,
-        gpu_name,
-        gpu_count,
-        throughput_value,
-        throughput_unit,
-        created_by,
-        created_at,
+        status: parse_status(&r.status)?,
+        id: r.id,
+        quote_id: r.quote_id,
+        revision: r.revision,
+        quote_label: r.quote_label,
+        node_label: r.node_label,
+        workload_id: r.workload_id,
+        workload_name: r.workload_name,
+        nodes: r.nodes,
+        source_format: r.source_format,
+        gpu_name: r.gpu_name,
+        gpu_count: r.gpu_count,
+        has_telemetry: r.has_telemetry,
+        throughput_value: r.throughput_value,
+        throughput_unit: r.throughput_unit,
+        created_by: r.created_by,
+        created_at: r.created_at,
     })
 }
 

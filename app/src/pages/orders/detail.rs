@@ -160,6 +160,12 @@ fn selection(v: &OrderView) -> impl IntoView + use<> {
                 </dd>
                 {(!v.waiver.is_empty()).then(|| view! { <dt>{t(Msg::OrdersWaiver)}</dt><dd>{v.waiver.clone()}</dd> })}
             </dl>
+            {v.runs.iter().filter(|r| r.has_telemetry).take(4).map(|r| view! {
+                <figure class="run-chart">
+                    <img class="chart" src=format!("/runs/{}/telemetry.svg", r.id) alt=t(Msg::RunsChartAlt) data-testid="order-run-chart" />
+                    <figcaption><a href=format!("/runs/{}", r.id)>{format!("#{}", r.id)}</a></figcaption>
+                </figure>
+            }).collect_view()}
             {editable.then(|| view! {
                 <ActionForm action attr:class="form no-print" attr:data-testid="selection-form">
                     <input type="hidden" name="order_id" value=order_id />
