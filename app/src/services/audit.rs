@@ -74,7 +74,7 @@ pub async fn verify(db: &Db) -> Result<Result<AuditStatus, AuditFault>, sqlx::Er
             let Some(event) = store::audit::decode(row) else { return Ok(Err(AuditFault::Unreadable { seq })) };
             head = match verify_next(&head, &event) {
                 Ok(h) => h,
-                Err(ChainError { seq, fault }) => return Ok(Err(AuditFault::Chain { seq, fault: describe(&fault) })),
+                Err(ChainError { seq, fault }) => return Ok(Err(AuditFault::Chain { seq, fault: fault.to_string() })),
             };
             if event.action == Action::Approve
                 && let (Some(rev), Some(hash)) = (event.data.get("revision").and_then(serde_json::Value::as_i64), event.data.get("content_hash").and_then(|h| h.as_str()))
@@ -94,8 +94,46 @@ pub async fn verify(db: &Db) -> Result<Result<AuditStatus, AuditFault>, sqlx::Er
     Ok(Ok(AuditStatus { events: head.count, head_hash: head.head_hash, approved_revisions: approved.len() as u64 }))
 }
 
-fn describe(fault: &ChainFault) -> String {
-    fault.to_string()
+/// Verifies one order's events where they stand in the chain (each hash recomputed, each
+/// `prev_hash` equal to the hash of the event before it) and its approved revisions against the
+/// hashes their approvals pinned. This is what the order page shows on every view; the whole
+/// chain is verified by `nodeledger audit verify`. `events` counts the order's events,
+/// `head_hash` is the whole chain's head.
+pub async fn verify_order(db: &Db, order_id: i64) -> Result<Result<AuditStatus, AuditFault>, sqlx::Error> {
+    let links = store::audit::prev_hashes_of_order(db, order_id).await?;
+    let mut pinned = HashMap::<i64, String>::new();
+    let mut events = 0;
+    for (row, prev_in_chain) in store::audit::of_order(db, order_id).await?.into_iter().zip(links) {
+        let seq = row.0;
+        let Some(event) = store::audit::decode(row) else { return Ok(Err(AuditFault::Unreadable { seq })) };
+        if event.compute_hash().ok().as_deref() != Some(event.hash.as_str()) {
+            return Ok(Err(AuditFault::Chain { seq, fault: ChainFault::BadHash.to_string() }));
+        }
+        let expected_prev = prev_in_chain.unwrap_or_else(|| crate::domain::audit::GENESIS_HASH.to_string());
+        if event.prev_hash != expected_prev {
+            return Ok(Err(AuditFault::Chain { seq, fault: ChainFault::BrokenLink.to_string() }));
+        }
+        if event.action == Action::Approve
+            && let (Some(rev), Some(hash)) = (event.data.get("revision").and_then(serde_json::Value::as_i64), event.data.get("content_hash").and_then(|h| h.as_str()))
+        {
+            pinned.insert(rev, hash.to_string());
+        }
+        events += 1;
+    }
+    let mut approved = 0;
+    for (revision, state, content, _) in store::orders::revisions_for_audit(db, order_id).await? {
+        if state != "approved" {
+            continue;
+        }
+        approved += 1;
+        let actual = serde_json::from_str::<serde_json::Value>(&content).ok().and_then(|v| canonical_json(&v).ok()).map(|c| sha256_hex(&c)).unwrap_or_default();
+        let pin = pinned.get(&revision).cloned().unwrap_or_default();
+        if pin != actual {
+            return Ok(Err(AuditFault::ApprovedContentChanged { order_id, revision, pinned: pin, actual }));
+        }
+    }
+    let head = store::audit::head(db).await?;
+    Ok(Ok(AuditStatus { events, head_hash: head.head_hash, approved_revisions: approved }))
 }
 
 /// Why an export does not check out: the export itself or its agreement with the database

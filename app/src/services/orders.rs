@@ -300,11 +300,13 @@ async fn readiness(db: &Db, team_id: i64, content: &Content, workload: &Workload
         None => None,
     };
     let quote_expired = quote.as_ref().is_some_and(|q| q.draft.is_expired(store::today()));
-    let mut valid_run = false;
-    for run in &content.runs {
-        let runs = store::runs::list(db, team_id, RunFilter { quote_id: content.quote_id, workload_id: None }, 500).await?;
-        valid_run |= runs.iter().any(|r| r.id == *run && r.status == RunStatus::Valid);
-    }
+    let valid_run = match content.quote_id {
+        Some(quote_id) if !content.runs.is_empty() => store::runs::list(db, team_id, RunFilter { quote_id: Some(quote_id), workload_id: None }, 500)
+            .await?
+            .iter()
+            .any(|r| content.runs.contains(&r.id) && r.status == RunStatus::Valid),
+        _ => false,
+    };
     Ok(Readiness { blockers, quote_missing: quote.is_none(), quote_expired, run_or_waiver: valid_run || !content.waiver.is_empty() })
 }
 
@@ -613,7 +615,7 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
             EventLine { seq: e.seq, at: e.at, actor: name(e.actor_id), action: action.to_string(), detail, hash: e.hash }
         })
         .collect();
-    let (chain_ok, chain_message, head_hash) = match crate::services::audit::verify(db).await? {
+    let (chain_ok, chain_message, head_hash) = match crate::services::audit::verify_order(db, order_id).await? {
         Ok(s) => (true, locale.fmt(Msg::OrdersChainOk, &[("events", &s.events.to_string())]), s.head_hash),
         Err(fault) => (false, locale.fmt(Msg::OrdersChainBroken, &[("fault", &fault.to_string())]), store::audit::head(db).await?.head_hash),
     };

@@ -76,3 +76,14 @@ pub async fn of_order(db: impl SqliteExecutor<'_>, order_id: i64) -> Result<Vec<
         .fetch_all(db)
         .await
 }
+
+/// For each of an order's events (oldest first), the hash of the event just before it in the
+/// chain (`None` for seq 1), read in one query.
+pub async fn prev_hashes_of_order(db: impl SqliteExecutor<'_>, order_id: i64) -> Result<Vec<Option<String>>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT p.hash FROM audit_events e LEFT JOIN audit_events p ON p.seq = e.seq - 1 WHERE e.order_id = ? ORDER BY e.seq",
+    )
+    .bind(order_id)
+    .fetch_all(db)
+    .await
+}

@@ -212,7 +212,6 @@ struct Citable {
 
 fn item_view(order_id: i64, item: ItemLine, cite: Citable) -> impl IntoView {
     let runs = cite.runs.clone();
-    let locale = use_locale();
     let status_label = |s: &str| {
         t(match s {
             "confirmed" => Msg::OrdersStConfirmed,
@@ -291,7 +290,6 @@ fn item_view(order_id: i64, item: ItemLine, cite: Citable) -> impl IntoView {
             })}
             {item.answered.clone().map(|a| view! { <p class="hint">{a}</p> })}
             {form}
-            {let _ = locale;}
         </li>
     }
 }
@@ -340,7 +338,6 @@ fn actions(v: &OrderView) -> impl IntoView + use<> {
 }
 
 fn record(v: &OrderView) -> impl IntoView + use<> {
-    let locale = use_locale();
     view! {
         <section class="card" data-testid="order-history">
             <h2>{t(Msg::OrdersHistory)}</h2>
@@ -358,7 +355,6 @@ fn record(v: &OrderView) -> impl IntoView + use<> {
                     </li>
                 }).collect_view()}
             </ol>
-            {let _ = locale;}
         </section>
     }
 }
