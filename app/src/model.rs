@@ -98,6 +98,9 @@ pub struct SessionInfo {
     pub setup_needed: bool,
     /// The signed-in user, if any.
     pub caller: Option<Caller>,
+    /// Nobody is signed in although the request carried a session cookie: the session timed out,
+    /// or was ended (user disabled, password changed elsewhere).
+    pub session_ended: bool,
 }
 
 /// A team record as stored, with its row id (a vendor, a workload, an exchange rate).

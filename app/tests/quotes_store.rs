@@ -4,7 +4,7 @@ use app::{
     domain::quotes::{self, Date, ImportDefaults, QuoteDraft},
     store::{
         self,
-        quotes::{QuoteFilter, QuoteSort, SaveImportError},
+        quotes::{PriceConversion, QuoteFilter, QuoteSort, SaveImportError},
     },
 };
 use rust_decimal::Decimal;
@@ -49,11 +49,11 @@ async fn imports_are_all_or_nothing_and_team_scoped(pool: SqlitePool) {
     // The same file again: the first row duplicates a stored quote, nothing more is written.
     let again = save(&pool, a, &quotes).await;
     assert!(matches!(again, Err(SaveImportError::DuplicateReference { line: 2 })), "{again:?}");
-    let (_, total) = store::quotes::list(&pool, a, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    let (_, total) = store::quotes::list(&pool, a, &all(), &PriceConversion::AsQuoted, QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
     assert_eq!(total as usize, quotes.len());
 
     // Team B sees none of team A's quotes and can import the same references.
-    let (b_rows, b_total) = store::quotes::list(&pool, b, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    let (b_rows, b_total) = store::quotes::list(&pool, b, &all(), &PriceConversion::AsQuoted, QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
     assert_eq!((b_rows.len(), b_total), (0, 0));
     save(&pool, b, &quotes).await.unwrap();
     let vendors = store::vendors::list(&pool, a).await.unwrap();
@@ -66,7 +66,7 @@ async fn revisions_append_and_are_immutable(pool: SqlitePool) {
     let b = team(&pool, "B").await;
     let mut quote = drafts(FIXTURE).remove(0);
     save(&pool, a, std::slice::from_ref(&quote)).await.unwrap();
-    let (rows, _) = store::quotes::list(&pool, a, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    let (rows, _) = store::quotes::list(&pool, a, &all(), &PriceConversion::AsQuoted, QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
     let first = rows.into_iter().find(|r| r.draft.reference == quote.reference).unwrap();
     assert_eq!(first.revision, 1);
 
@@ -83,7 +83,7 @@ async fn revisions_append_and_are_immutable(pool: SqlitePool) {
     assert_eq!(new.draft.price.on_demand_hourly, Decimal::new(19900, 2));
     assert!(store::quotes::revision(&pool, b, rev_id).await.unwrap().is_none(), "team isolation");
 
-    let (rows, _) = store::quotes::list(&pool, a, &all(), QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    let (rows, _) = store::quotes::list(&pool, a, &all(), &PriceConversion::AsQuoted, QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
     let listed = rows.iter().find(|r| r.quote_id == first.quote_id).unwrap();
     assert_eq!(listed.revision, 2, "the list shows the latest revision");
 
@@ -99,7 +99,7 @@ async fn filters_sort_and_pages(pool: SqlitePool) {
     let today = day("2026-11-29");
     let list = |f: QuoteFilter, sort: QuoteSort, page: u32, per: u32| {
         let pool = pool.clone();
-        async move { store::quotes::list(&pool, a, &f, sort, today, page, per).await.unwrap() }
+        async move { store::quotes::list(&pool, a, &f, &PriceConversion::AsQuoted, sort, today, page, per).await.unwrap() }
     };
 
     let (rows, total) = list(QuoteFilter::default(), QuoteSort::PriceAsc, 0, 100).await;
@@ -123,6 +123,89 @@ async fn filters_sort_and_pages(pool: SqlitePool) {
     assert_ne!(p0[0].revision_id, p1[0].revision_id, "pages do not overlap");
 
     let later = day("2027-06-01");
-    let (current, n) = store::quotes::list(&pool, a, &QuoteFilter::default(), QuoteSort::PriceAsc, later, 0, 100).await.unwrap();
+    let (current, n) = store::quotes::list(&pool, a, &QuoteFilter::default(), &PriceConversion::AsQuoted, QuoteSort::PriceAsc, later, 0, 100).await.unwrap();
     assert_eq!((current.len(), n), (0, 0), "expired quotes are excluded by default");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn vendor_gpu_count_region_expiry_and_date_sorts(pool: SqlitePool) {
+    let a = team(&pool, "A").await;
+    let quotes = drafts(FIXTURE);
+    save(&pool, a, &quotes).await.unwrap();
+    let today = day("2026-11-29");
+    let list = |f: QuoteFilter, sort: QuoteSort| {
+        let pool = pool.clone();
+        async move { store::quotes::list(&pool, a, &f, &PriceConversion::AsQuoted, sort, today, 0, 100).await.unwrap() }
+    };
+    let count = |pred: &dyn Fn(&QuoteDraft) -> bool| quotes.iter().filter(|d| pred(d)).count() as i64;
+
+    let vendor = quotes[1].vendor.clone();
+    let (rows, n) = list(QuoteFilter { vendor: Some(vendor.clone()), ..all() }, QuoteSort::PriceAsc).await;
+    assert!(n > 0 && n < quotes.len() as i64 && n == count(&|d| d.vendor == vendor), "{n}");
+    assert!(rows.iter().all(|r| r.draft.vendor == vendor));
+
+    let (rows, n) = list(QuoteFilter { gpus_per_node: Some(8), ..all() }, QuoteSort::PriceAsc).await;
+    assert!(n > 0 && n == count(&|d| d.spec.gpus_per_node == 8));
+    assert!(rows.iter().all(|r| r.draft.spec.gpus_per_node == 8));
+
+    let (rows, n) = list(QuoteFilter { region: Some("上海".into()), ..all() }, QuoteSort::PriceAsc).await;
+    assert!(n > 0 && n == count(&|d| d.spec.region.contains("上海")));
+    assert!(rows.iter().all(|r| r.draft.spec.region.contains("上海")));
+
+    // Every quote in the file has expired by `today`: hidden by default, listed on request.
+    let (_, hidden) = list(QuoteFilter::default(), QuoteSort::PriceAsc).await;
+    assert_eq!(hidden, 0);
+    let (rows, shown) = list(all(), QuoteSort::ReceivedDesc).await;
+    assert_eq!(shown, quotes.len() as i64);
+    assert!(rows.windows(2).all(|w| w[0].draft.received_on >= w[1].draft.received_on), "newest first");
+    let (rows, _) = list(all(), QuoteSort::ValidUntilAsc).await;
+    assert!(rows.windows(2).all(|w| w[0].draft.valid_until <= w[1].draft.valid_until), "soonest to expire first");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn price_filter_and_sort_compare_in_the_base_currency(pool: SqlitePool) {
+    use app::domain::tco::{Currency, ExchangeRate};
+    let a = team(&pool, "A").await;
+    let template = drafts(FIXTURE).remove(0);
+    let quote = |reference: &str, currency: Currency, price: &str| {
+        let mut d = template.clone();
+        d.reference = reference.into();
+        d.valid_until = day("2099-12-31");
+        d.price.currency = currency;
+        d.price.basis = app::domain::tco::PriceBasis::PerNode;
+        d.price.on_demand_hourly = price.parse().unwrap();
+        d
+    };
+    let quotes = [
+        quote("cny-10", Currency::CNY, "10.00"),
+        quote("usd-1", Currency::USD, "1.00"),
+        quote("usd-2", Currency::USD, "2.00"),
+        quote("eur-1", Currency::EUR, "1.00"),
+    ];
+    save(&pool, a, &quotes).await.unwrap();
+    let rate = ExchangeRate { from: Currency::USD, to: Currency::CNY, rate: "7.2".parse().unwrap(), date: "2026-11-20".into() };
+    let basis = PriceConversion::new(Some(Currency::CNY), std::slice::from_ref(&rate));
+    let refs = |f: QuoteFilter, sort: QuoteSort| {
+        let (pool, basis) = (pool.clone(), basis.clone());
+        async move {
+            let (rows, _) = store::quotes::list(&pool, a, &f, &basis, sort, day("2026-11-29"), 0, 50).await.unwrap();
+            rows.into_iter().map(|r| r.draft.reference).collect::<Vec<_>>()
+        }
+    };
+    let max = |v: &str| QuoteFilter { max_node_hourly: Some(v.parse().unwrap()), ..QuoteFilter::default() };
+    assert_eq!(refs(max("8"), QuoteSort::PriceAsc).await, ["usd-1"], "$1 = ¥7.20 ≤ ¥8; ¥10 is not; EUR has no rate");
+    assert_eq!(refs(max("7.20"), QuoteSort::PriceAsc).await, ["usd-1"], "exactly at the limit");
+    assert!(refs(max("7.19"), QuoteSort::PriceAsc).await.is_empty());
+    assert_eq!(refs(max("14.40"), QuoteSort::PriceAsc).await, ["usd-1", "cny-10", "usd-2"]);
+    assert_eq!(refs(QuoteFilter::default(), QuoteSort::PriceAsc).await, ["usd-1", "cny-10", "usd-2", "eur-1"], "no rate: last");
+    assert_eq!(refs(QuoteFilter::default(), QuoteSort::PriceDesc).await, ["usd-2", "cny-10", "usd-1", "eur-1"]);
+
+    // The same rate stated the other way round ("1 CNY = 0.125 USD", i.e. $1 = ¥8).
+    let inverse = ExchangeRate { from: Currency::CNY, to: Currency::USD, rate: "0.125".parse().unwrap(), date: "2026-11-21".into() };
+    let basis = PriceConversion::new(Some(Currency::CNY), &[rate, inverse]);
+    let (rows, _) = store::quotes::list(&pool, a, &max("8"), &basis, QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    assert_eq!(rows.len(), 1, "the latest rate of the pair is used: $1 = ¥8 ≤ ¥8");
+    let used = store::quotes::currencies(&pool, a).await.unwrap();
+    assert_eq!(basis.unconvertible(&used), ["EUR"]);
+    assert!(PriceConversion::AsQuoted.unconvertible(&used).is_empty());
 }

@@ -65,12 +65,22 @@ test("procurement enters a quote, imports a CSV after fixing a bad row, filters 
   await expect(page.getByTestId("quote-revision")).toContainText("Revision 1");
   await expect(page.getByTestId("quote-revision")).toContainText("¥310.00");
 
-  // Import a CSV with one bad row: the problem is listed with its line; nothing is saved.
+  // A file saved as GBK instead of UTF-8 is refused in the browser, with the offset of the first
+  // bad byte (Blob.text() would have turned it into mojibake).
   await open(page, "/quotes/import");
+  const gbk = Buffer.concat([Buffer.from("vendor,reference\n"), Buffer.from([0xd0, 0xc7, 0xba, 0xd3]), Buffer.from(",GBK-1\n")]);
+  await page.locator('input[type="file"]').setInputFiles({ name: "gbk.csv", mimeType: "text/csv", buffer: gbk });
+  await page.getByRole("button", { name: "Check file" }).click();
+  await expect(page.getByTestId("import-file-problem")).toContainText("not UTF-8 (first bad byte at 17)");
+  await expect(page.getByTestId("import-result")).toHaveCount(0);
+
+  // Import a CSV with one bad row: the problem is listed with its line and column; nothing is saved.
   await page.locator('input[type="file"]').setInputFiles({ name: "quotes.csv", mimeType: "text/csv", buffer: Buffer.from(csv("0")) });
   await page.getByRole("button", { name: "Check file" }).click();
-  await expect(page.getByTestId("import-problems")).toContainText("3");
-  await expect(page.getByTestId("import-problems")).toContainText("greater than zero");
+  const problemRow = page.getByTestId("import-problems").locator("tbody tr").first();
+  await expect(problemRow.locator("td").nth(0)).toHaveText("3");
+  await expect(problemRow.locator("td").nth(1)).toHaveText("VRAM per GPU (GiB)");
+  await expect(problemRow.locator("td").nth(2)).toContainText("greater than zero");
   await expect(page.getByTestId("import-save")).toHaveCount(0);
   // Fix the file and check again: all three rows are ready; import them.
   await page.locator('input[type="file"]').setInputFiles({ name: "quotes.csv", mimeType: "text/csv", buffer: Buffer.from(csv("48")) });

@@ -64,7 +64,12 @@ pub async fn upload(
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
     };
-    let Some(rev) = history.iter().find(|r| Some(r.revision) == revision).or(history.first()) else {
+    // The revision asked for (an unknown one is not found), else the latest.
+    let rev = match revision {
+        Some(n) => history.iter().find(|r| r.revision == n),
+        None => history.first(),
+    };
+    let Some(rev) = rev else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let Some((name, bytes)) = file.filter(|(_, b)| !b.is_empty()) else { return back(quote_id, rev.revision, Some("empty")) };

@@ -1,25 +1,35 @@
 //! `GET /quotes/export.csv`: the active team's current quotes as CSV in NodeLedger's format
-//! (the importer reads it back unchanged).
+//! (the importer reads it back unchanged), filtered and ordered like the quote list.
 
 use app::{
     domain::{quotes, roles::Capability, roles::allows},
     model::Caller,
+    pages::quotes::list::{QuoteQuery, parse_query},
     store,
 };
 use axum::{
     Extension,
-    extract::State,
+    extract::{Query, State, rejection::QueryRejection},
     response::{IntoResponse, Response},
 };
 use http::{HeaderValue, StatusCode, header};
 
-/// Exports every current (unexpired and expired) quote of the caller's active team.
-pub async fn quotes_csv(State(db): State<store::Db>, caller: Option<Extension<Caller>>) -> Response {
+/// Exports the caller's active team's current quotes that the list's query string selects (the
+/// same filters and order as the list page, every page; without a query: the unexpired ones).
+pub async fn quotes_csv(State(db): State<store::Db>, caller: Option<Extension<Caller>>, query: Result<Query<QuoteQuery>, QueryRejection>) -> Response {
     let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
     let Some(team) = caller.active_membership().filter(|m| allows(m.role, Capability::ReadTeamData)) else {
         return StatusCode::FORBIDDEN.into_response();
     };
-    let drafts = match store::quotes::latest_drafts(&db, team.team_id, true, store::today()).await {
+    let Ok(Query(query)) = query else { return (StatusCode::BAD_REQUEST, "unreadable query string").into_response() };
+    let Ok((filter, sort)) = parse_query(&query) else {
+        return (StatusCode::UNPROCESSABLE_ENTITY, "a filter value is not valid; correct it on the quote list").into_response();
+    };
+    let drafts = match store::quotes::price_conversion(&db, team.team_id).await {
+        Ok(basis) => store::quotes::latest_drafts(&db, team.team_id, &filter, &basis, sort, store::today()).await,
+        Err(e) => Err(e),
+    };
+    let drafts = match drafts {
         Ok(d) => d,
         Err(e) => {
             tracing::error!(error = %e, "quote export failed");

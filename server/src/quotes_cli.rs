@@ -5,7 +5,9 @@ use app::{
         quotes::{self, CsvFormat, ImportDefaults},
         tco::Currency,
     },
-    store,
+    i18n::Locale,
+    pages::quotes::text,
+    store::{self, quotes::{PriceConversion, QuoteFilter, QuoteSort}},
 };
 use clap::{Subcommand, ValueEnum};
 use std::{path::PathBuf, time::Instant};
@@ -59,8 +61,8 @@ pub enum FormatArg {
     Skypilot,
 }
 
-/// Largest file accepted.
-pub const MAX_IMPORT_BYTES: usize = 50 * 1024 * 1024;
+/// Largest file accepted (about 150,000 quotes in our format; larger catalogs: split them).
+pub const MAX_IMPORT_BYTES: usize = 32 * 1024 * 1024;
 
 /// Runs a quote command; `Err` is the message for standard error with exit code 2 (bad input)
 /// or 1 (anything else).
@@ -71,7 +73,7 @@ pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, Strin
             let started = Instant::now();
             let size = std::fs::metadata(&file).map_err(|e| (2, format!("{}: {e}", file.display())))?.len();
             if size > MAX_IMPORT_BYTES as u64 {
-                return Err((2, format!("{}: {size} bytes is over the {MAX_IMPORT_BYTES}-byte limit", file.display())));
+                return Err((2, format!("{}: {size} bytes is over the {} MiB limit; split the file", file.display(), MAX_IMPORT_BYTES >> 20)));
             }
             let bytes = std::fs::read(&file).map_err(|e| (2, format!("{}: {e}", file.display())))?;
             let currency = Currency::parse(&currency).map_err(|_| (2, format!("unknown currency {currency:?}")))?;
@@ -83,7 +85,9 @@ pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, Strin
             let mut defaults = ImportDefaults::new(vendor.as_deref().unwrap_or(""), store::today(), valid_days);
             defaults.currency = currency;
             defaults.max_bytes = MAX_IMPORT_BYTES;
-            let preview = quotes::import(&bytes, format, &defaults).map_err(|e| (2, format!("{}: {e}", file.display())))?;
+            // Messages are the browser preview's, in English; columns as named in the file.
+            let preview =
+                quotes::import(&bytes, format, &defaults).map_err(|e| (2, format!("{}: {}", file.display(), text::import_error(Locale::En, &e))))?;
             if preview.format == CsvFormat::SkyPilot && vendor.is_none() {
                 return Err((2, "a SkyPilot catalog names no vendor: pass --vendor NAME".into()));
             }
@@ -92,11 +96,11 @@ pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, Strin
                 for e in &row.errors {
                     errors += 1;
                     let column = e.column.as_deref().map(|c| format!(", column {c}")).unwrap_or_default();
-                    eprintln!("{}: line {}{column}: {}", file.display(), e.line, e.code);
+                    eprintln!("{}: line {}{column}: {}", file.display(), e.line, text::field_error(Locale::En, &e.code));
                 }
             }
             for (line, reason) in &preview.skipped {
-                eprintln!("{}: line {line}: skipped ({reason:?})", file.display());
+                eprintln!("{}: line {line}: skipped: {}", file.display(), text::skip_reason(Locale::En, *reason));
             }
             if errors > 0 {
                 return Err((2, format!("{errors} error(s); nothing imported")));
@@ -120,7 +124,7 @@ pub async fn run(db_path: &str, command: QuotesCommand) -> Result<(), (u8, Strin
         QuotesCommand::Export { team, include_expired } => {
             let pool = store::connect(db_path).await.map_err(|e| fail(&e))?;
             let team_id = store::teams::id_by_name(&pool, &team).await.map_err(|e| fail(&e))?.ok_or_else(|| (2, format!("no team called {team:?}")))?;
-            let drafts = store::quotes::latest_drafts(&pool, team_id, include_expired, store::today()).await.map_err(|e| fail(&e))?;
+            let drafts = store::quotes::latest_drafts(&pool, team_id, &QuoteFilter { include_expired, ..QuoteFilter::default() }, &PriceConversion::AsQuoted, QuoteSort::PriceAsc, store::today()).await.map_err(|e| fail(&e))?;
             print!("{}", quotes::export(&drafts));
             pool.close().await;
             Ok(())

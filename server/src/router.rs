@@ -23,7 +23,7 @@ use std::sync::Arc;
 use tower_sessions::{Expiry, Session, SessionManagerLayer, cookie::SameSite};
 
 /// Name of the session cookie.
-pub const SESSION_COOKIE: &str = "nl_session";
+pub const SESSION_COOKIE: &str = app::auth::SESSION_COOKIE;
 
 /// Leptos settings for this server.
 pub fn leptos_options(cfg: &ServeConfig) -> LeptosOptions {
@@ -68,7 +68,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
             }
         }
     };
-    let idle = time::Duration::seconds(i64::try_from(cfg.idle_timeout().as_secs()).unwrap_or(i64::MAX));
+    let idle = time::Duration::seconds(i64::try_from(state.auth.idle_timeout.as_secs()).unwrap_or(i64::MAX));
     let sessions = SessionManagerLayer::new(state.sessions.clone())
         .with_name(SESSION_COOKIE)
         .with_http_only(true)
@@ -104,7 +104,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .route("/api/v1/schema/run.json", get(crate::runs::api::run_schema))
         .with_state(ApiState { db: state.db.clone(), limits });
 
-    Router::new()
+    let routed = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .leptos_routes_with_context(&options, routes, context.clone(), {
             let options = options.clone();
@@ -119,7 +119,11 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .layer(from_fn_with_state(state, attach_caller))
         .layer(sessions)
         .layer(from_fn(security::server_fn_error_status))
-        .layer(DefaultBodyLimit::disable())
+        .layer(DefaultBodyLimit::disable());
+    // The body limit, the cross-site refusal and the security headers wrap the routed app, so
+    // they run before routing, for every path and method (also unknown ones).
+    Router::new()
+        .fallback_service(routed)
         .layer(from_fn_with_state(BodyLimits::new(cfg.body_limit, cfg.run_file_limit()), security::limit_body))
         .layer(from_fn_with_state(site, security::reject_cross_site))
         .layer(from_fn(security::security_headers))

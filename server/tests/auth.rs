@@ -2,8 +2,10 @@
 
 mod common;
 
+use app::auth::AuthConfig;
 use common::{PASSWORD, TestApp};
 use http::StatusCode;
+use server::config::ServeConfig;
 use std::time::Duration;
 
 #[tokio::test]
@@ -137,4 +139,91 @@ async fn changing_the_password_ends_other_sessions() {
     assert!(app.call("/api/session", &[], Some(&b)).await.body.contains(r#""caller":null"#));
     assert!(app.call("/api/session", &[], Some(&a2)).await.body.contains("admin@example.com"));
     app.login("admin@example.com", new).await;
+}
+
+#[tokio::test]
+async fn parallel_guesses_cannot_slip_past_the_throttle() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    let guesses: Vec<String> = (0..16).map(|i| format!("wrong password number {i}")).collect();
+    let forms: Vec<[(&str, &str); 2]> = guesses.iter().map(|p| [("email", "admin@example.com"), ("password", p.as_str())]).collect();
+    let answers = futures_util::future::join_all(forms.iter().map(|form| app.call("/api/login", form, None))).await;
+    let checked = answers.iter().filter(|a| a.status == StatusCode::UNAUTHORIZED).count();
+    let refused = answers.iter().filter(|a| a.status == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!((checked, refused), (10, 6), "ten guesses are checked, the rest refused");
+    let locked = app.call("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None).await;
+    assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS, "{}", locked.body);
+}
+
+#[tokio::test]
+async fn a_successful_sign_in_clears_earlier_failures() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    for _ in 0..9 {
+        let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", "wrong password attempt")], None).await;
+        assert_eq!(res.status, StatusCode::UNAUTHORIZED);
+    }
+    app.login("admin@example.com", PASSWORD).await;
+    let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", "wrong password attempt")], None).await;
+    assert_eq!(res.status, StatusCode::UNAUTHORIZED, "the count starts again after a success");
+    app.login("admin@example.com", PASSWORD).await;
+}
+
+#[tokio::test]
+async fn sessions_idle_past_the_idle_timeout_end_and_activity_keeps_them() {
+    let auth = AuthConfig { idle_timeout: Duration::from_secs(3), absolute_timeout: Duration::from_secs(3600) };
+    let app = TestApp::with_settings(auth, &ServeConfig::for_tests()).await;
+    app.setup_admin().await;
+    let cookie = app.login("admin@example.com", PASSWORD).await;
+    for step in 0..4 {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let res = app.call("/api/session", &[], Some(&cookie)).await;
+        assert!(res.body.contains("admin@example.com"), "active after {} s: {}", step + 1, res.body);
+    }
+    tokio::time::sleep(Duration::from_millis(4500)).await;
+    let res = app.call("/api/session", &[], Some(&cookie)).await;
+    assert!(res.body.contains(r#""caller":null"#), "{}", res.body);
+    assert!(res.body.contains(r#""session_ended":true"#), "{}", res.body);
+}
+
+#[tokio::test]
+async fn a_page_opened_after_the_session_ended_says_so() {
+    let app = TestApp::with_absolute_timeout(Duration::ZERO).await;
+    app.setup_admin().await;
+    let cookie = app.login("admin@example.com", PASSWORD).await;
+    let page = app.get("/", Some(&cookie), None).await;
+    assert_eq!(page.status, StatusCode::FOUND, "{}", page.body);
+    assert_eq!(page.headers["location"], "/login?ended=1");
+    let login = app.get("/login?ended=1", Some(&cookie), Some("zh-CN")).await;
+    assert!(login.body.contains("您的会话已结束"), "{}", login.body);
+    let anon = app.get("/login", None, Some("en")).await;
+    assert!(!anon.body.contains("session-ended"), "no notice without a session");
+}
+
+#[tokio::test]
+async fn the_session_cookie_is_secure_when_served_over_https() {
+    let site = "https://desk.example.com";
+    let cfg = ServeConfig { public_url: Some(site.into()), ..ServeConfig::for_tests() };
+    let app = TestApp::with_config(Duration::from_secs(3600), &cfg).await;
+    let form = [("email", "admin@example.com"), ("display_name", "Ada"), ("password", PASSWORD), ("password_confirm", PASSWORD)];
+    let res = app.post("/api/setup", &form, None, Some(site)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let cookie = res.headers.get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("nl_session=")).unwrap();
+    assert!(cookie.contains("Secure") && cookie.contains("HttpOnly"), "{cookie}");
+    let plain = app.post("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None, Some(common::ORIGIN)).await;
+    assert_eq!(plain.status, StatusCode::FORBIDDEN, "the http origin is another site now");
+}
+
+#[tokio::test]
+async fn server_functions_that_change_data_refuse_get() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    for path in ["/api/login?email=admin%40example.com&password=x", "/api/logout", "/api/admin/create_team?name=Sneaky"] {
+        let res = app.get(path, Some(&admin), None).await;
+        assert!(res.status.is_client_error(), "GET {path}: {} {}", res.status, res.body);
+    }
+    let teams: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM teams").fetch_one(&app.db).await.unwrap();
+    assert_eq!(teams, 0, "nothing written by a GET");
+    let still = app.call("/api/session", &[], Some(&admin)).await;
+    assert!(still.body.contains("admin@example.com"), "a GET did not sign the admin out");
 }

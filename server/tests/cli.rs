@@ -43,6 +43,11 @@ fn user_add_reads_the_password_from_stdin_and_checks_it() {
     assert!(text(&short.stderr).contains("at least 12 characters"));
     let ok = run(&db, &["user", "add", "--email", "a@example.com", "--role", "admin"], "a long enough passphrase\n");
     assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let setup_done = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let pool = app::store::connect(db.to_str().unwrap()).await.unwrap();
+        app::store::site::setup_completed(&pool).await.unwrap()
+    });
+    assert!(setup_done, "an administrator added from the command line closes the first-run page");
     let dup = run(&db, &["user", "add", "--email", "A@example.com", "--role", "admin"], "a long enough passphrase\n");
     assert_eq!(dup.status.code(), Some(2));
     let no_team = run(&db, &["user", "add", "--email", "e@example.com", "--role", "engineer"], "a long enough passphrase\n");
@@ -66,6 +71,26 @@ fn quotes_import_is_all_or_nothing_and_export_round_trips() {
 
     let semicolon = run(&db, &["quotes", "import", &format!("{FIXTURES}/semicolon.csv"), "--team", "GPU"], "");
     assert_eq!(semicolon.status.code(), Some(2));
+
+    let gbk = run(&db, &["quotes", "import", &format!("{FIXTURES}/gbk_encoded.csv"), "--team", "GPU"], "");
+    assert_eq!(gbk.status.code(), Some(2));
+    assert!(text(&gbk.stderr).contains("UTF-8"), "{}", text(&gbk.stderr));
+
+    // A 50 MB file is refused before it is read.
+    let big = dir.join("big.csv");
+    std::fs::File::create(&big).unwrap().set_len(50_000_000).unwrap();
+    let too_big = run(&db, &["quotes", "import", big.to_str().unwrap(), "--team", "GPU"], "");
+    assert_eq!(too_big.status.code(), Some(2));
+    assert!(text(&too_big.stderr).contains("limit"), "{}", text(&too_big.stderr));
+
+    // A forced format: our CSV read as a SkyPilot catalog is refused, naming the missing columns.
+    let forced = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU", "--format", "skypilot", "--vendor", "X", "--dry-run"], "");
+    assert_eq!(forced.status.code(), Some(2), "{}", text(&forced.stdout));
+    assert!(text(&forced.stderr).contains("InstanceType"), "{}", text(&forced.stderr));
+    let as_csv = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU", "--format", "csv", "--dry-run"], "");
+    assert!(as_csv.status.success(), "{}", text(&as_csv.stderr));
+    let vast = run(&db, &["quotes", "import", &format!("{FIXTURES}/vast_vms.csv"), "--team", "GPU", "--format", "skypilot", "--vendor", "Vast", "--dry-run"], "");
+    assert!(vast.status.success(), "{}", text(&vast.stderr));
 
     let dry = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU", "--dry-run"], "");
     assert!(dry.status.success(), "{}", text(&dry.stderr));

@@ -144,22 +144,23 @@ async fn the_vendor_page_links_only_to_web_addresses() {
 }
 
 #[tokio::test]
-async fn procurement_and_engineers_describe_workloads_managers_read_them() {
+async fn procurement_describes_workloads_engineers_and_managers_read_them() {
     let d = Desk::new().await;
     let app = &d.app;
     assert_eq!(app.call("/api/workloads/create", WORKLOAD, None).await.status, StatusCode::UNAUTHORIZED);
     assert_eq!(app.call("/api/workloads/create", WORKLOAD, Some(&d.max)).await.status, StatusCode::FORBIDDEN);
-    let created = app.call("/api/workloads/create", WORKLOAD, Some(&d.eve)).await;
+    assert_eq!(app.call("/api/workloads/create", WORKLOAD, Some(&d.eve)).await.status, StatusCode::FORBIDDEN, "engineers read workloads");
+    let created = app.call("/api/workloads/create", WORKLOAD, Some(&d.pam)).await;
     assert_eq!(created.status, StatusCode::OK, "{}", created.body);
     let id = created.body.trim().to_string();
     let by_pam = app.call("/api/workloads/create", &with(WORKLOAD, &[("name", "Chat service"), ("kind", "inference_service")]), Some(&d.pam)).await;
     assert_eq!(by_pam.status, StatusCode::OK, "{}", by_pam.body);
 
-    let too_much = app.call("/api/workloads/create", &with(WORKLOAD, &[("name", "Other"), ("headroom_pct", "30")]), Some(&d.eve)).await;
+    let too_much = app.call("/api/workloads/create", &with(WORKLOAD, &[("name", "Other"), ("headroom_pct", "30")]), Some(&d.pam)).await;
     assert_eq!(too_much.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", too_much.body);
     assert!(too_much.body.contains(r#"{"field":"headroom_pct","code":"out_of_range","limit":"[15, 25]"}"#), "{}", too_much.body);
     let all_wrong = with(WORKLOAD, &[("name", "Other"), ("vram_peak_gib", "lots"), ("gpus_needed", "0"), ("run_hours", ""), ("checkpoint_gb", "-5")]);
-    let res = app.call("/api/workloads/create", &all_wrong, Some(&d.eve)).await;
+    let res = app.call("/api/workloads/create", &all_wrong, Some(&d.pam)).await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY);
     for part in ["vram_peak_gib\",\"code\":\"invalid_number", "gpus_needed\",\"code\":\"not_positive", "run_hours\",\"code\":\"no_work_size", "checkpoint_gb\",\"code\":\"negative"] {
         assert!(res.body.contains(part), "{part} in {}", res.body);
@@ -171,6 +172,7 @@ async fn procurement_and_engineers_describe_workloads_managers_read_them() {
 
     let edit = with(WORKLOAD, &[("id", &id), ("headroom_pct", "25"), ("run_hours", ""), ("total_work_amount", "5000000"), ("total_work_unit", "tokens")]);
     assert_eq!(app.call("/api/workloads/update", &edit, Some(&d.max)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(app.call("/api/workloads/update", &edit, Some(&d.eve)).await.status, StatusCode::FORBIDDEN);
     let res = app.call("/api/workloads/update", &edit, Some(&d.pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let taken = app.call("/api/workloads/update", &with(&edit, &[("name", "chat service")]), Some(&d.pam)).await;
@@ -186,8 +188,9 @@ async fn procurement_and_engineers_describe_workloads_managers_read_them() {
     let page = app.get("/workloads", Some(&d.max), None).await;
     assert!(page.body.contains("LoRA fine-tune") && page.body.contains("23.1 GiB (+25 %)"), "{}", page.body);
     assert!(!page.body.contains("workload-form"), "managers get no form");
-    let edit_page = app.get(&format!("/workloads/{id}"), Some(&d.eve), None).await;
+    let edit_page = app.get(&format!("/workloads/{id}"), Some(&d.pam), None).await;
     assert!(edit_page.body.contains(r#"name="headroom_pct" value="25""#), "{}", edit_page.body);
+    assert!(!app.get("/workloads", Some(&d.eve), None).await.body.contains("workload-form"), "engineers get no form");
     assert!(app.get(&format!("/workloads/{id}"), Some(&d.max), None).await.body.contains("permission"));
 }
 

@@ -15,6 +15,7 @@ struct Desk {
     app: TestApp,
     buyer_a: String,
     engineer_a: String,
+    manager_a: String,
     buyer_b: String,
 }
 
@@ -25,10 +26,12 @@ async fn desk() -> Desk {
     let b = app.create_team(&admin, "B").await;
     app.create_member(&admin, "pa@example.com", a, "procurement").await;
     app.create_member(&admin, "ea@example.com", a, "engineer").await;
+    app.create_member(&admin, "ma@example.com", a, "manager").await;
     app.create_member(&admin, "pb@example.com", b, "procurement").await;
     Desk {
         buyer_a: app.login("pa@example.com", PASSWORD).await,
         engineer_a: app.login("ea@example.com", PASSWORD).await,
+        manager_a: app.login("ma@example.com", PASSWORD).await,
         buyer_b: app.login("pb@example.com", PASSWORD).await,
         app,
     }
@@ -123,6 +126,10 @@ async fn only_procurement_changes_quotes_and_teams_never_see_each_other() {
     let d = desk().await;
     let eng = save(&d, &d.engineer_a, None, quote_form("ENG-1", "48", "1")).await;
     assert_eq!(eng.status, StatusCode::FORBIDDEN);
+    let mgr = save(&d, &d.manager_a, None, quote_form("MGR-1", "48", "1")).await;
+    assert_eq!(mgr.status, StatusCode::FORBIDDEN);
+    let read = d.app.call_json("/api/quotes/list", &json!({ "query": {} }), Some(&d.manager_a)).await;
+    assert_eq!(read.status, StatusCode::OK, "managers read the quotes");
     let form = quote_form("ANON-1", "48", "1");
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let anon = d.app.call("/api/quotes/save", &pairs, None).await;
@@ -158,6 +165,7 @@ async fn import_previews_every_problem_then_saves_all_or_nothing() {
     assert!(bad["bad"].as_u64().unwrap() >= 1);
     let problem = &bad["problems"][0];
     assert!(problem["line"].as_u64().unwrap() >= 2 && !problem["message"].as_str().unwrap().is_empty(), "{bad}");
+    assert!(bad["problems"].as_array().unwrap().iter().any(|p| p["line"] == 3 && p["column"] == "VRAM per GPU (GiB)"), "line and column: {bad}");
     assert_eq!(count(&d).await, 0);
 
     let wrong = d.app.call_json("/api/quotes/import", &req(&GOOD_CSV.replace(',', ";"), false), Some(&d.buyer_a)).await;
@@ -176,6 +184,9 @@ async fn import_previews_every_problem_then_saves_all_or_nothing() {
 
     let engineer = d.app.call_json("/api/quotes/import", &req(GOOD_CSV, true), Some(&d.engineer_a)).await;
     assert_eq!(engineer.status, StatusCode::FORBIDDEN);
+    let manager = d.app.call_json("/api/quotes/import", &req(GOOD_CSV, true), Some(&d.manager_a)).await;
+    assert_eq!(manager.status, StatusCode::FORBIDDEN);
+    assert_eq!(count(&d).await, 3);
 }
 
 #[tokio::test]
@@ -195,6 +206,17 @@ async fn oversized_imports_get_413_and_the_list_filters() {
     assert!(!rows.is_empty() && rows.iter().all(|r| r["gpu_model"].as_str().unwrap().contains("H100")), "{h100}");
     let bad = d.app.call_json("/api/quotes/list", &json!({ "query": { "vram": "lots" } }), Some(&d.engineer_a)).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    // The CSV export exports what the list shows: the same filter, every page.
+    let export = d.app.get("/quotes/export.csv?gpu=h100&sort=price_desc", Some(&d.engineer_a), None).await;
+    assert_eq!(export.status, StatusCode::OK);
+    let lines: Vec<&str> = export.body.lines().skip(1).collect();
+    assert_eq!(lines.len() as u64, h100["total"].as_u64().unwrap(), "{}", export.body);
+    assert!(lines.iter().all(|l| l.contains("H100")), "{}", export.body);
+    let everything = d.app.get("/quotes/export.csv", Some(&d.engineer_a), None).await;
+    assert_eq!(everything.body.lines().count() as u64, saved + 1, "header and every current quote");
+    let bad_export = d.app.get("/quotes/export.csv?vram=lots", Some(&d.engineer_a), None).await;
+    assert_eq!(bad_export.status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 fn multipart(revision: &str, name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
@@ -210,7 +232,11 @@ fn multipart(revision: &str, name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
 }
 
 async fn upload(d: &Desk, cookie: &str, quote_id: i64, name: &str, bytes: &[u8]) -> common::Answer {
-    let (content_type, body) = multipart("1", name, bytes);
+    upload_to(d, cookie, quote_id, "1", name, bytes).await
+}
+
+async fn upload_to(d: &Desk, cookie: &str, quote_id: i64, revision: &str, name: &str, bytes: &[u8]) -> common::Answer {
+    let (content_type, body) = multipart(revision, name, bytes);
     let req = http::Request::post(format!("/quotes/{quote_id}/documents"))
         .header("content-type", content_type)
         .header("content-length", body.len())
@@ -237,6 +263,10 @@ async fn vendor_documents_are_checked_by_content_and_served_as_downloads() {
     assert!(html.headers["location"].to_str().unwrap().contains("doc_error=kind"), "judged by content, not name");
     let engineer = upload(&d, &d.engineer_a, id, "x.pdf", pdf).await;
     assert_eq!(engineer.status, StatusCode::FORBIDDEN);
+    let manager = upload(&d, &d.manager_a, id, "x.pdf", pdf).await;
+    assert_eq!(manager.status, StatusCode::FORBIDDEN);
+    let no_such_revision = upload_to(&d, &d.buyer_a, id, "9", "other.pdf", b"%PDF-1.7\nother\n%%EOF\n").await;
+    assert_eq!(no_such_revision.status, StatusCode::NOT_FOUND, "not quietly attached to another revision");
     let big = upload(&d, &d.buyer_a, id, "big.pdf", &vec![b'%'; 11 * 1024 * 1024]).await;
     assert_eq!(big.status, StatusCode::PAYLOAD_TOO_LARGE);
 
@@ -276,7 +306,7 @@ async fn comparing_against_a_workload_names_each_requirement() {
         ("checkpoint_gb", "60"),
         ("headroom_pct", "20"),
     ];
-    let created = d.app.call("/api/workloads/create", &workload, Some(&d.engineer_a)).await;
+    let created = d.app.call("/api/workloads/create", &workload, Some(&d.buyer_a)).await;
     assert_eq!(created.status, StatusCode::OK, "{}", created.body);
     let workload_id: i64 = created.body.trim().parse().unwrap_or_else(|_| json(&created.body)["id"].as_i64().unwrap());
     // The workload needs 42 GiB × 1.2 = 50.4 GiB per GPU: 48 GiB fails, 80 GiB passes.
@@ -323,7 +353,7 @@ async fn an_administrator_in_the_team_keeps_quotes_too() {
         .call("/api/admin/set_role", &[("team_id", &team.to_string()), ("user_id", &admin_id.to_string()), ("role", "manager")], Some(&admin))
         .await;
     assert_eq!(joined.status, StatusCode::OK);
-    let d = Desk { app, buyer_a: admin.clone(), engineer_a: admin.clone(), buyer_b: admin };
+    let d = Desk { app, buyer_a: admin.clone(), engineer_a: admin.clone(), manager_a: admin.clone(), buyer_b: admin };
     let res = save(&d, &d.buyer_a, None, quote_form("ADMIN-1", "48", "1")).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 }

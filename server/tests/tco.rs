@@ -161,7 +161,8 @@ async fn budgets_mark_quotes_and_bad_assumptions_are_named() {
     let bad = d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "-3")], Some(&d.pam)).await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.bob)).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.eve)).await.status, StatusCode::OK);
+    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.eve)).await.status, StatusCode::FORBIDDEN, "engineers read budgets");
+    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.pam)).await.status, StatusCode::OK);
     let c = d.compare(&d.max, &format!("workload={w}&{NO_OVERHEADS}")).await;
     assert_eq!(c["budget_exact"], "800");
     assert_eq!((c["rows"][0]["over_budget"].as_bool(), c["rows"][1]["over_budget"].as_bool()), (Some(false), Some(true)), "{c}");

@@ -30,6 +30,8 @@ async fn admin_creates_teams_and_members_and_members_see_only_their_team() {
     let page = app.get(&format!("/admin/teams/{team_a}"), Some(&bob), None).await;
     assert!(!page.body.contains("ann@example.com"), "team A's members never reach bob");
     assert!(page.body.contains("permission"), "a forbidden message instead");
+    let zh = app.get(&format!("/admin/teams/{team_a}"), Some(&bob), Some("zh-CN,zh;q=0.9")).await;
+    assert!(zh.body.contains("没有执行此操作的权限"), "the forbidden message in Chinese");
 
     let anon = app.call("/api/team_members", &[], None).await;
     assert_eq!(anon.status, StatusCode::UNAUTHORIZED);

@@ -4,6 +4,9 @@
 pub mod caller;
 pub mod password;
 
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "nl_session";
+
 pub use caller::{AppState, AuthConfig, SessionKeys, load_caller, start_session};
 
 use crate::{

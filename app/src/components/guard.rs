@@ -26,8 +26,9 @@ where
                         Ok(SessionInfo { setup_needed: true, .. }) => {
                             view! { <Redirect path="/setup" /> }.into_any()
                         }
-                        Ok(SessionInfo { caller: None, .. }) => {
-                            view! { <Redirect path="/login" /> }.into_any()
+                        Ok(SessionInfo { caller: None, session_ended, .. }) => {
+                            let path = if session_ended { "/login?ended=1" } else { "/login" };
+                            view! { <Redirect path /> }.into_any()
                         }
                         Ok(SessionInfo { caller: Some(caller), .. }) => {
                             if admin_only && !caller.is_admin {

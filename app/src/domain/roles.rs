@@ -83,9 +83,9 @@ pub const fn allows(role: TeamRole, capability: Capability) -> bool {
     use TeamRole::*;
     match capability {
         ReadTeamData => true,
-        EditQuotes | SubmitOrders => matches!(role, Procurement),
+        EditQuotes | EditWorkloads | SubmitOrders => matches!(role, Procurement),
         UploadRuns => matches!(role, Engineer),
-        AnswerChecklist | EditWorkloads => matches!(role, Engineer | Procurement),
+        AnswerChecklist => matches!(role, Engineer | Procurement),
         SignOffOrders => matches!(role, Manager),
     }
 }
@@ -132,11 +132,11 @@ mod tests {
     }
 
     #[test]
-    fn procurement_and_engineers_edit_workloads_managers_read_them() {
+    fn procurement_edits_workloads_engineers_and_managers_read_them() {
         use Capability::*;
         use TeamRole::*;
         assert!(allows(Procurement, EditWorkloads));
-        assert!(allows(Engineer, EditWorkloads));
+        assert!(!allows(Engineer, EditWorkloads));
         assert!(!allows(Manager, EditWorkloads));
         assert!(allows(Manager, ReadTeamData));
     }

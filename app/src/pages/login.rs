@@ -9,7 +9,7 @@ use crate::{
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::components::Redirect;
+use leptos_router::{components::Redirect, hooks::use_query_map};
 
 /// Signs in. Wrong e-mail and wrong password get the same answer in the same time; after ten
 /// failures within 15 minutes the account is locked for 15 minutes.
@@ -46,13 +46,20 @@ mod server {
         }
         let db = auth::db()?;
         let now = store::now_unix();
-        let failures = store::login_attempts::recent_failures(&db, &email, now).await?;
+        // The lock check and the attempt are one write transaction, and the attempt counts as a
+        // failure until the password matches: parallel guesses cannot all pass the check.
+        let mut tx = store::begin_write(&db).await?;
+        let failures = store::login_attempts::recent_failures(&mut *tx, &email, now).await?;
         if let Some(until) = throttle::locked_until(&failures, now) {
             return Err(AppError::Throttled(throttle::minutes_left(until, now)));
         }
+        let attempt = store::login_attempts::reserve(&mut *tx, &email, now).await?;
+        tx.commit().await?;
         let user = store::users::by_email(&db, &email).await?;
         let matches = password::verify(password, user.as_ref().map(|u| u.password_hash.clone())).await?;
-        store::login_attempts::record(&db, &email, now, matches).await?;
+        if matches {
+            store::login_attempts::succeeded(&db, attempt).await?;
+        }
         let user = match user {
             Some(user) if matches => user,
             _ => {
@@ -74,6 +81,9 @@ pub fn LoginPage() -> impl IntoView {
     let SessionResource(session) = expect_context::<SessionResource>();
     let action = ServerAction::<Login>::new();
     reload_on_success(action, "/");
+    // A guarded page sends `?ended=1` when the browser's session timed out or was ended.
+    let query = use_query_map();
+    let ended = move || query.read().get("ended").is_some();
     view! {
         <Title text=t(Msg::LoginTitle) />
         <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
@@ -87,6 +97,16 @@ pub fn LoginPage() -> impl IntoView {
                         view! {
                             <section class="card narrow">
                                 <h1>{t(Msg::LoginTitle)}</h1>
+                                {move || {
+                                    ended()
+                                        .then(|| {
+                                            view! {
+                                                <p class="form-error" role="alert" data-testid="session-ended">
+                                                    {t(Msg::ErrorUnauthenticated)}
+                                                </p>
+                                            }
+                                        })
+                                }}
                                 <ActionForm action attr:class="form" attr:data-testid="login-form">
                                     <label>
                                         {t(Msg::FieldEmail)}

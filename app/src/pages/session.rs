@@ -26,7 +26,22 @@ mod server {
 
     pub async fn session_info() -> Result<SessionInfo, AppError> {
         let setup_needed = !store::site::setup_completed(&auth::db()?).await?;
-        Ok(SessionInfo { setup_needed, caller: auth::caller()? })
+        let caller = auth::caller()?;
+        let session_ended = caller.is_none() && sent_session_cookie();
+        Ok(SessionInfo { setup_needed, caller, session_ended })
+    }
+
+    /// Whether the request carried a session cookie.
+    fn sent_session_cookie() -> bool {
+        use_context::<http::request::Parts>().is_some_and(|parts| {
+            parts
+                .headers
+                .get_all(http::header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(';'))
+                .any(|c| c.trim_start().starts_with(auth::SESSION_COOKIE) && c.trim_start()[auth::SESSION_COOKIE.len()..].starts_with('='))
+        })
     }
 
     pub async fn switch_team(team_id: i64) -> Result<(), AppError> {

@@ -188,6 +188,8 @@ mod tests {
         assert_eq!(sync, 2, "FULL");
         let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys").fetch_one(&pool).await.unwrap();
         assert_eq!(fk, 1);
+        let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout").fetch_one(&pool).await.unwrap();
+        assert_eq!(busy, 5000, "milliseconds");
         let version = sqlite_version(&pool).await.unwrap();
         assert!(version_at_least(&version, MIN_SQLITE_VERSION), "{version}");
         pool.close().await;

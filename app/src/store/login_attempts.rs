@@ -14,6 +14,23 @@ pub async fn record(db: impl SqliteExecutor<'_>, email: &str, at: i64, succeeded
     Ok(())
 }
 
+/// Reserves an attempt for `email` at `at`, counted as a failure until [`succeeded`] marks it;
+/// returns its id. Reserving before the password is checked (in the same write transaction as
+/// the lock check) keeps parallel guesses from all slipping past the throttle.
+pub async fn reserve(db: impl SqliteExecutor<'_>, email: &str, at: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("INSERT INTO login_attempts (email, at, succeeded) VALUES (?, ?, 0) RETURNING id")
+        .bind(email)
+        .bind(at)
+        .fetch_one(db)
+        .await
+}
+
+/// Marks a reserved attempt as a successful sign-in.
+pub async fn succeeded(db: impl SqliteExecutor<'_>, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE login_attempts SET succeeded = 1 WHERE id = ?").bind(id).execute(db).await?;
+    Ok(())
+}
+
 /// Times of failed attempts for `email` since its last success, within the throttle look-back,
 /// ascending.
 pub async fn recent_failures(db: impl SqliteExecutor<'_>, email: &str, now: i64) -> Result<Vec<i64>, sqlx::Error> {

@@ -1,7 +1,10 @@
 //! The `quotes` and `quote_revisions` tables: quotes and their immutable revisions.
 
 use super::Tx;
-use crate::domain::quotes::{Date, QuoteDraft, Sharing};
+use crate::domain::{
+    quotes::{Date, QuoteDraft, Sharing},
+    tco::{Currency, ExchangeRate},
+};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sqlx::{QueryBuilder, Sqlite, SqliteExecutor};
@@ -34,10 +37,84 @@ pub struct QuoteFilter {
     pub exclusive_only: bool,
     /// Part of the region name.
     pub region: Option<String>,
-    /// Node price per hour at most this (in the quote's currency).
+    /// Node price per hour at most this, in the currency of the [`PriceConversion`] (the team's base
+    /// currency; as quoted when the team has none).
     pub max_node_hourly: Option<Decimal>,
     /// Also list quotes whose validity has ended.
     pub include_expired: bool,
+}
+
+/// How node prices in different currencies are compared when filtering and sorting by price.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PriceConversion {
+    /// The team has no base currency: prices are compared as quoted.
+    #[default]
+    AsQuoted,
+    /// Prices are compared in the team's base currency. Each entry is a currency that can be
+    /// converted (the base itself, and those with a rate into it): one unit of it is worth
+    /// `numerator / denominator` units of the base. Quotes in other currencies are left out of a
+    /// price filter and listed after the others when sorting by price.
+    Base(Vec<PriceFactor>),
+}
+
+/// One currency's value in the base currency: `numerator / denominator`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PriceFactor {
+    /// ISO 4217 code.
+    pub currency: &'static str,
+    /// Numerator (the rate when the pair is "1 currency = rate base").
+    pub numerator: Decimal,
+    /// Denominator (the rate when the pair is "1 base = rate currency").
+    pub denominator: Decimal,
+}
+
+impl PriceConversion {
+    /// The basis for a team with `base` currency and these rates: for each currency, the latest
+    /// rate of its pair with the base (either direction).
+    pub fn new(base: Option<Currency>, rates: &[ExchangeRate]) -> Self {
+        let Some(base) = base else { return Self::AsQuoted };
+        let mut factors = vec![PriceFactor { currency: base.code(), numerator: Decimal::ONE, denominator: Decimal::ONE }];
+        for currency in Currency::ALL.into_iter().filter(|c| *c != base) {
+            let latest = rates
+                .iter()
+                .filter(|r| r.counterpart(currency) == Some(base) && r.rate > Decimal::ZERO)
+                .max_by(|a, b| a.date.cmp(&b.date));
+            if let Some(rate) = latest {
+                let (numerator, denominator) = if rate.from == currency { (rate.rate, Decimal::ONE) } else { (Decimal::ONE, rate.rate) };
+                factors.push(PriceFactor { currency: currency.code(), numerator, denominator });
+            }
+        }
+        Self::Base(factors)
+    }
+
+    /// Currencies among `used` that cannot be compared in the base currency.
+    pub fn unconvertible<'a>(&self, used: &'a [String]) -> Vec<&'a str> {
+        match self {
+            Self::AsQuoted => Vec::new(),
+            Self::Base(factors) => {
+                used.iter().map(String::as_str).filter(|c| !factors.iter().any(|f| f.currency == *c)).collect()
+            }
+        }
+    }
+}
+
+impl PriceFactor {
+    /// The largest node price in this currency, in millionths, whose value in the base currency
+    /// is at most `max_base` (exact: no rounding can let a dearer quote through).
+    fn max_micros(&self, max_base: Decimal) -> Option<i64> {
+        let max_micros = max_base.checked_mul(Decimal::from(1_000_000))?;
+        let scaled = max_micros.checked_mul(self.denominator)?.checked_div(self.numerator)?.floor();
+        // Division may round; step to the exact boundary: price × num ≤ max × den.
+        let fits = |p: Decimal| p.checked_mul(self.numerator).zip(max_micros.checked_mul(self.denominator)).is_some_and(|(a, b)| a <= b);
+        let bound = if fits(scaled + Decimal::ONE) { scaled + Decimal::ONE } else if fits(scaled) { scaled } else { scaled - Decimal::ONE };
+        Some(i64::try_from(bound).unwrap_or(if bound.is_sign_negative() { i64::MIN } else { i64::MAX }))
+    }
+
+    /// The factor in billionths, for a sort key (ordering only; never shown as money).
+    fn sort_factor(&self) -> i64 {
+        let f = self.numerator.checked_mul(Decimal::from(1_000_000_000)).and_then(|v| v.checked_div(self.denominator));
+        f.and_then(|v| i64::try_from(v.round()).ok()).unwrap_or(i64::MAX)
+    }
 }
 
 /// Sort order of the quote list.
@@ -175,7 +252,7 @@ fn summary((quote_id, revision_id, revision, body): (i64, i64, i64, String)) -> 
     Ok(QuoteSummary { quote_id, revision_id, revision, draft })
 }
 
-fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, today: Date) {
+fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, basis: &PriceConversion, today: Date) {
     q.push(" FROM quote_revisions r JOIN quotes qt ON qt.id = r.quote_id AND r.revision = qt.latest_revision");
     if f.vendor.is_some() {
         q.push(" JOIN vendors v ON v.id = qt.vendor_id");
@@ -199,11 +276,64 @@ fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, toda
     if let Some(region) = &f.region {
         q.push(" AND instr(lower(r.region), lower(").push_bind(region.clone()).push(")) > 0");
     }
-    if let Some(max) = f.max_node_hourly.and_then(micros) {
-        q.push(" AND r.node_hourly_micros <= ").push_bind(max);
+    if let Some(max) = f.max_node_hourly {
+        match basis {
+            PriceConversion::AsQuoted => {
+                q.push(" AND r.node_hourly_micros <= ").push_bind(micros(max).unwrap_or(i64::MAX));
+            }
+            PriceConversion::Base(factors) => {
+                q.push(" AND (0");
+                for factor in factors {
+                    if let Some(bound) = factor.max_micros(max) {
+                        q.push(" OR (r.currency = ").push_bind(factor.currency);
+                        q.push(" AND r.node_hourly_micros <= ").push_bind(bound).push(")");
+                    }
+                }
+                q.push(")");
+            }
+        }
     }
     if !f.include_expired {
         q.push(" AND r.valid_until >= ").push_bind(today.to_string());
+    }
+}
+
+/// Appends the ORDER BY for `sort`.
+fn push_order(q: &mut QueryBuilder<Sqlite>, basis: &PriceConversion, sort: QuoteSort) {
+    // The price sort key: the node price in the base currency (billionths of a millionth), NULL
+    // for a currency without a rate (listed last); as quoted without a base currency.
+    let price_key = |q: &mut QueryBuilder<Sqlite>| match basis {
+        PriceConversion::AsQuoted => {
+            q.push("r.node_hourly_micros");
+        }
+        PriceConversion::Base(factors) => {
+            q.push("(CASE r.currency");
+            for factor in factors {
+                q.push(" WHEN ").push_bind(factor.currency);
+                q.push(" THEN r.node_hourly_micros * ").push_bind(factor.sort_factor());
+            }
+            q.push(" END)");
+        }
+    };
+    match sort {
+        QuoteSort::ReceivedDesc => {
+            q.push(" ORDER BY r.received_on DESC, r.id DESC");
+        }
+        QuoteSort::ValidUntilAsc => {
+            q.push(" ORDER BY r.valid_until, r.id");
+        }
+        QuoteSort::PriceAsc | QuoteSort::PriceDesc | QuoteSort::VramDesc => {
+            q.push(" ORDER BY ");
+            if sort == QuoteSort::VramDesc {
+                q.push("r.vram_mib DESC, ");
+            }
+            if matches!(basis, PriceConversion::Base(_)) {
+                price_key(q);
+                q.push(" IS NULL, ");
+            }
+            price_key(q);
+            q.push(if sort == QuoteSort::PriceDesc { " DESC, r.id" } else { ", r.id" });
+        }
     }
 }
 
@@ -211,28 +341,24 @@ fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, toda
 ///
 /// The page is chosen on narrow rows (ids and sort keys, mostly from an index) and only its
 /// quotes' bodies are then read, so the cost does not grow with the size of the bodies.
+#[expect(clippy::too_many_arguments, reason = "one query: team, filter, price basis, sort, date, page")]
 pub async fn list(
     db: &super::Db,
     team_id: i64,
     filter: &QuoteFilter,
+    basis: &PriceConversion,
     sort: QuoteSort,
     today: Date,
     page: u32,
     per_page: u32,
 ) -> Result<(Vec<QuoteSummary>, i64), sqlx::Error> {
     let mut count = QueryBuilder::<Sqlite>::new("SELECT COUNT(*)");
-    push_filter(&mut count, team_id, filter, today);
+    push_filter(&mut count, team_id, filter, basis, today);
     let total: i64 = count.build_query_scalar().fetch_one(db).await?;
 
     let mut q = QueryBuilder::<Sqlite>::new("SELECT r.id");
-    push_filter(&mut q, team_id, filter, today);
-    q.push(match sort {
-        QuoteSort::PriceAsc => " ORDER BY r.node_hourly_micros, r.id",
-        QuoteSort::PriceDesc => " ORDER BY r.node_hourly_micros DESC, r.id",
-        QuoteSort::VramDesc => " ORDER BY r.vram_mib DESC, r.node_hourly_micros, r.id",
-        QuoteSort::ReceivedDesc => " ORDER BY r.received_on DESC, r.id DESC",
-        QuoteSort::ValidUntilAsc => " ORDER BY r.valid_until, r.id",
-    });
+    push_filter(&mut q, team_id, filter, basis, today);
+    push_order(&mut q, basis, sort);
     let per_page = per_page.clamp(1, 200);
     q.push(" LIMIT ").push_bind(i64::from(per_page));
     q.push(" OFFSET ").push_bind(i64::from(page) * i64::from(per_page));
@@ -250,6 +376,17 @@ pub async fn list(
     rows.sort_by_key(|row| ids.iter().position(|id| *id == row.1));
     let items = rows.into_iter().map(summary).collect::<Result<_, _>>()?;
     Ok((items, total))
+}
+
+/// The currencies of the team's current quotes.
+pub async fn currencies(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT DISTINCT r.currency FROM quote_revisions r JOIN quotes qt ON qt.id = r.quote_id AND r.revision = qt.latest_revision
+         WHERE r.team_id = ? ORDER BY r.currency",
+    )
+    .bind(team_id)
+    .fetch_all(db)
+    .await
 }
 
 /// Whether the vendor already has a quote with this reference in the team.
@@ -354,14 +491,27 @@ pub async fn revisions(db: impl SqliteExecutor<'_>, team_id: i64, quote_id: i64)
     .await
 }
 
-/// Every current quote of the team (latest revisions), cheapest node-hour first, for export.
-pub async fn latest_drafts(db: &super::Db, team_id: i64, include_expired: bool, today: Date) -> Result<Vec<QuoteDraft>, sqlx::Error> {
-    let filter = QuoteFilter { include_expired, ..QuoteFilter::default() };
+/// The team's current quotes (latest revisions) matching `filter`, in `sort` order, for export.
+pub async fn latest_drafts(
+    db: &super::Db,
+    team_id: i64,
+    filter: &QuoteFilter,
+    basis: &PriceConversion,
+    sort: QuoteSort,
+    today: Date,
+) -> Result<Vec<QuoteDraft>, sqlx::Error> {
     let mut q = QueryBuilder::<Sqlite>::new("SELECT r.body");
-    push_filter(&mut q, team_id, &filter, today);
-    q.push(" ORDER BY r.node_hourly_micros, r.id");
+    push_filter(&mut q, team_id, filter, basis, today);
+    push_order(&mut q, basis, sort);
     let bodies: Vec<String> = q.build_query_scalar().fetch_all(db).await?;
     bodies.iter().map(|b| serde_json::from_str(b).map_err(|e| sqlx::Error::Decode(Box::new(e)))).collect()
+}
+
+/// How the team's prices compare: its base currency and the latest rate of each pair.
+pub async fn price_conversion(db: &super::Db, team_id: i64) -> Result<PriceConversion, sqlx::Error> {
+    let base = super::teams::base_currency(db, team_id).await?;
+    let rates: Vec<ExchangeRate> = super::exchange_rates::list(db, team_id).await?.into_iter().map(|r| r.record).collect();
+    Ok(PriceConversion::new(base, &rates))
 }
 
 /// Every current quote of the team (latest revisions) with its ids, cheapest node-hour first.
@@ -375,4 +525,31 @@ pub async fn latest_all(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec
     .fetch_all(db)
     .await?;
     rows.into_iter().map(summary).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn factor(numerator: &str, denominator: &str) -> PriceFactor {
+        PriceFactor { currency: "USD", numerator: numerator.parse().unwrap(), denominator: denominator.parse().unwrap() }
+    }
+
+    #[test]
+    fn price_limits_convert_exactly_at_the_boundary() {
+        // 1 X = 1/3 base: at most 1 base is exactly 3 X.
+        assert_eq!(factor("1", "3").max_micros(Decimal::ONE), Some(3_000_000));
+        // 1 X = 3 base: at most 1 base is 0.333333 X (one micro more would cost over 1 base).
+        assert_eq!(factor("3", "1").max_micros(Decimal::ONE), Some(333_333));
+        // 1 X = 7.2 base: ¥7.20 buys exactly $1.
+        assert_eq!(factor("7.2", "1").max_micros("7.20".parse().unwrap()), Some(1_000_000));
+        assert_eq!(factor("7.2", "1").max_micros("7.19".parse().unwrap()), Some(998_611));
+        assert_eq!(factor("1", "1").max_micros("-1".parse().unwrap()), Some(-1_000_000));
+    }
+
+    #[test]
+    fn sort_factors_are_billionths() {
+        assert_eq!(factor("7.2", "1").sort_factor(), 7_200_000_000);
+        assert_eq!(factor("1", "8").sort_factor(), 125_000_000);
+    }
 }

@@ -63,13 +63,18 @@ impl TestApp {
 
     /// A fresh app with these settings.
     pub async fn with_config(absolute_timeout: Duration, cfg: &ServeConfig) -> Self {
+        Self::with_settings(AuthConfig { idle_timeout: Duration::from_secs(1800), absolute_timeout }, cfg).await
+    }
+
+    /// A fresh app with these session timeouts and settings.
+    pub async fn with_settings(auth: AuthConfig, cfg: &ServeConfig) -> Self {
         let dir = std::env::temp_dir().join(format!("nl-router-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
         let path = dir.join("test.db");
         let db = store::connect(path.to_str().unwrap()).await.expect("open database");
         let state = AppState {
             db: db.clone(),
             sessions: SqliteSessionStore::new(db.clone()),
-            auth: AuthConfig { idle_timeout: Duration::from_secs(1800), absolute_timeout },
+            auth,
         };
         let router = router::build(state, cfg);
         Self { router, db, path: dir }

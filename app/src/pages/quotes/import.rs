@@ -138,8 +138,11 @@ mod server {
         if save && bad == 0 && !ready.is_empty() {
             match store::quotes::save_import(&auth::db()?, team.team_id, &ready, Some(caller.user_id)).await {
                 Ok(n) => outcome.saved = Some(n),
-                Err(SaveImportError::DuplicateReference { line }) | Err(SaveImportError::PriceOutOfRange { line }) => {
+                Err(SaveImportError::DuplicateReference { line }) => {
                     outcome.file_error = Some(locale.fmt(Msg::QimpDuplicateInDb, &[("line", &line.to_string())]));
+                }
+                Err(SaveImportError::PriceOutOfRange { line }) => {
+                    outcome.file_error = Some(locale.fmt(Msg::QimpPriceOutOfRange, &[("line", &line.to_string())]));
                 }
                 Err(SaveImportError::Sql(e)) => return Err(e.into()),
             }
@@ -148,18 +151,28 @@ mod server {
     }
 }
 
-/// Reads the chosen file's text in the browser.
+/// Why the browser could not read the chosen file.
 #[cfg(feature = "hydrate")]
-async fn read_file(input: web_sys::HtmlInputElement) -> Result<(String, usize), Msg> {
-    use wasm_bindgen::JsCast;
-    let file = input.files().and_then(|f| f.get(0)).ok_or(Msg::ImportChooseFile)?;
+enum ReadError {
+    NoFile,
+    TooBig,
+    /// Not UTF-8: the offset of the first bad byte.
+    BadUtf8(usize),
+}
+
+/// Reads the chosen file in the browser. The bytes are checked as UTF-8 here: `Blob.text()`
+/// would silently replace bad bytes (a GBK file would import as mojibake).
+#[cfg(feature = "hydrate")]
+async fn read_file(input: web_sys::HtmlInputElement) -> Result<(String, usize), ReadError> {
+    let file = input.files().and_then(|f| f.get(0)).ok_or(ReadError::NoFile)?;
     let size = file.size() as usize;
     if size > BROWSER_LIMIT_BYTES {
-        return Err(Msg::ImportTooBigForBrowser);
+        return Err(ReadError::TooBig);
     }
-    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.map_err(|_| Msg::QimpBadUtf8)?;
-    let text = text.dyn_into::<js_sys::JsString>().map_err(|_| Msg::QimpBadUtf8)?;
-    Ok((String::from(text), size))
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.map_err(|_| ReadError::NoFile)?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    let text = String::from_utf8(bytes).map_err(|e| ReadError::BadUtf8(e.utf8_error().valid_up_to()))?;
+    Ok((text, size))
 }
 
 fn outcome_view(o: ImportOutcome) -> impl IntoView {
@@ -222,9 +235,16 @@ pub fn QuoteImportPage() -> impl IntoView {
                             checked.set(Some(req.clone()));
                             action.dispatch((req, false));
                         }
-                        Err(m) => {
+                        Err(e) => {
                             status.set(None);
-                            problem.set(Some(locale.fmt(m, &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))])));
+                            problem.set(Some(match e {
+                                ReadError::NoFile => locale.t(Msg::ImportChooseFile).to_string(),
+                                ReadError::TooBig => locale.fmt(
+                                    Msg::ImportTooBigForBrowser,
+                                    &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))],
+                                ),
+                                ReadError::BadUtf8(offset) => locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())]),
+                            }));
                         }
                     }
                 });
@@ -269,7 +289,7 @@ pub fn QuoteImportPage() -> impl IntoView {
                         })}
                     </p>
                     {move || status.get().map(|s| view! { <p class="progress" role="status"><span class="spinner" aria-hidden="true"></span>{s}</p> })}
-                    {move || problem.get().map(|p| view! { <p class="form-error" role="alert">{p}</p> })}
+                    {move || problem.get().map(|p| view! { <p class="form-error" role="alert" data-testid="import-file-problem">{p}</p> })}
                 </div>
             </section>
             {move || match action.value().get() {

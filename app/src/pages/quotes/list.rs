@@ -84,6 +84,17 @@ pub struct QuotePage {
     pub vendors: Vec<String>,
     /// The caller may add and import quotes.
     pub can_edit: bool,
+    /// The currency prices are filtered and sorted in (the team's base currency), if set.
+    pub price_currency: Option<String>,
+    /// Currencies of the team's quotes with no rate into the base currency: those quotes are
+    /// left out of a price filter and listed last when sorting by price.
+    pub unconverted: Vec<String>,
+}
+
+/// The filter and sort a list query string asks for (the CSV export exports what the list shows).
+#[cfg(feature = "ssr")]
+pub fn parse_query(query: &QuoteQuery) -> Result<(crate::store::quotes::QuoteFilter, crate::store::quotes::QuoteSort), AppError> {
+    server::parse(query).map(|(filter, sort, _)| (filter, sort))
 }
 
 /// One page of the active team's quotes.
@@ -165,7 +176,11 @@ pub(crate) mod server {
         let (filter, sort, page) = parse(&query)?;
         let db = auth::db()?;
         let today = store::today();
-        let (items, total) = store::quotes::list(&db, team.team_id, &filter, sort, today, page - 1, PER_PAGE).await?;
+        let base = store::teams::base_currency(&db, team.team_id).await?;
+        let basis = store::quotes::price_conversion(&db, team.team_id).await?;
+        let used = store::quotes::currencies(&db, team.team_id).await?;
+        let unconverted = basis.unconvertible(&used).into_iter().map(str::to_string).collect();
+        let (items, total) = store::quotes::list(&db, team.team_id, &filter, &basis, sort, today, page - 1, PER_PAGE).await?;
         let vendors = store::vendors::list(&db, team.team_id).await?.into_iter().map(|v| v.name).collect();
         let pages = u32::try_from((total.max(1) + i64::from(PER_PAGE) - 1) / i64::from(PER_PAGE)).unwrap_or(u32::MAX);
         Ok(QuotePage {
@@ -175,6 +190,8 @@ pub(crate) mod server {
             pages,
             vendors,
             can_edit: caller.may(Capability::EditQuotes),
+            price_currency: base.map(|c| c.code().to_string()),
+            unconverted,
         })
     }
 }
@@ -199,7 +216,19 @@ fn query_from_url() -> Memo<QuoteQuery> {
     })
 }
 
-fn filter_form(q: QuoteQuery, vendors: Vec<String>) -> impl IntoView {
+fn filter_form(q: QuoteQuery, vendors: Vec<String>, price_currency: Option<String>, unconverted: Vec<String>) -> impl IntoView {
+    let locale = use_locale();
+    let price_label = match &price_currency {
+        Some(code) => format!("{} ({code})", locale.t(Msg::QuotesFilterPrice)),
+        None => locale.t(Msg::QuotesFilterPrice).to_string(),
+    };
+    let unconverted_hint = (!unconverted.is_empty()).then(|| {
+        let text = locale.fmt(
+            Msg::QuotesUnconverted,
+            &[("currencies", &unconverted.join(", ")), ("base", price_currency.as_deref().unwrap_or_default())],
+        );
+        view! { <p class="hint" data-testid="quote-unconverted">{text} " " <a href="/rates">{t(Msg::QuotesAddRate)}</a></p> }
+    });
     let v = |o: &Option<String>| o.clone().unwrap_or_default();
     let sorts = [
         ("price_asc", Msg::QuotesSortPriceAsc),
@@ -227,7 +256,7 @@ fn filter_form(q: QuoteQuery, vendors: Vec<String>) -> impl IntoView {
                 <label>{t(Msg::QuotesFilterVram)}<input type="number" name="vram" min="0" value=v(&q.vram) /></label>
                 <label>{t(Msg::QuotesFilterGpus)}<input type="number" name="gpus" min="1" value=v(&q.gpus) /></label>
                 <label>{t(Msg::QuotesFilterRegion)}<input type="text" name="region" value=v(&q.region) /></label>
-                <label>{t(Msg::QuotesFilterPrice)}<input type="text" inputmode="decimal" name="max_price" value=v(&q.max_price) /></label>
+                <label>{price_label}<input type="text" inputmode="decimal" name="max_price" value=v(&q.max_price) /></label>
                 <label>
                     {t(Msg::QuotesSort)}
                     <select name="sort">
@@ -243,11 +272,25 @@ fn filter_form(q: QuoteQuery, vendors: Vec<String>) -> impl IntoView {
                 <button type="submit">{t(Msg::QuotesFilter)}</button>
                 <a href="/quotes">{t(Msg::QuotesFilterReset)}</a>
             </div>
+            {unconverted_hint}
         </Form>
     }
 }
 
 fn page_link(q: &QuoteQuery, page: u32) -> String {
+    let mut parts = query_pairs(q);
+    parts.push(format!("page={page}"));
+    format!("/quotes?{}", parts.join("&"))
+}
+
+/// The CSV export of what the list shows (same filters and order, every page).
+fn export_link(q: &QuoteQuery) -> String {
+    let parts = query_pairs(q);
+    if parts.is_empty() { "/quotes/export.csv".to_string() } else { format!("/quotes/export.csv?{}", parts.join("&")) }
+}
+
+/// The query's filter and sort as `key=value` pairs (no page).
+fn query_pairs(q: &QuoteQuery) -> Vec<String> {
     let mut parts = Vec::new();
     let mut push = |k: &str, v: &Option<String>| {
         if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
@@ -263,8 +306,7 @@ fn page_link(q: &QuoteQuery, page: u32) -> String {
     push("max_price", &q.max_price);
     push("expired", &q.expired);
     push("sort", &q.sort);
-    parts.push(format!("page={page}"));
-    format!("/quotes?{}", parts.join("&"))
+    parts
 }
 
 /// Percent-encodes a query value.
@@ -353,7 +395,7 @@ pub fn QuoteListPage() -> impl IntoView {
             <div class="page-head">
                 <h1>{t(Msg::QuotesTitle)}</h1>
                 <div class="actions">
-                    <a class="button-link secondary" href="/quotes/export.csv" rel="external" download="quotes.csv">{t(Msg::QuotesExport)}</a>
+                    <a class="button-link secondary" href=move || export_link(&query.get()) rel="external" download="quotes.csv" data-testid="quote-export">{t(Msg::QuotesExport)}</a>
                 </div>
             </div>
             <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
@@ -369,7 +411,7 @@ pub fn QuoteListPage() -> impl IntoView {
                             });
                             view! {
                                 {edit}
-                                <section class="card">{filter_form(q.clone(), p.vendors.clone())}</section>
+                                <section class="card">{filter_form(q.clone(), p.vendors.clone(), p.price_currency.clone(), p.unconverted.clone())}</section>
                                 {table(p, q)}
                             }.into_any()
                         }

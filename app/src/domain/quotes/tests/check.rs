@@ -36,6 +36,22 @@ fn vram_exactly_at_the_limit_passes() {
 }
 
 #[test]
+fn vram_at_the_fifteen_and_twenty_five_percent_edges() {
+    let mut w = workload();
+    w.vram_peak_gib = dec!(40);
+    let mut s = spec(1);
+    for (headroom, needed) in [(dec!(15), dec!(46)), (dec!(25), dec!(50))] {
+        w.headroom_pct = headroom;
+        s.vram_gib = needed;
+        let r = get(&w, &s, RequirementKind::Vram);
+        assert_eq!(r.required, Some(Figure::Gib(needed)), "{headroom} %");
+        assert_eq!(r.status, Status::Pass, "exactly {needed} GiB at {headroom} % headroom");
+        s.vram_gib = needed - dec!(0.01);
+        assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail, "just under at {headroom} %");
+    }
+}
+
+#[test]
 fn vram_uses_usable_vram_when_stated() {
     let mut w = workload();
     w.vram_peak_gib = dec!(66);
