@@ -205,7 +205,6 @@ async fn price_filter_and_sort_compare_in_the_base_currency(pool: SqlitePool) {
     let basis = PriceConversion::new(Some(Currency::CNY), &[rate, inverse]);
     let (rows, _) = store::quotes::list(&pool, a, &max("8"), &basis, QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
     assert_eq!(rows.len(), 1, "the latest rate of the pair is used: $1 = ¥8 ≤ ¥8");
-    let used = store::quotes::currencies(&pool, a).await.unwrap();
-    assert_eq!(basis.unconvertible(&used), ["EUR"]);
-    assert!(PriceConversion::AsQuoted.unconvertible(&used).is_empty());
+    assert_eq!(store::quotes::unconvertible_currencies(&pool, a, &basis).await.unwrap(), ["EUR"]);
+    assert!(store::quotes::unconvertible_currencies(&pool, a, &PriceConversion::AsQuoted).await.unwrap().is_empty());
 }

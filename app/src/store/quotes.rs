@@ -86,16 +86,6 @@ impl PriceConversion {
         }
         Self::Base(factors)
     }
-
-    /// Currencies among `used` that cannot be compared in the base currency.
-    pub fn unconvertible<'a>(&self, used: &'a [String]) -> Vec<&'a str> {
-        match self {
-            Self::AsQuoted => Vec::new(),
-            Self::Base(factors) => {
-                used.iter().map(String::as_str).filter(|c| !factors.iter().any(|f| f.currency == *c)).collect()
-            }
-        }
-    }
 }
 
 impl PriceFactor {
@@ -253,9 +243,10 @@ fn summary((quote_id, revision_id, revision, body): (i64, i64, i64, String)) -> 
 }
 
 fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, basis: &PriceConversion, today: Date) {
-    q.push(" FROM quote_revisions r JOIN quotes qt ON qt.id = r.quote_id AND r.revision = qt.latest_revision");
+    // `quote_list`: one row per quote, its latest revision's filter and sort columns.
+    q.push(" FROM quote_list r");
     if f.vendor.is_some() {
-        q.push(" JOIN vendors v ON v.id = qt.vendor_id");
+        q.push(" JOIN vendors v ON v.id = r.vendor_id");
     }
     q.push(" WHERE r.team_id = ").push_bind(team_id);
     if let Some(vendor) = &f.vendor {
@@ -317,10 +308,10 @@ fn push_order(q: &mut QueryBuilder<Sqlite>, basis: &PriceConversion, sort: Quote
     };
     match sort {
         QuoteSort::ReceivedDesc => {
-            q.push(" ORDER BY r.received_on DESC, r.id DESC");
+            q.push(" ORDER BY r.received_on DESC, r.revision_id DESC");
         }
         QuoteSort::ValidUntilAsc => {
-            q.push(" ORDER BY r.valid_until, r.id");
+            q.push(" ORDER BY r.valid_until, r.revision_id");
         }
         QuoteSort::PriceAsc | QuoteSort::PriceDesc | QuoteSort::VramDesc => {
             q.push(" ORDER BY ");
@@ -332,7 +323,7 @@ fn push_order(q: &mut QueryBuilder<Sqlite>, basis: &PriceConversion, sort: Quote
                 q.push(" IS NULL, ");
             }
             price_key(q);
-            q.push(if sort == QuoteSort::PriceDesc { " DESC, r.id" } else { ", r.id" });
+            q.push(if sort == QuoteSort::PriceDesc { " DESC, r.revision_id" } else { ", r.revision_id" });
         }
     }
 }
@@ -356,7 +347,7 @@ pub async fn list(
     push_filter(&mut count, team_id, filter, basis, today);
     let total: i64 = count.build_query_scalar().fetch_one(db).await?;
 
-    let mut q = QueryBuilder::<Sqlite>::new("SELECT r.id");
+    let mut q = QueryBuilder::<Sqlite>::new("SELECT r.revision_id");
     push_filter(&mut q, team_id, filter, basis, today);
     push_order(&mut q, basis, sort);
     let per_page = per_page.clamp(1, 200);
@@ -378,15 +369,24 @@ pub async fn list(
     Ok((items, total))
 }
 
-/// The currencies of the team's current quotes.
-pub async fn currencies(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT DISTINCT r.currency FROM quote_revisions r JOIN quotes qt ON qt.id = r.quote_id AND r.revision = qt.latest_revision
-         WHERE r.team_id = ? ORDER BY r.currency",
-    )
-    .bind(team_id)
-    .fetch_all(db)
-    .await
+/// Currencies of the team's current quotes that `basis` cannot convert into the base currency
+/// (one index seek per currency without a rate; none without a base currency).
+pub async fn unconvertible_currencies(db: &super::Db, team_id: i64, basis: &PriceConversion) -> Result<Vec<&'static str>, sqlx::Error> {
+    let PriceConversion::Base(factors) = basis else { return Ok(Vec::new()) };
+    let mut found = Vec::new();
+    for currency in Currency::ALL.map(Currency::code).into_iter().filter(|c| !factors.iter().any(|f| f.currency == *c)) {
+        let used: bool = sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM quote_list WHERE team_id = ? AND currency = ?)",
+        )
+        .bind(team_id)
+        .bind(currency)
+        .fetch_one(db)
+        .await?;
+        if used {
+            found.push(currency);
+        }
+    }
+    Ok(found)
 }
 
 /// Whether the vendor already has a quote with this reference in the team.
@@ -500,7 +500,7 @@ pub async fn latest_drafts(
     sort: QuoteSort,
     today: Date,
 ) -> Result<Vec<QuoteDraft>, sqlx::Error> {
-    let mut q = QueryBuilder::<Sqlite>::new("SELECT r.body");
+    let mut q = QueryBuilder::<Sqlite>::new("SELECT (SELECT body FROM quote_revisions WHERE id = r.revision_id)");
     push_filter(&mut q, team_id, filter, basis, today);
     push_order(&mut q, basis, sort);
     let bodies: Vec<String> = q.build_query_scalar().fetch_all(db).await?;

@@ -178,8 +178,7 @@ pub(crate) mod server {
         let today = store::today();
         let base = store::teams::base_currency(&db, team.team_id).await?;
         let basis = store::quotes::price_conversion(&db, team.team_id).await?;
-        let used = store::quotes::currencies(&db, team.team_id).await?;
-        let unconverted = basis.unconvertible(&used).into_iter().map(str::to_string).collect();
+        let unconverted = store::quotes::unconvertible_currencies(&db, team.team_id, &basis).await?.into_iter().map(str::to_string).collect();
         let (items, total) = store::quotes::list(&db, team.team_id, &filter, &basis, sort, today, page - 1, PER_PAGE).await?;
         let vendors = store::vendors::list(&db, team.team_id).await?.into_iter().map(|v| v.name).collect();
         let pages = u32::try_from((total.max(1) + i64::from(PER_PAGE) - 1) / i64::from(PER_PAGE)).unwrap_or(u32::MAX);
