@@ -104,12 +104,13 @@ async fn disabling_and_password_changes_bump_the_epoch(pool: SqlitePool) {
 async fn login_attempts_count_failures_since_the_last_success(pool: SqlitePool) {
     let now = 1_000_000;
     for t in [now - 3000, now - 100, now - 50] {
-        store::login_attempts::record(&pool, "a@x.io", t, false).await.unwrap();
+        store::login_attempts::reserve(&pool, "a@x.io", t).await.unwrap();
     }
     let recent = store::login_attempts::recent_failures(&pool, "A@x.io", now).await.unwrap();
     assert_eq!(recent, [now - 100, now - 50], "old ones fall out of the look-back");
-    store::login_attempts::record(&pool, "a@x.io", now - 40, true).await.unwrap();
-    store::login_attempts::record(&pool, "a@x.io", now - 30, false).await.unwrap();
+    let success = store::login_attempts::reserve(&pool, "a@x.io", now - 40).await.unwrap();
+    store::login_attempts::succeeded(&pool, success).await.unwrap();
+    store::login_attempts::reserve(&pool, "a@x.io", now - 30).await.unwrap();
     assert_eq!(store::login_attempts::recent_failures(&pool, "a@x.io", now).await.unwrap(), [now - 30]);
     assert_eq!(store::login_attempts::prune(&pool, now - 60).await.unwrap(), 2);
 }

@@ -40,7 +40,8 @@ mod server {
                 .iter()
                 .filter_map(|v| v.to_str().ok())
                 .flat_map(|v| v.split(';'))
-                .any(|c| c.trim_start().starts_with(auth::SESSION_COOKIE) && c.trim_start()[auth::SESSION_COOKIE.len()..].starts_with('='))
+                .filter_map(|c| c.split_once('='))
+                .any(|(name, _)| name.trim() == auth::SESSION_COOKIE)
         })
     }
 

@@ -3,17 +3,6 @@
 use crate::domain::throttle::LOOKBACK_SECS;
 use sqlx::SqliteExecutor;
 
-/// Records one sign-in attempt for `email` at `at` (Unix seconds).
-pub async fn record(db: impl SqliteExecutor<'_>, email: &str, at: i64, succeeded: bool) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO login_attempts (email, at, succeeded) VALUES (?, ?, ?)")
-        .bind(email)
-        .bind(at)
-        .bind(succeeded)
-        .execute(db)
-        .await?;
-    Ok(())
-}
-
 /// Reserves an attempt for `email` at `at`, counted as a failure until [`succeeded`] marks it;
 /// returns its id. Reserving before the password is checked (in the same write transaction as
 /// the lock check) keeps parallel guesses from all slipping past the throttle.

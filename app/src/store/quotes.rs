@@ -3,7 +3,7 @@
 use super::Tx;
 use crate::domain::{
     quotes::{Date, QuoteDraft, Sharing},
-    tco::{Currency, ExchangeRate},
+    tco::{Currency, ExchangeRate, latest_rate},
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -75,16 +75,20 @@ impl PriceConversion {
         let Some(base) = base else { return Self::AsQuoted };
         let mut factors = vec![PriceFactor { currency: base.code(), numerator: Decimal::ONE, denominator: Decimal::ONE }];
         for currency in Currency::ALL.into_iter().filter(|c| *c != base) {
-            let latest = rates
-                .iter()
-                .filter(|r| r.counterpart(currency) == Some(base) && r.rate > Decimal::ZERO)
-                .max_by(|a, b| a.date.cmp(&b.date));
-            if let Some(rate) = latest {
+            if let Some(rate) = latest_rate(rates, currency, base) {
                 let (numerator, denominator) = if rate.from == currency { (rate.rate, Decimal::ONE) } else { (Decimal::ONE, rate.rate) };
                 factors.push(PriceFactor { currency: currency.code(), numerator, denominator });
             }
         }
         Self::Base(factors)
+    }
+
+    /// The currency prices are compared in (the team's base currency), if any.
+    pub fn currency(&self) -> Option<&'static str> {
+        match self {
+            Self::AsQuoted => None,
+            Self::Base(factors) => factors.first().map(|f| f.currency),
+        }
     }
 }
 

@@ -201,6 +201,11 @@ impl ExchangeRate {
     }
 }
 
+/// The latest of `rates` (by date) between `currency` and `base`, stated in either direction.
+pub fn latest_rate(rates: &[ExchangeRate], currency: Currency, base: Currency) -> Option<&ExchangeRate> {
+    rates.iter().filter(|r| r.counterpart(currency) == Some(base)).max_by(|a, b| a.date.cmp(&b.date))
+}
+
 /// True for a `YYYY-MM-DD` date that exists in the Gregorian calendar.
 fn is_iso_date(s: &str) -> bool {
     let b = s.as_bytes();

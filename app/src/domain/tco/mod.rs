@@ -71,7 +71,7 @@ pub use analysis::{
     HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if,
 };
 pub use billing::{HOURS_PER_MONTH, billable_hours};
-pub use currency::{Currency, ExchangeRate};
+pub use currency::{Currency, ExchangeRate, latest_rate};
 pub use engine::estimate;
 pub use error::{ErrorReason, TcoError};
 pub use estimate::{

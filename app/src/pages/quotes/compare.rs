@@ -177,10 +177,7 @@ mod server {
         if currency == base {
             return None;
         }
-        let rate = rates
-            .iter()
-            .filter(|r| r.counterpart(currency) == Some(base))
-            .max_by(|a, b| a.date.cmp(&b.date))?;
+        let rate = crate::domain::tco::latest_rate(rates, currency, base)?;
         let converted = rate.convert(amount, currency).ok()?;
         Some(locale.fmt(
             Msg::CompareConverted,

@@ -176,7 +176,6 @@ pub(crate) mod server {
         let (filter, sort, page) = parse(&query)?;
         let db = auth::db()?;
         let today = store::today();
-        let base = store::teams::base_currency(&db, team.team_id).await?;
         let basis = store::quotes::price_conversion(&db, team.team_id).await?;
         let unconverted = store::quotes::unconvertible_currencies(&db, team.team_id, &basis).await?.into_iter().map(str::to_string).collect();
         let (items, total) = store::quotes::list(&db, team.team_id, &filter, &basis, sort, today, page - 1, PER_PAGE).await?;
@@ -189,7 +188,7 @@ pub(crate) mod server {
             pages,
             vendors,
             can_edit: caller.may(Capability::EditQuotes),
-            price_currency: base.map(|c| c.code().to_string()),
+            price_currency: basis.currency().map(str::to_string),
             unconverted,
         })
     }
