@@ -13,3 +13,4 @@ pub mod runs;
 pub mod tco;
 pub mod throttle;
 pub mod tokens;
+pub mod vram;
