@@ -1,12 +1,37 @@
-//! Does a node fit a workload? (seed 002 “第一步：确认显存下限”, seed 001 §1–§2, seed 000 §4.)
+//! Does a node fit a workload? (seed 002 “第一步：确认显存下限”, seed 001 §1–§2, seed 000 §1, §4
+//! and its FAQ on exclusive vs sliced nodes.)
 //!
-//! Each requirement is Pass, Fail or Unknown; a fact the vendor has not stated gives Unknown,
-//! never a guess. Requirements that do not apply are left out of the list.
+//! Each requirement is Pass, Warning, Fail or Unknown. A fact the vendor has not stated gives
+//! Unknown with a question for the vendor ([`Note::AskVendor`], collected by
+//! [`vendor_questions`]) — never a guess, never a failure. Requirements that do not apply are
+//! left out of the list.
+//!
+//! | Requirement | Applies | Pass | Warning | Fail | Unknown |
+//! |---|---|---|---|---|---|
+//! | VRAM | always | [`vram::assess`] fits one GPU/slice, or the node pools memory and the sum fits | | does not fit (and pooling is “no” or would not help) | slice memory not stated; or fits only if pooled and pooling not stated |
+//! | GPU count | always | GPUs per node stated (several nodes allowed) | | | count not stated |
+//! | Network | > 1 node | bandwidth stated | | 0 Gbit/s | bandwidth not stated |
+//! | RDMA | > 1 node | yes | no (seed 001: ask for it; slower sync, not a failure) | | not stated |
+//! | Disk | always | data + checkpoints fit the stated disks | | do not fit both stated disks | no size, or one size that is too small |
+//! | Whole GPUs | training, inference service | exclusive; or a slice for inference at ≤ [`LOW_CONCURRENCY_MAX`] concurrent requests | a slice otherwise (“better suited: exclusive”) | | |
+//! | Interconnect | > 1 GPU in one node | a link | | no link | link not stated |
+//! | Memory pooling | need > one GPU | pooled and the sum fits | | not pooled, or the sum does not fit | not stated and the sum would fit |
+//!
+//! VRAM uses the one headroom rule [`crate::domain::vram::assess`] against the *usable* VRAM of
+//! one GPU or slice ([`NodeSpec::effective_vram_gib`]): a MIG `1g.10gb` slice of an 80 GiB A100
+//! offers 10 GiB, never 80.
 
-use super::spec::{Interconnect, NodeSpec, Sharing};
-use super::workload::Workload;
+use super::spec::{Interconnect, NodeSpec, Sharing, VramSource};
+use super::workload::{Workload, WorkloadKind};
+use crate::domain::vram;
 use rust_decimal::Decimal;
 use serde::Serialize;
+
+/// Most concurrent requests at which an inference service may run on a sliced GPU without a
+/// warning. Seed 000's FAQ: “低并发推理和短期测试可考虑切分实例” (low-concurrency inference may
+/// use a slice) while latency-sensitive services are better suited to exclusive nodes; the
+/// seeds give no number, so NodeLedger calls up to 4 concurrent requests “low”.
+pub const LOW_CONCURRENCY_MAX: u32 = 4;
 
 /// What is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -26,6 +51,8 @@ pub enum RequirementKind {
     Interconnect,
     /// The VRAM need exceeds one GPU: only pooled memory adds up (seed 001 §1).
     MemoryPooling,
+    /// RDMA between nodes, when more than one node is needed (seed 001 §2).
+    Rdma,
 }
 
 /// The outcome of one requirement.
@@ -34,6 +61,8 @@ pub enum RequirementKind {
 pub enum Status {
     /// The node meets it.
     Pass,
+    /// The node can do it, but the seeds advise otherwise (e.g. a slice for training).
+    Warning,
     /// The node does not meet it.
     Fail,
     /// The vendor has not stated what is needed to decide.
@@ -69,8 +98,21 @@ pub enum Note {
         /// How many nodes.
         nodes: u32,
     },
-    /// Usable VRAM is not stated; the nominal VRAM was compared.
+    /// Usable VRAM is not stated; the nominal VRAM of the whole GPU was compared.
     UsableVramNotStated,
+    /// The usable VRAM is the memory the MIG profile names.
+    VramFromMigProfile {
+        /// The profile, e.g. `1g.10gb`.
+        profile: String,
+    },
+    /// The usable VRAM is the fractional share of the parent GPU's memory.
+    VramFromShare {
+        /// The share, e.g. `0.5`.
+        #[serde(with = "rust_decimal::serde::str")]
+        share: Decimal,
+    },
+    /// The need fits only if the node pools GPU memory, which the vendor has not stated.
+    FitsOnlyIfPooled,
     /// The VRAM peak was estimated, not measured (seed 002: measure it in a real run).
     PeakNotMeasured,
     /// The need fits only because the node pools GPU memory.
@@ -81,6 +123,54 @@ pub enum Note {
     NoRdma,
     /// Only one of the two disk sizes is stated.
     PartialDiskInfo,
+    /// A slice is fine here: inference at no more than `max` concurrent requests (seed 000 FAQ).
+    SliceForLowConcurrency {
+        /// [`LOW_CONCURRENCY_MAX`].
+        max: u32,
+    },
+    /// Training, performance tests and latency-sensitive services are better suited to
+    /// exclusive GPUs (seed 000 FAQ).
+    BetterSuitedExclusive,
+    /// A fact the vendor has not stated: ask before ordering.
+    AskVendor {
+        /// What to ask about.
+        about: Unstated,
+    },
+}
+
+/// A fact a requirement needs that the vendor has not stated: a question for the vendor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unstated {
+    /// Does the node support RDMA between nodes?
+    Rdma,
+    /// Is GPU memory pooled across the node's GPUs?
+    MemoryPooling,
+    /// How much VRAM does one slice (vGPU / MIG instance) offer?
+    SliceVram,
+    /// What is the cross-node network bandwidth?
+    NetworkBandwidth,
+    /// How are the GPUs inside the node linked?
+    Interconnect,
+    /// How large are the system and data disks?
+    DiskSizes,
+    /// How many GPUs does one node have?
+    GpusPerNode,
+}
+
+/// The questions for the vendor in `checked`, in order, each once.
+pub fn vendor_questions(checked: &[Requirement]) -> Vec<Unstated> {
+    let mut out: Vec<Unstated> = Vec::new();
+    for r in checked {
+        for n in &r.notes {
+            if let Note::AskVendor { about } = n
+                && !out.contains(about)
+            {
+                out.push(*about);
+            }
+        }
+    }
+    out
 }
 
 /// One checked requirement.
@@ -117,67 +207,97 @@ fn pass_if(ok: bool) -> Status {
     if ok { Status::Pass } else { Status::Fail }
 }
 
-/// Checks `spec` against `workload`; see [`RequirementKind`] for which checks apply when.
+fn unknown(kind: RequirementKind, required: Figure, about: Unstated) -> Requirement {
+    let mut r = req(kind, Status::Unknown, required, None);
+    r.notes.push(Note::AskVendor { about });
+    r
+}
+
+/// Checks `spec` against `workload`; see the table in the module documentation.
 pub fn check(workload: &Workload, spec: &NodeSpec) -> Vec<Requirement> {
-    let mut out = vec![vram(workload, spec)];
+    let (vram_req, pooling_req) = vram(workload, spec);
+    let mut out = vec![vram_req];
     let (count, nodes) = gpu_count(workload, spec);
     out.push(count);
     if nodes.is_some_and(|n| n > 1) {
         out.push(network(spec));
+        out.push(rdma(spec));
     }
     out.push(disk(workload, spec));
-    if workload.kind.needs_exclusive() {
-        let ok = !spec.sharing.is_sliced();
-        let required = Figure::Sharing(Sharing::Exclusive);
-        let offered = Some(Figure::Sharing(spec.sharing.clone()));
-        out.push(req(
-            RequirementKind::Exclusive,
-            pass_if(ok),
-            required,
-            offered,
-        ));
+    if workload.kind.prefers_exclusive() {
+        out.push(exclusive(workload, spec));
     }
     let in_node = workload.gpus_needed.min(spec.gpus_per_node);
     if in_node > 1 {
         out.push(interconnect(in_node, spec));
     }
-    if workload.required_vram_gib() > spec.effective_vram_gib() {
-        out.push(pooling(workload, spec));
-    }
+    out.extend(pooling_req);
     out
 }
 
-fn vram(w: &Workload, spec: &NodeSpec) -> Requirement {
-    let need = w.required_vram_gib();
-    let per_gpu = spec.effective_vram_gib();
-    let pooled =
-        spec.memory_pooling && need <= per_gpu.saturating_mul(Decimal::from(spec.gpus_per_node));
-    let mut r = req(
-        RequirementKind::Vram,
-        pass_if(need <= per_gpu || pooled),
-        Figure::Gib(need),
-        Some(Figure::Gib(per_gpu)),
-    );
-    if need > per_gpu && pooled {
-        r.notes.push(Note::PooledAcrossGpus);
+/// The VRAM requirement and, when the need exceeds one GPU or slice, the memory-pooling one.
+fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
+    let need = vram::required(w.vram_peak_gib, w.headroom_pct);
+    let Some((usable, source)) = spec.effective_vram_gib() else {
+        let mut r = unknown(RequirementKind::Vram, Figure::Gib(need), Unstated::SliceVram);
+        if !w.vram_peak_measured {
+            r.notes.push(Note::PeakNotMeasured);
+        }
+        return (r, None);
+    };
+    let one = vram::assess(w.vram_peak_gib, w.headroom_pct, usable);
+    let mut r = req(RequirementKind::Vram, Status::Pass, Figure::Gib(need), Some(Figure::Gib(usable)));
+    let mut pooling = None;
+    if !one.fits {
+        let total = usable.saturating_mul(Decimal::from(spec.gpus_per_node));
+        let sum_fits = spec.gpus_per_node > 1 && vram::assess(w.vram_peak_gib, w.headroom_pct, total).fits;
+        r.status = match (spec.memory_pooling, sum_fits) {
+            (Some(true), true) => {
+                r.notes.push(Note::PooledAcrossGpus);
+                Status::Pass
+            }
+            (None, true) => {
+                r.notes.push(Note::FitsOnlyIfPooled);
+                Status::Unknown
+            }
+            _ => Status::Fail,
+        };
+        pooling = Some(memory_pooling(spec.memory_pooling, sum_fits));
     }
-    if spec.usable_vram_gib.is_none() {
-        r.notes.push(Note::UsableVramNotStated);
+    match source {
+        VramSource::Stated => {}
+        VramSource::Nominal => r.notes.push(Note::UsableVramNotStated),
+        VramSource::MigProfile => {
+            if let Sharing::Mig { profile } = &spec.sharing {
+                r.notes.push(Note::VramFromMigProfile { profile: profile.clone() });
+            }
+        }
+        VramSource::Share => {
+            if let Sharing::Fractional { share } = &spec.sharing {
+                r.notes.push(Note::VramFromShare { share: *share });
+            }
+        }
     }
     if !w.vram_peak_measured {
         r.notes.push(Note::PeakNotMeasured);
     }
-    r
+    (r, pooling)
+}
+
+fn memory_pooling(pooled: Option<bool>, sum_fits: bool) -> Requirement {
+    let required = Figure::Flag(true);
+    match pooled {
+        None if sum_fits => unknown(RequirementKind::MemoryPooling, required, Unstated::MemoryPooling),
+        None => req(RequirementKind::MemoryPooling, Status::Fail, required, None),
+        Some(p) => req(RequirementKind::MemoryPooling, pass_if(p && sum_fits), required, Some(Figure::Flag(p))),
+    }
 }
 
 /// The GPU-count requirement and the number of nodes needed (if known).
 fn gpu_count(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<u32>) {
     let required = Figure::Gpus(w.gpus_needed);
     if spec.gpus_per_node == 0 {
-        return (
-            req(RequirementKind::GpuCount, Status::Unknown, required, None),
-            None,
-        );
+        return (unknown(RequirementKind::GpuCount, required, Unstated::GpusPerNode), None);
     }
     let nodes = w.gpus_needed.div_ceil(spec.gpus_per_node).max(1);
     let offered = Some(Figure::Gpus(spec.gpus_per_node));
@@ -190,22 +310,43 @@ fn gpu_count(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<u32>) {
 
 fn network(spec: &NodeSpec) -> Requirement {
     let Some(gbps) = spec.network_gbps else {
-        return req(
-            RequirementKind::Network,
-            Status::Unknown,
-            Figure::Flag(true),
-            None,
-        );
+        return unknown(RequirementKind::Network, Figure::Flag(true), Unstated::NetworkBandwidth);
     };
-    let offered = Some(Figure::Gbps(gbps));
-    let mut r = req(
-        RequirementKind::Network,
-        pass_if(gbps > Decimal::ZERO),
-        Figure::Flag(true),
-        offered,
-    );
-    if !spec.rdma {
-        r.notes.push(Note::NoRdma);
+    req(RequirementKind::Network, pass_if(gbps > Decimal::ZERO), Figure::Flag(true), Some(Figure::Gbps(gbps)))
+}
+
+/// Seed 001 §2: ask whether RDMA is offered before multi-node work. Without it cross-node
+/// synchronisation is slower — a warning, not a failure; not stated is a question.
+fn rdma(spec: &NodeSpec) -> Requirement {
+    let required = Figure::Flag(true);
+    match spec.rdma {
+        None => unknown(RequirementKind::Rdma, required, Unstated::Rdma),
+        Some(true) => req(RequirementKind::Rdma, Status::Pass, required, Some(Figure::Flag(true))),
+        Some(false) => {
+            let mut r = req(RequirementKind::Rdma, Status::Warning, required, Some(Figure::Flag(false)));
+            r.notes.push(Note::NoRdma);
+            r
+        }
+    }
+}
+
+/// Seed 000 FAQ: a slice may serve low-concurrency inference; training and latency-sensitive
+/// services are better suited to exclusive GPUs — a warning, never a failure (VRAM that does
+/// not fit fails the VRAM requirement instead).
+fn exclusive(w: &Workload, spec: &NodeSpec) -> Requirement {
+    let required = Figure::Sharing(Sharing::Exclusive);
+    let offered = Some(Figure::Sharing(spec.sharing.clone()));
+    if !spec.sharing.is_sliced() {
+        return req(RequirementKind::Exclusive, Status::Pass, required, offered);
+    }
+    let low_concurrency_inference =
+        w.kind == WorkloadKind::InferenceService && w.concurrency <= LOW_CONCURRENCY_MAX;
+    let mut r = req(RequirementKind::Exclusive, Status::Warning, required, offered);
+    if low_concurrency_inference {
+        r.status = Status::Pass;
+        r.notes.push(Note::SliceForLowConcurrency { max: LOW_CONCURRENCY_MAX });
+    } else {
+        r.notes.push(Note::BetterSuitedExclusive);
     }
     r
 }
@@ -215,30 +356,21 @@ fn disk(w: &Workload, spec: &NodeSpec) -> Requirement {
     let known = [spec.system_disk_gb, spec.data_disk_gb];
     let stated: Vec<Decimal> = known.iter().flatten().copied().collect();
     if stated.is_empty() {
-        return req(
-            RequirementKind::Disk,
-            Status::Unknown,
-            Figure::Gb(need),
-            None,
-        );
+        return unknown(RequirementKind::Disk, Figure::Gb(need), Unstated::DiskSizes);
     }
-    let total = stated
-        .iter()
-        .fold(Decimal::ZERO, |a, b| a.saturating_add(*b));
+    let total = stated.iter().fold(Decimal::ZERO, |a, b| a.saturating_add(*b));
     let complete = stated.len() == known.len();
     let status = match (need <= total, complete) {
         (true, _) => Status::Pass,
         (false, true) => Status::Fail,
         (false, false) => Status::Unknown,
     };
-    let mut r = req(
-        RequirementKind::Disk,
-        status,
-        Figure::Gb(need),
-        Some(Figure::Gb(total)),
-    );
+    let mut r = req(RequirementKind::Disk, status, Figure::Gb(need), Some(Figure::Gb(total)));
     if !complete {
         r.notes.push(Note::PartialDiskInfo);
+    }
+    if status == Status::Unknown {
+        r.notes.push(Note::AskVendor { about: Unstated::DiskSizes });
     }
     r
 }
@@ -246,36 +378,12 @@ fn disk(w: &Workload, spec: &NodeSpec) -> Requirement {
 fn interconnect(in_node: u32, spec: &NodeSpec) -> Requirement {
     let required = Figure::Gpus(in_node);
     let Some(link) = spec.interconnect else {
-        return req(
-            RequirementKind::Interconnect,
-            Status::Unknown,
-            required,
-            None,
-        );
+        return unknown(RequirementKind::Interconnect, required, Unstated::Interconnect);
     };
     let offered = Some(Figure::Interconnect(link));
-    let mut r = req(
-        RequirementKind::Interconnect,
-        pass_if(link != Interconnect::None),
-        required,
-        offered,
-    );
+    let mut r = req(RequirementKind::Interconnect, pass_if(link != Interconnect::None), required, offered);
     if link == Interconnect::Pcie {
         r.notes.push(Note::PcieOnly);
     }
     r
-}
-
-fn pooling(w: &Workload, spec: &NodeSpec) -> Requirement {
-    let total = spec
-        .effective_vram_gib()
-        .saturating_mul(Decimal::from(spec.gpus_per_node));
-    let ok = spec.memory_pooling && w.required_vram_gib() <= total;
-    let offered = Some(Figure::Flag(spec.memory_pooling));
-    req(
-        RequirementKind::MemoryPooling,
-        pass_if(ok),
-        Figure::Flag(true),
-        offered,
-    )
 }

@@ -75,8 +75,8 @@ fn cell(d: &QuoteDraft, column: &str) -> String {
             .map(|i| name(INTERCONNECTS, &i))
             .unwrap_or_default(),
         "spec.network_gbps" => dec(s.network_gbps),
-        "spec.rdma" => s.rdma.to_string(),
-        "spec.memory_pooling" => s.memory_pooling.to_string(),
+        "spec.rdma" => flag(s.rdma),
+        "spec.memory_pooling" => flag(s.memory_pooling),
         "spec.cpu_model" => s.cpu_model.clone(),
         "spec.vcpus" => s.vcpus.map(|v| v.to_string()).unwrap_or_default(),
         "spec.ram_gib" => dec(s.ram_gib),

@@ -16,8 +16,9 @@
 //! UTF-8 (a byte-order mark is allowed), comma-separated, one header line, one row per quote.
 //! Columns are matched by header name (case ignored, any order); unknown columns are listed in
 //! [`ImportPreview::ignored_columns`]. Cells are trimmed. An empty optional cell means “not
-//! stated” (`None`), or 0 for a price, or `false` for `spec.rdma` / `spec.memory_pooling`.
-//! Booleans: `true/false/yes/no/1/0/是/否`. Dates: `YYYY-MM-DD`. Decimals: `1234.50`.
+//! stated” (`None`), or 0 for a price. Every optional yes/no column is three-state: empty =
+//! not stated, otherwise `true/false/yes/no/1/0/是/否`; the export writes `true`, `false` or
+//! an empty cell, so “not stated” round-trips. Dates: `YYYY-MM-DD`. Decimals: `1234.50`.
 //! Enumerations are snake case.
 //!
 //! | Column | Req. | Content |
@@ -35,7 +36,7 @@
 //! | `spec.sharing` | yes | `exclusive`, `vgpu`, `mig:<profile>`, `fractional:<share in (0,1)>` |
 //! | `spec.interconnect` | | `none`, `pcie`, `nvlink`, `nvswitch` |
 //! | `spec.network_gbps` | | cross-node Gbit/s |
-//! | `spec.rdma`, `spec.memory_pooling` | | boolean (empty = `false`) |
+//! | `spec.rdma`, `spec.memory_pooling` | | boolean (empty = not stated) |
 //! | `spec.cpu_model` | | text |
 //! | `spec.vcpus` | | whole number |
 //! | `spec.ram_gib` | | GiB |
@@ -52,7 +53,7 @@
 //! | `price.billing_increment` | yes | `second`, `minute`, `hour` |
 //! | `price.minimum_billable_hours` | | hours (empty = 0) |
 //! | `price.monthly_price`, `price.commitment_months` | | both or neither; term 1–120 months |
-//! | `price.stopped_bills_compute` | yes | boolean |
+//! | `price.stopped_bills_compute` | yes | boolean (required: the cost model needs a definite answer) |
 //! | `price.disk_price_gb_month`, `price.snapshot_price_gb_month` | | per GB-month (empty = 0) |
 //! | `price.egress_price_gb`, `price.free_egress_gb`, `price.ingress_price_gb` | | (empty = 0) |
 //! | `price.public_ip_hourly` | | per node-hour (empty = 0) |
@@ -79,7 +80,10 @@ mod workload;
 #[cfg(test)]
 mod tests;
 
-pub use check::{Figure, Note, Requirement, RequirementKind, Status, check};
+pub use check::{
+    Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, Status, Unstated, check,
+    vendor_questions,
+};
 pub use csv_export::export;
 pub use csv_import::{
     COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError,
@@ -91,7 +95,7 @@ pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
 pub use error::{ErrorCode, FieldError};
 pub use gpu_models::{GPU_MODEL_SUGGESTIONS, GpuSuggestion, suggested_vram_gib};
 pub use limits::*;
-pub use spec::{FormFactor, Interconnect, NodeSpec, Sharing};
+pub use spec::{FormFactor, Interconnect, NodeSpec, Sharing, VramSource, mig_profile_gib};
 pub use validate::{validate, validate_vendor};
 pub use vendor::{SupportScope, Vendor};
 pub use workload::{Workload, WorkloadKind};

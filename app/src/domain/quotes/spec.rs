@@ -1,5 +1,6 @@
 //! The node offered: GPUs, sharing, interconnect, CPU, disks, network and software image
-//! (seed 000 §1, §2, §4; seed 001 §1–§4). `None` / empty text means “the vendor has not said”.
+//! (seed 000 §1, §2, §4; seed 001 §1–§4). `None` / empty text means “the vendor has not said”:
+//! every yes/no fact is an `Option<bool>`, so “not stated” is never read as “no”.
 
 use crate::domain::tco::NodeShape;
 use rust_decimal::Decimal;
@@ -45,6 +46,33 @@ impl Sharing {
     }
 }
 
+/// Where [`NodeSpec::effective_vram_gib`] took its figure from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VramSource {
+    /// The vendor's stated usable VRAM.
+    Stated,
+    /// The nominal VRAM of a whole GPU (usable VRAM not stated).
+    Nominal,
+    /// The memory named by the MIG profile (e.g. `1g.10gb` → 10 GiB).
+    MigProfile,
+    /// The fractional share of the parent GPU's memory.
+    Share,
+}
+
+/// The memory a MIG profile names, GiB: `1g.10gb` → 10, `3g.40gb` → 40, `1g.10gb+me` → 10;
+/// `None` when the profile names none. (NVIDIA's profile names round to whole GB; the GiB
+/// reading is the one the vendor means.)
+pub fn mig_profile_gib(profile: &str) -> Option<Decimal> {
+    let (_, memory) = profile.trim().split_once('.')?;
+    let lower = memory.to_ascii_lowercase();
+    let digits = lower.split_once("gb")?.0;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    Decimal::from_str_exact(digits).ok().filter(|gib| *gib > Decimal::ZERO)
+}
+
 /// How the GPUs inside one node talk to each other (seed 001 §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -67,10 +95,12 @@ pub struct NodeSpec {
     pub gpu_model: String,
     /// GPUs in one node, at least 1.
     pub gpus_per_node: u32,
-    /// VRAM of one GPU (of one slice, for sliced offers), GiB.
+    /// VRAM of one GPU as the vendor names it, GiB; for a sliced offer, the parent GPU's memory
+    /// (the slice's own memory is [`NodeSpec::effective_vram_gib`]).
     #[serde(with = "rust_decimal::serde::str")]
     pub vram_gib: Decimal,
-    /// VRAM of one GPU actually usable, GiB, if the vendor states it (≤ `vram_gib`).
+    /// VRAM of one GPU (of one slice, for a sliced offer) actually usable, GiB, if the vendor
+    /// states it (≤ `vram_gib`).
     #[serde(default, with = "rust_decimal::serde::str_option")]
     pub usable_vram_gib: Option<Decimal>,
     /// PCIe, SXM or other, if stated.
@@ -84,12 +114,12 @@ pub struct NodeSpec {
     /// Cross-node network bandwidth, Gbit/s, if stated.
     #[serde(default, with = "rust_decimal::serde::str_option")]
     pub network_gbps: Option<Decimal>,
-    /// Whether cross-node RDMA (InfiniBand / RoCE) is offered; `false` if not stated.
+    /// Whether cross-node RDMA (InfiniBand / RoCE) is offered; `None` if not stated.
     #[serde(default)]
-    pub rdma: bool,
-    /// Whether the GPUs' memory is pooled; never assumed, `false` unless stated.
+    pub rdma: Option<bool>,
+    /// Whether the GPUs' memory is pooled; `None` if not stated (never assumed either way).
     #[serde(default)]
-    pub memory_pooling: bool,
+    pub memory_pooling: Option<bool>,
     /// CPU model.
     #[serde(default)]
     pub cpu_model: String,
@@ -166,9 +196,31 @@ impl NodeSpec {
         }
     }
 
-    /// VRAM per GPU the workload may use: the stated usable VRAM, else the nominal VRAM.
-    pub fn effective_vram_gib(&self) -> Decimal {
-        self.usable_vram_gib.unwrap_or(self.vram_gib)
+    /// VRAM one worker may use on one GPU or slice, GiB, and where the figure comes from;
+    /// `None` when the offer does not say (a vGPU, or a MIG profile that names no memory,
+    /// without a stated usable VRAM). Never the parent GPU's memory for a slice:
+    ///
+    /// | Offer | Usable VRAM |
+    /// |---|---|
+    /// | usable VRAM stated | that figure |
+    /// | exclusive | `vram_gib` (nominal) |
+    /// | MIG `<n>g.<m>gb` | min(m, `vram_gib`): `1g.10gb` on an 80 GiB A100 → 10 |
+    /// | fractional share `s` | `vram_gib` × s: 0.5 of 80 GiB → 40 |
+    /// | vGPU | not stated |
+    pub fn effective_vram_gib(&self) -> Option<(Decimal, VramSource)> {
+        if let Some(usable) = self.usable_vram_gib {
+            return Some((usable, VramSource::Stated));
+        }
+        match &self.sharing {
+            Sharing::Exclusive => Some((self.vram_gib, VramSource::Nominal)),
+            Sharing::Mig { profile } => mig_profile_gib(profile)
+                .map(|gib| (gib.min(self.vram_gib), VramSource::MigProfile)),
+            Sharing::Fractional { share } => self
+                .vram_gib
+                .checked_mul(*share)
+                .map(|gib| (gib, VramSource::Share)),
+            Sharing::Vgpu => None,
+        }
     }
 
     /// A spec with the required facts and everything else unstated.
@@ -182,8 +234,8 @@ impl NodeSpec {
             sharing,
             interconnect: None,
             network_gbps: None,
-            rdma: false,
-            memory_pooling: false,
+            rdma: None,
+            memory_pooling: None,
             cpu_model: String::new(),
             vcpus: None,
             ram_gib: None,

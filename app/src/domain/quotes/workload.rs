@@ -10,7 +10,8 @@ use crate::domain::tco;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-/// The kind of job; training and online inference need exclusive GPUs (seed 000 FAQ).
+/// The kind of job; training and online inference are better suited to exclusive GPUs
+/// (seed 000 FAQ), except low-concurrency inference (see [`super::LOW_CONCURRENCY_MAX`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WorkloadKind {
@@ -25,8 +26,9 @@ pub enum WorkloadKind {
 }
 
 impl WorkloadKind {
-    /// True when the kind needs whole, unshared GPUs.
-    pub const fn needs_exclusive(self) -> bool {
+    /// True when the kind is better suited to whole, unshared GPUs (the requirement check
+    /// then looks at the sharing mode).
+    pub const fn prefers_exclusive(self) -> bool {
         matches!(
             self,
             WorkloadKind::Training | WorkloadKind::InferenceService
@@ -111,10 +113,10 @@ impl Workload {
         e.finish()
     }
 
-    /// The VRAM to look for: peak × (1 + headroom ÷ 100), GiB (saturating, never panics).
+    /// The VRAM to look for per GPU: [`crate::domain::vram::required`] of the peak and the
+    /// headroom, GiB (saturating, never panics).
     pub fn required_vram_gib(&self) -> Decimal {
-        let factor = Decimal::ONE.saturating_add(self.headroom_pct / Decimal::ONE_HUNDRED);
-        self.vram_peak_gib.saturating_mul(factor)
+        crate::domain::vram::required(self.vram_peak_gib, self.headroom_pct)
     }
 
     /// The cost model's view of this workload.

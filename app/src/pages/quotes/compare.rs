@@ -42,7 +42,7 @@ pub struct ComparedQuote {
 pub struct CheckLine {
     /// What is checked.
     pub label: String,
-    /// `pass`, `fail` or `unknown`.
+    /// `pass`, `warning`, `fail` or `unknown`.
     pub status: String,
     /// "needs …", "offers …" and explanations.
     pub detail: String,
@@ -57,6 +57,9 @@ pub struct Comparison {
     pub workloads: Vec<(i64, String)>,
     /// The chosen workload's name and, per quote (same order), its requirements.
     pub check: Option<(String, Vec<Vec<CheckLine>>)>,
+    /// Per quote (same order), the questions for the vendor the check raised ("Ask the
+    /// vendor: does the node support RDMA?"); empty without a workload.
+    pub questions: Vec<Vec<String>>,
 }
 
 /// The compared quotes (latest revisions of the active team's quotes), checked against one of
@@ -74,7 +77,7 @@ mod server {
         auth,
         domain::{
             money::{format_money, format_unit_price},
-            quotes::{self, Figure, Note, Requirement, Status},
+            quotes::{self, Figure, Note, Requirement, Status, Unstated},
             roles::Capability,
             tco::{Currency, ExchangeRate},
         },
@@ -115,7 +118,27 @@ mod server {
             Note::PcieOnly => locale.t(Msg::ReqNotePcieOnly).to_string(),
             Note::NoRdma => locale.t(Msg::ReqNoteNoRdma).to_string(),
             Note::PartialDiskInfo => locale.t(Msg::ReqNotePartialDiskInfo).to_string(),
+            Note::VramFromMigProfile { profile } => locale.fmt(Msg::ReqNoteVramFromMigProfile, &[("profile", profile)]),
+            Note::VramFromShare { share } => locale.fmt(Msg::ReqNoteVramFromShare, &[("share", &share.normalize().to_string())]),
+            Note::FitsOnlyIfPooled => locale.t(Msg::ReqNoteFitsOnlyIfPooled).to_string(),
+            Note::SliceForLowConcurrency { max } => locale.fmt(Msg::ReqNoteSliceLowConcurrency, &[("max", &max.to_string())]),
+            Note::BetterSuitedExclusive => locale.t(Msg::ReqNoteBetterSuitedExclusive).to_string(),
+            Note::AskVendor { about } => question(locale, *about),
         }
+    }
+
+    /// "Ask the vendor: does the node support RDMA?"
+    fn question(locale: Locale, about: Unstated) -> String {
+        let q = locale.t(match about {
+            Unstated::Rdma => Msg::ReqQuestionRdma,
+            Unstated::MemoryPooling => Msg::ReqQuestionMemoryPooling,
+            Unstated::SliceVram => Msg::ReqQuestionSliceVram,
+            Unstated::NetworkBandwidth => Msg::ReqQuestionNetworkBandwidth,
+            Unstated::Interconnect => Msg::ReqQuestionInterconnect,
+            Unstated::DiskSizes => Msg::ReqQuestionDiskSizes,
+            Unstated::GpusPerNode => Msg::ReqQuestionGpusPerNode,
+        });
+        locale.fmt(Msg::ReqAskVendor, &[("question", q)])
     }
 
     fn line(locale: Locale, r: &Requirement) -> CheckLine {
@@ -131,6 +154,7 @@ mod server {
         parts.extend(r.notes.iter().map(|n| note(locale, n)));
         let status = match r.status {
             Status::Pass => "pass",
+            Status::Warning => "warning",
             Status::Fail => "fail",
             Status::Unknown => "unknown",
         };
@@ -151,11 +175,14 @@ mod server {
         };
         let mut quotes_out = Vec::with_capacity(ids.len());
         let mut checks = Vec::with_capacity(ids.len());
+        let mut questions = Vec::with_capacity(ids.len());
         let mut exact = Vec::with_capacity(ids.len());
         for id in ids {
             let q = store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?;
             if let Some(w) = &workload {
-                checks.push(quotes::check(w, &q.draft.spec).iter().map(|r| line(locale, r)).collect());
+                let checked = quotes::check(w, &q.draft.spec);
+                questions.push(quotes::vendor_questions(&checked).into_iter().map(|about| question(locale, about)).collect());
+                checks.push(checked.iter().map(|r| line(locale, r)).collect());
             }
             exact.push(q.draft.hourly_per_node().map(|p| (p, q.draft.price.currency)));
             quotes_out.push(compared(q, today));
@@ -168,7 +195,7 @@ mod server {
             }
         }
         let workloads = store::workloads::list(&db, team.team_id).await?.into_iter().map(|w| (w.id, w.record.name)).collect();
-        Ok(Comparison { quotes: quotes_out, workloads, check: workload.map(|w| (w.name, checks)) })
+        Ok(Comparison { quotes: quotes_out, workloads, check: workload.map(|w| (w.name, checks)), questions })
     }
 
     /// `amount` of `currency` in `base` with the latest rate for the pair (either direction):
@@ -230,6 +257,7 @@ fn workload_form(c: &Comparison, chosen: Option<i64>) -> impl IntoView + use<> {
 fn check_rows(c: &Comparison) -> impl IntoView + use<> {
     let locale = crate::i18n::use_locale();
     let Some((name, per_quote)) = c.check.clone() else { return ().into_any() };
+    let questions = c.questions.clone();
     let width = (per_quote.len() + 1).to_string();
     let kinds: Vec<String> = per_quote.first().map(|lines| lines.iter().map(|l| l.label.clone()).collect()).unwrap_or_default();
     view! {
@@ -243,6 +271,7 @@ fn check_rows(c: &Comparison) -> impl IntoView + use<> {
                         Some(l) => {
                             let verdict = t(match l.status.as_str() {
                                 "pass" => Msg::ComparePass,
+                                "warning" => Msg::CompareWarning,
                                 "fail" => Msg::CompareFail,
                                 _ => Msg::CompareUnknown,
                             });
@@ -257,6 +286,14 @@ fn check_rows(c: &Comparison) -> impl IntoView + use<> {
                 </tr>
             }
         }).collect_view()}
+        {questions.iter().any(|q| !q.is_empty()).then(|| view! {
+            <tr class="check-row questions" data-testid="vendor-questions">
+                <th scope="row">{t(Msg::CompareQuestions)}</th>
+                {questions.into_iter().map(|qs| view! {
+                    <td><ul class="warnings">{qs.into_iter().map(|q| view! { <li>{q}</li> }).collect_view()}</ul></td>
+                }).collect_view()}
+            </tr>
+        })}
     }
     .into_any()
 }
@@ -362,5 +399,6 @@ pub const fn requirement_msg(kind: crate::domain::quotes::RequirementKind) -> Ms
         RequirementKind::Exclusive => Msg::ReqExclusive,
         RequirementKind::Interconnect => Msg::ReqInterconnect,
         RequirementKind::MemoryPooling => Msg::ReqMemoryPooling,
+        RequirementKind::Rdma => Msg::ReqRdma,
     }
 }

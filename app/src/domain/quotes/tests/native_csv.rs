@@ -33,7 +33,7 @@ fn reads_a_realistic_file() {
     assert_eq!(d.spec.usable_vram_gib, Some(dec!(79.2)));
     assert_eq!(d.spec.form_factor, Some(FormFactor::Sxm));
     assert_eq!(d.spec.interconnect, Some(Interconnect::Nvswitch));
-    assert!(d.spec.rdma);
+    assert_eq!(d.spec.rdma, Some(true));
     assert_eq!(d.spec.docker_allowed, Some(true));
     assert_eq!(d.price.billing_increment, BillingIncrement::Minute);
     assert_eq!(d.price.monthly_price, Some(dec!(118000.00)));
@@ -283,4 +283,52 @@ fn currency_and_choices_ignore_case() {
         p.rows[0].draft.as_ref().map(|d| d.price.currency),
         Some(Currency::CNY)
     );
+}
+
+#[test]
+fn an_empty_yes_no_cell_is_not_stated_and_round_trips_as_empty() {
+    let csv = "vendor,reference,received_on,valid_until,currency,spec.gpu_model,spec.gpus_per_node,\
+spec.vram_gib,spec.sharing,spec.rdma,spec.memory_pooling,spec.snapshots,price.basis,\
+price.on_demand_hourly,price.billing_increment,price.stopped_bills_compute\n\
+V,R1,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,,,,per_node,5,hour,yes\n\
+V,R2,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,yes,no,1,per_node,5,hour,no\n\
+V,R3,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,TRUE,false,0,per_node,5,hour,1\n\
+V,R4,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,1,0,,per_node,5,hour,0\n";
+    let p = read(csv.as_bytes()).expect("import");
+    assert!(p.is_clean(), "{:?}", row_errors(&p));
+    let drafts: Vec<_> = p.valid_drafts().cloned().collect();
+    let flags: Vec<_> = drafts
+        .iter()
+        .map(|d| (d.spec.rdma, d.spec.memory_pooling, d.spec.snapshots))
+        .collect();
+    assert_eq!(
+        flags,
+        vec![
+            (None, None, None),
+            (Some(true), Some(false), Some(true)),
+            (Some(true), Some(false), Some(false)),
+            (Some(true), Some(false), None),
+        ]
+    );
+    let text = export(&drafts);
+    let header: Vec<&str> = text.lines().next().expect("header").split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).expect(name);
+    let first: Vec<&str> = text.lines().nth(1).expect("row").split(',').collect();
+    assert_eq!(first[at("spec.rdma")], "", "not stated is written empty");
+    assert_eq!(first[at("spec.memory_pooling")], "");
+    let second: Vec<&str> = text.lines().nth(2).expect("row").split(',').collect();
+    assert_eq!((second[at("spec.rdma")], second[at("spec.memory_pooling")]), ("true", "false"));
+    let again = read(text.as_bytes()).expect("reimport");
+    assert_eq!(again.valid_drafts().cloned().collect::<Vec<_>>(), drafts);
+}
+
+#[test]
+fn a_yes_no_cell_that_is_neither_is_refused() {
+    let csv = "vendor,reference,received_on,valid_until,currency,spec.gpu_model,spec.gpus_per_node,\
+spec.vram_gib,spec.sharing,spec.rdma,price.basis,price.on_demand_hourly,\
+price.billing_increment,price.stopped_bills_compute\n\
+V,R1,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,maybe,per_node,5,hour,yes\n";
+    let p = read(csv.as_bytes()).expect("import");
+    let got: Vec<_> = row_errors(&p).into_iter().map(|e| (e.column, e.code)).collect();
+    assert_eq!(got, vec![(Some("spec.rdma".to_owned()), ErrorCode::InvalidBool)]);
 }

@@ -63,7 +63,7 @@ fn spec() -> impl Strategy<Value = NodeSpec> {
                 Just(Interconnect::Nvswitch)
             ]),
             opt_amount(),
-            any::<(bool, bool)>(),
+            (proptest::option::of(any::<bool>()), proptest::option::of(any::<bool>())),
         ),
         (
             opt_text(),
