@@ -309,8 +309,10 @@ async fn comparing_against_a_workload_names_each_requirement() {
     let created = d.app.call("/api/workloads/create", &workload, Some(&d.buyer_a)).await;
     assert_eq!(created.status, StatusCode::OK, "{}", created.body);
     let workload_id: i64 = created.body.trim().parse().unwrap_or_else(|_| json(&created.body)["id"].as_i64().unwrap());
-    // The workload needs 42 GiB × 1.2 = 50.4 GiB per GPU: 48 GiB fails, 80 GiB passes.
-    let small = json(&save(&d, &d.buyer_a, None, quote_form("SMALL", "48", "1")).await.body)["quote_id"].as_i64().unwrap();
+    // The workload needs 42 GiB × 1.2 = 50.4 GiB per GPU: 48 GiB without pooling fails,
+    // 80 GiB passes, 48 GiB with pooling not stated is a question for the vendor.
+    let small_form = with(quote_form("SMALL", "48", "1"), &[("spec.memory_pooling", "no")]);
+    let small = json(&save(&d, &d.buyer_a, None, small_form).await.body)["quote_id"].as_i64().unwrap();
     let big = json(&save(&d, &d.buyer_a, None, quote_form("BIG", "80", "2")).await.body)["quote_id"].as_i64().unwrap();
     let res = d.app.call_json("/api/quotes/compare", &json!({ "ids": [small, big], "workload_id": workload_id }), Some(&d.engineer_a)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
@@ -321,6 +323,11 @@ async fn comparing_against_a_workload_names_each_requirement() {
     assert_eq!(vram(1)["status"], "pass", "{c}");
     assert!(vram(0)["detail"].as_str().unwrap().contains("50.4 GiB"), "{c}");
     assert_eq!(c["workloads"][0][1], "LoRA fine-tune");
+    let unstated = json(&save(&d, &d.buyer_a, None, quote_form("SMALL-UNSAID", "48", "1")).await.body)["quote_id"].as_i64().unwrap();
+    let c = json(&d.app.call_json("/api/quotes/compare", &json!({ "ids": [unstated, big], "workload_id": workload_id }), Some(&d.engineer_a)).await.body);
+    let vram = |i: usize| c["check"][1][i].as_array().unwrap().iter().find(|l| l["label"] == "VRAM with headroom").cloned().unwrap();
+    assert_eq!(vram(0)["status"], "unknown", "{c}");
+    assert!(c["questions"][0].as_array().unwrap().contains(&json!("Ask the vendor: is GPU memory pooled across the node's GPUs?")), "{c}");
     let other = d.app.call_json("/api/quotes/compare", &json!({ "ids": [small, big], "workload_id": workload_id }), Some(&d.buyer_b)).await;
     assert_eq!(other.status, StatusCode::NOT_FOUND);
 }
@@ -356,4 +363,105 @@ async fn an_administrator_in_the_team_keeps_quotes_too() {
     let d = Desk { app, buyer_a: admin.clone(), engineer_a: admin.clone(), manager_a: admin.clone(), buyer_b: admin };
     let res = save(&d, &d.buyer_a, None, quote_form("ADMIN-1", "48", "1")).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+}
+
+/// A training workload on `gpus` GPUs of 30 GiB peak (36 GiB with 20 % headroom); its id.
+async fn training_workload(d: &Desk, name: &str, gpus: &str) -> i64 {
+    let workload = [
+        ("name", name),
+        ("kind", "training"),
+        ("vram_peak_gib", "30"),
+        ("vram_peak_source", "measured"),
+        ("concurrency", "1"),
+        ("gpus_needed", gpus),
+        ("run_hours", "72"),
+        ("data_gb", "10"),
+        ("checkpoint_gb", "10"),
+        ("headroom_pct", "20"),
+    ];
+    let created = d.app.call("/api/workloads/create", &workload, Some(&d.buyer_a)).await;
+    assert_eq!(created.status, StatusCode::OK, "{}", created.body);
+    created.body.trim().parse().unwrap_or_else(|_| json(&created.body)["id"].as_i64().unwrap())
+}
+
+fn with(mut form: Vec<(String, String)>, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+    for (k, v) in extra {
+        let key = format!("fields[{k}]");
+        form.retain(|(f, _)| *f != key);
+        form.push((key, v.to_string()));
+    }
+    form
+}
+
+#[tokio::test]
+async fn a_quote_saved_without_stating_rdma_shows_not_stated_and_does_not_fail_an_rdma_requirement() {
+    let d = desk().await;
+    let disks = [("spec.network_gbps", "200"), ("spec.system_disk_gb", "100"), ("spec.data_disk_gb", "500"), ("spec.interconnect", "pcie")];
+    let unstated = with(quote_form("NO-RDMA-SAID", "48", "6"), &[disks.as_slice(), &[("spec.rdma", "")]].concat());
+    let saved = save(&d, &d.buyer_a, None, unstated).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    let id = json(&saved.body)["quote_id"].as_i64().unwrap();
+    let no = json(&save(&d, &d.buyer_a, None, with(quote_form("RDMA-NO", "48", "6"), &[disks.as_slice(), &[("spec.rdma", "no")]].concat())).await.body)["quote_id"].as_i64().unwrap();
+    let yes = json(&save(&d, &d.buyer_a, None, with(quote_form("RDMA-YES", "48", "6"), &[disks.as_slice(), &[("spec.rdma", "yes")]].concat())).await.body)["quote_id"].as_i64().unwrap();
+
+    // Stored as "not stated" (null), shown as "not stated", exported as an empty cell.
+    let body: String = sqlx::query_scalar("SELECT body FROM quote_revisions WHERE quote_id = ?").bind(id).fetch_one(&d.app.db).await.unwrap();
+    let stored = json(&body);
+    assert_eq!((&stored["spec"]["rdma"], &stored["spec"]["memory_pooling"]), (&Value::Null, &Value::Null), "{body}");
+    let detail = json(&d.app.call("/api/quotes/detail", &[("quote_id", &id.to_string())], Some(&d.engineer_a)).await.body);
+    assert_eq!(detail["values"]["spec.rdma"], "", "{detail}");
+    let page = d.app.get(&format!("/quotes/{id}"), Some(&d.engineer_a), Some("en")).await;
+    assert!(page.body.contains("<dt>RDMA</dt><dd>not stated</dd>"), "{}", page.body);
+    let no_page = d.app.get(&format!("/quotes/{no}"), Some(&d.engineer_a), Some("en")).await;
+    assert!(no_page.body.contains("<dt>RDMA</dt><dd>no</dd>"), "a stated no stays no");
+    let csv = d.app.get("/quotes/export.csv", Some(&d.engineer_a), None).await.body;
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let rdma = header.iter().position(|h| *h == "spec.rdma").unwrap();
+    let cell = |reference: &str| csv.lines().find(|l| l.contains(reference)).unwrap().split(',').nth(rdma).unwrap().to_string();
+    assert_eq!((cell("NO-RDMA-SAID"), cell("RDMA-NO"), cell("RDMA-YES")), (String::new(), "false".into(), "true".into()));
+
+    // Four GPUs on 2-GPU nodes: two nodes, so RDMA is checked.
+    let workload = training_workload(&d, "two-node fine-tune", "4").await;
+    let c = json(&d.app.call_json("/api/quotes/compare", &json!({ "ids": [id, no, yes], "workload_id": workload }), Some(&d.engineer_a)).await.body);
+    let line = |i: usize, label: &str| c["check"][1][i].as_array().unwrap().iter().find(|l| l["label"] == label).cloned().unwrap_or_else(|| panic!("{label}: {c}"));
+    assert_eq!(line(0, "RDMA between nodes")["status"], "unknown", "{c}");
+    assert!(line(0, "RDMA between nodes")["detail"].as_str().unwrap().contains("Ask the vendor: does the node support RDMA?"), "{c}");
+    assert_eq!(line(1, "RDMA between nodes")["status"], "warning", "{c}");
+    assert_eq!(line(2, "RDMA between nodes")["status"], "pass", "{c}");
+    for i in 0..3 {
+        let fails: Vec<&Value> = c["check"][1][i].as_array().unwrap().iter().filter(|l| l["status"] == "fail").collect();
+        assert!(fails.is_empty(), "quote {i}: {fails:?}");
+    }
+    assert_eq!(c["questions"][0], json!(["Ask the vendor: does the node support RDMA?"]), "{c}");
+    assert_eq!(c["questions"][2], json!([]), "{c}");
+
+    // Editing the quote keeps "not stated": the form starts empty, the new revision stores null.
+    let form = json(&d.app.call("/api/quotes/form", &[("quote_id", &id.to_string())], Some(&d.buyer_a)).await.body);
+    assert_eq!(form["values"]["spec.rdma"], "", "{form}");
+    assert_eq!(form["values"]["spec.memory_pooling"], "", "{form}");
+    let values: Vec<(String, String)> = form["values"].as_object().unwrap().iter().map(|(k, v)| (format!("fields[{k}]"), v.as_str().unwrap().to_string())).collect();
+    let edited = save(&d, &d.buyer_a, Some(id), with(values, &[("price.on_demand_hourly", "5.5")])).await;
+    assert_eq!(edited.status, StatusCode::OK, "{}", edited.body);
+    let body: String = sqlx::query_scalar("SELECT body FROM quote_revisions WHERE quote_id = ? AND revision = 2").bind(id).fetch_one(&d.app.db).await.unwrap();
+    assert_eq!(json(&body)["spec"]["rdma"], Value::Null, "{body}");
+}
+
+#[tokio::test]
+async fn a_mig_slice_is_checked_with_the_slices_memory_not_the_parent_gpus() {
+    let d = desk().await;
+    let slice = with(quote_form("A100-MIG", "80", "3"), &[("spec.gpu_model", "A100 80GB"), ("spec.gpus_per_node", "1"), ("spec.sharing", "mig:1g.10gb")]);
+    let saved = save(&d, &d.buyer_a, None, slice).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    let mig = json(&saved.body)["quote_id"].as_i64().unwrap();
+    let whole = json(&save(&d, &d.buyer_a, None, quote_form("L40S-WHOLE", "48", "6")).await.body)["quote_id"].as_i64().unwrap();
+    let workload = training_workload(&d, "one-GPU fine-tune", "1").await;
+    let c = json(&d.app.call_json("/api/quotes/compare", &json!({ "ids": [mig, whole], "workload_id": workload }), Some(&d.engineer_a)).await.body);
+    let line = |i: usize, label: &str| c["check"][1][i].as_array().unwrap().iter().find(|l| l["label"] == label).cloned().unwrap_or_else(|| panic!("{label}: {c}"));
+    // 30 GiB × 1.2 = 36 GiB: the 10 GiB slice fails, never compared with the parent's 80 GiB.
+    assert_eq!(line(0, "VRAM with headroom")["status"], "fail", "{c}");
+    assert!(line(0, "VRAM with headroom")["detail"].as_str().unwrap().contains("offers 10 GiB"), "{c}");
+    assert_eq!(line(1, "VRAM with headroom")["status"], "pass", "{c}");
+    // Training on a slice: better suited to exclusive GPUs — a warning, not a failure.
+    assert_eq!(line(0, "Whole GPUs")["status"], "warning", "{c}");
+    assert!(line(0, "Whole GPUs")["detail"].as_str().unwrap().contains("better suited"), "{c}");
 }

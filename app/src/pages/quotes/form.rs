@@ -203,13 +203,15 @@ pub(crate) enum Input {
     Sharing,
 }
 
-/// A stored value as a person reads it: yes/no and choices in the page's language.
+/// A stored value as a person reads it: yes/no and choices in the page's language; an empty
+/// yes/no is "not stated" in words, never "no".
 pub(crate) fn display_value(input: Input, value: &str) -> String {
     match input {
         Input::YesNo => match yes_no_value(value) {
             "yes" => t(Msg::QcYes).to_string(),
             "no" => t(Msg::QcNo).to_string(),
-            _ => t(Msg::QuotesNotStated).to_string(),
+            // Spelled out: a dash next to "yes"/"no" reads too easily as "no".
+            _ => t(Msg::QcUnknown).to_string(),
         },
         Input::Choice(options) => options
             .iter()

@@ -1,0 +1,20 @@
+-- Issue 10: "not stated" is not "no" for the yes/no facts of a node spec.
+--
+-- `spec.rdma` and `spec.memory_pooling` inside `quote_revisions.body` (JSON) become three-state:
+-- `true`, `false`, or `null` = the vendor has not stated it (the other yes/no facts already were).
+-- New revisions store `null` for "not stated".
+--
+-- Stored revisions are kept exactly as they are, on purpose:
+-- * a revision written before this change holds `false` both for "no" and for "not stated"
+--   (the form saved "not stated" as `false`); the two cannot be told apart, so `false` is read
+--   as what it says, "no" — as before this change, never more optimistic;
+-- * revisions are immutable (trigger `quote_revisions_are_immutable`) and approved orders pin
+--   the content hash of what was on screen — rewriting old bodies would change signed records;
+-- * a fresh database is the norm for this release.
+-- A quote whose old "no" really meant "not stated" is corrected by editing it (a new revision).
+--
+-- `price.stopped_bills_compute` stays two-state: it is a required field of the form and of the
+-- CSV format (the cost model needs a definite answer), so it is never left unstated.
+--
+-- Nothing else reads these facts with SQL, so no column, index or trigger changes.
+SELECT 1;
