@@ -18,7 +18,7 @@
 //! | Memory pooling | need > one GPU | pooled and the sum fits | | not pooled, or the sum does not fit | not stated and the sum would fit |
 //!
 //! VRAM uses the one headroom rule [`crate::domain::vram::assess`] against the *usable* VRAM of
-//! one GPU or slice ([`NodeSpec::effective_vram_gib`]): a MIG `1g.10gb` slice of an 80 GiB A100
+//! one GPU or slice ([`NodeSpec::effective_vram`]): a MIG `1g.10gb` slice of an 80 GiB A100
 //! offers 10 GiB, never 80.
 
 use super::spec::{Interconnect, NodeSpec, Sharing, VramSource};
@@ -238,7 +238,7 @@ pub fn check(workload: &Workload, spec: &NodeSpec) -> Vec<Requirement> {
 /// The VRAM requirement and, when the need exceeds one GPU or slice, the memory-pooling one.
 fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
     let need = vram::required(w.vram_peak_gib, w.headroom_pct);
-    let Some((usable, source)) = spec.effective_vram_gib() else {
+    let Some((usable, source)) = spec.effective_vram() else {
         let mut r = unknown(RequirementKind::Vram, Figure::Gib(need), Unstated::SliceVram);
         if !w.vram_peak_measured {
             r.notes.push(Note::PeakNotMeasured);

@@ -46,7 +46,7 @@ impl Sharing {
     }
 }
 
-/// Where [`NodeSpec::effective_vram_gib`] took its figure from.
+/// Where [`NodeSpec::effective_vram`] took its figure from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VramSource {
@@ -96,7 +96,7 @@ pub struct NodeSpec {
     /// GPUs in one node, at least 1.
     pub gpus_per_node: u32,
     /// VRAM of one GPU as the vendor names it, GiB; for a sliced offer, the parent GPU's memory
-    /// (the slice's own memory is [`NodeSpec::effective_vram_gib`]).
+    /// (the slice's own memory is [`NodeSpec::effective_vram`]).
     #[serde(with = "rust_decimal::serde::str")]
     pub vram_gib: Decimal,
     /// VRAM of one GPU (of one slice, for a sliced offer) actually usable, GiB, if the vendor
@@ -207,7 +207,7 @@ impl NodeSpec {
     /// | MIG `<n>g.<m>gb` | min(m, `vram_gib`): `1g.10gb` on an 80 GiB A100 → 10 |
     /// | fractional share `s` | `vram_gib` × s: 0.5 of 80 GiB → 40 |
     /// | vGPU | not stated |
-    pub fn effective_vram_gib(&self) -> Option<(Decimal, VramSource)> {
+    pub fn effective_vram(&self) -> Option<(Decimal, VramSource)> {
         if let Some(usable) = self.usable_vram_gib {
             return Some((usable, VramSource::Stated));
         }
@@ -221,6 +221,11 @@ impl NodeSpec {
                 .map(|gib| (gib, VramSource::Share)),
             Sharing::Vgpu => None,
         }
+    }
+
+    /// The figure of [`NodeSpec::effective_vram`]: usable VRAM of one GPU or slice, GiB.
+    pub fn effective_vram_gib(&self) -> Option<Decimal> {
+        self.effective_vram().map(|(gib, _)| gib)
     }
 
     /// A spec with the required facts and everything else unstated.

@@ -286,7 +286,7 @@ fn a_mig_slice_offers_its_own_memory_never_the_parent_gpus() {
     w.headroom_pct = dec!(20);
     let profile = "1g.10gb".to_owned();
     let s = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Mig { profile: profile.clone() });
-    assert_eq!(s.effective_vram_gib().map(|(g, _)| g), Some(dec!(10)));
+    assert_eq!(s.effective_vram_gib(), Some(dec!(10)));
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.offered, Some(Figure::Gib(dec!(10))));
     assert_eq!(r.status, Status::Fail, "24 GiB needed, 10 GiB slice");

@@ -188,3 +188,26 @@ fn export_writes_the_documented_header_and_quotes_cells() {
     assert!(csv.contains("\"含\"\"引号\"\", 逗号\n和换行\""));
     assert!(csv.contains(",220.00,hour,"));
 }
+
+/// The store keeps a draft as JSON: "not stated" is `null` and comes back as not stated; a
+/// body written before yes/no facts were three-state (`false`, or no key at all) still reads.
+#[test]
+fn stored_json_keeps_not_stated_and_reads_older_bodies() {
+    let mut d = draft();
+    assert_eq!((d.spec.rdma, d.spec.memory_pooling), (None, None));
+    let body = serde_json::to_string(&d).expect("json");
+    let stored: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(stored["spec"]["rdma"], serde_json::Value::Null);
+    assert_eq!(serde_json::from_str::<QuoteDraft>(&body).expect("read"), d);
+    d.spec.rdma = Some(false);
+    d.spec.memory_pooling = Some(true);
+    let body = serde_json::to_string(&d).expect("json");
+    assert_eq!(serde_json::from_str::<QuoteDraft>(&body).expect("read"), d);
+    // An older body: `"rdma": false` is read as the "no" it says; a missing key as not stated.
+    let mut old: serde_json::Value = serde_json::from_str(&body).expect("json");
+    let spec = old["spec"].as_object_mut().expect("spec");
+    spec.insert("rdma".into(), serde_json::Value::Bool(false));
+    spec.remove("memory_pooling");
+    let read: QuoteDraft = serde_json::from_value(old).expect("old body");
+    assert_eq!((read.spec.rdma, read.spec.memory_pooling), (Some(false), None));
+}
