@@ -274,6 +274,7 @@ pub fn workload_fields(f: WorkloadForm, issues: Signal<Vec<FieldIssue>>) -> impl
                     <FieldMessage issues field="headroom_pct" />
                 </label>
             </div>
+            <p class="hint">{crate::i18n::use_locale().fmt(Msg::WorkloadsSliceRule, &[("max", &crate::domain::quotes::LOW_CONCURRENCY_MAX.to_string())])}</p>
         </fieldset>
         <fieldset class="fieldset">
             <legend>{t(Msg::WorkloadsSizeTitle)}</legend>
