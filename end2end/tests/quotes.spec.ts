@@ -5,13 +5,14 @@ test.describe.configure({ mode: "serial" });
 
 const HEADER =
   "vendor,reference,received_on,valid_until,currency,spec.gpu_model,spec.gpus_per_node,spec.vram_gib,spec.sharing," +
-  "price.basis,price.on_demand_hourly,price.billing_increment,price.stopped_bills_compute";
+  "price.basis,price.on_demand_hourly,price.billing_increment,price.stopped_bills_compute,spec.memory_pooling";
+// Memory pooling: left empty (not stated) for the A100 and the 4090, a stated "no" for the L40S.
 const csv = (badVram: string) =>
   [
     HEADER,
-    "星河算力,XH-A100-8,2026-11-01,2099-12-31,CNY,A100 80GB,8,80,exclusive,per_node,220.00,minute,no",
-    `星河算力,XH-L40S-2,2026-11-01,2099-12-31,CNY,L40S 48GB,2,${badVram},exclusive,per_gpu,9.80,hour,yes`,
-    "云算科技,YS-4090-1,2026-11-02,2099-12-31,CNY,RTX 4090 24GB,1,24,fractional:0.5,per_node,2.60,second,no",
+    "星河算力,XH-A100-8,2026-11-01,2099-12-31,CNY,A100 80GB,8,80,exclusive,per_node,220.00,minute,no,",
+    `星河算力,XH-L40S-2,2026-11-01,2099-12-31,CNY,L40S 48GB,2,${badVram},exclusive,per_gpu,9.80,hour,yes,no`,
+    "云算科技,YS-4090-1,2026-11-02,2099-12-31,CNY,RTX 4090 24GB,1,24,fractional:0.5,per_node,2.60,second,no,",
   ].join("\n");
 
 test("procurement enters a quote, imports a CSV after fixing a bad row, filters and compares", async ({ page }) => {
@@ -109,7 +110,11 @@ test("procurement enters a quote, imports a CSV after fixing a bad row, filters 
   const table = page.getByTestId("compare-table");
   await expect(table).toContainText("星河算力 · XH-A100-8");
   await expect(table.locator("tr.differs").filter({ hasText: "GPU model" })).toContainText("L40S 48GB");
-  // … and against the workload: the 80 GiB A100 passes the VRAM check, the 48 GiB L40S fails it.
+  // A yes/no the vendor left empty reads "not stated", never "no".
+  const pooling = table.locator("tr.differs").filter({ hasText: "Memory pooled across GPUs" });
+  await expect(pooling).toContainText("not stated");
+  // … and against the workload: the 80 GiB A100 passes the VRAM check, the 48 GiB L40S (memory
+  // not pooled) fails it.
   await page.getByTestId("workload-form").locator('select[name="workload"]').selectOption({ label: "70B inference" });
   await page.getByTestId("workload-form").getByRole("button", { name: "Check" }).click();
   await expect(page).toHaveURL(/workload=\d+/);
