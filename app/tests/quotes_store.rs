@@ -208,3 +208,29 @@ async fn price_filter_and_sort_compare_in_the_base_currency(pool: SqlitePool) {
     assert_eq!(store::quotes::unconvertible_currencies(&pool, a, &basis).await.unwrap(), ["EUR"]);
     assert!(store::quotes::unconvertible_currencies(&pool, a, &PriceConversion::AsQuoted).await.unwrap().is_empty());
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn yes_no_facts_keep_not_stated_through_the_store(pool: SqlitePool) {
+    let a = team(&pool, "A").await;
+    let mut quotes = drafts(FIXTURE);
+    // The fixture's first row says RDMA 是 (yes) and nothing about memory pooling.
+    assert_eq!((quotes[0].spec.rdma, quotes[0].spec.memory_pooling), (Some(true), None));
+    quotes[1].spec.rdma = None;
+    quotes[1].spec.memory_pooling = Some(false);
+    save(&pool, a, &quotes[..2]).await.unwrap();
+    let (rows, _) = store::quotes::list(&pool, a, &all(), &PriceConversion::AsQuoted, QuoteSort::PriceAsc, day("2026-11-29"), 0, 50).await.unwrap();
+    for q in &quotes[..2] {
+        let stored = rows.iter().find(|r| r.draft.reference == q.reference).unwrap();
+        let read = store::quotes::revision(&pool, a, stored.revision_id).await.unwrap().unwrap();
+        assert_eq!((read.draft.spec.rdma, read.draft.spec.memory_pooling), (q.spec.rdma, q.spec.memory_pooling), "{}", q.reference);
+        assert_eq!(read.draft, *q);
+    }
+    // Not stated is NULL inside the stored body, never `false`.
+    let body: String = sqlx::query_scalar("SELECT body FROM quote_revisions r JOIN quotes q ON q.id = r.quote_id WHERE q.reference = ?")
+        .bind(&quotes[1].reference)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((json["spec"]["rdma"].clone(), json["spec"]["memory_pooling"].clone()), (serde_json::Value::Null, serde_json::Value::Bool(false)));
+}
