@@ -239,18 +239,28 @@ pub fn check(workload: &Workload, spec: &NodeSpec) -> Vec<Requirement> {
 fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
     let need = vram::required(w.vram_peak_gib, w.headroom_pct);
     let Some((usable, source)) = spec.effective_vram() else {
-        let mut r = unknown(RequirementKind::Vram, Figure::Gib(need), Unstated::SliceVram);
+        let mut r = unknown(
+            RequirementKind::Vram,
+            Figure::Gib(need),
+            Unstated::SliceVram,
+        );
         if !w.vram_peak_measured {
             r.notes.push(Note::PeakNotMeasured);
         }
         return (r, None);
     };
     let one = vram::assess(w.vram_peak_gib, w.headroom_pct, usable);
-    let mut r = req(RequirementKind::Vram, Status::Pass, Figure::Gib(need), Some(Figure::Gib(usable)));
+    let mut r = req(
+        RequirementKind::Vram,
+        Status::Pass,
+        Figure::Gib(need),
+        Some(Figure::Gib(usable)),
+    );
     let mut pooling = None;
     if !one.fits {
         let total = usable.saturating_mul(Decimal::from(spec.gpus_per_node));
-        let sum_fits = spec.gpus_per_node > 1 && vram::assess(w.vram_peak_gib, w.headroom_pct, total).fits;
+        let sum_fits =
+            spec.gpus_per_node > 1 && vram::assess(w.vram_peak_gib, w.headroom_pct, total).fits;
         r.status = match (spec.memory_pooling, sum_fits) {
             (Some(true), true) => {
                 r.notes.push(Note::PooledAcrossGpus);
@@ -269,7 +279,9 @@ fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
         VramSource::Nominal => r.notes.push(Note::UsableVramNotStated),
         VramSource::MigProfile => {
             if let Sharing::Mig { profile } = &spec.sharing {
-                r.notes.push(Note::VramFromMigProfile { profile: profile.clone() });
+                r.notes.push(Note::VramFromMigProfile {
+                    profile: profile.clone(),
+                });
             }
         }
         VramSource::Share => {
@@ -287,9 +299,18 @@ fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
 fn memory_pooling(pooled: Option<bool>, sum_fits: bool) -> Requirement {
     let required = Figure::Flag(true);
     match pooled {
-        None if sum_fits => unknown(RequirementKind::MemoryPooling, required, Unstated::MemoryPooling),
+        None if sum_fits => unknown(
+            RequirementKind::MemoryPooling,
+            required,
+            Unstated::MemoryPooling,
+        ),
         None => req(RequirementKind::MemoryPooling, Status::Fail, required, None),
-        Some(p) => req(RequirementKind::MemoryPooling, pass_if(p && sum_fits), required, Some(Figure::Flag(p))),
+        Some(p) => req(
+            RequirementKind::MemoryPooling,
+            pass_if(p && sum_fits),
+            required,
+            Some(Figure::Flag(p)),
+        ),
     }
 }
 
@@ -297,7 +318,10 @@ fn memory_pooling(pooled: Option<bool>, sum_fits: bool) -> Requirement {
 fn gpu_count(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<u32>) {
     let required = Figure::Gpus(w.gpus_needed);
     if spec.gpus_per_node == 0 {
-        return (unknown(RequirementKind::GpuCount, required, Unstated::GpusPerNode), None);
+        return (
+            unknown(RequirementKind::GpuCount, required, Unstated::GpusPerNode),
+            None,
+        );
     }
     let nodes = w.gpus_needed.div_ceil(spec.gpus_per_node).max(1);
     let offered = Some(Figure::Gpus(spec.gpus_per_node));
@@ -310,9 +334,18 @@ fn gpu_count(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<u32>) {
 
 fn network(spec: &NodeSpec) -> Requirement {
     let Some(gbps) = spec.network_gbps else {
-        return unknown(RequirementKind::Network, Figure::Flag(true), Unstated::NetworkBandwidth);
+        return unknown(
+            RequirementKind::Network,
+            Figure::Flag(true),
+            Unstated::NetworkBandwidth,
+        );
     };
-    req(RequirementKind::Network, pass_if(gbps > Decimal::ZERO), Figure::Flag(true), Some(Figure::Gbps(gbps)))
+    req(
+        RequirementKind::Network,
+        pass_if(gbps > Decimal::ZERO),
+        Figure::Flag(true),
+        Some(Figure::Gbps(gbps)),
+    )
 }
 
 /// Seed 001 §2: ask whether RDMA is offered before multi-node work. Without it cross-node
@@ -321,9 +354,19 @@ fn rdma(spec: &NodeSpec) -> Requirement {
     let required = Figure::Flag(true);
     match spec.rdma {
         None => unknown(RequirementKind::Rdma, required, Unstated::Rdma),
-        Some(true) => req(RequirementKind::Rdma, Status::Pass, required, Some(Figure::Flag(true))),
+        Some(true) => req(
+            RequirementKind::Rdma,
+            Status::Pass,
+            required,
+            Some(Figure::Flag(true)),
+        ),
         Some(false) => {
-            let mut r = req(RequirementKind::Rdma, Status::Warning, required, Some(Figure::Flag(false)));
+            let mut r = req(
+                RequirementKind::Rdma,
+                Status::Warning,
+                required,
+                Some(Figure::Flag(false)),
+            );
             r.notes.push(Note::NoRdma);
             r
         }
@@ -341,10 +384,17 @@ fn exclusive(w: &Workload, spec: &NodeSpec) -> Requirement {
     }
     let low_concurrency_inference =
         w.kind == WorkloadKind::InferenceService && w.concurrency <= LOW_CONCURRENCY_MAX;
-    let mut r = req(RequirementKind::Exclusive, Status::Warning, required, offered);
+    let mut r = req(
+        RequirementKind::Exclusive,
+        Status::Warning,
+        required,
+        offered,
+    );
     if low_concurrency_inference {
         r.status = Status::Pass;
-        r.notes.push(Note::SliceForLowConcurrency { max: LOW_CONCURRENCY_MAX });
+        r.notes.push(Note::SliceForLowConcurrency {
+            max: LOW_CONCURRENCY_MAX,
+        });
     } else {
         r.notes.push(Note::BetterSuitedExclusive);
     }
@@ -358,19 +408,28 @@ fn disk(w: &Workload, spec: &NodeSpec) -> Requirement {
     if stated.is_empty() {
         return unknown(RequirementKind::Disk, Figure::Gb(need), Unstated::DiskSizes);
     }
-    let total = stated.iter().fold(Decimal::ZERO, |a, b| a.saturating_add(*b));
+    let total = stated
+        .iter()
+        .fold(Decimal::ZERO, |a, b| a.saturating_add(*b));
     let complete = stated.len() == known.len();
     let status = match (need <= total, complete) {
         (true, _) => Status::Pass,
         (false, true) => Status::Fail,
         (false, false) => Status::Unknown,
     };
-    let mut r = req(RequirementKind::Disk, status, Figure::Gb(need), Some(Figure::Gb(total)));
+    let mut r = req(
+        RequirementKind::Disk,
+        status,
+        Figure::Gb(need),
+        Some(Figure::Gb(total)),
+    );
     if !complete {
         r.notes.push(Note::PartialDiskInfo);
     }
     if status == Status::Unknown {
-        r.notes.push(Note::AskVendor { about: Unstated::DiskSizes });
+        r.notes.push(Note::AskVendor {
+            about: Unstated::DiskSizes,
+        });
     }
     r
 }
@@ -378,10 +437,19 @@ fn disk(w: &Workload, spec: &NodeSpec) -> Requirement {
 fn interconnect(in_node: u32, spec: &NodeSpec) -> Requirement {
     let required = Figure::Gpus(in_node);
     let Some(link) = spec.interconnect else {
-        return unknown(RequirementKind::Interconnect, required, Unstated::Interconnect);
+        return unknown(
+            RequirementKind::Interconnect,
+            required,
+            Unstated::Interconnect,
+        );
     };
     let offered = Some(Figure::Interconnect(link));
-    let mut r = req(RequirementKind::Interconnect, pass_if(link != Interconnect::None), required, offered);
+    let mut r = req(
+        RequirementKind::Interconnect,
+        pass_if(link != Interconnect::None),
+        required,
+        offered,
+    );
     if link == Interconnect::Pcie {
         r.notes.push(Note::PcieOnly);
     }

@@ -317,7 +317,10 @@ V,R4,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,1,0,,per_node,5,hour,0\n";
     assert_eq!(first[at("spec.rdma")], "", "not stated is written empty");
     assert_eq!(first[at("spec.memory_pooling")], "");
     let second: Vec<&str> = text.lines().nth(2).expect("row").split(',').collect();
-    assert_eq!((second[at("spec.rdma")], second[at("spec.memory_pooling")]), ("true", "false"));
+    assert_eq!(
+        (second[at("spec.rdma")], second[at("spec.memory_pooling")]),
+        ("true", "false")
+    );
     let again = read(text.as_bytes()).expect("reimport");
     assert_eq!(again.valid_drafts().cloned().collect::<Vec<_>>(), drafts);
 }
@@ -329,6 +332,12 @@ spec.vram_gib,spec.sharing,spec.rdma,price.basis,price.on_demand_hourly,\
 price.billing_increment,price.stopped_bills_compute\n\
 V,R1,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,maybe,per_node,5,hour,yes\n";
     let p = read(csv.as_bytes()).expect("import");
-    let got: Vec<_> = row_errors(&p).into_iter().map(|e| (e.column, e.code)).collect();
-    assert_eq!(got, vec![(Some("spec.rdma".to_owned()), ErrorCode::InvalidBool)]);
+    let got: Vec<_> = row_errors(&p)
+        .into_iter()
+        .map(|e| (e.column, e.code))
+        .collect();
+    assert_eq!(
+        got,
+        vec![(Some("spec.rdma".to_owned()), ErrorCode::InvalidBool)]
+    );
 }

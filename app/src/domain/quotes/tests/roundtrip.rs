@@ -63,7 +63,10 @@ fn spec() -> impl Strategy<Value = NodeSpec> {
                 Just(Interconnect::Nvswitch)
             ]),
             opt_amount(),
-            (proptest::option::of(any::<bool>()), proptest::option::of(any::<bool>())),
+            (
+                proptest::option::of(any::<bool>()),
+                proptest::option::of(any::<bool>()),
+            ),
         ),
         (
             opt_text(),
@@ -209,5 +212,8 @@ fn stored_json_keeps_not_stated_and_reads_older_bodies() {
     spec.insert("rdma".into(), serde_json::Value::Bool(false));
     spec.remove("memory_pooling");
     let read: QuoteDraft = serde_json::from_value(old).expect("old body");
-    assert_eq!((read.spec.rdma, read.spec.memory_pooling), (Some(false), None));
+    assert_eq!(
+        (read.spec.rdma, read.spec.memory_pooling),
+        (Some(false), None)
+    );
 }
