@@ -65,7 +65,8 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum BenchCommand {
     /// Read a benchmark result (vLLM, llama-bench, MLPerf, NodeLedger JSON) or nvidia-smi
-    /// telemetry and print the canonical `nodeledger.run/v1` JSON.
+    /// telemetry and print the canonical `nodeledger.run/v1` JSON, with `warmup_s` and the
+    /// `verdict` (status and reasons) judged from the file alone.
     Parse {
         /// The file.
         file: std::path::PathBuf,

@@ -42,6 +42,7 @@
 
 mod canonical;
 mod canonical_json;
+mod clock;
 mod detect;
 mod error;
 mod json;
@@ -64,19 +65,19 @@ mod warmup;
 mod tests;
 
 pub use canonical::{
-    CanonicalRun, LatencyPercentiles, NamedThroughput, NodeInfo, SCHEMA_PREFIX, SCHEMA_V1,
-    TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput, Workload,
+    CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, SCHEMA_PREFIX,
+    SCHEMA_V1, TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput, Workload,
 };
 pub use detect::{Format, detect};
 pub use error::ParseError;
-pub use judge::{EXTRA_UTIL_INCL_WARMUP, assess, judge};
+pub use judge::{EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP, assess, judge};
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
-pub use quote::{gpu_name_tokens, names_match};
+pub use quote::{gpu_name_tokens, names_match, severity_of};
 pub use verdict::{
-    QuoteField, QuotedNode, Reason, Severity, Status, Thresholds, Verdict, VerdictContext,
-    VerdictReason,
+    Difference, QuoteField, QuotedNode, Reason, Severity, Status, Thresholds, Verdict,
+    VerdictContext, VerdictReason,
 };
 pub use vocab::{ThrottleReason, ThroughputUnit};
 

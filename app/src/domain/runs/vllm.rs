@@ -3,7 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::canonical::{CanonicalRun, LatencyPercentiles, NamedThroughput, Throughput, Workload};
+use super::canonical::{
+    CanonicalRun, LatencyPercentiles, NamedThroughput, NodeInfo, Throughput, Workload,
+};
+use super::clock;
 use super::detect::Format;
 use super::error::ParseError;
 use super::json::ObjExt;
@@ -58,6 +61,8 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
         }
     }
     run.duration_s = take_f64(&mut obj, "duration");
+    place(&mut run, obj.str_at("date"));
+    run.node = stated_node(&obj);
     let model = obj.str_at("model_id").map(str::to_owned);
     let concurrency = obj.u64_at("max_concurrency");
     if model.is_some() || concurrency.is_some() {
@@ -91,6 +96,45 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
     }
     run.extra = obj;
     Ok(run)
+}
+
+/// Keys under which a result names its hardware (`--metadata gpu=1xNVIDIA_L40S`
+/// puts it at the top level; some wrappers nest it under `metadata`).
+const GPU_KEYS: [&str; 5] = ["gpu", "gpu_type", "gpu_name", "hardware", "accelerator"];
+
+/// The end is vLLM's `date` (written when the benchmark finished); the start
+/// is the end minus the duration.
+fn place(run: &mut CanonicalRun, date: Option<&str>) {
+    let Some(end) = date.and_then(clock::from_vllm_date) else {
+        return;
+    };
+    if let (Some(d), Some(e)) = (run.duration_s, clock::seconds(&end)) {
+        run.started_at = clock::format(e - d);
+    }
+    run.ended_at = Some(end);
+}
+
+/// The node the result names: `"1xNVIDIA_L40S"` → 1 × `"NVIDIA L40S"`.
+fn stated_node(obj: &Map<String, Value>) -> NodeInfo {
+    let nested = obj.get("metadata").and_then(Value::as_object);
+    let stated = GPU_KEYS
+        .iter()
+        .find_map(|k| obj.str_at(k).or_else(|| nested.and_then(|m| m.str_at(k))));
+    let Some(stated) = stated.map(str::trim).filter(|s| !s.is_empty()) else {
+        return NodeInfo::default();
+    };
+    let (count, name) = match stated.split_once(['x', 'X']) {
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            (n.parse().ok(), rest)
+        }
+        _ => (None, stated),
+    };
+    let name = name.replace('_', " ").trim().to_owned();
+    NodeInfo {
+        gpu_name: Some(name).filter(|n| !n.is_empty()),
+        gpu_count: count.filter(|n| *n > 0),
+        ..NodeInfo::default()
+    }
 }
 
 /// Removes a numeric key; a `null` or non-finite value is removed too.
