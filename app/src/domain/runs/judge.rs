@@ -27,7 +27,7 @@
 
 use std::borrow::Cow;
 
-use super::canonical::{CanonicalRun, TelemetrySample};
+use super::canonical::{CanonicalRun, TelemetrySample, Throttle};
 use super::clock;
 use super::merge::EXTRA_TELEMETRY_SOURCE;
 use super::mlperf::MlperfSummary;
@@ -45,6 +45,14 @@ pub const EXTRA_UTIL_INCL_WARMUP: &str = "gpu_util_mean_pct_incl_warmup";
 /// `throughput.value` with the steady state of the run's `intervals`.
 pub const EXTRA_THROUGHPUT_INCL_WARMUP: &str = "throughput_incl_warmup";
 
+/// Key in `extra` keeping the whole capture's VRAM peak once [`assess`] set
+/// `vram_peak_mib` to the peak inside the result's window.
+pub const EXTRA_VRAM_PEAK_WHOLE_CAPTURE: &str = "vram_peak_mib_whole_capture";
+
+/// Key in `extra` keeping the whole capture's throttle summary once
+/// [`assess`] set `throttle` to the one inside the result's window.
+pub const EXTRA_THROTTLE_WHOLE_CAPTURE: &str = "throttle_whole_capture";
+
 /// Tolerance of time comparisons, seconds.
 const EPS: f64 = 1e-9;
 
@@ -58,8 +66,9 @@ pub fn judge(run: &CanonicalRun, ctx: &VerdictContext) -> Verdict {
 /// steady-state `gpu_util_mean_pct` (the whole-run mean moves to
 /// `extra[EXTRA_UTIL_INCL_WARMUP]`) and, for a run with `intervals`, the
 /// steady-state throughput (the whole-run figure moves to
-/// `extra[EXTRA_THROUGHPUT_INCL_WARMUP]`). Judging the result again gives
-/// the same record.
+/// `extra[EXTRA_THROUGHPUT_INCL_WARMUP]`). When the result was placed in its
+/// telemetry, `vram_peak_mib` and `throttle` become the window's (the whole
+/// capture's move to `extra`). Judging the result again gives the same record.
 #[must_use]
 pub fn assess(mut run: CanonicalRun, ctx: &VerdictContext) -> CanonicalRun {
     let found = evaluate(&run, ctx);
@@ -83,6 +92,23 @@ pub fn assess(mut run: CanonicalRun, ctx: &VerdictContext) -> CanonicalRun {
         }
         t.value = steady;
     }
+    if let Some(peak) = found.window_peak {
+        if let Some(whole) = run.vram_peak_mib
+            && !run.extra.contains_key(EXTRA_VRAM_PEAK_WHOLE_CAPTURE)
+        {
+            run.extra.insert(EXTRA_VRAM_PEAK_WHOLE_CAPTURE.into(), whole.into());
+        }
+        run.vram_peak_mib = Some(peak);
+    }
+    if let Some(throttle) = found.window_throttle {
+        if let Some(whole) = &run.throttle
+            && !run.extra.contains_key(EXTRA_THROTTLE_WHOLE_CAPTURE)
+            && let Ok(v) = serde_json::to_value(whole)
+        {
+            run.extra.insert(EXTRA_THROTTLE_WHOLE_CAPTURE.into(), v);
+        }
+        run.throttle = Some(throttle);
+    }
     run.verdict = Some(found.verdict);
     run
 }
@@ -93,6 +119,8 @@ struct Found {
     warmup_s: Option<f64>,
     steady_util: Option<f64>,
     steady_throughput: Option<f64>,
+    window_peak: Option<f64>,
+    window_throttle: Option<Throttle>,
 }
 
 /// Where the result lies in its telemetry, telemetry seconds.
@@ -273,11 +301,17 @@ fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
         push(Severity::Warn, Reason::TelemetryMissing);
     }
 
+    let mut window_throttle = None;
     if let Some(t) = &run.throttle {
         let (active_s, capped_s, reasons, base) = match window {
             Some(w) => {
                 let (active, capped, mask) = slowdown_in(&run.telemetry, w);
                 let reasons = ThrottleReason::from_mask(mask & ThrottleReason::SLOWDOWN_MASK);
+                window_throttle = Some(Throttle {
+                    active_s: active,
+                    reasons: reasons.clone(),
+                    power_cap_s: (capped > 0.0).then_some(capped),
+                });
                 (active, Some(capped), reasons, Some(w.len()))
             }
             None => {
@@ -320,15 +354,14 @@ fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
         }
     }
 
-    let peak = match window {
-        Some(_) => samples
+    let window_peak = window.and_then(|_| {
+        samples
             .iter()
             .filter_map(|s| s.mem_used_mib)
             .filter(|m| m.is_finite())
             .reduce(f64::max)
-            .or(run.vram_peak_mib),
-        None => run.vram_peak_mib,
-    };
+    });
+    let peak = window_peak.or(run.vram_peak_mib);
     if let Some(peak_mib) = peak {
         let quoted = ctx.quote.as_ref().and_then(|q| q.vram_per_gpu_mib);
         let observed = run.node.vram_total_mib.filter(|_| run.node.mig != Some(true));
@@ -387,6 +420,8 @@ fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
         warmup_s,
         steady_util,
         steady_throughput,
+        window_peak,
+        window_throttle,
     }
 }
 

@@ -70,7 +70,10 @@ pub use canonical::{
 };
 pub use detect::{Format, detect};
 pub use error::ParseError;
-pub use judge::{EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP, assess, judge};
+pub use judge::{
+    EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP,
+    EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,
+};
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};

@@ -1,0 +1,106 @@
+//! Steady state and run length (issue 10, "runs a buyer can trust"): a
+//! per-interval throughput excludes its warm-up; a microbenchmark is too short.
+
+use super::super::{
+    CanonicalRun, EXTRA_THROUGHPUT_INCL_WARMUP, Format, Interval, Reason, Severity, Status,
+    Throttle, ThroughputUnit, VerdictContext, assess, judge, parse,
+};
+
+/// A canonical 900 s run reported per 10 s: 60 s ramping at 100 tokens/s,
+/// then 1000 tokens/s; telemetry summary present (VRAM peak, throttling).
+fn ramped() -> CanonicalRun {
+    let mut run = CanonicalRun::new(Format::Canonical);
+    run.duration_s = Some(900.0);
+    run.vram_peak_mib = Some(30_000.0);
+    run.node.vram_total_mib = Some(81_920.0);
+    run.throttle = Some(Throttle::default());
+    run.intervals = (0..90)
+        .map(|i| Interval {
+            t: f64::from(i) * 10.0,
+            dt: 10.0,
+            value: if i < 6 { 100.0 } else { 1000.0 },
+        })
+        .collect();
+    // The tool's whole-run figure: (60 × 100 + 840 × 1000) / 900 = 940.
+    run.throughput = Some(super::super::Throughput {
+        value: 940.0,
+        unit: ThroughputUnit::TokensPerS,
+    });
+    run
+}
+
+#[test]
+fn per_interval_throughput_leaves_the_warmup_out() {
+    let ctx = VerdictContext::default();
+    let v = judge(&ramped(), &ctx);
+    assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
+    assert_eq!(
+        v.reasons[0].reason,
+        Reason::WarmupExcluded {
+            warmup_s: 60.0,
+            steady_util_mean_pct: None,
+            throughput_incl_warmup: Some(940.0)
+        }
+    );
+    let assessed = assess(ramped(), &ctx);
+    assert_eq!(assessed.throughput.as_ref().map(|t| t.value), Some(1000.0));
+    assert_eq!(assessed.warmup_s, Some(60.0));
+    assert_eq!(
+        assessed.extra.get(EXTRA_THROUGHPUT_INCL_WARMUP).and_then(serde_json::Value::as_f64),
+        Some(940.0)
+    );
+    assert_eq!(assess(assessed.clone(), &ctx), assessed, "judging again changes nothing");
+}
+
+#[test]
+fn steady_intervals_have_no_warmup() {
+    let mut run = ramped();
+    for i in &mut run.intervals {
+        i.value = 1000.0;
+    }
+    let assessed = assess(run, &VerdictContext::default());
+    assert_eq!(assessed.warmup_s, Some(0.0));
+    assert_eq!(assessed.throughput.map(|t| t.value), Some(1000.0));
+    assert_eq!(assessed.verdict.map(|v| v.reasons), Some(Vec::new()));
+}
+
+/// 900 s with a 320 s warm-up leaves 580 s of steady load: too short.
+#[test]
+fn too_short_counts_after_the_warmup() {
+    let mut run = ramped();
+    for (i, iv) in run.intervals.iter_mut().enumerate() {
+        iv.value = if i < 32 { 100.0 } else { 1000.0 };
+    }
+    let v = judge(&run, &VerdictContext::default());
+    assert_eq!(v.status, Status::Invalid);
+    assert!(v.reasons.contains(&super::super::VerdictReason {
+        severity: Severity::Invalid,
+        reason: Reason::ShortRun { duration_s: 900.0, warmup_s: 320.0, min_s: 600.0 }
+    }), "{:?}", v.reasons);
+}
+
+/// A 5 s `llama-bench` (5 repetitions of 1 s) is a microbenchmark: invalid.
+#[test]
+fn a_five_second_llama_bench_is_invalid() {
+    let row = serde_json::json!([{
+        "gpu_info": "NVIDIA A10",
+        "model_filename": "m.gguf",
+        "model_type": "llama 8B Q4_0",
+        "n_prompt": 0,
+        "n_gen": 128,
+        "avg_ns": 1_000_000_000u64,
+        "avg_ts": 128.0,
+        "samples_ns": [1e9, 1e9, 1e9, 1e9, 1e9],
+    }]);
+    let run = parse(row.to_string().as_bytes(), None).expect("parses");
+    assert_eq!(run.duration_s, Some(5.0));
+    let v = judge(&run, &VerdictContext::default());
+    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(
+        v.reasons.iter().map(|r| (r.severity, r.reason.clone())).collect::<Vec<_>>(),
+        [
+            (Severity::Invalid, Reason::ShortRun { duration_s: 5.0, warmup_s: 0.0, min_s: 600.0 }),
+            (Severity::Warn, Reason::TelemetryMissing),
+        ]
+    );
+}
