@@ -20,7 +20,6 @@ pub(crate) fn format(secs: f64) -> Option<String> {
     if !secs.is_finite() || secs.abs() > 1e13 {
         return None;
     }
-    #[expect(clippy::cast_possible_truncation, reason = "bounded above")]
     let ms = (secs * 1000.0).round() as i64;
     let (days, ms_of_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
     let (y, m, d) = civil_from_days(days);

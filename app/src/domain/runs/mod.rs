@@ -10,7 +10,7 @@
 //! | [`Format`] | input |
 //! |---|---|
 //! | `canonical` | our JSON, `"schema": "nodeledger.run/v1"` (see `run.schema.json`) |
-//! | `vllm` | `vllm bench serve --save-result` JSON |
+//! | `vllm` | `vllm bench serve --save-result` JSON (with `--save-detailed`, its per-request timestamps become `intervals`) |
 //! | `vllm_legacy` | `benchmark_serving.py` JSON (`"request_goodput:"` key) |
 //! | `llama_bench` | `llama-bench -o json` / `-o jsonl` |
 //! | `mlperf` | MLPerf inference `mlperf_log_summary.txt` |
@@ -23,6 +23,9 @@
 //! let telemetry = parse_nvidia_smi(std::io::BufReader::new(file))?; // streaming
 //! let run = assess(merge(result, telemetry), &VerdictContext::default());
 //! ```
+//!
+//! The verdict's rules, their order and severities are listed in `judge.rs`;
+//! node differences have one severity table, [`severity_of`].
 //!
 //! Errors are [`ParseError`] codes and verdict reasons are [`Reason`] codes,
 //! both with structured data and no user-facing prose: the UI translates.

@@ -104,3 +104,43 @@ fn a_five_second_llama_bench_is_invalid() {
         ]
     );
 }
+
+/// `vllm bench serve --save-detailed`: per-request start times, TTFTs and
+/// inter-token gaps give the output tokens per 10 s. Request k starts at
+/// 10·k s (perf-counter origin 12345.6); the first 6 produce 10 tokens each,
+/// the other 64 produce 100: 1 token/s for 60 s, then 10 tokens/s.
+#[test]
+fn vllm_request_timestamps_give_the_steady_throughput() {
+    let n = 70;
+    let starts: Vec<f64> = (0..n).map(|k| 12_345.6 + 10.0 * f64::from(k)).collect();
+    let itls: Vec<Vec<f64>> = (0..n).map(|k| if k < 6 { vec![0.5; 9] } else { vec![0.09; 99] }).collect();
+    let whole = f64::from(6 * 10 + 64 * 100) / 700.0;
+    let result = serde_json::json!({
+        "date": "20250101-120000",
+        "duration": 700.0,
+        "completed": n,
+        "output_throughput": whole,
+        "start_times": starts,
+        "ttfts": vec![0.5; 70],
+        "itls": itls,
+        "output_lens": (0..n).map(|k| if k < 6 { 10 } else { 100 }).collect::<Vec<_>>(),
+    });
+    let run = parse(result.to_string().as_bytes(), None).expect("parses");
+    assert_eq!(run.intervals.len(), 70);
+    assert_eq!((run.intervals[0].t, run.intervals[0].dt, run.intervals[0].value), (0.0, 10.0, 1.0));
+    assert_eq!(run.intervals[6].value, 10.0);
+    assert!(!run.extra.contains_key("start_times"), "the detail arrays are still dropped");
+    let mut run = run;
+    run.throttle = Some(Throttle::default());
+    run.vram_peak_mib = Some(20_000.0);
+    let ctx = VerdictContext::default();
+    let assessed = assess(run, &ctx);
+    assert_eq!(assessed.warmup_s, Some(60.0));
+    assert_eq!(assessed.throughput.as_ref().map(|t| t.value), Some(10.0));
+    let v = assessed.verdict.expect("judged");
+    assert_eq!(
+        v.reasons[0].reason,
+        Reason::WarmupExcluded { warmup_s: 60.0, steady_util_mean_pct: None, throughput_incl_warmup: Some(whole) }
+    );
+    assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
+}
