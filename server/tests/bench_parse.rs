@@ -95,3 +95,20 @@ fn a_five_second_llama_bench_is_invalid() {
     assert_eq!(run["verdict"]["reasons"][0]["duration_s"], 5.0);
     assert_eq!(run["verdict"]["reasons"][0]["min_s"], 600.0);
 }
+
+#[test]
+fn runs_rejudge_reports_what_it_did_and_never_creates_a_database() {
+    let dir = std::env::temp_dir().join(format!("nl-rejudge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("r.db");
+    let run = |args: &[&str]| Command::new(bin()).arg("--db").arg(&db).args(args).env("NODELEDGER_LOG", "error").output().unwrap();
+    let missing = run(&["runs", "rejudge"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no database at"), "{}", String::from_utf8_lossy(&missing.stderr));
+    assert!(!db.exists());
+    assert!(run(&["migrate"]).status.success());
+    let ok = run(&["runs", "rejudge"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert_eq!(String::from_utf8_lossy(&ok.stdout), "re-judged 0 runs; 0 changed status\n");
+}

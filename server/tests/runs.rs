@@ -439,3 +439,26 @@ async fn stored_runs_keep_their_status() {
     let listed = json(&d.app.call("/api/runs", &[], Some(&d.max)).await.body);
     assert_eq!(listed["runs"][0]["status"], "valid", "{listed}");
 }
+
+/// `rejudge_all` (behind `nodeledger runs rejudge`) judges every stored run with today's rules
+/// and stores the new status: an MLPerf run stored as valid under the old rules (no telemetry
+/// was informational then) is a warning today.
+#[tokio::test]
+async fn rejudging_applies_todays_rules_to_stored_runs() {
+    let d = desk().await;
+    let token = d.token(&d.eve, "ci").await;
+    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;
+    let id = json(&res.body)["id"].as_i64().unwrap();
+    let old = r#"{"schema":"nodeledger.run/v1","source_format":"mlperf","throughput":{"value":2954.39,"unit":"samples/s"},
+        "extra":{"mlperf":{"result_valid":true,"min_duration_satisfied":true,"min_duration_ms":600000.0}},
+        "verdict":{"status":"valid","reasons":[{"severity":"info","code":"telemetry_missing"}]}}"#;
+    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?").bind(old).bind(id).execute(&d.app.db).await.unwrap();
+    let done = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
+    use app::domain::runs::Status;
+    assert_eq!((done.runs, done.changed), (1, vec![(id, Status::Valid, Status::Warn)]));
+    let (status, canonical): (String, String) = sqlx::query_as("SELECT status, canonical FROM runs WHERE id = ?").bind(id).fetch_one(&d.app.db).await.unwrap();
+    assert_eq!(status, "warn");
+    assert!(canonical.contains(r#""code":"duration_from_mlperf""#) && canonical.contains(r#""severity":"warn","code":"telemetry_missing""#), "{canonical}");
+    let again = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
+    assert_eq!((again.runs, again.changed.len()), (1, 0), "judging again changes nothing");
+}
