@@ -27,6 +27,8 @@
 
 use std::borrow::Cow;
 
+use rust_decimal::Decimal;
+
 use super::canonical::{CanonicalRun, TelemetrySample, Throttle};
 use super::clock;
 use super::merge::EXTRA_TELEMETRY_SOURCE;
@@ -365,7 +367,10 @@ fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
     if let Some(peak_mib) = peak {
         let quoted = ctx.quote.as_ref().and_then(|q| q.vram_per_gpu_mib);
         let observed = run.node.vram_total_mib.filter(|_| run.node.mig != Some(true));
-        match (dec(peak_mib), quoted.or_else(|| observed.and_then(dec))) {
+        // Physical bounds (1 KiB … 1 PiB per GPU) keep the exact arithmetic in range.
+        let plausible = |m: Decimal| m >= Decimal::new(1, 3) && m <= Decimal::from(1_000_000_000_000_i64);
+        let usable = quoted.or_else(|| observed.and_then(dec)).filter(|u| plausible(*u));
+        match (dec(peak_mib).filter(|p| plausible(*p)), usable) {
             (Some(p), Some(usable)) => {
                 let h = vram::assess(p, ctx.headroom_pct, usable);
                 if !h.fits {

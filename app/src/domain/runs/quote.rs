@@ -35,10 +35,10 @@ pub(crate) fn dec(x: f64) -> Option<Decimal> {
 /// How VRAM per GPU compares beyond `tolerance` (a share of `expected`).
 fn vram_difference(expected: Decimal, seen: Decimal, tolerance: f64) -> Option<Difference> {
     let tol = dec(tolerance)?;
-    let slack = expected * tol;
-    if seen < expected - slack {
+    let slack = expected.saturating_mul(tol);
+    if seen < expected.saturating_sub(slack) {
         Some(Difference::LessVram)
-    } else if seen > expected + slack {
+    } else if seen > expected.saturating_add(slack) {
         Some(Difference::MoreVram)
     } else {
         None
