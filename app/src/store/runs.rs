@@ -366,9 +366,12 @@ pub struct StoredRun {
     pub status: Status,
 }
 
+/// A `runs` row as [`all_stored`] reads it, before the status is decoded.
+type StoredRow = (i64, i64, Option<i64>, Option<i64>, String, String);
+
 /// Every team's runs, oldest first, read inside the write transaction that re-judges them.
 pub async fn all_stored(tx: &mut Tx) -> Result<Vec<StoredRun>, sqlx::Error> {
-    let rows: Vec<(i64, i64, Option<i64>, Option<i64>, String, String)> = sqlx::query_as(
+    let rows: Vec<StoredRow> = sqlx::query_as(
         "SELECT id, team_id, quote_revision_id, workload_id, canonical, status FROM runs ORDER BY id",
     )
     .fetch_all(&mut **tx)
