@@ -40,11 +40,17 @@ async fn rejudge(db_path: &str) -> Result<(), String> {
         return Err(format!("no database at {db_path}"));
     }
     let pool = store::connect(db_path).await.map_err(|e| e.to_string())?;
-    let done = rejudge_all(&pool).await.map_err(|e| format!("re-judging failed, nothing changed: {e}"))?;
+    let done = rejudge_all(&pool)
+        .await
+        .map_err(|e| format!("re-judging failed, nothing changed: {e}"))?;
     pool.close().await;
     for (id, before, now) in &done.changed {
         println!("run {id}: {} -> {}", word(*before), word(*now));
     }
-    println!("re-judged {} runs; {} changed status", done.runs, done.changed.len());
+    println!(
+        "re-judged {} runs; {} changed status",
+        done.runs,
+        done.changed.len()
+    );
     Ok(())
 }

@@ -41,7 +41,13 @@ pub(crate) fn format(secs: f64) -> Option<String> {
 /// vLLM's `date` (`"%Y%m%d-%H%M%S"`, e.g. `"20250101-120000"`) in canonical form.
 pub(crate) fn from_vllm_date(date: &str) -> Option<String> {
     let b = date.trim().as_bytes();
-    if b.len() != 15 || b[8] != b'-' || !b.iter().enumerate().all(|(i, c)| i == 8 || c.is_ascii_digit()) {
+    if b.len() != 15
+        || b[8] != b'-'
+        || !b
+            .iter()
+            .enumerate()
+            .all(|(i, c)| i == 8 || c.is_ascii_digit())
+    {
         return None;
     }
     let d = |a: usize, z: usize| std::str::from_utf8(&b[a..z]).ok();
@@ -77,13 +83,19 @@ mod tests {
 
     #[test]
     fn vllm_dates_and_round_trips() {
-        assert_eq!(from_vllm_date("20250101-120000").as_deref(), Some("2025-01-01T12:00:00"));
+        assert_eq!(
+            from_vllm_date("20250101-120000").as_deref(),
+            Some("2025-01-01T12:00:00")
+        );
         assert_eq!(from_vllm_date("20251301-120000"), None);
         assert_eq!(from_vllm_date("2025-01-01"), None);
         let s = seconds("2025-01-01T12:00:00").unwrap();
         assert_eq!(format(s - 412.0).as_deref(), Some("2025-01-01T11:53:08"));
         assert_eq!(format(s + 0.25).as_deref(), Some("2025-01-01T12:00:00.250"));
-        assert_eq!(seconds("2024/05/01 12:00:00.123").map(format), Some(Some("2024-05-01T12:00:00.123".into())));
+        assert_eq!(
+            seconds("2024/05/01 12:00:00.123").map(format),
+            Some(Some("2024-05-01T12:00:00.123".into()))
+        );
         assert_eq!(format(-1.0).as_deref(), Some("1969-12-31T23:59:59"));
         assert_eq!(format(f64::NAN), None);
     }

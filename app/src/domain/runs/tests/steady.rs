@@ -46,10 +46,17 @@ fn per_interval_throughput_leaves_the_warmup_out() {
     assert_eq!(assessed.throughput.as_ref().map(|t| t.value), Some(1000.0));
     assert_eq!(assessed.warmup_s, Some(60.0));
     assert_eq!(
-        assessed.extra.get(EXTRA_THROUGHPUT_INCL_WARMUP).and_then(serde_json::Value::as_f64),
+        assessed
+            .extra
+            .get(EXTRA_THROUGHPUT_INCL_WARMUP)
+            .and_then(serde_json::Value::as_f64),
         Some(940.0)
     );
-    assert_eq!(assess(assessed.clone(), &ctx), assessed, "judging again changes nothing");
+    assert_eq!(
+        assess(assessed.clone(), &ctx),
+        assessed,
+        "judging again changes nothing"
+    );
 }
 
 #[test]
@@ -73,10 +80,18 @@ fn too_short_counts_after_the_warmup() {
     }
     let v = judge(&run, &VerdictContext::default());
     assert_eq!(v.status, Status::Invalid);
-    assert!(v.reasons.contains(&super::super::VerdictReason {
-        severity: Severity::Invalid,
-        reason: Reason::ShortRun { duration_s: 900.0, warmup_s: 320.0, min_s: 600.0 }
-    }), "{:?}", v.reasons);
+    assert!(
+        v.reasons.contains(&super::super::VerdictReason {
+            severity: Severity::Invalid,
+            reason: Reason::ShortRun {
+                duration_s: 900.0,
+                warmup_s: 320.0,
+                min_s: 600.0
+            }
+        }),
+        "{:?}",
+        v.reasons
+    );
 }
 
 /// A 5 s `llama-bench` (5 repetitions of 1 s) is a microbenchmark: invalid.
@@ -97,9 +112,19 @@ fn a_five_second_llama_bench_is_invalid() {
     let v = judge(&run, &VerdictContext::default());
     assert_eq!(v.status, Status::Invalid);
     assert_eq!(
-        v.reasons.iter().map(|r| (r.severity, r.reason.clone())).collect::<Vec<_>>(),
+        v.reasons
+            .iter()
+            .map(|r| (r.severity, r.reason.clone()))
+            .collect::<Vec<_>>(),
         [
-            (Severity::Invalid, Reason::ShortRun { duration_s: 5.0, warmup_s: 0.0, min_s: 600.0 }),
+            (
+                Severity::Invalid,
+                Reason::ShortRun {
+                    duration_s: 5.0,
+                    warmup_s: 0.0,
+                    min_s: 600.0
+                }
+            ),
             (Severity::Warn, Reason::TelemetryMissing),
         ]
     );
@@ -113,7 +138,9 @@ fn a_five_second_llama_bench_is_invalid() {
 fn vllm_request_timestamps_give_the_steady_throughput() {
     let n = 70;
     let starts: Vec<f64> = (0..n).map(|k| 12_345.6 + 10.0 * f64::from(k)).collect();
-    let itls: Vec<Vec<f64>> = (0..n).map(|k| if k < 6 { vec![0.5; 9] } else { vec![0.09; 99] }).collect();
+    let itls: Vec<Vec<f64>> = (0..n)
+        .map(|k| if k < 6 { vec![0.5; 9] } else { vec![0.09; 99] })
+        .collect();
     let whole = f64::from(6 * 10 + 64 * 100) / 700.0;
     let result = serde_json::json!({
         "date": "20250101-120000",
@@ -127,9 +154,19 @@ fn vllm_request_timestamps_give_the_steady_throughput() {
     });
     let run = parse(result.to_string().as_bytes(), None).expect("parses");
     assert_eq!(run.intervals.len(), 70);
-    assert_eq!((run.intervals[0].t, run.intervals[0].dt, run.intervals[0].value), (0.0, 10.0, 1.0));
+    assert_eq!(
+        (
+            run.intervals[0].t,
+            run.intervals[0].dt,
+            run.intervals[0].value
+        ),
+        (0.0, 10.0, 1.0)
+    );
     assert_eq!(run.intervals[6].value, 10.0);
-    assert!(!run.extra.contains_key("start_times"), "the detail arrays are still dropped");
+    assert!(
+        !run.extra.contains_key("start_times"),
+        "the detail arrays are still dropped"
+    );
     let mut run = run;
     run.throttle = Some(Throttle::default());
     run.vram_peak_mib = Some(20_000.0);
@@ -140,7 +177,11 @@ fn vllm_request_timestamps_give_the_steady_throughput() {
     let v = assessed.verdict.expect("judged");
     assert_eq!(
         v.reasons[0].reason,
-        Reason::WarmupExcluded { warmup_s: 60.0, steady_util_mean_pct: None, throughput_incl_warmup: Some(whole) }
+        Reason::WarmupExcluded {
+            warmup_s: 60.0,
+            steady_util_mean_pct: None,
+            throughput_incl_warmup: Some(whole)
+        }
     );
     assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
 }
