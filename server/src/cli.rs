@@ -1,5 +1,5 @@
-//! The command line: `serve` (default), `migrate`, `user add`, `quotes`, `bench parse`, `tco`,
-//! `audit verify`.
+//! The command line: `serve` (default), `migrate`, `user add`, `quotes`, `bench parse`,
+//! `runs rejudge`, `tco`, `audit verify`.
 
 use crate::{
     config::{DbArgs, ServeConfig},
@@ -51,6 +51,9 @@ enum Command {
     /// Benchmark results.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Stored benchmark runs.
+    #[command(subcommand)]
+    Runs(crate::runs::cli::RunsCommand),
     /// The tamper-evident audit trail of orders.
     #[command(subcommand)]
     Audit(crate::audit_cli::AuditCommand),
@@ -65,7 +68,8 @@ enum Command {
 #[derive(Subcommand, Debug)]
 enum BenchCommand {
     /// Read a benchmark result (vLLM, llama-bench, MLPerf, NodeLedger JSON) or nvidia-smi
-    /// telemetry and print the canonical `nodeledger.run/v1` JSON.
+    /// telemetry and print the canonical `nodeledger.run/v1` JSON, with `warmup_s` and the
+    /// `verdict` (status and reasons) judged from the file alone.
     Parse {
         /// The file.
         file: std::path::PathBuf,
@@ -133,6 +137,7 @@ pub async fn run() -> ExitCode {
         }
         Some(Command::Tco { scenario }) => return print_or_fail(crate::tools_cli::tco(&scenario)),
         Some(Command::Audit(command)) => return crate::audit_cli::run(&cli.db.path, command).await,
+        Some(Command::Runs(command)) => return crate::runs::cli::run(&cli.db.path, command).await,
         Some(Command::Quotes(command)) => {
             return match crate::quotes_cli::run(&cli.db.path, command).await {
                 Ok(()) => ExitCode::SUCCESS,

@@ -35,7 +35,9 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Parses a benchmark result or telemetry file and returns the canonical run as JSON.
+/// Parses a benchmark result or telemetry file, judges it on its own (duration, warm-up,
+/// throttling, MLPerf validity; no quote, the default 20 % headroom) and returns the canonical
+/// run as JSON with its `verdict` and `warmup_s` (`null` when the file cannot tell).
 pub fn bench_parse(path: &Path, format: RunFormat) -> Result<String, String> {
     let fail = |e: runs::ParseError| format!("{}: {e}", path.display());
     let run = match format {
@@ -55,7 +57,12 @@ pub fn bench_parse(path: &Path, format: RunFormat) -> Result<String, String> {
             runs::parse(&read(path)?, format).map_err(fail)?
         }
     };
-    serde_json::to_string_pretty(&run).map_err(|e| e.to_string())
+    let run = runs::assess(run, &runs::VerdictContext::default());
+    let mut value = serde_json::to_value(&run).map_err(|e| e.to_string())?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.entry("warmup_s").or_insert(serde_json::Value::Null);
+    }
+    serde_json::to_string_pretty(&value).map_err(|e| e.to_string())
 }
 
 /// Runs a self-contained TCO scenario and returns the ranked breakdown as JSON.

@@ -58,7 +58,8 @@ async fn desk() -> Desk {
     let quote = json(&app.call("/api/quotes/save", &refs, Some(&pam)).await.body)["quote_id"].as_i64().unwrap();
     let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body).as_str().unwrap().to_string();
     let run_json = json!({ "schema": "nodeledger.run/v1", "source_format": "canonical", "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1 },
-        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0 }).to_string();
+        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
+        "vram_peak_mib": 16000.0, "throttle": { "active_s": 0.0 } }).to_string();
     let (q, w) = (quote.to_string(), workload.to_string());
     let res = app.multipart("/api/v1/runs", &[("result", Some("r.json"), run_json.as_bytes()), ("quote", None, q.as_bytes()), ("workload", None, w.as_bytes())], None, Some(&token)).await;
     assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);

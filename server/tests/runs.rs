@@ -334,3 +334,131 @@ async fn much_more_compute_but_barely_more_throughput_is_flagged() {
     let page = d.app.get("/runs", Some(&d.pam), None).await;
     assert!(page.body.contains("the bottleneck is likely CPU, disk, network or memory bandwidth"), "{}", page.body);
 }
+
+/// A `vllm bench serve` result that ended at 2025-01-01 12:00:00 after 412 s, naming its GPU.
+fn vllm_412s(gpu: &str) -> Vec<u8> {
+    json!({
+        "date": "20250101-120000", "duration": 412.0, "gpu": gpu, "model_id": "m",
+        "completed": 1000, "request_throughput": 2.4, "output_throughput": 1234.5,
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// 1200 s of 1 s nvidia-smi rows from 11:45:00 on one GPU; the result's window is t 488–900 s.
+/// A hardware thermal slowdown at t 600–659 (60 s), busy only inside the window.
+fn telemetry_1199s(name: &str) -> Vec<u8> {
+    use std::fmt::Write as _;
+    let mut csv = String::from("timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks_event_reasons.active\n");
+    for t in 0..1200u32 {
+        let (h, m, s) = (11 + (45 + t / 60) / 60, (45 + t / 60) % 60, t % 60);
+        let busy = (488..=900).contains(&t);
+        let mask = if (600..660).contains(&t) { 0x40 } else { 0 };
+        let _ = writeln!(csv, "2025/01/01 {h:02}:{m:02}:{s:02}.000, 0, {name}, {} %, {} MiB, 81920 MiB, 0x{mask:016x}", if busy { 95 } else { 0 }, if busy { 20480 } else { 500 });
+    }
+    csv.into_bytes()
+}
+
+/// Issue 10, found with real files: the slowdown is judged inside the result's own window
+/// (60 s of 412 s = 14.6 %, not 60 s of 1199 s = 5 %), the run is too short, and a result
+/// naming an L40S with telemetry from an A100 is not from the same node. A preview (dry run)
+/// answers exactly what the upload stores.
+#[tokio::test]
+async fn the_api_answers_the_verdict_with_its_reasons() {
+    let d = desk().await;
+    let token = d.token(&d.eve, "ci").await;
+    let result = vllm_412s("1xNVIDIA_L40S");
+    let telemetry = telemetry_1199s("NVIDIA A100-SXM4-80GB");
+    let parts = |dry: &'static [u8]| -> Vec<(&'static str, Option<&'static str>, Vec<u8>)> {
+        vec![("result", Some("vllm.json"), result.clone()), ("telemetry", Some("smi.csv"), telemetry.clone()), ("node_label", None, b"trial".to_vec()), ("dry_run", None, dry.to_vec())]
+    };
+    let send = |p: Vec<(&'static str, Option<&'static str>, Vec<u8>)>| {
+        let app = &d.app;
+        let token = token.clone();
+        async move {
+            let p: Vec<(&str, Option<&str>, &[u8])> = p.iter().map(|(n, f, b)| (*n, *f, b.as_slice())).collect();
+            app.multipart("/api/v1/runs", &p, None, Some(&token)).await
+        }
+    };
+    let dry = send(parts(b"true")).await;
+    assert_eq!(dry.status, StatusCode::OK, "{}", dry.body);
+    let res = send(parts(b"false")).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let (dry, created) = (json(&dry.body), json(&res.body));
+    assert_eq!(dry["reasons"], created["reasons"], "the preview judges as the upload");
+    assert_eq!(created["status"], "invalid");
+    let reasons = created["reasons"].as_array().unwrap();
+    let find = |code: &str| reasons.iter().find(|r| r["code"] == code).unwrap_or_else(|| panic!("no {code}: {created}"));
+    assert_eq!(find("run_window")["severity"], "info");
+    assert!(find("run_window")["message"].as_str().unwrap().contains("from 488 s to 900 s"), "{created}");
+    let slow = find("thermal_or_power_slowdown");
+    assert_eq!(slow["severity"], "invalid");
+    assert!(slow["message"].as_str().unwrap().contains("60 s (14.6 % of the run"), "{slow}");
+    let files = find("files_disagree");
+    assert_eq!(files["severity"], "invalid");
+    assert!(files["message"].as_str().unwrap().contains("GPU model is NVIDIA L40S in the result, NVIDIA A100-SXM4-80GB in the telemetry"), "{files}");
+    assert_eq!(find("short_run")["severity"], "invalid");
+    assert!(!reasons.iter().any(|r| r["code"] == "vram_headroom_low"), "20480 MiB × 1.2 fits 81920 MiB: {created}");
+    let id = created["id"].as_i64().unwrap();
+    let stored: String = sqlx::query_scalar("SELECT status FROM runs WHERE id = ?").bind(id).fetch_one(&d.app.db).await.unwrap();
+    assert_eq!(stored, "invalid");
+    let got = json(&d.app.call("/api/runs/get", &[("id", &id.to_string())], Some(&d.max)).await.body);
+    let got = got.to_string();
+    assert!(got.contains("result_node") && got.contains("NVIDIA L40S") && got.contains("2025-01-01T11:53:08"), "the stored record keeps both nodes and the window: {got}");
+
+    // A 5-second llama-bench is a microbenchmark: invalid, so no cost or order rests on it.
+    let llama = json!([{ "gpu_info": "NVIDIA A10", "model_filename": "m.gguf", "model_type": "llama 8B Q4_0", "n_prompt": 0, "n_gen": 128, "avg_ns": 1_000_000_000u64, "avg_ts": 128.0, "samples_ns": [1e9, 1e9, 1e9, 1e9, 1e9] }]).to_string();
+    let res = d.app.multipart("/api/v1/runs", &[("result", Some("llama.json"), llama.as_bytes()), ("node_label", None, b"A10 box")], None, Some(&token)).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let llama = json(&res.body);
+    assert_eq!(llama["status"], "invalid", "{llama}");
+    assert!(llama["reasons"].as_array().unwrap().iter().any(|r| r["code"] == "short_run" && r["severity"] == "invalid"), "{llama}");
+}
+
+/// A run stored under earlier rules keeps its stored status and still opens, even when a
+/// stored reason has a shape these rules no longer write.
+#[tokio::test]
+async fn stored_runs_keep_their_status() {
+    let d = desk().await;
+    let token = d.token(&d.eve, "ci").await;
+    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    let id = json(&res.body)["id"].as_i64().unwrap();
+    let old = json!({
+        "schema": "nodeledger.run/v1", "source_format": "mlperf",
+        "throughput": { "value": 2954.39, "unit": "samples/s" },
+        "verdict": { "status": "valid", "reasons": [
+            { "severity": "info", "code": "telemetry_missing" },
+            { "severity": "info", "code": "vram_headroom_low", "peak_mib": 1.0, "total_mib": 2.0, "headroom_share": 0.2, "limit_mib": 1.6 }
+        ] }
+    });
+    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?").bind(old.to_string()).bind(id).execute(&d.app.db).await.unwrap();
+    let page = d.app.get(&format!("/runs/{id}"), Some(&d.max), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("earlier version of the checks (vram_headroom_low)"), "{}", page.body);
+    let listed = json(&d.app.call("/api/runs", &[], Some(&d.max)).await.body);
+    assert_eq!(listed["runs"][0]["status"], "valid", "{listed}");
+}
+
+/// `rejudge_all` (behind `nodeledger runs rejudge`) judges every stored run with today's rules
+/// and stores the new status: an MLPerf run stored as valid under the old rules (no telemetry
+/// was informational then) is a warning today.
+#[tokio::test]
+async fn rejudging_applies_todays_rules_to_stored_runs() {
+    let d = desk().await;
+    let token = d.token(&d.eve, "ci").await;
+    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;
+    let id = json(&res.body)["id"].as_i64().unwrap();
+    let old = r#"{"schema":"nodeledger.run/v1","source_format":"mlperf","throughput":{"value":2954.39,"unit":"samples/s"},
+        "extra":{"mlperf":{"result_valid":true,"min_duration_satisfied":true,"min_duration_ms":600000.0}},
+        "verdict":{"status":"valid","reasons":[{"severity":"info","code":"telemetry_missing"}]}}"#;
+    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?").bind(old).bind(id).execute(&d.app.db).await.unwrap();
+    let done = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
+    use app::domain::runs::Status;
+    assert_eq!((done.runs, done.changed), (1, vec![(id, Status::Valid, Status::Warn)]));
+    let (status, canonical): (String, String) = sqlx::query_as("SELECT status, canonical FROM runs WHERE id = ?").bind(id).fetch_one(&d.app.db).await.unwrap();
+    assert_eq!(status, "warn");
+    assert!(canonical.contains(r#""code":"duration_from_mlperf""#) && canonical.contains(r#""severity":"warn","code":"telemetry_missing""#), "{canonical}");
+    let again = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
+    assert_eq!((again.runs, again.changed.len()), (1, 0), "judging again changes nothing");
+}

@@ -91,7 +91,8 @@ async fn desk() -> Desk {
         let run = json!({
             "schema": "nodeledger.run/v1", "source_format": "canonical",
             "node": { "gpu_name": "NVIDIA A100 80GB", "gpu_count": gpus },
-            "throughput": { "value": tps, "unit": "tokens/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 95.0
+            "throughput": { "value": tps, "unit": "tokens/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 95.0,
+            "vram_peak_mib": 20480.0, "throttle": { "active_s": 0.0 }
         })
         .to_string();
         let (quote, workload) = (quote.to_string(), workload.to_string());

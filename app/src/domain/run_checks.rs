@@ -5,32 +5,30 @@ use crate::domain::{
     quotes::{NodeSpec, Workload},
     runs::{QuotedNode, VerdictContext},
 };
-use rust_decimal::{Decimal, prelude::ToPrimitive};
+use rust_decimal::Decimal;
 
-/// MiB in a GiB.
-const MIB_PER_GIB: f64 = 1024.0;
-
-/// The quoted node as the validity gate checks it: GPU model and count, VRAM per GPU (the
-/// usable amount when the vendor states less), driver (when stated) and slicing.
+/// The quoted node as the validity gate checks it: GPU model and count, usable VRAM per GPU
+/// (the usable amount when the vendor states less; a slice's memory for MIG/vGPU offers, never
+/// the parent GPU's), driver (when stated) and slicing.
 #[must_use]
 pub fn quoted_node(spec: &NodeSpec) -> QuotedNode {
     let vram = spec.usable_vram_gib.unwrap_or(spec.vram_gib);
     QuotedNode {
         gpu_name: Some(spec.gpu_model.clone()).filter(|s| !s.trim().is_empty()),
         gpu_count: Some(spec.gpus_per_node),
-        vram_per_gpu_mib: vram.to_f64().map(|g| g * MIB_PER_GIB).filter(|m| *m > 0.0),
+        vram_per_gpu_mib: Some(crate::domain::vram::gib_to_mib(vram)).filter(|m| *m > Decimal::ZERO),
         driver: Some(spec.nvidia_driver.trim().to_string()).filter(|s| !s.is_empty()),
         mig: Some(spec.sharing.is_sliced()),
     }
 }
 
-/// The verdict context for a run: the workload's VRAM headroom (20 % when no workload is
-/// chosen, the middle of seed 002's 15–25 %) and the quoted node, if any.
+/// The verdict context for a run: the workload's VRAM headroom in percent (20 % when no
+/// workload is chosen, the middle of seed 002's 15–25 %) and the quoted node, if any.
 #[must_use]
 pub fn verdict_context(spec: Option<&NodeSpec>, workload: Option<&Workload>) -> VerdictContext {
-    let headroom = workload.map_or(Decimal::from(20), |w| w.headroom_pct);
+    let headroom_pct = workload.map_or(Decimal::from(20), |w| w.headroom_pct);
     VerdictContext {
-        headroom_share: (headroom / Decimal::from(100)).to_f64().unwrap_or(0.20),
+        headroom_pct,
         quote: spec.map(quoted_node),
         ..VerdictContext::default()
     }
@@ -46,17 +44,17 @@ mod tests {
     fn usable_vram_and_slicing_reach_the_gate() {
         let mut spec = NodeSpec::new("A100 80GB", 4, dec!(80), Sharing::Exclusive);
         let q = quoted_node(&spec);
-        assert_eq!((q.gpu_count, q.vram_per_gpu_mib, q.mig, q.driver), (Some(4), Some(81920.0), Some(false), None));
+        assert_eq!((q.gpu_count, q.vram_per_gpu_mib, q.mig, q.driver), (Some(4), Some(dec!(81920)), Some(false), None));
         spec.usable_vram_gib = Some(dec!(79.5));
         spec.nvidia_driver = " 550 ".into();
         spec.sharing = Sharing::Vgpu;
         let q = quoted_node(&spec);
-        assert_eq!((q.vram_per_gpu_mib, q.mig, q.driver.as_deref()), (Some(81408.0), Some(true), Some("550")));
+        assert_eq!((q.vram_per_gpu_mib, q.mig, q.driver.as_deref()), (Some(dec!(81408.0)), Some(true), Some("550")));
     }
 
     #[test]
     fn headroom_comes_from_the_workload() {
-        assert!((verdict_context(None, None).headroom_share - 0.20).abs() < 1e-12);
+        assert_eq!(verdict_context(None, None).headroom_pct, dec!(20));
         let w = Workload {
             name: "chat".into(),
             kind: crate::domain::quotes::WorkloadKind::InferenceService,
@@ -73,7 +71,7 @@ mod tests {
             headroom_pct: dec!(15),
         };
         let ctx = verdict_context(None, Some(&w));
-        assert!((ctx.headroom_share - 0.15).abs() < 1e-12);
+        assert_eq!(ctx.headroom_pct, dec!(15));
         assert!(ctx.quote.is_none());
     }
 }

@@ -237,3 +237,49 @@ pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::Compa
         })
         .collect())
 }
+
+/// What [`rejudge_all`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rejudged {
+    /// Runs judged again.
+    pub runs: usize,
+    /// Runs whose status changed: id, stored status, today's status.
+    pub changed: Vec<(i64, crate::domain::runs::Status, crate::domain::runs::Status)>,
+}
+
+/// Judges every stored run's canonical record again with today's rules, against its quote
+/// revision and workload, and stores the new verdict and status, all in one `BEGIN IMMEDIATE`
+/// transaction (all runs or none). Runs are otherwise never re-judged: a stored run keeps the
+/// status it was judged with until this runs.
+pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
+    let mut tx = store::begin_write(db).await?;
+    let stored = store::runs::all_stored(&mut tx).await?;
+    let mut out = Rejudged { runs: stored.len(), changed: Vec::new() };
+    for row in stored {
+        let run: CanonicalRun = serde_json::from_str(&row.canonical).map_err(|e| {
+            tracing::error!(error = %e, run = row.id, "stored run does not decode");
+            AppError::Internal
+        })?;
+        let spec = match row.quote_revision_id {
+            Some(rev) => store::quotes::revision(&mut *tx, row.team_id, rev).await?.map(|q| q.draft.spec),
+            None => None,
+        };
+        let workload = match row.workload_id {
+            Some(id) => store::workloads::by_id(&mut *tx, row.team_id, id).await?.map(|w| w.record),
+            None => None,
+        };
+        let judged = assess(run, &verdict_context(spec.as_ref(), workload.as_ref()));
+        let status = judged.verdict.as_ref().map_or(crate::domain::runs::Status::Valid, |v| v.status);
+        let canonical = serde_json::to_string(&judged).map_err(|e| {
+            tracing::error!(error = %e, "cannot encode run");
+            AppError::Internal
+        })?;
+        let value = judged.throughput.as_ref().map(|t| t.value);
+        store::runs::set_judged(&mut tx, row.team_id, row.id, &canonical, status, judged.node.gpu_name.as_deref(), value).await?;
+        if status != row.status {
+            out.changed.push((row.id, row.status, status));
+        }
+    }
+    tx.commit().await?;
+    Ok(out)
+}

@@ -348,3 +348,59 @@ pub async fn quote_labels(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<V
     .fetch_all(db)
     .await
 }
+
+/// A stored run as re-judging needs it (any team: the maintainers' `nodeledger runs rejudge`).
+#[derive(Clone, Debug)]
+pub struct StoredRun {
+    /// Run id.
+    pub id: i64,
+    /// Its team.
+    pub team_id: i64,
+    /// The quote revision it was judged against, if any.
+    pub quote_revision_id: Option<i64>,
+    /// Its workload, if any.
+    pub workload_id: Option<i64>,
+    /// The judged canonical JSON.
+    pub canonical: String,
+    /// The stored status.
+    pub status: Status,
+}
+
+/// A `runs` row as [`all_stored`] reads it, before the status is decoded.
+type StoredRow = (i64, i64, Option<i64>, Option<i64>, String, String);
+
+/// Every team's runs, oldest first, read inside the write transaction that re-judges them.
+pub async fn all_stored(tx: &mut Tx) -> Result<Vec<StoredRun>, sqlx::Error> {
+    let rows: Vec<StoredRow> = sqlx::query_as(
+        "SELECT id, team_id, quote_revision_id, workload_id, canonical, status FROM runs ORDER BY id",
+    )
+    .fetch_all(&mut **tx)
+    .await?;
+    rows.into_iter()
+        .map(|(id, team_id, quote_revision_id, workload_id, canonical, status)| {
+            Ok(StoredRun { id, team_id, quote_revision_id, workload_id, canonical, status: parse_status(&status)? })
+        })
+        .collect()
+}
+
+/// Replaces a run's judged record, status and the figures the list shows.
+pub async fn set_judged(
+    tx: &mut Tx,
+    team_id: i64,
+    id: i64,
+    canonical: &str,
+    status: Status,
+    gpu_name: Option<&str>,
+    throughput_value: Option<f64>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE runs SET canonical = ?, status = ?, gpu_name = ?, throughput_value = ? WHERE id = ? AND team_id = ?")
+        .bind(canonical)
+        .bind(status_str(status))
+        .bind(gpu_name)
+        .bind(throughput_value)
+        .bind(id)
+        .bind(team_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}

@@ -1,8 +1,10 @@
 //! Benchmark runs over HTTP: the browser's upload (`POST /runs/upload`), the scripts' API
 //! (`POST /api/v1/runs` with a bearer token, `GET /api/v1/schema/run.json`), the raw files
-//! (`GET /runs/{id}/files/{file}`) and the charts (`GET /runs/{id}/telemetry.svg`).
+//! (`GET /runs/{id}/files/{file}`) and the charts (`GET /runs/{id}/telemetry.svg`); and
+//! `nodeledger runs rejudge` ([`cli`]).
 
 pub mod api;
+pub mod cli;
 pub mod files;
 pub mod ingest;
 pub mod upload;

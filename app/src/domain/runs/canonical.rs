@@ -17,10 +17,14 @@ pub const SCHEMA_V1: &str = "nodeledger.run/v1";
 pub const SCHEMA_PREFIX: &str = "nodeledger.run/";
 
 /// Top-level JSON property names of [`CanonicalRun`], in declaration order.
-pub const TOP_LEVEL_FIELDS: [&str; 16] = [
+pub const TOP_LEVEL_FIELDS: [&str; 21] = [
     "schema",
     "source_format",
     "node",
+    "result_node",
+    "started_at",
+    "ended_at",
+    "telemetry_origin",
     "workload",
     "throughput",
     "throughputs",
@@ -32,6 +36,7 @@ pub const TOP_LEVEL_FIELDS: [&str; 16] = [
     "warmup_s",
     "throttle",
     "telemetry",
+    "intervals",
     "verdict",
     "extra",
 ];
@@ -49,6 +54,22 @@ pub struct CanonicalRun {
     /// Observed node (hardware/software) facts.
     #[serde(default)]
     pub node: NodeInfo,
+    /// The node as the benchmark result itself named it, kept by
+    /// [`merge`](super::merge) when the telemetry supplied `node`, so the
+    /// verdict can tell when the two files are not from the same node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_node: Option<NodeInfo>,
+    /// When the benchmark started: wall-clock time as written by the tool,
+    /// `YYYY-MM-DDTHH:MM:SS[.fff]`, no time zone (see `clock`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// When the benchmark ended, same form as `started_at` (vLLM's `date`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    /// Wall-clock time of telemetry `t = 0`, same form as `started_at`; with
+    /// `started_at`/`ended_at` it places the run inside its telemetry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub telemetry_origin: Option<String>,
     /// What was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload: Option<Workload>,
@@ -84,6 +105,10 @@ pub struct CanonicalRun {
     /// Downsampled telemetry series, grouped by GPU, time-ordered.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub telemetry: Vec<TelemetrySample>,
+    /// The primary throughput per interval, time-ordered: with it the
+    /// assessed `throughput` is the steady state (warm-up left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intervals: Vec<Interval>,
     /// Validity verdict, once judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
@@ -100,6 +125,10 @@ impl CanonicalRun {
             schema: SCHEMA_V1.to_owned(),
             source_format,
             node: NodeInfo::default(),
+            result_node: None,
+            started_at: None,
+            ended_at: None,
+            telemetry_origin: None,
             workload: None,
             throughput: None,
             throughputs: Vec::new(),
@@ -111,6 +140,7 @@ impl CanonicalRun {
             warmup_s: None,
             throttle: None,
             telemetry: Vec::new(),
+            intervals: Vec::new(),
             verdict: None,
             extra: Map::new(),
         }
@@ -138,6 +168,14 @@ pub struct NodeInfo {
     /// MIG mode enabled on any GPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mig: Option<bool>,
+}
+
+impl NodeInfo {
+    /// True when no fact is known.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// What was run.
@@ -202,6 +240,21 @@ pub struct Throttle {
     /// Slowdown reasons seen at least once, in NVML bit order.
     #[serde(default)]
     pub reasons: Vec<ThrottleReason>,
+    /// Seconds at the configured power limit (`sw_power_cap`) on the most
+    /// affected GPU: reported, not counted as a slowdown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_cap_s: Option<f64>,
+}
+
+/// The primary throughput over one interval of the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// Start of the interval, seconds since the run started (`started_at`).
+    pub t: f64,
+    /// Length of the interval, seconds.
+    pub dt: f64,
+    /// Throughput over the interval, in the unit of `throughput`.
+    pub value: f64,
 }
 
 /// One (possibly bucket-aggregated) telemetry sample.
@@ -210,7 +263,8 @@ pub struct Throttle {
 /// maximum memory/temperature, and the union of throttle reasons.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TelemetrySample {
-    /// Seconds since the first sample of the run.
+    /// Seconds since `telemetry_origin` (the first sample; for a canonical
+    /// run without `telemetry_origin`, since the run started).
     pub t: f64,
     /// GPU index.
     pub gpu: u32,

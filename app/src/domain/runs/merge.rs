@@ -9,10 +9,13 @@ pub const EXTRA_TELEMETRY_SOURCE: &str = "telemetry_source_format";
 
 /// Merges `telemetry` (e.g. nvidia-smi) into `result` (e.g. vLLM).
 ///
-/// The result keeps its source format, workload, throughputs, latencies and
-/// duration (the benchmark's own; the telemetry duration fills a gap).
+/// The result keeps its source format, workload, throughputs, latencies,
+/// duration (the benchmark's own; the telemetry duration fills a gap) and
+/// its own time window (`started_at`/`ended_at`; never the telemetry's, so
+/// an unplaced result stays unplaced). The telemetry's `telemetry_origin`
+/// comes along, so the verdict can place the result inside the telemetry.
 /// Node facts prefer the telemetry (it observes the hardware directly),
-/// field by field. Utilisation, throttle and the series come from the
+/// field by field; the node the result named is kept as `result_node`. Utilisation, throttle and the series come from the
 /// telemetry when it has them; the VRAM peak is the larger of both. Any
 /// verdict is dropped (judge the merged run again). `extra` keys of the
 /// result win over the telemetry's.
@@ -20,7 +23,13 @@ pub const EXTRA_TELEMETRY_SOURCE: &str = "telemetry_source_format";
 pub fn merge(result: CanonicalRun, telemetry: CanonicalRun) -> CanonicalRun {
     let mut run = result;
     let tel = telemetry;
+    if !run.node.is_empty() && !tel.node.is_empty() {
+        run.result_node = Some(run.node.clone());
+    }
     run.node = merge_node(run.node, tel.node);
+    if !tel.telemetry.is_empty() {
+        run.telemetry_origin = tel.telemetry_origin;
+    }
     run.vram_peak_mib = match (run.vram_peak_mib, tel.vram_peak_mib) {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),

@@ -10,7 +10,7 @@
 //! | [`Format`] | input |
 //! |---|---|
 //! | `canonical` | our JSON, `"schema": "nodeledger.run/v1"` (see `run.schema.json`) |
-//! | `vllm` | `vllm bench serve --save-result` JSON |
+//! | `vllm` | `vllm bench serve --save-result` JSON (with `--save-detailed`, its per-request timestamps become `intervals`) |
 //! | `vllm_legacy` | `benchmark_serving.py` JSON (`"request_goodput:"` key) |
 //! | `llama_bench` | `llama-bench -o json` / `-o jsonl` |
 //! | `mlperf` | MLPerf inference `mlperf_log_summary.txt` |
@@ -23,6 +23,9 @@
 //! let telemetry = parse_nvidia_smi(std::io::BufReader::new(file))?; // streaming
 //! let run = assess(merge(result, telemetry), &VerdictContext::default());
 //! ```
+//!
+//! The verdict's rules, their order and severities are listed in `judge.rs`;
+//! node differences have one severity table, [`severity_of`].
 //!
 //! Errors are [`ParseError`] codes and verdict reasons are [`Reason`] codes,
 //! both with structured data and no user-facing prose: the UI translates.
@@ -42,6 +45,7 @@
 
 mod canonical;
 mod canonical_json;
+mod clock;
 mod detect;
 mod error;
 mod json;
@@ -64,19 +68,22 @@ mod warmup;
 mod tests;
 
 pub use canonical::{
-    CanonicalRun, LatencyPercentiles, NamedThroughput, NodeInfo, SCHEMA_PREFIX, SCHEMA_V1,
-    TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput, Workload,
+    CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, SCHEMA_PREFIX,
+    SCHEMA_V1, TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput, Workload,
 };
 pub use detect::{Format, detect};
 pub use error::ParseError;
-pub use judge::{EXTRA_UTIL_INCL_WARMUP, assess, judge};
+pub use judge::{
+    EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP,
+    EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,
+};
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
-pub use quote::{gpu_name_tokens, names_match};
+pub use quote::{gpu_name_tokens, names_match, severity_of};
 pub use verdict::{
-    QuoteField, QuotedNode, Reason, Severity, Status, Thresholds, Verdict, VerdictContext,
-    VerdictReason,
+    Difference, QuoteField, QuotedNode, Reason, Severity, Status, Thresholds, Verdict,
+    VerdictContext, VerdictReason,
 };
 pub use vocab::{ThrottleReason, ThroughputUnit};
 

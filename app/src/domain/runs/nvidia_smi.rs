@@ -12,6 +12,7 @@ use csv::{ByteRecord, ReaderBuilder};
 use serde_json::{Value, json};
 
 use super::canonical::{CanonicalRun, Throttle};
+use super::clock;
 use super::detect::Format;
 use super::error::ParseError;
 use super::series::{Point, Series};
@@ -33,6 +34,8 @@ struct Gpu {
     prev_t: Option<f64>,
     prev_slow: bool,
     active_s: f64,
+    prev_capped: bool,
+    capped_s: f64,
     name: Option<String>,
     mem_total: Option<f64>,
 }
@@ -183,6 +186,8 @@ fn new_gpu(id: u32) -> Gpu {
         prev_t: None,
         prev_slow: false,
         active_s: 0.0,
+        prev_capped: false,
+        capped_s: 0.0,
         name: None,
         mem_total: None,
     }
@@ -245,9 +250,13 @@ impl Gpu {
             if self.prev_slow && dt > 0.0 {
                 self.active_s += dt;
             }
+            if self.prev_capped && dt > 0.0 {
+                self.capped_s += dt;
+            }
         }
         self.prev_t = Some(p.t);
         self.prev_slow = p.mask & ThrottleReason::SLOWDOWN_MASK != 0;
+        self.prev_capped = p.mask & ThrottleReason::SwPowerCap.bit() != 0;
         self.series.push(p);
     }
 }
@@ -263,10 +272,17 @@ fn finish(tot: Totals, mut gpus: Vec<Gpu>, layout: &Layout) -> CanonicalRun {
     run.vram_peak_mib = tot.mem_peak;
     run.gpu_util_mean_pct = (tot.util_n > 0).then(|| tot.util_sum / tot.util_n as f64);
     run.duration_s = Some(tot.t_max - tot.t_min);
+    if let Some(origin) = tot.origin {
+        run.started_at = clock::format(origin + tot.t_min);
+        run.ended_at = clock::format(origin + tot.t_max);
+        run.telemetry_origin = clock::format(origin + tot.t_min.min(0.0));
+    }
     if layout.has_reasons() {
+        let capped = tot.reasons & ThrottleReason::SwPowerCap.bit() != 0;
         run.throttle = Some(Throttle {
             active_s: gpus.iter().map(|g| g.active_s).fold(0.0, f64::max),
             reasons: ThrottleReason::from_mask(tot.reasons & ThrottleReason::SLOWDOWN_MASK),
+            power_cap_s: capped.then(|| gpus.iter().map(|g| g.capped_s).fold(0.0, f64::max)),
         });
     }
     let names: Vec<Value> = gpus.iter().map(|g| json!(g.name)).collect();

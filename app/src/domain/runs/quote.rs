@@ -1,7 +1,49 @@
-//! Quoted node vs observed node.
+//! Quoted node vs observed node, and result file vs telemetry: what differs
+//! and how much it counts (one table, [`severity_of`]).
+
+use rust_decimal::Decimal;
 
 use super::canonical::NodeInfo;
-use super::verdict::{QuoteField, QuotedNode, Reason, Severity, Thresholds, VerdictReason};
+use super::verdict::{
+    Difference, QuoteField, QuotedNode, Reason, Severity, Thresholds, VerdictReason,
+};
+
+/// THE severity table of node differences (issue 10): what makes a run not
+/// valid for costs (another GPU model, fewer GPUs, less VRAM, slicing) and
+/// what only warns (more GPUs or VRAM than quoted, driver or CUDA).
+#[must_use]
+pub const fn severity_of(difference: Difference) -> Severity {
+    match difference {
+        Difference::GpuModel | Difference::FewerGpus | Difference::LessVram | Difference::Slicing => {
+            Severity::Invalid
+        }
+        Difference::MoreGpus | Difference::MoreVram | Difference::Driver | Difference::Cuda => {
+            Severity::Warn
+        }
+    }
+}
+
+/// A float figure from a file as an exact decimal (its shortest decimal
+/// spelling: 81559.0 → 81559, 0.1 → 0.1); `None` when not finite.
+pub(crate) fn dec(x: f64) -> Option<Decimal> {
+    if !x.is_finite() {
+        return None;
+    }
+    x.to_string().parse::<Decimal>().ok()
+}
+
+/// How VRAM per GPU compares beyond `tolerance` (a share of `expected`).
+fn vram_difference(expected: Decimal, seen: Decimal, tolerance: f64) -> Option<Difference> {
+    let tol = dec(tolerance)?;
+    let slack = expected.saturating_mul(tol);
+    if seen < expected.saturating_sub(slack) {
+        Some(Difference::LessVram)
+    } else if seen > expected.saturating_add(slack) {
+        Some(Difference::MoreVram)
+    } else {
+        None
+    }
+}
 
 /// Compares the quote with what the run observed.
 pub(crate) fn check(
@@ -11,16 +53,12 @@ pub(crate) fn check(
     out: &mut Vec<VerdictReason>,
 ) {
     let mut push = |severity, reason| out.push(VerdictReason { severity, reason });
+    let unverifiable = |field| Reason::QuoteUnverifiable { field };
     if let Some(quoted) = &quote.gpu_name {
         match &node.gpu_name {
-            None => push(
-                Severity::Info,
-                Reason::QuoteUnverifiable {
-                    field: QuoteField::GpuName,
-                },
-            ),
+            None => push(Severity::Info, unverifiable(QuoteField::GpuName)),
             Some(observed) if !names_match(quoted, observed) => push(
-                Severity::Warn,
+                severity_of(Difference::GpuModel),
                 Reason::GpuNameMismatch {
                     quoted: quoted.clone(),
                     observed: observed.clone(),
@@ -31,56 +69,46 @@ pub(crate) fn check(
     }
     if let Some(quoted) = quote.gpu_count {
         match node.gpu_count {
-            None => push(
-                Severity::Info,
-                Reason::QuoteUnverifiable {
-                    field: QuoteField::GpuCount,
-                },
-            ),
+            None => push(Severity::Info, unverifiable(QuoteField::GpuCount)),
             Some(observed) if observed != quoted => {
-                let severity = if observed < quoted {
-                    Severity::Invalid
+                let d = if observed < quoted {
+                    Difference::FewerGpus
                 } else {
-                    Severity::Warn
+                    Difference::MoreGpus
                 };
-                push(severity, Reason::GpuCountMismatch { quoted, observed });
+                push(severity_of(d), Reason::GpuCountMismatch { quoted, observed });
             }
             Some(_) => {}
         }
     }
-    if let Some(quoted_mib) = quote.vram_per_gpu_mib.filter(|q| *q > 0.0) {
-        match node.vram_total_mib {
-            None => push(
-                Severity::Info,
-                Reason::QuoteUnverifiable {
-                    field: QuoteField::Vram,
-                },
-            ),
-            Some(observed_mib) => {
-                let shortfall_share = 1.0 - observed_mib / quoted_mib;
-                if shortfall_share > th.vram_tolerance_share + 1e-9 {
-                    push(
-                        Severity::Invalid,
+    if let Some(quoted) = quote.vram_per_gpu_mib.filter(|q| *q > Decimal::ZERO) {
+        match node.vram_total_mib.and_then(dec) {
+            None => push(Severity::Info, unverifiable(QuoteField::Vram)),
+            // A MIG GPU reports the parent's memory, not the slice's.
+            Some(_) if node.mig == Some(true) => push(Severity::Info, unverifiable(QuoteField::Vram)),
+            Some(observed) => {
+                let quoted_mib = f64::try_from(quoted).unwrap_or(f64::NAN);
+                let observed_mib = node.vram_total_mib.unwrap_or(f64::NAN);
+                match vram_difference(quoted, observed, th.vram_tolerance_share) {
+                    Some(d @ Difference::LessVram) => push(
+                        severity_of(d),
                         Reason::VramShortfall {
                             quoted_mib,
                             observed_mib,
-                            shortfall_share,
+                            shortfall_share: 1.0 - observed_mib / quoted_mib,
                         },
-                    );
+                    ),
+                    Some(d) => push(severity_of(d), Reason::VramExceeds { quoted_mib, observed_mib }),
+                    None => {}
                 }
             }
         }
     }
     if let Some(quoted) = &quote.driver {
         match &node.driver_version {
-            None => push(
-                Severity::Info,
-                Reason::QuoteUnverifiable {
-                    field: QuoteField::Driver,
-                },
-            ),
+            None => push(Severity::Info, unverifiable(QuoteField::Driver)),
             Some(observed) if !driver_matches(quoted, observed) => push(
-                Severity::Warn,
+                severity_of(Difference::Driver),
                 Reason::DriverMismatch {
                     quoted: quoted.clone(),
                     observed: observed.clone(),
@@ -91,17 +119,68 @@ pub(crate) fn check(
     }
     if let Some(quoted) = quote.mig {
         match node.mig {
-            None => push(
-                Severity::Info,
-                Reason::QuoteUnverifiable {
-                    field: QuoteField::Mig,
-                },
+            None => push(Severity::Info, unverifiable(QuoteField::Mig)),
+            Some(observed) if observed != quoted => push(
+                severity_of(Difference::Slicing),
+                Reason::MigMismatch { quoted, observed },
             ),
-            Some(observed) if observed != quoted => {
-                push(Severity::Warn, Reason::MigMismatch { quoted, observed })
-            }
             Some(_) => {}
         }
+    }
+}
+
+/// Compares the node the result file names with the one its telemetry
+/// observed. More GPUs in the telemetry is normal (it sees the whole node
+/// while the benchmark may use some), so only fewer counts.
+pub(crate) fn check_files(
+    result: &NodeInfo,
+    telemetry: &NodeInfo,
+    th: &Thresholds,
+    out: &mut Vec<VerdictReason>,
+) {
+    let mut push = |difference, result: String, telemetry: String| {
+        out.push(VerdictReason {
+            severity: severity_of(difference),
+            reason: Reason::FilesDisagree {
+                difference,
+                result,
+                telemetry,
+            },
+        });
+    };
+    if let (Some(r), Some(t)) = (&result.gpu_name, &telemetry.gpu_name)
+        && !names_match(r, t)
+        && !names_match(t, r)
+    {
+        push(Difference::GpuModel, r.clone(), t.clone());
+    }
+    if let (Some(r), Some(t)) = (result.gpu_count, telemetry.gpu_count)
+        && t < r
+    {
+        push(Difference::FewerGpus, r.to_string(), t.to_string());
+    }
+    if let (Some(r), Some(t)) = (result.vram_total_mib, telemetry.vram_total_mib)
+        && let (Some(rd), Some(td)) = (dec(r), dec(t))
+        && let Some(d) = vram_difference(rd, td, th.vram_tolerance_share)
+    {
+        push(d, format!("{r} MiB"), format!("{t} MiB"));
+    }
+    if let (Some(r), Some(t)) = (result.mig, telemetry.mig)
+        && r != t
+    {
+        push(Difference::Slicing, r.to_string(), t.to_string());
+    }
+    if let (Some(r), Some(t)) = (&result.driver_version, &telemetry.driver_version)
+        && !driver_matches(r, t)
+        && !driver_matches(t, r)
+    {
+        push(Difference::Driver, r.clone(), t.clone());
+    }
+    if let (Some(r), Some(t)) = (&result.cuda_version, &telemetry.cuda_version)
+        && !driver_matches(r, t)
+        && !driver_matches(t, r)
+    {
+        push(Difference::Cuda, r.clone(), t.clone());
     }
 }
 

@@ -1,6 +1,7 @@
 //! Verdict types: status, reasons (codes with structured data) and the
 //! context the validity gate is judged against. The rules live in `judge`.
 
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::vocab::ThrottleReason;
@@ -55,31 +56,94 @@ pub enum QuoteField {
     Driver,
     /// MIG / slicing mode.
     Mig,
+    /// CUDA version.
+    Cuda,
+}
+
+/// A way the observed node can differ from the quote, or the telemetry's
+/// node from the one the result file names. Each has one severity, in one
+/// table: [`severity_of`](super::severity_of).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Difference {
+    /// Another GPU model.
+    GpuModel,
+    /// Fewer GPUs.
+    FewerGpus,
+    /// More GPUs.
+    MoreGpus,
+    /// Less VRAM per GPU (beyond the tolerance).
+    LessVram,
+    /// More VRAM per GPU (beyond the tolerance): another card than quoted.
+    MoreVram,
+    /// Sliced (MIG/vGPU) against whole, or the other way round.
+    Slicing,
+    /// Another driver version.
+    Driver,
+    /// Another CUDA version.
+    Cuda,
 }
 
 /// Why a run is not plainly valid. Serialized with a `code` tag.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum Reason {
-    /// A warm-up stretch was detected in telemetry and excluded.
+    /// A warm-up was detected and left out of the steady-state figures
+    /// (utilisation; the throughput too when the run has `intervals`).
     WarmupExcluded {
         /// Excluded leading seconds.
         warmup_s: f64,
         /// Mean utilisation after the warm-up, percent.
         steady_util_mean_pct: Option<f64>,
+        /// The whole-run throughput, when the steady one replaced it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        throughput_incl_warmup: Option<f64>,
+    },
+    /// The tool gives only a whole-run throughput: it includes the warm-up.
+    WarmupIncluded {
+        /// Warm-up seconds (detected in the telemetry).
+        warmup_s: f64,
+        /// Run length, seconds.
+        duration_s: f64,
+        /// `warmup_s / duration_s`.
+        share: f64,
+        /// Share above which the run is invalid.
+        max_share: f64,
     },
     /// The run's duration is unknown, so its length cannot be checked.
     DurationUnknown,
-    /// The run is shorter than the minimum.
+    /// The duration is MLPerf loadgen's `min_duration`, reported satisfied.
+    DurationFromMlperf {
+        /// `min_duration`, seconds.
+        min_duration_s: f64,
+    },
+    /// The run is shorter than the minimum once the warm-up is left out.
     ShortRun {
         /// Run length, seconds.
         duration_s: f64,
-        /// Required minimum, seconds.
+        /// Warm-up left out, seconds.
+        #[serde(default)]
+        warmup_s: f64,
+        /// Required minimum after the warm-up, seconds.
         min_s: f64,
     },
-    /// No telemetry: utilisation, throttling and VRAM could not be checked.
+    /// No telemetry of VRAM and throttling: the run cannot be valid (an order
+    /// may rest on it only through a written waiver).
     TelemetryMissing,
-    /// A thermal or power slowdown was active.
+    /// The result's own time window inside the telemetry, which the warm-up,
+    /// slowdown and VRAM peak are judged in.
+    RunWindow {
+        /// Window start, telemetry seconds.
+        start_s: f64,
+        /// Window end, telemetry seconds.
+        end_s: f64,
+        /// Share of the window the telemetry covers.
+        covered_share: f64,
+    },
+    /// The result could not be placed inside the telemetry (no times on one
+    /// side): everything is judged on the whole telemetry.
+    RunWindowUnknown,
+    /// A thermal, power-brake or hardware slowdown was active.
     ThermalOrPowerSlowdown {
         /// Seconds affected on the worst GPU.
         active_s: f64,
@@ -90,17 +154,31 @@ pub enum Reason {
         /// The slowdown reasons seen.
         reasons: Vec<ThrottleReason>,
     },
-    /// VRAM peak leaves less headroom than the workload requires.
+    /// The GPU ran at its configured power limit (`sw_power_cap`) for a
+    /// while: reported, not a slowdown.
+    PowerCapped {
+        /// Seconds at the cap on the worst GPU.
+        active_s: f64,
+        /// `active_s` over the run length, when known.
+        share: Option<f64>,
+    },
+    /// The VRAM peak with the workload's headroom needs more than one GPU
+    /// (or slice) offers ([`crate::domain::vram::assess`]).
     VramHeadroomLow {
         /// Peak used on one GPU, MiB.
         peak_mib: f64,
-        /// Total of one GPU, MiB.
-        total_mib: f64,
-        /// Required free share.
-        headroom_share: f64,
-        /// Highest acceptable peak, MiB.
-        limit_mib: f64,
+        /// Usable VRAM of one GPU or slice, MiB.
+        usable_mib: f64,
+        /// The workload's headroom, percent.
+        headroom_pct: Decimal,
+        /// peak × (1 + headroom ÷ 100), MiB.
+        required_mib: Decimal,
+        /// (usable − peak) ÷ peak, whole percent.
+        actual_pct: Option<i64>,
     },
+    /// The headroom could not be checked: the run observed MIG (whose
+    /// reported memory is the parent GPU's) and no quote states the slice.
+    VramUsableUnknown,
     /// Mean utilisation is low: the bottleneck may be CPU, disk or network.
     LowUtilization {
         /// Steady-state mean, percent.
@@ -116,6 +194,15 @@ pub enum Reason {
         min_queries_satisfied: Option<bool>,
         /// `Early stopping satisfied`.
         early_stopping_satisfied: Option<bool>,
+    },
+    /// The result file and the telemetry do not describe the same node.
+    FilesDisagree {
+        /// What differs.
+        difference: Difference,
+        /// As the result file names it.
+        result: String,
+        /// As the telemetry observed it.
+        telemetry: String,
     },
     /// Observed GPU model differs from the quote.
     GpuNameMismatch {
@@ -140,6 +227,14 @@ pub enum Reason {
         /// `1 − observed / quoted`.
         shortfall_share: f64,
     },
+    /// Observed VRAM per GPU exceeds the quote by more than the tolerance:
+    /// the run was not on the quoted card.
+    VramExceeds {
+        /// Quoted MiB per GPU.
+        quoted_mib: f64,
+        /// Observed MiB per GPU.
+        observed_mib: f64,
+    },
     /// Observed driver differs from the quote.
     DriverMismatch {
         /// Quoted driver.
@@ -159,6 +254,12 @@ pub enum Reason {
         /// The field.
         field: QuoteField,
     },
+    /// A finding of an earlier version of the rules that this version no
+    /// longer reads (stored runs keep it until they are judged again).
+    Retired {
+        /// Its code.
+        was: String,
+    },
 }
 
 impl Reason {
@@ -167,19 +268,28 @@ impl Reason {
     pub const fn code(&self) -> &'static str {
         match self {
             Self::WarmupExcluded { .. } => "warmup_excluded",
+            Self::WarmupIncluded { .. } => "warmup_included",
             Self::DurationUnknown => "duration_unknown",
+            Self::DurationFromMlperf { .. } => "duration_from_mlperf",
             Self::ShortRun { .. } => "short_run",
             Self::TelemetryMissing => "telemetry_missing",
+            Self::RunWindow { .. } => "run_window",
+            Self::RunWindowUnknown => "run_window_unknown",
             Self::ThermalOrPowerSlowdown { .. } => "thermal_or_power_slowdown",
+            Self::PowerCapped { .. } => "power_capped",
             Self::VramHeadroomLow { .. } => "vram_headroom_low",
+            Self::VramUsableUnknown => "vram_usable_unknown",
             Self::LowUtilization { .. } => "low_utilization",
             Self::MlperfInvalid { .. } => "mlperf_invalid",
+            Self::FilesDisagree { .. } => "files_disagree",
             Self::GpuNameMismatch { .. } => "gpu_name_mismatch",
             Self::GpuCountMismatch { .. } => "gpu_count_mismatch",
             Self::VramShortfall { .. } => "vram_shortfall",
+            Self::VramExceeds { .. } => "vram_exceeds",
             Self::DriverMismatch { .. } => "driver_mismatch",
             Self::MigMismatch { .. } => "mig_mismatch",
             Self::QuoteUnverifiable { .. } => "quote_unverifiable",
+            Self::Retired { .. } => "retired",
         }
     }
 }
@@ -195,13 +305,37 @@ pub struct VerdictReason {
 }
 
 /// The validity verdict of a run.
+///
+/// Reads leniently: a stored reason this version cannot read (an earlier
+/// version's shape) becomes [`Reason::Retired`] with its severity, so a
+/// stored run always opens; the status is kept as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     /// Worst severity of the reasons (`valid` when none).
     pub status: Status,
     /// Findings, in rule order.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_reasons")]
     pub reasons: Vec<VerdictReason>,
+}
+
+fn lenient_reasons<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<VerdictReason>, D::Error> {
+    let raw = Vec::<serde_json::Value>::deserialize(d)?;
+    Ok(raw
+        .into_iter()
+        .map(|v| {
+            serde_json::from_value::<VerdictReason>(v.clone()).unwrap_or_else(|_| {
+                let severity = v
+                    .get("severity")
+                    .and_then(|s| serde_json::from_value(s.clone()).ok())
+                    .unwrap_or(Severity::Info);
+                let was = v.get("code").and_then(serde_json::Value::as_str).unwrap_or("").chars().take(64).collect();
+                VerdictReason {
+                    severity,
+                    reason: Reason::Retired { was },
+                }
+            })
+        })
+        .collect())
 }
 
 impl Verdict {
@@ -224,8 +358,8 @@ pub struct QuotedNode {
     pub gpu_name: Option<String>,
     /// Number of GPUs.
     pub gpu_count: Option<u32>,
-    /// Memory per GPU, MiB.
-    pub vram_per_gpu_mib: Option<f64>,
+    /// Usable memory of one GPU, or of one slice for MIG/vGPU, MiB.
+    pub vram_per_gpu_mib: Option<Decimal>,
     /// Driver version (a prefix such as `"550"` matches `"550.54.15"`).
     pub driver: Option<String>,
     /// Quoted as MIG / sliced.
@@ -236,10 +370,15 @@ pub struct QuotedNode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Thresholds {
-    /// Minimum run length, seconds (600 = the low end of "10–30 minutes").
+    /// Minimum run length after the warm-up, seconds (600 = the low end of
+    /// "10–30 minutes"); shorter is invalid.
     pub min_duration_s: f64,
     /// Throttled share of the run above which a warning becomes invalid.
     pub max_throttle_share: f64,
+    /// Warm-up share of a whole-run figure above which the run is invalid.
+    pub max_warmup_share: f64,
+    /// Share of the result's window the telemetry must cover; less warns.
+    pub min_window_coverage: f64,
     /// Mean utilisation below which the run is flagged, percent.
     pub low_util_pct: f64,
     /// Warm-up ends when a rolling mean is within this many points of the
@@ -247,7 +386,8 @@ pub struct Thresholds {
     pub warmup_tolerance_pct: f64,
     /// Rolling window for warm-up detection, seconds.
     pub warmup_window_s: f64,
-    /// Observed VRAM may fall short of the quote by this share.
+    /// Observed VRAM may differ from the quote by this share (7 %: GDDR6
+    /// cards with ECC on report 1/16 less, e.g. an A10's 23028 MiB of 24 GiB).
     pub vram_tolerance_share: f64,
 }
 
@@ -256,10 +396,12 @@ impl Default for Thresholds {
         Self {
             min_duration_s: 600.0,
             max_throttle_share: 0.10,
+            max_warmup_share: 0.10,
+            min_window_coverage: 0.95,
             low_util_pct: 50.0,
             warmup_tolerance_pct: 10.0,
             warmup_window_s: 30.0,
-            vram_tolerance_share: 0.05,
+            vram_tolerance_share: 0.07,
         }
     }
 }
@@ -267,8 +409,9 @@ impl Default for Thresholds {
 /// Everything [`judge`](super::judge) needs besides the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictContext {
-    /// Share of VRAM the workload must leave free (e.g. 0.20).
-    pub headroom_share: f64,
+    /// VRAM headroom the workload asks for on top of its peak, percent
+    /// (15–25, seed 002).
+    pub headroom_pct: Decimal,
     /// Gate thresholds.
     #[serde(default)]
     pub thresholds: Thresholds,
@@ -280,7 +423,7 @@ pub struct VerdictContext {
 impl Default for VerdictContext {
     fn default() -> Self {
         Self {
-            headroom_share: 0.20,
+            headroom_pct: Decimal::from(20),
             thresholds: Thresholds::default(),
             quote: None,
         }

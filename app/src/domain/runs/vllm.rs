@@ -3,7 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::canonical::{CanonicalRun, LatencyPercentiles, NamedThroughput, Throughput, Workload};
+use super::canonical::{
+    CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, Throughput, Workload,
+};
+use super::clock;
 use super::detect::Format;
 use super::error::ParseError;
 use super::json::ObjExt;
@@ -58,6 +61,8 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
         }
     }
     run.duration_s = take_f64(&mut obj, "duration");
+    place(&mut run, obj.str_at("date"));
+    run.node = stated_node(&obj);
     let model = obj.str_at("model_id").map(str::to_owned);
     let concurrency = obj.u64_at("max_concurrency");
     if model.is_some() || concurrency.is_some() {
@@ -81,6 +86,9 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
     if run.throughput.is_none() && run.throughputs.is_empty() && run.latencies.is_empty() {
         return Err(ParseError::NoData { format });
     }
+    if run.throughput.is_some() {
+        run.intervals = token_intervals(&obj, run.duration_s);
+    }
     let dropped: Vec<Value> = DETAIL_KEYS
         .iter()
         .filter(|k| obj.remove(**k).is_some())
@@ -91,6 +99,106 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
     }
     run.extra = obj;
     Ok(run)
+}
+
+/// Keys under which a result names its hardware (`--metadata gpu=1xNVIDIA_L40S`
+/// puts it at the top level; some wrappers nest it under `metadata`).
+const GPU_KEYS: [&str; 5] = ["gpu", "gpu_type", "gpu_name", "hardware", "accelerator"];
+
+/// The end is vLLM's `date` (written when the benchmark finished); the start
+/// is the end minus the duration.
+fn place(run: &mut CanonicalRun, date: Option<&str>) {
+    let Some(end) = date.and_then(clock::from_vllm_date) else {
+        return;
+    };
+    if let (Some(d), Some(e)) = (run.duration_s, clock::seconds(&end)) {
+        run.started_at = clock::format(e - d);
+    }
+    run.ended_at = Some(end);
+}
+
+/// The node the result names: `"1xNVIDIA_L40S"` → 1 × `"NVIDIA L40S"`.
+fn stated_node(obj: &Map<String, Value>) -> NodeInfo {
+    let nested = obj.get("metadata").and_then(Value::as_object);
+    let stated = GPU_KEYS
+        .iter()
+        .find_map(|k| obj.str_at(k).or_else(|| nested.and_then(|m| m.str_at(k))));
+    let Some(stated) = stated.map(str::trim).filter(|s| !s.is_empty()) else {
+        return NodeInfo::default();
+    };
+    let (count, name) = match stated.split_once(['x', 'X']) {
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            (n.parse().ok(), rest)
+        }
+        _ => (None, stated),
+    };
+    let name = name.replace('_', " ").trim().to_owned();
+    NodeInfo {
+        gpu_name: Some(name).filter(|n| !n.is_empty()),
+        gpu_count: count.filter(|n| *n > 0),
+        ..NodeInfo::default()
+    }
+}
+
+/// Most intervals built from per-request timestamps.
+const MAX_INTERVALS: f64 = 1_000.0;
+
+/// Output tokens per interval from `--save-detailed` per-request timestamps:
+/// request *i*'s first token at `start_times[i] + ttfts[i]`, each further
+/// token one `itls[i][k]` later (all in seconds; `start_times` are
+/// `perf_counter()` readings, so only their differences count and the
+/// earliest start is the run's t = 0). Intervals are 10 s (longer for runs
+/// over 10 000 s, at most 1000). Empty without those arrays.
+fn token_intervals(obj: &Map<String, Value>, duration: Option<f64>) -> Vec<Interval> {
+    let arr = |k: &str| obj.get(k).and_then(Value::as_array);
+    let (Some(starts), Some(ttfts), Some(itls)) = (arr("start_times"), arr("ttfts"), arr("itls")) else {
+        return Vec::new();
+    };
+    if starts.len() != ttfts.len() || starts.len() != itls.len() || starts.is_empty() {
+        return Vec::new();
+    }
+    let num = |v: &Value| v.as_f64().filter(|x| x.is_finite());
+    let Some(t0) = starts.iter().filter_map(num).reduce(f64::min) else {
+        return Vec::new();
+    };
+    let mut tokens: Vec<f64> = Vec::new();
+    for ((start, ttft), gaps) in starts.iter().zip(ttfts).zip(itls) {
+        let (Some(start), Some(ttft)) = (num(start), num(ttft)) else {
+            continue;
+        };
+        if ttft <= 0.0 {
+            continue; // a failed request
+        }
+        let mut at = start - t0 + ttft;
+        tokens.push(at);
+        for gap in gaps.as_array().into_iter().flatten().filter_map(num) {
+            at += gap.max(0.0);
+            tokens.push(at);
+        }
+    }
+    let end = duration
+        .filter(|d| d.is_finite() && *d > 0.0)
+        .or_else(|| tokens.iter().copied().reduce(f64::max))
+        .unwrap_or(0.0);
+    if tokens.is_empty() || end <= 0.0 {
+        return Vec::new();
+    }
+    let dt = (end / MAX_INTERVALS).ceil().max(10.0);
+    let n = (end / dt).ceil().max(1.0) as usize;
+    let mut counts = vec![0u64; n];
+    for t in tokens {
+        let i = ((t / dt).floor().max(0.0) as usize).min(n - 1);
+        counts[i] += 1;
+    }
+    counts
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (t, c) = (i as f64 * dt, c as f64);
+            let len = (end - t).min(dt).max(f64::MIN_POSITIVE);
+            Interval { t, dt: len, value: c / len }
+        })
+        .collect()
 }
 
 /// Removes a numeric key; a `null` or non-finite value is removed too.

@@ -120,22 +120,22 @@ impl ThrottleReason {
         }
     }
 
-    /// True for thermal or power slowdowns (the ones the verdict counts).
+    /// True for thermal, power-brake and hardware slowdowns (the ones the
+    /// verdict counts). `sw_power_cap` is not one: it means the GPU runs at
+    /// its configured power limit, which is reported but not counted.
     #[must_use]
     pub const fn is_slowdown(self) -> bool {
         matches!(
             self,
-            Self::SwPowerCap
-                | Self::HwSlowdown
+            Self::HwSlowdown
                 | Self::SwThermalSlowdown
                 | Self::HwThermalSlowdown
                 | Self::HwPowerBrakeSlowdown
         )
     }
 
-    /// Bit mask of every slowdown reason.
-    pub const SLOWDOWN_MASK: u16 = Self::SwPowerCap.bit()
-        | Self::HwSlowdown.bit()
+    /// Bit mask of every slowdown reason (see [`Self::is_slowdown`]).
+    pub const SLOWDOWN_MASK: u16 = Self::HwSlowdown.bit()
         | Self::SwThermalSlowdown.bit()
         | Self::HwThermalSlowdown.bit()
         | Self::HwPowerBrakeSlowdown.bit();

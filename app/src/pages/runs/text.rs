@@ -1,7 +1,7 @@
 //! Run figures and verdict reasons in the reader's language (pages and the API use these).
 
 use crate::{
-    domain::runs::{QuoteField, Reason, Severity, Status},
+    domain::runs::{Difference, QuoteField, Reason, Severity, Status},
     i18n::{Locale, Msg},
 };
 
@@ -84,7 +84,19 @@ const fn field_msg(field: QuoteField) -> Msg {
         QuoteField::Vram => Msg::QuoteFieldVram,
         QuoteField::Driver => Msg::QuoteFieldDriver,
         QuoteField::Mig => Msg::QuoteFieldMig,
+        QuoteField::Cuda => Msg::QuoteFieldCuda,
     }
+}
+
+const fn difference_msg(d: Difference) -> Msg {
+    field_msg(match d {
+        Difference::GpuModel => QuoteField::GpuName,
+        Difference::FewerGpus | Difference::MoreGpus => QuoteField::GpuCount,
+        Difference::LessVram | Difference::MoreVram => QuoteField::Vram,
+        Difference::Slicing => QuoteField::Mig,
+        Difference::Driver => QuoteField::Driver,
+        Difference::Cuda => QuoteField::Cuda,
+    })
 }
 
 fn yes_no(locale: Locale, v: Option<bool>) -> &'static str {
@@ -103,6 +115,7 @@ pub const fn is_quote_mismatch(reason: &Reason) -> bool {
         Reason::GpuNameMismatch { .. }
             | Reason::GpuCountMismatch { .. }
             | Reason::VramShortfall { .. }
+            | Reason::VramExceeds { .. }
             | Reason::DriverMismatch { .. }
             | Reason::MigMismatch { .. }
     )
@@ -113,12 +126,30 @@ pub const fn is_quote_mismatch(reason: &Reason) -> bool {
 pub fn reason_text(locale: Locale, reason: &Reason) -> String {
     let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
     match reason {
-        Reason::WarmupExcluded { warmup_s, .. } => f(Msg::RunReasonWarmupExcluded, &[("seconds", &num(*warmup_s, 0))]),
-        Reason::DurationUnknown => locale.t(Msg::RunReasonDurationUnknown).to_string(),
-        Reason::ShortRun { duration_s, min_s } => {
-            f(Msg::RunReasonShortRun, &[("minutes", &num(duration_s / 60.0, 1)), ("min", &num(min_s / 60.0, 0))])
+        Reason::WarmupExcluded { warmup_s, throughput_incl_warmup: Some(whole), .. } => {
+            f(Msg::RunReasonWarmupExcludedThroughput, &[("seconds", &num(*warmup_s, 0)), ("whole", &num(*whole, 2))])
         }
+        Reason::WarmupExcluded { warmup_s, .. } => f(Msg::RunReasonWarmupExcluded, &[("seconds", &num(*warmup_s, 0))]),
+        Reason::WarmupIncluded { warmup_s, duration_s, share, max_share } => f(
+            Msg::RunReasonWarmupIncluded,
+            &[("warmup", &num(*warmup_s, 0)), ("duration", &num(*duration_s, 0)), ("share", &pct(*share)), ("max", &pct(*max_share))],
+        ),
+        Reason::DurationUnknown => locale.t(Msg::RunReasonDurationUnknown).to_string(),
+        Reason::DurationFromMlperf { min_duration_s } => f(Msg::RunReasonDurationFromMlperf, &[("minutes", &num(min_duration_s / 60.0, 1))]),
+        Reason::ShortRun { duration_s, warmup_s, min_s } => f(
+            Msg::RunReasonShortRun,
+            &[
+                ("minutes", &num(duration_s / 60.0, 1)),
+                ("steady", &num((duration_s - warmup_s) / 60.0, 1)),
+                ("min", &num(min_s / 60.0, 0)),
+            ],
+        ),
         Reason::TelemetryMissing => locale.t(Msg::RunReasonTelemetryMissing).to_string(),
+        Reason::RunWindow { start_s, end_s, covered_share } => f(
+            Msg::RunReasonRunWindow,
+            &[("start", &num(*start_s, 0)), ("end", &num(*end_s, 0)), ("covered", &pct(*covered_share))],
+        ),
+        Reason::RunWindowUnknown => locale.t(Msg::RunReasonRunWindowUnknown).to_string(),
         Reason::ThermalOrPowerSlowdown { active_s, share, max_share, reasons } => {
             let names = reasons.iter().map(|r| r.smi_name()).collect::<Vec<_>>().join(", ");
             let share = share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
@@ -127,15 +158,20 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
                 &[("reasons", &names), ("seconds", &num(*active_s, 0)), ("share", &share), ("max", &pct(*max_share))],
             )
         }
-        Reason::VramHeadroomLow { peak_mib, total_mib, headroom_share, limit_mib } => f(
+        Reason::PowerCapped { active_s, share } => {
+            let share = share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
+            f(Msg::RunReasonPowerCapped, &[("seconds", &num(*active_s, 0)), ("share", &share)])
+        }
+        Reason::VramHeadroomLow { peak_mib, usable_mib, headroom_pct, required_mib, .. } => f(
             Msg::RunReasonVramHeadroomLow,
             &[
                 ("peak", &num(*peak_mib, 0)),
-                ("total", &num(*total_mib, 0)),
-                ("headroom", &pct(*headroom_share)),
-                ("limit", &num(*limit_mib, 0)),
+                ("headroom", &headroom_pct.normalize().to_string()),
+                ("required", &required_mib.round_dp(0).to_string()),
+                ("usable", &num(*usable_mib, 0)),
             ],
         ),
+        Reason::VramUsableUnknown => locale.t(Msg::RunReasonVramUsableUnknown).to_string(),
         Reason::LowUtilization { mean_pct, threshold_pct } => {
             f(Msg::RunReasonLowUtilization, &[("mean", &num(*mean_pct, 1)), ("threshold", &num(*threshold_pct, 0))])
         }
@@ -147,6 +183,14 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
                 ("early", yes_no(locale, *early_stopping_satisfied)),
             ],
         ),
+        Reason::FilesDisagree { difference, result, telemetry } => f(
+            Msg::RunReasonFilesDisagree,
+            &[("what", locale.t(difference_msg(*difference))), ("result", result), ("telemetry", telemetry)],
+        ),
+        Reason::VramExceeds { quoted_mib, observed_mib } => {
+            f(Msg::RunReasonVramExceeds, &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0))])
+        }
+        Reason::Retired { was } => f(Msg::RunReasonRetired, &[("was", was)]),
         Reason::GpuNameMismatch { quoted, observed } => f(Msg::RunReasonGpuNameMismatch, &[("quoted", quoted), ("observed", observed)]),
         Reason::GpuCountMismatch { quoted, observed } => {
             f(Msg::RunReasonGpuCountMismatch, &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())])
@@ -183,9 +227,34 @@ mod tests {
 
     #[test]
     fn every_reason_reads_in_both_languages_with_its_figures() {
-        let r = Reason::ShortRun { duration_s: 300.0, min_s: 600.0 };
-        assert_eq!(reason_text(Locale::En, &r), "The run lasted 5 min; a test needs at least 10 min of steady load.");
+        let r = Reason::ShortRun { duration_s: 300.0, warmup_s: 30.0, min_s: 600.0 };
+        assert_eq!(
+            reason_text(Locale::En, &r),
+            "The run lasted 5 min, 4.5 min of it after the warm-up; a test needs at least 10 min of steady load."
+        );
         assert!(reason_text(Locale::ZhCn, &r).contains("5 分钟"));
+        let r = Reason::VramHeadroomLow {
+            peak_mib: 20_480.0,
+            usable_mib: 23_028.0,
+            headroom_pct: rust_decimal::Decimal::from(20),
+            required_mib: rust_decimal::Decimal::from(24_576),
+            actual_pct: Some(12),
+        };
+        assert_eq!(
+            reason_text(Locale::En, &r),
+            "VRAM peak 20480 MiB with the workload's 20 % headroom needs 24576 MiB per GPU; 23028 MiB are usable."
+        );
+        let r = Reason::FilesDisagree {
+            difference: Difference::GpuModel,
+            result: "NVIDIA L40S".into(),
+            telemetry: "NVIDIA A100-SXM4-80GB".into(),
+        };
+        assert_eq!(
+            reason_text(Locale::En, &r),
+            "The result file and the telemetry are not from the same node: GPU model is NVIDIA L40S in the result, NVIDIA A100-SXM4-80GB in the telemetry."
+        );
+        let r = Reason::WarmupIncluded { warmup_s: 30.0, duration_s: 412.0, share: 30.0 / 412.0, max_share: 0.1 };
+        assert!(reason_text(Locale::En, &r).contains("includes 30 s warm-up of 412 s (7.3 %"), "{}", reason_text(Locale::En, &r));
         let r = Reason::VramShortfall { quoted_mib: 81920.0, observed_mib: 40960.0, shortfall_share: 0.5 };
         assert_eq!(reason_text(Locale::En, &r), "VRAM per GPU: quoted 81920 MiB, observed 40960 MiB (50 % short).");
         assert!(is_quote_mismatch(&r));

@@ -8,8 +8,10 @@ mod merge;
 mod props;
 mod schema;
 mod smi;
+mod steady;
 mod verdict_edges;
 mod verdict_fixtures;
+mod window;
 
 /// Every fixture: (file name, bytes, expected format).
 pub(super) const FIXTURES: &[(&str, &[u8], super::Format)] = {

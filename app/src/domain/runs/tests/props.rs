@@ -2,8 +2,8 @@ use proptest::prelude::*;
 
 use super::super::smi_value::parse_num;
 use super::super::{
-    CanonicalRun, Format, TelemetrySample, Throttle, VerdictContext, assess, detect, parse,
-    parse_nvidia_smi,
+    CanonicalRun, EXTRA_TELEMETRY_SOURCE, Format, Interval, TelemetrySample, Throttle,
+    ThrottleReason, VerdictContext, assess, detect, parse, parse_nvidia_smi,
 };
 use super::FIXTURES;
 
@@ -78,12 +78,17 @@ proptest! {
         run.gpu_util_mean_pct = Some(nums[1]);
         run.vram_peak_mib = Some(nums[2]);
         run.node.vram_total_mib = Some(nums[3]);
-        run.throttle = Some(Throttle { active_s: nums[4], reasons: Vec::new() });
+        run.throttle = Some(Throttle { active_s: nums[4], reasons: Vec::new(), power_cap_s: Some(nums[5]) });
+        run.intervals = samples.iter().map(|(t, _, v)| Interval { t: *t, dt: nums[6], value: v.unwrap_or(nums[7]) }).collect();
         run.telemetry = samples.into_iter().map(|(t, gpu, util_pct)| TelemetrySample {
-            t, gpu, util_pct, mem_used_mib: None, sm_clock_mhz: None, temp_c: None, power_w: None,
-            throttle_reasons: Vec::new(),
+            t, gpu, util_pct, mem_used_mib: util_pct, sm_clock_mhz: None, temp_c: None, power_w: None,
+            throttle_reasons: if gpu == 1 { vec![ThrottleReason::HwSlowdown, ThrottleReason::SwPowerCap] } else { Vec::new() },
         }).collect();
-        let mut ctx = VerdictContext { headroom_share: nums[5], ..VerdictContext::default() };
+        run.started_at = Some("2025-01-01T00:00:00".into());
+        run.telemetry_origin = Some("2024-12-31T23:59:00".into());
+        run.extra.insert(EXTRA_TELEMETRY_SOURCE.into(), "nvidia_smi".into());
+        let headroom_pct = rust_decimal::Decimal::from_f64_retain(nums[5]).unwrap_or_default();
+        let mut ctx = VerdictContext { headroom_pct, ..VerdictContext::default() };
         ctx.thresholds.warmup_window_s = nums[6];
         ctx.thresholds.warmup_tolerance_pct = nums[7];
         let _ = assess(run, &ctx);

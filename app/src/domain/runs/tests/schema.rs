@@ -103,7 +103,8 @@ fn every_parsed_fixture_fits_the_schema_keys_and_enums() {
 
 #[test]
 fn schema_lists_every_reason_code() {
-    use super::super::{QuoteField, Reason};
+    use super::super::{Difference, QuoteField, Reason};
+    use rust_decimal::Decimal;
     let s = schema();
     let codes =
         &s["properties"]["verdict"]["properties"]["reasons"]["items"]["properties"]["code"]["enum"];
@@ -111,25 +112,48 @@ fn schema_lists_every_reason_code() {
         Reason::WarmupExcluded {
             warmup_s: 1.0,
             steady_util_mean_pct: None,
+            throughput_incl_warmup: None,
+        },
+        Reason::WarmupIncluded {
+            warmup_s: 30.0,
+            duration_s: 412.0,
+            share: 30.0 / 412.0,
+            max_share: 0.1,
         },
         Reason::DurationUnknown,
+        Reason::DurationFromMlperf {
+            min_duration_s: 600.0,
+        },
         Reason::ShortRun {
             duration_s: 1.0,
+            warmup_s: 0.0,
             min_s: 2.0,
         },
         Reason::TelemetryMissing,
+        Reason::RunWindow {
+            start_s: 0.0,
+            end_s: 1.0,
+            covered_share: 1.0,
+        },
+        Reason::RunWindowUnknown,
         Reason::ThermalOrPowerSlowdown {
             active_s: 1.0,
             share: None,
             max_share: 0.1,
             reasons: Vec::new(),
         },
+        Reason::PowerCapped {
+            active_s: 1.0,
+            share: None,
+        },
         Reason::VramHeadroomLow {
             peak_mib: 1.0,
-            total_mib: 1.0,
-            headroom_share: 0.2,
-            limit_mib: 0.8,
+            usable_mib: 1.0,
+            headroom_pct: Decimal::from(20),
+            required_mib: Decimal::new(12, 1),
+            actual_pct: Some(0),
         },
+        Reason::VramUsableUnknown,
         Reason::LowUtilization {
             mean_pct: 1.0,
             threshold_pct: 50.0,
@@ -138,6 +162,11 @@ fn schema_lists_every_reason_code() {
             min_duration_satisfied: None,
             min_queries_satisfied: None,
             early_stopping_satisfied: None,
+        },
+        Reason::FilesDisagree {
+            difference: Difference::GpuModel,
+            result: "a".into(),
+            telemetry: "b".into(),
         },
         Reason::GpuNameMismatch {
             quoted: "a".into(),
@@ -152,6 +181,10 @@ fn schema_lists_every_reason_code() {
             observed_mib: 1.0,
             shortfall_share: 0.5,
         },
+        Reason::VramExceeds {
+            quoted_mib: 1.0,
+            observed_mib: 2.0,
+        },
         Reason::DriverMismatch {
             quoted: "a".into(),
             observed: "b".into(),
@@ -162,6 +195,9 @@ fn schema_lists_every_reason_code() {
         },
         Reason::QuoteUnverifiable {
             field: QuoteField::Mig,
+        },
+        Reason::Retired {
+            was: "x".into(),
         },
     ];
     assert_eq!(codes.as_array().map(Vec::len), Some(samples.len()));

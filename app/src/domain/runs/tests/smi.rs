@@ -81,8 +81,13 @@ fn no_units_and_throttle_reason_names() {
     assert_eq!(run.node.mig, None);
     close(run.duration_s, 120.0, 1e-6);
     let throttle = run.throttle.expect("throttle");
-    close(Some(throttle.active_s), 10.0, 1e-6);
-    assert_eq!(throttle.reasons, [ThrottleReason::SwPowerCap]);
+    // 10 s at the power cap: reported apart, not a slowdown.
+    close(Some(throttle.active_s), 0.0, 1e-6);
+    assert_eq!(throttle.reasons, []);
+    close(throttle.power_cap_s, 10.0, 1e-6);
+    assert_eq!(run.started_at.as_deref(), Some("2024-05-01T12:00:00.123"));
+    assert_eq!(run.ended_at.as_deref(), Some("2024-05-01T12:02:00.123"));
+    assert_eq!(run.telemetry_origin, run.started_at);
     assert_eq!(run.telemetry[0].sm_clock_mhz, Some(2520.0));
 }
 
@@ -261,8 +266,10 @@ fn long_streams_keep_a_bounded_series_and_exact_aggregates() {
         run.vram_peak_mib,
         "bucket maxima keep the peak"
     );
-    // Every 10th second is capped: 901 capped samples, the last has no following interval.
-    close(run.throttle.map(|t| t.active_s), 900.0, 1e-6);
+    // Every 10th second is capped: 901 capped samples, the last has no following interval;
+    // the power cap is reported, not counted as a slowdown.
+    close(run.throttle.as_ref().map(|t| t.active_s), 0.0, 1e-6);
+    close(run.throttle.and_then(|t| t.power_cap_s), 900.0, 1e-6);
     assert_eq!(run.telemetry[0].t, 0.0);
 }
 

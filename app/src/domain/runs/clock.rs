@@ -1,0 +1,102 @@
+//! Wall-clock times of a run, as the tools write them.
+//!
+//! Times are kept as written, without a time zone: `YYYY-MM-DDTHH:MM:SS[.fff]`.
+//! vLLM writes the end of the benchmark as `date` (`"20250101-120000"`,
+//! `datetime.now()` on the client); nvidia-smi writes each row's local time.
+//! Both are read as seconds on one naive clock, so a result can be placed
+//! inside its telemetry when both were written on the same clock (the usual
+//! case: one node, one time zone). When they were not, the window does not
+//! overlap the telemetry and the verdict says so.
+
+use super::smi_value::parse_timestamp;
+
+/// Seconds on the naive clock of a canonical time (`None` when malformed).
+pub(crate) fn seconds(at: &str) -> Option<f64> {
+    parse_timestamp(at.as_bytes())
+}
+
+/// The canonical form of `secs` on the naive clock, to the millisecond.
+pub(crate) fn format(secs: f64) -> Option<String> {
+    if !secs.is_finite() || secs.abs() > 1e13 {
+        return None;
+    }
+    let ms = (secs * 1000.0).round() as i64;
+    let (days, ms_of_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let (y, m, d) = civil_from_days(days);
+    let s = ms_of_day / 1000;
+    let frac = ms_of_day % 1000;
+    let base = format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    );
+    Some(if frac == 0 {
+        base
+    } else {
+        format!("{base}.{frac:03}")
+    })
+}
+
+/// vLLM's `date` (`"%Y%m%d-%H%M%S"`, e.g. `"20250101-120000"`) in canonical form.
+pub(crate) fn from_vllm_date(date: &str) -> Option<String> {
+    let b = date.trim().as_bytes();
+    if b.len() != 15
+        || b[8] != b'-'
+        || !b
+            .iter()
+            .enumerate()
+            .all(|(i, c)| i == 8 || c.is_ascii_digit())
+    {
+        return None;
+    }
+    let d = |a: usize, z: usize| std::str::from_utf8(&b[a..z]).ok();
+    let at = format!(
+        "{}-{}-{}T{}:{}:{}",
+        d(0, 4)?,
+        d(4, 6)?,
+        d(6, 8)?,
+        d(9, 11)?,
+        d(11, 13)?,
+        d(13, 15)?
+    );
+    seconds(&at).map(|_| at)
+}
+
+/// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vllm_dates_and_round_trips() {
+        assert_eq!(
+            from_vllm_date("20250101-120000").as_deref(),
+            Some("2025-01-01T12:00:00")
+        );
+        assert_eq!(from_vllm_date("20251301-120000"), None);
+        assert_eq!(from_vllm_date("2025-01-01"), None);
+        let s = seconds("2025-01-01T12:00:00").unwrap();
+        assert_eq!(format(s - 412.0).as_deref(), Some("2025-01-01T11:53:08"));
+        assert_eq!(format(s + 0.25).as_deref(), Some("2025-01-01T12:00:00.250"));
+        assert_eq!(
+            seconds("2024/05/01 12:00:00.123").map(format),
+            Some(Some("2024-05-01T12:00:00.123".into()))
+        );
+        assert_eq!(format(-1.0).as_deref(), Some("1969-12-31T23:59:59"));
+        assert_eq!(format(f64::NAN), None);
+    }
+}

@@ -1,0 +1,150 @@
+//! `nodeledger bench parse FILE` run as a user would: the canonical run with `warmup_s` and a
+//! `verdict` judged from the file alone (duration, warm-up, throttling, MLPerf validity).
+
+use serde_json::Value;
+use std::process::Command;
+
+/// The binary under test; `NODELEDGER_BIN` overrides it (a copy, when several worktrees share
+/// one target directory and another build may replace `target/debug/nodeledger`).
+fn bin() -> String {
+    std::env::var("NODELEDGER_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_nodeledger").to_string())
+}
+const RUN_FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../app/src/domain/runs/fixtures"
+);
+
+fn parse(path: &str) -> Value {
+    let out = Command::new(bin())
+        .args(["bench", "parse", path])
+        .env("NODELEDGER_LOG", "error")
+        .output()
+        .expect("run nodeledger");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on standard output")
+}
+
+fn codes(run: &Value) -> Vec<(String, String)> {
+    run["verdict"]["reasons"]
+        .as_array()
+        .expect("reasons")
+        .iter()
+        .map(|r| {
+            (
+                r["severity"].as_str().unwrap().to_string(),
+                r["code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn pair(severity: &str, code: &str) -> (String, String) {
+    (severity.to_string(), code.to_string())
+}
+
+#[test]
+fn a_result_alone_warns_for_missing_telemetry_and_cannot_tell_its_warmup() {
+    let run = parse(&format!("{RUN_FIXTURES}/vllm_serve.json"));
+    assert_eq!(
+        run["warmup_s"],
+        Value::Null,
+        "printed, unknown without telemetry"
+    );
+    assert_eq!(run["verdict"]["status"], "warn");
+    assert_eq!(codes(&run), [pair("warn", "telemetry_missing")]);
+    assert_eq!(run["ended_at"], "2025-06-11T14:22:33");
+}
+
+#[test]
+fn telemetry_alone_prints_its_warmup_and_slowdown() {
+    let run = parse(&format!("{RUN_FIXTURES}/smi_units_event.csv"));
+    let warmup = run["warmup_s"].as_f64().expect("a number");
+    assert!(warmup > 0.0 && warmup <= 60.0, "{warmup}");
+    assert_eq!(run["verdict"]["status"], "warn");
+    let reasons = &run["verdict"]["reasons"];
+    assert_eq!(reasons[0]["code"], "warmup_excluded");
+    assert_eq!(reasons[0]["warmup_s"].as_f64(), Some(warmup));
+    assert_eq!(reasons[1]["code"], "thermal_or_power_slowdown");
+    assert_eq!(reasons[1]["active_s"], 30.0);
+}
+
+#[test]
+fn mlperf_validity_and_min_duration_come_from_the_log() {
+    let invalid = parse(&format!("{RUN_FIXTURES}/mlperf_server_invalid.txt"));
+    assert_eq!(invalid["verdict"]["status"], "invalid");
+    assert!(
+        codes(&invalid).contains(&pair("invalid", "mlperf_invalid")),
+        "{invalid}"
+    );
+    let valid = parse(&format!("{RUN_FIXTURES}/mlperf_offline_valid.txt"));
+    assert_eq!(
+        codes(&valid),
+        [
+            pair("info", "duration_from_mlperf"),
+            pair("warn", "telemetry_missing")
+        ]
+    );
+    assert_eq!(valid["verdict"]["reasons"][0]["min_duration_s"], 600.0);
+}
+
+#[test]
+fn a_five_second_llama_bench_is_invalid() {
+    let dir = std::env::temp_dir().join(format!("nl-bench-parse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("llama.json");
+    let row = r#"[{"gpu_info": "NVIDIA A10", "model_filename": "m.gguf", "model_type": "llama 8B Q4_0", "n_prompt": 0, "n_gen": 128, "avg_ns": 1000000000, "avg_ts": 128.0, "samples_ns": [1e9, 1e9, 1e9, 1e9, 1e9]}]"#;
+    std::fs::write(&file, row).unwrap();
+    let run = parse(file.to_str().unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(run["duration_s"], 5.0);
+    assert_eq!(run["verdict"]["status"], "invalid");
+    assert_eq!(
+        codes(&run),
+        [
+            pair("invalid", "short_run"),
+            pair("warn", "telemetry_missing")
+        ]
+    );
+    assert_eq!(run["verdict"]["reasons"][0]["duration_s"], 5.0);
+    assert_eq!(run["verdict"]["reasons"][0]["min_s"], 600.0);
+}
+
+#[test]
+fn runs_rejudge_reports_what_it_did_and_never_creates_a_database() {
+    let dir = std::env::temp_dir().join(format!("nl-rejudge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("r.db");
+    let run = |args: &[&str]| {
+        Command::new(bin())
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .env("NODELEDGER_LOG", "error")
+            .output()
+            .unwrap()
+    };
+    let missing = run(&["runs", "rejudge"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("no database at"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+    assert!(!db.exists());
+    assert!(run(&["migrate"]).status.success());
+    let ok = run(&["runs", "rejudge"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&ok.stdout),
+        "re-judged 0 runs; 0 changed status\n"
+    );
+}
