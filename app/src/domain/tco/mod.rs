@@ -62,6 +62,7 @@ mod estimate;
 mod model;
 mod overrides;
 mod scenario;
+pub mod throughput;
 mod validate;
 
 #[cfg(test)]
@@ -75,13 +76,15 @@ pub use currency::{Currency, ExchangeRate, latest_rate};
 pub use engine::estimate;
 pub use error::{ErrorReason, TcoError};
 pub use estimate::{
-    ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, TcoWarning, Unit,
+    BreakEven, ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing,
+    QuoteGroup, TcoWarning, Unit,
 };
 pub use model::{
     Assumptions, BillingIncrement, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, Workload,
 };
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, run_scenario};
+pub use throughput::{FromRuns, RunThroughput};
 
 /// The JSON Schema (draft 2020-12) of a [`Scenario`] file, the input of
 /// `nodeledger tco SCENARIO.json`: required and optional fields, closed objects (unknown fields
