@@ -64,7 +64,8 @@ pub fn comparison_csv(c: &Computed) -> String {
         let cur = e.currency;
         let per = e.cost_per_unit.as_ref();
         let rate = latest_rate(&c.rates, cur, c.base);
-        let in_base = |p: Decimal| tco::price_in_base(p, cur, c.base, rate).map(|p| price(p, c.base)).unwrap_or_default();
+        let work = c.workload.as_ref().and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
+        let (unit_base, gpu_hour_base) = tco::prices_in_base(&costed.ranked, c.base, work, costed.draft.spec.gpus_per_node);
         let head = [
             row.rank.to_string(),
             row.quote_id.to_string(),
@@ -91,8 +92,8 @@ pub fn comparison_csv(c: &Computed) -> String {
         .join(",");
         let tail = [
             if row.estimated { "estimated" } else { "measured" }.to_string(),
-            per.map(|p| in_base(p.amount)).unwrap_or_default(),
-            e.effective_gpu_hour_price.map(in_base).unwrap_or_default(),
+            unit_base.map(|p| price(p, c.base)).unwrap_or_default(),
+            gpu_hour_base.map(|p| price(p, c.base)).unwrap_or_default(),
             rate.map(|r| format!("{}/{}", r.from.code(), r.to.code())).unwrap_or_default(),
             rate.map(|r| r.rate.normalize().to_string()).unwrap_or_default(),
         ]

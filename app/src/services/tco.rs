@@ -382,17 +382,22 @@ fn throughput_text(d: Decimal) -> String {
     group(d.round_dp(3).normalize(), d.round_dp(3).normalize().scale())
 }
 
-/// A price per unit (of work, per GPU-hour) in `base`: converted with `rate` (the rate of the
-/// totals) and rounded to two digits more than the base currency's minor unit.
+/// Cost per unit of work and price per GPU-hour in the base currency: the converted total
+/// (converted with the rate of the totals) × units ÷ the work, and ÷ the GPU-hours of compute,
+/// with two digits more than the base currency's minor unit. In the base currency itself they
+/// are the estimate's own figures.
 #[must_use]
-pub fn price_in_base(amount: Decimal, currency: Currency, base: Currency, rate: Option<&ExchangeRate>) -> Option<Decimal> {
-    let exact = if currency == base {
-        amount
-    } else {
-        let r = rate?;
-        if r.from == currency { amount.checked_mul(r.rate)? } else { amount.checked_div(r.rate)? }
-    };
-    Some(exact.round_dp_with_strategy(base.minor_units() + 2, rust_decimal::RoundingStrategy::MidpointAwayFromZero))
+pub fn prices_in_base(ranked: &RankedQuote, base: Currency, work: Option<Decimal>, gpus_per_node: u32) -> (Option<Decimal>, Option<Decimal>) {
+    let e = &ranked.estimate;
+    if e.currency == base {
+        return (e.cost_per_unit.as_ref().map(|u| u.amount), e.effective_gpu_hour_price);
+    }
+    let fine = |d: Decimal| d.round_dp_with_strategy(base.minor_units() + 2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    let total = ranked.compared_total;
+    let per_unit = e.cost_per_unit.as_ref().zip(work).and_then(|(u, w)| total.checked_mul(Decimal::from(u.per))?.checked_div(w)).map(fine);
+    let gpu_hours = e.compute_h.checked_mul(Decimal::from(gpus_per_node)).and_then(|h| h.checked_mul(Decimal::from(e.nodes)));
+    let gpu_hour = e.effective_gpu_hour_price.and(gpu_hours).filter(|h| !h.is_zero()).and_then(|h| total.checked_div(h)).map(fine);
+    (per_unit, gpu_hour)
 }
 
 /// A budget in `base`: as stored when in the base currency, else converted with the latest rate
@@ -571,7 +576,7 @@ fn tco_quote(quote_id: i64, label: &str, draft: &QuoteDraft) -> Quote {
 
 /// The per-quote fields of `a` that differ from `shared`.
 fn overrides_of(a: &Assumptions, shared: &Assumptions) -> Option<AssumptionOverrides> {
-    let diff = |x: Decimal, y: Decimal| (x != y).then_some(x);
+    let diff = |x: Decimal, y: Decimal| (x != y).then_some(x.normalize());
     let o = AssumptionOverrides {
         setup_h: diff(a.setup_h, shared.setup_h),
         data_prep_h: diff(a.data_prep_h, shared.data_prep_h),
@@ -714,7 +719,9 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rate
     let estimated = c.ranked.group == QuoteGroup::Estimated;
     let to_measure = estimated.then(|| locale.t(if workload.is_some_and(|w| w.total_work.is_some()) { Msg::TcoToMeasure } else { Msg::TcoToMeasureWork }).to_string());
     let own_currency_title = |amount: String| (cur != base).then_some(amount);
-    let cost_per_unit_base = e.cost_per_unit.as_ref().and_then(|u| price_in_base(u.amount, cur, base, rate).map(|p| (u, p)));
+    let work = workload.and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
+    let (unit_base, gpu_hour_base) = prices_in_base(&c.ranked, base, work, c.draft.spec.gpus_per_node);
+    let cost_per_unit_base = e.cost_per_unit.as_ref().zip(unit_base);
     CostRow {
         rank: c.ranked.rank,
         quote_id: c.quote_id,
@@ -732,7 +739,7 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rate
         cost_per_unit_title: e.cost_per_unit.as_ref().and_then(|u| {
             own_currency_title(locale.fmt(Msg::TcoPerUnit, &[("amount", &format_unit_price(u.amount, cur, 2)), ("per", &group(Decimal::from(u.per), 0)), ("unit", &u.unit)]))
         }),
-        gpu_hour: e.effective_gpu_hour_price.and_then(|p| price_in_base(p, cur, base, rate)).map(|p| format_unit_price(p, base, 2)),
+        gpu_hour: gpu_hour_base.map(|p| format_unit_price(p, base, 2)),
         gpu_hour_title: e.effective_gpu_hour_price.and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
         time_to_finish: format!("{} h", hours(e.time_to_finish_h)),
         hours_note: locale.fmt(
