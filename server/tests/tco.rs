@@ -276,10 +276,11 @@ async fn a_per_quote_override_on_the_second_quote_exports_a_scenario_that_reruns
     let exported = json(&d.app.get(&format!("/tco/export.json?{q}"), Some(&d.max), None).await.body);
     let s = &exported["scenario"];
     assert_eq!(s["assumptions"]["setup_h"], "1", "shared values stay shared: {s}");
-    let big = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == d.big.to_string()).unwrap();
+    let (big_id, small_id) = (d.big.to_string(), d.small.to_string());
+    let big = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == big_id.as_str()).unwrap();
     assert_eq!(big["assumption_overrides"], json!({ "setup_h": "5", "nodes": 2, "efficiency": "0.8" }), "{s}");
     assert_eq!((big["measured_throughput_per_s"].as_str(), big["n_run"].as_u64()), (Some("30"), Some(1)), "{s}");
-    let small = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == d.small.to_string()).unwrap();
+    let small = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == small_id.as_str()).unwrap();
     assert!(small["assumption_overrides"].is_null(), "{s}");
 
     let scenario: app::domain::tco::Scenario = serde_json::from_value(s.clone()).expect("a valid scenario file");

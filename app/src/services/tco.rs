@@ -254,10 +254,10 @@ async fn run_pool(db: &Db, team_id: i64, workload_id: i64) -> Result<RunPool, Ap
     quotes.dedup();
     for quote_id in quotes {
         for info in store::quotes::revisions(db, team_id, quote_id).await? {
-            if runs.iter().any(|r| r.quote_id == Some(quote_id) && r.revision == Some(info.revision)) {
-                if let Some(rev) = store::quotes::revision(db, team_id, info.id).await? {
-                    specs.insert((quote_id, info.revision), rev.draft.spec);
-                }
+            if runs.iter().any(|r| r.quote_id == Some(quote_id) && r.revision == Some(info.revision))
+                && let Some(rev) = store::quotes::revision(db, team_id, info.id).await?
+            {
+                specs.insert((quote_id, info.revision), rev.draft.spec);
             }
         }
     }

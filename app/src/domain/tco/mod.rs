@@ -27,8 +27,8 @@
 //!   slowest run by T1 for the what-if line “slowest valid run”.
 //!   *Example:* runs at 2000, 900 and 1000/s on one node → 1000/s expected, 900/s slowest;
 //!   900, 1000, 1200 and 2000/s → (1000 + 1200) ÷ 2 = 1100/s.
-//! * `busy_h` = setup + data preparation + download + export + idle while running
-//!   + `compute_h` × (1 + re-run share). `stopped_h` = hours shut down but not released;
+//! * `busy_h` = setup + data preparation + download + export + idle while running +
+//!   `compute_h` × (1 + re-run share). `stopped_h` = hours shut down but not released;
 //!   `rental_h` = `busy_h` + `stopped_h`.
 //! * **Billing rounding (rule 1).** Busy time per node is converted to seconds and rounded
 //!   half-up to whole milliseconds, *then* rounded up to the billing increment (second, minute
