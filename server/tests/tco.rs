@@ -395,3 +395,30 @@ async fn no_quote_passes_is_said_only_when_none_passes() {
     assert!(page.body.contains("No quote is ticked"), "{}", page.body);
     assert!(!page.body.contains("No quote passes the requirement check"), "both quotes pass");
 }
+
+#[tokio::test]
+async fn break_even_of_a_three_month_commitment_is_1500_hours_on_the_page_and_the_chart() {
+    let d = desk().await;
+    // Same node as the one-GPU quote (its run: 72 h), 10.00/h or 5000 a month for 3 months.
+    let mut form = quote("MONTHLY", "1", "10.00");
+    form.push(("fields[price.monthly_price]".into(), "5000".into()));
+    form.push(("fields[price.commitment_months]".into(), "3".into()));
+    let monthly = save_quote(&d.app, &d.pam, form).await;
+    let q = format!("workload={}&{NO_OVERHEADS}&picked=1&q={monthly}", d.workload);
+    let c = d.compare(&d.max, &q).await;
+    let note = c["rows"][0]["pricing_note"].as_str().unwrap_or_else(|| panic!("{c}"));
+    assert!(note.contains("break-even at 1,500 busy hours per node within the term"), "3 × 5000 ÷ 10 (v1 said 500): {note}");
+    assert!(note.contains("On demand (¥720.00)") && note.contains("¥15,000.00"), "{note}");
+    let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
+    assert!(chart.body.contains(">\nBreak-even 1500\n</text>"), "{}", chart.body);
+    // 5000 a month at 5.00/h never pays off within a 1-month term: said, not drawn.
+    let mut form = quote("NEVER", "1", "5.00");
+    form.push(("fields[price.monthly_price]".into(), "5000".into()));
+    form.push(("fields[price.commitment_months]".into(), "1".into()));
+    let never = save_quote(&d.app, &d.pam, form).await;
+    let q = format!("workload={}&{NO_OVERHEADS}&picked=1&q={never}", d.workload);
+    let c = d.compare(&d.max, &q).await;
+    assert!(c["rows"][0]["pricing_note"].as_str().unwrap().contains("never pays off within its term"), "{c}");
+    let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
+    assert!(chart.body.contains("Break-even: never within the term") && !chart.body.contains(">\nBreak-even 1"), "{}", chart.body);
+}

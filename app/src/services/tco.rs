@@ -632,7 +632,13 @@ fn rank(costed: &mut [Costed], w: &Workload, shared: &Assumptions, base: Currenc
             }
             costed.sort_by_key(|c| c.ranked.rank);
         }
-        Err(e) => tracing::error!(error = %e, "the costed quotes do not rerun as one scenario"),
+        Err(e) => {
+            tracing::error!(error = %e, "the costed quotes do not rerun as one scenario");
+            costed.sort_by(|a, b| (a.ranked.group, a.ranked.compared_total, &a.ranked.label).cmp(&(b.ranked.group, b.ranked.compared_total, &b.ranked.label)));
+            for (rank, c) in (1..).zip(costed.iter_mut()) {
+                c.ranked.rank = rank;
+            }
+        }
     }
 }
 
