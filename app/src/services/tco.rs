@@ -806,6 +806,74 @@ mod tests {
         assert!(!unit_matches("requests/s", "tokens"));
     }
 
+    fn spec(gpu: &str, gpus: u32, vram: &str) -> NodeSpec {
+        serde_json::from_value(serde_json::json!({ "gpu_model": gpu, "gpus_per_node": gpus, "vram_gib": vram, "sharing": { "mode": "exclusive" } })).unwrap()
+    }
+
+    /// A run of `quote` revision `revision` at `tps` tokens/s on `nodes` nodes.
+    fn run(id: i64, quote: i64, revision: i64, status: &str, tps: f64, nodes: i64) -> RunSummary {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "quote_id": quote, "revision": revision, "quote_label": "q", "node_label": "", "workload_id": 1,
+            "workload_name": "w", "nodes": nodes, "status": status, "source_format": "canonical", "gpu_name": null,
+            "gpu_count": null, "has_telemetry": true, "throughput_value": tps, "throughput_unit": "tokens/s",
+            "created_by": "eve", "created_at": "2026-12-01T00:00:00Z"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn only_valid_runs_of_the_revision_or_the_same_node_count_and_their_median_12_wins() {
+        let a100 = spec("A100 80GB", 1, "80");
+        let pool = RunPool {
+            runs: vec![
+                (run(1, 7, 2, "valid", 10.0, 1), Some(a100.clone())),
+                (run(2, 7, 2, "warn", 99.0, 1), Some(a100.clone())),
+                (run(3, 7, 2, "invalid", 98.0, 1), Some(a100.clone())),
+                // Another quote with the same node (model spelled in other case): counts.
+                (run(4, 8, 1, "valid", 30.0, 2), Some(spec("a100 80gb", 1, "80.0"))),
+                // An older revision of the same quote with fewer GPUs: a different node.
+                (run(5, 7, 1, "valid", 500.0, 1), Some(spec("A100 80GB", 2, "80"))),
+                (run(6, 9, 1, "valid", 12.0, 1), Some(a100.clone())),
+            ],
+        };
+        let m = measured(&pool, 7, 2, &a100, "tokens", Decimal::new(75, 2)).unwrap();
+        // T1: run 1 = 10, run 4 = 30 ÷ (2 × 0.75) = 20, run 6 = 12 → median 12 (run 6), slowest 10.
+        assert_eq!(m.expected, Some(RunThroughput { per_s: Decimal::from(12), nodes: 1 }));
+        assert_eq!(m.used, vec![6]);
+        assert_eq!(m.slowest, Some((1, RunThroughput { per_s: Decimal::from(10), nodes: 1 })));
+        assert_eq!(m.left_out, vec![(2, RunStatus::Warn), (3, RunStatus::Invalid)]);
+        // A node nobody ran on: nothing measured, nothing left out.
+        let none = measured(&pool, 10, 1, &spec("H100", 8, "80"), "tokens", Decimal::ONE).unwrap();
+        assert_eq!((none.expected, none.left_out.len()), (None, 0));
+    }
+
+    #[test]
+    fn engine_errors_become_sentences_in_both_languages() {
+        use crate::domain::tco::ErrorReason as R;
+        let mut w: Workload = serde_json::from_value(serde_json::json!({
+            "name": "w", "kind": "batch", "vram_peak_gib": "20", "vram_peak_measured": true, "concurrency": 1,
+            "gpus_needed": 1, "data_gb": "0", "checkpoint_gb": "0"
+        }))
+        .unwrap();
+        let no_size = TcoError::new("workload.run_hours", R::NoWorkSize);
+        assert_eq!(error_sentence(Locale::En, &no_size, &w), "This workload states neither its total work nor its run length: add one on the workload page.");
+        assert!(error_sentence(Locale::ZhCn, &no_size, &w).starts_with("该任务既没有填写总工作量"));
+        w.total_work = Some(crate::domain::tco::TotalWork { amount: Decimal::ONE, unit: "tokens".into() });
+        assert!(error_sentence(Locale::En, &no_size, &w).starts_with("No valid run measures this quote"));
+        let rate = TcoError::new("scenario.exchange_rates", R::MissingRate { from: "USD".into(), to: "CNY".into() });
+        assert_eq!(error_sentence(Locale::En, &rate, &w), "There is no exchange rate between USD and CNY: add one under Exchange rates.");
+        let term = TcoError::new("price_sheet.commitment_months", R::Missing);
+        assert!(error_sentence(Locale::En, &term, &w).contains("without a commitment term"));
+        let price = TcoError::new("price_sheet.on_demand_hourly", R::Negative);
+        assert_eq!(error_sentence(Locale::En, &price, &w), "A price on this quote must not be negative: fix the quote.");
+        assert_eq!(error_sentence(Locale::ZhCn, &price, &w), "该报价的某个价格不能为负数：请修改报价。");
+        for e in [no_size, rate, term, price] {
+            for locale in [Locale::En, Locale::ZhCn] {
+                assert!(!error_sentence(locale, &e, &w).contains(e.field), "{e}");
+            }
+        }
+    }
+
     #[test]
     fn bad_assumptions_are_named_and_nothing_is_assumed() {
         let q = Query::parse("setup_h=-1&rerun_pct=100&efficiency_pct=0&nodes=0&egress_gb=lots");
