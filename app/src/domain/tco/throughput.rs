@@ -92,7 +92,10 @@ pub struct FromRuns {
 ///
 /// Runs at 900, 1000 and 2000/s on one node: expected 1000/s (the middle run), slowest 900/s.
 /// Runs at 900, 1000, 1200 and 2000/s: expected (1000 + 1200) ÷ 2 = 1100/s.
-pub fn from_runs(runs: &[RunThroughput], efficiency: Decimal) -> Result<Option<FromRuns>, TcoError> {
+pub fn from_runs(
+    runs: &[RunThroughput],
+    efficiency: Decimal,
+) -> Result<Option<FromRuns>, TcoError> {
     if runs.is_empty() {
         return Ok(None);
     }
