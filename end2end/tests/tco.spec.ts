@@ -72,6 +72,9 @@ test("procurement compares three quotes, changes an assumption and the ranking f
   await expect(rows.nth(0)).toContainText("¥90.00");
   await expect(rows.nth(1)).toContainText("STEADY");
   await expect(rows.nth(2)).toContainText("PRICEY");
+  // No run measures these quotes: they are all in the "estimated, not measured" group.
+  await expect(page.getByTestId("tco-estimated-group")).toContainText("Estimated, not measured");
+  await expect(page.getByTestId("tco-to-measure").first()).toContainText("10–30 minutes");
 
   // Ten hours shut down but not released: the cheap sheet keeps billing compute.
   await page.getByTestId("tco-form").locator('input[name="stopped_h"]').fill("10");

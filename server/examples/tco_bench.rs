@@ -88,6 +88,7 @@ async fn main() {
         nodes: None,
         efficiency: Decimal::new(9, 1),
         measured_throughput_per_s: Some(Decimal::from(120)),
+        n_run: None,
     };
 
     let bare_sql = "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r

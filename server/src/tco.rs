@@ -15,7 +15,9 @@ use axum::{
     extract::{RawQuery, State},
     response::{IntoResponse, Response},
 };
+use app::domain::tco::{BreakEven, Currency, latest_rate};
 use http::{HeaderMap, HeaderValue, StatusCode, header};
+use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Computes the comparison of the caller's active team for the request's query.
 pub async fn computed(db: &store::Db, caller: Option<Extension<Caller>>, headers: &HeaderMap, query: Option<String>) -> Result<(Computed, Locale), Response> {
@@ -34,46 +36,76 @@ fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
-/// The ranked comparison as CSV: one line per quote and component, exact decimals.
+/// A money amount with exactly the currency's minor digits (`720.00`, JPY `1200`).
+fn money(amount: Decimal, currency: Currency) -> String {
+    currency.round(amount).to_string()
+}
+
+/// A unit or derived price: two digits more than the minor unit at most, the minor unit at
+/// least (`10.00`, `0.2778`).
+fn price(amount: Decimal, currency: Currency) -> String {
+    let minor = currency.minor_units();
+    let mut p = amount.round_dp_with_strategy(minor + 2, RoundingStrategy::MidpointAwayFromZero).normalize();
+    if p.scale() < minor {
+        p.rescale(minor);
+    }
+    p.to_string()
+}
+
+/// The ranked comparison as CSV: one line per quote and component. Money is rounded to the
+/// currency's minor unit, unit prices keep two digits more, quantities and the exchange rate
+/// keep their full precision.
 pub fn comparison_csv(c: &Computed) -> String {
     let mut out = String::from(
-        "rank,quote_id,revision,quote,currency,total,base_currency,total_in_base,rate_date,nodes,busy_h,billable_h,rental_h,time_to_finish_h,cost_per_unit,per_units,work_unit,effective_gpu_hour,idle_cost,pricing,over_budget,component,quantity,unit_price,component_cost\n",
+        "rank,quote_id,revision,quote,currency,total,base_currency,total_in_base,rate_date,nodes,busy_h,billable_h,rental_h,time_to_finish_h,cost_per_unit,per_units,work_unit,effective_gpu_hour,idle_cost,pricing,over_budget,component,quantity,unit_price,component_cost,group,cost_per_unit_in_base,effective_gpu_hour_in_base,rate_pair,rate\n",
     );
     for (row, costed) in c.view.rows.iter().zip(&c.costed) {
         let e = &costed.ranked.estimate;
+        let cur = e.currency;
         let per = e.cost_per_unit.as_ref();
+        let rate = latest_rate(&c.rates, cur, c.base);
+        let work = c.workload.as_ref().and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
+        let (unit_base, gpu_hour_base) = tco::prices_in_base(&costed.ranked, c.base, work, costed.draft.spec.gpus_per_node);
         let head = [
             row.rank.to_string(),
             row.quote_id.to_string(),
             row.revision.to_string(),
             csv_field(&row.label),
             row.currency.clone(),
-            e.total.normalize().to_string(),
+            money(e.total, cur),
             c.base.code().to_string(),
-            costed.ranked.compared_total.normalize().to_string(),
+            money(costed.ranked.compared_total, c.base),
             costed.ranked.rate_date.clone().unwrap_or_default(),
             e.nodes.to_string(),
             e.busy_h.normalize().to_string(),
             e.billable_h.normalize().to_string(),
             e.rental_h.normalize().to_string(),
             e.time_to_finish_h.normalize().to_string(),
-            per.map(|p| p.amount.normalize().to_string()).unwrap_or_default(),
+            per.map(|p| price(p.amount, cur)).unwrap_or_default(),
             per.map(|p| p.per.to_string()).unwrap_or_default(),
             per.map(|p| csv_field(&p.unit)).unwrap_or_default(),
-            e.effective_gpu_hour_price.map(|p| p.normalize().to_string()).unwrap_or_default(),
-            e.idle_cost.normalize().to_string(),
+            e.effective_gpu_hour_price.map(|p| price(p, cur)).unwrap_or_default(),
+            money(e.idle_cost, cur),
             format!("{:?}", e.pricing_used).to_lowercase(),
             row.over_budget.to_string(),
+        ]
+        .join(",");
+        let tail = [
+            if row.estimated { "estimated" } else { "measured" }.to_string(),
+            unit_base.map(|p| price(p, c.base)).unwrap_or_default(),
+            gpu_hour_base.map(|p| price(p, c.base)).unwrap_or_default(),
+            rate.map(|r| format!("{}/{}", r.from.code(), r.to.code())).unwrap_or_default(),
+            rate.map(|r| r.rate.normalize().to_string()).unwrap_or_default(),
         ]
         .join(",");
         for (comp, line) in e.components.iter().zip(&row.components) {
             let name = if line.code == "other_fee" { format!("other_fee:{}", line.name) } else { line.code.clone() };
             out.push_str(&format!(
-                "{head},{},{},{},{}\n",
+                "{head},{},{},{},{},{tail}\n",
                 csv_field(&name),
                 comp.quantity.normalize(),
-                comp.unit_price.map(|p| p.normalize().to_string()).unwrap_or_default(),
-                comp.cost.normalize()
+                comp.unit_price.map(|p| price(p, cur)).unwrap_or_default(),
+                money(comp.cost, cur)
             ));
         }
     }
@@ -172,7 +204,11 @@ pub async fn hours_chart(State(db): State<store::Db>, caller: Option<Extension<C
     let Some(x) = chart_quote(&c, q.as_deref()) else { return StatusCode::NOT_FOUND.into_response() };
     let e = &x.ranked.estimate;
     let cur = e.currency.code();
-    let top = [e.busy_h * rust_decimal::Decimal::TWO, e.break_even_hours.unwrap_or_default() * rust_decimal::Decimal::new(15, 1), rust_decimal::Decimal::ONE]
+    let break_even_h = match e.break_even {
+        Some(BreakEven::WithinTerm { hours }) => Some(hours),
+        _ => None,
+    };
+    let top = [e.busy_h * rust_decimal::Decimal::TWO, break_even_h.unwrap_or_default() * rust_decimal::Decimal::new(15, 1), rust_decimal::Decimal::ONE]
         .into_iter()
         .max()
         .unwrap_or(rust_decimal::Decimal::ONE);
@@ -186,7 +222,8 @@ pub async fn hours_chart(State(db): State<store::Db>, caller: Option<Extension<C
         busy_h: points.iter().map(|p| f64_of(p.busy_h)).collect(),
         on_demand: points.iter().map(|p| f64_of(p.on_demand)).collect(),
         monthly: points.iter().map(|p| p.monthly.map(f64_of)).collect::<Option<Vec<f64>>>(),
-        break_even_h: e.break_even_hours.map(f64_of),
+        break_even_h: break_even_h.map(f64_of),
+        break_even_never: e.break_even == Some(BreakEven::NeverWithinTerm),
         current_h: Some(f64_of(e.busy_h)),
     };
     let labels = HoursLabels {
@@ -196,6 +233,7 @@ pub async fn hours_chart(State(db): State<store::Db>, caller: Option<Extension<C
         on_demand: locale.t(Msg::TcoLOnDemand).to_string(),
         monthly: locale.t(Msg::TcoLMonthly).to_string(),
         break_even: locale.t(Msg::TcoLBreakEven).to_string(),
+        never_within_term: locale.t(Msg::TcoLNever).to_string(),
         current: locale.t(Msg::TcoLCurrent).to_string(),
     };
     svg(cost_vs_hours_svg(&labels, &series))

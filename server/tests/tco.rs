@@ -16,6 +16,7 @@ struct Desk {
     workload: i64,
     small: i64,
     big: i64,
+    token: String,
 }
 
 fn json(body: &str) -> Value {
@@ -23,6 +24,10 @@ fn json(body: &str) -> Value {
 }
 
 fn quote(reference: &str, gpus: &str, price: &str) -> Vec<(String, String)> {
+    quote_in(reference, gpus, price, "CNY")
+}
+
+fn quote_in(reference: &str, gpus: &str, price: &str, currency: &str) -> Vec<(String, String)> {
     [
         ("vendor", "Acme GPU"),
         ("reference", reference),
@@ -32,7 +37,7 @@ fn quote(reference: &str, gpus: &str, price: &str) -> Vec<(String, String)> {
         ("spec.gpus_per_node", gpus),
         ("spec.vram_gib", "80"),
         ("spec.sharing", "exclusive"),
-        ("currency", "CNY"),
+        ("currency", currency),
         ("price.basis", "per_node"),
         ("price.on_demand_hourly", price),
         ("price.billing_increment", "hour"),
@@ -88,25 +93,36 @@ async fn desk() -> Desk {
     let big = save_quote(&app, &pam, quote("FOUR-GPU", "4", "35.00")).await;
     let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body).as_str().unwrap().to_string();
     for (quote, gpus, tps) in [(small, 1, 10.0), (big, 4, 30.0)] {
-        let run = json!({
-            "schema": "nodeledger.run/v1", "source_format": "canonical",
-            "node": { "gpu_name": "NVIDIA A100 80GB", "gpu_count": gpus },
-            "throughput": { "value": tps, "unit": "tokens/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 95.0,
-            "vram_peak_mib": 20480.0, "throttle": { "active_s": 0.0 }
-        })
-        .to_string();
-        let (quote, workload) = (quote.to_string(), workload.to_string());
-        let parts: &[(&str, Option<&str>, &[u8])] = &[
-            ("result", Some("run.json"), run.as_bytes()),
-            ("quote", None, quote.as_bytes()),
-            ("workload", None, workload.as_bytes()),
-        ];
-        let res = app.multipart("/api/v1/runs", parts, None, Some(&token)).await;
-        assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
-        assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);
+        upload_run(&app, &token, quote, workload, gpus, tps).await;
     }
-    Desk { max: app.login("max@example.com", PASSWORD).await, bob: app.login("bob@example.com", PASSWORD).await, app, pam, eve, workload, small, big }
+    Desk { max: app.login("max@example.com", PASSWORD).await, bob: app.login("bob@example.com", PASSWORD).await, app, pam, eve, workload, small, big, token }
 }
+
+/// Uploads a valid 15-minute canonical run (with steady telemetry) of `quote` on `workload`
+/// (its duration differs by workload, so the file is not a duplicate of another workload's).
+async fn upload_run(app: &TestApp, token: &str, quote: i64, workload: i64, gpus: u32, tps: f64) -> i64 {
+    let telemetry: Vec<Value> = (0..=30)
+        .flat_map(|i| (0..gpus).map(move |g| json!({ "t": f64::from(i) * 30.0, "gpu": g, "util_pct": 95.0, "mem_used_mib": 20000.0, "temp_c": 60.0, "power_w": 300.0 })))
+        .collect();
+    let run = json!({
+        "schema": "nodeledger.run/v1", "source_format": "canonical",
+        "node": { "gpu_name": "NVIDIA A100 80GB", "gpu_count": gpus },
+        "throughput": { "value": tps, "unit": "tokens/s" }, "duration_s": 900.0 + f64::from(u32::try_from(workload).unwrap()), "gpu_util_mean_pct": 95.0,
+        "telemetry": telemetry
+    })
+    .to_string();
+    let (quote, workload) = (quote.to_string(), workload.to_string());
+    let parts: &[(&str, Option<&str>, &[u8])] = &[
+        ("result", Some("run.json"), run.as_bytes()),
+        ("quote", None, quote.as_bytes()),
+        ("workload", None, workload.as_bytes()),
+    ];
+    let res = app.multipart("/api/v1/runs", parts, None, Some(token)).await;
+    assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
+    assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);
+    json(&res.body)["id"].as_i64().unwrap_or_default()
+}
+
 
 const NO_OVERHEADS: &str = "setup_h=0&rerun_pct=0&efficiency_pct=100&egress_gb=0&ingress_gb=0";
 
@@ -190,8 +206,8 @@ async fn exports_match_the_page_and_the_json_reruns_with_the_same_engine() {
     assert!(csv.headers["content-disposition"].to_str().unwrap().contains("cost-comparison.csv"));
     let lines: Vec<&str> = csv.body.lines().collect();
     assert!(lines[0].starts_with("rank,quote_id,revision,quote,currency,total,"), "{}", lines[0]);
-    assert!(lines.iter().any(|l| l.starts_with(&format!("1,{},1,", d.small)) && l.contains(",720,") && l.contains("on_demand_compute,72,10,720")), "{}", csv.body);
-    assert!(lines.iter().any(|l| l.starts_with(&format!("2,{},1,", d.big)) && l.contains("on_demand_compute,24,35,840")), "{}", csv.body);
+    assert!(lines.iter().any(|l| l.starts_with(&format!("1,{},1,", d.small)) && l.contains(",720.00,") && l.contains("on_demand_compute,72,10.00,720.00")), "{}", csv.body);
+    assert!(lines.iter().any(|l| l.starts_with(&format!("2,{},1,", d.big)) && l.contains("on_demand_compute,24,35.00,840.00")), "{}", csv.body);
 
     let exported = json(&d.app.get(&format!("/tco/export.json?{q}"), Some(&d.max), None).await.body);
     let scenario: app::domain::tco::Scenario = serde_json::from_value(exported["scenario"].clone()).expect("a valid scenario file");
@@ -218,4 +234,191 @@ async fn the_charts_render_for_the_same_query_in_both_languages() {
     assert!(zh.body.contains("完成时间") && zh.body.contains("FOUR-GPU"), "{}", zh.body);
     assert_eq!(d.app.get(&format!("/tco/stack.svg?{q}"), None, None).await.status, StatusCode::UNAUTHORIZED);
     assert!(!d.app.get(&format!("/tco/stack.svg?{q}"), Some(&d.bob), None).await.body.contains("ONE-GPU"), "team B sees none of team A's quotes");
+}
+
+fn decimal(v: &Value) -> rust_decimal::Decimal {
+    v.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("not a decimal: {v}"))
+}
+
+async fn add_workload(d: &Desk, name: &str, run_hours: &str) -> i64 {
+    let form = [
+        ("name", name),
+        ("kind", "batch"),
+        ("model", ""),
+        ("precision", ""),
+        ("vram_peak_gib", "20"),
+        ("vram_peak_source", "measured"),
+        ("concurrency", "1"),
+        ("gpus_needed", "1"),
+        ("run_hours", run_hours),
+        ("total_work_amount", "2592000"),
+        ("total_work_unit", "tokens"),
+        ("data_gb", "0"),
+        ("checkpoint_gb", "0"),
+        ("headroom_pct", "20"),
+    ];
+    let res = d.app.call("/api/workloads/create", &form, Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    res.body.trim().parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_per_quote_override_on_the_second_quote_exports_a_scenario_that_reruns_to_the_page_totals() {
+    let d = desk().await;
+    // Shared: 1 h setup. The four-GPU node alone: 5 h setup, 2 nodes at 80 % efficiency. Its run
+    // ran on 1 node at 30 tokens/s → 30 × 2 × 0.8 = 48 tokens/s → 15 h + 5 h = 20 h × 35 × 2.
+    let q = format!("workload={}&{NO_OVERHEADS}&setup_h=1&setup_h_{big}=5&nodes_{big}=2&efficiency_pct_{big}=80", d.workload, big = d.big);
+    let page = d.compare(&d.max, &q).await;
+    let rows = page["rows"].as_array().unwrap();
+    let totals: Vec<(i64, String)> = rows.iter().map(|r| (r["quote_id"].as_i64().unwrap(), r["compared_exact"].as_str().unwrap().to_string())).collect();
+    assert_eq!(totals, vec![(d.small, "730".to_string()), (d.big, "1400".to_string())], "{page}");
+
+    let exported = json(&d.app.get(&format!("/tco/export.json?{q}"), Some(&d.max), None).await.body);
+    let s = &exported["scenario"];
+    assert_eq!(s["assumptions"]["setup_h"], "1", "shared values stay shared: {s}");
+    let (big_id, small_id) = (d.big.to_string(), d.small.to_string());
+    let big = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == big_id.as_str()).unwrap();
+    assert_eq!(big["assumption_overrides"], json!({ "setup_h": "5", "nodes": 2, "efficiency": "0.8" }), "{s}");
+    assert_eq!((big["measured_throughput_per_s"].as_str(), big["n_run"].as_u64()), (Some("30"), Some(1)), "{s}");
+    let small = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == small_id.as_str()).unwrap();
+    assert!(small["assumption_overrides"].is_null(), "{s}");
+
+    let scenario: app::domain::tco::Scenario = serde_json::from_value(s.clone()).expect("a valid scenario file");
+    let rerun = app::domain::tco::run_scenario(&scenario).expect("it runs");
+    for row in rows {
+        let q = rerun.quotes.iter().find(|x| x.id == row["quote_id"].as_i64().unwrap().to_string()).unwrap();
+        assert_eq!(q.compared_total, decimal(&row["compared_exact"]), "to the cent: {row}");
+        assert_eq!(q.rank, u32::try_from(row["rank"].as_u64().unwrap()).unwrap());
+    }
+    assert_eq!(serde_json::to_value(&rerun).unwrap(), exported["result"]);
+}
+
+#[tokio::test]
+async fn the_median_valid_run_sets_the_throughput_and_quotes_of_the_same_node_share_runs() {
+    let d = desk().await;
+    // Runs of the one-GPU node at 10 (desk), 20 and 12 tokens/s: the median 12 → 60 h → 600.00.
+    upload_run(&d.app, &d.token, d.small, d.workload, 1, 20.0).await;
+    let median = upload_run(&d.app, &d.token, d.small, d.workload, 1, 12.0).await;
+    // A second vendor's quote for the same node (1× A100 80GB, exclusive), 9.00/h, has no run.
+    let same = save_quote(&d.app, &d.pam, quote("SAME-NODE", "1", "9.00")).await;
+    let c = d.compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload)).await;
+    let row = |id: i64| c["rows"].as_array().unwrap().iter().find(|r| r["quote_id"] == id).cloned().unwrap_or_else(|| panic!("{c}"));
+    assert_eq!(row(d.small)["compared_exact"], "600", "{c}");
+    assert_eq!(row(same)["compared_exact"], "540", "60 h × 9.00 from the same node's runs: {c}");
+    assert_eq!(row(d.small)["run_ids"], json!([median]));
+    assert!(row(d.small)["throughput"].as_str().unwrap().contains(&format!("run #{median}")), "{c}");
+    // The what-if prices the slowest valid run (10 tokens/s, 72 h).
+    let what_if = row(d.small)["what_if"].to_string();
+    assert!(what_if.contains("Slowest valid run") && what_if.contains("¥720.00"), "{what_if}");
+}
+
+#[tokio::test]
+async fn quotes_without_a_run_are_estimated_below_the_measured_ones_or_say_why_they_cannot_be_costed() {
+    let d = desk().await;
+    // No run and no stated run length: a sentence, not `workload.run_hours: needs …`.
+    let two = save_quote(&d.app, &d.pam, quote("TWO-GPU", "2", "18.00")).await;
+    let c = d.compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload)).await;
+    let problems = c["problems"].to_string();
+    assert!(problems.contains("No valid run measures this quote and the workload states no run length"), "{problems}");
+    assert!(!problems.contains("workload.run_hours"), "{problems}");
+    let zh = d.app.get(&format!("/tco?workload={}&{NO_OVERHEADS}", d.workload), Some(&d.max), Some("zh-CN")).await;
+    assert!(zh.body.contains("没有有效的测试记录覆盖该报价"), "in the reader's language: {}", zh.body);
+
+    // A workload with a stated run length of 72 h: only the one-GPU node is measured on it.
+    let w2 = add_workload(&d, "Stated 72 h", "72").await;
+    upload_run(&d.app, &d.token, d.small, w2, 1, 10.0).await;
+    let c = d.compare(&d.max, &format!("workload={w2}&{NO_OVERHEADS}")).await;
+    let got: Vec<(i64, u64, bool, String)> = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["quote_id"].as_i64().unwrap(), r["rank"].as_u64().unwrap(), r["estimated"].as_bool().unwrap(), r["compared_exact"].as_str().unwrap().to_string()))
+        .collect();
+    // Measured 720 first; then estimated 72 h × 18 = 1296 and 72 h × 35 = 2520.
+    assert_eq!(got, vec![(d.small, 1, false, "720".into()), (two, 2, true, "1296".into()), (d.big, 3, true, "2520".into())], "{c}");
+    assert!(c["rows"][1]["to_measure"].as_str().unwrap().contains("10–30 minutes"), "{c}");
+    let page = d.app.get(&format!("/tco?workload={w2}&{NO_OVERHEADS}"), Some(&d.max), None).await;
+    let body = &page.body;
+    let measured_at = body.find("data-testid=\"tco-ranking\"").expect("measured table");
+    let estimated_at = body.find("data-testid=\"tco-estimated-group\"").expect("estimated section");
+    assert!(measured_at < estimated_at, "the estimated group is below the measured ranking");
+    assert!(body.contains("Estimated, not measured") && body.contains("run the workload on this node for 10–30 minutes"), "{body}");
+}
+
+#[tokio::test]
+async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
+    let d = desk().await;
+    let rate = d.app.call("/api/rates/add", &[("from", "USD"), ("to", "CNY"), ("rate", "7.2"), ("date", "2026-11-20")], Some(&d.pam)).await;
+    assert_eq!(rate.status, StatusCode::OK, "{}", rate.body);
+    // A USD quote for the same node at 1.50/h: the one-GPU node's run gives 72 h → $108.00 = ¥777.60.
+    let usd = save_quote(&d.app, &d.pam, quote_in("USD-GPU", "1", "1.50", "USD")).await;
+    let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
+    let c = d.compare(&d.max, &q).await;
+    let row = c["rows"].as_array().unwrap().iter().find(|r| r["quote_id"] == usd).cloned().unwrap();
+    assert_eq!((row["total"].as_str(), row["compared_total"].as_str()), (Some("$108.00"), Some("¥777.60")), "{row}");
+    // 777.60 × 1000 ÷ 2,592,000 = ¥0.30 per 1,000 tokens; 777.60 ÷ 72 GPU-h = ¥10.80.
+    assert_eq!(row["cost_per_unit"], "¥0.30 per 1,000 tokens", "{row}");
+    assert_eq!(row["cost_per_unit_title"], "$0.0417 per 1,000 tokens", "{row}");
+    assert_eq!((row["gpu_hour"].as_str(), row["gpu_hour_title"].as_str()), (Some("¥10.80"), Some("$1.50")), "{row}");
+    let page = d.app.get(&format!("/tco?{q}"), Some(&d.max), None).await;
+    assert!(page.body.contains("title=\"$0.0417 per 1,000 tokens\""), "original currency in a tooltip");
+
+    let csv = d.app.get(&format!("/tco/export.csv?{q}"), Some(&d.max), None).await.body;
+    let line = csv.lines().find(|l| l.contains("USD-GPU") && l.contains("on_demand_compute")).unwrap();
+    assert!(line.contains(",USD,108.00,CNY,777.60,2026-11-20,"), "{line}");
+    assert!(line.contains("on_demand_compute,72,1.50,108.00,measured,0.30,10.80,USD/CNY,7.2"), "{line}");
+    for field in csv.lines().skip(1).flat_map(|l| l.split(',')) {
+        let digits = field.split_once('.').map_or(0, |(_, f)| f.len());
+        assert!(digits <= 4 || field.parse::<f64>().is_err() || field.contains('/'), "not rounded: {field}");
+    }
+
+    // A budget of ¥800 seen from a USD base: converted at 7.2 → $111.11; the four-GPU node
+    // (¥840 = $116.67) is over it.
+    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &d.workload.to_string()), ("amount", "800")], Some(&d.pam)).await.status, StatusCode::OK);
+    assert_eq!(d.app.call("/api/rates/set_base", &[("currency", "USD")], Some(&d.pam)).await.status, StatusCode::OK);
+    let c = d.compare(&d.max, &q).await;
+    assert!(c["budget_note"].as_str().unwrap().contains("$111.11"), "{c}");
+    let over: Vec<(i64, bool)> = c["rows"].as_array().unwrap().iter().map(|r| (r["quote_id"].as_i64().unwrap(), r["over_budget"].as_bool().unwrap())).collect();
+    assert!(over.contains(&(d.big, true)) && over.contains(&(d.small, false)) && over.contains(&(usd, false)), "{over:?}");
+    // In EUR there is no rate: the budget is flagged, never silently compared.
+    assert_eq!(d.app.call("/api/rates/set_base", &[("currency", "EUR")], Some(&d.pam)).await.status, StatusCode::OK);
+    let c = d.compare(&d.max, &q).await;
+    assert_eq!(c["budget_unconverted"], true, "{c}");
+    assert!(c["budget_note"].as_str().unwrap().contains("no CNY/EUR rate"), "{c}");
+    assert!(c["problems"].to_string().contains("There is no exchange rate between"), "{c}");
+}
+
+#[tokio::test]
+async fn no_quote_passes_is_said_only_when_none_passes() {
+    let d = desk().await;
+    let page = d.app.get(&format!("/tco?workload={}&picked=1", d.workload), Some(&d.max), None).await;
+    assert!(page.body.contains("No quote is ticked"), "{}", page.body);
+    assert!(!page.body.contains("No quote passes the requirement check"), "both quotes pass");
+}
+
+#[tokio::test]
+async fn break_even_of_a_three_month_commitment_is_1500_hours_on_the_page_and_the_chart() {
+    let d = desk().await;
+    // Same node as the one-GPU quote (its run: 72 h), 10.00/h or 5000 a month for 3 months.
+    let mut form = quote("MONTHLY", "1", "10.00");
+    form.push(("fields[price.monthly_price]".into(), "5000".into()));
+    form.push(("fields[price.commitment_months]".into(), "3".into()));
+    let monthly = save_quote(&d.app, &d.pam, form).await;
+    let q = format!("workload={}&{NO_OVERHEADS}&picked=1&q={monthly}", d.workload);
+    let c = d.compare(&d.max, &q).await;
+    let note = c["rows"][0]["pricing_note"].as_str().unwrap_or_else(|| panic!("{c}"));
+    assert!(note.contains("break-even at 1,500 busy hours per node within the term"), "3 × 5000 ÷ 10 (v1 said 500): {note}");
+    assert!(note.contains("On demand (¥720.00)") && note.contains("¥15,000.00"), "{note}");
+    let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
+    assert!(chart.body.contains(">\nBreak-even 1500\n</text>"), "{}", chart.body);
+    // 5000 a month at 5.00/h never pays off within a 1-month term: said, not drawn.
+    let mut form = quote("NEVER", "1", "5.00");
+    form.push(("fields[price.monthly_price]".into(), "5000".into()));
+    form.push(("fields[price.commitment_months]".into(), "1".into()));
+    let never = save_quote(&d.app, &d.pam, form).await;
+    let q = format!("workload={}&{NO_OVERHEADS}&picked=1&q={never}", d.workload);
+    let c = d.compare(&d.max, &q).await;
+    assert!(c["rows"][0]["pricing_note"].as_str().unwrap().contains("never pays off within its term"), "{c}");
+    let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
+    assert!(chart.body.contains("Break-even: never within the term") && !chart.body.contains(">\nBreak-even 1"), "{}", chart.body);
 }

@@ -25,8 +25,11 @@ pub struct HoursSeries {
     pub on_demand: Vec<f64>,
     /// Monthly-commitment compute cost at each of `busy_h`, when offered.
     pub monthly: Option<Vec<f64>>,
-    /// Busy hours from which the monthly commitment is cheaper.
+    /// Busy hours per node within the term from which the monthly commitment is cheaper
+    /// (term × monthly price ÷ node hourly price), when that lies within the term.
     pub break_even_h: Option<f64>,
+    /// The commitment never pays off within its term: no line, a legend entry saying so.
+    pub break_even_never: bool,
     /// The workload's current busy hours.
     pub current_h: Option<f64>,
 }
@@ -50,6 +53,8 @@ pub struct HoursLabels {
     pub break_even: String,
     /// Legend entry and marker label of the current busy hours.
     pub current: String,
+    /// Legend entry when the commitment never breaks even within its term.
+    pub never_within_term: String,
 }
 
 /// What is drawn, after dropping non-finite values.
@@ -57,13 +62,15 @@ struct Prepared {
     on_demand: Vec<(f64, f64)>,
     monthly: Vec<(f64, f64)>,
     break_even: Option<f64>,
+    never: bool,
     current: Option<f64>,
 }
 
 /// An SVG (960 px wide) of compute cost against busy hours: the on-demand line,
 /// the monthly-commitment line when given, a dashed vertical line at the
 /// break-even hours labelled with [`HoursLabels::break_even`] and the hours, and
-/// a dotted vertical marker at the current busy hours.
+/// a dotted vertical marker at the current busy hours. When the commitment never pays off
+/// within its term ([`HoursSeries::break_even_never`]) the legend says so and no line is drawn.
 ///
 /// Points with a non-finite hour or cost are skipped; a lone point is a dot.
 /// Both axes start at zero (or below, for negative values). Without any finite
@@ -79,6 +86,7 @@ pub fn cost_vs_hours_svg(labels: &HoursLabels, series: &HoursSeries) -> String {
             .map(|m| plot::finite_points(&series.busy_h, m))
             .unwrap_or_default(),
         break_even: finite(series.break_even_h),
+        never: series.break_even_never && finite(series.break_even_h).is_none(),
         current: finite(series.current_h),
     };
     if data.on_demand.is_empty() && data.monthly.is_empty() {
@@ -103,6 +111,8 @@ fn legend_items(data: &Prepared, labels: &HoursLabels) -> Vec<(Swatch, String)> 
     }
     if data.break_even.is_some() {
         items.push((Swatch::Dashed(style::BREAK_EVEN), labels.break_even.clone()));
+    } else if data.never && !data.monthly.is_empty() {
+        items.push((Swatch::Dashed(style::BREAK_EVEN), labels.never_within_term.clone()));
     }
     if data.current.is_some() {
         items.push((Swatch::Dotted(style::CURRENT), labels.current.clone()));

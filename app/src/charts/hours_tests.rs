@@ -11,6 +11,7 @@ fn labels() -> HoursLabels {
         monthly: "Monthly".into(),
         break_even: "Break-even".into(),
         current: "Current".into(),
+        never_within_term: "Break-even: never within the term".into(),
     }
 }
 
@@ -24,6 +25,7 @@ fn series() -> HoursSeries {
         on_demand,
         monthly,
         break_even_h: Some(400.0),
+        break_even_never: false,
         current_h: Some(300.0),
     }
 }
@@ -87,6 +89,18 @@ fn break_even_iff_given() {
 }
 
 #[test]
+fn never_within_the_term_is_a_legend_entry_and_no_line() {
+    let mut s = series();
+    s.break_even_h = None;
+    s.break_even_never = true;
+    let svg = cost_vs_hours_svg(&labels(), &s);
+    assert_eq!(polylines(&svg, style::BREAK_EVEN), 0, "no break-even line");
+    assert!(svg.contains("Break-even: never within the term"), "{svg}");
+    s.break_even_never = false;
+    assert!(!cost_vs_hours_svg(&labels(), &s).contains("never within"));
+}
+
+#[test]
 fn monthly_iff_given() {
     let mut s = series();
     s.monthly = None;
@@ -130,6 +144,7 @@ fn all_zero_values() {
         on_demand: vec![0.0, 0.0],
         monthly: Some(vec![0.0, 0.0]),
         break_even_h: Some(0.0),
+        break_even_never: false,
         current_h: Some(0.0),
     };
     let svg = cost_vs_hours_svg(&labels(), &s);
@@ -162,6 +177,7 @@ fn labels_are_escaped() {
         monthly: evil.into(),
         break_even: evil.into(),
         current: evil.into(),
+        never_within_term: evil.into(),
     };
     let svg = cost_vs_hours_svg(&l, &series());
     assert!(!svg.contains("<script"));
@@ -180,6 +196,7 @@ fn write_sample() {
         monthly: "包月".into(),
         break_even: "盈亏平衡".into(),
         current: "当前负载".into(),
+        never_within_term: "盈亏平衡：期限内不会出现".into(),
     };
     let svg = cost_vs_hours_svg(&l, &series());
     std::fs::write(std::env::temp_dir().join("cost_vs_hours.svg"), svg).unwrap();

@@ -89,10 +89,16 @@ pub struct CostRow {
     pub compared_exact: String,
     /// "1 USD = 7.2100 CNY on 2026-11-20" when converted.
     pub rate_note: Option<String>,
-    /// Cost per unit of work, formatted ("12.34 per 1,000,000 tokens").
+    /// Cost per unit of work in the base currency, formatted ("¥12.34 per 1,000,000 tokens").
     pub cost_per_unit: Option<String>,
-    /// Effective price per GPU-hour of compute, formatted.
+    /// The same in the quote's currency, when that is not the base (a tooltip).
+    #[serde(default)]
+    pub cost_per_unit_title: Option<String>,
+    /// Effective price per GPU-hour of compute in the base currency, formatted.
     pub gpu_hour: Option<String>,
+    /// The same in the quote's currency, when that is not the base (a tooltip).
+    #[serde(default)]
+    pub gpu_hour_title: Option<String>,
     /// Hours until the work is done, formatted.
     pub time_to_finish: String,
     /// Busy, billable and rental hours per node, and nodes (one line).
@@ -110,12 +116,21 @@ pub struct CostRow {
     pub what_if: Vec<(String, String)>,
     /// Everything the buyer should know, in the reader's language.
     pub warnings: Vec<String>,
-    /// The run whose throughput was used.
+    /// The first run the throughput comes from.
     pub run_id: Option<i64>,
-    /// The throughput used per node, formatted with its unit.
+    /// Every valid run the throughput comes from (the median run, or the two middle ones).
+    #[serde(default)]
+    pub run_ids: Vec<i64>,
+    /// The throughput used (one node and planned), formatted with its unit and source.
     pub throughput: Option<String>,
-    /// Above the workload's budget.
+    /// Above the workload's budget (compared in the base currency).
     pub over_budget: bool,
+    /// In the "estimated, not measured" group: no throughput measures this quote.
+    #[serde(default)]
+    pub estimated: bool,
+    /// What to measure to move the quote into the measured group.
+    #[serde(default)]
+    pub to_measure: Option<String>,
 }
 
 /// A quote that could not be costed, and why.
@@ -142,11 +157,17 @@ pub struct CostComparison {
     pub assumptions: Vec<AssumptionField>,
     /// The team's base currency.
     pub base_currency: String,
-    /// The workload's budget in the base currency, formatted.
+    /// The workload's budget in its own currency, formatted.
     pub budget: Option<String>,
     /// The budget, exact.
     pub budget_exact: Option<String>,
-    /// Ranked results, cheapest first.
+    /// The budget converted into the base currency (with the rate), or why it cannot be.
+    #[serde(default)]
+    pub budget_note: Option<String>,
+    /// The budget is in another currency and no rate converts it: it is not compared.
+    #[serde(default)]
+    pub budget_unconverted: bool,
+    /// Ranked results: measured cheapest first, then estimated cheapest first.
     pub rows: Vec<CostRow>,
     /// Quotes that could not be costed.
     pub problems: Vec<CostProblem>,

@@ -44,10 +44,14 @@ pub async fn set_budget(workload_id: i64, amount: String) -> Result<(), AppError
     Ok(())
 }
 
-fn ranking(rows: &[CostRow], base: &str) -> impl IntoView + use<> {
+/// One ranked table: the measured group, or the "estimated, not measured" group (each row
+/// then says what to measure). Every money column is in the base currency; a quote in another
+/// currency shows its own amounts in a tooltip.
+fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use<> {
     let base = base.to_string();
+    let testid = if estimated { "tco-estimated" } else { "tco-ranking" };
     view! {
-        <table class="table" data-testid="tco-ranking">
+        <table class="table" data-testid=testid>
             <thead>
                 <tr>
                     <th class="num">{t(Msg::TcoColRank)}</th>
@@ -76,11 +80,12 @@ fn ranking(rows: &[CostRow], base: &str) -> impl IntoView + use<> {
                                 {own.map(|o| view! { <br /><small class="hint">{o}</small> })}
                                 {r.rate_note.clone().map(|n| view! { <br /><small class="hint">{n}</small> })}
                             </td>
-                            <td class="num">{r.cost_per_unit.clone().unwrap_or_default()}</td>
+                            <td class="num" title=r.cost_per_unit_title.clone() data-testid="tco-unit-cost">{r.cost_per_unit.clone().unwrap_or_default()}</td>
                             <td class="num">{r.time_to_finish.clone()}</td>
-                            <td class="num">{r.gpu_hour.clone().unwrap_or_default()}</td>
+                            <td class="num" title=r.gpu_hour_title.clone() data-testid="tco-gpu-hour">{r.gpu_hour.clone().unwrap_or_default()}</td>
                             <td>
                                 <ul class="warnings">
+                                    {r.to_measure.clone().map(|m| view! { <li data-testid="tco-to-measure"><strong>{m}</strong></li> })}
                                     {r.throughput.clone().map(|tp| view! { <li class="hint">{tp}</li> })}
                                     {r.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
                                 </ul>
@@ -171,6 +176,7 @@ fn form(c: &CostComparison) -> impl IntoView + use<> {
                                 <legend>{q.label.clone()}</legend>
                                 <div class="field-grid">
                                     <label>{t(Msg::TcoOverrideTp)}<input type="text" inputmode="decimal" name=format!("tp_{id}") /></label>
+                                    <label>{t(Msg::TcoOverrideTpNodes)}<input type="text" inputmode="numeric" name=format!("tpn_{id}") /></label>
                                     {crate::model::tco::ASSUMPTION_FIELDS.iter().map(|name| view! {
                                         <label>{locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions))}
                                             <input type="text" inputmode="decimal" name=format!("{name}_{id}") />
@@ -200,7 +206,11 @@ fn budget_form(c: &CostComparison) -> impl IntoView + use<> {
             <p data-testid="tco-budget">{match &c.budget {
                 Some(b) => locale.fmt(Msg::TcoBudgetIs, &[("amount", b)]),
                 None => locale.t(Msg::TcoBudgetNone).to_string(),
-            }}</p>
+            }}
+            {c.budget_note.clone().map(|n| {
+                let class = if c.budget_unconverted { "callout callout-danger" } else { "hint" };
+                view! { " " <span class=class data-testid="tco-budget-note">{n}</span> }
+            })}</p>
             {c.can_set_budget.then(|| view! {
                 <ActionForm action attr:class="form-inline no-print" attr:data-testid="budget-form">
                     <input type="hidden" name="workload_id" value=workload_id.to_string() />
@@ -229,9 +239,25 @@ fn charts(c: &CostComparison) -> impl IntoView + use<> {
     }
 }
 
+/// Why there is nothing to rank, if the form is fine: no quotes at all, none passes the
+/// requirement check (only then), or none is ticked. `None` when quotes were ticked but could
+/// not be costed (the problems say why).
+fn empty_reason(c: &CostComparison) -> Option<Msg> {
+    if c.quotes.is_empty() {
+        Some(Msg::TcoNoQuotesYet)
+    } else if c.quotes.iter().all(|q| q.fails_requirements) && !c.quotes.iter().any(|q| q.selected) {
+        Some(Msg::TcoNoQuotes)
+    } else if !c.quotes.iter().any(|q| q.selected) {
+        Some(Msg::TcoNonePicked)
+    } else {
+        None
+    }
+}
+
 fn results(c: &CostComparison) -> impl IntoView + use<> {
     let q = c.query.clone();
     let fix = c.assumptions.iter().any(|f| f.error.is_some());
+    let (measured, estimated): (Vec<CostRow>, Vec<CostRow>) = c.rows.iter().cloned().partition(|r| !r.estimated);
     view! {
         {fix.then(|| view! { <p class="form-error" role="alert">{t(Msg::TcoFixFields)}</p> })}
         {(!c.problems.is_empty()).then(|| view! {
@@ -241,11 +267,20 @@ fn results(c: &CostComparison) -> impl IntoView + use<> {
             </section>
         })}
         {if c.rows.is_empty() {
-            (!fix).then(|| view! { <p class="empty-state">{t(Msg::TcoNoQuotes)}</p> }).into_any()
+            (!fix).then(|| empty_reason(c)).flatten().map(|m| view! { <p class="empty-state" data-testid="tco-empty">{t(m)}</p> }).into_any()
         } else {
             view! {
-                <h2>{t(Msg::TcoRanked)}</h2>
-                <div class="table-scroll">{ranking(&c.rows, &c.base_currency)}</div>
+                {(!measured.is_empty()).then(|| view! {
+                    <h2>{t(Msg::TcoRanked)}</h2>
+                    <div class="table-scroll">{ranking(&measured, &c.base_currency, false)}</div>
+                })}
+                {(!estimated.is_empty()).then(|| view! {
+                    <section data-testid="tco-estimated-group">
+                        <h2>{t(Msg::TcoEstimated)}</h2>
+                        <p class="hint">{t(Msg::TcoEstimatedHint)}</p>
+                        <div class="table-scroll">{ranking(&estimated, &c.base_currency, true)}</div>
+                    </section>
+                })}
                 <p class="actions no-print">
                     <a class="button-link secondary" rel="external" href=format!("/tco/export.csv?{q}") data-testid="tco-export-csv">{t(Msg::TcoExportCsv)}</a>
                     " "

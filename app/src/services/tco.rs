@@ -8,18 +8,23 @@ use crate::{
         money::{format_money, format_unit_price, group},
         quotes::{self as quotes_domain, QuoteDraft, RequirementKind, Status as ReqStatus, Workload},
         runs::Status as RunStatus,
+        quotes::NodeSpec,
         tco::{
-            Assumptions, ComponentKind, Currency, ExchangeRate, Pricing, Quote, RankedQuote, Scenario, ScenarioResult, TcoError,
-            TcoWarning, Unit, WhatIf, WhatIfProfiles, run_scenario, what_if,
+            AssumptionOverrides, Assumptions, BreakEven, ComponentKind, Currency, ExchangeRate, Pricing, Quote, QuoteGroup, RankedQuote,
+            RunThroughput, Scenario, ScenarioResult, TcoError, TcoWarning, Unit, WhatIf, WhatIfProfiles, latest_rate, run_scenario,
+            throughput, what_if,
         },
     },
     error::AppError,
     i18n::{Locale, Msg},
-    model::tco::{AssumptionField, ComponentLine, CostComparison, CostProblem, CostRow, QuoteChoice},
+    model::{
+        RunSummary,
+        tco::{AssumptionField, ComponentLine, CostComparison, CostProblem, CostRow, QuoteChoice},
+    },
     store::{self, Db, runs::RunFilter},
 };
-use rust_decimal::{Decimal, prelude::FromPrimitive};
-use std::str::FromStr;
+use rust_decimal::Decimal;
+use std::{collections::HashMap, str::FromStr};
 
 /// Most nodes the comparison accepts.
 pub const MAX_NODES: u32 = 64;
@@ -65,10 +70,12 @@ pub struct Costed {
     pub ranked: RankedQuote,
     /// Low / expected / high and throughput sensitivity.
     pub what_if: Option<WhatIf>,
-    /// The run whose throughput was used, and its status.
-    pub run: Option<(i64, RunStatus)>,
-    /// Invalid runs of this quote and workload (not used).
-    pub invalid_runs: Vec<i64>,
+    /// The valid runs the throughput comes from (empty when typed or none).
+    pub runs_used: Vec<i64>,
+    /// The slowest valid run, used by the what-if.
+    pub slowest_run: Option<i64>,
+    /// Runs of this node and workload left out (not valid), with their status.
+    pub left_out: Vec<(i64, RunStatus)>,
     /// The throughput was typed on the page.
     pub throughput_typed: bool,
     /// Requirements the node fails.
@@ -89,6 +96,10 @@ pub struct Computed {
     pub workload: Option<Workload>,
     /// The team's base currency.
     pub base: Currency,
+    /// The shared assumptions (without per-quote overrides), when they are valid.
+    pub shared: Option<Assumptions>,
+    /// The team's exchange rates the totals were converted with.
+    pub rates: Vec<ExchangeRate>,
 }
 
 fn decimal(d: Decimal) -> String {
@@ -179,6 +190,7 @@ fn read_assumptions(q: &Query, w: Option<&Workload>, locale: Locale) -> (Vec<Ass
         nodes: None,
         efficiency: Decimal::ONE,
         measured_throughput_per_s: None,
+        n_run: None,
     };
     let mut ok = true;
     for name in FIELDS {
@@ -217,34 +229,119 @@ fn unit_matches(run_unit: &str, work_unit: &str) -> bool {
     !work_unit.trim().is_empty() && singular(run_unit) == singular(work_unit)
 }
 
-/// The best trusted run (valid or warn) of a quote for a workload, per node, in the workload's
-/// unit; and the invalid runs that were left out.
-async fn measured(db: &Db, team_id: i64, quote_id: i64, workload_id: i64, unit: &str) -> Result<(Option<(i64, RunStatus, Decimal)>, Vec<i64>), AppError> {
-    let runs = store::runs::list(db, team_id, RunFilter { quote_id: Some(quote_id), workload_id: Some(workload_id) }, 500).await?;
-    let mut best: Option<(i64, RunStatus, f64)> = None;
-    let mut invalid = Vec::new();
-    for r in runs {
-        let (Some(value), Some(run_unit)) = (r.throughput_value, r.throughput_unit.as_deref()) else { continue };
-        if !unit_matches(run_unit, unit) || !value.is_finite() || value <= 0.0 {
-            continue;
-        }
-        if r.status == RunStatus::Invalid {
-            invalid.push(r.id);
-            continue;
-        }
-        #[expect(clippy::cast_precision_loss, reason = "node counts are small")]
-        let per_node = value / r.nodes.max(1) as f64;
-        if best.is_none_or(|(_, _, b)| per_node > b) {
-            best = Some((r.id, r.status, per_node));
-        }
-    }
-    let best = best.and_then(|(id, status, v)| Decimal::from_f64(v).map(|d| (id, status, d.round_dp(6))));
-    Ok((best, invalid))
+/// Whether two quoted nodes are the same for throughput: GPU model, GPUs per node, VRAM,
+/// usable VRAM and sharing (slice) are equal.
+#[must_use]
+pub fn same_node(a: &NodeSpec, b: &NodeSpec) -> bool {
+    a.gpu_model.trim().eq_ignore_ascii_case(b.gpu_model.trim())
+        && a.gpus_per_node == b.gpus_per_node
+        && a.vram_gib == b.vram_gib
+        && a.usable_vram_gib == b.usable_vram_gib
+        && a.sharing == b.sharing
 }
 
-fn reason_text(locale: Locale, e: &TcoError) -> String {
-    let reason = Msg::from_key(&format!("tco_error.{}", e.reason.code())).map_or_else(|| e.reason.to_string(), |m| locale.t(m).to_string());
-    locale.fmt(Msg::TcoErrorLine, &[("field", e.field), ("reason", &reason)])
+/// The workload's runs with the node spec of the quote revision each ran under.
+struct RunPool {
+    runs: Vec<(RunSummary, Option<NodeSpec>)>,
+}
+
+/// Loads the team's runs of `workload_id` and the spec of each run's quote revision.
+async fn run_pool(db: &Db, team_id: i64, workload_id: i64) -> Result<RunPool, AppError> {
+    let runs = store::runs::list(db, team_id, RunFilter { quote_id: None, workload_id: Some(workload_id) }, 1000).await?;
+    let mut specs: HashMap<(i64, i64), NodeSpec> = HashMap::new();
+    let mut quotes: Vec<i64> = runs.iter().filter_map(|r| r.quote_id).collect();
+    quotes.sort_unstable();
+    quotes.dedup();
+    for quote_id in quotes {
+        for info in store::quotes::revisions(db, team_id, quote_id).await? {
+            if runs.iter().any(|r| r.quote_id == Some(quote_id) && r.revision == Some(info.revision))
+                && let Some(rev) = store::quotes::revision(db, team_id, info.id).await?
+            {
+                specs.insert((quote_id, info.revision), rev.draft.spec);
+            }
+        }
+    }
+    let runs = runs
+        .into_iter()
+        .map(|r| {
+            let spec = r.quote_id.zip(r.revision).and_then(|k| specs.get(&k).cloned());
+            (r, spec)
+        })
+        .collect();
+    Ok(RunPool { runs })
+}
+
+/// What the runs give one quote revision (rule 5).
+#[derive(Clone, Debug, Default)]
+struct Measured {
+    /// The median throughput and its node count, if any valid run applies.
+    expected: Option<RunThroughput>,
+    /// The runs it comes from.
+    used: Vec<i64>,
+    /// The slowest valid run and its throughput.
+    slowest: Option<(i64, RunThroughput)>,
+    /// Runs of this node and workload left out, with their status.
+    left_out: Vec<(i64, RunStatus)>,
+}
+
+/// A run's throughput as the decimal it prints as (1800.0 → 1800), if finite and positive.
+fn run_decimal(value: f64) -> Option<Decimal> {
+    (value.is_finite() && value > 0.0).then(|| Decimal::from_str(&value.to_string()).ok()).flatten().filter(|d| *d > Decimal::ZERO)
+}
+
+/// The runs of this quote revision, or of any quote revision with the same node, for the
+/// workload's unit: only valid runs count; the median one-node throughput is expected and the
+/// slowest is kept for the what-if.
+fn measured(pool: &RunPool, quote_id: i64, revision: i64, spec: &NodeSpec, unit: &str, efficiency: Decimal) -> Result<Measured, TcoError> {
+    let mut valid: Vec<(i64, RunThroughput)> = Vec::new();
+    let mut left_out = Vec::new();
+    for (r, run_spec) in &pool.runs {
+        let this_revision = r.quote_id == Some(quote_id) && r.revision == Some(revision);
+        if !this_revision && !run_spec.as_ref().is_some_and(|s| same_node(s, spec)) {
+            continue;
+        }
+        let (Some(value), Some(run_unit)) = (r.throughput_value, r.throughput_unit.as_deref()) else { continue };
+        let Some(per_s) = run_decimal(value).filter(|_| unit_matches(run_unit, unit)) else { continue };
+        if r.status == RunStatus::Valid {
+            let nodes = u32::try_from(r.nodes.max(1)).unwrap_or(u32::MAX);
+            valid.push((r.id, RunThroughput { per_s, nodes }));
+        } else {
+            left_out.push((r.id, r.status));
+        }
+    }
+    valid.sort_by_key(|(id, _)| *id);
+    left_out.sort_by_key(|(id, _)| *id);
+    let runs: Vec<RunThroughput> = valid.iter().map(|(_, t)| *t).collect();
+    let Some(found) = throughput::from_runs(&runs, efficiency)? else {
+        return Ok(Measured { left_out, ..Measured::default() });
+    };
+    Ok(Measured {
+        expected: Some(found.expected),
+        used: found.expected_runs.iter().map(|i| valid[*i].0).collect(),
+        slowest: Some((valid[found.slowest_run].0, found.slowest)),
+        left_out,
+    })
+}
+
+fn reason_text(locale: Locale, reason: &crate::domain::tco::ErrorReason) -> String {
+    Msg::from_key(&format!("tco_error.{}", reason.code())).map_or_else(|| reason.to_string(), |m| locale.t(m).to_string())
+}
+
+/// Why a quote cannot be costed, as a sentence in the reader's language.
+fn error_sentence(locale: Locale, e: &TcoError, workload: &Workload) -> String {
+    use crate::domain::tco::ErrorReason as R;
+    let reason = reason_text(locale, &e.reason);
+    match (&e.reason, e.field) {
+        (R::NoWorkSize, _) if workload.total_work.is_none() => locale.t(Msg::TcoENoWorkSize).to_string(),
+        (R::NoWorkSize, _) => locale.t(Msg::TcoENoRunLength).to_string(),
+        (R::MissingRate { from, to }, _) => locale.fmt(Msg::TcoEMissingRate, &[("from", from), ("to", to)]),
+        (R::Overflow, _) => locale.t(Msg::TcoEOverflow).to_string(),
+        (R::Missing, "price_sheet.commitment_months" | "price_sheet.monthly_price") => locale.t(Msg::TcoEMonthlyIncomplete).to_string(),
+        (_, f) if f.starts_with("price_sheet.") => locale.fmt(Msg::TcoEPriceSheet, &[("reason", &reason)]),
+        (_, f) if f.starts_with("node_shape.") => locale.fmt(Msg::TcoENodeShape, &[("reason", &reason)]),
+        (_, f) if f.starts_with("workload.") => locale.fmt(Msg::TcoEWorkload, &[("reason", &reason)]),
+        (_, f) => locale.fmt(Msg::TcoErrorLine, &[("field", f), ("reason", &reason)]),
+    }
 }
 
 fn component_line(locale: Locale, c: &crate::domain::tco::CostComponent, currency: Currency) -> ComponentLine {
@@ -279,6 +376,64 @@ fn component_line(locale: Locale, c: &crate::domain::tco::CostComponent, currenc
 
 fn hours(d: Decimal) -> String {
     group(d.round_dp(2).normalize(), d.round_dp(2).normalize().scale())
+}
+
+fn throughput_text(d: Decimal) -> String {
+    group(d.round_dp(3).normalize(), d.round_dp(3).normalize().scale())
+}
+
+/// Cost per unit of work and price per GPU-hour in the base currency: the converted total
+/// (converted with the rate of the totals) × units ÷ the work, and ÷ the GPU-hours of compute,
+/// with two digits more than the base currency's minor unit. In the base currency itself they
+/// are the estimate's own figures.
+#[must_use]
+pub fn prices_in_base(ranked: &RankedQuote, base: Currency, work: Option<Decimal>, gpus_per_node: u32) -> (Option<Decimal>, Option<Decimal>) {
+    let e = &ranked.estimate;
+    if e.currency == base {
+        return (e.cost_per_unit.as_ref().map(|u| u.amount), e.effective_gpu_hour_price);
+    }
+    let fine = |d: Decimal| d.round_dp_with_strategy(base.minor_units() + 2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    let total = ranked.compared_total;
+    let per_unit = e.cost_per_unit.as_ref().zip(work).and_then(|(u, w)| total.checked_mul(Decimal::from(u.per))?.checked_div(w)).map(fine);
+    let gpu_hours = e.compute_h.checked_mul(Decimal::from(gpus_per_node)).and_then(|h| h.checked_mul(Decimal::from(e.nodes)));
+    let gpu_hour = e.effective_gpu_hour_price.and(gpu_hours).filter(|h| !h.is_zero()).and_then(|h| total.checked_div(h)).map(fine);
+    (per_unit, gpu_hour)
+}
+
+/// A budget in `base`: as stored when in the base currency, else converted with the latest rate
+/// of the pair (the rate of the totals); `Err` names the pair when no rate exists.
+pub fn budget_in_base(budget: (Decimal, Currency), base: Currency, rates: &[ExchangeRate]) -> Result<(Decimal, Option<ExchangeRate>), (Currency, Currency)> {
+    let (amount, currency) = budget;
+    if currency == base {
+        return Ok((amount, None));
+    }
+    let rate = latest_rate(rates, currency, base).ok_or((currency, base))?;
+    let converted = rate.convert(amount, currency).map_err(|_| (currency, base))?;
+    Ok((converted, Some(rate.clone())))
+}
+
+fn rate_note(locale: Locale, r: &ExchangeRate) -> String {
+    locale.fmt(Msg::TcoRateNote, &[("from", r.from.code()), ("rate", &format!("{:.4}", r.rate)), ("to", r.to.code()), ("date", &r.date)])
+}
+
+/// Reads the typed throughput of one quote (`tp_{id}`, and `tpn_{id}` for the nodes it ran
+/// on); the error is "field: message".
+fn typed_throughput(q: &Query, quote_id: i64, locale: Locale) -> Result<Option<(Decimal, Option<u32>)>, String> {
+    let Some(v) = q.get(&format!("tp_{quote_id}")) else { return Ok(None) };
+    let label = locale.t(Msg::TcoOverrideTp);
+    let tp = match Decimal::from_str(v) {
+        Ok(d) if d > Decimal::ZERO => d,
+        Ok(_) => return Err(format!("{label}: {}", locale.t(Msg::TcoErrPositive))),
+        Err(_) => return Err(format!("{label}: {}", locale.t(Msg::TcoErrNumber))),
+    };
+    let n_run = match q.get(&format!("tpn_{quote_id}")) {
+        None => None,
+        Some(v) => match v.parse::<u32>() {
+            Ok(n) if (1..=MAX_NODES).contains(&n) => Some(n),
+            _ => return Err(format!("{}: {}", locale.t(Msg::TcoOverrideTpNodes), locale.fmt(Msg::TcoErrNodes, &[("max", &MAX_NODES.to_string())]))),
+        },
+    };
+    Ok(Some((tp, n_run)))
 }
 
 /// Builds the comparison for the active team from the page's query.
@@ -320,41 +475,45 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
     let mut problems = Vec::new();
     if let (Some(w), Some(wid), Some(shared)) = (workload.as_ref(), workload_id, assumptions.as_ref()) {
         let tco_workload = w.to_tco();
+        let pool = run_pool(db, team_id, wid).await?;
         for (summary, label, failing, expired) in selected {
             let id = summary.quote_id;
-            let mut a = match quote_overrides(&q, id, shared, locale) {
-                Ok(a) => a,
+            let typed = quote_overrides(&q, id, shared, locale).and_then(|a| typed_throughput(&q, id, locale).map(|t| (a, t)));
+            let (mut a, typed) = match typed {
+                Ok(x) => x,
                 Err(message) => {
                     problems.push(CostProblem { label, message });
                     continue;
                 }
             };
-            let typed = q.get(&format!("tp_{id}")).and_then(|v| Decimal::from_str(v).ok());
-            let (run, invalid_runs) = match &w.total_work {
-                Some(work) => measured(db, team_id, id, wid, &work.unit).await?,
-                None => (None, Vec::new()),
-            };
-            a.measured_throughput_per_s = typed.or(run.map(|(_, _, tp)| tp));
-            let quote = Quote {
-                id: id.to_string(),
-                label: label.clone(),
-                price_sheet: summary.draft.price.clone(),
-                node_shape: summary.draft.spec.shape(),
-                measured_throughput_per_s: None,
-                assumption_overrides: None,
-            };
+            let mut runs = Measured::default();
+            if let Some(work) = &w.total_work {
+                runs = match measured(&pool, id, summary.revision, &summary.draft.spec, &work.unit, a.efficiency) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        problems.push(CostProblem { label, message: error_sentence(locale, &e, w) });
+                        continue;
+                    }
+                };
+            }
+            match typed {
+                Some((tp, n_run)) => (a.measured_throughput_per_s, a.n_run) = (Some(tp), n_run),
+                None => (a.measured_throughput_per_s, a.n_run) = (runs.expected.map(|t| t.per_s), runs.expected.map(|t| t.nodes)),
+            }
             let scenario = Scenario {
                 title: None,
                 workload: tco_workload.clone(),
                 assumptions: a.clone(),
-                quotes: vec![quote],
+                quotes: vec![tco_quote(id, &label, &summary.draft)],
                 compare_currency: Some(base),
                 exchange_rates: rates.clone(),
             };
             match run_scenario(&scenario) {
                 Ok(mut result) => {
                     let ranked = result.quotes.remove(0);
-                    let what_if = what_if(&summary.draft.price, &summary.draft.spec.shape(), &tco_workload, &a, &WhatIfProfiles::default()).ok();
+                    let slowest = runs.slowest.filter(|_| typed.is_none());
+                    let what_if = what_if(&summary.draft.price, &summary.draft.spec.shape(), &tco_workload, &a, &WhatIfProfiles::default(), slowest.map(|(_, t)| t)).ok();
+                    let from_runs = typed.is_none() && runs.expected.is_some();
                     costed.push(Costed {
                         quote_id: id,
                         revision: summary.revision,
@@ -362,22 +521,26 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
                         assumptions: a,
                         ranked,
                         what_if,
-                        run: run.map(|(id, status, _)| (id, status)),
-                        invalid_runs,
+                        runs_used: if from_runs { runs.used } else { Vec::new() },
+                        slowest_run: slowest.map(|(id, _)| id),
+                        left_out: runs.left_out,
                         throughput_typed: typed.is_some(),
                         failing,
                         expired,
                     });
                 }
-                Err(e) => problems.push(CostProblem { label, message: reason_text(locale, &e) }),
+                Err(e) => problems.push(CostProblem { label, message: error_sentence(locale, &e, w) }),
             }
         }
+        rank(&mut costed, w, shared, base, &rates);
     }
-    costed.sort_by(|a, b| a.ranked.compared_total.cmp(&b.ranked.compared_total).then_with(|| a.ranked.label.cmp(&b.ranked.label)));
-    for (i, c) in costed.iter_mut().enumerate() {
-        c.ranked.rank = u32::try_from(i + 1).unwrap_or(u32::MAX);
-    }
-    let rows = costed.iter().map(|c| row(locale, c, base, budget, &rates)).collect();
+    let budget_base = budget.map(|b| budget_in_base(b, base, &rates));
+    let rows = costed.iter().map(|c| row(locale, c, base, budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0), &rates, workload.as_ref())).collect();
+    let budget_note = match &budget_base {
+        Some(Ok((amount, Some(rate)))) => Some(locale.fmt(Msg::TcoBudgetConverted, &[("amount", &format_money(*amount, base)), ("rate", &rate_note(locale, rate))])),
+        Some(Err((from, to))) => Some(locale.fmt(Msg::TcoBudgetNoRate, &[("from", from.code()), ("to", to.code())])),
+        _ => None,
+    };
     let view = CostComparison {
         workloads: workloads.iter().map(|w| (w.id, w.record.name.clone())).collect(),
         workload_id,
@@ -387,23 +550,108 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
         base_currency: base.code().to_string(),
         budget: budget.map(|(amount, currency)| format_money(amount, currency)),
         budget_exact: budget.map(|(amount, _)| decimal(amount)),
+        budget_note,
+        budget_unconverted: matches!(budget_base, Some(Err(_))),
         rows,
         problems,
         query: raw_query.trim_start_matches('?').to_string(),
         can_set_budget,
     };
-    Ok(Computed { view, costed, workload, base })
+    Ok(Computed { view, costed, workload, base, shared: assumptions, rates })
 }
 
-fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<(Decimal, Currency)>, rates: &[ExchangeRate]) -> CostRow {
+/// The engine's quote for one of the team's quotes (its throughput and overrides travel in the
+/// assumptions, or in [`scenario_from`]).
+fn tco_quote(quote_id: i64, label: &str, draft: &QuoteDraft) -> Quote {
+    Quote {
+        id: quote_id.to_string(),
+        label: label.to_string(),
+        price_sheet: draft.price.clone(),
+        node_shape: draft.spec.shape(),
+        measured_throughput_per_s: None,
+        n_run: None,
+        assumption_overrides: None,
+    }
+}
+
+/// The per-quote fields of `a` that differ from `shared`.
+fn overrides_of(a: &Assumptions, shared: &Assumptions) -> Option<AssumptionOverrides> {
+    let diff = |x: Decimal, y: Decimal| (x != y).then_some(x.normalize());
+    let o = AssumptionOverrides {
+        setup_h: diff(a.setup_h, shared.setup_h),
+        data_prep_h: diff(a.data_prep_h, shared.data_prep_h),
+        download_h: diff(a.download_h, shared.download_h),
+        export_h: diff(a.export_h, shared.export_h),
+        idle_h: diff(a.idle_h, shared.idle_h),
+        stopped_h: diff(a.stopped_h, shared.stopped_h),
+        rerun_share: diff(a.rerun_share, shared.rerun_share),
+        egress_gb: diff(a.egress_gb, shared.egress_gb),
+        ingress_gb: diff(a.ingress_gb, shared.ingress_gb),
+        snapshot_gb: diff(a.snapshot_gb, shared.snapshot_gb),
+        snapshot_months: diff(a.snapshot_months, shared.snapshot_months),
+        nodes: (a.nodes != shared.nodes).then_some(a.nodes).flatten(),
+        efficiency: diff(a.efficiency, shared.efficiency),
+    };
+    (o != AssumptionOverrides::default()).then_some(o)
+}
+
+/// The scenario of the costed quotes: the shared assumptions, and per quote its overrides and
+/// its throughput (typed or from runs) with the nodes it ran on.
+fn scenario_from(w: &Workload, shared: &Assumptions, costed: &[Costed], base: Currency, rates: Vec<ExchangeRate>) -> Scenario {
+    let quotes = costed
+        .iter()
+        .map(|c| Quote {
+            measured_throughput_per_s: c.assumptions.measured_throughput_per_s,
+            n_run: c.assumptions.n_run.filter(|_| c.assumptions.measured_throughput_per_s.is_some()),
+            assumption_overrides: overrides_of(&c.assumptions, shared),
+            ..tco_quote(c.quote_id, &c.ranked.label, &c.draft)
+        })
+        .collect();
+    Scenario {
+        title: Some(w.name.clone()),
+        workload: w.to_tco(),
+        assumptions: Assumptions { measured_throughput_per_s: None, n_run: None, ..shared.clone() },
+        quotes,
+        compare_currency: Some(base),
+        exchange_rates: rates,
+    }
+}
+
+/// Ranks the costed quotes with the engine's own ranking of their scenario (measured first,
+/// then estimated; cheapest first), so the page and the exported scenario agree.
+fn rank(costed: &mut [Costed], w: &Workload, shared: &Assumptions, base: Currency, rates: &[ExchangeRate]) {
+    if costed.is_empty() {
+        return;
+    }
+    match run_scenario(&scenario_from(w, shared, costed, base, rates.to_vec())) {
+        Ok(result) => {
+            for c in costed.iter_mut() {
+                if let Some(r) = result.quotes.iter().find(|r| r.id == c.quote_id.to_string()) {
+                    c.ranked = r.clone();
+                }
+            }
+            costed.sort_by_key(|c| c.ranked.rank);
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "the costed quotes do not rerun as one scenario");
+            costed.sort_by(|a, b| (a.ranked.group, a.ranked.compared_total, &a.ranked.label).cmp(&(b.ranked.group, b.ranked.compared_total, &b.ranked.label)));
+            for (rank, c) in (1..).zip(costed.iter_mut()) {
+                c.ranked.rank = rank;
+            }
+        }
+    }
+}
+
+fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rates: &[ExchangeRate], workload: Option<&Workload>) -> CostRow {
     let e = &c.ranked.estimate;
     let cur = e.currency;
+    let rate = latest_rate(rates, cur, base);
     let mut warnings = Vec::new();
     if c.expired {
         warnings.push(locale.t(Msg::TcoWExpired).to_string());
     }
     for kind in &c.failing {
-        warnings.push(locale.fmt(Msg::TcoWRequirement, &[("requirement", locale.t(crate::pages::quotes::compare::requirement_msg(*kind)))]));
+        warnings.push(locale.fmt(Msg::TcoWRequirement, &[("requirement", &requirement_text(locale, *kind))]));
     }
     for w in &e.warnings {
         warnings.push(match w {
@@ -415,26 +663,25 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<(Decimal, Curr
             TcoWarning::MinimumBillableApplied { minimum_h } => locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))]),
         });
     }
-    if let Some((id, RunStatus::Warn)) = c.run {
-        warnings.push(locale.fmt(Msg::TcoWRunWarn, &[("id", &id.to_string())]));
+    for (id, status) in &c.left_out {
+        let why = locale.t(if *status == RunStatus::Invalid { Msg::TcoWhyInvalid } else { Msg::TcoWhyWarn });
+        warnings.push(locale.fmt(Msg::TcoWRunNotUsed, &[("id", &id.to_string()), ("why", why)]));
     }
-    for id in &c.invalid_runs {
-        warnings.push(locale.fmt(Msg::TcoWRunInvalid, &[("id", &id.to_string())]));
+    let over_budget = budget.is_some_and(|amount| c.ranked.compared_total > amount);
+    if let Some(amount) = budget.filter(|_| over_budget) {
+        warnings.push(locale.fmt(Msg::TcoWOverBudget, &[("budget", &format_money(amount, base))]));
     }
-    let over_budget = budget.is_some_and(|(amount, currency)| currency == base && c.ranked.compared_total > amount);
-    if let Some((amount, currency)) = budget.filter(|_| over_budget) {
-        warnings.push(locale.fmt(Msg::TcoWOverBudget, &[("budget", &format_money(amount, currency))]));
+    if let Some(unused) = e.unused_commitment_h.filter(|h| !h.is_zero()) {
+        warnings.push(locale.fmt(Msg::TcoWUnusedCommitment, &[("hours", &hours(unused))]));
     }
-    let rate_note = c.ranked.rate_date.as_ref().and_then(|date| {
-        rates
-            .iter()
-            .filter(|r| &r.date == date && ((r.from == cur && r.to == base) || (r.from == base && r.to == cur)))
-            .map(|r| locale.fmt(Msg::TcoRateNote, &[("from", r.from.code()), ("rate", &format!("{:.4}", r.rate)), ("to", r.to.code()), ("date", date)]))
-            .next()
-    });
-    let pricing_note = match (e.monthly_compute, e.break_even_hours) {
+    let rate_note = c.ranked.rate_date.as_ref().and(rate).map(|r| rate_note(locale, r));
+    let pricing_note = match (e.monthly_compute, e.break_even) {
         (Some(monthly), Some(be)) => {
-            let args = [("monthly", format_money(monthly, cur)), ("on_demand", format_money(e.on_demand_compute, cur)), ("hours", hours(be))];
+            let break_even = match be {
+                BreakEven::WithinTerm { hours: h } => locale.fmt(Msg::TcoBreakEvenAt, &[("hours", &hours(h))]),
+                BreakEven::NeverWithinTerm => locale.t(Msg::TcoBreakEvenNever).to_string(),
+            };
+            let args = [("monthly", format_money(monthly, cur)), ("on_demand", format_money(e.on_demand_compute, cur)), ("break_even", break_even)];
             let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
             Some(locale.fmt(if e.pricing_used == Pricing::Monthly { Msg::TcoPricingMonthly } else { Msg::TcoPricingOnDemand }, &args))
         }
@@ -456,16 +703,31 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<(Decimal, Curr
             if let Some(f) = &w.faster_throughput {
                 out.push((locale.fmt(Msg::TcoWiFaster, &[("pct", pct)]), format_money(f.total, cur)));
             }
+            if let (Some(s), Some(id)) = (&w.slowest_run, c.slowest_run) {
+                out.push((locale.fmt(Msg::TcoWiSlowest, &[("id", &id.to_string())]), format_money(s.total, cur)));
+            }
             out
         })
         .unwrap_or_default();
-    let throughput = c.assumptions.measured_throughput_per_s.map(|tp| {
-        let value = format!("{} {}/s", group(tp.round_dp(3).normalize(), tp.round_dp(3).normalize().scale()), c.ranked.estimate.cost_per_unit.as_ref().map_or("", |u| u.unit.as_str()));
-        match (c.throughput_typed, c.run) {
-            (false, Some((id, _))) => locale.fmt(Msg::TcoThroughputFromRun, &[("value", &value), ("id", &id.to_string())]),
-            _ => locale.fmt(Msg::TcoThroughputTyped, &[("value", &value)]),
-        }
+    let unit = e.cost_per_unit.as_ref().map_or("", |u| u.unit.as_str());
+    let throughput = e.one_node_throughput_per_s.zip(e.planned_throughput_per_s).map(|(t1, planned)| {
+        let args = [
+            ("t1", format!("{} {unit}/s", throughput_text(t1))),
+            ("planned", format!("{} {unit}/s", throughput_text(planned))),
+            ("nodes", e.nodes.to_string()),
+            ("n_run", e.n_run.unwrap_or(1).to_string()),
+            ("ids", c.runs_used.iter().map(|id| format!("#{id}")).collect::<Vec<_>>().join(", ")),
+        ];
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let msg = if c.runs_used.is_empty() { Msg::TcoThroughputTyped } else { Msg::TcoThroughputFromRuns };
+        locale.fmt(msg, &args)
     });
+    let estimated = c.ranked.group == QuoteGroup::Estimated;
+    let to_measure = estimated.then(|| locale.t(if workload.is_some_and(|w| w.total_work.is_some()) { Msg::TcoToMeasure } else { Msg::TcoToMeasureWork }).to_string());
+    let own_currency_title = |amount: String| (cur != base).then_some(amount);
+    let work = workload.and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
+    let (unit_base, gpu_hour_base) = prices_in_base(&c.ranked, base, work, c.draft.spec.gpus_per_node);
+    let cost_per_unit_base = e.cost_per_unit.as_ref().zip(unit_base);
     CostRow {
         rank: c.ranked.rank,
         quote_id: c.quote_id,
@@ -477,10 +739,14 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<(Decimal, Curr
         compared_total: format_money(c.ranked.compared_total, base),
         compared_exact: decimal(c.ranked.compared_total),
         rate_note,
-        cost_per_unit: e.cost_per_unit.as_ref().map(|u| {
-            locale.fmt(Msg::TcoPerUnit, &[("amount", &format_unit_price(u.amount, cur, 2)), ("per", &group(Decimal::from(u.per), 0)), ("unit", &u.unit)])
+        cost_per_unit: cost_per_unit_base.map(|(u, p)| {
+            locale.fmt(Msg::TcoPerUnit, &[("amount", &format_unit_price(p, base, 2)), ("per", &group(Decimal::from(u.per), 0)), ("unit", &u.unit)])
         }),
-        gpu_hour: e.effective_gpu_hour_price.map(|p| format_unit_price(p, cur, 2)),
+        cost_per_unit_title: e.cost_per_unit.as_ref().and_then(|u| {
+            own_currency_title(locale.fmt(Msg::TcoPerUnit, &[("amount", &format_unit_price(u.amount, cur, 2)), ("per", &group(Decimal::from(u.per), 0)), ("unit", &u.unit)]))
+        }),
+        gpu_hour: gpu_hour_base.map(|p| format_unit_price(p, base, 2)),
+        gpu_hour_title: e.effective_gpu_hour_price.and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
         time_to_finish: format!("{} h", hours(e.time_to_finish_h)),
         hours_note: locale.fmt(
             Msg::TcoHours,
@@ -492,40 +758,31 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<(Decimal, Curr
         components: e.components.iter().map(|comp| component_line(locale, comp, cur)).collect(),
         what_if,
         warnings,
-        run_id: c.run.map(|(id, _)| id),
+        run_id: c.runs_used.first().copied(),
+        run_ids: c.runs_used.clone(),
         throughput,
         over_budget,
+        estimated,
+        to_measure,
     }
 }
 
-/// The scenario file that reproduces a comparison (`nodeledger tco` reads it) and its result.
+/// A requirement's name in the reader's language (`req.<kind>` of the locale files).
+fn requirement_text(locale: Locale, kind: RequirementKind) -> String {
+    let code = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+    Msg::from_key(&format!("req.{code}")).map_or(code, |m| locale.t(m).to_string())
+}
+
+/// The scenario file that reproduces a comparison (`nodeledger tco` reads it) and its result:
+/// the shared assumptions, and per quote every override and its throughput with `n_run`.
 #[must_use]
 pub fn scenario_of(computed: &Computed, rates: Vec<ExchangeRate>) -> Option<(Scenario, ScenarioResult)> {
     let w = computed.workload.as_ref()?;
-    let first = computed.costed.first()?;
-    let quotes = computed
-        .costed
-        .iter()
-        .map(|c| Quote {
-            id: c.quote_id.to_string(),
-            label: c.ranked.label.clone(),
-            price_sheet: c.draft.price.clone(),
-            node_shape: c.draft.spec.shape(),
-            measured_throughput_per_s: c.assumptions.measured_throughput_per_s,
-            assumption_overrides: (c.assumptions.nodes != first.assumptions.nodes).then(|| crate::domain::tco::AssumptionOverrides {
-                nodes: c.assumptions.nodes,
-                ..Default::default()
-            }),
-        })
-        .collect();
-    let scenario = Scenario {
-        title: Some(w.name.clone()),
-        workload: w.to_tco(),
-        assumptions: Assumptions { measured_throughput_per_s: None, ..first.assumptions.clone() },
-        quotes,
-        compare_currency: Some(computed.base),
-        exchange_rates: rates,
-    };
+    let shared = computed.shared.as_ref()?;
+    if computed.costed.is_empty() {
+        return None;
+    }
+    let scenario = scenario_from(w, shared, &computed.costed, computed.base, rates);
     let result = run_scenario(&scenario).ok()?;
     Some((scenario, result))
 }
@@ -547,6 +804,74 @@ mod tests {
         assert!(unit_matches("tokens/s", "tokens"));
         assert!(unit_matches("samples/s", "sample"));
         assert!(!unit_matches("requests/s", "tokens"));
+    }
+
+    fn spec(gpu: &str, gpus: u32, vram: &str) -> NodeSpec {
+        serde_json::from_value(serde_json::json!({ "gpu_model": gpu, "gpus_per_node": gpus, "vram_gib": vram, "sharing": { "mode": "exclusive" } })).unwrap()
+    }
+
+    /// A run of `quote` revision `revision` at `tps` tokens/s on `nodes` nodes.
+    fn run(id: i64, quote: i64, revision: i64, status: &str, tps: f64, nodes: i64) -> RunSummary {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "quote_id": quote, "revision": revision, "quote_label": "q", "node_label": "", "workload_id": 1,
+            "workload_name": "w", "nodes": nodes, "status": status, "source_format": "canonical", "gpu_name": null,
+            "gpu_count": null, "has_telemetry": true, "throughput_value": tps, "throughput_unit": "tokens/s",
+            "created_by": "eve", "created_at": "2026-12-01T00:00:00Z"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn only_valid_runs_of_the_revision_or_the_same_node_count_and_their_median_12_wins() {
+        let a100 = spec("A100 80GB", 1, "80");
+        let pool = RunPool {
+            runs: vec![
+                (run(1, 7, 2, "valid", 10.0, 1), Some(a100.clone())),
+                (run(2, 7, 2, "warn", 99.0, 1), Some(a100.clone())),
+                (run(3, 7, 2, "invalid", 98.0, 1), Some(a100.clone())),
+                // Another quote with the same node (model spelled in other case): counts.
+                (run(4, 8, 1, "valid", 30.0, 2), Some(spec("a100 80gb", 1, "80.0"))),
+                // An older revision of the same quote with fewer GPUs: a different node.
+                (run(5, 7, 1, "valid", 500.0, 1), Some(spec("A100 80GB", 2, "80"))),
+                (run(6, 9, 1, "valid", 12.0, 1), Some(a100.clone())),
+            ],
+        };
+        let m = measured(&pool, 7, 2, &a100, "tokens", Decimal::new(75, 2)).unwrap();
+        // T1: run 1 = 10, run 4 = 30 ÷ (2 × 0.75) = 20, run 6 = 12 → median 12 (run 6), slowest 10.
+        assert_eq!(m.expected, Some(RunThroughput { per_s: Decimal::from(12), nodes: 1 }));
+        assert_eq!(m.used, vec![6]);
+        assert_eq!(m.slowest, Some((1, RunThroughput { per_s: Decimal::from(10), nodes: 1 })));
+        assert_eq!(m.left_out, vec![(2, RunStatus::Warn), (3, RunStatus::Invalid)]);
+        // A node nobody ran on: nothing measured, nothing left out.
+        let none = measured(&pool, 10, 1, &spec("H100", 8, "80"), "tokens", Decimal::ONE).unwrap();
+        assert_eq!((none.expected, none.left_out.len()), (None, 0));
+    }
+
+    #[test]
+    fn engine_errors_become_sentences_in_both_languages() {
+        use crate::domain::tco::ErrorReason as R;
+        let mut w: Workload = serde_json::from_value(serde_json::json!({
+            "name": "w", "kind": "batch", "vram_peak_gib": "20", "vram_peak_measured": true, "concurrency": 1,
+            "gpus_needed": 1, "data_gb": "0", "checkpoint_gb": "0"
+        }))
+        .unwrap();
+        let no_size = TcoError::new("workload.run_hours", R::NoWorkSize);
+        assert_eq!(error_sentence(Locale::En, &no_size, &w), "This workload states neither its total work nor its run length: add one on the workload page.");
+        assert!(error_sentence(Locale::ZhCn, &no_size, &w).starts_with("该任务既没有填写总工作量"));
+        w.total_work = Some(crate::domain::tco::TotalWork { amount: Decimal::ONE, unit: "tokens".into() });
+        assert!(error_sentence(Locale::En, &no_size, &w).starts_with("No valid run measures this quote"));
+        let rate = TcoError::new("scenario.exchange_rates", R::MissingRate { from: "USD".into(), to: "CNY".into() });
+        assert_eq!(error_sentence(Locale::En, &rate, &w), "There is no exchange rate between USD and CNY: add one under Exchange rates.");
+        let term = TcoError::new("price_sheet.commitment_months", R::Missing);
+        assert!(error_sentence(Locale::En, &term, &w).contains("without a commitment term"));
+        let price = TcoError::new("price_sheet.on_demand_hourly", R::Negative);
+        assert_eq!(error_sentence(Locale::En, &price, &w), "A price on this quote must not be negative: fix the quote.");
+        assert_eq!(error_sentence(Locale::ZhCn, &price, &w), "该报价的某个价格不能为负数：请修改报价。");
+        for e in [no_size, rate, term, price] {
+            for locale in [Locale::En, Locale::ZhCn] {
+                assert!(!error_sentence(locale, &e, &w).contains(e.field), "{e}");
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::engine::estimate;
 use super::error::{ErrorReason, TcoError};
 use super::estimate::Estimate;
 use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use super::throughput::RunThroughput;
 use super::validate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -58,15 +59,21 @@ pub struct WhatIf {
     pub slower_throughput: Option<Estimate>,
     /// Expected profile with throughput raised by the sensitivity (e.g. +20 %).
     pub faster_throughput: Option<Estimate>,
+    /// Expected profile with the slowest valid run's throughput (rule 5), when runs set the
+    /// throughput.
+    pub slowest_run: Option<Estimate>,
 }
 
-/// Runs the low / expected / high profiles and the ± throughput sensitivity.
+/// Runs the low / expected / high profiles, the ± throughput sensitivity and, given the
+/// slowest valid run's throughput (`slowest`, from [`super::throughput::from_runs`]), the
+/// expected profile with that throughput in place of the median one.
 pub fn what_if(
     sheet: &PriceSheet,
     shape: &NodeShape,
     workload: &Workload,
     assumptions: &Assumptions,
     profiles: &WhatIfProfiles,
+    slowest: Option<RunThroughput>,
 ) -> Result<WhatIf, TcoError> {
     let s = profiles.throughput_sensitivity;
     if s < Decimal::ZERO || s >= Decimal::ONE {
@@ -93,12 +100,24 @@ pub fn what_if(
     };
     let slower_throughput = sensitivity(Decimal::ONE - s)?;
     let faster_throughput = sensitivity(Decimal::ONE + s)?;
+    let slowest_run = match (&w.total_work, slowest) {
+        (Some(_), Some(run)) => {
+            let changed = Assumptions {
+                measured_throughput_per_s: Some(run.per_s),
+                n_run: Some(run.nodes),
+                ..a.clone()
+            };
+            Some(estimate(sheet, shape, &w, &changed)?)
+        }
+        _ => None,
+    };
     Ok(WhatIf {
         low,
         expected,
         high,
         slower_throughput,
         faster_throughput,
+        slowest_run,
     })
 }
 
@@ -149,7 +168,9 @@ pub struct HoursPoint {
     pub monthly: Option<Decimal>,
 }
 
-/// Compute cost on demand and under the monthly commitment for each busy time in `hours`.
+/// Compute cost on demand and under the monthly commitment for each busy time in `hours`
+/// (no stopped time: the rental is the busy time). The two lines cross at the break-even
+/// point of the estimate when it lies within the term.
 pub fn cost_vs_hours(
     sheet: &PriceSheet,
     shape: &NodeShape,

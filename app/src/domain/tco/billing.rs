@@ -1,9 +1,11 @@
-//! Billing rules for running time: increments, minimum duration and monthly commitment.
+//! Billing rules for running time: millisecond rounding, increments, minimum duration, the
+//! monthly commitment over the rental and its break-even point.
 
-use super::arith::{div, mul, product};
+use super::arith::{div, mul, product, sub};
 use super::error::TcoError;
+use super::estimate::BreakEven;
 use super::model::{BillingIncrement, NodeShape, PriceBasis, PriceSheet};
-use rust_decimal::Decimal;
+use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Hours in one billing month.
 pub const HOURS_PER_MONTH: Decimal = Decimal::from_parts(730, 0, 0, false, 0);
@@ -32,15 +34,28 @@ impl Billable {
     }
 }
 
-/// Busy time rounded up to `increment`, or `minimum_h` if that is longer.
+/// Seconds in one hour.
+pub(crate) const SECONDS_PER_HOUR: Decimal = Decimal::from_parts(3600, 0, 0, false, 0);
+
+/// `hours` in seconds, rounded half-up to whole milliseconds (rule 1): 2/3 h written as
+/// 0.6666666666666666666666666667 h is 2400.000 s, not 2400.0000000000000000000000001 s.
+pub(crate) fn seconds_ms(hours: Decimal, field: &'static str) -> Result<Decimal, TcoError> {
+    Ok(mul(hours, SECONDS_PER_HOUR, field)?
+        .round_dp_with_strategy(3, RoundingStrategy::MidpointAwayFromZero))
+}
+
+/// Busy time in whole milliseconds, rounded up to `increment`, or `minimum_h` if that is
+/// longer.
 pub(crate) fn billable(
     increment: BillingIncrement,
     minimum_h: Decimal,
     busy_h: Decimal,
 ) -> Result<Billable, TcoError> {
+    const F: &str = "estimate.billable_h";
     let per_hour = increment.per_hour();
-    let count = mul(busy_h, per_hour, "estimate.billable_h")?.ceil();
-    let minimum_count = mul(minimum_h, per_hour, "estimate.billable_h")?;
+    let seconds = seconds_ms(busy_h, F)?;
+    let count = div(seconds, div(SECONDS_PER_HOUR, per_hour, F)?, F)?.ceil();
+    let minimum_count = mul(minimum_h, per_hour, F)?;
     if minimum_count > count {
         return Ok(Billable {
             hours: minimum_h,
@@ -49,7 +64,7 @@ pub(crate) fn billable(
             minimum_applied: true,
         });
     }
-    let hours = div(count, per_hour, "estimate.billable_h")?;
+    let hours = div(count, per_hour, F)?;
     Ok(Billable {
         hours,
         count,
@@ -58,7 +73,8 @@ pub(crate) fn billable(
     })
 }
 
-/// Billable hours per node for `busy_h`: rounded up to `increment`, at least `minimum_h`.
+/// Billable hours per node for `busy_h`: in whole milliseconds, rounded up to `increment`, at
+/// least `minimum_h`.
 ///
 /// Errors name `estimate.billable_h` if the figure overflows.
 pub fn billable_hours(
@@ -72,45 +88,61 @@ pub fn billable_hours(
 /// A monthly commitment: months billed per node and the exact cost for all nodes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Monthly {
-    /// Months billed per node: max(term, ⌈busy ÷ 730⌉).
+    /// Months billed per node: max(term, ⌈rental ÷ 730⌉).
     pub months: Decimal,
     /// The monthly price per node.
     pub price: Decimal,
     /// months × price × nodes, unrounded.
     pub cost: Decimal,
+    /// Paid but unrented hours per node: months × 730 − rental hours (at least 0).
+    pub unused_h: Decimal,
 }
 
-/// The monthly commitment for `busy_h` on `nodes` nodes, if the sheet offers one.
+/// The monthly commitment covering `rental_h` (busy + stopped hours per node) on `nodes`
+/// nodes, if the sheet offers one.
 pub(crate) fn monthly(
     sheet: &PriceSheet,
-    busy_h: Decimal,
+    rental_h: Decimal,
     nodes: Decimal,
 ) -> Result<Option<Monthly>, TcoError> {
+    const F: &str = "estimate.monthly_compute";
     let (Some(price), Some(term)) = (sheet.monthly_price, sheet.commitment_months) else {
         return Ok(None);
     };
-    let used = div(busy_h, HOURS_PER_MONTH, "estimate.monthly_compute")?.ceil();
+    let month_s = mul(HOURS_PER_MONTH, SECONDS_PER_HOUR, F)?;
+    let used = div(seconds_ms(rental_h, F)?, month_s, F)?.ceil();
     let months = used.max(Decimal::from(term));
-    let cost = product(&[months, price, nodes], "estimate.monthly_compute")?;
+    let cost = product(&[months, price, nodes], F)?;
+    let paid_h = mul(months, HOURS_PER_MONTH, F)?;
+    let unused_h = sub(paid_h, rental_h, F)?.max(Decimal::ZERO);
     Ok(Some(Monthly {
         months,
         price,
         cost,
+        unused_h,
     }))
 }
 
-/// Hours per month at which on-demand costs as much as the monthly price (`None` if either
-/// price is missing or the hourly price is zero).
-pub(crate) fn break_even_hours(
+/// Busy hours per node within the term at which on demand costs as much as the commitment:
+/// term × monthly price ÷ node hourly price, when that is at most term × 730 hours; else
+/// never (also for a free hourly price). `None` if the sheet offers no monthly price.
+pub(crate) fn break_even(
     sheet: &PriceSheet,
     node_hourly: Decimal,
-) -> Result<Option<Decimal>, TcoError> {
-    match (sheet.monthly_price, sheet.commitment_months) {
-        (Some(price), Some(_)) if !node_hourly.is_zero() => {
-            div(price, node_hourly, "estimate.break_even_hours").map(Some)
-        }
-        _ => Ok(None),
+) -> Result<Option<BreakEven>, TcoError> {
+    const F: &str = "estimate.break_even";
+    let (Some(price), Some(term)) = (sheet.monthly_price, sheet.commitment_months) else {
+        return Ok(None);
+    };
+    if node_hourly.is_zero() {
+        return Ok(Some(BreakEven::NeverWithinTerm));
     }
+    let term = Decimal::from(term);
+    let hours = div(mul(term, price, F)?, node_hourly, F)?;
+    if hours > mul(term, HOURS_PER_MONTH, F)? {
+        return Ok(Some(BreakEven::NeverWithinTerm));
+    }
+    Ok(Some(BreakEven::WithinTerm { hours }))
 }
 
 /// The on-demand price of one node per hour (× GPUs per node on a per-GPU basis).

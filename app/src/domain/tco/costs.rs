@@ -170,6 +170,42 @@ impl Rental<'_> {
         .collect()
     }
 
+    /// Under the monthly plan stopped time is covered by the commitment: the stopped line
+    /// keeps its node-hours at price 0.
+    pub fn stopped_in_commitment(&self) -> Result<CostComponent, TcoError> {
+        let quantity = mul(self.assumptions.stopped_h, self.nodes, "estimate.stopped_compute")?;
+        Ok(line(
+            ComponentKind::StoppedCompute,
+            Unit::NodeHour,
+            quantity,
+            Some(Decimal::ZERO),
+            Decimal::ZERO,
+            self,
+        ))
+    }
+
+    /// Of which idle under the monthly plan: idle-while-running, stopped and unused hours
+    /// (idle + stopped + `unused_h`) × nodes × `monthly_price` ÷ 730, rounded, plus disk and IP
+    /// during stopped hours, each rounded.
+    pub fn idle_cost_monthly(
+        &self,
+        monthly_price: Decimal,
+        unused_h: Decimal,
+    ) -> Result<Decimal, TcoError> {
+        const F: &str = "estimate.idle_cost";
+        let round = |x| self.sheet.currency.round(x);
+        let a = self.assumptions;
+        let idle_h = sum([a.idle_h, a.stopped_h, unused_h], F)?;
+        let paid = div(
+            product(&[idle_h, self.nodes, monthly_price], F)?,
+            HOURS_PER_MONTH,
+            F,
+        )?;
+        let disk = self.disk_exact(a.stopped_h)?.1;
+        let ip = self.ip_exact(a.stopped_h)?.1;
+        sum([round(paid), round(disk), round(ip)], F)
+    }
+
     /// Of which idle: the idle-while-running share of `compute_cost` (idle ÷ busy hours),
     /// `stopped_cost`, and disk and IP during stopped hours — each rounded, then summed.
     pub fn idle_cost(

@@ -201,9 +201,22 @@ impl ExchangeRate {
     }
 }
 
-/// The latest of `rates` (by date) between `currency` and `base`, stated in either direction.
-pub fn latest_rate(rates: &[ExchangeRate], currency: Currency, base: Currency) -> Option<&ExchangeRate> {
-    rates.iter().filter(|r| r.counterpart(currency) == Some(base)).max_by(|a, b| a.date.cmp(&b.date))
+/// The latest of `rates` (by date) between `currency` and `base`, stated in either direction;
+/// on the same date a rate from `currency` to `base` wins over the inverse one. The one rate
+/// that converts totals, budgets and unit prices alike.
+pub fn latest_rate(
+    rates: &[ExchangeRate],
+    currency: Currency,
+    base: Currency,
+) -> Option<&ExchangeRate> {
+    let direct = |r: &ExchangeRate| r.from == currency && r.to == base;
+    rates
+        .iter()
+        .filter(|r| currency != base && r.counterpart(currency) == Some(base))
+        .max_by(|a, b| match a.date.cmp(&b.date) {
+            std::cmp::Ordering::Equal => direct(a).cmp(&direct(b)),
+            other => other,
+        })
 }
 
 /// True for a `YYYY-MM-DD` date that exists in the Gregorian calendar.

@@ -1,4 +1,4 @@
-//! [`estimate`]: the cost model v1, step by step.
+//! [`estimate`]: the cost model v2, step by step.
 
 use super::arith::{add, div, mul, product, sum};
 use super::billing;
@@ -8,11 +8,11 @@ use super::error::{ErrorReason, TcoError};
 use super::estimate::{
     ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, TcoWarning, Unit,
 };
+use super::billing::SECONDS_PER_HOUR;
 use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use super::throughput::{self, RunThroughput};
 use super::validate;
 use rust_decimal::Decimal;
-
-const SECONDS_PER_HOUR: Decimal = Decimal::from_parts(3600, 0, 0, false, 0);
 
 /// Estimates the total cost of running `workload` on `shape` nodes priced by `sheet`.
 ///
@@ -28,8 +28,8 @@ pub fn estimate(
     let node_hourly = billing::node_hourly(sheet, shape)?;
     let nodes = node_count(shape, workload, assumptions, &mut warnings);
     let nodes_d = Decimal::from(nodes);
-    let (compute_basis, efficiency_used, compute_h) =
-        compute_hours(workload, assumptions, nodes, &mut warnings)?;
+    let compute = compute_hours(workload, assumptions, nodes, &mut warnings)?;
+    let compute_h = compute.hours;
     let busy_h = busy_hours(assumptions, compute_h)?;
     let billable = billing::billable(
         sheet.billing_increment,
@@ -43,33 +43,6 @@ pub fn estimate(
     }
 
     let currency = sheet.currency;
-    let node_hours = mul(billable.hours, nodes_d, "estimate.on_demand_compute")?;
-    let on_demand_exact =
-        billable.cost(mul(node_hourly, nodes_d, "estimate.on_demand_compute")?)?;
-    let on_demand = CostComponent {
-        kind: ComponentKind::OnDemandCompute,
-        unit: Unit::NodeHour,
-        quantity: node_hours,
-        unit_price: Some(node_hourly),
-        cost: currency.round(on_demand_exact),
-    };
-    let monthly = match billing::monthly(sheet, busy_h, nodes_d)? {
-        Some(m) => Some(CostComponent {
-            kind: ComponentKind::MonthlyCommitment,
-            unit: Unit::NodeMonth,
-            quantity: mul(m.months, nodes_d, "estimate.monthly_compute")?,
-            unit_price: Some(m.price),
-            cost: currency.round(m.cost),
-        }),
-        None => None,
-    };
-    let on_demand_compute = on_demand.cost;
-    let monthly_compute = monthly.as_ref().map(|m| m.cost);
-    let (pricing_used, compute) = match monthly {
-        Some(m) if m.cost < on_demand.cost => (Pricing::Monthly, m),
-        _ => (Pricing::OnDemand, on_demand),
-    };
-
     let stopped_h = assumptions.stopped_h;
     let rental_h = add(busy_h, stopped_h, "estimate.rental_h")?;
     let rental = Rental {
@@ -80,17 +53,48 @@ pub fn estimate(
         node_hourly,
         rental_h,
     };
-    let compute_cost = compute.cost;
+    let node_hours = mul(billable.hours, nodes_d, "estimate.on_demand_compute")?;
+    let running_exact =
+        billable.cost(mul(node_hourly, nodes_d, "estimate.on_demand_compute")?)?;
+    let running = CostComponent {
+        kind: ComponentKind::OnDemandCompute,
+        unit: Unit::NodeHour,
+        quantity: node_hours,
+        unit_price: Some(node_hourly),
+        cost: currency.round(running_exact),
+    };
     let stopped = rental.stopped_compute()?;
-    let idle_cost = rental.idle_cost(compute_cost, busy_h, stopped.cost)?;
-    let mut components = vec![
-        compute,
-        stopped,
+    let on_demand_compute = add(running.cost, stopped.cost, "estimate.on_demand_compute")?;
+    let monthly = billing::monthly(sheet, rental_h, nodes_d)?;
+    let monthly_compute = monthly.map(|m| currency.round(m.cost));
+    let chosen = monthly
+        .zip(monthly_compute)
+        .filter(|(_, cost)| *cost < on_demand_compute);
+    let (pricing_used, compute_lines, unused_commitment_h, idle_cost) = match chosen {
+        Some((m, cost)) => {
+            let line = CostComponent {
+                kind: ComponentKind::MonthlyCommitment,
+                unit: Unit::NodeMonth,
+                quantity: mul(m.months, nodes_d, "estimate.monthly_compute")?,
+                unit_price: Some(m.price),
+                cost,
+            };
+            let idle = rental.idle_cost_monthly(m.price, m.unused_h)?;
+            let included = rental.stopped_in_commitment()?;
+            (Pricing::Monthly, [line, included], Some(m.unused_h), idle)
+        }
+        None => {
+            let idle = rental.idle_cost(running.cost, busy_h, stopped.cost)?;
+            (Pricing::OnDemand, [running, stopped], None, idle)
+        }
+    };
+    let mut components = compute_lines.to_vec();
+    components.extend([
         rental.disk()?,
         rental.public_ip()?,
         rental.traffic()?,
-    ];
-    components.push(rental.snapshots()?);
+        rental.snapshots()?,
+    ]);
     components.extend(rental.other_fees());
     let total = sum(components.iter().map(|c| c.cost), "estimate.total")?;
 
@@ -115,8 +119,11 @@ pub fn estimate(
         currency,
         nodes,
         node_hourly,
-        compute_basis,
-        efficiency_used,
+        compute_basis: compute.basis,
+        efficiency_used: compute.efficiency,
+        n_run: compute.n_run,
+        one_node_throughput_per_s: compute.one_node,
+        planned_throughput_per_s: compute.planned,
         compute_h,
         busy_h,
         billable_h: billable.hours,
@@ -127,7 +134,8 @@ pub fn estimate(
         pricing_used,
         on_demand_compute,
         monthly_compute,
-        break_even_hours: billing::break_even_hours(sheet, node_hourly)?,
+        unused_commitment_h,
+        break_even: billing::break_even(sheet, node_hourly)?,
         total,
         idle_cost,
         cost_per_unit,
@@ -155,32 +163,57 @@ fn node_count(
     }
 }
 
-/// W ÷ (T × nodes × e) ÷ 3600 with a measured throughput, else the stated run length.
+/// Where the compute hours came from, with the throughput figures behind them.
+struct Compute {
+    basis: ComputeBasis,
+    hours: Decimal,
+    efficiency: Option<Decimal>,
+    n_run: Option<u32>,
+    one_node: Option<Decimal>,
+    planned: Option<Decimal>,
+}
+
+/// W ÷ planned throughput ÷ 3600 with a measured throughput (rule 2), else the stated run
+/// length.
 fn compute_hours(
     workload: &Workload,
     a: &Assumptions,
     nodes: u32,
     warnings: &mut Vec<TcoWarning>,
-) -> Result<(ComputeBasis, Option<Decimal>, Decimal), TcoError> {
+) -> Result<Compute, TcoError> {
     const F: &str = "estimate.compute_h";
-    if let (Some(work), Some(throughput)) = (&workload.total_work, a.measured_throughput_per_s) {
+    if let (Some(work), Some(per_s)) = (&workload.total_work, a.measured_throughput_per_s) {
         if let Some(run_hours) = workload.run_hours {
             warnings.push(TcoWarning::StatedRunLengthIgnored { run_hours });
         }
-        let efficiency = if nodes == 1 {
-            Decimal::ONE
-        } else {
-            a.efficiency
+        let run = RunThroughput {
+            per_s,
+            nodes: a.run_nodes(),
         };
-        let per_second = product(&[throughput, nodes.into(), efficiency], F)?;
-        let hours = div(div(work.amount, per_second, F)?, SECONDS_PER_HOUR, F)?;
-        return Ok((ComputeBasis::MeasuredThroughput, Some(efficiency), hours));
+        let planned = throughput::planned(run, nodes, a.efficiency)?;
+        let one_node = throughput::one_node(run, a.efficiency)?;
+        let hours = div(div(work.amount, planned, F)?, SECONDS_PER_HOUR, F)?;
+        return Ok(Compute {
+            basis: ComputeBasis::MeasuredThroughput,
+            hours,
+            efficiency: Some(throughput::efficiency_on(nodes, a.efficiency)),
+            n_run: Some(run.nodes),
+            one_node: Some(one_node),
+            planned: Some(planned),
+        });
     }
     let Some(run_hours) = workload.run_hours else {
         return Err(TcoError::new("workload.run_hours", ErrorReason::NoWorkSize));
     };
     warnings.push(TcoWarning::ThroughputAssumed);
-    Ok((ComputeBasis::StatedRunLength, None, run_hours))
+    Ok(Compute {
+        basis: ComputeBasis::StatedRunLength,
+        hours: run_hours,
+        efficiency: None,
+        n_run: None,
+        one_node: None,
+        planned: None,
+    })
 }
 
 /// Setup + data preparation + download + export + idle + compute × (1 + re-run share).

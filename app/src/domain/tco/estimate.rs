@@ -69,11 +69,36 @@ pub enum Pricing {
     Monthly,
 }
 
+/// When a monthly commitment starts to beat on demand within its term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BreakEven {
+    /// From this many busy hours per node within the term (term × monthly price ÷ node hourly
+    /// price, at most term × 730).
+    WithinTerm {
+        /// Busy hours per node.
+        #[serde(with = "rust_decimal::serde::str")]
+        hours: Decimal,
+    },
+    /// On demand stays cheaper even when the node runs every hour of the term.
+    NeverWithinTerm,
+}
+
+/// Which group a quote is ranked in (rule 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuoteGroup {
+    /// Compute time from a measured throughput.
+    Measured,
+    /// Compute time from the workload's stated run length: estimated, not measured.
+    Estimated,
+}
+
 /// Where the compute hours come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ComputeBasis {
-    /// Total work ÷ (measured throughput × nodes × efficiency).
+    /// Total work ÷ planned throughput (the measured one moved to the planned node count).
     MeasuredThroughput,
     /// The workload's stated run length.
     StatedRunLength,
@@ -126,8 +151,17 @@ pub struct Estimate {
     pub node_hourly: Decimal,
     /// Where `compute_h` comes from.
     pub compute_basis: ComputeBasis,
-    /// Scaling efficiency applied (1 for one node); `None` for a stated run length.
+    /// Scaling efficiency e(n) on the planned nodes (1 for one node); `None` for a stated run
+    /// length.
     pub efficiency_used: Option<Decimal>,
+    /// Nodes the measured throughput ran on (`n_run`); `None` for a stated run length.
+    pub n_run: Option<u32>,
+    /// One-node throughput T1 = T_run ÷ (n_run × e_run), units per second; `None` for a stated
+    /// run length.
+    pub one_node_throughput_per_s: Option<Decimal>,
+    /// Throughput planned on `nodes` nodes = T_run × n × e(n) ÷ (n_run × e_run) (exactly T_run
+    /// when n = n_run), units per second; `None` for a stated run length.
+    pub planned_throughput_per_s: Option<Decimal>,
     /// Hours of useful compute.
     pub compute_h: Decimal,
     /// Hours the node runs: overheads + idle + compute × (1 + re-run share).
@@ -144,15 +178,19 @@ pub struct Estimate {
     pub components: Vec<CostComponent>,
     /// The compute pricing in the total.
     pub pricing_used: Pricing,
-    /// Compute cost at on-demand prices.
+    /// The compute side on demand: billable running time plus stopped compute, each rounded.
     pub on_demand_compute: Decimal,
-    /// Compute cost under the monthly commitment, if the sheet offers one.
+    /// The compute side under the monthly commitment (covers running and stopped time), if
+    /// the sheet offers one.
     pub monthly_compute: Option<Decimal>,
-    /// Hours per node and month above which a month's commitment beats on-demand.
-    pub break_even_hours: Option<Decimal>,
+    /// Paid but unrented hours per node of the commitment, when the total uses it.
+    pub unused_commitment_h: Option<Decimal>,
+    /// When the commitment beats on demand within its term, if the sheet offers one.
+    pub break_even: Option<BreakEven>,
     /// The sum of the rounded components.
     pub total: Decimal,
-    /// Of which idle: idle share of compute, stopped compute, disk and IP while stopped.
+    /// Of which idle: idle share of compute, stopped compute (on demand) or idle, stopped and
+    /// unused commitment hours (monthly), disk and IP while stopped.
     pub idle_cost: Decimal,
     /// Total cost per unit of work, when the total work is known.
     pub cost_per_unit: Option<CostPerUnit>,

@@ -179,7 +179,18 @@ pub struct Assumptions {
     /// Multi-node scaling efficiency in `(0, 1]`; a single node always counts as 1.
     #[serde(with = "rust_decimal::serde::str")]
     pub efficiency: Decimal,
-    /// Measured steady-state throughput of one node, work units per second.
+    /// Measured steady-state throughput `T_run`, work units per second, of the whole run on
+    /// `n_run` nodes (rule 2 of the module documentation turns it into the planned throughput).
     #[serde(default, with = "rust_decimal::serde::str_option")]
     pub measured_throughput_per_s: Option<Decimal>,
+    /// Nodes the measured throughput ran on (`n_run`); absent means 1.
+    #[serde(default)]
+    pub n_run: Option<u32>,
+}
+
+impl Assumptions {
+    /// The node count of the measured run: `n_run`, 1 when absent.
+    pub fn run_nodes(&self) -> u32 {
+        self.n_run.unwrap_or(1)
+    }
 }

@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 /// Assumptions that differ for one quote; an absent field keeps the shared value.
-/// (A quote's measured throughput is set on the quote itself.)
+/// (A quote's measured throughput and its `n_run` are set on the quote itself.)
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AssumptionOverrides {
@@ -117,6 +117,7 @@ impl AssumptionOverrides {
             nodes: self.nodes.or(base.nodes),
             efficiency: pick(self.efficiency, base.efficiency),
             measured_throughput_per_s: base.measured_throughput_per_s,
+            n_run: base.n_run,
         }
     }
 }

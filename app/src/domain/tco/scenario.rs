@@ -2,15 +2,14 @@
 //! The CLI `nodeledger tco SCENARIO.json` prints the [`ScenarioResult`] of [`run_scenario`].
 
 use super::arith::positive;
-use super::currency::{Currency, ExchangeRate};
+use super::currency::{Currency, ExchangeRate, latest_rate};
 use super::engine::estimate;
 use super::error::{ErrorReason, TcoError};
-use super::estimate::Estimate;
+use super::estimate::{ComputeBasis, Estimate, QuoteGroup};
 use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
 use super::overrides::AssumptionOverrides;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use std::cmp::Ordering;
 
 /// One vendor quote: a price sheet for a node shape. Its currency is the price sheet's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,9 +23,14 @@ pub struct Quote {
     pub price_sheet: PriceSheet,
     /// The node offered.
     pub node_shape: NodeShape,
-    /// Measured throughput of this node, work units per second (replaces the shared one).
+    /// Measured throughput `T_run` on this quote's node, work units per second of the whole
+    /// run (replaces the shared one, together with `n_run`).
     #[serde(default, with = "rust_decimal::serde::str_option")]
     pub measured_throughput_per_s: Option<Decimal>,
+    /// Nodes this quote's measured throughput ran on; absent means 1. Only read with
+    /// `measured_throughput_per_s`.
+    #[serde(default)]
+    pub n_run: Option<u32>,
     /// Changes to the shared assumptions for this quote only.
     #[serde(default)]
     pub assumption_overrides: Option<AssumptionOverrides>,
@@ -56,8 +60,10 @@ pub struct Scenario {
 /// One quote's result within a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RankedQuote {
-    /// 1 for the cheapest.
+    /// 1 for the cheapest measured quote; estimated quotes rank after every measured one.
     pub rank: u32,
+    /// Measured (from a throughput) or estimated (from the stated run length).
+    pub group: QuoteGroup,
     /// The quote's id.
     pub id: String,
     /// The quote's label.
@@ -70,7 +76,8 @@ pub struct RankedQuote {
     pub estimate: Estimate,
 }
 
-/// All quotes of a scenario, cheapest first (ties by label).
+/// All quotes of a scenario: measured ones cheapest first, then the estimated ones cheapest
+/// first (ties by label, then id).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScenarioResult {
     /// The scenario's title.
@@ -81,7 +88,9 @@ pub struct ScenarioResult {
     pub quotes: Vec<RankedQuote>,
 }
 
-/// Estimates every quote of `scenario` and ranks them cheapest first (ties by label, then id).
+/// Estimates every quote of `scenario` and ranks them: the measured group cheapest first,
+/// then the "estimated, not measured" group cheapest first (ties by label, then id); ranks
+/// run 1..n over both groups.
 ///
 /// Errors from one quote carry its id in [`TcoError::quote`].
 pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
@@ -92,7 +101,7 @@ pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
         .map(|q| rank_input(scenario, q, compare_currency).map_err(|e| e.for_quote(&q.id)))
         .collect::<Result<Vec<_>, _>>()?;
     quotes.sort_by(|a, b| {
-        let by_total = a.compared_total.cmp(&b.compared_total);
+        let by_total = a.group.cmp(&b.group).then(a.compared_total.cmp(&b.compared_total));
         by_total
             .then_with(|| a.label.cmp(&b.label))
             .then_with(|| a.id.cmp(&b.id))
@@ -143,6 +152,7 @@ fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote,
     if let Some(t) = q.measured_throughput_per_s {
         assumptions.measured_throughput_per_s =
             Some(positive(t, "quote.measured_throughput_per_s")?);
+        assumptions.n_run = q.n_run;
     }
     let estimate = estimate(&q.price_sheet, &q.node_shape, &s.workload, &assumptions)?;
     let (compared_total, rate_date) = if estimate.currency == compare {
@@ -155,8 +165,13 @@ fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote,
         )
     };
     let (id, label) = (q.id.clone(), q.label.clone());
+    let group = match estimate.compute_basis {
+        ComputeBasis::MeasuredThroughput => QuoteGroup::Measured,
+        ComputeBasis::StatedRunLength => QuoteGroup::Estimated,
+    };
     Ok(RankedQuote {
         rank: 0,
+        group,
         id,
         label,
         compared_total,
@@ -165,25 +180,17 @@ fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote,
     })
 }
 
-/// The latest rate between `from` and `to` (a direct rate wins over an inverse one of the same date).
+/// The latest rate between `from` and `to` ([`latest_rate`]), or a missing-rate error.
 fn find_rate(
     rates: &[ExchangeRate],
     from: Currency,
     to: Currency,
 ) -> Result<&ExchangeRate, TcoError> {
-    let direct = |r: &ExchangeRate| r.from == from && r.to == to;
-    rates
-        .iter()
-        .filter(|r| direct(r) || (r.from == to && r.to == from))
-        .max_by(|a, b| match a.date.cmp(&b.date) {
-            Ordering::Equal => direct(a).cmp(&direct(b)),
-            other => other,
-        })
-        .ok_or_else(|| {
-            let reason = ErrorReason::MissingRate {
-                from: from.code().to_owned(),
-                to: to.code().to_owned(),
-            };
-            TcoError::new("scenario.exchange_rates", reason)
-        })
+    latest_rate(rates, from, to).ok_or_else(|| {
+        let reason = ErrorReason::MissingRate {
+            from: from.code().to_owned(),
+            to: to.code().to_owned(),
+        };
+        TcoError::new("scenario.exchange_rates", reason)
+    })
 }

@@ -110,5 +110,8 @@ fn assumption_fields(a: &Assumptions) -> Result<(), TcoError> {
     if let Some(t) = a.measured_throughput_per_s {
         positive(t, "assumptions.measured_throughput_per_s")?;
     }
+    if a.n_run == Some(0) {
+        return Err(TcoError::new("assumptions.n_run", ErrorReason::NotPositive));
+    }
     Ok(())
 }

@@ -24,6 +24,7 @@ fn profiles_scale_hours_and_traffic() {
         &hours(dec!(100), 1),
         &a,
         &WhatIfProfiles::default(),
+        None,
     )
     .unwrap();
     assert_eq!(w.low.total, dec!(960.00), "88 h + 80 GB");
@@ -44,6 +45,7 @@ fn throughput_sensitivity_moves_compute_time_by_twenty_percent() {
         &work(dec!(36000), 1),
         &a,
         &WhatIfProfiles::default(),
+        None,
     )
     .unwrap();
     assert_eq!(w.expected.compute_h, dec!(10));
@@ -56,7 +58,7 @@ fn throughput_sensitivity_moves_compute_time_by_twenty_percent() {
 #[test]
 fn what_if_rejects_bad_profiles() {
     let run = |a: &Assumptions, p: &WhatIfProfiles| {
-        what_if(&sheet(dec!(1)), &shape(1), &hours(dec!(1), 1), a, p).map(|_| ())
+        what_if(&sheet(dec!(1)), &shape(1), &hours(dec!(1), 1), a, p, None).map(|_| ())
     };
     let high_reruns = Assumptions {
         rerun_share: dec!(0.8),

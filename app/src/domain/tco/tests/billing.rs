@@ -2,7 +2,7 @@
 
 use super::fixtures::{run, sheet};
 use crate::domain::tco::{
-    BillingIncrement, ComponentKind, PriceBasis, PriceSheet, Pricing, TcoWarning, billable_hours,
+    BreakEven, BillingIncrement, ComponentKind, PriceBasis, PriceSheet, Pricing, TcoWarning, billable_hours,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -75,7 +75,11 @@ fn monthly_sheet(term: u32) -> PriceSheet {
 #[test]
 fn monthly_versus_on_demand_around_break_even() {
     let below = run(&monthly_sheet(1), 1, 1, dec!(499));
-    assert_eq!(below.break_even_hours, Some(dec!(500)));
+    // v2: 1 month × 5000 ÷ 10/h = 500 busy hours, within the 730 h of the term.
+    assert_eq!(
+        below.break_even,
+        Some(BreakEven::WithinTerm { hours: dec!(500) })
+    );
     assert_eq!(
         (below.pricing_used, below.total),
         (Pricing::OnDemand, dec!(4990.00))

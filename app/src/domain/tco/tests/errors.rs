@@ -268,7 +268,7 @@ fn a_work_size_is_required_and_never_assumed() {
 fn overflowing_hours_are_errors_not_panics() {
     rejects(
         |i| i.2.run_hours = Some(Decimal::MAX),
-        "estimate.on_demand_compute",
+        "estimate.billable_h",
         R::Overflow,
     );
     rejects(

@@ -76,6 +76,7 @@ pub(super) fn assumptions() -> Assumptions {
         nodes: None,
         efficiency: dec!(1),
         measured_throughput_per_s: None,
+        n_run: None,
     }
 }
 

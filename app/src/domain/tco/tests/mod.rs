@@ -1,4 +1,4 @@
-//! Tests of the cost model v1: one per rule, every error, properties and serde.
+//! Tests of the cost model v2: one per rule, every error, properties and serde.
 
 mod analysis;
 mod billing;
@@ -8,4 +8,5 @@ mod fixtures;
 mod props;
 mod scenario;
 mod schema;
+mod v2_rules;
 mod worked_example;

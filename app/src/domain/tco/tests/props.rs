@@ -2,8 +2,8 @@
 
 use super::fixtures::{assumptions, shape, sheet};
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, Currency, ExchangeRate, PriceBasis, PriceSheet, Workload,
-    billable_hours, estimate,
+    Assumptions, BillingIncrement, BreakEven, Currency, ExchangeRate, PriceBasis, PriceSheet,
+    RunThroughput, Workload, billable_hours, estimate, throughput,
 };
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -85,7 +85,7 @@ proptest! {
             prop_assert_eq!(c.cost, Currency::CNY.round(c.cost));
         }
         prop_assert!(e.idle_cost <= e.total);
-        prop_assert!(e.billable_h >= e.busy_h);
+        prop_assert!(e.billable_h >= e.busy_h - Decimal::new(5, 4) / Decimal::from(3600));
     }
 
     #[test]
@@ -105,9 +105,59 @@ proptest! {
     }
 
     #[test]
+    fn more_stopped_hours_never_cost_less(
+        s in price_sheet(), a in usage(), run in dec(1_000_000, 3), extra in dec(100_000, 3),
+    ) {
+        let before = estimate(&s, &shape(1), &workload(run, 1), &a).unwrap();
+        let more = Assumptions { stopped_h: a.stopped_h + extra, ..a.clone() };
+        let after = estimate(&s, &shape(1), &workload(run, 1), &more).unwrap();
+        prop_assert!(after.total >= before.total, "{} < {}", after.total, before.total);
+    }
+
+    #[test]
+    fn planned_on_the_runs_own_node_count_reproduces_its_throughput(
+        t in (1i64..10_000_000_000, 0u32..=6), n_run in 1u32..=16, e in 1i64..=100, work in 1i64..1_000_000_000,
+    ) {
+        let t_run = Decimal::new(t.0, t.1);
+        let efficiency = Decimal::new(e, 2);
+        let run = RunThroughput { per_s: t_run, nodes: n_run };
+        prop_assert_eq!(throughput::planned(run, n_run, efficiency).unwrap(), t_run);
+        let a = Assumptions {
+            measured_throughput_per_s: Some(t_run), n_run: Some(n_run), nodes: Some(n_run), efficiency,
+            ..assumptions()
+        };
+        let w = Workload {
+            gpus_needed: 1,
+            total_work: Some(crate::domain::tco::TotalWork { amount: Decimal::from(work), unit: "tokens".into() }),
+            run_hours: None,
+        };
+        let e = estimate(&sheet(Decimal::ONE), &shape(1), &w, &a).unwrap();
+        prop_assert_eq!(e.planned_throughput_per_s, Some(t_run));
+        // T1 on n_run nodes at e(n_run) is the run again (within rounding of the division).
+        let t1 = e.one_node_throughput_per_s.unwrap();
+        let back = t1 * Decimal::from(n_run) * throughput::efficiency_on(n_run, efficiency);
+        prop_assert!((back - t_run).abs() <= Decimal::new(1, 20) * t_run.max(Decimal::ONE), "{back} vs {t_run}");
+    }
+
+    #[test]
+    fn break_even_never_exceeds_the_terms_hours(s in price_sheet(), per_node in 1u32..9) {
+        let e = estimate(&s, &shape(per_node), &workload(Decimal::ONE, 1), &assumptions()).unwrap();
+        match (e.break_even, s.commitment_months) {
+            (Some(BreakEven::WithinTerm { hours }), Some(term)) => {
+                prop_assert!(hours <= Decimal::from(term) * Decimal::from(730));
+                prop_assert!(hours >= Decimal::ZERO);
+            }
+            (Some(BreakEven::NeverWithinTerm), Some(_)) => {}
+            (None, None) => {}
+            (b, t) => prop_assert!(false, "break-even {b:?} for term {t:?}"),
+        }
+    }
+
+    #[test]
     fn rounding_never_lowers_a_billable_time(inc in increment(), minimum in dec(1_000, 2), busy in dec(100_000_000, 6)) {
         let billed = billable_hours(inc, minimum, busy).unwrap();
-        prop_assert!(billed >= busy && billed >= minimum);
+        // Busy time is rounded to whole milliseconds first (rule 1), so billed ≥ busy within ½ ms.
+        prop_assert!(billed >= busy - Decimal::new(5, 4) / Decimal::from(3600) && billed >= minimum);
         if billed > minimum {
             prop_assert!(billed - busy < Decimal::ONE / inc.per_hour());
             let increments = billed * inc.per_hour();

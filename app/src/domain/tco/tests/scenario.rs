@@ -15,6 +15,7 @@ fn quote(id: &str, label: &str, hourly: Decimal, gpus: u32, throughput: Decimal)
         price_sheet: sheet(hourly),
         node_shape: shape(gpus),
         measured_throughput_per_s: Some(throughput),
+        n_run: None,
         assumption_overrides: None,
     }
 }

@@ -100,6 +100,7 @@ fn quote(id: &str, price_sheet: PriceSheet, node_shape: NodeShape) -> Quote {
         price_sheet,
         node_shape,
         measured_throughput_per_s: None,
+        n_run: None,
         assumption_overrides: None,
     }
 }
@@ -122,6 +123,7 @@ fn full() -> Scenario {
         nodes: Some(2),
         efficiency: dec!(0.9),
         measured_throughput_per_s: Some(dec!(10)),
+        n_run: Some(2),
     };
     let gpu_sheet = PriceSheet {
         basis: PriceBasis::PerGpu,
@@ -169,6 +171,7 @@ fn full() -> Scenario {
     };
     let mut a_quote = quote("a", gpu_sheet, disks);
     a_quote.measured_throughput_per_s = Some(dec!(50));
+    a_quote.n_run = Some(1);
     a_quote.assumption_overrides = Some(overrides);
     let workload = Workload {
         gpus_needed: 16,
@@ -562,4 +565,20 @@ fn known_gaps_between_schema_and_serde() {
         );
         assert!(scenario_schema().is_valid(&doc), "{value}");
     }
+}
+
+/// Scenario files written before cost model v2 have no `n_run`: they still read, as one node.
+#[test]
+fn files_without_n_run_still_read_as_one_node() {
+    let mut doc: Value = serde_json::from_str(EXAMPLE).unwrap();
+    doc["assumptions"].as_object_mut().unwrap().remove("n_run");
+    for q in doc["quotes"].as_array_mut().unwrap() {
+        q.as_object_mut().unwrap().remove("n_run");
+    }
+    assert!(accepted(&doc, "a v1 scenario file"));
+    let s: Scenario = serde_json::from_value(doc).unwrap();
+    assert!(s.quotes.iter().all(|q| q.n_run.is_none()));
+    let r = check_both(&s, "a v1 scenario file");
+    assert_eq!(r.quotes[0].compared_total, dec!(720.00));
+    assert_eq!(r.quotes[0].estimate.n_run, Some(1));
 }

@@ -1,0 +1,138 @@
+//! A measured throughput and the node count it ran on (rule 2), and which runs set the
+//! throughput of a quote (rule 5). Pure: the caller picks the valid runs, this module only
+//! does the arithmetic.
+
+use super::arith::{add, div, mul, positive};
+use super::error::{ErrorReason, TcoError};
+use rust_decimal::Decimal;
+use std::cmp::Ordering;
+
+/// A measured throughput `T_run` (work units per second of the whole run) and the node count
+/// `n_run` it ran on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunThroughput {
+    /// `T_run`, units per second for all `nodes` together.
+    pub per_s: Decimal,
+    /// `n_run`, at least 1.
+    pub nodes: u32,
+}
+
+/// The scaling efficiency in use on `nodes` nodes: 1 for one node, else `efficiency`.
+#[must_use]
+pub fn efficiency_on(nodes: u32, efficiency: Decimal) -> Decimal {
+    if nodes == 1 { Decimal::ONE } else { efficiency }
+}
+
+fn check(run: RunThroughput, efficiency: Decimal, field: &'static str) -> Result<(), TcoError> {
+    positive(run.per_s, field)?;
+    if run.nodes == 0 {
+        return Err(TcoError::new("assumptions.n_run", ErrorReason::NotPositive));
+    }
+    if efficiency <= Decimal::ZERO || efficiency > Decimal::ONE {
+        let reason = ErrorReason::OutOfRange { allowed: "(0, 1]" };
+        return Err(TcoError::new("assumptions.efficiency", reason));
+    }
+    Ok(())
+}
+
+/// One-node throughput `T1 = T_run ÷ (n_run × e_run)`, with `e_run` = [`efficiency_on`]`(n_run)`.
+///
+/// A 2-node run at 1800/s with efficiency 0.9 gives T1 = 1800 ÷ 1.8 = 1000/s.
+pub fn one_node(run: RunThroughput, efficiency: Decimal) -> Result<Decimal, TcoError> {
+    const F: &str = "estimate.one_node_throughput_per_s";
+    check(run, efficiency, "assumptions.measured_throughput_per_s")?;
+    if run.nodes == 1 {
+        return Ok(run.per_s);
+    }
+    let divisor = mul(run.nodes.into(), efficiency_on(run.nodes, efficiency), F)?;
+    div(run.per_s, divisor, F)
+}
+
+/// Throughput planned on `nodes` nodes: `T_run` unchanged when `nodes = n_run`, else
+/// `T_run × n × e(n) ÷ (n_run × e_run)` (multiplied first, divided last), so that
+/// efficiency is never applied twice.
+///
+/// The 2-node run at 1800/s with efficiency 0.9: 1800/s on 2 nodes, 1000/s on 1 node,
+/// 1800 × 4 × 0.9 ÷ 1.8 = 3600/s on 4 nodes.
+pub fn planned(run: RunThroughput, nodes: u32, efficiency: Decimal) -> Result<Decimal, TcoError> {
+    const F: &str = "estimate.planned_throughput_per_s";
+    check(run, efficiency, "assumptions.measured_throughput_per_s")?;
+    if nodes == 0 {
+        return Err(TcoError::new("assumptions.nodes", ErrorReason::NotPositive));
+    }
+    if nodes == run.nodes {
+        return Ok(run.per_s);
+    }
+    let up = mul(
+        mul(run.per_s, nodes.into(), F)?,
+        efficiency_on(nodes, efficiency),
+        F,
+    )?;
+    let down = mul(run.nodes.into(), efficiency_on(run.nodes, efficiency), F)?;
+    div(up, down, F)
+}
+
+/// The throughput a set of valid runs gives a quote (rule 5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FromRuns {
+    /// The expected throughput: the median run's own `(T_run, n_run)` for an odd count; for an
+    /// even count the mean of the two middle runs' T1 on one node (or the mean of their
+    /// `T_run` on their node count when both ran on the same count — the same value, exact).
+    pub expected: RunThroughput,
+    /// Indices (into the given runs) of the runs `expected` comes from.
+    pub expected_runs: Vec<usize>,
+    /// The slowest run by T1 (for the what-if "slowest valid run").
+    pub slowest: RunThroughput,
+    /// Its index.
+    pub slowest_run: usize,
+}
+
+/// The median and the slowest of `runs` by one-node throughput T1 under `efficiency`; `None`
+/// for no runs. Ties keep the given order.
+///
+/// Runs at 900, 1000 and 2000/s on one node: expected 1000/s (the middle run), slowest 900/s.
+/// Runs at 900, 1000, 1200 and 2000/s: expected (1000 + 1200) ÷ 2 = 1100/s.
+pub fn from_runs(
+    runs: &[RunThroughput],
+    efficiency: Decimal,
+) -> Result<Option<FromRuns>, TcoError> {
+    if runs.is_empty() {
+        return Ok(None);
+    }
+    let t1: Vec<Decimal> = runs
+        .iter()
+        .map(|r| one_node(*r, efficiency))
+        .collect::<Result<_, _>>()?;
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by(|a, b| match t1[*a].cmp(&t1[*b]) {
+        Ordering::Equal => a.cmp(b),
+        other => other,
+    });
+    let slowest_run = order[0];
+    let mid = order.len() / 2;
+    let (expected, expected_runs) = if order.len() % 2 == 1 {
+        (runs[order[mid]], vec![order[mid]])
+    } else {
+        const F: &str = "estimate.median_throughput_per_s";
+        let (a, b) = (order[mid - 1], order[mid]);
+        let two = Decimal::TWO;
+        let expected = if runs[a].nodes == runs[b].nodes {
+            RunThroughput {
+                per_s: div(add(runs[a].per_s, runs[b].per_s, F)?, two, F)?,
+                nodes: runs[a].nodes,
+            }
+        } else {
+            RunThroughput {
+                per_s: div(add(t1[a], t1[b], F)?, two, F)?,
+                nodes: 1,
+            }
+        };
+        (expected, vec![a, b])
+    };
+    Ok(Some(FromRuns {
+        expected,
+        expected_runs,
+        slowest: runs[slowest_run],
+        slowest_run,
+    }))
+}
