@@ -547,11 +547,12 @@ fn comparison_query(c: &Content) -> String {
     c.frozen.as_ref().map(|f| f.query.clone()).or_else(|| c.comparison.clone()).unwrap_or_else(|| default_query(c))
 }
 
-/// What the attached runs observed, read from their canonical records (a record that does
-/// not read is left out and logged).
-async fn observations(db: &Db, team_id: i64, runs: &[RunSummary]) -> Result<Vec<RunObservation>, AppError> {
+/// What the attached runs of the chosen quote observed, read from their canonical records (a
+/// record that does not read is left out and logged; runs of other quotes say nothing about
+/// the chosen node).
+async fn observations(db: &Db, team_id: i64, quote_id: Option<i64>, runs: &[RunSummary]) -> Result<Vec<RunObservation>, AppError> {
     let mut out = Vec::with_capacity(runs.len());
-    for r in runs {
+    for r in runs.iter().filter(|r| quote_id.is_some() && r.quote_id == quote_id) {
         let Some(json) = store::runs::canonical(db, team_id, r.id).await? else { continue };
         match RunObservation::from_canonical(r.id, r.quote_id, Some(r.status), &json) {
             Ok(o) => out.push(o),
@@ -563,7 +564,7 @@ async fn observations(db: &Db, team_id: i64, runs: &[RunSummary]) -> Result<Vec<
 
 /// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]).
 async fn prefill_facts(db: &Db, team_id: i64, workload: &Workload, quote_id: Option<i64>, quote: Option<&QuoteDraft>, runs: &[RunSummary]) -> Result<PrefillFacts, AppError> {
-    let observed = observations(db, team_id, runs).await?;
+    let observed = observations(db, team_id, quote_id, runs).await?;
     Ok(checklist::gather(&FactSources { workload, quote_id, quote, runs: &observed }))
 }
 
@@ -912,4 +913,28 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
     store::orders::latest(db, team_id, order_id).await?.ok_or(AppError::NotFound)?;
     let record = crate::services::audit::export_order(db, order_id).await?.ok_or(AppError::NotFound)?;
     serde_json::to_value(record).map_err(|_| AppError::Internal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_query;
+
+    #[test]
+    fn a_comparison_link_is_the_cost_pages_query_in_any_form_it_is_pasted() {
+        let q = "workload=3&picked=1&q=7&setup_h_7=6";
+        for pasted in [
+            format!("http://127.0.0.1:3000/tco?{q}"),
+            format!("https://ledger.example.com/tco?{q}#ranking"),
+            format!("/tco?{q}"),
+            format!("?{q}"),
+            q.to_string(),
+            format!("  /tco?{q}  "),
+        ] {
+            assert_eq!(link_query(&pasted).as_deref(), Some(q), "{pasted}");
+        }
+        assert_eq!(link_query("/tco").as_deref(), Some(""));
+        assert_eq!(link_query("/quotes?q=7"), None, "another page");
+        assert_eq!(link_query("https://evil.example.com/orders/1?x=1"), None);
+        assert_eq!(link_query("just some words"), None);
+    }
 }

@@ -95,7 +95,7 @@ struct Canonical {
     warmup_s: Option<f64>,
     vram_peak_mib: Option<f64>,
     #[serde(default)]
-    telemetry: Vec<serde_json::Value>,
+    telemetry: Vec<serde::de::IgnoredAny>,
     #[serde(default)]
     verdict: Option<CanonicalVerdict>,
 }
