@@ -135,7 +135,6 @@ fn content_of(row: &OrderRow) -> Result<Content, AppError> {
     })
 }
 
-
 /// Creates an order (procurement) with its first draft revision; returns its id.
 pub async fn create(db: &Db, caller: &Caller, team: &Membership, title: &str, workload_id: i64) -> Result<i64, AppError> {
     let title = title.trim();
