@@ -139,7 +139,7 @@ pub static ITEMS: &[Item] = &[
         id: "gpu.memory_leak_check", section: S::Gpu, required: true, applies_to: A::All,
         expert: E::Engineer, prefill: Some(P::PeakNearLimit), evidence: RUN,
         text: Text {
-            en: "If the VRAM peak is near the limit, memory leaks, needless data copies and caches were ruled out instead of only lowering the batch size.",
+            en: "If the VRAM peak is near the limit, memory leaks, data copies and unnecessary caches were looked for, instead of only lowering the batch size.",
             zh: "如果显存峰值已接近上限，已检查是否存在内存泄漏、数据复制或不必要的缓存，而不是仅靠降低批量大小解决。",
         },
         why: Text {
