@@ -916,7 +916,71 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
 
 #[cfg(test)]
 mod tests {
-    use super::link_query;
+    use super::{describe, link_query};
+    use crate::{
+        domain::checklist::{AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, Mismatch as M},
+        i18n::Locale,
+    };
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn every_prefill_code_reads_as_a_sentence_in_both_languages() {
+        let mismatches = vec![
+            M::GpuModel { quoted: "A10".into(), observed: "NVIDIA A100-SXM4-80GB".into() },
+            M::GpuCount { quoted: 8, observed: 4 },
+            M::Vram { quoted_mib: 24_576, observed_mib: 20_000 },
+            M::Mig { quoted: false, observed: true },
+            M::Driver { quoted: "535".into(), observed: "550.54.15".into() },
+            M::Cuda { quoted: "12.2".into(), observed: "12.4".into() },
+        ];
+        let codes = [
+            C::GpuQuoted { model: "L40S".into(), vram_mib: 46_068 },
+            C::FormFactor { form_factor: FormFactor::Sxm },
+            C::Exclusivity { exclusivity: Exclusivity::Mig },
+            C::SlicedForTraining { exclusivity: Exclusivity::Vgpu },
+            C::HeadroomWithinRange { pct: 20 },
+            C::HeadroomBelowRange { pct: 17, wanted_pct: dec!(20), required_mib: dec!(24576.0) },
+            C::HeadroomAboveRange { pct: 40 },
+            C::PeakNearLimit { pct: 9 },
+            C::PeakNotNearLimit { pct: 20 },
+            C::Interconnect { interconnect: Interconnect::NvLink },
+            C::SingleGpu,
+            C::NoGpuLink,
+            C::ImagePinned { image: "nvcr.io/nvidia/pytorch:24.05-py3".into() },
+            C::ImageVague { image: "supports CUDA".into() },
+            C::RunPassed,
+            C::RunFailed,
+            C::RunInconclusive,
+            C::BenchmarkPassed { minutes: 20 },
+            C::BenchmarkTooShort { minutes: 5 },
+            C::NoThrottling,
+            C::ThrottlingObserved,
+            C::ObservedMatchesQuote { quoted_mib: 24_576, observed_mib: 24_564 },
+            C::ObservedDiffers { mismatches },
+            C::StoppedBilling { compute: false, disk: true },
+            C::NoMinimumDuration,
+            C::MinimumDurationHours { hours: 2 },
+            C::AllFeesStated,
+            C::FeesNotStated { missing: vec![FeeKind::Ip, FeeKind::Snapshot] },
+            C::DiskRelease { temp_wiped: true, data_survives: false },
+            C::Egress { pricing: EgressPricing::Metered },
+            C::EgressNotStated,
+            C::InvalidFact { fact: Fact::VramPeakMib },
+        ];
+        for code in &codes {
+            for locale in [Locale::En, Locale::ZhCn] {
+                let text = describe(locale, code);
+                assert!(!text.is_empty() && !text.contains('{') && !text.contains("orders."), "{locale:?} {code:?}: {text}");
+            }
+        }
+        assert_eq!(
+            describe(Locale::En, &codes[5]),
+            "usable VRAM leaves 17 % over the peak; the workload asks for 20 % (24576 MiB)"
+        );
+        let differs = describe(Locale::En, &codes[22]);
+        assert!(differs.contains("GPU model quoted A10, seen NVIDIA A100-SXM4-80GB") && differs.contains("4 GPUs seen, 8 quoted"), "{differs}");
+        assert_eq!(describe(Locale::ZhCn, &codes[23]), "关机后计算资源仍计费：否；磁盘：是");
+    }
 
     #[test]
     fn a_comparison_link_is_the_cost_pages_query_in_any_form_it_is_pasted() {
