@@ -74,7 +74,7 @@ fn l4_run() -> String {
     json!({ "schema": "nodeledger.run/v1", "source_format": "canonical",
         "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1, "vram_total_mib": 24576.0 },
         "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
-        "vram_peak_mib": 18000.0, "telemetry": telemetry })
+        "vram_peak_mib": 18000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry })
     .to_string()
 }
 
