@@ -11,20 +11,46 @@ async function call(page: Page, path: string, form: Record<string, string>) {
   return res.json();
 }
 
-/** Answers, through the API, every item the signed-in user may answer except `skip`. */
+/**
+ * Answers, through the API, every item the signed-in user may answer except `skip`: confirmed
+ * with a note where the item takes one as evidence; an item that only a run can prove is marked
+ * not applicable, covered by the order's waiver.
+ */
 async function answerMine(page: Page, order: number, skip: string[]) {
   const view = await call(page, "/api/orders/get", { id: String(order) });
   let answered = 0;
   for (const section of view.sections) {
     for (const item of section.items) {
       if (!item.can_answer || skip.includes(item.id)) continue;
+      const needed: string[] = item.evidence_needed;
+      const byNote = needed.length === 0 || needed.includes("note");
       await call(page, "/api/orders/answer", {
-        order_id: String(order), item_id: item.id, status: "confirmed", status_note: "", answer: "checked", evidence_run: "", evidence_note: "",
+        order_id: String(order), item_id: item.id, status: byNote ? "confirmed" : "not_applicable",
+        status_note: byNote ? "" : "covered by the waiver", answer: "checked", evidence_run: "", evidence_note: byNote ? "checked with the vendor" : "",
       });
       answered += 1;
     }
   }
   return { view, answered };
+}
+
+/** Saves a quote through the API (procurement signed in); returns its id. */
+async function saveQuote(page: Page, fields: Record<string, string>) {
+  const form: Record<string, string> = { quote_id: "" };
+  for (const [k, v] of Object.entries(fields)) form[`fields[${k}]`] = v;
+  const saved = await call(page, "/api/quotes/save", form);
+  return Number(saved.quote_id);
+}
+
+/** The totals of a cost table by quote id: `rows` are table rows, `id` reads a row's quote. */
+async function totalsByQuote(page: Page, rowTestId: string, totalTestId: string, id: (row: import("@playwright/test").Locator) => Promise<string>) {
+  const rows = page.getByTestId(rowTestId);
+  const out: Record<string, string> = {};
+  for (let i = 0; i < (await rows.count()); i++) {
+    const row = rows.nth(i);
+    out[await id(row)] = ((await row.getByTestId(totalTestId).textContent()) ?? "").trim();
+  }
+  return out;
 }
 
 test("engineer and procurement complete the checklist, the manager approves with password, a change reopens review", async ({ page }) => {
@@ -84,6 +110,7 @@ test("engineer and procurement complete the checklist, the manager approves with
   const itemForm = page.getByTestId(`answer-${firstId}`);
   await itemForm.locator('select[name="status"]').selectOption("confirmed");
   await itemForm.locator('input[name="answer"]').fill("Verified on the trial node");
+  await itemForm.locator('input[name="evidence_note"]').fill("nvidia-smi on the trial node");
   await itemForm.locator('button[type="submit"]').click();
   await expect(page.locator(`[id="item-${firstId}"] [data-testid="item-status"]`)).toHaveText("Confirmed");
   await signOut(page);
@@ -127,5 +154,95 @@ test("engineer and procurement complete the checklist, the manager approves with
   await page.getByTestId("reopen-form").locator('button[type="submit"]').click();
   await expect(page.getByTestId("order-state")).toHaveText("Draft");
   await expect(page.getByRole("link", { name: "Revision 1 (Approved)" })).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
+test("the comparison procurement set on the cost page, with a per-quote override, is what the manager signs", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await ensureAdmin(page);
+  await signIn(page, ADMIN.email);
+  const team = await call(page, "/api/admin/create_team", { name: "Signed Comparison" });
+  for (const [email, role] of [["petra@example.com", "procurement"], ["emil@example.com", "engineer"], ["mara@example.com", "manager"]]) {
+    await call(page, "/api/admin/create_user", {
+      email, display_name: email.split("@")[0], password: PASSWORD, password_confirm: PASSWORD, team_id: String(team), role,
+    });
+  }
+  await signOut(page);
+
+  // Procurement: a workload, two quotes, an order considering both.
+  await signIn(page, "petra@example.com");
+  const workload = await call(page, "/api/workloads/create", {
+    name: "Nightly encode", kind: "batch", model: "", precision: "", vram_peak_gib: "16", vram_peak_source: "measured",
+    concurrency: "1", gpus_needed: "1", run_hours: "30", total_work_amount: "", total_work_unit: "", data_gb: "0", checkpoint_gb: "0", headroom_pct: "20",
+  });
+  const base = {
+    received_on: "2026-11-20", valid_until: "2099-12-31", "spec.gpu_model": "L4 24GB", "spec.gpus_per_node": "1", "spec.vram_gib": "24",
+    "spec.sharing": "exclusive", currency: "CNY", "price.basis": "per_node", "price.billing_increment": "hour", "price.stopped_bills_compute": "no",
+  };
+  const a = await saveQuote(page, { ...base, vendor: "Alpha Cloud", reference: "L4-A", "price.on_demand_hourly": "4.00" });
+  const b = await saveQuote(page, { ...base, vendor: "Beta Cloud", reference: "L4-B", "price.on_demand_hourly": "4.50" });
+  const order = Number(await call(page, "/api/orders/create", { title: "Encode nodes", workload_id: String(workload) }));
+  const select = new URLSearchParams({ order_id: String(order), quote_id: String(a), waiver: "Same node type benchmarked last quarter; report on file." });
+  select.append("considered[]", String(a));
+  select.append("considered[]", String(b));
+  const origin = new URL(page.url()).origin;
+  const selected = await page.request.post("/api/orders/select", {
+    data: select.toString(), headers: { Origin: origin, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  expect(selected.status(), await selected.text()).toBe(200);
+
+  // The default comparison first, as the order page shows it.
+  await open(page, `/orders/${order}`);
+  const byQuote = (row: import("@playwright/test").Locator) => row.getAttribute("data-quote").then((q) => q ?? "");
+  const before = await totalsByQuote(page, "order-tco-row", "order-tco-total", byQuote);
+  expect(Object.keys(before).sort()).toEqual([String(a), String(b)].sort());
+
+  // On the cost page: 6 h of setup for quote A only, through the page's override fields.
+  await open(page, `/tco?workload=${workload}&picked=1&q=${a}&q=${b}`);
+  await page.getByTestId("tco-overrides").locator("summary").click();
+  await page.locator(`input[name="setup_h_${a}"]`).fill("6");
+  await page.getByTestId("tco-compare").click();
+  await page.waitForURL((url) => url.searchParams.get(`setup_h_${a}`) === "6");
+  await hydrated(page);
+  await expect(page.getByTestId("tco-row")).toHaveCount(2);
+  const comparisonUrl = page.url();
+  const onCostPage = await totalsByQuote(page, "tco-row", "tco-total", async (row) => {
+    const href = (await row.locator('a[href^="/quotes/"]').first().getAttribute("href")) ?? "";
+    return href.replace("/quotes/", "");
+  });
+  expect(onCostPage[String(b)]).toBe(before[String(b)]);
+  expect(onCostPage[String(a)]).not.toBe(before[String(a)]);
+
+  // Use this comparison for the order: paste the cost page's address.
+  await open(page, `/orders/${order}`);
+  const comparisonForm = page.getByTestId("comparison-form");
+  await comparisonForm.locator('input[name="link"]').fill(comparisonUrl);
+  await comparisonForm.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("order-comparison")).toContainText("Comparison chosen by procurement");
+  expect(await totalsByQuote(page, "order-tco-row", "order-tco-total", byQuote)).toEqual(onCostPage);
+
+  // The checklist, then submission.
+  await answerMine(page, order, []);
+  await signOut(page);
+  await signIn(page, "emil@example.com");
+  await answerMine(page, order, []);
+  await signOut(page);
+  await signIn(page, "petra@example.com");
+  await open(page, `/orders/${order}`);
+  await expect(page.getByTestId("order-blockers")).toHaveCount(0);
+  await page.getByTestId("submit-form").locator('button[type="submit"]').click();
+  await expect(page.getByTestId("order-state")).toHaveText("Waiting for sign-off");
+  await signOut(page);
+
+  // The manager's review page shows the totals the comparison page showed, frozen.
+  await signIn(page, "mara@example.com");
+  await open(page, `/orders/${order}`);
+  await expect(page.getByTestId("order-comparison")).toContainText("Frozen at submission");
+  expect(await totalsByQuote(page, "order-tco-row", "order-tco-total", byQuote)).toEqual(onCostPage);
+  const scenario = await page.request.get((await page.getByTestId("order-scenario").getAttribute("href")) ?? "");
+  expect(scenario.status()).toBe(200);
+  const frozen = await scenario.json();
+  const overridden = frozen.quotes.find((q: { id: string }) => q.id === String(a));
+  expect(overridden.assumption_overrides?.setup_h ?? frozen.assumptions.setup_h).toBe("6");
   expect(consoleErrors).toEqual([]);
 });

@@ -90,6 +90,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .route("/runs/compare.svg", get(crate::runs::files::compare_chart))
         .route("/tco/export.csv", get(crate::tco::export_csv))
         .route("/orders/{id}/export.json", get(crate::orders::export))
+        .route("/orders/{id}/scenario.json", get(crate::orders::scenario))
         .route("/tco/export.json", get(crate::tco::export_json))
         .route("/tco/stack.svg", get(crate::tco::stack_chart))
         .route("/tco/hours.svg", get(crate::tco::hours_chart))

@@ -22,6 +22,7 @@ struct Desk {
     quote: i64,
     run: i64,
     workload: i64,
+    token: String,
 }
 
 async fn desk() -> Desk {
@@ -57,21 +58,66 @@ async fn desk() -> Desk {
     let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let quote = json(&app.call("/api/quotes/save", &refs, Some(&pam)).await.body)["quote_id"].as_i64().unwrap();
     let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body).as_str().unwrap().to_string();
-    let run_json = json!({ "schema": "nodeledger.run/v1", "source_format": "canonical", "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1 },
-        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
-        "vram_peak_mib": 16000.0, "throttle": { "active_s": 0.0 } }).to_string();
     let (q, w) = (quote.to_string(), workload.to_string());
-    let res = app.multipart("/api/v1/runs", &[("result", Some("r.json"), run_json.as_bytes()), ("quote", None, q.as_bytes()), ("workload", None, w.as_bytes())], None, Some(&token)).await;
+    let res = app.multipart("/api/v1/runs", &[("result", Some("r.json"), l4_run().as_bytes()), ("quote", None, q.as_bytes()), ("workload", None, w.as_bytes())], None, Some(&token)).await;
     assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);
     let run = json(&res.body)["id"].as_i64().unwrap();
-    Desk { app, pam, eve, max, mia, bob, quote, run, workload }
+    Desk { app, pam, eve, max, mia, bob, quote, run, workload, token }
+}
+
+/// A 15-minute canonical run on the quoted L4 (24 GiB), with telemetry every 30 s and no
+/// slowdown: valid.
+fn l4_run() -> String {
+    let telemetry: Vec<Value> = (0..=30)
+        .map(|i| json!({ "t": f64::from(i) * 30.0, "gpu": 0, "util_pct": 90.0, "mem_used_mib": 18000.0, "sm_clock_mhz": 1900.0, "temp_c": 60.0, "power_w": 70.0 }))
+        .collect();
+    json!({ "schema": "nodeledger.run/v1", "source_format": "canonical",
+        "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1, "vram_total_mib": 24576.0 },
+        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
+        "vram_peak_mib": 18000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry })
+    .to_string()
 }
 
 impl Desk {
+    /// Answers one item, citing the desk's run and a note (what every item that asks for
+    /// evidence accepts).
     async fn answer(&self, cookie: &str, order: i64, item: &str, status: &str, note: &str) -> common::Answer {
-        let o = order.to_string();
-        let form = [("order_id", o.as_str()), ("item_id", item), ("status", status), ("status_note", note), ("answer", "checked"), ("evidence_run", ""), ("evidence_note", "")];
+        self.answer_with(cookie, order, item, status, note, "checked", true).await
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "the answer form's fields")]
+    async fn answer_with(&self, cookie: &str, order: i64, item: &str, status: &str, note: &str, text: &str, evidence: bool) -> common::Answer {
+        let (o, r) = (order.to_string(), self.run.to_string());
+        let (run, ev_note) = if evidence { (r.as_str(), "see the run") } else { ("", "") };
+        let form = [("order_id", o.as_str()), ("item_id", item), ("status", status), ("status_note", note), ("answer", text), ("evidence_run", run), ("evidence_note", ev_note)];
         self.app.call("/api/orders/answer", &form, Some(cookie)).await
+    }
+
+    /// Answers every applicable item of `kind` as confirmed, each side its own.
+    async fn answer_all(&self, order: i64, kind: WorkloadKind, multi: bool) {
+        for item in applicable_items(kind, multi) {
+            let who = if item.expert == Expert::Engineer { &self.eve } else { &self.pam };
+            let res = self.answer(who, order, item.id, "confirmed", "").await;
+            assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
+        }
+    }
+
+    async fn view(&self, order: i64, cookie: &str) -> Value {
+        json(&self.app.call("/api/orders/get", &[("id", &order.to_string())], Some(cookie)).await.body)
+    }
+
+    async fn new_order(&self, title: &str, quote: i64, considered: &[i64], runs: &[i64], waiver: &str) -> i64 {
+        let w = self.workload.to_string();
+        let order: i64 = self.app.call("/api/orders/create", &[("title", title), ("workload_id", &w)], Some(&self.pam)).await.body.trim().parse().unwrap();
+        let (o, q) = (order.to_string(), quote.to_string());
+        let considered: Vec<String> = considered.iter().map(i64::to_string).collect();
+        let runs: Vec<String> = runs.iter().map(i64::to_string).collect();
+        let mut select = vec![("order_id", o.as_str()), ("quote_id", q.as_str()), ("waiver", waiver)];
+        select.extend(considered.iter().map(|c| ("considered[]", c.as_str())));
+        select.extend(runs.iter().map(|r| ("runs[]", r.as_str())));
+        let res = self.app.call("/api/orders/select", &select, Some(&self.pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        order
     }
 
     async fn decide(&self, cookie: &str, order: i64, decision: &str, password: &str, comment: &str) -> common::Answer {
@@ -222,4 +268,191 @@ async fn the_submitter_cannot_approve_and_tampering_is_caught() {
     let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.max)).await.body);
     assert_eq!(view["chain_ok"], false);
     assert!(view["chain_message"].as_str().unwrap().contains("BROKEN"));
+}
+
+/// Saves a quote (procurement) from `fields` on top of a valid L4 offer; returns its id.
+async fn save_quote(d: &Desk, quote_id: Option<i64>, changes: &[(&str, &str)]) -> i64 {
+    let mut fields: Vec<(String, String)> = [
+        ("vendor", "Acme GPU"), ("reference", "L4-1"), ("received_on", "2026-11-20"), ("valid_until", "2099-12-31"),
+        ("spec.gpu_model", "L4 24GB"), ("spec.gpus_per_node", "1"), ("spec.vram_gib", "24"), ("spec.sharing", "exclusive"),
+        ("currency", "CNY"), ("price.basis", "per_node"), ("price.on_demand_hourly", "4.00"), ("price.billing_increment", "hour"),
+        ("price.stopped_bills_compute", "no"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    for (k, v) in changes {
+        match fields.iter_mut().find(|(f, _)| f == k) {
+            Some(f) => f.1 = (*v).to_string(),
+            None => fields.push(((*k).to_string(), (*v).to_string())),
+        }
+    }
+    let mut form: Vec<(String, String)> = fields.into_iter().map(|(k, v)| (format!("fields[{k}]"), v)).collect();
+    form.push(("quote_id".into(), quote_id.map(|q| q.to_string()).unwrap_or_default()));
+    let refs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let res = d.app.call("/api/quotes/save", &refs, Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    json(&res.body)["quote_id"].as_i64().unwrap()
+}
+
+fn decimal(v: &Value) -> rust_decimal::Decimal {
+    v.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("not a decimal: {v}"))
+}
+
+#[tokio::test]
+async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_through_the_cli_to_the_cent() {
+    let d = desk().await;
+    // A second quote in another currency, with the rate the comparison converts it at.
+    let rate = d.app.call("/api/rates/add", &[("from", "USD"), ("to", "CNY"), ("rate", "7.1234"), ("date", "2026-11-15")], Some(&d.pam)).await;
+    assert_eq!(rate.status, StatusCode::OK, "{}", rate.body);
+    let usd = save_quote(&d, None, &[("vendor", "Far Cloud"), ("reference", "L4-USD"), ("currency", "USD"), ("price.on_demand_hourly", "0.61"),
+        ("price.billing_increment", "minute"), ("spec.system_disk_gb", "100"), ("price.disk_price_gb_month", "0.05")]).await;
+    let order = d.new_order("Frozen comparison", d.quote, &[d.quote, usd], &[d.run], "").await;
+    let o = order.to_string();
+    d.answer_all(order, WorkloadKind::Batch, false).await;
+
+    // The comparison link: shared setup 2 h, per-quote overrides on both quotes.
+    let w = d.workload;
+    let (q1, q2) = (d.quote, usd);
+    let query = format!("workload={w}&picked=1&q={q1}&q={q2}&setup_h=2&rerun_pct_{q1}=25&idle_h_{q2}=3&stopped_h_{q2}=4&export_h_{q1}=0.5");
+    let link = format!("http://127.0.0.1:3000/tco?{query}#ranking");
+    let d = &d;
+    let set = |link: String| {
+        let o = o.clone();
+        async move { d.app.call("/api/orders/comparison", &[("order_id", o.as_str()), ("link", link.as_str())], Some(&d.pam)).await }
+    };
+    for (bad, why) in [
+        ("/quotes?x=1".to_string(), "not the cost page"),
+        (format!("/tco?workload={}&q={q1}", w + 1000), "another workload"),
+        (format!("/tco?workload={w}&q={q1}&setup_h=-1"), "a field that does not compute"),
+        (format!("/tco?workload={w}&picked=1"), "no quote costed"),
+    ] {
+        let res = set(bad.clone()).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{why}: {bad}: {}", res.body);
+    }
+    assert_eq!(d.app.call("/api/orders/comparison", &[("order_id", o.as_str()), ("link", link.as_str())], Some(&d.eve)).await.status, StatusCode::FORBIDDEN);
+    let res = set(link).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+
+    // Before submission the order shows the comparison as the cost page computes it.
+    let live = d.view(order, &d.pam).await;
+    assert_eq!(live["tco_query"], query.as_str());
+    assert_eq!((live["comparison_custom"].as_bool(), live["tco_frozen"].as_bool()), (Some(true), Some(false)));
+    let team: i64 = sqlx::query_scalar("SELECT team_id FROM workloads WHERE id = ?").bind(w).fetch_one(&d.app.db).await.unwrap();
+    let page = app::services::tco::compute(&d.app.db, team, &query, app::i18n::Locale::En, false).await.unwrap();
+    let shown: Vec<(i64, String)> = page.view.rows.iter().map(|r| (r.quote_id, r.compared_exact.clone())).collect();
+    let rows = |v: &Value| -> Vec<(i64, String)> {
+        v["tco"].as_array().unwrap().iter().map(|r| (r["quote_id"].as_i64().unwrap(), r["compared_exact"].as_str().unwrap().to_string())).collect()
+    };
+    assert_eq!(rows(&live), shown);
+    assert_eq!(shown.len(), 2);
+
+    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+
+    // A later price change does not touch the signed figures.
+    save_quote(d, Some(q1), &[("price.on_demand_hourly", "9.00")]).await;
+    let review = d.view(order, &d.max).await;
+    assert_eq!(review["tco_frozen"], true);
+    assert_eq!(rows(&review), shown, "the manager sees what procurement saw");
+
+    // The record holds the query, the pinned revisions and the scenario with its rates.
+    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ? AND revision = 1").bind(order).fetch_one(&d.app.db).await.unwrap();
+    let content = json(&content);
+    assert_eq!(content["frozen"]["query"], query.as_str());
+    let pinned: Vec<(i64, i64)> = content["frozen"]["quotes"].as_array().unwrap().iter().map(|p| (p["quote_id"].as_i64().unwrap(), p["revision"].as_i64().unwrap())).collect();
+    assert!(pinned.contains(&(q1, 1)) && pinned.contains(&(q2, 1)), "{pinned:?}");
+    let rates = content["frozen"]["scenario"]["exchange_rates"].to_string();
+    assert!(rates.contains("7.1234") && rates.contains("2026-11-15"), "{rates}");
+
+    // The frozen scenario, downloaded and rerun by the real binary, gives every total to the cent.
+    let res = d.app.get(&format!("/orders/{order}/scenario.json"), Some(&d.max), None).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert_eq!(d.app.get(&format!("/orders/{order}/scenario.json"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    let dir = std::env::temp_dir().join(format!("nl-order-scenario-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("scenario.json");
+    std::fs::write(&file, &res.body).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger")).arg("tco").arg(&file).env("NODELEDGER_LOG", "error").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rerun: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let frozen_rows = review["tco"].as_array().unwrap();
+    let quotes = rerun["quotes"].as_array().unwrap();
+    assert_eq!(quotes.len(), frozen_rows.len());
+    for row in frozen_rows {
+        let q = quotes.iter().find(|q| q["id"] == row["quote_id"].as_i64().unwrap().to_string().as_str()).expect("every frozen quote reruns");
+        assert_eq!(decimal(&q["estimate"]["total"]), decimal(&row["total_exact"]), "{}", row["label"]);
+        assert_eq!(decimal(&q["compared_total"]), decimal(&row["compared_exact"]), "{}", row["label"]);
+        assert_eq!(q["rank"], row["rank"]);
+    }
+    assert_eq!(rerun, content["frozen"]["result"], "the stored result is what the binary prints");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[tokio::test]
+async fn an_answer_racing_the_submit_is_in_the_record_or_refused() {
+    let d = desk().await;
+    let order = d.new_order("Race", d.quote, &[d.quote], &[d.run], "").await;
+    let o = order.to_string();
+    d.answer_all(order, WorkloadKind::Batch, false).await;
+    let item = applicable_items(WorkloadKind::Batch, false).into_iter().find(|i| i.expert == Expert::Engineer).unwrap();
+    let form = [("order_id", o.as_str())];
+    let submit = d.app.call("/api/orders/submit", &form, Some(&d.pam));
+    let answer = d.answer_with(&d.eve, order, item.id, "confirmed", "", "raced", true);
+    let (submitted, answered) = tokio::join!(submit, answer);
+    assert_eq!(submitted.status, StatusCode::OK, "{}", submitted.body);
+    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ?").bind(order).fetch_one(&d.app.db).await.unwrap();
+    let stored = json(&content);
+    match answered.status {
+        StatusCode::OK => assert_eq!(stored["answers"][item.id]["answer"], "raced", "an accepted answer is in the submitted record"),
+        StatusCode::CONFLICT => assert_eq!(stored["answers"][item.id]["answer"], "checked"),
+        other => panic!("{other}: {}", answered.body),
+    }
+    // The hash the submit event pins is the hash of what is stored.
+    let data: String = sqlx::query_scalar("SELECT data FROM audit_events WHERE order_id = ? AND action = 'submit'").bind(order).fetch_one(&d.app.db).await.unwrap();
+    assert_eq!(json(&data)["content_hash"], app::domain::audit::sha256_hex(&content).as_str());
+    // After submission every answer is refused.
+    let late = d.answer_with(&d.eve, order, item.id, "confirmed", "", "late", true).await;
+    assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.body);
+    assert!(d.chain().await.events > 0);
+}
+
+#[tokio::test]
+async fn only_a_valid_run_or_a_written_waiver_backs_an_order_and_confirmed_needs_evidence() {
+    let d = desk().await;
+    // A run on another GPU, without telemetry: never valid.
+    let a100 = json!({ "schema": "nodeledger.run/v1", "source_format": "canonical", "node": { "gpu_name": "NVIDIA A100-SXM4-80GB", "gpu_count": 1, "vram_total_mib": 81920.0 },
+        "throughput": { "value": 90.0, "unit": "samples/s" }, "duration_s": 900.0 }).to_string();
+    let (q, w) = (d.quote.to_string(), d.workload.to_string());
+    let res = d.app.multipart("/api/v1/runs", &[("result", Some("a.json"), a100.as_bytes()), ("quote", None, q.as_bytes()), ("workload", None, w.as_bytes())], None, Some(&d.token)).await;
+    assert_ne!(json(&res.body)["status"], "valid", "{}", res.body);
+    let bad_run = json(&res.body)["id"].as_i64().unwrap();
+
+    let order = d.new_order("Gate", d.quote, &[d.quote], &[bad_run], "").await;
+    let o = order.to_string();
+    d.answer_all(order, WorkloadKind::Batch, false).await;
+    let view = d.view(order, &d.pam).await;
+    assert!(view["blockers"].to_string().contains("No valid run"), "{}", view["blockers"]);
+    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+
+    // The checklist compares the quote with what that run observed.
+    let item = view["sections"].as_array().unwrap().iter().flat_map(|s| s["items"].as_array().unwrap().clone()).find(|i| i["id"] == "perf.quote_vs_observed").unwrap();
+    let suggestion = item["suggestion"].as_str().unwrap();
+    assert!(suggestion.contains("problem") && suggestion.contains("A100"), "{suggestion}");
+    assert_eq!(item["evidence_needed"], json!(["run"]));
+
+    // Confirmed without evidence: listed as missing.
+    let res = d.answer_with(&d.eve, order, "perf.benchmark", "confirmed", "", "trust me", false).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let blockers = d.view(order, &d.pam).await["blockers"].to_string();
+    assert!(blockers.contains("without the evidence it asks for (a run)"), "{blockers}");
+    assert_eq!(d.answer(&d.eve, order, "perf.benchmark", "confirmed", "").await.status, StatusCode::OK);
+
+    // A written waiver lets the order through.
+    let bad = bad_run.to_string();
+    let select = [("order_id", o.as_str()), ("quote_id", q.as_str()), ("considered[]", q.as_str()), ("runs[]", bad.as_str()), ("waiver", "Vendor benchmark report on file")];
+    assert_eq!(d.app.call("/api/orders/select", &select, Some(&d.pam)).await.status, StatusCode::OK);
+    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 }

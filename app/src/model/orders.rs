@@ -41,6 +41,11 @@ pub struct ItemLine {
     pub expert: String,
     /// Must be settled before submission.
     pub required: bool,
+    /// Evidence kinds a confirmed answer needs, any one (`run`, `quote_field`, `document`,
+    /// `cost_comparison`, `note`); empty: none.
+    pub evidence_needed: Vec<String>,
+    /// "Evidence: a run or a note", in the reader's language, when evidence is needed.
+    pub evidence_hint: Option<String>,
     /// `open`, `confirmed`, `not_applicable`, `problem`.
     pub status: String,
     /// Reason (not applicable) or note (problem).
@@ -124,6 +129,10 @@ pub struct OrderView {
     pub tco_query: String,
     /// Whether the comparison shown is the one frozen at submission.
     pub tco_frozen: bool,
+    /// Whether procurement chose the comparison (a link) rather than the default one.
+    pub comparison_custom: bool,
+    /// Whether the revision holds a frozen scenario (`/orders/{id}/scenario.json?rev=N`).
+    pub has_scenario: bool,
     /// History.
     pub history: Vec<EventLine>,
     /// Chain status line.

@@ -6,12 +6,13 @@ use crate::{
     domain::{
         audit::{Action, OrderState, Outcome, Refusal, TransitionCtx, canonical_json, sha256_hex, transition},
         checklist::{
-            self, BlockerReason, Evidence, Exclusivity, Expert, ItemAnswer, ItemStatus, Prefill, PrefillFacts, RunVerdict, Suggested,
-            WorkloadKind as ChecklistKind, submission_blockers,
+            self, BlockerReason, Evidence, EvidenceKind, Expert, FactSources, ItemAnswer, ItemStatus, Prefill, PrefillFacts, RunObservation, Suggested,
+            submission_blockers,
         },
-        quotes::{Sharing, Workload, WorkloadKind},
+        quotes::{QuoteDraft, Workload},
         roles::TeamRole,
         runs::Status as RunStatus,
+        tco::{ExchangeRate, Scenario, ScenarioResult},
     },
     error::{AppError, FieldIssue},
     i18n::{Locale, Msg},
@@ -22,8 +23,10 @@ use crate::{
     },
     store::{self, Db, Tx, orders::OrderRow, runs::RunFilter},
 };
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use sqlx::SqliteConnection;
+use std::{collections::BTreeMap, str::FromStr};
 
 /// The whole record of one order revision; stored as canonical JSON, hashed at approval.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -44,6 +47,39 @@ pub struct Content {
     pub answers: BTreeMap<String, ItemAnswer>,
     /// The cost comparison frozen at submission (rows as shown).
     pub tco: Option<Vec<CostRow>>,
+    /// The comparison procurement chose for this order: the cost page's query (workload,
+    /// picked quotes, shared assumptions, per-quote overrides `{field}_{quote}`, typed
+    /// throughputs `tp_{quote}`). `None`: the quotes considered under the default assumptions.
+    #[serde(default)]
+    pub comparison: Option<String>,
+    /// What the rows above were computed from, frozen at submission: reruns with
+    /// `nodeledger tco` to the same cent.
+    #[serde(default)]
+    pub frozen: Option<Frozen>,
+}
+
+/// One quote revision as it was costed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinnedQuote {
+    /// Quote id.
+    pub quote_id: i64,
+    /// Its revision number.
+    pub revision: i64,
+}
+
+/// The comparison behind an order's frozen rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Frozen {
+    /// The comparison's query (see [`Content::comparison`]).
+    pub query: String,
+    /// The quote revisions costed.
+    pub quotes: Vec<PinnedQuote>,
+    /// The scenario file (`nodeledger tco FILE` reads it): workload, shared assumptions,
+    /// every quote with its price sheet, node, throughput and overrides, the rates with
+    /// their dates.
+    pub scenario: Scenario,
+    /// What the scenario gives; every total equals the frozen rows'.
+    pub result: ScenarioResult,
 }
 
 impl Content {
@@ -97,14 +133,6 @@ fn content_of(row: &OrderRow) -> Result<Content, AppError> {
         tracing::error!(error = %e, order = row.id, "stored order content does not decode");
         AppError::Internal
     })
-}
-
-fn checklist_kind(kind: WorkloadKind) -> ChecklistKind {
-    match kind {
-        WorkloadKind::Training => ChecklistKind::Training,
-        WorkloadKind::InferenceService => ChecklistKind::Inference,
-        WorkloadKind::Batch | WorkloadKind::Other => ChecklistKind::Batch,
-    }
 }
 
 /// Creates an order (procurement) with its first draft revision; returns its id.
@@ -292,16 +320,20 @@ struct Readiness {
     run_or_waiver: bool,
 }
 
-async fn readiness(db: &Db, team_id: i64, content: &Content, workload: &Workload) -> Result<Readiness, AppError> {
+/// Reads what submission depends on through `conn` (the submit transaction, so nothing can
+/// change between this check and the write). A run counts only when it is attached, of the
+/// chosen quote and its verdict is valid: a run with warnings, an invalid one or one the
+/// verdict could not judge (no telemetry) backs an order only through a written waiver.
+async fn readiness(conn: &mut SqliteConnection, team_id: i64, content: &Content, workload: &Workload) -> Result<Readiness, AppError> {
     let answers: Vec<ItemAnswer> = content.answers.values().cloned().collect();
-    let blockers = submission_blockers(&answers, checklist_kind(workload.kind), workload.gpus_needed > 1);
+    let blockers = submission_blockers(&answers, checklist::workload_kind(workload.kind), workload.gpus_needed > 1);
     let quote = match content.quote_revision_id {
-        Some(rev) => store::quotes::revision(db, team_id, rev).await?,
+        Some(rev) => store::quotes::revision(&mut *conn, team_id, rev).await?,
         None => None,
     };
     let quote_expired = quote.as_ref().is_some_and(|q| q.draft.is_expired(store::today()));
     let valid_run = match content.quote_id {
-        Some(quote_id) if !content.runs.is_empty() => store::runs::list(db, team_id, RunFilter { quote_id: Some(quote_id), workload_id: None }, 500)
+        Some(quote_id) if !content.runs.is_empty() => store::runs::list(&mut *conn, team_id, RunFilter { quote_id: Some(quote_id), workload_id: None }, 500)
             .await?
             .iter()
             .any(|r| content.runs.contains(&r.id) && r.status == RunStatus::Valid),
@@ -310,13 +342,44 @@ async fn readiness(db: &Db, team_id: i64, content: &Content, workload: &Workload
     Ok(Readiness { blockers, quote_missing: quote.is_none(), quote_expired, run_or_waiver: valid_run || !content.waiver.is_empty() })
 }
 
+/// Whether two exact amounts as the page writes them (`CostRow::total_exact`) are equal.
+fn same_amount(shown: &str, frozen: Decimal) -> bool {
+    Decimal::from_str(shown).is_ok_and(|d| d == frozen)
+}
+
+/// Freezes a computed comparison: the scenario that reproduces it, checked to give every
+/// shown total to the cent. `None` when it does not (then nothing may be frozen).
+fn freeze(computed: &crate::services::tco::Computed, rates: Vec<ExchangeRate>, query: &str) -> Option<Frozen> {
+    let (scenario, result) = crate::services::tco::scenario_of(computed, rates)?;
+    let rows = &computed.view.rows;
+    let exact = rows.len() == result.quotes.len()
+        && rows.iter().all(|row| {
+            result.quotes.iter().any(|q| {
+                q.id == row.quote_id.to_string() && same_amount(&row.total_exact, q.estimate.total) && same_amount(&row.compared_exact, q.compared_total)
+            })
+        });
+    if !exact {
+        tracing::error!(query, "the scenario of a comparison does not reproduce its rows; not frozen");
+        return None;
+    }
+    let quotes = rows.iter().map(|r| PinnedQuote { quote_id: r.quote_id, revision: r.revision }).collect();
+    Some(Frozen { query: query.to_string(), quotes, scenario, result })
+}
+
 /// Submits a draft: every required item settled, the chosen quote unexpired, a valid run or a
-/// waiver; the cost comparison is frozen into the record.
+/// waiver; the comparison chosen for the order is frozen into the record (rows and scenario).
+///
+/// One `BEGIN IMMEDIATE` transaction: the draft is read through it after the write lock is
+/// taken, so an answer saved at the same moment either committed before (and is in the
+/// submitted content) or finds the revision submitted and is refused (409). The comparison
+/// is computed from the pool meanwhile: no write can commit while the lock is held, so it
+/// reads the same state.
 pub async fn submit(db: &Db, caller: &Caller, team: &Membership, order_id: i64, locale: Locale) -> Result<(), AppError> {
-    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let mut tx = store::begin_write(db).await?;
+    let row = store::orders::latest(&mut *tx, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
     let mut content = content_of(&row)?;
-    let workload = store::workloads::by_id(db, team.team_id, content.workload_id).await?.ok_or(AppError::NotFound)?.record;
-    let ready = readiness(db, team.team_id, &content, &workload).await?;
+    let workload = store::workloads::by_id(&mut *tx, team.team_id, content.workload_id).await?.ok_or(AppError::NotFound)?.record;
+    let ready = readiness(&mut tx, team.team_id, &content, &workload).await?;
     let ctx = TransitionCtx {
         actor_id: caller.user_id,
         actor_is_manager_of_team: false,
@@ -328,12 +391,18 @@ pub async fn submit(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
         password_ok: false,
     };
     transition(row.state, Action::Submit, &ctx).map_err(refusal)?;
-    let tco = crate::services::tco::compute(db, team.team_id, &tco_query(&content), locale, false).await?;
-    content.tco = Some(tco.view.rows);
+    let query = comparison_query(&content);
+    let computed = crate::services::tco::compute(db, team.team_id, &query, locale, false).await?;
+    if !content.quote_id.is_some_and(|q| computed.view.rows.iter().any(|r| r.quote_id == q)) {
+        return Err(AppError::Invalid(Msg::OrdersRChosenNotCompared));
+    }
+    let rates: Vec<ExchangeRate> = store::exchange_rates::list(&mut *tx, team.team_id).await?.into_iter().map(|r| r.record).collect();
+    let frozen = freeze(&computed, rates, &query).ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
+    content.tco = Some(computed.view.rows);
+    content.frozen = Some(frozen);
     let text = content.canonical()?;
     let hash = sha256_hex(&text);
     let at = now();
-    let mut tx = store::begin_write(db).await?;
     if !store::orders::set_content(&mut tx, row.revision_id, &text).await?
         || !store::orders::set_state(&mut tx, row.revision_id, OrderState::Draft, OrderState::Submitted, caller.user_id, &at, "", None).await?
     {
@@ -342,6 +411,56 @@ pub async fn submit(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
     record(&mut tx, order_id, caller.user_id, &at, Action::Submit, serde_json::json!({ "revision": row.revision, "content_hash": hash })).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// The query of a comparison link: the part after `?` of a pasted address (`/tco?…` or a
+/// full URL of the cost page), or a bare query. `None` when it is not a cost page link.
+fn link_query(link: &str) -> Option<String> {
+    let link = link.trim();
+    let link = link.split_once('#').map_or(link, |(l, _)| l);
+    let (path, query) = match link.split_once('?') {
+        Some((p, q)) => (p, q),
+        None if link.contains('=') && !link.contains('/') => ("", link),
+        None => (link, ""),
+    };
+    let path = match path.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("", |i| &rest[i..]),
+        None => path,
+    };
+    let path_ok = path.is_empty() || path == "/tco" || path == "tco";
+    path_ok.then(|| query.trim_start_matches('?').to_string())
+}
+
+/// Sets the comparison the order is submitted with, from a pasted cost page link (see
+/// [`Content::comparison`]); an empty link goes back to the default. The link must be for
+/// the order's workload (added when missing) and must compute: every field valid and at
+/// least one quote costed.
+pub async fn set_comparison(db: &Db, caller: &Caller, team: &Membership, order_id: i64, link: &str, locale: Locale) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let workload_id = content_of(&row)?.workload_id;
+    let query = if link.trim().is_empty() {
+        None
+    } else {
+        let query = link_query(link).ok_or(AppError::Invalid(Msg::OrdersRComparisonInvalid))?;
+        let parsed = crate::services::tco::Query::parse(&query);
+        let query = match parsed.get("workload") {
+            Some(w) if w != workload_id.to_string() => return Err(AppError::Invalid(Msg::OrdersRComparisonOtherWorkload)),
+            Some(_) => query,
+            None if query.is_empty() => format!("workload={workload_id}"),
+            None => format!("workload={workload_id}&{query}"),
+        };
+        let computed = crate::services::tco::compute(db, team.team_id, &query, locale, false).await?;
+        let fields_ok = computed.view.assumptions.iter().all(|f| f.error.is_none());
+        if !fields_ok || !computed.view.problems.is_empty() || computed.view.rows.is_empty() {
+            return Err(AppError::Invalid(Msg::OrdersRComparisonInvalid));
+        }
+        Some(query)
+    };
+    edit_draft(db, team.team_id, caller.user_id, order_id, Action::EvidenceAttached, move |c, _| {
+        c.comparison = query;
+        Ok(serde_json::json!({ "comparison": c.comparison }))
+    })
+    .await
 }
 
 /// Approves or rejects a submitted revision: a manager of the team who did not submit it,
@@ -403,6 +522,7 @@ pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) 
     transition(row.state, Action::Reopen, &ctx).map_err(refusal)?;
     let mut content = content_of(&row)?;
     content.tco = None;
+    content.frozen = None;
     let at = now();
     let mut tx = store::begin_write(db).await?;
     store::orders::add_revision(&mut tx, team.team_id, order_id, row.revision + 1, &content.canonical()?).await?;
@@ -411,7 +531,8 @@ pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) 
     Ok(())
 }
 
-fn tco_query(c: &Content) -> String {
+/// The default comparison of an order: the quotes considered, default assumptions.
+fn default_query(c: &Content) -> String {
     let mut q = format!("workload={}&picked=1", c.workload_id);
     for id in &c.considered {
         q.push_str(&format!("&q={id}"));
@@ -419,33 +540,129 @@ fn tco_query(c: &Content) -> String {
     q
 }
 
-fn prefill_facts(workload: &Workload, spec: Option<&crate::domain::quotes::NodeSpec>, sheet: Option<&crate::domain::tco::PriceSheet>, runs: &[RunSummary]) -> PrefillFacts {
-    use rust_decimal::prelude::ToPrimitive;
-    let mib = |gib: rust_decimal::Decimal| (gib * rust_decimal::Decimal::from(1024)).to_u64();
-    let best = runs.iter().map(|r| r.status).min();
-    PrefillFacts {
-        workload: Some(checklist_kind(workload.kind)),
-        multi_gpu: Some(workload.gpus_needed > 1),
-        gpu_model: spec.map(|s| s.gpu_model.clone()),
-        quoted_vram_mib: spec.and_then(|s| mib(s.vram_gib)),
-        usable_vram_mib: spec.and_then(|s| s.usable_vram_gib.and_then(mib)),
-        vram_peak_mib: mib(workload.vram_peak_gib),
-        exclusivity: spec.map(|s| match s.sharing {
-            Sharing::Exclusive => Exclusivity::Exclusive,
-            Sharing::Mig { .. } => Exclusivity::Mig,
-            Sharing::Vgpu => Exclusivity::Vgpu,
-            Sharing::Fractional { .. } => Exclusivity::OtherSliced,
-        }),
-        run_verdict: best.map(|s| match s {
-            RunStatus::Valid => RunVerdict::Pass,
-            RunStatus::Warn => RunVerdict::Inconclusive,
-            RunStatus::Invalid => RunVerdict::Fail,
-        }),
-        stopped_bills_compute: sheet.map(|s| s.stopped_bills_compute),
-        min_duration_hours: sheet.and_then(|s| s.minimum_billable_hours.ceil().to_u32()),
-        temp_disk_wiped_on_release: spec.and_then(|s| s.temp_disk_wiped),
-        data_disk_survives_release: spec.and_then(|s| s.data_disk_survives_release),
-        ..PrefillFacts::default()
+/// The comparison an order is (or was) submitted with: the frozen one, else the one chosen,
+/// else the default.
+fn comparison_query(c: &Content) -> String {
+    c.frozen.as_ref().map(|f| f.query.clone()).or_else(|| c.comparison.clone()).unwrap_or_else(|| default_query(c))
+}
+
+/// What the attached runs of the chosen quote observed, read from their canonical records (a
+/// record that does not read is left out and logged; runs of other quotes say nothing about
+/// the chosen node).
+async fn observations(db: &Db, team_id: i64, quote_id: Option<i64>, runs: &[RunSummary]) -> Result<Vec<RunObservation>, AppError> {
+    let mut out = Vec::with_capacity(runs.len());
+    for r in runs.iter().filter(|r| quote_id.is_some() && r.quote_id == quote_id) {
+        let Some(json) = store::runs::canonical(db, team_id, r.id).await? else { continue };
+        match RunObservation::from_canonical(r.id, r.quote_id, Some(r.status), &json) {
+            Ok(o) => out.push(o),
+            Err(e) => tracing::error!(error = %e, run = r.id, "stored canonical run does not read"),
+        }
+    }
+    Ok(out)
+}
+
+/// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]).
+async fn prefill_facts(db: &Db, team_id: i64, workload: &Workload, quote_id: Option<i64>, quote: Option<&QuoteDraft>, runs: &[RunSummary]) -> Result<PrefillFacts, AppError> {
+    let observed = observations(db, team_id, quote_id, runs).await?;
+    Ok(checklist::gather(&FactSources { workload, quote_id, quote, runs: &observed }))
+}
+
+/// The code of an evidence kind, as forms and pages name it.
+fn evidence_kind_code(k: EvidenceKind) -> &'static str {
+    match k {
+        EvidenceKind::Run => "run",
+        EvidenceKind::QuoteField => "quote_field",
+        EvidenceKind::Document => "document",
+        EvidenceKind::CostComparison => "cost_comparison",
+        EvidenceKind::Note => "note",
+    }
+}
+
+/// "a run or a note", in the reader's language.
+fn evidence_kinds(locale: Locale, kinds: &[EvidenceKind]) -> String {
+    let names: Vec<&str> = kinds
+        .iter()
+        .map(|k| {
+            locale.t(match k {
+                EvidenceKind::Run => Msg::OrdersEvKindRun,
+                EvidenceKind::QuoteField => Msg::OrdersEvKindQuoteField,
+                EvidenceKind::Document => Msg::OrdersEvKindDocument,
+                EvidenceKind::CostComparison => Msg::OrdersEvKindCostComparison,
+                EvidenceKind::Note => Msg::OrdersEvKindNote,
+            })
+        })
+        .collect();
+    names.join(locale.t(Msg::OrdersEvKindOr))
+}
+
+/// An enum value as its serialized code (`pcie`, `nv_link`, `mig`, …).
+fn code_of(v: impl Serialize) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn yes_no(locale: Locale, b: bool) -> &'static str {
+    locale.t(if b { Msg::OrdersYes } else { Msg::OrdersNo })
+}
+
+/// What a pre-fill code says, in the reader's language.
+fn describe(locale: Locale, code: &checklist::AnswerCode) -> String {
+    use checklist::{AnswerCode as C, Mismatch as M};
+    let pct = |p: i64| p.to_string();
+    match code {
+        C::GpuQuoted { model, vram_mib } => locale.fmt(Msg::OrdersCGpuQuoted, &[("model", model), ("vram", &vram_mib.to_string())]),
+        C::FormFactor { form_factor } => locale.fmt(Msg::OrdersCFormFactor, &[("value", &code_of(form_factor))]),
+        C::Exclusivity { exclusivity } => locale.fmt(Msg::OrdersCExclusivity, &[("value", &code_of(exclusivity))]),
+        C::SlicedForTraining { exclusivity } => locale.fmt(Msg::OrdersCSlicedForTraining, &[("value", &code_of(exclusivity))]),
+        C::HeadroomWithinRange { pct: p } => locale.fmt(Msg::OrdersCHeadroomWithinRange, &[("pct", &pct(*p))]),
+        C::HeadroomBelowRange { pct: p, wanted_pct, required_mib } => locale.fmt(
+            Msg::OrdersCHeadroomBelowRange,
+            &[("pct", &pct(*p)), ("wanted", &wanted_pct.normalize().to_string()), ("required", &required_mib.round_dp(0).normalize().to_string())],
+        ),
+        C::HeadroomAboveRange { pct: p } => locale.fmt(Msg::OrdersCHeadroomAboveRange, &[("pct", &pct(*p))]),
+        C::PeakNearLimit { pct: p } => locale.fmt(Msg::OrdersCPeakNearLimit, &[("pct", &pct(*p))]),
+        C::PeakNotNearLimit { pct: p } => locale.fmt(Msg::OrdersCPeakNotNearLimit, &[("pct", &pct(*p))]),
+        C::Interconnect { interconnect } => locale.fmt(Msg::OrdersCInterconnect, &[("value", &code_of(interconnect))]),
+        C::SingleGpu => locale.t(Msg::OrdersCSingleGpu).to_string(),
+        C::NoGpuLink => locale.t(Msg::OrdersCNoGpuLink).to_string(),
+        C::ImagePinned { image } => locale.fmt(Msg::OrdersCImagePinned, &[("image", image)]),
+        C::ImageVague { image } => locale.fmt(Msg::OrdersCImageVague, &[("image", image)]),
+        C::RunPassed => locale.t(Msg::OrdersCRunPassed).to_string(),
+        C::RunFailed => locale.t(Msg::OrdersCRunFailed).to_string(),
+        C::RunInconclusive => locale.t(Msg::OrdersCRunInconclusive).to_string(),
+        C::BenchmarkPassed { minutes } => locale.fmt(Msg::OrdersCBenchmarkPassed, &[("minutes", &minutes.to_string())]),
+        C::BenchmarkTooShort { minutes } => locale.fmt(Msg::OrdersCBenchmarkTooShort, &[("minutes", &minutes.to_string())]),
+        C::NoThrottling => locale.t(Msg::OrdersCNoThrottling).to_string(),
+        C::ThrottlingObserved => locale.t(Msg::OrdersCThrottlingObserved).to_string(),
+        C::ObservedMatchesQuote { quoted_mib, observed_mib } => {
+            locale.fmt(Msg::OrdersCObservedMatchesQuote, &[("quoted", &quoted_mib.to_string()), ("observed", &observed_mib.to_string())])
+        }
+        C::ObservedDiffers { mismatches } => {
+            let parts: Vec<String> = mismatches
+                .iter()
+                .map(|m| match m {
+                    M::GpuModel { quoted, observed } => locale.fmt(Msg::OrdersMmGpuModel, &[("quoted", quoted), ("observed", observed)]),
+                    M::GpuCount { quoted, observed } => locale.fmt(Msg::OrdersMmGpuCount, &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())]),
+                    M::Vram { quoted_mib, observed_mib } => locale.fmt(Msg::OrdersMmVram, &[("quoted", &quoted_mib.to_string()), ("observed", &observed_mib.to_string())]),
+                    M::Mig { quoted, observed } => locale.fmt(Msg::OrdersMmMig, &[("quoted", yes_no(locale, *quoted)), ("observed", yes_no(locale, *observed))]),
+                    M::Driver { quoted, observed } => locale.fmt(Msg::OrdersMmDriver, &[("quoted", quoted), ("observed", observed)]),
+                    M::Cuda { quoted, observed } => locale.fmt(Msg::OrdersMmCuda, &[("quoted", quoted), ("observed", observed)]),
+                })
+                .collect();
+            locale.fmt(Msg::OrdersCObservedDiffers, &[("mismatches", &parts.join("; "))])
+        }
+        C::StoppedBilling { compute, disk } => locale.fmt(Msg::OrdersCStoppedBilling, &[("compute", yes_no(locale, *compute)), ("disk", yes_no(locale, *disk))]),
+        C::NoMinimumDuration => locale.t(Msg::OrdersCNoMinimumDuration).to_string(),
+        C::MinimumDurationHours { hours } => locale.fmt(Msg::OrdersCMinimumDurationHours, &[("hours", &hours.to_string())]),
+        C::AllFeesStated => locale.t(Msg::OrdersCAllFeesStated).to_string(),
+        C::FeesNotStated { missing } => {
+            locale.fmt(Msg::OrdersCFeesNotStated, &[("missing", &missing.iter().map(code_of).collect::<Vec<_>>().join(", "))])
+        }
+        C::DiskRelease { temp_wiped, data_survives } => {
+            locale.fmt(Msg::OrdersCDiskRelease, &[("temp", yes_no(locale, *temp_wiped)), ("data", yes_no(locale, *data_survives))])
+        }
+        C::Egress { pricing } => locale.fmt(Msg::OrdersCEgress, &[("value", &code_of(pricing))]),
+        C::EgressNotStated => locale.t(Msg::OrdersCEgressNotStated).to_string(),
+        C::InvalidFact { fact } => locale.fmt(Msg::OrdersCInvalidFact, &[("fact", &fact_name(locale, *fact))]),
     }
 }
 
@@ -491,11 +708,11 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
         Some(rev) => store::documents::of_revision(db, team.team_id, rev).await?,
         None => Vec::new(),
     };
-    let facts = prefill_facts(&workload.record, quote.as_ref().map(|q| &q.draft.spec), quote.as_ref().map(|q| &q.draft.price), &runs);
+    let facts = prefill_facts(db, team.team_id, &workload.record, content.quote_id, quote.as_ref().map(|q| &q.draft), &runs).await?;
     let draft = row.state == OrderState::Draft && is_latest;
     let names = store::orders::user_names(db, team.team_id).await?;
     let name = |id: i64| names.iter().find(|(u, _)| *u == id).map_or_else(|| format!("#{id}"), |(_, n)| n.clone());
-    let kind = checklist_kind(workload.record.kind);
+    let kind = checklist::workload_kind(workload.record.kind);
     let multi = workload.record.gpus_needed > 1;
     let text = |t: &checklist::Text| if locale == Locale::ZhCn { t.zh.to_string() } else { t.en.to_string() };
     let sections = checklist::SECTIONS
@@ -512,12 +729,15 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                     let suggestion = match checklist::prefill(i, &facts) {
                         Prefill::NoSource => None,
                         Prefill::Missing(f) => Some(locale.fmt(Msg::OrdersSuggestMissing, &[("facts", &f.into_iter().map(|f| fact_name(locale, f)).collect::<Vec<_>>().join(", "))])),
-                        Prefill::Suggest(s) => Some(locale.fmt(Msg::OrdersSuggest, &[("status", locale.t(match s.status {
-                            Suggested::Open => Msg::OrdersSuggestedOpen,
-                            Suggested::Confirmed => Msg::OrdersSuggestedConfirmed,
-                            Suggested::NotApplicable => Msg::OrdersSuggestedNotApplicable,
-                            Suggested::Problem => Msg::OrdersSuggestedProblem,
-                        }))])),
+                        Prefill::Suggest(s) => Some(locale.fmt(Msg::OrdersSuggest, &[
+                            ("status", locale.t(match s.status {
+                                Suggested::Open => Msg::OrdersSuggestedOpen,
+                                Suggested::Confirmed => Msg::OrdersSuggestedConfirmed,
+                                Suggested::NotApplicable => Msg::OrdersSuggestedNotApplicable,
+                                Suggested::Problem => Msg::OrdersSuggestedProblem,
+                            })),
+                            ("what", &describe(locale, &s.code)),
+                        ])),
                     };
                     ItemLine {
                         id: i.id.to_string(),
@@ -528,6 +748,8 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                             Expert::Procurement => "procurement".into(),
                         },
                         required: i.required,
+                        evidence_needed: i.evidence.iter().map(|k| evidence_kind_code(*k).to_string()).collect(),
+                        evidence_hint: (!i.evidence.is_empty()).then(|| locale.fmt(Msg::OrdersEvidenceNeeded, &[("kinds", &evidence_kinds(locale, i.evidence))])),
                         status: status.into(),
                         status_note,
                         answer: a.map(|a| a.answer.clone()).unwrap_or_default(),
@@ -542,7 +764,7 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                                             label: locale.fmt(Msg::OrdersEvQuote, &[("field", &quote_field_label(locale, field))]),
                                             href: content.quote_id.map(|q| format!("/quotes/{q}")),
                                         },
-                                        Evidence::TcoComparison { .. } => EvidenceLine { label: locale.t(Msg::OrdersEvTco).to_string(), href: Some(format!("/tco?{}", tco_query(&content))) },
+                                        Evidence::TcoComparison { .. } => EvidenceLine { label: locale.t(Msg::OrdersEvTco).to_string(), href: Some(format!("/tco?{}", comparison_query(&content))) },
                                         Evidence::File { name, sha256 } => EvidenceLine {
                                             label: format!("{} (SHA-256 {}…)", locale.fmt(Msg::OrdersEvFile, &[("name", name)]), &sha256[..12.min(sha256.len())]),
                                             href: documents.iter().find(|d| &d.sha256 == sha256).map(|d| format!("/documents/{}", d.id)),
@@ -560,18 +782,22 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
         })
         .filter(|s| !s.items.is_empty())
         .collect();
-    let ready = readiness(db, team.team_id, &content, &workload.record).await?;
+    let ready = readiness(&mut *db.acquire().await?, team.team_id, &content, &workload.record).await?;
     let mut blockers: Vec<(String, String)> = ready
         .blockers
         .iter()
         .map(|b| {
             let item = checklist::item(b.item_id).map_or_else(|| b.item_id.to_string(), |i| text(&i.text));
-            let why = locale.t(match b.reason {
-                BlockerReason::Unanswered => Msg::OrdersBUnanswered,
-                BlockerReason::Open => Msg::OrdersBOpen,
-                BlockerReason::NotApplicableWithoutReason => Msg::OrdersBNa,
-                BlockerReason::Problem => Msg::OrdersBProblem,
-            });
+            let why = match b.reason {
+                BlockerReason::Unanswered => locale.t(Msg::OrdersBUnanswered).to_string(),
+                BlockerReason::Open => locale.t(Msg::OrdersBOpen).to_string(),
+                BlockerReason::NotApplicableWithoutReason => locale.t(Msg::OrdersBNa).to_string(),
+                BlockerReason::Problem => locale.t(Msg::OrdersBProblem).to_string(),
+                BlockerReason::EvidenceMissing => {
+                    let kinds = checklist::item(b.item_id).map(|i| evidence_kinds(locale, i.evidence)).unwrap_or_default();
+                    locale.fmt(Msg::OrdersBEvidence, &[("kinds", &kinds)])
+                }
+            };
             (b.item_id.to_string(), format!("{item} — {why}"))
         })
         .collect();
@@ -586,8 +812,8 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
     }
     let (tco, tco_frozen) = match &content.tco {
         Some(rows) => (rows.clone(), true),
-        None if content.considered.is_empty() => (Vec::new(), false),
-        None => (crate::services::tco::compute(db, team.team_id, &tco_query(&content), locale, false).await?.view.rows, false),
+        None if content.considered.is_empty() && content.comparison.is_none() => (Vec::new(), false),
+        None => (crate::services::tco::compute(db, team.team_id, &comparison_query(&content), locale, false).await?.view.rows, false),
     };
     let events = store::audit::of_order(db, order_id).await?;
     let history = events
@@ -651,7 +877,9 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
         sections,
         blockers,
         tco,
-        tco_query: tco_query(&content),
+        tco_query: comparison_query(&content),
+        comparison_custom: content.frozen.as_ref().map_or(content.comparison.is_some(), |f| f.query != default_query(&content)),
+        has_scenario: content.frozen.is_some(),
         tco_frozen,
         history,
         chain_ok,
@@ -666,10 +894,110 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
     })
 }
 
+/// The scenario frozen when a revision of one of the team's orders was submitted (`revision`
+/// `None`: the latest submitted one), as `nodeledger tco FILE` reads it.
+pub async fn frozen_scenario(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>) -> Result<Scenario, AppError> {
+    let all = store::orders::revisions(db, team_id, order_id).await?;
+    let row = match revision {
+        Some(n) => all.iter().find(|r| r.revision == n),
+        None => all.iter().find(|r| r.state != OrderState::Draft),
+    }
+    .ok_or(AppError::NotFound)?;
+    content_of(row)?.frozen.map(|f| f.scenario).ok_or(AppError::NotFound)
+}
+
 /// The order record for export (the format `nodeledger audit verify --export FILE` checks, see
 /// `domain::audit::export`): every revision with its content and hash, and the order's events.
 pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::Value, AppError> {
     store::orders::latest(db, team_id, order_id).await?.ok_or(AppError::NotFound)?;
     let record = crate::services::audit::export_order(db, order_id).await?.ok_or(AppError::NotFound)?;
     serde_json::to_value(record).map_err(|_| AppError::Internal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{describe, link_query};
+    use crate::{
+        domain::checklist::{AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, Mismatch as M},
+        i18n::Locale,
+    };
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn every_prefill_code_reads_as_a_sentence_in_both_languages() {
+        let mismatches = vec![
+            M::GpuModel { quoted: "A10".into(), observed: "NVIDIA A100-SXM4-80GB".into() },
+            M::GpuCount { quoted: 8, observed: 4 },
+            M::Vram { quoted_mib: 24_576, observed_mib: 20_000 },
+            M::Mig { quoted: false, observed: true },
+            M::Driver { quoted: "535".into(), observed: "550.54.15".into() },
+            M::Cuda { quoted: "12.2".into(), observed: "12.4".into() },
+        ];
+        let codes = [
+            C::GpuQuoted { model: "L40S".into(), vram_mib: 46_068 },
+            C::FormFactor { form_factor: FormFactor::Sxm },
+            C::Exclusivity { exclusivity: Exclusivity::Mig },
+            C::SlicedForTraining { exclusivity: Exclusivity::Vgpu },
+            C::HeadroomWithinRange { pct: 20 },
+            C::HeadroomBelowRange { pct: 17, wanted_pct: dec!(20), required_mib: dec!(24576.0) },
+            C::HeadroomAboveRange { pct: 40 },
+            C::PeakNearLimit { pct: 9 },
+            C::PeakNotNearLimit { pct: 20 },
+            C::Interconnect { interconnect: Interconnect::NvLink },
+            C::SingleGpu,
+            C::NoGpuLink,
+            C::ImagePinned { image: "nvcr.io/nvidia/pytorch:24.05-py3".into() },
+            C::ImageVague { image: "supports CUDA".into() },
+            C::RunPassed,
+            C::RunFailed,
+            C::RunInconclusive,
+            C::BenchmarkPassed { minutes: 20 },
+            C::BenchmarkTooShort { minutes: 5 },
+            C::NoThrottling,
+            C::ThrottlingObserved,
+            C::ObservedMatchesQuote { quoted_mib: 24_576, observed_mib: 24_564 },
+            C::ObservedDiffers { mismatches },
+            C::StoppedBilling { compute: false, disk: true },
+            C::NoMinimumDuration,
+            C::MinimumDurationHours { hours: 2 },
+            C::AllFeesStated,
+            C::FeesNotStated { missing: vec![FeeKind::Ip, FeeKind::Snapshot] },
+            C::DiskRelease { temp_wiped: true, data_survives: false },
+            C::Egress { pricing: EgressPricing::Metered },
+            C::EgressNotStated,
+            C::InvalidFact { fact: Fact::VramPeakMib },
+        ];
+        for code in &codes {
+            for locale in [Locale::En, Locale::ZhCn] {
+                let text = describe(locale, code);
+                assert!(!text.is_empty() && !text.contains('{') && !text.contains("orders."), "{locale:?} {code:?}: {text}");
+            }
+        }
+        assert_eq!(
+            describe(Locale::En, &codes[5]),
+            "usable VRAM leaves 17 % over the peak; the workload asks for 20 % (24576 MiB)"
+        );
+        let differs = describe(Locale::En, &codes[22]);
+        assert!(differs.contains("GPU model quoted A10, seen NVIDIA A100-SXM4-80GB") && differs.contains("4 GPUs seen, 8 quoted"), "{differs}");
+        assert_eq!(describe(Locale::ZhCn, &codes[23]), "关机后计算资源仍计费：否；磁盘：是");
+    }
+
+    #[test]
+    fn a_comparison_link_is_the_cost_pages_query_in_any_form_it_is_pasted() {
+        let q = "workload=3&picked=1&q=7&setup_h_7=6";
+        for pasted in [
+            format!("http://127.0.0.1:3000/tco?{q}"),
+            format!("https://ledger.example.com/tco?{q}#ranking"),
+            format!("/tco?{q}"),
+            format!("?{q}"),
+            q.to_string(),
+            format!("  /tco?{q}  "),
+        ] {
+            assert_eq!(link_query(&pasted).as_deref(), Some(q), "{pasted}");
+        }
+        assert_eq!(link_query("/tco").as_deref(), Some(""));
+        assert_eq!(link_query("/quotes?q=7"), None, "another page");
+        assert_eq!(link_query("https://evil.example.com/orders/1?x=1"), None);
+        assert_eq!(link_query("just some words"), None);
+    }
 }

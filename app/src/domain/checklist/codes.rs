@@ -1,5 +1,6 @@
 //! Result types of [`super::prefill()`]: codes, not prose; the UI translates them.
 
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect};
@@ -44,18 +45,34 @@ pub enum AnswerCode {
         /// The kind of slicing.
         exclusivity: Exclusivity,
     },
-    /// Headroom within 15–25 % inclusive.
+    /// Usable VRAM covers the peak plus the workload's headroom, and the headroom is at most
+    /// 25 %.
     HeadroomWithinRange {
         /// Headroom over the peak, whole percent rounded down.
         pct: i64,
     },
-    /// Headroom below 15 % (negative when the peak exceeds usable VRAM).
+    /// Usable VRAM is short of the peak plus the workload's headroom (negative `pct` when the
+    /// peak exceeds usable VRAM).
     HeadroomBelowRange {
         /// Headroom over the peak, whole percent rounded down.
         pct: i64,
+        /// The workload's headroom, percent.
+        wanted_pct: Decimal,
+        /// Peak × (1 + headroom), MiB.
+        required_mib: Decimal,
     },
     /// Headroom above 25 %: fits, possibly oversized.
     HeadroomAboveRange {
+        /// Headroom over the peak, whole percent rounded down.
+        pct: i64,
+    },
+    /// The peak is near the limit (the headroom rule fails): look for leaks and copies.
+    PeakNearLimit {
+        /// Headroom over the peak, whole percent rounded down.
+        pct: i64,
+    },
+    /// The peak leaves the workload's headroom: no need to hunt for leaks.
+    PeakNotNearLimit {
         /// Headroom over the peak, whole percent rounded down.
         pct: i64,
     },
@@ -66,6 +83,8 @@ pub enum AnswerCode {
     },
     /// The order uses a single GPU.
     SingleGpu,
+    /// Several GPUs with no link between them.
+    NoGpuLink,
     /// The image reference is pinned (tag other than `latest`, or digest).
     ImagePinned {
         /// The image reference.
@@ -96,19 +115,18 @@ pub enum AnswerCode {
     NoThrottling,
     /// Throttling observed.
     ThrottlingObserved,
-    /// Usable VRAM is at least 90 % of the quoted VRAM.
-    UsableMatchesQuote {
-        /// Quoted VRAM, MiB.
+    /// What the run observed matches the quote (model, count, VRAM, slicing; driver and CUDA
+    /// where both are known).
+    ObservedMatchesQuote {
+        /// Usable VRAM per GPU as quoted, MiB.
         quoted_mib: u64,
-        /// Observed usable VRAM, MiB.
-        usable_mib: u64,
+        /// VRAM per GPU the run observed, MiB.
+        observed_mib: u64,
     },
-    /// Usable VRAM is below 90 % of the quoted VRAM.
-    UsableBelowQuote {
-        /// Quoted VRAM, MiB.
-        quoted_mib: u64,
-        /// Observed usable VRAM, MiB.
-        usable_mib: u64,
+    /// What the run observed differs from the quote.
+    ObservedDiffers {
+        /// The differences, in a fixed order (model, count, VRAM, MIG, driver, CUDA).
+        mismatches: Vec<Mismatch>,
     },
     /// What a stopped node keeps billing.
     StoppedBilling {
@@ -150,6 +168,63 @@ pub enum AnswerCode {
         /// The fact.
         fact: Fact,
     },
+}
+
+/// One difference between the quote and what a run observed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "field", rename_all = "snake_case")]
+pub enum Mismatch {
+    /// Another GPU model.
+    GpuModel {
+        /// Quoted.
+        quoted: String,
+        /// Observed.
+        observed: String,
+    },
+    /// Fewer GPUs than quoted.
+    GpuCount {
+        /// Quoted.
+        quoted: u32,
+        /// Observed.
+        observed: u32,
+    },
+    /// Less VRAM per GPU than quoted usable VRAM allows (below 90 % of it).
+    Vram {
+        /// Quoted usable MiB.
+        quoted_mib: u64,
+        /// Observed MiB.
+        observed_mib: u64,
+    },
+    /// MIG slicing differs from the quote.
+    Mig {
+        /// Quoted as a MIG slice.
+        quoted: bool,
+        /// MIG observed.
+        observed: bool,
+    },
+    /// Another driver version (a warning: the item stays open).
+    Driver {
+        /// Quoted.
+        quoted: String,
+        /// Observed.
+        observed: String,
+    },
+    /// Another CUDA version (a warning: the item stays open).
+    Cuda {
+        /// Quoted.
+        quoted: String,
+        /// Observed.
+        observed: String,
+    },
+}
+
+impl Mismatch {
+    /// Whether this difference makes the run's node another node than the quoted one (a
+    /// problem), rather than a software difference to look at (driver, CUDA).
+    #[must_use]
+    pub const fn is_hardware(&self) -> bool {
+        !matches!(self, Mismatch::Driver { .. } | Mismatch::Cuda { .. })
+    }
 }
 
 /// A suggested answer.

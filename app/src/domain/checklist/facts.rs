@@ -1,5 +1,6 @@
 //! Facts the app may already know about an order, used to pre-fill answers.
 
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::model::WorkloadKind;
@@ -46,6 +47,8 @@ pub enum Interconnect {
     NvLink,
     /// PCIe only.
     Pcie,
+    /// No GPU-to-GPU link at all (e.g. GPUs in separate VMs).
+    NoLink,
     /// Something else, named in the quote.
     Other,
 }
@@ -116,12 +119,33 @@ pub struct PrefillFacts {
     pub multi_gpu: Option<bool>,
     /// Quoted GPU model name.
     pub gpu_model: Option<String>,
-    /// Quoted VRAM per GPU, MiB.
+    /// Quoted VRAM per GPU (per slice for sliced offers), MiB.
     pub quoted_vram_mib: Option<u64>,
-    /// VRAM per GPU observed as usable in a run, MiB.
+    /// VRAM per GPU or slice the quote says the job may use (the stated usable VRAM, else
+    /// the quoted VRAM), MiB.
     pub usable_vram_mib: Option<u64>,
-    /// Measured VRAM peak of the workload per GPU, MiB.
+    /// VRAM peak per GPU: the workload's, or the backing run's observed peak when higher, MiB.
     pub vram_peak_mib: Option<u64>,
+    /// Headroom over the peak the workload asks for, percent (seed 002: 15–25).
+    pub headroom_pct: Option<Decimal>,
+    /// Quoted GPUs per node.
+    pub quoted_gpu_count: Option<u32>,
+    /// Quoted NVIDIA driver version.
+    pub quoted_driver: Option<String>,
+    /// Quoted CUDA version.
+    pub quoted_cuda: Option<String>,
+    /// GPU name the backing run observed.
+    pub observed_gpu_name: Option<String>,
+    /// GPUs per node the backing run observed.
+    pub observed_gpu_count: Option<u32>,
+    /// Memory of one GPU (or slice) the backing run observed, MiB.
+    pub observed_vram_mib: Option<u64>,
+    /// Driver version the backing run observed.
+    pub observed_driver: Option<String>,
+    /// CUDA version the backing run observed.
+    pub observed_cuda: Option<String>,
+    /// Whether the backing run observed MIG mode.
+    pub observed_mig: Option<bool>,
     /// Quoted form factor.
     pub form_factor: Option<FormFactor>,
     /// Quoted exclusivity.
@@ -130,7 +154,7 @@ pub struct PrefillFacts {
     pub interconnect: Option<Interconnect>,
     /// Quoted software image reference, e.g. `nvcr.io/nvidia/pytorch:24.05-py3`.
     pub software_image: Option<String>,
-    /// Verdict of the latest relevant run.
+    /// Verdict of the backing run (the best attached run of the chosen quote).
     pub run_verdict: Option<RunVerdict>,
     /// Length of that run in whole minutes, warm-up excluded.
     pub run_minutes: Option<u32>,
@@ -168,6 +192,26 @@ pub enum Fact {
     UsableVramMib,
     /// [`PrefillFacts::vram_peak_mib`].
     VramPeakMib,
+    /// [`PrefillFacts::headroom_pct`].
+    HeadroomPct,
+    /// [`PrefillFacts::quoted_gpu_count`].
+    QuotedGpuCount,
+    /// [`PrefillFacts::quoted_driver`].
+    QuotedDriver,
+    /// [`PrefillFacts::quoted_cuda`].
+    QuotedCuda,
+    /// [`PrefillFacts::observed_gpu_name`].
+    ObservedGpuName,
+    /// [`PrefillFacts::observed_gpu_count`].
+    ObservedGpuCount,
+    /// [`PrefillFacts::observed_vram_mib`].
+    ObservedVramMib,
+    /// [`PrefillFacts::observed_driver`].
+    ObservedDriver,
+    /// [`PrefillFacts::observed_cuda`].
+    ObservedCuda,
+    /// [`PrefillFacts::observed_mig`].
+    ObservedMig,
     /// [`PrefillFacts::form_factor`].
     FormFactor,
     /// [`PrefillFacts::exclusivity`].

@@ -9,7 +9,10 @@
 //! - The table: [`ITEMS`], [`SECTIONS`] (in `items.rs`, the one place it is defined).
 //! - What applies: [`applicable_items`]; what blocks submission: [`submission_blockers`].
 //! - Suggestions from app data: [`prefill()`] with [`PrefillFacts`]; missing facts
-//!   are reported as [`Prefill::Missing`], never guessed.
+//!   are reported as [`Prefill::Missing`], never guessed. The facts are built by
+//!   [`gather()`] from the workload, the chosen quote and the attached runs' observations.
+//! - Evidence: an item may ask for evidence ([`Item::evidence`]); a confirmed answer without
+//!   it blocks submission ([`BlockerReason::EvidenceMissing`]).
 //!
 //! Messages are codes (enums, serialized snake_case) for the UI to translate; only the
 //! item texts are prose, given in English and Simplified Chinese.
@@ -17,6 +20,7 @@
 mod answer;
 mod codes;
 mod facts;
+mod gather;
 mod items;
 mod model;
 mod prefill;
@@ -25,16 +29,24 @@ mod rules;
 mod tests;
 
 pub use answer::{Evidence, ItemAnswer, ItemStatus};
-pub use codes::{AnswerCode, Prefill, Suggested, Suggestion};
+pub use codes::{AnswerCode, Mismatch, Prefill, Suggested, Suggestion};
 pub use facts::{
     EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, PrefillFacts, RunVerdict,
 };
+pub use gather::{
+    FactSources, RunObservation, SLOWDOWN_CODE, backing_run, egress, fees_stated, gather,
+    workload_kind,
+};
 pub use items::{ITEMS, SECTIONS};
 pub use model::{
-    AppliesTo, Cite, Expert, Item, PrefillSource, Section, SectionInfo, Text, WorkloadKind,
+    AppliesTo, Cite, EvidenceKind, Expert, Item, PrefillSource, Section, SectionInfo, Text,
+    WorkloadKind,
 };
 pub use prefill::{
     BENCHMARK_MIN_MINUTES, HEADROOM_MAX_PCT, HEADROOM_MIN_PCT, USABLE_VRAM_MIN_PCT,
     image_is_pinned, prefill,
 };
-pub use rules::{Blocker, BlockerReason, applicable_items, item, submission_blockers};
+pub use rules::{
+    Blocker, BlockerReason, applicable_items, evidence_kind, has_evidence, item,
+    submission_blockers,
+};

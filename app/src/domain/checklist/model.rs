@@ -157,6 +157,24 @@ pub enum PrefillSource {
     DiskRelease,
     /// How traffic is priced.
     EgressPricing,
+    /// Whether the VRAM peak is near the limit (then look for leaks and needless copies).
+    PeakNearLimit,
+}
+
+/// A kind of evidence an item can ask for before it may be confirmed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceKind {
+    /// A recorded run.
+    Run,
+    /// A field of the chosen quote revision.
+    QuoteField,
+    /// A document of the chosen quote revision.
+    Document,
+    /// The order's cost comparison.
+    CostComparison,
+    /// A note with text (a blank note is no evidence).
+    Note,
 }
 
 /// One checklist item. The full table is [`super::ITEMS`].
@@ -174,6 +192,9 @@ pub struct Item {
     pub expert: Expert,
     /// App data that can pre-fill the answer, if any.
     pub prefill: Option<PrefillSource>,
+    /// Evidence a "confirmed" answer must carry, any one of these kinds; empty when the item
+    /// asks for none. A confirmed answer without it blocks submission.
+    pub evidence: &'static [EvidenceKind],
     /// What to check.
     pub text: Text,
     /// Why it matters.

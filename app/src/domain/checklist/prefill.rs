@@ -1,18 +1,22 @@
 //! Pre-filling answers from facts the app already knows. Pure; never guesses.
 
-use super::codes::{AnswerCode as C, Prefill, Suggested as S, Suggestion};
-use super::facts::{EgressPricing, Fact as F, FeeKind, PrefillFacts, RunVerdict};
-use super::model::{Item, PrefillSource as P, WorkloadKind};
+use rust_decimal::Decimal;
 
-/// Least VRAM headroom over the measured peak, percent (seed 002 step 1).
+use super::codes::{AnswerCode as C, Mismatch, Prefill, Suggested as S, Suggestion};
+use super::facts::{EgressPricing, Exclusivity, Fact as F, FeeKind, Interconnect, PrefillFacts, RunVerdict};
+use super::model::{Item, PrefillSource as P, WorkloadKind};
+use crate::domain::{runs::names_match, vram};
+
+/// Least VRAM headroom over the measured peak, percent (seed 002 step 1); a workload asks
+/// for its own headroom within 15–25 % and [`vram::assess`] judges against that.
 pub const HEADROOM_MIN_PCT: u64 = 15;
 /// Headroom above which the GPU may be oversized, percent (seed 002 step 1).
 pub const HEADROOM_MAX_PCT: u64 = 25;
 /// Shortest benchmark that counts, minutes (seed 000 §3, seed 002 step 2).
 pub const BENCHMARK_MIN_MINUTES: u32 = 10;
-/// Least usable VRAM as a share of quoted VRAM, percent. App policy, not from the seeds:
-/// allows for driver/context reservations; sliced instances usually fall well below.
-pub const USABLE_VRAM_MIN_PCT: u64 = 90;
+/// Least VRAM a run must observe per GPU as a share of the quoted usable VRAM, percent: the
+/// run verdict's 5 % VRAM tolerance (driver and context reservations), so the two agree.
+pub const USABLE_VRAM_MIN_PCT: u64 = 95;
 
 /// Suggest an answer for `item` from `facts`.
 ///
@@ -66,6 +70,7 @@ fn rule(source: P, f: &PrefillFacts) -> Rule {
             }
         }
         P::QuoteVsObserved => quote_vs_observed(f),
+        P::PeakNearLimit => peak_near_limit(f),
         P::StoppedBilling => {
             let (compute, disk) = both(
                 (f.stopped_bills_compute, F::StoppedBillsCompute),
@@ -155,32 +160,67 @@ fn interconnect(f: &PrefillFacts) -> Rule {
         return ok(S::NotApplicable, C::SingleGpu, &[F::MultiGpu]);
     }
     let interconnect = one(f.interconnect, F::Interconnect)?;
-    ok(
-        S::Confirmed,
-        C::Interconnect { interconnect },
-        &[F::MultiGpu, F::Interconnect],
-    )
+    let used = [F::MultiGpu, F::Interconnect];
+    if interconnect == Interconnect::NoLink {
+        return ok(S::Problem, C::NoGpuLink, &used);
+    }
+    ok(S::Confirmed, C::Interconnect { interconnect }, &used)
 }
 
-/// Headroom = (usable − peak) / peak, compared exactly in integers.
+/// The one VRAM rule ([`vram::assess`]): the peak plus the workload's headroom against the
+/// usable VRAM of one GPU or slice, in exact decimals.
+fn assessed(f: &PrefillFacts) -> Result<(vram::Headroom, [F; 3]), Vec<F>> {
+    let missing: Vec<F> = [
+        (f.vram_peak_mib.is_none(), F::VramPeakMib),
+        (f.usable_vram_mib.is_none(), F::UsableVramMib),
+        (f.headroom_pct.is_none(), F::HeadroomPct),
+    ]
+    .into_iter()
+    .filter_map(|(absent, fact)| absent.then_some(fact))
+    .collect();
+    match (f.vram_peak_mib, f.usable_vram_mib, f.headroom_pct) {
+        (Some(peak), Some(usable), Some(pct)) => Ok((
+            vram::assess(Decimal::from(peak), pct, Decimal::from(usable)),
+            [F::VramPeakMib, F::UsableVramMib, F::HeadroomPct],
+        )),
+        _ => Err(missing),
+    }
+}
+
 fn headroom(f: &PrefillFacts) -> Rule {
-    let (peak, usable) = both(
-        (f.vram_peak_mib, F::VramPeakMib),
-        (f.usable_vram_mib, F::UsableVramMib),
-    )?;
-    if peak == 0 {
+    if f.vram_peak_mib == Some(0) {
         return invalid(F::VramPeakMib);
     }
-    let (peak, usable) = (i128::from(peak), i128::from(usable));
-    let over = (usable - peak) * 100;
-    let pct = i64::try_from(over.div_euclid(peak)).unwrap_or(i64::MAX);
-    let used = [F::VramPeakMib, F::UsableVramMib];
-    if over < i128::from(HEADROOM_MIN_PCT) * peak {
-        ok(S::Problem, C::HeadroomBelowRange { pct }, &used)
-    } else if over > i128::from(HEADROOM_MAX_PCT) * peak {
+    let (h, used) = assessed(f)?;
+    let pct = h.actual_pct.unwrap_or(i64::MAX);
+    if !h.fits {
+        let code = C::HeadroomBelowRange {
+            pct,
+            wanted_pct: h.headroom_pct,
+            required_mib: h.required,
+        };
+        ok(S::Problem, code, &used)
+    } else if (h.usable - h.peak).saturating_mul(Decimal::ONE_HUNDRED)
+        > Decimal::from(HEADROOM_MAX_PCT).saturating_mul(h.peak)
+    {
         ok(S::Confirmed, C::HeadroomAboveRange { pct }, &used)
     } else {
         ok(S::Confirmed, C::HeadroomWithinRange { pct }, &used)
+    }
+}
+
+/// Seed 002 step 1: when the peak is near the limit, look for leaks, copies and caches before
+/// lowering the batch. "Near" is the headroom rule failing.
+fn peak_near_limit(f: &PrefillFacts) -> Rule {
+    if f.vram_peak_mib == Some(0) {
+        return invalid(F::VramPeakMib);
+    }
+    let (h, used) = assessed(f)?;
+    let pct = h.actual_pct.unwrap_or(i64::MAX);
+    if h.fits {
+        ok(S::NotApplicable, C::PeakNotNearLimit { pct }, &used)
+    } else {
+        ok(S::Open, C::PeakNearLimit { pct }, &used)
     }
 }
 
@@ -199,35 +239,86 @@ fn benchmark(f: &PrefillFacts) -> Rule {
     }
 }
 
+/// The quote against what the backing run observed: GPU model, GPU count, VRAM per GPU and
+/// MIG slicing (a difference is a problem, as in the run verdict), driver and CUDA (a
+/// difference leaves the item open). Needs both VRAM figures; the rest is compared where
+/// both sides are known.
 fn quote_vs_observed(f: &PrefillFacts) -> Rule {
-    let (quoted_mib, usable_mib) = both(
-        (f.quoted_vram_mib, F::QuotedVramMib),
+    let (quoted_mib, observed_mib) = both(
         (f.usable_vram_mib, F::UsableVramMib),
+        (f.observed_vram_mib, F::ObservedVramMib),
     )?;
     if quoted_mib == 0 {
-        return invalid(F::QuotedVramMib);
+        return invalid(F::UsableVramMib);
     }
-    let used = [F::QuotedVramMib, F::UsableVramMib];
-    let (q, u) = (u128::from(quoted_mib), u128::from(usable_mib));
-    if u * 100 >= q * u128::from(USABLE_VRAM_MIN_PCT) {
-        ok(
-            S::Confirmed,
-            C::UsableMatchesQuote {
-                quoted_mib,
-                usable_mib,
-            },
-            &used,
-        )
+    let mut used = vec![F::UsableVramMib, F::ObservedVramMib];
+    let mut mismatches = Vec::new();
+    if let (Some(quoted), Some(observed)) = (&f.gpu_model, &f.observed_gpu_name) {
+        used.extend([F::GpuModel, F::ObservedGpuName]);
+        if !names_match(quoted, observed) {
+            mismatches.push(Mismatch::GpuModel {
+                quoted: quoted.clone(),
+                observed: observed.clone(),
+            });
+        }
+    }
+    if let (Some(quoted), Some(observed)) = (f.quoted_gpu_count, f.observed_gpu_count) {
+        used.extend([F::QuotedGpuCount, F::ObservedGpuCount]);
+        if observed < quoted {
+            mismatches.push(Mismatch::GpuCount { quoted, observed });
+        }
+    }
+    if u128::from(observed_mib) * 100 < u128::from(quoted_mib) * u128::from(USABLE_VRAM_MIN_PCT) {
+        mismatches.push(Mismatch::Vram {
+            quoted_mib,
+            observed_mib,
+        });
+    }
+    if let (Some(exclusivity), Some(observed)) = (f.exclusivity, f.observed_mig) {
+        used.extend([F::Exclusivity, F::ObservedMig]);
+        let quoted = exclusivity == Exclusivity::Mig;
+        if quoted != observed {
+            mismatches.push(Mismatch::Mig { quoted, observed });
+        }
+    }
+    if let (Some(quoted), Some(observed)) = (&f.quoted_driver, &f.observed_driver) {
+        used.extend([F::QuotedDriver, F::ObservedDriver]);
+        if !version_matches(quoted, observed) {
+            mismatches.push(Mismatch::Driver {
+                quoted: quoted.clone(),
+                observed: observed.clone(),
+            });
+        }
+    }
+    if let (Some(quoted), Some(observed)) = (&f.quoted_cuda, &f.observed_cuda) {
+        used.extend([F::QuotedCuda, F::ObservedCuda]);
+        if !version_matches(quoted, observed) {
+            mismatches.push(Mismatch::Cuda {
+                quoted: quoted.clone(),
+                observed: observed.clone(),
+            });
+        }
+    }
+    if mismatches.is_empty() {
+        let code = C::ObservedMatchesQuote {
+            quoted_mib,
+            observed_mib,
+        };
+        return ok(S::Confirmed, code, &used);
+    }
+    let status = if mismatches.iter().any(Mismatch::is_hardware) {
+        S::Problem
     } else {
-        ok(
-            S::Problem,
-            C::UsableBelowQuote {
-                quoted_mib,
-                usable_mib,
-            },
-            &used,
-        )
-    }
+        S::Open
+    };
+    ok(status, C::ObservedDiffers { mismatches }, &used)
+}
+
+/// A quoted version matches an observed one when each of its dot-separated parts equals the
+/// observed part in the same place (`535` matches `535.129.03`, `12.2` matches `12.2`).
+fn version_matches(quoted: &str, observed: &str) -> bool {
+    let mut obs = observed.trim().split('.');
+    quoted.trim().split('.').all(|q| obs.next() == Some(q))
 }
 
 fn verdict(v: RunVerdict, used: &[F]) -> Rule {

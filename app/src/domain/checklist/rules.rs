@@ -2,9 +2,9 @@
 
 use serde::Serialize;
 
-use super::answer::ItemAnswer;
+use super::answer::{Evidence, ItemAnswer};
 use super::items::ITEMS;
-use super::model::{Item, Section, WorkloadKind};
+use super::model::{EvidenceKind, Item, Section, WorkloadKind};
 
 /// Why a required item blocks submission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -18,6 +18,8 @@ pub enum BlockerReason {
     NotApplicableWithoutReason,
     /// Marked `Problem`.
     Problem,
+    /// Confirmed without the evidence the item asks for ([`Item::evidence`]).
+    EvidenceMissing,
 }
 
 /// A required, applicable item that is not settled.
@@ -46,8 +48,31 @@ pub fn applicable_items(kind: WorkloadKind, multi_gpu: bool) -> Vec<&'static Ite
         .collect()
 }
 
-/// Every required applicable item that is neither `Confirmed` nor `NotApplicable`
-/// with a non-blank reason, in table order.
+/// The kind of one piece of evidence; a blank note is none.
+#[must_use]
+pub fn evidence_kind(e: &Evidence) -> Option<EvidenceKind> {
+    match e {
+        Evidence::Run { .. } => Some(EvidenceKind::Run),
+        Evidence::QuoteField { .. } => Some(EvidenceKind::QuoteField),
+        Evidence::File { .. } => Some(EvidenceKind::Document),
+        Evidence::TcoComparison { .. } => Some(EvidenceKind::CostComparison),
+        Evidence::Note { text } => (!text.trim().is_empty()).then_some(EvidenceKind::Note),
+    }
+}
+
+/// Whether `evidence` holds what `item` asks for: one piece of any kind in
+/// [`Item::evidence`], or anything when the item asks for none.
+#[must_use]
+pub fn has_evidence(item: &Item, evidence: &[Evidence]) -> bool {
+    item.evidence.is_empty()
+        || evidence
+            .iter()
+            .filter_map(evidence_kind)
+            .any(|k| item.evidence.contains(&k))
+}
+
+/// Every required applicable item that is neither `Confirmed` (with the evidence the
+/// item asks for) nor `NotApplicable` with a non-blank reason, in table order.
 ///
 /// If `answers` holds several answers for one item, the last one counts. Answers to
 /// unknown or non-applicable items are ignored.
@@ -65,6 +90,9 @@ pub fn submission_blockers(
             let answer = answers.iter().rev().find(|a| a.item_id == i.id);
             let reason = match answer.map(|a| &a.status) {
                 None => BlockerReason::Unanswered,
+                Some(St::Confirmed) if !answer.is_some_and(|a| has_evidence(i, &a.evidence)) => {
+                    BlockerReason::EvidenceMissing
+                }
                 Some(s) if s.is_settled() => return None,
                 Some(St::NotApplicable { .. }) => BlockerReason::NotApplicableWithoutReason,
                 Some(St::Problem { .. }) => BlockerReason::Problem,

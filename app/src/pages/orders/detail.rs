@@ -51,6 +51,15 @@ pub async fn select_for_order(
     orders::select(&auth::db()?, &caller, &team, order_id, &selection).await
 }
 
+/// Sets the comparison the order is submitted with from a pasted cost page link (empty: the
+/// default comparison of the quotes considered); procurement, draft only.
+#[server(endpoint = "orders/comparison")]
+pub async fn set_order_comparison(order_id: i64, link: String) -> Result<(), AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    orders::set_comparison(&auth::db()?, &caller, &team, order_id, &link, request_locale()).await
+}
+
 /// The fields of an item's answer form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -278,7 +287,8 @@ fn item_view(order_id: i64, item: ItemLine, cite: Citable) -> impl IntoView {
                 " " <span class="item-status" data-testid="item-status">{status_label(&item.status)}</span>
             </p>
             <p class="hint">{item.why.clone()}</p>
-            {item.suggestion.clone().map(|s| view! { <p class="hint suggestion">{s}</p> })}
+            {item.suggestion.clone().map(|s| view! { <p class="hint suggestion" data-testid="item-suggestion">{s}</p> })}
+            {item.evidence_hint.clone().map(|h| view! { <p class="hint" data-testid="item-evidence-needed">{h}</p> })}
             {(!item.answer.is_empty() || !item.status_note.is_empty()).then(|| view! {
                 <p>{item.answer.clone()} {(!item.status_note.is_empty()).then(|| format!(" ({})", item.status_note))}</p>
             })}
@@ -291,6 +301,56 @@ fn item_view(order_id: i64, item: ItemLine, cite: Citable) -> impl IntoView {
             {item.answered.clone().map(|a| view! { <p class="hint">{a}</p> })}
             {form}
         </li>
+    }
+}
+
+/// The comparison the manager signs: the rows (frozen at submission, else as they compute
+/// now), where they come from, and for procurement on a draft the link to use instead.
+fn comparison(v: &OrderView) -> impl IntoView + use<> {
+    let action = ServerAction::<SetOrderComparison>::new();
+    reload_on_success(action, "");
+    let query = v.tco_query.clone();
+    let chosen = v.chosen.as_ref().map(|(q, _)| *q);
+    let scenario = v.has_scenario.then(|| format!("/orders/{}/scenario.json?rev={}", v.id, v.revision));
+    let link = if v.comparison_custom { format!("/tco?{query}") } else { String::new() };
+    let order_id = v.id.to_string();
+    view! {
+        <section class="card" data-testid="order-comparison">
+            <h2>{t(Msg::OrdersTco)}</h2>
+            <p class="hint">
+                {t(if v.tco_frozen { Msg::OrdersTcoFrozen } else { Msg::OrdersTcoLive })} " · "
+                {t(if v.comparison_custom { Msg::OrdersComparisonCustom } else { Msg::OrdersComparisonDefault })} " · "
+                <a href=format!("/tco?{query}") rel="external" data-testid="order-comparison-open">{t(Msg::OrdersComparisonOpen)}</a>
+                {scenario.map(|href| view! { " · " <a href=href rel="external" data-testid="order-scenario">{t(Msg::OrdersScenarioJson)}</a> })}
+            </p>
+            <table class="table" data-testid="order-tco">
+                <thead><tr>
+                    <th class="num">{t(Msg::TcoColRank)}</th><th>{t(Msg::TcoColQuote)}</th><th class="num">{t(Msg::TcoColTotal)}</th>
+                    <th class="num">{t(Msg::OrdersColOwnTotal)}</th><th>{t(Msg::OrdersColRate)}</th>
+                    <th class="num">{t(Msg::TcoColUnitCost)}</th><th class="num">{t(Msg::TcoColTime)}</th>
+                </tr></thead>
+                <tbody>
+                    {v.tco.iter().map(|r| view! {
+                        <tr class=if chosen == Some(r.quote_id) { "cheapest" } else { "" } data-testid="order-tco-row" data-quote=r.quote_id.to_string()>
+                            <td class="num">{r.rank}</td><td>{r.label.clone()}</td>
+                            <td class="num"><strong data-testid="order-tco-total">{r.compared_total.clone()}</strong></td>
+                            <td class="num">{r.total.clone()}</td><td>{r.rate_note.clone().unwrap_or_default()}</td>
+                            <td class="num">{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num">{r.time_to_finish.clone()}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            {(!v.tco.is_empty() && !v.tco_frozen).then(|| view! { <img class="chart" src=format!("/tco/stack.svg?{query}") alt=t(Msg::OrdersTco) /> })}
+            {v.can_edit.then(|| view! {
+                <ActionForm action attr:class="form no-print" attr:data-testid="comparison-form">
+                    <input type="hidden" name="order_id" value=order_id />
+                    <label>{t(Msg::OrdersComparisonLink)}<input type="text" name="link" value=link placeholder="/tco?workload=…" /></label>
+                    <p class="hint">{t(Msg::OrdersComparisonHint)}</p>
+                    <button type="submit" class="small">{t(Msg::OrdersComparisonSave)}</button>
+                </ActionForm>
+                <ActionError action />
+            })}
+        </section>
     }
 }
 
@@ -401,22 +461,7 @@ pub fn OrderPage() -> impl IntoView {
                                     <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
                                 </p>
                                 {selection(&v)}
-                                <section class="card">
-                                    <h2>{t(Msg::OrdersTco)}</h2>
-                                    <p class="hint">{t(if v.tco_frozen { Msg::OrdersTcoFrozen } else { Msg::OrdersTcoLive })}</p>
-                                    <table class="table" data-testid="order-tco">
-                                        <thead><tr><th class="num">{t(Msg::TcoColRank)}</th><th>{t(Msg::TcoColQuote)}</th><th class="num">{t(Msg::TcoColTotal)}</th><th class="num">{t(Msg::TcoColUnitCost)}</th><th class="num">{t(Msg::TcoColTime)}</th></tr></thead>
-                                        <tbody>
-                                            {v.tco.iter().map(|r| view! {
-                                                <tr class=if v.chosen.as_ref().is_some_and(|(q, _)| *q == r.quote_id) { "cheapest" } else { "" }>
-                                                    <td class="num">{r.rank}</td><td>{r.label.clone()}</td><td class="num">{r.compared_total.clone()}</td>
-                                                    <td class="num">{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num">{r.time_to_finish.clone()}</td>
-                                                </tr>
-                                            }).collect_view()}
-                                        </tbody>
-                                    </table>
-                                    {(!v.tco.is_empty()).then(|| view! { <img class="chart" src=format!("/tco/stack.svg?{}", v.tco_query) alt=t(Msg::OrdersTco) /> })}
-                                </section>
+                                {comparison(&v)}
                                 {(!v.blockers.is_empty() && v.state == crate::domain::audit::OrderState::Draft).then(|| view! {
                                     <section class="callout callout-warn" data-testid="order-blockers">
                                         <strong>{t(Msg::OrdersBlockers)}</strong>

@@ -1,9 +1,12 @@
 //! Pre-fill rules: missing facts, boundaries, codes.
 
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
 use super::super::{
     AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, ITEMS, Interconnect,
-    Item, Prefill, PrefillFacts, RunVerdict, Suggested as S, WorkloadKind, image_is_pinned, item,
-    prefill,
+    Item, Mismatch as M, Prefill, PrefillFacts, RunVerdict, Suggested as S, WorkloadKind,
+    image_is_pinned, item, prefill,
 };
 
 fn full() -> PrefillFacts {
@@ -14,6 +17,16 @@ fn full() -> PrefillFacts {
         quoted_vram_mib: Some(46_068),
         usable_vram_mib: Some(46_000),
         vram_peak_mib: Some(38_000),
+        headroom_pct: Some(dec!(20)),
+        quoted_gpu_count: Some(2),
+        quoted_driver: Some("535".into()),
+        quoted_cuda: Some("12.2".into()),
+        observed_gpu_name: Some("NVIDIA L40S".into()),
+        observed_gpu_count: Some(2),
+        observed_vram_mib: Some(46_068),
+        observed_driver: Some("535.129.03".into()),
+        observed_cuda: Some("12.2".into()),
+        observed_mig: Some(false),
         form_factor: Some(FormFactor::Pcie),
         exclusivity: Some(Exclusivity::Exclusive),
         interconnect: Some(Interconnect::Pcie),
@@ -91,6 +104,16 @@ fn fact_names_are_prefill_facts_field_names() {
         Fact::QuotedVramMib,
         Fact::UsableVramMib,
         Fact::VramPeakMib,
+        Fact::HeadroomPct,
+        Fact::QuotedGpuCount,
+        Fact::QuotedDriver,
+        Fact::QuotedCuda,
+        Fact::ObservedGpuName,
+        Fact::ObservedGpuCount,
+        Fact::ObservedVramMib,
+        Fact::ObservedDriver,
+        Fact::ObservedCuda,
+        Fact::ObservedMig,
         Fact::FormFactor,
         Fact::Exclusivity,
         Fact::Interconnect,
@@ -143,13 +166,52 @@ fn missing_names_each_absent_fact() {
     );
 }
 
-fn headroom(peak: u64, usable: u64) -> (S, C) {
+fn headroom_at(peak: u64, usable: u64, pct: Decimal) -> (S, C) {
     let f = PrefillFacts {
         vram_peak_mib: Some(peak),
         usable_vram_mib: Some(usable),
+        headroom_pct: Some(pct),
         ..Default::default()
     };
     suggestion("gpu.vram_headroom", &f)
+}
+
+fn headroom(peak: u64, usable: u64) -> (S, C) {
+    headroom_at(peak, usable, dec!(15))
+}
+
+fn short(pct: i64, wanted: Decimal, required: Decimal) -> (S, C) {
+    let code = C::HeadroomBelowRange {
+        pct,
+        wanted_pct: wanted,
+        required_mib: required,
+    };
+    (S::Problem, code)
+}
+
+#[test]
+fn headroom_uses_the_one_vram_rule_with_the_workloads_headroom() {
+    // The case: a 20 GiB peak at 20 % on a 24 GiB A10 fits exactly (required 24 GiB).
+    assert_eq!(
+        headroom_at(20 * 1024, 24 * 1024, dec!(20)),
+        (S::Confirmed, C::HeadroomWithinRange { pct: 20 })
+    );
+    // The same card at 25 % headroom needs 25 GiB = 25 600 MiB: short.
+    assert_eq!(
+        headroom_at(20 * 1024, 24 * 1024, dec!(25)),
+        short(20, dec!(25), dec!(25600))
+    );
+    // 17 % over the peak is within 15–25 % but below the 20 % this workload asks for.
+    assert_eq!(
+        headroom_at(100, 117, dec!(20)),
+        short(17, dec!(20), dec!(120))
+    );
+    // Agrees with `vram::assess` on every figure.
+    for (peak, usable, pct) in [(100, 120, dec!(20)), (100, 119, dec!(20)), (20_480, 24_576, dec!(20))] {
+        let h = crate::domain::vram::assess(Decimal::from(peak), pct, Decimal::from(usable));
+        let (status, _) = headroom_at(peak, usable, pct);
+        assert_eq!(status == S::Problem, !h.fits, "{peak} {usable} {pct}");
+    }
 }
 
 #[test]
@@ -173,28 +235,19 @@ fn headroom_boundaries_at_exactly_15_and_25_percent() {
     // Just below 15 % and just above 25 %, without rounding.
     assert_eq!(
         headroom(20_000, 22_999),
-        (S::Problem, C::HeadroomBelowRange { pct: 14 })
+        short(14, dec!(15), dec!(23000))
     );
     assert_eq!(
         headroom(20_000, 25_001),
         (S::Confirmed, C::HeadroomAboveRange { pct: 25 })
     );
-    assert_eq!(
-        headroom(100, 114),
-        (S::Problem, C::HeadroomBelowRange { pct: 14 })
-    );
+    assert_eq!(headroom(100, 114), short(14, dec!(15), dec!(115)));
     assert_eq!(
         headroom(100, 126),
         (S::Confirmed, C::HeadroomAboveRange { pct: 26 })
     );
-    assert_eq!(
-        headroom(100, 90),
-        (S::Problem, C::HeadroomBelowRange { pct: -10 })
-    );
-    assert_eq!(
-        headroom(3, 2),
-        (S::Problem, C::HeadroomBelowRange { pct: -34 })
-    );
+    assert_eq!(headroom(100, 90), short(-10, dec!(15), dec!(115)));
+    assert_eq!(headroom(3, 2), short(-34, dec!(15), dec!(3.45)));
     assert_eq!(
         headroom(0, 100),
         (
@@ -204,9 +257,27 @@ fn headroom_boundaries_at_exactly_15_and_25_percent() {
             }
         )
     );
+}
+
+#[test]
+fn the_leak_check_applies_only_when_the_peak_is_near_the_limit() {
+    let f = |peak, usable| PrefillFacts {
+        vram_peak_mib: Some(peak),
+        usable_vram_mib: Some(usable),
+        headroom_pct: Some(dec!(20)),
+        ..Default::default()
+    };
     assert_eq!(
-        headroom(u64::MAX, u64::MAX).1,
-        C::HeadroomBelowRange { pct: 0 }
+        suggestion("gpu.memory_leak_check", &f(20 * 1024, 24 * 1024)),
+        (S::NotApplicable, C::PeakNotNearLimit { pct: 20 })
+    );
+    assert_eq!(
+        suggestion("gpu.memory_leak_check", &f(22 * 1024, 24 * 1024)),
+        (S::Open, C::PeakNearLimit { pct: 9 })
+    );
+    assert_eq!(
+        prefill(get("gpu.memory_leak_check"), &PrefillFacts::default()),
+        Prefill::Missing(vec![Fact::VramPeakMib, Fact::UsableVramMib, Fact::HeadroomPct])
     );
 }
 
@@ -263,33 +334,94 @@ fn benchmark_needs_ten_minutes_and_a_pass() {
 }
 
 #[test]
-fn usable_vram_against_quote_at_90_percent() {
-    let f = |q, u| PrefillFacts {
-        quoted_vram_mib: Some(q),
-        usable_vram_mib: Some(u),
-        ..Default::default()
-    };
-    let ok = C::UsableMatchesQuote {
-        quoted_mib: 1000,
-        usable_mib: 900,
-    };
+fn quote_vs_observed_compares_the_quote_with_what_the_run_saw() {
+    let f = full();
     assert_eq!(
-        suggestion("perf.quote_vs_observed", &f(1000, 900)),
-        (S::Confirmed, ok)
+        suggestion("perf.quote_vs_observed", &f),
+        (
+            S::Confirmed,
+            C::ObservedMatchesQuote {
+                quoted_mib: 46_000,
+                observed_mib: 46_068
+            }
+        )
     );
-    let low = C::UsableBelowQuote {
-        quoted_mib: 1000,
-        usable_mib: 899,
-    };
+    // The case: 24 GiB quoted, 81 920 MiB (an A100) observed, with another model name.
+    let mut a100 = full();
+    a100.gpu_model = Some("A10".into());
+    a100.usable_vram_mib = Some(24 * 1024);
+    a100.observed_gpu_name = Some("NVIDIA A100-SXM4-80GB".into());
+    a100.observed_vram_mib = Some(81_920);
+    let (status, code) = suggestion("perf.quote_vs_observed", &a100);
+    assert_eq!(status, S::Problem);
     assert_eq!(
-        suggestion("perf.quote_vs_observed", &f(1000, 899)),
-        (S::Problem, low)
+        code,
+        C::ObservedDiffers {
+            mismatches: vec![M::GpuModel {
+                quoted: "A10".into(),
+                observed: "NVIDIA A100-SXM4-80GB".into()
+            }]
+        }
     );
+    // Less VRAM than 95 % of the quoted usable VRAM, fewer GPUs, MIG seen on an exclusive quote.
+    let mut g = full();
+    g.usable_vram_mib = Some(1000);
+    g.observed_vram_mib = Some(949);
+    g.observed_gpu_count = Some(1);
+    g.observed_mig = Some(true);
+    let (status, code) = suggestion("perf.quote_vs_observed", &g);
+    assert_eq!(status, S::Problem);
+    assert_eq!(
+        code,
+        C::ObservedDiffers {
+            mismatches: vec![
+                M::GpuCount {
+                    quoted: 2,
+                    observed: 1
+                },
+                M::Vram {
+                    quoted_mib: 1000,
+                    observed_mib: 949
+                },
+                M::Mig {
+                    quoted: false,
+                    observed: true
+                },
+            ]
+        }
+    );
+    g.observed_vram_mib = Some(950);
+    g.observed_gpu_count = Some(3);
+    g.observed_mig = Some(false);
+    assert_eq!(suggestion("perf.quote_vs_observed", &g).0, S::Confirmed, "95 % and more GPUs pass");
+    // A driver or CUDA difference alone leaves the item open, not a problem.
+    let mut d = full();
+    d.observed_driver = Some("550.54.15".into());
+    let (status, code) = suggestion("perf.quote_vs_observed", &d);
+    assert_eq!(status, S::Open);
+    assert_eq!(
+        code,
+        C::ObservedDiffers {
+            mismatches: vec![M::Driver {
+                quoted: "535".into(),
+                observed: "550.54.15".into()
+            }]
+        }
+    );
+    // The quote alone says nothing about what was observed.
+    let mut none = full();
+    none.observed_vram_mib = None;
+    assert_eq!(
+        prefill(get("perf.quote_vs_observed"), &none),
+        Prefill::Missing(vec![Fact::ObservedVramMib])
+    );
+    none.usable_vram_mib = Some(0);
+    none.observed_vram_mib = Some(1);
     let zero = C::InvalidFact {
-        fact: Fact::QuotedVramMib,
+        fact: Fact::UsableVramMib,
     };
     assert_eq!(
-        suggestion("perf.quote_vs_observed", &f(0, 1)),
+        suggestion("perf.quote_vs_observed", &none),
         (S::Open, zero)
     );
 }

@@ -10,7 +10,7 @@ fn answer(id: &str, status: ItemStatus) -> ItemAnswer {
         item_id: id.into(),
         status,
         answer: String::new(),
-        evidence: vec![Evidence::Note { text: "ok".into() }],
+        evidence: vec![Evidence::Note { text: "ok".into() }, Evidence::Run { run_id: 1 }],
         answered_by: 7,
         answered_at: "2025-01-02T03:04:05Z".into(),
     }
@@ -167,4 +167,54 @@ fn answers_round_trip_through_json() {
         json,
         serde_json::json!({"kind": "not_applicable", "reason": "x"})
     );
+}
+
+#[test]
+fn confirmed_without_the_evidence_an_item_asks_for_blocks() {
+    let bare = |id: &str, evidence: Vec<Evidence>| ItemAnswer {
+        evidence,
+        ..answer(id, ItemStatus::Confirmed)
+    };
+    let mut answers = confirm_all(WorkloadKind::Batch, false);
+    // perf.benchmark asks for a run; a note does not do.
+    answers.push(bare("perf.benchmark", vec![Evidence::Note { text: "ran it".into() }]));
+    // gpu.model_vram takes a quote field, a document or a note, but not a blank note.
+    answers.push(bare("gpu.model_vram", vec![Evidence::Note { text: "  ".into() }]));
+    // bill.budget_alert asks for nothing.
+    answers.push(bare("bill.budget_alert", vec![]));
+    let blockers = submission_blockers(&answers, WorkloadKind::Batch, false);
+    let ids: Vec<(&str, R)> = blockers.iter().map(|b| (b.item_id, b.reason)).collect();
+    assert_eq!(
+        ids,
+        [("gpu.model_vram", R::EvidenceMissing), ("perf.benchmark", R::EvidenceMissing)]
+    );
+    answers.push(bare("perf.benchmark", vec![Evidence::Run { run_id: 3 }]));
+    answers.push(bare(
+        "gpu.model_vram",
+        vec![Evidence::QuoteField { quote_revision_id: 1, field: "spec.gpu_model".into() }],
+    ));
+    assert!(submission_blockers(&answers, WorkloadKind::Batch, false).is_empty());
+    // Not applicable with a reason needs no evidence.
+    let mut na_only = confirm_all(WorkloadKind::Batch, false);
+    na_only.push(ItemAnswer {
+        evidence: vec![],
+        ..answer("perf.benchmark", na("covered by the waiver"))
+    });
+    assert!(submission_blockers(&na_only, WorkloadKind::Batch, false).is_empty());
+}
+
+#[test]
+fn every_evidence_kind_is_recognised_and_a_blank_note_is_none() {
+    use super::super::{EvidenceKind as V, evidence_kind};
+    let cases = [
+        (Evidence::Run { run_id: 1 }, Some(V::Run)),
+        (Evidence::QuoteField { quote_revision_id: 1, field: "x".into() }, Some(V::QuoteField)),
+        (Evidence::File { sha256: "ab".into(), name: "q.pdf".into() }, Some(V::Document)),
+        (Evidence::TcoComparison { id: 1 }, Some(V::CostComparison)),
+        (Evidence::Note { text: "called the vendor".into() }, Some(V::Note)),
+        (Evidence::Note { text: " \n".into() }, None),
+    ];
+    for (e, kind) in cases {
+        assert_eq!(evidence_kind(&e), kind, "{e:?}");
+    }
 }
