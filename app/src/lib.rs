@@ -7,6 +7,10 @@
 //! - [`pages`]: one module per page, with its server functions beside it.
 //! - [`components`]: pieces shared by pages (header, form helpers, guards).
 
+// The cost comparison's view (two ranked tables, per-quote details, charts) is one deeply
+// nested type; computing its layout for the hydrate build needs more than the default 128.
+#![recursion_limit = "256"]
+
 pub mod app;
 #[cfg(feature = "ssr")]
 pub mod auth;

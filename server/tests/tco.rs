@@ -70,25 +70,7 @@ async fn desk() -> Desk {
     app.create_member(&admin, "bob@example.com", b, "procurement").await;
     let pam = app.login("pam@example.com", PASSWORD).await;
     let eve = app.login("eve@example.com", PASSWORD).await;
-    let workload = [
-        ("name", "Seed 002 job"),
-        ("kind", "batch"),
-        ("model", ""),
-        ("precision", ""),
-        ("vram_peak_gib", "20"),
-        ("vram_peak_source", "measured"),
-        ("concurrency", "1"),
-        ("gpus_needed", "1"),
-        ("run_hours", ""),
-        ("total_work_amount", "2592000"),
-        ("total_work_unit", "tokens"),
-        ("data_gb", "0"),
-        ("checkpoint_gb", "0"),
-        ("headroom_pct", "20"),
-    ];
-    let res = app.call("/api/workloads/create", &workload, Some(&pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let workload: i64 = res.body.trim().parse().unwrap();
+    let workload = create_workload(&app, &pam, "Seed 002 job", "").await;
     let small = save_quote(&app, &pam, quote("ONE-GPU", "1", "10.00")).await;
     let big = save_quote(&app, &pam, quote("FOUR-GPU", "4", "35.00")).await;
     let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body).as_str().unwrap().to_string();
@@ -240,7 +222,9 @@ fn decimal(v: &Value) -> rust_decimal::Decimal {
     v.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("not a decimal: {v}"))
 }
 
-async fn add_workload(d: &Desk, name: &str, run_hours: &str) -> i64 {
+/// A batch workload of 2,592,000 tokens on one GPU (20 GiB peak, 20 % headroom), with an
+/// optional stated run length.
+async fn create_workload(app: &TestApp, pam: &str, name: &str, run_hours: &str) -> i64 {
     let form = [
         ("name", name),
         ("kind", "batch"),
@@ -257,7 +241,7 @@ async fn add_workload(d: &Desk, name: &str, run_hours: &str) -> i64 {
         ("checkpoint_gb", "0"),
         ("headroom_pct", "20"),
     ];
-    let res = d.app.call("/api/workloads/create", &form, Some(&d.pam)).await;
+    let res = app.call("/api/workloads/create", &form, Some(pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     res.body.trim().parse().unwrap()
 }
@@ -325,7 +309,7 @@ async fn quotes_without_a_run_are_estimated_below_the_measured_ones_or_say_why_t
     assert!(zh.body.contains("没有有效的测试记录覆盖该报价"), "in the reader's language: {}", zh.body);
 
     // A workload with a stated run length of 72 h: only the one-GPU node is measured on it.
-    let w2 = add_workload(&d, "Stated 72 h", "72").await;
+    let w2 = create_workload(&d.app, &d.pam, "Stated 72 h", "72").await;
     upload_run(&d.app, &d.token, d.small, w2, 1, 10.0).await;
     let c = d.compare(&d.max, &format!("workload={w2}&{NO_OVERHEADS}")).await;
     let got: Vec<(i64, u64, bool, String)> = c["rows"]

@@ -85,8 +85,9 @@ impl Date {
     }
 }
 
-/// The inverse of [`Date::day_number`] (`civil_from_days`).
-fn from_day_number(z: i64) -> Option<Date> {
+/// Proleptic Gregorian `(year, month, day)` of a day count since 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`, the inverse of [`Date::day_number`]).
+pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -95,7 +96,12 @@ fn from_day_number(z: i64) -> Option<Date> {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The date of a day count since 1970-01-01.
+fn from_day_number(z: i64) -> Option<Date> {
+    let (y, m, d) = civil_from_days(z);
     Date::new(
         u16::try_from(y).ok()?,
         u8::try_from(m).ok()?,

@@ -91,6 +91,7 @@ pub use csv_import::{
     import, parse_gpu_info,
 };
 pub use date::{Date, is_expired};
+pub(crate) use date::civil_from_days;
 pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
 pub use error::{ErrorCode, FieldError};
 pub use gpu_models::{GPU_MODEL_SUGGESTIONS, GpuSuggestion, suggested_vram_gib};

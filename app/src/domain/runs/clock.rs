@@ -9,6 +9,7 @@
 //! overlap the telemetry and the verdict says so.
 
 use super::smi_value::parse_timestamp;
+use crate::domain::quotes::civil_from_days;
 
 /// Seconds on the naive clock of a canonical time (`None` when malformed).
 pub(crate) fn seconds(at: &str) -> Option<f64> {
@@ -61,20 +62,6 @@ pub(crate) fn from_vllm_date(date: &str) -> Option<String> {
         d(13, 15)?
     );
     seconds(&at).map(|_| at)
-}
-
-/// Proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 #[cfg(test)]
