@@ -90,7 +90,7 @@ async fn upload_run(app: &TestApp, token: &str, quote: i64, workload: i64, gpus:
         "schema": "nodeledger.run/v1", "source_format": "canonical",
         "node": { "gpu_name": "NVIDIA A100 80GB", "gpu_count": gpus },
         "throughput": { "value": tps, "unit": "tokens/s" }, "duration_s": 900.0 + f64::from(u32::try_from(workload).unwrap()), "gpu_util_mean_pct": 95.0,
-        "telemetry": telemetry
+        "vram_peak_mib": 20000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry
     })
     .to_string();
     let (quote, workload) = (quote.to_string(), workload.to_string());
