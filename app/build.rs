@@ -25,7 +25,10 @@ fn load(dir: &str) -> BTreeMap<String, String> {
             .unwrap_or_else(|e| panic!("{} is not a flat JSON object of strings: {e}", path.display()));
         for (key, text) in table {
             if all.insert(key.clone(), text).is_some() {
-                panic!("{}: key {key:?} is already defined in another file of {dir}", path.display());
+                panic!(
+                    "{}: key {key:?} is already defined in another file of {dir}",
+                    path.display()
+                );
             }
         }
     }
@@ -37,7 +40,9 @@ fn variant(key: &str) -> String {
         .filter(|p| !p.is_empty())
         .map(|p| {
             let mut c = p.chars();
-            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
         })
         .collect()
 }
@@ -49,15 +54,22 @@ fn main() {
     for (name, table) in &tables[1..] {
         let missing: Vec<_> = keys.iter().filter(|k| !table.contains_key(**k)).collect();
         let extra: Vec<_> = table.keys().filter(|k| !tables[0].1.contains_key(*k)).collect();
-        assert!(missing.is_empty() && extra.is_empty(),
-            "locale {name}: missing keys {missing:?}, keys not in en.json {extra:?}");
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "locale {name}: missing keys {missing:?}, keys not in en.json {extra:?}"
+        );
     }
     let mut out = String::new();
     out.push_str("/// Every user-facing message; one variant per key of `app/locales/*.json`.\n");
     out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]\n");
     out.push_str("pub enum Msg {\n");
     for k in &keys {
-        writeln!(out, "    /// `{k}`\n    #[serde(rename = \"{k}\")]\n    {},", variant(k)).unwrap();
+        writeln!(
+            out,
+            "    /// `{k}`\n    #[serde(rename = \"{k}\")]\n    {},",
+            variant(k)
+        )
+        .unwrap();
     }
     out.push_str("}\n\nimpl Msg {\n");
     out.push_str("    /// Every message, in key order.\n    pub const ALL: &'static [Msg] = &[");

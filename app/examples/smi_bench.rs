@@ -163,9 +163,7 @@ fn best_of<T>(mut f: impl FnMut() -> T) -> (f64, T) {
 }
 
 fn measure(path: &str) -> Result<(), String> {
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("{path}: {e}"))?
-        .len();
+    let size = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?.len();
     let mb = size as f64 / 1e6;
     let io = |e: std::io::Error| format!("{path}: {e}");
     let (raw_s, raw) = best_of(|| raw_csv(path, Trim::All));
@@ -187,9 +185,7 @@ fn measure(path: &str) -> Result<(), String> {
         "raw csv (no trim, for reference):  {:.1} MB/s (best of {RUNS}, {untrimmed_s:.3} s)",
         mb / untrimmed_s
     );
-    println!(
-        "parse_nvidia_smi:                  {ours_mbs:.1} MB/s (best of {RUNS}, {ours_s:.3} s)"
-    );
+    println!("parse_nvidia_smi:                  {ours_mbs:.1} MB/s (best of {RUNS}, {ours_s:.3} s)");
     println!("ratio parser/raw: {:.1} %", 100.0 * ours_mbs / raw_mbs);
     println!(
         "ratio parser/raw (no trim): {:.1} %",

@@ -87,7 +87,9 @@ impl AppError {
             AppError::Throttled(_) => Msg::LoginThrottled,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,
-            AppError::Unreadable { code, .. } => Msg::from_key(&format!("run_error.{code}")).unwrap_or(Msg::RunErrorUnreadable),
+            AppError::Unreadable { code, .. } => {
+                Msg::from_key(&format!("run_error.{code}")).unwrap_or(Msg::RunErrorUnreadable)
+            }
             AppError::DuplicateRun(_) => Msg::RunsDuplicate,
             AppError::Internal => Msg::ErrorInternal,
             AppError::Transport(_) => Msg::ErrorTransport,
@@ -97,9 +99,7 @@ impl AppError {
     /// The message in the given language, placeholders filled.
     pub fn localized(&self, locale: crate::i18n::Locale) -> String {
         match self {
-            AppError::Throttled(minutes) => {
-                locale.fmt(Msg::LoginThrottled, &[("minutes", &minutes.to_string())])
-            }
+            AppError::Throttled(minutes) => locale.fmt(Msg::LoginThrottled, &[("minutes", &minutes.to_string())]),
             AppError::Unreadable { args, .. } => {
                 let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
                 locale.fmt(self.message(), &args)
@@ -115,9 +115,7 @@ impl FromServerFnError for AppError {
 
     fn from_server_fn_error(value: ServerFnErrorErr) -> Self {
         match value {
-            ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => {
-                AppError::Invalid(Msg::ErrorBadRequest)
-            }
+            ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => AppError::Invalid(Msg::ErrorBadRequest),
             ServerFnErrorErr::ServerError(_) => AppError::Internal,
             other => AppError::Transport(other.to_string()),
         }
@@ -149,7 +147,11 @@ pub struct FieldIssue {
 impl FieldIssue {
     /// An issue without a limit.
     pub fn new(field: &str, code: &str) -> Self {
-        FieldIssue { field: field.to_string(), code: code.to_string(), limit: None }
+        FieldIssue {
+            field: field.to_string(),
+            code: code.to_string(),
+            limit: None,
+        }
     }
 }
 
@@ -163,7 +165,11 @@ impl FieldIssue {
             ErrorCode::OutOfRange { allowed } => Some((*allowed).to_string()),
             _ => None,
         };
-        FieldIssue { field: field.to_string(), code: code.code().to_string(), limit }
+        FieldIssue {
+            field: field.to_string(),
+            code: code.code().to_string(),
+            limit,
+        }
     }
 }
 
@@ -188,23 +194,37 @@ impl From<&crate::domain::runs::ParseError> for AppError {
         let args = match e {
             P::Empty | P::CsvNoTimestamp | P::CsvNoHeader => vec![],
             P::InvalidUtf8 { offset } | P::Binary { offset } => vec![arg("offset", offset.to_string())],
-            P::TruncatedJson { line, column } | P::MalformedJson { line, column } | P::InvalidCanonical { line, column } => {
+            P::TruncatedJson { line, column }
+            | P::MalformedJson { line, column }
+            | P::InvalidCanonical { line, column } => {
                 vec![arg("line", line.to_string()), arg("column", column.to_string())]
             }
             P::UnrecognizedFormat { supported } => {
-                vec![arg("formats", supported.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", "))]
+                vec![arg(
+                    "formats",
+                    supported.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", "),
+                )]
             }
             P::FormatMismatch { expected } => vec![arg("format", expected.as_str().to_string())],
             P::NoData { format } => vec![arg("format", format.as_str().to_string())],
-            P::UnknownSchemaVersion { found, expected } => vec![arg("found", found.clone()), arg("expected", (*expected).to_string())],
+            P::UnknownSchemaVersion { found, expected } => {
+                vec![arg("found", found.clone()), arg("expected", (*expected).to_string())]
+            }
             P::CsvFieldCount { line, expected, found } => {
-                vec![arg("line", line.to_string()), arg("expected", expected.to_string()), arg("found", found.to_string())]
+                vec![
+                    arg("line", line.to_string()),
+                    arg("expected", expected.to_string()),
+                    arg("found", found.to_string()),
+                ]
             }
             P::CsvBadValue { line, column } => vec![arg("line", line.to_string()), arg("column", column.clone())],
             P::TooManyGpus { line, limit } => vec![arg("line", line.to_string()), arg("limit", limit.to_string())],
             P::Io { line } => vec![arg("line", line.to_string())],
         };
-        AppError::Unreadable { code: e.code().to_string(), args }
+        AppError::Unreadable {
+            code: e.code().to_string(),
+            args,
+        }
     }
 }
 

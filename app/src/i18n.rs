@@ -52,7 +52,9 @@ impl Locale {
         let mut best: Option<(u16, Locale)> = None;
         for (position, entry) in accept_language.split(',').enumerate() {
             let mut parts = entry.split(';');
-            let Some(locale) = parts.next().and_then(Locale::from_tag) else { continue };
+            let Some(locale) = parts.next().and_then(Locale::from_tag) else {
+                continue;
+            };
             let quality = parts
                 .find_map(|p| p.trim().strip_prefix("q="))
                 .map_or(1000, parse_quality);

@@ -81,7 +81,8 @@ impl Caller {
     /// Whether the caller may use `capability` in the active team (their role there, plus what
     /// site administrators may do in a team they belong to).
     pub fn may(&self, capability: crate::domain::roles::Capability) -> bool {
-        self.active_membership().is_some_and(|m| crate::domain::roles::member_may(m.role, self.is_admin, capability))
+        self.active_membership()
+            .is_some_and(|m| crate::domain::roles::member_may(m.role, self.is_admin, capability))
     }
 
     /// The membership of the active team.

@@ -24,7 +24,12 @@ fn vendor(name: &str) -> Vendor {
         website: "https://gpu.example.com".into(),
         contact: "sales@gpu.example.com".into(),
         notes: "Quotes in CNY".into(),
-        support_scope: SupportScope { provisioning: Some(true), troubleshooting: Some(false), notes: "7×24".into(), ..SupportScope::default() },
+        support_scope: SupportScope {
+            provisioning: Some(true),
+            troubleshooting: Some(false),
+            notes: "7×24".into(),
+            ..SupportScope::default()
+        },
     }
 }
 
@@ -47,7 +52,12 @@ fn workload(name: &str) -> Workload {
 }
 
 fn rate(from: Currency, to: Currency, rate: &str, date: &str) -> ExchangeRate {
-    ExchangeRate { from, to, rate: rate.parse().unwrap(), date: date.into() }
+    ExchangeRate {
+        from,
+        to,
+        rate: rate.parse().unwrap(),
+        date: date.into(),
+    }
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -55,28 +65,72 @@ async fn vendors_are_added_edited_and_kept_per_team(pool: SqlitePool) {
     let a = team(&pool, "A").await;
     let b = team(&pool, "B").await;
     let mut tx = store::begin_write(&pool).await.unwrap();
-    let id = store::vendors::insert(&mut tx, a, &vendor("GPU Cloud")).await.unwrap().unwrap();
-    let other = store::vendors::insert(&mut tx, a, &vendor("Node Farm")).await.unwrap().unwrap();
-    assert_eq!(store::vendors::insert(&mut tx, a, &vendor("gpu cloud")).await.unwrap(), None, "names are unique without regard to case");
-    assert!(store::vendors::insert(&mut tx, b, &vendor("GPU Cloud")).await.unwrap().is_some(), "another team may use the name");
+    let id = store::vendors::insert(&mut tx, a, &vendor("GPU Cloud"))
+        .await
+        .unwrap()
+        .unwrap();
+    let other = store::vendors::insert(&mut tx, a, &vendor("Node Farm"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        store::vendors::insert(&mut tx, a, &vendor("gpu cloud")).await.unwrap(),
+        None,
+        "names are unique without regard to case"
+    );
+    assert!(
+        store::vendors::insert(&mut tx, b, &vendor("GPU Cloud"))
+            .await
+            .unwrap()
+            .is_some(),
+        "another team may use the name"
+    );
     tx.commit().await.unwrap();
 
     let row = store::vendors::by_id(&pool, a, id).await.unwrap().unwrap();
     assert_eq!(row.vendor(), vendor("GPU Cloud"), "the support scope round-trips");
-    assert_eq!(store::vendors::by_id(&pool, b, id).await.unwrap(), None, "team B cannot read team A's vendor");
+    assert_eq!(
+        store::vendors::by_id(&pool, b, id).await.unwrap(),
+        None,
+        "team B cannot read team A's vendor"
+    );
 
     let mut changed = vendor("GPU Cloud Ltd");
     changed.support_scope.environment_setup = Some(true);
     let mut tx = store::begin_write(&pool).await.unwrap();
-    assert_eq!(store::vendors::update(&mut tx, a, id, &changed).await.unwrap(), Updated::Done);
-    assert_eq!(store::vendors::update(&mut tx, a, other, &vendor("gpu cloud ltd")).await.unwrap(), Updated::NameTaken);
-    assert_eq!(store::vendors::update(&mut tx, b, id, &vendor("Stolen")).await.unwrap(), Updated::NotFound);
+    assert_eq!(
+        store::vendors::update(&mut tx, a, id, &changed).await.unwrap(),
+        Updated::Done
+    );
+    assert_eq!(
+        store::vendors::update(&mut tx, a, other, &vendor("gpu cloud ltd"))
+            .await
+            .unwrap(),
+        Updated::NameTaken
+    );
+    assert_eq!(
+        store::vendors::update(&mut tx, b, id, &vendor("Stolen")).await.unwrap(),
+        Updated::NotFound
+    );
     tx.commit().await.unwrap();
 
-    let names: Vec<String> = store::vendors::list(&pool, a).await.unwrap().into_iter().map(|r| r.name).collect();
+    let names: Vec<String> = store::vendors::list(&pool, a)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
     assert_eq!(names, ["GPU Cloud Ltd", "Node Farm"]);
-    assert_eq!(store::vendors::by_id(&pool, a, id).await.unwrap().unwrap().vendor(), changed);
-    let b_names: Vec<String> = store::vendors::list(&pool, b).await.unwrap().into_iter().map(|r| r.name).collect();
+    assert_eq!(
+        store::vendors::by_id(&pool, a, id).await.unwrap().unwrap().vendor(),
+        changed
+    );
+    let b_names: Vec<String> = store::vendors::list(&pool, b)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
     assert_eq!(b_names, ["GPU Cloud"]);
 }
 
@@ -87,7 +141,13 @@ async fn a_vendor_created_by_an_import_has_no_stated_support(pool: SqlitePool) {
     let id = store::vendors::id_or_create(&mut tx, a, "Lambda").await.unwrap();
     tx.commit().await.unwrap();
     let v = store::vendors::by_id(&pool, a, id).await.unwrap().unwrap().vendor();
-    assert_eq!(v, Vendor { name: "Lambda".into(), ..Vendor::default() });
+    assert_eq!(
+        v,
+        Vendor {
+            name: "Lambda".into(),
+            ..Vendor::default()
+        }
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -95,9 +155,20 @@ async fn workloads_are_stored_whole_and_kept_per_team(pool: SqlitePool) {
     let a = team(&pool, "A").await;
     let b = team(&pool, "B").await;
     let mut tx = store::begin_write(&pool).await.unwrap();
-    let id = store::workloads::insert(&mut tx, a, &workload("LoRA fine-tune"), None).await.unwrap().unwrap();
-    let other = store::workloads::insert(&mut tx, a, &workload("Chat service"), None).await.unwrap().unwrap();
-    assert_eq!(store::workloads::insert(&mut tx, a, &workload("lora FINE-tune"), None).await.unwrap(), None);
+    let id = store::workloads::insert(&mut tx, a, &workload("LoRA fine-tune"), None)
+        .await
+        .unwrap()
+        .unwrap();
+    let other = store::workloads::insert(&mut tx, a, &workload("Chat service"), None)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        store::workloads::insert(&mut tx, a, &workload("lora FINE-tune"), None)
+            .await
+            .unwrap(),
+        None
+    );
     tx.commit().await.unwrap();
 
     let stored = store::workloads::by_id(&pool, a, id).await.unwrap().unwrap();
@@ -108,9 +179,20 @@ async fn workloads_are_stored_whole_and_kept_per_team(pool: SqlitePool) {
     let mut changed = workload("LoRA fine-tune v2");
     changed.headroom_pct = Decimal::from(25);
     let mut tx = store::begin_write(&pool).await.unwrap();
-    assert_eq!(store::workloads::update(&mut tx, a, id, &changed).await.unwrap(), Updated::Done);
-    assert_eq!(store::workloads::update(&mut tx, a, other, &workload("LORA fine-tune v2")).await.unwrap(), Updated::NameTaken);
-    assert_eq!(store::workloads::update(&mut tx, b, id, &workload("X")).await.unwrap(), Updated::NotFound);
+    assert_eq!(
+        store::workloads::update(&mut tx, a, id, &changed).await.unwrap(),
+        Updated::Done
+    );
+    assert_eq!(
+        store::workloads::update(&mut tx, a, other, &workload("LORA fine-tune v2"))
+            .await
+            .unwrap(),
+        Updated::NameTaken
+    );
+    assert_eq!(
+        store::workloads::update(&mut tx, b, id, &workload("X")).await.unwrap(),
+        Updated::NotFound
+    );
     tx.commit().await.unwrap();
 
     let list = store::workloads::list(&pool, a).await.unwrap();
@@ -132,7 +214,11 @@ async fn rates_are_listed_by_pair_newest_first_and_kept_per_team(pool: SqlitePoo
         assert!(store::exchange_rates::insert(&mut tx, a, &r).await.unwrap().is_some());
     }
     let again = rate(Currency::USD, Currency::CNY, "7.30", "2026-11-20");
-    assert_eq!(store::exchange_rates::insert(&mut tx, a, &again).await.unwrap(), None, "one rate per pair and date");
+    assert_eq!(
+        store::exchange_rates::insert(&mut tx, a, &again).await.unwrap(),
+        None,
+        "one rate per pair and date"
+    );
     tx.commit().await.unwrap();
 
     let listed: Vec<(String, String)> = store::exchange_rates::list(&pool, a)
@@ -141,7 +227,11 @@ async fn rates_are_listed_by_pair_newest_first_and_kept_per_team(pool: SqlitePoo
         .into_iter()
         .map(|s| (format!("{}{}", s.record.from, s.record.to), s.record.date))
         .collect();
-    let expected = [("EURCNY", "2026-11-15"), ("USDCNY", "2026-11-20"), ("USDCNY", "2026-11-01")];
+    let expected = [
+        ("EURCNY", "2026-11-15"),
+        ("USDCNY", "2026-11-20"),
+        ("USDCNY", "2026-11-01"),
+    ];
     assert_eq!(listed, expected.map(|(p, d)| (p.to_string(), d.to_string())));
     let newest = &store::exchange_rates::list(&pool, a).await.unwrap()[1].record;
     assert_eq!(newest.rate, Decimal::new(721, 2), "the exact rate comes back");
@@ -159,12 +249,30 @@ async fn rates_are_listed_by_pair_newest_first_and_kept_per_team(pool: SqlitePoo
 async fn each_team_has_its_own_base_currency(pool: SqlitePool) {
     let a = team(&pool, "A").await;
     let b = team(&pool, "B").await;
-    assert_eq!(store::teams::base_currency(&pool, a).await.unwrap(), Some(Currency::CNY), "CNY by default");
+    assert_eq!(
+        store::teams::base_currency(&pool, a).await.unwrap(),
+        Some(Currency::CNY),
+        "CNY by default"
+    );
     let mut tx = store::begin_write(&pool).await.unwrap();
-    assert!(store::teams::set_base_currency(&mut tx, a, Currency::USD).await.unwrap());
-    assert!(!store::teams::set_base_currency(&mut tx, 9999, Currency::USD).await.unwrap());
+    assert!(
+        store::teams::set_base_currency(&mut tx, a, Currency::USD)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store::teams::set_base_currency(&mut tx, 9999, Currency::USD)
+            .await
+            .unwrap()
+    );
     tx.commit().await.unwrap();
-    assert_eq!(store::teams::base_currency(&pool, a).await.unwrap(), Some(Currency::USD));
-    assert_eq!(store::teams::base_currency(&pool, b).await.unwrap(), Some(Currency::CNY));
+    assert_eq!(
+        store::teams::base_currency(&pool, a).await.unwrap(),
+        Some(Currency::USD)
+    );
+    assert_eq!(
+        store::teams::base_currency(&pool, b).await.unwrap(),
+        Some(Currency::CNY)
+    );
     assert_eq!(store::teams::base_currency(&pool, 9999).await.unwrap(), None);
 }

@@ -13,7 +13,12 @@ use tower_sessions::{
 
 async fn user(pool: &SqlitePool, email: &str, admin: bool) -> i64 {
     let mut tx = store::begin_write(pool).await.unwrap();
-    let new = UserForCreate { email, display_name: email, password_hash: "x", is_admin: admin };
+    let new = UserForCreate {
+        email,
+        display_name: email,
+        password_hash: "x",
+        is_admin: admin,
+    };
     let id = store::users::insert(&mut tx, &new).await.unwrap().expect("new e-mail");
     tx.commit().await.unwrap();
     id
@@ -30,9 +35,19 @@ async fn team(pool: &SqlitePool, name: &str) -> i64 {
 async fn emails_are_unique_without_regard_to_case(pool: SqlitePool) {
     user(&pool, "ann@example.com", false).await;
     let mut tx = store::begin_write(&pool).await.unwrap();
-    let again = UserForCreate { email: "ANN@example.com", display_name: "A", password_hash: "x", is_admin: false };
+    let again = UserForCreate {
+        email: "ANN@example.com",
+        display_name: "A",
+        password_hash: "x",
+        is_admin: false,
+    };
     assert_eq!(store::users::insert(&mut tx, &again).await.unwrap(), None);
-    assert!(store::users::by_email(&mut *tx, "Ann@Example.com").await.unwrap().is_some());
+    assert!(
+        store::users::by_email(&mut *tx, "Ann@Example.com")
+            .await
+            .unwrap()
+            .is_some()
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -40,7 +55,10 @@ async fn setup_completes_once(pool: SqlitePool) {
     assert!(!store::site::setup_completed(&pool).await.unwrap());
     let mut tx = store::begin_write(&pool).await.unwrap();
     assert!(store::site::complete_setup(&mut tx).await.unwrap());
-    assert!(!store::site::complete_setup(&mut tx).await.unwrap(), "second time is refused");
+    assert!(
+        !store::site::complete_setup(&mut tx).await.unwrap(),
+        "second time is refused"
+    );
     tx.commit().await.unwrap();
     assert!(store::site::setup_completed(&pool).await.unwrap());
 }
@@ -52,10 +70,18 @@ async fn memberships_hold_one_role_per_team(pool: SqlitePool) {
     let a = team(&pool, "Alpha").await;
     let b = team(&pool, "Beta").await;
     let mut tx = store::begin_write(&pool).await.unwrap();
-    store::memberships::upsert(&mut tx, ann, a, TeamRole::Engineer).await.unwrap();
-    store::memberships::upsert(&mut tx, ann, a, TeamRole::Manager).await.unwrap();
-    store::memberships::upsert(&mut tx, ann, b, TeamRole::Procurement).await.unwrap();
-    store::memberships::upsert(&mut tx, bob, b, TeamRole::Engineer).await.unwrap();
+    store::memberships::upsert(&mut tx, ann, a, TeamRole::Engineer)
+        .await
+        .unwrap();
+    store::memberships::upsert(&mut tx, ann, a, TeamRole::Manager)
+        .await
+        .unwrap();
+    store::memberships::upsert(&mut tx, ann, b, TeamRole::Procurement)
+        .await
+        .unwrap();
+    store::memberships::upsert(&mut tx, bob, b, TeamRole::Engineer)
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
 
     let teams = store::memberships::of_user(&pool, ann).await.unwrap();
@@ -106,12 +132,19 @@ async fn login_attempts_count_failures_since_the_last_success(pool: SqlitePool) 
     for t in [now - 3000, now - 100, now - 50] {
         store::login_attempts::reserve(&pool, "a@x.io", t).await.unwrap();
     }
-    let recent = store::login_attempts::recent_failures(&pool, "A@x.io", now).await.unwrap();
+    let recent = store::login_attempts::recent_failures(&pool, "A@x.io", now)
+        .await
+        .unwrap();
     assert_eq!(recent, [now - 100, now - 50], "old ones fall out of the look-back");
     let success = store::login_attempts::reserve(&pool, "a@x.io", now - 40).await.unwrap();
     store::login_attempts::succeeded(&pool, success).await.unwrap();
     store::login_attempts::reserve(&pool, "a@x.io", now - 30).await.unwrap();
-    assert_eq!(store::login_attempts::recent_failures(&pool, "a@x.io", now).await.unwrap(), [now - 30]);
+    assert_eq!(
+        store::login_attempts::recent_failures(&pool, "a@x.io", now)
+            .await
+            .unwrap(),
+        [now - 30]
+    );
     assert_eq!(store::login_attempts::prune(&pool, now - 60).await.unwrap(), 2);
 }
 
@@ -120,7 +153,11 @@ fn record(user: Option<i64>, expires_in: Duration) -> Record {
     if let Some(u) = user {
         data.insert("user_id".to_string(), serde_json::json!(u));
     }
-    Record { id: Id::default(), data, expiry_date: OffsetDateTime::now_utc() + expires_in }
+    Record {
+        id: Id::default(),
+        data,
+        expiry_date: OffsetDateTime::now_utc() + expires_in,
+    }
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -138,9 +175,15 @@ async fn session_store_round_trips_expires_and_ends_a_users_sessions(pool: Sqlit
 
     let mut expired = record(Some(7), Duration::seconds(-5));
     store.create(&mut expired).await.unwrap();
-    assert!(store.load(&expired.id).await.unwrap().is_none(), "expired records do not load");
+    assert!(
+        store.load(&expired.id).await.unwrap().is_none(),
+        "expired records do not load"
+    );
     store.delete_expired().await.unwrap();
-    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions").fetch_one(&pool).await.unwrap();
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(left, 1);
 
     let mut other = record(Some(8), Duration::hours(1));

@@ -21,24 +21,45 @@ const AT: &str = "2026-12-01T09:00:00Z";
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let count: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000).max(ORDERS);
+    let count: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(100_000)
+        .max(ORDERS);
     let dir = std::env::temp_dir().join(format!("nl-audit-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let db = store::connect(dir.join("bench.db").to_str().expect("utf-8 path")).await.expect("database");
+    let db = store::connect(dir.join("bench.db").to_str().expect("utf-8 path"))
+        .await
+        .expect("database");
 
     let started = Instant::now();
-    let team: i64 = sqlx::query_scalar("INSERT INTO teams (name) VALUES ('Bench') RETURNING id").fetch_one(&db).await.expect("team");
-    let user: i64 = sqlx::query_scalar("INSERT INTO users (email, display_name, password_hash) VALUES ('b@example.com', 'B', 'x') RETURNING id")
+    let team: i64 = sqlx::query_scalar("INSERT INTO teams (name) VALUES ('Bench') RETURNING id")
         .fetch_one(&db)
         .await
-        .expect("user");
+        .expect("team");
+    let user: i64 = sqlx::query_scalar(
+        "INSERT INTO users (email, display_name, password_hash) VALUES ('b@example.com', 'B', 'x') RETURNING id",
+    )
+    .fetch_one(&db)
+    .await
+    .expect("user");
     let workload: i64 =
-        sqlx::query_scalar("INSERT INTO workloads (team_id, name, body) VALUES (?, 'Bench', '{}') RETURNING id").bind(team).fetch_one(&db).await.expect("workload");
+        sqlx::query_scalar("INSERT INTO workloads (team_id, name, body) VALUES (?, 'Bench', '{}') RETURNING id")
+            .bind(team)
+            .fetch_one(&db)
+            .await
+            .expect("workload");
     let mut tx = store::begin_write(&db).await.expect("tx");
     let mut orders = Vec::with_capacity(ORDERS);
     for i in 0..ORDERS {
-        let content = canonical_json(&json!({ "quote_revision": i, "checklist": { "egress": "yes", "vram": "measured" }, "runs": [i, i + 1] })).expect("canonical");
-        let (order, rev) = store::orders::insert(&mut tx, team, &format!("Order {i}"), workload, user, &content).await.expect("order").expect("workload of the team");
+        let content = canonical_json(
+            &json!({ "quote_revision": i, "checklist": { "egress": "yes", "vram": "measured" }, "runs": [i, i + 1] }),
+        )
+        .expect("canonical");
+        let (order, rev) = store::orders::insert(&mut tx, team, &format!("Order {i}"), workload, user, &content)
+            .await
+            .expect("order")
+            .expect("workload of the team");
         orders.push((order, rev, sha256_hex(&content)));
     }
     let mut head = ChainHead::genesis();
@@ -48,7 +69,10 @@ async fn main() {
         let (action, data) = if i >= approvals_from {
             (Action::Approve, json!({ "revision": 1, "content_hash": hash }))
         } else {
-            (Action::ItemAnswered, json!({ "item": "egress", "answer": "yes", "n": i }))
+            (
+                Action::ItemAnswered,
+                json!({ "item": "egress", "answer": "yes", "n": i }),
+            )
         };
         let event = next_event(&head, *order, user, AT, action, data).expect("event");
         sqlx::query("INSERT INTO audit_events (seq, order_id, actor_id, at, action, data, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -63,21 +87,41 @@ async fn main() {
             .execute(&mut *tx)
             .await
             .expect("insert");
-        head = ChainHead { count: head.count + 1, head_hash: event.hash };
+        head = ChainHead {
+            count: head.count + 1,
+            head_hash: event.hash,
+        };
     }
     for (_, rev, hash) in &orders {
-        store::orders::set_state(&mut tx, *rev, OrderState::Draft, OrderState::Approved, user, AT, "", Some(hash)).await.expect("approve");
+        store::orders::set_state(
+            &mut tx,
+            *rev,
+            OrderState::Draft,
+            OrderState::Approved,
+            user,
+            AT,
+            "",
+            Some(hash),
+        )
+        .await
+        .expect("approve");
     }
     tx.commit().await.expect("commit");
     store::db::optimize(&db).await.expect("optimize");
-    println!("built {count} events over {ORDERS} orders in {} ms", started.elapsed().as_millis());
+    println!(
+        "built {count} events over {ORDERS} orders in {} ms",
+        started.elapsed().as_millis()
+    );
 
     let mut best = Duration::MAX;
     for _ in 0..3 {
         let t = Instant::now();
         let status = audit::verify(&db).await.expect("database").expect("chain verifies");
         best = best.min(t.elapsed());
-        assert_eq!((status.events, status.head_hash.as_str(), status.approved_revisions), (count as u64, head.head_hash.as_str(), ORDERS as u64));
+        assert_eq!(
+            (status.events, status.head_hash.as_str(), status.approved_revisions),
+            (count as u64, head.head_hash.as_str(), ORDERS as u64)
+        );
     }
     let secs = best.as_secs_f64();
     println!(

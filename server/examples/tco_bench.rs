@@ -15,7 +15,12 @@ use std::time::{Duration, Instant};
 
 fn draft(i: usize) -> QuoteDraft {
     let gpus = [1u32, 2, 4, 8][i % 4];
-    let (model, vram) = [("A10 24GB", 24), ("L40S 48GB", 48), ("A100 80GB", 80), ("H100 80GB", 80)][i % 4];
+    let (model, vram) = [
+        ("A10 24GB", 24),
+        ("L40S 48GB", 48),
+        ("A100 80GB", 80),
+        ("H100 80GB", 80),
+    ][i % 4];
     QuoteDraft {
         vendor: format!("Vendor {}", i % 5),
         reference: format!("Q-{i:05}"),
@@ -37,7 +42,10 @@ fn draft(i: usize) -> QuoteDraft {
             free_egress_gb: Decimal::from(100),
             ingress_price_gb: Decimal::ZERO,
             public_ip_hourly: Decimal::new(2, 2),
-            other_fees: vec![Fee { label: "setup".into(), amount: Decimal::from(500) }],
+            other_fees: vec![Fee {
+                label: "setup".into(),
+                amount: Decimal::from(500),
+            }],
         },
         auto_renewal: None,
         early_release: String::new(),
@@ -49,13 +57,20 @@ fn draft(i: usize) -> QuoteDraft {
 async fn main() {
     let count: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let dir = std::env::temp_dir().join(format!("nl-tco-bench-{}", std::process::id()));
-    let db = store::connect(dir.join("bench.db").to_str().expect("utf-8 path")).await.expect("database");
+    let db = store::connect(dir.join("bench.db").to_str().expect("utf-8 path"))
+        .await
+        .expect("database");
     let mut tx = store::begin_write(&db).await.expect("tx");
-    let team = store::teams::insert(&mut tx, "Bench").await.expect("team").expect("new team");
+    let team = store::teams::insert(&mut tx, "Bench")
+        .await
+        .expect("team")
+        .expect("new team");
     tx.commit().await.expect("commit");
     let drafts: Vec<QuoteDraft> = (0..count).map(draft).collect();
     let rows: Vec<(u64, &QuoteDraft)> = drafts.iter().enumerate().map(|(i, d)| (i as u64 + 2, d)).collect();
-    store::quotes::save_import(&db, team, &rows, None).await.expect("import");
+    store::quotes::save_import(&db, team, &rows, None)
+        .await
+        .expect("import");
 
     let workload = Workload {
         name: "bench".into(),
@@ -67,7 +82,10 @@ async fn main() {
         concurrency: 1,
         gpus_needed: 4,
         run_hours: Some(Decimal::from(72)),
-        total_work: Some(TotalWork { amount: Decimal::from(50_000_000), unit: "tokens".into() }),
+        total_work: Some(TotalWork {
+            amount: Decimal::from(50_000_000),
+            unit: "tokens".into(),
+        }),
         data_gb: Decimal::from(200),
         checkpoint_gb: Decimal::from(60),
         headroom_pct: Decimal::from(20),
@@ -98,20 +116,31 @@ async fn main() {
     let (mut n_bare, mut n_engine) = (0, 0);
     for _ in 0..5 {
         let t = Instant::now();
-        let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(bare_sql).bind(team).fetch_all(&db).await.expect("read");
+        let rows: Vec<(i64, i64, i64, String)> =
+            sqlx::query_as(bare_sql).bind(team).fetch_all(&db).await.expect("read");
         n_bare = rows.iter().filter(|r| !r.3.is_empty()).count();
         bare = bare.min(t.elapsed());
 
         let t = Instant::now();
         let quotes = store::quotes::latest_all(&db, team).await.expect("read");
-        n_engine = quotes.iter().filter(|q| estimate(&q.draft.price, &q.draft.spec.shape(), &workload, &assumptions).is_ok()).count();
+        n_engine = quotes
+            .iter()
+            .filter(|q| estimate(&q.draft.price, &q.draft.spec.shape(), &workload, &assumptions).is_ok())
+            .count();
         engine = engine.min(t.elapsed());
     }
     let ratio = engine.as_secs_f64() / bare.as_secs_f64();
     println!("quotes: {n_bare} read, {n_engine} costed");
     println!("bare SQL read:               {:>8.1} ms", bare.as_secs_f64() * 1e3);
-    println!("read + decode + TCO engine:  {:>8.1} ms ({:.1} µs per quote)", engine.as_secs_f64() * 1e3, engine.as_secs_f64() * 1e6 / count as f64);
-    println!("ratio: {ratio:.2}× (goal ≤ 3×): {}", if ratio <= 3.0 { "PASS" } else { "MISS" });
+    println!(
+        "read + decode + TCO engine:  {:>8.1} ms ({:.1} µs per quote)",
+        engine.as_secs_f64() * 1e3,
+        engine.as_secs_f64() * 1e6 / count as f64
+    );
+    println!(
+        "ratio: {ratio:.2}× (goal ≤ 3×): {}",
+        if ratio <= 3.0 { "PASS" } else { "MISS" }
+    );
     db.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }

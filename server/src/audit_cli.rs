@@ -39,7 +39,10 @@ pub async fn run(db_path: &str, command: AuditCommand) -> ExitCode {
 }
 
 fn chain_ok(s: &AuditStatus) -> String {
-    format!("audit chain OK: {} events, head {}, {} approved revisions checked", s.events, s.head_hash, s.approved_revisions)
+    format!(
+        "audit chain OK: {} events, head {}, {} approved revisions checked",
+        s.events, s.head_hash, s.approved_revisions
+    )
 }
 
 async fn verify(db_path: &str, export: Option<PathBuf>) -> Result<ExitCode, String> {
@@ -51,7 +54,8 @@ async fn verify(db_path: &str, export: Option<PathBuf>) -> Result<ExitCode, Stri
         None => None,
         Some(path) => {
             let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+            let value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
             Some(value)
         }
     };
@@ -70,7 +74,10 @@ async fn verify(db_path: &str, export: Option<PathBuf>) -> Result<ExitCode, Stri
         },
         Some(value) => match audit::check_export(&db, &value).await.map_err(sql)? {
             Ok(s) => {
-                println!("audit export OK: order {}, {} events and {} revisions match the database", s.order_id, s.events, s.revisions);
+                println!(
+                    "audit export OK: order {}, {} events and {} revisions match the database",
+                    s.order_id, s.events, s.revisions
+                );
                 println!("{}", chain_ok(&s.chain));
                 ExitCode::SUCCESS
             }

@@ -129,9 +129,12 @@ pub async fn run() -> ExitCode {
         None => serve(&cli.db, ServeDefaults::parse_from(["nodeledger"]).serve).await,
         Some(Command::Serve(cfg)) => serve(&cli.db, cfg).await,
         Some(Command::Migrate) => migrate(&cli.db).await,
-        Some(Command::User(UserCommand::Add { email, name, role, team })) => {
-            add_user(&cli.db, email, name, role, team).await
-        }
+        Some(Command::User(UserCommand::Add {
+            email,
+            name,
+            role,
+            team,
+        })) => add_user(&cli.db, email, name, role, team).await,
         Some(Command::Bench(BenchCommand::Parse { file, format })) => {
             return print_or_fail(crate::tools_cli::bench_parse(&file, format));
         }
@@ -179,7 +182,10 @@ fn init_tracing(default_level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("NODELEDGER_LOG").unwrap_or_else(|_| {
         tracing_subscriber::EnvFilter::new(format!("{default_level},sqlx=warn,tower_sessions=warn"))
     });
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 async fn migrate(db: &DbArgs) -> Result<(), CliError> {
@@ -193,13 +199,18 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
     let pool = store::connect(&db.path).await?;
     tracing::info!(db = %db.path, "database open");
     if !cfg.secure_cookies() && !cfg.addr.ip().is_loopback() {
-        tracing::warn!("serving plain http on a non-loopback address: set NODELEDGER_PUBLIC_URL to an https URL behind a TLS proxy");
+        tracing::warn!(
+            "serving plain http on a non-loopback address: set NODELEDGER_PUBLIC_URL to an https URL behind a TLS proxy"
+        );
     }
     let sessions = SqliteSessionStore::new(pool.clone());
     let state = AppState {
         db: pool.clone(),
         sessions: sessions.clone(),
-        auth: AuthConfig { idle_timeout: cfg.idle_timeout(), absolute_timeout: cfg.absolute_timeout() },
+        auth: AuthConfig {
+            idle_timeout: cfg.idle_timeout(),
+            absolute_timeout: cfg.absolute_timeout(),
+        },
     };
     password::warm_up().await.map_err(|e| CliError::Usage(e.to_string()))?;
     tokio::spawn(housekeeping(pool.clone(), sessions));
@@ -212,7 +223,9 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
         }
     });
     tracing::info!("NodeLedger listening on http://{}", cfg.addr);
-    axum::serve(listener, app).with_graceful_shutdown(shutdown_signal()).await?;
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
     pool.close().await;
     Ok(())
 }
@@ -272,21 +285,33 @@ fn read_password() -> Result<String, CliError> {
     if std::io::stdin().is_terminal() {
         let first = rpassword::prompt_password("Password: ")?;
         let second = rpassword::prompt_password("Repeat password: ")?;
-        accounts::check_new_password(&first, &second).map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
+        accounts::check_new_password(&first, &second)
+            .map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
         Ok(first)
     } else {
         let mut line = String::new();
         std::io::stdin().lock().read_line(&mut line)?;
         let password = line.trim_end_matches(['\r', '\n']).to_string();
-        accounts::check_new_password(&password, &password).map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
+        accounts::check_new_password(&password, &password)
+            .map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
         Ok(password)
     }
 }
 
-async fn add_user(db: &DbArgs, email: String, name: Option<String>, role: CliRole, team: Option<String>) -> Result<(), CliError> {
+async fn add_user(
+    db: &DbArgs,
+    email: String,
+    name: Option<String>,
+    role: CliRole,
+    team: Option<String>,
+) -> Result<(), CliError> {
     let en = |m| CliError::Usage(app::i18n::Locale::En.t(m).to_string());
     let email = accounts::normalize_email(&email).map_err(en)?;
-    let name = accounts::normalize_display_name(name.as_deref().unwrap_or_else(|| email.split('@').next().unwrap_or(&email))).map_err(en)?;
+    let name = accounts::normalize_display_name(
+        name.as_deref()
+            .unwrap_or_else(|| email.split('@').next().unwrap_or(&email)),
+    )
+    .map_err(en)?;
     let team_role = match role {
         CliRole::Admin => None,
         CliRole::Procurement => Some(TeamRole::Procurement),
@@ -301,10 +326,17 @@ async fn add_user(db: &DbArgs, email: String, name: Option<String>, role: CliRol
     };
     let password = read_password()?;
     let pool = store::connect(&db.path).await?;
-    let hash = password::hash(password).await.map_err(|e| CliError::Usage(e.to_string()))?;
+    let hash = password::hash(password)
+        .await
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     let mut tx = store::begin_write(&pool).await?;
     let is_admin = team_role.is_none();
-    let user = UserForCreate { email: &email, display_name: &name, password_hash: &hash, is_admin };
+    let user = UserForCreate {
+        email: &email,
+        display_name: &name,
+        password_hash: &hash,
+        is_admin,
+    };
     let Some(id) = store::users::insert(&mut tx, &user).await? else {
         return Err(CliError::Usage(format!("a user with e-mail {email} already exists")));
     };
@@ -314,7 +346,9 @@ async fn add_user(db: &DbArgs, email: String, name: Option<String>, role: CliRol
     if let Some((role, team_name)) = &team {
         let team_id = match store::teams::id_by_name(&mut *tx, team_name).await? {
             Some(id) => id,
-            None => store::teams::insert(&mut tx, team_name).await?.ok_or_else(|| CliError::Usage("team name taken".into()))?,
+            None => store::teams::insert(&mut tx, team_name)
+                .await?
+                .ok_or_else(|| CliError::Usage("team name taken".into()))?,
         };
         store::memberships::upsert(&mut tx, id, team_id, *role).await?;
     }

@@ -34,8 +34,13 @@ pub async fn upload(
     Path(quote_id): Path<i64>,
     mut form: Multipart,
 ) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership().filter(|_| caller.may(Capability::EditQuotes)) else {
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller
+        .active_membership()
+        .filter(|_| caller.may(Capability::EditQuotes))
+    else {
         return StatusCode::FORBIDDEN.into_response();
     };
     let mut revision: Option<i64> = None;
@@ -72,11 +77,15 @@ pub async fn upload(
     let Some(rev) = rev else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let Some((name, bytes)) = file.filter(|(_, b)| !b.is_empty()) else { return back(quote_id, rev.revision, Some("empty")) };
+    let Some((name, bytes)) = file.filter(|(_, b)| !b.is_empty()) else {
+        return back(quote_id, rev.revision, Some("empty"));
+    };
     if bytes.len() > MAX_DOCUMENT_BYTES {
         return back(quote_id, rev.revision, Some("too_large"));
     }
-    let Some(kind) = detect_kind(&bytes) else { return back(quote_id, rev.revision, Some("kind")) };
+    let Some(kind) = detect_kind(&bytes) else {
+        return back(quote_id, rev.revision, Some("kind"));
+    };
     let sha = sha256_of(&bytes);
     let doc = DocumentForCreate {
         revision_id: rev.id,
@@ -105,8 +114,12 @@ pub async fn upload(
 
 /// Sends one of the caller's team's documents as a download with its detected type.
 pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path(id): Path<i64>) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership() else { return StatusCode::FORBIDDEN.into_response() };
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller.active_membership() else {
+        return StatusCode::FORBIDDEN.into_response();
+    };
     match store::documents::get(&db, team.team_id, id).await {
         Ok(Some((name, content_type, bytes))) => {
             let mut res = bytes.into_response();

@@ -16,14 +16,29 @@ use http::{HeaderValue, StatusCode, header};
 
 /// Exports the caller's active team's current quotes that the list's query string selects (the
 /// same filters and order as the list page, every page; without a query: the unexpired ones).
-pub async fn quotes_csv(State(db): State<store::Db>, caller: Option<Extension<Caller>>, query: Result<Query<QuoteQuery>, QueryRejection>) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership().filter(|m| allows(m.role, Capability::ReadTeamData)) else {
+pub async fn quotes_csv(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    query: Result<Query<QuoteQuery>, QueryRejection>,
+) -> Response {
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller
+        .active_membership()
+        .filter(|m| allows(m.role, Capability::ReadTeamData))
+    else {
         return StatusCode::FORBIDDEN.into_response();
     };
-    let Ok(Query(query)) = query else { return (StatusCode::BAD_REQUEST, "unreadable query string").into_response() };
+    let Ok(Query(query)) = query else {
+        return (StatusCode::BAD_REQUEST, "unreadable query string").into_response();
+    };
     let Ok((filter, sort)) = parse_query(&query) else {
-        return (StatusCode::UNPROCESSABLE_ENTITY, "a filter value is not valid; correct it on the quote list").into_response();
+        return (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "a filter value is not valid; correct it on the quote list",
+        )
+            .into_response();
     };
     let drafts = match store::quotes::price_conversion(&db, team.team_id).await {
         Ok(basis) => store::quotes::latest_drafts(&db, team.team_id, &filter, &basis, sort, store::today()).await,
@@ -38,7 +53,13 @@ pub async fn quotes_csv(State(db): State<store::Db>, caller: Option<Extension<Ca
     };
     let mut res = quotes::export(&drafts).into_response();
     let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-    h.insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"quotes.csv\""));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    h.insert(
+        header::CONTENT_DISPOSITION,
+        HeaderValue::from_static("attachment; filename=\"quotes.csv\""),
+    );
     res
 }

@@ -37,9 +37,16 @@ pub async fn set_language(State(cookie): State<LangCookie>, Form(form): Form<Lan
     let Some(locale) = Locale::from_tag(&form.lang) else {
         return (StatusCode::UNPROCESSABLE_ENTITY, "unknown language / 未知语言").into_response();
     };
-    let next = if is_local_path(&form.next) { form.next.as_str() } else { "/" };
+    let next = if is_local_path(&form.next) {
+        form.next.as_str()
+    } else {
+        "/"
+    };
     let secure = if cookie.secure { "; Secure" } else { "" };
-    let value = format!("{LANG_COOKIE}={}; Path=/; Max-Age=31536000; SameSite=Lax{secure}", locale.tag());
+    let value = format!(
+        "{LANG_COOKIE}={}; Path=/; Max-Age=31536000; SameSite=Lax{secure}",
+        locale.tag()
+    );
     let mut res = Redirect::to(next).into_response();
     if let Ok(v) = HeaderValue::from_str(&value) {
         res.headers_mut().insert(header::SET_COOKIE, v);

@@ -18,9 +18,19 @@ pub struct Revision {
 }
 
 /// The frozen scenario of one of the caller's team's orders.
-pub async fn scenario(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path(id): Path<i64>, Query(q): Query<Revision>) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership().filter(|_| caller.may(Capability::ReadTeamData)) else {
+pub async fn scenario(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    Path(id): Path<i64>,
+    Query(q): Query<Revision>,
+) -> Response {
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller
+        .active_membership()
+        .filter(|_| caller.may(Capability::ReadTeamData))
+    else {
         return StatusCode::FORBIDDEN.into_response();
     };
     match app::services::orders::frozen_scenario(&db, team.team_id, id, q.rev).await {
@@ -31,15 +41,22 @@ pub async fn scenario(State(db): State<store::Db>, caller: Option<Extension<Call
             }
             res
         }
-        Err(e) => StatusCode::from_u16(e.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR).into_response(),
+        Err(e) => StatusCode::from_u16(e.status_code())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+            .into_response(),
     }
 }
 use http::{HeaderValue, StatusCode, header};
 
 /// Exports one of the caller's team's orders.
 pub async fn export(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path(id): Path<i64>) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership().filter(|_| caller.may(Capability::ReadTeamData)) else {
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller
+        .active_membership()
+        .filter(|_| caller.may(Capability::ReadTeamData))
+    else {
         return StatusCode::FORBIDDEN.into_response();
     };
     match app::services::orders::export(&db, team.team_id, id).await {
@@ -50,6 +67,8 @@ pub async fn export(State(db): State<store::Db>, caller: Option<Extension<Caller
             }
             res
         }
-        Err(e) => StatusCode::from_u16(e.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR).into_response(),
+        Err(e) => StatusCode::from_u16(e.status_code())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+            .into_response(),
     }
 }

@@ -80,7 +80,9 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
     let site = Arc::new(SiteOrigin::from_public_url(&cfg.public_url()));
     let lang_routes = Router::new()
         .route("/lang", post(lang::set_language))
-        .with_state(LangCookie { secure: cfg.secure_cookies() });
+        .with_state(LangCookie {
+            secure: cfg.secure_cookies(),
+        });
     let export_routes = Router::new()
         .route("/quotes/export.csv", get(crate::export::quotes_csv))
         .route("/quotes/{id}/documents", post(crate::documents::upload))
@@ -96,14 +98,22 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         .route("/tco/hours.svg", get(crate::tco::hours_chart))
         .route("/tco/nodes.svg", get(crate::tco::nodes_chart))
         .with_state(state.db.clone());
-    let limits = RunLimits { file_bytes: cfg.run_file_limit() };
+    let limits = RunLimits {
+        file_bytes: cfg.run_file_limit(),
+    };
     let upload_routes = Router::new()
         .route("/runs/upload", post(crate::runs::upload::upload))
-        .with_state(UploadState { db: state.db.clone(), limits: limits.clone() });
+        .with_state(UploadState {
+            db: state.db.clone(),
+            limits: limits.clone(),
+        });
     let api_routes = Router::new()
         .route("/api/v1/runs", post(crate::runs::api::create_run))
         .route("/api/v1/schema/run.json", get(crate::runs::api::run_schema))
-        .with_state(ApiState { db: state.db.clone(), limits });
+        .with_state(ApiState {
+            db: state.db.clone(),
+            limits,
+        });
 
     let routed = Router::new()
         .route("/healthz", get(|| async { "ok" }))
@@ -125,7 +135,10 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
     // they run before routing, for every path and method (also unknown ones).
     Router::new()
         .fallback_service(routed)
-        .layer(from_fn_with_state(BodyLimits::new(cfg.body_limit, cfg.run_file_limit()), security::limit_body))
+        .layer(from_fn_with_state(
+            BodyLimits::new(cfg.body_limit, cfg.run_file_limit()),
+            security::limit_body,
+        ))
         .layer(from_fn_with_state(site, security::reject_cross_site))
         .layer(from_fn(security::security_headers))
 }

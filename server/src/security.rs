@@ -31,7 +31,10 @@ impl SiteOrigin {
     pub fn from_public_url(url: &str) -> Self {
         let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
         let host = rest.split('/').next().unwrap_or(rest);
-        Self { public: format!("{scheme}://{host}").to_ascii_lowercase(), scheme: scheme.to_ascii_lowercase() }
+        Self {
+            public: format!("{scheme}://{host}").to_ascii_lowercase(),
+            scheme: scheme.to_ascii_lowercase(),
+        }
     }
 
     fn allows(&self, origin: &str, headers: &HeaderMap) -> bool {
@@ -73,7 +76,12 @@ pub async fn reject_cross_site(State(site): State<Arc<SiteOrigin>>, req: Request
         .get(header::ORIGIN)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
-        .or_else(|| headers.get(header::REFERER).and_then(|v| v.to_str().ok()).and_then(referer_origin));
+        .or_else(|| {
+            headers
+                .get(header::REFERER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(referer_origin)
+        });
     let allowed = !cross_site && origin.as_deref().is_some_and(|o| site.allows(o, headers));
     if allowed {
         return next.run(req).await;
@@ -81,7 +89,10 @@ pub async fn reject_cross_site(State(site): State<Arc<SiteOrigin>>, req: Request
     tracing::warn!(method = %req.method(), path = %req.uri().path(), ?origin, cross_site, "cross-site request refused");
     let locale = locale_from_headers(headers);
     let mut res = (StatusCode::FORBIDDEN, locale.t(Msg::ErrorCrossSite)).into_response();
-    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
     res
 }
 
@@ -116,9 +127,15 @@ pub async fn security_headers(mut req: Request, next: Next) -> Response {
     }
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("strict-origin-when-cross-origin"),
+    );
     h.insert("cross-origin-opener-policy", HeaderValue::from_static("same-origin"));
-    h.insert("permissions-policy", HeaderValue::from_static("camera=(), microphone=(), geolocation=()"));
+    h.insert(
+        "permissions-policy",
+        HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
+    );
     let cache = if cacheable { "no-cache" } else { "no-store" };
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     res
@@ -172,7 +189,10 @@ impl BodyLimits {
 
     /// The limit for `path`.
     pub fn for_path(&self, path: &str) -> usize {
-        self.uploads.iter().find(|(matches, _)| matches(path)).map_or(self.default, |(_, l)| (*l).max(self.default))
+        self.uploads
+            .iter()
+            .find(|(matches, _)| matches(path))
+            .map_or(self.default, |(_, l)| (*l).max(self.default))
     }
 }
 
@@ -219,7 +239,10 @@ mod tests {
     fn nonces_are_22_url_safe_chars_and_differ() {
         let a = new_nonce();
         assert_eq!(a.len(), 22);
-        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'), "{a}");
+        assert!(
+            a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'),
+            "{a}"
+        );
         assert_ne!(a, new_nonce());
     }
 
@@ -235,6 +258,9 @@ mod tests {
         let local = SiteOrigin::from_public_url("http://127.0.0.1:3000");
         assert!(local.allows("http://localhost:3000", &h));
         assert!(!local.allows("http://localhost:3001", &h));
-        assert_eq!(referer_origin("http://a.b:3000/x?y#z").as_deref(), Some("http://a.b:3000"));
+        assert_eq!(
+            referer_origin("http://a.b:3000/x?y#z").as_deref(),
+            Some("http://a.b:3000")
+        );
     }
 }

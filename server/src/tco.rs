@@ -2,8 +2,12 @@
 //! `GET /tco/export.csv`, `GET /tco/export.json` (the scenario `nodeledger tco` reruns, and its
 //! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`.
 
+use app::domain::tco::{BreakEven, Currency, latest_rate};
 use app::{
-    charts::{CostStack, HoursLabels, HoursSeries, NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg, cost_stack_svg, cost_vs_hours_svg},
+    charts::{
+        CostStack, HoursLabels, HoursSeries, NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg, cost_stack_svg,
+        cost_vs_hours_svg,
+    },
     domain::roles::Capability,
     i18n::{Locale, Msg, locale_from_headers},
     model::Caller,
@@ -15,25 +19,42 @@ use axum::{
     extract::{RawQuery, State},
     response::{IntoResponse, Response},
 };
-use app::domain::tco::{BreakEven, Currency, latest_rate};
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Computes the comparison of the caller's active team for the request's query.
-pub async fn computed(db: &store::Db, caller: Option<Extension<Caller>>, headers: &HeaderMap, query: Option<String>) -> Result<(Computed, Locale), Response> {
-    let Some(Extension(caller)) = caller else { return Err(StatusCode::UNAUTHORIZED.into_response()) };
-    let Some(team) = caller.active_membership().filter(|_| caller.may(Capability::ReadTeamData)) else {
+pub async fn computed(
+    db: &store::Db,
+    caller: Option<Extension<Caller>>,
+    headers: &HeaderMap,
+    query: Option<String>,
+) -> Result<(Computed, Locale), Response> {
+    let Some(Extension(caller)) = caller else {
+        return Err(StatusCode::UNAUTHORIZED.into_response());
+    };
+    let Some(team) = caller
+        .active_membership()
+        .filter(|_| caller.may(Capability::ReadTeamData))
+    else {
         return Err(StatusCode::FORBIDDEN.into_response());
     };
     let locale = locale_from_headers(headers);
     match tco::compute(db, team.team_id, query.as_deref().unwrap_or_default(), locale, false).await {
         Ok(c) => Ok((c, locale)),
-        Err(e) => Err((StatusCode::from_u16(e.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR), e.localized(locale)).into_response()),
+        Err(e) => Err((
+            StatusCode::from_u16(e.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            e.localized(locale),
+        )
+            .into_response()),
     }
 }
 
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// A money amount with exactly the currency's minor digits (`720.00`, JPY `1200`).
@@ -45,7 +66,9 @@ fn money(amount: Decimal, currency: Currency) -> String {
 /// least (`10.00`, `0.2778`).
 fn price(amount: Decimal, currency: Currency) -> String {
     let minor = currency.minor_units();
-    let mut p = amount.round_dp_with_strategy(minor + 2, RoundingStrategy::MidpointAwayFromZero).normalize();
+    let mut p = amount
+        .round_dp_with_strategy(minor + 2, RoundingStrategy::MidpointAwayFromZero)
+        .normalize();
     if p.scale() < minor {
         p.rescale(minor);
     }
@@ -64,8 +87,13 @@ pub fn comparison_csv(c: &Computed) -> String {
         let cur = e.currency;
         let per = e.cost_per_unit.as_ref();
         let rate = latest_rate(&c.rates, cur, c.base);
-        let work = c.workload.as_ref().and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
-        let (unit_base, gpu_hour_base) = tco::prices_in_base(&costed.ranked, c.base, work, costed.draft.spec.gpus_per_node);
+        let work = c
+            .workload
+            .as_ref()
+            .and_then(|w| w.total_work.as_ref())
+            .map(|w| w.amount);
+        let (unit_base, gpu_hour_base) =
+            tco::prices_in_base(&costed.ranked, c.base, work, costed.draft.spec.gpus_per_node);
         let head = [
             row.rank.to_string(),
             row.quote_id.to_string(),
@@ -94,12 +122,17 @@ pub fn comparison_csv(c: &Computed) -> String {
             if row.estimated { "estimated" } else { "measured" }.to_string(),
             unit_base.map(|p| price(p, c.base)).unwrap_or_default(),
             gpu_hour_base.map(|p| price(p, c.base)).unwrap_or_default(),
-            rate.map(|r| format!("{}/{}", r.from.code(), r.to.code())).unwrap_or_default(),
+            rate.map(|r| format!("{}/{}", r.from.code(), r.to.code()))
+                .unwrap_or_default(),
             rate.map(|r| r.rate.normalize().to_string()).unwrap_or_default(),
         ]
         .join(",");
         for (comp, line) in e.components.iter().zip(&row.components) {
-            let name = if line.code == "other_fee" { format!("other_fee:{}", line.name) } else { line.code.clone() };
+            let name = if line.code == "other_fee" {
+                format!("other_fee:{}", line.name)
+            } else {
+                line.code.clone()
+            };
             out.push_str(&format!(
                 "{head},{},{},{},{},{tail}\n",
                 csv_field(&name),
@@ -120,16 +153,30 @@ fn attachment(mut res: Response, content_type: &'static str, name: &'static str)
 }
 
 /// `GET /tco/export.csv`.
-pub async fn export_csv(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+pub async fn export_csv(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
     match computed(&db, caller, &headers, q).await {
-        Ok((c, _)) => attachment(comparison_csv(&c).into_response(), "text/csv; charset=utf-8", "attachment; filename=\"cost-comparison.csv\""),
+        Ok((c, _)) => attachment(
+            comparison_csv(&c).into_response(),
+            "text/csv; charset=utf-8",
+            "attachment; filename=\"cost-comparison.csv\"",
+        ),
         Err(res) => res,
     }
 }
 
 /// `GET /tco/export.json`: `{ "scenario": …, "result": … }`; the scenario is a valid input of
 /// `nodeledger tco`.
-pub async fn export_json(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+pub async fn export_json(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
     let (c, _) = match computed(&db, caller.clone(), &headers, q).await {
         Ok(c) => c,
         Err(res) => return res,
@@ -146,7 +193,11 @@ pub async fn export_json(State(db): State<store::Db>, caller: Option<Extension<C
         Some((scenario, result)) => serde_json::json!({ "scenario": scenario, "result": result }),
         None => serde_json::json!({ "scenario": null, "result": null }),
     };
-    attachment(Json(body).into_response(), "application/json", "attachment; filename=\"cost-comparison.json\"")
+    attachment(
+        Json(body).into_response(),
+        "application/json",
+        "attachment; filename=\"cost-comparison.json\"",
+    )
 }
 
 /// An SVG chart answer: served as an image that can run, load or frame nothing.
@@ -154,7 +205,10 @@ pub fn svg(body: String) -> Response {
     let mut res = body.into_response();
     let h = res.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"),
+    );
     res
 }
 
@@ -163,7 +217,12 @@ fn f64_of(d: rust_decimal::Decimal) -> f64 {
 }
 
 /// `GET /tco/stack.svg`: each quote's cost by component, in the base currency, cheapest first.
-pub async fn stack_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+pub async fn stack_chart(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
     let (c, locale) = match computed(&db, caller, &headers, q).await {
         Ok(c) => c,
         Err(res) => return res,
@@ -176,10 +235,19 @@ pub async fn stack_chart(State(db): State<store::Db>, caller: Option<Extension<C
         .map(|(row, costed)| {
             let e = &costed.ranked.estimate;
             // Components are in the quote's currency; scale them to the base currency for display.
-            let factor = if e.total.is_zero() { 1.0 } else { f64_of(costed.ranked.compared_total) / f64_of(e.total) };
+            let factor = if e.total.is_zero() {
+                1.0
+            } else {
+                f64_of(costed.ranked.compared_total) / f64_of(e.total)
+            };
             CostStack {
                 label: row.label.clone(),
-                parts: e.components.iter().zip(&row.components).map(|(comp, line)| (line.name.clone(), f64_of(comp.cost) * factor)).collect(),
+                parts: e
+                    .components
+                    .iter()
+                    .zip(&row.components)
+                    .map(|(comp, line)| (line.name.clone(), f64_of(comp.cost) * factor))
+                    .collect(),
                 highlight: row.rank == 1,
             }
         })
@@ -191,29 +259,44 @@ pub async fn stack_chart(State(db): State<store::Db>, caller: Option<Extension<C
 /// The quote the hours and nodes charts are drawn for: `chart=<quote id>`, else the cheapest.
 fn chart_quote<'a>(c: &'a Computed, q: Option<&str>) -> Option<&'a tco::Costed> {
     let wanted = q.and_then(|q| tco::Query::parse(q).get("chart").and_then(|v| v.parse::<i64>().ok()));
-    wanted.and_then(|id| c.costed.iter().find(|x| x.quote_id == id)).or(c.costed.first())
+    wanted
+        .and_then(|id| c.costed.iter().find(|x| x.quote_id == id))
+        .or(c.costed.first())
 }
 
 /// `GET /tco/hours.svg`: compute cost on demand and under the monthly commitment against busy
 /// hours, with the break-even point and this workload's hours.
-pub async fn hours_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+pub async fn hours_chart(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
     let (c, locale) = match computed(&db, caller, &headers, q.clone()).await {
         Ok(c) => c,
         Err(res) => return res,
     };
-    let Some(x) = chart_quote(&c, q.as_deref()) else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(x) = chart_quote(&c, q.as_deref()) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
     let e = &x.ranked.estimate;
     let cur = e.currency.code();
     let break_even_h = match e.break_even {
         Some(BreakEven::WithinTerm { hours }) => Some(hours),
         _ => None,
     };
-    let top = [e.busy_h * rust_decimal::Decimal::TWO, break_even_h.unwrap_or_default() * rust_decimal::Decimal::new(15, 1), rust_decimal::Decimal::ONE]
-        .into_iter()
-        .max()
-        .unwrap_or(rust_decimal::Decimal::ONE);
+    let top = [
+        e.busy_h * rust_decimal::Decimal::TWO,
+        break_even_h.unwrap_or_default() * rust_decimal::Decimal::new(15, 1),
+        rust_decimal::Decimal::ONE,
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(rust_decimal::Decimal::ONE);
     let steps = 80u32;
-    let hours: Vec<rust_decimal::Decimal> = (0..=steps).map(|i| (top * rust_decimal::Decimal::from(i) / rust_decimal::Decimal::from(steps)).round_dp(2)).collect();
+    let hours: Vec<rust_decimal::Decimal> = (0..=steps)
+        .map(|i| (top * rust_decimal::Decimal::from(i) / rust_decimal::Decimal::from(steps)).round_dp(2))
+        .collect();
     let points = match app::domain::tco::cost_vs_hours(&x.draft.price, &x.draft.spec.shape(), e.nodes, &hours) {
         Ok(p) => p,
         Err(err) => return (StatusCode::UNPROCESSABLE_ENTITY, err.to_string()).into_response(),
@@ -221,7 +304,10 @@ pub async fn hours_chart(State(db): State<store::Db>, caller: Option<Extension<C
     let series = HoursSeries {
         busy_h: points.iter().map(|p| f64_of(p.busy_h)).collect(),
         on_demand: points.iter().map(|p| f64_of(p.on_demand)).collect(),
-        monthly: points.iter().map(|p| p.monthly.map(f64_of)).collect::<Option<Vec<f64>>>(),
+        monthly: points
+            .iter()
+            .map(|p| p.monthly.map(f64_of))
+            .collect::<Option<Vec<f64>>>(),
         break_even_h: break_even_h.map(f64_of),
         break_even_never: e.break_even == Some(BreakEven::NeverWithinTerm),
         current_h: Some(f64_of(e.busy_h)),
@@ -240,19 +326,41 @@ pub async fn hours_chart(State(db): State<store::Db>, caller: Option<Extension<C
 }
 
 /// `GET /tco/nodes.svg`: total cost and time to finish against the number of nodes.
-pub async fn nodes_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, RawQuery(q): RawQuery) -> Response {
+pub async fn nodes_chart(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
     let (c, locale) = match computed(&db, caller, &headers, q.clone()).await {
         Ok(c) => c,
         Err(res) => return res,
     };
-    let Some(x) = chart_quote(&c, q.as_deref()) else { return StatusCode::NOT_FOUND.into_response() };
-    let Some(w) = c.workload.as_ref() else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(x) = chart_quote(&c, q.as_deref()) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let Some(w) = c.workload.as_ref() else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
     let max = (x.ranked.estimate.nodes * 2).clamp(4, 16);
-    let series = match app::domain::tco::cost_vs_nodes(&x.draft.price, &x.draft.spec.shape(), &w.to_tco(), &x.assumptions, max) {
+    let series = match app::domain::tco::cost_vs_nodes(
+        &x.draft.price,
+        &x.draft.spec.shape(),
+        &w.to_tco(),
+        &x.assumptions,
+        max,
+    ) {
         Ok(s) => s,
         Err(err) => return (StatusCode::UNPROCESSABLE_ENTITY, err.to_string()).into_response(),
     };
-    let points: Vec<NodesPoint> = series.iter().map(|e| NodesPoint { nodes: e.nodes, total: f64_of(e.total), hours: f64_of(e.time_to_finish_h) }).collect();
+    let points: Vec<NodesPoint> = series
+        .iter()
+        .map(|e| NodesPoint {
+            nodes: e.nodes,
+            total: f64_of(e.total),
+            hours: f64_of(e.time_to_finish_h),
+        })
+        .collect();
     let cur = x.ranked.estimate.currency.code();
     let labels = NodesLabels {
         title: locale.fmt(Msg::TcoChartNodes, &[("quote", &x.ranked.label)]),

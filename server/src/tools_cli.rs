@@ -28,9 +28,14 @@ pub enum RunFormat {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
-    let size = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?.len();
+    let size = std::fs::metadata(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .len();
     if size > MAX_FILE_BYTES {
-        return Err(format!("{}: {size} bytes is over the {MAX_FILE_BYTES}-byte limit", path.display()));
+        return Err(format!(
+            "{}: {size} bytes is over the {MAX_FILE_BYTES}-byte limit",
+            path.display()
+        ));
     }
     std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -21,11 +21,23 @@ async fn empty_database_sends_everyone_to_setup_and_setup_closes_for_good() {
 
     let admin = app.setup_admin().await;
     let again = app
-        .call("/api/setup", &[("email", "eve@example.com"), ("display_name", "Eve"), ("password", PASSWORD), ("password_confirm", PASSWORD)], None)
+        .call(
+            "/api/setup",
+            &[
+                ("email", "eve@example.com"),
+                ("display_name", "Eve"),
+                ("password", PASSWORD),
+                ("password_confirm", PASSWORD),
+            ],
+            None,
+        )
         .await;
     assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
     assert!(again.body.contains("setup.already_done"));
-    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&app.db).await.unwrap();
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(count, 1, "nothing half-written");
 
     let page = app.get("/setup", Some(&admin), None).await;
@@ -40,16 +52,33 @@ async fn setup_rejects_bad_input_with_field_messages() {
     let cases = [
         (("not-an-email", PASSWORD, PASSWORD), "email.invalid"),
         (("a@example.com", "short", "short"), "password.too_short"),
-        (("a@example.com", PASSWORD, "correct horse battery stapler"), "password.mismatch"),
+        (
+            ("a@example.com", PASSWORD, "correct horse battery stapler"),
+            "password.mismatch",
+        ),
     ];
     for ((email, pw, confirm), code) in cases {
-        let res = app.call("/api/setup", &[("email", email), ("display_name", "A"), ("password", pw), ("password_confirm", confirm)], None).await;
+        let res = app
+            .call(
+                "/api/setup",
+                &[
+                    ("email", email),
+                    ("display_name", "A"),
+                    ("password", pw),
+                    ("password_confirm", confirm),
+                ],
+                None,
+            )
+            .await;
         assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{code}: {}", res.body);
         assert!(res.body.contains(code), "{code}: {}", res.body);
     }
     let missing = app.call("/api/setup", &[("email", "a@example.com")], None).await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", missing.body);
-    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&app.db).await.unwrap();
+    let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(count, 0);
 }
 
@@ -58,12 +87,22 @@ async fn login_cycles_the_session_id_and_logout_ends_it() {
     let app = TestApp::new().await;
     app.setup_admin().await;
     let first = app.login("admin@example.com", PASSWORD).await;
-    let res = app.call("/api/login", &[("email", "ADMIN@example.com"), ("password", PASSWORD)], Some(&first)).await;
+    let res = app
+        .call(
+            "/api/login",
+            &[("email", "ADMIN@example.com"), ("password", PASSWORD)],
+            Some(&first),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::OK);
     let second = res.session_cookie().expect("new cookie");
     assert_ne!(first, second, "session id cycled at sign-in");
     let old = app.call("/api/session", &[], Some(&first)).await;
-    assert!(old.body.contains(r#""caller":null"#), "old id no longer valid: {}", old.body);
+    assert!(
+        old.body.contains(r#""caller":null"#),
+        "old id no longer valid: {}",
+        old.body
+    );
     let now = app.call("/api/session", &[], Some(&second)).await;
     assert!(now.body.contains("admin@example.com"), "{}", now.body);
 
@@ -72,7 +111,11 @@ async fn login_cycles_the_session_id_and_logout_ends_it() {
     let after = app.call("/api/session", &[], Some(&second)).await;
     assert!(after.body.contains(r#""caller":null"#), "{}", after.body);
     let id = second.trim_start_matches("nl_session=").to_string();
-    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE id = ?").bind(&id).fetch_one(&app.db).await.unwrap();
+    let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE id = ?")
+        .bind(&id)
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(rows, 0, "flushed from the store");
 }
 
@@ -80,8 +123,20 @@ async fn login_cycles_the_session_id_and_logout_ends_it() {
 async fn cookie_is_http_only_and_same_site() {
     let app = TestApp::new().await;
     app.setup_admin().await;
-    let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None).await;
-    let cookie = res.headers.get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("nl_session=")).unwrap();
+    let res = app
+        .call(
+            "/api/login",
+            &[("email", "admin@example.com"), ("password", PASSWORD)],
+            None,
+        )
+        .await;
+    let cookie = res
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|c| c.starts_with("nl_session="))
+        .unwrap();
     assert!(cookie.contains("HttpOnly"), "{cookie}");
     assert!(cookie.contains("SameSite=Lax"), "{cookie}");
     assert!(!cookie.contains("Secure"), "plain-http localhost: {cookie}");
@@ -91,8 +146,20 @@ async fn cookie_is_http_only_and_same_site() {
 async fn wrong_password_and_unknown_user_get_the_same_answer() {
     let app = TestApp::new().await;
     app.setup_admin().await;
-    let wrong = app.call("/api/login", &[("email", "admin@example.com"), ("password", "not the password at all")], None).await;
-    let unknown = app.call("/api/login", &[("email", "nobody@example.com"), ("password", "not the password at all")], None).await;
+    let wrong = app
+        .call(
+            "/api/login",
+            &[("email", "admin@example.com"), ("password", "not the password at all")],
+            None,
+        )
+        .await;
+    let unknown = app
+        .call(
+            "/api/login",
+            &[("email", "nobody@example.com"), ("password", "not the password at all")],
+            None,
+        )
+        .await;
     assert_eq!(wrong.status, StatusCode::UNAUTHORIZED);
     assert_eq!(unknown.status, StatusCode::UNAUTHORIZED);
     assert_eq!(wrong.body, unknown.body);
@@ -106,10 +173,22 @@ async fn ten_failures_lock_the_account_for_fifteen_minutes() {
     let app = TestApp::new().await;
     app.setup_admin().await;
     for i in 0..10 {
-        let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", "wrong password attempt")], None).await;
+        let res = app
+            .call(
+                "/api/login",
+                &[("email", "admin@example.com"), ("password", "wrong password attempt")],
+                None,
+            )
+            .await;
         assert_eq!(res.status, StatusCode::UNAUTHORIZED, "attempt {i}");
     }
-    let locked = app.call("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None).await;
+    let locked = app
+        .call(
+            "/api/login",
+            &[("email", "admin@example.com"), ("password", PASSWORD)],
+            None,
+        )
+        .await;
     assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS, "{}", locked.body);
     assert!(locked.body.contains(r#""detail":15"#), "{}", locked.body);
     assert!(locked.session_cookie().is_none());
@@ -131,13 +210,43 @@ async fn changing_the_password_ends_other_sessions() {
     let a = app.login("admin@example.com", PASSWORD).await;
     let b = app.login("admin@example.com", PASSWORD).await;
     let new = "a brand new long passphrase";
-    let wrong = app.call("/api/change_password", &[("current_password", "nope nope nope"), ("new_password", new), ("new_password_confirm", new)], Some(&a)).await;
+    let wrong = app
+        .call(
+            "/api/change_password",
+            &[
+                ("current_password", "nope nope nope"),
+                ("new_password", new),
+                ("new_password_confirm", new),
+            ],
+            Some(&a),
+        )
+        .await;
     assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let res = app.call("/api/change_password", &[("current_password", PASSWORD), ("new_password", new), ("new_password_confirm", new)], Some(&a)).await;
+    let res = app
+        .call(
+            "/api/change_password",
+            &[
+                ("current_password", PASSWORD),
+                ("new_password", new),
+                ("new_password_confirm", new),
+            ],
+            Some(&a),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let a2 = res.session_cookie().expect("this session continues with a new id");
-    assert!(app.call("/api/session", &[], Some(&b)).await.body.contains(r#""caller":null"#));
-    assert!(app.call("/api/session", &[], Some(&a2)).await.body.contains("admin@example.com"));
+    assert!(
+        app.call("/api/session", &[], Some(&b))
+            .await
+            .body
+            .contains(r#""caller":null"#)
+    );
+    assert!(
+        app.call("/api/session", &[], Some(&a2))
+            .await
+            .body
+            .contains("admin@example.com")
+    );
     app.login("admin@example.com", new).await;
 }
 
@@ -146,12 +255,24 @@ async fn parallel_guesses_cannot_slip_past_the_throttle() {
     let app = TestApp::new().await;
     app.setup_admin().await;
     let guesses: Vec<String> = (0..16).map(|i| format!("wrong password number {i}")).collect();
-    let forms: Vec<[(&str, &str); 2]> = guesses.iter().map(|p| [("email", "admin@example.com"), ("password", p.as_str())]).collect();
+    let forms: Vec<[(&str, &str); 2]> = guesses
+        .iter()
+        .map(|p| [("email", "admin@example.com"), ("password", p.as_str())])
+        .collect();
     let answers = futures_util::future::join_all(forms.iter().map(|form| app.call("/api/login", form, None))).await;
     let checked = answers.iter().filter(|a| a.status == StatusCode::UNAUTHORIZED).count();
-    let refused = answers.iter().filter(|a| a.status == StatusCode::TOO_MANY_REQUESTS).count();
+    let refused = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::TOO_MANY_REQUESTS)
+        .count();
     assert_eq!((checked, refused), (10, 6), "ten guesses are checked, the rest refused");
-    let locked = app.call("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None).await;
+    let locked = app
+        .call(
+            "/api/login",
+            &[("email", "admin@example.com"), ("password", PASSWORD)],
+            None,
+        )
+        .await;
     assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS, "{}", locked.body);
 }
 
@@ -160,25 +281,49 @@ async fn a_successful_sign_in_clears_earlier_failures() {
     let app = TestApp::new().await;
     app.setup_admin().await;
     for _ in 0..9 {
-        let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", "wrong password attempt")], None).await;
+        let res = app
+            .call(
+                "/api/login",
+                &[("email", "admin@example.com"), ("password", "wrong password attempt")],
+                None,
+            )
+            .await;
         assert_eq!(res.status, StatusCode::UNAUTHORIZED);
     }
     app.login("admin@example.com", PASSWORD).await;
-    let res = app.call("/api/login", &[("email", "admin@example.com"), ("password", "wrong password attempt")], None).await;
-    assert_eq!(res.status, StatusCode::UNAUTHORIZED, "the count starts again after a success");
+    let res = app
+        .call(
+            "/api/login",
+            &[("email", "admin@example.com"), ("password", "wrong password attempt")],
+            None,
+        )
+        .await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNAUTHORIZED,
+        "the count starts again after a success"
+    );
     app.login("admin@example.com", PASSWORD).await;
 }
 
 #[tokio::test]
 async fn sessions_idle_past_the_idle_timeout_end_and_activity_keeps_them() {
-    let auth = AuthConfig { idle_timeout: Duration::from_secs(3), absolute_timeout: Duration::from_secs(3600) };
+    let auth = AuthConfig {
+        idle_timeout: Duration::from_secs(3),
+        absolute_timeout: Duration::from_secs(3600),
+    };
     let app = TestApp::with_settings(auth, &ServeConfig::for_tests()).await;
     app.setup_admin().await;
     let cookie = app.login("admin@example.com", PASSWORD).await;
     for step in 0..4 {
         tokio::time::sleep(Duration::from_secs(1)).await;
         let res = app.call("/api/session", &[], Some(&cookie)).await;
-        assert!(res.body.contains("admin@example.com"), "active after {} s: {}", step + 1, res.body);
+        assert!(
+            res.body.contains("admin@example.com"),
+            "active after {} s: {}",
+            step + 1,
+            res.body
+        );
     }
     tokio::time::sleep(Duration::from_millis(4500)).await;
     let res = app.call("/api/session", &[], Some(&cookie)).await;
@@ -203,27 +348,62 @@ async fn a_page_opened_after_the_session_ended_says_so() {
 #[tokio::test]
 async fn the_session_cookie_is_secure_when_served_over_https() {
     let site = "https://desk.example.com";
-    let cfg = ServeConfig { public_url: Some(site.into()), ..ServeConfig::for_tests() };
+    let cfg = ServeConfig {
+        public_url: Some(site.into()),
+        ..ServeConfig::for_tests()
+    };
     let app = TestApp::with_config(Duration::from_secs(3600), &cfg).await;
-    let form = [("email", "admin@example.com"), ("display_name", "Ada"), ("password", PASSWORD), ("password_confirm", PASSWORD)];
+    let form = [
+        ("email", "admin@example.com"),
+        ("display_name", "Ada"),
+        ("password", PASSWORD),
+        ("password_confirm", PASSWORD),
+    ];
     let res = app.post("/api/setup", &form, None, Some(site)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let cookie = res.headers.get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).find(|c| c.starts_with("nl_session=")).unwrap();
+    let cookie = res
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|c| c.starts_with("nl_session="))
+        .unwrap();
     assert!(cookie.contains("Secure") && cookie.contains("HttpOnly"), "{cookie}");
-    let plain = app.post("/api/login", &[("email", "admin@example.com"), ("password", PASSWORD)], None, Some(common::ORIGIN)).await;
-    assert_eq!(plain.status, StatusCode::FORBIDDEN, "the http origin is another site now");
+    let plain = app
+        .post(
+            "/api/login",
+            &[("email", "admin@example.com"), ("password", PASSWORD)],
+            None,
+            Some(common::ORIGIN),
+        )
+        .await;
+    assert_eq!(
+        plain.status,
+        StatusCode::FORBIDDEN,
+        "the http origin is another site now"
+    );
 }
 
 #[tokio::test]
 async fn server_functions_that_change_data_refuse_get() {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
-    for path in ["/api/login?email=admin%40example.com&password=x", "/api/logout", "/api/admin/create_team?name=Sneaky"] {
+    for path in [
+        "/api/login?email=admin%40example.com&password=x",
+        "/api/logout",
+        "/api/admin/create_team?name=Sneaky",
+    ] {
         let res = app.get(path, Some(&admin), None).await;
         assert!(res.status.is_client_error(), "GET {path}: {} {}", res.status, res.body);
     }
-    let teams: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM teams").fetch_one(&app.db).await.unwrap();
+    let teams: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM teams")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(teams, 0, "nothing written by a GET");
     let still = app.call("/api/session", &[], Some(&admin)).await;
-    assert!(still.body.contains("admin@example.com"), "a GET did not sign the admin out");
+    assert!(
+        still.body.contains("admin@example.com"),
+        "a GET did not sign the admin out"
+    );
 }

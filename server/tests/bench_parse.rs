@@ -9,10 +9,7 @@ use std::process::Command;
 fn bin() -> String {
     std::env::var("NODELEDGER_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_nodeledger").to_string())
 }
-const RUN_FIXTURES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../app/src/domain/runs/fixtures"
-);
+const RUN_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/runs/fixtures");
 
 fn parse(path: &str) -> Value {
     let out = Command::new(bin())
@@ -20,11 +17,7 @@ fn parse(path: &str) -> Value {
         .env("NODELEDGER_LOG", "error")
         .output()
         .expect("run nodeledger");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("JSON on standard output")
 }
 
@@ -49,11 +42,7 @@ fn pair(severity: &str, code: &str) -> (String, String) {
 #[test]
 fn a_result_alone_warns_for_missing_telemetry_and_cannot_tell_its_warmup() {
     let run = parse(&format!("{RUN_FIXTURES}/vllm_serve.json"));
-    assert_eq!(
-        run["warmup_s"],
-        Value::Null,
-        "printed, unknown without telemetry"
-    );
+    assert_eq!(run["warmup_s"], Value::Null, "printed, unknown without telemetry");
     assert_eq!(run["verdict"]["status"], "warn");
     assert_eq!(codes(&run), [pair("warn", "telemetry_missing")]);
     assert_eq!(run["ended_at"], "2025-06-11T14:22:33");
@@ -83,10 +72,7 @@ fn mlperf_validity_and_min_duration_come_from_the_log() {
     let valid = parse(&format!("{RUN_FIXTURES}/mlperf_offline_valid.txt"));
     assert_eq!(
         codes(&valid),
-        [
-            pair("info", "duration_from_mlperf"),
-            pair("warn", "telemetry_missing")
-        ]
+        [pair("info", "duration_from_mlperf"), pair("warn", "telemetry_missing")]
     );
     assert_eq!(valid["verdict"]["reasons"][0]["min_duration_s"], 600.0);
 }
@@ -104,10 +90,7 @@ fn a_five_second_llama_bench_is_invalid() {
     assert_eq!(run["verdict"]["status"], "invalid");
     assert_eq!(
         codes(&run),
-        [
-            pair("invalid", "short_run"),
-            pair("warn", "telemetry_missing")
-        ]
+        [pair("invalid", "short_run"), pair("warn", "telemetry_missing")]
     );
     assert_eq!(run["verdict"]["reasons"][0]["duration_s"], 5.0);
     assert_eq!(run["verdict"]["reasons"][0]["min_s"], 600.0);
@@ -138,11 +121,7 @@ fn runs_rejudge_reports_what_it_did_and_never_creates_a_database() {
     assert!(run(&["migrate"]).status.success());
     let ok = run(&["runs", "rejudge"]);
     std::fs::remove_dir_all(&dir).ok();
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
     assert_eq!(
         String::from_utf8_lossy(&ok.stdout),
         "re-judged 0 runs; 0 changed status\n"

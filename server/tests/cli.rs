@@ -38,21 +38,53 @@ fn temp_db(name: &str) -> (PathBuf, PathBuf) {
 #[test]
 fn user_add_reads_the_password_from_stdin_and_checks_it() {
     let (db, dir) = temp_db("user");
-    let short = run(&db, &["user", "add", "--email", "a@example.com", "--role", "admin"], "short\n");
+    let short = run(
+        &db,
+        &["user", "add", "--email", "a@example.com", "--role", "admin"],
+        "short\n",
+    );
     assert_eq!(short.status.code(), Some(2), "{}", text(&short.stderr));
     assert!(text(&short.stderr).contains("at least 12 characters"));
-    let ok = run(&db, &["user", "add", "--email", "a@example.com", "--role", "admin"], "a long enough passphrase\n");
+    let ok = run(
+        &db,
+        &["user", "add", "--email", "a@example.com", "--role", "admin"],
+        "a long enough passphrase\n",
+    );
     assert!(ok.status.success(), "{}", text(&ok.stderr));
     let setup_done = tokio::runtime::Runtime::new().unwrap().block_on(async {
         let pool = app::store::connect(db.to_str().unwrap()).await.unwrap();
         app::store::site::setup_completed(&pool).await.unwrap()
     });
-    assert!(setup_done, "an administrator added from the command line closes the first-run page");
-    let dup = run(&db, &["user", "add", "--email", "A@example.com", "--role", "admin"], "a long enough passphrase\n");
+    assert!(
+        setup_done,
+        "an administrator added from the command line closes the first-run page"
+    );
+    let dup = run(
+        &db,
+        &["user", "add", "--email", "A@example.com", "--role", "admin"],
+        "a long enough passphrase\n",
+    );
     assert_eq!(dup.status.code(), Some(2));
-    let no_team = run(&db, &["user", "add", "--email", "e@example.com", "--role", "engineer"], "a long enough passphrase\n");
+    let no_team = run(
+        &db,
+        &["user", "add", "--email", "e@example.com", "--role", "engineer"],
+        "a long enough passphrase\n",
+    );
     assert_eq!(no_team.status.code(), Some(2));
-    let eng = run(&db, &["user", "add", "--email", "e@example.com", "--role", "engineer", "--team", "Training"], "a long enough passphrase\n");
+    let eng = run(
+        &db,
+        &[
+            "user",
+            "add",
+            "--email",
+            "e@example.com",
+            "--role",
+            "engineer",
+            "--team",
+            "Training",
+        ],
+        "a long enough passphrase\n",
+    );
     assert!(eng.status.success(), "{}", text(&eng.stderr));
     assert!(text(&eng.stdout).contains("engineer in team Training"));
     std::fs::remove_dir_all(dir).ok();
@@ -61,18 +93,61 @@ fn user_add_reads_the_password_from_stdin_and_checks_it() {
 #[test]
 fn quotes_import_is_all_or_nothing_and_export_round_trips() {
     let (db, dir) = temp_db("quotes");
-    let team = run(&db, &["user", "add", "--email", "p@example.com", "--role", "procurement", "--team", "GPU"], "a long enough passphrase\n");
+    let team = run(
+        &db,
+        &[
+            "user",
+            "add",
+            "--email",
+            "p@example.com",
+            "--role",
+            "procurement",
+            "--team",
+            "GPU",
+        ],
+        "a long enough passphrase\n",
+    );
     assert!(team.status.success(), "{}", text(&team.stderr));
 
-    let bad = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_one_bad_row.csv"), "--team", "GPU"], "");
+    let bad = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/nodeledger_one_bad_row.csv"),
+            "--team",
+            "GPU",
+        ],
+        "",
+    );
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad.stderr));
     let err = text(&bad.stderr);
     assert!(err.contains("line ") && err.contains("nothing imported"), "{err}");
 
-    let semicolon = run(&db, &["quotes", "import", &format!("{FIXTURES}/semicolon.csv"), "--team", "GPU"], "");
+    let semicolon = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/semicolon.csv"),
+            "--team",
+            "GPU",
+        ],
+        "",
+    );
     assert_eq!(semicolon.status.code(), Some(2));
 
-    let gbk = run(&db, &["quotes", "import", &format!("{FIXTURES}/gbk_encoded.csv"), "--team", "GPU"], "");
+    let gbk = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/gbk_encoded.csv"),
+            "--team",
+            "GPU",
+        ],
+        "",
+    );
     assert_eq!(gbk.status.code(), Some(2));
     assert!(text(&gbk.stderr).contains("UTF-8"), "{}", text(&gbk.stderr));
 
@@ -84,29 +159,137 @@ fn quotes_import_is_all_or_nothing_and_export_round_trips() {
     assert!(text(&too_big.stderr).contains("limit"), "{}", text(&too_big.stderr));
 
     // A forced format: our CSV read as a SkyPilot catalog is refused, naming the missing columns.
-    let forced = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU", "--format", "skypilot", "--vendor", "X", "--dry-run"], "");
+    let forced = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/nodeledger_quotes.csv"),
+            "--team",
+            "GPU",
+            "--format",
+            "skypilot",
+            "--vendor",
+            "X",
+            "--dry-run",
+        ],
+        "",
+    );
     assert_eq!(forced.status.code(), Some(2), "{}", text(&forced.stdout));
-    assert!(text(&forced.stderr).contains("InstanceType"), "{}", text(&forced.stderr));
-    let as_csv = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU", "--format", "csv", "--dry-run"], "");
+    assert!(
+        text(&forced.stderr).contains("InstanceType"),
+        "{}",
+        text(&forced.stderr)
+    );
+    let as_csv = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/nodeledger_quotes.csv"),
+            "--team",
+            "GPU",
+            "--format",
+            "csv",
+            "--dry-run",
+        ],
+        "",
+    );
     assert!(as_csv.status.success(), "{}", text(&as_csv.stderr));
-    let vast = run(&db, &["quotes", "import", &format!("{FIXTURES}/vast_vms.csv"), "--team", "GPU", "--format", "skypilot", "--vendor", "Vast", "--dry-run"], "");
+    let vast = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/vast_vms.csv"),
+            "--team",
+            "GPU",
+            "--format",
+            "skypilot",
+            "--vendor",
+            "Vast",
+            "--dry-run",
+        ],
+        "",
+    );
     assert!(vast.status.success(), "{}", text(&vast.stderr));
 
-    let dry = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU", "--dry-run"], "");
+    let dry = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/nodeledger_quotes.csv"),
+            "--team",
+            "GPU",
+            "--dry-run",
+        ],
+        "",
+    );
     assert!(dry.status.success(), "{}", text(&dry.stderr));
     let empty = run(&db, &["quotes", "export", "--team", "GPU", "--include-expired"], "");
-    assert_eq!(text(&empty.stdout).lines().count(), 1, "dry run stored nothing: header only");
+    assert_eq!(
+        text(&empty.stdout).lines().count(),
+        1,
+        "dry run stored nothing: header only"
+    );
 
-    let good = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU"], "");
+    let good = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/nodeledger_quotes.csv"),
+            "--team",
+            "GPU",
+        ],
+        "",
+    );
     assert!(good.status.success(), "{}", text(&good.stderr));
-    assert!(text(&good.stdout).contains("imported 3 quote(s)"), "{}", text(&good.stdout));
-    let again = run(&db, &["quotes", "import", &format!("{FIXTURES}/nodeledger_quotes.csv"), "--team", "GPU"], "");
+    assert!(
+        text(&good.stdout).contains("imported 3 quote(s)"),
+        "{}",
+        text(&good.stdout)
+    );
+    let again = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/nodeledger_quotes.csv"),
+            "--team",
+            "GPU",
+        ],
+        "",
+    );
     assert_eq!(again.status.code(), Some(2), "duplicate references");
 
-    let sky_no_vendor = run(&db, &["quotes", "import", &format!("{FIXTURES}/lambda_vms.csv"), "--team", "GPU"], "");
+    let sky_no_vendor = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/lambda_vms.csv"),
+            "--team",
+            "GPU",
+        ],
+        "",
+    );
     assert_eq!(sky_no_vendor.status.code(), Some(2));
     assert!(text(&sky_no_vendor.stderr).contains("--vendor"));
-    let sky = run(&db, &["quotes", "import", &format!("{FIXTURES}/lambda_vms.csv"), "--team", "GPU", "--vendor", "Lambda"], "");
+    let sky = run(
+        &db,
+        &[
+            "quotes",
+            "import",
+            &format!("{FIXTURES}/lambda_vms.csv"),
+            "--team",
+            "GPU",
+            "--vendor",
+            "Lambda",
+        ],
+        "",
+    );
     assert!(sky.status.success(), "{}", text(&sky.stderr));
 
     let export = run(&db, &["quotes", "export", "--team", "GPU", "--include-expired"], "");
@@ -114,11 +297,32 @@ fn quotes_import_is_all_or_nothing_and_export_round_trips() {
     let csv_path = dir.join("export.csv");
     std::fs::write(&csv_path, &export.stdout).unwrap();
     let (db2, dir2) = temp_db("quotes2");
-    run(&db2, &["user", "add", "--email", "p@example.com", "--role", "procurement", "--team", "GPU"], "a long enough passphrase\n");
-    let reimport = run(&db2, &["quotes", "import", csv_path.to_str().unwrap(), "--team", "GPU"], "");
+    run(
+        &db2,
+        &[
+            "user",
+            "add",
+            "--email",
+            "p@example.com",
+            "--role",
+            "procurement",
+            "--team",
+            "GPU",
+        ],
+        "a long enough passphrase\n",
+    );
+    let reimport = run(
+        &db2,
+        &["quotes", "import", csv_path.to_str().unwrap(), "--team", "GPU"],
+        "",
+    );
     assert!(reimport.status.success(), "{}", text(&reimport.stderr));
     let export2 = run(&db2, &["quotes", "export", "--team", "GPU", "--include-expired"], "");
-    assert_eq!(text(&export.stdout), text(&export2.stdout), "export → import → export is stable");
+    assert_eq!(
+        text(&export.stdout),
+        text(&export2.stdout),
+        "export → import → export is stable"
+    );
     std::fs::remove_dir_all(dir).ok();
     std::fs::remove_dir_all(dir2).ok();
 }
@@ -148,13 +352,19 @@ fn bench_parse_prints_the_canonical_run_or_a_clear_error() {
     assert!(text(&bad.stderr).contains("line 3"), "{}", text(&bad.stderr));
     let empty = dir.join("empty.json");
     std::fs::write(&empty, "").unwrap();
-    assert_eq!(run_plain(&["bench", "parse", empty.to_str().unwrap()]).status.code(), Some(2));
+    assert_eq!(
+        run_plain(&["bench", "parse", empty.to_str().unwrap()]).status.code(),
+        Some(2)
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
 fn tco_runs_the_example_scenario_and_names_bad_fields() {
-    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/tco/example-scenario.json");
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../app/src/domain/tco/example-scenario.json"
+    );
     let ok = run_plain(&["tco", example]);
     assert!(ok.status.success(), "{}", text(&ok.stderr));
     let result: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
@@ -186,17 +396,29 @@ async fn audited_db(path: &Path) -> serde_json::Value {
     use serde_json::json;
     const AT: &str = "2026-12-01T09:00:00Z";
     let pool = store::connect(path.to_str().unwrap()).await.unwrap();
-    let team: i64 = sqlx::query_scalar("INSERT INTO teams (name) VALUES ('Audit') RETURNING id").fetch_one(&pool).await.unwrap();
-    let user: i64 = sqlx::query_scalar("INSERT INTO users (email, display_name, password_hash) VALUES ('a@example.com', 'A', 'x') RETURNING id")
+    let team: i64 = sqlx::query_scalar("INSERT INTO teams (name) VALUES ('Audit') RETURNING id")
         .fetch_one(&pool)
         .await
         .unwrap();
+    let user: i64 = sqlx::query_scalar(
+        "INSERT INTO users (email, display_name, password_hash) VALUES ('a@example.com', 'A', 'x') RETURNING id",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
     let workload: i64 =
-        sqlx::query_scalar("INSERT INTO workloads (team_id, name, body) VALUES (?, 'Train', '{}') RETURNING id").bind(team).fetch_one(&pool).await.unwrap();
+        sqlx::query_scalar("INSERT INTO workloads (team_id, name, body) VALUES (?, 'Train', '{}') RETURNING id")
+            .bind(team)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     let text = canonical_json(&json!({ "checklist": { "egress": "yes" }, "runs": [5, 8] })).unwrap();
     let hash = sha256_hex(&text);
     let mut tx = store::begin_write(&pool).await.unwrap();
-    let (order, rev) = store::orders::insert(&mut tx, team, "H100", workload, user, &text).await.unwrap().unwrap();
+    let (order, rev) = store::orders::insert(&mut tx, team, "H100", workload, user, &text)
+        .await
+        .unwrap()
+        .unwrap();
     let events = [
         (Action::Create, json!({ "title": "H100" })),
         (Action::ItemAnswered, json!({ "item": "egress", "answer": "yes" })),
@@ -204,9 +426,24 @@ async fn audited_db(path: &Path) -> serde_json::Value {
         (Action::Approve, json!({ "revision": 1, "content_hash": hash })),
     ];
     for (action, data) in events {
-        store::audit::append(&mut tx, order, user, AT, action, data).await.unwrap();
+        store::audit::append(&mut tx, order, user, AT, action, data)
+            .await
+            .unwrap();
     }
-    assert!(store::orders::set_state(&mut tx, rev, OrderState::Draft, OrderState::Approved, user, AT, "", Some(&hash)).await.unwrap());
+    assert!(
+        store::orders::set_state(
+            &mut tx,
+            rev,
+            OrderState::Draft,
+            OrderState::Approved,
+            user,
+            AT,
+            "",
+            Some(&hash)
+        )
+        .await
+        .unwrap()
+    );
     tx.commit().await.unwrap();
     let export = serde_json::to_value(audit::export_order(&pool, order).await.unwrap().unwrap()).unwrap();
     pool.close().await;
@@ -215,7 +452,10 @@ async fn audited_db(path: &Path) -> serde_json::Value {
 
 async fn tamper(path: &Path, sql: &'static str) {
     let pool = app::store::connect(path.to_str().unwrap()).await.unwrap();
-    sqlx::query("DROP TRIGGER IF EXISTS audit_events_are_append_only_update").execute(&pool).await.unwrap();
+    sqlx::query("DROP TRIGGER IF EXISTS audit_events_are_append_only_update")
+        .execute(&pool)
+        .await
+        .unwrap();
     sqlx::query(sql).execute(&pool).await.unwrap();
     pool.close().await;
 }
@@ -231,35 +471,70 @@ async fn audit_verify_reports_the_head_and_names_a_tampered_event() {
     let head = export["events"][3]["hash"].as_str().unwrap().to_owned();
     let ok = run(&db, &["audit", "verify"], "");
     assert!(ok.status.success(), "{}", text(&ok.stderr));
-    assert_eq!(text(&ok.stdout).trim(), format!("audit chain OK: 4 events, head {head}, 1 approved revisions checked"));
+    assert_eq!(
+        text(&ok.stdout).trim(),
+        format!("audit chain OK: 4 events, head {head}, 1 approved revisions checked")
+    );
 
     let file = dir.join("order.json");
     std::fs::write(&file, serde_json::to_string_pretty(&export).unwrap()).unwrap();
     let file_arg = file.to_str().unwrap();
     let matches = run(&db, &["audit", "verify", "--export", file_arg], "");
     assert!(matches.status.success(), "{}", text(&matches.stderr));
-    assert!(text(&matches.stdout).contains("audit export OK: order 1, 4 events and 1 revisions match the database"), "{}", text(&matches.stdout));
+    assert!(
+        text(&matches.stdout).contains("audit export OK: order 1, 4 events and 1 revisions match the database"),
+        "{}",
+        text(&matches.stdout)
+    );
 
     let mut altered = export.clone();
     altered["events"][1]["data"]["answer"] = serde_json::json!("no");
     let altered_file = dir.join("altered.json");
     std::fs::write(&altered_file, altered.to_string()).unwrap();
-    let refused = run(&db, &["audit", "verify", "--export", altered_file.to_str().unwrap()], "");
+    let refused = run(
+        &db,
+        &["audit", "verify", "--export", altered_file.to_str().unwrap()],
+        "",
+    );
     assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
-    assert!(text(&refused.stderr).contains("exported event 2: hash does not match"), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains("exported event 2: hash does not match"),
+        "{}",
+        text(&refused.stderr)
+    );
 
     let not_json = dir.join("not.json");
     std::fs::write(&not_json, "{").unwrap();
-    assert_eq!(run(&db, &["audit", "verify", "--export", not_json.to_str().unwrap()], "").status.code(), Some(2));
+    assert_eq!(
+        run(&db, &["audit", "verify", "--export", not_json.to_str().unwrap()], "")
+            .status
+            .code(),
+        Some(2)
+    );
 
-    tamper(&db, "UPDATE audit_events SET data = replace(data, 'yes', 'yeS') WHERE seq = 2").await;
+    tamper(
+        &db,
+        "UPDATE audit_events SET data = replace(data, 'yes', 'yeS') WHERE seq = 2",
+    )
+    .await;
     let broken = run(&db, &["audit", "verify"], "");
     assert_eq!(broken.status.code(), Some(1), "{}", text(&broken.stderr));
     assert!(text(&broken.stdout).is_empty());
-    assert_eq!(text(&broken.stderr).trim(), "audit chain BROKEN: audit event 2: bad hash: stored hash does not match the event");
+    assert_eq!(
+        text(&broken.stderr).trim(),
+        "audit chain BROKEN: audit event 2: bad hash: stored hash does not match the event"
+    );
     let stale = run(&db, &["audit", "verify", "--export", file_arg], "");
-    assert_eq!(stale.status.code(), Some(1), "the export no longer matches the database");
-    assert!(text(&stale.stderr).contains("exported event 2: differs from the database's event 2 (data)"), "{}", text(&stale.stderr));
+    assert_eq!(
+        stale.status.code(),
+        Some(1),
+        "the export no longer matches the database"
+    );
+    assert!(
+        text(&stale.stderr).contains("exported event 2: differs from the database's event 2 (data)"),
+        "{}",
+        text(&stale.stderr)
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -268,11 +543,21 @@ async fn audit_verify_names_the_order_whose_approved_content_changed() {
     let (db, dir) = temp_db("audit-content");
     audited_db(&db).await;
     let pool = app::store::connect(db.to_str().unwrap()).await.unwrap();
-    sqlx::query("DROP TRIGGER approved_order_revisions_are_locked").execute(&pool).await.unwrap();
-    sqlx::query("UPDATE order_revisions SET content = replace(content, '[5,8]', '[5,9]')").execute(&pool).await.unwrap();
+    sqlx::query("DROP TRIGGER approved_order_revisions_are_locked")
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE order_revisions SET content = replace(content, '[5,8]', '[5,9]')")
+        .execute(&pool)
+        .await
+        .unwrap();
     pool.close().await;
     let broken = run(&db, &["audit", "verify"], "");
     assert_eq!(broken.status.code(), Some(1), "{}", text(&broken.stderr));
-    assert!(text(&broken.stderr).contains("audit chain BROKEN: order 1 revision 1: approved content changed"), "{}", text(&broken.stderr));
+    assert!(
+        text(&broken.stderr).contains("audit chain BROKEN: order 1 revision 1: approved content changed"),
+        "{}",
+        text(&broken.stderr)
+    );
     std::fs::remove_dir_all(dir).ok();
 }

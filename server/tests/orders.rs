@@ -30,8 +30,15 @@ async fn desk() -> Desk {
     let admin = app.setup_admin().await;
     let a = app.create_team(&admin, "A").await;
     let b = app.create_team(&admin, "B").await;
-    for (email, team, role) in [("pam", a, "procurement"), ("eve", a, "engineer"), ("max", a, "manager"), ("mia", a, "manager"), ("bob", b, "manager")] {
-        app.create_member(&admin, &format!("{email}@example.com"), team, role).await;
+    for (email, team, role) in [
+        ("pam", a, "procurement"),
+        ("eve", a, "engineer"),
+        ("max", a, "manager"),
+        ("mia", a, "manager"),
+        ("bob", b, "manager"),
+    ] {
+        app.create_member(&admin, &format!("{email}@example.com"), team, role)
+            .await;
     }
     let mut cookies = Vec::new();
     for who in ["pam", "eve", "max", "mia", "bob"] {
@@ -39,16 +46,36 @@ async fn desk() -> Desk {
     }
     let [pam, eve, max, mia, bob]: [String; 5] = cookies.try_into().unwrap();
     let workload = [
-        ("name", "Batch job"), ("kind", "batch"), ("model", ""), ("precision", ""), ("vram_peak_gib", "20"),
-        ("vram_peak_source", "measured"), ("concurrency", "1"), ("gpus_needed", "1"), ("run_hours", "10"),
-        ("total_work_amount", ""), ("total_work_unit", ""), ("data_gb", "0"), ("checkpoint_gb", "0"), ("headroom_pct", "20"),
+        ("name", "Batch job"),
+        ("kind", "batch"),
+        ("model", ""),
+        ("precision", ""),
+        ("vram_peak_gib", "20"),
+        ("vram_peak_source", "measured"),
+        ("concurrency", "1"),
+        ("gpus_needed", "1"),
+        ("run_hours", "10"),
+        ("total_work_amount", ""),
+        ("total_work_unit", ""),
+        ("data_gb", "0"),
+        ("checkpoint_gb", "0"),
+        ("headroom_pct", "20"),
     ];
     let res = app.call("/api/workloads/create", &workload, Some(&pam)).await;
     let workload: i64 = res.body.trim().parse().unwrap();
     let fields: Vec<(String, String)> = [
-        ("vendor", "Acme GPU"), ("reference", "L4-1"), ("received_on", "2026-11-20"), ("valid_until", "2099-12-31"),
-        ("spec.gpu_model", "L4 24GB"), ("spec.gpus_per_node", "1"), ("spec.vram_gib", "24"), ("spec.sharing", "exclusive"),
-        ("currency", "CNY"), ("price.basis", "per_node"), ("price.on_demand_hourly", "4.00"), ("price.billing_increment", "hour"),
+        ("vendor", "Acme GPU"),
+        ("reference", "L4-1"),
+        ("received_on", "2026-11-20"),
+        ("valid_until", "2099-12-31"),
+        ("spec.gpu_model", "L4 24GB"),
+        ("spec.gpus_per_node", "1"),
+        ("spec.vram_gib", "24"),
+        ("spec.sharing", "exclusive"),
+        ("currency", "CNY"),
+        ("price.basis", "per_node"),
+        ("price.on_demand_hourly", "4.00"),
+        ("price.billing_increment", "hour"),
         ("price.stopped_bills_compute", "no"),
     ]
     .into_iter()
@@ -56,13 +83,40 @@ async fn desk() -> Desk {
     .chain([("quote_id".to_string(), String::new())])
     .collect();
     let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let quote = json(&app.call("/api/quotes/save", &refs, Some(&pam)).await.body)["quote_id"].as_i64().unwrap();
-    let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body).as_str().unwrap().to_string();
+    let quote = json(&app.call("/api/quotes/save", &refs, Some(&pam)).await.body)["quote_id"]
+        .as_i64()
+        .unwrap();
+    let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body)
+        .as_str()
+        .unwrap()
+        .to_string();
     let (q, w) = (quote.to_string(), workload.to_string());
-    let res = app.multipart("/api/v1/runs", &[("result", Some("r.json"), l4_run().as_bytes()), ("quote", None, q.as_bytes()), ("workload", None, w.as_bytes())], None, Some(&token)).await;
+    let res = app
+        .multipart(
+            "/api/v1/runs",
+            &[
+                ("result", Some("r.json"), l4_run().as_bytes()),
+                ("quote", None, q.as_bytes()),
+                ("workload", None, w.as_bytes()),
+            ],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);
     let run = json(&res.body)["id"].as_i64().unwrap();
-    Desk { app, pam, eve, max, mia, bob, quote, run, workload, token }
+    Desk {
+        app,
+        pam,
+        eve,
+        max,
+        mia,
+        bob,
+        quote,
+        run,
+        workload,
+        token,
+    }
 }
 
 /// A 15-minute canonical run on the quoted L4 (24 GiB), with telemetry every 30 s and no
@@ -82,33 +136,76 @@ impl Desk {
     /// Answers one item, citing the desk's run and a note (what every item that asks for
     /// evidence accepts).
     async fn answer(&self, cookie: &str, order: i64, item: &str, status: &str, note: &str) -> common::Answer {
-        self.answer_with(cookie, order, item, status, note, "checked", true).await
+        self.answer_with(cookie, order, item, status, note, "checked", true)
+            .await
     }
 
     #[expect(clippy::too_many_arguments, reason = "the answer form's fields")]
-    async fn answer_with(&self, cookie: &str, order: i64, item: &str, status: &str, note: &str, text: &str, evidence: bool) -> common::Answer {
+    async fn answer_with(
+        &self,
+        cookie: &str,
+        order: i64,
+        item: &str,
+        status: &str,
+        note: &str,
+        text: &str,
+        evidence: bool,
+    ) -> common::Answer {
         let (o, r) = (order.to_string(), self.run.to_string());
-        let (run, ev_note) = if evidence { (r.as_str(), "see the run") } else { ("", "") };
-        let form = [("order_id", o.as_str()), ("item_id", item), ("status", status), ("status_note", note), ("answer", text), ("evidence_run", run), ("evidence_note", ev_note)];
+        let (run, ev_note) = if evidence {
+            (r.as_str(), "see the run")
+        } else {
+            ("", "")
+        };
+        let form = [
+            ("order_id", o.as_str()),
+            ("item_id", item),
+            ("status", status),
+            ("status_note", note),
+            ("answer", text),
+            ("evidence_run", run),
+            ("evidence_note", ev_note),
+        ];
         self.app.call("/api/orders/answer", &form, Some(cookie)).await
     }
 
     /// Answers every applicable item of `kind` as confirmed, each side its own.
     async fn answer_all(&self, order: i64, kind: WorkloadKind, multi: bool) {
         for item in applicable_items(kind, multi) {
-            let who = if item.expert == Expert::Engineer { &self.eve } else { &self.pam };
+            let who = if item.expert == Expert::Engineer {
+                &self.eve
+            } else {
+                &self.pam
+            };
             let res = self.answer(who, order, item.id, "confirmed", "").await;
             assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
         }
     }
 
     async fn view(&self, order: i64, cookie: &str) -> Value {
-        json(&self.app.call("/api/orders/get", &[("id", &order.to_string())], Some(cookie)).await.body)
+        json(
+            &self
+                .app
+                .call("/api/orders/get", &[("id", &order.to_string())], Some(cookie))
+                .await
+                .body,
+        )
     }
 
     async fn new_order(&self, title: &str, quote: i64, considered: &[i64], runs: &[i64], waiver: &str) -> i64 {
         let w = self.workload.to_string();
-        let order: i64 = self.app.call("/api/orders/create", &[("title", title), ("workload_id", &w)], Some(&self.pam)).await.body.trim().parse().unwrap();
+        let order: i64 = self
+            .app
+            .call(
+                "/api/orders/create",
+                &[("title", title), ("workload_id", &w)],
+                Some(&self.pam),
+            )
+            .await
+            .body
+            .trim()
+            .parse()
+            .unwrap();
         let (o, q) = (order.to_string(), quote.to_string());
         let considered: Vec<String> = considered.iter().map(i64::to_string).collect();
         let runs: Vec<String> = runs.iter().map(i64::to_string).collect();
@@ -122,11 +219,25 @@ impl Desk {
 
     async fn decide(&self, cookie: &str, order: i64, decision: &str, password: &str, comment: &str) -> common::Answer {
         let o = order.to_string();
-        self.app.call("/api/orders/decide", &[("order_id", &o), ("decision", decision), ("password", password), ("comment", comment)], Some(cookie)).await
+        self.app
+            .call(
+                "/api/orders/decide",
+                &[
+                    ("order_id", &o),
+                    ("decision", decision),
+                    ("password", password),
+                    ("comment", comment),
+                ],
+                Some(cookie),
+            )
+            .await
     }
 
     async fn chain(&self) -> app::services::audit::AuditStatus {
-        app::services::audit::verify(&self.app.db).await.unwrap().expect("the chain verifies")
+        app::services::audit::verify(&self.app.db)
+            .await
+            .unwrap()
+            .expect("the chain verifies")
     }
 }
 
@@ -134,43 +245,121 @@ impl Desk {
 async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     let d = desk().await;
     let w = d.workload.to_string();
-    assert_eq!(d.app.call("/api/orders/create", &[("title", "L4 for batch"), ("workload_id", &w)], Some(&d.eve)).await.status, StatusCode::FORBIDDEN);
-    let res = d.app.call("/api/orders/create", &[("title", "L4 for batch"), ("workload_id", &w)], Some(&d.pam)).await;
+    assert_eq!(
+        d.app
+            .call(
+                "/api/orders/create",
+                &[("title", "L4 for batch"), ("workload_id", &w)],
+                Some(&d.eve)
+            )
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let res = d
+        .app
+        .call(
+            "/api/orders/create",
+            &[("title", "L4 for batch"), ("workload_id", &w)],
+            Some(&d.pam),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let order: i64 = res.body.trim().parse().unwrap();
     let o = order.to_string();
 
     // Incomplete: refused, and the page lists what is missing.
-    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    let res = d
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+        .await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
     let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.pam)).await.body);
     let blockers = view["blockers"].to_string();
-    assert!(blockers.contains("Choose the quote to rent") && blockers.contains("not answered") && blockers.contains("No valid run"), "{blockers}");
+    assert!(
+        blockers.contains("Choose the quote to rent")
+            && blockers.contains("not answered")
+            && blockers.contains("No valid run"),
+        "{blockers}"
+    );
 
     let q = d.quote.to_string();
     let r = d.run.to_string();
-    let select = [("order_id", o.as_str()), ("quote_id", q.as_str()), ("considered[]", q.as_str()), ("runs[]", r.as_str()), ("waiver", "")];
-    assert_eq!(d.app.call("/api/orders/select", &select, Some(&d.eve)).await.status, StatusCode::FORBIDDEN, "engineers do not choose quotes");
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", q.as_str()),
+        ("considered[]", q.as_str()),
+        ("runs[]", r.as_str()),
+        ("waiver", ""),
+    ];
+    assert_eq!(
+        d.app.call("/api/orders/select", &select, Some(&d.eve)).await.status,
+        StatusCode::FORBIDDEN,
+        "engineers do not choose quotes"
+    );
     let res = d.app.call("/api/orders/select", &select, Some(&d.pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 
     // Evidence: a field of the chosen quote, the vendor's document, the cost comparison.
     let pdf: &[u8] = b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n";
-    let up = d.app.multipart(&format!("/quotes/{}/documents", d.quote), &[("revision", None, b"1"), ("file", Some("quote.pdf"), pdf)], Some(&d.pam), None).await;
+    let up = d
+        .app
+        .multipart(
+            &format!("/quotes/{}/documents", d.quote),
+            &[("revision", None, b"1"), ("file", Some("quote.pdf"), pdf)],
+            Some(&d.pam),
+            None,
+        )
+        .await;
     assert!(up.status.is_redirection(), "{} {}", up.status, up.body);
-    let doc: i64 = sqlx::query_scalar("SELECT id FROM quote_documents").fetch_one(&d.app.db).await.unwrap();
-    let first = applicable_items(WorkloadKind::Batch, false).into_iter().find(|i| i.expert == Expert::Procurement).unwrap();
+    let doc: i64 = sqlx::query_scalar("SELECT id FROM quote_documents")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let first = applicable_items(WorkloadKind::Batch, false)
+        .into_iter()
+        .find(|i| i.expert == Expert::Procurement)
+        .unwrap();
     let doc_s = doc.to_string();
-    let form = [("order_id", o.as_str()), ("item_id", first.id), ("status", "confirmed"), ("status_note", ""), ("answer", "as quoted"),
-        ("evidence_run", ""), ("evidence_note", ""), ("evidence_quote_field", "spec.gpu_model"), ("evidence_file", doc_s.as_str()), ("evidence_tco", "on")];
+    let form = [
+        ("order_id", o.as_str()),
+        ("item_id", first.id),
+        ("status", "confirmed"),
+        ("status_note", ""),
+        ("answer", "as quoted"),
+        ("evidence_run", ""),
+        ("evidence_note", ""),
+        ("evidence_quote_field", "spec.gpu_model"),
+        ("evidence_file", doc_s.as_str()),
+        ("evidence_tco", "on"),
+    ];
     let res = d.app.call("/api/orders/answer", &form, Some(&d.pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.pam)).await.body);
-    let item = view["sections"].as_array().unwrap().iter().flat_map(|s| s["items"].as_array().unwrap().clone()).find(|i| i["id"] == first.id).unwrap();
+    let item = view["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["items"].as_array().unwrap().clone())
+        .find(|i| i["id"] == first.id)
+        .unwrap();
     let evidence = item["evidence"].to_string();
-    assert!(evidence.contains("quote.pdf") && evidence.contains(&format!("/documents/{doc}")) && evidence.contains("/tco?workload="), "{evidence}");
-    let bad = [("order_id", o.as_str()), ("item_id", first.id), ("status", "confirmed"), ("evidence_quote_field", "spec.nonsense")];
-    assert_eq!(d.app.call("/api/orders/answer", &bad, Some(&d.pam)).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        evidence.contains("quote.pdf")
+            && evidence.contains(&format!("/documents/{doc}"))
+            && evidence.contains("/tco?workload="),
+        "{evidence}"
+    );
+    let bad = [
+        ("order_id", o.as_str()),
+        ("item_id", first.id),
+        ("status", "confirmed"),
+        ("evidence_quote_field", "spec.nonsense"),
+    ];
+    assert_eq!(
+        d.app.call("/api/orders/answer", &bad, Some(&d.pam)).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
 
     // Each side answers its own items; not applicable needs a reason.
     let items = applicable_items(WorkloadKind::Batch, false);
@@ -179,20 +368,48 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     let res = d.answer(&d.eve, order, buyer_item.id, "confirmed", "").await;
     assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
     assert!(res.body.contains("orders.r_not_your_item_procurement"), "{}", res.body);
-    assert_eq!(d.answer(&d.max, order, engineer_item.id, "confirmed", "").await.status, StatusCode::FORBIDDEN, "managers review, they do not answer");
-    assert_eq!(d.answer(&d.eve, order, engineer_item.id, "not_applicable", "").await.status, StatusCode::OK);
+    assert_eq!(
+        d.answer(&d.max, order, engineer_item.id, "confirmed", "").await.status,
+        StatusCode::FORBIDDEN,
+        "managers review, they do not answer"
+    );
+    assert_eq!(
+        d.answer(&d.eve, order, engineer_item.id, "not_applicable", "")
+            .await
+            .status,
+        StatusCode::OK
+    );
     for item in &items {
-        let who = if item.expert == Expert::Engineer { &d.eve } else { &d.pam };
+        let who = if item.expert == Expert::Engineer {
+            &d.eve
+        } else {
+            &d.pam
+        };
         if item.id != engineer_item.id {
             let res = d.answer(who, order, item.id, "confirmed", "").await;
             assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
         }
     }
     if engineer_item.required {
-        assert_eq!(d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await.status, StatusCode::UNPROCESSABLE_ENTITY, "a reasonless N/A blocks");
+        assert_eq!(
+            d.app
+                .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+                .await
+                .status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "a reasonless N/A blocks"
+        );
     }
-    assert_eq!(d.answer(&d.eve, order, engineer_item.id, "not_applicable", "single-node batch").await.status, StatusCode::OK);
-    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    assert_eq!(
+        d.answer(&d.eve, order, engineer_item.id, "not_applicable", "single-node batch")
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let res = d
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 
     // Submitted: locked.
@@ -200,14 +417,36 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     assert_eq!(res.status, StatusCode::CONFLICT, "{}", res.body);
 
     // Sign-off: a manager of the team, not the submitter, with the right password.
-    assert_eq!(d.decide(&d.pam, order, "approve", PASSWORD, "").await.status, StatusCode::FORBIDDEN, "procurement cannot approve");
-    assert_eq!(d.decide(&d.bob, order, "approve", PASSWORD, "").await.status, StatusCode::NOT_FOUND, "another team's manager");
+    assert_eq!(
+        d.decide(&d.pam, order, "approve", PASSWORD, "").await.status,
+        StatusCode::FORBIDDEN,
+        "procurement cannot approve"
+    );
+    assert_eq!(
+        d.decide(&d.bob, order, "approve", PASSWORD, "").await.status,
+        StatusCode::NOT_FOUND,
+        "another team's manager"
+    );
     let wrong = d.decide(&d.max, order, "approve", "not my password at all", "").await;
-    assert!(wrong.status == StatusCode::FORBIDDEN && wrong.body.contains("orders.r_wrong_password"), "{}", wrong.body);
-    assert_eq!(d.decide(&d.max, order, "reject", PASSWORD, " ").await.status, StatusCode::UNPROCESSABLE_ENTITY, "a rejection needs a comment");
-    let res = d.decide(&d.max, order, "approve", PASSWORD, "Within budget, run valid").await;
+    assert!(
+        wrong.status == StatusCode::FORBIDDEN && wrong.body.contains("orders.r_wrong_password"),
+        "{}",
+        wrong.body
+    );
+    assert_eq!(
+        d.decide(&d.max, order, "reject", PASSWORD, " ").await.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a rejection needs a comment"
+    );
+    let res = d
+        .decide(&d.max, order, "approve", PASSWORD, "Within budget, run valid")
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    assert_eq!(d.decide(&d.mia, order, "reject", PASSWORD, "late").await.status, StatusCode::CONFLICT, "already decided");
+    assert_eq!(
+        d.decide(&d.mia, order, "reject", PASSWORD, "late").await.status,
+        StatusCode::CONFLICT,
+        "already decided"
+    );
 
     let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.mia)).await.body);
     assert_eq!(view["state"], "approved");
@@ -220,29 +459,86 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     assert_eq!(history.last().unwrap()["action"], "Approved");
 
     // The database refuses edits of the approved revision and of audit events.
-    let edit = sqlx::query("UPDATE order_revisions SET content = '{}' WHERE order_id = ?").bind(order).execute(&d.app.db).await;
+    let edit = sqlx::query("UPDATE order_revisions SET content = '{}' WHERE order_id = ?")
+        .bind(order)
+        .execute(&d.app.db)
+        .await;
     assert!(edit.unwrap_err().to_string().contains("locked"));
-    let edit = sqlx::query("UPDATE audit_events SET data = '{}' WHERE seq = 1").execute(&d.app.db).await;
+    let edit = sqlx::query("UPDATE audit_events SET data = '{}' WHERE seq = 1")
+        .execute(&d.app.db)
+        .await;
     assert!(edit.unwrap_err().to_string().contains("append-only"));
-    assert!(sqlx::query("DELETE FROM audit_events").execute(&d.app.db).await.is_err());
+    assert!(
+        sqlx::query("DELETE FROM audit_events")
+            .execute(&d.app.db)
+            .await
+            .is_err()
+    );
 
     // Export: every revision and event with hashes.
-    let export = json(&d.app.get(&format!("/orders/{order}/export.json"), Some(&d.max), None).await.body);
+    let export = json(
+        &d.app
+            .get(&format!("/orders/{order}/export.json"), Some(&d.max), None)
+            .await
+            .body,
+    );
     assert_eq!(export["revisions"][0]["content_hash"], pinned.as_str());
-    assert!(export["events"].as_array().unwrap().iter().all(|e| e["hash"].as_str().is_some_and(|h| h.len() == 64)));
-    assert_eq!(d.app.get(&format!("/orders/{order}/export.json"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    assert!(
+        export["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["hash"].as_str().is_some_and(|h| h.len() == 64))
+    );
+    assert_eq!(
+        d.app
+            .get(&format!("/orders/{order}/export.json"), Some(&d.bob), None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     let checked = app::services::audit::check_export(&d.app.db, &export).await.unwrap();
-    assert!(checked.is_ok(), "the downloaded record checks against the database: {checked:?}");
+    assert!(
+        checked.is_ok(),
+        "the downloaded record checks against the database: {checked:?}"
+    );
 
     // The printable page shows the head hash; a reopen starts revision 2, revision 1 stays.
     let page = d.app.get(&format!("/orders/{order}"), Some(&d.max), None).await;
-    assert!(page.body.contains(&status.head_hash) && page.body.contains("Approved"), "{}", page.body);
-    assert_eq!(d.app.call("/api/orders/reopen", &[("order_id", &o)], Some(&d.eve)).await.status, StatusCode::FORBIDDEN);
-    assert_eq!(d.app.call("/api/orders/reopen", &[("order_id", &o)], Some(&d.pam)).await.status, StatusCode::OK);
+    assert!(
+        page.body.contains(&status.head_hash) && page.body.contains("Approved"),
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        d.app
+            .call("/api/orders/reopen", &[("order_id", &o)], Some(&d.eve))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        d.app
+            .call("/api/orders/reopen", &[("order_id", &o)], Some(&d.pam))
+            .await
+            .status,
+        StatusCode::OK
+    );
     let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.pam)).await.body);
-    assert_eq!((view["revision"].as_i64(), view["state"].as_str()), (Some(2), Some("draft")));
-    let first = json(&d.app.call("/api/orders/get", &[("id", &o), ("revision", "1")], Some(&d.pam)).await.body);
-    assert_eq!((first["state"].as_str(), first["content_hash"].as_str()), (Some("approved"), Some(pinned.as_str())));
+    assert_eq!(
+        (view["revision"].as_i64(), view["state"].as_str()),
+        (Some(2), Some("draft"))
+    );
+    let first = json(
+        &d.app
+            .call("/api/orders/get", &[("id", &o), ("revision", "1")], Some(&d.pam))
+            .await
+            .body,
+    );
+    assert_eq!(
+        (first["state"].as_str(), first["content_hash"].as_str()),
+        (Some("approved"), Some(pinned.as_str()))
+    );
     assert_eq!(d.chain().await.events, status.events + 1);
 }
 
@@ -250,19 +546,47 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
 async fn the_submitter_cannot_approve_and_tampering_is_caught() {
     let d = desk().await;
     let w = d.workload.to_string();
-    let order: i64 = d.app.call("/api/orders/create", &[("title", "Self"), ("workload_id", &w)], Some(&d.pam)).await.body.trim().parse().unwrap();
+    let order: i64 = d
+        .app
+        .call(
+            "/api/orders/create",
+            &[("title", "Self"), ("workload_id", &w)],
+            Some(&d.pam),
+        )
+        .await
+        .body
+        .trim()
+        .parse()
+        .unwrap();
     // A manager-submitter is impossible through roles (managers cannot submit), so self-approval
     // is checked through the domain rule; here the waiver path and direct tampering.
     let (o, q) = (order.to_string(), d.quote.to_string());
-    let select = [("order_id", o.as_str()), ("quote_id", q.as_str()), ("considered[]", q.as_str()), ("waiver", "Benchmarked on the vendor's own trial; report attached")];
-    assert_eq!(d.app.call("/api/orders/select", &select, Some(&d.pam)).await.status, StatusCode::OK);
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", q.as_str()),
+        ("considered[]", q.as_str()),
+        ("waiver", "Benchmarked on the vendor's own trial; report attached"),
+    ];
+    assert_eq!(
+        d.app.call("/api/orders/select", &select, Some(&d.pam)).await.status,
+        StatusCode::OK
+    );
     let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.pam)).await.body);
-    assert!(!view["blockers"].to_string().contains("No valid run"), "a waiver replaces the run");
+    assert!(
+        !view["blockers"].to_string().contains("No valid run"),
+        "a waiver replaces the run"
+    );
     assert!(d.chain().await.events >= 2);
 
     // Tamper with an event directly in SQLite (the trigger dropped first): verify names it.
-    sqlx::query("DROP TRIGGER audit_events_are_append_only_update").execute(&d.app.db).await.unwrap();
-    sqlx::query("UPDATE audit_events SET data = replace(data, 'Self', 'Selt') WHERE seq = 1").execute(&d.app.db).await.unwrap();
+    sqlx::query("DROP TRIGGER audit_events_are_append_only_update")
+        .execute(&d.app.db)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE audit_events SET data = replace(data, 'Self', 'Selt') WHERE seq = 1")
+        .execute(&d.app.db)
+        .await
+        .unwrap();
     let fault = app::services::audit::verify(&d.app.db).await.unwrap().unwrap_err();
     assert!(fault.to_string().contains("audit event 1"), "{fault}");
     let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.max)).await.body);
@@ -273,9 +597,18 @@ async fn the_submitter_cannot_approve_and_tampering_is_caught() {
 /// Saves a quote (procurement) from `fields` on top of a valid L4 offer; returns its id.
 async fn save_quote(d: &Desk, quote_id: Option<i64>, changes: &[(&str, &str)]) -> i64 {
     let mut fields: Vec<(String, String)> = [
-        ("vendor", "Acme GPU"), ("reference", "L4-1"), ("received_on", "2026-11-20"), ("valid_until", "2099-12-31"),
-        ("spec.gpu_model", "L4 24GB"), ("spec.gpus_per_node", "1"), ("spec.vram_gib", "24"), ("spec.sharing", "exclusive"),
-        ("currency", "CNY"), ("price.basis", "per_node"), ("price.on_demand_hourly", "4.00"), ("price.billing_increment", "hour"),
+        ("vendor", "Acme GPU"),
+        ("reference", "L4-1"),
+        ("received_on", "2026-11-20"),
+        ("valid_until", "2099-12-31"),
+        ("spec.gpu_model", "L4 24GB"),
+        ("spec.gpus_per_node", "1"),
+        ("spec.vram_gib", "24"),
+        ("spec.sharing", "exclusive"),
+        ("currency", "CNY"),
+        ("price.basis", "per_node"),
+        ("price.on_demand_hourly", "4.00"),
+        ("price.billing_increment", "hour"),
         ("price.stopped_bills_compute", "no"),
     ]
     .into_iter()
@@ -296,58 +629,141 @@ async fn save_quote(d: &Desk, quote_id: Option<i64>, changes: &[(&str, &str)]) -
 }
 
 fn decimal(v: &Value) -> rust_decimal::Decimal {
-    v.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("not a decimal: {v}"))
+    v.as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not a decimal: {v}"))
 }
 
 #[tokio::test]
 async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_through_the_cli_to_the_cent() {
     let d = desk().await;
     // A second quote in another currency, with the rate the comparison converts it at.
-    let rate = d.app.call("/api/rates/add", &[("from", "USD"), ("to", "CNY"), ("rate", "7.1234"), ("date", "2026-11-15")], Some(&d.pam)).await;
+    let rate = d
+        .app
+        .call(
+            "/api/rates/add",
+            &[
+                ("from", "USD"),
+                ("to", "CNY"),
+                ("rate", "7.1234"),
+                ("date", "2026-11-15"),
+            ],
+            Some(&d.pam),
+        )
+        .await;
     assert_eq!(rate.status, StatusCode::OK, "{}", rate.body);
-    let usd = save_quote(&d, None, &[("vendor", "Far Cloud"), ("reference", "L4-USD"), ("currency", "USD"), ("price.on_demand_hourly", "0.61"),
-        ("price.billing_increment", "minute"), ("spec.system_disk_gb", "100"), ("price.disk_price_gb_month", "0.05")]).await;
-    let order = d.new_order("Frozen comparison", d.quote, &[d.quote, usd], &[d.run], "").await;
+    let usd = save_quote(
+        &d,
+        None,
+        &[
+            ("vendor", "Far Cloud"),
+            ("reference", "L4-USD"),
+            ("currency", "USD"),
+            ("price.on_demand_hourly", "0.61"),
+            ("price.billing_increment", "minute"),
+            ("spec.system_disk_gb", "100"),
+            ("price.disk_price_gb_month", "0.05"),
+        ],
+    )
+    .await;
+    let order = d
+        .new_order("Frozen comparison", d.quote, &[d.quote, usd], &[d.run], "")
+        .await;
     let o = order.to_string();
     d.answer_all(order, WorkloadKind::Batch, false).await;
 
     // The comparison link: shared setup 2 h, per-quote overrides on both quotes.
     let w = d.workload;
     let (q1, q2) = (d.quote, usd);
-    let query = format!("workload={w}&picked=1&q={q1}&q={q2}&setup_h=2&rerun_pct_{q1}=25&idle_h_{q2}=3&stopped_h_{q2}=4&export_h_{q1}=0.5");
+    let query = format!(
+        "workload={w}&picked=1&q={q1}&q={q2}&setup_h=2&rerun_pct_{q1}=25&idle_h_{q2}=3&stopped_h_{q2}=4&export_h_{q1}=0.5"
+    );
     let link = format!("http://127.0.0.1:3000/tco?{query}#ranking");
     let d = &d;
     let set = |link: String| {
         let o = o.clone();
-        async move { d.app.call("/api/orders/comparison", &[("order_id", o.as_str()), ("link", link.as_str())], Some(&d.pam)).await }
+        async move {
+            d.app
+                .call(
+                    "/api/orders/comparison",
+                    &[("order_id", o.as_str()), ("link", link.as_str())],
+                    Some(&d.pam),
+                )
+                .await
+        }
     };
     for (bad, why) in [
         ("/quotes?x=1".to_string(), "not the cost page"),
         (format!("/tco?workload={}&q={q1}", w + 1000), "another workload"),
-        (format!("/tco?workload={w}&q={q1}&setup_h=-1"), "a field that does not compute"),
+        (
+            format!("/tco?workload={w}&q={q1}&setup_h=-1"),
+            "a field that does not compute",
+        ),
         (format!("/tco?workload={w}&picked=1"), "no quote costed"),
     ] {
         let res = set(bad.clone()).await;
-        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{why}: {bad}: {}", res.body);
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{why}: {bad}: {}",
+            res.body
+        );
     }
-    assert_eq!(d.app.call("/api/orders/comparison", &[("order_id", o.as_str()), ("link", link.as_str())], Some(&d.eve)).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        d.app
+            .call(
+                "/api/orders/comparison",
+                &[("order_id", o.as_str()), ("link", link.as_str())],
+                Some(&d.eve)
+            )
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
     let res = set(link).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 
     // Before submission the order shows the comparison as the cost page computes it.
     let live = d.view(order, &d.pam).await;
     assert_eq!(live["tco_query"], query.as_str());
-    assert_eq!((live["comparison_custom"].as_bool(), live["tco_frozen"].as_bool()), (Some(true), Some(false)));
-    let team: i64 = sqlx::query_scalar("SELECT team_id FROM workloads WHERE id = ?").bind(w).fetch_one(&d.app.db).await.unwrap();
-    let page = app::services::tco::compute(&d.app.db, team, &query, app::i18n::Locale::En, false).await.unwrap();
-    let shown: Vec<(i64, String)> = page.view.rows.iter().map(|r| (r.quote_id, r.compared_exact.clone())).collect();
+    assert_eq!(
+        (live["comparison_custom"].as_bool(), live["tco_frozen"].as_bool()),
+        (Some(true), Some(false))
+    );
+    let team: i64 = sqlx::query_scalar("SELECT team_id FROM workloads WHERE id = ?")
+        .bind(w)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let page = app::services::tco::compute(&d.app.db, team, &query, app::i18n::Locale::En, false)
+        .await
+        .unwrap();
+    let shown: Vec<(i64, String)> = page
+        .view
+        .rows
+        .iter()
+        .map(|r| (r.quote_id, r.compared_exact.clone()))
+        .collect();
     let rows = |v: &Value| -> Vec<(i64, String)> {
-        v["tco"].as_array().unwrap().iter().map(|r| (r["quote_id"].as_i64().unwrap(), r["compared_exact"].as_str().unwrap().to_string())).collect()
+        v["tco"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["quote_id"].as_i64().unwrap(),
+                    r["compared_exact"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
     };
     assert_eq!(rows(&live), shown);
     assert_eq!(shown.len(), 2);
 
-    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    let res = d
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 
     // A later price change does not touch the signed figures.
@@ -357,35 +773,74 @@ async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_throug
     assert_eq!(rows(&review), shown, "the manager sees what procurement saw");
 
     // The record holds the query, the pinned revisions and the scenario with its rates.
-    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ? AND revision = 1").bind(order).fetch_one(&d.app.db).await.unwrap();
+    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ? AND revision = 1")
+        .bind(order)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
     let content = json(&content);
     assert_eq!(content["frozen"]["query"], query.as_str());
-    let pinned: Vec<(i64, i64)> = content["frozen"]["quotes"].as_array().unwrap().iter().map(|p| (p["quote_id"].as_i64().unwrap(), p["revision"].as_i64().unwrap())).collect();
+    let pinned: Vec<(i64, i64)> = content["frozen"]["quotes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["quote_id"].as_i64().unwrap(), p["revision"].as_i64().unwrap()))
+        .collect();
     assert!(pinned.contains(&(q1, 1)) && pinned.contains(&(q2, 1)), "{pinned:?}");
     let rates = content["frozen"]["scenario"]["exchange_rates"].to_string();
     assert!(rates.contains("7.1234") && rates.contains("2026-11-15"), "{rates}");
 
     // The frozen scenario, downloaded and rerun by the real binary, gives every total to the cent.
-    let res = d.app.get(&format!("/orders/{order}/scenario.json"), Some(&d.max), None).await;
+    let res = d
+        .app
+        .get(&format!("/orders/{order}/scenario.json"), Some(&d.max), None)
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    assert_eq!(d.app.get(&format!("/orders/{order}/scenario.json"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        d.app
+            .get(&format!("/orders/{order}/scenario.json"), Some(&d.bob), None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     let dir = std::env::temp_dir().join(format!("nl-order-scenario-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("scenario.json");
     std::fs::write(&file, &res.body).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger")).arg("tco").arg(&file).env("NODELEDGER_LOG", "error").output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger"))
+        .arg("tco")
+        .arg(&file)
+        .env("NODELEDGER_LOG", "error")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rerun: Value = serde_json::from_slice(&out.stdout).unwrap();
     let frozen_rows = review["tco"].as_array().unwrap();
     let quotes = rerun["quotes"].as_array().unwrap();
     assert_eq!(quotes.len(), frozen_rows.len());
     for row in frozen_rows {
-        let q = quotes.iter().find(|q| q["id"] == row["quote_id"].as_i64().unwrap().to_string().as_str()).expect("every frozen quote reruns");
-        assert_eq!(decimal(&q["estimate"]["total"]), decimal(&row["total_exact"]), "{}", row["label"]);
-        assert_eq!(decimal(&q["compared_total"]), decimal(&row["compared_exact"]), "{}", row["label"]);
+        let q = quotes
+            .iter()
+            .find(|q| q["id"] == row["quote_id"].as_i64().unwrap().to_string().as_str())
+            .expect("every frozen quote reruns");
+        assert_eq!(
+            decimal(&q["estimate"]["total"]),
+            decimal(&row["total_exact"]),
+            "{}",
+            row["label"]
+        );
+        assert_eq!(
+            decimal(&q["compared_total"]),
+            decimal(&row["compared_exact"]),
+            "{}",
+            row["label"]
+        );
         assert_eq!(q["rank"], row["rank"]);
     }
-    assert_eq!(rerun, content["frozen"]["result"], "the stored result is what the binary prints");
+    assert_eq!(
+        rerun, content["frozen"]["result"],
+        "the stored result is what the binary prints"
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -395,24 +850,43 @@ async fn an_answer_racing_the_submit_is_in_the_record_or_refused() {
     let order = d.new_order("Race", d.quote, &[d.quote], &[d.run], "").await;
     let o = order.to_string();
     d.answer_all(order, WorkloadKind::Batch, false).await;
-    let item = applicable_items(WorkloadKind::Batch, false).into_iter().find(|i| i.expert == Expert::Engineer).unwrap();
+    let item = applicable_items(WorkloadKind::Batch, false)
+        .into_iter()
+        .find(|i| i.expert == Expert::Engineer)
+        .unwrap();
     let form = [("order_id", o.as_str())];
     let submit = d.app.call("/api/orders/submit", &form, Some(&d.pam));
     let answer = d.answer_with(&d.eve, order, item.id, "confirmed", "", "raced", true);
     let (submitted, answered) = tokio::join!(submit, answer);
     assert_eq!(submitted.status, StatusCode::OK, "{}", submitted.body);
-    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ?").bind(order).fetch_one(&d.app.db).await.unwrap();
+    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ?")
+        .bind(order)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
     let stored = json(&content);
     match answered.status {
-        StatusCode::OK => assert_eq!(stored["answers"][item.id]["answer"], "raced", "an accepted answer is in the submitted record"),
+        StatusCode::OK => assert_eq!(
+            stored["answers"][item.id]["answer"], "raced",
+            "an accepted answer is in the submitted record"
+        ),
         StatusCode::CONFLICT => assert_eq!(stored["answers"][item.id]["answer"], "checked"),
         other => panic!("{other}: {}", answered.body),
     }
     // The hash the submit event pins is the hash of what is stored.
-    let data: String = sqlx::query_scalar("SELECT data FROM audit_events WHERE order_id = ? AND action = 'submit'").bind(order).fetch_one(&d.app.db).await.unwrap();
-    assert_eq!(json(&data)["content_hash"], app::domain::audit::sha256_hex(&content).as_str());
+    let data: String = sqlx::query_scalar("SELECT data FROM audit_events WHERE order_id = ? AND action = 'submit'")
+        .bind(order)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        json(&data)["content_hash"],
+        app::domain::audit::sha256_hex(&content).as_str()
+    );
     // After submission every answer is refused.
-    let late = d.answer_with(&d.eve, order, item.id, "confirmed", "", "late", true).await;
+    let late = d
+        .answer_with(&d.eve, order, item.id, "confirmed", "", "late", true)
+        .await;
     assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.body);
     assert!(d.chain().await.events > 0);
 }
@@ -424,7 +898,19 @@ async fn only_a_valid_run_or_a_written_waiver_backs_an_order_and_confirmed_needs
     let a100 = json!({ "schema": "nodeledger.run/v1", "source_format": "canonical", "node": { "gpu_name": "NVIDIA A100-SXM4-80GB", "gpu_count": 1, "vram_total_mib": 81920.0 },
         "throughput": { "value": 90.0, "unit": "samples/s" }, "duration_s": 900.0 }).to_string();
     let (q, w) = (d.quote.to_string(), d.workload.to_string());
-    let res = d.app.multipart("/api/v1/runs", &[("result", Some("a.json"), a100.as_bytes()), ("quote", None, q.as_bytes()), ("workload", None, w.as_bytes())], None, Some(&d.token)).await;
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[
+                ("result", Some("a.json"), a100.as_bytes()),
+                ("quote", None, q.as_bytes()),
+                ("workload", None, w.as_bytes()),
+            ],
+            None,
+            Some(&d.token),
+        )
+        .await;
     assert_ne!(json(&res.body)["status"], "valid", "{}", res.body);
     let bad_run = json(&res.body)["id"].as_i64().unwrap();
 
@@ -432,27 +918,63 @@ async fn only_a_valid_run_or_a_written_waiver_backs_an_order_and_confirmed_needs
     let o = order.to_string();
     d.answer_all(order, WorkloadKind::Batch, false).await;
     let view = d.view(order, &d.pam).await;
-    assert!(view["blockers"].to_string().contains("No valid run"), "{}", view["blockers"]);
-    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    assert!(
+        view["blockers"].to_string().contains("No valid run"),
+        "{}",
+        view["blockers"]
+    );
+    let res = d
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+        .await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
 
     // The checklist compares the quote with what that run observed.
-    let item = view["sections"].as_array().unwrap().iter().flat_map(|s| s["items"].as_array().unwrap().clone()).find(|i| i["id"] == "perf.quote_vs_observed").unwrap();
+    let item = view["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["items"].as_array().unwrap().clone())
+        .find(|i| i["id"] == "perf.quote_vs_observed")
+        .unwrap();
     let suggestion = item["suggestion"].as_str().unwrap();
-    assert!(suggestion.contains("problem") && suggestion.contains("A100"), "{suggestion}");
+    assert!(
+        suggestion.contains("problem") && suggestion.contains("A100"),
+        "{suggestion}"
+    );
     assert_eq!(item["evidence_needed"], json!(["run"]));
 
     // Confirmed without evidence: listed as missing.
-    let res = d.answer_with(&d.eve, order, "perf.benchmark", "confirmed", "", "trust me", false).await;
+    let res = d
+        .answer_with(&d.eve, order, "perf.benchmark", "confirmed", "", "trust me", false)
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let blockers = d.view(order, &d.pam).await["blockers"].to_string();
-    assert!(blockers.contains("without the evidence it asks for (a run)"), "{blockers}");
-    assert_eq!(d.answer(&d.eve, order, "perf.benchmark", "confirmed", "").await.status, StatusCode::OK);
+    assert!(
+        blockers.contains("without the evidence it asks for (a run)"),
+        "{blockers}"
+    );
+    assert_eq!(
+        d.answer(&d.eve, order, "perf.benchmark", "confirmed", "").await.status,
+        StatusCode::OK
+    );
 
     // A written waiver lets the order through.
     let bad = bad_run.to_string();
-    let select = [("order_id", o.as_str()), ("quote_id", q.as_str()), ("considered[]", q.as_str()), ("runs[]", bad.as_str()), ("waiver", "Vendor benchmark report on file")];
-    assert_eq!(d.app.call("/api/orders/select", &select, Some(&d.pam)).await.status, StatusCode::OK);
-    let res = d.app.call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam)).await;
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", q.as_str()),
+        ("considered[]", q.as_str()),
+        ("runs[]", bad.as_str()),
+        ("waiver", "Vendor benchmark report on file"),
+    ];
+    assert_eq!(
+        d.app.call("/api/orders/select", &select, Some(&d.pam)).await.status,
+        StatusCode::OK
+    );
+    let res = d
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+        .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 }

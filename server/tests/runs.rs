@@ -49,7 +49,10 @@ fn json(body: &str) -> Value {
 
 impl Desk {
     async fn token(&self, cookie: &str, name: &str) -> String {
-        let res = self.app.call("/api/tokens/create", &[("name", name)], Some(cookie)).await;
+        let res = self
+            .app
+            .call("/api/tokens/create", &[("name", name)], Some(cookie))
+            .await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         json(&res.body).as_str().expect("the token").to_string()
     }
@@ -70,9 +73,16 @@ async fn scripts_upload_with_a_token_shown_once_and_revocable() {
     let token = d.token(&d.eve, "CI on node-7").await;
     assert!(token.starts_with("nlt_") && token.len() == 47, "{token}");
     let listed = d.app.call("/api/tokens", &[], Some(&d.eve)).await;
-    assert!(listed.body.contains("CI on node-7") && listed.body.contains(&token[..12]), "{}", listed.body);
+    assert!(
+        listed.body.contains("CI on node-7") && listed.body.contains(&token[..12]),
+        "{}",
+        listed.body
+    );
     assert!(!listed.body.contains(&token), "the token itself is never shown again");
-    let stored: String = sqlx::query_scalar("SELECT token_hash FROM api_tokens").fetch_one(&d.app.db).await.unwrap();
+    let stored: String = sqlx::query_scalar("SELECT token_hash FROM api_tokens")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
     assert_ne!(stored, token, "stored hashed");
 
     let files: &[(&str, Option<&str>, &[u8])] = &[
@@ -86,56 +96,168 @@ async fn scripts_upload_with_a_token_shown_once_and_revocable() {
     let created = json(&res.body);
     let id = created["id"].as_i64().unwrap();
     assert_eq!(created["url"], format!("/runs/{id}"));
-    assert!(created["reasons"].as_array().is_some_and(|r| r.iter().all(|r| r["message"].is_string())), "{created}");
+    assert!(
+        created["reasons"]
+            .as_array()
+            .is_some_and(|r| r.iter().all(|r| r["message"].is_string())),
+        "{created}"
+    );
     assert_eq!((d.count("runs").await, d.count("files").await), (1, 2));
-    let last_used: Option<String> = sqlx::query_scalar("SELECT last_used_at FROM api_tokens").fetch_one(&d.app.db).await.unwrap();
+    let last_used: Option<String> = sqlx::query_scalar("SELECT last_used_at FROM api_tokens")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
     assert!(last_used.is_some(), "use is recorded");
 
     // The same bytes again: recognised, nothing new stored.
     let again = d.app.multipart("/api/v1/runs", files, None, Some(&token)).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.body);
-    assert_eq!((json(&again.body)["duplicate"].as_bool(), json(&again.body)["id"].as_i64()), (Some(true), Some(id)));
+    assert_eq!(
+        (
+            json(&again.body)["duplicate"].as_bool(),
+            json(&again.body)["id"].as_i64()
+        ),
+        (Some(true), Some(id))
+    );
     assert_eq!((d.count("runs").await, d.count("files").await), (1, 2));
 
     // The run is the team's: its members read it, team B does not.
-    let got = d.app.call("/api/runs/get", &[("id", &id.to_string())], Some(&d.max)).await;
+    let got = d
+        .app
+        .call("/api/runs/get", &[("id", &id.to_string())], Some(&d.max))
+        .await;
     assert_eq!(got.status, StatusCode::OK, "{}", got.body);
-    assert!(got.body.contains("output_tokens_per_s") || got.body.contains("tokens/s"), "{}", got.body);
-    assert_eq!(d.app.call("/api/runs/get", &[("id", &id.to_string())], Some(&d.bob)).await.status, StatusCode::NOT_FOUND);
+    assert!(
+        got.body.contains("output_tokens_per_s") || got.body.contains("tokens/s"),
+        "{}",
+        got.body
+    );
+    assert_eq!(
+        d.app
+            .call("/api/runs/get", &[("id", &id.to_string())], Some(&d.bob))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     let page = d.app.get(&format!("/runs/{id}"), Some(&d.max), None).await;
-    assert!(page.body.contains(&format!("Run #{id}")) && page.body.contains("telemetry-chart"), "{}", page.body);
+    assert!(
+        page.body.contains(&format!("Run #{id}")) && page.body.contains("telemetry-chart"),
+        "{}",
+        page.body
+    );
 
     // The telemetry chart, in the reader's language; the comparison chart of the team's runs.
-    let chart = d.app.get(&format!("/runs/{id}/telemetry.svg"), Some(&d.max), Some("zh-CN")).await;
+    let chart = d
+        .app
+        .get(&format!("/runs/{id}/telemetry.svg"), Some(&d.max), Some("zh-CN"))
+        .await;
     assert_eq!(chart.status, StatusCode::OK);
     assert_eq!(chart.headers["content-type"], "image/svg+xml");
-    assert!(chart.body.starts_with("<svg") && chart.body.contains("<title>") && chart.body.contains("SM 频率"), "{}", &chart.body[..200.min(chart.body.len())]);
-    assert_eq!(d.app.get(&format!("/runs/{id}/telemetry.svg"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    assert!(
+        chart.body.starts_with("<svg") && chart.body.contains("<title>") && chart.body.contains("SM 频率"),
+        "{}",
+        &chart.body[..200.min(chart.body.len())]
+    );
+    assert_eq!(
+        d.app
+            .get(&format!("/runs/{id}/telemetry.svg"), Some(&d.bob), None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     let listed = d.app.call("/api/runs", &[], Some(&d.max)).await;
     assert!(listed.body.contains(r#""has_telemetry":true"#), "{}", listed.body);
-    let invalid = d.app.get("/runs/compare.svg?workload=&unit=tokens%2Fs", Some(&d.max), None).await;
-    assert_eq!(invalid.status, StatusCode::NOT_FOUND, "invalid runs are left out of the comparison");
-    let valid = d.app.multipart("/api/v1/runs", &[("result", Some("s.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;
+    let invalid = d
+        .app
+        .get("/runs/compare.svg?workload=&unit=tokens%2Fs", Some(&d.max), None)
+        .await;
+    assert_eq!(
+        invalid.status,
+        StatusCode::NOT_FOUND,
+        "invalid runs are left out of the comparison"
+    );
+    let valid = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("result", Some("s.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(valid.status, StatusCode::CREATED, "{}", valid.body);
-    let bars = d.app.get("/runs/compare.svg?workload=&unit=samples%2Fs", Some(&d.max), None).await;
+    let bars = d
+        .app
+        .get("/runs/compare.svg?workload=&unit=samples%2Fs", Some(&d.max), None)
+        .await;
     assert_eq!(bars.status, StatusCode::OK, "{}", bars.body);
-    assert!(bars.body.contains("L4 box") && bars.body.starts_with("<svg"), "{}", bars.body);
+    assert!(
+        bars.body.contains("L4 box") && bars.body.starts_with("<svg"),
+        "{}",
+        bars.body
+    );
     let page = d.app.get("/runs", Some(&d.max), None).await;
-    assert!(page.body.contains("/runs/compare.svg?workload=&amp;unit=samples%2Fs") || page.body.contains("/runs/compare.svg?workload=&unit=samples%2Fs"), "{}", page.body);
+    assert!(
+        page.body.contains("/runs/compare.svg?workload=&amp;unit=samples%2Fs")
+            || page.body.contains("/runs/compare.svg?workload=&unit=samples%2Fs"),
+        "{}",
+        page.body
+    );
 
     // Raw files come back byte for byte, to the team only.
-    let file_id: i64 = sqlx::query_scalar("SELECT result_file_id FROM runs").fetch_one(&d.app.db).await.unwrap();
-    let raw = d.app.get(&format!("/runs/{id}/files/{file_id}"), Some(&d.pam), None).await;
+    let file_id: i64 = sqlx::query_scalar("SELECT result_file_id FROM runs")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let raw = d
+        .app
+        .get(&format!("/runs/{id}/files/{file_id}"), Some(&d.pam), None)
+        .await;
     assert_eq!(raw.status, StatusCode::OK);
     assert_eq!(raw.body.as_bytes(), VLLM);
-    assert!(raw.headers["content-disposition"].to_str().unwrap().contains("attachment"));
-    assert_eq!(d.app.get(&format!("/runs/{id}/files/{file_id}"), Some(&d.bob), None).await.status, StatusCode::NOT_FOUND);
+    assert!(
+        raw.headers["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("attachment")
+    );
+    assert_eq!(
+        d.app
+            .get(&format!("/runs/{id}/files/{file_id}"), Some(&d.bob), None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
 
     // Revoked: refused.
-    let token_id: i64 = sqlx::query_scalar("SELECT id FROM api_tokens").fetch_one(&d.app.db).await.unwrap();
-    assert_eq!(d.app.call("/api/tokens/revoke", &[("id", &token_id.to_string())], Some(&d.bob)).await.status, StatusCode::NOT_FOUND, "not bob's");
-    assert_eq!(d.app.call("/api/tokens/revoke", &[("id", &token_id.to_string())], Some(&d.eve)).await.status, StatusCode::OK);
-    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_INVALID), ("node_label", None, b"x")], None, Some(&token)).await;
+    let token_id: i64 = sqlx::query_scalar("SELECT id FROM api_tokens")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(
+        d.app
+            .call("/api/tokens/revoke", &[("id", &token_id.to_string())], Some(&d.bob))
+            .await
+            .status,
+        StatusCode::NOT_FOUND,
+        "not bob's"
+    );
+    assert_eq!(
+        d.app
+            .call("/api/tokens/revoke", &[("id", &token_id.to_string())], Some(&d.eve))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("result", Some("m.txt"), MLPERF_INVALID), ("node_label", None, b"x")],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{}", res.body);
     assert!(res.headers.contains_key("www-authenticate"));
     assert_eq!(d.count("runs").await, 2, "nothing stored after revocation");
@@ -147,14 +269,20 @@ async fn tokens_act_only_with_their_team_and_role() {
     let upload = |token: Option<String>| {
         let app = &d.app;
         async move {
-            let parts: &[(&str, Option<&str>, &[u8])] = &[("result", Some("m.txt"), MLPERF_INVALID), ("node_label", None, b"trial")];
+            let parts: &[(&str, Option<&str>, &[u8])] = &[
+                ("result", Some("m.txt"), MLPERF_INVALID),
+                ("node_label", None, b"trial"),
+            ];
             app.multipart("/api/v1/runs", parts, None, token.as_deref()).await
         }
     };
     let none = upload(None).await;
     assert_eq!(none.status, StatusCode::UNAUTHORIZED);
     assert!(none.body.contains("Authorization: Bearer"), "{}", none.body);
-    assert_eq!(upload(Some("nlt_not-a-real-token".into())).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        upload(Some("nlt_not-a-real-token".into())).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     let made_up = format!("nlt_{}", "A".repeat(43));
     assert_eq!(upload(Some(made_up)).await.status, StatusCode::UNAUTHORIZED);
     let manager = d.token(&d.max, "dashboards").await;
@@ -166,11 +294,25 @@ async fn tokens_act_only_with_their_team_and_role() {
     let bobs = d.token(&d.bob, "B's CI").await;
     let res = upload(Some(bobs.clone())).await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
-    assert!(res.body.contains(r#""status":"invalid""#), "MLPerf INVALID is invalid: {}", res.body);
+    assert!(
+        res.body.contains(r#""status":"invalid""#),
+        "MLPerf INVALID is invalid: {}",
+        res.body
+    );
     let ours = d.app.call("/api/runs", &[], Some(&d.eve)).await;
-    assert_eq!(json(&ours.body)["runs"].as_array().map(Vec::len), Some(0), "{}", ours.body);
+    assert_eq!(
+        json(&ours.body)["runs"].as_array().map(Vec::len),
+        Some(0),
+        "{}",
+        ours.body
+    );
     let theirs = d.app.call("/api/runs", &[], Some(&d.bob)).await;
-    assert_eq!(json(&theirs.body)["runs"].as_array().map(Vec::len), Some(1), "{}", theirs.body);
+    assert_eq!(
+        json(&theirs.body)["runs"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        theirs.body
+    );
 
     // A token of a role the user no longer holds stops working.
     let eves = d.token(&d.eve, "laptop").await;
@@ -198,11 +340,36 @@ async fn bad_files_get_a_clear_4xx_and_nothing_is_stored() {
     let d = desk_with(TestApp::with_config(Duration::from_secs(3600), &cfg).await).await;
     let token = d.token(&d.eve, "ci").await;
     let cases: Vec<(&str, Vec<u8>, StatusCode, &str)> = vec![
-        ("truncated.json", br#"{"date": "20250611", "duration": 612.4, "completed": "#.to_vec(), StatusCode::UNPROCESSABLE_ENTITY, "line 1, column"),
-        ("other.json", br#"{"hello": "world"}"#.to_vec(), StatusCode::UNPROCESSABLE_ENTITY, "canonical, vllm, vllm_legacy, llama_bench, mlperf, nvidia_smi"),
-        ("garbage.bin", vec![0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00], StatusCode::UNPROCESSABLE_ENTITY, "binary"),
-        ("empty.json", Vec::new(), StatusCode::UNPROCESSABLE_ENTITY, "The file is empty"),
-        ("big.csv", vec![b'a'; 1_200_000], StatusCode::PAYLOAD_TOO_LARGE, "limit of 1 MB"),
+        (
+            "truncated.json",
+            br#"{"date": "20250611", "duration": 612.4, "completed": "#.to_vec(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "line 1, column",
+        ),
+        (
+            "other.json",
+            br#"{"hello": "world"}"#.to_vec(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "canonical, vllm, vllm_legacy, llama_bench, mlperf, nvidia_smi",
+        ),
+        (
+            "garbage.bin",
+            vec![0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x00, 0x00],
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "binary",
+        ),
+        (
+            "empty.json",
+            Vec::new(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "The file is empty",
+        ),
+        (
+            "big.csv",
+            vec![b'a'; 1_200_000],
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "limit of 1 MB",
+        ),
     ];
     for (name, bytes, status, message) in cases {
         let parts: &[(&str, Option<&str>, &[u8])] = &[("result", Some(name), &bytes), ("node_label", None, b"trial")];
@@ -211,22 +378,70 @@ async fn bad_files_get_a_clear_4xx_and_nothing_is_stored() {
         assert!(res.body.contains(message), "{name}: {}", res.body);
     }
     let no_timestamp = b"index, utilization.gpu [%], memory.used [MiB]\n0, 50 %, 100 MiB\n";
-    let res = d.app.multipart("/api/v1/runs", &[("telemetry", Some("t.csv"), no_timestamp), ("node_label", None, b"x")], None, Some(&token)).await;
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("telemetry", Some("t.csv"), no_timestamp), ("node_label", None, b"x")],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
     assert!(res.body.contains("no timestamp column"), "{}", res.body);
     // Good files but no node named: 422, the files are not kept either.
-    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_INVALID)], None, Some(&token)).await;
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("result", Some("m.txt"), MLPERF_INVALID)],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
     assert!(res.body.contains("node_required"), "{}", res.body);
-    let two = d.app.multipart("/api/v1/runs", &[("file", Some("a.json"), VLLM), ("file", Some("b.txt"), MLPERF_INVALID), ("node_label", None, b"x")], None, Some(&token)).await;
+    let two = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[
+                ("file", Some("a.json"), VLLM),
+                ("file", Some("b.txt"), MLPERF_INVALID),
+                ("node_label", None, b"x"),
+            ],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(two.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", two.body);
-    let unknown_quote = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_INVALID), ("quote", None, b"999")], None, Some(&token)).await;
+    let unknown_quote = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("result", Some("m.txt"), MLPERF_INVALID), ("quote", None, b"999")],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(unknown_quote.status, StatusCode::NOT_FOUND, "{}", unknown_quote.body);
     // In Chinese when asked.
-    let res = d.app.multipart("/runs/upload", &[("file", Some("e.json"), b"")], Some(&format!("{}; nl_lang=zh-CN", d.eve)), None).await;
+    let res = d
+        .app
+        .multipart(
+            "/runs/upload",
+            &[("file", Some("e.json"), b"")],
+            Some(&format!("{}; nl_lang=zh-CN", d.eve)),
+            None,
+        )
+        .await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
     assert!(res.body.contains("文件是空的"), "{}", res.body);
-    assert_eq!((d.count("runs").await, d.count("files").await, d.count("chunks").await), (0, 0, 0), "nothing half-written");
+    assert_eq!(
+        (d.count("runs").await, d.count("files").await, d.count("chunks").await),
+        (0, 0, 0),
+        "nothing half-written"
+    );
 }
 
 #[tokio::test]
@@ -235,14 +450,29 @@ async fn the_browser_uploads_previews_and_saves() {
     let up = |cookie: &str, name: &'static str, bytes: &'static [u8]| {
         let app = &d.app;
         let cookie = cookie.to_string();
-        async move { app.multipart("/runs/upload", &[("format", None, b"auto"), ("file", Some(name), bytes)], Some(&cookie), None).await }
+        async move {
+            app.multipart(
+                "/runs/upload",
+                &[("format", None, b"auto"), ("file", Some(name), bytes)],
+                Some(&cookie),
+                None,
+            )
+            .await
+        }
     };
-    assert_eq!(up(&d.max, "v.json", VLLM).await.status, StatusCode::FORBIDDEN, "managers read runs, engineers upload");
+    assert_eq!(
+        up(&d.max, "v.json", VLLM).await.status,
+        StatusCode::FORBIDDEN,
+        "managers read runs, engineers upload"
+    );
     assert_eq!(up(&d.pam, "v.json", VLLM).await.status, StatusCode::FORBIDDEN);
     let result = up(&d.eve, "v.json", VLLM).await;
     assert_eq!(result.status, StatusCode::OK, "{}", result.body);
     let result = json(&result.body);
-    assert_eq!((result["role"].as_str(), result["file"]["format"].as_str()), (Some("result"), Some("vllm")));
+    assert_eq!(
+        (result["role"].as_str(), result["file"]["format"].as_str()),
+        (Some("result"), Some("vllm"))
+    );
     let telemetry = json(&up(&d.eve, "smi.csv", SMI).await.body);
     assert_eq!(telemetry["role"], "telemetry");
     let again = json(&up(&d.eve, "copy.csv", SMI).await.body);
@@ -255,7 +485,10 @@ async fn the_browser_uploads_previews_and_saves() {
         .header(http::header::ORIGIN, "https://evil.example.com")
         .header(http::header::CONTENT_TYPE, "multipart/form-data; boundary=x");
     req = req.header(http::header::CONTENT_LENGTH, 0);
-    assert_eq!(d.app.send(req.body(axum::body::Body::empty()).unwrap()).await.status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        d.app.send(req.body(axum::body::Body::empty()).unwrap()).await.status,
+        StatusCode::FORBIDDEN
+    );
 
     let files = json!([result["file"]["id"], telemetry["file"]["id"]]);
     let request = json!({ "request": { "files": files, "quote_id": null, "revision": null, "node_label": "", "workload_id": null, "nodes": 1, "note": "" } });
@@ -265,9 +498,19 @@ async fn the_browser_uploads_previews_and_saves() {
     assert_eq!(preview["source_format"], "vllm");
     assert_eq!(preview["node"]["gpu_count"], 4, "node facts come from the telemetry");
     assert!(preview["verdict"]["status"].is_string());
-    assert!(preview["telemetry"].as_array().is_none_or(Vec::is_empty), "the preview leaves the series out");
+    assert!(
+        preview["telemetry"].as_array().is_none_or(Vec::is_empty),
+        "the preview leaves the series out"
+    );
     assert_eq!(d.count("runs").await, 0, "a preview saves nothing");
-    assert_eq!(d.app.call_json("/api/runs/preview", &request, Some(&d.bob)).await.status, StatusCode::NOT_FOUND, "team A's files are not team B's");
+    assert_eq!(
+        d.app
+            .call_json("/api/runs/preview", &request, Some(&d.bob))
+            .await
+            .status,
+        StatusCode::NOT_FOUND,
+        "team A's files are not team B's"
+    );
 
     let unnamed = d.app.call_json("/api/runs/save", &request, Some(&d.eve)).await;
     assert_eq!(unnamed.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", unnamed.body);
@@ -283,12 +526,22 @@ async fn the_browser_uploads_previews_and_saves() {
     assert_eq!(reupload["file"]["run_id"], id, "the same file again names its run");
 
     let list = d.app.get("/runs", Some(&d.max), None).await;
-    assert!(list.body.contains(&format!("/runs/{id}")) && list.body.contains("Acme H100 ×4 trial"), "{}", list.body);
+    assert!(
+        list.body.contains(&format!("/runs/{id}")) && list.body.contains("Acme H100 ×4 trial"),
+        "{}",
+        list.body
+    );
     let zh = d.app.get(&format!("/runs/{id}"), Some(&d.max), Some("zh-CN")).await;
     assert!(zh.body.contains(&format!("测试记录 #{id}")), "{}", zh.body);
     let upload_page = d.app.get("/runs/new", Some(&d.eve), None).await;
     assert!(upload_page.body.contains("run-upload-form"), "{}", upload_page.body);
-    assert!(d.app.get("/runs/new", Some(&d.max), None).await.body.contains("permission"));
+    assert!(
+        d.app
+            .get("/runs/new", Some(&d.max), None)
+            .await
+            .body
+            .contains("permission")
+    );
 }
 
 #[tokio::test]
@@ -316,9 +569,23 @@ async fn much_more_compute_but_barely_more_throughput_is_flagged() {
         })
         .to_string()
     };
-    for (label, gpu, value) in [("H100 box", "NVIDIA H100 80GB HBM3", 1150.0), ("A10 box", "NVIDIA A10", 1000.0)] {
+    for (label, gpu, value) in [
+        ("H100 box", "NVIDIA H100 80GB HBM3", 1150.0),
+        ("A10 box", "NVIDIA A10", 1000.0),
+    ] {
         let body = run(gpu, value);
-        let res = d.app.multipart("/api/v1/runs", &[("result", Some("run.json"), body.as_bytes()), ("node_label", None, label.as_bytes())], None, Some(&token)).await;
+        let res = d
+            .app
+            .multipart(
+                "/api/v1/runs",
+                &[
+                    ("result", Some("run.json"), body.as_bytes()),
+                    ("node_label", None, label.as_bytes()),
+                ],
+                None,
+                Some(&token),
+            )
+            .await;
         assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
     }
     let list = json(&d.app.call("/api/runs", &[], Some(&d.pam)).await.body);
@@ -327,12 +594,33 @@ async fn much_more_compute_but_barely_more_throughput_is_flagged() {
     assert_eq!(group["bottlenecks"][0]["stronger"], "H100 box", "{list}");
     assert_eq!(group["bottlenecks"][0]["weaker"], "A10 box");
     let body = run("NVIDIA L4", 300.0);
-    let dry = d.app.multipart("/api/v1/runs", &[("result", Some("l4.json"), body.as_bytes()), ("node_label", None, b"L4"), ("dry_run", None, b"true")], None, Some(&token)).await;
+    let dry = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[
+                ("result", Some("l4.json"), body.as_bytes()),
+                ("node_label", None, b"L4"),
+                ("dry_run", None, b"true"),
+            ],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(dry.status, StatusCode::OK, "{}", dry.body);
     assert_eq!(json(&dry.body)["dry_run"], true);
-    assert_eq!((d.count("runs").await, d.count("files").await), (2, 2), "a dry run stores nothing");
+    assert_eq!(
+        (d.count("runs").await, d.count("files").await),
+        (2, 2),
+        "a dry run stores nothing"
+    );
     let page = d.app.get("/runs", Some(&d.pam), None).await;
-    assert!(page.body.contains("the bottleneck is likely CPU, disk, network or memory bandwidth"), "{}", page.body);
+    assert!(
+        page.body
+            .contains("the bottleneck is likely CPU, disk, network or memory bandwidth"),
+        "{}",
+        page.body
+    );
 }
 
 /// A `vllm bench serve` result that ended at 2025-01-01 12:00:00 after 412 s, naming its GPU.
@@ -349,12 +637,19 @@ fn vllm_412s(gpu: &str) -> Vec<u8> {
 /// A hardware thermal slowdown at t 600–659 (60 s), busy only inside the window.
 fn telemetry_1199s(name: &str) -> Vec<u8> {
     use std::fmt::Write as _;
-    let mut csv = String::from("timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks_event_reasons.active\n");
+    let mut csv = String::from(
+        "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks_event_reasons.active\n",
+    );
     for t in 0..1200u32 {
         let (h, m, s) = (11 + (45 + t / 60) / 60, (45 + t / 60) % 60, t % 60);
         let busy = (488..=900).contains(&t);
         let mask = if (600..660).contains(&t) { 0x40 } else { 0 };
-        let _ = writeln!(csv, "2025/01/01 {h:02}:{m:02}:{s:02}.000, 0, {name}, {} %, {} MiB, 81920 MiB, 0x{mask:016x}", if busy { 95 } else { 0 }, if busy { 20480 } else { 500 });
+        let _ = writeln!(
+            csv,
+            "2025/01/01 {h:02}:{m:02}:{s:02}.000, 0, {name}, {} %, {} MiB, 81920 MiB, 0x{mask:016x}",
+            if busy { 95 } else { 0 },
+            if busy { 20480 } else { 500 }
+        );
     }
     csv.into_bytes()
 }
@@ -370,7 +665,12 @@ async fn the_api_answers_the_verdict_with_its_reasons() {
     let result = vllm_412s("1xNVIDIA_L40S");
     let telemetry = telemetry_1199s("NVIDIA A100-SXM4-80GB");
     let parts = |dry: &'static [u8]| -> Vec<(&'static str, Option<&'static str>, Vec<u8>)> {
-        vec![("result", Some("vllm.json"), result.clone()), ("telemetry", Some("smi.csv"), telemetry.clone()), ("node_label", None, b"trial".to_vec()), ("dry_run", None, dry.to_vec())]
+        vec![
+            ("result", Some("vllm.json"), result.clone()),
+            ("telemetry", Some("smi.csv"), telemetry.clone()),
+            ("node_label", None, b"trial".to_vec()),
+            ("dry_run", None, dry.to_vec()),
+        ]
     };
     let send = |p: Vec<(&'static str, Option<&'static str>, Vec<u8>)>| {
         let app = &d.app;
@@ -388,31 +688,84 @@ async fn the_api_answers_the_verdict_with_its_reasons() {
     assert_eq!(dry["reasons"], created["reasons"], "the preview judges as the upload");
     assert_eq!(created["status"], "invalid");
     let reasons = created["reasons"].as_array().unwrap();
-    let find = |code: &str| reasons.iter().find(|r| r["code"] == code).unwrap_or_else(|| panic!("no {code}: {created}"));
+    let find = |code: &str| {
+        reasons
+            .iter()
+            .find(|r| r["code"] == code)
+            .unwrap_or_else(|| panic!("no {code}: {created}"))
+    };
     assert_eq!(find("run_window")["severity"], "info");
-    assert!(find("run_window")["message"].as_str().unwrap().contains("from 488 s to 900 s"), "{created}");
+    assert!(
+        find("run_window")["message"]
+            .as_str()
+            .unwrap()
+            .contains("from 488 s to 900 s"),
+        "{created}"
+    );
     let slow = find("thermal_or_power_slowdown");
     assert_eq!(slow["severity"], "invalid");
-    assert!(slow["message"].as_str().unwrap().contains("60 s (14.6 % of the run"), "{slow}");
+    assert!(
+        slow["message"].as_str().unwrap().contains("60 s (14.6 % of the run"),
+        "{slow}"
+    );
     let files = find("files_disagree");
     assert_eq!(files["severity"], "invalid");
-    assert!(files["message"].as_str().unwrap().contains("GPU model is NVIDIA L40S in the result, NVIDIA A100-SXM4-80GB in the telemetry"), "{files}");
+    assert!(
+        files["message"]
+            .as_str()
+            .unwrap()
+            .contains("GPU model is NVIDIA L40S in the result, NVIDIA A100-SXM4-80GB in the telemetry"),
+        "{files}"
+    );
     assert_eq!(find("short_run")["severity"], "invalid");
-    assert!(!reasons.iter().any(|r| r["code"] == "vram_headroom_low"), "20480 MiB × 1.2 fits 81920 MiB: {created}");
+    assert!(
+        !reasons.iter().any(|r| r["code"] == "vram_headroom_low"),
+        "20480 MiB × 1.2 fits 81920 MiB: {created}"
+    );
     let id = created["id"].as_i64().unwrap();
-    let stored: String = sqlx::query_scalar("SELECT status FROM runs WHERE id = ?").bind(id).fetch_one(&d.app.db).await.unwrap();
+    let stored: String = sqlx::query_scalar("SELECT status FROM runs WHERE id = ?")
+        .bind(id)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
     assert_eq!(stored, "invalid");
-    let got = json(&d.app.call("/api/runs/get", &[("id", &id.to_string())], Some(&d.max)).await.body);
+    let got = json(
+        &d.app
+            .call("/api/runs/get", &[("id", &id.to_string())], Some(&d.max))
+            .await
+            .body,
+    );
     let got = got.to_string();
-    assert!(got.contains("result_node") && got.contains("NVIDIA L40S") && got.contains("2025-01-01T11:53:08"), "the stored record keeps both nodes and the window: {got}");
+    assert!(
+        got.contains("result_node") && got.contains("NVIDIA L40S") && got.contains("2025-01-01T11:53:08"),
+        "the stored record keeps both nodes and the window: {got}"
+    );
 
     // A 5-second llama-bench is a microbenchmark: invalid, so no cost or order rests on it.
     let llama = json!([{ "gpu_info": "NVIDIA A10", "model_filename": "m.gguf", "model_type": "llama 8B Q4_0", "n_prompt": 0, "n_gen": 128, "avg_ns": 1_000_000_000u64, "avg_ts": 128.0, "samples_ns": [1e9, 1e9, 1e9, 1e9, 1e9] }]).to_string();
-    let res = d.app.multipart("/api/v1/runs", &[("result", Some("llama.json"), llama.as_bytes()), ("node_label", None, b"A10 box")], None, Some(&token)).await;
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[
+                ("result", Some("llama.json"), llama.as_bytes()),
+                ("node_label", None, b"A10 box"),
+            ],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
     let llama = json(&res.body);
     assert_eq!(llama["status"], "invalid", "{llama}");
-    assert!(llama["reasons"].as_array().unwrap().iter().any(|r| r["code"] == "short_run" && r["severity"] == "invalid"), "{llama}");
+    assert!(
+        llama["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["code"] == "short_run" && r["severity"] == "invalid"),
+        "{llama}"
+    );
 }
 
 /// A run stored under earlier rules keeps its stored status and still opens, even when a
@@ -421,7 +774,15 @@ async fn the_api_answers_the_verdict_with_its_reasons() {
 async fn stored_runs_keep_their_status() {
     let d = desk().await;
     let token = d.token(&d.eve, "ci").await;
-    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")],
+            None,
+            Some(&token),
+        )
+        .await;
     assert_eq!(res.status, StatusCode::CREATED, "{}", res.body);
     let id = json(&res.body)["id"].as_i64().unwrap();
     let old = json!({
@@ -432,10 +793,19 @@ async fn stored_runs_keep_their_status() {
             { "severity": "info", "code": "vram_headroom_low", "peak_mib": 1.0, "total_mib": 2.0, "headroom_share": 0.2, "limit_mib": 1.6 }
         ] }
     });
-    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?").bind(old.to_string()).bind(id).execute(&d.app.db).await.unwrap();
+    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?")
+        .bind(old.to_string())
+        .bind(id)
+        .execute(&d.app.db)
+        .await
+        .unwrap();
     let page = d.app.get(&format!("/runs/{id}"), Some(&d.max), None).await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(page.body.contains("earlier version of the checks (vram_headroom_low)"), "{}", page.body);
+    assert!(
+        page.body.contains("earlier version of the checks (vram_headroom_low)"),
+        "{}",
+        page.body
+    );
     let listed = json(&d.app.call("/api/runs", &[], Some(&d.max)).await.body);
     assert_eq!(listed["runs"][0]["status"], "valid", "{listed}");
 }
@@ -447,18 +817,43 @@ async fn stored_runs_keep_their_status() {
 async fn rejudging_applies_todays_rules_to_stored_runs() {
     let d = desk().await;
     let token = d.token(&d.eve, "ci").await;
-    let res = d.app.multipart("/api/v1/runs", &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")], None, Some(&token)).await;
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")],
+            None,
+            Some(&token),
+        )
+        .await;
     let id = json(&res.body)["id"].as_i64().unwrap();
     let old = r#"{"schema":"nodeledger.run/v1","source_format":"mlperf","throughput":{"value":2954.39,"unit":"samples/s"},
         "extra":{"mlperf":{"result_valid":true,"min_duration_satisfied":true,"min_duration_ms":600000.0}},
         "verdict":{"status":"valid","reasons":[{"severity":"info","code":"telemetry_missing"}]}}"#;
-    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?").bind(old).bind(id).execute(&d.app.db).await.unwrap();
+    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?")
+        .bind(old)
+        .bind(id)
+        .execute(&d.app.db)
+        .await
+        .unwrap();
     let done = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
     use app::domain::runs::Status;
     assert_eq!((done.runs, done.changed), (1, vec![(id, Status::Valid, Status::Warn)]));
-    let (status, canonical): (String, String) = sqlx::query_as("SELECT status, canonical FROM runs WHERE id = ?").bind(id).fetch_one(&d.app.db).await.unwrap();
+    let (status, canonical): (String, String) = sqlx::query_as("SELECT status, canonical FROM runs WHERE id = ?")
+        .bind(id)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
     assert_eq!(status, "warn");
-    assert!(canonical.contains(r#""code":"duration_from_mlperf""#) && canonical.contains(r#""severity":"warn","code":"telemetry_missing""#), "{canonical}");
+    assert!(
+        canonical.contains(r#""code":"duration_from_mlperf""#)
+            && canonical.contains(r#""severity":"warn","code":"telemetry_missing""#),
+        "{canonical}"
+    );
     let again = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
-    assert_eq!((again.runs, again.changed.len()), (1, 0), "judging again changes nothing");
+    assert_eq!(
+        (again.runs, again.changed.len()),
+        (1, 0),
+        "judging again changes nothing"
+    );
 }

@@ -73,11 +73,24 @@ async fn desk() -> Desk {
     let workload = create_workload(&app, &pam, "Seed 002 job", "").await;
     let small = save_quote(&app, &pam, quote("ONE-GPU", "1", "10.00")).await;
     let big = save_quote(&app, &pam, quote("FOUR-GPU", "4", "35.00")).await;
-    let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body).as_str().unwrap().to_string();
+    let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body)
+        .as_str()
+        .unwrap()
+        .to_string();
     for (quote, gpus, tps) in [(small, 1, 10.0), (big, 4, 30.0)] {
         upload_run(&app, &token, quote, workload, gpus, tps).await;
     }
-    Desk { max: app.login("max@example.com", PASSWORD).await, bob: app.login("bob@example.com", PASSWORD).await, app, pam, eve, workload, small, big, token }
+    Desk {
+        max: app.login("max@example.com", PASSWORD).await,
+        bob: app.login("bob@example.com", PASSWORD).await,
+        app,
+        pam,
+        eve,
+        workload,
+        small,
+        big,
+        token,
+    }
 }
 
 /// Uploads a valid 15-minute canonical run (with steady telemetry) of `quote` on `workload`
@@ -105,7 +118,6 @@ async fn upload_run(app: &TestApp, token: &str, quote: i64, workload: i64, gpus:
     json(&res.body)["id"].as_i64().unwrap_or_default()
 }
 
-
 const NO_OVERHEADS: &str = "setup_h=0&rerun_pct=0&efficiency_pct=100&egress_gb=0&ingress_gb=0";
 
 impl Desk {
@@ -119,64 +131,236 @@ impl Desk {
 #[tokio::test]
 async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput() {
     let d = desk().await;
-    let c = d.compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload)).await;
+    let c = d
+        .compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload))
+        .await;
     let rows = c["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 2, "both quotes pass the requirement check and are compared by default: {c}");
-    assert_eq!((rows[0]["quote_id"].as_i64(), rows[0]["compared_exact"].as_str()), (Some(d.small), Some("720")), "{c}");
-    assert_eq!((rows[1]["quote_id"].as_i64(), rows[1]["compared_exact"].as_str()), (Some(d.big), Some("840")), "{c}");
+    assert_eq!(
+        rows.len(),
+        2,
+        "both quotes pass the requirement check and are compared by default: {c}"
+    );
+    assert_eq!(
+        (rows[0]["quote_id"].as_i64(), rows[0]["compared_exact"].as_str()),
+        (Some(d.small), Some("720")),
+        "{c}"
+    );
+    assert_eq!(
+        (rows[1]["quote_id"].as_i64(), rows[1]["compared_exact"].as_str()),
+        (Some(d.big), Some("840")),
+        "{c}"
+    );
     assert_eq!(rows[0]["time_to_finish"], "72 h");
     assert_eq!(rows[1]["time_to_finish"], "24 h");
-    assert!(rows[0]["throughput"].as_str().unwrap().contains("measured in run #"), "{c}");
-    assert!(rows[0]["cost_per_unit"].as_str().unwrap().contains("¥0.2778 per 1,000 tokens"), "{c}");
+    assert!(
+        rows[0]["throughput"].as_str().unwrap().contains("measured in run #"),
+        "{c}"
+    );
+    assert!(
+        rows[0]["cost_per_unit"]
+            .as_str()
+            .unwrap()
+            .contains("¥0.2778 per 1,000 tokens"),
+        "{c}"
+    );
     assert!(rows[0]["warnings"].as_array().unwrap().is_empty(), "{c}");
 
     // Stopped hours on a sheet that does not bill stopped compute change nothing; only one quote.
-    let c = d.compare(&d.pam, &format!("workload={}&{NO_OVERHEADS}&picked=1&q={}", d.workload, d.big)).await;
+    let c = d
+        .compare(
+            &d.pam,
+            &format!("workload={}&{NO_OVERHEADS}&picked=1&q={}", d.workload, d.big),
+        )
+        .await;
     assert_eq!(c["rows"].as_array().unwrap().len(), 1);
 
     // A typed throughput overrides the run: the four-GPU node at 60 tokens/s finishes in 12 h.
-    let c = d.compare(&d.pam, &format!("workload={}&{NO_OVERHEADS}&tp_{}=60", d.workload, d.big)).await;
-    assert_eq!((c["rows"][0]["quote_id"].as_i64(), c["rows"][0]["compared_exact"].as_str()), (Some(d.big), Some("420")), "{c}");
+    let c = d
+        .compare(
+            &d.pam,
+            &format!("workload={}&{NO_OVERHEADS}&tp_{}=60", d.workload, d.big),
+        )
+        .await;
+    assert_eq!(
+        (
+            c["rows"][0]["quote_id"].as_i64(),
+            c["rows"][0]["compared_exact"].as_str()
+        ),
+        (Some(d.big), Some("420")),
+        "{c}"
+    );
     assert!(c["rows"][0]["throughput"].as_str().unwrap().contains("as typed"));
 
     // Any assumption can be set for one quote: 20 h of setup on the one-GPU node turns the ranking.
-    let c = d.compare(&d.pam, &format!("workload={}&{NO_OVERHEADS}&setup_h_{}=20", d.workload, d.small)).await;
-    assert_eq!((c["rows"][0]["quote_id"].as_i64(), c["rows"][1]["compared_exact"].as_str()), (Some(d.big), Some("920")), "{c}");
-    let c = d.compare(&d.pam, &format!("workload={}&{NO_OVERHEADS}&idle_h_{}=-1", d.workload, d.big)).await;
+    let c = d
+        .compare(
+            &d.pam,
+            &format!("workload={}&{NO_OVERHEADS}&setup_h_{}=20", d.workload, d.small),
+        )
+        .await;
+    assert_eq!(
+        (
+            c["rows"][0]["quote_id"].as_i64(),
+            c["rows"][1]["compared_exact"].as_str()
+        ),
+        (Some(d.big), Some("920")),
+        "{c}"
+    );
+    let c = d
+        .compare(
+            &d.pam,
+            &format!("workload={}&{NO_OVERHEADS}&idle_h_{}=-1", d.workload, d.big),
+        )
+        .await;
     assert_eq!(c["rows"].as_array().unwrap().len(), 1, "{c}");
-    assert!(c["problems"][0]["message"].as_str().unwrap().contains("Idle while running (h): Must not be negative."), "{c}");
+    assert!(
+        c["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Idle while running (h): Must not be negative."),
+        "{c}"
+    );
 
     // The page renders the same ranking, in Chinese too.
-    let page = d.app.get(&format!("/tco?workload={}&{NO_OVERHEADS}", d.workload), Some(&d.max), Some("zh-CN")).await;
-    assert!(page.body.contains("¥720.00") && page.body.contains("¥840.00") && page.body.contains("最便宜"), "{}", page.body);
-    assert!(page.body.contains("/tco/stack.svg?workload="), "charts follow the query");
+    let page = d
+        .app
+        .get(
+            &format!("/tco?workload={}&{NO_OVERHEADS}", d.workload),
+            Some(&d.max),
+            Some("zh-CN"),
+        )
+        .await;
+    assert!(
+        page.body.contains("¥720.00") && page.body.contains("¥840.00") && page.body.contains("最便宜"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("/tco/stack.svg?workload="),
+        "charts follow the query"
+    );
 }
 
 #[tokio::test]
 async fn budgets_mark_quotes_and_bad_assumptions_are_named() {
     let d = desk().await;
     let w = d.workload.to_string();
-    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.max)).await.status, StatusCode::FORBIDDEN);
-    let bad = d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "-3")], Some(&d.pam)).await;
+    assert_eq!(
+        d.app
+            .call(
+                "/api/tco/budget",
+                &[("workload_id", &w), ("amount", "800")],
+                Some(&d.max)
+            )
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let bad = d
+        .app
+        .call(
+            "/api/tco/budget",
+            &[("workload_id", &w), ("amount", "-3")],
+            Some(&d.pam),
+        )
+        .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.bob)).await.status, StatusCode::NOT_FOUND);
-    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.eve)).await.status, StatusCode::FORBIDDEN, "engineers read budgets");
-    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &w), ("amount", "800")], Some(&d.pam)).await.status, StatusCode::OK);
+    assert_eq!(
+        d.app
+            .call(
+                "/api/tco/budget",
+                &[("workload_id", &w), ("amount", "800")],
+                Some(&d.bob)
+            )
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        d.app
+            .call(
+                "/api/tco/budget",
+                &[("workload_id", &w), ("amount", "800")],
+                Some(&d.eve)
+            )
+            .await
+            .status,
+        StatusCode::FORBIDDEN,
+        "engineers read budgets"
+    );
+    assert_eq!(
+        d.app
+            .call(
+                "/api/tco/budget",
+                &[("workload_id", &w), ("amount", "800")],
+                Some(&d.pam)
+            )
+            .await
+            .status,
+        StatusCode::OK
+    );
     let c = d.compare(&d.max, &format!("workload={w}&{NO_OVERHEADS}")).await;
     assert_eq!(c["budget_exact"], "800");
-    assert_eq!((c["rows"][0]["over_budget"].as_bool(), c["rows"][1]["over_budget"].as_bool()), (Some(false), Some(true)), "{c}");
-    assert!(c["rows"][1]["warnings"].to_string().contains("Over the budget of ¥800.00"), "{c}");
+    assert_eq!(
+        (
+            c["rows"][0]["over_budget"].as_bool(),
+            c["rows"][1]["over_budget"].as_bool()
+        ),
+        (Some(false), Some(true)),
+        "{c}"
+    );
+    assert!(
+        c["rows"][1]["warnings"]
+            .to_string()
+            .contains("Over the budget of ¥800.00"),
+        "{c}"
+    );
 
-    let c = d.compare(&d.max, &format!("workload={w}&setup_h=-1&rerun_pct=100&efficiency_pct=0&egress_gb=lots")).await;
-    assert!(c["rows"].as_array().unwrap().is_empty(), "nothing is computed from bad input: {c}");
-    let errors: Vec<String> = c["assumptions"].as_array().unwrap().iter().filter_map(|f| f["error"].as_str().map(|e| format!("{}: {e}", f["name"].as_str().unwrap()))).collect();
-    assert_eq!(errors, ["setup_h: Must not be negative.", "rerun_pct: Must lie between 0 and 99 %.", "egress_gb: Enter a number, e.g. 1.5.", "efficiency_pct: Must lie between 1 and 100 %."]);
-    let page = d.app.get(&format!("/tco?workload={w}&setup_h=abc"), Some(&d.max), None).await;
-    assert!(page.body.contains("Fix the marked assumptions") && !page.body.contains("NaN"), "{}", page.body);
+    let c = d
+        .compare(
+            &d.max,
+            &format!("workload={w}&setup_h=-1&rerun_pct=100&efficiency_pct=0&egress_gb=lots"),
+        )
+        .await;
+    assert!(
+        c["rows"].as_array().unwrap().is_empty(),
+        "nothing is computed from bad input: {c}"
+    );
+    let errors: Vec<String> = c["assumptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| {
+            f["error"]
+                .as_str()
+                .map(|e| format!("{}: {e}", f["name"].as_str().unwrap()))
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "setup_h: Must not be negative.",
+            "rerun_pct: Must lie between 0 and 99 %.",
+            "egress_gb: Enter a number, e.g. 1.5.",
+            "efficiency_pct: Must lie between 1 and 100 %."
+        ]
+    );
+    let page = d
+        .app
+        .get(&format!("/tco?workload={w}&setup_h=abc"), Some(&d.max), None)
+        .await;
+    assert!(
+        page.body.contains("Fix the marked assumptions") && !page.body.contains("NaN"),
+        "{}",
+        page.body
+    );
 
     // Team B has no workloads or quotes of team A.
     let theirs = d.compare(&d.bob, &format!("workload={w}")).await;
-    assert!(theirs["workloads"].as_array().unwrap().is_empty() && theirs["rows"].as_array().unwrap().is_empty(), "{theirs}");
+    assert!(
+        theirs["workloads"].as_array().unwrap().is_empty() && theirs["rows"].as_array().unwrap().is_empty(),
+        "{theirs}"
+    );
 }
 
 #[tokio::test]
@@ -185,25 +369,63 @@ async fn exports_match_the_page_and_the_json_reruns_with_the_same_engine() {
     let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
     let csv = d.app.get(&format!("/tco/export.csv?{q}"), Some(&d.max), None).await;
     assert_eq!(csv.status, StatusCode::OK);
-    assert!(csv.headers["content-disposition"].to_str().unwrap().contains("cost-comparison.csv"));
+    assert!(
+        csv.headers["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains("cost-comparison.csv")
+    );
     let lines: Vec<&str> = csv.body.lines().collect();
-    assert!(lines[0].starts_with("rank,quote_id,revision,quote,currency,total,"), "{}", lines[0]);
-    assert!(lines.iter().any(|l| l.starts_with(&format!("1,{},1,", d.small)) && l.contains(",720.00,") && l.contains("on_demand_compute,72,10.00,720.00")), "{}", csv.body);
-    assert!(lines.iter().any(|l| l.starts_with(&format!("2,{},1,", d.big)) && l.contains("on_demand_compute,24,35.00,840.00")), "{}", csv.body);
+    assert!(
+        lines[0].starts_with("rank,quote_id,revision,quote,currency,total,"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with(&format!("1,{},1,", d.small))
+            && l.contains(",720.00,")
+            && l.contains("on_demand_compute,72,10.00,720.00")),
+        "{}",
+        csv.body
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("2,{},1,", d.big)) && l.contains("on_demand_compute,24,35.00,840.00")),
+        "{}",
+        csv.body
+    );
 
-    let exported = json(&d.app.get(&format!("/tco/export.json?{q}"), Some(&d.max), None).await.body);
-    let scenario: app::domain::tco::Scenario = serde_json::from_value(exported["scenario"].clone()).expect("a valid scenario file");
+    let exported = json(
+        &d.app
+            .get(&format!("/tco/export.json?{q}"), Some(&d.max), None)
+            .await
+            .body,
+    );
+    let scenario: app::domain::tco::Scenario =
+        serde_json::from_value(exported["scenario"].clone()).expect("a valid scenario file");
     let rerun = app::domain::tco::run_scenario(&scenario).expect("it runs");
-    assert_eq!(serde_json::to_value(&rerun).unwrap(), exported["result"], "the CLI engine gives the same result");
+    assert_eq!(
+        serde_json::to_value(&rerun).unwrap(),
+        exported["result"],
+        "the CLI engine gives the same result"
+    );
     assert_eq!(rerun.quotes[0].compared_total.to_string(), "720.00");
-    assert_eq!(d.app.get(&format!("/tco/export.csv?{q}"), None, None).await.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        d.app.get(&format!("/tco/export.csv?{q}"), None, None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
 }
 
 #[tokio::test]
 async fn the_charts_render_for_the_same_query_in_both_languages() {
     let d = desk().await;
     let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
-    for (chart, needle) in [("stack", "ONE-GPU"), ("hours", "Break-even"), ("nodes", "Time to finish")] {
+    for (chart, needle) in [
+        ("stack", "ONE-GPU"),
+        ("hours", "Break-even"),
+        ("nodes", "Time to finish"),
+    ] {
         let res = d.app.get(&format!("/tco/{chart}.svg?{q}"), Some(&d.max), None).await;
         assert_eq!(res.status, StatusCode::OK, "{chart}: {}", res.body);
         assert_eq!(res.headers["content-type"], "image/svg+xml");
@@ -212,14 +434,37 @@ async fn the_charts_render_for_the_same_query_in_both_languages() {
             assert!(res.body.contains(needle), "{chart}: {}", res.body);
         }
     }
-    let zh = d.app.get(&format!("/tco/nodes.svg?{q}&chart={}", d.big), Some(&d.max), Some("zh-CN")).await;
-    assert!(zh.body.contains("完成时间") && zh.body.contains("FOUR-GPU"), "{}", zh.body);
-    assert_eq!(d.app.get(&format!("/tco/stack.svg?{q}"), None, None).await.status, StatusCode::UNAUTHORIZED);
-    assert!(!d.app.get(&format!("/tco/stack.svg?{q}"), Some(&d.bob), None).await.body.contains("ONE-GPU"), "team B sees none of team A's quotes");
+    let zh = d
+        .app
+        .get(
+            &format!("/tco/nodes.svg?{q}&chart={}", d.big),
+            Some(&d.max),
+            Some("zh-CN"),
+        )
+        .await;
+    assert!(
+        zh.body.contains("完成时间") && zh.body.contains("FOUR-GPU"),
+        "{}",
+        zh.body
+    );
+    assert_eq!(
+        d.app.get(&format!("/tco/stack.svg?{q}"), None, None).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert!(
+        !d.app
+            .get(&format!("/tco/stack.svg?{q}"), Some(&d.bob), None)
+            .await
+            .body
+            .contains("ONE-GPU"),
+        "team B sees none of team A's quotes"
+    );
 }
 
 fn decimal(v: &Value) -> rust_decimal::Decimal {
-    v.as_str().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("not a decimal: {v}"))
+    v.as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not a decimal: {v}"))
 }
 
 /// A batch workload of 2,592,000 tokens on one GPU (20 GiB peak, 20 % headroom), with an
@@ -251,26 +496,69 @@ async fn a_per_quote_override_on_the_second_quote_exports_a_scenario_that_reruns
     let d = desk().await;
     // Shared: 1 h setup. The four-GPU node alone: 5 h setup, 2 nodes at 80 % efficiency. Its run
     // ran on 1 node at 30 tokens/s → 30 × 2 × 0.8 = 48 tokens/s → 15 h + 5 h = 20 h × 35 × 2.
-    let q = format!("workload={}&{NO_OVERHEADS}&setup_h=1&setup_h_{big}=5&nodes_{big}=2&efficiency_pct_{big}=80", d.workload, big = d.big);
+    let q = format!(
+        "workload={}&{NO_OVERHEADS}&setup_h=1&setup_h_{big}=5&nodes_{big}=2&efficiency_pct_{big}=80",
+        d.workload,
+        big = d.big
+    );
     let page = d.compare(&d.max, &q).await;
     let rows = page["rows"].as_array().unwrap();
-    let totals: Vec<(i64, String)> = rows.iter().map(|r| (r["quote_id"].as_i64().unwrap(), r["compared_exact"].as_str().unwrap().to_string())).collect();
-    assert_eq!(totals, vec![(d.small, "730".to_string()), (d.big, "1400".to_string())], "{page}");
+    let totals: Vec<(i64, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["quote_id"].as_i64().unwrap(),
+                r["compared_exact"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        totals,
+        vec![(d.small, "730".to_string()), (d.big, "1400".to_string())],
+        "{page}"
+    );
 
-    let exported = json(&d.app.get(&format!("/tco/export.json?{q}"), Some(&d.max), None).await.body);
+    let exported = json(
+        &d.app
+            .get(&format!("/tco/export.json?{q}"), Some(&d.max), None)
+            .await
+            .body,
+    );
     let s = &exported["scenario"];
     assert_eq!(s["assumptions"]["setup_h"], "1", "shared values stay shared: {s}");
     let (big_id, small_id) = (d.big.to_string(), d.small.to_string());
-    let big = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == big_id.as_str()).unwrap();
-    assert_eq!(big["assumption_overrides"], json!({ "setup_h": "5", "nodes": 2, "efficiency": "0.8" }), "{s}");
-    assert_eq!((big["measured_throughput_per_s"].as_str(), big["n_run"].as_u64()), (Some("30"), Some(1)), "{s}");
-    let small = s["quotes"].as_array().unwrap().iter().find(|x| x["id"] == small_id.as_str()).unwrap();
+    let big = s["quotes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == big_id.as_str())
+        .unwrap();
+    assert_eq!(
+        big["assumption_overrides"],
+        json!({ "setup_h": "5", "nodes": 2, "efficiency": "0.8" }),
+        "{s}"
+    );
+    assert_eq!(
+        (big["measured_throughput_per_s"].as_str(), big["n_run"].as_u64()),
+        (Some("30"), Some(1)),
+        "{s}"
+    );
+    let small = s["quotes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["id"] == small_id.as_str())
+        .unwrap();
     assert!(small["assumption_overrides"].is_null(), "{s}");
 
     let scenario: app::domain::tco::Scenario = serde_json::from_value(s.clone()).expect("a valid scenario file");
     let rerun = app::domain::tco::run_scenario(&scenario).expect("it runs");
     for row in rows {
-        let q = rerun.quotes.iter().find(|x| x.id == row["quote_id"].as_i64().unwrap().to_string()).unwrap();
+        let q = rerun
+            .quotes
+            .iter()
+            .find(|x| x.id == row["quote_id"].as_i64().unwrap().to_string())
+            .unwrap();
         assert_eq!(q.compared_total, decimal(&row["compared_exact"]), "to the cent: {row}");
         assert_eq!(q.rank, u32::try_from(row["rank"].as_u64().unwrap()).unwrap());
     }
@@ -285,15 +573,38 @@ async fn the_median_valid_run_sets_the_throughput_and_quotes_of_the_same_node_sh
     let median = upload_run(&d.app, &d.token, d.small, d.workload, 1, 12.0).await;
     // A second vendor's quote for the same node (1× A100 80GB, exclusive), 9.00/h, has no run.
     let same = save_quote(&d.app, &d.pam, quote("SAME-NODE", "1", "9.00")).await;
-    let c = d.compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload)).await;
-    let row = |id: i64| c["rows"].as_array().unwrap().iter().find(|r| r["quote_id"] == id).cloned().unwrap_or_else(|| panic!("{c}"));
+    let c = d
+        .compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload))
+        .await;
+    let row = |id: i64| {
+        c["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["quote_id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{c}"))
+    };
     assert_eq!(row(d.small)["compared_exact"], "600", "{c}");
-    assert_eq!(row(same)["compared_exact"], "540", "60 h × 9.00 from the same node's runs: {c}");
+    assert_eq!(
+        row(same)["compared_exact"],
+        "540",
+        "60 h × 9.00 from the same node's runs: {c}"
+    );
     assert_eq!(row(d.small)["run_ids"], json!([median]));
-    assert!(row(d.small)["throughput"].as_str().unwrap().contains(&format!("run #{median}")), "{c}");
+    assert!(
+        row(d.small)["throughput"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("run #{median}")),
+        "{c}"
+    );
     // The what-if prices the slowest valid run (10 tokens/s, 72 h).
     let what_if = row(d.small)["what_if"].to_string();
-    assert!(what_if.contains("Slowest valid run") && what_if.contains("¥720.00"), "{what_if}");
+    assert!(
+        what_if.contains("Slowest valid run") && what_if.contains("¥720.00"),
+        "{what_if}"
+    );
 }
 
 #[tokio::test]
@@ -301,12 +612,28 @@ async fn quotes_without_a_run_are_estimated_below_the_measured_ones_or_say_why_t
     let d = desk().await;
     // No run and no stated run length: a sentence, not `workload.run_hours: needs …`.
     let two = save_quote(&d.app, &d.pam, quote("TWO-GPU", "2", "18.00")).await;
-    let c = d.compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload)).await;
+    let c = d
+        .compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload))
+        .await;
     let problems = c["problems"].to_string();
-    assert!(problems.contains("No valid run measures this quote and the workload states no run length"), "{problems}");
+    assert!(
+        problems.contains("No valid run measures this quote and the workload states no run length"),
+        "{problems}"
+    );
     assert!(!problems.contains("workload.run_hours"), "{problems}");
-    let zh = d.app.get(&format!("/tco?workload={}&{NO_OVERHEADS}", d.workload), Some(&d.max), Some("zh-CN")).await;
-    assert!(zh.body.contains("没有有效的测试记录覆盖该报价"), "in the reader's language: {}", zh.body);
+    let zh = d
+        .app
+        .get(
+            &format!("/tco?workload={}&{NO_OVERHEADS}", d.workload),
+            Some(&d.max),
+            Some("zh-CN"),
+        )
+        .await;
+    assert!(
+        zh.body.contains("没有有效的测试记录覆盖该报价"),
+        "in the reader's language: {}",
+        zh.body
+    );
 
     // A workload with a stated run length of 72 h: only the one-GPU node is measured on it.
     let w2 = create_workload(&d.app, &d.pam, "Stated 72 h", "72").await;
@@ -316,68 +643,173 @@ async fn quotes_without_a_run_are_estimated_below_the_measured_ones_or_say_why_t
         .as_array()
         .unwrap()
         .iter()
-        .map(|r| (r["quote_id"].as_i64().unwrap(), r["rank"].as_u64().unwrap(), r["estimated"].as_bool().unwrap(), r["compared_exact"].as_str().unwrap().to_string()))
+        .map(|r| {
+            (
+                r["quote_id"].as_i64().unwrap(),
+                r["rank"].as_u64().unwrap(),
+                r["estimated"].as_bool().unwrap(),
+                r["compared_exact"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     // Measured 720 first; then estimated 72 h × 18 = 1296 and 72 h × 35 = 2520.
-    assert_eq!(got, vec![(d.small, 1, false, "720".into()), (two, 2, true, "1296".into()), (d.big, 3, true, "2520".into())], "{c}");
-    assert!(c["rows"][1]["to_measure"].as_str().unwrap().contains("10–30 minutes"), "{c}");
-    let page = d.app.get(&format!("/tco?workload={w2}&{NO_OVERHEADS}"), Some(&d.max), None).await;
+    assert_eq!(
+        got,
+        vec![
+            (d.small, 1, false, "720".into()),
+            (two, 2, true, "1296".into()),
+            (d.big, 3, true, "2520".into())
+        ],
+        "{c}"
+    );
+    assert!(
+        c["rows"][1]["to_measure"].as_str().unwrap().contains("10–30 minutes"),
+        "{c}"
+    );
+    let page = d
+        .app
+        .get(&format!("/tco?workload={w2}&{NO_OVERHEADS}"), Some(&d.max), None)
+        .await;
     let body = &page.body;
     let measured_at = body.find("data-testid=\"tco-ranking\"").expect("measured table");
-    let estimated_at = body.find("data-testid=\"tco-estimated-group\"").expect("estimated section");
-    assert!(measured_at < estimated_at, "the estimated group is below the measured ranking");
-    assert!(body.contains("Estimated, not measured") && body.contains("run the workload on this node for 10–30 minutes"), "{body}");
+    let estimated_at = body
+        .find("data-testid=\"tco-estimated-group\"")
+        .expect("estimated section");
+    assert!(
+        measured_at < estimated_at,
+        "the estimated group is below the measured ranking"
+    );
+    assert!(
+        body.contains("Estimated, not measured") && body.contains("run the workload on this node for 10–30 minutes"),
+        "{body}"
+    );
 }
 
 #[tokio::test]
 async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
     let d = desk().await;
-    let rate = d.app.call("/api/rates/add", &[("from", "USD"), ("to", "CNY"), ("rate", "7.2"), ("date", "2026-11-20")], Some(&d.pam)).await;
+    let rate = d
+        .app
+        .call(
+            "/api/rates/add",
+            &[("from", "USD"), ("to", "CNY"), ("rate", "7.2"), ("date", "2026-11-20")],
+            Some(&d.pam),
+        )
+        .await;
     assert_eq!(rate.status, StatusCode::OK, "{}", rate.body);
     // A USD quote for the same node at 1.50/h: the one-GPU node's run gives 72 h → $108.00 = ¥777.60.
     let usd = save_quote(&d.app, &d.pam, quote_in("USD-GPU", "1", "1.50", "USD")).await;
     let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
     let c = d.compare(&d.max, &q).await;
-    let row = c["rows"].as_array().unwrap().iter().find(|r| r["quote_id"] == usd).cloned().unwrap();
-    assert_eq!((row["total"].as_str(), row["compared_total"].as_str()), (Some("$108.00"), Some("¥777.60")), "{row}");
+    let row = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["quote_id"] == usd)
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (row["total"].as_str(), row["compared_total"].as_str()),
+        (Some("$108.00"), Some("¥777.60")),
+        "{row}"
+    );
     // 777.60 × 1000 ÷ 2,592,000 = ¥0.30 per 1,000 tokens; 777.60 ÷ 72 GPU-h = ¥10.80.
     assert_eq!(row["cost_per_unit"], "¥0.30 per 1,000 tokens", "{row}");
     assert_eq!(row["cost_per_unit_title"], "$0.0417 per 1,000 tokens", "{row}");
-    assert_eq!((row["gpu_hour"].as_str(), row["gpu_hour_title"].as_str()), (Some("¥10.80"), Some("$1.50")), "{row}");
+    assert_eq!(
+        (row["gpu_hour"].as_str(), row["gpu_hour_title"].as_str()),
+        (Some("¥10.80"), Some("$1.50")),
+        "{row}"
+    );
     let page = d.app.get(&format!("/tco?{q}"), Some(&d.max), None).await;
-    assert!(page.body.contains("title=\"$0.0417 per 1,000 tokens\""), "original currency in a tooltip");
+    assert!(
+        page.body.contains("title=\"$0.0417 per 1,000 tokens\""),
+        "original currency in a tooltip"
+    );
 
-    let csv = d.app.get(&format!("/tco/export.csv?{q}"), Some(&d.max), None).await.body;
-    let line = csv.lines().find(|l| l.contains("USD-GPU") && l.contains("on_demand_compute")).unwrap();
+    let csv = d
+        .app
+        .get(&format!("/tco/export.csv?{q}"), Some(&d.max), None)
+        .await
+        .body;
+    let line = csv
+        .lines()
+        .find(|l| l.contains("USD-GPU") && l.contains("on_demand_compute"))
+        .unwrap();
     assert!(line.contains(",USD,108.00,CNY,777.60,2026-11-20,"), "{line}");
-    assert!(line.contains("on_demand_compute,72,1.50,108.00,measured,0.30,10.80,USD/CNY,7.2"), "{line}");
+    assert!(
+        line.contains("on_demand_compute,72,1.50,108.00,measured,0.30,10.80,USD/CNY,7.2"),
+        "{line}"
+    );
     for field in csv.lines().skip(1).flat_map(|l| l.split(',')) {
         let digits = field.split_once('.').map_or(0, |(_, f)| f.len());
-        assert!(digits <= 4 || field.parse::<f64>().is_err() || field.contains('/'), "not rounded: {field}");
+        assert!(
+            digits <= 4 || field.parse::<f64>().is_err() || field.contains('/'),
+            "not rounded: {field}"
+        );
     }
 
     // A budget of ¥800 seen from a USD base: converted at 7.2 → $111.11; the four-GPU node
     // (¥840 = $116.67) is over it.
-    assert_eq!(d.app.call("/api/tco/budget", &[("workload_id", &d.workload.to_string()), ("amount", "800")], Some(&d.pam)).await.status, StatusCode::OK);
-    assert_eq!(d.app.call("/api/rates/set_base", &[("currency", "USD")], Some(&d.pam)).await.status, StatusCode::OK);
+    assert_eq!(
+        d.app
+            .call(
+                "/api/tco/budget",
+                &[("workload_id", &d.workload.to_string()), ("amount", "800")],
+                Some(&d.pam)
+            )
+            .await
+            .status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        d.app
+            .call("/api/rates/set_base", &[("currency", "USD")], Some(&d.pam))
+            .await
+            .status,
+        StatusCode::OK
+    );
     let c = d.compare(&d.max, &q).await;
     assert!(c["budget_note"].as_str().unwrap().contains("$111.11"), "{c}");
-    let over: Vec<(i64, bool)> = c["rows"].as_array().unwrap().iter().map(|r| (r["quote_id"].as_i64().unwrap(), r["over_budget"].as_bool().unwrap())).collect();
-    assert!(over.contains(&(d.big, true)) && over.contains(&(d.small, false)) && over.contains(&(usd, false)), "{over:?}");
+    let over: Vec<(i64, bool)> = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["quote_id"].as_i64().unwrap(), r["over_budget"].as_bool().unwrap()))
+        .collect();
+    assert!(
+        over.contains(&(d.big, true)) && over.contains(&(d.small, false)) && over.contains(&(usd, false)),
+        "{over:?}"
+    );
     // In EUR there is no rate: the budget is flagged, never silently compared.
-    assert_eq!(d.app.call("/api/rates/set_base", &[("currency", "EUR")], Some(&d.pam)).await.status, StatusCode::OK);
+    assert_eq!(
+        d.app
+            .call("/api/rates/set_base", &[("currency", "EUR")], Some(&d.pam))
+            .await
+            .status,
+        StatusCode::OK
+    );
     let c = d.compare(&d.max, &q).await;
     assert_eq!(c["budget_unconverted"], true, "{c}");
     assert!(c["budget_note"].as_str().unwrap().contains("no CNY/EUR rate"), "{c}");
-    assert!(c["problems"].to_string().contains("There is no exchange rate between"), "{c}");
+    assert!(
+        c["problems"].to_string().contains("There is no exchange rate between"),
+        "{c}"
+    );
 }
 
 #[tokio::test]
 async fn no_quote_passes_is_said_only_when_none_passes() {
     let d = desk().await;
-    let page = d.app.get(&format!("/tco?workload={}&picked=1", d.workload), Some(&d.max), None).await;
+    let page = d
+        .app
+        .get(&format!("/tco?workload={}&picked=1", d.workload), Some(&d.max), None)
+        .await;
     assert!(page.body.contains("No quote is ticked"), "{}", page.body);
-    assert!(!page.body.contains("No quote passes the requirement check"), "both quotes pass");
+    assert!(
+        !page.body.contains("No quote passes the requirement check"),
+        "both quotes pass"
+    );
 }
 
 #[tokio::test]
@@ -391,8 +823,14 @@ async fn break_even_of_a_three_month_commitment_is_1500_hours_on_the_page_and_th
     let q = format!("workload={}&{NO_OVERHEADS}&picked=1&q={monthly}", d.workload);
     let c = d.compare(&d.max, &q).await;
     let note = c["rows"][0]["pricing_note"].as_str().unwrap_or_else(|| panic!("{c}"));
-    assert!(note.contains("break-even at 1,500 busy hours per node within the term"), "3 × 5000 ÷ 10 (v1 said 500): {note}");
-    assert!(note.contains("On demand (¥720.00)") && note.contains("¥15,000.00"), "{note}");
+    assert!(
+        note.contains("break-even at 1,500 busy hours per node within the term"),
+        "3 × 5000 ÷ 10 (v1 said 500): {note}"
+    );
+    assert!(
+        note.contains("On demand (¥720.00)") && note.contains("¥15,000.00"),
+        "{note}"
+    );
     let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
     assert!(chart.body.contains(">\nBreak-even 1500\n</text>"), "{}", chart.body);
     // 5000 a month at 5.00/h never pays off within a 1-month term: said, not drawn.
@@ -402,7 +840,17 @@ async fn break_even_of_a_three_month_commitment_is_1500_hours_on_the_page_and_th
     let never = save_quote(&d.app, &d.pam, form).await;
     let q = format!("workload={}&{NO_OVERHEADS}&picked=1&q={never}", d.workload);
     let c = d.compare(&d.max, &q).await;
-    assert!(c["rows"][0]["pricing_note"].as_str().unwrap().contains("never pays off within its term"), "{c}");
+    assert!(
+        c["rows"][0]["pricing_note"]
+            .as_str()
+            .unwrap()
+            .contains("never pays off within its term"),
+        "{c}"
+    );
     let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
-    assert!(chart.body.contains("Break-even: never within the term") && !chart.body.contains(">\nBreak-even 1"), "{}", chart.body);
+    assert!(
+        chart.body.contains("Break-even: never within the term") && !chart.body.contains(">\nBreak-even 1"),
+        "{}",
+        chart.body
+    );
 }

@@ -3,7 +3,10 @@
 use crate::{
     error::AppError,
     model::Caller,
-    store::{self, Db, sessions::{SqliteSessionStore, USER_ID_KEY}},
+    store::{
+        self, Db,
+        sessions::{SqliteSessionStore, USER_ID_KEY},
+    },
 };
 use std::time::Duration;
 use tower_sessions::Session;
@@ -19,7 +22,10 @@ pub struct AuthConfig {
 
 impl Default for AuthConfig {
     fn default() -> Self {
-        Self { idle_timeout: Duration::from_secs(30 * 60), absolute_timeout: Duration::from_secs(12 * 3600) }
+        Self {
+            idle_timeout: Duration::from_secs(30 * 60),
+            absolute_timeout: Duration::from_secs(12 * 3600),
+        }
     }
 }
 
@@ -53,7 +59,9 @@ impl SessionKeys {
 /// has passed.
 pub async fn load_caller(state: &AppState, session: &Session) -> Result<Option<Caller>, AppError> {
     let get = |key: &'static str| async move { session.get::<i64>(key).await.ok().flatten() };
-    let Some(user_id) = get(SessionKeys::USER_ID).await else { return Ok(None) };
+    let Some(user_id) = get(SessionKeys::USER_ID).await else {
+        return Ok(None);
+    };
     let epoch = get(SessionKeys::EPOCH).await;
     let signed_in_at = get(SessionKeys::SIGNED_IN_AT).await.unwrap_or(0);
     let user = store::users::by_id(&state.db, user_id).await?;
@@ -105,6 +113,9 @@ pub async fn start_session(session: &Session, user_id: i64, epoch: i64) -> Resul
     session.clear().await;
     session.insert(SessionKeys::USER_ID, user_id).await.map_err(fail)?;
     session.insert(SessionKeys::EPOCH, epoch).await.map_err(fail)?;
-    session.insert(SessionKeys::SIGNED_IN_AT, store::now_unix()).await.map_err(fail)?;
+    session
+        .insert(SessionKeys::SIGNED_IN_AT, store::now_unix())
+        .await
+        .map_err(fail)?;
     Ok(())
 }

@@ -59,7 +59,11 @@ pub fn require_caller() -> Result<Caller, AppError> {
 /// The signed-in site administrator, or 401/403.
 pub fn require_admin() -> Result<Caller, AppError> {
     let caller = require_caller()?;
-    if caller.is_admin { Ok(caller) } else { Err(AppError::Forbidden) }
+    if caller.is_admin {
+        Ok(caller)
+    } else {
+        Err(AppError::Forbidden)
+    }
 }
 
 /// The caller's active team if their role there grants `capability`, or 401/403.

@@ -3,8 +3,7 @@
 
 use crate::error::AppError;
 use argon2::{
-    Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version,
-    password_hash::SaltString,
+    Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version, password_hash::SaltString,
 };
 use rand::RngCore;
 use std::sync::LazyLock;
@@ -18,9 +17,8 @@ pub const ITERATIONS: u32 = 2;
 pub const PARALLELISM: u32 = 1;
 
 /// At most one hash per core at a time: the rest queue instead of exhausting memory and CPU.
-static PERMITS: LazyLock<Semaphore> = LazyLock::new(|| {
-    Semaphore::new(std::thread::available_parallelism().map_or(2, std::num::NonZero::get))
-});
+static PERMITS: LazyLock<Semaphore> =
+    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, std::num::NonZero::get)));
 
 /// A hash of a random password, verified against when the e-mail is unknown so that an
 /// unknown e-mail costs the same time as a wrong password.

@@ -66,10 +66,7 @@ fn draw<DB: DrawingBackend>(
         return Ok(());
     }
 
-    let values: Vec<Option<f64>> = bars
-        .iter()
-        .map(|b| Some(b.value).filter(|v| v.is_finite()))
-        .collect();
+    let values: Vec<Option<f64>> = bars.iter().map(|b| Some(b.value).filter(|v| v.is_finite())).collect();
     let texts: Vec<String> = values.iter().map(|v| value_text(*v, unit)).collect();
     let max = values.iter().flatten().copied().fold(0.0_f64, f64::max);
     let label_w = bars
@@ -78,11 +75,7 @@ fn draw<DB: DrawingBackend>(
         .max()
         .unwrap_or(0)
         .clamp(40, WIDTH * 35 / 100);
-    let value_w = texts
-        .iter()
-        .map(|t| svg::text_width(t, TEXT_PX))
-        .max()
-        .unwrap_or(0);
+    let value_w = texts.iter().map(|t| svg::text_width(t, TEXT_PX)).max().unwrap_or(0);
     let x0 = MARGIN + label_w + 10;
     let span = WIDTH.saturating_sub(x0 + 8 + value_w + MARGIN).max(40);
 
@@ -98,11 +91,7 @@ fn draw<DB: DrawingBackend>(
         // `len` is within [1, span], span < WIDTH.
         #[expect(clippy::cast_possible_truncation, reason = "len is within [1, WIDTH]")]
         let end = px(x0) + len as i32;
-        let colour = if bar.highlight {
-            style::BAR_ACCENT
-        } else {
-            style::BAR
-        };
+        let colour = if bar.highlight { style::BAR_ACCENT } else { style::BAR };
         root.draw(&Rectangle::new(
             [(px(x0), mid - BAR_H / 2), (end, mid + BAR_H / 2)],
             colour.filled(),
@@ -200,11 +189,7 @@ mod tests {
         assert!((f64::from(d) / f64::from(a) - 0.25).abs() < 0.01);
         let pos = |s: &str| svg.find(s).unwrap();
         assert!(pos(">\na\n<") < pos(">\nb\n<") && pos(">\nb\n<") < pos(">\nc\n<"));
-        assert!(
-            svg.contains("100 tokens/s")
-                && svg.contains("50.0 tokens/s")
-                && svg.contains(">\n0 tokens/s\n<")
-        );
+        assert!(svg.contains("100 tokens/s") && svg.contains("50.0 tokens/s") && svg.contains(">\n0 tokens/s\n<"));
     }
 
     #[test]
@@ -218,11 +203,7 @@ mod tests {
 
     #[test]
     fn all_zero_and_non_finite_values() {
-        let bars = [
-            bar("z", 0.0, false),
-            bar("n", f64::NAN, false),
-            bar("neg", -3.0, true),
-        ];
+        let bars = [bar("z", 0.0, false), bar("n", f64::NAN, false), bar("neg", -3.0, true)];
         let svg = throughput_bars_svg("T", "", &bars);
         assert_eq!(bar_rects(&svg), (vec![1, 1], vec![1]));
         assert!(svg.contains(">\n–\n<"));

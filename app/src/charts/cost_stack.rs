@@ -96,17 +96,9 @@ fn draw_rows<DB: DrawingBackend>(
     }
     let totals: Vec<f64> = stacks
         .iter()
-        .map(|s| {
-            s.parts
-                .iter()
-                .filter_map(|(_, v)| drawn(*v))
-                .fold(0.0, |a, v| a + v)
-        })
+        .map(|s| s.parts.iter().filter_map(|(_, v)| drawn(*v)).fold(0.0, |a, v| a + v))
         .collect();
-    let texts: Vec<String> = totals
-        .iter()
-        .map(|t| format::amount(*t, currency))
-        .collect();
+    let texts: Vec<String> = totals.iter().map(|t| format::amount(*t, currency)).collect();
     let max = totals.iter().copied().fold(0.0_f64, f64::max);
     let label_w = stacks
         .iter()
@@ -114,11 +106,7 @@ fn draw_rows<DB: DrawingBackend>(
         .max()
         .unwrap_or(0)
         .clamp(40, WIDTH * 35 / 100);
-    let value_w = texts
-        .iter()
-        .map(|t| svg::text_width(t, TEXT_PX))
-        .max()
-        .unwrap_or(0);
+    let value_w = texts.iter().map(|t| svg::text_width(t, TEXT_PX)).max().unwrap_or(0);
     let x0 = px(MARGIN + label_w + 10);
     let span = f64::from(
         WIDTH
@@ -151,10 +139,7 @@ fn draw_rows<DB: DrawingBackend>(
                 (x0 - 3, y1 + 3),
                 (x0 - 3, y0 - 3),
             ];
-            root.draw(&PathElement::new(
-                outline,
-                style::BAR_ACCENT.stroke_width(2),
-            ))?;
+            root.draw(&PathElement::new(outline, style::BAR_ACCENT.stroke_width(2)))?;
         }
         let weight = if stack.highlight {
             FontStyle::Bold
@@ -169,11 +154,7 @@ fn draw_rows<DB: DrawingBackend>(
         };
         let label = svg::truncate_to(&stack.label, TEXT_PX, label_w);
         root.draw(&Text::new(label, (x0 - 10, mid), text_style(HPos::Right)))?;
-        root.draw(&Text::new(
-            text.clone(),
-            (end + 8, mid),
-            text_style(HPos::Left),
-        ))?;
+        root.draw(&Text::new(text.clone(), (end + 8, mid), text_style(HPos::Left)))?;
     }
     let bottom = px(top) + px(ROW) * i32::try_from(stacks.len()).unwrap_or(i32::MAX / 64);
     root.draw(&PathElement::new(

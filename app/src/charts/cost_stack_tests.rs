@@ -28,11 +28,7 @@ fn rects(svg: &str, colour: RGBColor) -> Vec<(i32, i32)> {
 
 fn sample() -> Vec<CostStack> {
     vec![
-        stack(
-            "Cheap",
-            &[("Compute", 60.0), ("Disk", 20.0), ("Traffic", 0.0)],
-            true,
-        ),
+        stack("Cheap", &[("Compute", 60.0), ("Disk", 20.0), ("Traffic", 0.0)], true),
         stack(
             "Dear",
             &[("Disk", 40.0), ("Compute", 100.0), ("Public IP", 20.0)],
@@ -44,20 +40,13 @@ fn sample() -> Vec<CostStack> {
 #[test]
 fn one_rect_per_drawn_segment_same_colour_per_component() {
     let svg = cost_stack_svg("TCO", "CNY", &sample());
-    let (compute, disk, ip) = (
-        style::cost_colour(0),
-        style::cost_colour(1),
-        style::cost_colour(2),
-    );
+    let (compute, disk, ip) = (style::cost_colour(0), style::cost_colour(1), style::cost_colour(2));
     // One per bar plus the legend swatch (drawn first).
     let c = rects(&svg, compute);
     let d = rects(&svg, disk);
     let p = rects(&svg, ip);
     assert_eq!((c.len(), d.len(), p.len()), (3, 3, 2));
-    assert!(
-        rects(&svg, style::cost_colour(3)).is_empty(),
-        "zero traffic"
-    );
+    assert!(rects(&svg, style::cost_colour(3)).is_empty(), "zero traffic");
     // Widths proportional: Dear's total 160 is the full span.
     let (c1, c2, d1, d2, p2) = (c[1].1, c[2].1, d[1].1, d[2].1, p[1].1);
     assert!((f64::from(c1) / f64::from(c2) - 0.6).abs() < 0.02);
@@ -73,16 +62,9 @@ fn one_rect_per_drawn_segment_same_colour_per_component() {
 fn legend_totals_and_highlight() {
     let svg = cost_stack_svg("TCO", "CNY", &sample());
     for name in ["Compute", "Disk", "Public IP"] {
-        assert_eq!(
-            svg.matches(&format!(">\n{name}\n</text>")).count(),
-            1,
-            "{name}"
-        );
+        assert_eq!(svg.matches(&format!(">\n{name}\n</text>")).count(), 1, "{name}");
     }
-    assert!(
-        !svg.contains("Traffic"),
-        "a component that is zero everywhere"
-    );
+    assert!(!svg.contains("Traffic"), "a component that is zero everywhere");
     assert!(svg.contains(">\n80.00 CNY\n</text>") && svg.contains(">\n160.00 CNY\n</text>"));
     let accent = format!("stroke=\"#{:02X}{:02X}{:02X}\"", 0x1D, 0x4E, 0xD8);
     assert_eq!(svg.matches(&accent).count(), 1, "one outline");
@@ -121,11 +103,7 @@ fn all_zero_and_single_stack() {
 
 #[test]
 fn tiny_segments_stay_visible() {
-    let svg = cost_stack_svg(
-        "T",
-        "",
-        &[stack("a", &[("Big", 1e6), ("Tiny", 1e-3)], false)],
-    );
+    let svg = cost_stack_svg("T", "", &[stack("a", &[("Big", 1e6), ("Tiny", 1e-3)], false)]);
     let tiny = rects(&svg, style::cost_colour(1));
     assert_eq!(tiny.len(), 2);
     assert!(tiny[1].1 >= 1);

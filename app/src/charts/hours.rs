@@ -122,10 +122,7 @@ fn legend_items(data: &Prepared, labels: &HoursLabels) -> Vec<(Swatch, String)> 
 
 fn draw_plot(area: &Area<'_>, data: &Prepared, labels: &HoursLabels) -> DrawResult {
     let points = || data.on_demand.iter().chain(&data.monthly);
-    let xs = points()
-        .map(|p| p.0)
-        .chain(data.break_even)
-        .chain(data.current);
+    let xs = points().map(|p| p.0).chain(data.break_even).chain(data.current);
     let (x_low, x_high) = value_range(xs, None);
     let (y_low, y_high) = value_range(points().map(|p| p.1), None);
 
@@ -183,20 +180,14 @@ fn draw_plot(area: &Area<'_>, data: &Prepared, labels: &HoursLabels) -> DrawResu
         let text = labels.current.clone();
         chart.draw_series(std::iter::once(marker_text(h, text, style::CURRENT, 22)))?;
     }
-    for (points, colour) in [
-        (&data.monthly, style::MONTHLY),
-        (&data.on_demand, style::ON_DEMAND),
-    ] {
+    for (points, colour) in [(&data.monthly, style::MONTHLY), (&data.on_demand, style::ON_DEMAND)] {
         match points.as_slice() {
             [] => {}
             [p] => {
                 chart.draw_series(std::iter::once(Circle::new(*p, 3, colour.filled())))?;
             }
             _ => {
-                chart.draw_series(LineSeries::new(
-                    points.iter().copied(),
-                    colour.stroke_width(2),
-                ))?;
+                chart.draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))?;
             }
         }
     }

@@ -32,10 +32,7 @@ fn series() -> HoursSeries {
 
 /// `<polyline>` elements stroked in `colour`.
 fn polylines(svg: &str, colour: RGBColor) -> usize {
-    let stroke = format!(
-        "stroke=\"#{:02X}{:02X}{:02X}\"",
-        colour.0, colour.1, colour.2
-    );
+    let stroke = format!("stroke=\"#{:02X}{:02X}{:02X}\"", colour.0, colour.1, colour.2);
     svg.lines()
         .filter(|l| l.starts_with("<polyline") && l.contains(&stroke))
         .count()
@@ -81,10 +78,7 @@ fn break_even_iff_given() {
     assert_eq!(polylines(&svg, style::BREAK_EVEN), 0);
     s.break_even_h = Some(2000.0);
     let svg = cost_vs_hours_svg(&labels(), &s);
-    assert!(
-        polylines(&svg, style::BREAK_EVEN) > 5,
-        "axis extended to it"
-    );
+    assert!(polylines(&svg, style::BREAK_EVEN) > 5, "axis extended to it");
     assert!(svg.contains(">\nBreak-even 2000\n</text>"));
 }
 

@@ -75,30 +75,17 @@ pub(super) fn draw_header<DB: DrawingBackend>(
     let (at, height) = layout(width, legend);
     for ((swatch, text), &(x, y)) in legend.iter().zip(&at) {
         match swatch {
-            Swatch::Line(c) => {
-                root.draw(&Rectangle::new([(x, y - 2), (x + 22, y + 2)], c.filled()))?
-            }
-            Swatch::Band(c) => {
-                root.draw(&Rectangle::new([(x, y - 6), (x + 22, y + 6)], c.filled()))?
-            }
-            Swatch::Block(c) => root.draw(&Rectangle::new(
-                [(x + 5, y - 6), (x + 17, y + 6)],
-                c.filled(),
-            ))?,
+            Swatch::Line(c) => root.draw(&Rectangle::new([(x, y - 2), (x + 22, y + 2)], c.filled()))?,
+            Swatch::Band(c) => root.draw(&Rectangle::new([(x, y - 6), (x + 22, y + 6)], c.filled()))?,
+            Swatch::Block(c) => root.draw(&Rectangle::new([(x + 5, y - 6), (x + 17, y + 6)], c.filled()))?,
             Swatch::Dashed(c) => {
                 for dash in [0, 9, 18] {
-                    root.draw(&Rectangle::new(
-                        [(x + dash, y - 1), (x + dash + 5, y + 1)],
-                        c.filled(),
-                    ))?;
+                    root.draw(&Rectangle::new([(x + dash, y - 1), (x + dash + 5, y + 1)], c.filled()))?;
                 }
             }
             Swatch::Dotted(c) => {
                 for dot in [0, 5, 10, 15, 20] {
-                    root.draw(&Rectangle::new(
-                        [(x + dot, y - 1), (x + dot + 2, y + 1)],
-                        c.filled(),
-                    ))?;
+                    root.draw(&Rectangle::new([(x + dot, y - 1), (x + dot + 2, y + 1)], c.filled()))?;
                 }
             }
         }

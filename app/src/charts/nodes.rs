@@ -74,32 +74,20 @@ pub fn cost_and_time_vs_nodes_svg(labels: &NodesLabels, points: &[NodesPoint]) -
         (Swatch::Line(style::TIME_LINE), labels.time.clone()),
     ];
     let header = legend::header_height(WIDTH, &legend);
-    plot::render(
-        WIDTH,
-        header + 2 * PANEL_H + X_AXIS_PX,
-        &labels.title,
-        |root| {
-            legend::draw_header(root, WIDTH, &labels.title, &legend)?;
-            let (_, body) = root.split_vertically(header);
-            let (top, bottom) = body.split_vertically(PANEL_H);
-            draw_panel(
-                &top,
-                shown,
-                &cost,
-                style::COST_LINE,
-                &labels.cost_axis,
-                None,
-            )?;
-            draw_panel(
-                &bottom,
-                shown,
-                &time,
-                style::TIME_LINE,
-                &labels.time_axis,
-                Some(&labels.x_axis),
-            )
-        },
-    )
+    plot::render(WIDTH, header + 2 * PANEL_H + X_AXIS_PX, &labels.title, |root| {
+        legend::draw_header(root, WIDTH, &labels.title, &legend)?;
+        let (_, body) = root.split_vertically(header);
+        let (top, bottom) = body.split_vertically(PANEL_H);
+        draw_panel(&top, shown, &cost, style::COST_LINE, &labels.cost_axis, None)?;
+        draw_panel(
+            &bottom,
+            shown,
+            &time,
+            style::TIME_LINE,
+            &labels.time_axis,
+            Some(&labels.x_axis),
+        )
+    })
 }
 
 /// One panel over node counts `shown` (inclusive; the axis adds one on each
@@ -147,10 +135,7 @@ fn draw_panel(
     mesh.draw()?;
 
     if points.len() > 1 {
-        chart.draw_series(LineSeries::new(
-            points.iter().copied(),
-            colour.stroke_width(2),
-        ))?;
+        chart.draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))?;
     }
     chart.draw_series(points.iter().map(|p| Circle::new(*p, 3, colour.filled())))?;
     Ok(())

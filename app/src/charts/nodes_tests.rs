@@ -51,11 +51,7 @@ fn number_ticks(svg: &str) -> Vec<String> {
     svg.split("</text>")
         .filter_map(|t| t.rsplit('>').next())
         .map(str::trim)
-        .filter(|t| {
-            !t.is_empty()
-                && t.chars()
-                    .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
-        })
+        .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ','))
         .map(str::to_owned)
         .collect()
 }
@@ -67,22 +63,9 @@ fn two_panels_with_a_dot_per_point() {
     let time = polylines(&svg, style::TIME_LINE);
     assert_eq!((cost.len(), time.len()), (1, 1));
     assert_eq!(cost[0].matches(',').count(), 8);
-    assert_eq!(
-        (dots(&svg, style::COST_LINE), dots(&svg, style::TIME_LINE)),
-        (8, 8)
-    );
-    for text in [
-        "Nodes",
-        "Total cost (CNY)",
-        "Time to finish (h)",
-        "Cost",
-        "Time",
-    ] {
-        assert_eq!(
-            svg.matches(&format!(">\n{text}\n</text>")).count(),
-            1,
-            "{text}"
-        );
+    assert_eq!((dots(&svg, style::COST_LINE), dots(&svg, style::TIME_LINE)), (8, 8));
+    for text in ["Nodes", "Total cost (CNY)", "Time to finish (h)", "Cost", "Time"] {
+        assert_eq!(svg.matches(&format!(">\n{text}\n</text>")).count(), 1, "{text}");
     }
     // Cost panel above the time panel: the first y of the cost line is smaller.
     let first_y = |l: &str| -> i32 {
@@ -107,10 +90,7 @@ fn node_ticks_are_whole_numbers_in_range() {
 fn single_point_and_unsorted_input() {
     let svg = cost_and_time_vs_nodes_svg(&labels(), &points(1));
     assert!(polylines(&svg, style::COST_LINE).is_empty());
-    assert_eq!(
-        (dots(&svg, style::COST_LINE), dots(&svg, style::TIME_LINE)),
-        (1, 1)
-    );
+    assert_eq!((dots(&svg, style::COST_LINE), dots(&svg, style::TIME_LINE)), (1, 1));
     let mut p = points(4);
     p.reverse();
     let svg = cost_and_time_vs_nodes_svg(&labels(), &p);
@@ -122,10 +102,7 @@ fn single_point_and_unsorted_input() {
         .split(' ')
         .filter_map(|xy| xy.split(',').next()?.parse().ok())
         .collect();
-    assert!(
-        xs.windows(2).all(|w| w[0] < w[1]),
-        "sorted by nodes: {xs:?}"
-    );
+    assert!(xs.windows(2).all(|w| w[0] < w[1]), "sorted by nodes: {xs:?}");
 }
 
 #[test]
@@ -134,10 +111,7 @@ fn non_finite_values_skipped_per_panel() {
     p[1].total = f64::NAN;
     p[2].hours = f64::INFINITY;
     let svg = cost_and_time_vs_nodes_svg(&labels(), &p);
-    assert_eq!(
-        (dots(&svg, style::COST_LINE), dots(&svg, style::TIME_LINE)),
-        (3, 3)
-    );
+    assert_eq!((dots(&svg, style::COST_LINE), dots(&svg, style::TIME_LINE)), (3, 3));
     assert!(!svg.contains("NaN") && !svg.contains("inf"));
     let all_bad: Vec<_> = p
         .iter()

@@ -13,12 +13,7 @@ pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
 
 /// A white `width`×`height` SVG drawn by `draw`, with its `<title>`.
-pub(super) fn render(
-    width: u32,
-    height: u32,
-    title: &str,
-    draw: impl FnOnce(&Area<'_>) -> DrawResult,
-) -> String {
+pub(super) fn render(width: u32, height: u32, title: &str, draw: impl FnOnce(&Area<'_>) -> DrawResult) -> String {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
@@ -55,10 +50,7 @@ mod tests {
 
     #[test]
     fn finite_points_zip_and_filter() {
-        let pts = finite_points(
-            &[0.0, 1.0, f64::NAN, 3.0, 4.0],
-            &[5.0, f64::INFINITY, 7.0, 8.0],
-        );
+        let pts = finite_points(&[0.0, 1.0, f64::NAN, 3.0, 4.0], &[5.0, f64::INFINITY, 7.0, 8.0]);
         assert_eq!(pts, vec![(0.0, 5.0), (3.0, 8.0)]);
     }
 

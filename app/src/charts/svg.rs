@@ -33,10 +33,7 @@ pub(super) fn finish(svg: String, title: &str) -> String {
 /// count one em, others 0.6 em. plotters' own estimate counts UTF-8 bytes, which
 /// triples the width of Chinese labels.
 pub(super) fn text_width(text: &str, font_px: u32) -> u32 {
-    let ems: f64 = text
-        .chars()
-        .map(|c| if is_wide(c) { 1.0 } else { 0.6 })
-        .sum();
+    let ems: f64 = text.chars().map(|c| if is_wide(c) { 1.0 } else { 0.6 }).sum();
     // Rounded, non-negative and far below u32::MAX for any label.
     #[expect(
         clippy::cast_possible_truncation,

@@ -98,10 +98,7 @@ fn draw<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let frame = frame(run, data);
-    let capacity = run
-        .node
-        .vram_total_mib
-        .filter(|v| v.is_finite() && *v > 0.0);
+    let capacity = run.node.vram_total_mib.filter(|v| v.is_finite() && *v > 0.0);
     let legend = legend_items(&frame, capacity.is_some(), labels);
     let header = legend::draw_header(root, WIDTH, &labels.title, &legend)?;
 
@@ -207,11 +204,7 @@ fn draw_panel<DB: DrawingBackend>(
         .margin_right(24)
         .margin_top(6)
         .margin_bottom(4)
-        .x_label_area_size(if panel.time_axis.is_some() {
-            X_AXIS_PX
-        } else {
-            0
-        })
+        .x_label_area_size(if panel.time_axis.is_some() { X_AXIS_PX } else { 0 })
         .y_label_area_size(84)
         .build_cartesian_2d(frame.x.0..frame.x.1, y_low..y_high)?;
     let mut mesh = chart.configure_mesh();
@@ -231,8 +224,7 @@ fn draw_panel<DB: DrawingBackend>(
     }
     mesh.draw()?;
 
-    let band =
-        |(a, b): (f64, f64), style: ShapeStyle| Rectangle::new([(a, y_low), (b, y_high)], style);
+    let band = |(a, b): (f64, f64), style: ShapeStyle| Rectangle::new([(a, y_low), (b, y_high)], style);
     if let Some(w) = frame.warmup {
         chart.draw_series(std::iter::once(band(
             w,
@@ -280,11 +272,7 @@ fn tick(v: &f64) -> String {
     }
 }
 
-fn legend_items(
-    frame: &Frame<'_>,
-    capacity: bool,
-    labels: &TelemetryLabels,
-) -> Vec<(Swatch, String)> {
+fn legend_items(frame: &Frame<'_>, capacity: bool, labels: &TelemetryLabels) -> Vec<(Swatch, String)> {
     let mut items: Vec<(Swatch, String)> = frame
         .data
         .gpus

@@ -171,10 +171,7 @@ mod tests {
         ];
         let p = prepare(&s).unwrap();
         assert_eq!(p.gpus.len(), 2);
-        assert_eq!(
-            p.gpus[1].1.iter().map(|s| s.t).collect::<Vec<_>>(),
-            [1.0, 2.0]
-        );
+        assert_eq!(p.gpus[1].1.iter().map(|s| s.t).collect::<Vec<_>>(), [1.0, 2.0]);
         assert_eq!((p.t_min, p.t_max), (0.5, 2.0));
         assert!(prepare(&[]).is_none());
         assert!(prepare(&[sample(f64::INFINITY, 0, None, false)]).is_none());

@@ -35,8 +35,7 @@ fn sample(t: f64, gpu: u32) -> TelemetrySample {
 pub(super) fn run(gpus: u32, points: u32) -> CanonicalRun {
     let mut run = CanonicalRun::new(Format::NvidiaSmi);
     for g in 0..gpus {
-        run.telemetry
-            .extend((0..points).map(|i| sample(f64::from(i), g)));
+        run.telemetry.extend((0..points).map(|i| sample(f64::from(i), g)));
     }
     run
 }
@@ -76,10 +75,7 @@ fn one_line_per_gpu_and_panel() {
         }
         assert_eq!(polylines(&svg, style::gpu_colour(gpus)), 0);
         for i in 0..gpus {
-            assert!(
-                svg.contains(&format!(">\nGPU {i}\n</text>")),
-                "legend GPU {i}"
-            );
+            assert!(svg.contains(&format!(">\nGPU {i}\n</text>")), "legend GPU {i}");
         }
     }
 }
@@ -96,10 +92,7 @@ fn missing_values_break_lines_and_empty_panels_stay() {
     // util: [0..5), lone 6, [8..10); memory: one line; clock: none.
     assert_eq!(polylines(&svg, style::gpu_colour(0)), 3);
     assert_eq!(svg.matches("<circle").count(), 1);
-    assert!(
-        svg.contains("SM clock (MHz)"),
-        "the empty panel keeps its axis"
-    );
+    assert!(svg.contains("SM clock (MHz)"), "the empty panel keeps its axis");
 }
 
 #[test]
@@ -119,11 +112,7 @@ fn warmup_band_iff_warmup_positive() {
     assert_eq!(band(None), 0);
     assert_eq!(band(Some(0.0)), 0);
     assert_eq!(band(Some(f64::NAN)), 0);
-    assert_eq!(
-        band(Some(10.0)),
-        3 + 1,
-        "one per panel plus the legend swatch"
-    );
+    assert_eq!(band(Some(10.0)), 3 + 1, "one per panel plus the legend swatch");
     assert_eq!(band(Some(1e9)), 4, "clamped to the run");
 }
 
@@ -151,10 +140,7 @@ fn capacity_line_only_when_known() {
     r.node.vram_total_mib = Some(81_559.0);
     let svg = telemetry_svg(&r, &labels()).unwrap();
     assert!(svg.contains("Capacity"));
-    assert!(
-        polylines(&svg, style::CAPACITY) > 10,
-        "dashes of the capacity line"
-    );
+    assert!(polylines(&svg, style::CAPACITY) > 10, "dashes of the capacity line");
 }
 
 #[test]
@@ -190,11 +176,7 @@ fn labels_are_escaped() {
     assert!(!svg.contains("<script"), "raw markup in the SVG");
     assert!(!svg.contains("\"x&y"));
     assert!(svg.contains("<title>&lt;script&gt;alert(&quot;x&amp;y&quot;)&lt;/script&gt;</title>"));
-    assert_eq!(
-        svg.matches("&lt;script&gt;").count(),
-        1 + 1 + 3 + 2 + 3 + 1,
-        "{svg}"
-    );
+    assert_eq!(svg.matches("&lt;script&gt;").count(), 1 + 1 + 3 + 2 + 3 + 1, "{svg}");
 }
 
 #[test]
@@ -211,11 +193,7 @@ fn eight_gpus_by_two_thousand_points() {
     let mut r = run(8, 2000);
     r.warmup_s = Some(120.0);
     r.node.vram_total_mib = Some(81_920.0);
-    for s in r
-        .telemetry
-        .iter_mut()
-        .filter(|s| (500.0..600.0).contains(&s.t))
-    {
+    for s in r.telemetry.iter_mut().filter(|s| (500.0..600.0).contains(&s.t)) {
         s.throttle_reasons = vec![ThrottleReason::HwThermalSlowdown];
     }
     let svg = telemetry_svg(&r, &labels()).unwrap();
@@ -249,14 +227,6 @@ fn write_samples() {
     zh.throttled = "降频".into();
     zh.vram_total = "显存容量".into();
     let dir = std::env::temp_dir();
-    std::fs::write(
-        dir.join("telemetry_en.svg"),
-        telemetry_svg(&r, &labels()).unwrap(),
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("telemetry_zh.svg"),
-        telemetry_svg(&r, &zh).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(dir.join("telemetry_en.svg"), telemetry_svg(&r, &labels()).unwrap()).unwrap();
+    std::fs::write(dir.join("telemetry_zh.svg"), telemetry_svg(&r, &zh).unwrap()).unwrap();
 }

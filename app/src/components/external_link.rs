@@ -34,10 +34,29 @@ mod tests {
 
     #[test]
     fn only_web_addresses_become_links() {
-        assert_eq!(safe_href("https://gpu.example.com").as_deref(), Some("https://gpu.example.com"));
-        assert_eq!(safe_href(" HTTP://x.example/a?b ").as_deref(), Some("HTTP://x.example/a?b"));
-        assert_eq!(safe_href("example.com/pricing").as_deref(), Some("https://example.com/pricing"));
-        for bad in ["javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,x", "//evil.example", "https://", "a b.com", "", "localhost", "mailto:a@b.c"] {
+        assert_eq!(
+            safe_href("https://gpu.example.com").as_deref(),
+            Some("https://gpu.example.com")
+        );
+        assert_eq!(
+            safe_href(" HTTP://x.example/a?b ").as_deref(),
+            Some("HTTP://x.example/a?b")
+        );
+        assert_eq!(
+            safe_href("example.com/pricing").as_deref(),
+            Some("https://example.com/pricing")
+        );
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            "data:text/html,x",
+            "//evil.example",
+            "https://",
+            "a b.com",
+            "",
+            "localhost",
+            "mailto:a@b.c",
+        ] {
             assert_eq!(safe_href(bad), None, "{bad}");
         }
     }

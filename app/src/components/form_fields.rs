@@ -59,7 +59,10 @@ pub fn issue_text(locale: Locale, issue: &FieldIssue) -> String {
         code => Msg::from_key(&format!("qerr.{code}")),
     };
     let limit = issue.limit.as_deref().unwrap_or_default();
-    locale.fmt(msg.unwrap_or(Msg::FieldErrorInvalid), &[("max", limit), ("max_chars", limit), ("allowed", limit)])
+    locale.fmt(
+        msg.unwrap_or(Msg::FieldErrorInvalid),
+        &[("max", limit), ("max_chars", limit), ("allowed", limit)],
+    )
 }
 
 /// The messages for `field`, if the last submission rejected it. Give the input
@@ -68,7 +71,12 @@ pub fn issue_text(locale: Locale, issue: &FieldIssue) -> String {
 pub fn FieldMessage(issues: Signal<Vec<FieldIssue>>, field: &'static str) -> impl IntoView {
     let locale = use_locale();
     let texts = move || {
-        issues.with(|all| all.iter().filter(|i| i.field == field).map(|i| issue_text(locale, i)).collect::<Vec<_>>())
+        issues.with(|all| {
+            all.iter()
+                .filter(|i| i.field == field)
+                .map(|i| issue_text(locale, i))
+                .collect::<Vec<_>>()
+        })
     };
     move || {
         let texts = texts();
@@ -84,7 +92,13 @@ pub fn FieldMessage(issues: Signal<Vec<FieldIssue>>, field: &'static str) -> imp
 
 /// Whether `field` was rejected by the last submission (for `aria-invalid`).
 pub fn is_invalid(issues: Signal<Vec<FieldIssue>>, field: &'static str) -> impl Fn() -> &'static str + Copy {
-    move || if issues.with(|all| all.iter().any(|i| i.field == field)) { "true" } else { "false" }
+    move || {
+        if issues.with(|all| all.iter().any(|i| i.field == field)) {
+            "true"
+        } else {
+            "false"
+        }
+    }
 }
 
 #[cfg(test)]
@@ -92,7 +106,11 @@ mod tests {
     use super::*;
 
     fn issue(code: &str, limit: Option<&str>) -> FieldIssue {
-        FieldIssue { field: "headroom_pct".into(), code: code.into(), limit: limit.map(Into::into) }
+        FieldIssue {
+            field: "headroom_pct".into(),
+            code: code.into(),
+            limit: limit.map(Into::into),
+        }
     }
 
     #[test]
@@ -101,6 +119,9 @@ mod tests {
             let text = issue_text(locale, &issue("out_of_range", Some("[15, 25]")));
             assert!(text.contains("[15, 25]") && !text.contains("{limit}"), "{text}");
         }
-        assert_eq!(issue_text(Locale::En, &issue("made_up", None)), Locale::En.t(Msg::FieldErrorInvalid));
+        assert_eq!(
+            issue_text(Locale::En, &issue("made_up", None)),
+            Locale::En.t(Msg::FieldErrorInvalid)
+        );
     }
 }

@@ -1,10 +1,10 @@
 //! The page header: product name, active team, user menu, language switch.
 
 use crate::{
-    pages::session::get_session_info,
     components::forms::{ActionError, reload_on_success},
     i18n::{Locale, Msg, t, use_locale},
     model::{Caller, SessionInfo},
+    pages::session::get_session_info,
     pages::{login::Logout, session::SwitchTeam},
 };
 use leptos::prelude::*;
@@ -130,7 +130,11 @@ fn LanguageSwitch() -> impl IntoView {
     let next = move || {
         let query = location.search.get();
         let path = location.pathname.get();
-        if query.is_empty() { path } else { format!("{path}?{query}") }
+        if query.is_empty() {
+            path
+        } else {
+            format!("{path}?{query}")
+        }
     };
     view! {
         <form method="post" action="/lang" class="lang-switch" aria-label=t(Msg::LangSwitchLabel)>

@@ -79,7 +79,10 @@ mod tests {
         assert_eq!(check_new_password(&p128, &p128), Ok(()), "counts characters, not bytes");
         assert_eq!(check_new_password(&p129, &p129), Err(Msg::PasswordTooLong));
         assert_eq!(check_new_password(&p12, "aaaaaaaaaaab"), Err(Msg::PasswordMismatch));
-        assert_eq!(check_new_password("all lower case words", "all lower case words"), Ok(()));
+        assert_eq!(
+            check_new_password("all lower case words", "all lower case words"),
+            Ok(())
+        );
     }
 
     #[test]

@@ -55,13 +55,20 @@ pub fn safe_file_name(name: &str) -> String {
         .take(120)
         .collect();
     let cleaned = cleaned.trim().trim_start_matches('.').to_string();
-    if cleaned.is_empty() { "document".to_string() } else { cleaned }
+    if cleaned.is_empty() {
+        "document".to_string()
+    } else {
+        cleaned
+    }
 }
 
 /// `Content-Disposition` for downloading a document under its stored name (RFC 6266: an ASCII
 /// fallback and the UTF-8 name).
 pub fn content_disposition(name: &str) -> String {
-    let ascii: String = name.chars().map(|c| if c.is_ascii_graphic() || c == ' ' { c } else { '_' }).collect();
+    let ascii: String = name
+        .chars()
+        .map(|c| if c.is_ascii_graphic() || c == ' ' { c } else { '_' })
+        .collect();
     let encoded: String = name
         .bytes()
         .map(|b| match b {
@@ -101,7 +108,10 @@ mod tests {
     #[test]
     fn disposition_has_ascii_fallback_and_utf8_name() {
         let d = content_disposition("报价.pdf");
-        assert!(d.starts_with("attachment; filename=\"__.pdf\"; filename*=UTF-8''%E6%8A%A5%E4%BB%B7.pdf"), "{d}");
+        assert!(
+            d.starts_with("attachment; filename=\"__.pdf\"; filename*=UTF-8''%E6%8A%A5%E4%BB%B7.pdf"),
+            "{d}"
+        );
     }
 }
 
@@ -115,6 +125,9 @@ pub fn sha256_of(bytes: &[u8]) -> String {
 mod hash_tests {
     #[test]
     fn sha256_matches_a_known_vector() {
-        assert_eq!(super::sha256_of(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            super::sha256_of(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

@@ -6,9 +6,7 @@
 
 mod bottleneck;
 
-pub use bottleneck::{
-    BottleneckPair, MAX_MEASURED_RATIO, MIN_COMPUTE_RATIO, Measured, bottleneck_pairs,
-};
+pub use bottleneck::{BottleneckPair, MAX_MEASURED_RATIO, MIN_COMPUTE_RATIO, Measured, bottleneck_pairs};
 
 use crate::domain::runs::gpu_name_tokens;
 
@@ -249,15 +247,7 @@ mod tests {
 
     #[test]
     fn unknown_names() {
-        for name in [
-            "",
-            "NVIDIA",
-            "Tesla K80",
-            "RTX 2080 Ti",
-            "A1000",
-            "NVIDIA L40G",
-            "80GB",
-        ] {
+        for name in ["", "NVIDIA", "Tesla K80", "RTX 2080 Ti", "A1000", "NVIDIA L40G", "80GB"] {
             assert_eq!(lookup(name), None, "{name}");
         }
     }
@@ -275,11 +265,7 @@ mod tests {
     #[test]
     fn table_is_sane() {
         for g in GPUS {
-            assert!(
-                g.dense_fp16_tflops > 10.0 && g.dense_fp16_tflops < 5000.0,
-                "{}",
-                g.name
-            );
+            assert!(g.dense_fp16_tflops > 10.0 && g.dense_fp16_tflops < 5000.0, "{}", g.name);
             assert!(g.memory_gb >= 16, "{}", g.name);
             assert_eq!(
                 lookup(g.name).map(|l| l.name),
@@ -288,10 +274,7 @@ mod tests {
             );
         }
         for g in GPUS {
-            let defaults = GPUS
-                .iter()
-                .filter(|o| o.model == g.model && o.default_variant)
-                .count();
+            let defaults = GPUS.iter().filter(|o| o.model == g.model && o.default_variant).count();
             assert_eq!(defaults, 1, "exactly one default variant of {}", g.model);
         }
     }

@@ -21,7 +21,9 @@ fn with_symbol(amount: Decimal, currency: Currency, digits: u32) -> String {
 /// `max_extra` more, trailing zeros trimmed back to the minor unit): `$3.3333`, `¥2.50`.
 pub fn format_unit_price(amount: Decimal, currency: Currency, max_extra: u32) -> String {
     let minor = currency.minor_units();
-    let scaled = amount.round_dp_with_strategy(minor + max_extra, RoundingStrategy::MidpointAwayFromZero).normalize();
+    let scaled = amount
+        .round_dp_with_strategy(minor + max_extra, RoundingStrategy::MidpointAwayFromZero)
+        .normalize();
     let digits = scaled.scale().max(minor);
     with_symbol(amount, currency, digits)
 }
@@ -38,8 +40,16 @@ pub fn group(amount: Decimal, digits: u32) -> String {
         }
         grouped.push(ch);
     }
-    let sign = if rounded.is_sign_negative() && !rounded.is_zero() { "-" } else { "" };
-    if frac.is_empty() { format!("{sign}{grouped}") } else { format!("{sign}{grouped}.{frac}") }
+    let sign = if rounded.is_sign_negative() && !rounded.is_zero() {
+        "-"
+    } else {
+        ""
+    };
+    if frac.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped}.{frac}")
+    }
 }
 
 #[cfg(test)]

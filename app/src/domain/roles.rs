@@ -110,7 +110,10 @@ mod tests {
         assert!(!member_may(TeamRole::Engineer, false, EditQuotes));
         assert!(!member_may(TeamRole::Procurement, true, SignOffOrders));
         assert!(!member_may(TeamRole::Engineer, true, SubmitOrders));
-        assert!(member_may(TeamRole::Manager, true, SignOffOrders), "as a manager, not as an admin");
+        assert!(
+            member_may(TeamRole::Manager, true, SignOffOrders),
+            "as a manager, not as an admin"
+        );
     }
 
     #[test]

@@ -44,12 +44,18 @@ mod tests {
     fn usable_vram_and_slicing_reach_the_gate() {
         let mut spec = NodeSpec::new("A100 80GB", 4, dec!(80), Sharing::Exclusive);
         let q = quoted_node(&spec);
-        assert_eq!((q.gpu_count, q.vram_per_gpu_mib, q.mig, q.driver), (Some(4), Some(dec!(81920)), Some(false), None));
+        assert_eq!(
+            (q.gpu_count, q.vram_per_gpu_mib, q.mig, q.driver),
+            (Some(4), Some(dec!(81920)), Some(false), None)
+        );
         spec.usable_vram_gib = Some(dec!(79.5));
         spec.nvidia_driver = " 550 ".into();
         spec.sharing = Sharing::Vgpu;
         let q = quoted_node(&spec);
-        assert_eq!((q.vram_per_gpu_mib, q.mig, q.driver.as_deref()), (Some(dec!(81408.0)), Some(true), Some("550")));
+        assert_eq!(
+            (q.vram_per_gpu_mib, q.mig, q.driver.as_deref()),
+            (Some(dec!(81408.0)), Some(true), Some("550"))
+        );
     }
 
     #[test]

@@ -58,21 +58,27 @@ pub fn shown_prefix(token: &str) -> String {
 /// Whether `token` has the shape of a NodeLedger token (checked before any lookup).
 #[must_use]
 pub fn well_formed(token: &str) -> bool {
-    token.strip_prefix(TOKEN_PREFIX).is_some_and(|body| body.len() == BODY_LEN && body.bytes().all(|b| ALPHABET.contains(&b)))
+    token
+        .strip_prefix(TOKEN_PREFIX)
+        .is_some_and(|body| body.len() == BODY_LEN && body.bytes().all(|b| ALPHABET.contains(&b)))
 }
 
 /// The token of an `Authorization: Bearer …` header value, if the value has that form.
 #[must_use]
 pub fn from_authorization(value: &str) -> Option<&str> {
     let (scheme, token) = value.trim().split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then_some(token.trim()).filter(|t| !t.is_empty())
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then_some(token.trim())
+        .filter(|t| !t.is_empty())
 }
 
 /// A token name as given, trimmed; `None` when empty or longer than [`MAX_NAME_CHARS`].
 #[must_use]
 pub fn clean_name(name: &str) -> Option<String> {
     let name = name.trim();
-    (!name.is_empty() && name.chars().count() <= MAX_NAME_CHARS && !name.chars().any(char::is_control)).then(|| name.to_string())
+    (!name.is_empty() && name.chars().count() <= MAX_NAME_CHARS && !name.chars().any(char::is_control))
+        .then(|| name.to_string())
 }
 
 #[cfg(test)]

@@ -32,7 +32,9 @@ mod server {
         let caller = auth::require_caller()?;
         accounts::check_new_password(&new, &confirm).map_err(AppError::Invalid)?;
         let db = auth::db()?;
-        let user = store::users::by_id(&db, caller.user_id).await?.ok_or(AppError::Unauthenticated)?;
+        let user = store::users::by_id(&db, caller.user_id)
+            .await?
+            .ok_or(AppError::Unauthenticated)?;
         if !password::verify(current, Some(user.password_hash)).await? {
             return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
         }

@@ -34,7 +34,9 @@ pub async fn list_rates() -> Result<Vec<Stored<ExchangeRate>>, AppError> {
 pub async fn base_currency() -> Result<Currency, AppError> {
     use crate::{auth, store};
     let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
-    store::teams::base_currency(&auth::db()?, membership.team_id).await?.ok_or(AppError::NotFound)
+    store::teams::base_currency(&auth::db()?, membership.team_id)
+        .await?
+        .ok_or(AppError::NotFound)
 }
 
 /// Sets the active team's base currency (procurement only).
@@ -71,7 +73,9 @@ pub async fn add_rate(from: String, to: String, rate: String, date: String) -> R
 pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<ExchangeRate, Vec<FieldIssue>> {
     let mut issues = Vec::new();
     let mut currency = |field: &str, code: &str| {
-        Currency::parse(code.trim()).map_err(|reason| issues.push(FieldIssue::new(field, reason.code()))).ok()
+        Currency::parse(code.trim())
+            .map_err(|reason| issues.push(FieldIssue::new(field, reason.code())))
+            .ok()
     };
     let (from, to) = (currency("from", from), currency("to", to));
     let rate = match rate.trim() {
@@ -79,13 +83,24 @@ pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<Exchang
         text => Decimal::from_str(text).map_err(|_| FieldIssue::new("rate", "invalid_number")),
     };
     let date = Date::parse(date).map_err(|code| FieldIssue::new("date", code.code()));
-    let (rate, date) = (rate.map_err(|i| issues.push(i)).ok(), date.map_err(|i| issues.push(i)).ok());
+    let (rate, date) = (
+        rate.map_err(|i| issues.push(i)).ok(),
+        date.map_err(|i| issues.push(i)).ok(),
+    );
     let (Some(from), Some(to), Some(rate), Some(date)) = (from, to, rate, date) else {
         return Err(issues);
     };
-    let rate = ExchangeRate { from, to, rate: rate.normalize(), date: date.to_string() };
+    let rate = ExchangeRate {
+        from,
+        to,
+        rate: rate.normalize(),
+        date: date.to_string(),
+    };
     rate.validate().map_err(|e| {
-        vec![FieldIssue::new(e.field.strip_prefix("exchange_rate.").unwrap_or(e.field), e.reason.code())]
+        vec![FieldIssue::new(
+            e.field.strip_prefix("exchange_rate.").unwrap_or(e.field),
+            e.reason.code(),
+        )]
     })?;
     Ok(rate)
 }
@@ -101,7 +116,15 @@ pub fn rate_text(rate: Decimal) -> String {
 
 /// “1 USD = 7.2100 CNY on 2026-11-20”.
 pub fn rate_line(locale: Locale, r: &ExchangeRate) -> String {
-    locale.fmt(Msg::RatesLine, &[("from", r.from.code()), ("rate", &rate_text(r.rate)), ("to", r.to.code()), ("date", &r.date)])
+    locale.fmt(
+        Msg::RatesLine,
+        &[
+            ("from", r.from.code()),
+            ("rate", &rate_text(r.rate)),
+            ("to", r.to.code()),
+            ("date", &r.date),
+        ],
+    )
 }
 
 /// Splits rates listed by pair, newest first, into the newest of each pair and the earlier ones.
@@ -166,7 +189,11 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
     let issues = field_issues(add);
     let form_ref = NodeRef::new();
     reset_on_success(add, form_ref);
-    let from = if base == Currency::USD { Currency::CNY } else { Currency::USD };
+    let from = if base == Currency::USD {
+        Currency::CNY
+    } else {
+        Currency::USD
+    };
     view! {
         <section class="card">
             <h2>{t(Msg::RatesAddTitle)}</h2>
@@ -274,21 +301,44 @@ mod tests {
 
     #[test]
     fn refuses_unreadable_fields_then_broken_rules() {
-        let pairs = |v: &[(&str, &str)]| v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+        let pairs = |v: &[(&str, &str)]| {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
             codes(read_rate("usd", "XYZ", "seven", "2026-02-30")),
-            pairs(&[("from", "invalid_currency_code"), ("to", "unknown_currency"), ("rate", "invalid_number"), ("date", "invalid_date")])
+            pairs(&[
+                ("from", "invalid_currency_code"),
+                ("to", "unknown_currency"),
+                ("rate", "invalid_number"),
+                ("date", "invalid_date")
+            ])
         );
-        assert_eq!(codes(read_rate("CNY", "CNY", "1", "2026-11-20")), pairs(&[("to", "same_currency")]));
-        assert_eq!(codes(read_rate("USD", "CNY", "0", "2026-11-20")), pairs(&[("rate", "not_positive")]));
-        assert_eq!(codes(read_rate("USD", "CNY", "", "2026-11-20")), pairs(&[("rate", "required")]));
+        assert_eq!(
+            codes(read_rate("CNY", "CNY", "1", "2026-11-20")),
+            pairs(&[("to", "same_currency")])
+        );
+        assert_eq!(
+            codes(read_rate("USD", "CNY", "0", "2026-11-20")),
+            pairs(&[("rate", "not_positive")])
+        );
+        assert_eq!(
+            codes(read_rate("USD", "CNY", "", "2026-11-20")),
+            pairs(&[("rate", "required")])
+        );
     }
 
     #[test]
     fn the_newest_rate_of_each_pair_comes_first() {
         let r = |id, from, to, date: &str| Stored {
             id,
-            record: ExchangeRate { from, to, rate: Decimal::ONE, date: date.into() },
+            record: ExchangeRate {
+                from,
+                to,
+                rate: Decimal::ONE,
+                date: date.into(),
+            },
         };
         let (latest, earlier) = split_latest(vec![
             r(3, Currency::EUR, Currency::CNY, "2026-11-21"),

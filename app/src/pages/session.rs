@@ -28,7 +28,11 @@ mod server {
         let setup_needed = !store::site::setup_completed(&auth::db()?).await?;
         let caller = auth::caller()?;
         let session_ended = caller.is_none() && sent_session_cookie();
-        Ok(SessionInfo { setup_needed, caller, session_ended })
+        Ok(SessionInfo {
+            setup_needed,
+            caller,
+            session_ended,
+        })
     }
 
     /// Whether the request carried a session cookie.
@@ -50,9 +54,12 @@ mod server {
         if !caller.memberships.iter().any(|m| m.team_id == team_id) {
             return Err(AppError::Forbidden);
         }
-        auth::session()?.insert(SessionKeys::ACTIVE_TEAM, team_id).await.map_err(|e| {
-            tracing::error!(error = %e, "cannot store active team");
-            AppError::Internal
-        })
+        auth::session()?
+            .insert(SessionKeys::ACTIVE_TEAM, team_id)
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "cannot store active team");
+                AppError::Internal
+            })
     }
 }

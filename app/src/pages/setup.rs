@@ -49,8 +49,15 @@ mod server {
         if !store::site::complete_setup(&mut tx).await? {
             return Err(AppError::Conflict(Msg::SetupAlreadyDone));
         }
-        let user = UserForCreate { email: &email, display_name: &display_name, password_hash: &hash, is_admin: true };
-        let id = store::users::insert(&mut tx, &user).await?.ok_or(AppError::Conflict(Msg::EmailTaken))?;
+        let user = UserForCreate {
+            email: &email,
+            display_name: &display_name,
+            password_hash: &hash,
+            is_admin: true,
+        };
+        let id = store::users::insert(&mut tx, &user)
+            .await?
+            .ok_or(AppError::Conflict(Msg::EmailTaken))?;
         tx.commit().await?;
         tracing::info!(user_id = id, "first administrator created");
         start_session(&auth::session()?, id, 0).await

@@ -17,7 +17,14 @@ use leptos_router::hooks::use_location;
 pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
     use crate::{app::request_locale, auth, domain::roles::Capability, services::tco};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
-    let computed = tco::compute(&auth::db()?, team.team_id, &query, request_locale(), caller.may(Capability::EditWorkloads)).await?;
+    let computed = tco::compute(
+        &auth::db()?,
+        team.team_id,
+        &query,
+        request_locale(),
+        caller.may(Capability::EditWorkloads),
+    )
+    .await?;
     Ok(computed.view)
 }
 
@@ -34,8 +41,13 @@ pub async fn set_budget(workload_id: i64, amount: String) -> Result<(), AppError
     if amount.is_empty() {
         store::budgets::clear(&mut tx, team.team_id, workload_id).await?;
     } else {
-        let value = Decimal::from_str(amount).ok().filter(|d| *d > Decimal::ZERO).ok_or_else(|| AppError::InvalidFields(vec![FieldIssue::new("amount", "not_positive")]))?;
-        let base = store::teams::base_currency(&mut *tx, team.team_id).await?.ok_or(AppError::Internal)?;
+        let value = Decimal::from_str(amount)
+            .ok()
+            .filter(|d| *d > Decimal::ZERO)
+            .ok_or_else(|| AppError::InvalidFields(vec![FieldIssue::new("amount", "not_positive")]))?;
+        let base = store::teams::base_currency(&mut *tx, team.team_id)
+            .await?
+            .ok_or(AppError::Internal)?;
         if !store::budgets::set(&mut tx, team.team_id, workload_id, value, base).await? {
             return Err(AppError::NotFound);
         }

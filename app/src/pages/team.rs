@@ -52,7 +52,10 @@ pub fn MemberTable(members: Vec<Member>) -> impl IntoView {
 pub fn TeamPage() -> impl IntoView {
     signed_in(false, |caller| {
         let members = Resource::new(|| (), |_| active_team_members());
-        let name = caller.active_membership().map(|m| m.team_name.clone()).unwrap_or_default();
+        let name = caller
+            .active_membership()
+            .map(|m| m.team_name.clone())
+            .unwrap_or_default();
         view! {
             <Title text=name.clone() />
             <h1>{name}</h1>

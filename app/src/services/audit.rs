@@ -6,8 +6,8 @@
 
 use crate::{
     domain::audit::{
-        Action, ChainError, ChainFault, ChainHead, ExportFault, ExportedRevision, OrderExport, OrderState, canonical_json, check_self,
-        content_hash_or_empty, first_difference, parse_export, sha256_hex, verify_next,
+        Action, ChainError, ChainFault, ChainHead, ExportFault, ExportedRevision, OrderExport, OrderState,
+        canonical_json, check_self, content_hash_or_empty, first_difference, parse_export, sha256_hex, verify_next,
     },
     store::{self, Db},
 };
@@ -36,7 +36,9 @@ pub enum AuditFault {
         seq: i64,
     },
     /// An approved revision's content no longer matches the hash its approval pinned.
-    #[error("order {order_id} revision {revision}: approved content changed (approval pinned {pinned}, content hashes to {actual})")]
+    #[error(
+        "order {order_id} revision {revision}: approved content changed (approval pinned {pinned}, content hashes to {actual})"
+    )]
     ApprovedContentChanged {
         /// Order id.
         order_id: i64,
@@ -71,13 +73,23 @@ pub async fn verify(db: &Db) -> Result<Result<AuditStatus, AuditFault>, sqlx::Er
         after = last.0;
         for row in rows {
             let seq = row.0;
-            let Some(event) = store::audit::decode(row) else { return Ok(Err(AuditFault::Unreadable { seq })) };
+            let Some(event) = store::audit::decode(row) else {
+                return Ok(Err(AuditFault::Unreadable { seq }));
+            };
             head = match verify_next(&head, &event) {
                 Ok(h) => h,
-                Err(ChainError { seq, fault }) => return Ok(Err(AuditFault::Chain { seq, fault: fault.to_string() })),
+                Err(ChainError { seq, fault }) => {
+                    return Ok(Err(AuditFault::Chain {
+                        seq,
+                        fault: fault.to_string(),
+                    }));
+                }
             };
             if event.action == Action::Approve
-                && let (Some(rev), Some(hash)) = (event.data.get("revision").and_then(serde_json::Value::as_i64), event.data.get("content_hash").and_then(|h| h.as_str()))
+                && let (Some(rev), Some(hash)) = (
+                    event.data.get("revision").and_then(serde_json::Value::as_i64),
+                    event.data.get("content_hash").and_then(|h| h.as_str()),
+                )
             {
                 pinned.insert((event.order_id, rev), hash.to_string());
             }
@@ -85,13 +97,26 @@ pub async fn verify(db: &Db) -> Result<Result<AuditStatus, AuditFault>, sqlx::Er
     }
     let approved = store::orders::approved(db).await?;
     for (_, order_id, revision, content, _) in &approved {
-        let actual = serde_json::from_str::<serde_json::Value>(content).ok().and_then(|v| canonical_json(&v).ok()).map(|c| sha256_hex(&c)).unwrap_or_default();
+        let actual = serde_json::from_str::<serde_json::Value>(content)
+            .ok()
+            .and_then(|v| canonical_json(&v).ok())
+            .map(|c| sha256_hex(&c))
+            .unwrap_or_default();
         let pin = pinned.get(&(*order_id, *revision)).cloned().unwrap_or_default();
         if pin != actual {
-            return Ok(Err(AuditFault::ApprovedContentChanged { order_id: *order_id, revision: *revision, pinned: pin, actual }));
+            return Ok(Err(AuditFault::ApprovedContentChanged {
+                order_id: *order_id,
+                revision: *revision,
+                pinned: pin,
+                actual,
+            }));
         }
     }
-    Ok(Ok(AuditStatus { events: head.count, head_hash: head.head_hash, approved_revisions: approved.len() as u64 }))
+    Ok(Ok(AuditStatus {
+        events: head.count,
+        head_hash: head.head_hash,
+        approved_revisions: approved.len() as u64,
+    }))
 }
 
 /// Verifies one order's events where they stand in the chain (each hash recomputed, each
@@ -105,16 +130,27 @@ pub async fn verify_order(db: &Db, order_id: i64) -> Result<Result<AuditStatus, 
     let mut events = 0;
     for (row, prev_in_chain) in store::audit::of_order(db, order_id).await?.into_iter().zip(links) {
         let seq = row.0;
-        let Some(event) = store::audit::decode(row) else { return Ok(Err(AuditFault::Unreadable { seq })) };
+        let Some(event) = store::audit::decode(row) else {
+            return Ok(Err(AuditFault::Unreadable { seq }));
+        };
         if event.compute_hash().ok().as_deref() != Some(event.hash.as_str()) {
-            return Ok(Err(AuditFault::Chain { seq, fault: ChainFault::BadHash.to_string() }));
+            return Ok(Err(AuditFault::Chain {
+                seq,
+                fault: ChainFault::BadHash.to_string(),
+            }));
         }
         let expected_prev = prev_in_chain.unwrap_or_else(|| crate::domain::audit::GENESIS_HASH.to_string());
         if event.prev_hash != expected_prev {
-            return Ok(Err(AuditFault::Chain { seq, fault: ChainFault::BrokenLink.to_string() }));
+            return Ok(Err(AuditFault::Chain {
+                seq,
+                fault: ChainFault::BrokenLink.to_string(),
+            }));
         }
         if event.action == Action::Approve
-            && let (Some(rev), Some(hash)) = (event.data.get("revision").and_then(serde_json::Value::as_i64), event.data.get("content_hash").and_then(|h| h.as_str()))
+            && let (Some(rev), Some(hash)) = (
+                event.data.get("revision").and_then(serde_json::Value::as_i64),
+                event.data.get("content_hash").and_then(|h| h.as_str()),
+            )
         {
             pinned.insert(rev, hash.to_string());
         }
@@ -126,14 +162,27 @@ pub async fn verify_order(db: &Db, order_id: i64) -> Result<Result<AuditStatus, 
             continue;
         }
         approved += 1;
-        let actual = serde_json::from_str::<serde_json::Value>(&content).ok().and_then(|v| canonical_json(&v).ok()).map(|c| sha256_hex(&c)).unwrap_or_default();
+        let actual = serde_json::from_str::<serde_json::Value>(&content)
+            .ok()
+            .and_then(|v| canonical_json(&v).ok())
+            .map(|c| sha256_hex(&c))
+            .unwrap_or_default();
         let pin = pinned.get(&revision).cloned().unwrap_or_default();
         if pin != actual {
-            return Ok(Err(AuditFault::ApprovedContentChanged { order_id, revision, pinned: pin, actual }));
+            return Ok(Err(AuditFault::ApprovedContentChanged {
+                order_id,
+                revision,
+                pinned: pin,
+                actual,
+            }));
         }
     }
     let head = store::audit::head(db).await?;
-    Ok(Ok(AuditStatus { events, head_hash: head.head_hash, approved_revisions: approved }))
+    Ok(Ok(AuditStatus {
+        events,
+        head_hash: head.head_hash,
+        approved_revisions: approved,
+    }))
 }
 
 /// Why an export does not check out: the export itself or its agreement with the database
@@ -177,17 +226,30 @@ pub async fn export_order(db: &Db, order_id: i64) -> Result<Option<OrderExport>,
     let mut events = Vec::new();
     for row in store::audit::of_order(db, order_id).await? {
         let seq = row.0;
-        events.push(store::audit::decode(row).ok_or_else(|| unreadable(format!("audit event {seq}: unreadable action or data")))?);
+        events.push(
+            store::audit::decode(row)
+                .ok_or_else(|| unreadable(format!("audit event {seq}: unreadable action or data")))?,
+        );
     }
     let mut revisions = Vec::new();
     for (revision, state, content, content_hash) in store::orders::revisions_for_audit(db, order_id).await? {
-        let content = serde_json::from_str(&content).map_err(|e| unreadable(format!("order {order_id} revision {revision}: {e}")))?;
-        revisions.push(ExportedRevision { revision, state: store::orders::parse_state(&state)?, content, content_hash });
+        let content = serde_json::from_str(&content)
+            .map_err(|e| unreadable(format!("order {order_id} revision {revision}: {e}")))?;
+        revisions.push(ExportedRevision {
+            revision,
+            state: store::orders::parse_state(&state)?,
+            content,
+            content_hash,
+        });
     }
     if events.is_empty() && revisions.is_empty() {
         return Ok(None);
     }
-    Ok(Some(OrderExport { order_id, events, revisions }))
+    Ok(Some(OrderExport {
+        order_id,
+        events,
+        revisions,
+    }))
 }
 
 /// Checks an exported order record (JSON, format: [`crate::domain::audit::OrderExport`])
@@ -203,7 +265,10 @@ pub async fn export_order(db: &Db, order_id: i64) -> Result<Option<OrderExport>,
 ///
 /// # Errors
 /// Database errors only; every mismatch is an `Ok(Err(_))`.
-pub async fn check_export(db: &Db, export: &serde_json::Value) -> Result<Result<ExportStatus, ExportMismatch>, sqlx::Error> {
+pub async fn check_export(
+    db: &Db,
+    export: &serde_json::Value,
+) -> Result<Result<ExportStatus, ExportMismatch>, sqlx::Error> {
     let fail = |f: ExportFault| Ok(Err(ExportMismatch::Export(f)));
     let export = match parse_export(export) {
         Ok(e) => e,
@@ -213,40 +278,73 @@ pub async fn check_export(db: &Db, export: &serde_json::Value) -> Result<Result<
         return fail(f);
     }
 
-    let stored: BTreeMap<i64, store::audit::EventRow> = store::audit::of_order(db, export.order_id).await?.into_iter().map(|r| (r.0, r)).collect();
+    let stored: BTreeMap<i64, store::audit::EventRow> = store::audit::of_order(db, export.order_id)
+        .await?
+        .into_iter()
+        .map(|r| (r.0, r))
+        .collect();
     for e in &export.events {
-        let Some(row) = stored.get(&e.seq) else { return fail(ExportFault::EventNotInDatabase { seq: e.seq }) };
+        let Some(row) = stored.get(&e.seq) else {
+            return fail(ExportFault::EventNotInDatabase { seq: e.seq });
+        };
         let field = match store::audit::decode(row.clone()) {
             None => Some("action or data"),
             Some(s) => first_difference(e, &s),
         };
         if let Some(field) = field {
-            return fail(ExportFault::EventDiffers { seq: e.seq, field: field.to_owned() });
+            return fail(ExportFault::EventDiffers {
+                seq: e.seq,
+                field: field.to_owned(),
+            });
         }
     }
     if let Some(last) = export.events.last() {
         let exported: std::collections::HashSet<i64> = export.events.iter().map(|e| e.seq).collect();
-        if let Some(&seq) = stored.range(..=last.seq).map(|(s, _)| s).find(|s| !exported.contains(*s)) {
+        if let Some(&seq) = stored
+            .range(..=last.seq)
+            .map(|(s, _)| s)
+            .find(|s| !exported.contains(*s))
+        {
             return fail(ExportFault::EventOmitted { seq });
         }
     }
 
-    let revisions: HashMap<i64, (String, String)> =
-        store::orders::revisions_for_audit(db, export.order_id).await?.into_iter().map(|(rev, state, content, _)| (rev, (state, content))).collect();
+    let revisions: HashMap<i64, (String, String)> = store::orders::revisions_for_audit(db, export.order_id)
+        .await?
+        .into_iter()
+        .map(|(rev, state, content, _)| (rev, (state, content)))
+        .collect();
     for r in &export.revisions {
-        let Some((state, content)) = revisions.get(&r.revision) else { return fail(ExportFault::RevisionNotInDatabase { revision: r.revision }) };
+        let Some((state, content)) = revisions.get(&r.revision) else {
+            return fail(ExportFault::RevisionNotInDatabase { revision: r.revision });
+        };
         let exported = content_hash_or_empty(&r.content);
-        let database = serde_json::from_str(content).map(|v| content_hash_or_empty(&v)).unwrap_or_default();
+        let database = serde_json::from_str(content)
+            .map(|v| content_hash_or_empty(&v))
+            .unwrap_or_default();
         if exported != database {
-            return fail(ExportFault::RevisionDiffers { revision: r.revision, exported, database, state: state.clone() });
+            return fail(ExportFault::RevisionDiffers {
+                revision: r.revision,
+                exported,
+                database,
+                state: state.clone(),
+            });
         }
         if r.state == OrderState::Approved && state != "approved" {
-            return fail(ExportFault::RevisionState { revision: r.revision, state: state.clone() });
+            return fail(ExportFault::RevisionState {
+                revision: r.revision,
+                state: state.clone(),
+            });
         }
     }
 
     Ok(match verify(db).await? {
         Err(fault) => Err(ExportMismatch::Database(fault)),
-        Ok(chain) => Ok(ExportStatus { order_id: export.order_id, events: export.events.len() as u64, revisions: export.revisions.len() as u64, chain }),
+        Ok(chain) => Ok(ExportStatus {
+            order_id: export.order_id,
+            events: export.events.len() as u64,
+            revisions: export.revisions.len() as u64,
+            chain,
+        }),
     })
 }

@@ -6,8 +6,8 @@ use crate::{
     domain::{
         audit::{Action, OrderState, Outcome, Refusal, TransitionCtx, canonical_json, sha256_hex, transition},
         checklist::{
-            self, BlockerReason, Evidence, EvidenceKind, Expert, FactSources, ItemAnswer, ItemStatus, Prefill, PrefillFacts, RunObservation, Suggested,
-            submission_blockers,
+            self, BlockerReason, Evidence, EvidenceKind, Expert, FactSources, ItemAnswer, ItemStatus, Prefill,
+            PrefillFacts, RunObservation, Suggested, submission_blockers,
         },
         quotes::{QuoteDraft, Workload},
         roles::TeamRole,
@@ -124,8 +124,18 @@ fn append_failed(e: store::audit::AppendError) -> AppError {
     }
 }
 
-async fn record(tx: &mut Tx, order_id: i64, actor: i64, at: &str, action: Action, data: serde_json::Value) -> Result<(), AppError> {
-    store::audit::append(tx, order_id, actor, at, action, data).await.map(|_| ()).map_err(append_failed)
+async fn record(
+    tx: &mut Tx,
+    order_id: i64,
+    actor: i64,
+    at: &str,
+    action: Action,
+    data: serde_json::Value,
+) -> Result<(), AppError> {
+    store::audit::append(tx, order_id, actor, at, action, data)
+        .await
+        .map(|_| ())
+        .map_err(append_failed)
 }
 
 fn content_of(row: &OrderRow) -> Result<Content, AppError> {
@@ -136,16 +146,36 @@ fn content_of(row: &OrderRow) -> Result<Content, AppError> {
 }
 
 /// Creates an order (procurement) with its first draft revision; returns its id.
-pub async fn create(db: &Db, caller: &Caller, team: &Membership, title: &str, workload_id: i64) -> Result<i64, AppError> {
+pub async fn create(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    title: &str,
+    workload_id: i64,
+) -> Result<i64, AppError> {
     let title = title.trim();
     if title.is_empty() || title.chars().count() > 200 {
         return Err(AppError::InvalidFields(vec![FieldIssue::new("title", "required")]));
     }
-    let content = Content { workload_id, ..Content::default() }.canonical()?;
+    let content = Content {
+        workload_id,
+        ..Content::default()
+    }
+    .canonical()?;
     let at = now();
     let mut tx = store::begin_write(db).await?;
-    let (id, _) = store::orders::insert(&mut tx, team.team_id, title, workload_id, caller.user_id, &content).await?.ok_or(AppError::NotFound)?;
-    record(&mut tx, id, caller.user_id, &at, Action::Create, serde_json::json!({ "revision": 1, "title": title, "workload_id": workload_id })).await?;
+    let (id, _) = store::orders::insert(&mut tx, team.team_id, title, workload_id, caller.user_id, &content)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    record(
+        &mut tx,
+        id,
+        caller.user_id,
+        &at,
+        Action::Create,
+        serde_json::json!({ "revision": 1, "title": title, "workload_id": workload_id }),
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -162,7 +192,9 @@ async fn edit_draft(
 ) -> Result<(), AppError> {
     let at = now();
     let mut tx = store::begin_write(db).await?;
-    let row = store::orders::latest(&mut *tx, team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let row = store::orders::latest(&mut *tx, team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let ctx = TransitionCtx {
         actor_id: actor,
         actor_is_manager_of_team: false,
@@ -203,14 +235,23 @@ pub struct Selection {
 /// Sets the chosen quote (pinning its latest revision), alternatives, runs and waiver of a draft.
 pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, s: &Selection) -> Result<(), AppError> {
     let quote_revision_id = match s.quote_id {
-        Some(q) => Some(store::quotes::latest(db, team.team_id, q).await?.ok_or(AppError::NotFound)?.revision_id),
+        Some(q) => Some(
+            store::quotes::latest(db, team.team_id, q)
+                .await?
+                .ok_or(AppError::NotFound)?
+                .revision_id,
+        ),
         None => None,
     };
     for run in &s.runs {
-        store::runs::canonical(db, team.team_id, *run).await?.ok_or(AppError::NotFound)?;
+        store::runs::canonical(db, team.team_id, *run)
+            .await?
+            .ok_or(AppError::NotFound)?;
     }
     for q in &s.considered {
-        store::quotes::latest(db, team.team_id, *q).await?.ok_or(AppError::NotFound)?;
+        store::quotes::latest(db, team.team_id, *q)
+            .await?
+            .ok_or(AppError::NotFound)?;
     }
     let s = s.clone();
     edit_draft(db, team.team_id, caller.user_id, order_id, Action::EvidenceAttached, move |c, _| {
@@ -253,7 +294,13 @@ pub struct AnswerForm {
 }
 
 /// Answers one item of a draft; engineers answer the engineers' items, procurement the rest.
-pub async fn answer(db: &Db, caller: &Caller, team: &Membership, order_id: i64, form: &AnswerForm) -> Result<(), AppError> {
+pub async fn answer(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    form: &AnswerForm,
+) -> Result<(), AppError> {
     let item = checklist::item(&form.item_id).ok_or(AppError::NotFound)?;
     let expert_ok = match item.expert {
         Expert::Engineer => team.role == TeamRole::Engineer,
@@ -274,9 +321,13 @@ pub async fn answer(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
         _ => return Err(AppError::InvalidFields(vec![FieldIssue::new("status", "invalid")])),
     };
     if let Some(run) = form.evidence_run {
-        store::runs::canonical(db, team.team_id, run).await?.ok_or(AppError::NotFound)?;
+        store::runs::canonical(db, team.team_id, run)
+            .await?
+            .ok_or(AppError::NotFound)?;
     }
-    let current = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let current = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let current = content_of(&current)?;
     let mut evidence = Vec::new();
     if let Some(run_id) = form.evidence_run {
@@ -284,28 +335,50 @@ pub async fn answer(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
     }
     let field = form.evidence_quote_field.trim();
     if !field.is_empty() {
-        let known = crate::pages::quotes::form::SECTIONS.iter().flat_map(|(_, fields)| fields.iter()).any(|(column, _, _)| *column == field);
-        let quote_revision_id = current.quote_revision_id.filter(|_| known).ok_or_else(|| AppError::InvalidFields(vec![FieldIssue::new("evidence_quote_field", "invalid")]))?;
-        evidence.push(Evidence::QuoteField { quote_revision_id, field: field.to_string() });
+        let known = crate::pages::quotes::form::SECTIONS
+            .iter()
+            .flat_map(|(_, fields)| fields.iter())
+            .any(|(column, _, _)| *column == field);
+        let quote_revision_id = current
+            .quote_revision_id
+            .filter(|_| known)
+            .ok_or_else(|| AppError::InvalidFields(vec![FieldIssue::new("evidence_quote_field", "invalid")]))?;
+        evidence.push(Evidence::QuoteField {
+            quote_revision_id,
+            field: field.to_string(),
+        });
     }
     if let Some(doc) = form.evidence_file {
         let rev = current.quote_revision_id.ok_or(AppError::NotFound)?;
         let docs = store::documents::of_revision(db, team.team_id, rev).await?;
         let d = docs.into_iter().find(|d| d.id == doc).ok_or(AppError::NotFound)?;
-        evidence.push(Evidence::File { sha256: d.sha256, name: d.file_name });
+        evidence.push(Evidence::File {
+            sha256: d.sha256,
+            name: d.file_name,
+        });
     }
     if form.evidence_tco {
         evidence.push(Evidence::TcoComparison { id: order_id });
     }
     if !form.evidence_note.trim().is_empty() {
-        evidence.push(Evidence::Note { text: form.evidence_note.trim().to_string() });
+        evidence.push(Evidence::Note {
+            text: form.evidence_note.trim().to_string(),
+        });
     }
     let item_id = item.id.to_string();
     let answer_text = form.answer.trim().to_string();
     let user = caller.user_id;
     edit_draft(db, team.team_id, user, order_id, Action::ItemAnswered, move |c, at| {
-        let a = ItemAnswer { item_id: item_id.clone(), status, answer: answer_text, evidence, answered_by: user, answered_at: at.to_string() };
-        let data = serde_json::json!({ "item_id": item_id, "status": a.status, "answer": a.answer, "evidence": a.evidence });
+        let a = ItemAnswer {
+            item_id: item_id.clone(),
+            status,
+            answer: answer_text,
+            evidence,
+            answered_by: user,
+            answered_at: at.to_string(),
+        };
+        let data =
+            serde_json::json!({ "item_id": item_id, "status": a.status, "answer": a.answer, "evidence": a.evidence });
         c.answers.insert(item_id, a);
         Ok(data)
     })
@@ -324,22 +397,44 @@ struct Readiness {
 /// change between this check and the write). A run counts only when it is attached, of the
 /// chosen quote and its verdict is valid: a run with warnings, an invalid one or one the
 /// verdict could not judge (no telemetry) backs an order only through a written waiver.
-async fn readiness(conn: &mut SqliteConnection, team_id: i64, content: &Content, workload: &Workload) -> Result<Readiness, AppError> {
+async fn readiness(
+    conn: &mut SqliteConnection,
+    team_id: i64,
+    content: &Content,
+    workload: &Workload,
+) -> Result<Readiness, AppError> {
     let answers: Vec<ItemAnswer> = content.answers.values().cloned().collect();
-    let blockers = submission_blockers(&answers, checklist::workload_kind(workload.kind), workload.gpus_needed > 1);
+    let blockers = submission_blockers(
+        &answers,
+        checklist::workload_kind(workload.kind),
+        workload.gpus_needed > 1,
+    );
     let quote = match content.quote_revision_id {
         Some(rev) => store::quotes::revision(&mut *conn, team_id, rev).await?,
         None => None,
     };
     let quote_expired = quote.as_ref().is_some_and(|q| q.draft.is_expired(store::today()));
     let valid_run = match content.quote_id {
-        Some(quote_id) if !content.runs.is_empty() => store::runs::list(&mut *conn, team_id, RunFilter { quote_id: Some(quote_id), workload_id: None }, 500)
-            .await?
-            .iter()
-            .any(|r| content.runs.contains(&r.id) && r.status == RunStatus::Valid),
+        Some(quote_id) if !content.runs.is_empty() => store::runs::list(
+            &mut *conn,
+            team_id,
+            RunFilter {
+                quote_id: Some(quote_id),
+                workload_id: None,
+            },
+            500,
+        )
+        .await?
+        .iter()
+        .any(|r| content.runs.contains(&r.id) && r.status == RunStatus::Valid),
         _ => false,
     };
-    Ok(Readiness { blockers, quote_missing: quote.is_none(), quote_expired, run_or_waiver: valid_run || !content.waiver.is_empty() })
+    Ok(Readiness {
+        blockers,
+        quote_missing: quote.is_none(),
+        quote_expired,
+        run_or_waiver: valid_run || !content.waiver.is_empty(),
+    })
 }
 
 /// Whether two exact amounts as the page writes them (`CostRow::total_exact`) are equal.
@@ -355,15 +450,31 @@ fn freeze(computed: &crate::services::tco::Computed, rates: Vec<ExchangeRate>, q
     let exact = rows.len() == result.quotes.len()
         && rows.iter().all(|row| {
             result.quotes.iter().any(|q| {
-                q.id == row.quote_id.to_string() && same_amount(&row.total_exact, q.estimate.total) && same_amount(&row.compared_exact, q.compared_total)
+                q.id == row.quote_id.to_string()
+                    && same_amount(&row.total_exact, q.estimate.total)
+                    && same_amount(&row.compared_exact, q.compared_total)
             })
         });
     if !exact {
-        tracing::error!(query, "the scenario of a comparison does not reproduce its rows; not frozen");
+        tracing::error!(
+            query,
+            "the scenario of a comparison does not reproduce its rows; not frozen"
+        );
         return None;
     }
-    let quotes = rows.iter().map(|r| PinnedQuote { quote_id: r.quote_id, revision: r.revision }).collect();
-    Some(Frozen { query: query.to_string(), quotes, scenario, result })
+    let quotes = rows
+        .iter()
+        .map(|r| PinnedQuote {
+            quote_id: r.quote_id,
+            revision: r.revision,
+        })
+        .collect();
+    Some(Frozen {
+        query: query.to_string(),
+        quotes,
+        scenario,
+        result,
+    })
 }
 
 /// Submits a draft: every required item settled, the chosen quote unexpired, a valid run or a
@@ -374,11 +485,22 @@ fn freeze(computed: &crate::services::tco::Computed, rates: Vec<ExchangeRate>, q
 /// submitted content) or finds the revision submitted and is refused (409). The comparison
 /// is computed from the pool meanwhile: no write can commit while the lock is held, so it
 /// reads the same state.
-pub async fn submit(db: &Db, caller: &Caller, team: &Membership, order_id: i64, locale: Locale) -> Result<(), AppError> {
+pub async fn submit(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    locale: Locale,
+) -> Result<(), AppError> {
     let mut tx = store::begin_write(db).await?;
-    let row = store::orders::latest(&mut *tx, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let row = store::orders::latest(&mut *tx, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let mut content = content_of(&row)?;
-    let workload = store::workloads::by_id(&mut *tx, team.team_id, content.workload_id).await?.ok_or(AppError::NotFound)?.record;
+    let workload = store::workloads::by_id(&mut *tx, team.team_id, content.workload_id)
+        .await?
+        .ok_or(AppError::NotFound)?
+        .record;
     let ready = readiness(&mut tx, team.team_id, &content, &workload).await?;
     let ctx = TransitionCtx {
         actor_id: caller.user_id,
@@ -393,10 +515,17 @@ pub async fn submit(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
     transition(row.state, Action::Submit, &ctx).map_err(refusal)?;
     let query = comparison_query(&content);
     let computed = crate::services::tco::compute(db, team.team_id, &query, locale, false).await?;
-    if !content.quote_id.is_some_and(|q| computed.view.rows.iter().any(|r| r.quote_id == q)) {
+    if !content
+        .quote_id
+        .is_some_and(|q| computed.view.rows.iter().any(|r| r.quote_id == q))
+    {
         return Err(AppError::Invalid(Msg::OrdersRChosenNotCompared));
     }
-    let rates: Vec<ExchangeRate> = store::exchange_rates::list(&mut *tx, team.team_id).await?.into_iter().map(|r| r.record).collect();
+    let rates: Vec<ExchangeRate> = store::exchange_rates::list(&mut *tx, team.team_id)
+        .await?
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
     let frozen = freeze(&computed, rates, &query).ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
     content.tco = Some(computed.view.rows);
     content.frozen = Some(frozen);
@@ -404,11 +533,29 @@ pub async fn submit(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
     let hash = sha256_hex(&text);
     let at = now();
     if !store::orders::set_content(&mut tx, row.revision_id, &text).await?
-        || !store::orders::set_state(&mut tx, row.revision_id, OrderState::Draft, OrderState::Submitted, caller.user_id, &at, "", None).await?
+        || !store::orders::set_state(
+            &mut tx,
+            row.revision_id,
+            OrderState::Draft,
+            OrderState::Submitted,
+            caller.user_id,
+            &at,
+            "",
+            None,
+        )
+        .await?
     {
         return Err(refusal(Refusal::Locked));
     }
-    record(&mut tx, order_id, caller.user_id, &at, Action::Submit, serde_json::json!({ "revision": row.revision, "content_hash": hash })).await?;
+    record(
+        &mut tx,
+        order_id,
+        caller.user_id,
+        &at,
+        Action::Submit,
+        serde_json::json!({ "revision": row.revision, "content_hash": hash }),
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -435,8 +582,17 @@ fn link_query(link: &str) -> Option<String> {
 /// [`Content::comparison`]); an empty link goes back to the default. The link must be for
 /// the order's workload (added when missing) and must compute: every field valid and at
 /// least one quote costed.
-pub async fn set_comparison(db: &Db, caller: &Caller, team: &Membership, order_id: i64, link: &str, locale: Locale) -> Result<(), AppError> {
-    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+pub async fn set_comparison(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    link: &str,
+    locale: Locale,
+) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let workload_id = content_of(&row)?.workload_id;
     let query = if link.trim().is_empty() {
         None
@@ -444,7 +600,9 @@ pub async fn set_comparison(db: &Db, caller: &Caller, team: &Membership, order_i
         let query = link_query(link).ok_or(AppError::Invalid(Msg::OrdersRComparisonInvalid))?;
         let parsed = crate::services::tco::Query::parse(&query);
         let query = match parsed.get("workload") {
-            Some(w) if w != workload_id.to_string() => return Err(AppError::Invalid(Msg::OrdersRComparisonOtherWorkload)),
+            Some(w) if w != workload_id.to_string() => {
+                return Err(AppError::Invalid(Msg::OrdersRComparisonOtherWorkload));
+            }
             Some(_) => query,
             None if query.is_empty() => format!("workload={workload_id}"),
             None => format!("workload={workload_id}&{query}"),
@@ -456,19 +614,38 @@ pub async fn set_comparison(db: &Db, caller: &Caller, team: &Membership, order_i
         }
         Some(query)
     };
-    edit_draft(db, team.team_id, caller.user_id, order_id, Action::EvidenceAttached, move |c, _| {
-        c.comparison = query;
-        Ok(serde_json::json!({ "comparison": c.comparison }))
-    })
+    edit_draft(
+        db,
+        team.team_id,
+        caller.user_id,
+        order_id,
+        Action::EvidenceAttached,
+        move |c, _| {
+            c.comparison = query;
+            Ok(serde_json::json!({ "comparison": c.comparison }))
+        },
+    )
     .await
 }
 
 /// Approves or rejects a submitted revision: a manager of the team who did not submit it,
 /// with the password re-entered, and a comment when rejecting. An approval pins the hash of the
 /// revision's content in its event.
-pub async fn decide(db: &Db, caller: &Caller, team: &Membership, order_id: i64, approve: bool, password: String, comment: &str) -> Result<(), AppError> {
-    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
-    let user = store::users::by_id(db, caller.user_id).await?.ok_or(AppError::Unauthenticated)?;
+pub async fn decide(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    approve: bool,
+    password: String,
+    comment: &str,
+) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let user = store::users::by_id(db, caller.user_id)
+        .await?
+        .ok_or(AppError::Unauthenticated)?;
     let is_manager = team.role == TeamRole::Manager;
     // The password is checked only for someone who may decide, so the check cannot be used to
     // guess passwords by anyone else.
@@ -486,14 +663,30 @@ pub async fn decide(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
     };
     let to = match transition(row.state, action, &ctx).map_err(refusal)? {
         Outcome::State(s) => s,
-        Outcome::NewDraftRevision => return Err(refusal(Refusal::InvalidTransition { from: row.state, action })),
+        Outcome::NewDraftRevision => {
+            return Err(refusal(Refusal::InvalidTransition {
+                from: row.state,
+                action,
+            }));
+        }
     };
     let hash = sha256_hex(&row.content);
     let at = now();
     let comment = comment.trim();
     let mut tx = store::begin_write(db).await?;
     let pinned = approve.then_some(hash.as_str());
-    if !store::orders::set_state(&mut tx, row.revision_id, OrderState::Submitted, to, caller.user_id, &at, comment, pinned).await? {
+    if !store::orders::set_state(
+        &mut tx,
+        row.revision_id,
+        OrderState::Submitted,
+        to,
+        caller.user_id,
+        &at,
+        comment,
+        pinned,
+    )
+    .await?
+    {
         return Err(refusal(Refusal::Locked));
     }
     let data = if approve {
@@ -508,7 +701,9 @@ pub async fn decide(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
 
 /// Reopens an approved or rejected order as a new draft revision (the decided one stays).
 pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) -> Result<(), AppError> {
-    let row = store::orders::latest(db, team.team_id, order_id).await?.ok_or(AppError::NotFound)?;
+    let row = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let ctx = TransitionCtx {
         actor_id: caller.user_id,
         actor_is_manager_of_team: team.role == TeamRole::Manager,
@@ -526,7 +721,15 @@ pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) 
     let at = now();
     let mut tx = store::begin_write(db).await?;
     store::orders::add_revision(&mut tx, team.team_id, order_id, row.revision + 1, &content.canonical()?).await?;
-    record(&mut tx, order_id, caller.user_id, &at, Action::Reopen, serde_json::json!({ "from_revision": row.revision, "revision": row.revision + 1 })).await?;
+    record(
+        &mut tx,
+        order_id,
+        caller.user_id,
+        &at,
+        Action::Reopen,
+        serde_json::json!({ "from_revision": row.revision, "revision": row.revision + 1 }),
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }
@@ -543,16 +746,27 @@ fn default_query(c: &Content) -> String {
 /// The comparison an order is (or was) submitted with: the frozen one, else the one chosen,
 /// else the default.
 fn comparison_query(c: &Content) -> String {
-    c.frozen.as_ref().map(|f| f.query.clone()).or_else(|| c.comparison.clone()).unwrap_or_else(|| default_query(c))
+    c.frozen
+        .as_ref()
+        .map(|f| f.query.clone())
+        .or_else(|| c.comparison.clone())
+        .unwrap_or_else(|| default_query(c))
 }
 
 /// What the attached runs of the chosen quote observed, read from their canonical records (a
 /// record that does not read is left out and logged; runs of other quotes say nothing about
 /// the chosen node).
-async fn observations(db: &Db, team_id: i64, quote_id: Option<i64>, runs: &[RunSummary]) -> Result<Vec<RunObservation>, AppError> {
+async fn observations(
+    db: &Db,
+    team_id: i64,
+    quote_id: Option<i64>,
+    runs: &[RunSummary],
+) -> Result<Vec<RunObservation>, AppError> {
     let mut out = Vec::with_capacity(runs.len());
     for r in runs.iter().filter(|r| quote_id.is_some() && r.quote_id == quote_id) {
-        let Some(json) = store::runs::canonical(db, team_id, r.id).await? else { continue };
+        let Some(json) = store::runs::canonical(db, team_id, r.id).await? else {
+            continue;
+        };
         match RunObservation::from_canonical(r.id, r.quote_id, Some(r.status), &json) {
             Ok(o) => out.push(o),
             Err(e) => tracing::error!(error = %e, run = r.id, "stored canonical run does not read"),
@@ -562,9 +776,21 @@ async fn observations(db: &Db, team_id: i64, quote_id: Option<i64>, runs: &[RunS
 }
 
 /// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]).
-async fn prefill_facts(db: &Db, team_id: i64, workload: &Workload, quote_id: Option<i64>, quote: Option<&QuoteDraft>, runs: &[RunSummary]) -> Result<PrefillFacts, AppError> {
+async fn prefill_facts(
+    db: &Db,
+    team_id: i64,
+    workload: &Workload,
+    quote_id: Option<i64>,
+    quote: Option<&QuoteDraft>,
+    runs: &[RunSummary],
+) -> Result<PrefillFacts, AppError> {
     let observed = observations(db, team_id, quote_id, runs).await?;
-    Ok(checklist::gather(&FactSources { workload, quote_id, quote, runs: &observed }))
+    Ok(checklist::gather(&FactSources {
+        workload,
+        quote_id,
+        quote,
+        runs: &observed,
+    }))
 }
 
 /// The code of an evidence kind, as forms and pages name it.
@@ -597,7 +823,10 @@ fn evidence_kinds(locale: Locale, kinds: &[EvidenceKind]) -> String {
 
 /// An enum value as its serialized code (`pcie`, `nv_link`, `mig`, …).
 fn code_of(v: impl Serialize) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 fn yes_no(locale: Locale, b: bool) -> &'static str {
@@ -609,14 +838,27 @@ fn describe(locale: Locale, code: &checklist::AnswerCode) -> String {
     use checklist::{AnswerCode as C, Mismatch as M};
     let pct = |p: i64| p.to_string();
     match code {
-        C::GpuQuoted { model, vram_mib } => locale.fmt(Msg::OrdersCGpuQuoted, &[("model", model), ("vram", &vram_mib.to_string())]),
+        C::GpuQuoted { model, vram_mib } => locale.fmt(
+            Msg::OrdersCGpuQuoted,
+            &[("model", model), ("vram", &vram_mib.to_string())],
+        ),
         C::FormFactor { form_factor } => locale.fmt(Msg::OrdersCFormFactor, &[("value", &code_of(form_factor))]),
         C::Exclusivity { exclusivity } => locale.fmt(Msg::OrdersCExclusivity, &[("value", &code_of(exclusivity))]),
-        C::SlicedForTraining { exclusivity } => locale.fmt(Msg::OrdersCSlicedForTraining, &[("value", &code_of(exclusivity))]),
+        C::SlicedForTraining { exclusivity } => {
+            locale.fmt(Msg::OrdersCSlicedForTraining, &[("value", &code_of(exclusivity))])
+        }
         C::HeadroomWithinRange { pct: p } => locale.fmt(Msg::OrdersCHeadroomWithinRange, &[("pct", &pct(*p))]),
-        C::HeadroomBelowRange { pct: p, wanted_pct, required_mib } => locale.fmt(
+        C::HeadroomBelowRange {
+            pct: p,
+            wanted_pct,
+            required_mib,
+        } => locale.fmt(
             Msg::OrdersCHeadroomBelowRange,
-            &[("pct", &pct(*p)), ("wanted", &wanted_pct.normalize().to_string()), ("required", &required_mib.round_dp(0).normalize().to_string())],
+            &[
+                ("pct", &pct(*p)),
+                ("wanted", &wanted_pct.normalize().to_string()),
+                ("required", &required_mib.round_dp(0).normalize().to_string()),
+            ],
         ),
         C::HeadroomAboveRange { pct: p } => locale.fmt(Msg::OrdersCHeadroomAboveRange, &[("pct", &pct(*p))]),
         C::PeakNearLimit { pct: p } => locale.fmt(Msg::OrdersCPeakNearLimit, &[("pct", &pct(*p))]),
@@ -630,36 +872,82 @@ fn describe(locale: Locale, code: &checklist::AnswerCode) -> String {
         C::RunFailed => locale.t(Msg::OrdersCRunFailed).to_string(),
         C::RunInconclusive => locale.t(Msg::OrdersCRunInconclusive).to_string(),
         C::BenchmarkPassed { minutes } => locale.fmt(Msg::OrdersCBenchmarkPassed, &[("minutes", &minutes.to_string())]),
-        C::BenchmarkTooShort { minutes } => locale.fmt(Msg::OrdersCBenchmarkTooShort, &[("minutes", &minutes.to_string())]),
+        C::BenchmarkTooShort { minutes } => {
+            locale.fmt(Msg::OrdersCBenchmarkTooShort, &[("minutes", &minutes.to_string())])
+        }
         C::NoThrottling => locale.t(Msg::OrdersCNoThrottling).to_string(),
         C::ThrottlingObserved => locale.t(Msg::OrdersCThrottlingObserved).to_string(),
-        C::ObservedMatchesQuote { quoted_mib, observed_mib } => {
-            locale.fmt(Msg::OrdersCObservedMatchesQuote, &[("quoted", &quoted_mib.to_string()), ("observed", &observed_mib.to_string())])
-        }
+        C::ObservedMatchesQuote {
+            quoted_mib,
+            observed_mib,
+        } => locale.fmt(
+            Msg::OrdersCObservedMatchesQuote,
+            &[
+                ("quoted", &quoted_mib.to_string()),
+                ("observed", &observed_mib.to_string()),
+            ],
+        ),
         C::ObservedDiffers { mismatches } => {
             let parts: Vec<String> = mismatches
                 .iter()
                 .map(|m| match m {
-                    M::GpuModel { quoted, observed } => locale.fmt(Msg::OrdersMmGpuModel, &[("quoted", quoted), ("observed", observed)]),
-                    M::GpuCount { quoted, observed } => locale.fmt(Msg::OrdersMmGpuCount, &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())]),
-                    M::Vram { quoted_mib, observed_mib } => locale.fmt(Msg::OrdersMmVram, &[("quoted", &quoted_mib.to_string()), ("observed", &observed_mib.to_string())]),
-                    M::Mig { quoted, observed } => locale.fmt(Msg::OrdersMmMig, &[("quoted", yes_no(locale, *quoted)), ("observed", yes_no(locale, *observed))]),
-                    M::Driver { quoted, observed } => locale.fmt(Msg::OrdersMmDriver, &[("quoted", quoted), ("observed", observed)]),
-                    M::Cuda { quoted, observed } => locale.fmt(Msg::OrdersMmCuda, &[("quoted", quoted), ("observed", observed)]),
+                    M::GpuModel { quoted, observed } => {
+                        locale.fmt(Msg::OrdersMmGpuModel, &[("quoted", quoted), ("observed", observed)])
+                    }
+                    M::GpuCount { quoted, observed } => locale.fmt(
+                        Msg::OrdersMmGpuCount,
+                        &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())],
+                    ),
+                    M::Vram {
+                        quoted_mib,
+                        observed_mib,
+                    } => locale.fmt(
+                        Msg::OrdersMmVram,
+                        &[
+                            ("quoted", &quoted_mib.to_string()),
+                            ("observed", &observed_mib.to_string()),
+                        ],
+                    ),
+                    M::Mig { quoted, observed } => locale.fmt(
+                        Msg::OrdersMmMig,
+                        &[
+                            ("quoted", yes_no(locale, *quoted)),
+                            ("observed", yes_no(locale, *observed)),
+                        ],
+                    ),
+                    M::Driver { quoted, observed } => {
+                        locale.fmt(Msg::OrdersMmDriver, &[("quoted", quoted), ("observed", observed)])
+                    }
+                    M::Cuda { quoted, observed } => {
+                        locale.fmt(Msg::OrdersMmCuda, &[("quoted", quoted), ("observed", observed)])
+                    }
                 })
                 .collect();
             locale.fmt(Msg::OrdersCObservedDiffers, &[("mismatches", &parts.join("; "))])
         }
-        C::StoppedBilling { compute, disk } => locale.fmt(Msg::OrdersCStoppedBilling, &[("compute", yes_no(locale, *compute)), ("disk", yes_no(locale, *disk))]),
+        C::StoppedBilling { compute, disk } => locale.fmt(
+            Msg::OrdersCStoppedBilling,
+            &[("compute", yes_no(locale, *compute)), ("disk", yes_no(locale, *disk))],
+        ),
         C::NoMinimumDuration => locale.t(Msg::OrdersCNoMinimumDuration).to_string(),
-        C::MinimumDurationHours { hours } => locale.fmt(Msg::OrdersCMinimumDurationHours, &[("hours", &hours.to_string())]),
+        C::MinimumDurationHours { hours } => {
+            locale.fmt(Msg::OrdersCMinimumDurationHours, &[("hours", &hours.to_string())])
+        }
         C::AllFeesStated => locale.t(Msg::OrdersCAllFeesStated).to_string(),
-        C::FeesNotStated { missing } => {
-            locale.fmt(Msg::OrdersCFeesNotStated, &[("missing", &missing.iter().map(code_of).collect::<Vec<_>>().join(", "))])
-        }
-        C::DiskRelease { temp_wiped, data_survives } => {
-            locale.fmt(Msg::OrdersCDiskRelease, &[("temp", yes_no(locale, *temp_wiped)), ("data", yes_no(locale, *data_survives))])
-        }
+        C::FeesNotStated { missing } => locale.fmt(
+            Msg::OrdersCFeesNotStated,
+            &[("missing", &missing.iter().map(code_of).collect::<Vec<_>>().join(", "))],
+        ),
+        C::DiskRelease {
+            temp_wiped,
+            data_survives,
+        } => locale.fmt(
+            Msg::OrdersCDiskRelease,
+            &[
+                ("temp", yes_no(locale, *temp_wiped)),
+                ("data", yes_no(locale, *data_survives)),
+            ],
+        ),
         C::Egress { pricing } => locale.fmt(Msg::OrdersCEgress, &[("value", &code_of(pricing))]),
         C::EgressNotStated => locale.t(Msg::OrdersCEgressNotStated).to_string(),
         C::InvalidFact { fact } => locale.fmt(Msg::OrdersCInvalidFact, &[("fact", &fact_name(locale, *fact))]),
@@ -680,12 +968,22 @@ fn quote_field_label(locale: Locale, column: &str) -> String {
 }
 
 fn fact_name(locale: Locale, fact: checklist::Fact) -> String {
-    let key = serde_json::to_value(fact).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    let key = serde_json::to_value(fact)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
     Msg::from_key(&format!("orders.fact_{key}")).map_or(key, |m| locale.t(m).to_string())
 }
 
 /// The order page for the caller.
-pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, revision: Option<i64>, locale: Locale) -> Result<OrderView, AppError> {
+pub async fn view(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    revision: Option<i64>,
+    locale: Locale,
+) -> Result<OrderView, AppError> {
     let all = store::orders::revisions(db, team.team_id, order_id).await?;
     let latest = all.first().ok_or(AppError::NotFound)?;
     let row = match revision {
@@ -694,27 +992,62 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
     };
     let is_latest = row.revision == latest.revision;
     let content = content_of(row)?;
-    let workload = store::workloads::by_id(db, team.team_id, content.workload_id).await?.ok_or(AppError::NotFound)?;
+    let workload = store::workloads::by_id(db, team.team_id, content.workload_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let labels = store::runs::quote_labels(db, team.team_id).await?;
-    let label = |id: i64| labels.iter().find(|(q, _)| *q == id).map_or_else(|| format!("#{id}"), |(_, l)| l.clone());
+    let label = |id: i64| {
+        labels
+            .iter()
+            .find(|(q, _)| *q == id)
+            .map_or_else(|| format!("#{id}"), |(_, l)| l.clone())
+    };
     let quote = match content.quote_revision_id {
         Some(rev) => store::quotes::revision(db, team.team_id, rev).await?,
         None => None,
     };
-    let run_choices = store::runs::list(db, team.team_id, RunFilter { quote_id: None, workload_id: Some(content.workload_id) }, 500).await?;
+    let run_choices = store::runs::list(
+        db,
+        team.team_id,
+        RunFilter {
+            quote_id: None,
+            workload_id: Some(content.workload_id),
+        },
+        500,
+    )
+    .await?;
     let team_runs = store::runs::list(db, team.team_id, RunFilter::default(), 2000).await?;
     let runs: Vec<RunSummary> = team_runs.into_iter().filter(|r| content.runs.contains(&r.id)).collect();
     let documents = match content.quote_revision_id {
         Some(rev) => store::documents::of_revision(db, team.team_id, rev).await?,
         None => Vec::new(),
     };
-    let facts = prefill_facts(db, team.team_id, &workload.record, content.quote_id, quote.as_ref().map(|q| &q.draft), &runs).await?;
+    let facts = prefill_facts(
+        db,
+        team.team_id,
+        &workload.record,
+        content.quote_id,
+        quote.as_ref().map(|q| &q.draft),
+        &runs,
+    )
+    .await?;
     let draft = row.state == OrderState::Draft && is_latest;
     let names = store::orders::user_names(db, team.team_id).await?;
-    let name = |id: i64| names.iter().find(|(u, _)| *u == id).map_or_else(|| format!("#{id}"), |(_, n)| n.clone());
+    let name = |id: i64| {
+        names
+            .iter()
+            .find(|(u, _)| *u == id)
+            .map_or_else(|| format!("#{id}"), |(_, n)| n.clone())
+    };
     let kind = checklist::workload_kind(workload.record.kind);
     let multi = workload.record.gpus_needed > 1;
-    let text = |t: &checklist::Text| if locale == Locale::ZhCn { t.zh.to_string() } else { t.en.to_string() };
+    let text = |t: &checklist::Text| {
+        if locale == Locale::ZhCn {
+            t.zh.to_string()
+        } else {
+            t.en.to_string()
+        }
+    };
     let sections = checklist::SECTIONS
         .iter()
         .map(|s| SectionLine {
@@ -725,19 +1058,39 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                 .map(|i| {
                     let a = content.answers.get(i.id);
                     let (status, status_note) = a.map_or(("open", String::new()), |a| status_code(&a.status));
-                    let expert_is_mine = matches!((i.expert, team.role), (Expert::Engineer, TeamRole::Engineer) | (Expert::Procurement, TeamRole::Procurement));
+                    let expert_is_mine = matches!(
+                        (i.expert, team.role),
+                        (Expert::Engineer, TeamRole::Engineer) | (Expert::Procurement, TeamRole::Procurement)
+                    );
                     let suggestion = match checklist::prefill(i, &facts) {
                         Prefill::NoSource => None,
-                        Prefill::Missing(f) => Some(locale.fmt(Msg::OrdersSuggestMissing, &[("facts", &f.into_iter().map(|f| fact_name(locale, f)).collect::<Vec<_>>().join(", "))])),
-                        Prefill::Suggest(s) => Some(locale.fmt(Msg::OrdersSuggest, &[
-                            ("status", locale.t(match s.status {
-                                Suggested::Open => Msg::OrdersSuggestedOpen,
-                                Suggested::Confirmed => Msg::OrdersSuggestedConfirmed,
-                                Suggested::NotApplicable => Msg::OrdersSuggestedNotApplicable,
-                                Suggested::Problem => Msg::OrdersSuggestedProblem,
-                            })),
-                            ("what", &describe(locale, &s.code)),
-                        ])),
+                        Prefill::Missing(f) => Some(
+                            locale.fmt(
+                                Msg::OrdersSuggestMissing,
+                                &[(
+                                    "facts",
+                                    &f.into_iter()
+                                        .map(|f| fact_name(locale, f))
+                                        .collect::<Vec<_>>()
+                                        .join(", "),
+                                )],
+                            ),
+                        ),
+                        Prefill::Suggest(s) => Some(locale.fmt(
+                            Msg::OrdersSuggest,
+                            &[
+                                (
+                                    "status",
+                                    locale.t(match s.status {
+                                        Suggested::Open => Msg::OrdersSuggestedOpen,
+                                        Suggested::Confirmed => Msg::OrdersSuggestedConfirmed,
+                                        Suggested::NotApplicable => Msg::OrdersSuggestedNotApplicable,
+                                        Suggested::Problem => Msg::OrdersSuggestedProblem,
+                                    }),
+                                ),
+                                ("what", &describe(locale, &s.code)),
+                            ],
+                        )),
                     };
                     ItemLine {
                         id: i.id.to_string(),
@@ -749,7 +1102,12 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                         },
                         required: i.required,
                         evidence_needed: i.evidence.iter().map(|k| evidence_kind_code(*k).to_string()).collect(),
-                        evidence_hint: (!i.evidence.is_empty()).then(|| locale.fmt(Msg::OrdersEvidenceNeeded, &[("kinds", &evidence_kinds(locale, i.evidence))])),
+                        evidence_hint: (!i.evidence.is_empty()).then(|| {
+                            locale.fmt(
+                                Msg::OrdersEvidenceNeeded,
+                                &[("kinds", &evidence_kinds(locale, i.evidence))],
+                            )
+                        }),
                         status: status.into(),
                         status_note,
                         answer: a.map(|a| a.answer.clone()).unwrap_or_default(),
@@ -758,22 +1116,46 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                                 a.evidence
                                     .iter()
                                     .map(|e| match e {
-                                        Evidence::Run { run_id } => EvidenceLine { label: locale.fmt(Msg::OrdersEvRun, &[("id", &run_id.to_string())]), href: Some(format!("/runs/{run_id}")) },
-                                        Evidence::Note { text } => EvidenceLine { label: locale.fmt(Msg::OrdersEvNote, &[("text", text)]), href: None },
+                                        Evidence::Run { run_id } => EvidenceLine {
+                                            label: locale.fmt(Msg::OrdersEvRun, &[("id", &run_id.to_string())]),
+                                            href: Some(format!("/runs/{run_id}")),
+                                        },
+                                        Evidence::Note { text } => EvidenceLine {
+                                            label: locale.fmt(Msg::OrdersEvNote, &[("text", text)]),
+                                            href: None,
+                                        },
                                         Evidence::QuoteField { field, .. } => EvidenceLine {
-                                            label: locale.fmt(Msg::OrdersEvQuote, &[("field", &quote_field_label(locale, field))]),
+                                            label: locale.fmt(
+                                                Msg::OrdersEvQuote,
+                                                &[("field", &quote_field_label(locale, field))],
+                                            ),
                                             href: content.quote_id.map(|q| format!("/quotes/{q}")),
                                         },
-                                        Evidence::TcoComparison { .. } => EvidenceLine { label: locale.t(Msg::OrdersEvTco).to_string(), href: Some(format!("/tco?{}", comparison_query(&content))) },
+                                        Evidence::TcoComparison { .. } => EvidenceLine {
+                                            label: locale.t(Msg::OrdersEvTco).to_string(),
+                                            href: Some(format!("/tco?{}", comparison_query(&content))),
+                                        },
                                         Evidence::File { name, sha256 } => EvidenceLine {
-                                            label: format!("{} (SHA-256 {}…)", locale.fmt(Msg::OrdersEvFile, &[("name", name)]), &sha256[..12.min(sha256.len())]),
-                                            href: documents.iter().find(|d| &d.sha256 == sha256).map(|d| format!("/documents/{}", d.id)),
+                                            label: format!(
+                                                "{} (SHA-256 {}…)",
+                                                locale.fmt(Msg::OrdersEvFile, &[("name", name)]),
+                                                &sha256[..12.min(sha256.len())]
+                                            ),
+                                            href: documents
+                                                .iter()
+                                                .find(|d| &d.sha256 == sha256)
+                                                .map(|d| format!("/documents/{}", d.id)),
                                         },
                                     })
                                     .collect()
                             })
                             .unwrap_or_default(),
-                        answered: a.map(|a| locale.fmt(Msg::OrdersAnswered, &[("who", &name(a.answered_by)), ("at", &a.answered_at)])),
+                        answered: a.map(|a| {
+                            locale.fmt(
+                                Msg::OrdersAnswered,
+                                &[("who", &name(a.answered_by)), ("at", &a.answered_at)],
+                            )
+                        }),
                         suggestion,
                         can_answer: draft && expert_is_mine,
                     }
@@ -794,7 +1176,9 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                 BlockerReason::NotApplicableWithoutReason => locale.t(Msg::OrdersBNa).to_string(),
                 BlockerReason::Problem => locale.t(Msg::OrdersBProblem).to_string(),
                 BlockerReason::EvidenceMissing => {
-                    let kinds = checklist::item(b.item_id).map(|i| evidence_kinds(locale, i.evidence)).unwrap_or_default();
+                    let kinds = checklist::item(b.item_id)
+                        .map(|i| evidence_kinds(locale, i.evidence))
+                        .unwrap_or_default();
                     locale.fmt(Msg::OrdersBEvidence, &[("kinds", &kinds)])
                 }
             };
@@ -813,7 +1197,13 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
     let (tco, tco_frozen) = match &content.tco {
         Some(rows) => (rows.clone(), true),
         None if content.considered.is_empty() && content.comparison.is_none() => (Vec::new(), false),
-        None => (crate::services::tco::compute(db, team.team_id, &comparison_query(&content), locale, false).await?.view.rows, false),
+        None => (
+            crate::services::tco::compute(db, team.team_id, &comparison_query(&content), locale, false)
+                .await?
+                .view
+                .rows,
+            false,
+        ),
     };
     let events = store::audit::of_order(db, order_id).await?;
     let history = events
@@ -833,24 +1223,52 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
                 Action::ItemAnswered => format!(
                     "{} · {}",
                     e.data.get("item_id").and_then(|v| v.as_str()).unwrap_or_default(),
-                    e.data.get("status").and_then(|v| v.get("kind")).and_then(|v| v.as_str()).unwrap_or_default()
+                    e.data
+                        .get("status")
+                        .and_then(|v| v.get("kind"))
+                        .and_then(|v| v.as_str())
+                        .unwrap_or_default()
                 ),
-                Action::Approve | Action::Reject => e.data.get("comment").and_then(|v| v.as_str()).unwrap_or_default().to_string(),
+                Action::Approve | Action::Reject => e
+                    .data
+                    .get("comment")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string(),
                 _ => String::new(),
             };
-            EventLine { seq: e.seq, at: e.at, actor: name(e.actor_id), action: action.to_string(), detail, hash: e.hash }
+            EventLine {
+                seq: e.seq,
+                at: e.at,
+                actor: name(e.actor_id),
+                action: action.to_string(),
+                detail,
+                hash: e.hash,
+            }
         })
         .collect();
     let (chain_ok, chain_message, head_hash) = match crate::services::audit::verify_order(db, order_id).await? {
-        Ok(s) => (true, locale.fmt(Msg::OrdersChainOk, &[("events", &s.events.to_string())]), s.head_hash),
-        Err(fault) => (false, locale.fmt(Msg::OrdersChainBroken, &[("fault", &fault.to_string())]), store::audit::head(db).await?.head_hash),
+        Ok(s) => (
+            true,
+            locale.fmt(Msg::OrdersChainOk, &[("events", &s.events.to_string())]),
+            s.head_hash,
+        ),
+        Err(fault) => (
+            false,
+            locale.fmt(Msg::OrdersChainBroken, &[("fault", &fault.to_string())]),
+            store::audit::head(db).await?.head_hash,
+        ),
     };
     let mut decisions = Vec::new();
     if let (Some(by), Some(at)) = (row.submitted_by, &row.submitted_at) {
         decisions.push(locale.fmt(Msg::OrdersSubmittedBy, &[("who", &name(by)), ("at", at)]));
     }
     if let (Some(by), Some(at)) = (row.decided_by, &row.decided_at) {
-        let m = if row.state == OrderState::Approved { Msg::OrdersApprovedBy } else { Msg::OrdersRejectedBy };
+        let m = if row.state == OrderState::Approved {
+            Msg::OrdersApprovedBy
+        } else {
+            Msg::OrdersRejectedBy
+        };
         decisions.push(locale.fmt(m, &[("who", &name(by)), ("at", at), ("comment", &row.decision_comment)]));
     }
     let procurement = team.role == TeamRole::Procurement;
@@ -869,7 +1287,11 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
         run_choices,
         waiver: content.waiver.clone(),
         quote_fields: if content.quote_revision_id.is_some() {
-            crate::pages::quotes::form::SECTIONS.iter().flat_map(|(_, f)| f.iter()).map(|(c, _, _)| (c.to_string(), quote_field_label(locale, c))).collect()
+            crate::pages::quotes::form::SECTIONS
+                .iter()
+                .flat_map(|(_, f)| f.iter())
+                .map(|(c, _, _)| (c.to_string(), quote_field_label(locale, c)))
+                .collect()
         } else {
             Vec::new()
         },
@@ -878,7 +1300,10 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
         blockers,
         tco,
         tco_query: comparison_query(&content),
-        comparison_custom: content.frozen.as_ref().map_or(content.comparison.is_some(), |f| f.query != default_query(&content)),
+        comparison_custom: content
+            .frozen
+            .as_ref()
+            .map_or(content.comparison.is_some(), |f| f.query != default_query(&content)),
         has_scenario: content.frozen.is_some(),
         tco_frozen,
         history,
@@ -889,14 +1314,24 @@ pub async fn view(db: &Db, caller: &Caller, team: &Membership, order_id: i64, re
         decisions,
         can_edit: draft && procurement,
         can_submit: draft && procurement,
-        can_decide: is_latest && row.state == OrderState::Submitted && manager && row.submitted_by != Some(caller.user_id),
-        can_reopen: is_latest && matches!(row.state, OrderState::Approved | OrderState::Rejected) && (manager || row.submitted_by == Some(caller.user_id)),
+        can_decide: is_latest
+            && row.state == OrderState::Submitted
+            && manager
+            && row.submitted_by != Some(caller.user_id),
+        can_reopen: is_latest
+            && matches!(row.state, OrderState::Approved | OrderState::Rejected)
+            && (manager || row.submitted_by == Some(caller.user_id)),
     })
 }
 
 /// The scenario frozen when a revision of one of the team's orders was submitted (`revision`
 /// `None`: the latest submitted one), as `nodeledger tco FILE` reads it.
-pub async fn frozen_scenario(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>) -> Result<Scenario, AppError> {
+pub async fn frozen_scenario(
+    db: &Db,
+    team_id: i64,
+    order_id: i64,
+    revision: Option<i64>,
+) -> Result<Scenario, AppError> {
     let all = store::orders::revisions(db, team_id, order_id).await?;
     let row = match revision {
         Some(n) => all.iter().find(|r| r.revision == n),
@@ -909,8 +1344,12 @@ pub async fn frozen_scenario(db: &Db, team_id: i64, order_id: i64, revision: Opt
 /// The order record for export (the format `nodeledger audit verify --export FILE` checks, see
 /// `domain::audit::export`): every revision with its content and hash, and the order's events.
 pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::Value, AppError> {
-    store::orders::latest(db, team_id, order_id).await?.ok_or(AppError::NotFound)?;
-    let record = crate::services::audit::export_order(db, order_id).await?.ok_or(AppError::NotFound)?;
+    store::orders::latest(db, team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let record = crate::services::audit::export_order(db, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     serde_json::to_value(record).map_err(|_| AppError::Internal)
 }
 
@@ -918,7 +1357,9 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
 mod tests {
     use super::{describe, link_query};
     use crate::{
-        domain::checklist::{AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, Mismatch as M},
+        domain::checklist::{
+            AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, Mismatch as M,
+        },
         i18n::Locale,
     };
     use rust_decimal_macros::dec;
@@ -926,28 +1367,62 @@ mod tests {
     #[test]
     fn every_prefill_code_reads_as_a_sentence_in_both_languages() {
         let mismatches = vec![
-            M::GpuModel { quoted: "A10".into(), observed: "NVIDIA A100-SXM4-80GB".into() },
+            M::GpuModel {
+                quoted: "A10".into(),
+                observed: "NVIDIA A100-SXM4-80GB".into(),
+            },
             M::GpuCount { quoted: 8, observed: 4 },
-            M::Vram { quoted_mib: 24_576, observed_mib: 20_000 },
-            M::Mig { quoted: false, observed: true },
-            M::Driver { quoted: "535".into(), observed: "550.54.15".into() },
-            M::Cuda { quoted: "12.2".into(), observed: "12.4".into() },
+            M::Vram {
+                quoted_mib: 24_576,
+                observed_mib: 20_000,
+            },
+            M::Mig {
+                quoted: false,
+                observed: true,
+            },
+            M::Driver {
+                quoted: "535".into(),
+                observed: "550.54.15".into(),
+            },
+            M::Cuda {
+                quoted: "12.2".into(),
+                observed: "12.4".into(),
+            },
         ];
         let codes = [
-            C::GpuQuoted { model: "L40S".into(), vram_mib: 46_068 },
-            C::FormFactor { form_factor: FormFactor::Sxm },
-            C::Exclusivity { exclusivity: Exclusivity::Mig },
-            C::SlicedForTraining { exclusivity: Exclusivity::Vgpu },
+            C::GpuQuoted {
+                model: "L40S".into(),
+                vram_mib: 46_068,
+            },
+            C::FormFactor {
+                form_factor: FormFactor::Sxm,
+            },
+            C::Exclusivity {
+                exclusivity: Exclusivity::Mig,
+            },
+            C::SlicedForTraining {
+                exclusivity: Exclusivity::Vgpu,
+            },
             C::HeadroomWithinRange { pct: 20 },
-            C::HeadroomBelowRange { pct: 17, wanted_pct: dec!(20), required_mib: dec!(24576.0) },
+            C::HeadroomBelowRange {
+                pct: 17,
+                wanted_pct: dec!(20),
+                required_mib: dec!(24576.0),
+            },
             C::HeadroomAboveRange { pct: 40 },
             C::PeakNearLimit { pct: 9 },
             C::PeakNotNearLimit { pct: 20 },
-            C::Interconnect { interconnect: Interconnect::NvLink },
+            C::Interconnect {
+                interconnect: Interconnect::NvLink,
+            },
             C::SingleGpu,
             C::NoGpuLink,
-            C::ImagePinned { image: "nvcr.io/nvidia/pytorch:24.05-py3".into() },
-            C::ImageVague { image: "supports CUDA".into() },
+            C::ImagePinned {
+                image: "nvcr.io/nvidia/pytorch:24.05-py3".into(),
+            },
+            C::ImageVague {
+                image: "supports CUDA".into(),
+            },
             C::RunPassed,
             C::RunFailed,
             C::RunInconclusive,
@@ -955,22 +1430,40 @@ mod tests {
             C::BenchmarkTooShort { minutes: 5 },
             C::NoThrottling,
             C::ThrottlingObserved,
-            C::ObservedMatchesQuote { quoted_mib: 24_576, observed_mib: 24_564 },
+            C::ObservedMatchesQuote {
+                quoted_mib: 24_576,
+                observed_mib: 24_564,
+            },
             C::ObservedDiffers { mismatches },
-            C::StoppedBilling { compute: false, disk: true },
+            C::StoppedBilling {
+                compute: false,
+                disk: true,
+            },
             C::NoMinimumDuration,
             C::MinimumDurationHours { hours: 2 },
             C::AllFeesStated,
-            C::FeesNotStated { missing: vec![FeeKind::Ip, FeeKind::Snapshot] },
-            C::DiskRelease { temp_wiped: true, data_survives: false },
-            C::Egress { pricing: EgressPricing::Metered },
+            C::FeesNotStated {
+                missing: vec![FeeKind::Ip, FeeKind::Snapshot],
+            },
+            C::DiskRelease {
+                temp_wiped: true,
+                data_survives: false,
+            },
+            C::Egress {
+                pricing: EgressPricing::Metered,
+            },
             C::EgressNotStated,
-            C::InvalidFact { fact: Fact::VramPeakMib },
+            C::InvalidFact {
+                fact: Fact::VramPeakMib,
+            },
         ];
         for code in &codes {
             for locale in [Locale::En, Locale::ZhCn] {
                 let text = describe(locale, code);
-                assert!(!text.is_empty() && !text.contains('{') && !text.contains("orders."), "{locale:?} {code:?}: {text}");
+                assert!(
+                    !text.is_empty() && !text.contains('{') && !text.contains("orders."),
+                    "{locale:?} {code:?}: {text}"
+                );
             }
         }
         assert_eq!(
@@ -978,7 +1471,11 @@ mod tests {
             "usable VRAM leaves 17 % over the peak; the workload asks for 20 % (24576 MiB)"
         );
         let differs = describe(Locale::En, &codes[22]);
-        assert!(differs.contains("GPU model quoted A10, seen NVIDIA A100-SXM4-80GB") && differs.contains("4 GPUs seen, 8 quoted"), "{differs}");
+        assert!(
+            differs.contains("GPU model quoted A10, seen NVIDIA A100-SXM4-80GB")
+                && differs.contains("4 GPUs seen, 8 quoted"),
+            "{differs}"
+        );
         assert_eq!(describe(Locale::ZhCn, &codes[23]), "关机后计算资源仍计费：否；磁盘：是");
     }
 

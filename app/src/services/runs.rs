@@ -81,16 +81,27 @@ pub async fn against(db: &Db, team_id: i64, req: &RunRequest) -> Result<Against,
                 None => history.iter().max_by_key(|r| r.revision),
             }
             .ok_or(AppError::NotFound)?;
-            let quote = store::quotes::revision(db, team_id, chosen.id).await?.ok_or(AppError::NotFound)?;
+            let quote = store::quotes::revision(db, team_id, chosen.id)
+                .await?
+                .ok_or(AppError::NotFound)?;
             (Some(quote.draft.spec), Some(chosen.id))
         }
         None => (None, None),
     };
     let workload = match req.workload_id {
-        Some(id) => Some(store::workloads::by_id(db, team_id, id).await?.ok_or(AppError::NotFound)?.record),
+        Some(id) => Some(
+            store::workloads::by_id(db, team_id, id)
+                .await?
+                .ok_or(AppError::NotFound)?
+                .record,
+        ),
         None => None,
     };
-    Ok(Against { spec, quote_revision_id, workload })
+    Ok(Against {
+        spec,
+        quote_revision_id,
+        workload,
+    })
 }
 
 /// The team's stored files of the request with their parsed runs; 404 when one is not the
@@ -98,7 +109,9 @@ pub async fn against(db: &Db, team_id: i64, req: &RunRequest) -> Result<Against,
 pub async fn load_files(db: &Db, team_id: i64, ids: &[i64]) -> Result<Vec<(RunFileInfo, CanonicalRun)>, AppError> {
     let mut out = Vec::with_capacity(ids.len());
     for &id in ids {
-        let (info, parsed) = store::runs::file_parsed(db, team_id, id).await?.ok_or(AppError::NotFound)?;
+        let (info, parsed) = store::runs::file_parsed(db, team_id, id)
+            .await?
+            .ok_or(AppError::NotFound)?;
         if let Some(run_id) = info.run_id {
             return Err(AppError::DuplicateRun(run_id));
         }
@@ -118,7 +131,11 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
     let mut telemetry: Option<(i64, CanonicalRun)> = None;
     let mut infos = Vec::with_capacity(files.len());
     for (info, run) in files {
-        let slot = if run.source_format == Format::NvidiaSmi { &mut telemetry } else { &mut result };
+        let slot = if run.source_format == Format::NvidiaSmi {
+            &mut telemetry
+        } else {
+            &mut result
+        };
         if slot.replace((info.id, run)).is_some() {
             return Err(AppError::Invalid(Msg::RunErrorTwoResults));
         }
@@ -131,8 +148,17 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
         (Some((_, only)), None) | (None, Some((_, only))) => only,
         (None, None) => return Err(AppError::Invalid(Msg::RunErrorNoFile)),
     };
-    let run = assess(merged, &verdict_context(against.spec.as_ref(), against.workload.as_ref()));
-    Ok(Assembled { run, quote_revision_id: against.quote_revision_id, result_file, telemetry_file, files: infos })
+    let run = assess(
+        merged,
+        &verdict_context(against.spec.as_ref(), against.workload.as_ref()),
+    );
+    Ok(Assembled {
+        run,
+        quote_revision_id: against.quote_revision_id,
+        result_file,
+        telemetry_file,
+        files: infos,
+    })
 }
 
 /// Loads the request's stored files, quote revision and workload (all the team's), then merges
@@ -145,12 +171,22 @@ pub async fn assemble(db: &Db, team_id: i64, req: &RunRequest) -> Result<Assembl
 }
 
 /// Saves an assembled run in `tx`; returns its id.
-pub async fn save(tx: &mut Tx, team_id: i64, user_id: i64, req: &RunRequest, built: &Assembled) -> Result<i64, AppError> {
+pub async fn save(
+    tx: &mut Tx,
+    team_id: i64,
+    user_id: i64,
+    req: &RunRequest,
+    built: &Assembled,
+) -> Result<i64, AppError> {
     let canonical = serde_json::to_string(&built.run).map_err(|e| {
         tracing::error!(error = %e, "cannot encode run");
         AppError::Internal
     })?;
-    let status = built.run.verdict.as_ref().map_or(crate::domain::runs::Status::Valid, |v| v.status);
+    let status = built
+        .run
+        .verdict
+        .as_ref()
+        .map_or(crate::domain::runs::Status::Valid, |v| v.status);
     let unit = built.run.throughput.as_ref().map(|t| t.unit.as_str().to_string());
     let row = RunForCreate {
         quote_revision_id: built.quote_revision_id,
@@ -185,12 +221,19 @@ pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::Compa
     /// Workload name and the best bar per label, by (workload, unit).
     type Groups = BTreeMap<(Option<i64>, String), (Option<String>, BTreeMap<String, CompareBar>)>;
     let mut groups = Groups::new();
-    for r in runs.into_iter().filter(|r| r.status != crate::domain::runs::Status::Invalid) {
-        let (Some(value), Some(unit)) = (r.throughput_value, r.throughput_unit.clone()) else { continue };
+    for r in runs
+        .into_iter()
+        .filter(|r| r.status != crate::domain::runs::Status::Invalid)
+    {
+        let (Some(value), Some(unit)) = (r.throughput_value, r.throughput_unit.clone()) else {
+            continue;
+        };
         #[expect(clippy::cast_precision_loss, reason = "node counts are small")]
         let per_node = value / r.nodes.max(1) as f64;
         let label = r.quote_label.clone().unwrap_or_else(|| r.node_label.clone());
-        let entry = groups.entry((r.workload_id, unit)).or_insert_with(|| (r.workload_name.clone(), BTreeMap::new()));
+        let entry = groups
+            .entry((r.workload_id, unit))
+            .or_insert_with(|| (r.workload_name.clone(), BTreeMap::new()));
         let bar = CompareBar {
             label: label.clone(),
             quote_id: r.quote_id,
@@ -223,7 +266,13 @@ pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::Compa
                     })
                 })
                 .collect();
-            let label = |key: i64| usize::try_from(key).ok().and_then(|i| bars.get(i)).map(|b| b.label.clone()).unwrap_or_default();
+            let label = |key: i64| {
+                usize::try_from(key)
+                    .ok()
+                    .and_then(|i| bars.get(i))
+                    .map(|b| b.label.clone())
+                    .unwrap_or_default()
+            };
             let bottlenecks = crate::domain::gpus::bottleneck_pairs(&measured)
                 .into_iter()
                 .map(|p| BottleneckNote {
@@ -233,7 +282,13 @@ pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::Compa
                     measured_ratio: p.measured_ratio,
                 })
                 .collect();
-            CompareGroup { workload_id, workload_name, unit, bars, bottlenecks }
+            CompareGroup {
+                workload_id,
+                workload_name,
+                unit,
+                bars,
+                bottlenecks,
+            }
         })
         .collect())
 }
@@ -254,28 +309,47 @@ pub struct Rejudged {
 pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
     let mut tx = store::begin_write(db).await?;
     let stored = store::runs::all_stored(&mut tx).await?;
-    let mut out = Rejudged { runs: stored.len(), changed: Vec::new() };
+    let mut out = Rejudged {
+        runs: stored.len(),
+        changed: Vec::new(),
+    };
     for row in stored {
         let run: CanonicalRun = serde_json::from_str(&row.canonical).map_err(|e| {
             tracing::error!(error = %e, run = row.id, "stored run does not decode");
             AppError::Internal
         })?;
         let spec = match row.quote_revision_id {
-            Some(rev) => store::quotes::revision(&mut *tx, row.team_id, rev).await?.map(|q| q.draft.spec),
+            Some(rev) => store::quotes::revision(&mut *tx, row.team_id, rev)
+                .await?
+                .map(|q| q.draft.spec),
             None => None,
         };
         let workload = match row.workload_id {
-            Some(id) => store::workloads::by_id(&mut *tx, row.team_id, id).await?.map(|w| w.record),
+            Some(id) => store::workloads::by_id(&mut *tx, row.team_id, id)
+                .await?
+                .map(|w| w.record),
             None => None,
         };
         let judged = assess(run, &verdict_context(spec.as_ref(), workload.as_ref()));
-        let status = judged.verdict.as_ref().map_or(crate::domain::runs::Status::Valid, |v| v.status);
+        let status = judged
+            .verdict
+            .as_ref()
+            .map_or(crate::domain::runs::Status::Valid, |v| v.status);
         let canonical = serde_json::to_string(&judged).map_err(|e| {
             tracing::error!(error = %e, "cannot encode run");
             AppError::Internal
         })?;
         let value = judged.throughput.as_ref().map(|t| t.value);
-        store::runs::set_judged(&mut tx, row.team_id, row.id, &canonical, status, judged.node.gpu_name.as_deref(), value).await?;
+        store::runs::set_judged(
+            &mut tx,
+            row.team_id,
+            row.id,
+            &canonical,
+            status,
+            judged.node.gpu_name.as_deref(),
+            value,
+        )
+        .await?;
         if status != row.status {
             out.changed.push((row.id, row.status, status));
         }

@@ -6,13 +6,13 @@
 use crate::{
     domain::{
         money::{format_money, format_unit_price, group},
+        quotes::NodeSpec,
         quotes::{self as quotes_domain, QuoteDraft, RequirementKind, Status as ReqStatus, Workload},
         runs::Status as RunStatus,
-        quotes::NodeSpec,
         tco::{
-            AssumptionOverrides, Assumptions, BreakEven, ComponentKind, Currency, ExchangeRate, Pricing, Quote, QuoteGroup, RankedQuote,
-            RunThroughput, Scenario, ScenarioResult, TcoError, TcoWarning, Unit, WhatIf, WhatIfProfiles, latest_rate, run_scenario,
-            throughput, what_if,
+            AssumptionOverrides, Assumptions, BreakEven, ComponentKind, Currency, ExchangeRate, Pricing, Quote,
+            QuoteGroup, RankedQuote, RunThroughput, Scenario, ScenarioResult, TcoError, TcoWarning, Unit, WhatIf,
+            WhatIfProfiles, latest_rate, run_scenario, throughput, what_if,
         },
     },
     error::AppError,
@@ -46,7 +46,12 @@ impl Query {
     /// The last value of `key`, trimmed, if not empty.
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.trim()).filter(|v| !v.is_empty())
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.trim())
+            .filter(|v| !v.is_empty())
     }
 
     /// Every value of `key`.
@@ -143,7 +148,9 @@ fn check_field(name: &str, value: &str, locale: Locale) -> Result<Value, String>
     match Decimal::from_str(value) {
         Err(_) => Err(locale.t(Msg::TcoErrNumber).to_string()),
         Ok(d) if d.is_sign_negative() && !d.is_zero() => Err(locale.t(Msg::TcoErrNegative).to_string()),
-        Ok(d) if name == "rerun_pct" && d >= Decimal::ONE_HUNDRED => Err(locale.fmt(Msg::TcoErrPercent, &[("min", "0"), ("max", "99")])),
+        Ok(d) if name == "rerun_pct" && d >= Decimal::ONE_HUNDRED => {
+            Err(locale.fmt(Msg::TcoErrPercent, &[("min", "0"), ("max", "99")]))
+        }
         Ok(d) if name == "efficiency_pct" && (d <= Decimal::ZERO || d > Decimal::ONE_HUNDRED) => {
             Err(locale.fmt(Msg::TcoErrPercent, &[("min", "1"), ("max", "100")]))
         }
@@ -194,7 +201,11 @@ fn read_assumptions(q: &Query, w: Option<&Workload>, locale: Locale) -> (Vec<Ass
     };
     let mut ok = true;
     for name in FIELDS {
-        let typed = q.0.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string());
+        let typed =
+            q.0.iter()
+                .rev()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.trim().to_string());
         let value = typed.unwrap_or_else(|| default_value(name, w));
         let error = match check_field(name, &value, locale) {
             Ok(v) => {
@@ -204,7 +215,11 @@ fn read_assumptions(q: &Query, w: Option<&Workload>, locale: Locale) -> (Vec<Ass
             Err(e) => Some(e),
         };
         ok &= error.is_none();
-        fields.push(AssumptionField { name: name.to_string(), value, error });
+        fields.push(AssumptionField {
+            name: name.to_string(),
+            value,
+            error,
+        });
     }
     (fields, ok.then_some(a))
 }
@@ -215,7 +230,12 @@ fn quote_overrides(q: &Query, quote_id: i64, shared: &Assumptions, locale: Local
     let mut a = shared.clone();
     for name in FIELDS {
         if let Some(v) = q.get(&format!("{name}_{quote_id}")) {
-            let value = check_field(name, v, locale).map_err(|e| format!("{}: {e}", locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions))))?;
+            let value = check_field(name, v, locale).map_err(|e| {
+                format!(
+                    "{}: {e}",
+                    locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions))
+                )
+            })?;
             apply(&mut a, name, value);
         }
     }
@@ -225,7 +245,13 @@ fn quote_overrides(q: &Query, quote_id: i64, shared: &Assumptions, locale: Local
 /// Whether a run's throughput unit measures the workload's unit of work ("tokens/s" for
 /// "tokens").
 fn unit_matches(run_unit: &str, work_unit: &str) -> bool {
-    let singular = |s: &str| s.trim().trim_end_matches("/s").trim().trim_end_matches('s').to_ascii_lowercase();
+    let singular = |s: &str| {
+        s.trim()
+            .trim_end_matches("/s")
+            .trim()
+            .trim_end_matches('s')
+            .to_ascii_lowercase()
+    };
     !work_unit.trim().is_empty() && singular(run_unit) == singular(work_unit)
 }
 
@@ -247,14 +273,25 @@ struct RunPool {
 
 /// Loads the team's runs of `workload_id` and the spec of each run's quote revision.
 async fn run_pool(db: &Db, team_id: i64, workload_id: i64) -> Result<RunPool, AppError> {
-    let runs = store::runs::list(db, team_id, RunFilter { quote_id: None, workload_id: Some(workload_id) }, 1000).await?;
+    let runs = store::runs::list(
+        db,
+        team_id,
+        RunFilter {
+            quote_id: None,
+            workload_id: Some(workload_id),
+        },
+        1000,
+    )
+    .await?;
     let mut specs: HashMap<(i64, i64), NodeSpec> = HashMap::new();
     let mut quotes: Vec<i64> = runs.iter().filter_map(|r| r.quote_id).collect();
     quotes.sort_unstable();
     quotes.dedup();
     for quote_id in quotes {
         for info in store::quotes::revisions(db, team_id, quote_id).await? {
-            if runs.iter().any(|r| r.quote_id == Some(quote_id) && r.revision == Some(info.revision))
+            if runs
+                .iter()
+                .any(|r| r.quote_id == Some(quote_id) && r.revision == Some(info.revision))
                 && let Some(rev) = store::quotes::revision(db, team_id, info.id).await?
             {
                 specs.insert((quote_id, info.revision), rev.draft.spec);
@@ -286,13 +323,23 @@ struct Measured {
 
 /// A run's throughput as the decimal it prints as (1800.0 → 1800), if finite and positive.
 fn run_decimal(value: f64) -> Option<Decimal> {
-    (value.is_finite() && value > 0.0).then(|| Decimal::from_str(&value.to_string()).ok()).flatten().filter(|d| *d > Decimal::ZERO)
+    (value.is_finite() && value > 0.0)
+        .then(|| Decimal::from_str(&value.to_string()).ok())
+        .flatten()
+        .filter(|d| *d > Decimal::ZERO)
 }
 
 /// The runs of this quote revision, or of any quote revision with the same node, for the
 /// workload's unit: only valid runs count; the median one-node throughput is expected and the
 /// slowest is kept for the what-if.
-fn measured(pool: &RunPool, quote_id: i64, revision: i64, spec: &NodeSpec, unit: &str, efficiency: Decimal) -> Result<Measured, TcoError> {
+fn measured(
+    pool: &RunPool,
+    quote_id: i64,
+    revision: i64,
+    spec: &NodeSpec,
+    unit: &str,
+    efficiency: Decimal,
+) -> Result<Measured, TcoError> {
     let mut valid: Vec<(i64, RunThroughput)> = Vec::new();
     let mut left_out = Vec::new();
     for (r, run_spec) in &pool.runs {
@@ -300,8 +347,12 @@ fn measured(pool: &RunPool, quote_id: i64, revision: i64, spec: &NodeSpec, unit:
         if !this_revision && !run_spec.as_ref().is_some_and(|s| same_node(s, spec)) {
             continue;
         }
-        let (Some(value), Some(run_unit)) = (r.throughput_value, r.throughput_unit.as_deref()) else { continue };
-        let Some(per_s) = run_decimal(value).filter(|_| unit_matches(run_unit, unit)) else { continue };
+        let (Some(value), Some(run_unit)) = (r.throughput_value, r.throughput_unit.as_deref()) else {
+            continue;
+        };
+        let Some(per_s) = run_decimal(value).filter(|_| unit_matches(run_unit, unit)) else {
+            continue;
+        };
         if r.status == RunStatus::Valid {
             let nodes = u32::try_from(r.nodes.max(1)).unwrap_or(u32::MAX);
             valid.push((r.id, RunThroughput { per_s, nodes }));
@@ -313,7 +364,10 @@ fn measured(pool: &RunPool, quote_id: i64, revision: i64, spec: &NodeSpec, unit:
     left_out.sort_by_key(|(id, _)| *id);
     let runs: Vec<RunThroughput> = valid.iter().map(|(_, t)| *t).collect();
     let Some(found) = throughput::from_runs(&runs, efficiency)? else {
-        return Ok(Measured { left_out, ..Measured::default() });
+        return Ok(Measured {
+            left_out,
+            ..Measured::default()
+        });
     };
     Ok(Measured {
         expected: Some(found.expected),
@@ -324,7 +378,8 @@ fn measured(pool: &RunPool, quote_id: i64, revision: i64, spec: &NodeSpec, unit:
 }
 
 fn reason_text(locale: Locale, reason: &crate::domain::tco::ErrorReason) -> String {
-    Msg::from_key(&format!("tco_error.{}", reason.code())).map_or_else(|| reason.to_string(), |m| locale.t(m).to_string())
+    Msg::from_key(&format!("tco_error.{}", reason.code()))
+        .map_or_else(|| reason.to_string(), |m| locale.t(m).to_string())
 }
 
 /// Why a quote cannot be costed, as a sentence in the reader's language.
@@ -336,7 +391,9 @@ fn error_sentence(locale: Locale, e: &TcoError, workload: &Workload) -> String {
         (R::NoWorkSize, _) => locale.t(Msg::TcoENoRunLength).to_string(),
         (R::MissingRate { from, to }, _) => locale.fmt(Msg::TcoEMissingRate, &[("from", from), ("to", to)]),
         (R::Overflow, _) => locale.t(Msg::TcoEOverflow).to_string(),
-        (R::Missing, "price_sheet.commitment_months" | "price_sheet.monthly_price") => locale.t(Msg::TcoEMonthlyIncomplete).to_string(),
+        (R::Missing, "price_sheet.commitment_months" | "price_sheet.monthly_price") => {
+            locale.t(Msg::TcoEMonthlyIncomplete).to_string()
+        }
         (_, f) if f.starts_with("price_sheet.") => locale.fmt(Msg::TcoEPriceSheet, &[("reason", &reason)]),
         (_, f) if f.starts_with("node_shape.") => locale.fmt(Msg::TcoENodeShape, &[("reason", &reason)]),
         (_, f) if f.starts_with("workload.") => locale.fmt(Msg::TcoEWorkload, &[("reason", &reason)]),
@@ -367,8 +424,14 @@ fn component_line(locale: Locale, c: &crate::domain::tco::CostComponent, currenc
         code: code.into(),
         name,
         unit: unit.into(),
-        quantity: group(c.quantity.round_dp(4).normalize(), c.quantity.round_dp(4).normalize().scale()),
-        price: c.unit_price.map(|p| format_unit_price(p, currency, 4)).unwrap_or_default(),
+        quantity: group(
+            c.quantity.round_dp(4).normalize(),
+            c.quantity.round_dp(4).normalize().scale(),
+        ),
+        price: c
+            .unit_price
+            .map(|p| format_unit_price(p, currency, 4))
+            .unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
     }
@@ -387,22 +450,49 @@ fn throughput_text(d: Decimal) -> String {
 /// with two digits more than the base currency's minor unit. In the base currency itself they
 /// are the estimate's own figures.
 #[must_use]
-pub fn prices_in_base(ranked: &RankedQuote, base: Currency, work: Option<Decimal>, gpus_per_node: u32) -> (Option<Decimal>, Option<Decimal>) {
+pub fn prices_in_base(
+    ranked: &RankedQuote,
+    base: Currency,
+    work: Option<Decimal>,
+    gpus_per_node: u32,
+) -> (Option<Decimal>, Option<Decimal>) {
     let e = &ranked.estimate;
     if e.currency == base {
         return (e.cost_per_unit.as_ref().map(|u| u.amount), e.effective_gpu_hour_price);
     }
-    let fine = |d: Decimal| d.round_dp_with_strategy(base.minor_units() + 2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    let fine = |d: Decimal| {
+        d.round_dp_with_strategy(
+            base.minor_units() + 2,
+            rust_decimal::RoundingStrategy::MidpointAwayFromZero,
+        )
+    };
     let total = ranked.compared_total;
-    let per_unit = e.cost_per_unit.as_ref().zip(work).and_then(|(u, w)| total.checked_mul(Decimal::from(u.per))?.checked_div(w)).map(fine);
-    let gpu_hours = e.compute_h.checked_mul(Decimal::from(gpus_per_node)).and_then(|h| h.checked_mul(Decimal::from(e.nodes)));
-    let gpu_hour = e.effective_gpu_hour_price.and(gpu_hours).filter(|h| !h.is_zero()).and_then(|h| total.checked_div(h)).map(fine);
+    let per_unit = e
+        .cost_per_unit
+        .as_ref()
+        .zip(work)
+        .and_then(|(u, w)| total.checked_mul(Decimal::from(u.per))?.checked_div(w))
+        .map(fine);
+    let gpu_hours = e
+        .compute_h
+        .checked_mul(Decimal::from(gpus_per_node))
+        .and_then(|h| h.checked_mul(Decimal::from(e.nodes)));
+    let gpu_hour = e
+        .effective_gpu_hour_price
+        .and(gpu_hours)
+        .filter(|h| !h.is_zero())
+        .and_then(|h| total.checked_div(h))
+        .map(fine);
     (per_unit, gpu_hour)
 }
 
 /// A budget in `base`: as stored when in the base currency, else converted with the latest rate
 /// of the pair (the rate of the totals); `Err` names the pair when no rate exists.
-pub fn budget_in_base(budget: (Decimal, Currency), base: Currency, rates: &[ExchangeRate]) -> Result<(Decimal, Option<ExchangeRate>), (Currency, Currency)> {
+pub fn budget_in_base(
+    budget: (Decimal, Currency),
+    base: Currency,
+    rates: &[ExchangeRate],
+) -> Result<(Decimal, Option<ExchangeRate>), (Currency, Currency)> {
     let (amount, currency) = budget;
     if currency == base {
         return Ok((amount, None));
@@ -413,13 +503,23 @@ pub fn budget_in_base(budget: (Decimal, Currency), base: Currency, rates: &[Exch
 }
 
 fn rate_note(locale: Locale, r: &ExchangeRate) -> String {
-    locale.fmt(Msg::TcoRateNote, &[("from", r.from.code()), ("rate", &format!("{:.4}", r.rate)), ("to", r.to.code()), ("date", &r.date)])
+    locale.fmt(
+        Msg::TcoRateNote,
+        &[
+            ("from", r.from.code()),
+            ("rate", &format!("{:.4}", r.rate)),
+            ("to", r.to.code()),
+            ("date", &r.date),
+        ],
+    )
 }
 
 /// Reads the typed throughput of one quote (`tp_{id}`, and `tpn_{id}` for the nodes it ran
 /// on); the error is "field: message".
 fn typed_throughput(q: &Query, quote_id: i64, locale: Locale) -> Result<Option<(Decimal, Option<u32>)>, String> {
-    let Some(v) = q.get(&format!("tp_{quote_id}")) else { return Ok(None) };
+    let Some(v) = q.get(&format!("tp_{quote_id}")) else {
+        return Ok(None);
+    };
     let label = locale.t(Msg::TcoOverrideTp);
     let tp = match Decimal::from_str(v) {
         Ok(d) if d > Decimal::ZERO => d,
@@ -430,21 +530,43 @@ fn typed_throughput(q: &Query, quote_id: i64, locale: Locale) -> Result<Option<(
         None => None,
         Some(v) => match v.parse::<u32>() {
             Ok(n) if (1..=MAX_NODES).contains(&n) => Some(n),
-            _ => return Err(format!("{}: {}", locale.t(Msg::TcoOverrideTpNodes), locale.fmt(Msg::TcoErrNodes, &[("max", &MAX_NODES.to_string())]))),
+            _ => {
+                return Err(format!(
+                    "{}: {}",
+                    locale.t(Msg::TcoOverrideTpNodes),
+                    locale.fmt(Msg::TcoErrNodes, &[("max", &MAX_NODES.to_string())])
+                ));
+            }
         },
     };
     Ok(Some((tp, n_run)))
 }
 
 /// Builds the comparison for the active team from the page's query.
-pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can_set_budget: bool) -> Result<Computed, AppError> {
+pub async fn compute(
+    db: &Db,
+    team_id: i64,
+    raw_query: &str,
+    locale: Locale,
+    can_set_budget: bool,
+) -> Result<Computed, AppError> {
     let q = Query::parse(raw_query);
     let workloads = store::workloads::list(db, team_id).await?;
-    let chosen = q.get("workload").and_then(|v| v.parse::<i64>().ok()).and_then(|id| workloads.iter().find(|w| w.id == id)).or(workloads.first());
+    let chosen = q
+        .get("workload")
+        .and_then(|v| v.parse::<i64>().ok())
+        .and_then(|id| workloads.iter().find(|w| w.id == id))
+        .or(workloads.first());
     let workload = chosen.map(|w| w.record.clone());
     let workload_id = chosen.map(|w| w.id);
-    let base = store::teams::base_currency(db, team_id).await?.unwrap_or(Currency::parse("CNY").map_err(|_| AppError::Internal)?);
-    let rates: Vec<ExchangeRate> = store::exchange_rates::list(db, team_id).await?.into_iter().map(|r| r.record).collect();
+    let base = store::teams::base_currency(db, team_id)
+        .await?
+        .unwrap_or(Currency::parse("CNY").map_err(|_| AppError::Internal)?);
+    let rates: Vec<ExchangeRate> = store::exchange_rates::list(db, team_id)
+        .await?
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
     let budget = match workload_id {
         Some(id) => store::budgets::get(db, team_id, id).await?,
         None => None,
@@ -458,14 +580,35 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
     let explicit = q.get("picked").is_some() || !picked.is_empty();
     let mut choices = Vec::new();
     let mut selected = Vec::new();
-    for (summary, label) in drafts.iter().filter_map(|d| labels.iter().find(|(id, _)| *id == d.quote_id).map(|(_, l)| (d, l.clone()))) {
+    for (summary, label) in drafts.iter().filter_map(|d| {
+        labels
+            .iter()
+            .find(|(id, _)| *id == d.quote_id)
+            .map(|(_, l)| (d, l.clone()))
+    }) {
         let failing: Vec<RequirementKind> = workload
             .as_ref()
-            .map(|w| quotes_domain::check(w, &summary.draft.spec).into_iter().filter(|r| r.status == ReqStatus::Fail).map(|r| r.kind).collect())
+            .map(|w| {
+                quotes_domain::check(w, &summary.draft.spec)
+                    .into_iter()
+                    .filter(|r| r.status == ReqStatus::Fail)
+                    .map(|r| r.kind)
+                    .collect()
+            })
             .unwrap_or_default();
         let expired = summary.draft.is_expired(today);
-        let on = if explicit { picked.contains(&summary.quote_id) } else { !expired && failing.is_empty() };
-        choices.push(QuoteChoice { id: summary.quote_id, label: label.clone(), selected: on, expired, fails_requirements: !failing.is_empty() });
+        let on = if explicit {
+            picked.contains(&summary.quote_id)
+        } else {
+            !expired && failing.is_empty()
+        };
+        choices.push(QuoteChoice {
+            id: summary.quote_id,
+            label: label.clone(),
+            selected: on,
+            expired,
+            fails_requirements: !failing.is_empty(),
+        });
         if on {
             selected.push((summary.clone(), label, failing, expired));
         }
@@ -478,7 +621,8 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
         let pool = run_pool(db, team_id, wid).await?;
         for (summary, label, failing, expired) in selected {
             let id = summary.quote_id;
-            let typed = quote_overrides(&q, id, shared, locale).and_then(|a| typed_throughput(&q, id, locale).map(|t| (a, t)));
+            let typed =
+                quote_overrides(&q, id, shared, locale).and_then(|a| typed_throughput(&q, id, locale).map(|t| (a, t)));
             let (mut a, typed) = match typed {
                 Ok(x) => x,
                 Err(message) => {
@@ -488,17 +632,30 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
             };
             let mut runs = Measured::default();
             if let Some(work) = &w.total_work {
-                runs = match measured(&pool, id, summary.revision, &summary.draft.spec, &work.unit, a.efficiency) {
+                runs = match measured(
+                    &pool,
+                    id,
+                    summary.revision,
+                    &summary.draft.spec,
+                    &work.unit,
+                    a.efficiency,
+                ) {
                     Ok(m) => m,
                     Err(e) => {
-                        problems.push(CostProblem { label, message: error_sentence(locale, &e, w) });
+                        problems.push(CostProblem {
+                            label,
+                            message: error_sentence(locale, &e, w),
+                        });
                         continue;
                     }
                 };
             }
             match typed {
                 Some((tp, n_run)) => (a.measured_throughput_per_s, a.n_run) = (Some(tp), n_run),
-                None => (a.measured_throughput_per_s, a.n_run) = (runs.expected.map(|t| t.per_s), runs.expected.map(|t| t.nodes)),
+                None => {
+                    (a.measured_throughput_per_s, a.n_run) =
+                        (runs.expected.map(|t| t.per_s), runs.expected.map(|t| t.nodes))
+                }
             }
             let scenario = Scenario {
                 title: None,
@@ -512,7 +669,15 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
                 Ok(mut result) => {
                     let ranked = result.quotes.remove(0);
                     let slowest = runs.slowest.filter(|_| typed.is_none());
-                    let what_if = what_if(&summary.draft.price, &summary.draft.spec.shape(), &tco_workload, &a, &WhatIfProfiles::default(), slowest.map(|(_, t)| t)).ok();
+                    let what_if = what_if(
+                        &summary.draft.price,
+                        &summary.draft.spec.shape(),
+                        &tco_workload,
+                        &a,
+                        &WhatIfProfiles::default(),
+                        slowest.map(|(_, t)| t),
+                    )
+                    .ok();
                     let from_runs = typed.is_none() && runs.expected.is_some();
                     costed.push(Costed {
                         quote_id: id,
@@ -529,15 +694,36 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
                         expired,
                     });
                 }
-                Err(e) => problems.push(CostProblem { label, message: error_sentence(locale, &e, w) }),
+                Err(e) => problems.push(CostProblem {
+                    label,
+                    message: error_sentence(locale, &e, w),
+                }),
             }
         }
         rank(&mut costed, w, shared, base, &rates);
     }
     let budget_base = budget.map(|b| budget_in_base(b, base, &rates));
-    let rows = costed.iter().map(|c| row(locale, c, base, budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0), &rates, workload.as_ref())).collect();
+    let rows = costed
+        .iter()
+        .map(|c| {
+            row(
+                locale,
+                c,
+                base,
+                budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0),
+                &rates,
+                workload.as_ref(),
+            )
+        })
+        .collect();
     let budget_note = match &budget_base {
-        Some(Ok((amount, Some(rate)))) => Some(locale.fmt(Msg::TcoBudgetConverted, &[("amount", &format_money(*amount, base)), ("rate", &rate_note(locale, rate))])),
+        Some(Ok((amount, Some(rate)))) => Some(locale.fmt(
+            Msg::TcoBudgetConverted,
+            &[
+                ("amount", &format_money(*amount, base)),
+                ("rate", &rate_note(locale, rate)),
+            ],
+        )),
         Some(Err((from, to))) => Some(locale.fmt(Msg::TcoBudgetNoRate, &[("from", from.code()), ("to", to.code())])),
         _ => None,
     };
@@ -557,7 +743,14 @@ pub async fn compute(db: &Db, team_id: i64, raw_query: &str, locale: Locale, can
         query: raw_query.trim_start_matches('?').to_string(),
         can_set_budget,
     };
-    Ok(Computed { view, costed, workload, base, shared: assumptions, rates })
+    Ok(Computed {
+        view,
+        costed,
+        workload,
+        base,
+        shared: assumptions,
+        rates,
+    })
 }
 
 /// The engine's quote for one of the team's quotes (its throughput and overrides travel in the
@@ -597,12 +790,21 @@ fn overrides_of(a: &Assumptions, shared: &Assumptions) -> Option<AssumptionOverr
 
 /// The scenario of the costed quotes: the shared assumptions, and per quote its overrides and
 /// its throughput (typed or from runs) with the nodes it ran on.
-fn scenario_from(w: &Workload, shared: &Assumptions, costed: &[Costed], base: Currency, rates: Vec<ExchangeRate>) -> Scenario {
+fn scenario_from(
+    w: &Workload,
+    shared: &Assumptions,
+    costed: &[Costed],
+    base: Currency,
+    rates: Vec<ExchangeRate>,
+) -> Scenario {
     let quotes = costed
         .iter()
         .map(|c| Quote {
             measured_throughput_per_s: c.assumptions.measured_throughput_per_s,
-            n_run: c.assumptions.n_run.filter(|_| c.assumptions.measured_throughput_per_s.is_some()),
+            n_run: c
+                .assumptions
+                .n_run
+                .filter(|_| c.assumptions.measured_throughput_per_s.is_some()),
             assumption_overrides: overrides_of(&c.assumptions, shared),
             ..tco_quote(c.quote_id, &c.ranked.label, &c.draft)
         })
@@ -610,7 +812,11 @@ fn scenario_from(w: &Workload, shared: &Assumptions, costed: &[Costed], base: Cu
     Scenario {
         title: Some(w.name.clone()),
         workload: w.to_tco(),
-        assumptions: Assumptions { measured_throughput_per_s: None, n_run: None, ..shared.clone() },
+        assumptions: Assumptions {
+            measured_throughput_per_s: None,
+            n_run: None,
+            ..shared.clone()
+        },
         quotes,
         compare_currency: Some(base),
         exchange_rates: rates,
@@ -634,7 +840,13 @@ fn rank(costed: &mut [Costed], w: &Workload, shared: &Assumptions, base: Currenc
         }
         Err(e) => {
             tracing::error!(error = %e, "the costed quotes do not rerun as one scenario");
-            costed.sort_by(|a, b| (a.ranked.group, a.ranked.compared_total, &a.ranked.label).cmp(&(b.ranked.group, b.ranked.compared_total, &b.ranked.label)));
+            costed.sort_by(|a, b| {
+                (a.ranked.group, a.ranked.compared_total, &a.ranked.label).cmp(&(
+                    b.ranked.group,
+                    b.ranked.compared_total,
+                    &b.ranked.label,
+                ))
+            });
             for (rank, c) in (1..).zip(costed.iter_mut()) {
                 c.ranked.rank = rank;
             }
@@ -642,7 +854,14 @@ fn rank(costed: &mut [Costed], w: &Workload, shared: &Assumptions, base: Currenc
     }
 }
 
-fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rates: &[ExchangeRate], workload: Option<&Workload>) -> CostRow {
+fn row(
+    locale: Locale,
+    c: &Costed,
+    base: Currency,
+    budget: Option<Decimal>,
+    rates: &[ExchangeRate],
+    workload: Option<&Workload>,
+) -> CostRow {
     let e = &c.ranked.estimate;
     let cur = e.currency;
     let rate = latest_rate(rates, cur, base);
@@ -651,20 +870,32 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rate
         warnings.push(locale.t(Msg::TcoWExpired).to_string());
     }
     for kind in &c.failing {
-        warnings.push(locale.fmt(Msg::TcoWRequirement, &[("requirement", &requirement_text(locale, *kind))]));
+        warnings.push(locale.fmt(
+            Msg::TcoWRequirement,
+            &[("requirement", &requirement_text(locale, *kind))],
+        ));
     }
     for w in &e.warnings {
         warnings.push(match w {
             TcoWarning::ThroughputAssumed => locale.t(Msg::TcoWThroughputAssumed).to_string(),
-            TcoWarning::StatedRunLengthIgnored { run_hours } => locale.fmt(Msg::TcoWRunLengthIgnored, &[("hours", &hours(*run_hours))]),
-            TcoWarning::NodesBelowRequirement { needed, chosen } => {
-                locale.fmt(Msg::TcoWNodesBelow, &[("needed", &needed.to_string()), ("chosen", &chosen.to_string())])
+            TcoWarning::StatedRunLengthIgnored { run_hours } => {
+                locale.fmt(Msg::TcoWRunLengthIgnored, &[("hours", &hours(*run_hours))])
             }
-            TcoWarning::MinimumBillableApplied { minimum_h } => locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))]),
+            TcoWarning::NodesBelowRequirement { needed, chosen } => locale.fmt(
+                Msg::TcoWNodesBelow,
+                &[("needed", &needed.to_string()), ("chosen", &chosen.to_string())],
+            ),
+            TcoWarning::MinimumBillableApplied { minimum_h } => {
+                locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))])
+            }
         });
     }
     for (id, status) in &c.left_out {
-        let why = locale.t(if *status == RunStatus::Invalid { Msg::TcoWhyInvalid } else { Msg::TcoWhyWarn });
+        let why = locale.t(if *status == RunStatus::Invalid {
+            Msg::TcoWhyInvalid
+        } else {
+            Msg::TcoWhyWarn
+        });
         warnings.push(locale.fmt(Msg::TcoWRunNotUsed, &[("id", &id.to_string()), ("why", why)]));
     }
     let over_budget = budget.is_some_and(|amount| c.ranked.compared_total > amount);
@@ -681,9 +912,20 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rate
                 BreakEven::WithinTerm { hours: h } => locale.fmt(Msg::TcoBreakEvenAt, &[("hours", &hours(h))]),
                 BreakEven::NeverWithinTerm => locale.t(Msg::TcoBreakEvenNever).to_string(),
             };
-            let args = [("monthly", format_money(monthly, cur)), ("on_demand", format_money(e.on_demand_compute, cur)), ("break_even", break_even)];
+            let args = [
+                ("monthly", format_money(monthly, cur)),
+                ("on_demand", format_money(e.on_demand_compute, cur)),
+                ("break_even", break_even),
+            ];
             let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-            Some(locale.fmt(if e.pricing_used == Pricing::Monthly { Msg::TcoPricingMonthly } else { Msg::TcoPricingOnDemand }, &args))
+            Some(locale.fmt(
+                if e.pricing_used == Pricing::Monthly {
+                    Msg::TcoPricingMonthly
+                } else {
+                    Msg::TcoPricingOnDemand
+                },
+                &args,
+            ))
         }
         _ => None,
     };
@@ -694,36 +936,70 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rate
             let pct = "20";
             let mut out = vec![
                 (locale.t(Msg::TcoWiLow).to_string(), format_money(w.low.total, cur)),
-                (locale.t(Msg::TcoWiExpected).to_string(), format_money(w.expected.total, cur)),
+                (
+                    locale.t(Msg::TcoWiExpected).to_string(),
+                    format_money(w.expected.total, cur),
+                ),
                 (locale.t(Msg::TcoWiHigh).to_string(), format_money(w.high.total, cur)),
             ];
             if let Some(s) = &w.slower_throughput {
-                out.push((locale.fmt(Msg::TcoWiSlower, &[("pct", pct)]), format_money(s.total, cur)));
+                out.push((
+                    locale.fmt(Msg::TcoWiSlower, &[("pct", pct)]),
+                    format_money(s.total, cur),
+                ));
             }
             if let Some(f) = &w.faster_throughput {
-                out.push((locale.fmt(Msg::TcoWiFaster, &[("pct", pct)]), format_money(f.total, cur)));
+                out.push((
+                    locale.fmt(Msg::TcoWiFaster, &[("pct", pct)]),
+                    format_money(f.total, cur),
+                ));
             }
             if let (Some(s), Some(id)) = (&w.slowest_run, c.slowest_run) {
-                out.push((locale.fmt(Msg::TcoWiSlowest, &[("id", &id.to_string())]), format_money(s.total, cur)));
+                out.push((
+                    locale.fmt(Msg::TcoWiSlowest, &[("id", &id.to_string())]),
+                    format_money(s.total, cur),
+                ));
             }
             out
         })
         .unwrap_or_default();
     let unit = e.cost_per_unit.as_ref().map_or("", |u| u.unit.as_str());
-    let throughput = e.one_node_throughput_per_s.zip(e.planned_throughput_per_s).map(|(t1, planned)| {
-        let args = [
-            ("t1", format!("{} {unit}/s", throughput_text(t1))),
-            ("planned", format!("{} {unit}/s", throughput_text(planned))),
-            ("nodes", e.nodes.to_string()),
-            ("n_run", e.n_run.unwrap_or(1).to_string()),
-            ("ids", c.runs_used.iter().map(|id| format!("#{id}")).collect::<Vec<_>>().join(", ")),
-        ];
-        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let msg = if c.runs_used.is_empty() { Msg::TcoThroughputTyped } else { Msg::TcoThroughputFromRuns };
-        locale.fmt(msg, &args)
-    });
+    let throughput = e
+        .one_node_throughput_per_s
+        .zip(e.planned_throughput_per_s)
+        .map(|(t1, planned)| {
+            let args = [
+                ("t1", format!("{} {unit}/s", throughput_text(t1))),
+                ("planned", format!("{} {unit}/s", throughput_text(planned))),
+                ("nodes", e.nodes.to_string()),
+                ("n_run", e.n_run.unwrap_or(1).to_string()),
+                (
+                    "ids",
+                    c.runs_used
+                        .iter()
+                        .map(|id| format!("#{id}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
+            ];
+            let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let msg = if c.runs_used.is_empty() {
+                Msg::TcoThroughputTyped
+            } else {
+                Msg::TcoThroughputFromRuns
+            };
+            locale.fmt(msg, &args)
+        });
     let estimated = c.ranked.group == QuoteGroup::Estimated;
-    let to_measure = estimated.then(|| locale.t(if workload.is_some_and(|w| w.total_work.is_some()) { Msg::TcoToMeasure } else { Msg::TcoToMeasureWork }).to_string());
+    let to_measure = estimated.then(|| {
+        locale
+            .t(if workload.is_some_and(|w| w.total_work.is_some()) {
+                Msg::TcoToMeasure
+            } else {
+                Msg::TcoToMeasureWork
+            })
+            .to_string()
+    });
     let own_currency_title = |amount: String| (cur != base).then_some(amount);
     let work = workload.and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
     let (unit_base, gpu_hour_base) = prices_in_base(&c.ranked, base, work, c.draft.spec.gpus_per_node);
@@ -740,22 +1016,47 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rate
         compared_exact: decimal(c.ranked.compared_total),
         rate_note,
         cost_per_unit: cost_per_unit_base.map(|(u, p)| {
-            locale.fmt(Msg::TcoPerUnit, &[("amount", &format_unit_price(p, base, 2)), ("per", &group(Decimal::from(u.per), 0)), ("unit", &u.unit)])
+            locale.fmt(
+                Msg::TcoPerUnit,
+                &[
+                    ("amount", &format_unit_price(p, base, 2)),
+                    ("per", &group(Decimal::from(u.per), 0)),
+                    ("unit", &u.unit),
+                ],
+            )
         }),
         cost_per_unit_title: e.cost_per_unit.as_ref().and_then(|u| {
-            own_currency_title(locale.fmt(Msg::TcoPerUnit, &[("amount", &format_unit_price(u.amount, cur, 2)), ("per", &group(Decimal::from(u.per), 0)), ("unit", &u.unit)]))
+            own_currency_title(locale.fmt(
+                Msg::TcoPerUnit,
+                &[
+                    ("amount", &format_unit_price(u.amount, cur, 2)),
+                    ("per", &group(Decimal::from(u.per), 0)),
+                    ("unit", &u.unit),
+                ],
+            ))
         }),
         gpu_hour: gpu_hour_base.map(|p| format_unit_price(p, base, 2)),
-        gpu_hour_title: e.effective_gpu_hour_price.and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
+        gpu_hour_title: e
+            .effective_gpu_hour_price
+            .and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
         time_to_finish: format!("{} h", hours(e.time_to_finish_h)),
         hours_note: locale.fmt(
             Msg::TcoHours,
-            &[("nodes", &e.nodes.to_string()), ("busy", &hours(e.busy_h)), ("billable", &hours(e.billable_h)), ("rental", &hours(e.rental_h))],
+            &[
+                ("nodes", &e.nodes.to_string()),
+                ("busy", &hours(e.busy_h)),
+                ("billable", &hours(e.billable_h)),
+                ("rental", &hours(e.rental_h)),
+            ],
         ),
         nodes: e.nodes,
         idle: format_money(e.idle_cost, cur),
         pricing_note,
-        components: e.components.iter().map(|comp| component_line(locale, comp, cur)).collect(),
+        components: e
+            .components
+            .iter()
+            .map(|comp| component_line(locale, comp, cur))
+            .collect(),
         what_if,
         warnings,
         run_id: c.runs_used.first().copied(),
@@ -769,7 +1070,10 @@ fn row(locale: Locale, c: &Costed, base: Currency, budget: Option<Decimal>, rate
 
 /// A requirement's name in the reader's language (`req.<kind>` of the locale files).
 fn requirement_text(locale: Locale, kind: RequirementKind) -> String {
-    let code = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+    let code = serde_json::to_value(kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
     Msg::from_key(&format!("req.{code}")).map_or(code, |m| locale.t(m).to_string())
 }
 
@@ -838,9 +1142,24 @@ mod tests {
         };
         let m = measured(&pool, 7, 2, &a100, "tokens", Decimal::new(75, 2)).unwrap();
         // T1: run 1 = 10, run 4 = 30 ÷ (2 × 0.75) = 20, run 6 = 12 → median 12 (run 6), slowest 10.
-        assert_eq!(m.expected, Some(RunThroughput { per_s: Decimal::from(12), nodes: 1 }));
+        assert_eq!(
+            m.expected,
+            Some(RunThroughput {
+                per_s: Decimal::from(12),
+                nodes: 1
+            })
+        );
         assert_eq!(m.used, vec![6]);
-        assert_eq!(m.slowest, Some((1, RunThroughput { per_s: Decimal::from(10), nodes: 1 })));
+        assert_eq!(
+            m.slowest,
+            Some((
+                1,
+                RunThroughput {
+                    per_s: Decimal::from(10),
+                    nodes: 1
+                }
+            ))
+        );
         assert_eq!(m.left_out, vec![(2, RunStatus::Warn), (3, RunStatus::Invalid)]);
         // A node nobody ran on: nothing measured, nothing left out.
         let none = measured(&pool, 10, 1, &spec("H100", 8, "80"), "tokens", Decimal::ONE).unwrap();
@@ -856,17 +1175,38 @@ mod tests {
         }))
         .unwrap();
         let no_size = TcoError::new("workload.run_hours", R::NoWorkSize);
-        assert_eq!(error_sentence(Locale::En, &no_size, &w), "This workload states neither its total work nor its run length: add one on the workload page.");
+        assert_eq!(
+            error_sentence(Locale::En, &no_size, &w),
+            "This workload states neither its total work nor its run length: add one on the workload page."
+        );
         assert!(error_sentence(Locale::ZhCn, &no_size, &w).starts_with("该任务既没有填写总工作量"));
-        w.total_work = Some(crate::domain::tco::TotalWork { amount: Decimal::ONE, unit: "tokens".into() });
+        w.total_work = Some(crate::domain::tco::TotalWork {
+            amount: Decimal::ONE,
+            unit: "tokens".into(),
+        });
         assert!(error_sentence(Locale::En, &no_size, &w).starts_with("No valid run measures this quote"));
-        let rate = TcoError::new("scenario.exchange_rates", R::MissingRate { from: "USD".into(), to: "CNY".into() });
-        assert_eq!(error_sentence(Locale::En, &rate, &w), "There is no exchange rate between USD and CNY: add one under Exchange rates.");
+        let rate = TcoError::new(
+            "scenario.exchange_rates",
+            R::MissingRate {
+                from: "USD".into(),
+                to: "CNY".into(),
+            },
+        );
+        assert_eq!(
+            error_sentence(Locale::En, &rate, &w),
+            "There is no exchange rate between USD and CNY: add one under Exchange rates."
+        );
         let term = TcoError::new("price_sheet.commitment_months", R::Missing);
         assert!(error_sentence(Locale::En, &term, &w).contains("without a commitment term"));
         let price = TcoError::new("price_sheet.on_demand_hourly", R::Negative);
-        assert_eq!(error_sentence(Locale::En, &price, &w), "A price on this quote must not be negative: fix the quote.");
-        assert_eq!(error_sentence(Locale::ZhCn, &price, &w), "该报价的某个价格不能为负数：请修改报价。");
+        assert_eq!(
+            error_sentence(Locale::En, &price, &w),
+            "A price on this quote must not be negative: fix the quote."
+        );
+        assert_eq!(
+            error_sentence(Locale::ZhCn, &price, &w),
+            "该报价的某个价格不能为负数：请修改报价。"
+        );
         for e in [no_size, rate, term, price] {
             for locale in [Locale::En, Locale::ZhCn] {
                 assert!(!error_sentence(locale, &e, &w).contains(e.field), "{e}");
@@ -879,15 +1219,32 @@ mod tests {
         let q = Query::parse("setup_h=-1&rerun_pct=100&efficiency_pct=0&nodes=0&egress_gb=lots");
         let (fields, parsed) = read_assumptions(&q, None, Locale::En);
         assert!(parsed.is_none());
-        let err = |n: &str| fields.iter().find(|f| f.name == n).and_then(|f| f.error.clone()).unwrap_or_default();
+        let err = |n: &str| {
+            fields
+                .iter()
+                .find(|f| f.name == n)
+                .and_then(|f| f.error.clone())
+                .unwrap_or_default()
+        };
         assert_eq!(err("setup_h"), "Must not be negative.");
         assert_eq!(err("rerun_pct"), "Must lie between 0 and 99 %.");
         assert_eq!(err("efficiency_pct"), "Must lie between 1 and 100 %.");
         assert!(err("nodes").contains("1 to 64"));
         assert_eq!(err("egress_gb"), "Enter a number, e.g. 1.5.");
-        assert_eq!(fields.iter().find(|f| f.name == "egress_gb").unwrap().value, "lots", "the typed value is kept");
-        let (_, ok) = read_assumptions(&Query::parse("rerun_pct=25&efficiency_pct=80&nodes=2"), None, Locale::En);
+        assert_eq!(
+            fields.iter().find(|f| f.name == "egress_gb").unwrap().value,
+            "lots",
+            "the typed value is kept"
+        );
+        let (_, ok) = read_assumptions(
+            &Query::parse("rerun_pct=25&efficiency_pct=80&nodes=2"),
+            None,
+            Locale::En,
+        );
         let a = ok.unwrap();
-        assert_eq!((a.rerun_share, a.efficiency, a.nodes, a.setup_h), (Decimal::new(25, 2), Decimal::new(8, 1), Some(2), Decimal::ONE));
+        assert_eq!(
+            (a.rerun_share, a.efficiency, a.nodes, a.setup_h),
+            (Decimal::new(25, 2), Decimal::new(8, 1), Some(2), Decimal::ONE)
+        );
     }
 }

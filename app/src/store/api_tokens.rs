@@ -35,7 +35,16 @@ pub async fn insert(tx: &mut Tx, token: &TokenForCreate<'_>) -> Result<i64, sqlx
     .await
 }
 
-type Row = (i64, String, String, String, String, String, Option<String>, Option<String>);
+type Row = (
+    i64,
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+);
 
 /// The user's tokens, newest first.
 pub async fn of_user(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<Vec<ApiTokenInfo>, sqlx::Error> {
@@ -47,10 +56,22 @@ pub async fn of_user(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<Vec<Ap
     .fetch_all(db)
     .await?;
     rows.into_iter()
-        .map(|(id, name, prefix, team_name, role, created_at, last_used_at, revoked_at)| {
-            let role = TeamRole::parse(&role).ok_or_else(|| sqlx::Error::Decode(format!("unknown role {role}").into()))?;
-            Ok(ApiTokenInfo { id, name, prefix, team_name, role, created_at, last_used_at, revoked_at })
-        })
+        .map(
+            |(id, name, prefix, team_name, role, created_at, last_used_at, revoked_at)| {
+                let role =
+                    TeamRole::parse(&role).ok_or_else(|| sqlx::Error::Decode(format!("unknown role {role}").into()))?;
+                Ok(ApiTokenInfo {
+                    id,
+                    name,
+                    prefix,
+                    team_name,
+                    role,
+                    created_at,
+                    last_used_at,
+                    revoked_at,
+                })
+            },
+        )
         .collect()
 }
 
@@ -93,7 +114,12 @@ pub async fn grant(db: impl SqliteExecutor<'_>, token_hash: &str) -> Result<Opti
     .fetch_optional(db)
     .await?;
     Ok(row.and_then(|(token_id, user_id, team_id, role)| {
-        TeamRole::parse(&role).map(|role| TokenGrant { token_id, user_id, team_id, role })
+        TeamRole::parse(&role).map(|role| TokenGrant {
+            token_id,
+            user_id,
+            team_id,
+            role,
+        })
     }))
 }
 

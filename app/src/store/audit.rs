@@ -22,17 +22,30 @@ pub enum AppendError {
 
 /// The chain's head: how many events and the last hash (genesis when empty).
 pub async fn head(db: impl SqliteExecutor<'_>) -> Result<ChainHead, sqlx::Error> {
-    let last: Option<(i64, String)> = sqlx::query_as("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1").fetch_optional(db).await?;
+    let last: Option<(i64, String)> = sqlx::query_as("SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1")
+        .fetch_optional(db)
+        .await?;
     Ok(match last {
-        Some((seq, hash)) => ChainHead { count: u64::try_from(seq).unwrap_or_default(), head_hash: hash },
+        Some((seq, hash)) => ChainHead {
+            count: u64::try_from(seq).unwrap_or_default(),
+            head_hash: hash,
+        },
         None => ChainHead::genesis(),
     })
 }
 
 /// Appends the event recording `action` on `order_id` by `actor_id` at `at` (RFC 3339 UTC).
-pub async fn append(tx: &mut Tx, order_id: i64, actor_id: i64, at: &str, action: Action, data: Value) -> Result<AuditEvent, AppendError> {
+pub async fn append(
+    tx: &mut Tx,
+    order_id: i64,
+    actor_id: i64,
+    at: &str,
+    action: Action,
+    data: Value,
+) -> Result<AuditEvent, AppendError> {
     let head = head(&mut **tx).await?;
-    let event = next_event(&head, order_id, actor_id, at, action, data).map_err(|e| AppendError::Event(e.to_string()))?;
+    let event =
+        next_event(&head, order_id, actor_id, at, action, data).map_err(|e| AppendError::Event(e.to_string()))?;
     let data = canonical_json(&event.data).map_err(|e| AppendError::Event(e.to_string()))?;
     sqlx::query("INSERT INTO audit_events (seq, order_id, actor_id, at, action, data, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(event.seq)
@@ -57,7 +70,16 @@ pub fn decode(row: EventRow) -> Option<AuditEvent> {
     let (seq, order_id, actor_id, at, action, data, prev_hash, hash) = row;
     let action = Action::ALL.into_iter().find(|a| a.as_str() == action)?;
     let data = serde_json::from_str(&data).ok()?;
-    Some(AuditEvent { seq, order_id, actor_id, at, action, data, prev_hash, hash })
+    Some(AuditEvent {
+        seq,
+        order_id,
+        actor_id,
+        at,
+        action,
+        data,
+        prev_hash,
+        hash,
+    })
 }
 
 /// Events `after` seq, at most `limit`, in order (for verifying the chain in pages).
@@ -79,7 +101,10 @@ pub async fn of_order(db: impl SqliteExecutor<'_>, order_id: i64) -> Result<Vec<
 
 /// For each of an order's events (oldest first), the hash of the event just before it in the
 /// chain (`None` for seq 1), read in one query.
-pub async fn prev_hashes_of_order(db: impl SqliteExecutor<'_>, order_id: i64) -> Result<Vec<Option<String>>, sqlx::Error> {
+pub async fn prev_hashes_of_order(
+    db: impl SqliteExecutor<'_>,
+    order_id: i64,
+) -> Result<Vec<Option<String>>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT p.hash FROM audit_events e LEFT JOIN audit_events p ON p.seq = e.seq - 1 WHERE e.order_id = ? ORDER BY e.seq",
     )

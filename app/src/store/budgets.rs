@@ -8,7 +8,13 @@ use std::str::FromStr;
 
 /// Sets (or replaces) the budget of one of the team's workloads; `false` when the team has no
 /// such workload.
-pub async fn set(tx: &mut Tx, team_id: i64, workload_id: i64, amount: Decimal, currency: Currency) -> Result<bool, sqlx::Error> {
+pub async fn set(
+    tx: &mut Tx,
+    team_id: i64,
+    workload_id: i64,
+    amount: Decimal,
+    currency: Currency,
+) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO workload_budgets (workload_id, team_id, amount, currency)
          SELECT id, team_id, ?, ? FROM workloads WHERE id = ? AND team_id = ?
@@ -26,17 +32,26 @@ pub async fn set(tx: &mut Tx, team_id: i64, workload_id: i64, amount: Decimal, c
 
 /// Removes the budget of one of the team's workloads.
 pub async fn clear(tx: &mut Tx, team_id: i64, workload_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM workload_budgets WHERE workload_id = ? AND team_id = ?").bind(workload_id).bind(team_id).execute(&mut **tx).await?;
+    sqlx::query("DELETE FROM workload_budgets WHERE workload_id = ? AND team_id = ?")
+        .bind(workload_id)
+        .bind(team_id)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 
 /// The budget of one of the team's workloads.
-pub async fn get(db: impl SqliteExecutor<'_>, team_id: i64, workload_id: i64) -> Result<Option<(Decimal, Currency)>, sqlx::Error> {
-    let row: Option<(String, String)> = sqlx::query_as("SELECT amount, currency FROM workload_budgets WHERE workload_id = ? AND team_id = ?")
-        .bind(workload_id)
-        .bind(team_id)
-        .fetch_optional(db)
-        .await?;
+pub async fn get(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    workload_id: i64,
+) -> Result<Option<(Decimal, Currency)>, sqlx::Error> {
+    let row: Option<(String, String)> =
+        sqlx::query_as("SELECT amount, currency FROM workload_budgets WHERE workload_id = ? AND team_id = ?")
+            .bind(workload_id)
+            .bind(team_id)
+            .fetch_optional(db)
+            .await?;
     row.map(|(amount, currency)| {
         let amount = Decimal::from_str(&amount).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
         let currency = Currency::parse(&currency).map_err(|e| sqlx::Error::Decode(format!("{e}").into()))?;

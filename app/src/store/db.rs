@@ -73,7 +73,10 @@ pub async fn connect(path: &str) -> Result<Db, OpenError> {
         .min_connections(1)
         .connect_with(options(path)?)
         .await
-        .map_err(|source| OpenError::Open { path: path.to_string(), source })?;
+        .map_err(|source| OpenError::Open {
+            path: path.to_string(),
+            source,
+        })?;
     check_version(&pool).await?;
     migrate(&pool).await?;
     optimize(&pool).await?;
@@ -103,7 +106,10 @@ pub async fn check_version(pool: &Db) -> Result<String, OpenError> {
     tracing::info!(sqlite = %found, "SQLite version");
     if !version_at_least(&found, MIN_SQLITE_VERSION) {
         let (a, b, c) = MIN_SQLITE_VERSION;
-        return Err(OpenError::OldSqlite { found, required: format!("{a}.{b}.{c}") });
+        return Err(OpenError::OldSqlite {
+            found,
+            required: format!("{a}.{b}.{c}"),
+        });
     }
     Ok(found)
 }
@@ -182,13 +188,22 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("nl-db-{}", std::process::id()));
         let path = dir.join("sub").join("t.db");
         let pool = connect(path.to_str().unwrap()).await.unwrap();
-        let mode: String = sqlx::query_scalar("PRAGMA journal_mode").fetch_one(&pool).await.unwrap();
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
         assert_eq!(mode, "wal");
         let sync: i64 = sqlx::query_scalar("PRAGMA synchronous").fetch_one(&pool).await.unwrap();
         assert_eq!(sync, 2, "FULL");
-        let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys").fetch_one(&pool).await.unwrap();
+        let fk: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
         assert_eq!(fk, 1);
-        let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout").fetch_one(&pool).await.unwrap();
+        let busy: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
         assert_eq!(busy, 5000, "milliseconds");
         let version = sqlite_version(&pool).await.unwrap();
         assert!(version_at_least(&version, MIN_SQLITE_VERSION), "{version}");

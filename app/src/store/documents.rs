@@ -40,12 +40,13 @@ pub struct DocumentForCreate<'a> {
 /// Stores a document for one of the team's revisions; `Ok(None)` when the same bytes are
 /// already attached to that revision.
 pub async fn insert(tx: &mut Tx, team_id: i64, doc: &DocumentForCreate<'_>) -> Result<Option<i64>, sqlx::Error> {
-    let exists: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM quote_documents WHERE revision_id = ? AND team_id = ? AND sha256 = ?")
-        .bind(doc.revision_id)
-        .bind(team_id)
-        .bind(doc.sha256)
-        .fetch_one(&mut **tx)
-        .await?;
+    let exists: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM quote_documents WHERE revision_id = ? AND team_id = ? AND sha256 = ?")
+            .bind(doc.revision_id)
+            .bind(team_id)
+            .bind(doc.sha256)
+            .fetch_one(&mut **tx)
+            .await?;
     if exists > 0 {
         return Ok(None);
     }
@@ -66,7 +67,11 @@ pub async fn insert(tx: &mut Tx, team_id: i64, doc: &DocumentForCreate<'_>) -> R
 }
 
 /// The documents of one of the team's revisions, oldest first.
-pub async fn of_revision(db: impl SqliteExecutor<'_>, team_id: i64, revision_id: i64) -> Result<Vec<DocumentInfo>, sqlx::Error> {
+pub async fn of_revision(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    revision_id: i64,
+) -> Result<Vec<DocumentInfo>, sqlx::Error> {
     sqlx::query_as(
         "SELECT id, file_name, content_type, length(bytes) AS size, sha256, created_at FROM quote_documents
          WHERE revision_id = ? AND team_id = ? ORDER BY id",
@@ -78,7 +83,11 @@ pub async fn of_revision(db: impl SqliteExecutor<'_>, team_id: i64, revision_id:
 }
 
 /// One of the team's documents: `(file name, content type, bytes)`.
-pub async fn get(db: impl SqliteExecutor<'_>, team_id: i64, id: i64) -> Result<Option<(String, String, Vec<u8>)>, sqlx::Error> {
+pub async fn get(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    id: i64,
+) -> Result<Option<(String, String, Vec<u8>)>, sqlx::Error> {
     sqlx::query_as("SELECT file_name, content_type, bytes FROM quote_documents WHERE id = ? AND team_id = ?")
         .bind(id)
         .bind(team_id)

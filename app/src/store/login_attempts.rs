@@ -16,7 +16,10 @@ pub async fn reserve(db: impl SqliteExecutor<'_>, email: &str, at: i64) -> Resul
 
 /// Marks a reserved attempt as a successful sign-in.
 pub async fn succeeded(db: impl SqliteExecutor<'_>, id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE login_attempts SET succeeded = 1 WHERE id = ?").bind(id).execute(db).await?;
+    sqlx::query("UPDATE login_attempts SET succeeded = 1 WHERE id = ?")
+        .bind(id)
+        .execute(db)
+        .await?;
     Ok(())
 }
 
@@ -37,5 +40,9 @@ pub async fn recent_failures(db: impl SqliteExecutor<'_>, email: &str, now: i64)
 
 /// Deletes attempts older than `before` (Unix seconds); returns how many.
 pub async fn prune(db: impl SqliteExecutor<'_>, before: i64) -> Result<u64, sqlx::Error> {
-    Ok(sqlx::query("DELETE FROM login_attempts WHERE at < ?").bind(before).execute(db).await?.rows_affected())
+    Ok(sqlx::query("DELETE FROM login_attempts WHERE at < ?")
+        .bind(before)
+        .execute(db)
+        .await?
+        .rows_affected())
 }

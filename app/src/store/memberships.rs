@@ -45,7 +45,13 @@ pub async fn of_user(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<Vec<Me
     .fetch_all(db)
     .await?;
     rows.into_iter()
-        .map(|(team_id, team_name, r)| Ok(Membership { team_id, team_name, role: role(&r)? }))
+        .map(|(team_id, team_name, r)| {
+            Ok(Membership {
+                team_id,
+                team_name,
+                role: role(&r)?,
+            })
+        })
         .collect()
 }
 
@@ -61,7 +67,13 @@ pub async fn of_team(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<Me
     .await?;
     rows.into_iter()
         .map(|(user_id, email, display_name, r, disabled)| {
-            Ok(Member { user_id, email, display_name, role: role(&r)?, disabled })
+            Ok(Member {
+                user_id,
+                email,
+                display_name,
+                role: role(&r)?,
+                disabled,
+            })
         })
         .collect()
 }

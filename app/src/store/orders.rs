@@ -59,11 +59,56 @@ pub struct OrderRow {
     pub content_hash: Option<String>,
 }
 
-type Row = (i64, String, i64, i64, i64, i64, String, String, Option<i64>, Option<String>, Option<i64>, Option<String>, String, Option<String>);
+type Row = (
+    i64,
+    String,
+    i64,
+    i64,
+    i64,
+    i64,
+    String,
+    String,
+    Option<i64>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    String,
+    Option<String>,
+);
 
 fn row(r: Row) -> Result<OrderRow, sqlx::Error> {
-    let (id, title, workload_id, created_by, revision_id, revision, state, content, submitted_by, submitted_at, decided_by, decided_at, decision_comment, content_hash) = r;
-    Ok(OrderRow { id, title, workload_id, created_by, revision_id, revision, state: parse_state(&state)?, content, submitted_by, submitted_at, decided_by, decided_at, decision_comment, content_hash })
+    let (
+        id,
+        title,
+        workload_id,
+        created_by,
+        revision_id,
+        revision,
+        state,
+        content,
+        submitted_by,
+        submitted_at,
+        decided_by,
+        decided_at,
+        decision_comment,
+        content_hash,
+    ) = r;
+    Ok(OrderRow {
+        id,
+        title,
+        workload_id,
+        created_by,
+        revision_id,
+        revision,
+        state: parse_state(&state)?,
+        content,
+        submitted_by,
+        submitted_at,
+        decided_by,
+        decided_at,
+        decision_comment,
+        content_hash,
+    })
 }
 
 macro_rules! select_rows {
@@ -75,7 +120,14 @@ macro_rules! select_rows {
 }
 
 /// Creates an order with its first (draft) revision; returns `(order id, revision id)`.
-pub async fn insert(tx: &mut Tx, team_id: i64, title: &str, workload_id: i64, created_by: i64, content: &str) -> Result<Option<(i64, i64)>, sqlx::Error> {
+pub async fn insert(
+    tx: &mut Tx,
+    team_id: i64,
+    title: &str,
+    workload_id: i64,
+    created_by: i64,
+    content: &str,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
     let id: Option<i64> = sqlx::query_scalar(
         "INSERT INTO orders (team_id, title, workload_id, created_by) SELECT ?, ?, id, ? FROM workloads WHERE id = ? AND team_id = ? RETURNING id",
     )
@@ -92,7 +144,13 @@ pub async fn insert(tx: &mut Tx, team_id: i64, title: &str, workload_id: i64, cr
 }
 
 /// Adds draft revision `revision` of an order; returns its row id.
-pub async fn add_revision(tx: &mut Tx, team_id: i64, order_id: i64, revision: i64, content: &str) -> Result<i64, sqlx::Error> {
+pub async fn add_revision(
+    tx: &mut Tx,
+    team_id: i64,
+    order_id: i64,
+    revision: i64,
+    content: &str,
+) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar("INSERT INTO order_revisions (order_id, team_id, revision, state, content) VALUES (?, ?, ?, 'draft', ?) RETURNING id")
         .bind(order_id)
         .bind(team_id)
@@ -104,14 +162,33 @@ pub async fn add_revision(tx: &mut Tx, team_id: i64, order_id: i64, revision: i6
 
 /// The latest revision of one of the team's orders.
 pub async fn latest(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<Option<OrderRow>, sqlx::Error> {
-    let sql = concat!(select_rows!(), " WHERE o.id = ? AND o.team_id = ? ORDER BY r.revision DESC LIMIT 1");
-    sqlx::query_as::<_, Row>(sql).bind(order_id).bind(team_id).fetch_optional(db).await?.map(row).transpose()
+    let sql = concat!(
+        select_rows!(),
+        " WHERE o.id = ? AND o.team_id = ? ORDER BY r.revision DESC LIMIT 1"
+    );
+    sqlx::query_as::<_, Row>(sql)
+        .bind(order_id)
+        .bind(team_id)
+        .fetch_optional(db)
+        .await?
+        .map(row)
+        .transpose()
 }
 
 /// Every revision of one of the team's orders, newest first.
 pub async fn revisions(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<Vec<OrderRow>, sqlx::Error> {
-    let sql = concat!(select_rows!(), " WHERE o.id = ? AND o.team_id = ? ORDER BY r.revision DESC");
-    sqlx::query_as::<_, Row>(sql).bind(order_id).bind(team_id).fetch_all(db).await?.into_iter().map(row).collect()
+    let sql = concat!(
+        select_rows!(),
+        " WHERE o.id = ? AND o.team_id = ? ORDER BY r.revision DESC"
+    );
+    sqlx::query_as::<_, Row>(sql)
+        .bind(order_id)
+        .bind(team_id)
+        .fetch_all(db)
+        .await?
+        .into_iter()
+        .map(row)
+        .collect()
 }
 
 /// The team's orders (latest revision each), newest first.
@@ -120,29 +197,62 @@ pub async fn list(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<Order
         select_rows!(),
         " WHERE o.team_id = ? AND r.revision = (SELECT MAX(revision) FROM order_revisions x WHERE x.order_id = o.id) ORDER BY o.id DESC"
     );
-    sqlx::query_as::<_, Row>(sql).bind(team_id).fetch_all(db).await?.into_iter().map(row).collect()
+    sqlx::query_as::<_, Row>(sql)
+        .bind(team_id)
+        .fetch_all(db)
+        .await?
+        .into_iter()
+        .map(row)
+        .collect()
 }
 
 /// Replaces a draft revision's content; `false` when it is not a draft (any more).
 pub async fn set_content(tx: &mut Tx, revision_id: i64, content: &str) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query("UPDATE order_revisions SET content = ? WHERE id = ? AND state = 'draft'").bind(content).bind(revision_id).execute(&mut **tx).await?;
+    let done = sqlx::query("UPDATE order_revisions SET content = ? WHERE id = ? AND state = 'draft'")
+        .bind(content)
+        .bind(revision_id)
+        .execute(&mut **tx)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Moves a revision from `from` to `to`, recording who and when (submit or decide).
-#[expect(clippy::too_many_arguments, reason = "one UPDATE's columns; a struct would only rename them")]
-pub async fn set_state(tx: &mut Tx, revision_id: i64, from: OrderState, to: OrderState, actor: i64, at: &str, comment: &str, content_hash: Option<&str>) -> Result<bool, sqlx::Error> {
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one UPDATE's columns; a struct would only rename them"
+)]
+pub async fn set_state(
+    tx: &mut Tx,
+    revision_id: i64,
+    from: OrderState,
+    to: OrderState,
+    actor: i64,
+    at: &str,
+    comment: &str,
+    content_hash: Option<&str>,
+) -> Result<bool, sqlx::Error> {
     let sql = if to == OrderState::Submitted {
         "UPDATE order_revisions SET state = ?, submitted_by = ?, submitted_at = ?, decision_comment = ?, content_hash = ? WHERE id = ? AND state = ?"
     } else {
         "UPDATE order_revisions SET state = ?, decided_by = ?, decided_at = ?, decision_comment = ?, content_hash = ? WHERE id = ? AND state = ?"
     };
-    let done = sqlx::query(sql).bind(state_str(to)).bind(actor).bind(at).bind(comment).bind(content_hash).bind(revision_id).bind(state_str(from)).execute(&mut **tx).await?;
+    let done = sqlx::query(sql)
+        .bind(state_str(to))
+        .bind(actor)
+        .bind(at)
+        .bind(comment)
+        .bind(content_hash)
+        .bind(revision_id)
+        .bind(state_str(from))
+        .execute(&mut **tx)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 
 /// Approved revisions with their stored content and hash, for verification.
-pub async fn approved(db: impl SqliteExecutor<'_>) -> Result<Vec<(i64, i64, i64, String, Option<String>)>, sqlx::Error> {
+pub async fn approved(
+    db: impl SqliteExecutor<'_>,
+) -> Result<Vec<(i64, i64, i64, String, Option<String>)>, sqlx::Error> {
     sqlx::query_as("SELECT id, order_id, revision, content, content_hash FROM order_revisions WHERE state = 'approved' ORDER BY id").fetch_all(db).await
 }
 
@@ -160,6 +270,14 @@ pub async fn user_names(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec
 
 /// Every revision of an order as `(revision, state, content, content_hash)`, oldest first, for
 /// audit exports and their checks. Not scoped to a team: callers check access to the order first.
-pub async fn revisions_for_audit(db: impl SqliteExecutor<'_>, order_id: i64) -> Result<Vec<(i64, String, String, Option<String>)>, sqlx::Error> {
-    sqlx::query_as("SELECT revision, state, content, content_hash FROM order_revisions WHERE order_id = ? ORDER BY revision").bind(order_id).fetch_all(db).await
+pub async fn revisions_for_audit(
+    db: impl SqliteExecutor<'_>,
+    order_id: i64,
+) -> Result<Vec<(i64, String, String, Option<String>)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT revision, state, content, content_hash FROM order_revisions WHERE order_id = ? ORDER BY revision",
+    )
+    .bind(order_id)
+    .fetch_all(db)
+    .await
 }

@@ -73,11 +73,23 @@ impl PriceConversion {
     /// rate of its pair with the base (either direction).
     pub fn new(base: Option<Currency>, rates: &[ExchangeRate]) -> Self {
         let Some(base) = base else { return Self::AsQuoted };
-        let mut factors = vec![PriceFactor { currency: base.code(), numerator: Decimal::ONE, denominator: Decimal::ONE }];
+        let mut factors = vec![PriceFactor {
+            currency: base.code(),
+            numerator: Decimal::ONE,
+            denominator: Decimal::ONE,
+        }];
         for currency in Currency::ALL.into_iter().filter(|c| *c != base) {
             if let Some(rate) = latest_rate(rates, currency, base) {
-                let (numerator, denominator) = if rate.from == currency { (rate.rate, Decimal::ONE) } else { (Decimal::ONE, rate.rate) };
-                factors.push(PriceFactor { currency: currency.code(), numerator, denominator });
+                let (numerator, denominator) = if rate.from == currency {
+                    (rate.rate, Decimal::ONE)
+                } else {
+                    (Decimal::ONE, rate.rate)
+                };
+                factors.push(PriceFactor {
+                    currency: currency.code(),
+                    numerator,
+                    denominator,
+                });
             }
         }
         Self::Base(factors)
@@ -97,16 +109,32 @@ impl PriceFactor {
     /// is at most `max_base` (exact: no rounding can let a dearer quote through).
     fn max_micros(&self, max_base: Decimal) -> Option<i64> {
         let max_micros = max_base.checked_mul(Decimal::from(1_000_000))?;
-        let scaled = max_micros.checked_mul(self.denominator)?.checked_div(self.numerator)?.floor();
+        let scaled = max_micros
+            .checked_mul(self.denominator)?
+            .checked_div(self.numerator)?
+            .floor();
         // Division may round; step to the exact boundary: price × num ≤ max × den.
-        let fits = |p: Decimal| p.checked_mul(self.numerator).zip(max_micros.checked_mul(self.denominator)).is_some_and(|(a, b)| a <= b);
-        let bound = if fits(scaled + Decimal::ONE) { scaled + Decimal::ONE } else if fits(scaled) { scaled } else { scaled - Decimal::ONE };
+        let fits = |p: Decimal| {
+            p.checked_mul(self.numerator)
+                .zip(max_micros.checked_mul(self.denominator))
+                .is_some_and(|(a, b)| a <= b)
+        };
+        let bound = if fits(scaled + Decimal::ONE) {
+            scaled + Decimal::ONE
+        } else if fits(scaled) {
+            scaled
+        } else {
+            scaled - Decimal::ONE
+        };
         Some(i64::try_from(bound).unwrap_or(if bound.is_sign_negative() { i64::MIN } else { i64::MAX }))
     }
 
     /// The factor in billionths, for a sort key (ordering only; never shown as money).
     fn sort_factor(&self) -> i64 {
-        let f = self.numerator.checked_mul(Decimal::from(1_000_000_000)).and_then(|v| v.checked_div(self.denominator));
+        let f = self
+            .numerator
+            .checked_mul(Decimal::from(1_000_000_000))
+            .and_then(|v| v.checked_div(self.denominator));
         f.and_then(|v| i64::try_from(v.round()).ok()).unwrap_or(i64::MAX)
     }
 }
@@ -160,7 +188,10 @@ async fn insert_revision(
     draft: &QuoteDraft,
     created_by: Option<i64>,
 ) -> Result<i64, QuoteStoreError> {
-    let node_hourly = draft.hourly_per_node().and_then(micros).ok_or(QuoteStoreError::PriceOutOfRange)?;
+    let node_hourly = draft
+        .hourly_per_node()
+        .and_then(micros)
+        .ok_or(QuoteStoreError::PriceOutOfRange)?;
     let body = serde_json::to_string(draft).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
     let id = sqlx::query_scalar(
         "INSERT INTO quote_revisions (quote_id, team_id, revision, received_on, valid_until, currency,
@@ -230,20 +261,28 @@ pub async fn add_revision(
 }
 
 /// One revision of one of the team's quotes.
-pub async fn revision(db: impl SqliteExecutor<'_>, team_id: i64, revision_id: i64) -> Result<Option<QuoteSummary>, sqlx::Error> {
-    let row: Option<(i64, i64, i64, String)> = sqlx::query_as(
-        "SELECT quote_id, id, revision, body FROM quote_revisions WHERE id = ? AND team_id = ?",
-    )
-    .bind(revision_id)
-    .bind(team_id)
-    .fetch_optional(db)
-    .await?;
+pub async fn revision(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    revision_id: i64,
+) -> Result<Option<QuoteSummary>, sqlx::Error> {
+    let row: Option<(i64, i64, i64, String)> =
+        sqlx::query_as("SELECT quote_id, id, revision, body FROM quote_revisions WHERE id = ? AND team_id = ?")
+            .bind(revision_id)
+            .bind(team_id)
+            .fetch_optional(db)
+            .await?;
     row.map(summary).transpose()
 }
 
 fn summary((quote_id, revision_id, revision, body): (i64, i64, i64, String)) -> Result<QuoteSummary, sqlx::Error> {
     let draft = serde_json::from_str(&body).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
-    Ok(QuoteSummary { quote_id, revision_id, revision, draft })
+    Ok(QuoteSummary {
+        quote_id,
+        revision_id,
+        revision,
+        draft,
+    })
 }
 
 fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, basis: &PriceConversion, today: Date) {
@@ -257,7 +296,9 @@ fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, basi
         q.push(" AND v.name = ").push_bind(vendor.clone());
     }
     if let Some(model) = &f.gpu_model {
-        q.push(" AND instr(lower(r.gpu_model), lower(").push_bind(model.clone()).push(")) > 0");
+        q.push(" AND instr(lower(r.gpu_model), lower(")
+            .push_bind(model.clone())
+            .push(")) > 0");
     }
     if let Some(gib) = f.min_vram_gib {
         q.push(" AND r.vram_mib >= ").push_bind(i64::from(gib) * 1024);
@@ -269,12 +310,15 @@ fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, basi
         q.push(" AND r.exclusive = 1");
     }
     if let Some(region) = &f.region {
-        q.push(" AND instr(lower(r.region), lower(").push_bind(region.clone()).push(")) > 0");
+        q.push(" AND instr(lower(r.region), lower(")
+            .push_bind(region.clone())
+            .push(")) > 0");
     }
     if let Some(max) = f.max_node_hourly {
         match basis {
             PriceConversion::AsQuoted => {
-                q.push(" AND r.node_hourly_micros <= ").push_bind(micros(max).unwrap_or(i64::MAX));
+                q.push(" AND r.node_hourly_micros <= ")
+                    .push_bind(micros(max).unwrap_or(i64::MAX));
             }
             PriceConversion::Base(factors) => {
                 q.push(" AND (0");
@@ -327,7 +371,11 @@ fn push_order(q: &mut QueryBuilder<Sqlite>, basis: &PriceConversion, sort: Quote
                 q.push(" IS NULL, ");
             }
             price_key(q);
-            q.push(if sort == QuoteSort::PriceDesc { " DESC, r.revision_id" } else { ", r.revision_id" });
+            q.push(if sort == QuoteSort::PriceDesc {
+                " DESC, r.revision_id"
+            } else {
+                ", r.revision_id"
+            });
         }
     }
 }
@@ -336,7 +384,10 @@ fn push_order(q: &mut QueryBuilder<Sqlite>, basis: &PriceConversion, sort: Quote
 ///
 /// The page is chosen on narrow rows (ids and sort keys, mostly from an index) and only its
 /// quotes' bodies are then read, so the cost does not grow with the size of the bodies.
-#[expect(clippy::too_many_arguments, reason = "one query: team, filter, price basis, sort, date, page")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one query: team, filter, price basis, sort, date, page"
+)]
 pub async fn list(
     db: &super::Db,
     team_id: i64,
@@ -361,7 +412,8 @@ pub async fn list(
     if ids.is_empty() {
         return Ok((Vec::new(), total));
     }
-    let mut bodies = QueryBuilder::<Sqlite>::new("SELECT quote_id, id, revision, body FROM quote_revisions WHERE id IN (");
+    let mut bodies =
+        QueryBuilder::<Sqlite>::new("SELECT quote_id, id, revision, body FROM quote_revisions WHERE id IN (");
     let mut list = bodies.separated(", ");
     for id in &ids {
         list.push_bind(*id);
@@ -375,17 +427,26 @@ pub async fn list(
 
 /// Currencies of the team's current quotes that `basis` cannot convert into the base currency
 /// (one index seek per currency without a rate; none without a base currency).
-pub async fn unconvertible_currencies(db: &super::Db, team_id: i64, basis: &PriceConversion) -> Result<Vec<&'static str>, sqlx::Error> {
-    let PriceConversion::Base(factors) = basis else { return Ok(Vec::new()) };
+pub async fn unconvertible_currencies(
+    db: &super::Db,
+    team_id: i64,
+    basis: &PriceConversion,
+) -> Result<Vec<&'static str>, sqlx::Error> {
+    let PriceConversion::Base(factors) = basis else {
+        return Ok(Vec::new());
+    };
     let mut found = Vec::new();
-    for currency in Currency::ALL.map(Currency::code).into_iter().filter(|c| !factors.iter().any(|f| f.currency == *c)) {
-        let used: bool = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM quote_list WHERE team_id = ? AND currency = ?)",
-        )
-        .bind(team_id)
-        .bind(currency)
-        .fetch_one(db)
-        .await?;
+    for currency in Currency::ALL
+        .map(Currency::code)
+        .into_iter()
+        .filter(|c| !factors.iter().any(|f| f.currency == *c))
+    {
+        let used: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM quote_list WHERE team_id = ? AND currency = ?)")
+                .bind(team_id)
+                .bind(currency)
+                .fetch_one(db)
+                .await?;
         if used {
             found.push(currency);
         }
@@ -394,13 +455,19 @@ pub async fn unconvertible_currencies(db: &super::Db, team_id: i64, basis: &Pric
 }
 
 /// Whether the vendor already has a quote with this reference in the team.
-pub async fn reference_exists(db: impl SqliteExecutor<'_>, team_id: i64, vendor_id: i64, reference: &str) -> Result<bool, sqlx::Error> {
-    let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM quotes WHERE team_id = ? AND vendor_id = ? AND reference = ?")
-        .bind(team_id)
-        .bind(vendor_id)
-        .bind(reference)
-        .fetch_one(db)
-        .await?;
+pub async fn reference_exists(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    vendor_id: i64,
+    reference: &str,
+) -> Result<bool, sqlx::Error> {
+    let n: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM quotes WHERE team_id = ? AND vendor_id = ? AND reference = ?")
+            .bind(team_id)
+            .bind(vendor_id)
+            .bind(reference)
+            .fetch_one(db)
+            .await?;
     Ok(n > 0)
 }
 
@@ -444,11 +511,13 @@ pub async fn save_import(
                 id
             }
         };
-        insert(&mut tx, team_id, vendor_id, draft, created_by).await.map_err(|e| match e {
-            QuoteStoreError::DuplicateReference => SaveImportError::DuplicateReference { line: *line },
-            QuoteStoreError::PriceOutOfRange => SaveImportError::PriceOutOfRange { line: *line },
-            QuoteStoreError::Sql(e) => SaveImportError::Sql(e),
-        })?;
+        insert(&mut tx, team_id, vendor_id, draft, created_by)
+            .await
+            .map_err(|e| match e {
+                QuoteStoreError::DuplicateReference => SaveImportError::DuplicateReference { line: *line },
+                QuoteStoreError::PriceOutOfRange => SaveImportError::PriceOutOfRange { line: *line },
+                QuoteStoreError::Sql(e) => SaveImportError::Sql(e),
+            })?;
     }
     tx.commit().await?;
     super::db::optimize(db).await?;
@@ -456,7 +525,11 @@ pub async fn save_import(
 }
 
 /// The latest revision of one of the team's quotes.
-pub async fn latest(db: impl SqliteExecutor<'_>, team_id: i64, quote_id: i64) -> Result<Option<QuoteSummary>, sqlx::Error> {
+pub async fn latest(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    quote_id: i64,
+) -> Result<Option<QuoteSummary>, sqlx::Error> {
     let row: Option<(i64, i64, i64, String)> = sqlx::query_as(
         "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r
          JOIN quotes q ON q.id = r.quote_id AND q.latest_revision = r.revision
@@ -483,7 +556,11 @@ pub struct RevisionInfo {
 }
 
 /// The history of one of the team's quotes, newest first.
-pub async fn revisions(db: impl SqliteExecutor<'_>, team_id: i64, quote_id: i64) -> Result<Vec<RevisionInfo>, sqlx::Error> {
+pub async fn revisions(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    quote_id: i64,
+) -> Result<Vec<RevisionInfo>, sqlx::Error> {
     sqlx::query_as(
         "SELECT r.id, r.revision, r.created_at, u.display_name AS created_by
          FROM quote_revisions r LEFT JOIN users u ON u.id = r.created_by
@@ -508,13 +585,20 @@ pub async fn latest_drafts(
     push_filter(&mut q, team_id, filter, basis, today);
     push_order(&mut q, basis, sort);
     let bodies: Vec<String> = q.build_query_scalar().fetch_all(db).await?;
-    bodies.iter().map(|b| serde_json::from_str(b).map_err(|e| sqlx::Error::Decode(Box::new(e)))).collect()
+    bodies
+        .iter()
+        .map(|b| serde_json::from_str(b).map_err(|e| sqlx::Error::Decode(Box::new(e))))
+        .collect()
 }
 
 /// How the team's prices compare: its base currency and the latest rate of each pair.
 pub async fn price_conversion(db: &super::Db, team_id: i64) -> Result<PriceConversion, sqlx::Error> {
     let base = super::teams::base_currency(db, team_id).await?;
-    let rates: Vec<ExchangeRate> = super::exchange_rates::list(db, team_id).await?.into_iter().map(|r| r.record).collect();
+    let rates: Vec<ExchangeRate> = super::exchange_rates::list(db, team_id)
+        .await?
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
     Ok(PriceConversion::new(base, &rates))
 }
 
@@ -536,7 +620,11 @@ mod tests {
     use super::*;
 
     fn factor(numerator: &str, denominator: &str) -> PriceFactor {
-        PriceFactor { currency: "USD", numerator: numerator.parse().unwrap(), denominator: denominator.parse().unwrap() }
+        PriceFactor {
+            currency: "USD",
+            numerator: numerator.parse().unwrap(),
+            denominator: denominator.parse().unwrap(),
+        }
     }
 
     #[test]

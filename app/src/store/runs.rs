@@ -28,7 +28,11 @@ pub struct FileForCreate<'a> {
 }
 
 /// The team's file with these bytes, if any.
-pub async fn file_by_sha(db: impl SqliteExecutor<'_>, team_id: i64, sha256: &str) -> Result<Option<RunFileInfo>, sqlx::Error> {
+pub async fn file_by_sha(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    sha256: &str,
+) -> Result<Option<RunFileInfo>, sqlx::Error> {
     sqlx::query_as::<_, (i64, String, i64, String, String, Option<i64>)>(FILE_SELECT_BY_SHA)
         .bind(team_id)
         .bind(sha256)
@@ -41,8 +45,17 @@ const FILE_SELECT_BY_SHA: &str = "SELECT f.id, f.file_name, f.size, f.sha256, f.
         (SELECT r.id FROM runs r WHERE r.result_file_id = f.id OR r.telemetry_file_id = f.id)
      FROM run_files f WHERE f.team_id = ? AND f.sha256 = ?";
 
-fn file_info((id, file_name, size, sha256, format, run_id): (i64, String, i64, String, String, Option<i64>)) -> RunFileInfo {
-    RunFileInfo { id, file_name, size, sha256, format, run_id }
+fn file_info(
+    (id, file_name, size, sha256, format, run_id): (i64, String, i64, String, String, Option<i64>),
+) -> RunFileInfo {
+    RunFileInfo {
+        id,
+        file_name,
+        size,
+        sha256,
+        format,
+        run_id,
+    }
 }
 
 /// Stores a file's record; `Ok(None)` when the team already has a file with these bytes.
@@ -77,7 +90,11 @@ pub async fn insert_chunk(tx: &mut Tx, file_id: i64, seq: i64, bytes: &[u8]) -> 
 type FileRowWithParsed = (i64, String, i64, String, String, Option<i64>, String);
 
 /// One of the team's files with its parsed form (canonical JSON).
-pub async fn file_parsed(db: impl SqliteExecutor<'_>, team_id: i64, file_id: i64) -> Result<Option<(RunFileInfo, String)>, sqlx::Error> {
+pub async fn file_parsed(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    file_id: i64,
+) -> Result<Option<(RunFileInfo, String)>, sqlx::Error> {
     let row: Option<FileRowWithParsed> = sqlx::query_as(
         "SELECT f.id, f.file_name, f.size, f.sha256, f.format,
                 (SELECT r.id FROM runs r WHERE r.result_file_id = f.id OR r.telemetry_file_id = f.id), f.parsed
@@ -91,7 +108,12 @@ pub async fn file_parsed(db: impl SqliteExecutor<'_>, team_id: i64, file_id: i64
 }
 
 /// Chunk `seq` of one of the team's files; `None` past the end.
-pub async fn chunk(db: impl SqliteExecutor<'_>, team_id: i64, file_id: i64, seq: i64) -> Result<Option<Vec<u8>>, sqlx::Error> {
+pub async fn chunk(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    file_id: i64,
+    seq: i64,
+) -> Result<Option<Vec<u8>>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT c.bytes FROM run_file_chunks c JOIN run_files f ON f.id = c.file_id
          WHERE f.team_id = ? AND c.file_id = ? AND c.seq = ?",
@@ -291,7 +313,12 @@ pub struct RunFilter {
 }
 
 /// The team's runs, newest first (at most `limit`).
-pub async fn list(db: impl SqliteExecutor<'_>, team_id: i64, filter: RunFilter, limit: i64) -> Result<Vec<RunSummary>, sqlx::Error> {
+pub async fn list(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    filter: RunFilter,
+    limit: i64,
+) -> Result<Vec<RunSummary>, sqlx::Error> {
     let sql = concat!(
         summary_select!(),
         " WHERE r.team_id = ? AND (? IS NULL OR q.id = ?) AND (? IS NULL OR r.workload_id = ?) ORDER BY r.id DESC LIMIT ?"
@@ -309,16 +336,26 @@ pub async fn list(db: impl SqliteExecutor<'_>, team_id: i64, filter: RunFilter, 
 }
 
 /// One of the team's runs: its summary, judged canonical JSON, note and files.
-pub async fn get(db: &super::Db, team_id: i64, id: i64) -> Result<Option<(RunSummary, String, String, Vec<RunFileInfo>)>, sqlx::Error> {
+pub async fn get(
+    db: &super::Db,
+    team_id: i64,
+    id: i64,
+) -> Result<Option<(RunSummary, String, String, Vec<RunFileInfo>)>, sqlx::Error> {
     let sql = concat!(summary_select!(), " WHERE r.team_id = ? AND r.id = ?");
-    let Some(row) = sqlx::query_as::<_, SummaryRow>(sql).bind(team_id).bind(id).fetch_optional(db).await? else {
+    let Some(row) = sqlx::query_as::<_, SummaryRow>(sql)
+        .bind(team_id)
+        .bind(id)
+        .fetch_optional(db)
+        .await?
+    else {
         return Ok(None);
     };
-    let (canonical, note): (String, String) = sqlx::query_as("SELECT canonical, note FROM runs WHERE id = ? AND team_id = ?")
-        .bind(id)
-        .bind(team_id)
-        .fetch_one(db)
-        .await?;
+    let (canonical, note): (String, String) =
+        sqlx::query_as("SELECT canonical, note FROM runs WHERE id = ? AND team_id = ?")
+            .bind(id)
+            .bind(team_id)
+            .fetch_one(db)
+            .await?;
     let files: Vec<(i64, String, i64, String, String, Option<i64>)> = sqlx::query_as(
         "SELECT f.id, f.file_name, f.size, f.sha256, f.format, r.id FROM runs r
          JOIN run_files f ON f.id IN (r.result_file_id, r.telemetry_file_id)
@@ -328,12 +365,21 @@ pub async fn get(db: &super::Db, team_id: i64, id: i64) -> Result<Option<(RunSum
     .bind(team_id)
     .fetch_all(db)
     .await?;
-    Ok(Some((summary(row)?, canonical, note, files.into_iter().map(file_info).collect())))
+    Ok(Some((
+        summary(row)?,
+        canonical,
+        note,
+        files.into_iter().map(file_info).collect(),
+    )))
 }
 
 /// The judged canonical JSON of the team's run.
 pub async fn canonical(db: impl SqliteExecutor<'_>, team_id: i64, id: i64) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT canonical FROM runs WHERE id = ? AND team_id = ?").bind(id).bind(team_id).fetch_optional(db).await
+    sqlx::query_scalar("SELECT canonical FROM runs WHERE id = ? AND team_id = ?")
+        .bind(id)
+        .bind(team_id)
+        .fetch_optional(db)
+        .await
 }
 
 /// The team's quotes as pickers show them: id and "vendor · reference · n× GPU", by vendor.
@@ -371,14 +417,20 @@ type StoredRow = (i64, i64, Option<i64>, Option<i64>, String, String);
 
 /// Every team's runs, oldest first, read inside the write transaction that re-judges them.
 pub async fn all_stored(tx: &mut Tx) -> Result<Vec<StoredRun>, sqlx::Error> {
-    let rows: Vec<StoredRow> = sqlx::query_as(
-        "SELECT id, team_id, quote_revision_id, workload_id, canonical, status FROM runs ORDER BY id",
-    )
-    .fetch_all(&mut **tx)
-    .await?;
+    let rows: Vec<StoredRow> =
+        sqlx::query_as("SELECT id, team_id, quote_revision_id, workload_id, canonical, status FROM runs ORDER BY id")
+            .fetch_all(&mut **tx)
+            .await?;
     rows.into_iter()
         .map(|(id, team_id, quote_revision_id, workload_id, canonical, status)| {
-            Ok(StoredRun { id, team_id, quote_revision_id, workload_id, canonical, status: parse_status(&status)? })
+            Ok(StoredRun {
+                id,
+                team_id,
+                quote_revision_id,
+                workload_id,
+                canonical,
+                status: parse_status(&status)?,
+            })
         })
         .collect()
 }
@@ -393,14 +445,16 @@ pub async fn set_judged(
     gpu_name: Option<&str>,
     throughput_value: Option<f64>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE runs SET canonical = ?, status = ?, gpu_name = ?, throughput_value = ? WHERE id = ? AND team_id = ?")
-        .bind(canonical)
-        .bind(status_str(status))
-        .bind(gpu_name)
-        .bind(throughput_value)
-        .bind(id)
-        .bind(team_id)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query(
+        "UPDATE runs SET canonical = ?, status = ?, gpu_name = ?, throughput_value = ? WHERE id = ? AND team_id = ?",
+    )
+    .bind(canonical)
+    .bind(status_str(status))
+    .bind(gpu_name)
+    .bind(throughput_value)
+    .bind(id)
+    .bind(team_id)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }

@@ -90,8 +90,7 @@ impl SessionStore for SqliteSessionStore {
         Ok(Some(Record {
             id: *id,
             data: serde_json::from_slice(&data).map_err(|e| Error::Decode(e.to_string()))?,
-            expiry_date: OffsetDateTime::from_unix_timestamp(expires_at)
-                .map_err(|e| Error::Decode(e.to_string()))?,
+            expiry_date: OffsetDateTime::from_unix_timestamp(expires_at).map_err(|e| Error::Decode(e.to_string()))?,
         }))
     }
 

@@ -5,8 +5,9 @@ use sqlx::SqliteExecutor;
 
 /// Whether the first administrator has been created (set-up is then gone for good).
 pub async fn setup_completed(db: impl SqliteExecutor<'_>) -> Result<bool, sqlx::Error> {
-    let done: Option<String> =
-        sqlx::query_scalar("SELECT setup_completed_at FROM site WHERE id = 1").fetch_one(db).await?;
+    let done: Option<String> = sqlx::query_scalar("SELECT setup_completed_at FROM site WHERE id = 1")
+        .fetch_one(db)
+        .await?;
     Ok(done.is_some())
 }
 

@@ -25,19 +25,28 @@ pub async fn list(db: impl SqliteExecutor<'_>) -> Result<Vec<TeamSummary>, sqlx:
 
 /// The team's name, if it exists.
 pub async fn name_of(db: impl SqliteExecutor<'_>, id: i64) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT name FROM teams WHERE id = ?").bind(id).fetch_optional(db).await
+    sqlx::query_scalar("SELECT name FROM teams WHERE id = ?")
+        .bind(id)
+        .fetch_optional(db)
+        .await
 }
 
 /// The team's id by name (case-insensitive).
 pub async fn id_by_name(db: impl SqliteExecutor<'_>, name: &str) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM teams WHERE name = ?").bind(name).fetch_optional(db).await
+    sqlx::query_scalar("SELECT id FROM teams WHERE name = ?")
+        .bind(name)
+        .fetch_optional(db)
+        .await
 }
 
 /// The team's base currency (converted totals are shown in it); CNY unless changed.
 pub async fn base_currency(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Option<Currency>, sqlx::Error> {
-    let code: Option<String> =
-        sqlx::query_scalar("SELECT base_currency FROM teams WHERE id = ?").bind(team_id).fetch_optional(db).await?;
-    code.map(|c| Currency::parse(&c).map_err(|e| sqlx::Error::Decode(Box::new(e)))).transpose()
+    let code: Option<String> = sqlx::query_scalar("SELECT base_currency FROM teams WHERE id = ?")
+        .bind(team_id)
+        .fetch_optional(db)
+        .await?;
+    code.map(|c| Currency::parse(&c).map_err(|e| sqlx::Error::Decode(Box::new(e))))
+        .transpose()
 }
 
 /// Sets the team's base currency; `false` when there is no such team.

@@ -37,8 +37,7 @@ pub struct UserForCreate<'a> {
     pub is_admin: bool,
 }
 
-const COLUMNS: &str =
-    "id, email, display_name, password_hash, is_admin, disabled, auth_epoch, created_at";
+const COLUMNS: &str = "id, email, display_name, password_hash, is_admin, disabled, auth_epoch, created_at";
 
 /// Inserts a user; `Ok(None)` when the e-mail is taken.
 pub async fn insert(tx: &mut Tx, user: &UserForCreate<'_>) -> Result<Option<i64>, sqlx::Error> {
@@ -57,10 +56,12 @@ pub async fn insert(tx: &mut Tx, user: &UserForCreate<'_>) -> Result<Option<i64>
 
 /// The user with this e-mail (case-insensitive).
 pub async fn by_email(db: impl SqliteExecutor<'_>, email: &str) -> Result<Option<User>, sqlx::Error> {
-    sqlx::query_as(sqlx::AssertSqlSafe(format!("SELECT {COLUMNS} FROM users WHERE email = ?")))
-        .bind(email)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM users WHERE email = ?"
+    )))
+    .bind(email)
+    .fetch_optional(db)
+    .await
 }
 
 /// The user with this id.

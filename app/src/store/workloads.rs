@@ -15,7 +15,12 @@ fn row((id, body): (i64, String)) -> Result<Stored<Workload>, sqlx::Error> {
 }
 
 /// Stores a workload in `team_id`; `Ok(None)` when the team already has one of that name.
-pub async fn insert(tx: &mut Tx, team_id: i64, workload: &Workload, created_by: Option<i64>) -> Result<Option<i64>, sqlx::Error> {
+pub async fn insert(
+    tx: &mut Tx,
+    team_id: i64,
+    workload: &Workload,
+    created_by: Option<i64>,
+) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query_scalar(
         "INSERT INTO workloads (team_id, name, body, created_by) VALUES (?, ?, ?, ?)
          ON CONFLICT (team_id, name) DO NOTHING RETURNING id",
@@ -53,7 +58,11 @@ pub async fn list(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<Store
 }
 
 /// The team's workload `id`, if the team has it.
-pub async fn by_id(db: impl SqliteExecutor<'_>, team_id: i64, id: i64) -> Result<Option<Stored<Workload>>, sqlx::Error> {
+pub async fn by_id(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    id: i64,
+) -> Result<Option<Stored<Workload>>, sqlx::Error> {
     let found: Option<(i64, String)> = sqlx::query_as("SELECT id, body FROM workloads WHERE id = ? AND team_id = ?")
         .bind(id)
         .bind(team_id)

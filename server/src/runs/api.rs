@@ -39,20 +39,35 @@ pub struct ApiState {
 /// `GET /api/v1/schema/run.json`.
 pub async fn run_schema() -> Response {
     let mut res = RUN_SCHEMA_JSON.into_response();
-    res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/schema+json"));
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/schema+json"),
+    );
     res
 }
 
 fn unauthorized(msg: Msg, locale: Locale) -> Response {
-    let mut res = (StatusCode::UNAUTHORIZED, Json(json!({ "error": "unauthenticated", "message": locale.t(msg) }))).into_response();
-    res.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer realm=\"nodeledger\""));
+    let mut res = (
+        StatusCode::UNAUTHORIZED,
+        Json(json!({ "error": "unauthenticated", "message": locale.t(msg) })),
+    )
+        .into_response();
+    res.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static("Bearer realm=\"nodeledger\""),
+    );
     res
 }
 
 /// The live grant of the request's bearer token.
 async fn authenticate(db: &store::Db, headers: &HeaderMap, locale: Locale) -> Result<TokenGrant, Response> {
-    let presented = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(tokens::from_authorization);
-    let Some(token) = presented else { return Err(unauthorized(Msg::ApiTokenMissing, locale)) };
+    let presented = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(tokens::from_authorization);
+    let Some(token) = presented else {
+        return Err(unauthorized(Msg::ApiTokenMissing, locale));
+    };
     if !tokens::well_formed(token) {
         return Err(unauthorized(Msg::ApiTokenInvalid, locale));
     }
@@ -73,7 +88,9 @@ fn id_field(name: &str, text: &str) -> Result<Option<i64>, AppError> {
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse().map(Some).map_err(|_| AppError::InvalidFields(vec![app::error::FieldIssue::new(name, "invalid_number")]))
+    text.parse()
+        .map(Some)
+        .map_err(|_| AppError::InvalidFields(vec![app::error::FieldIssue::new(name, "invalid_number")]))
 }
 
 /// `POST /api/v1/runs`.
@@ -84,7 +101,11 @@ pub async fn create_run(State(state): State<ApiState>, headers: HeaderMap, mut f
         Err(res) => return res,
     };
     if !allows(grant.role, Capability::UploadRuns) {
-        return error_answer(StatusCode::FORBIDDEN, &AppError::Refused(Msg::ApiRoleCannotUpload), locale);
+        return error_answer(
+            StatusCode::FORBIDDEN,
+            &AppError::Refused(Msg::ApiRoleCannotUpload),
+            locale,
+        );
     }
     let limit = state.limits.file_bytes;
     let mut req = RunRequest::default();
@@ -168,12 +189,20 @@ async fn finish(
     // The same bytes as a saved run: answer with that run instead of a copy.
     let mut held = Vec::new();
     for s in &staged {
-        held.push(store::runs::file_by_sha(&state.db, grant.team_id, &s.sha256).await?.and_then(|f| f.run_id));
+        held.push(
+            store::runs::file_by_sha(&state.db, grant.team_id, &s.sha256)
+                .await?
+                .and_then(|f| f.run_id),
+        );
     }
     if let Some(Some(run_id)) = held.first().copied()
         && held.iter().all(|h| *h == Some(run_id))
     {
-        return Ok((StatusCode::OK, Json(json!({ "id": run_id, "url": format!("/runs/{run_id}"), "duplicate": true }))).into_response());
+        return Ok((
+            StatusCode::OK,
+            Json(json!({ "id": run_id, "url": format!("/runs/{run_id}"), "duplicate": true })),
+        )
+            .into_response());
     }
     if let Some(run_id) = held.iter().flatten().next() {
         return Err(AppError::DuplicateRun(*run_id));
@@ -195,26 +224,42 @@ async fn finish(
         })
         .collect();
     let mut built = service::build(provisional, &against)?;
-    let verdict = built.run.verdict.clone().unwrap_or_else(|| Verdict::from_reasons(Vec::new()));
+    let verdict = built
+        .run
+        .verdict
+        .clone()
+        .unwrap_or_else(|| Verdict::from_reasons(Vec::new()));
     let reasons: Vec<_> = verdict
         .reasons
         .iter()
         .map(|r| json!({ "severity": r.severity, "code": r.reason.code(), "severity_label": locale.t(severity_msg(r.severity)), "message": reason_text(locale, &r.reason) }))
         .collect();
     if dry_run {
-        return Ok((StatusCode::OK, Json(json!({ "dry_run": true, "status": verdict.status, "reasons": reasons, "run": built.run }))).into_response());
+        return Ok((
+            StatusCode::OK,
+            Json(json!({ "dry_run": true, "status": verdict.status, "reasons": reasons, "run": built.run })),
+        )
+            .into_response());
     }
     let mut tx = store::begin_write(&state.db).await?;
     let mut ids = Vec::with_capacity(staged.len());
     for s in &staged {
         ids.push(ingest::store(&mut tx, grant.team_id, grant.user_id, s).await?);
     }
-    let remap = |slot: Option<i64>| slot.and_then(|i| usize::try_from(i).ok()).and_then(|i| ids.get(i).copied());
+    let remap = |slot: Option<i64>| {
+        slot.and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| ids.get(i).copied())
+    };
     built.result_file = remap(built.result_file);
     built.telemetry_file = remap(built.telemetry_file);
     let id = service::save(&mut tx, grant.team_id, grant.user_id, req, &built).await?;
     tx.commit().await?;
-    tracing::info!(run = id, team = grant.team_id, token = grant.token_id, "run uploaded through the API");
+    tracing::info!(
+        run = id,
+        team = grant.team_id,
+        token = grant.token_id,
+        "run uploaded through the API"
+    );
     Ok((
         StatusCode::CREATED,
         Json(json!({ "id": id, "url": format!("/runs/{id}"), "duplicate": false, "status": verdict.status, "reasons": reasons })),

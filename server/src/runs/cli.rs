@@ -47,10 +47,6 @@ async fn rejudge(db_path: &str) -> Result<(), String> {
     for (id, before, now) in &done.changed {
         println!("run {id}: {} -> {}", word(*before), word(*now));
     }
-    println!(
-        "re-judged {} runs; {} changed status",
-        done.runs,
-        done.changed.len()
-    );
+    println!("re-judged {} runs; {} changed status", done.runs, done.changed.len());
     Ok(())
 }

@@ -20,9 +20,18 @@ use serde::Deserialize;
 use crate::tco::svg;
 
 /// Streams one file of one of the team's runs as a download.
-pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path((run_id, file_id)): Path<(i64, i64)>) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership().filter(|_| caller.may(Capability::ReadTeamData)) else {
+pub async fn download(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    Path((run_id, file_id)): Path<(i64, i64)>,
+) -> Response {
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller
+        .active_membership()
+        .filter(|_| caller.may(Capability::ReadTeamData))
+    else {
         return StatusCode::FORBIDDEN.into_response();
     };
     let team_id = team.team_id;
@@ -34,7 +43,9 @@ pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Call
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
     };
-    let Some(file) = file else { return StatusCode::NOT_FOUND.into_response() };
+    let Some(file) = file else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
     let chunks = futures_util::stream::unfold(0i64, move |seq| {
         let db = db.clone();
         async move {
@@ -50,17 +61,22 @@ pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Call
     });
     let mut res = Body::from_stream(chunks).into_response();
     let h = res.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/octet-stream"),
+    );
     if let Ok(v) = HeaderValue::from_str(&file.size.to_string()) {
         h.insert(header::CONTENT_LENGTH, v);
     }
     if let Ok(v) = HeaderValue::from_str(&content_disposition(&file.file_name)) {
         h.insert(header::CONTENT_DISPOSITION, v);
     }
-    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox; frame-ancestors 'none'"));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'none'; sandbox; frame-ancestors 'none'"),
+    );
     res
 }
-
 
 /// The chart labels in the reader's language.
 fn telemetry_labels(locale: Locale) -> TelemetryLabels {
@@ -80,9 +96,18 @@ fn telemetry_labels(locale: Locale) -> TelemetryLabels {
 
 /// `GET /runs/{id}/telemetry.svg`: utilisation, memory and SM clock over time, warm-up shaded,
 /// slowdowns marked.
-pub async fn telemetry_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, Path(run_id): Path<i64>) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership() else { return StatusCode::FORBIDDEN.into_response() };
+pub async fn telemetry_chart(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    Path(run_id): Path<i64>,
+) -> Response {
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller.active_membership() else {
+        return StatusCode::FORBIDDEN.into_response();
+    };
     let canonical = match store::runs::canonical(&db, team.team_id, run_id).await {
         Ok(Some(c)) => c,
         Ok(None) => return StatusCode::NOT_FOUND.into_response(),
@@ -118,23 +143,43 @@ pub struct CompareQuery {
 }
 
 /// `GET /runs/compare.svg?workload=…&unit=…`: steady-state throughput per node by quote.
-pub async fn compare_chart(State(db): State<store::Db>, caller: Option<Extension<Caller>>, headers: HeaderMap, Query(q): Query<CompareQuery>) -> Response {
-    let Some(Extension(caller)) = caller else { return StatusCode::UNAUTHORIZED.into_response() };
-    let Some(team) = caller.active_membership() else { return StatusCode::FORBIDDEN.into_response() };
+pub async fn compare_chart(
+    State(db): State<store::Db>,
+    caller: Option<Extension<Caller>>,
+    headers: HeaderMap,
+    Query(q): Query<CompareQuery>,
+) -> Response {
+    let Some(Extension(caller)) = caller else {
+        return StatusCode::UNAUTHORIZED.into_response();
+    };
+    let Some(team) = caller.active_membership() else {
+        return StatusCode::FORBIDDEN.into_response();
+    };
     let workload = q.workload.trim().parse::<i64>().ok();
     let groups = match app::services::runs::comparison(&db, team.team_id).await {
         Ok(g) => g,
         Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     };
-    let Some(group) = groups.into_iter().find(|g| g.workload_id == workload && g.unit == q.unit) else {
+    let Some(group) = groups
+        .into_iter()
+        .find(|g| g.workload_id == workload && g.unit == q.unit)
+    else {
         return StatusCode::NOT_FOUND.into_response();
     };
     let locale = locale_from_headers(&headers);
-    let flagged: Vec<&str> = group.bottlenecks.iter().flat_map(|b| [b.stronger.as_str(), b.weaker.as_str()]).collect();
+    let flagged: Vec<&str> = group
+        .bottlenecks
+        .iter()
+        .flat_map(|b| [b.stronger.as_str(), b.weaker.as_str()])
+        .collect();
     let bars: Vec<Bar> = group
         .bars
         .iter()
-        .map(|b| Bar { label: b.label.clone(), value: b.per_node, highlight: flagged.contains(&b.label.as_str()) })
+        .map(|b| Bar {
+            label: b.label.clone(),
+            value: b.per_node,
+            highlight: flagged.contains(&b.label.as_str()),
+        })
         .collect();
     let title = locale.fmt(Msg::RunsCompareChart, &[("unit", &group.unit)]);
     svg(throughput_bars_svg(&title, &group.unit, &bars))

@@ -41,10 +41,16 @@ impl IngestError {
         match self {
             Self::TooLarge(limit) => (
                 StatusCode::PAYLOAD_TOO_LARGE,
-                AppError::Unreadable { code: "too_large".into(), args: vec![("mb".into(), (limit / 1_000_000).to_string())] },
+                AppError::Unreadable {
+                    code: "too_large".into(),
+                    args: vec![("mb".into(), (limit / 1_000_000).to_string())],
+                },
             ),
             Self::Unreadable(e) => (StatusCode::UNPROCESSABLE_ENTITY, AppError::from(e)),
-            Self::BadRequest => (StatusCode::BAD_REQUEST, AppError::Invalid(app::i18n::Msg::ErrorBadRequest)),
+            Self::BadRequest => (
+                StatusCode::BAD_REQUEST,
+                AppError::Invalid(app::i18n::Msg::ErrorBadRequest),
+            ),
             Self::Internal => (StatusCode::INTERNAL_SERVER_ERROR, AppError::Internal),
         }
     }
@@ -52,7 +58,11 @@ impl IngestError {
 
 /// A multipart error: 413 when the body limit cut it, else a bad request.
 pub fn multipart_error(e: &MultipartError, limit: u64) -> IngestError {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE { IngestError::TooLarge(limit) } else { IngestError::BadRequest }
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        IngestError::TooLarge(limit)
+    } else {
+        IngestError::BadRequest
+    }
 }
 
 /// A temporary file, deleted when dropped.
@@ -125,14 +135,23 @@ pub async fn stage(mut field: Field<'_>, limit: u64, forced: Option<Format>) -> 
             tracing::error!(error = %e, "parser task failed");
             IngestError::Internal
         })??;
-    Ok(Staged { file: path, sha256, size, file_name, parsed })
+    Ok(Staged {
+        file: path,
+        sha256,
+        size,
+        file_name,
+        parsed,
+    })
 }
 
 /// Parses a whole file: nvidia-smi CSV streaming, anything else read whole.
 fn parse_file(path: &std::path::Path, forced: Option<Format>) -> Result<CanonicalRun, IngestError> {
     let mut file = std::fs::File::open(path).map_err(|e| io_failed(&e))?;
     let mut head = Vec::with_capacity(SNIFF_BYTES);
-    (&mut file).take(SNIFF_BYTES as u64).read_to_end(&mut head).map_err(|e| io_failed(&e))?;
+    (&mut file)
+        .take(SNIFF_BYTES as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| io_failed(&e))?;
     let streaming = match forced {
         Some(format) => format == Format::NvidiaSmi,
         None => looks_like_smi(&head),
@@ -152,7 +171,11 @@ fn looks_like_smi(head: &[u8]) -> bool {
     if matches!(first, Some(b'{' | b'[') | None) {
         return false;
     }
-    let cut = if head.len() < SNIFF_BYTES { head.len() } else { head.iter().rposition(|b| *b == b'\n').map_or(head.len(), |i| i + 1) };
+    let cut = if head.len() < SNIFF_BYTES {
+        head.len()
+    } else {
+        head.iter().rposition(|b| *b == b'\n').map_or(head.len(), |i| i + 1)
+    };
     detect(&head[..cut]) == Ok(Format::NvidiaSmi)
 }
 
@@ -208,9 +231,13 @@ mod tests {
 
     #[test]
     fn only_csv_with_an_smi_header_streams() {
-        assert!(looks_like_smi(b"timestamp, index, utilization.gpu [%], memory.used [MiB]\n2024/01/01 00:00:00.000, 0, 50 %, 100 MiB\n"));
+        assert!(looks_like_smi(
+            b"timestamp, index, utilization.gpu [%], memory.used [MiB]\n2024/01/01 00:00:00.000, 0, 50 %, 100 MiB\n"
+        ));
         assert!(!looks_like_smi(b"  {\"schema\": \"nodeledger.run/v1\"}"));
-        assert!(!looks_like_smi(b"================================================\nMLPerf Results Summary\n"));
+        assert!(!looks_like_smi(
+            b"================================================\nMLPerf Results Summary\n"
+        ));
         assert!(!looks_like_smi(b""));
     }
 }

@@ -57,8 +57,13 @@ pub async fn upload(
     mut form: Multipart,
 ) -> Response {
     let locale = locale_from_headers(&headers);
-    let Some(Extension(caller)) = caller else { return app_error(&AppError::Unauthenticated, locale) };
-    let Some(team) = caller.active_membership().filter(|_| caller.may(Capability::UploadRuns)) else {
+    let Some(Extension(caller)) = caller else {
+        return app_error(&AppError::Unauthenticated, locale);
+    };
+    let Some(team) = caller
+        .active_membership()
+        .filter(|_| caller.may(Capability::UploadRuns))
+    else {
         return app_error(&AppError::Forbidden, locale);
     };
     let limit = state.limits.file_bytes;
@@ -93,7 +98,9 @@ pub async fn upload(
             }
         }
     }
-    let Some(staged) = staged else { return app_error(&AppError::Invalid(app::i18n::Msg::RunErrorNoFile), locale) };
+    let Some(staged) = staged else {
+        return app_error(&AppError::Invalid(app::i18n::Msg::RunErrorNoFile), locale);
+    };
     let stored = async {
         if let Some(existing) = store::runs::file_by_sha(&state.db, team.team_id, &staged.sha256).await? {
             return Ok(existing);
@@ -113,7 +120,11 @@ pub async fn upload(
     .await;
     match stored {
         Ok(file) => {
-            let role = if file.format == Format::NvidiaSmi.as_str() { "telemetry" } else { "result" };
+            let role = if file.format == Format::NvidiaSmi.as_str() {
+                "telemetry"
+            } else {
+                "result"
+            };
             (StatusCode::OK, Json(Uploaded { file, role })).into_response()
         }
         Err(e) => app_error(&e, locale),

@@ -1,7 +1,10 @@
 //! An in-process NodeLedger for router tests: a real SQLite file with the real migrations, the
 //! real router and layers, requests sent with `tower::ServiceExt::oneshot`.
 
-#![allow(dead_code, reason = "each test binary uses a different part of the harness; `expect` would be unfulfilled in some")]
+#![allow(
+    dead_code,
+    reason = "each test binary uses a different part of the harness; `expect` would be unfulfilled in some"
+)]
 
 use app::{
     auth::{AppState, AuthConfig},
@@ -63,12 +66,23 @@ impl TestApp {
 
     /// A fresh app with these settings.
     pub async fn with_config(absolute_timeout: Duration, cfg: &ServeConfig) -> Self {
-        Self::with_settings(AuthConfig { idle_timeout: Duration::from_secs(1800), absolute_timeout }, cfg).await
+        Self::with_settings(
+            AuthConfig {
+                idle_timeout: Duration::from_secs(1800),
+                absolute_timeout,
+            },
+            cfg,
+        )
+        .await
     }
 
     /// A fresh app with these session timeouts and settings.
     pub async fn with_settings(auth: AuthConfig, cfg: &ServeConfig) -> Self {
-        let dir = std::env::temp_dir().join(format!("nl-router-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed)));
+        let dir = std::env::temp_dir().join(format!(
+            "nl-router-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
         let path = dir.join("test.db");
         let db = store::connect(path.to_str().unwrap()).await.expect("open database");
         let state = AppState {
@@ -100,7 +114,10 @@ impl TestApp {
             match tokio::time::timeout(STALL, self.send_once(req)).await {
                 Ok(answer) => return answer,
                 Err(_) if attempt < retries => {
-                    eprintln!("warning: {} {} stalled for {STALL:?}; sending it again", parts.method, parts.uri);
+                    eprintln!(
+                        "warning: {} {} stalled for {STALL:?}; sending it again",
+                        parts.method, parts.uri
+                    );
                 }
                 Err(_) => break,
             }
@@ -113,7 +130,11 @@ impl TestApp {
         let status = res.status();
         let headers = res.headers().clone();
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
-        Answer { status, headers, body: String::from_utf8_lossy(&bytes).into_owned() }
+        Answer {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
     }
 
     /// GET `path` with an optional cookie and `Accept-Language`.
@@ -167,7 +188,13 @@ impl TestApp {
 
     /// POSTs a multipart form: `(name, file name, bytes)`, a file part when the file name is
     /// set. With `bearer`, no cookie and no `Origin` are sent (as a script would).
-    pub async fn multipart(&self, path: &str, parts: &[(&str, Option<&str>, &[u8])], cookie: Option<&str>, bearer: Option<&str>) -> Answer {
+    pub async fn multipart(
+        &self,
+        path: &str,
+        parts: &[(&str, Option<&str>, &[u8])],
+        cookie: Option<&str>,
+        bearer: Option<&str>,
+    ) -> Answer {
         let boundary = "----nodeledger-test-boundary-7MA4YWxkTrZu0gW";
         let mut body = Vec::new();
         for (name, file_name, bytes) in parts {
@@ -183,7 +210,10 @@ impl TestApp {
         }
         body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
         let mut req = Request::post(path)
-            .header(header::CONTENT_TYPE, format!("multipart/form-data; boundary={boundary}"))
+            .header(
+                header::CONTENT_TYPE,
+                format!("multipart/form-data; boundary={boundary}"),
+            )
             .header(header::ACCEPT, "application/json")
             .header(header::HOST, "127.0.0.1:3000")
             .header(header::CONTENT_LENGTH, body.len());
@@ -199,7 +229,16 @@ impl TestApp {
     /// Creates the first administrator through the set-up page; returns their session cookie.
     pub async fn setup_admin(&self) -> String {
         let res = self
-            .call("/api/setup", &[("email", "admin@example.com"), ("display_name", "Ada Admin"), ("password", PASSWORD), ("password_confirm", PASSWORD)], None)
+            .call(
+                "/api/setup",
+                &[
+                    ("email", "admin@example.com"),
+                    ("display_name", "Ada Admin"),
+                    ("password", PASSWORD),
+                    ("password_confirm", PASSWORD),
+                ],
+                None,
+            )
             .await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         res.session_cookie().expect("setup signs the admin in")
@@ -207,7 +246,9 @@ impl TestApp {
 
     /// Creates a team as the administrator; returns its id.
     pub async fn create_team(&self, admin: &str, name: &str) -> i64 {
-        let res = self.call("/api/admin/create_team", &[("name", name)], Some(admin)).await;
+        let res = self
+            .call("/api/admin/create_team", &[("name", name)], Some(admin))
+            .await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         res.body.trim().parse().expect("team id")
     }
@@ -218,7 +259,14 @@ impl TestApp {
         let res = self
             .call(
                 "/api/admin/create_user",
-                &[("email", email), ("display_name", email), ("password", PASSWORD), ("password_confirm", PASSWORD), ("team_id", &team), ("role", role)],
+                &[
+                    ("email", email),
+                    ("display_name", email),
+                    ("password", PASSWORD),
+                    ("password_confirm", PASSWORD),
+                    ("team_id", &team),
+                    ("role", role),
+                ],
                 Some(admin),
             )
             .await;
@@ -228,7 +276,9 @@ impl TestApp {
 
     /// Signs in; returns the session cookie.
     pub async fn login(&self, email: &str, password: &str) -> String {
-        let res = self.call("/api/login", &[("email", email), ("password", password)], None).await;
+        let res = self
+            .call("/api/login", &[("email", email), ("password", password)], None)
+            .await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         res.session_cookie().expect("sign-in sets a session cookie")
     }
@@ -251,5 +301,8 @@ pub fn form_urlencoded(form: &[(&str, &str)]) -> String {
             })
             .collect()
     }
-    form.iter().map(|(k, v)| format!("{}={}", enc(k), enc(v))).collect::<Vec<_>>().join("&")
+    form.iter()
+        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+        .collect::<Vec<_>>()
+        .join("&")
 }

@@ -31,11 +31,7 @@ enum Step<'a> {
     Index(usize),
 }
 
-fn write_value<'a>(
-    value: &'a Value,
-    out: &mut String,
-    path: &mut Vec<Step<'a>>,
-) -> Result<(), CanonicalError> {
+fn write_value<'a>(value: &'a Value, out: &mut String, path: &mut Vec<Step<'a>>) -> Result<(), CanonicalError> {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -43,9 +39,7 @@ fn write_value<'a>(
             (Some(i), _) => out.push_str(&i.to_string()),
             (None, Some(u)) => out.push_str(&u.to_string()),
             (None, None) => {
-                return Err(CanonicalError::NonInteger {
-                    path: pointer(path),
-                });
+                return Err(CanonicalError::NonInteger { path: pointer(path) });
             }
         },
         Value::String(s) => write_str(s, out),

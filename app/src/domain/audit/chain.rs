@@ -128,8 +128,8 @@ pub fn next_event(
         return Err(EventError::BadTimestamp);
     }
     let seq = next_seq(head.count).ok_or(EventError::SeqOverflow)?;
-    let hash = event_hash(seq, order_id, actor_id, at, action, &data, &head.head_hash)
-        .map_err(EventError::Uncanonical)?;
+    let hash =
+        event_hash(seq, order_id, actor_id, at, action, &data, &head.head_hash).map_err(EventError::Uncanonical)?;
     Ok(AuditEvent {
         seq,
         order_id,

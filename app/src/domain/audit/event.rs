@@ -127,13 +127,10 @@ pub fn is_rfc3339_utc(at: &str) -> bool {
     let (Some(_), Some(mo), Some(d), Some(h), Some(mi), Some(s)) = fields else {
         return false;
     };
-    let in_range =
-        (1..=12).contains(&mo) && (1..=31).contains(&d) && h <= 23 && mi <= 59 && s <= 60;
+    let in_range = (1..=12).contains(&mo) && (1..=31).contains(&d) && h <= 23 && mi <= 59 && s <= 60;
     let frac_ok = match &b[19..] {
         [b'Z'] => true,
-        [b'.', rest @ .., b'Z'] => {
-            (1..=9).contains(&rest.len()) && rest.iter().all(u8::is_ascii_digit)
-        }
+        [b'.', rest @ .., b'Z'] => (1..=9).contains(&rest.len()) && rest.iter().all(u8::is_ascii_digit),
         _ => false,
     };
     in_range && frac_ok

@@ -105,7 +105,9 @@ pub enum ExportFault {
         actual: String,
     },
     /// An exported approval event pins a different hash than the exported revision's.
-    #[error("exported event {seq}: approval pins {pinned} for revision {revision}, the revision's content_hash is {stated}")]
+    #[error(
+        "exported event {seq}: approval pins {pinned} for revision {revision}, the revision's content_hash is {stated}"
+    )]
     ApprovalPin {
         /// The approval event's seq.
         seq: i64,
@@ -151,7 +153,9 @@ pub enum ExportFault {
         state: String,
     },
     /// The database's content of a revision does not hash like the export's.
-    #[error("exported revision {revision}: content differs from the database (export hashes to {exported}, database to {database}; database state {state})")]
+    #[error(
+        "exported revision {revision}: content differs from the database (export hashes to {exported}, database to {database}; database state {state})"
+    )]
     RevisionDiffers {
         /// Revision number.
         revision: i64,
@@ -191,7 +195,10 @@ pub fn check_self(export: &OrderExport) -> Result<(), ExportFault> {
     let mut prev: Option<&AuditEvent> = None;
     for e in &export.events {
         if e.order_id != export.order_id || prev.is_some_and(|p| p.seq >= e.seq) {
-            return Err(ExportFault::Misplaced { seq: e.seq, order_id: export.order_id });
+            return Err(ExportFault::Misplaced {
+                seq: e.seq,
+                order_id: export.order_id,
+            });
         }
         if e.compute_hash().ok().as_deref() != Some(e.hash.as_str()) {
             return Err(ExportFault::EventHash { seq: e.seq });
@@ -214,15 +221,28 @@ pub fn check_self(export: &OrderExport) -> Result<(), ExportFault> {
         };
         let actual = content_hash_or_empty(&r.content);
         if &actual != stated {
-            return Err(ExportFault::ContentHash { revision: r.revision, stated: stated.clone(), actual });
+            return Err(ExportFault::ContentHash {
+                revision: r.revision,
+                stated: stated.clone(),
+                actual,
+            });
         }
     }
     for e in export.events.iter().filter(|e| e.action == Action::Approve) {
-        let (Some(revision), Some(pinned)) = approval_pin(&e.data) else { continue };
-        let Some(r) = export.revisions.iter().find(|r| r.revision == revision) else { continue };
+        let (Some(revision), Some(pinned)) = approval_pin(&e.data) else {
+            continue;
+        };
+        let Some(r) = export.revisions.iter().find(|r| r.revision == revision) else {
+            continue;
+        };
         let stated = r.content_hash.clone().unwrap_or_default();
         if stated != pinned {
-            return Err(ExportFault::ApprovalPin { seq: e.seq, revision, pinned: pinned.to_owned(), stated });
+            return Err(ExportFault::ApprovalPin {
+                seq: e.seq,
+                revision,
+                pinned: pinned.to_owned(),
+                stated,
+            });
         }
     }
     Ok(())

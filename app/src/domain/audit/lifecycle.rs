@@ -115,11 +115,7 @@ pub enum Refusal {
 ///
 /// # Errors
 /// The [`Refusal`] above.
-pub fn transition(
-    state: OrderState,
-    action: Action,
-    ctx: &TransitionCtx<'_>,
-) -> Result<Outcome, Refusal> {
+pub fn transition(state: OrderState, action: Action, ctx: &TransitionCtx<'_>) -> Result<Outcome, Refusal> {
     use Action as A;
     use OrderState as S;
     let check = |ok: bool, refusal: Refusal| if ok { Ok(()) } else { Err(refusal) };

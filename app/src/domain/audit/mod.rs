@@ -53,12 +53,10 @@ mod tests;
 
 pub use action::Action;
 pub use canonical::{CanonicalError, canonical_json};
-pub use chain::{
-    ChainError, ChainFault, ChainHead, EventError, next_event, verify_chain, verify_next,
-};
+pub use chain::{ChainError, ChainFault, ChainHead, EventError, next_event, verify_chain, verify_next};
 pub use event::{AuditEvent, GENESIS_HASH, content_hash, event_hash, is_rfc3339_utc, sha256_hex};
 pub use export::{
-    ExportFault, ExportedRevision, OrderExport, approval_pin, check_self, content_hash_or_empty,
-    first_difference, parse_export,
+    ExportFault, ExportedRevision, OrderExport, approval_pin, check_self, content_hash_or_empty, first_difference,
+    parse_export,
 };
 pub use lifecycle::{OrderState, Outcome, Refusal, TransitionCtx, transition};

@@ -105,9 +105,19 @@ impl RunObservation {
     ///
     /// # Errors
     /// The JSON does not have the canonical shape.
-    pub fn from_canonical(id: i64, quote_id: Option<i64>, status: Option<Status>, json: &str) -> Result<Self, serde_json::Error> {
+    pub fn from_canonical(
+        id: i64,
+        quote_id: Option<i64>,
+        status: Option<Status>,
+        json: &str,
+    ) -> Result<Self, serde_json::Error> {
         let c: Canonical = serde_json::from_str(json)?;
-        let slowdown = c.verdict.unwrap_or_default().reasons.iter().any(|r| r.code == SLOWDOWN_CODE);
+        let slowdown = c
+            .verdict
+            .unwrap_or_default()
+            .reasons
+            .iter()
+            .any(|r| r.code == SLOWDOWN_CODE);
         Ok(Self {
             id,
             quote_id,
@@ -131,7 +141,11 @@ impl RunObservation {
     pub fn steady_minutes(&self) -> Option<u32> {
         let d = self.duration_s.filter(|d| d.is_finite() && *d >= 0.0)?;
         let steady = (d - self.warmup_s.filter(|w| w.is_finite() && *w > 0.0).unwrap_or(0.0)).max(0.0);
-        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "non-negative, floored, minutes of a run")]
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "non-negative, floored, minutes of a run"
+        )]
         Some((steady / 60.0).floor().min(f64::from(u32::MAX)) as u32)
     }
 
@@ -196,14 +210,19 @@ pub fn fees_stated(q: &QuoteDraft) -> Vec<FeeKind> {
     let positive = |d: Decimal| d > Decimal::ZERO;
     let storage_fee = p.other_fees.iter().any(|f| {
         let l = f.label.to_lowercase();
-        ["storage", "image", "存储", "镜像", "oss", "s3"].iter().any(|w| l.contains(w))
+        ["storage", "image", "存储", "镜像", "oss", "s3"]
+            .iter()
+            .any(|w| l.contains(w))
     });
     [
         (FeeKind::Cpu, q.spec.vcpus.is_some()),
         (FeeKind::Memory, q.spec.ram_gib.is_some()),
         (FeeKind::Disk, positive(p.disk_price_gb_month)),
         (FeeKind::Ip, positive(p.public_ip_hourly)),
-        (FeeKind::Traffic, positive(p.egress_price_gb) || positive(p.free_egress_gb) || positive(p.ingress_price_gb)),
+        (
+            FeeKind::Traffic,
+            positive(p.egress_price_gb) || positive(p.free_egress_gb) || positive(p.ingress_price_gb),
+        ),
         (FeeKind::Snapshot, positive(p.snapshot_price_gb_month)),
         (FeeKind::Storage, q.spec.object_storage == Some(false) || storage_fee),
     ]
@@ -234,9 +253,14 @@ fn text(s: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_owned())
 }
 
-#[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "MiB figures of one GPU, checked finite and non-negative")]
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "MiB figures of one GPU, checked finite and non-negative"
+)]
 fn whole_mib(v: Option<f64>) -> Option<u64> {
-    v.filter(|v| v.is_finite() && *v >= 0.0).map(|v| v.floor().min(u64::MAX as f64) as u64)
+    v.filter(|v| v.is_finite() && *v >= 0.0)
+        .map(|v| v.floor().min(u64::MAX as f64) as u64)
 }
 
 /// Builds the facts of one order. `None` wherever the data does not say.

@@ -4,8 +4,7 @@
 //! stored against them, so rename the text freely but never change or reuse an id.
 
 use super::model::{
-    AppliesTo as A, Cite, EvidenceKind as V, Expert as E, Item, PrefillSource as P, Section as S,
-    SectionInfo, Text,
+    AppliesTo as A, Cite, EvidenceKind as V, Expert as E, Item, PrefillSource as P, Section as S, SectionInfo, Text,
 };
 
 /// No evidence asked for.

@@ -41,11 +41,7 @@ fn rule(source: P, f: &PrefillFacts) -> Rule {
         P::GpuModel => gpu_model(f),
         P::FormFactor => {
             let form_factor = one(f.form_factor, F::FormFactor)?;
-            ok(
-                S::Confirmed,
-                C::FormFactor { form_factor },
-                &[F::FormFactor],
-            )
+            ok(S::Confirmed, C::FormFactor { form_factor }, &[F::FormFactor])
         }
         P::Exclusivity => exclusivity(f),
         P::VramHeadroom => headroom(f),
@@ -81,18 +77,11 @@ fn rule(source: P, f: &PrefillFacts) -> Rule {
         }
         P::MinimumDuration => match one(f.min_duration_hours, F::MinDurationHours)? {
             0 => ok(S::Confirmed, C::NoMinimumDuration, &[F::MinDurationHours]),
-            hours => ok(
-                S::Confirmed,
-                C::MinimumDurationHours { hours },
-                &[F::MinDurationHours],
-            ),
+            hours => ok(S::Confirmed, C::MinimumDurationHours { hours }, &[F::MinDurationHours]),
         },
         P::OtherFees => {
             let stated = one(f.fees_stated.as_deref(), F::FeesStated)?;
-            let missing: Vec<FeeKind> = FeeKind::ALL
-                .into_iter()
-                .filter(|k| !stated.contains(k))
-                .collect();
+            let missing: Vec<FeeKind> = FeeKind::ALL.into_iter().filter(|k| !stated.contains(k)).collect();
             if missing.is_empty() {
                 ok(S::Confirmed, C::AllFeesStated, &[F::FeesStated])
             } else {
@@ -142,11 +131,7 @@ fn gpu_model(f: &PrefillFacts) -> Rule {
 fn exclusivity(f: &PrefillFacts) -> Rule {
     let exclusivity = one(f.exclusivity, F::Exclusivity)?;
     if !exclusivity.is_sliced() {
-        return ok(
-            S::Confirmed,
-            C::Exclusivity { exclusivity },
-            &[F::Exclusivity],
-        );
+        return ok(S::Confirmed, C::Exclusivity { exclusivity }, &[F::Exclusivity]);
     }
     let used = [F::Exclusivity, F::Workload];
     match one(f.workload, F::Workload)? {
@@ -225,15 +210,10 @@ fn peak_near_limit(f: &PrefillFacts) -> Rule {
 }
 
 fn benchmark(f: &PrefillFacts) -> Rule {
-    let (v, minutes) = both(
-        (f.run_verdict, F::RunVerdict),
-        (f.run_minutes, F::RunMinutes),
-    )?;
+    let (v, minutes) = both((f.run_verdict, F::RunVerdict), (f.run_minutes, F::RunMinutes))?;
     let used = [F::RunVerdict, F::RunMinutes];
     match v {
-        RunVerdict::Pass if minutes >= BENCHMARK_MIN_MINUTES => {
-            ok(S::Confirmed, C::BenchmarkPassed { minutes }, &used)
-        }
+        RunVerdict::Pass if minutes >= BENCHMARK_MIN_MINUTES => ok(S::Confirmed, C::BenchmarkPassed { minutes }, &used),
         RunVerdict::Pass => ok(S::Problem, C::BenchmarkTooShort { minutes }, &used),
         other => verdict(other, &used),
     }

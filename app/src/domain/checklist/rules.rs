@@ -42,10 +42,7 @@ pub fn item(id: &str) -> Option<&'static Item> {
 /// Items that apply to an order of `kind`, multi-GPU or not, in table order.
 #[must_use]
 pub fn applicable_items(kind: WorkloadKind, multi_gpu: bool) -> Vec<&'static Item> {
-    ITEMS
-        .iter()
-        .filter(|i| i.applies(kind, multi_gpu))
-        .collect()
+    ITEMS.iter().filter(|i| i.applies(kind, multi_gpu)).collect()
 }
 
 /// The kind of one piece of evidence; a blank note is none.
@@ -77,11 +74,7 @@ pub fn has_evidence(item: &Item, evidence: &[Evidence]) -> bool {
 /// If `answers` holds several answers for one item, the last one counts. Answers to
 /// unknown or non-applicable items are ignored.
 #[must_use]
-pub fn submission_blockers(
-    answers: &[ItemAnswer],
-    kind: WorkloadKind,
-    multi_gpu: bool,
-) -> Vec<Blocker> {
+pub fn submission_blockers(answers: &[ItemAnswer], kind: WorkloadKind, multi_gpu: bool) -> Vec<Blocker> {
     use super::answer::ItemStatus as St;
     applicable_items(kind, multi_gpu)
         .into_iter()

@@ -98,10 +98,7 @@ mod tests {
     }
 
     fn keys(pairs: &[BottleneckPair]) -> Vec<(i64, i64)> {
-        pairs
-            .iter()
-            .map(|p| (p.faster_on_paper, p.slower_on_paper))
-            .collect()
+        pairs.iter().map(|p| (p.faster_on_paper, p.slower_on_paper)).collect()
     }
 
     #[test]
@@ -112,18 +109,14 @@ mod tests {
         assert!((pairs[0].compute_ratio - 1.5).abs() < 1e-12);
         assert!((pairs[0].measured_ratio - 1.1).abs() < 1e-12);
         // Just under 1.5: L40S × 3 = 1086.15 vs L40 × 4 = 724.2 → 1.4998.
-        let below =
-            bottleneck_pairs(&[m(1, "NVIDIA L40", 4, 100.0), m(2, "NVIDIA L40S", 3, 100.0)]);
+        let below = bottleneck_pairs(&[m(1, "NVIDIA L40", 4, 100.0), m(2, "NVIDIA L40S", 3, 100.0)]);
         assert!(below.is_empty(), "{below:?}");
     }
 
     #[test]
     fn measured_ratio_edge_is_inclusive() {
         // H100 SXM vs A100: 989.5 / 312 ≈ 3.17.
-        let at = bottleneck_pairs(&[
-            m(1, "NVIDIA H100 80GB HBM3", 1, 120.0),
-            m(2, "A100", 1, 100.0),
-        ]);
+        let at = bottleneck_pairs(&[m(1, "NVIDIA H100 80GB HBM3", 1, 120.0), m(2, "A100", 1, 100.0)]);
         assert_eq!(keys(&at), [(1, 2)]);
         assert!((at[0].measured_ratio - 1.2).abs() < 1e-12);
         let over = bottleneck_pairs(&[m(1, "H100", 1, 120.001), m(2, "A100", 1, 100.0)]);

@@ -188,12 +188,7 @@ pub struct Requirement {
     pub notes: Vec<Note>,
 }
 
-fn req(
-    kind: RequirementKind,
-    status: Status,
-    required: Figure,
-    offered: Option<Figure>,
-) -> Requirement {
+fn req(kind: RequirementKind, status: Status, required: Figure, offered: Option<Figure>) -> Requirement {
     Requirement {
         kind,
         status,
@@ -239,11 +234,7 @@ pub fn check(workload: &Workload, spec: &NodeSpec) -> Vec<Requirement> {
 fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
     let need = vram::required(w.vram_peak_gib, w.headroom_pct);
     let Some((usable, source)) = spec.effective_vram() else {
-        let mut r = unknown(
-            RequirementKind::Vram,
-            Figure::Gib(need),
-            Unstated::SliceVram,
-        );
+        let mut r = unknown(RequirementKind::Vram, Figure::Gib(need), Unstated::SliceVram);
         if !w.vram_peak_measured {
             r.notes.push(Note::PeakNotMeasured);
         }
@@ -259,8 +250,7 @@ fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
     let mut pooling = None;
     if !one.fits {
         let total = usable.saturating_mul(Decimal::from(spec.gpus_per_node));
-        let sum_fits =
-            spec.gpus_per_node > 1 && vram::assess(w.vram_peak_gib, w.headroom_pct, total).fits;
+        let sum_fits = spec.gpus_per_node > 1 && vram::assess(w.vram_peak_gib, w.headroom_pct, total).fits;
         r.status = match (spec.memory_pooling, sum_fits) {
             (Some(true), true) => {
                 r.notes.push(Note::PooledAcrossGpus);
@@ -299,11 +289,7 @@ fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
 fn memory_pooling(pooled: Option<bool>, sum_fits: bool) -> Requirement {
     let required = Figure::Flag(true);
     match pooled {
-        None if sum_fits => unknown(
-            RequirementKind::MemoryPooling,
-            required,
-            Unstated::MemoryPooling,
-        ),
+        None if sum_fits => unknown(RequirementKind::MemoryPooling, required, Unstated::MemoryPooling),
         None => req(RequirementKind::MemoryPooling, Status::Fail, required, None),
         Some(p) => req(
             RequirementKind::MemoryPooling,
@@ -334,11 +320,7 @@ fn gpu_count(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<u32>) {
 
 fn network(spec: &NodeSpec) -> Requirement {
     let Some(gbps) = spec.network_gbps else {
-        return unknown(
-            RequirementKind::Network,
-            Figure::Flag(true),
-            Unstated::NetworkBandwidth,
-        );
+        return unknown(RequirementKind::Network, Figure::Flag(true), Unstated::NetworkBandwidth);
     };
     req(
         RequirementKind::Network,
@@ -354,12 +336,7 @@ fn rdma(spec: &NodeSpec) -> Requirement {
     let required = Figure::Flag(true);
     match spec.rdma {
         None => unknown(RequirementKind::Rdma, required, Unstated::Rdma),
-        Some(true) => req(
-            RequirementKind::Rdma,
-            Status::Pass,
-            required,
-            Some(Figure::Flag(true)),
-        ),
+        Some(true) => req(RequirementKind::Rdma, Status::Pass, required, Some(Figure::Flag(true))),
         Some(false) => {
             let mut r = req(
                 RequirementKind::Rdma,
@@ -382,14 +359,8 @@ fn exclusive(w: &Workload, spec: &NodeSpec) -> Requirement {
     if !spec.sharing.is_sliced() {
         return req(RequirementKind::Exclusive, Status::Pass, required, offered);
     }
-    let low_concurrency_inference =
-        w.kind == WorkloadKind::InferenceService && w.concurrency <= LOW_CONCURRENCY_MAX;
-    let mut r = req(
-        RequirementKind::Exclusive,
-        Status::Warning,
-        required,
-        offered,
-    );
+    let low_concurrency_inference = w.kind == WorkloadKind::InferenceService && w.concurrency <= LOW_CONCURRENCY_MAX;
+    let mut r = req(RequirementKind::Exclusive, Status::Warning, required, offered);
     if low_concurrency_inference {
         r.status = Status::Pass;
         r.notes.push(Note::SliceForLowConcurrency {
@@ -408,21 +379,14 @@ fn disk(w: &Workload, spec: &NodeSpec) -> Requirement {
     if stated.is_empty() {
         return unknown(RequirementKind::Disk, Figure::Gb(need), Unstated::DiskSizes);
     }
-    let total = stated
-        .iter()
-        .fold(Decimal::ZERO, |a, b| a.saturating_add(*b));
+    let total = stated.iter().fold(Decimal::ZERO, |a, b| a.saturating_add(*b));
     let complete = stated.len() == known.len();
     let status = match (need <= total, complete) {
         (true, _) => Status::Pass,
         (false, true) => Status::Fail,
         (false, false) => Status::Unknown,
     };
-    let mut r = req(
-        RequirementKind::Disk,
-        status,
-        Figure::Gb(need),
-        Some(Figure::Gb(total)),
-    );
+    let mut r = req(RequirementKind::Disk, status, Figure::Gb(need), Some(Figure::Gb(total)));
     if !complete {
         r.notes.push(Note::PartialDiskInfo);
     }
@@ -437,11 +401,7 @@ fn disk(w: &Workload, spec: &NodeSpec) -> Requirement {
 fn interconnect(in_node: u32, spec: &NodeSpec) -> Requirement {
     let required = Figure::Gpus(in_node);
     let Some(link) = spec.interconnect else {
-        return unknown(
-            RequirementKind::Interconnect,
-            required,
-            Unstated::Interconnect,
-        );
+        return unknown(RequirementKind::Interconnect, required, Unstated::Interconnect);
     };
     let offered = Some(Figure::Interconnect(link));
     let mut r = req(

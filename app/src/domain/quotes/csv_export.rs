@@ -65,15 +65,9 @@ fn cell(d: &QuoteDraft, column: &str) -> String {
         "spec.gpus_per_node" => s.gpus_per_node.to_string(),
         "spec.vram_gib" => s.vram_gib.to_string(),
         "spec.usable_vram_gib" => dec(s.usable_vram_gib),
-        "spec.form_factor" => s
-            .form_factor
-            .map(|f| name(FORM_FACTORS, &f))
-            .unwrap_or_default(),
+        "spec.form_factor" => s.form_factor.map(|f| name(FORM_FACTORS, &f)).unwrap_or_default(),
         "spec.sharing" => sharing(&s.sharing),
-        "spec.interconnect" => s
-            .interconnect
-            .map(|i| name(INTERCONNECTS, &i))
-            .unwrap_or_default(),
+        "spec.interconnect" => s.interconnect.map(|i| name(INTERCONNECTS, &i)).unwrap_or_default(),
         "spec.network_gbps" => dec(s.network_gbps),
         "spec.rdma" => flag(s.rdma),
         "spec.memory_pooling" => flag(s.memory_pooling),
@@ -104,10 +98,7 @@ fn cell(d: &QuoteDraft, column: &str) -> String {
         "price.billing_increment" => name(INCREMENTS, &p.billing_increment),
         "price.minimum_billable_hours" => p.minimum_billable_hours.to_string(),
         "price.monthly_price" => dec(p.monthly_price),
-        "price.commitment_months" => p
-            .commitment_months
-            .map(|m| m.to_string())
-            .unwrap_or_default(),
+        "price.commitment_months" => p.commitment_months.map(|m| m.to_string()).unwrap_or_default(),
         "price.stopped_bills_compute" => p.stopped_bills_compute.to_string(),
         "price.disk_price_gb_month" => p.disk_price_gb_month.to_string(),
         "price.snapshot_price_gb_month" => p.snapshot_price_gb_month.to_string(),

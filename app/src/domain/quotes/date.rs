@@ -102,11 +102,7 @@ pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
 /// The date of a day count since 1970-01-01.
 fn from_day_number(z: i64) -> Option<Date> {
     let (y, m, d) = civil_from_days(z);
-    Date::new(
-        u16::try_from(y).ok()?,
-        u8::try_from(m).ok()?,
-        u8::try_from(d).ok()?,
-    )
+    Date::new(u16::try_from(y).ok()?, u8::try_from(m).ok()?, u8::try_from(d).ok()?)
 }
 
 const fn days_in_month(year: u16, month: u8) -> u8 {

@@ -60,9 +60,7 @@ pub fn hourly_per_gpu(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal>
     match sheet.basis {
         PriceBasis::PerGpu => Some(sheet.on_demand_hourly),
         PriceBasis::PerNode => {
-            let exact = sheet
-                .on_demand_hourly
-                .checked_div(Decimal::from(gpus_per_node))?;
+            let exact = sheet.on_demand_hourly.checked_div(Decimal::from(gpus_per_node))?;
             let dp = sheet.currency.minor_units() + 2;
             Some(exact.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero))
         }
@@ -77,8 +75,6 @@ pub fn hourly_per_node(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal
     }
     match sheet.basis {
         PriceBasis::PerNode => Some(sheet.on_demand_hourly),
-        PriceBasis::PerGpu => sheet
-            .on_demand_hourly
-            .checked_mul(Decimal::from(gpus_per_node)),
+        PriceBasis::PerGpu => sheet.on_demand_hourly.checked_mul(Decimal::from(gpus_per_node)),
     }
 }

@@ -14,11 +14,7 @@ pub struct GpuSuggestion {
 }
 
 const fn s(label: &'static str, base: &'static str, vram_gib: u16) -> GpuSuggestion {
-    GpuSuggestion {
-        label,
-        base,
-        vram_gib,
-    }
+    GpuSuggestion { label, base, vram_gib }
 }
 
 /// Models offered as suggestions for `spec.gpu_model` (the field stays free text).

@@ -81,17 +81,15 @@ mod workload;
 mod tests;
 
 pub use check::{
-    Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, Status, Unstated, check,
-    vendor_questions,
+    Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, Status, Unstated, check, vendor_questions,
 };
 pub use csv_export::export;
 pub use csv_import::{
-    COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError,
-    ImportDefaults, ImportError, ImportPreview, ImportRow, RowError, SkipReason, detect_format,
-    import, parse_gpu_info,
+    COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError, ImportDefaults, ImportError,
+    ImportPreview, ImportRow, RowError, SkipReason, detect_format, import, parse_gpu_info,
 };
-pub use date::{Date, is_expired};
 pub(crate) use date::civil_from_days;
+pub use date::{Date, is_expired};
 pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
 pub use error::{ErrorCode, FieldError};
 pub use gpu_models::{GPU_MODEL_SUGGESTIONS, GpuSuggestion, suggested_vram_gib};

@@ -63,10 +63,6 @@ impl Errors {
 
     /// `Ok` when nothing was recorded, else every error in the order found.
     pub(super) fn finish(self) -> Result<(), Vec<FieldError>> {
-        if self.0.is_empty() {
-            Ok(())
-        } else {
-            Err(self.0)
-        }
+        if self.0.is_empty() { Ok(()) } else { Err(self.0) }
     }
 }

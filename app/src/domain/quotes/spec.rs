@@ -70,9 +70,7 @@ pub fn mig_profile_gib(profile: &str) -> Option<Decimal> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return None;
     }
-    Decimal::from_str_exact(digits)
-        .ok()
-        .filter(|gib| *gib > Decimal::ZERO)
+    Decimal::from_str_exact(digits).ok().filter(|gib| *gib > Decimal::ZERO)
 }
 
 /// How the GPUs inside one node talk to each other (seed 001 §2).
@@ -218,10 +216,7 @@ impl NodeSpec {
             Sharing::Mig { profile } => {
                 mig_profile_gib(profile).map(|gib| (gib.min(self.vram_gib), VramSource::MigProfile))
             }
-            Sharing::Fractional { share } => self
-                .vram_gib
-                .checked_mul(*share)
-                .map(|gib| (gib, VramSource::Share)),
+            Sharing::Fractional { share } => self.vram_gib.checked_mul(*share).map(|gib| (gib, VramSource::Share)),
             Sharing::Vgpu => None,
         }
     }

@@ -31,11 +31,7 @@ pub fn validate_vendor(vendor: &Vendor) -> Result<(), Vec<FieldError>> {
     e.text("website", &vendor.website, MAX_SHORT_TEXT);
     e.text("contact", &vendor.contact, MAX_SHORT_TEXT);
     e.text("notes", &vendor.notes, MAX_LONG_TEXT);
-    e.text(
-        "support_scope.notes",
-        &vendor.support_scope.notes,
-        MAX_LONG_TEXT,
-    );
+    e.text("support_scope.notes", &vendor.support_scope.notes, MAX_LONG_TEXT);
     e.finish()
 }
 
@@ -68,12 +64,7 @@ fn spec(e: &mut Errors, s: &NodeSpec) {
         s.public_bandwidth_mbps,
         MAX_PUBLIC_MBPS,
     );
-    opt(
-        e,
-        "spec.internal_bandwidth_gbps",
-        s.internal_bandwidth_gbps,
-        MAX_GBPS,
-    );
+    opt(e, "spec.internal_bandwidth_gbps", s.internal_bandwidth_gbps, MAX_GBPS);
     e.text("spec.region", &s.region, MAX_SHORT_TEXT);
     e.text("spec.os", &s.os, MAX_SHORT_TEXT);
     e.text("spec.nvidia_driver", &s.nvidia_driver, MAX_SHORT_TEXT);
@@ -101,11 +92,7 @@ fn opt(e: &mut Errors, field: &'static str, value: Option<Decimal>, max: Decimal
 }
 
 fn price(e: &mut Errors, p: &PriceSheet) {
-    e.non_negative(
-        "price.on_demand_hourly",
-        p.on_demand_hourly,
-        MAX_HOURLY_PRICE,
-    );
+    e.non_negative("price.on_demand_hourly", p.on_demand_hourly, MAX_HOURLY_PRICE);
     e.non_negative(
         "price.minimum_billable_hours",
         p.minimum_billable_hours,

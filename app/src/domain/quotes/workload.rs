@@ -2,8 +2,7 @@
 
 use super::error::{ErrorCode, FieldError};
 use super::limits::{
-    DEFAULT_HEADROOM_PCT, MAX_HEADROOM_PCT, MAX_SHORT_TEXT, MAX_WORKLOAD_COUNT,
-    MAX_WORKLOAD_FIGURE, MIN_HEADROOM_PCT,
+    DEFAULT_HEADROOM_PCT, MAX_HEADROOM_PCT, MAX_SHORT_TEXT, MAX_WORKLOAD_COUNT, MAX_WORKLOAD_FIGURE, MIN_HEADROOM_PCT,
 };
 use super::rules::Errors;
 use crate::domain::tco;
@@ -29,10 +28,7 @@ impl WorkloadKind {
     /// True when the kind is better suited to whole, unshared GPUs (the requirement check
     /// then looks at the sharing mode).
     pub const fn prefers_exclusive(self) -> bool {
-        matches!(
-            self,
-            WorkloadKind::Training | WorkloadKind::InferenceService
-        )
+        matches!(self, WorkloadKind::Training | WorkloadKind::InferenceService)
     }
 }
 
@@ -103,12 +99,7 @@ impl Workload {
         e.non_negative("data_gb", self.data_gb, MAX_WORKLOAD_FIGURE);
         e.non_negative("checkpoint_gb", self.checkpoint_gb, MAX_WORKLOAD_FIGURE);
         if self.headroom_pct < MIN_HEADROOM_PCT || self.headroom_pct > MAX_HEADROOM_PCT {
-            e.push(
-                "headroom_pct",
-                ErrorCode::OutOfRange {
-                    allowed: "[15, 25]",
-                },
-            );
+            e.push("headroom_pct", ErrorCode::OutOfRange { allowed: "[15, 25]" });
         }
         e.finish()
     }

@@ -30,17 +30,16 @@ pub(crate) fn parse(bytes: &[u8], value: Value) -> Result<CanonicalRun, ParseErr
             });
         }
     }
-    let mut run: CanonicalRun =
-        serde_json::from_slice(super::text::strip_bom(bytes)).map_err(|e| {
-            if e.classify() == Category::Data {
-                ParseError::InvalidCanonical {
-                    line: e.line(),
-                    column: e.column(),
-                }
-            } else {
-                json::map_error(&e)
+    let mut run: CanonicalRun = serde_json::from_slice(super::text::strip_bom(bytes)).map_err(|e| {
+        if e.classify() == Category::Data {
+            ParseError::InvalidCanonical {
+                line: e.line(),
+                column: e.column(),
             }
-        })?;
+        } else {
+            json::map_error(&e)
+        }
+    })?;
     for (key, v) in obj {
         if !TOP_LEVEL_FIELDS.contains(&key.as_str()) {
             run.extra.entry(key).or_insert(v);

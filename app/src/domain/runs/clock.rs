@@ -26,29 +26,14 @@ pub(crate) fn format(secs: f64) -> Option<String> {
     let (y, m, d) = civil_from_days(days);
     let s = ms_of_day / 1000;
     let frac = ms_of_day % 1000;
-    let base = format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
-        s / 3600,
-        s / 60 % 60,
-        s % 60
-    );
-    Some(if frac == 0 {
-        base
-    } else {
-        format!("{base}.{frac:03}")
-    })
+    let base = format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    Some(if frac == 0 { base } else { format!("{base}.{frac:03}") })
 }
 
 /// vLLM's `date` (`"%Y%m%d-%H%M%S"`, e.g. `"20250101-120000"`) in canonical form.
 pub(crate) fn from_vllm_date(date: &str) -> Option<String> {
     let b = date.trim().as_bytes();
-    if b.len() != 15
-        || b[8] != b'-'
-        || !b
-            .iter()
-            .enumerate()
-            .all(|(i, c)| i == 8 || c.is_ascii_digit())
-    {
+    if b.len() != 15 || b[8] != b'-' || !b.iter().enumerate().all(|(i, c)| i == 8 || c.is_ascii_digit()) {
         return None;
     }
     let d = |a: usize, z: usize| std::str::from_utf8(&b[a..z]).ok();

@@ -76,16 +76,10 @@ pub fn detect(bytes: &[u8]) -> Result<Format, ParseError> {
 
 /// Classifies text (non-JSON) input.
 pub(crate) fn detect_text(text: &str) -> Result<Format, ParseError> {
-    if text.contains("MLPerf Results Summary")
-        || (text.contains("SUT name") && text.contains("Scenario"))
-    {
+    if text.contains("MLPerf Results Summary") || (text.contains("SUT name") && text.contains("Scenario")) {
         return Ok(Format::Mlperf);
     }
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     match smi_header::sniff(first) {
         smi_header::Sniff::Header => Ok(Format::NvidiaSmi),
         smi_header::Sniff::DataRow => Err(ParseError::CsvNoHeader),
@@ -116,23 +110,18 @@ pub(crate) fn classify_json(value: &Value) -> Option<Format> {
                 None
             }
         }
-        Value::Array(rows) => rows
-            .first()
-            .filter(|r| is_llama_row(r))
-            .map(|_| Format::LlamaBench),
+        Value::Array(rows) => rows.first().filter(|r| is_llama_row(r)).map(|_| Format::LlamaBench),
         _ => None,
     }
 }
 
 fn is_llama_row(value: &Value) -> bool {
-    value.as_object().is_some_and(|m| {
-        m.contains_key("avg_ts") || (m.contains_key("n_prompt") && m.contains_key("n_gen"))
-    })
+    value
+        .as_object()
+        .is_some_and(|m| m.contains_key("avg_ts") || (m.contains_key("n_prompt") && m.contains_key("n_gen")))
 }
 
 /// The "matches no known format" error.
 pub(crate) const fn unrecognized() -> ParseError {
-    ParseError::UnrecognizedFormat {
-        supported: Format::ALL,
-    }
+    ParseError::UnrecognizedFormat { supported: Format::ALL }
 }

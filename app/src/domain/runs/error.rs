@@ -141,9 +141,5 @@ impl ParseError {
 }
 
 fn list(formats: &[Format]) -> String {
-    formats
-        .iter()
-        .map(|f| f.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+    formats.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
 }

@@ -84,9 +84,7 @@ pub(crate) trait ObjExt {
 
 impl ObjExt for serde_json::Map<String, Value> {
     fn f64_at(&self, key: &str) -> Option<f64> {
-        self.get(key)
-            .and_then(Value::as_f64)
-            .filter(|v| v.is_finite())
+        self.get(key).and_then(Value::as_f64).filter(|v| v.is_finite())
     }
 
     fn u64_at(&self, key: &str) -> Option<u64> {

@@ -89,8 +89,7 @@ pub fn assess(mut run: CanonicalRun, ctx: &VerdictContext) -> CanonicalRun {
     }
     if let (Some(steady), Some(t)) = (found.steady_throughput, run.throughput.as_mut()) {
         if !run.extra.contains_key(EXTRA_THROUGHPUT_INCL_WARMUP) {
-            run.extra
-                .insert(EXTRA_THROUGHPUT_INCL_WARMUP.into(), t.value.into());
+            run.extra.insert(EXTRA_THROUGHPUT_INCL_WARMUP.into(), t.value.into());
         }
         t.value = steady;
     }
@@ -482,7 +481,11 @@ fn slowdown_in(samples: &[TelemetrySample], w: Window) -> (f64, f64, u16) {
 fn coverage(telemetry: &[TelemetrySample], w: Window) -> f64 {
     let (lo, hi) = bounds(telemetry);
     if w.len() <= 0.0 {
-        return if lo <= w.start + EPS && hi >= w.end - EPS { 1.0 } else { 0.0 };
+        return if lo <= w.start + EPS && hi >= w.end - EPS {
+            1.0
+        } else {
+            0.0
+        };
     }
     ((hi.min(w.end) - lo.max(w.start)) / w.len()).clamp(0.0, 1.0)
 }

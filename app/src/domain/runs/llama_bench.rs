@@ -17,9 +17,7 @@ use super::vocab::ThroughputUnit;
 pub(crate) fn from_json(value: Value) -> Result<CanonicalRun, ParseError> {
     let rows = match value {
         Value::Array(rows) => rows,
-        row @ Value::Object(_)
-            if super::detect::classify_json(&row) == Some(Format::LlamaBench) =>
-        {
+        row @ Value::Object(_) if super::detect::classify_json(&row) == Some(Format::LlamaBench) => {
             vec![row]
         }
         _ => {
@@ -41,10 +39,7 @@ pub(crate) fn from_json(value: Value) -> Result<CanonicalRun, ParseError> {
         let Some(value) = row.f64_at("avg_ts") else {
             continue;
         };
-        let (pp, tg) = (
-            row.u64_at("n_prompt").unwrap_or(0),
-            row.u64_at("n_gen").unwrap_or(0),
-        );
+        let (pp, tg) = (row.u64_at("n_prompt").unwrap_or(0), row.u64_at("n_gen").unwrap_or(0));
         if tg > 0 && pp == 0 && generation.is_none() {
             generation = Some(value);
         }
@@ -54,10 +49,7 @@ pub(crate) fn from_json(value: Value) -> Result<CanonicalRun, ParseError> {
             unit: ThroughputUnit::TokensPerS,
         });
         if let Some(ns) = row.f64_at("avg_ns") {
-            let reps = row
-                .get("samples_ns")
-                .and_then(Value::as_array)
-                .map_or(1, Vec::len);
+            let reps = row.get("samples_ns").and_then(Value::as_array).map_or(1, Vec::len);
             total_ns += ns * reps as f64;
         }
     }
@@ -76,8 +68,7 @@ pub(crate) fn from_json(value: Value) -> Result<CanonicalRun, ParseError> {
         run.node = node_info(first);
         run.workload = Some(workload(first, &objs));
     }
-    run.extra
-        .insert("llama_bench_rows".into(), Value::Array(rows));
+    run.extra.insert("llama_bench_rows".into(), Value::Array(rows));
     Ok(run)
 }
 
@@ -96,12 +87,7 @@ fn test_name(row: &Map<String, Value>, pp: u64, tg: u64) -> String {
 fn node_info(row: &Map<String, Value>) -> NodeInfo {
     let gpus: Vec<&str> = row
         .str_at("gpu_info")
-        .map(|s| {
-            s.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .collect()
-        })
+        .map(|s| s.split(',').map(str::trim).filter(|s| !s.is_empty()).collect())
         .unwrap_or_default();
     NodeInfo {
         gpu_name: gpus.first().map(|s| (*s).to_owned()),
@@ -115,9 +101,7 @@ fn workload(first: &Map<String, Value>, rows: &[&Map<String, Value>]) -> Workloa
         model: first.str_at("model_filename").map(str::to_owned),
         precision: first.str_at("model_type").and_then(precision_of),
         batch_size: first.u64_at("n_batch"),
-        input_size: rows
-            .iter()
-            .find_map(|r| r.u64_at("n_prompt").filter(|p| *p > 0)),
+        input_size: rows.iter().find_map(|r| r.u64_at("n_prompt").filter(|p| *p > 0)),
         concurrency: None,
     }
 }
@@ -126,8 +110,5 @@ fn workload(first: &Map<String, Value>, rows: &[&Map<String, Value>]) -> Workloa
 fn precision_of(model_type: &str) -> Option<String> {
     let mut parts = model_type.splitn(3, ' ');
     let (_arch, _size) = (parts.next(), parts.next());
-    parts
-        .next()
-        .map(|p| p.trim().to_owned())
-        .filter(|p| !p.is_empty())
+    parts.next().map(|p| p.trim().to_owned()).filter(|p| !p.is_empty())
 }

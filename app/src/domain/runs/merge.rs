@@ -54,10 +54,8 @@ pub fn merge(result: CanonicalRun, telemetry: CanonicalRun) -> CanonicalRun {
     for (k, v) in tel.extra {
         run.extra.entry(k).or_insert(v);
     }
-    run.extra.insert(
-        EXTRA_TELEMETRY_SOURCE.into(),
-        Value::from(tel.source_format.as_str()),
-    );
+    run.extra
+        .insert(EXTRA_TELEMETRY_SOURCE.into(), Value::from(tel.source_format.as_str()));
     run
 }
 

@@ -76,9 +76,7 @@ pub(crate) fn parse(text: &str) -> Result<CanonicalRun, ParseError> {
         recognised |= apply(key, value, &mut run, &mut s, &mut pct);
     }
     if !recognised {
-        return Err(ParseError::NoData {
-            format: Format::Mlperf,
-        });
+        return Err(ParseError::NoData { format: Format::Mlperf });
     }
     if pct != LatencyPercentiles::default() {
         run.latency_ms = Some(pct);
@@ -90,13 +88,7 @@ pub(crate) fn parse(text: &str) -> Result<CanonicalRun, ParseError> {
 }
 
 /// Applies one `key : value` line; true if it was an MLPerf summary key.
-fn apply(
-    key: &str,
-    value: &str,
-    run: &mut CanonicalRun,
-    s: &mut MlperfSummary,
-    pct: &mut LatencyPercentiles,
-) -> bool {
+fn apply(key: &str, value: &str, run: &mut CanonicalRun, s: &mut MlperfSummary, pct: &mut LatencyPercentiles) -> bool {
     let yes = || Some(value.eq_ignore_ascii_case("yes"));
     match key {
         "SUT name" => s.sut_name = Some(value.to_owned()),

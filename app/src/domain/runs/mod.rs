@@ -68,22 +68,21 @@ mod warmup;
 mod tests;
 
 pub use canonical::{
-    CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, SCHEMA_PREFIX,
-    SCHEMA_V1, TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput, Workload,
+    CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, SCHEMA_PREFIX, SCHEMA_V1, TOP_LEVEL_FIELDS,
+    TelemetrySample, Throttle, Throughput, Workload,
 };
 pub use detect::{Format, detect};
 pub use error::ParseError;
 pub use judge::{
-    EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP,
-    EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,
+    EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP, EXTRA_VRAM_PEAK_WHOLE_CAPTURE,
+    assess, judge,
 };
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
 pub use quote::{gpu_name_tokens, names_match, severity_of};
 pub use verdict::{
-    Difference, QuoteField, QuotedNode, Reason, Severity, Status, Thresholds, Verdict,
-    VerdictContext, VerdictReason,
+    Difference, QuoteField, QuotedNode, Reason, Severity, Status, Thresholds, Verdict, VerdictContext, VerdictReason,
 };
 pub use vocab::{ThrottleReason, ThroughputUnit};
 
@@ -110,18 +109,12 @@ pub fn parse(bytes: &[u8], format: Option<Format>) -> Result<CanonicalRun, Parse
     match format {
         Format::Mlperf => mlperf::parse(text),
         Format::NvidiaSmi => parse_nvidia_smi(text.as_bytes()),
-        json_format if is_json => {
-            parse_json(text.as_bytes(), json::load(text.as_bytes())?, json_format)
-        }
+        json_format if is_json => parse_json(text.as_bytes(), json::load(text.as_bytes())?, json_format),
         other => Err(ParseError::FormatMismatch { expected: other }),
     }
 }
 
-fn parse_json(
-    bytes: &[u8],
-    value: serde_json::Value,
-    format: Format,
-) -> Result<CanonicalRun, ParseError> {
+fn parse_json(bytes: &[u8], value: serde_json::Value, format: Format) -> Result<CanonicalRun, ParseError> {
     match format {
         Format::Canonical => canonical_json::parse(bytes, value),
         Format::Vllm | Format::VllmLegacy => vllm::from_json(value, format),

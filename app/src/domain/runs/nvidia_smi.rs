@@ -17,9 +17,7 @@ use super::detect::Format;
 use super::error::ParseError;
 use super::series::{Point, Series};
 use super::smi_header::Layout;
-use super::smi_value::{
-    parse_active, parse_enabled, parse_hex, parse_num, parse_timestamp, parse_u32,
-};
+use super::smi_value::{parse_active, parse_enabled, parse_hex, parse_num, parse_timestamp, parse_u32};
 use super::vocab::ThrottleReason;
 
 /// Most telemetry points kept per GPU (older points are bucket-aggregated).
@@ -73,13 +71,11 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     let layout = Layout::from_header(rec.iter());
     let Some(ts_col) = layout.timestamp else {
         let first = field(&rec, 0);
-        return Err(
-            if parse_timestamp(super::text::strip_bom(first)).is_some() {
-                ParseError::CsvNoHeader
-            } else {
-                ParseError::CsvNoTimestamp
-            },
-        );
+        return Err(if parse_timestamp(super::text::strip_bom(first)).is_some() {
+            ParseError::CsvNoHeader
+        } else {
+            ParseError::CsvNoTimestamp
+        });
     };
     let width = rec.len();
     let mut gpus: Vec<Gpu> = Vec::new();
@@ -104,15 +100,11 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
             column: layout.names.get(col).cloned().unwrap_or_default(),
         };
         let abs_t = parse_timestamp(ts).ok_or_else(|| bad(ts_col))?;
-        let id =
-            gpu_id(&layout, &rec, &mut identities).ok_or_else(|| bad(layout.index.unwrap_or(0)))?;
+        let id = gpu_id(&layout, &rec, &mut identities).ok_or_else(|| bad(layout.index.unwrap_or(0)))?;
         let slot = match gpus.iter().position(|g| g.id == id) {
             Some(s) => s,
             None if gpus.len() >= MAX_GPUS => {
-                return Err(ParseError::TooManyGpus {
-                    line,
-                    limit: MAX_GPUS,
-                });
+                return Err(ParseError::TooManyGpus { line, limit: MAX_GPUS });
             }
             None => {
                 gpus.push(new_gpu(id));
@@ -163,14 +155,9 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     Ok(finish(tot, gpus, &layout))
 }
 
-fn read<R: std::io::Read>(
-    rdr: &mut csv::Reader<R>,
-    rec: &mut ByteRecord,
-) -> Result<bool, ParseError> {
+fn read<R: std::io::Read>(rdr: &mut csv::Reader<R>, rec: &mut ByteRecord) -> Result<bool, ParseError> {
     rdr.read_byte_record(rec).map_err(|e| ParseError::Io {
-        line: e
-            .position()
-            .map_or(rdr.position().line(), csv::Position::line),
+        line: e.position().map_or(rdr.position().line(), csv::Position::line),
     })
 }
 
@@ -199,20 +186,13 @@ fn gpu_id(layout: &Layout, rec: &ByteRecord, seen: &mut Vec<Vec<u8>>) -> Option<
     if let Some(c) = layout.index {
         return parse_u32(field(rec, c));
     }
-    let Some(key) = layout
-        .identity
-        .and_then(|c| rec.get(c))
-        .map(<[u8]>::trim_ascii)
-    else {
+    let Some(key) = layout.identity.and_then(|c| rec.get(c)).map(<[u8]>::trim_ascii) else {
         return Some(0);
     };
-    let pos = seen
-        .iter()
-        .position(|k| k.as_slice() == key)
-        .unwrap_or_else(|| {
-            seen.push(key.to_vec());
-            seen.len() - 1
-        });
+    let pos = seen.iter().position(|k| k.as_slice() == key).unwrap_or_else(|| {
+        seen.push(key.to_vec());
+        seen.len() - 1
+    });
     u32::try_from(pos).ok()
 }
 

@@ -4,9 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::canonical::NodeInfo;
-use super::verdict::{
-    Difference, QuoteField, QuotedNode, Reason, Severity, Thresholds, VerdictReason,
-};
+use super::verdict::{Difference, QuoteField, QuotedNode, Reason, Severity, Thresholds, VerdictReason};
 
 /// THE severity table of node differences (issue 10): what makes a run not
 /// valid for costs (another GPU model, fewer GPUs, less VRAM, slicing) and
@@ -14,12 +12,8 @@ use super::verdict::{
 #[must_use]
 pub const fn severity_of(difference: Difference) -> Severity {
     match difference {
-        Difference::GpuModel | Difference::FewerGpus | Difference::LessVram | Difference::Slicing => {
-            Severity::Invalid
-        }
-        Difference::MoreGpus | Difference::MoreVram | Difference::Driver | Difference::Cuda => {
-            Severity::Warn
-        }
+        Difference::GpuModel | Difference::FewerGpus | Difference::LessVram | Difference::Slicing => Severity::Invalid,
+        Difference::MoreGpus | Difference::MoreVram | Difference::Driver | Difference::Cuda => Severity::Warn,
     }
 }
 
@@ -46,12 +40,7 @@ fn vram_difference(expected: Decimal, seen: Decimal, tolerance: f64) -> Option<D
 }
 
 /// Compares the quote with what the run observed.
-pub(crate) fn check(
-    quote: &QuotedNode,
-    node: &NodeInfo,
-    th: &Thresholds,
-    out: &mut Vec<VerdictReason>,
-) {
+pub(crate) fn check(quote: &QuotedNode, node: &NodeInfo, th: &Thresholds, out: &mut Vec<VerdictReason>) {
     let mut push = |severity, reason| out.push(VerdictReason { severity, reason });
     let unverifiable = |field| Reason::QuoteUnverifiable { field };
     if let Some(quoted) = &quote.gpu_name {
@@ -98,7 +87,13 @@ pub(crate) fn check(
                             shortfall_share: 1.0 - observed_mib / quoted_mib,
                         },
                     ),
-                    Some(d) => push(severity_of(d), Reason::VramExceeds { quoted_mib, observed_mib }),
+                    Some(d) => push(
+                        severity_of(d),
+                        Reason::VramExceeds {
+                            quoted_mib,
+                            observed_mib,
+                        },
+                    ),
                     None => {}
                 }
             }
@@ -132,12 +127,7 @@ pub(crate) fn check(
 /// Compares the node the result file names with the one its telemetry
 /// observed. More GPUs in the telemetry is normal (it sees the whole node
 /// while the benchmark may use some), so only fewer counts.
-pub(crate) fn check_files(
-    result: &NodeInfo,
-    telemetry: &NodeInfo,
-    th: &Thresholds,
-    out: &mut Vec<VerdictReason>,
-) {
+pub(crate) fn check_files(result: &NodeInfo, telemetry: &NodeInfo, th: &Thresholds, out: &mut Vec<VerdictReason>) {
     let mut push = |difference, result: String, telemetry: String| {
         out.push(VerdictReason {
             severity: severity_of(difference),
@@ -205,9 +195,7 @@ pub fn names_match(quoted: &str, observed: &str) -> bool {
 fn is_memory_size(token: &str) -> bool {
     let digits = token.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let unit = &token[digits.len()..];
-    !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && matches!(unit, "gb" | "g" | "gib")
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && matches!(unit, "gb" | "g" | "gib")
 }
 
 /// A quoted driver matches when its dot-separated parts prefix the observed

@@ -154,11 +154,7 @@ impl Series {
     }
 
     /// Emits the samples, shifting every `t` by `-shift`.
-    pub(crate) fn into_samples(
-        self,
-        gpu: u32,
-        shift: f64,
-    ) -> impl Iterator<Item = TelemetrySample> {
+    pub(crate) fn into_samples(self, gpu: u32, shift: f64) -> impl Iterator<Item = TelemetrySample> {
         self.buckets.into_iter().map(move |b| TelemetrySample {
             t: b.t - shift,
             gpu,

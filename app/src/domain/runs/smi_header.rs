@@ -84,11 +84,7 @@ impl Layout {
         let mut l = Self::default();
         for (i, raw) in fields.enumerate() {
             let raw = raw.trim_ascii();
-            let raw = if i == 0 {
-                super::text::strip_bom(raw)
-            } else {
-                raw
-            };
+            let raw = if i == 0 { super::text::strip_bom(raw) } else { raw };
             let shown = String::from_utf8_lossy(raw).trim().to_owned();
             match classify(base_name(raw)) {
                 Some(Col::Timestamp) => l.timestamp = l.timestamp.or(Some(i)),

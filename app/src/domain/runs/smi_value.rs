@@ -3,8 +3,8 @@
 
 /// Powers of ten exactly representable as f64.
 const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
 ];
 
 /// Parses a leading decimal number, ignoring a trailing unit (`"45 %"`).
@@ -129,32 +129,20 @@ pub(crate) fn parse_timestamp(field: &[u8]) -> Option<f64> {
             c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
         })
     };
-    let seps_ok = matches!(f[4], b'/' | b'-')
-        && f[7] == f[4]
-        && matches!(f[10], b' ' | b'T')
-        && f[13] == b':'
-        && f[16] == b':';
+    let seps_ok =
+        matches!(f[4], b'/' | b'-') && f[7] == f[4] && matches!(f[10], b' ' | b'T') && f[13] == b':' && f[16] == b':';
     if !seps_ok {
         return None;
     }
     let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
     let (hour, minute, second) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || hour > 23
-        || minute > 59
-        || second > 60
-    {
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
         return None;
     }
     let frac = match f.get(19) {
         Some(b'.') => {
             let digits = &f[20..];
-            let n = digits
-                .iter()
-                .take_while(|c| c.is_ascii_digit())
-                .count()
-                .min(9);
+            let n = digits.iter().take_while(|c| c.is_ascii_digit()).count().min(9);
             if n == 0 {
                 return None;
             }

@@ -328,7 +328,13 @@ fn lenient_reasons<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Verdict
                     .get("severity")
                     .and_then(|s| serde_json::from_value(s.clone()).ok())
                     .unwrap_or(Severity::Info);
-                let was = v.get("code").and_then(serde_json::Value::as_str).unwrap_or("").chars().take(64).collect();
+                let was = v
+                    .get("code")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("")
+                    .chars()
+                    .take(64)
+                    .collect();
                 VerdictReason {
                     severity,
                     reason: Reason::Retired { was },

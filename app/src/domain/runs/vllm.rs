@@ -3,9 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::canonical::{
-    CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, Throughput, Workload,
-};
+use super::canonical::{CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, Throughput, Workload};
 use super::clock;
 use super::detect::Format;
 use super::error::ParseError;
@@ -38,16 +36,8 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
         unit: ThroughputUnit::TokensPerS,
     });
     let secondary = [
-        (
-            "requests",
-            "request_throughput",
-            ThroughputUnit::RequestsPerS,
-        ),
-        (
-            "total_tokens",
-            "total_token_throughput",
-            ThroughputUnit::TokensPerS,
-        ),
+        ("requests", "request_throughput", ThroughputUnit::RequestsPerS),
+        ("total_tokens", "total_token_throughput", ThroughputUnit::TokensPerS),
         ("goodput", "request_goodput", ThroughputUnit::RequestsPerS),
         ("goodput", "request_goodput:", ThroughputUnit::RequestsPerS),
     ];
@@ -127,9 +117,7 @@ fn stated_node(obj: &Map<String, Value>) -> NodeInfo {
         return NodeInfo::default();
     };
     let (count, name) = match stated.split_once(['x', 'X']) {
-        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-            (n.parse().ok(), rest)
-        }
+        Some((n, rest)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => (n.parse().ok(), rest),
         _ => (None, stated),
     };
     let name = name.replace('_', " ").trim().to_owned();
@@ -196,7 +184,11 @@ fn token_intervals(obj: &Map<String, Value>, duration: Option<f64>) -> Vec<Inter
         .map(|(i, c)| {
             let (t, c) = (i as f64 * dt, c as f64);
             let len = (end - t).min(dt).max(f64::MIN_POSITIVE);
-            Interval { t, dt: len, value: c / len }
+            Interval {
+                t,
+                dt: len,
+                value: c / len,
+            }
         })
         .collect()
 }
@@ -221,8 +213,7 @@ fn take_latencies(obj: &mut Map<String, Value>, run: &mut CanonicalRun) {
         if stat == "percentiles" {
             if let Some(pairs) = obj.get(&key).and_then(Value::as_array) {
                 for (p, v) in pairs.iter().filter_map(percentile_pair) {
-                    run.latencies
-                        .insert(format!("{metric}.{}", pct_label(p)), v);
+                    run.latencies.insert(format!("{metric}.{}", pct_label(p)), v);
                 }
                 obj.remove(&key);
             }

@@ -127,10 +127,7 @@ impl ThrottleReason {
     pub const fn is_slowdown(self) -> bool {
         matches!(
             self,
-            Self::HwSlowdown
-                | Self::SwThermalSlowdown
-                | Self::HwThermalSlowdown
-                | Self::HwPowerBrakeSlowdown
+            Self::HwSlowdown | Self::SwThermalSlowdown | Self::HwThermalSlowdown | Self::HwPowerBrakeSlowdown
         )
     }
 
@@ -143,10 +140,7 @@ impl ThrottleReason {
     /// Expands a bit mask into reasons, in NVML bit order.
     #[must_use]
     pub fn from_mask(mask: u16) -> Vec<Self> {
-        Self::ALL
-            .into_iter()
-            .filter(|r| mask & r.bit() != 0)
-            .collect()
+        Self::ALL.into_iter().filter(|r| mask & r.bit() != 0).collect()
     }
 
     /// Folds reasons into a bit mask.

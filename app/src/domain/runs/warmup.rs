@@ -22,17 +22,10 @@ pub(crate) struct Steady {
 }
 
 /// Detects the warm-up; `None` without utilisation samples.
-pub(crate) fn detect<'a>(
-    telemetry: impl Iterator<Item = &'a TelemetrySample>,
-    th: &Thresholds,
-) -> Option<Steady> {
+pub(crate) fn detect<'a>(telemetry: impl Iterator<Item = &'a TelemetrySample>, th: &Thresholds) -> Option<Steady> {
     let samples: Vec<(u32, f64, f64)> = telemetry
         .filter(|s| s.t.is_finite())
-        .filter_map(|s| {
-            s.util_pct
-                .filter(|u| u.is_finite())
-                .map(|u| (s.gpu, s.t, u))
-        })
+        .filter_map(|s| s.util_pct.filter(|u| u.is_finite()).map(|u| (s.gpu, s.t, u)))
         .collect();
     let t0 = samples.iter().map(|s| s.1).reduce(f64::min)?;
     let mut gpus: Vec<u32> = samples.iter().map(|s| s.0).collect();
@@ -40,19 +33,14 @@ pub(crate) fn detect<'a>(
     gpus.dedup();
     let mut end = t0;
     for gpu in gpus {
-        let mut series: Vec<(f64, f64)> = samples
-            .iter()
-            .filter(|s| s.0 == gpu)
-            .map(|s| (s.1, s.2))
-            .collect();
+        let mut series: Vec<(f64, f64)> = samples.iter().filter(|s| s.0 == gpu).map(|s| (s.1, s.2)).collect();
         series.sort_by(|a, b| a.0.total_cmp(&b.0));
         if let Some(t) = warmup_end(&series, th.warmup_window_s, |_| th.warmup_tolerance_pct) {
             end = end.max(t);
         }
     }
     let steady: Vec<f64> = samples.iter().filter(|s| s.1 >= end).map(|s| s.2).collect();
-    let util_mean_pct =
-        (!steady.is_empty()).then(|| steady.iter().sum::<f64>() / steady.len() as f64);
+    let util_mean_pct = (!steady.is_empty()).then(|| steady.iter().sum::<f64>() / steady.len() as f64);
     Some(Steady {
         warmup_s: end - t0,
         util_mean_pct,
@@ -74,11 +62,7 @@ pub(crate) fn intervals_end(intervals: &[Interval], th: &Thresholds) -> Option<f
 
 /// Start time of the first window close to the steady median; `tolerance`
 /// gives the allowed distance from that median.
-fn warmup_end(
-    series: &[(f64, f64)],
-    window_s: f64,
-    tolerance: impl Fn(f64) -> f64,
-) -> Option<f64> {
+fn warmup_end(series: &[(f64, f64)], window_s: f64, tolerance: impl Fn(f64) -> f64) -> Option<f64> {
     let n = series.len();
     if n < 4 {
         return None;
@@ -89,9 +73,7 @@ fn warmup_end(
         .filter(|d| *d > 0.0)
         .collect();
     let dt = median(&mut dts)?;
-    let k = ((window_s / dt).ceil().max(1.0) as usize)
-        .min(n / 2)
-        .max(1);
+    let k = ((window_s / dt).ceil().max(1.0) as usize).min(n / 2).max(1);
     let mut tail: Vec<f64> = series[n / 2..].iter().map(|s| s.1).collect();
     let steady = median(&mut tail)?;
     let tol = tolerance(steady);

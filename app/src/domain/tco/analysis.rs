@@ -85,10 +85,7 @@ pub fn what_if(
         estimate(sheet, shape, &w, &a)
     };
     let expected = run(profiles.expected, "what_if.expected")?;
-    let (low, high) = (
-        run(profiles.low, "what_if.low")?,
-        run(profiles.high, "what_if.high")?,
-    );
+    let (low, high) = (run(profiles.low, "what_if.low")?, run(profiles.high, "what_if.high")?);
     let (w, a) = scaled(workload, assumptions, profiles.expected, "what_if.expected")?;
     let sensitivity = |factor: Decimal| -> Result<Option<Estimate>, TcoError> {
         let (Some(_), Some(t)) = (&w.total_work, a.measured_throughput_per_s) else {
@@ -183,21 +180,13 @@ pub fn cost_vs_hours(
         return Err(TcoError::new("nodes", ErrorReason::NotPositive));
     }
     let nodes = Decimal::from(nodes);
-    let hourly = mul(
-        billing::node_hourly(sheet, shape)?,
-        nodes,
-        "estimate.on_demand_compute",
-    )?;
+    let hourly = mul(billing::node_hourly(sheet, shape)?, nodes, "estimate.on_demand_compute")?;
     let round = |x| sheet.currency.round(x);
     hours
         .iter()
         .map(|&busy_h| {
             non_negative(busy_h, "hours")?;
-            let billable = billing::billable(
-                sheet.billing_increment,
-                sheet.minimum_billable_hours,
-                busy_h,
-            )?;
+            let billable = billing::billable(sheet.billing_increment, sheet.minimum_billable_hours, busy_h)?;
             let monthly = billing::monthly(sheet, busy_h, nodes)?.map(|m| round(m.cost));
             Ok(HoursPoint {
                 busy_h,
@@ -217,9 +206,7 @@ pub fn cost_vs_nodes(
     max_nodes: u32,
 ) -> Result<Vec<Estimate>, TcoError> {
     if max_nodes == 0 || max_nodes > MAX_NODES_SERIES {
-        let reason = ErrorReason::OutOfRange {
-            allowed: "[1, 1024]",
-        };
+        let reason = ErrorReason::OutOfRange { allowed: "[1, 1024]" };
         return Err(TcoError::new("max_nodes", reason));
     }
     (1..=max_nodes)

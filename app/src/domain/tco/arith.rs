@@ -25,19 +25,12 @@ pub(crate) fn div(a: Decimal, b: Decimal, field: &'static str) -> Result<Decimal
 
 /// The product of all `factors`, or an overflow error for `field`.
 pub(crate) fn product(factors: &[Decimal], field: &'static str) -> Result<Decimal, TcoError> {
-    factors
-        .iter()
-        .try_fold(Decimal::ONE, |acc, f| mul(acc, *f, field))
+    factors.iter().try_fold(Decimal::ONE, |acc, f| mul(acc, *f, field))
 }
 
 /// The sum of all `terms`, or an overflow error for `field`.
-pub(crate) fn sum(
-    terms: impl IntoIterator<Item = Decimal>,
-    field: &'static str,
-) -> Result<Decimal, TcoError> {
-    terms
-        .into_iter()
-        .try_fold(Decimal::ZERO, |acc, t| add(acc, t, field))
+pub(crate) fn sum(terms: impl IntoIterator<Item = Decimal>, field: &'static str) -> Result<Decimal, TcoError> {
+    terms.into_iter().try_fold(Decimal::ZERO, |acc, t| add(acc, t, field))
 }
 
 /// Rejects a negative `value` of `field`.

@@ -40,17 +40,12 @@ pub(crate) const SECONDS_PER_HOUR: Decimal = Decimal::from_parts(3600, 0, 0, fal
 /// `hours` in seconds, rounded half-up to whole milliseconds (rule 1): 2/3 h written as
 /// 0.6666666666666666666666666667 h is 2400.000 s, not 2400.0000000000000000000000001 s.
 pub(crate) fn seconds_ms(hours: Decimal, field: &'static str) -> Result<Decimal, TcoError> {
-    Ok(mul(hours, SECONDS_PER_HOUR, field)?
-        .round_dp_with_strategy(3, RoundingStrategy::MidpointAwayFromZero))
+    Ok(mul(hours, SECONDS_PER_HOUR, field)?.round_dp_with_strategy(3, RoundingStrategy::MidpointAwayFromZero))
 }
 
 /// Busy time in whole milliseconds, rounded up to `increment`, or `minimum_h` if that is
 /// longer.
-pub(crate) fn billable(
-    increment: BillingIncrement,
-    minimum_h: Decimal,
-    busy_h: Decimal,
-) -> Result<Billable, TcoError> {
+pub(crate) fn billable(increment: BillingIncrement, minimum_h: Decimal, busy_h: Decimal) -> Result<Billable, TcoError> {
     const F: &str = "estimate.billable_h";
     let per_hour = increment.per_hour();
     let seconds = seconds_ms(busy_h, F)?;
@@ -77,11 +72,7 @@ pub(crate) fn billable(
 /// least `minimum_h`.
 ///
 /// Errors name `estimate.billable_h` if the figure overflows.
-pub fn billable_hours(
-    increment: BillingIncrement,
-    minimum_h: Decimal,
-    busy_h: Decimal,
-) -> Result<Decimal, TcoError> {
+pub fn billable_hours(increment: BillingIncrement, minimum_h: Decimal, busy_h: Decimal) -> Result<Decimal, TcoError> {
     billable(increment, minimum_h, busy_h).map(|b| b.hours)
 }
 
@@ -100,11 +91,7 @@ pub(crate) struct Monthly {
 
 /// The monthly commitment covering `rental_h` (busy + stopped hours per node) on `nodes`
 /// nodes, if the sheet offers one.
-pub(crate) fn monthly(
-    sheet: &PriceSheet,
-    rental_h: Decimal,
-    nodes: Decimal,
-) -> Result<Option<Monthly>, TcoError> {
+pub(crate) fn monthly(sheet: &PriceSheet, rental_h: Decimal, nodes: Decimal) -> Result<Option<Monthly>, TcoError> {
     const F: &str = "estimate.monthly_compute";
     let (Some(price), Some(term)) = (sheet.monthly_price, sheet.commitment_months) else {
         return Ok(None);
@@ -126,10 +113,7 @@ pub(crate) fn monthly(
 /// Busy hours per node within the term at which on demand costs as much as the commitment:
 /// term × monthly price ÷ node hourly price, when that is at most term × 730 hours; else
 /// never (also for a free hourly price). `None` if the sheet offers no monthly price.
-pub(crate) fn break_even(
-    sheet: &PriceSheet,
-    node_hourly: Decimal,
-) -> Result<Option<BreakEven>, TcoError> {
+pub(crate) fn break_even(sheet: &PriceSheet, node_hourly: Decimal) -> Result<Option<BreakEven>, TcoError> {
     const F: &str = "estimate.break_even";
     let (Some(price), Some(term)) = (sheet.monthly_price, sheet.commitment_months) else {
         return Ok(None);

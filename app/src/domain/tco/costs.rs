@@ -64,11 +64,7 @@ impl Rental<'_> {
         let gb = add(self.shape.system_disk_gb, self.shape.data_disk_gb, F)?;
         let gb_hours = product(&[gb, hours, self.nodes], F)?;
         let quantity = div(gb_hours, HOURS_PER_MONTH, F)?;
-        let exact = div(
-            mul(gb_hours, self.sheet.disk_price_gb_month, F)?,
-            HOURS_PER_MONTH,
-            F,
-        )?;
+        let exact = div(mul(gb_hours, self.sheet.disk_price_gb_month, F)?, HOURS_PER_MONTH, F)?;
         Ok((quantity, exact))
     }
 
@@ -76,14 +72,7 @@ impl Rental<'_> {
     pub fn disk(&self) -> Result<CostComponent, TcoError> {
         let (quantity, exact) = self.disk_exact(self.rental_h)?;
         let price = Some(self.sheet.disk_price_gb_month);
-        Ok(line(
-            ComponentKind::Disk,
-            Unit::GbMonth,
-            quantity,
-            price,
-            exact,
-            self,
-        ))
+        Ok(line(ComponentKind::Disk, Unit::GbMonth, quantity, price, exact, self))
     }
 
     /// IP-hours and their exact cost over `hours`.
@@ -124,14 +113,7 @@ impl Rental<'_> {
         } else {
             (add(egress_gb, a.ingress_gb, F)?, None)
         };
-        Ok(line(
-            ComponentKind::Traffic,
-            Unit::Gb,
-            quantity,
-            price,
-            exact,
-            self,
-        ))
+        Ok(line(ComponentKind::Traffic, Unit::Gb, quantity, price, exact, self))
     }
 
     /// Snapshot GB × price per GB-month × months kept.
@@ -158,14 +140,7 @@ impl Rental<'_> {
         let fees = self.sheet.other_fees.iter();
         fees.map(|f| {
             let kind = ComponentKind::OtherFee(f.label.clone());
-            line(
-                kind,
-                Unit::Item,
-                Decimal::ONE,
-                Some(f.amount),
-                f.amount,
-                self,
-            )
+            line(kind, Unit::Item, Decimal::ONE, Some(f.amount), f.amount, self)
         })
         .collect()
     }
@@ -187,20 +162,12 @@ impl Rental<'_> {
     /// Of which idle under the monthly plan: idle-while-running, stopped and unused hours
     /// (idle + stopped + `unused_h`) × nodes × `monthly_price` ÷ 730, rounded, plus disk and IP
     /// during stopped hours, each rounded.
-    pub fn idle_cost_monthly(
-        &self,
-        monthly_price: Decimal,
-        unused_h: Decimal,
-    ) -> Result<Decimal, TcoError> {
+    pub fn idle_cost_monthly(&self, monthly_price: Decimal, unused_h: Decimal) -> Result<Decimal, TcoError> {
         const F: &str = "estimate.idle_cost";
         let round = |x| self.sheet.currency.round(x);
         let a = self.assumptions;
         let idle_h = sum([a.idle_h, a.stopped_h, unused_h], F)?;
-        let paid = div(
-            product(&[idle_h, self.nodes, monthly_price], F)?,
-            HOURS_PER_MONTH,
-            F,
-        )?;
+        let paid = div(product(&[idle_h, self.nodes, monthly_price], F)?, HOURS_PER_MONTH, F)?;
         let disk = self.disk_exact(a.stopped_h)?.1;
         let ip = self.ip_exact(a.stopped_h)?.1;
         sum([round(paid), round(disk), round(ip)], F)
@@ -224,9 +191,6 @@ impl Rental<'_> {
         let stopped_h = self.assumptions.stopped_h;
         let disk = self.disk_exact(stopped_h)?.1;
         let ip = self.ip_exact(stopped_h)?.1;
-        sum(
-            [round(running_idle), stopped_cost, round(disk), round(ip)],
-            F,
-        )
+        sum([round(running_idle), stopped_cost, round(disk), round(ip)], F)
     }
 }

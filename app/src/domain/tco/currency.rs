@@ -65,16 +65,12 @@ impl Currency {
     /// Looks up an ISO 4217 code (three upper-case letters), e.g. `"USD"`.
     pub fn parse(code: &str) -> Result<Currency, ErrorReason> {
         if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_uppercase()) {
-            return Err(ErrorReason::InvalidCurrencyCode {
-                code: code.to_owned(),
-            });
+            return Err(ErrorReason::InvalidCurrencyCode { code: code.to_owned() });
         }
         Currency::ALL
             .into_iter()
             .find(|c| c.code == code)
-            .ok_or_else(|| ErrorReason::UnknownCurrency {
-                code: code.to_owned(),
-            })
+            .ok_or_else(|| ErrorReason::UnknownCurrency { code: code.to_owned() })
     }
 
     /// The ISO 4217 code, e.g. `"EUR"`.
@@ -100,8 +96,7 @@ impl Currency {
     /// `amount` rounded half away from zero to the minor unit (0.005 USD → 0.01, 0.5 JPY → 1),
     /// written with exactly that many digits (`5` USD → `5.00`).
     pub fn round(self, amount: Decimal) -> Decimal {
-        let mut rounded =
-            amount.round_dp_with_strategy(self.minor_units, RoundingStrategy::MidpointAwayFromZero);
+        let mut rounded = amount.round_dp_with_strategy(self.minor_units, RoundingStrategy::MidpointAwayFromZero);
         rounded.rescale(self.minor_units);
         rounded
     }
@@ -204,11 +199,7 @@ impl ExchangeRate {
 /// The latest of `rates` (by date) between `currency` and `base`, stated in either direction;
 /// on the same date a rate from `currency` to `base` wins over the inverse one. The one rate
 /// that converts totals, budgets and unit prices alike.
-pub fn latest_rate(
-    rates: &[ExchangeRate],
-    currency: Currency,
-    base: Currency,
-) -> Option<&ExchangeRate> {
+pub fn latest_rate(rates: &[ExchangeRate], currency: Currency, base: Currency) -> Option<&ExchangeRate> {
     let direct = |r: &ExchangeRate| r.from == currency && r.to == base;
     rates
         .iter()

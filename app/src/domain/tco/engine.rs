@@ -2,13 +2,11 @@
 
 use super::arith::{add, div, mul, product, sum};
 use super::billing;
+use super::billing::SECONDS_PER_HOUR;
 use super::costs::Rental;
 use super::currency::Currency;
 use super::error::{ErrorReason, TcoError};
-use super::estimate::{
-    ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, TcoWarning, Unit,
-};
-use super::billing::SECONDS_PER_HOUR;
+use super::estimate::{ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, TcoWarning, Unit};
 use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
 use super::throughput::{self, RunThroughput};
 use super::validate;
@@ -31,11 +29,7 @@ pub fn estimate(
     let compute = compute_hours(workload, assumptions, nodes, &mut warnings)?;
     let compute_h = compute.hours;
     let busy_h = busy_hours(assumptions, compute_h)?;
-    let billable = billing::billable(
-        sheet.billing_increment,
-        sheet.minimum_billable_hours,
-        busy_h,
-    )?;
+    let billable = billing::billable(sheet.billing_increment, sheet.minimum_billable_hours, busy_h)?;
     if billable.minimum_applied {
         warnings.push(TcoWarning::MinimumBillableApplied {
             minimum_h: sheet.minimum_billable_hours,
@@ -54,8 +48,7 @@ pub fn estimate(
         rental_h,
     };
     let node_hours = mul(billable.hours, nodes_d, "estimate.on_demand_compute")?;
-    let running_exact =
-        billable.cost(mul(node_hourly, nodes_d, "estimate.on_demand_compute")?)?;
+    let running_exact = billable.cost(mul(node_hourly, nodes_d, "estimate.on_demand_compute")?)?;
     let running = CostComponent {
         kind: ComponentKind::OnDemandCompute,
         unit: Unit::NodeHour,
@@ -145,12 +138,7 @@ pub fn estimate(
 }
 
 /// The user's node count, else ⌈GPUs needed ÷ GPUs per node⌉, at least 1.
-fn node_count(
-    shape: &NodeShape,
-    workload: &Workload,
-    a: &Assumptions,
-    warnings: &mut Vec<TcoWarning>,
-) -> u32 {
+fn node_count(shape: &NodeShape, workload: &Workload, a: &Assumptions, warnings: &mut Vec<TcoWarning>) -> u32 {
     let needed = workload.gpus_needed.div_ceil(shape.gpus_per_node).max(1);
     match a.nodes {
         Some(chosen) => {
@@ -221,14 +209,7 @@ fn busy_hours(a: &Assumptions, compute_h: Decimal) -> Result<Decimal, TcoError> 
     const F: &str = "estimate.busy_h";
     let reruns = mul(compute_h, add(Decimal::ONE, a.rerun_share, F)?, F)?;
     sum(
-        [
-            a.setup_h,
-            a.data_prep_h,
-            a.download_h,
-            a.export_h,
-            a.idle_h,
-            reruns,
-        ],
+        [a.setup_h, a.data_prep_h, a.download_h, a.export_h, a.idle_h, reruns],
         F,
     )
 }
@@ -242,12 +223,7 @@ fn fine_round(amount: Decimal, currency: Currency) -> Decimal {
 }
 
 /// Total ÷ work, per 1, 1,000 or 1,000,000 units: the smallest scale giving at least 0.01.
-fn cost_per_unit(
-    total: Decimal,
-    work: Decimal,
-    unit: &str,
-    currency: Currency,
-) -> Result<CostPerUnit, TcoError> {
+fn cost_per_unit(total: Decimal, work: Decimal, unit: &str, currency: Currency) -> Result<CostPerUnit, TcoError> {
     const F: &str = "estimate.cost_per_unit";
     let each = div(total, work, F)?;
     let cent = Decimal::new(1, 2);

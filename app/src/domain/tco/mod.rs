@@ -111,20 +111,15 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{
-    HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if,
-};
+pub use analysis::{HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if};
 pub use billing::{HOURS_PER_MONTH, billable_hours};
 pub use currency::{Currency, ExchangeRate, latest_rate};
 pub use engine::estimate;
 pub use error::{ErrorReason, TcoError};
 pub use estimate::{
-    BreakEven, ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing,
-    QuoteGroup, TcoWarning, Unit,
+    BreakEven, ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, QuoteGroup, TcoWarning, Unit,
 };
-pub use model::{
-    Assumptions, BillingIncrement, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, Workload,
-};
+pub use model::{Assumptions, BillingIncrement, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, Workload};
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, run_scenario};
 pub use throughput::{FromRuns, RunThroughput};

@@ -123,9 +123,7 @@ fn check(s: &Scenario) -> Result<Currency, TcoError> {
     };
     for (i, q) in s.quotes.iter().enumerate() {
         if s.quotes[..i].iter().any(|p| p.id == q.id) {
-            let reason = ErrorReason::Duplicate {
-                value: q.id.clone(),
-            };
+            let reason = ErrorReason::Duplicate { value: q.id.clone() };
             return Err(TcoError::new("scenario.quotes.id", reason));
         }
     }
@@ -136,10 +134,7 @@ fn check(s: &Scenario) -> Result<Currency, TcoError> {
     match s.compare_currency {
         Some(c) => Ok(c),
         None if s.quotes.iter().all(|q| q.price_sheet.currency == single) => Ok(single),
-        None => Err(TcoError::new(
-            "scenario.compare_currency",
-            ErrorReason::Missing,
-        )),
+        None => Err(TcoError::new("scenario.compare_currency", ErrorReason::Missing)),
     }
 }
 
@@ -150,8 +145,7 @@ fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote,
         None => s.assumptions.clone(),
     };
     if let Some(t) = q.measured_throughput_per_s {
-        assumptions.measured_throughput_per_s =
-            Some(positive(t, "quote.measured_throughput_per_s")?);
+        assumptions.measured_throughput_per_s = Some(positive(t, "quote.measured_throughput_per_s")?);
         assumptions.n_run = q.n_run;
     }
     let estimate = estimate(&q.price_sheet, &q.node_shape, &s.workload, &assumptions)?;
@@ -181,11 +175,7 @@ fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote,
 }
 
 /// The latest rate between `from` and `to` ([`latest_rate`]), or a missing-rate error.
-fn find_rate(
-    rates: &[ExchangeRate],
-    from: Currency,
-    to: Currency,
-) -> Result<&ExchangeRate, TcoError> {
+fn find_rate(rates: &[ExchangeRate], from: Currency, to: Currency) -> Result<&ExchangeRate, TcoError> {
     latest_rate(rates, from, to).ok_or_else(|| {
         let reason = ErrorReason::MissingRate {
             from: from.code().to_owned(),

@@ -63,11 +63,7 @@ pub fn planned(run: RunThroughput, nodes: u32, efficiency: Decimal) -> Result<De
     if nodes == run.nodes {
         return Ok(run.per_s);
     }
-    let up = mul(
-        mul(run.per_s, nodes.into(), F)?,
-        efficiency_on(nodes, efficiency),
-        F,
-    )?;
+    let up = mul(mul(run.per_s, nodes.into(), F)?, efficiency_on(nodes, efficiency), F)?;
     let down = mul(run.nodes.into(), efficiency_on(run.nodes, efficiency), F)?;
     div(up, down, F)
 }
@@ -92,10 +88,7 @@ pub struct FromRuns {
 ///
 /// Runs at 900, 1000 and 2000/s on one node: expected 1000/s (the middle run), slowest 900/s.
 /// Runs at 900, 1000, 1200 and 2000/s: expected (1000 + 1200) ÷ 2 = 1100/s.
-pub fn from_runs(
-    runs: &[RunThroughput],
-    efficiency: Decimal,
-) -> Result<Option<FromRuns>, TcoError> {
+pub fn from_runs(runs: &[RunThroughput], efficiency: Decimal) -> Result<Option<FromRuns>, TcoError> {
     if runs.is_empty() {
         return Ok(None);
     }

@@ -20,39 +20,24 @@ pub(crate) fn inputs(
 
 pub(crate) fn price_sheet(s: &PriceSheet) -> Result<(), TcoError> {
     non_negative(s.on_demand_hourly, "price_sheet.on_demand_hourly")?;
-    non_negative(
-        s.minimum_billable_hours,
-        "price_sheet.minimum_billable_hours",
-    )?;
+    non_negative(s.minimum_billable_hours, "price_sheet.minimum_billable_hours")?;
     match (s.monthly_price, s.commitment_months) {
         (Some(price), Some(months)) => {
             non_negative(price, "price_sheet.monthly_price")?;
             if months == 0 {
-                return Err(TcoError::new(
-                    "price_sheet.commitment_months",
-                    ErrorReason::NotPositive,
-                ));
+                return Err(TcoError::new("price_sheet.commitment_months", ErrorReason::NotPositive));
             }
         }
         (Some(_), None) => {
-            return Err(TcoError::new(
-                "price_sheet.commitment_months",
-                ErrorReason::Missing,
-            ));
+            return Err(TcoError::new("price_sheet.commitment_months", ErrorReason::Missing));
         }
         (None, Some(_)) => {
-            return Err(TcoError::new(
-                "price_sheet.monthly_price",
-                ErrorReason::Missing,
-            ));
+            return Err(TcoError::new("price_sheet.monthly_price", ErrorReason::Missing));
         }
         (None, None) => {}
     }
     non_negative(s.disk_price_gb_month, "price_sheet.disk_price_gb_month")?;
-    non_negative(
-        s.snapshot_price_gb_month,
-        "price_sheet.snapshot_price_gb_month",
-    )?;
+    non_negative(s.snapshot_price_gb_month, "price_sheet.snapshot_price_gb_month")?;
     non_negative(s.egress_price_gb, "price_sheet.egress_price_gb")?;
     non_negative(s.free_egress_gb, "price_sheet.free_egress_gb")?;
     non_negative(s.ingress_price_gb, "price_sheet.ingress_price_gb")?;
@@ -65,10 +50,7 @@ pub(crate) fn price_sheet(s: &PriceSheet) -> Result<(), TcoError> {
 
 pub(crate) fn node_shape(s: &NodeShape) -> Result<(), TcoError> {
     if s.gpus_per_node == 0 {
-        return Err(TcoError::new(
-            "node_shape.gpus_per_node",
-            ErrorReason::NotPositive,
-        ));
+        return Err(TcoError::new("node_shape.gpus_per_node", ErrorReason::NotPositive));
     }
     non_negative(s.system_disk_gb, "node_shape.system_disk_gb")?;
     non_negative(s.data_disk_gb, "node_shape.data_disk_gb")?;

@@ -41,7 +41,12 @@ pub async fn team_detail(team_id: i64) -> Result<TeamWithMembers, AppError> {
         .into_iter()
         .filter(|u| !u.disabled && !members.iter().any(|m| m.user_id == u.id))
         .collect();
-    Ok(TeamWithMembers { id: team_id, name, members, candidates })
+    Ok(TeamWithMembers {
+        id: team_id,
+        name,
+        members,
+        candidates,
+    })
 }
 
 /// Gives a user a role in a team, or changes it (administrators only).
@@ -52,7 +57,9 @@ pub async fn set_role(team_id: i64, user_id: i64, role: String) -> Result<(), Ap
     let role = TeamRole::parse(&role).ok_or(AppError::Invalid(Msg::RoleInvalid))?;
     let db = auth::db()?;
     store::teams::name_of(&db, team_id).await?.ok_or(AppError::NotFound)?;
-    store::users::by_id(&db, user_id).await?.ok_or(AppError::Invalid(Msg::UserUnknown))?;
+    store::users::by_id(&db, user_id)
+        .await?
+        .ok_or(AppError::Invalid(Msg::UserUnknown))?;
     let mut tx = store::begin_write(&db).await?;
     store::memberships::upsert(&mut tx, user_id, team_id, role).await?;
     tx.commit().await?;
@@ -83,7 +90,13 @@ pub fn role_options(selected: Option<TeamRole>) -> impl IntoView {
 pub fn AdminTeamPage() -> impl IntoView {
     signed_in(true, |_| {
         let params = use_params_map();
-        let team_id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok()).unwrap_or(0);
+        let team_id = move || {
+            params
+                .read()
+                .get("id")
+                .and_then(|id| id.parse::<i64>().ok())
+                .unwrap_or(0)
+        };
         let set = ServerAction::<SetRole>::new();
         let remove = ServerAction::<RemoveMember>::new();
         let detail = Resource::new(

@@ -28,7 +28,9 @@ pub async fn create_team(name: String) -> Result<i64, AppError> {
     let name = accounts::normalize_team_name(&name).map_err(AppError::Invalid)?;
     let db = auth::db()?;
     let mut tx = store::begin_write(&db).await?;
-    let id = store::teams::insert(&mut tx, &name).await?.ok_or(AppError::Conflict(Msg::TeamNameTaken))?;
+    let id = store::teams::insert(&mut tx, &name)
+        .await?
+        .ok_or(AppError::Conflict(Msg::TeamNameTaken))?;
     tx.commit().await?;
     Ok(id)
 }

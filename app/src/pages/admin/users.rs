@@ -35,7 +35,16 @@ pub async fn create_user(
     team_id: Option<String>,
     role: Option<String>,
 ) -> Result<i64, AppError> {
-    server::create_user(email, display_name, password, password_confirm, is_admin.is_some(), team_id, role).await
+    server::create_user(
+        email,
+        display_name,
+        password,
+        password_confirm,
+        is_admin.is_some(),
+        team_id,
+        role,
+    )
+    .await
 }
 
 /// Disables or re-enables a user (administrators only; not oneself).
@@ -70,18 +79,30 @@ mod server {
             None => None,
             Some(id) => {
                 let id = id.parse::<i64>().map_err(|_| AppError::Invalid(Msg::TeamUnknown))?;
-                let role = role.as_deref().and_then(TeamRole::parse).ok_or(AppError::Invalid(Msg::RoleInvalid))?;
+                let role = role
+                    .as_deref()
+                    .and_then(TeamRole::parse)
+                    .ok_or(AppError::Invalid(Msg::RoleInvalid))?;
                 Some((id, role))
             }
         };
         let db = auth::db()?;
         if let Some((id, _)) = team {
-            store::teams::name_of(&db, id).await?.ok_or(AppError::Invalid(Msg::TeamUnknown))?;
+            store::teams::name_of(&db, id)
+                .await?
+                .ok_or(AppError::Invalid(Msg::TeamUnknown))?;
         }
         let hash = password::hash(password).await?;
         let mut tx = store::begin_write(&db).await?;
-        let user = UserForCreate { email: &email, display_name: &display_name, password_hash: &hash, is_admin };
-        let id = store::users::insert(&mut tx, &user).await?.ok_or(AppError::Conflict(Msg::EmailTaken))?;
+        let user = UserForCreate {
+            email: &email,
+            display_name: &display_name,
+            password_hash: &hash,
+            is_admin,
+        };
+        let id = store::users::insert(&mut tx, &user)
+            .await?
+            .ok_or(AppError::Conflict(Msg::EmailTaken))?;
         if let Some((team_id, role)) = team {
             store::memberships::upsert(&mut tx, id, team_id, role).await?;
         }
@@ -197,7 +218,10 @@ pub fn AdminUsersPage() -> impl IntoView {
         let me = caller.user_id;
         let create = ServerAction::<CreateUser>::new();
         let toggle = ServerAction::<SetUserDisabled>::new();
-        let users = Resource::new(move || (create.version().get(), toggle.version().get()), |_| list_users());
+        let users = Resource::new(
+            move || (create.version().get(), toggle.version().get()),
+            |_| list_users(),
+        );
         let teams = Resource::new(|| (), |_| list_teams());
         view! {
             <Title text=t(Msg::NavAdminUsers) />

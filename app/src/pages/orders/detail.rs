@@ -28,7 +28,10 @@ pub async fn load_order(id: i64, revision: Option<i64>) -> Result<OrderView, App
 /// Row ids from form values (empty values skipped).
 #[cfg(feature = "ssr")]
 fn ids(list: &[String]) -> Result<Vec<i64>, AppError> {
-    list.iter().filter(|s| !s.trim().is_empty()).map(|s| s.trim().parse().map_err(|_| AppError::Invalid(Msg::ErrorBadRequest))).collect()
+    list.iter()
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse().map_err(|_| AppError::Invalid(Msg::ErrorBadRequest)))
+        .collect()
 }
 
 /// Chooses the quote, the alternatives, the runs and a waiver (procurement, draft only).
@@ -129,7 +132,11 @@ pub async fn decide_order(order_id: i64, decision: String, password: String, com
     let approve = match decision.as_str() {
         "approve" => true,
         "reject" => false,
-        _ => return Err(AppError::InvalidFields(vec![crate::error::FieldIssue::new("decision", "required")])),
+        _ => {
+            return Err(AppError::InvalidFields(vec![crate::error::FieldIssue::new(
+                "decision", "required",
+            )]));
+        }
     };
     orders::decide(&auth::db()?, &caller, &team, order_id, approve, password, &comment).await
 }
@@ -230,8 +237,17 @@ fn item_view(order_id: i64, item: ItemLine, cite: Citable) -> impl IntoView {
         })
     };
     let class = format!("checklist-item status-{}", item.status);
-    let expert = t(if item.expert == "engineer" { Msg::OrdersExpertEngineer } else { Msg::OrdersExpertProcurement });
-    let (item_id, note, answer, current) = (item.id.clone(), item.status_note.clone(), item.answer.clone(), item.status.clone());
+    let expert = t(if item.expert == "engineer" {
+        Msg::OrdersExpertEngineer
+    } else {
+        Msg::OrdersExpertProcurement
+    });
+    let (item_id, note, answer, current) = (
+        item.id.clone(),
+        item.status_note.clone(),
+        item.answer.clone(),
+        item.status.clone(),
+    );
     let testid = format!("answer-{item_id}");
     let form = item.can_answer.then(move || {
         let action = ServerAction::<AnswerItem>::new();
@@ -311,8 +327,14 @@ fn comparison(v: &OrderView) -> impl IntoView + use<> {
     reload_on_success(action, "");
     let query = v.tco_query.clone();
     let chosen = v.chosen.as_ref().map(|(q, _)| *q);
-    let scenario = v.has_scenario.then(|| format!("/orders/{}/scenario.json?rev={}", v.id, v.revision));
-    let link = if v.comparison_custom { format!("/tco?{query}") } else { String::new() };
+    let scenario = v
+        .has_scenario
+        .then(|| format!("/orders/{}/scenario.json?rev={}", v.id, v.revision));
+    let link = if v.comparison_custom {
+        format!("/tco?{query}")
+    } else {
+        String::new()
+    };
     let order_id = v.id.to_string();
     view! {
         <section class="card" data-testid="order-comparison">
@@ -425,7 +447,12 @@ pub fn OrderPage() -> impl IntoView {
     signed_in(false, |_caller| {
         let params = use_params_map();
         let query = use_query_map();
-        let key = move || (params.read().get("id").and_then(|v| v.parse::<i64>().ok()), query.read().get("rev").and_then(|v| v.parse::<i64>().ok()));
+        let key = move || {
+            (
+                params.read().get("id").and_then(|v| v.parse::<i64>().ok()),
+                query.read().get("rev").and_then(|v| v.parse::<i64>().ok()),
+            )
+        };
         let data = Resource::new(key, |(id, rev)| async move {
             match id {
                 Some(id) => load_order(id, rev).await,

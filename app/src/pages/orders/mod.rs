@@ -55,19 +55,31 @@ pub async fn list_orders() -> Result<OrderList, AppError> {
     use crate::{auth, domain::roles::Capability, store};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     let db = auth::db()?;
-    let workloads: Vec<(i64, String)> = store::workloads::list(&db, team.team_id).await?.into_iter().map(|w| (w.id, w.record.name)).collect();
+    let workloads: Vec<(i64, String)> = store::workloads::list(&db, team.team_id)
+        .await?
+        .into_iter()
+        .map(|w| (w.id, w.record.name))
+        .collect();
     let orders = store::orders::list(&db, team.team_id)
         .await?
         .into_iter()
         .map(|o| OrderLine {
-            workload: workloads.iter().find(|(id, _)| *id == o.workload_id).map(|(_, n)| n.clone()).unwrap_or_default(),
+            workload: workloads
+                .iter()
+                .find(|(id, _)| *id == o.workload_id)
+                .map(|(_, n)| n.clone())
+                .unwrap_or_default(),
             id: o.id,
             title: o.title,
             revision: o.revision,
             state: o.state,
         })
         .collect();
-    Ok(OrderList { orders, workloads, can_create: caller.may(Capability::SubmitOrders) })
+    Ok(OrderList {
+        orders,
+        workloads,
+        can_create: caller.may(Capability::SubmitOrders),
+    })
 }
 
 /// Starts an order for a workload (procurement); returns its id.

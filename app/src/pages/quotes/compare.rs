@@ -94,19 +94,23 @@ mod server {
             Figure::Gpus(n) => format!("{n} × GPU"),
             Figure::Gbps(v) => format!("{} Gbit/s", v.normalize()),
             Figure::Sharing(s) => display_value(Input::Sharing, &sharing_code(s)),
-            Figure::Interconnect(i) => locale.t(match i {
-                quotes::Interconnect::None => Msg::QcNone,
-                quotes::Interconnect::Pcie => Msg::QcPcie,
-                quotes::Interconnect::Nvlink => Msg::QcNvlink,
-                quotes::Interconnect::Nvswitch => Msg::QcNvswitch,
-            })
-            .to_string(),
+            Figure::Interconnect(i) => locale
+                .t(match i {
+                    quotes::Interconnect::None => Msg::QcNone,
+                    quotes::Interconnect::Pcie => Msg::QcPcie,
+                    quotes::Interconnect::Nvlink => Msg::QcNvlink,
+                    quotes::Interconnect::Nvswitch => Msg::QcNvswitch,
+                })
+                .to_string(),
             Figure::Flag(b) => locale.t(if *b { Msg::QcYes } else { Msg::QcNo }).to_string(),
         }
     }
 
     fn sharing_code(s: &quotes::Sharing) -> String {
-        serde_json::to_value(s).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_else(|| format!("{s:?}").to_lowercase())
+        serde_json::to_value(s)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("{s:?}").to_lowercase())
     }
 
     fn note(locale: Locale, n: &Note) -> String {
@@ -119,9 +123,13 @@ mod server {
             Note::NoRdma => locale.t(Msg::ReqNoteNoRdma).to_string(),
             Note::PartialDiskInfo => locale.t(Msg::ReqNotePartialDiskInfo).to_string(),
             Note::VramFromMigProfile { profile } => locale.fmt(Msg::ReqNoteVramFromMigProfile, &[("profile", profile)]),
-            Note::VramFromShare { share } => locale.fmt(Msg::ReqNoteVramFromShare, &[("share", &share.normalize().to_string())]),
+            Note::VramFromShare { share } => {
+                locale.fmt(Msg::ReqNoteVramFromShare, &[("share", &share.normalize().to_string())])
+            }
             Note::FitsOnlyIfPooled => locale.t(Msg::ReqNoteFitsOnlyIfPooled).to_string(),
-            Note::SliceForLowConcurrency { max } => locale.fmt(Msg::ReqNoteSliceLowConcurrency, &[("max", &max.to_string())]),
+            Note::SliceForLowConcurrency { max } => {
+                locale.fmt(Msg::ReqNoteSliceLowConcurrency, &[("max", &max.to_string())])
+            }
             Note::BetterSuitedExclusive => locale.t(Msg::ReqNoteBetterSuitedExclusive).to_string(),
             Note::AskVendor { about } => question(locale, *about),
         }
@@ -158,7 +166,11 @@ mod server {
             Status::Fail => "fail",
             Status::Unknown => "unknown",
         };
-        CheckLine { label: label.to_string(), status: status.to_string(), detail: parts.join(" · ") }
+        CheckLine {
+            label: label.to_string(),
+            status: status.to_string(),
+            detail: parts.join(" · "),
+        }
     }
 
     pub async fn compare(ids: Vec<i64>, workload_id: Option<i64>) -> Result<Comparison, AppError> {
@@ -170,7 +182,12 @@ mod server {
         let db = auth::db()?;
         let today = store::today();
         let workload = match workload_id {
-            Some(id) => Some(store::workloads::by_id(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?.record),
+            Some(id) => Some(
+                store::workloads::by_id(&db, team.team_id, id)
+                    .await?
+                    .ok_or(AppError::NotFound)?
+                    .record,
+            ),
             None => None,
         };
         let mut quotes_out = Vec::with_capacity(ids.len());
@@ -178,29 +195,56 @@ mod server {
         let mut questions = Vec::with_capacity(ids.len());
         let mut exact = Vec::with_capacity(ids.len());
         for id in ids {
-            let q = store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?;
+            let q = store::quotes::latest(&db, team.team_id, id)
+                .await?
+                .ok_or(AppError::NotFound)?;
             if let Some(w) = &workload {
                 let checked = quotes::check(w, &q.draft.spec);
-                questions.push(quotes::vendor_questions(&checked).into_iter().map(|about| question(locale, about)).collect());
+                questions.push(
+                    quotes::vendor_questions(&checked)
+                        .into_iter()
+                        .map(|about| question(locale, about))
+                        .collect(),
+                );
                 checks.push(checked.iter().map(|r| line(locale, r)).collect());
             }
             exact.push(q.draft.hourly_per_node().map(|p| (p, q.draft.price.currency)));
             quotes_out.push(compared(q, today));
         }
         let base = store::teams::base_currency(&db, team.team_id).await?;
-        let rates: Vec<ExchangeRate> = store::exchange_rates::list(&db, team.team_id).await?.into_iter().map(|r| r.record).collect();
+        let rates: Vec<ExchangeRate> = store::exchange_rates::list(&db, team.team_id)
+            .await?
+            .into_iter()
+            .map(|r| r.record)
+            .collect();
         if let Some(base) = base {
             for q in quotes_out.iter_mut().zip(exact.iter().copied()) {
-                q.0.converted = q.1.and_then(|(amount, currency)| convert(locale, amount, currency, base, &rates));
+                q.0.converted =
+                    q.1.and_then(|(amount, currency)| convert(locale, amount, currency, base, &rates));
             }
         }
-        let workloads = store::workloads::list(&db, team.team_id).await?.into_iter().map(|w| (w.id, w.record.name)).collect();
-        Ok(Comparison { quotes: quotes_out, workloads, check: workload.map(|w| (w.name, checks)), questions })
+        let workloads = store::workloads::list(&db, team.team_id)
+            .await?
+            .into_iter()
+            .map(|w| (w.id, w.record.name))
+            .collect();
+        Ok(Comparison {
+            quotes: quotes_out,
+            workloads,
+            check: workload.map(|w| (w.name, checks)),
+            questions,
+        })
     }
 
     /// `amount` of `currency` in `base` with the latest rate for the pair (either direction):
     /// "≈ ¥9.34 (1 USD = 7.2100 CNY, 2026-11-20)".
-    fn convert(locale: Locale, amount: Decimal, currency: Currency, base: Currency, rates: &[ExchangeRate]) -> Option<String> {
+    fn convert(
+        locale: Locale,
+        amount: Decimal,
+        currency: Currency,
+        base: Currency,
+        rates: &[ExchangeRate],
+    ) -> Option<String> {
         if currency == base {
             return None;
         }
@@ -227,7 +271,10 @@ mod server {
             revision: q.revision,
             expired: d.is_expired(today),
             node_hour: d.hourly_per_node().map(|p| format_money(p, c)).unwrap_or_default(),
-            gpu_hour: d.hourly_per_gpu().map(|p| format_unit_price(p, c, 2)).unwrap_or_default(),
+            gpu_hour: d
+                .hourly_per_gpu()
+                .map(|p| format_unit_price(p, c, 2))
+                .unwrap_or_default(),
             values: csv_to_map(&quotes::export(std::slice::from_ref(d))),
             converted: None,
         }
@@ -256,10 +303,15 @@ fn workload_form(c: &Comparison, chosen: Option<i64>) -> impl IntoView + use<> {
 
 fn check_rows(c: &Comparison) -> impl IntoView + use<> {
     let locale = crate::i18n::use_locale();
-    let Some((name, per_quote)) = c.check.clone() else { return ().into_any() };
+    let Some((name, per_quote)) = c.check.clone() else {
+        return ().into_any();
+    };
     let questions = c.questions.clone();
     let width = (per_quote.len() + 1).to_string();
-    let kinds: Vec<String> = per_quote.first().map(|lines| lines.iter().map(|l| l.label.clone()).collect()).unwrap_or_default();
+    let kinds: Vec<String> = per_quote
+        .first()
+        .map(|lines| lines.iter().map(|l| l.label.clone()).collect())
+        .unwrap_or_default();
     view! {
         <tr class="section-row"><th colspan=width>{locale.fmt(Msg::CompareRequirements, &[("workload", &name)])}</th></tr>
         {kinds.into_iter().map(|kind| {
@@ -364,7 +416,12 @@ pub fn QuoteComparePage() -> impl IntoView {
         let query = use_query_map();
         let key = Memo::new(move |_| {
             let q = query.read();
-            let ids = q.get_all("id").unwrap_or_default().iter().filter_map(|s| s.parse::<i64>().ok()).collect::<Vec<_>>();
+            let ids = q
+                .get_all("id")
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|s| s.parse::<i64>().ok())
+                .collect::<Vec<_>>();
             (ids, q.get("workload").and_then(|w| w.parse::<i64>().ok()))
         });
         let comparison = Resource::new(move || key.get(), |(ids, workload)| compare_quotes(ids, workload));

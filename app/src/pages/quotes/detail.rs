@@ -70,7 +70,11 @@ pub struct DocumentLine {
 pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDetail, AppError> {
     use crate::{
         auth,
-        domain::{money::{format_money, format_unit_price}, quotes, roles::Capability},
+        domain::{
+            money::{format_money, format_unit_price},
+            quotes,
+            roles::Capability,
+        },
         store,
     };
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
@@ -82,7 +86,9 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
     }
     .ok_or(AppError::NotFound)?
     .id;
-    let q = store::quotes::revision(&db, team.team_id, chosen).await?.ok_or(AppError::NotFound)?;
+    let q = store::quotes::revision(&db, team.team_id, chosen)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let d = &q.draft;
     let currency = d.price.currency;
     Ok(QuoteDetail {
@@ -90,19 +96,35 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
         revision: q.revision,
         vendor: d.vendor.clone(),
         reference: d.reference.clone(),
-        node_hour: d.hourly_per_node().map(|p| format_money(p, currency)).unwrap_or_default(),
-        gpu_hour: d.hourly_per_gpu().map(|p| format_unit_price(p, currency, 2)).unwrap_or_default(),
+        node_hour: d
+            .hourly_per_node()
+            .map(|p| format_money(p, currency))
+            .unwrap_or_default(),
+        gpu_hour: d
+            .hourly_per_gpu()
+            .map(|p| format_unit_price(p, currency, 2))
+            .unwrap_or_default(),
         expired: d.is_expired(store::today()),
         values: crate::pages::quotes::form::server::csv_to_map(&quotes::export(std::slice::from_ref(d))),
         revisions: history
             .into_iter()
-            .map(|r| RevisionLine { id: r.id, revision: r.revision, created_at: r.created_at, created_by: r.created_by.unwrap_or_default() })
+            .map(|r| RevisionLine {
+                id: r.id,
+                revision: r.revision,
+                created_at: r.created_at,
+                created_by: r.created_by.unwrap_or_default(),
+            })
             .collect(),
         can_edit: caller.may(Capability::EditQuotes),
         documents: store::documents::of_revision(&db, team.team_id, chosen)
             .await?
             .into_iter()
-            .map(|doc| DocumentLine { id: doc.id, file_name: doc.file_name, size_kb: (doc.size + 1023) / 1024, sha256: doc.sha256 })
+            .map(|doc| DocumentLine {
+                id: doc.id,
+                file_name: doc.file_name,
+                size_kb: (doc.size + 1023) / 1024,
+                sha256: doc.sha256,
+            })
             .collect(),
     })
 }

@@ -59,12 +59,12 @@ pub(crate) mod server {
     use super::*;
     use crate::{
         auth,
-        error::FieldIssue,
         domain::{
             quotes::{self, COLUMNS, CsvFormat, GPU_MODEL_SUGGESTIONS, ImportDefaults},
             roles::Capability,
             tco::Currency,
         },
+        error::FieldIssue,
         store::{self, quotes::QuoteStoreError},
     };
 
@@ -73,19 +73,28 @@ pub(crate) mod server {
         let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
         let headers = reader.headers().cloned().unwrap_or_default();
         let row = reader.records().next().and_then(Result::ok).unwrap_or_default();
-        headers.iter().zip(row.iter()).map(|(h, v)| (h.to_string(), v.to_string())).collect()
+        headers
+            .iter()
+            .zip(row.iter())
+            .map(|(h, v)| (h.to_string(), v.to_string()))
+            .collect()
     }
 
     /// Writes `column → value` as a two-line CSV in column order.
     pub fn map_to_csv(fields: &BTreeMap<String, String>) -> Result<Vec<u8>, AppError> {
-        let columns: Vec<&str> = COLUMNS.iter().map(|c| c.name).filter(|c| fields.contains_key(*c)).collect();
+        let columns: Vec<&str> = COLUMNS
+            .iter()
+            .map(|c| c.name)
+            .filter(|c| fields.contains_key(*c))
+            .collect();
         let mut w = csv::Writer::from_writer(Vec::new());
         let fail = |e: csv::Error| {
             tracing::error!(error = %e, "cannot write form as CSV");
             AppError::Internal
         };
         w.write_record(&columns).map_err(fail)?;
-        w.write_record(columns.iter().map(|c| fields[*c].as_str())).map_err(fail)?;
+        w.write_record(columns.iter().map(|c| fields[*c].as_str()))
+            .map_err(fail)?;
         w.into_inner().map_err(|_| AppError::Internal)
     }
 
@@ -112,13 +121,22 @@ pub(crate) mod server {
         let (values, revision) = match quote_id {
             None => (defaults(), None),
             Some(id) => {
-                let q = store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?;
-                (csv_to_map(&quotes::export(std::slice::from_ref(&q.draft))), Some(q.revision))
+                let q = store::quotes::latest(&db, team.team_id, id)
+                    .await?
+                    .ok_or(AppError::NotFound)?;
+                (
+                    csv_to_map(&quotes::export(std::slice::from_ref(&q.draft))),
+                    Some(q.revision),
+                )
             }
         };
         Ok(QuoteFormData {
             values,
-            vendors: store::vendors::list(&db, team.team_id).await?.into_iter().map(|v| v.name).collect(),
+            vendors: store::vendors::list(&db, team.team_id)
+                .await?
+                .into_iter()
+                .map(|v| v.name)
+                .collect(),
             gpu_models: GPU_MODEL_SUGGESTIONS.iter().map(|g| g.label.to_string()).collect(),
             currencies: Currency::ALL.iter().map(|c| c.code().to_string()).collect(),
             revision,
@@ -130,7 +148,11 @@ pub(crate) mod server {
         let db = auth::db()?;
         fields.retain(|k, _| COLUMNS.iter().any(|c| c.name == k));
         let existing = match quote_id {
-            Some(id) => Some(store::quotes::latest(&db, team.team_id, id).await?.ok_or(AppError::NotFound)?),
+            Some(id) => Some(
+                store::quotes::latest(&db, team.team_id, id)
+                    .await?
+                    .ok_or(AppError::NotFound)?,
+            ),
             None => None,
         };
         if let Some(q) = &existing {
@@ -146,7 +168,9 @@ pub(crate) mod server {
                 _ => Msg::ErrorBadRequest,
             })
         })?;
-        let Some(row) = preview.rows.into_iter().next() else { return Err(AppError::Invalid(Msg::ErrorBadRequest)) };
+        let Some(row) = preview.rows.into_iter().next() else {
+            return Err(AppError::Invalid(Msg::ErrorBadRequest));
+        };
         if !row.errors.is_empty() || row.draft.is_none() {
             return Err(AppError::InvalidFields(
                 row.errors
@@ -163,10 +187,15 @@ pub(crate) mod server {
         let result = match &existing {
             Some(q) => store::quotes::add_revision(&mut tx, team.team_id, q.quote_id, &draft, Some(caller.user_id))
                 .await
-                .and_then(|r| r.map(|(rev, _)| (q.quote_id, rev)).ok_or(QuoteStoreError::DuplicateReference)),
+                .and_then(|r| {
+                    r.map(|(rev, _)| (q.quote_id, rev))
+                        .ok_or(QuoteStoreError::DuplicateReference)
+                }),
             None => {
                 let vendor_id = store::vendors::id_or_create(&mut tx, team.team_id, &draft.vendor).await?;
-                store::quotes::insert(&mut tx, team.team_id, vendor_id, &draft, Some(caller.user_id)).await.map(|(id, _)| (id, 1))
+                store::quotes::insert(&mut tx, team.team_id, vendor_id, &draft, Some(caller.user_id))
+                    .await
+                    .map(|(id, _)| (id, 1))
             }
         };
         match result {
@@ -177,7 +206,9 @@ pub(crate) mod server {
             Err(QuoteStoreError::DuplicateReference) => Err(AppError::Conflict(Msg::QuotesDuplicateReference)),
             Err(QuoteStoreError::PriceOutOfRange) => Err(AppError::InvalidFields(vec![FieldIssue::from_code(
                 "price.on_demand_hourly",
-                &quotes::ErrorCode::TooLarge { max: rust_decimal::Decimal::from(1_000_000) },
+                &quotes::ErrorCode::TooLarge {
+                    max: rust_decimal::Decimal::from(1_000_000),
+                },
             )])),
             Err(QuoteStoreError::Sql(e)) => Err(e.into()),
         }
@@ -230,79 +261,108 @@ pub(crate) fn display_value(input: Input, value: &str) -> String {
 }
 
 const BASIS: &[(&str, Msg)] = &[("per_node", Msg::QcPerNode), ("per_gpu", Msg::QcPerGpu)];
-const INCREMENT: &[(&str, Msg)] = &[("second", Msg::QcSecond), ("minute", Msg::QcMinute), ("hour", Msg::QcHour)];
-const FORM_FACTOR: &[(&str, Msg)] = &[("", Msg::QcUnknown), ("pcie", Msg::QcPcie), ("sxm", Msg::QcSxm), ("other", Msg::QcOther)];
-const INTERCONNECT: &[(&str, Msg)] =
-    &[("", Msg::QcUnknown), ("none", Msg::QcNone), ("pcie", Msg::QcPcie), ("nvlink", Msg::QcNvlink), ("nvswitch", Msg::QcNvswitch)];
+const INCREMENT: &[(&str, Msg)] = &[
+    ("second", Msg::QcSecond),
+    ("minute", Msg::QcMinute),
+    ("hour", Msg::QcHour),
+];
+const FORM_FACTOR: &[(&str, Msg)] = &[
+    ("", Msg::QcUnknown),
+    ("pcie", Msg::QcPcie),
+    ("sxm", Msg::QcSxm),
+    ("other", Msg::QcOther),
+];
+const INTERCONNECT: &[(&str, Msg)] = &[
+    ("", Msg::QcUnknown),
+    ("none", Msg::QcNone),
+    ("pcie", Msg::QcPcie),
+    ("nvlink", Msg::QcNvlink),
+    ("nvswitch", Msg::QcNvswitch),
+];
 
 /// One field of the form: (column, how it is entered, required).
 pub(crate) type Field = (&'static str, Input, bool);
 
 /// The form, section by section: (section title, fields).
 pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
-    (Msg::QuotesSectionQuote, &[
-        ("vendor", Input::Text, true),
-        ("reference", Input::Text, true),
-        ("received_on", Input::Date, true),
-        ("valid_until", Input::Date, true),
-        ("notes", Input::Long, false),
-    ]),
-    (Msg::QuotesSectionGpu, &[
-        ("spec.gpu_model", Input::Text, true),
-        ("spec.gpus_per_node", Input::Number, true),
-        ("spec.vram_gib", Input::Number, true),
-        ("spec.usable_vram_gib", Input::Number, false),
-        ("spec.form_factor", Input::Choice(FORM_FACTOR), false),
-        ("spec.sharing", Input::Sharing, true),
-        ("spec.interconnect", Input::Choice(INTERCONNECT), false),
-        ("spec.memory_pooling", Input::YesNo, false),
-    ]),
-    (Msg::QuotesSectionHost, &[
-        ("spec.cpu_model", Input::Text, false),
-        ("spec.vcpus", Input::Number, false),
-        ("spec.ram_gib", Input::Number, false),
-        ("spec.system_disk_gb", Input::Number, false),
-        ("spec.system_disk_type", Input::Text, false),
-        ("spec.data_disk_gb", Input::Number, false),
-        ("spec.data_disk_type", Input::Text, false),
-        ("spec.data_disk_survives_release", Input::YesNo, false),
-        ("spec.temp_disk_wiped", Input::YesNo, false),
-        ("spec.snapshots", Input::YesNo, false),
-        ("spec.object_storage", Input::YesNo, false),
-        ("spec.public_bandwidth_mbps", Input::Number, false),
-        ("spec.internal_bandwidth_gbps", Input::Number, false),
-        ("spec.network_gbps", Input::Number, false),
-        ("spec.rdma", Input::YesNo, false),
-        ("spec.region", Input::Text, false),
-    ]),
-    (Msg::QuotesSectionSoftware, &[
-        ("spec.os", Input::Text, false),
-        ("spec.nvidia_driver", Input::Text, false),
-        ("spec.cuda", Input::Text, false),
-        ("spec.cudnn", Input::Text, false),
-        ("spec.rocm", Input::Text, false),
-        ("spec.docker_allowed", Input::YesNo, false),
-        ("spec.root_ssh", Input::YesNo, false),
-    ]),
-    (Msg::QuotesSectionPrice, &[
-        ("currency", Input::Text, true),
-        ("price.basis", Input::Choice(BASIS), true),
-        ("price.on_demand_hourly", Input::Number, true),
-        ("price.billing_increment", Input::Choice(INCREMENT), true),
-        ("price.minimum_billable_hours", Input::Number, false),
-        ("price.monthly_price", Input::Number, false),
-        ("price.commitment_months", Input::Number, false),
-        ("price.stopped_bills_compute", Input::YesNo, true),
-        ("price.disk_price_gb_month", Input::Number, false),
-        ("price.snapshot_price_gb_month", Input::Number, false),
-        ("price.egress_price_gb", Input::Number, false),
-        ("price.free_egress_gb", Input::Number, false),
-        ("price.ingress_price_gb", Input::Number, false),
-        ("price.public_ip_hourly", Input::Number, false),
-        ("price.other_fees", Input::Text, false),
-        ("auto_renewal", Input::YesNo, false),
-        ("early_release", Input::Long, false),
-    ]),
+    (
+        Msg::QuotesSectionQuote,
+        &[
+            ("vendor", Input::Text, true),
+            ("reference", Input::Text, true),
+            ("received_on", Input::Date, true),
+            ("valid_until", Input::Date, true),
+            ("notes", Input::Long, false),
+        ],
+    ),
+    (
+        Msg::QuotesSectionGpu,
+        &[
+            ("spec.gpu_model", Input::Text, true),
+            ("spec.gpus_per_node", Input::Number, true),
+            ("spec.vram_gib", Input::Number, true),
+            ("spec.usable_vram_gib", Input::Number, false),
+            ("spec.form_factor", Input::Choice(FORM_FACTOR), false),
+            ("spec.sharing", Input::Sharing, true),
+            ("spec.interconnect", Input::Choice(INTERCONNECT), false),
+            ("spec.memory_pooling", Input::YesNo, false),
+        ],
+    ),
+    (
+        Msg::QuotesSectionHost,
+        &[
+            ("spec.cpu_model", Input::Text, false),
+            ("spec.vcpus", Input::Number, false),
+            ("spec.ram_gib", Input::Number, false),
+            ("spec.system_disk_gb", Input::Number, false),
+            ("spec.system_disk_type", Input::Text, false),
+            ("spec.data_disk_gb", Input::Number, false),
+            ("spec.data_disk_type", Input::Text, false),
+            ("spec.data_disk_survives_release", Input::YesNo, false),
+            ("spec.temp_disk_wiped", Input::YesNo, false),
+            ("spec.snapshots", Input::YesNo, false),
+            ("spec.object_storage", Input::YesNo, false),
+            ("spec.public_bandwidth_mbps", Input::Number, false),
+            ("spec.internal_bandwidth_gbps", Input::Number, false),
+            ("spec.network_gbps", Input::Number, false),
+            ("spec.rdma", Input::YesNo, false),
+            ("spec.region", Input::Text, false),
+        ],
+    ),
+    (
+        Msg::QuotesSectionSoftware,
+        &[
+            ("spec.os", Input::Text, false),
+            ("spec.nvidia_driver", Input::Text, false),
+            ("spec.cuda", Input::Text, false),
+            ("spec.cudnn", Input::Text, false),
+            ("spec.rocm", Input::Text, false),
+            ("spec.docker_allowed", Input::YesNo, false),
+            ("spec.root_ssh", Input::YesNo, false),
+        ],
+    ),
+    (
+        Msg::QuotesSectionPrice,
+        &[
+            ("currency", Input::Text, true),
+            ("price.basis", Input::Choice(BASIS), true),
+            ("price.on_demand_hourly", Input::Number, true),
+            ("price.billing_increment", Input::Choice(INCREMENT), true),
+            ("price.minimum_billable_hours", Input::Number, false),
+            ("price.monthly_price", Input::Number, false),
+            ("price.commitment_months", Input::Number, false),
+            ("price.stopped_bills_compute", Input::YesNo, true),
+            ("price.disk_price_gb_month", Input::Number, false),
+            ("price.snapshot_price_gb_month", Input::Number, false),
+            ("price.egress_price_gb", Input::Number, false),
+            ("price.free_egress_gb", Input::Number, false),
+            ("price.ingress_price_gb", Input::Number, false),
+            ("price.public_ip_hourly", Input::Number, false),
+            ("price.other_fees", Input::Text, false),
+            ("auto_renewal", Input::YesNo, false),
+            ("early_release", Input::Long, false),
+        ],
+    ),
 ];
 
 /// The label of a column.
@@ -332,7 +392,11 @@ fn field(
     let locale = use_locale();
     let error = move || {
         issues.with(|all| {
-            let texts: Vec<String> = all.iter().filter(|i| i.field == column).map(|i| issue_text(locale, i)).collect();
+            let texts: Vec<String> = all
+                .iter()
+                .filter(|i| i.field == column)
+                .map(|i| issue_text(locale, i))
+                .collect();
             (!texts.is_empty()).then(|| texts.join(" "))
         })
     };

@@ -87,7 +87,12 @@ mod server {
         let mut defaults = ImportDefaults::new(req.vendor.trim(), store::today(), 30);
         defaults.currency = currency;
         defaults.max_bytes = BROWSER_LIMIT_BYTES;
-        let refused = |message: String| Ok(ImportOutcome { file_error: Some(message), ..ImportOutcome::default() });
+        let refused = |message: String| {
+            Ok(ImportOutcome {
+                file_error: Some(message),
+                ..ImportOutcome::default()
+            })
+        };
         let preview = match quotes::import(req.content.as_bytes(), format, &defaults) {
             Ok(p) => p,
             Err(e) => return refused(text::import_error(locale, &e)),
@@ -101,11 +106,19 @@ mod server {
             .flat_map(|r| r.errors.iter())
             .map(|e| Problem {
                 line: e.line,
-                column: e.column.as_deref().map(|c| text::column_label(locale, c)).unwrap_or_default(),
+                column: e
+                    .column
+                    .as_deref()
+                    .map(|c| text::column_label(locale, c))
+                    .unwrap_or_default(),
                 message: text::field_error(locale, &e.code),
             })
             .collect();
-        let bad = preview.rows.iter().filter(|r| !r.errors.is_empty() || r.draft.is_none()).count();
+        let bad = preview
+            .rows
+            .iter()
+            .filter(|r| !r.errors.is_empty() || r.draft.is_none())
+            .count();
         let ready: Vec<(u64, &QuoteDraft)> = preview
             .rows
             .iter()
@@ -134,7 +147,14 @@ mod server {
                 ("skipped", &skipped.to_string()),
             ],
         );
-        let mut outcome = ImportOutcome { file_error: None, summary, ready: ready.len(), bad, problems, saved: None };
+        let mut outcome = ImportOutcome {
+            file_error: None,
+            summary,
+            ready: ready.len(),
+            bad,
+            problems,
+            saved: None,
+        };
         if save && bad == 0 && !ready.is_empty() {
             match store::quotes::save_import(&auth::db()?, team.team_id, &ready, Some(caller.user_id)).await {
                 Ok(n) => outcome.saved = Some(n),
@@ -169,7 +189,9 @@ async fn read_file(input: web_sys::HtmlInputElement) -> Result<(String, usize), 
     if size > BROWSER_LIMIT_BYTES {
         return Err(ReadError::TooBig);
     }
-    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await.map_err(|_| ReadError::NoFile)?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|_| ReadError::NoFile)?;
     let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     let text = String::from_utf8(bytes).map_err(|e| ReadError::BadUtf8(e.utf8_error().valid_up_to()))?;
     Ok((text, size))
@@ -230,8 +252,15 @@ pub fn QuoteImportPage() -> impl IntoView {
                 leptos::task::spawn_local(async move {
                     match read_file(input).await {
                         Ok((content, size)) => {
-                            status.set(Some(locale.fmt(Msg::ImportChecking, &[("n", &size.div_ceil(1024).to_string())])));
-                            let req = ImportRequest { content, format: format.get_untracked(), vendor: vendor.get_untracked(), currency: currency.get_untracked() };
+                            status.set(Some(
+                                locale.fmt(Msg::ImportChecking, &[("n", &size.div_ceil(1024).to_string())]),
+                            ));
+                            let req = ImportRequest {
+                                content,
+                                format: format.get_untracked(),
+                                vendor: vendor.get_untracked(),
+                                currency: currency.get_untracked(),
+                            };
                             checked.set(Some(req.clone()));
                             action.dispatch((req, false));
                         }
@@ -243,7 +272,9 @@ pub fn QuoteImportPage() -> impl IntoView {
                                     Msg::ImportTooBigForBrowser,
                                     &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))],
                                 ),
-                                ReadError::BadUtf8(offset) => locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())]),
+                                ReadError::BadUtf8(offset) => {
+                                    locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())])
+                                }
                             }));
                         }
                     }

@@ -93,7 +93,9 @@ pub struct QuotePage {
 
 /// The filter and sort a list query string asks for (the CSV export exports what the list shows).
 #[cfg(feature = "ssr")]
-pub fn parse_query(query: &QuoteQuery) -> Result<(crate::store::quotes::QuoteFilter, crate::store::quotes::QuoteSort), AppError> {
+pub fn parse_query(
+    query: &QuoteQuery,
+) -> Result<(crate::store::quotes::QuoteFilter, crate::store::quotes::QuoteSort), AppError> {
     server::parse(query).map(|(filter, sort, _)| (filter, sort))
 }
 
@@ -113,17 +115,25 @@ pub(crate) mod server {
             quotes::Sharing,
             roles::Capability,
         },
-        store::{self, quotes::{QuoteFilter, QuoteSort, QuoteSummary}},
+        store::{
+            self,
+            quotes::{QuoteFilter, QuoteSort, QuoteSummary},
+        },
     };
     use rust_decimal::Decimal;
     use std::str::FromStr;
 
     fn text(v: &Option<String>) -> Option<String> {
-        v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
     }
 
     fn number<T: FromStr>(v: &Option<String>) -> Result<Option<T>, AppError> {
-        text(v).map(|s| s.parse::<T>().map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber))).transpose()
+        text(v)
+            .map(|s| s.parse::<T>().map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber)))
+            .transpose()
     }
 
     /// The filter, sort and page a query asks for.
@@ -157,8 +167,14 @@ pub(crate) mod server {
         QuoteRow {
             quote_id: q.quote_id,
             revision: q.revision,
-            node_hour: d.hourly_per_node().map(|p| format_money(p, currency)).unwrap_or_default(),
-            gpu_hour: d.hourly_per_gpu().map(|p| format_unit_price(p, currency, 2)).unwrap_or_default(),
+            node_hour: d
+                .hourly_per_node()
+                .map(|p| format_money(p, currency))
+                .unwrap_or_default(),
+            gpu_hour: d
+                .hourly_per_gpu()
+                .map(|p| format_unit_price(p, currency, 2))
+                .unwrap_or_default(),
             expired: d.is_expired(today),
             valid_until: d.valid_until.to_string(),
             sliced: !matches!(d.spec.sharing, Sharing::Exclusive),
@@ -177,9 +193,18 @@ pub(crate) mod server {
         let db = auth::db()?;
         let today = store::today();
         let basis = store::quotes::price_conversion(&db, team.team_id).await?;
-        let unconverted = store::quotes::unconvertible_currencies(&db, team.team_id, &basis).await?.into_iter().map(str::to_string).collect();
-        let (items, total) = store::quotes::list(&db, team.team_id, &filter, &basis, sort, today, page - 1, PER_PAGE).await?;
-        let vendors = store::vendors::list(&db, team.team_id).await?.into_iter().map(|v| v.name).collect();
+        let unconverted = store::quotes::unconvertible_currencies(&db, team.team_id, &basis)
+            .await?
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        let (items, total) =
+            store::quotes::list(&db, team.team_id, &filter, &basis, sort, today, page - 1, PER_PAGE).await?;
+        let vendors = store::vendors::list(&db, team.team_id)
+            .await?
+            .into_iter()
+            .map(|v| v.name)
+            .collect();
         let pages = u32::try_from((total.max(1) + i64::from(PER_PAGE) - 1) / i64::from(PER_PAGE)).unwrap_or(u32::MAX);
         Ok(QuotePage {
             rows: items.into_iter().map(|q| row(q, today)).collect(),
@@ -214,7 +239,12 @@ fn query_from_url() -> Memo<QuoteQuery> {
     })
 }
 
-fn filter_form(q: QuoteQuery, vendors: Vec<String>, price_currency: Option<String>, unconverted: Vec<String>) -> impl IntoView {
+fn filter_form(
+    q: QuoteQuery,
+    vendors: Vec<String>,
+    price_currency: Option<String>,
+    unconverted: Vec<String>,
+) -> impl IntoView {
     let locale = use_locale();
     let price_label = match &price_currency {
         Some(code) => format!("{} ({code})", locale.t(Msg::QuotesFilterPrice)),
@@ -284,7 +314,11 @@ fn page_link(q: &QuoteQuery, page: u32) -> String {
 /// The CSV export of what the list shows (same filters and order, every page).
 fn export_link(q: &QuoteQuery) -> String {
     let parts = query_pairs(q);
-    if parts.is_empty() { "/quotes/export.csv".to_string() } else { format!("/quotes/export.csv?{}", parts.join("&")) }
+    if parts.is_empty() {
+        "/quotes/export.csv".to_string()
+    } else {
+        format!("/quotes/export.csv?{}", parts.join("&"))
+    }
 }
 
 /// The query's filter and sort as `key=value` pairs (no page).
@@ -321,7 +355,11 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
     let locale = use_locale();
     let count = locale.fmt(
         Msg::QuotesCount,
-        &[("total", &page.total.to_string()), ("page", &page.page.to_string()), ("pages", &page.pages.to_string())],
+        &[
+            ("total", &page.total.to_string()),
+            ("page", &page.page.to_string()),
+            ("pages", &page.pages.to_string()),
+        ],
     );
     let prev = (page.page > 1).then(|| page_link(&q, page.page - 1));
     let next = (page.page < page.pages).then(|| page_link(&q, page.page + 1));

@@ -32,12 +32,19 @@ pub struct RunView {
 pub async fn get_run(id: i64) -> Result<RunView, AppError> {
     use crate::{auth, domain::roles::Capability, store};
     let (_, team) = auth::require_team(Capability::ReadTeamData)?;
-    let (summary, canonical, note, files) = store::runs::get(&auth::db()?, team.team_id, id).await?.ok_or(AppError::NotFound)?;
+    let (summary, canonical, note, files) = store::runs::get(&auth::db()?, team.team_id, id)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let run = serde_json::from_str(&canonical).map_err(|e| {
         tracing::error!(error = %e, run = id, "stored run does not decode");
         AppError::Internal
     })?;
-    Ok(RunView { summary, run, note, files })
+    Ok(RunView {
+        summary,
+        run,
+        note,
+        files,
+    })
 }
 
 fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
@@ -46,8 +53,15 @@ fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
 
 /// The figures, the observed node and the workload as run, as definition lists.
 pub fn figures(run: &CanonicalRun) -> impl IntoView + use<> {
-    let throughput = opt(run.throughput.as_ref(), |tp| format!("{} {}", num(tp.value, 2), tp.unit.as_str()));
-    let others = run.throughputs.iter().map(|n| format!("{}: {} {}", n.name, num(n.value, 2), n.unit.as_str())).collect::<Vec<_>>().join(" · ");
+    let throughput = opt(run.throughput.as_ref(), |tp| {
+        format!("{} {}", num(tp.value, 2), tp.unit.as_str())
+    });
+    let others = run
+        .throughputs
+        .iter()
+        .map(|n| format!("{}: {} {}", n.name, num(n.value, 2), n.unit.as_str()))
+        .collect::<Vec<_>>()
+        .join(" · ");
     let latency = run.latency_ms.as_ref().map(|l| {
         let f = |v: Option<f64>| v.map_or_else(|| "—".to_string(), |x| num(x, 1));
         format!("{} / {} / {} ms", f(l.p50), f(l.p90), f(l.p99))
@@ -96,7 +110,9 @@ pub fn figures(run: &CanonicalRun) -> impl IntoView + use<> {
 pub fn verdict_view(run: &CanonicalRun) -> impl IntoView + use<> {
     let locale = use_locale();
     let verdict = run.verdict.clone();
-    let status = verdict.as_ref().map_or(crate::domain::runs::Status::Valid, |v| v.status);
+    let status = verdict
+        .as_ref()
+        .map_or(crate::domain::runs::Status::Valid, |v| v.status);
     let reasons = verdict.map(|v| v.reasons).unwrap_or_default();
     let (mismatches, others): (Vec<_>, Vec<_>) = reasons.into_iter().partition(|r| is_quote_mismatch(&r.reason));
     let item = move |r: crate::domain::runs::VerdictReason| {

@@ -34,7 +34,10 @@ pub async fn list_runs(quote: Option<i64>, workload: Option<i64>) -> Result<RunL
     use crate::{auth, domain::roles::Capability, services, store};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     let db = auth::db()?;
-    let filter = store::runs::RunFilter { quote_id: quote, workload_id: workload };
+    let filter = store::runs::RunFilter {
+        quote_id: quote,
+        workload_id: workload,
+    };
     let runs = store::runs::list(&db, team.team_id, filter, 500).await?;
     let (quotes, workloads) = super::choices(&db, team.team_id).await?;
     Ok(RunList {
@@ -161,7 +164,10 @@ pub fn RunListPage() -> impl IntoView {
         let query = use_query_map();
         let filter = move || {
             let q = query.read();
-            (q.get("quote").and_then(|v| v.parse().ok()), q.get("workload").and_then(|v| v.parse().ok()))
+            (
+                q.get("quote").and_then(|v| v.parse().ok()),
+                q.get("workload").and_then(|v| v.parse().ok()),
+            )
         };
         let data = Resource::new(filter, |(quote, workload)| list_runs(quote, workload));
         view! {

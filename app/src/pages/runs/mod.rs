@@ -9,9 +9,16 @@ pub mod upload;
 
 /// The team's quotes (latest revisions, by label) and workloads, for pickers and filters.
 #[cfg(feature = "ssr")]
-pub(crate) async fn choices(db: &crate::store::Db, team_id: i64) -> Result<(Vec<(i64, String)>, Vec<(i64, String)>), crate::error::AppError> {
+pub(crate) async fn choices(
+    db: &crate::store::Db,
+    team_id: i64,
+) -> Result<(Vec<(i64, String)>, Vec<(i64, String)>), crate::error::AppError> {
     use crate::store;
     let labels = store::runs::quote_labels(db, team_id).await?;
-    let workloads = store::workloads::list(db, team_id).await?.into_iter().map(|w| (w.id, w.record.name)).collect();
+    let workloads = store::workloads::list(db, team_id)
+        .await?
+        .into_iter()
+        .map(|w| (w.id, w.record.name))
+        .collect();
     Ok((labels, workloads))
 }

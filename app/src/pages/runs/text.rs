@@ -12,7 +12,11 @@ pub fn num(value: f64, decimals: usize) -> String {
         return "—".into();
     }
     let s = format!("{value:.decimals$}");
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
 }
 
 /// A share as a percentage with one decimal ("14.3 %").
@@ -126,17 +130,39 @@ pub const fn is_quote_mismatch(reason: &Reason) -> bool {
 pub fn reason_text(locale: Locale, reason: &Reason) -> String {
     let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
     match reason {
-        Reason::WarmupExcluded { warmup_s, throughput_incl_warmup: Some(whole), .. } => {
-            f(Msg::RunReasonWarmupExcludedThroughput, &[("seconds", &num(*warmup_s, 0)), ("whole", &num(*whole, 2))])
-        }
+        Reason::WarmupExcluded {
+            warmup_s,
+            throughput_incl_warmup: Some(whole),
+            ..
+        } => f(
+            Msg::RunReasonWarmupExcludedThroughput,
+            &[("seconds", &num(*warmup_s, 0)), ("whole", &num(*whole, 2))],
+        ),
         Reason::WarmupExcluded { warmup_s, .. } => f(Msg::RunReasonWarmupExcluded, &[("seconds", &num(*warmup_s, 0))]),
-        Reason::WarmupIncluded { warmup_s, duration_s, share, max_share } => f(
+        Reason::WarmupIncluded {
+            warmup_s,
+            duration_s,
+            share,
+            max_share,
+        } => f(
             Msg::RunReasonWarmupIncluded,
-            &[("warmup", &num(*warmup_s, 0)), ("duration", &num(*duration_s, 0)), ("share", &pct(*share)), ("max", &pct(*max_share))],
+            &[
+                ("warmup", &num(*warmup_s, 0)),
+                ("duration", &num(*duration_s, 0)),
+                ("share", &pct(*share)),
+                ("max", &pct(*max_share)),
+            ],
         ),
         Reason::DurationUnknown => locale.t(Msg::RunReasonDurationUnknown).to_string(),
-        Reason::DurationFromMlperf { min_duration_s } => f(Msg::RunReasonDurationFromMlperf, &[("minutes", &num(min_duration_s / 60.0, 1))]),
-        Reason::ShortRun { duration_s, warmup_s, min_s } => f(
+        Reason::DurationFromMlperf { min_duration_s } => f(
+            Msg::RunReasonDurationFromMlperf,
+            &[("minutes", &num(min_duration_s / 60.0, 1))],
+        ),
+        Reason::ShortRun {
+            duration_s,
+            warmup_s,
+            min_s,
+        } => f(
             Msg::RunReasonShortRun,
             &[
                 ("minutes", &num(duration_s / 60.0, 1)),
@@ -145,24 +171,51 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
             ],
         ),
         Reason::TelemetryMissing => locale.t(Msg::RunReasonTelemetryMissing).to_string(),
-        Reason::RunWindow { start_s, end_s, covered_share } => f(
+        Reason::RunWindow {
+            start_s,
+            end_s,
+            covered_share,
+        } => f(
             Msg::RunReasonRunWindow,
-            &[("start", &num(*start_s, 0)), ("end", &num(*end_s, 0)), ("covered", &pct(*covered_share))],
+            &[
+                ("start", &num(*start_s, 0)),
+                ("end", &num(*end_s, 0)),
+                ("covered", &pct(*covered_share)),
+            ],
         ),
         Reason::RunWindowUnknown => locale.t(Msg::RunReasonRunWindowUnknown).to_string(),
-        Reason::ThermalOrPowerSlowdown { active_s, share, max_share, reasons } => {
+        Reason::ThermalOrPowerSlowdown {
+            active_s,
+            share,
+            max_share,
+            reasons,
+        } => {
             let names = reasons.iter().map(|r| r.smi_name()).collect::<Vec<_>>().join(", ");
             let share = share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
             f(
                 Msg::RunReasonThermalOrPowerSlowdown,
-                &[("reasons", &names), ("seconds", &num(*active_s, 0)), ("share", &share), ("max", &pct(*max_share))],
+                &[
+                    ("reasons", &names),
+                    ("seconds", &num(*active_s, 0)),
+                    ("share", &share),
+                    ("max", &pct(*max_share)),
+                ],
             )
         }
         Reason::PowerCapped { active_s, share } => {
             let share = share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
-            f(Msg::RunReasonPowerCapped, &[("seconds", &num(*active_s, 0)), ("share", &share)])
+            f(
+                Msg::RunReasonPowerCapped,
+                &[("seconds", &num(*active_s, 0)), ("share", &share)],
+            )
         }
-        Reason::VramHeadroomLow { peak_mib, usable_mib, headroom_pct, required_mib, .. } => f(
+        Reason::VramHeadroomLow {
+            peak_mib,
+            usable_mib,
+            headroom_pct,
+            required_mib,
+            ..
+        } => f(
             Msg::RunReasonVramHeadroomLow,
             &[
                 ("peak", &num(*peak_mib, 0)),
@@ -172,10 +225,18 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
             ],
         ),
         Reason::VramUsableUnknown => locale.t(Msg::RunReasonVramUsableUnknown).to_string(),
-        Reason::LowUtilization { mean_pct, threshold_pct } => {
-            f(Msg::RunReasonLowUtilization, &[("mean", &num(*mean_pct, 1)), ("threshold", &num(*threshold_pct, 0))])
-        }
-        Reason::MlperfInvalid { min_duration_satisfied, min_queries_satisfied, early_stopping_satisfied } => f(
+        Reason::LowUtilization {
+            mean_pct,
+            threshold_pct,
+        } => f(
+            Msg::RunReasonLowUtilization,
+            &[("mean", &num(*mean_pct, 1)), ("threshold", &num(*threshold_pct, 0))],
+        ),
+        Reason::MlperfInvalid {
+            min_duration_satisfied,
+            min_queries_satisfied,
+            early_stopping_satisfied,
+        } => f(
             Msg::RunReasonMlperfInvalid,
             &[
                 ("duration", yes_no(locale, *min_duration_satisfied)),
@@ -183,28 +244,67 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
                 ("early", yes_no(locale, *early_stopping_satisfied)),
             ],
         ),
-        Reason::FilesDisagree { difference, result, telemetry } => f(
+        Reason::FilesDisagree {
+            difference,
+            result,
+            telemetry,
+        } => f(
             Msg::RunReasonFilesDisagree,
-            &[("what", locale.t(difference_msg(*difference))), ("result", result), ("telemetry", telemetry)],
+            &[
+                ("what", locale.t(difference_msg(*difference))),
+                ("result", result),
+                ("telemetry", telemetry),
+            ],
         ),
-        Reason::VramExceeds { quoted_mib, observed_mib } => {
-            f(Msg::RunReasonVramExceeds, &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0))])
-        }
+        Reason::VramExceeds {
+            quoted_mib,
+            observed_mib,
+        } => f(
+            Msg::RunReasonVramExceeds,
+            &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0))],
+        ),
         Reason::Retired { was } => f(Msg::RunReasonRetired, &[("was", was)]),
-        Reason::GpuNameMismatch { quoted, observed } => f(Msg::RunReasonGpuNameMismatch, &[("quoted", quoted), ("observed", observed)]),
-        Reason::GpuCountMismatch { quoted, observed } => {
-            f(Msg::RunReasonGpuCountMismatch, &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())])
-        }
-        Reason::VramShortfall { quoted_mib, observed_mib, shortfall_share } => f(
-            Msg::RunReasonVramShortfall,
-            &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0)), ("share", &pct(*shortfall_share))],
+        Reason::GpuNameMismatch { quoted, observed } => f(
+            Msg::RunReasonGpuNameMismatch,
+            &[("quoted", quoted), ("observed", observed)],
         ),
-        Reason::DriverMismatch { quoted, observed } => f(Msg::RunReasonDriverMismatch, &[("quoted", quoted), ("observed", observed)]),
+        Reason::GpuCountMismatch { quoted, observed } => f(
+            Msg::RunReasonGpuCountMismatch,
+            &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())],
+        ),
+        Reason::VramShortfall {
+            quoted_mib,
+            observed_mib,
+            shortfall_share,
+        } => f(
+            Msg::RunReasonVramShortfall,
+            &[
+                ("quoted", &num(*quoted_mib, 0)),
+                ("observed", &num(*observed_mib, 0)),
+                ("share", &pct(*shortfall_share)),
+            ],
+        ),
+        Reason::DriverMismatch { quoted, observed } => f(
+            Msg::RunReasonDriverMismatch,
+            &[("quoted", quoted), ("observed", observed)],
+        ),
         Reason::MigMismatch { quoted, observed } => {
-            let mode = |sliced: bool| locale.t(if sliced { Msg::RunReasonSliced } else { Msg::RunReasonWhole });
-            f(Msg::RunReasonMigMismatch, &[("quoted", mode(*quoted)), ("observed", mode(*observed))])
+            let mode = |sliced: bool| {
+                locale.t(if sliced {
+                    Msg::RunReasonSliced
+                } else {
+                    Msg::RunReasonWhole
+                })
+            };
+            f(
+                Msg::RunReasonMigMismatch,
+                &[("quoted", mode(*quoted)), ("observed", mode(*observed))],
+            )
         }
-        Reason::QuoteUnverifiable { field } => f(Msg::RunReasonQuoteUnverifiable, &[("field", locale.t(field_msg(*field)))]),
+        Reason::QuoteUnverifiable { field } => f(
+            Msg::RunReasonQuoteUnverifiable,
+            &[("field", locale.t(field_msg(*field)))],
+        ),
     }
 }
 
@@ -227,7 +327,11 @@ mod tests {
 
     #[test]
     fn every_reason_reads_in_both_languages_with_its_figures() {
-        let r = Reason::ShortRun { duration_s: 300.0, warmup_s: 30.0, min_s: 600.0 };
+        let r = Reason::ShortRun {
+            duration_s: 300.0,
+            warmup_s: 30.0,
+            min_s: 600.0,
+        };
         assert_eq!(
             reason_text(Locale::En, &r),
             "The run lasted 5 min, 4.5 min of it after the warm-up; a test needs at least 10 min of steady load."
@@ -253,14 +357,35 @@ mod tests {
             reason_text(Locale::En, &r),
             "The result file and the telemetry are not from the same node: GPU model is NVIDIA L40S in the result, NVIDIA A100-SXM4-80GB in the telemetry."
         );
-        let r = Reason::WarmupIncluded { warmup_s: 30.0, duration_s: 412.0, share: 30.0 / 412.0, max_share: 0.1 };
-        assert!(reason_text(Locale::En, &r).contains("includes 30 s warm-up of 412 s (7.3 %"), "{}", reason_text(Locale::En, &r));
-        let r = Reason::VramShortfall { quoted_mib: 81920.0, observed_mib: 40960.0, shortfall_share: 0.5 };
-        assert_eq!(reason_text(Locale::En, &r), "VRAM per GPU: quoted 81920 MiB, observed 40960 MiB (50 % short).");
+        let r = Reason::WarmupIncluded {
+            warmup_s: 30.0,
+            duration_s: 412.0,
+            share: 30.0 / 412.0,
+            max_share: 0.1,
+        };
+        assert!(
+            reason_text(Locale::En, &r).contains("includes 30 s warm-up of 412 s (7.3 %"),
+            "{}",
+            reason_text(Locale::En, &r)
+        );
+        let r = Reason::VramShortfall {
+            quoted_mib: 81920.0,
+            observed_mib: 40960.0,
+            shortfall_share: 0.5,
+        };
+        assert_eq!(
+            reason_text(Locale::En, &r),
+            "VRAM per GPU: quoted 81920 MiB, observed 40960 MiB (50 % short)."
+        );
         assert!(is_quote_mismatch(&r));
-        let r = Reason::MigMismatch { quoted: false, observed: true };
+        let r = Reason::MigMismatch {
+            quoted: false,
+            observed: true,
+        };
         assert!(reason_text(Locale::En, &r).contains("quoted whole GPU, observed sliced"));
-        let r = Reason::QuoteUnverifiable { field: QuoteField::Driver };
+        let r = Reason::QuoteUnverifiable {
+            field: QuoteField::Driver,
+        };
         assert!(!is_quote_mismatch(&r));
         assert!(!reason_text(Locale::En, &r).contains('{'));
     }

@@ -31,17 +31,30 @@ pub async fn create_token(name: String) -> Result<String, AppError> {
         store::{self, api_tokens::TokenForCreate},
     };
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
-    let name = tokens::clean_name(&name).ok_or_else(|| AppError::InvalidFields(vec![crate::error::FieldIssue::new("name", "required")]))?;
+    let name = tokens::clean_name(&name)
+        .ok_or_else(|| AppError::InvalidFields(vec![crate::error::FieldIssue::new("name", "required")]))?;
     let mut random = [0u8; 32];
     rand::RngCore::fill_bytes(&mut rand::rng(), &mut random);
     let token = tokens::token_from_bytes(&random);
     let hash = tokens::token_hash(&token);
     let prefix = tokens::shown_prefix(&token);
     let mut tx = store::begin_write(&auth::db()?).await?;
-    let record = TokenForCreate { user_id: caller.user_id, team_id: team.team_id, role: team.role, name: &name, token_hash: &hash, prefix: &prefix };
+    let record = TokenForCreate {
+        user_id: caller.user_id,
+        team_id: team.team_id,
+        role: team.role,
+        name: &name,
+        token_hash: &hash,
+        prefix: &prefix,
+    };
     let id = store::api_tokens::insert(&mut tx, &record).await?;
     tx.commit().await?;
-    tracing::info!(token = id, user = caller.user_id, team = team.team_id, "API token created");
+    tracing::info!(
+        token = id,
+        user = caller.user_id,
+        team = team.team_id,
+        "API token created"
+    );
     Ok(token)
 }
 
@@ -69,12 +82,17 @@ pub fn TokensPage() -> impl IntoView {
     signed_in(false, |_caller| {
         let create = ServerAction::<CreateToken>::new();
         let revoke = ServerAction::<RevokeToken>::new();
-        let tokens = Resource::new(move || (create.version().get(), revoke.version().get()), |_| list_tokens());
+        let tokens = Resource::new(
+            move || (create.version().get(), revoke.version().get()),
+            |_| list_tokens(),
+        );
         let locale = use_locale();
         let origin = move || {
             #[cfg(feature = "hydrate")]
             {
-                web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
+                web_sys::window()
+                    .and_then(|w| w.location().origin().ok())
+                    .unwrap_or_default()
             }
             #[cfg(not(feature = "hydrate"))]
             {

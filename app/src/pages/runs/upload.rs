@@ -35,7 +35,11 @@ pub async fn load_run_form() -> Result<RunFormChoices, AppError> {
     let (_, team) = auth::require_team(Capability::UploadRuns)?;
     let (quotes, workloads) = super::choices(&auth::db()?, team.team_id).await?;
     let file_limit_mb = use_context::<RunFileLimit>().map_or(64, |l| l.0 / 1_000_000);
-    Ok(RunFormChoices { quotes, workloads, file_limit_mb })
+    Ok(RunFormChoices {
+        quotes,
+        workloads,
+        file_limit_mb,
+    })
 }
 
 /// The largest run file in bytes, provided as context by the server.
@@ -80,7 +84,10 @@ pub struct Uploaded {
 
 /// Where one file's upload stands.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(not(feature = "hydrate"), expect(dead_code, reason = "only the browser receives uploads"))]
+#[cfg_attr(
+    not(feature = "hydrate"),
+    expect(dead_code, reason = "only the browser receives uploads")
+)]
 enum FileState {
     /// Sending; the share sent so far.
     Sending(f64),
@@ -105,11 +112,15 @@ fn start_upload(file: web_sys::File, format: String, limit_mb: u64, state: RwSig
     #[expect(clippy::cast_precision_loss, reason = "file sizes are far below 2^52")]
     let limit = (limit_mb * 1_000_000) as f64;
     if file.size() > limit {
-        state.set(FileState::Failed(locale.fmt(Msg::RunErrorTooLarge, &[("mb", &limit_mb.to_string())])));
+        state.set(FileState::Failed(
+            locale.fmt(Msg::RunErrorTooLarge, &[("mb", &limit_mb.to_string())]),
+        ));
         return;
     }
     let failed = move || state.set(FileState::Failed(locale.t(Msg::RunErrorUploadFailed).to_string()));
-    let (Ok(xhr), Ok(form)) = (web_sys::XmlHttpRequest::new(), web_sys::FormData::new()) else { return failed() };
+    let (Ok(xhr), Ok(form)) = (web_sys::XmlHttpRequest::new(), web_sys::FormData::new()) else {
+        return failed();
+    };
     if form.append_with_str("format", &format).is_err()
         || form.append_with_blob_and_filename("file", &file, &file.name()).is_err()
         || xhr.open_with_async("POST", "/runs/upload", true).is_err()
@@ -191,7 +202,10 @@ type PickedFile = ();
 #[cfg(feature = "hydrate")]
 fn file_list(list: Option<web_sys::FileList>) -> Vec<(String, PickedFile)> {
     let Some(list) = list else { return Vec::new() };
-    (0..list.length()).filter_map(|i| list.get(i)).map(|f| (f.name(), f)).collect()
+    (0..list.length())
+        .filter_map(|i| list.get(i))
+        .map(|f| (f.name(), f))
+        .collect()
 }
 
 fn picked_files(ev: &leptos::ev::Event) -> Vec<(String, PickedFile)> {
@@ -267,7 +281,13 @@ fn upload_form(opts: RunFormChoices) -> impl IntoView {
             let key = next_key.get_value();
             next_key.set_value(key + 1);
             let state = RwSignal::new(FileState::Sending(0.0));
-            items.update(|list| list.push(Item { key, name: StoredValue::new(name), state }));
+            items.update(|list| {
+                list.push(Item {
+                    key,
+                    name: StoredValue::new(name),
+                    state,
+                })
+            });
             #[cfg(feature = "hydrate")]
             start_upload(_file, format.get_untracked(), limit_mb, state);
         }
@@ -291,9 +311,19 @@ fn upload_form(opts: RunFormChoices) -> impl IntoView {
     let preview = Resource::new(
         move || {
             let r = request.get();
-            RunRequest { node_label: String::new(), note: String::new(), ..r }
+            RunRequest {
+                node_label: String::new(),
+                note: String::new(),
+                ..r
+            }
         },
-        |r| async move { if r.files.is_empty() { Ok(None) } else { preview_run(r).await.map(Some) } },
+        |r| async move {
+            if r.files.is_empty() {
+                Ok(None)
+            } else {
+                preview_run(r).await.map(Some)
+            }
+        },
     );
     let save = ServerAction::<SaveRun>::new();
     Effect::new(move |_| {
@@ -308,7 +338,12 @@ fn upload_form(opts: RunFormChoices) -> impl IntoView {
         add_files(dropped_files(&ev));
     };
     let on_save = move |_| {
-        save.dispatch(SaveRun { request: RunRequest { note: note.get_untracked(), ..request.get_untracked() } });
+        save.dispatch(SaveRun {
+            request: RunRequest {
+                note: note.get_untracked(),
+                ..request.get_untracked()
+            },
+        });
     };
     view! {
         <form class="card form" on:submit=|ev| ev.prevent_default() data-testid="run-upload-form">

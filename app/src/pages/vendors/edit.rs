@@ -7,10 +7,7 @@ use crate::{
         forms::ErrorBox,
         guard::signed_in,
     },
-    domain::{
-        quotes::Vendor,
-        roles::Capability,
-    },
+    domain::{quotes::Vendor, roles::Capability},
     error::AppError,
     i18n::{Msg, t},
     model::Stored,
@@ -24,8 +21,13 @@ use leptos_router::hooks::use_params_map;
 pub async fn get_vendor(id: i64) -> Result<Stored<Vendor>, AppError> {
     use crate::{auth, store};
     let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
-    let row = store::vendors::by_id(&auth::db()?, membership.team_id, id).await?.ok_or(AppError::NotFound)?;
-    Ok(Stored { id: row.id, record: row.vendor() })
+    let row = store::vendors::by_id(&auth::db()?, membership.team_id, id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    Ok(Stored {
+        id: row.id,
+        record: row.vendor(),
+    })
 }
 
 /// Changes a vendor of the active team (procurement only). `id` is text because the form's
@@ -54,7 +56,13 @@ pub fn VendorEditPage() -> impl IntoView {
             return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
         }
         let params = use_params_map();
-        let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok()).unwrap_or(0);
+        let id = move || {
+            params
+                .read()
+                .get("id")
+                .and_then(|id| id.parse::<i64>().ok())
+                .unwrap_or(0)
+        };
         let update = ServerAction::<UpdateVendor>::new();
         let vendor = Resource::new(id, get_vendor);
         let issues = field_issues(update);

@@ -131,7 +131,10 @@ impl VendorForm {
     /// The checked vendor (texts trimmed), or every problem found.
     pub fn to_vendor(&self) -> Result<Vendor, Vec<FieldError>> {
         let mut errors = Vec::new();
-        let mut support_scope = SupportScope { notes: self.support_notes.trim().to_string(), ..SupportScope::default() };
+        let mut support_scope = SupportScope {
+            notes: self.support_notes.trim().to_string(),
+            ..SupportScope::default()
+        };
         for item in &SCOPE_ITEMS {
             let answer = match self.scope_answer(item.name) {
                 "" => None,
@@ -245,8 +248,25 @@ mod tests {
 
     #[test]
     fn reports_every_problem() {
-        let form = VendorForm { name: " ".into(), network_setup: "maybe".into(), notes: "x".repeat(4001), ..VendorForm::default() };
-        let fields: Vec<_> = form.to_vendor().unwrap_err().into_iter().map(|e| (e.field, e.code.code())).collect();
-        assert_eq!(fields, [("network_setup", "invalid_choice"), ("name", "required"), ("notes", "too_long")]);
+        let form = VendorForm {
+            name: " ".into(),
+            network_setup: "maybe".into(),
+            notes: "x".repeat(4001),
+            ..VendorForm::default()
+        };
+        let fields: Vec<_> = form
+            .to_vendor()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| (e.field, e.code.code()))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("network_setup", "invalid_choice"),
+                ("name", "required"),
+                ("notes", "too_long")
+            ]
+        );
     }
 }

@@ -13,10 +13,7 @@ use crate::{
         forms::{ActionError, ErrorBox},
         guard::signed_in,
     },
-    domain::{
-        quotes::Vendor,
-        roles::Capability,
-    },
+    domain::{quotes::Vendor, roles::Capability},
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
     model::Stored,
@@ -31,7 +28,13 @@ pub async fn list_vendors() -> Result<Vec<Stored<Vendor>>, AppError> {
     use crate::{auth, store};
     let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
     let rows = store::vendors::list(&auth::db()?, membership.team_id).await?;
-    Ok(rows.iter().map(|r| Stored { id: r.id, record: r.vendor() }).collect())
+    Ok(rows
+        .iter()
+        .map(|r| Stored {
+            id: r.id,
+            record: r.vendor(),
+        })
+        .collect())
 }
 
 /// Adds a vendor to the active team (procurement only); returns its id.

@@ -7,10 +7,7 @@ use crate::{
         forms::ErrorBox,
         guard::signed_in,
     },
-    domain::{
-        quotes::Workload,
-        roles::Capability,
-    },
+    domain::{quotes::Workload, roles::Capability},
     error::AppError,
     i18n::{Msg, t},
     model::Stored,
@@ -24,7 +21,9 @@ use leptos_router::hooks::use_params_map;
 pub async fn get_workload(id: i64) -> Result<Stored<Workload>, AppError> {
     use crate::{auth, store};
     let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
-    store::workloads::by_id(&auth::db()?, membership.team_id, id).await?.ok_or(AppError::NotFound)
+    store::workloads::by_id(&auth::db()?, membership.team_id, id)
+        .await?
+        .ok_or(AppError::NotFound)
 }
 
 /// Changes a workload of the active team (procurement and engineers). `id` is text because
@@ -53,7 +52,13 @@ pub fn WorkloadEditPage() -> impl IntoView {
             return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
         }
         let params = use_params_map();
-        let id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok()).unwrap_or(0);
+        let id = move || {
+            params
+                .read()
+                .get("id")
+                .and_then(|id| id.parse::<i64>().ok())
+                .unwrap_or(0)
+        };
         let update = ServerAction::<UpdateWorkload>::new();
         let workload = Resource::new(id, get_workload);
         let issues = field_issues(update);

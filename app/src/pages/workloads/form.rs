@@ -17,7 +17,11 @@ use std::str::FromStr;
 /// The kinds of workload, with their stored names and labels, in form order.
 pub const KINDS: [(WorkloadKind, &str, Msg); 4] = [
     (WorkloadKind::Training, "training", Msg::WorkloadsKindTraining),
-    (WorkloadKind::InferenceService, "inference_service", Msg::WorkloadsKindInferenceService),
+    (
+        WorkloadKind::InferenceService,
+        "inference_service",
+        Msg::WorkloadsKindInferenceService,
+    ),
     (WorkloadKind::Batch, "batch", Msg::WorkloadsKindBatch),
     (WorkloadKind::Other, "other", Msg::WorkloadsKindOther),
 ];
@@ -36,7 +40,10 @@ pub fn unit_label(unit: &str) -> Option<Msg> {
 
 /// The label of a kind.
 pub fn kind_label(kind: WorkloadKind) -> Msg {
-    KINDS.iter().find(|(k, _, _)| *k == kind).map_or(Msg::WorkloadsKindOther, |(_, _, m)| *m)
+    KINDS
+        .iter()
+        .find(|(k, _, _)| *k == kind)
+        .map_or(Msg::WorkloadsKindOther, |(_, _, m)| *m)
 }
 
 /// The workload form as posted: every field as typed. `vram_peak_source` is `measured` or
@@ -119,10 +126,14 @@ impl Reader {
     }
 
     fn choice<T: Copy>(&mut self, field: &'static str, text: &str, options: &[(T, &str)], fallback: T) -> T {
-        options.iter().find(|(_, name)| *name == text.trim()).map(|(v, _)| *v).unwrap_or_else(|| {
-            self.fail(field, ErrorCode::InvalidChoice);
-            fallback
-        })
+        options
+            .iter()
+            .find(|(_, name)| *name == text.trim())
+            .map(|(v, _)| *v)
+            .unwrap_or_else(|| {
+                self.fail(field, ErrorCode::InvalidChoice);
+                fallback
+            })
     }
 }
 
@@ -147,7 +158,11 @@ impl WorkloadForm {
         let text = |d: Decimal| d.normalize().to_string();
         WorkloadForm {
             name: w.name.clone(),
-            kind: KINDS.iter().find(|(k, _, _)| *k == w.kind).map_or("other", |(_, s, _)| s).into(),
+            kind: KINDS
+                .iter()
+                .find(|(k, _, _)| *k == w.kind)
+                .map_or("other", |(_, s, _)| s)
+                .into(),
             model: w.model.clone(),
             precision: w.precision.clone(),
             vram_peak_gib: text(w.vram_peak_gib),
@@ -156,7 +171,10 @@ impl WorkloadForm {
             gpus_needed: w.gpus_needed.to_string(),
             run_hours: w.run_hours.map(text).unwrap_or_default(),
             total_work_amount: w.total_work.as_ref().map(|tw| text(tw.amount)).unwrap_or_default(),
-            total_work_unit: w.total_work.as_ref().map_or_else(|| "samples".into(), |tw| tw.unit.clone()),
+            total_work_unit: w
+                .total_work
+                .as_ref()
+                .map_or_else(|| "samples".into(), |tw| tw.unit.clone()),
             data_gb: text(w.data_gb),
             checkpoint_gb: text(w.checkpoint_gb),
             headroom_pct: text(w.headroom_pct),
@@ -178,11 +196,16 @@ impl WorkloadForm {
         let total_work = r.decimal("total_work.amount", &self.total_work_amount).map(|amount| {
             let units = WORK_UNITS.map(|(u, _)| (u, u));
             let unit = r.choice("total_work.unit", &self.total_work_unit, &units, "samples");
-            TotalWork { amount, unit: unit.to_string() }
+            TotalWork {
+                amount,
+                unit: unit.to_string(),
+            }
         });
         let data_gb = r.required_decimal("data_gb", &self.data_gb);
         let checkpoint_gb = r.required_decimal("checkpoint_gb", &self.checkpoint_gb);
-        let headroom_pct = r.decimal("headroom_pct", &self.headroom_pct).unwrap_or(DEFAULT_HEADROOM_PCT);
+        let headroom_pct = r
+            .decimal("headroom_pct", &self.headroom_pct)
+            .unwrap_or(DEFAULT_HEADROOM_PCT);
         let workload = Workload {
             name: self.name.trim().to_string(),
             kind,
@@ -241,7 +264,10 @@ fn options(choices: &[(&'static str, Msg)], selected: &str) -> impl IntoView + u
 /// The inputs of the workload form, filled with `f`, each with its error message.
 pub fn workload_fields(f: WorkloadForm, issues: Signal<Vec<FieldIssue>>) -> impl IntoView {
     let kinds = KINDS.map(|(_, name, label)| (name, label));
-    let sources = [("measured", Msg::WorkloadsPeakMeasured), ("estimated", Msg::WorkloadsPeakEstimated)];
+    let sources = [
+        ("measured", Msg::WorkloadsPeakMeasured),
+        ("estimated", Msg::WorkloadsPeakEstimated),
+    ];
     view! {
         <div class="form-row">
             {input(Msg::WorkloadsName, "name", "name", f.name, issues, false)}
@@ -314,28 +340,69 @@ mod tests {
     }
 
     fn fields(form: &WorkloadForm) -> Vec<(&'static str, &'static str)> {
-        form.to_workload().unwrap_err().into_iter().map(|e| (e.field, e.code.code())).collect()
+        form.to_workload()
+            .unwrap_err()
+            .into_iter()
+            .map(|e| (e.field, e.code.code()))
+            .collect()
     }
 
     #[test]
     fn reads_a_workload_and_fills_the_form_back() {
         let w = good().to_workload().unwrap();
         assert_eq!(w.name, "Qwen2-7B LoRA");
-        assert_eq!((w.kind, w.vram_peak_measured, w.gpus_needed), (WorkloadKind::Training, true, 1));
+        assert_eq!(
+            (w.kind, w.vram_peak_measured, w.gpus_needed),
+            (WorkloadKind::Training, true, 1)
+        );
         assert_eq!(w.headroom_pct, Decimal::from(20));
         assert_eq!(w.total_work, None);
         assert_eq!(WorkloadForm::from_workload(&w).to_workload().unwrap(), w);
-        let with_total = WorkloadForm { run_hours: String::new(), total_work_amount: "1000000".into(), total_work_unit: "tokens".into(), ..good() };
+        let with_total = WorkloadForm {
+            run_hours: String::new(),
+            total_work_amount: "1000000".into(),
+            total_work_unit: "tokens".into(),
+            ..good()
+        };
         let w = with_total.to_workload().unwrap();
-        assert_eq!(w.total_work, Some(TotalWork { amount: Decimal::from(1_000_000), unit: "tokens".into() }));
-        assert_eq!(WorkloadForm::from_workload(&w), WorkloadForm { name: "Qwen2-7B LoRA".into(), ..with_total });
+        assert_eq!(
+            w.total_work,
+            Some(TotalWork {
+                amount: Decimal::from(1_000_000),
+                unit: "tokens".into()
+            })
+        );
+        assert_eq!(
+            WorkloadForm::from_workload(&w),
+            WorkloadForm {
+                name: "Qwen2-7B LoRA".into(),
+                ..with_total
+            }
+        );
     }
 
     #[test]
     fn headroom_outside_15_to_25_is_refused_and_empty_means_20() {
-        assert_eq!(fields(&WorkloadForm { headroom_pct: "30".into(), ..good() }), [("headroom_pct", "out_of_range")]);
-        assert_eq!(fields(&WorkloadForm { headroom_pct: "14.9".into(), ..good() }), [("headroom_pct", "out_of_range")]);
-        let w = WorkloadForm { headroom_pct: " ".into(), ..good() }.to_workload().unwrap();
+        assert_eq!(
+            fields(&WorkloadForm {
+                headroom_pct: "30".into(),
+                ..good()
+            }),
+            [("headroom_pct", "out_of_range")]
+        );
+        assert_eq!(
+            fields(&WorkloadForm {
+                headroom_pct: "14.9".into(),
+                ..good()
+            }),
+            [("headroom_pct", "out_of_range")]
+        );
+        let w = WorkloadForm {
+            headroom_pct: " ".into(),
+            ..good()
+        }
+        .to_workload()
+        .unwrap();
         assert_eq!(w.headroom_pct, Decimal::from(20));
     }
 

@@ -13,10 +13,7 @@ use crate::{
         forms::{ActionError, ErrorBox},
         guard::signed_in,
     },
-    domain::{
-        quotes::Workload,
-        roles::Capability,
-    },
+    domain::{quotes::Workload, roles::Capability},
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
     model::Stored,
@@ -54,7 +51,9 @@ fn number(d: Decimal) -> String {
 
 /// How much work, in one line: “72 h”, “1000000 tokens”, or both.
 fn work_size(locale: Locale, w: &Workload) -> String {
-    let hours = w.run_hours.map(|h| locale.fmt(Msg::WorkloadsHours, &[("hours", &number(h))]));
+    let hours = w
+        .run_hours
+        .map(|h| locale.fmt(Msg::WorkloadsHours, &[("hours", &number(h))]));
     let total = w.total_work.as_ref().map(|tw| {
         let unit = unit_label(&tw.unit).map_or(tw.unit.as_str(), |m| locale.t(m));
         format!("{} {unit}", number(tw.amount))

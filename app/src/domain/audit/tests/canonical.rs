@@ -63,17 +63,10 @@ fn string_escaping_equals_serde_json_for_every_char() {
 #[test]
 fn floats_are_rejected_with_their_path() {
     let err = |v: Value| canonical_json(&v).expect_err("float must fail");
-    assert_eq!(
-        err(json!(1.5)),
-        CanonicalError::NonInteger {
-            path: String::new()
-        }
-    );
+    assert_eq!(err(json!(1.5)), CanonicalError::NonInteger { path: String::new() });
     assert_eq!(
         err(json!({"a": [0, 2.0]})),
-        CanonicalError::NonInteger {
-            path: "/a/1".into()
-        }
+        CanonicalError::NonInteger { path: "/a/1".into() }
     );
     assert_eq!(
         err(json!({"x/y~": {"k": 1e3}})),

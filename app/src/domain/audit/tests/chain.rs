@@ -3,8 +3,8 @@
 use serde_json::{Value, json};
 
 use super::super::{
-    Action, AuditEvent, ChainError, ChainFault, ChainHead, EventError, GENESIS_HASH,
-    canonical_json, event_hash, is_rfc3339_utc, next_event, verify_chain, verify_next,
+    Action, AuditEvent, ChainError, ChainFault, ChainHead, EventError, GENESIS_HASH, canonical_json, event_hash,
+    is_rfc3339_utc, next_event, verify_chain, verify_next,
 };
 
 /// Python: sha256 of `json.dumps(obj, sort_keys=True, separators=(",",":"), ensure_ascii=False)`.
@@ -68,10 +68,7 @@ fn valid_chain_verifies_and_reports_head() {
             .windows(2)
             .all(|w| w[1].prev_hash == w[0].hash && w[1].seq == w[0].seq + 1)
     );
-    assert_eq!(
-        verify_chain(Vec::new()).expect("empty"),
-        ChainHead::genesis()
-    );
+    assert_eq!(verify_chain(Vec::new()).expect("empty"), ChainHead::genesis());
 }
 
 #[test]
@@ -177,36 +174,15 @@ fn uppercase_hash_and_float_data_are_faults() {
 #[test]
 fn next_event_validates_input() {
     let head = ChainHead::genesis();
-    let bad_time = next_event(
-        &head,
-        1,
-        1,
-        "2025-01-02 03:04:05",
-        Action::Create,
-        json!({}),
-    );
+    let bad_time = next_event(&head, 1, 1, "2025-01-02 03:04:05", Action::Create, json!({}));
     assert_eq!(bad_time, Err(EventError::BadTimestamp));
-    let float = next_event(
-        &head,
-        1,
-        1,
-        "2025-01-02T03:04:05Z",
-        Action::Create,
-        json!([1.5]),
-    );
+    let float = next_event(&head, 1, 1, "2025-01-02T03:04:05Z", Action::Create, json!([1.5]));
     assert!(matches!(float, Err(EventError::Uncanonical(_))));
     let full = ChainHead {
         count: u64::try_from(i64::MAX).expect("fits"),
         head_hash: GENESIS_HASH.into(),
     };
-    let overflow = next_event(
-        &full,
-        1,
-        1,
-        "2025-01-02T03:04:05Z",
-        Action::Create,
-        json!({}),
-    );
+    let overflow = next_event(&full, 1, 1, "2025-01-02T03:04:05Z", Action::Create, json!({}));
     assert_eq!(overflow, Err(EventError::SeqOverflow));
 }
 

@@ -3,9 +3,7 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use super::super::{
-    Action, AuditEvent, ChainHead, canonical_json, event_hash, next_event, sha256_hex, verify_chain,
-};
+use super::super::{Action, AuditEvent, ChainHead, canonical_json, event_hash, next_event, sha256_hex, verify_chain};
 
 fn data() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -18,8 +16,7 @@ fn data() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(3, 16, 4, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-            prop::collection::btree_map("\\PC{0,4}", inner, 0..4)
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map("\\PC{0,4}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
         ]
     })
 }
@@ -43,8 +40,7 @@ fn chain() -> impl Strategy<Value = Vec<AuditEvent>> {
                 secs % 60,
                 secs % 61
             );
-            let e =
-                next_event(&head, order_id, actor_id, &at, Action::ALL[a], data).expect("event");
+            let e = next_event(&head, order_id, actor_id, &at, Action::ALL[a], data).expect("event");
             head = ChainHead {
                 count: head.count + 1,
                 head_hash: e.hash.clone(),

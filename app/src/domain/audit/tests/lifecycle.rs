@@ -45,14 +45,8 @@ fn full_table_with_all_checks_passing() {
 #[test]
 fn edits_are_locked_outside_draft() {
     for state in [S::Submitted, S::Approved, S::Rejected] {
-        assert_eq!(
-            transition(state, Action::ItemAnswered, &ok()),
-            Err(R::Locked)
-        );
-        assert_eq!(
-            transition(state, Action::EvidenceAttached, &ok()),
-            Err(R::Locked)
-        );
+        assert_eq!(transition(state, Action::ItemAnswered, &ok()), Err(R::Locked));
+        assert_eq!(transition(state, Action::EvidenceAttached, &ok()), Err(R::Locked));
     }
     assert_eq!(
         transition(S::Draft, Action::Create, &ok()),
@@ -140,21 +134,12 @@ fn approve_and_reject_refusals() {
         };
         assert_eq!(go(self_bad_pw), Err(R::SelfApproval));
     }
-    let reject = |comment| {
-        transition(
-            S::Submitted,
-            Action::Reject,
-            &TransitionCtx { comment, ..ok() },
-        )
-    };
+    let reject = |comment| transition(S::Submitted, Action::Reject, &TransitionCtx { comment, ..ok() });
     assert_eq!(reject(""), Err(R::CommentRequired));
     assert_eq!(reject(" \n\t"), Err(R::CommentRequired));
     assert_eq!(reject("再议"), Ok(Outcome::State(S::Rejected)));
     // Approval needs no comment.
-    let approve = TransitionCtx {
-        comment: "",
-        ..ok()
-    };
+    let approve = TransitionCtx { comment: "", ..ok() };
     assert_eq!(
         transition(S::Submitted, Action::Approve, &approve),
         Ok(Outcome::State(S::Approved))

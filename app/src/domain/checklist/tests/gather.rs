@@ -4,9 +4,8 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
 use super::super::{
-    AnswerCode as C, EgressPricing, Exclusivity, Fact, FactSources, FeeKind, FormFactor,
-    Interconnect, Prefill, PrefillFacts, RunObservation, RunVerdict, Suggested as S, backing_run,
-    gather, item, prefill,
+    AnswerCode as C, EgressPricing, Exclusivity, Fact, FactSources, FeeKind, FormFactor, Interconnect, Prefill,
+    PrefillFacts, RunObservation, RunVerdict, Suggested as S, backing_run, gather, item, prefill,
 };
 use crate::domain::{
     quotes::{self, Date, NodeSpec, QuoteDraft, Sharing, Workload, WorkloadKind},
@@ -65,7 +64,10 @@ fn quote() -> QuoteDraft {
             free_egress_gb: Decimal::ZERO,
             ingress_price_gb: Decimal::ZERO,
             public_ip_hourly: Decimal::ZERO,
-            other_fees: vec![Fee { label: "镜像存储".into(), amount: dec!(20) }],
+            other_fees: vec![Fee {
+                label: "镜像存储".into(),
+                amount: dec!(20),
+            }],
         },
         auto_renewal: None,
         early_release: String::new(),
@@ -94,15 +96,33 @@ fn run(id: i64, status: Status, json: &str) -> RunObservation {
 fn a_canonical_run_reads_into_an_observation() {
     let r = run(3, Status::Invalid, A100_RUN);
     assert_eq!(r.gpu_name.as_deref(), Some("NVIDIA A100-SXM4-80GB"));
-    assert_eq!((r.gpu_count, r.vram_total_mib, r.mig), (Some(2), Some(81920.0), Some(false)));
-    assert_eq!((r.driver.as_deref(), r.cuda.as_deref()), (Some("550.54.15"), Some("12.4")));
+    assert_eq!(
+        (r.gpu_count, r.vram_total_mib, r.mig),
+        (Some(2), Some(81920.0), Some(false))
+    );
+    assert_eq!(
+        (r.driver.as_deref(), r.cuda.as_deref()),
+        (Some("550.54.15"), Some("12.4"))
+    );
     // 1200 s − 60 s warm-up = 19 whole minutes.
     assert_eq!(r.steady_minutes(), Some(19));
     assert_eq!(r.throttling(), Some(true));
-    let quiet = run(4, Status::Valid, r#"{"schema":"nodeledger.run/v1","source_format":"canonical","telemetry":[{"t":0,"gpu":0}],"duration_s":600}"#);
+    let quiet = run(
+        4,
+        Status::Valid,
+        r#"{"schema":"nodeledger.run/v1","source_format":"canonical","telemetry":[{"t":0,"gpu":0}],"duration_s":600}"#,
+    );
     assert_eq!((quiet.throttling(), quiet.steady_minutes()), (Some(false), Some(10)));
-    let blind = run(5, Status::Valid, r#"{"schema":"nodeledger.run/v1","source_format":"canonical","duration_s":599.9}"#);
-    assert_eq!(blind.throttling(), None, "without telemetry throttling could not be seen");
+    let blind = run(
+        5,
+        Status::Valid,
+        r#"{"schema":"nodeledger.run/v1","source_format":"canonical","duration_s":599.9}"#,
+    );
+    assert_eq!(
+        blind.throttling(),
+        None,
+        "without telemetry throttling could not be seen"
+    );
     assert_eq!(blind.steady_minutes(), Some(9));
     assert!(RunObservation::from_canonical(1, None, None, "[]").is_err());
 }
@@ -111,46 +131,93 @@ fn a_canonical_run_reads_into_an_observation() {
 fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
     let (w, q) = (workload(), quote());
     let runs = [run(3, Status::Invalid, A100_RUN)];
-    let f = gather(&FactSources { workload: &w, quote_id: Some(7), quote: Some(&q), runs: &runs });
+    let f = gather(&FactSources {
+        workload: &w,
+        quote_id: Some(7),
+        quote: Some(&q),
+        runs: &runs,
+    });
     // The eight facts that were never set before.
     assert_eq!(f.form_factor, Some(FormFactor::Pcie));
     assert_eq!(f.interconnect, Some(Interconnect::Pcie));
     assert_eq!(f.software_image.as_deref(), Some("nvcr.io/nvidia/pytorch:24.05-py3"));
     assert_eq!(f.run_minutes, Some(19));
     assert_eq!(f.throttling_observed, Some(true));
-    assert_eq!(f.stopped_bills_disk, Some(true), "0.35 per GB-month bills the disks of a stopped node");
+    assert_eq!(
+        f.stopped_bills_disk,
+        Some(true),
+        "0.35 per GB-month bills the disks of a stopped node"
+    );
     assert_eq!(
         f.fees_stated,
-        Some(vec![FeeKind::Cpu, FeeKind::Memory, FeeKind::Disk, FeeKind::Traffic, FeeKind::Snapshot, FeeKind::Storage])
+        Some(vec![
+            FeeKind::Cpu,
+            FeeKind::Memory,
+            FeeKind::Disk,
+            FeeKind::Traffic,
+            FeeKind::Snapshot,
+            FeeKind::Storage
+        ])
     );
     assert_eq!(f.egress, Some(EgressPricing::Metered));
     // The rest.
     assert_eq!(f.workload, Some(super::super::WorkloadKind::Training));
     assert_eq!((f.multi_gpu, f.headroom_pct), (Some(true), Some(dec!(20))));
     assert_eq!((f.quoted_vram_mib, f.usable_vram_mib), (Some(24_576), Some(24_576)));
-    assert_eq!(f.vram_peak_mib, Some(22_528), "the run's 22 GiB peak is above the workload's 20 GiB");
+    assert_eq!(
+        f.vram_peak_mib,
+        Some(22_528),
+        "the run's 22 GiB peak is above the workload's 20 GiB"
+    );
     assert_eq!(f.exclusivity, Some(Exclusivity::Exclusive));
     assert_eq!(f.min_duration_hours, Some(2));
     assert_eq!(f.run_verdict, Some(RunVerdict::Fail));
-    assert_eq!((f.observed_gpu_name.as_deref(), f.observed_vram_mib), (Some("NVIDIA A100-SXM4-80GB"), Some(81_920)));
-    assert_eq!((f.quoted_driver.as_deref(), f.observed_driver.as_deref()), (Some("535"), Some("550.54.15")));
+    assert_eq!(
+        (f.observed_gpu_name.as_deref(), f.observed_vram_mib),
+        (Some("NVIDIA A100-SXM4-80GB"), Some(81_920))
+    );
+    assert_eq!(
+        (f.quoted_driver.as_deref(), f.observed_driver.as_deref()),
+        (Some("535"), Some("550.54.15"))
+    );
     // Every item judged from data now has all its facts.
     for i in super::super::ITEMS.iter().filter(|i| i.prefill.is_some()) {
-        assert!(matches!(prefill(i, &f), Prefill::Suggest(_)), "{}: {:?}", i.id, prefill(i, &f));
+        assert!(
+            matches!(prefill(i, &f), Prefill::Suggest(_)),
+            "{}: {:?}",
+            i.id,
+            prefill(i, &f)
+        );
     }
     // And the run is compared with the quote, not the quote with itself.
-    let Prefill::Suggest(s) = prefill(item("perf.quote_vs_observed").expect("item"), &f) else { panic!() };
+    let Prefill::Suggest(s) = prefill(item("perf.quote_vs_observed").expect("item"), &f) else {
+        panic!()
+    };
     assert_eq!(s.status, S::Problem);
     assert!(matches!(s.code, C::ObservedDiffers { .. }));
-    let Prefill::Suggest(h) = prefill(item("gpu.vram_headroom").expect("item"), &f) else { panic!() };
-    assert_eq!(h.status, S::Problem, "22 GiB × 1.2 = 26.4 GiB does not fit 24 GiB: {h:?}");
+    let Prefill::Suggest(h) = prefill(item("gpu.vram_headroom").expect("item"), &f) else {
+        panic!()
+    };
+    assert_eq!(
+        h.status,
+        S::Problem,
+        "22 GiB × 1.2 = 26.4 GiB does not fit 24 GiB: {h:?}"
+    );
 }
 
 #[test]
 fn without_a_run_of_the_chosen_quote_nothing_observed_is_claimed() {
     let (w, q) = (workload(), quote());
-    let other = [RunObservation { quote_id: Some(99), ..run(3, Status::Valid, A100_RUN) }];
-    let f = gather(&FactSources { workload: &w, quote_id: Some(7), quote: Some(&q), runs: &other });
+    let other = [RunObservation {
+        quote_id: Some(99),
+        ..run(3, Status::Valid, A100_RUN)
+    }];
+    let f = gather(&FactSources {
+        workload: &w,
+        quote_id: Some(7),
+        quote: Some(&q),
+        runs: &other,
+    });
     assert_eq!(
         (f.run_verdict, f.run_minutes, f.throttling_observed, f.observed_vram_mib),
         (None, None, None, None)
@@ -160,8 +227,22 @@ fn without_a_run_of_the_chosen_quote_nothing_observed_is_claimed() {
         prefill(item("perf.quote_vs_observed").expect("item"), &f),
         Prefill::Missing(vec![Fact::ObservedVramMib])
     );
-    let none = gather(&FactSources { workload: &w, quote_id: None, quote: None, runs: &[] });
-    assert_eq!(none, PrefillFacts { workload: none.workload, multi_gpu: Some(true), vram_peak_mib: Some(20_480), headroom_pct: Some(dec!(20)), ..PrefillFacts::default() });
+    let none = gather(&FactSources {
+        workload: &w,
+        quote_id: None,
+        quote: None,
+        runs: &[],
+    });
+    assert_eq!(
+        none,
+        PrefillFacts {
+            workload: none.workload,
+            multi_gpu: Some(true),
+            vram_peak_mib: Some(20_480),
+            headroom_pct: Some(dec!(20)),
+            ..PrefillFacts::default()
+        }
+    );
 }
 
 #[test]
@@ -170,7 +251,10 @@ fn the_backing_run_is_the_best_then_the_latest_of_the_chosen_quote() {
         run(1, Status::Valid, A100_RUN),
         run(2, Status::Warn, A100_RUN),
         run(3, Status::Valid, A100_RUN),
-        RunObservation { quote_id: Some(8), ..run(4, Status::Valid, A100_RUN) },
+        RunObservation {
+            quote_id: Some(8),
+            ..run(4, Status::Valid, A100_RUN)
+        },
     ];
     assert_eq!(backing_run(&runs, Some(7)).map(|r| r.id), Some(3));
     assert_eq!(backing_run(&runs[1..2], Some(7)).map(|r| r.id), Some(2));

@@ -4,9 +4,8 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
 use super::super::{
-    AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, ITEMS, Interconnect,
-    Item, Mismatch as M, Prefill, PrefillFacts, RunVerdict, Suggested as S, WorkloadKind,
-    image_is_pinned, item, prefill,
+    AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, ITEMS, Interconnect, Item, Mismatch as M,
+    Prefill, PrefillFacts, RunVerdict, Suggested as S, WorkloadKind, image_is_pinned, item, prefill,
 };
 
 fn full() -> PrefillFacts {
@@ -81,11 +80,7 @@ fn full_facts_never_missing_and_facts_used_are_known() {
                 for fact in s.facts_used {
                     let name = serde_json::to_value(fact).expect("fact serializes");
                     let name = name.as_str().expect("fact is a string");
-                    assert!(
-                        !known[name].is_null(),
-                        "{}: {name} is not a known fact",
-                        i.id
-                    );
+                    assert!(!known[name].is_null(), "{}: {name} is not a known fact", i.id);
                 }
             }
             other => panic!("{}: {other:?}", i.id),
@@ -130,13 +125,7 @@ fn fact_names_are_prefill_facts_field_names() {
         Fact::Egress,
     ]
     .iter()
-    .map(|f| {
-        serde_json::to_value(f)
-            .expect("s")
-            .as_str()
-            .expect("str")
-            .to_owned()
-    })
+    .map(|f| serde_json::to_value(f).expect("s").as_str().expect("str").to_owned())
     .collect();
     assert_eq!(names.len(), fields.len());
     for n in names {
@@ -202,10 +191,7 @@ fn headroom_uses_the_one_vram_rule_with_the_workloads_headroom() {
         short(20, dec!(25), dec!(25600))
     );
     // 17 % over the peak is within 15–25 % but below the 20 % this workload asks for.
-    assert_eq!(
-        headroom_at(100, 117, dec!(20)),
-        short(17, dec!(20), dec!(120))
-    );
+    assert_eq!(headroom_at(100, 117, dec!(20)), short(17, dec!(20), dec!(120)));
     // Agrees with `vram::assess` on every figure.
     for (peak, usable, pct) in [(100, 120, dec!(20)), (100, 119, dec!(20)), (20_480, 24_576, dec!(20))] {
         let h = crate::domain::vram::assess(Decimal::from(peak), pct, Decimal::from(usable));
@@ -216,14 +202,8 @@ fn headroom_uses_the_one_vram_rule_with_the_workloads_headroom() {
 
 #[test]
 fn headroom_boundaries_at_exactly_15_and_25_percent() {
-    assert_eq!(
-        headroom(100, 115),
-        (S::Confirmed, C::HeadroomWithinRange { pct: 15 })
-    );
-    assert_eq!(
-        headroom(100, 125),
-        (S::Confirmed, C::HeadroomWithinRange { pct: 25 })
-    );
+    assert_eq!(headroom(100, 115), (S::Confirmed, C::HeadroomWithinRange { pct: 15 }));
+    assert_eq!(headroom(100, 125), (S::Confirmed, C::HeadroomWithinRange { pct: 25 }));
     assert_eq!(
         headroom(20_000, 23_000),
         (S::Confirmed, C::HeadroomWithinRange { pct: 15 })
@@ -233,19 +213,13 @@ fn headroom_boundaries_at_exactly_15_and_25_percent() {
         (S::Confirmed, C::HeadroomWithinRange { pct: 25 })
     );
     // Just below 15 % and just above 25 %, without rounding.
-    assert_eq!(
-        headroom(20_000, 22_999),
-        short(14, dec!(15), dec!(23000))
-    );
+    assert_eq!(headroom(20_000, 22_999), short(14, dec!(15), dec!(23000)));
     assert_eq!(
         headroom(20_000, 25_001),
         (S::Confirmed, C::HeadroomAboveRange { pct: 25 })
     );
     assert_eq!(headroom(100, 114), short(14, dec!(15), dec!(115)));
-    assert_eq!(
-        headroom(100, 126),
-        (S::Confirmed, C::HeadroomAboveRange { pct: 26 })
-    );
+    assert_eq!(headroom(100, 126), (S::Confirmed, C::HeadroomAboveRange { pct: 26 }));
     assert_eq!(headroom(100, 90), short(-10, dec!(15), dec!(115)));
     assert_eq!(headroom(3, 2), short(-34, dec!(15), dec!(3.45)));
     assert_eq!(
@@ -322,10 +296,7 @@ fn benchmark_needs_ten_minutes_and_a_pass() {
     assert_eq!(suggestion("perf.benchmark", &f), (S::Problem, C::RunFailed));
     assert_eq!(suggestion("env.smoke_test", &f), (S::Problem, C::RunFailed));
     f.run_verdict = Some(RunVerdict::Inconclusive);
-    assert_eq!(
-        suggestion("env.smoke_test", &f),
-        (S::Open, C::RunInconclusive)
-    );
+    assert_eq!(suggestion("env.smoke_test", &f), (S::Open, C::RunInconclusive));
     f.run_minutes = None;
     assert_eq!(
         prefill(get("perf.benchmark"), &f),
@@ -375,10 +346,7 @@ fn quote_vs_observed_compares_the_quote_with_what_the_run_saw() {
         code,
         C::ObservedDiffers {
             mismatches: vec![
-                M::GpuCount {
-                    quoted: 2,
-                    observed: 1
-                },
+                M::GpuCount { quoted: 2, observed: 1 },
                 M::Vram {
                     quoted_mib: 1000,
                     observed_mib: 949
@@ -393,7 +361,11 @@ fn quote_vs_observed_compares_the_quote_with_what_the_run_saw() {
     g.observed_vram_mib = Some(950);
     g.observed_gpu_count = Some(3);
     g.observed_mig = Some(false);
-    assert_eq!(suggestion("perf.quote_vs_observed", &g).0, S::Confirmed, "95 % and more GPUs pass");
+    assert_eq!(
+        suggestion("perf.quote_vs_observed", &g).0,
+        S::Confirmed,
+        "95 % and more GPUs pass"
+    );
     // A driver or CUDA difference alone leaves the item open, not a problem.
     let mut d = full();
     d.observed_driver = Some("550.54.15".into());
@@ -420,10 +392,7 @@ fn quote_vs_observed_compares_the_quote_with_what_the_run_saw() {
     let zero = C::InvalidFact {
         fact: Fact::UsableVramMib,
     };
-    assert_eq!(
-        suggestion("perf.quote_vs_observed", &none),
-        (S::Open, zero)
-    );
+    assert_eq!(suggestion("perf.quote_vs_observed", &none), (S::Open, zero));
 }
 
 #[test]
@@ -466,17 +435,9 @@ fn image_tags_must_be_pinned() {
 #[test]
 fn billing_and_disk_codes() {
     let mut f = full();
-    assert_eq!(
-        suggestion("bill.all_items", &f),
-        (S::Confirmed, C::AllFeesStated)
-    );
+    assert_eq!(suggestion("bill.all_items", &f), (S::Confirmed, C::AllFeesStated));
     f.fees_stated = Some(vec![FeeKind::Snapshot, FeeKind::Cpu, FeeKind::Disk]);
-    let missing = vec![
-        FeeKind::Memory,
-        FeeKind::Ip,
-        FeeKind::Traffic,
-        FeeKind::Storage,
-    ];
+    let missing = vec![FeeKind::Memory, FeeKind::Ip, FeeKind::Traffic, FeeKind::Storage];
     assert_eq!(
         suggestion("bill.all_items", &f),
         (S::Open, C::FeesNotStated { missing })
@@ -502,15 +463,9 @@ fn billing_and_disk_codes() {
         temp_wiped: true,
         data_survives: true,
     };
-    assert_eq!(
-        suggestion("store.release_behaviour", &f),
-        (S::Confirmed, disks)
-    );
+    assert_eq!(suggestion("store.release_behaviour", &f), (S::Confirmed, disks));
     f.egress = Some(EgressPricing::NotStated);
-    assert_eq!(
-        suggestion("net.traffic_billing", &f),
-        (S::Open, C::EgressNotStated)
-    );
+    assert_eq!(suggestion("net.traffic_billing", &f), (S::Open, C::EgressNotStated));
 }
 
 #[test]
@@ -530,17 +485,12 @@ fn gpu_facts() {
     f.gpu_model = Some("  ".into());
     assert_eq!(
         suggestion("gpu.model_vram", &f).1,
-        C::InvalidFact {
-            fact: Fact::GpuModel
-        }
+        C::InvalidFact { fact: Fact::GpuModel }
     );
     let link = C::Interconnect {
         interconnect: Interconnect::Pcie,
     };
-    assert_eq!(
-        suggestion("gpu.multi_gpu_interconnect", &f),
-        (S::Confirmed, link)
-    );
+    assert_eq!(suggestion("gpu.multi_gpu_interconnect", &f), (S::Confirmed, link));
     f.multi_gpu = Some(false);
     assert_eq!(
         suggestion("gpu.multi_gpu_interconnect", &f),
@@ -550,8 +500,5 @@ fn gpu_facts() {
     let m = prefill(get("gpu.multi_gpu_interconnect"), &f);
     assert_eq!(m, Prefill::Missing(vec![Fact::MultiGpu]));
     f.throttling_observed = Some(true);
-    assert_eq!(
-        suggestion("perf.throttling", &f),
-        (S::Problem, C::ThrottlingObserved)
-    );
+    assert_eq!(suggestion("perf.throttling", &f), (S::Problem, C::ThrottlingObserved));
 }

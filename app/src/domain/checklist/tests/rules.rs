@@ -1,8 +1,8 @@
 //! Submission blockers.
 
 use super::super::{
-    Blocker, BlockerReason as R, Evidence, ITEMS, ItemAnswer, ItemStatus, Section, WorkloadKind,
-    applicable_items, submission_blockers,
+    Blocker, BlockerReason as R, Evidence, ITEMS, ItemAnswer, ItemStatus, Section, WorkloadKind, applicable_items,
+    submission_blockers,
 };
 
 fn answer(id: &str, status: ItemStatus) -> ItemAnswer {
@@ -24,9 +24,7 @@ fn confirm_all(kind: WorkloadKind, multi: bool) -> Vec<ItemAnswer> {
 }
 
 fn na(reason: &str) -> ItemStatus {
-    ItemStatus::NotApplicable {
-        reason: reason.into(),
-    }
+    ItemStatus::NotApplicable { reason: reason.into() }
 }
 
 #[test]
@@ -37,15 +35,9 @@ fn no_answers_blocks_every_required_applicable_item() {
         .filter(|i| i.required)
         .map(|i| i.id)
         .collect();
-    assert_eq!(
-        blockers.iter().map(|b| b.item_id).collect::<Vec<_>>(),
-        expected
-    );
+    assert_eq!(blockers.iter().map(|b| b.item_id).collect::<Vec<_>>(), expected);
     assert!(blockers.iter().all(|b| b.reason == R::Unanswered));
-    assert!(
-        !expected.contains(&"perf.bottleneck"),
-        "optional items never block"
-    );
+    assert!(!expected.contains(&"perf.bottleneck"), "optional items never block");
     assert_eq!(
         blockers[0],
         Blocker {
@@ -58,11 +50,7 @@ fn no_answers_blocks_every_required_applicable_item() {
 
 #[test]
 fn all_confirmed_means_no_blockers() {
-    for kind in [
-        WorkloadKind::Training,
-        WorkloadKind::Inference,
-        WorkloadKind::Batch,
-    ] {
+    for kind in [WorkloadKind::Training, WorkloadKind::Inference, WorkloadKind::Batch] {
         for multi in [false, true] {
             assert!(submission_blockers(&confirm_all(kind, multi), kind, multi).is_empty());
         }
@@ -90,10 +78,7 @@ fn each_unsettled_status_blocks_with_its_reason() {
         answers.push(answer("sec.disk_encryption", status.clone()));
         let blockers = submission_blockers(&answers, kind, false);
         let got: Vec<_> = blockers.iter().map(|b| (b.item_id, b.reason)).collect();
-        let want: Vec<_> = expected
-            .map(|r| ("sec.disk_encryption", r))
-            .into_iter()
-            .collect();
+        let want: Vec<_> = expected.map(|r| ("sec.disk_encryption", r)).into_iter().collect();
         assert_eq!(got, want, "{status:?}");
     }
 }
@@ -102,10 +87,7 @@ fn each_unsettled_status_blocks_with_its_reason() {
 fn optional_and_non_applicable_items_never_block() {
     let kind = WorkloadKind::Training;
     let mut answers = confirm_all(kind, false);
-    answers.push(answer(
-        "perf.bottleneck",
-        ItemStatus::Problem { note: "cpu".into() },
-    ));
+    answers.push(answer("perf.bottleneck", ItemStatus::Problem { note: "cpu".into() }));
     answers.push(answer("net.inference_ingress", ItemStatus::Open));
     answers.push(answer("no.such_item", ItemStatus::Open));
     assert!(submission_blockers(&answers, kind, false).is_empty());
@@ -163,10 +145,7 @@ fn answers_round_trip_through_json() {
         assert_eq!(serde_json::from_str::<ItemAnswer>(&json).expect("parse"), x);
     }
     let json = serde_json::to_value(na("x")).expect("serialize");
-    assert_eq!(
-        json,
-        serde_json::json!({"kind": "not_applicable", "reason": "x"})
-    );
+    assert_eq!(json, serde_json::json!({"kind": "not_applicable", "reason": "x"}));
 }
 
 #[test]
@@ -186,12 +165,18 @@ fn confirmed_without_the_evidence_an_item_asks_for_blocks() {
     let ids: Vec<(&str, R)> = blockers.iter().map(|b| (b.item_id, b.reason)).collect();
     assert_eq!(
         ids,
-        [("gpu.model_vram", R::EvidenceMissing), ("perf.benchmark", R::EvidenceMissing)]
+        [
+            ("gpu.model_vram", R::EvidenceMissing),
+            ("perf.benchmark", R::EvidenceMissing)
+        ]
     );
     answers.push(bare("perf.benchmark", vec![Evidence::Run { run_id: 3 }]));
     answers.push(bare(
         "gpu.model_vram",
-        vec![Evidence::QuoteField { quote_revision_id: 1, field: "spec.gpu_model".into() }],
+        vec![Evidence::QuoteField {
+            quote_revision_id: 1,
+            field: "spec.gpu_model".into(),
+        }],
     ));
     assert!(submission_blockers(&answers, WorkloadKind::Batch, false).is_empty());
     // Not applicable with a reason needs no evidence.
@@ -208,10 +193,27 @@ fn every_evidence_kind_is_recognised_and_a_blank_note_is_none() {
     use super::super::{EvidenceKind as V, evidence_kind};
     let cases = [
         (Evidence::Run { run_id: 1 }, Some(V::Run)),
-        (Evidence::QuoteField { quote_revision_id: 1, field: "x".into() }, Some(V::QuoteField)),
-        (Evidence::File { sha256: "ab".into(), name: "q.pdf".into() }, Some(V::Document)),
+        (
+            Evidence::QuoteField {
+                quote_revision_id: 1,
+                field: "x".into(),
+            },
+            Some(V::QuoteField),
+        ),
+        (
+            Evidence::File {
+                sha256: "ab".into(),
+                name: "q.pdf".into(),
+            },
+            Some(V::Document),
+        ),
         (Evidence::TcoComparison { id: 1 }, Some(V::CostComparison)),
-        (Evidence::Note { text: "called the vendor".into() }, Some(V::Note)),
+        (
+            Evidence::Note {
+                text: "called the vendor".into(),
+            },
+            Some(V::Note),
+        ),
         (Evidence::Note { text: " \n".into() }, None),
     ];
     for (e, kind) in cases {

@@ -2,9 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::super::{
-    AppliesTo, ITEMS, Item, PrefillSource, SECTIONS, Section, WorkloadKind, applicable_items, item,
-};
+use super::super::{AppliesTo, ITEMS, Item, PrefillSource, SECTIONS, Section, WorkloadKind, applicable_items, item};
 
 fn has_cjk(s: &str) -> bool {
     s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
@@ -42,21 +40,13 @@ fn each_section_has_seven_to_twelve_items_and_the_table_has_58() {
 fn every_item_is_bilingual_and_cited() {
     for i in ITEMS {
         for t in [i.text, i.why] {
-            assert!(
-                !t.en.trim().is_empty() && !t.zh.trim().is_empty(),
-                "{}",
-                i.id
-            );
+            assert!(!t.en.trim().is_empty() && !t.zh.trim().is_empty(), "{}", i.id);
             assert!(has_cjk(t.zh), "{}: zh text has no Chinese", i.id);
             assert!(!has_cjk(t.en), "{}: en text has Chinese", i.id);
         }
         assert!(!i.cites.is_empty(), "{} cites nothing", i.id);
         for c in i.cites {
-            assert!(
-                c.seed <= 2 && !c.part.trim().is_empty(),
-                "{}: bad cite {c:?}",
-                i.id
-            );
+            assert!(c.seed <= 2 && !c.part.trim().is_empty(), "{}: bad cite {c:?}", i.id);
         }
     }
 }
@@ -142,22 +132,10 @@ fn every_prefill_source_is_used_exactly_once() {
 #[test]
 fn key_items_from_the_brief_exist() {
     let expect = |id: &str| -> &'static Item { item(id).unwrap_or_else(|| panic!("{id} missing")) };
-    assert_eq!(
-        expect("gpu.vram_headroom").prefill,
-        Some(PrefillSource::VramHeadroom)
-    );
-    assert_eq!(
-        expect("gpu.no_memory_pooling").applies_to,
-        AppliesTo::MultiGpu
-    );
-    assert_eq!(
-        expect("gpu.training_memory").applies_to,
-        AppliesTo::Training
-    );
-    assert_eq!(
-        expect("gpu.inference_peak").applies_to,
-        AppliesTo::Inference
-    );
+    assert_eq!(expect("gpu.vram_headroom").prefill, Some(PrefillSource::VramHeadroom));
+    assert_eq!(expect("gpu.no_memory_pooling").applies_to, AppliesTo::MultiGpu);
+    assert_eq!(expect("gpu.training_memory").applies_to, AppliesTo::Training);
+    assert_eq!(expect("gpu.inference_peak").applies_to, AppliesTo::Inference);
     assert_eq!(expect("perf.total_time").applies_to, AppliesTo::Batch);
     assert_eq!(
         expect("bill.stop_vs_release").prefill,
@@ -181,10 +159,7 @@ fn applicability_filters_by_kind_and_multi_gpu() {
     assert!(inference.contains(&"net.inference_ingress"));
     assert!(!inference.contains(&"env.training_dry_run"));
     assert!(ids(WorkloadKind::Batch, false).contains(&"perf.total_time"));
-    let all = ITEMS
-        .iter()
-        .filter(|i| i.applies_to == AppliesTo::All)
-        .count();
+    let all = ITEMS.iter().filter(|i| i.applies_to == AppliesTo::All).count();
     let extra = |k, m| {
         ITEMS
             .iter()
@@ -237,7 +212,9 @@ fn the_zh_and_en_texts_say_the_same() {
     // 快照或对象存储: "or".
     let snapshots = text("store.snapshots");
     assert!(snapshots.text.zh.contains("快照或对象存储") && snapshots.text.en.contains("snapshots or object storage"));
-    assert!(snapshots.why.zh.contains("快照或独立存储") && snapshots.why.en.contains("Snapshots or independent storage"));
+    assert!(
+        snapshots.why.zh.contains("快照或独立存储") && snapshots.why.en.contains("Snapshots or independent storage")
+    );
     // 更适合: "better suited", not "need".
     let exclusive = text("gpu.exclusivity").why;
     assert!(exclusive.zh.contains("更适合独占") && exclusive.en.contains("better suited to exclusive"));
@@ -256,9 +233,16 @@ fn items_ask_for_evidence_where_data_can_prove_them() {
     assert!(ev("gpu.model_vram").contains(&V::QuoteField) && ev("gpu.model_vram").contains(&V::Document));
     assert!(ev("bill.total_cost").contains(&V::CostComparison));
     assert!(ev("sec.support_contact").contains(&V::Note));
-    assert!(ev("bill.budget_alert").is_empty(), "a reminder set in another system: no evidence asked");
+    assert!(
+        ev("bill.budget_alert").is_empty(),
+        "a reminder set in another system: no evidence asked"
+    );
     // Every item with a pre-fill from data asks for evidence of that data.
     for i in ITEMS.iter().filter(|i| i.prefill.is_some()) {
-        assert!(!i.evidence.is_empty(), "{} is judged from data but asks for no evidence", i.id);
+        assert!(
+            !i.evidence.is_empty(),
+            "{} is judged from data but asks for no evidence",
+            i.id
+        );
     }
 }

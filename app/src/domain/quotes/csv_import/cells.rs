@@ -96,12 +96,7 @@ impl<'a> Cells<'a> {
     }
 
     /// `None` for an empty cell, else the value `parse` gives or a failure with `code`.
-    fn opt<T>(
-        &mut self,
-        col: &'static str,
-        code: ErrorCode,
-        parse: impl Fn(&str) -> Option<T>,
-    ) -> Option<T> {
+    fn opt<T>(&mut self, col: &'static str, code: ErrorCode, parse: impl Fn(&str) -> Option<T>) -> Option<T> {
         let raw = self.raw(col);
         if raw.is_empty() {
             return None;
@@ -114,13 +109,7 @@ impl<'a> Cells<'a> {
     }
 
     /// Like `opt`, but an empty cell is a failure too; `fallback` stands in for a failure.
-    fn required<T>(
-        &mut self,
-        col: &'static str,
-        code: ErrorCode,
-        fallback: T,
-        parse: impl Fn(&str) -> Option<T>,
-    ) -> T {
+    fn required<T>(&mut self, col: &'static str, code: ErrorCode, fallback: T, parse: impl Fn(&str) -> Option<T>) -> T {
         if self.raw(col).is_empty() {
             self.fail(col, ErrorCode::Required);
             return fallback;
@@ -165,30 +154,17 @@ impl<'a> Cells<'a> {
 
     /// A required date.
     pub(super) fn date(&mut self, col: &'static str, fallback: Date) -> Date {
-        self.required(col, ErrorCode::InvalidDate, fallback, |s| {
-            Date::parse(s).ok()
-        })
+        self.required(col, ErrorCode::InvalidDate, fallback, |s| Date::parse(s).ok())
     }
 
     /// One of `choices` (snake case, ASCII case ignored), optional.
-    pub(super) fn opt_choice<T: Copy>(
-        &mut self,
-        col: &'static str,
-        choices: &[(&str, T)],
-    ) -> Option<T> {
+    pub(super) fn opt_choice<T: Copy>(&mut self, col: &'static str, choices: &[(&str, T)]) -> Option<T> {
         self.opt(col, ErrorCode::InvalidChoice, |s| find_choice(s, choices))
     }
 
     /// One of `choices`, required; `fallback` stands in for a failure.
-    pub(super) fn choice<T: Copy>(
-        &mut self,
-        col: &'static str,
-        choices: &[(&str, T)],
-        fallback: T,
-    ) -> T {
-        self.required(col, ErrorCode::InvalidChoice, fallback, |s| {
-            find_choice(s, choices)
-        })
+    pub(super) fn choice<T: Copy>(&mut self, col: &'static str, choices: &[(&str, T)], fallback: T) -> T {
+        self.required(col, ErrorCode::InvalidChoice, fallback, |s| find_choice(s, choices))
     }
 
     /// An ISO 4217 currency code (case ignored).
@@ -213,18 +189,12 @@ impl<'a> Cells<'a> {
 
     /// `exclusive`, `vgpu`, `mig:<profile>` or `fractional:<share>`.
     pub(super) fn sharing(&mut self, col: &'static str) -> Sharing {
-        self.required(
-            col,
-            ErrorCode::InvalidChoice,
-            Sharing::Exclusive,
-            parse_sharing,
-        )
+        self.required(col, ErrorCode::InvalidChoice, Sharing::Exclusive, parse_sharing)
     }
 
     /// `label=amount;label=amount` (empty cell: no fees).
     pub(super) fn fees(&mut self, col: &'static str) -> Vec<Fee> {
-        self.opt(col, ErrorCode::InvalidFeeList, parse_fees)
-            .unwrap_or_default()
+        self.opt(col, ErrorCode::InvalidFeeList, parse_fees).unwrap_or_default()
     }
 }
 
@@ -246,9 +216,7 @@ fn parse_sharing(s: &str) -> Option<Sharing> {
         ("mig", Some(profile)) => Some(Sharing::Mig {
             profile: profile.to_owned(),
         }),
-        ("fractional", Some(share)) => {
-            parse_decimal(share).map(|share| Sharing::Fractional { share })
-        }
+        ("fractional", Some(share)) => parse_decimal(share).map(|share| Sharing::Fractional { share }),
         _ => None,
     }
 }

@@ -19,10 +19,7 @@ pub(crate) const INTERCONNECTS: &[(&str, Interconnect)] = &[
 ];
 
 /// `price.basis` values.
-pub(crate) const BASES: &[(&str, PriceBasis)] = &[
-    ("per_node", PriceBasis::PerNode),
-    ("per_gpu", PriceBasis::PerGpu),
-];
+pub(crate) const BASES: &[(&str, PriceBasis)] = &[("per_node", PriceBasis::PerNode), ("per_gpu", PriceBasis::PerGpu)];
 
 /// `price.billing_increment` values.
 pub(crate) const INCREMENTS: &[(&str, BillingIncrement)] = &[

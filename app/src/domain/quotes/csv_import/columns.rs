@@ -10,17 +10,11 @@ pub struct Column {
 }
 
 const fn req(name: &'static str) -> Column {
-    Column {
-        name,
-        required: true,
-    }
+    Column { name, required: true }
 }
 
 const fn opt(name: &'static str) -> Column {
-    Column {
-        name,
-        required: false,
-    }
+    Column { name, required: false }
 }
 
 /// Every column, in the order [`super::super::export`] writes them.

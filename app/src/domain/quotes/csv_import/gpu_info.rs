@@ -76,10 +76,7 @@ enum Value {
 impl Value {
     fn get(&self, key: &str) -> Option<&Value> {
         match self {
-            Value::Dict(pairs) => pairs
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(key))
-                .map(|(_, v)| v),
+            Value::Dict(pairs) => pairs.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -115,10 +112,7 @@ pub fn parse_gpu_info(text: &str) -> Result<GpuInfo, GpuInfoError> {
         _ => Vec::new(),
     };
     let total_memory_mib = value.get("TotalGpuMemoryInMiB").and_then(Value::num);
-    Ok(GpuInfo {
-        gpus,
-        total_memory_mib,
-    })
+    Ok(GpuInfo { gpus, total_memory_mib })
 }
 
 fn entry(v: &Value) -> GpuInfoEntry {
@@ -249,10 +243,7 @@ impl Parser<'_> {
     }
 
     fn unicode_escape(&mut self) -> Result<char, GpuInfoError> {
-        let hex = self
-            .s
-            .get(self.pos..self.pos + 4)
-            .ok_or_else(|| self.err())?;
+        let hex = self.s.get(self.pos..self.pos + 4).ok_or_else(|| self.err())?;
         let code = u32::from_str_radix(hex, 16).map_err(|_| self.err())?;
         let c = char::from_u32(code).ok_or_else(|| self.err())?;
         self.pos += 4;

@@ -162,9 +162,7 @@ pub struct ImportPreview {
 impl ImportPreview {
     /// True when every row produced a draft without any error.
     pub fn is_clean(&self) -> bool {
-        self.rows
-            .iter()
-            .all(|r| r.draft.is_some() && r.errors.is_empty())
+        self.rows.iter().all(|r| r.draft.is_some() && r.errors.is_empty())
     }
 
     /// The drafts of the rows without errors.

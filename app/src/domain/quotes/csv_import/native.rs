@@ -105,11 +105,7 @@ fn price(c: &mut Cells<'_>) -> PriceSheet {
         currency: c.currency("currency"),
         basis: c.choice("price.basis", BASES, PriceBasis::PerNode),
         on_demand_hourly: c.decimal("price.on_demand_hourly"),
-        billing_increment: c.choice(
-            "price.billing_increment",
-            INCREMENTS,
-            BillingIncrement::Hour,
-        ),
+        billing_increment: c.choice("price.billing_increment", INCREMENTS, BillingIncrement::Hour),
         minimum_billable_hours: c.amount("price.minimum_billable_hours"),
         monthly_price: c.opt_decimal("price.monthly_price"),
         commitment_months: c.opt_u32("price.commitment_months"),

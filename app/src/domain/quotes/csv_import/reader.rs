@@ -13,9 +13,7 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Checks size, encoding and content; returns the text without a UTF-8 byte-order mark.
 pub(super) fn decode(bytes: &[u8], max_bytes: usize) -> Result<&str, ImportError> {
     if bytes.len() > max_bytes {
-        return Err(ImportError::TooLarge {
-            limit_bytes: max_bytes,
-        });
+        return Err(ImportError::TooLarge { limit_bytes: max_bytes });
     }
     let skip = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
     let text = std::str::from_utf8(&bytes[skip..]).map_err(|e| ImportError::BadUtf8 {
@@ -61,9 +59,7 @@ impl Header {
         let mut index = HashMap::with_capacity(names.len());
         for (i, name) in names.iter().enumerate().filter(|(_, n)| !n.is_empty()) {
             if index.insert(name.to_ascii_lowercase(), i).is_some() {
-                return Err(ImportError::DuplicateColumn {
-                    column: name.clone(),
-                });
+                return Err(ImportError::DuplicateColumn { column: name.clone() });
             }
         }
         Ok(Header { names, index })
@@ -115,11 +111,7 @@ pub(super) trait RowFormat {
 }
 
 /// Reads every data row of `text` with `fmt`.
-pub(super) fn run(
-    text: &str,
-    header: Header,
-    fmt: &mut impl RowFormat,
-) -> Result<ImportPreview, ImportError> {
+pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Result<ImportPreview, ImportError> {
     let missing = fmt.missing(&header);
     if !missing.is_empty() {
         return Err(ImportError::MissingColumns { columns: missing });
@@ -189,12 +181,7 @@ pub(super) fn run(
     Ok(preview)
 }
 
-fn row_error(
-    line: u64,
-    column: Option<String>,
-    field: Option<&'static str>,
-    code: ErrorCode,
-) -> RowError {
+fn row_error(line: u64, column: Option<String>, field: Option<&'static str>, code: ErrorCode) -> RowError {
     RowError {
         line,
         column,
@@ -223,10 +210,7 @@ fn finish(
                 fmt.column_for(field)
                     .is_some_and(|c| failed.iter().any(|(f, _)| *f == c))
             };
-            if depends_on(fe.field, &fe.code)
-                .iter()
-                .any(|f| cell_failed(f))
-            {
+            if depends_on(fe.field, &fe.code).iter().any(|f| cell_failed(f)) {
                 continue;
             }
             let column = col.and_then(|c| header.spelling(c));
@@ -245,12 +229,7 @@ fn finish(
         Some(&first_line) => {
             let col = fmt.key_column();
             let code = ErrorCode::Duplicate { first_line };
-            errors.push(row_error(
-                line,
-                header.spelling(col),
-                fmt.field_for(col),
-                code,
-            ));
+            errors.push(row_error(line, header.spelling(col), fmt.field_for(col), code));
         }
         None => {
             seen.insert(key, line);
@@ -270,9 +249,7 @@ fn depends_on(field: &'static str, code: &ErrorCode) -> Vec<&'static str> {
     let other = match code {
         ErrorCode::ExceedsVram => Some("spec.vram_gib"),
         ErrorCode::EndBeforeStart => Some("received_on"),
-        ErrorCode::IncompleteCommitment if field == "price.monthly_price" => {
-            Some("price.commitment_months")
-        }
+        ErrorCode::IncompleteCommitment if field == "price.monthly_price" => Some("price.commitment_months"),
         ErrorCode::IncompleteCommitment => Some("price.monthly_price"),
         _ => None,
     };

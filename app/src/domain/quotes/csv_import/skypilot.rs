@@ -53,10 +53,7 @@ pub(super) struct SkyPilot<'a> {
 impl<'a> SkyPilot<'a> {
     pub(super) fn new(defaults: &'a ImportDefaults) -> Self {
         let valid_until = defaults.today.add_days(defaults.valid_days);
-        SkyPilot {
-            defaults,
-            valid_until,
-        }
+        SkyPilot { defaults, valid_until }
     }
 }
 

@@ -3,8 +3,8 @@
 
 use super::fixtures::{spec, workload};
 use crate::domain::quotes::{
-    Figure, Interconnect, LOW_CONCURRENCY_MAX, NodeSpec, Note, Requirement, RequirementKind,
-    Sharing, Status, Unstated, Workload, WorkloadKind, check, mig_profile_gib, vendor_questions,
+    Figure, Interconnect, LOW_CONCURRENCY_MAX, NodeSpec, Note, Requirement, RequirementKind, Sharing, Status, Unstated,
+    Workload, WorkloadKind, check, mig_profile_gib, vendor_questions,
 };
 use rust_decimal_macros::dec;
 
@@ -48,7 +48,11 @@ fn vram_at_the_fifteen_and_twenty_five_percent_edges() {
         assert_eq!(r.required, Some(Figure::Gib(needed)), "{headroom} %");
         assert_eq!(r.status, Status::Pass, "exactly {needed} GiB at {headroom} % headroom");
         s.vram_gib = needed - dec!(0.01);
-        assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail, "just under at {headroom} %");
+        assert_eq!(
+            get(&w, &s, RequirementKind::Vram).status,
+            Status::Fail,
+            "just under at {headroom} %"
+        );
     }
 }
 
@@ -98,7 +102,12 @@ fn multi_node_needs_network_facts() {
     s.interconnect = Some(Interconnect::Nvswitch);
     let r = get(&w, &s, RequirementKind::Network);
     assert_eq!((r.status, r.offered), (Status::Unknown, None));
-    assert_eq!(r.notes, vec![Note::AskVendor { about: Unstated::NetworkBandwidth }]);
+    assert_eq!(
+        r.notes,
+        vec![Note::AskVendor {
+            about: Unstated::NetworkBandwidth
+        }]
+    );
     s.network_gbps = Some(dec!(400));
     let r = get(&w, &s, RequirementKind::Network);
     assert_eq!((r.status, r.notes), (Status::Pass, vec![]));
@@ -125,7 +134,10 @@ fn rdma_not_stated_is_a_question_for_the_vendor_never_a_failure() {
     assert_eq!((r.status, r.offered), (Status::Pass, Some(Figure::Flag(true))));
     assert!(!vendor_questions(&check(&w, &s)).contains(&Unstated::Rdma));
     w.gpus_needed = 8;
-    assert!(find(&w, &s, RequirementKind::Rdma).is_none(), "one node: no RDMA needed");
+    assert!(
+        find(&w, &s, RequirementKind::Rdma).is_none(),
+        "one node: no RDMA needed"
+    );
 }
 
 #[test]
@@ -133,12 +145,28 @@ fn disk_compares_data_plus_checkpoints_with_both_disks() {
     let w = workload();
     let mut s = spec(1);
     let r = get(&w, &s, RequirementKind::Disk);
-    assert_eq!((r.status, r.notes), (Status::Unknown, vec![Note::AskVendor { about: Unstated::DiskSizes }]));
+    assert_eq!(
+        (r.status, r.notes),
+        (
+            Status::Unknown,
+            vec![Note::AskVendor {
+                about: Unstated::DiskSizes
+            }]
+        )
+    );
     s.system_disk_gb = Some(dec!(30));
     let r = get(&w, &s, RequirementKind::Disk);
     assert_eq!(
         (r.status, r.notes),
-        (Status::Unknown, vec![Note::PartialDiskInfo, Note::AskVendor { about: Unstated::DiskSizes }])
+        (
+            Status::Unknown,
+            vec![
+                Note::PartialDiskInfo,
+                Note::AskVendor {
+                    about: Unstated::DiskSizes
+                }
+            ]
+        )
     );
     s.data_disk_gb = Some(dec!(50));
     let r = get(&w, &s, RequirementKind::Disk);
@@ -181,14 +209,27 @@ fn a_slice_passes_low_concurrency_inference_and_warns_above_the_threshold() {
     w.kind = WorkloadKind::InferenceService;
     w.vram_peak_gib = dec!(8);
     w.concurrency = 4;
-    let mut s = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Mig { profile: "1g.10gb".into() });
+    let mut s = NodeSpec::new(
+        "A100 80GB",
+        1,
+        dec!(80),
+        Sharing::Mig {
+            profile: "1g.10gb".into(),
+        },
+    );
     let r = get(&w, &s, RequirementKind::Exclusive);
-    assert_eq!((r.status, r.notes), (Status::Pass, vec![Note::SliceForLowConcurrency { max: 4 }]));
+    assert_eq!(
+        (r.status, r.notes),
+        (Status::Pass, vec![Note::SliceForLowConcurrency { max: 4 }])
+    );
     // 8 GiB × 1.2 = 9.6 GiB fits the 10 GiB slice.
     assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Pass);
     w.concurrency = 5;
     let r = get(&w, &s, RequirementKind::Exclusive);
-    assert_eq!((r.status, r.notes), (Status::Warning, vec![Note::BetterSuitedExclusive]));
+    assert_eq!(
+        (r.status, r.notes),
+        (Status::Warning, vec![Note::BetterSuitedExclusive])
+    );
     w.concurrency = 1;
     s.sharing = Sharing::Vgpu;
     assert_eq!(get(&w, &s, RequirementKind::Exclusive).status, Status::Pass);
@@ -199,15 +240,9 @@ fn multi_gpu_in_one_node_needs_a_link() {
     let mut w = workload();
     w.gpus_needed = 4;
     let mut s = spec(8);
-    assert_eq!(
-        get(&w, &s, RequirementKind::Interconnect).status,
-        Status::Unknown
-    );
+    assert_eq!(get(&w, &s, RequirementKind::Interconnect).status, Status::Unknown);
     s.interconnect = Some(Interconnect::None);
-    assert_eq!(
-        get(&w, &s, RequirementKind::Interconnect).status,
-        Status::Fail
-    );
+    assert_eq!(get(&w, &s, RequirementKind::Interconnect).status, Status::Fail);
     s.interconnect = Some(Interconnect::Pcie);
     let r = get(&w, &s, RequirementKind::Interconnect);
     assert_eq!((r.status, r.notes), (Status::Pass, vec![Note::PcieOnly]));
@@ -227,22 +262,24 @@ fn memory_is_never_assumed_to_pool() {
     let mut s = spec(8);
     // Not stated: 120 GiB would fit 8 × 80 GiB only if pooled — ask, do not fail.
     let r = get(&w, &s, RequirementKind::Vram);
-    assert_eq!((r.status, r.notes), (Status::Unknown, vec![Note::FitsOnlyIfPooled, Note::UsableVramNotStated]));
+    assert_eq!(
+        (r.status, r.notes),
+        (Status::Unknown, vec![Note::FitsOnlyIfPooled, Note::UsableVramNotStated])
+    );
     let r = get(&w, &s, RequirementKind::MemoryPooling);
     assert_eq!((r.status, r.offered), (Status::Unknown, None));
-    assert_eq!(r.notes, vec![Note::AskVendor { about: Unstated::MemoryPooling }]);
+    assert_eq!(
+        r.notes,
+        vec![Note::AskVendor {
+            about: Unstated::MemoryPooling
+        }]
+    );
     s.memory_pooling = Some(false);
     assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail);
     let r = get(&w, &s, RequirementKind::MemoryPooling);
-    assert_eq!(
-        (r.status, r.offered),
-        (Status::Fail, Some(Figure::Flag(false)))
-    );
+    assert_eq!((r.status, r.offered), (Status::Fail, Some(Figure::Flag(false))));
     s.memory_pooling = Some(true);
-    assert_eq!(
-        get(&w, &s, RequirementKind::MemoryPooling).status,
-        Status::Pass
-    );
+    assert_eq!(get(&w, &s, RequirementKind::MemoryPooling).status, Status::Pass);
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.status, Status::Pass);
     assert!(r.notes.contains(&Note::PooledAcrossGpus));
@@ -285,7 +322,14 @@ fn a_mig_slice_offers_its_own_memory_never_the_parent_gpus() {
     w.vram_peak_gib = dec!(20);
     w.headroom_pct = dec!(20);
     let profile = "1g.10gb".to_owned();
-    let s = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Mig { profile: profile.clone() });
+    let s = NodeSpec::new(
+        "A100 80GB",
+        1,
+        dec!(80),
+        Sharing::Mig {
+            profile: profile.clone(),
+        },
+    );
     assert_eq!(s.effective_vram_gib(), Some(dec!(10)));
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.offered, Some(Figure::Gib(dec!(10))));
@@ -294,9 +338,19 @@ fn a_mig_slice_offers_its_own_memory_never_the_parent_gpus() {
     // A stated usable VRAM wins over the profile.
     let mut stated = s.clone();
     stated.usable_vram_gib = Some(dec!(9.5));
-    assert_eq!(get(&w, &stated, RequirementKind::Vram).offered, Some(Figure::Gib(dec!(9.5))));
+    assert_eq!(
+        get(&w, &stated, RequirementKind::Vram).offered,
+        Some(Figure::Gib(dec!(9.5)))
+    );
     // A 3g.40gb slice fits 24 GiB.
-    let big = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Mig { profile: "3g.40gb".into() });
+    let big = NodeSpec::new(
+        "A100 80GB",
+        1,
+        dec!(80),
+        Sharing::Mig {
+            profile: "3g.40gb".into(),
+        },
+    );
     assert_eq!(get(&w, &big, RequirementKind::Vram).status, Status::Pass);
 }
 
@@ -311,7 +365,12 @@ fn fractional_shares_and_vgpus_never_offer_the_whole_gpu() {
     let mut vgpu = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Vgpu);
     let r = get(&w, &vgpu, RequirementKind::Vram);
     assert_eq!((r.status, r.offered), (Status::Unknown, None));
-    assert_eq!(r.notes, vec![Note::AskVendor { about: Unstated::SliceVram }]);
+    assert_eq!(
+        r.notes,
+        vec![Note::AskVendor {
+            about: Unstated::SliceVram
+        }]
+    );
     vgpu.usable_vram_gib = Some(dec!(40));
     assert_eq!(get(&w, &vgpu, RequirementKind::Vram).status, Status::Pass);
 }
@@ -327,7 +386,14 @@ fn mig_profiles_name_their_memory() {
     assert_eq!(mig_profile_gib("1g.gb"), None);
     assert_eq!(mig_profile_gib("1g.0gb"), None);
     // An unreadable profile without a stated usable VRAM is a question, not the parent's 80 GiB.
-    let s = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Mig { profile: "custom".into() });
+    let s = NodeSpec::new(
+        "A100 80GB",
+        1,
+        dec!(80),
+        Sharing::Mig {
+            profile: "custom".into(),
+        },
+    );
     assert_eq!(s.effective_vram_gib(), None);
     assert_eq!(get(&workload(), &s, RequirementKind::Vram).status, Status::Unknown);
 }

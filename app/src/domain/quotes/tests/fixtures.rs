@@ -1,8 +1,6 @@
 //! Valid inputs that tests change one field of.
 
-use crate::domain::quotes::{
-    Date, ImportDefaults, NodeSpec, QuoteDraft, Sharing, Workload, WorkloadKind,
-};
+use crate::domain::quotes::{Date, ImportDefaults, NodeSpec, QuoteDraft, Sharing, Workload, WorkloadKind};
 use crate::domain::tco::{BillingIncrement, Currency, PriceBasis, PriceSheet};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;

@@ -46,37 +46,18 @@ fn falls_back_to_total_memory_divided_by_count() {
 #[test]
 fn says_nothing_when_memory_is_absent() {
     let info =
-        parse_gpu_info("{'Gpus': [{'Name': 'T4', 'Count': 1, 'MemoryInfo': {'SizeInMiB': None}}]}")
-            .expect("parse");
+        parse_gpu_info("{'Gpus': [{'Name': 'T4', 'Count': 1, 'MemoryInfo': {'SizeInMiB': None}}]}").expect("parse");
     assert_eq!(info.memory_per_gpu_gib(), None);
-    assert_eq!(
-        parse_gpu_info("{}").expect("parse").memory_per_gpu_gib(),
-        None
-    );
+    assert_eq!(parse_gpu_info("{}").expect("parse").memory_per_gpu_gib(), None);
 }
 
 #[test]
 fn reports_where_reading_failed() {
-    assert_eq!(
-        parse_gpu_info("{'Gpus': [1, 2"),
-        Err(GpuInfoError { offset: 14 })
-    );
-    assert_eq!(
-        parse_gpu_info("{'Gpus' 1}"),
-        Err(GpuInfoError { offset: 8 })
-    );
-    assert_eq!(
-        parse_gpu_info("{'Count': 8.0.0}"),
-        Err(GpuInfoError { offset: 10 })
-    );
-    assert_eq!(
-        parse_gpu_info("{'a': nope}"),
-        Err(GpuInfoError { offset: 6 })
-    );
-    assert_eq!(
-        parse_gpu_info("{} trailing"),
-        Err(GpuInfoError { offset: 3 })
-    );
+    assert_eq!(parse_gpu_info("{'Gpus': [1, 2"), Err(GpuInfoError { offset: 14 }));
+    assert_eq!(parse_gpu_info("{'Gpus' 1}"), Err(GpuInfoError { offset: 8 }));
+    assert_eq!(parse_gpu_info("{'Count': 8.0.0}"), Err(GpuInfoError { offset: 10 }));
+    assert_eq!(parse_gpu_info("{'a': nope}"), Err(GpuInfoError { offset: 6 }));
+    assert_eq!(parse_gpu_info("{} trailing"), Err(GpuInfoError { offset: 3 }));
     assert_eq!(parse_gpu_info("[]"), Err(GpuInfoError { offset: 0 }));
     assert!(parse_gpu_info("").is_err());
 }

@@ -6,10 +6,7 @@ use rust_decimal_macros::dec;
 #[test]
 fn suggests_vram_from_an_unambiguous_name() {
     assert_eq!(suggested_vram_gib("L4"), Some(dec!(24)));
-    assert_eq!(
-        suggested_vram_gib("NVIDIA GeForce RTX 4090"),
-        Some(dec!(24))
-    );
+    assert_eq!(suggested_vram_gib("NVIDIA GeForce RTX 4090"), Some(dec!(24)));
     assert_eq!(suggested_vram_gib("h200"), Some(dec!(141)));
     assert_eq!(suggested_vram_gib("MI300X"), Some(dec!(192)));
 }
@@ -31,11 +28,6 @@ fn ambiguous_or_unknown_names_suggest_nothing() {
 #[test]
 fn every_suggestion_label_implies_its_vram() {
     for s in GPU_MODEL_SUGGESTIONS {
-        assert_eq!(
-            suggested_vram_gib(s.label),
-            Some(s.vram_gib.into()),
-            "{}",
-            s.label
-        );
+        assert_eq!(suggested_vram_gib(s.label), Some(s.vram_gib.into()), "{}", s.label);
     }
 }

@@ -2,8 +2,8 @@
 
 use super::fixtures::{defaults, draft};
 use crate::domain::quotes::{
-    CsvFormat, ErrorCode, FormFactor, ImportError, ImportPreview, Interconnect, RowError, Sharing,
-    detect_format, export, import,
+    CsvFormat, ErrorCode, FormFactor, ImportError, ImportPreview, Interconnect, RowError, Sharing, detect_format,
+    export, import,
 };
 use crate::domain::tco::{BillingIncrement, Currency, Fee, PriceBasis};
 use rust_decimal_macros::dec;
@@ -93,10 +93,7 @@ spec.vram_gib,spec.usable_vram_gib,spec.sharing,price.basis,price.on_demand_hour
 price.billing_increment,price.stopped_bills_compute\n\
 算力港,R1,2025-03-01,2025-02-01,XYZ,,0,24,30,fractional:1.5,per_hour,-1,daily,maybe\n";
     let p = read(csv.as_bytes()).expect("import");
-    let got: Vec<(Option<String>, ErrorCode)> = row_errors(&p)
-        .into_iter()
-        .map(|e| (e.column, e.code))
-        .collect();
+    let got: Vec<(Option<String>, ErrorCode)> = row_errors(&p).into_iter().map(|e| (e.column, e.code)).collect();
     let col = |c: &str| Some(c.to_owned());
     assert_eq!(
         got,
@@ -109,10 +106,7 @@ price.billing_increment,price.stopped_bills_compute\n\
             (col("spec.gpu_model"), ErrorCode::Required),
             (col("spec.gpus_per_node"), ErrorCode::NotPositive),
             (col("spec.usable_vram_gib"), ErrorCode::ExceedsVram),
-            (
-                col("spec.sharing"),
-                ErrorCode::OutOfRange { allowed: "(0, 1)" }
-            ),
+            (col("spec.sharing"), ErrorCode::OutOfRange { allowed: "(0, 1)" }),
             (col("price.on_demand_hourly"), ErrorCode::Negative),
         ]
     );
@@ -139,10 +133,7 @@ fn validation_errors_alone_keep_the_draft() {
 
 #[test]
 fn a_semicolon_file_is_a_wrong_delimiter() {
-    assert_eq!(
-        read(SEMICOLON),
-        Err(ImportError::WrongDelimiter { found: ';' })
-    );
+    assert_eq!(read(SEMICOLON), Err(ImportError::WrongDelimiter { found: ';' }));
     assert_eq!(
         detect_format(SEMICOLON),
         Err(ImportError::WrongDelimiter { found: ';' })
@@ -205,22 +196,14 @@ fn empty_and_oversized_files_are_refused() {
 
 #[test]
 fn unknown_headers_are_an_unknown_format() {
-    assert_eq!(
-        read(b"name,price\nfoo,1\n"),
-        Err(ImportError::UnknownFormat)
-    );
-    assert_eq!(
-        detect_format(b"name,price\n"),
-        Err(ImportError::UnknownFormat)
-    );
+    assert_eq!(read(b"name,price\nfoo,1\n"), Err(ImportError::UnknownFormat));
+    assert_eq!(detect_format(b"name,price\n"), Err(ImportError::UnknownFormat));
 }
 
 #[test]
 fn a_forced_format_still_needs_its_columns() {
     let err = import(ONE_BAD_ROW, Some(CsvFormat::SkyPilot), &defaults("x"));
-    assert!(
-        matches!(err, Err(ImportError::MissingColumns { columns }) if columns.contains(&"InstanceType"))
-    );
+    assert!(matches!(err, Err(ImportError::MissingColumns { columns }) if columns.contains(&"InstanceType")));
 }
 
 #[test]
@@ -262,13 +245,7 @@ fn short_rows_blank_lines_and_extra_columns() {
     assert_eq!(p.ignored_columns, vec!["spec.vram_gb".to_owned()]);
     assert_eq!(p.skipped.len(), 1);
     let short = p.rows.last().expect("row");
-    assert_eq!(
-        short.errors[0].code,
-        ErrorCode::FieldCount {
-            expected: 14,
-            found: 3
-        }
-    );
+    assert_eq!(short.errors[0].code, ErrorCode::FieldCount { expected: 14, found: 3 });
     assert_eq!(short.line, 7);
 }
 
@@ -279,10 +256,7 @@ fn currency_and_choices_ignore_case() {
         .replace(",CNY,per_node,", ",cny,PER_NODE,");
     let p = read(text.as_bytes()).expect("import");
     assert!(p.is_clean(), "{:?}", row_errors(&p));
-    assert_eq!(
-        p.rows[0].draft.as_ref().map(|d| d.price.currency),
-        Some(Currency::CNY)
-    );
+    assert_eq!(p.rows[0].draft.as_ref().map(|d| d.price.currency), Some(Currency::CNY));
 }
 
 #[test]
@@ -332,12 +306,6 @@ spec.vram_gib,spec.sharing,spec.rdma,price.basis,price.on_demand_hourly,\
 price.billing_increment,price.stopped_bills_compute\n\
 V,R1,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,maybe,per_node,5,hour,yes\n";
     let p = read(csv.as_bytes()).expect("import");
-    let got: Vec<_> = row_errors(&p)
-        .into_iter()
-        .map(|e| (e.column, e.code))
-        .collect();
-    assert_eq!(
-        got,
-        vec![(Some("spec.rdma".to_owned()), ErrorCode::InvalidBool)]
-    );
+    let got: Vec<_> = row_errors(&p).into_iter().map(|e| (e.column, e.code)).collect();
+    assert_eq!(got, vec![(Some("spec.rdma".to_owned()), ErrorCode::InvalidBool)]);
 }

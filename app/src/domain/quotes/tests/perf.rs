@@ -26,10 +26,7 @@ fn ten_thousand_nodeledger_rows_import_quickly() {
     let start = Instant::now();
     let preview = import(csv.as_bytes(), None, &defaults("x")).expect("import");
     let took = start.elapsed();
-    println!(
-        "nodeledger: {ROWS} rows, {} bytes, imported in {took:?}",
-        csv.len()
-    );
+    println!("nodeledger: {ROWS} rows, {} bytes, imported in {took:?}", csv.len());
     assert!(preview.is_clean());
     assert_eq!(preview.rows.len(), ROWS);
     assert!(took < LIMIT, "{took:?}");
@@ -50,10 +47,7 @@ fn ten_thousand_skypilot_rows_import_quickly() {
     let start = Instant::now();
     let preview = import(csv.as_bytes(), None, &defaults("AWS")).expect("import");
     let took = start.elapsed();
-    println!(
-        "skypilot: {ROWS} rows, {} bytes, imported in {took:?}",
-        csv.len()
-    );
+    println!("skypilot: {ROWS} rows, {} bytes, imported in {took:?}", csv.len());
     assert!(preview.is_clean());
     assert_eq!(preview.rows.len(), ROWS);
     assert!(took < LIMIT, "{took:?}");

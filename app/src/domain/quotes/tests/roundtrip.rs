@@ -1,9 +1,7 @@
 //! Export → import gives back equal drafts (property test over generated valid drafts).
 
 use super::fixtures::{date, defaults, draft};
-use crate::domain::quotes::{
-    Date, FormFactor, Interconnect, NodeSpec, QuoteDraft, Sharing, export, import, validate,
-};
+use crate::domain::quotes::{Date, FormFactor, Interconnect, NodeSpec, QuoteDraft, Sharing, export, import, validate};
 use crate::domain::tco::{BillingIncrement, Currency, Fee, PriceBasis};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -43,13 +41,7 @@ fn sharing() -> impl Strategy<Value = Sharing> {
 
 fn spec() -> impl Strategy<Value = NodeSpec> {
     (
-        (
-            text(),
-            1u32..=64,
-            (1i64..=1024, 0u32..=1),
-            any::<bool>(),
-            sharing(),
-        ),
+        (text(), 1u32..=64, (1i64..=1024, 0u32..=1), any::<bool>(), sharing()),
         (
             proptest::option::of(prop_oneof![
                 Just(FormFactor::Pcie),
@@ -63,10 +55,7 @@ fn spec() -> impl Strategy<Value = NodeSpec> {
                 Just(Interconnect::Nvswitch)
             ]),
             opt_amount(),
-            (
-                proptest::option::of(any::<bool>()),
-                proptest::option::of(any::<bool>()),
-            ),
+            (proptest::option::of(any::<bool>()), proptest::option::of(any::<bool>())),
         ),
         (
             opt_text(),
@@ -92,16 +81,8 @@ fn spec() -> impl Strategy<Value = NodeSpec> {
                 s.network_gbps,
                 (s.rdma, s.memory_pooling),
             ) = link;
-            (
-                s.cpu_model,
-                s.vcpus,
-                s.ram_gib,
-                s.system_disk_gb,
-                s.data_disk_gb,
-            ) = host;
-            s.ram_gib = s
-                .ram_gib
-                .filter(|r| !r.is_zero() && *r <= Decimal::from(65_536));
+            (s.cpu_model, s.vcpus, s.ram_gib, s.system_disk_gb, s.data_disk_gb) = host;
+            s.ram_gib = s.ram_gib.filter(|r| !r.is_zero() && *r <= Decimal::from(65_536));
             s.network_gbps = s.network_gbps.filter(|g| *g <= Decimal::from(100_000));
             let (flags, region, rocm) = rest;
             s.data_disk_survives_release = flags[0];
@@ -118,8 +99,7 @@ fn spec() -> impl Strategy<Value = NodeSpec> {
 }
 
 fn fee() -> impl Strategy<Value = Fee> {
-    ("[A-Za-z中文][A-Za-z0-9 中文]{0,8}[A-Za-z中文]", amount())
-        .prop_map(|(label, amount)| Fee { label, amount })
+    ("[A-Za-z中文][A-Za-z0-9 中文]{0,8}[A-Za-z中文]", amount()).prop_map(|(label, amount)| Fee { label, amount })
 }
 
 prop_compose! {
@@ -212,8 +192,5 @@ fn stored_json_keeps_not_stated_and_reads_older_bodies() {
     spec.insert("rdma".into(), serde_json::Value::Bool(false));
     spec.remove("memory_pooling");
     let read: QuoteDraft = serde_json::from_value(old).expect("old body");
-    assert_eq!(
-        (read.spec.rdma, read.spec.memory_pooling),
-        (Some(false), None)
-    );
+    assert_eq!((read.spec.rdma, read.spec.memory_pooling), (Some(false), None));
 }

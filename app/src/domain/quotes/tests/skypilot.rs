@@ -2,8 +2,8 @@
 
 use super::fixtures::{date, defaults};
 use crate::domain::quotes::{
-    CsvFormat, ErrorCode, FormFactor, ImportError, ImportPreview, QuoteDraft, RowError, Sharing,
-    SkipReason, detect_format, import,
+    CsvFormat, ErrorCode, FormFactor, ImportError, ImportPreview, QuoteDraft, RowError, Sharing, SkipReason,
+    detect_format, import,
 };
 use crate::domain::tco::{BillingIncrement, Currency, PriceBasis};
 use rust_decimal_macros::dec;
@@ -30,10 +30,7 @@ fn lambda_catalog_without_zone_column() {
     assert_eq!(p.rows.len(), 8);
     assert_eq!(
         p.skipped,
-        vec![
-            (6, SkipReason::NoAccelerator),
-            (11, SkipReason::NoAccelerator)
-        ]
+        vec![(6, SkipReason::NoAccelerator), (11, SkipReason::NoAccelerator)]
     );
     let a100 = by_ref(&p, "gpu_8x_a100_80gb_sxm4@us-west-2");
     assert_eq!(a100.vendor, "Lambda");
@@ -58,10 +55,7 @@ fn lambda_catalog_without_zone_column() {
     let h100 = by_ref(&p, "gpu_1x_h100_pcie@us-west-3");
     assert_eq!(h100.spec.form_factor, Some(FormFactor::Pcie));
     assert_eq!(by_ref(&p, "gpu_8x_v100@us-south-1").spec.form_factor, None);
-    assert!(
-        p.valid_drafts()
-            .any(|d| d.reference == "gpu_1x_a10@us-west-1")
-    );
+    assert!(p.valid_drafts().any(|d| d.reference == "gpu_1x_a10@us-west-1"));
 }
 
 #[test]
@@ -104,10 +98,7 @@ fn aws_catalog_with_zones_skips_cpu_rows_and_flags_duplicates() {
         .collect();
     assert_eq!(
         refs[..2],
-        [
-            "g5.xlarge@us-east-1/us-east-1a",
-            "g5.xlarge@us-east-1/us-east-1b"
-        ]
+        ["g5.xlarge@us-east-1/us-east-1a", "g5.xlarge@us-east-1/us-east-1b"]
     );
     let errors: Vec<&RowError> = p.rows.iter().flat_map(|r| &r.errors).collect();
     assert_eq!(
@@ -119,16 +110,8 @@ fn aws_catalog_with_zones_skips_cpu_rows_and_flags_duplicates() {
             code: ErrorCode::Duplicate { first_line: 2 },
         }]
     );
-    assert_eq!(
-        by_ref(&p, "p4d.24xlarge@us-east-1/us-east-1a")
-            .spec
-            .vram_gib,
-        dec!(40)
-    );
-    assert_eq!(
-        by_ref(&p, "g5.xlarge@us-east-1/us-east-1a").spec.vram_gib,
-        dec!(24)
-    );
+    assert_eq!(by_ref(&p, "p4d.24xlarge@us-east-1/us-east-1a").spec.vram_gib, dec!(40));
+    assert_eq!(by_ref(&p, "g5.xlarge@us-east-1/us-east-1a").spec.vram_gib, dec!(24));
 }
 
 #[test]
@@ -141,11 +124,7 @@ x3,A100,2.5,96.5,1152,\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 2
     let got: Vec<(u64, Option<String>, ErrorCode)> = p
         .rows
         .iter()
-        .flat_map(|r| {
-            r.errors
-                .iter()
-                .map(|e| (e.line, e.column.clone(), e.code.clone()))
-        })
+        .flat_map(|r| r.errors.iter().map(|e| (e.line, e.column.clone(), e.code.clone())))
         .collect();
     let col = |c: &str| Some(c.to_owned());
     assert_eq!(
@@ -213,21 +192,9 @@ fn catalog_numbers_accept_python_floats_only() {
         .collect();
     assert_eq!(
         hourly,
-        [
-            Some(dec!(0.000011)),
-            Some(dec!(20)),
-            None,
-            None,
-            None,
-            None,
-            None
-        ]
+        [Some(dec!(0.000011)), Some(dec!(20)), None, None, None, None, None]
     );
-    assert!(
-        p.rows[2..]
-            .iter()
-            .all(|r| r.errors[0].code == ErrorCode::InvalidNumber)
-    );
+    assert!(p.rows[2..].iter().all(|r| r.errors[0].code == ErrorCode::InvalidNumber));
 }
 
 #[test]

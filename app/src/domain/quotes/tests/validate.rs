@@ -1,9 +1,7 @@
 //! `validate`: one test per rule, and all errors at once.
 
 use super::fixtures::{date, draft};
-use crate::domain::quotes::{
-    ErrorCode, FieldError, QuoteDraft, Sharing, Vendor, validate, validate_vendor,
-};
+use crate::domain::quotes::{ErrorCode, FieldError, QuoteDraft, Sharing, Vendor, validate, validate_vendor};
 use crate::domain::tco::Fee;
 use rust_decimal_macros::dec;
 
@@ -49,11 +47,7 @@ fn gpus_per_node_must_be_1_to_64() {
     d.spec.gpus_per_node = 0;
     only(&d, "spec.gpus_per_node", ErrorCode::NotPositive);
     d.spec.gpus_per_node = 65;
-    only(
-        &d,
-        "spec.gpus_per_node",
-        ErrorCode::TooLarge { max: dec!(64) },
-    );
+    only(&d, "spec.gpus_per_node", ErrorCode::TooLarge { max: dec!(64) });
 }
 
 #[test]
@@ -67,11 +61,7 @@ fn negative_price_is_rejected() {
 fn hourly_price_above_a_million_is_absurd() {
     let mut d = draft();
     d.price.on_demand_hourly = dec!(1000000.01);
-    only(
-        &d,
-        "price.on_demand_hourly",
-        ErrorCode::TooLarge { max: dec!(1000000) },
-    );
+    only(&d, "price.on_demand_hourly", ErrorCode::TooLarge { max: dec!(1000000) });
 }
 
 #[test]
@@ -91,17 +81,9 @@ fn commitment_needs_price_and_term_in_range() {
     d.price.commitment_months = Some(0);
     only(&d, "price.commitment_months", ErrorCode::NotPositive);
     d.price.commitment_months = Some(121);
-    only(
-        &d,
-        "price.commitment_months",
-        ErrorCode::TooLarge { max: dec!(120) },
-    );
+    only(&d, "price.commitment_months", ErrorCode::TooLarge { max: dec!(120) });
     d.price.commitment_months = None;
-    only(
-        &d,
-        "price.commitment_months",
-        ErrorCode::IncompleteCommitment,
-    );
+    only(&d, "price.commitment_months", ErrorCode::IncompleteCommitment);
 }
 
 #[test]
@@ -160,11 +142,7 @@ fn fractional_share_must_lie_strictly_between_0_and_1() {
     let mut d = draft();
     for share in [dec!(0), dec!(1), dec!(-0.5), dec!(1.5)] {
         d.spec.sharing = Sharing::Fractional { share };
-        only(
-            &d,
-            "spec.sharing",
-            ErrorCode::OutOfRange { allowed: "(0, 1)" },
-        );
+        only(&d, "spec.sharing", ErrorCode::OutOfRange { allowed: "(0, 1)" });
     }
     d.spec.sharing = Sharing::Fractional { share: dec!(0.25) };
     assert_eq!(validate(&d), Ok(()));
@@ -173,9 +151,7 @@ fn fractional_share_must_lie_strictly_between_0_and_1() {
 #[test]
 fn mig_needs_a_profile() {
     let mut d = draft();
-    d.spec.sharing = Sharing::Mig {
-        profile: String::new(),
-    };
+    d.spec.sharing = Sharing::Mig { profile: String::new() };
     only(&d, "spec.sharing", ErrorCode::Required);
 }
 
@@ -255,10 +231,7 @@ fn a_draft_survives_json() {
     };
     let json = serde_json::to_string(&d).expect("serialize");
     assert!(json.contains("\"on_demand_hourly\":\"220.00\""), "{json}");
-    assert_eq!(
-        serde_json::from_str::<QuoteDraft>(&json).expect("deserialize"),
-        d
-    );
+    assert_eq!(serde_json::from_str::<QuoteDraft>(&json).expect("deserialize"), d);
 }
 
 #[test]

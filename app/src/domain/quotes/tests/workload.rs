@@ -15,9 +15,7 @@ fn with_headroom(pct: Decimal) -> Result<(), Vec<FieldError>> {
 fn out_of_range() -> Result<(), Vec<FieldError>> {
     Err(vec![FieldError::new(
         "headroom_pct",
-        ErrorCode::OutOfRange {
-            allowed: "[15, 25]",
-        },
+        ErrorCode::OutOfRange { allowed: "[15, 25]" },
     )])
 }
 
@@ -57,12 +55,7 @@ fn needs_gpus_peak_and_concurrency() {
     w.gpus_needed = 0;
     w.vram_peak_gib = dec!(0);
     w.concurrency = 0;
-    let fields: Vec<_> = w
-        .validate()
-        .unwrap_err()
-        .into_iter()
-        .map(|e| e.field)
-        .collect();
+    let fields: Vec<_> = w.validate().unwrap_err().into_iter().map(|e| e.field).collect();
     assert_eq!(fields, ["vram_peak_gib", "concurrency", "gpus_needed"]);
 }
 

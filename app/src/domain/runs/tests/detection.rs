@@ -28,10 +28,7 @@ fn byte_order_mark_is_ignored() {
     let mut csv = b"\xEF\xBB\xBF".to_vec();
     csv.extend_from_slice(super::SMI_UNITS);
     assert_eq!(detect(&csv), Ok(Format::NvidiaSmi));
-    assert_eq!(
-        super::super::parse_nvidia_smi(&csv[..]),
-        Ok(run_of(super::SMI_UNITS))
-    );
+    assert_eq!(super::super::parse_nvidia_smi(&csv[..]), Ok(run_of(super::SMI_UNITS)));
 }
 
 #[test]

@@ -14,25 +14,14 @@ fn empty_and_blank_inputs() {
 
 #[test]
 fn garbage_bytes_report_their_offset() {
-    let png = [
-        0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D,
-    ];
-    assert_eq!(
-        parse(&png, None),
-        Err(ParseError::InvalidUtf8 { offset: 0 })
-    );
-    assert_eq!(
-        parse(b"abc\x00def", None),
-        Err(ParseError::Binary { offset: 3 })
-    );
+    let png = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D];
+    assert_eq!(parse(&png, None), Err(ParseError::InvalidUtf8 { offset: 0 }));
+    assert_eq!(parse(b"abc\x00def", None), Err(ParseError::Binary { offset: 3 }));
     assert_eq!(
         parse(b"{\"a\": \"\xff\"}", None),
         Err(ParseError::InvalidUtf8 { offset: 7 })
     );
-    assert_eq!(
-        detect(b"ok so far\x01"),
-        Err(ParseError::Binary { offset: 9 })
-    );
+    assert_eq!(detect(b"ok so far\x01"), Err(ParseError::Binary { offset: 9 }));
 }
 
 #[test]
@@ -46,23 +35,13 @@ fn truncated_json_reports_line_and_column() {
         parse(truncated.as_bytes(), None),
         Err(ParseError::TruncatedJson { line, column })
     );
-    assert_eq!(
-        (line, column),
-        (27, 22),
-        "the cut is inside line 27 of the fixture"
-    );
+    assert_eq!((line, column), (27, 22), "the cut is inside line 27 of the fixture");
 }
 
 #[test]
 fn malformed_json_reports_line_and_column() {
     let doc = b"{\"output_throughput\": 1.0,\n  \"duration\": oops}";
-    assert_eq!(
-        parse(doc, None),
-        Err(ParseError::MalformedJson {
-            line: 2,
-            column: 15
-        })
-    );
+    assert_eq!(parse(doc, None), Err(ParseError::MalformedJson { line: 2, column: 15 }));
 }
 
 #[test]
@@ -75,12 +54,7 @@ fn unknown_json_lists_supported_formats() {
         br#"{"schema": "other/v1"}"#,
     ] {
         let err = parse(doc, None).expect_err("unrecognised");
-        assert_eq!(
-            err,
-            ParseError::UnrecognizedFormat {
-                supported: Format::ALL
-            }
-        );
+        assert_eq!(err, ParseError::UnrecognizedFormat { supported: Format::ALL });
         assert_eq!(
             err.to_string(),
             "unrecognised format; supported: canonical, vllm, vllm_legacy, llama_bench, mlperf, nvidia_smi"
@@ -179,10 +153,7 @@ fn csv_with_too_many_gpus() {
     }
     assert!(matches!(
         parse(csv.as_bytes(), None),
-        Err(ParseError::TooManyGpus {
-            line: 66,
-            limit: 64
-        })
+        Err(ParseError::TooManyGpus { line: 66, limit: 64 })
     ));
 }
 
@@ -196,15 +167,11 @@ fn forced_format_that_does_not_fit() {
     );
     assert_eq!(
         parse(super::MLPERF_OFFLINE, Some(Format::Vllm)),
-        Err(ParseError::FormatMismatch {
-            expected: Format::Vllm
-        })
+        Err(ParseError::FormatMismatch { expected: Format::Vllm })
     );
     assert_eq!(
         parse(b"a: b\n", Some(Format::Mlperf)),
-        Err(ParseError::NoData {
-            format: Format::Mlperf
-        })
+        Err(ParseError::NoData { format: Format::Mlperf })
     );
 }
 
@@ -223,9 +190,7 @@ fn errors_serialize_as_codes_with_data() {
             expected: 2,
             found: 3,
         },
-        ParseError::UnrecognizedFormat {
-            supported: Format::ALL,
-        },
+        ParseError::UnrecognizedFormat { supported: Format::ALL },
         ParseError::UnknownSchemaVersion {
             found: "x".into(),
             expected: "y",

@@ -4,10 +4,7 @@ use super::super::{Format, MlperfSummary, ThroughputUnit, parse};
 use super::{LLAMA, MLPERF_OFFLINE, MLPERF_SERVER, VLLM, VLLM_LEGACY, close, run_of};
 
 fn named(run: &super::super::CanonicalRun, name: &str) -> Option<f64> {
-    run.throughputs
-        .iter()
-        .find(|t| t.name == name)
-        .map(|t| t.value)
+    run.throughputs.iter().find(|t| t.name == name).map(|t| t.value)
 }
 
 #[test]
@@ -24,16 +21,8 @@ fn vllm_serve_maps_throughputs_latencies_and_keeps_extras() {
     close(lat.p50, 4_921.551_227_569_58, 1e-9);
     close(lat.p90, 5_522.403_097_152_71, 1e-9);
     close(lat.p99, 6_188.014_268_875_122, 1e-9);
-    close(
-        run.latencies.get("ttft.p90").copied(),
-        256.339_120_864_868_2,
-        1e-9,
-    );
-    close(
-        run.latencies.get("itl.std").copied(),
-        18.904_012_473_062_52,
-        1e-9,
-    );
+    close(run.latencies.get("ttft.p90").copied(), 256.339_120_864_868_2, 1e-9);
+    close(run.latencies.get("itl.std").copied(), 18.904_012_473_062_52, 1e-9);
     close(run.latencies.get("e2el.p99.9").copied(), 6_480.5, 1e-9);
     assert_eq!(run.latencies.len(), 4 * 5 + 1);
     let w = run.workload.clone().expect("workload");
@@ -49,10 +38,7 @@ fn vllm_serve_maps_throughputs_latencies_and_keeps_extras() {
         "model_id",
         "request_goodput",
     ] {
-        assert!(
-            !run.extra.contains_key(mapped),
-            "{mapped} should be mapped, not extra"
-        );
+        assert!(!run.extra.contains_key(mapped), "{mapped} should be mapped, not extra");
     }
 }
 
@@ -60,20 +46,12 @@ fn vllm_serve_maps_throughputs_latencies_and_keeps_extras() {
 fn vllm_legacy_handles_colon_key_python_infinity_and_detail_arrays() {
     let run = run_of(VLLM_LEGACY);
     assert_eq!(run.source_format, Format::VllmLegacy);
-    close(
-        run.throughput.as_ref().map(|t| t.value),
-        1_041.732_591_728_1,
-        1e-9,
-    );
+    close(run.throughput.as_ref().map(|t| t.value), 1_041.732_591_728_1, 1e-9);
     close(named(&run, "requests"), 5.301_541_040_089_468, 1e-12);
     assert_eq!(named(&run, "goodput"), None);
     assert!(!run.extra.contains_key("request_goodput:"));
     assert_eq!(run.latency_ms, None, "no e2el keys in the old script");
-    close(
-        run.latencies.get("ttft.p99").copied(),
-        4_237.770_119_970_664,
-        1e-9,
-    );
+    close(run.latencies.get("ttft.p99").copied(), 4_237.770_119_970_664, 1e-9);
     assert_eq!(
         run.extra.get("request_rate"),
         Some(&json!(null)),
@@ -112,11 +90,7 @@ fn llama_bench_keeps_pp_and_tg_rows_and_unknown_keys() {
     assert_eq!(w.precision.as_deref(), Some("Q4_K - Medium"));
     assert_eq!(w.batch_size, Some(2048));
     assert_eq!(w.input_size, Some(512));
-    close(
-        run.duration_s,
-        (73_655_020.0 * 5.0 + 904_231_110.0 * 5.0) / 1e9,
-        1e-9,
-    );
+    close(run.duration_s, (73_655_020.0 * 5.0 + 904_231_110.0 * 5.0) / 1e9, 1e-9);
     let rows = run
         .extra
         .get("llama_bench_rows")
@@ -140,10 +114,7 @@ fn llama_bench_tolerates_missing_keys_and_depth() {
 fn llama_bench_without_generation_falls_back_to_first_row() {
     let doc = br#"[{"n_prompt": 512, "n_gen": 0, "avg_ts": 900.0}]"#;
     close(
-        parse(doc, None)
-            .expect("parses")
-            .throughput
-            .map(|t| t.value),
+        parse(doc, None).expect("parses").throughput.map(|t| t.value),
         900.0,
         0.0,
     );
@@ -159,11 +130,7 @@ fn mlperf_offline_valid() {
     close(lat.p50, 306_418.874_12, 1e-6);
     close(lat.p90, 549_506.021_447, 1e-6);
     close(lat.p99, 604_224.901_334, 1e-6);
-    close(
-        run.latencies.get("latency.p99.9").copied(),
-        609_757.226_211,
-        1e-6,
-    );
+    close(run.latencies.get("latency.p99.9").copied(), 609_757.226_211, 1e-6);
     close(run.latencies.get("latency.min").copied(), 17.384_123, 1e-9);
     let s = MlperfSummary::from_run(&run).expect("summary");
     assert_eq!(s.scenario.as_deref(), Some("Offline"));
@@ -221,13 +188,9 @@ fn approx_eq(a: &serde_json::Value, b: &serde_json::Value) -> bool {
             (Some(x), Some(y)) => (x - y).abs() <= 1e-14 * x.abs().max(y.abs()),
             _ => x == y,
         },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| approx_eq(x, y))
-        }
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| approx_eq(x, y)),
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| approx_eq(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| approx_eq(v, w)))
         }
         _ => a == b,
     }

@@ -2,8 +2,8 @@ use proptest::prelude::*;
 
 use super::super::smi_value::parse_num;
 use super::super::{
-    CanonicalRun, EXTRA_TELEMETRY_SOURCE, Format, Interval, TelemetrySample, Throttle,
-    ThrottleReason, VerdictContext, assess, detect, parse, parse_nvidia_smi,
+    CanonicalRun, EXTRA_TELEMETRY_SOURCE, Format, Interval, TelemetrySample, Throttle, ThrottleReason, VerdictContext,
+    assess, detect, parse, parse_nvidia_smi,
 };
 use super::FIXTURES;
 

@@ -30,20 +30,12 @@ fn schema_is_draft_2020_12_and_names_every_top_level_property() {
 fn top_level_fields_match_what_serde_writes() {
     let full = run_of(CANONICAL_FULL);
     let value = serde_json::to_value(&full).expect("serializes");
-    let keys: Vec<&str> = value
-        .as_object()
-        .expect("object")
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys: Vec<&str> = value.as_object().expect("object").keys().map(String::as_str).collect();
     let mut expected = TOP_LEVEL_FIELDS.to_vec();
     let mut got = keys.clone();
     expected.sort_unstable();
     got.sort_unstable();
-    assert_eq!(
-        got, expected,
-        "canonical_full.json must populate every field"
-    );
+    assert_eq!(got, expected, "canonical_full.json must populate every field");
 }
 
 /// Checks object keys against `properties` wherever the schema closes an
@@ -92,12 +84,7 @@ fn every_parsed_fixture_fits_the_schema_keys_and_enums() {
         let value = serde_json::to_value(&run).expect("serializes");
         check_closed(&s, &s, &value, name);
         let judged = super::super::assess(run, &super::super::VerdictContext::default());
-        check_closed(
-            &s,
-            &s,
-            &serde_json::to_value(&judged).expect("serializes"),
-            name,
-        );
+        check_closed(&s, &s, &serde_json::to_value(&judged).expect("serializes"), name);
     }
 }
 
@@ -106,8 +93,7 @@ fn schema_lists_every_reason_code() {
     use super::super::{Difference, QuoteField, Reason};
     use rust_decimal::Decimal;
     let s = schema();
-    let codes =
-        &s["properties"]["verdict"]["properties"]["reasons"]["items"]["properties"]["code"]["enum"];
+    let codes = &s["properties"]["verdict"]["properties"]["reasons"]["items"]["properties"]["code"]["enum"];
     let samples = [
         Reason::WarmupExcluded {
             warmup_s: 1.0,
@@ -121,9 +107,7 @@ fn schema_lists_every_reason_code() {
             max_share: 0.1,
         },
         Reason::DurationUnknown,
-        Reason::DurationFromMlperf {
-            min_duration_s: 600.0,
-        },
+        Reason::DurationFromMlperf { min_duration_s: 600.0 },
         Reason::ShortRun {
             duration_s: 1.0,
             warmup_s: 0.0,
@@ -172,10 +156,7 @@ fn schema_lists_every_reason_code() {
             quoted: "a".into(),
             observed: "b".into(),
         },
-        Reason::GpuCountMismatch {
-            quoted: 1,
-            observed: 2,
-        },
+        Reason::GpuCountMismatch { quoted: 1, observed: 2 },
         Reason::VramShortfall {
             quoted_mib: 2.0,
             observed_mib: 1.0,
@@ -193,21 +174,13 @@ fn schema_lists_every_reason_code() {
             quoted: true,
             observed: false,
         },
-        Reason::QuoteUnverifiable {
-            field: QuoteField::Mig,
-        },
-        Reason::Retired {
-            was: "x".into(),
-        },
+        Reason::QuoteUnverifiable { field: QuoteField::Mig },
+        Reason::Retired { was: "x".into() },
     ];
     assert_eq!(codes.as_array().map(Vec::len), Some(samples.len()));
     for r in samples {
         let v = serde_json::to_value(&r).expect("serializes");
         assert_eq!(v["code"], r.code());
-        assert!(
-            codes.as_array().is_some_and(|c| c.contains(&v["code"])),
-            "{}",
-            r.code()
-        );
+        assert!(codes.as_array().is_some_and(|c| c.contains(&v["code"])), "{}", r.code());
     }
 }

@@ -9,24 +9,10 @@ use super::{SMI_MULTI, SMI_NOUNITS, SMI_REORDERED, SMI_UNITS, close, run_of};
 fn naive(csv: &[u8]) -> (f64, f64) {
     let text = std::str::from_utf8(csv).expect("utf8");
     let mut lines = text.lines();
-    let header: Vec<&str> = lines
-        .next()
-        .expect("header")
-        .split(',')
-        .map(str::trim)
-        .collect();
-    let col = |p: &str| {
-        header
-            .iter()
-            .position(|h| h.starts_with(p))
-            .expect("column")
-    };
+    let header: Vec<&str> = lines.next().expect("header").split(',').map(str::trim).collect();
+    let col = |p: &str| header.iter().position(|h| h.starts_with(p)).expect("column");
     let (m, u) = (col("memory.used"), col("utilization.gpu"));
-    let num = |s: &str| {
-        s.split_whitespace()
-            .next()
-            .and_then(|n| n.parse::<f64>().ok())
-    };
+    let num = |s: &str| s.split_whitespace().next().and_then(|n| n.parse::<f64>().ok());
     let (mut peak, mut sum, mut n) = (0.0f64, 0.0, 0.0);
     for line in lines {
         let f: Vec<&str> = line.split(',').map(str::trim).collect();
@@ -74,10 +60,7 @@ fn no_units_and_throttle_reason_names() {
     let (peak, mean) = naive(SMI_NOUNITS);
     assert_eq!(run.vram_peak_mib, Some(peak));
     close(run.gpu_util_mean_pct, mean, 1e-9);
-    assert_eq!(
-        run.node.gpu_name.as_deref(),
-        Some("NVIDIA GeForce RTX 4090")
-    );
+    assert_eq!(run.node.gpu_name.as_deref(), Some("NVIDIA GeForce RTX 4090"));
     assert_eq!(run.node.mig, None);
     close(run.duration_s, 120.0, 1e-6);
     let throttle = run.throttle.expect("throttle");
@@ -104,18 +87,12 @@ fn multi_gpu_series_and_worst_gpu_throttle() {
     close(Some(throttle.active_s), 100.0, 1e-6);
     assert_eq!(
         throttle.reasons,
-        [
-            ThrottleReason::HwSlowdown,
-            ThrottleReason::HwPowerBrakeSlowdown
-        ]
+        [ThrottleReason::HwSlowdown, ThrottleReason::HwPowerBrakeSlowdown]
     );
     assert_eq!(run.telemetry.len(), 4 * 141);
     let gpus: Vec<u32> = run.telemetry.iter().map(|s| s.gpu).collect();
     assert!(gpus.windows(2).all(|w| w[0] <= w[1]), "grouped by GPU");
-    assert!(
-        !run.extra.contains_key("gpu_names"),
-        "all GPUs share a name"
-    );
+    assert!(!run.extra.contains_key("gpu_names"), "all GPUs share a name");
 }
 
 #[test]
@@ -134,9 +111,7 @@ fn reordered_columns_bus_id_identity_and_missing_values() {
     close(run.duration_s, 27.0, 1e-6);
     assert_eq!(run.throttle.map(|t| t.active_s), Some(0.0));
     assert_eq!(
-        run.extra
-            .get("nvidia_smi")
-            .and_then(|v| v.get("unknown_columns")),
+        run.extra.get("nvidia_smi").and_then(|v| v.get("unknown_columns")),
         Some(&serde_json::json!([]))
     );
 }
@@ -204,10 +179,7 @@ clocks.current.sm [MHz], temperature.gpu, power.draw [W], clocks_event_reasons.s
     }
 
     fn next_row(&mut self) {
-        let (sec, gpu) = (
-            self.row / u64::from(self.gpus),
-            self.row % u64::from(self.gpus),
-        );
+        let (sec, gpu) = (self.row / u64::from(self.gpus), self.row % u64::from(self.gpus));
         let (h, m, s) = (sec / 3600 % 24, sec / 60 % 60, sec % 60);
         let day = 1 + sec / 86_400 % 28;
         let util = (sec * 7 + gpu * 13) % 101;
@@ -256,16 +228,8 @@ fn long_streams_keep_a_bounded_series_and_exact_aggregates() {
         .flat_map(|s| (0..3).map(move |g| 1000 + (s * 31 + g) % 70_000))
         .max();
     assert_eq!(run.vram_peak_mib, exact_peak.map(|p| p as f64));
-    let series_peak = run
-        .telemetry
-        .iter()
-        .filter_map(|s| s.mem_used_mib)
-        .fold(0.0, f64::max);
-    assert_eq!(
-        Some(series_peak),
-        run.vram_peak_mib,
-        "bucket maxima keep the peak"
-    );
+    let series_peak = run.telemetry.iter().filter_map(|s| s.mem_used_mib).fold(0.0, f64::max);
+    assert_eq!(Some(series_peak), run.vram_peak_mib, "bucket maxima keep the peak");
     // Every 10th second is capped: 901 capped samples, the last has no following interval;
     // the power cap is reported, not counted as a slowdown.
     close(run.throttle.as_ref().map(|t| t.active_s), 0.0, 1e-6);
@@ -284,11 +248,7 @@ fn series_downsampling_preserves_sample_weighted_means() {
         });
     }
     let samples: Vec<_> = s.into_samples(0, 0.0).collect();
-    assert!(
-        samples.len() <= 8 && samples.len() >= 4,
-        "{}",
-        samples.len()
-    );
+    assert!(samples.len() <= 8 && samples.len() >= 4, "{}", samples.len());
     assert_eq!(samples[0].t, 0.0);
     assert!(samples.windows(2).all(|w| w[0].t < w[1].t));
     // First bucket holds 16 samples (0..16): mean of i % 10 over them.
@@ -303,19 +263,8 @@ fn value_parsers() {
     assert_eq!(parse_num(b"1234 MiB"), Some(1234.0));
     assert_eq!(parse_num(b"-3.25"), Some(-3.25));
     assert_eq!(parse_num(b"1.5e3"), Some(1500.0));
-    assert_eq!(
-        parse_num(b"123456789012345678901"),
-        Some(123_456_789_012_345_678_901.0)
-    );
-    for na in [
-        &b"[N/A]"[..],
-        b"N/A",
-        b"[Not Supported]",
-        b"",
-        b"-",
-        b".",
-        b"1.2.3",
-    ] {
+    assert_eq!(parse_num(b"123456789012345678901"), Some(123_456_789_012_345_678_901.0));
+    for na in [&b"[N/A]"[..], b"N/A", b"[Not Supported]", b"", b"-", b".", b"1.2.3"] {
         assert_eq!(parse_num(na), None, "{}", String::from_utf8_lossy(na));
     }
     assert_eq!(parse_hex(b"0x0000000000000044"), Some(0x44));
@@ -323,8 +272,8 @@ fn value_parsers() {
     let a = parse_timestamp(b"2024/12/31 23:59:59.500").expect("ts");
     let b = parse_timestamp(b"2025-01-01T00:00:00.500").expect("ts");
     close(Some(b - a), 1.0, 1e-6);
-    let leap = parse_timestamp(b"2024/03/01 00:00:00").expect("ts")
-        - parse_timestamp(b"2024/02/28 00:00:00").expect("ts");
+    let leap =
+        parse_timestamp(b"2024/03/01 00:00:00").expect("ts") - parse_timestamp(b"2024/02/28 00:00:00").expect("ts");
     close(Some(leap), 2.0 * 86_400.0, 1e-6);
     assert_eq!(parse_timestamp(b"2024/13/01 00:00:00"), None);
     assert_eq!(parse_timestamp(b"yesterday"), None);
@@ -347,9 +296,7 @@ fn throughput_vs_raw_csv() {
             .fold(f64::INFINITY, f64::min)
     };
     let raw = best(&|| {
-        let mut rdr = csv::ReaderBuilder::new()
-            .trim(csv::Trim::All)
-            .from_reader(&data[..]);
+        let mut rdr = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(&data[..]);
         let mut rec = csv::ByteRecord::new();
         let mut fields = 0;
         while rdr.read_byte_record(&mut rec).expect("csv") {
@@ -359,11 +306,7 @@ fn throughput_vs_raw_csv() {
     });
     let ours = best(&|| parse_nvidia_smi(&data[..]).expect("parses").telemetry.len());
     let mb = data.len() as f64 / 1e6;
-    println!(
-        "raw csv {:.0} MB/s, parse_nvidia_smi {:.0} MB/s",
-        mb / raw,
-        mb / ours
-    );
+    println!("raw csv {:.0} MB/s, parse_nvidia_smi {:.0} MB/s", mb / raw, mb / ours);
     assert!(
         ours <= raw * 2.0,
         "parser at {:.0} % of raw csv speed",

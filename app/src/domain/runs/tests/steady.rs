@@ -2,8 +2,8 @@
 //! per-interval throughput excludes its warm-up; a microbenchmark is too short.
 
 use super::super::{
-    CanonicalRun, EXTRA_THROUGHPUT_INCL_WARMUP, Format, Interval, Reason, Severity, Status,
-    Throttle, ThroughputUnit, VerdictContext, assess, judge, parse,
+    CanonicalRun, EXTRA_THROUGHPUT_INCL_WARMUP, Format, Interval, Reason, Severity, Status, Throttle, ThroughputUnit,
+    VerdictContext, assess, judge, parse,
 };
 
 /// A canonical 900 s run reported per 10 s: 60 s ramping at 100 tokens/s,
@@ -155,11 +155,7 @@ fn vllm_request_timestamps_give_the_steady_throughput() {
     let run = parse(result.to_string().as_bytes(), None).expect("parses");
     assert_eq!(run.intervals.len(), 70);
     assert_eq!(
-        (
-            run.intervals[0].t,
-            run.intervals[0].dt,
-            run.intervals[0].value
-        ),
+        (run.intervals[0].t, run.intervals[0].dt, run.intervals[0].value),
         (0.0, 10.0, 1.0)
     );
     assert_eq!(run.intervals[6].value, 10.0);

@@ -1,8 +1,8 @@
 use rust_decimal_macros::dec;
 
 use super::super::{
-    CanonicalRun, Format, NodeInfo, QuoteField, QuotedNode, Reason, Severity, Status,
-    TelemetrySample, Throttle, ThrottleReason, VerdictContext, assess, judge, names_match,
+    CanonicalRun, Format, NodeInfo, QuoteField, QuotedNode, Reason, Severity, Status, TelemetrySample, Throttle,
+    ThrottleReason, VerdictContext, assess, judge, names_match,
 };
 
 /// A clean 600 s run on 80 GB GPUs with telemetry (VRAM peak, throttling
@@ -58,10 +58,7 @@ fn duration_exactly_600_s_passes_and_just_below_is_invalid() {
     );
     assert_eq!(judge(&short, &ctx).status, Status::Invalid);
     short.duration_s = None;
-    assert_eq!(
-        codes(&short, &ctx),
-        [(Severity::Warn, Reason::DurationUnknown)]
-    );
+    assert_eq!(codes(&short, &ctx), [(Severity::Warn, Reason::DurationUnknown)]);
 }
 
 fn throttled(active_s: f64) -> CanonicalRun {
@@ -128,7 +125,10 @@ fn vram_headroom_exactly_at_limit_passes_above_warns() {
     odd.vram_peak_mib = Some(67_965.8); // × 1.2 = 81 558.96 exactly, in decimals
     assert!(codes(&odd, &ctx).is_empty(), "float peaks enter as decimals");
     odd.vram_peak_mib = Some(67_966.0);
-    assert!(matches!(codes(&odd, &ctx)[..], [(Severity::Warn, Reason::VramHeadroomLow { .. })]));
+    assert!(matches!(
+        codes(&odd, &ctx)[..],
+        [(Severity::Warn, Reason::VramHeadroomLow { .. })]
+    ));
 }
 
 fn a10(peak_mib: f64) -> (CanonicalRun, VerdictContext) {
@@ -193,7 +193,11 @@ fn headroom_uses_quoted_vram_when_none_observed() {
         ..VerdictContext::default()
     };
     let found = codes(&run, &ctx);
-    assert!(found.iter().any(|(_, r)| matches!(r, Reason::VramHeadroomLow { required_mib, .. } if *required_mib == dec!(25200))));
+    assert!(
+        found
+            .iter()
+            .any(|(_, r)| matches!(r, Reason::VramHeadroomLow { required_mib, .. } if *required_mib == dec!(25200)))
+    );
     assert!(found.contains(&(
         Severity::Info,
         Reason::QuoteUnverifiable {
@@ -224,8 +228,16 @@ fn mig_headroom_uses_the_slice_never_the_parent_gpu() {
                 if *usable_mib == 10_240.0 && *required_mib == dec!(10800))),
         "{found:?}"
     );
-    assert!(found.contains(&(Severity::Info, Reason::QuoteUnverifiable { field: QuoteField::Vram })));
-    assert_eq!(codes(&run, &VerdictContext::default()), [(Severity::Info, Reason::VramUsableUnknown)]);
+    assert!(found.contains(&(
+        Severity::Info,
+        Reason::QuoteUnverifiable {
+            field: QuoteField::Vram
+        }
+    )));
+    assert_eq!(
+        codes(&run, &VerdictContext::default()),
+        [(Severity::Info, Reason::VramUsableUnknown)]
+    );
 }
 
 #[test]
@@ -256,13 +268,27 @@ fn missing_telemetry_warns_so_the_run_cannot_be_valid() {
     run.throttle = None;
     let v = judge(&run, &VerdictContext::default());
     assert_eq!(v.status, Status::Warn);
-    assert_eq!(v.reasons, [super::super::VerdictReason { severity: Severity::Warn, reason: Reason::TelemetryMissing }]);
+    assert_eq!(
+        v.reasons,
+        [super::super::VerdictReason {
+            severity: Severity::Warn,
+            reason: Reason::TelemetryMissing
+        }]
+    );
     let mut vram_only = base();
     vram_only.throttle = None;
-    assert_eq!(codes(&vram_only, &VerdictContext::default()), [(Severity::Warn, Reason::TelemetryMissing)], "throttling unknown");
+    assert_eq!(
+        codes(&vram_only, &VerdictContext::default()),
+        [(Severity::Warn, Reason::TelemetryMissing)],
+        "throttling unknown"
+    );
     let mut throttle_only = base();
     throttle_only.vram_peak_mib = None;
-    assert_eq!(codes(&throttle_only, &VerdictContext::default()), [(Severity::Warn, Reason::TelemetryMissing)], "VRAM peak unknown");
+    assert_eq!(
+        codes(&throttle_only, &VerdictContext::default()),
+        [(Severity::Warn, Reason::TelemetryMissing)],
+        "VRAM peak unknown"
+    );
 }
 
 /// `sw_power_cap` alone is information; hardware, thermal and power-brake
@@ -272,13 +298,39 @@ fn power_cap_alone_is_reported_not_counted() {
     let ctx = VerdictContext::default();
     let mut run = base();
     run.duration_s = Some(1000.0);
-    run.throttle = Some(Throttle { active_s: 0.0, reasons: Vec::new(), power_cap_s: Some(400.0) });
+    run.throttle = Some(Throttle {
+        active_s: 0.0,
+        reasons: Vec::new(),
+        power_cap_s: Some(400.0),
+    });
     let v = judge(&run, &ctx);
     assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
-    assert_eq!(codes(&run, &ctx), [(Severity::Info, Reason::PowerCapped { active_s: 400.0, share: Some(0.4) })]);
+    assert_eq!(
+        codes(&run, &ctx),
+        [(
+            Severity::Info,
+            Reason::PowerCapped {
+                active_s: 400.0,
+                share: Some(0.4)
+            }
+        )]
+    );
     // A run stored before this rule, its power cap folded into active_s.
-    run.throttle = Some(Throttle { active_s: 400.0, reasons: vec![ThrottleReason::SwPowerCap], power_cap_s: None });
-    assert_eq!(codes(&run, &ctx), [(Severity::Info, Reason::PowerCapped { active_s: 400.0, share: Some(0.4) })]);
+    run.throttle = Some(Throttle {
+        active_s: 400.0,
+        reasons: vec![ThrottleReason::SwPowerCap],
+        power_cap_s: None,
+    });
+    assert_eq!(
+        codes(&run, &ctx),
+        [(
+            Severity::Info,
+            Reason::PowerCapped {
+                active_s: 400.0,
+                share: Some(0.4)
+            }
+        )]
+    );
     for slowdown in [
         ThrottleReason::HwSlowdown,
         ThrottleReason::HwThermalSlowdown,
@@ -286,8 +338,16 @@ fn power_cap_alone_is_reported_not_counted() {
         ThrottleReason::SwThermalSlowdown,
     ] {
         assert!(slowdown.is_slowdown());
-        run.throttle = Some(Throttle { active_s: 101.0, reasons: vec![slowdown], power_cap_s: None });
-        assert_eq!(judge(&run, &ctx).status, Status::Invalid, "{slowdown:?} 101 s of 1000 s");
+        run.throttle = Some(Throttle {
+            active_s: 101.0,
+            reasons: vec![slowdown],
+            power_cap_s: None,
+        });
+        assert_eq!(
+            judge(&run, &ctx).status,
+            Status::Invalid,
+            "{slowdown:?} 101 s of 1000 s"
+        );
     }
     assert!(!ThrottleReason::SwPowerCap.is_slowdown());
     assert_eq!(ThrottleReason::SLOWDOWN_MASK, 0x8 | 0x20 | 0x40 | 0x80);
@@ -313,9 +373,8 @@ fn with_series(idle_s: u32, idle: f64, busy_s: u32) -> CanonicalRun {
             throttle_reasons: Vec::new(),
         })
         .collect();
-    run.gpu_util_mean_pct = Some(
-        run.telemetry.iter().filter_map(|s| s.util_pct).sum::<f64>() / f64::from(idle_s + busy_s),
-    );
+    run.gpu_util_mean_pct =
+        Some(run.telemetry.iter().filter_map(|s| s.util_pct).sum::<f64>() / f64::from(idle_s + busy_s));
     run
 }
 
@@ -323,10 +382,7 @@ fn with_series(idle_s: u32, idle: f64, busy_s: u32) -> CanonicalRun {
 fn warmup_is_detected_excluded_and_recorded() {
     let ctx = VerdictContext::default();
     let run = with_series(800, 0.0, 700);
-    assert!(
-        run.gpu_util_mean_pct.is_some_and(|u| u < 50.0),
-        "whole-run mean is low"
-    );
+    assert!(run.gpu_util_mean_pct.is_some_and(|u| u < 50.0), "whole-run mean is low");
     let v = judge(&run, &ctx);
     assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
     let Reason::WarmupExcluded {
@@ -389,9 +445,7 @@ fn gpu_names_normalise_case_spaces_vendor_and_memory_suffix() {
         }),
     );
     assert_eq!(v.status, Status::Invalid, "another GPU model is not valid for costs");
-    assert!(
-        matches!(&v.reasons[0].reason, Reason::GpuNameMismatch { quoted, .. } if quoted == "H100 SXM")
-    );
+    assert!(matches!(&v.reasons[0].reason, Reason::GpuNameMismatch { quoted, .. } if quoted == "H100 SXM"));
 }
 
 #[test]
@@ -458,7 +512,13 @@ fn vram_differs_beyond_seven_percent_either_way() {
     big.vram_peak_mib = Some(20_000.0);
     assert_eq!(
         codes(&big, &small),
-        [(Severity::Warn, Reason::VramExceeds { quoted_mib: 24_576.0, observed_mib: 81_920.0 })]
+        [(
+            Severity::Warn,
+            Reason::VramExceeds {
+                quoted_mib: 24_576.0,
+                observed_mib: 81_920.0
+            }
+        )]
     );
 }
 
@@ -569,7 +629,12 @@ fn stored_verdicts_of_an_earlier_shape_still_read() {
     });
     let v: super::super::Verdict = serde_json::from_value(stored).expect("reads");
     assert_eq!(v.status, Status::Warn);
-    assert_eq!(v.reasons[0].reason, Reason::Retired { was: "vram_headroom_low".into() });
+    assert_eq!(
+        v.reasons[0].reason,
+        Reason::Retired {
+            was: "vram_headroom_low".into()
+        }
+    );
     assert_eq!(v.reasons[0].severity, Severity::Warn);
     assert_eq!(v.reasons[1].reason, Reason::TelemetryMissing);
 }

@@ -8,7 +8,10 @@ fn mlperf_offline_proves_its_duration_through_loadgen_but_lacks_telemetry() {
     let v = judge(&run_of(MLPERF_OFFLINE), &VerdictContext::default());
     assert_eq!(v.status, Status::Warn, "{:?}", v.reasons);
     assert_eq!(
-        v.reasons.iter().map(|r| (r.severity, r.reason.clone())).collect::<Vec<_>>(),
+        v.reasons
+            .iter()
+            .map(|r| (r.severity, r.reason.clone()))
+            .collect::<Vec<_>>(),
         [
             (Severity::Info, Reason::DurationFromMlperf { min_duration_s: 600.0 }),
             (Severity::Warn, Reason::TelemetryMissing),
@@ -23,10 +26,20 @@ fn mlperf_min_duration_of_a_minute_is_too_short() {
     let v = judge(&run_of(text.as_bytes()), &VerdictContext::default());
     assert_eq!(v.status, Status::Invalid);
     assert!(v.reasons.iter().any(|r| r.severity == Severity::Invalid
-        && r.reason == Reason::ShortRun { duration_s: 60.0, warmup_s: 0.0, min_s: 600.0 }));
-    let unsatisfied = String::from_utf8_lossy(MLPERF_OFFLINE).replace("Min duration satisfied : Yes", "Min duration satisfied : No");
+        && r.reason
+            == Reason::ShortRun {
+                duration_s: 60.0,
+                warmup_s: 0.0,
+                min_s: 600.0
+            }));
+    let unsatisfied =
+        String::from_utf8_lossy(MLPERF_OFFLINE).replace("Min duration satisfied : Yes", "Min duration satisfied : No");
     let v = judge(&run_of(unsatisfied.as_bytes()), &VerdictContext::default());
-    assert!(v.reasons.iter().any(|r| r.reason == Reason::DurationUnknown), "{:?}", v.reasons);
+    assert!(
+        v.reasons.iter().any(|r| r.reason == Reason::DurationUnknown),
+        "{:?}",
+        v.reasons
+    );
 }
 
 #[test]
@@ -79,12 +92,30 @@ fn short_power_capped_capture_is_invalid_and_its_vram_fits() {
     assert!(v.reasons.iter().any(|r| r.severity == Severity::Info
         && matches!(r.reason, Reason::PowerCapped { active_s, share: Some(s) }
             if (active_s - 10.0).abs() < 1e-9 && (s - 10.0 / 120.0).abs() < 1e-9)));
-    assert!(!v.reasons.iter().any(|r| matches!(r.reason, Reason::ThermalOrPowerSlowdown { .. })));
-    assert!(!v.reasons.iter().any(|r| matches!(r.reason, Reason::VramHeadroomLow { .. })), "{:?}", v.reasons);
-    let tight = VerdictContext { headroom_pct: rust_decimal_macros::dec!(21), ..VerdictContext::default() };
-    assert!(judge(&run_of(SMI_NOUNITS), &tight).reasons.iter().any(|r| matches!(r.reason,
+    assert!(
+        !v.reasons
+            .iter()
+            .any(|r| matches!(r.reason, Reason::ThermalOrPowerSlowdown { .. }))
+    );
+    assert!(
+        !v.reasons
+            .iter()
+            .any(|r| matches!(r.reason, Reason::VramHeadroomLow { .. })),
+        "{:?}",
+        v.reasons
+    );
+    let tight = VerdictContext {
+        headroom_pct: rust_decimal_macros::dec!(21),
+        ..VerdictContext::default()
+    };
+    assert!(
+        judge(&run_of(SMI_NOUNITS), &tight)
+            .reasons
+            .iter()
+            .any(|r| matches!(r.reason,
         Reason::VramHeadroomLow { usable_mib, required_mib, .. }
-            if usable_mib == 24_564.0 && required_mib == rust_decimal_macros::dec!(24674.32))));
+            if usable_mib == 24_564.0 && required_mib == rust_decimal_macros::dec!(24674.32)))
+    );
 }
 
 #[test]

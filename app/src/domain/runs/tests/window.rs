@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use super::super::{
-    Difference, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, Reason, Severity, Status, ThrottleReason,
-    VerdictContext, assess, judge, merge, parse,
+    Difference, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, Reason, Severity, Status, ThrottleReason, VerdictContext, assess, judge,
+    merge, parse,
 };
 
 /// A `vllm bench serve` result ending at `date` after `duration` s.
@@ -202,19 +202,13 @@ fn an_unplaced_result_is_judged_on_the_whole_telemetry() {
 /// the files are not of the same run.
 #[test]
 fn a_window_outside_the_telemetry_is_invalid() {
-    let run = merged(
-        &vllm(Some("20250101-200000"), 412.0, None),
-        &capture("NVIDIA L40S", 0),
-    );
+    let run = merged(&vllm(Some("20250101-200000"), 412.0, None), &capture("NVIDIA L40S", 0));
     let v = judge(&run, &VerdictContext::default());
     let w = reason(&v, "run_window");
     assert_eq!(w.severity, Severity::Invalid);
     assert!(matches!(w.reason, Reason::RunWindow { covered_share, .. } if covered_share == 0.0));
     // Half inside: a warning.
-    let run = merged(
-        &vllm(Some("20250101-121000"), 412.0, None),
-        &capture("NVIDIA L40S", 0),
-    );
+    let run = merged(&vllm(Some("20250101-121000"), 412.0, None), &capture("NVIDIA L40S", 0));
     let w = reason(&judge(&run, &VerdictContext::default()), "run_window").clone();
     assert_eq!(w.severity, Severity::Warn);
     assert!(
@@ -226,10 +220,7 @@ fn a_window_outside_the_telemetry_is_invalid() {
 /// 27 s of 412 s is information, 60 s is over 10 % and invalid.
 #[test]
 fn a_whole_run_figure_says_how_much_warmup_it_includes() {
-    let run = merged(
-        &vllm(Some("20250101-120000"), 412.0, None),
-        &capture("NVIDIA L40S", 0),
-    );
+    let run = merged(&vllm(Some("20250101-120000"), 412.0, None), &capture("NVIDIA L40S", 0));
     assert!(
         !judge(&run, &VerdictContext::default())
             .reasons

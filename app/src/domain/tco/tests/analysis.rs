@@ -2,8 +2,7 @@
 
 use super::fixtures::{assumptions, hours, shape, sheet, work};
 use crate::domain::tco::{
-    Assumptions, ErrorReason as R, PriceSheet, TcoError, WhatIfProfiles, cost_vs_hours,
-    cost_vs_nodes, what_if,
+    Assumptions, ErrorReason as R, PriceSheet, TcoError, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if,
 };
 use rust_decimal_macros::dec;
 
@@ -65,10 +64,7 @@ fn what_if_rejects_bad_profiles() {
         ..assumptions()
     };
     let err = run(&high_reruns, &WhatIfProfiles::default()).unwrap_err();
-    assert_eq!(
-        (err.field, err.reason.code()),
-        ("what_if.high", "out_of_range")
-    );
+    assert_eq!((err.field, err.reason.code()), ("what_if.high", "out_of_range"));
     let sensitivity = WhatIfProfiles {
         throughput_sensitivity: dec!(1),
         ..WhatIfProfiles::default()
@@ -94,13 +90,7 @@ fn cost_versus_hours_shows_both_pricings() {
         commitment_months: Some(1),
         ..sheet(dec!(10))
     };
-    let points = cost_vs_hours(
-        &s,
-        &shape(1),
-        2,
-        &[dec!(0), dec!(500), dec!(501), dec!(800)],
-    )
-    .unwrap();
+    let points = cost_vs_hours(&s, &shape(1), 2, &[dec!(0), dec!(500), dec!(501), dec!(800)]).unwrap();
     let pairs: Vec<_> = points.iter().map(|p| (p.on_demand, p.monthly)).collect();
     assert_eq!(
         pairs,
@@ -129,10 +119,7 @@ fn cost_versus_nodes_trades_time_for_money_under_efficiency() {
         ..assumptions()
     };
     let series = cost_vs_nodes(&sheet(dec!(1)), &shape(1), &work(dec!(57600), 1), &a, 3).unwrap();
-    let got: Vec<_> = series
-        .iter()
-        .map(|e| (e.nodes, e.billable_h, e.total))
-        .collect();
+    let got: Vec<_> = series.iter().map(|e| (e.nodes, e.billable_h, e.total)).collect();
     assert_eq!(
         got,
         vec![
@@ -141,14 +128,7 @@ fn cost_versus_nodes_trades_time_for_money_under_efficiency() {
             (3, dec!(7), dec!(21.00))
         ]
     );
-    assert!(
-        series
-            .windows(2)
-            .all(|p| p[1].time_to_finish_h < p[0].time_to_finish_h)
-    );
+    assert!(series.windows(2).all(|p| p[1].time_to_finish_h < p[0].time_to_finish_h));
     let err = cost_vs_nodes(&sheet(dec!(1)), &shape(1), &work(dec!(1), 1), &a, 0).unwrap_err();
-    assert_eq!(
-        (err.field, err.reason.code()),
-        ("max_nodes", "out_of_range")
-    );
+    assert_eq!((err.field, err.reason.code()), ("max_nodes", "out_of_range"));
 }

@@ -2,7 +2,7 @@
 
 use super::fixtures::{run, sheet};
 use crate::domain::tco::{
-    BreakEven, BillingIncrement, ComponentKind, PriceBasis, PriceSheet, Pricing, TcoWarning, billable_hours,
+    BillingIncrement, BreakEven, ComponentKind, PriceBasis, PriceSheet, Pricing, TcoWarning, billable_hours,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -50,9 +50,7 @@ fn minimum_billable_duration_applies_only_when_longer() {
     assert!(
         short
             .warnings
-            .contains(&TcoWarning::MinimumBillableApplied {
-                minimum_h: dec!(10)
-            })
+            .contains(&TcoWarning::MinimumBillableApplied { minimum_h: dec!(10) })
     );
     let long = run(&s, 1, 1, dec!(11));
     assert_eq!((long.billable_h, long.total), (dec!(11), dec!(110.00)));
@@ -76,14 +74,8 @@ fn monthly_sheet(term: u32) -> PriceSheet {
 fn monthly_versus_on_demand_around_break_even() {
     let below = run(&monthly_sheet(1), 1, 1, dec!(499));
     // v2: 1 month × 5000 ÷ 10/h = 500 busy hours, within the 730 h of the term.
-    assert_eq!(
-        below.break_even,
-        Some(BreakEven::WithinTerm { hours: dec!(500) })
-    );
-    assert_eq!(
-        (below.pricing_used, below.total),
-        (Pricing::OnDemand, dec!(4990.00))
-    );
+    assert_eq!(below.break_even, Some(BreakEven::WithinTerm { hours: dec!(500) }));
+    assert_eq!((below.pricing_used, below.total), (Pricing::OnDemand, dec!(4990.00)));
     assert_eq!(below.monthly_compute, Some(dec!(5000.00)));
 
     let at = run(&monthly_sheet(1), 1, 1, dec!(500));
@@ -94,10 +86,7 @@ fn monthly_versus_on_demand_around_break_even() {
     assert_eq!(at.pricing_used, Pricing::OnDemand, "a tie keeps on-demand");
 
     let above = run(&monthly_sheet(1), 1, 1, dec!(501));
-    assert_eq!(
-        (above.pricing_used, above.total),
-        (Pricing::Monthly, dec!(5000.00))
-    );
+    assert_eq!((above.pricing_used, above.total), (Pricing::Monthly, dec!(5000.00)));
     assert!(above.component(&ComponentKind::MonthlyCommitment).is_some());
     assert!(above.component(&ComponentKind::OnDemandCompute).is_none());
     assert_eq!(above.on_demand_compute, dec!(5010.00));
@@ -114,10 +103,7 @@ fn monthly_commitment_counts_started_months_and_the_term() {
     assert_eq!(term.monthly_compute, Some(dec!(15000.00)));
     // Two nodes: twice the commitment.
     let two = run(&monthly_sheet(1), 1, 2, dec!(700));
-    assert_eq!(
-        (two.pricing_used, two.total),
-        (Pricing::Monthly, dec!(10000.00))
-    );
+    assert_eq!((two.pricing_used, two.total), (Pricing::Monthly, dec!(10000.00)));
 }
 
 #[test]
@@ -129,8 +115,5 @@ fn per_gpu_price_is_multiplied_by_gpus_per_node() {
     let e = run(&per_gpu, 8, 8, dec!(10));
     assert_eq!((e.node_hourly, e.total), (dec!(20.00), dec!(200.00)));
     let per_node = run(&sheet(dec!(2.50)), 8, 8, dec!(10));
-    assert_eq!(
-        (per_node.node_hourly, per_node.total),
-        (dec!(2.50), dec!(25.00))
-    );
+    assert_eq!((per_node.node_hourly, per_node.total), (dec!(2.50), dec!(25.00)));
 }

@@ -2,9 +2,7 @@
 //! rounding and the per-unit figures.
 
 use super::fixtures::{assumptions, cost, hours, run, shape, sheet, work};
-use crate::domain::tco::{
-    Assumptions, ComponentKind as K, Currency, Fee, NodeShape, PriceSheet, TcoWarning, estimate,
-};
+use crate::domain::tco::{Assumptions, ComponentKind as K, Currency, Fee, NodeShape, PriceSheet, TcoWarning, estimate};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
@@ -30,10 +28,10 @@ fn user_node_count_overrides_and_warns_when_too_few() {
     };
     let e = estimate(&sheet(dec!(1)), &shape(8), &hours(dec!(1), 16), &a).unwrap();
     assert_eq!(e.nodes, 1);
-    assert!(e.warnings.contains(&TcoWarning::NodesBelowRequirement {
-        needed: 2,
-        chosen: 1
-    }));
+    assert!(
+        e.warnings
+            .contains(&TcoWarning::NodesBelowRequirement { needed: 2, chosen: 1 })
+    );
 }
 
 #[test]
@@ -45,10 +43,7 @@ fn efficiency_slows_multi_node_runs_but_not_a_single_node() {
         ..assumptions()
     };
     let one = estimate(&sheet(dec!(1)), &shape(1), &work(dec!(57600), 1), &a).unwrap();
-    assert_eq!(
-        (one.compute_h, one.efficiency_used),
-        (dec!(16), Some(dec!(1)))
-    );
+    assert_eq!((one.compute_h, one.efficiency_used), (dec!(16), Some(dec!(1))));
     a.nodes = Some(2);
     let two = estimate(&sheet(dec!(1)), &shape(1), &work(dec!(57600), 1), &a).unwrap();
     assert_eq!(two.compute_h, dec!(10), "16 ÷ (2 × 0.8)");
@@ -78,19 +73,13 @@ fn stopped_compute_bills_only_when_the_sheet_says_so() {
         ..assumptions()
     };
     let off = with(&sheet(dec!(10)), &a, dec!(1));
-    assert_eq!(
-        (cost(&off, &K::StoppedCompute), off.rental_h),
-        (dec!(0.00), dec!(6))
-    );
+    assert_eq!((cost(&off, &K::StoppedCompute), off.rental_h), (dec!(0.00), dec!(6)));
     let on_sheet = PriceSheet {
         stopped_bills_compute: true,
         ..sheet(dec!(10))
     };
     let on = with(&on_sheet, &a, dec!(1));
-    assert_eq!(
-        (cost(&on, &K::StoppedCompute), on.total),
-        (dec!(50.00), dec!(60.00))
-    );
+    assert_eq!((cost(&on, &K::StoppedCompute), on.total), (dec!(50.00), dec!(60.00)));
 }
 
 #[test]
@@ -202,11 +191,7 @@ fn components_round_half_away_from_zero_and_the_total_sums_rounded_lines() {
     };
     let e = with(&s, &a, dec!(1));
     assert_eq!(cost(&e, &K::Traffic), dec!(0.01), "0.005 → 0.01");
-    assert_eq!(
-        e.total,
-        dec!(0.02),
-        "sum of rounded lines, not rounded sum (0.01)"
-    );
+    assert_eq!(e.total, dec!(0.02), "sum of rounded lines, not rounded sum (0.01)");
     let banker = with(
         &PriceSheet {
             egress_price_gb: dec!(0.125),
@@ -217,10 +202,7 @@ fn components_round_half_away_from_zero_and_the_total_sums_rounded_lines() {
     );
     assert_eq!(cost(&banker, &K::Traffic), dec!(0.13), "not banker's 0.12");
     assert_eq!(Currency::USD.round(dec!(-0.005)), dec!(-0.01));
-    assert_eq!(
-        serde_json::to_value(Currency::USD.round(dec!(5))).unwrap(),
-        "5.00"
-    );
+    assert_eq!(serde_json::to_value(Currency::USD.round(dec!(5))).unwrap(), "5.00");
 }
 
 #[test]
@@ -280,10 +262,7 @@ fn cost_per_unit_picks_a_scale_showing_at_least_a_cent() {
         &assumptions(),
     )
     .unwrap();
-    assert_eq!(
-        small.cost_per_unit.map(|c| (c.per, c.amount)),
-        Some((1, dec!(10)))
-    );
+    assert_eq!(small.cost_per_unit.map(|c| (c.per, c.amount)), Some((1, dec!(10))));
     let tiny = estimate(
         &sheet(dec!(1)),
         &shape(1),

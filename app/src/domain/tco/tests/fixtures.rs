@@ -1,8 +1,8 @@
 //! Minimal inputs: everything zero except what a test sets.
 
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, ComponentKind, Currency, Estimate, NodeShape, PriceBasis,
-    PriceSheet, TotalWork, Workload,
+    Assumptions, BillingIncrement, ComponentKind, Currency, Estimate, NodeShape, PriceBasis, PriceSheet, TotalWork,
+    Workload,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -81,24 +81,12 @@ pub(super) fn assumptions() -> Assumptions {
 }
 
 /// The estimate of a stated run length with default assumptions.
-pub(super) fn run(
-    sheet: &PriceSheet,
-    gpus_per_node: u32,
-    gpus: u32,
-    run_hours: Decimal,
-) -> Estimate {
-    crate::domain::tco::estimate(
-        sheet,
-        &shape(gpus_per_node),
-        &hours(run_hours, gpus),
-        &assumptions(),
-    )
-    .expect("valid inputs")
+pub(super) fn run(sheet: &PriceSheet, gpus_per_node: u32, gpus: u32, run_hours: Decimal) -> Estimate {
+    crate::domain::tco::estimate(sheet, &shape(gpus_per_node), &hours(run_hours, gpus), &assumptions())
+        .expect("valid inputs")
 }
 
 /// The cost of the component of `kind` (panics if absent).
 pub(super) fn cost(e: &Estimate, kind: &ComponentKind) -> Decimal {
-    e.component(kind)
-        .map(|c| c.cost)
-        .expect("component present")
+    e.component(kind).map(|c| c.cost).expect("component present")
 }

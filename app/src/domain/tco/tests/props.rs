@@ -2,8 +2,8 @@
 
 use super::fixtures::{assumptions, shape, sheet};
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, BreakEven, Currency, ExchangeRate, PriceBasis, PriceSheet,
-    RunThroughput, Workload, billable_hours, estimate, throughput,
+    Assumptions, BillingIncrement, BreakEven, Currency, ExchangeRate, PriceBasis, PriceSheet, RunThroughput, Workload,
+    billable_hours, estimate, throughput,
 };
 use proptest::prelude::*;
 use rust_decimal::Decimal;

@@ -2,8 +2,7 @@
 
 use super::fixtures::{assumptions, shape, sheet, work};
 use crate::domain::tco::{
-    AssumptionOverrides, Currency, ErrorReason as R, ExchangeRate, PriceSheet, Quote, Scenario,
-    run_scenario,
+    AssumptionOverrides, Currency, ErrorReason as R, ExchangeRate, PriceSheet, Quote, Scenario, run_scenario,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -46,11 +45,7 @@ fn quotes_rank_cheapest_first_ties_by_label() {
         .collect();
     assert_eq!(
         got,
-        vec![
-            (1, "a", dec!(720.00)),
-            (2, "b", dec!(720.00)),
-            (3, "big", dec!(840.00))
-        ]
+        vec![(1, "a", dec!(720.00)), (2, "b", dec!(720.00)), (3, "big", dec!(840.00))]
     );
     assert_eq!(r.compare_currency, Currency::CNY);
 }
@@ -75,10 +70,7 @@ fn mixed_currencies_need_a_comparison_currency_and_rates() {
         currency: Currency::USD,
         ..sheet(dec!(5.00))
     };
-    assert_eq!(
-        run_scenario(&s).unwrap_err().field,
-        "scenario.compare_currency"
-    );
+    assert_eq!(run_scenario(&s).unwrap_err().field, "scenario.compare_currency");
     s.compare_currency = Some(Currency::CNY);
     let err = run_scenario(&s).unwrap_err();
     assert_eq!(
@@ -95,14 +87,8 @@ fn mixed_currencies_need_a_comparison_currency_and_rates() {
     let r = run_scenario(&s).unwrap();
     let big = r.quotes.iter().find(|q| q.id == "big").unwrap();
     // 24 h × 5.00 USD = 120.00 USD × 7.2 (latest rate) = 864.00 CNY.
-    assert_eq!(
-        (big.estimate.total, big.compared_total),
-        (dec!(120.00), dec!(864.00))
-    );
-    assert_eq!(
-        (big.rank, big.rate_date.as_deref()),
-        (3, Some("2024-06-30"))
-    );
+    assert_eq!((big.estimate.total, big.compared_total), (dec!(120.00), dec!(864.00)));
+    assert_eq!((big.rank, big.rate_date.as_deref()), (3, Some("2024-06-30")));
     assert_eq!(r.quotes[0].rate_date, None);
 }
 
@@ -110,10 +96,7 @@ fn mixed_currencies_need_a_comparison_currency_and_rates() {
 fn scenario_must_have_unique_quotes() {
     let mut s = example();
     s.quotes[1].id = "a".into();
-    assert_eq!(
-        run_scenario(&s).unwrap_err().reason,
-        R::Duplicate { value: "a".into() }
-    );
+    assert_eq!(run_scenario(&s).unwrap_err().reason, R::Duplicate { value: "a".into() });
     s.quotes.clear();
     assert_eq!(run_scenario(&s).unwrap_err().reason, R::Empty);
 }
@@ -150,17 +133,11 @@ fn scenario_survives_a_json_round_trip_with_decimals_as_strings() {
 fn unknown_fields_and_float_numbers_are_rejected() {
     let json = serde_json::to_string(&example()).unwrap();
     let typo = json.replacen(r#""setup_h""#, r#""setup_hours""#, 1);
-    let err = serde_json::from_str::<Scenario>(&typo)
-        .unwrap_err()
-        .to_string();
+    let err = serde_json::from_str::<Scenario>(&typo).unwrap_err().to_string();
     assert!(err.contains("unknown field `setup_hours`"), "{err}");
     let nested = json.replacen(r#""free_egress_gb""#, r#""free_egres_gb""#, 1);
     assert!(serde_json::from_str::<Scenario>(&nested).is_err());
-    let float = json.replacen(
-        r#""on_demand_hourly":"35.00""#,
-        r#""on_demand_hourly":35.0"#,
-        1,
-    );
+    let float = json.replacen(r#""on_demand_hourly":"35.00""#, r#""on_demand_hourly":35.0"#, 1);
     assert_ne!(float, json);
     assert!(serde_json::from_str::<Scenario>(&float).is_err());
 }

@@ -4,9 +4,8 @@
 
 use super::fixtures::{assumptions, hours, shape, sheet, work};
 use crate::domain::tco::{
-    AssumptionOverrides, Assumptions, BillingIncrement, Currency, ExchangeRate, Fee, NodeShape,
-    PriceBasis, PriceSheet, Quote, RESULT_SCHEMA_JSON, SCENARIO_SCHEMA_JSON, Scenario,
-    ScenarioResult, TotalWork, Workload, run_scenario,
+    AssumptionOverrides, Assumptions, BillingIncrement, Currency, ExchangeRate, Fee, NodeShape, PriceBasis, PriceSheet,
+    Quote, RESULT_SCHEMA_JSON, SCENARIO_SCHEMA_JSON, Scenario, ScenarioResult, TotalWork, Workload, run_scenario,
 };
 use jsonschema::Validator;
 use rust_decimal_macros::dec;
@@ -18,15 +17,9 @@ const EXAMPLE: &str = include_str!("../example-scenario.json");
 /// Parses a schema, checks it against the draft 2020-12 meta-schema and compiles it.
 fn compile(text: &str) -> Validator {
     let schema: Value = serde_json::from_str(text).expect("schema file is JSON");
-    assert_eq!(
-        schema["$schema"],
-        "https://json-schema.org/draft/2020-12/schema"
-    );
+    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
     if let Err(e) = jsonschema::draft202012::meta::validate(&schema) {
-        panic!(
-            "not a valid draft 2020-12 schema: {e} at {}",
-            e.instance_path()
-        );
+        panic!("not a valid draft 2020-12 schema: {e} at {}", e.instance_path());
     }
     jsonschema::draft202012::new(&schema).expect("schema compiles")
 }
@@ -50,10 +43,7 @@ fn errors(schema: &Validator, doc: &Value) -> String {
 
 fn assert_valid(schema: &Validator, doc: &Value, what: &str) {
     let errs = errors(schema, doc);
-    assert!(
-        errs.is_empty(),
-        "{what} does not match its schema:\n{errs}\n{doc:#}"
-    );
+    assert!(errs.is_empty(), "{what} does not match its schema:\n{errs}\n{doc:#}");
 }
 
 /// Whether the scenario schema accepts `doc`, after checking serde reads it exactly when the
@@ -246,10 +236,7 @@ fn representative() -> Vec<(&'static str, Scenario)> {
         "yen and yuan",
         hours(dec!(10), 1),
         assumptions(),
-        vec![
-            quote("jpy", yen, shape(1)),
-            quote("cny", sheet(dec!(70)), shape(1)),
-        ],
+        vec![quote("jpy", yen, shape(1)), quote("cny", sheet(dec!(70)), shape(1))],
     );
     mixed.compare_currency = Some(Currency::CNY);
     mixed.exchange_rates = vec![ExchangeRate {
@@ -342,10 +329,7 @@ fn every_property_has_a_description() {
         let schema: Value = serde_json::from_str(text).unwrap();
         let mut missing = Vec::new();
         walk(&schema, "", &mut missing);
-        assert!(
-            missing.is_empty(),
-            "properties without a description: {missing:?}"
-        );
+        assert!(missing.is_empty(), "properties without a description: {missing:?}");
     }
 }
 
@@ -448,14 +432,8 @@ fn schema_and_serde_reject_the_same_mistakes() {
         top.remove(key);
     }
     assert!(accepted(&defaulted, "defaulted fields left out"));
-    assert!(!accepted(
-        &with("/exchange_rates", Value::Null),
-        "null rates"
-    ));
-    assert!(!accepted(
-        &with("/workload/gpus_needed", json!(-1)),
-        "negative count"
-    ));
+    assert!(!accepted(&with("/exchange_rates", Value::Null), "null rates"));
+    assert!(!accepted(&with("/workload/gpus_needed", json!(-1)), "negative count"));
     let too_big = with("/workload/gpus_needed", json!(4_294_967_296_u64));
     assert!(!accepted(&too_big, "count above u32"));
     assert!(!accepted(
@@ -540,10 +518,7 @@ fn known_gaps_between_schema_and_serde() {
     ] {
         let mut doc = base.clone();
         *doc.pointer_mut(pointer).unwrap() = json!(spelling);
-        assert!(
-            serde_json::from_value::<Scenario>(doc.clone()).is_ok(),
-            "{spelling:?}"
-        );
+        assert!(serde_json::from_value::<Scenario>(doc.clone()).is_ok(), "{spelling:?}");
         assert!(!scenario_schema().is_valid(&doc), "{spelling:?}");
     }
     let mut fee_as_array = base.clone();
@@ -552,17 +527,11 @@ fn known_gaps_between_schema_and_serde() {
     assert!(!scenario_schema().is_valid(&fee_as_array));
     for (pointer, value) in [
         ("/workload/gpus_needed", json!(2.0)),
-        (
-            "/assumptions/setup_h",
-            json!("99999999999999999999999999999999"),
-        ),
+        ("/assumptions/setup_h", json!("99999999999999999999999999999999")),
     ] {
         let mut doc = base.clone();
         *doc.pointer_mut(pointer).unwrap() = value.clone();
-        assert!(
-            serde_json::from_value::<Scenario>(doc.clone()).is_err(),
-            "{value}"
-        );
+        assert!(serde_json::from_value::<Scenario>(doc.clone()).is_err(), "{value}");
         assert!(scenario_schema().is_valid(&doc), "{value}");
     }
 }

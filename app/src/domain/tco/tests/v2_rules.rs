@@ -2,9 +2,9 @@
 
 use super::fixtures::{assumptions, hours, run, shape, sheet, work};
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, BreakEven, ComponentKind, Currency, ExchangeRate, PriceSheet,
-    Pricing, Quote, QuoteGroup, RunThroughput, Scenario, WhatIfProfiles, billable_hours, estimate,
-    latest_rate, run_scenario, throughput, what_if,
+    Assumptions, BillingIncrement, BreakEven, ComponentKind, Currency, ExchangeRate, PriceSheet, Pricing, Quote,
+    QuoteGroup, RunThroughput, Scenario, WhatIfProfiles, billable_hours, estimate, latest_rate, run_scenario,
+    throughput, what_if,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -75,11 +75,7 @@ fn rule2_a_two_node_run_at_1800_per_s_planned_on_two_nodes_is_exactly_1800() {
     let e = estimate(&sheet(dec!(10)), &shape(1), &work(dec!(6480000), 2), &a).unwrap();
     assert_eq!(e.compute_h, dec!(1));
     assert_eq!(
-        (
-            e.planned_throughput_per_s,
-            e.one_node_throughput_per_s,
-            e.n_run
-        ),
+        (e.planned_throughput_per_s, e.one_node_throughput_per_s, e.n_run),
         (Some(dec!(1800)), Some(dec!(1000)), Some(2))
     );
     assert_eq!((e.efficiency_used, e.total), (Some(dec!(0.9)), dec!(20.00)));
@@ -144,10 +140,7 @@ fn rule3_the_commitment_covers_stopped_hours_and_its_unused_hours_are_idle() {
     let e = with_stopped(&monthly(1, false), dec!(600), dec!(100));
     assert_eq!((e.pricing_used, e.total), (Pricing::Monthly, dec!(5000.00)));
     // (100 + 30) × 5000 ÷ 730 = 890.41.
-    assert_eq!(
-        (e.unused_commitment_h, e.idle_cost),
-        (Some(dec!(30)), dec!(890.41))
-    );
+    assert_eq!((e.unused_commitment_h, e.idle_cost), (Some(dec!(30)), dec!(890.41)));
 
     // A tie goes to on demand: 500 h busy on a 1-month term, 5000 either way.
     let e = with_stopped(&monthly(1, false), dec!(500), dec!(0));
@@ -159,44 +152,26 @@ fn rule3_the_commitment_covers_stopped_hours_and_its_unused_hours_are_idle() {
 #[test]
 fn rule4_break_even_of_a_3_month_term_at_5000_and_10_per_hour_is_1500_hours() {
     let e = with_stopped(&monthly(3, false), dec!(1499), dec!(0));
-    assert_eq!(
-        e.break_even,
-        Some(BreakEven::WithinTerm { hours: dec!(1500) })
-    );
+    assert_eq!(e.break_even, Some(BreakEven::WithinTerm { hours: dec!(1500) }));
     // Either side of it: 14990 on demand < 15000; 15010 > 15000.
-    assert_eq!(
-        (e.pricing_used, e.total),
-        (Pricing::OnDemand, dec!(14990.00))
-    );
+    assert_eq!((e.pricing_used, e.total), (Pricing::OnDemand, dec!(14990.00)));
     let after = with_stopped(&monthly(3, false), dec!(1501), dec!(0));
-    assert_eq!(
-        (after.pricing_used, after.total),
-        (Pricing::Monthly, dec!(15000.00))
-    );
+    assert_eq!((after.pricing_used, after.total), (Pricing::Monthly, dec!(15000.00)));
     // 5000 a month at 5/h: 1000 h > 730 h of a month — never within the term.
     let cheap = PriceSheet {
         on_demand_hourly: dec!(5),
         ..monthly(1, false)
     };
-    assert_eq!(
-        run(&cheap, 1, 1, dec!(10)).break_even,
-        Some(BreakEven::NeverWithinTerm)
-    );
+    assert_eq!(run(&cheap, 1, 1, dec!(10)).break_even, Some(BreakEven::NeverWithinTerm));
     let free = PriceSheet {
         on_demand_hourly: dec!(0),
         ..monthly(1, false)
     };
-    assert_eq!(
-        run(&free, 1, 1, dec!(10)).break_even,
-        Some(BreakEven::NeverWithinTerm)
-    );
+    assert_eq!(run(&free, 1, 1, dec!(10)).break_even, Some(BreakEven::NeverWithinTerm));
     assert_eq!(run(&sheet(dec!(10)), 1, 1, dec!(10)).break_even, None);
     // Serialised as a tagged value, never a bare number.
     let json = serde_json::to_value(BreakEven::WithinTerm { hours: dec!(1500) }).unwrap();
-    assert_eq!(
-        json,
-        serde_json::json!({ "kind": "within_term", "hours": "1500" })
-    );
+    assert_eq!(json, serde_json::json!({ "kind": "within_term", "hours": "1500" }));
     let json = serde_json::to_value(BreakEven::NeverWithinTerm).unwrap();
     assert_eq!(json, serde_json::json!({ "kind": "never_within_term" }));
 }
@@ -215,17 +190,9 @@ fn rule5_the_median_run_sets_the_throughput_and_the_slowest_the_what_if() {
     assert_eq!((r.expected, r.expected_runs), (t(dec!(1000), 1), vec![2]));
     assert_eq!((r.slowest, r.slowest_run), (t(dec!(900), 1), 1));
     // Even count: 900, 1000, 1200, 2000 → (1000 + 1200) ÷ 2 = 1100/s.
-    let runs = [
-        t(dec!(900), 1),
-        t(dec!(2000), 1),
-        t(dec!(1200), 1),
-        t(dec!(1000), 1),
-    ];
+    let runs = [t(dec!(900), 1), t(dec!(2000), 1), t(dec!(1200), 1), t(dec!(1000), 1)];
     let r = throughput::from_runs(&runs, dec!(0.9)).unwrap().unwrap();
-    assert_eq!(
-        (r.expected, r.expected_runs),
-        (t(dec!(1100), 1), vec![3, 2])
-    );
+    assert_eq!((r.expected, r.expected_runs), (t(dec!(1100), 1), vec![3, 2]));
     // Mixed node counts compare one-node T1: 1800/s on 2 nodes at e 0.9 is T1 = 1000/s.
     let runs = [t(dec!(1800), 2), t(dec!(1200), 1)];
     let r = throughput::from_runs(&runs, dec!(0.9)).unwrap().unwrap();
@@ -320,10 +287,7 @@ fn rule7_the_latest_rate_of_a_pair_in_either_direction_converts() {
     let latest = latest_rate(&rates, Currency::USD, Currency::CNY).unwrap();
     assert_eq!(latest.date, "2026-11-20", "the inverse rate is newer");
     // A 100.00 USD budget is 100 ÷ 0.14 = 714.29 CNY.
-    assert_eq!(
-        latest.convert(dec!(100.00), Currency::USD),
-        Ok(dec!(714.29))
-    );
+    assert_eq!(latest.convert(dec!(100.00), Currency::USD), Ok(dec!(714.29)));
     assert!(latest_rate(&rates, Currency::JPY, Currency::CNY).is_none());
     assert!(latest_rate(&rates, Currency::CNY, Currency::CNY).is_none());
     // Same date: the direct rate wins, as for totals.
@@ -332,9 +296,7 @@ fn rule7_the_latest_rate_of_a_pair_in_either_direction_converts() {
         rate(Currency::USD, Currency::CNY, dec!(7.20), "2026-11-20"),
     ];
     assert_eq!(
-        latest_rate(&tie, Currency::USD, Currency::CNY)
-            .unwrap()
-            .rate,
+        latest_rate(&tie, Currency::USD, Currency::CNY).unwrap().rate,
         dec!(7.20)
     );
 }

@@ -19,10 +19,7 @@ fn twenty_four_hours_on_four_gpus_cost_840_which_is_more() {
     let slow = run(&sheet(dec!(10.00)), 1, 1, dec!(72));
     let fast = run(&sheet(dec!(35.00)), 4, 4, dec!(24));
     assert_eq!(fast.total, dec!(840.00));
-    assert!(
-        fast.total > slow.total,
-        "35 > 3 × 10, so the faster node costs more"
-    );
+    assert!(fast.total > slow.total, "35 > 3 × 10, so the faster node costs more");
     assert_eq!(fast.time_to_finish_h, dec!(24));
     assert_eq!(fast.effective_gpu_hour_price, Some(dec!(8.75)));
 }
