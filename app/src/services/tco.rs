@@ -12,7 +12,7 @@ use crate::{
         tco::{
             AssumptionOverrides, Assumptions, BreakEven, ComponentKind, Currency, ExchangeRate, Pricing, Quote,
             QuoteGroup, RankedQuote, RunThroughput, Scenario, ScenarioResult, TcoError, TcoWarning, Unit, WhatIf,
-            WhatIfProfiles, latest_rate, run_scenario, throughput, what_if,
+            WhatIfProfiles, latest_rate, ranking_order, run_scenario, throughput, what_if,
         },
     },
     error::AppError,
@@ -700,7 +700,7 @@ pub async fn compute(
                 }),
             }
         }
-        rank(&mut costed, w, shared, base, &rates);
+        rank(&mut costed);
     }
     let budget_base = budget.map(|b| budget_in_base(b, base, &rates));
     let rows = costed
@@ -823,34 +823,12 @@ fn scenario_from(
     }
 }
 
-/// Ranks the costed quotes with the engine's own ranking of their scenario (measured first,
-/// then estimated; cheapest first), so the page and the exported scenario agree.
-fn rank(costed: &mut [Costed], w: &Workload, shared: &Assumptions, base: Currency, rates: &[ExchangeRate]) {
-    if costed.is_empty() {
-        return;
-    }
-    match run_scenario(&scenario_from(w, shared, costed, base, rates.to_vec())) {
-        Ok(result) => {
-            for c in costed.iter_mut() {
-                if let Some(r) = result.quotes.iter().find(|r| r.id == c.quote_id.to_string()) {
-                    c.ranked = r.clone();
-                }
-            }
-            costed.sort_by_key(|c| c.ranked.rank);
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "the costed quotes do not rerun as one scenario");
-            costed.sort_by(|a, b| {
-                (a.ranked.group, a.ranked.compared_total, &a.ranked.label).cmp(&(
-                    b.ranked.group,
-                    b.ranked.compared_total,
-                    &b.ranked.label,
-                ))
-            });
-            for (rank, c) in (1..).zip(costed.iter_mut()) {
-                c.ranked.rank = rank;
-            }
-        }
+/// Ranks the costed quotes in the engine's order ([`ranking_order`]: measured first, then
+/// estimated; cheapest first), so the page and the exported scenario agree.
+fn rank(costed: &mut [Costed]) {
+    costed.sort_by(|a, b| ranking_order(&a.ranked, &b.ranked));
+    for (rank, c) in (1..).zip(costed.iter_mut()) {
+        c.ranked.rank = rank;
     }
 }
 

@@ -121,7 +121,7 @@ pub use estimate::{
 };
 pub use model::{Assumptions, BillingIncrement, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, Workload};
 pub use overrides::AssumptionOverrides;
-pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, run_scenario};
+pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
 pub use throughput::{FromRuns, RunThroughput};
 
 /// The JSON Schema (draft 2020-12) of a [`Scenario`] file, the input of

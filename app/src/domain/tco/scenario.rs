@@ -10,6 +10,7 @@ use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
 use super::overrides::AssumptionOverrides;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+use std::cmp::Ordering;
 
 /// One vendor quote: a price sheet for a node shape. Its currency is the price sheet's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,12 +101,7 @@ pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
         .iter()
         .map(|q| rank_input(scenario, q, compare_currency).map_err(|e| e.for_quote(&q.id)))
         .collect::<Result<Vec<_>, _>>()?;
-    quotes.sort_by(|a, b| {
-        let by_total = a.group.cmp(&b.group).then(a.compared_total.cmp(&b.compared_total));
-        by_total
-            .then_with(|| a.label.cmp(&b.label))
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    quotes.sort_by(ranking_order);
     for (rank, q) in (1..).zip(quotes.iter_mut()) {
         q.rank = rank;
     }
@@ -114,6 +110,14 @@ pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
         compare_currency,
         quotes,
     })
+}
+
+/// The order of a ranking (rule 6): measured quotes before estimated ones, each group cheapest
+/// first in the comparison currency, ties by label, then id. [`run_scenario`] and the cost page
+/// both sort with it, so the page and its exported scenario rank alike.
+#[must_use]
+pub fn ranking_order(a: &RankedQuote, b: &RankedQuote) -> Ordering {
+    (a.group, a.compared_total, &a.label, &a.id).cmp(&(b.group, b.compared_total, &b.label, &b.id))
 }
 
 /// Checks the scenario as a whole and returns the comparison currency.
