@@ -283,21 +283,11 @@ async fn run_pool(db: &Db, team_id: i64, workload_id: i64) -> Result<RunPool, Ap
         1000,
     )
     .await?;
-    let mut specs: HashMap<(i64, i64), NodeSpec> = HashMap::new();
-    let mut quotes: Vec<i64> = runs.iter().filter_map(|r| r.quote_id).collect();
-    quotes.sort_unstable();
-    quotes.dedup();
-    for quote_id in quotes {
-        for info in store::quotes::revisions(db, team_id, quote_id).await? {
-            if runs
-                .iter()
-                .any(|r| r.quote_id == Some(quote_id) && r.revision == Some(info.revision))
-                && let Some(rev) = store::quotes::revision(db, team_id, info.id).await?
-            {
-                specs.insert((quote_id, info.revision), rev.draft.spec);
-            }
-        }
-    }
+    let specs: HashMap<(i64, i64), NodeSpec> = store::quotes::measured_revisions(db, team_id, workload_id)
+        .await?
+        .into_iter()
+        .map(|rev| ((rev.quote_id, rev.revision), rev.draft.spec))
+        .collect();
     let runs = runs
         .into_iter()
         .map(|r| {

@@ -275,6 +275,25 @@ pub async fn revision(
     row.map(summary).transpose()
 }
 
+/// The team's quote revisions that its runs of `workload_id` were measured on, in one query
+/// (the cost comparison matches runs to quotes by node spec).
+pub async fn measured_revisions(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    workload_id: i64,
+) -> Result<Vec<QuoteSummary>, sqlx::Error> {
+    let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
+        "SELECT DISTINCT q.quote_id, q.id, q.revision, q.body FROM quote_revisions q
+         JOIN runs r ON r.quote_revision_id = q.id AND r.team_id = q.team_id
+         WHERE q.team_id = ? AND r.workload_id = ?",
+    )
+    .bind(team_id)
+    .bind(workload_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(summary).collect()
+}
+
 fn summary((quote_id, revision_id, revision, body): (i64, i64, i64, String)) -> Result<QuoteSummary, sqlx::Error> {
     let draft = serde_json::from_str(&body).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
     Ok(QuoteSummary {
