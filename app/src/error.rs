@@ -42,7 +42,6 @@ pub enum AppError {
     /// The input conflicts with existing data (a duplicate, a state that moved on).
     #[error("conflict: {}", .0.key())]
     Conflict(Msg),
-    /// Something failed on the server; details are in the server log.
     /// An uploaded file could not be read: a `run_error.{code}` message with its arguments
     /// (line, column, supported formats…).
     #[error("unreadable file: {code}")]
@@ -55,6 +54,7 @@ pub enum AppError {
     /// The same files were already saved as this run.
     #[error("already uploaded as run {0}")]
     DuplicateRun(i64),
+    /// Something failed on the server; details are in the server log.
     #[error("internal error")]
     Internal,
     /// The request did not reach the server or its answer could not be read.
@@ -153,9 +153,7 @@ impl FieldIssue {
             limit: None,
         }
     }
-}
 
-impl FieldIssue {
     /// The issue for `field` rejected with a quote-domain `code` (its limit carried along).
     pub fn from_code(field: &str, code: &crate::domain::quotes::ErrorCode) -> Self {
         use crate::domain::quotes::ErrorCode;
@@ -186,7 +184,7 @@ impl AppError {
     }
 }
 
-/// Result of a server function.
+/// An unreadable run file: the parser's code and the values its message needs.
 impl From<&crate::domain::runs::ParseError> for AppError {
     fn from(e: &crate::domain::runs::ParseError) -> Self {
         use crate::domain::runs::ParseError as P;
@@ -228,6 +226,7 @@ impl From<&crate::domain::runs::ParseError> for AppError {
     }
 }
 
+/// Result of a server function or service.
 pub type AppResult<T> = Result<T, AppError>;
 
 #[cfg(test)]

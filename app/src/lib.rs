@@ -20,12 +20,12 @@ pub mod components;
 pub mod domain;
 pub mod error;
 pub mod i18n;
-pub mod model;
 pub mod pages;
 #[cfg(feature = "ssr")]
 pub mod services;
 #[cfg(feature = "ssr")]
 pub mod store;
+pub mod views;
 
 pub use app::{App, shell};
 

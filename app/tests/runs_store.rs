@@ -2,7 +2,7 @@
 //! bytes, one run per file, team scoping, clean-up of files no run claimed.
 
 use app::{
-    domain::runs::Status,
+    domain::runs::RunStatus,
     store::{
         self,
         runs::{FileForCreate, RunFilter, RunForCreate},
@@ -54,7 +54,7 @@ fn run(result: i64) -> RunForCreate<'static> {
         result_file_id: Some(result),
         telemetry_file_id: None,
         canonical: "{}",
-        status: Status::Warn,
+        status: RunStatus::Warn,
         source_format: "vllm",
         gpu_name: Some("NVIDIA L4"),
         throughput_value: Some(12.5),
@@ -139,7 +139,7 @@ async fn files_are_chunked_claimed_once_and_kept_per_team(pool: SqlitePool) {
     let listed = store::runs::list(&pool, a, RunFilter::default(), 10).await.unwrap();
     assert_eq!(
         (listed.len(), listed[0].status, listed[0].throughput_unit.as_deref()),
-        (1, Status::Warn, Some("tokens/s"))
+        (1, RunStatus::Warn, Some("tokens/s"))
     );
     assert!(
         store::runs::list(&pool, b, RunFilter::default(), 10)

@@ -6,8 +6,8 @@ use app::{
         documents::{MAX_DOCUMENT_BYTES, content_disposition, detect_kind, safe_file_name, sha256_of},
         roles::Capability,
     },
-    model::Caller,
     store::{self, documents::DocumentForCreate},
+    views::Caller,
 };
 use axum::{
     Extension,
@@ -39,7 +39,7 @@ pub async fn upload(
     };
     let Some(team) = caller
         .active_membership()
-        .filter(|_| caller.may(Capability::EditQuotes))
+        .filter(|_| caller.may(Capability::EditProcurement))
     else {
         return StatusCode::FORBIDDEN.into_response();
     };

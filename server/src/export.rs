@@ -3,9 +3,9 @@
 
 use app::{
     domain::{quotes, roles::Capability, roles::allows},
-    model::Caller,
     pages::quotes::list::{QuoteQuery, parse_query},
     store,
+    views::Caller,
 };
 use axum::{
     Extension,

@@ -3,7 +3,7 @@
 //! `GET /orders/{id}/scenario.json[?rev=N]`: the comparison frozen at submission, as the
 //! scenario file `nodeledger tco FILE` reruns to the same cent.
 
-use app::{domain::roles::Capability, model::Caller, store};
+use app::{domain::roles::Capability, store, views::Caller};
 use axum::{
     Extension, Json,
     extract::{Path, Query, State},

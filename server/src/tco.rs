@@ -10,9 +10,9 @@ use app::{
     },
     domain::roles::Capability,
     i18n::{Locale, Msg, locale_from_headers},
-    model::Caller,
     services::tco::{self, Computed},
     store,
+    views::Caller,
 };
 use axum::{
     Extension, Json,

@@ -3,7 +3,7 @@
 
 mod common;
 
-use app::domain::checklist::{Expert, WorkloadKind, applicable_items};
+use app::domain::checklist::{Expert, OrderKind, applicable_items};
 use common::{PASSWORD, TestApp};
 use http::StatusCode;
 use serde_json::{Value, json};
@@ -170,7 +170,7 @@ impl Desk {
     }
 
     /// Answers every applicable item of `kind` as confirmed, each side its own.
-    async fn answer_all(&self, order: i64, kind: WorkloadKind, multi: bool) {
+    async fn answer_all(&self, order: i64, kind: OrderKind, multi: bool) {
         for item in applicable_items(kind, multi) {
             let who = if item.expert == Expert::Engineer {
                 &self.eve
@@ -316,7 +316,7 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
         .fetch_one(&d.app.db)
         .await
         .unwrap();
-    let first = applicable_items(WorkloadKind::Batch, false)
+    let first = applicable_items(OrderKind::Batch, false)
         .into_iter()
         .find(|i| i.expert == Expert::Procurement)
         .unwrap();
@@ -362,7 +362,7 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     );
 
     // Each side answers its own items; not applicable needs a reason.
-    let items = applicable_items(WorkloadKind::Batch, false);
+    let items = applicable_items(OrderKind::Batch, false);
     let engineer_item = items.iter().find(|i| i.expert == Expert::Engineer).unwrap();
     let buyer_item = items.iter().find(|i| i.expert == Expert::Procurement).unwrap();
     let res = d.answer(&d.eve, order, buyer_item.id, "confirmed", "").await;
@@ -670,7 +670,7 @@ async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_throug
         .new_order("Frozen comparison", d.quote, &[d.quote, usd], &[d.run], "")
         .await;
     let o = order.to_string();
-    d.answer_all(order, WorkloadKind::Batch, false).await;
+    d.answer_all(order, OrderKind::Batch, false).await;
 
     // The comparison link: shared setup 2 h, per-quote overrides on both quotes.
     let w = d.workload;
@@ -849,8 +849,8 @@ async fn an_answer_racing_the_submit_is_in_the_record_or_refused() {
     let d = desk().await;
     let order = d.new_order("Race", d.quote, &[d.quote], &[d.run], "").await;
     let o = order.to_string();
-    d.answer_all(order, WorkloadKind::Batch, false).await;
-    let item = applicable_items(WorkloadKind::Batch, false)
+    d.answer_all(order, OrderKind::Batch, false).await;
+    let item = applicable_items(OrderKind::Batch, false)
         .into_iter()
         .find(|i| i.expert == Expert::Engineer)
         .unwrap();
@@ -916,7 +916,7 @@ async fn only_a_valid_run_or_a_written_waiver_backs_an_order_and_confirmed_needs
 
     let order = d.new_order("Gate", d.quote, &[d.quote], &[bad_run], "").await;
     let o = order.to_string();
-    d.answer_all(order, WorkloadKind::Batch, false).await;
+    d.answer_all(order, OrderKind::Batch, false).await;
     let view = d.view(order, &d.pam).await;
     assert!(
         view["blockers"].to_string().contains("No valid run"),

@@ -837,8 +837,11 @@ async fn rejudging_applies_todays_rules_to_stored_runs() {
         .await
         .unwrap();
     let done = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
-    use app::domain::runs::Status;
-    assert_eq!((done.runs, done.changed), (1, vec![(id, Status::Valid, Status::Warn)]));
+    use app::domain::runs::RunStatus;
+    assert_eq!(
+        (done.runs, done.changed),
+        (1, vec![(id, RunStatus::Valid, RunStatus::Warn)])
+    );
     let (status, canonical): (String, String) = sqlx::query_as("SELECT status, canonical FROM runs WHERE id = ?")
         .bind(id)
         .fetch_one(&d.app.db)

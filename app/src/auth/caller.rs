@@ -2,11 +2,11 @@
 
 use crate::{
     error::AppError,
-    model::Caller,
     store::{
         self, Db,
         sessions::{SqliteSessionStore, USER_ID_KEY},
     },
+    views::Caller,
 };
 use std::time::Duration;
 use tower_sessions::Session;

@@ -12,8 +12,8 @@ pub use caller::{AppState, AuthConfig, SessionKeys, load_caller, start_session};
 use crate::{
     domain::roles::Capability,
     error::AppError,
-    model::{Caller, Membership},
     store::Db,
+    views::{Caller, Membership},
 };
 use leptos::prelude::*;
 use tower_sessions::Session;

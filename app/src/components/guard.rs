@@ -5,14 +5,30 @@ use crate::{
     components::forms::ErrorBox,
     error::AppError,
     i18n::{Msg, t},
-    model::{Caller, SessionInfo},
+    views::{Caller, SessionInfo},
 };
 use leptos::prelude::*;
 use leptos_router::components::Redirect;
 
-/// Renders `page` with the signed-in caller; sends others to set-up or sign-in.
-/// With `admin_only`, a signed-in non-administrator sees "forbidden".
-pub fn signed_in<F>(admin_only: bool, page: F) -> impl IntoView
+/// Renders `page` for any signed-in user; sends others to set-up or sign-in. What the caller may
+/// do in their team is checked by each server function, not here.
+pub fn member_page<F>(page: F) -> impl IntoView
+where
+    F: Fn(Caller) -> AnyView + Clone + Send + Sync + 'static,
+{
+    signed_in(false, page)
+}
+
+/// Renders `page` for a site administrator; a signed-in non-administrator sees "forbidden",
+/// others are sent to set-up or sign-in.
+pub fn admin_page<F>(page: F) -> impl IntoView
+where
+    F: Fn(Caller) -> AnyView + Clone + Send + Sync + 'static,
+{
+    signed_in(true, page)
+}
+
+fn signed_in<F>(admin_only: bool, page: F) -> impl IntoView
 where
     F: Fn(Caller) -> AnyView + Clone + Send + Sync + 'static,
 {

@@ -3,9 +3,9 @@
 use crate::{
     components::forms::{ActionError, reload_on_success},
     i18n::{Locale, Msg, t, use_locale},
-    model::{Caller, SessionInfo},
     pages::session::get_session_info,
     pages::{login::Logout, session::SwitchTeam},
+    views::{Caller, SessionInfo},
 };
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;

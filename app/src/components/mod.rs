@@ -5,3 +5,4 @@ pub mod form_fields;
 pub mod forms;
 pub mod guard;
 pub mod header;
+pub mod loaded;

@@ -12,7 +12,7 @@ use crate::domain::runs::gpu_name_tokens;
 
 /// How a GPU is mounted; variants of one chip differ in clocks and power.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormFactor {
+pub enum GpuMount {
     /// A PCI Express card.
     Pcie,
     /// An SXM (or OAM) module on an HGX-style baseboard.
@@ -29,7 +29,7 @@ pub struct GpuSpec {
     /// The tokens a reported name must contain (as by [`gpu_name_tokens`]), e.g. `"RTX 4090"`.
     pub model: &'static str,
     /// Form factor of this variant.
-    pub form: FormFactor,
+    pub form: GpuMount,
     /// Memory of one GPU, GB as on the datasheet.
     pub memory_gb: u32,
     /// Dense (no structured sparsity) FP16/BF16 tensor throughput, TFLOPS.
@@ -41,7 +41,7 @@ pub struct GpuSpec {
 const fn gpu(
     name: &'static str,
     model: &'static str,
-    form: FormFactor,
+    form: GpuMount,
     memory_gb: u32,
     dense_fp16_tflops: f64,
     default_variant: bool,
@@ -56,7 +56,7 @@ const fn gpu(
     }
 }
 
-use FormFactor::{Nvl, Pcie, Sxm};
+use GpuMount::{Nvl, Pcie, Sxm};
 
 /// Well-known data-centre and workstation GPUs.
 ///
@@ -172,7 +172,7 @@ fn name_tokens(name: &str) -> Vec<String> {
     out
 }
 
-fn stated_form(tokens: &[String]) -> Option<FormFactor> {
+fn stated_form(tokens: &[String]) -> Option<GpuMount> {
     tokens.iter().find_map(|t| match t.as_str() {
         "pcie" => Some(Pcie),
         "nvl" => Some(Nvl),

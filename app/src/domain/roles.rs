@@ -50,8 +50,9 @@ impl TeamRole {
 pub enum Capability {
     /// Read the team's quotes, runs, comparisons and orders.
     ReadTeamData,
-    /// Create or change vendors, quotes, price sheets, exchange rates and the base currency.
-    EditQuotes,
+    /// Keep the team's procurement records: vendors, quotes and their documents, price sheets,
+    /// exchange rates and the base currency.
+    EditProcurement,
     /// Create or change the team's workloads (what has to run, seed 000 “下单顺序” step 1).
     EditWorkloads,
     /// Upload benchmark runs and manage API tokens for it.
@@ -68,7 +69,7 @@ pub enum Capability {
 /// admins” keep quotes and workloads). Sign-off, submission and the checklist are never among
 /// them: administrators never bypass the order rules.
 pub const fn admins_may(capability: Capability) -> bool {
-    matches!(capability, Capability::EditQuotes | Capability::EditWorkloads)
+    matches!(capability, Capability::EditProcurement | Capability::EditWorkloads)
 }
 
 /// Whether a member with `role` — a site administrator when `is_admin` — may use `capability`
@@ -83,7 +84,7 @@ pub const fn allows(role: TeamRole, capability: Capability) -> bool {
     use TeamRole::*;
     match capability {
         ReadTeamData => true,
-        EditQuotes | EditWorkloads | SubmitOrders => matches!(role, Procurement),
+        EditProcurement | EditWorkloads | SubmitOrders => matches!(role, Procurement),
         UploadRuns => matches!(role, Engineer),
         AnswerChecklist => matches!(role, Engineer | Procurement),
         SignOffOrders => matches!(role, Manager),
@@ -106,8 +107,8 @@ mod tests {
     #[test]
     fn administrators_keep_quotes_but_never_sign_off() {
         use Capability::*;
-        assert!(member_may(TeamRole::Engineer, true, EditQuotes));
-        assert!(!member_may(TeamRole::Engineer, false, EditQuotes));
+        assert!(member_may(TeamRole::Engineer, true, EditProcurement));
+        assert!(!member_may(TeamRole::Engineer, false, EditProcurement));
         assert!(!member_may(TeamRole::Procurement, true, SignOffOrders));
         assert!(!member_may(TeamRole::Engineer, true, SubmitOrders));
         assert!(
@@ -123,9 +124,9 @@ mod tests {
         for r in TeamRole::ALL {
             assert!(allows(r, ReadTeamData));
         }
-        assert!(allows(Procurement, EditQuotes));
-        assert!(!allows(Engineer, EditQuotes));
-        assert!(!allows(Manager, EditQuotes));
+        assert!(allows(Procurement, EditProcurement));
+        assert!(!allows(Engineer, EditProcurement));
+        assert!(!allows(Manager, EditProcurement));
         assert!(allows(Engineer, UploadRuns));
         assert!(!allows(Procurement, UploadRuns));
         assert!(allows(Manager, SignOffOrders));

@@ -1,7 +1,7 @@
 //! The user's own account: change password.
 
 use crate::{
-    components::{forms::ActionError, guard::signed_in},
+    components::{forms::ActionError, guard::member_page},
     error::AppError,
     i18n::{Msg, t},
 };
@@ -50,7 +50,7 @@ mod server {
 /// The account page.
 #[component]
 pub fn AccountPage() -> impl IntoView {
-    signed_in(false, |caller| {
+    member_page(|caller| {
         let action = ServerAction::<ChangePassword>::new();
         view! {
             <Title text=t(Msg::AccountTitle) />

@@ -1,10 +1,10 @@
 //! The home page: a dashboard for the caller's role in the active team.
 
 use crate::{
-    components::guard::signed_in,
+    components::guard::member_page,
     domain::roles::TeamRole,
     i18n::{Msg, t},
-    model::Caller,
+    views::Caller,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -76,5 +76,5 @@ fn dashboard(caller: Caller) -> AnyView {
 /// The dashboard page.
 #[component]
 pub fn DashboardPage() -> impl IntoView {
-    signed_in(false, dashboard)
+    member_page(dashboard)
 }

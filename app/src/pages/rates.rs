@@ -5,7 +5,7 @@ use crate::{
     components::{
         form_fields::{FieldMessage, SaveFooter, field_issues, is_invalid, reset_on_success},
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::member_page,
     },
     domain::{
         quotes::Date,
@@ -14,7 +14,7 @@ use crate::{
     },
     error::{AppError, FieldIssue},
     i18n::{Locale, Msg, t, use_locale},
-    model::Stored,
+    views::Stored,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -43,7 +43,7 @@ pub async fn base_currency() -> Result<Currency, AppError> {
 #[server(endpoint = "rates/set_base")]
 pub async fn set_base_currency(currency: String) -> Result<(), AppError> {
     use crate::{auth, store};
-    let (_, membership) = auth::require_team(Capability::EditQuotes)?;
+    let (_, membership) = auth::require_team(Capability::EditProcurement)?;
     let currency = Currency::parse(currency.trim())
         .map_err(|reason| AppError::fields([FieldIssue::new("currency", reason.code())]))?;
     let mut tx = store::begin_write(&auth::db()?).await?;
@@ -58,7 +58,7 @@ pub async fn set_base_currency(currency: String) -> Result<(), AppError> {
 #[server(endpoint = "rates/add")]
 pub async fn add_rate(from: String, to: String, rate: String, date: String) -> Result<i64, AppError> {
     use crate::{auth, store};
-    let (_, membership) = auth::require_team(Capability::EditQuotes)?;
+    let (_, membership) = auth::require_team(Capability::EditProcurement)?;
     let rate = read_rate(&from, &to, &rate, &date).map_err(AppError::InvalidFields)?;
     let mut tx = store::begin_write(&auth::db()?).await?;
     let id = store::exchange_rates::insert(&mut tx, membership.team_id, &rate)
@@ -233,8 +233,8 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
 /// The exchange rates page.
 #[component]
 pub fn RatesPage() -> impl IntoView {
-    signed_in(false, |caller| {
-        let can_edit = caller.may(Capability::EditQuotes);
+    member_page(|caller| {
+        let can_edit = caller.may(Capability::EditProcurement);
         let set_base = ServerAction::<SetBaseCurrency>::new();
         let add = ServerAction::<AddRate>::new();
         let base = Resource::new(move || set_base.version().get(), |_| base_currency());

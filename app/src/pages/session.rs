@@ -1,7 +1,7 @@
 //! The session as every page sees it, and switching the active team.
 
 use crate::error::AppError;
-pub use crate::model::SessionInfo;
+pub use crate::views::SessionInfo;
 use leptos::prelude::*;
 
 /// Whether set-up is needed, and who is signed in.

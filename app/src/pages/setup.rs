@@ -5,7 +5,7 @@ use crate::{
     components::forms::{ActionError, reload_on_success},
     error::AppError,
     i18n::{Msg, t},
-    model::SessionInfo,
+    views::SessionInfo,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;

@@ -3,10 +3,10 @@
 //! comparison is a link that can be shared, printed or exported.
 
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{forms::ErrorBox, guard::member_page},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    model::tco::{CostComparison, CostRow},
+    views::tco::{CostComparison, CostRow},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -189,7 +189,7 @@ fn form(c: &CostComparison) -> impl IntoView + use<> {
                                 <div class="field-grid">
                                     <label>{t(Msg::TcoOverrideTp)}<input type="text" inputmode="decimal" name=format!("tp_{id}") /></label>
                                     <label>{t(Msg::TcoOverrideTpNodes)}<input type="text" inputmode="numeric" name=format!("tpn_{id}") /></label>
-                                    {crate::model::tco::ASSUMPTION_FIELDS.iter().map(|name| view! {
+                                    {crate::views::tco::ASSUMPTION_FIELDS.iter().map(|name| view! {
                                         <label>{locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions))}
                                             <input type="text" inputmode="decimal" name=format!("{name}_{id}") />
                                         </label>
@@ -322,7 +322,7 @@ fn PrintButton() -> impl IntoView {
 /// The cost comparison page.
 #[component]
 pub fn CostPage() -> impl IntoView {
-    signed_in(false, |_caller| {
+    member_page(|_caller| {
         let location = use_location();
         let data = Resource::new(move || location.search.get(), compare_costs);
         view! {

@@ -1,10 +1,10 @@
 //! The active team's members, readable by every member.
 
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{guard::member_page, loaded::Loaded},
     error::AppError,
     i18n::{Msg, t},
-    model::Member,
+    views::Member,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -50,7 +50,7 @@ pub fn MemberTable(members: Vec<Member>) -> impl IntoView {
 /// The team page.
 #[component]
 pub fn TeamPage() -> impl IntoView {
-    signed_in(false, |caller| {
+    member_page(|caller| {
         let members = Resource::new(|| (), |_| active_team_members());
         let name = caller
             .active_membership()
@@ -59,14 +59,9 @@ pub fn TeamPage() -> impl IntoView {
         view! {
             <Title text=name.clone() />
             <h1>{name}</h1>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match members.await {
-                        Ok(members) => view! { <MemberTable members /> }.into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=members let:members>
+                <MemberTable members />
+            </Loaded>
         }
         .into_any()
     })

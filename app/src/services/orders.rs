@@ -11,17 +11,17 @@ use crate::{
         },
         quotes::{QuoteDraft, Workload},
         roles::TeamRole,
-        runs::Status as RunStatus,
+        runs::RunStatus,
         tco::{ExchangeRate, Scenario, ScenarioResult},
     },
     error::{AppError, FieldIssue},
     i18n::{Locale, Msg},
-    model::{
+    store::{self, Db, Tx, orders::OrderRow, runs::RunFilter},
+    views::{
         Caller, Membership, RunSummary,
         orders::{EventLine, EvidenceLine, ItemLine, OrderView, SectionLine},
         tco::CostRow,
     },
-    store::{self, Db, Tx, orders::OrderRow, runs::RunFilter},
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

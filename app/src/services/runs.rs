@@ -10,8 +10,8 @@ use crate::{
     },
     error::AppError,
     i18n::Msg,
-    model::RunFileInfo,
     store::{self, Db, Tx, runs::RunForCreate},
+    views::RunFileInfo,
 };
 
 /// Longest node label, in characters.
@@ -21,7 +21,7 @@ pub const MAX_NOTE_CHARS: usize = 2000;
 /// Most nodes a run may have used.
 pub const MAX_NODES: i64 = 1024;
 
-pub use crate::model::RunRequest;
+pub use crate::views::RunRequest;
 
 /// A run ready to save: the judged canonical record and where it points.
 #[derive(Clone, Debug, PartialEq)]
@@ -186,7 +186,7 @@ pub async fn save(
         .run
         .verdict
         .as_ref()
-        .map_or(crate::domain::runs::Status::Valid, |v| v.status);
+        .map_or(crate::domain::runs::RunStatus::Valid, |v| v.status);
     let unit = built.run.throughput.as_ref().map(|t| t.unit.as_str().to_string());
     let row = RunForCreate {
         quote_revision_id: built.quote_revision_id,
@@ -214,8 +214,8 @@ pub async fn save(
 
 /// Steady-state throughput per node of the team's trusted runs (valid or warn), best run per
 /// quote (or node label), grouped by workload and unit, with seed 002's bottleneck warnings.
-pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::CompareGroup>, AppError> {
-    use crate::model::{BottleneckNote, CompareBar, CompareGroup};
+pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::views::CompareGroup>, AppError> {
+    use crate::views::{BottleneckNote, CompareBar, CompareGroup};
     use std::collections::BTreeMap;
     let runs = store::runs::list(db, team_id, store::runs::RunFilter::default(), 2000).await?;
     /// Workload name and the best bar per label, by (workload, unit).
@@ -223,7 +223,7 @@ pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::model::Compa
     let mut groups = Groups::new();
     for r in runs
         .into_iter()
-        .filter(|r| r.status != crate::domain::runs::Status::Invalid)
+        .filter(|r| r.status != crate::domain::runs::RunStatus::Invalid)
     {
         let (Some(value), Some(unit)) = (r.throughput_value, r.throughput_unit.clone()) else {
             continue;
@@ -299,7 +299,7 @@ pub struct Rejudged {
     /// Runs judged again.
     pub runs: usize,
     /// Runs whose status changed: id, stored status, today's status.
-    pub changed: Vec<(i64, crate::domain::runs::Status, crate::domain::runs::Status)>,
+    pub changed: Vec<(i64, crate::domain::runs::RunStatus, crate::domain::runs::RunStatus)>,
 }
 
 /// Judges every stored run's canonical record again with today's rules, against its quote
@@ -334,7 +334,7 @@ pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
         let status = judged
             .verdict
             .as_ref()
-            .map_or(crate::domain::runs::Status::Valid, |v| v.status);
+            .map_or(crate::domain::runs::RunStatus::Valid, |v| v.status);
         let canonical = serde_json::to_string(&judged).map_err(|e| {
             tracing::error!(error = %e, "cannot encode run");
             AppError::Internal

@@ -7,8 +7,8 @@ use crate::{
     domain::{
         money::{format_money, format_unit_price, group},
         quotes::NodeSpec,
-        quotes::{self as quotes_domain, QuoteDraft, RequirementKind, Status as ReqStatus, Workload},
-        runs::Status as RunStatus,
+        quotes::{self as quotes_domain, QuoteDraft, RequirementKind, RequirementStatus, Workload},
+        runs::RunStatus,
         tco::{
             AssumptionOverrides, Assumptions, BreakEven, ComponentKind, Currency, ExchangeRate, Pricing, Quote,
             QuoteGroup, RankedQuote, RunThroughput, Scenario, ScenarioResult, TcoError, TcoWarning, Unit, WhatIf,
@@ -17,11 +17,11 @@ use crate::{
     },
     error::AppError,
     i18n::{Locale, Msg},
-    model::{
+    store::{self, Db, runs::RunFilter},
+    views::{
         RunSummary,
         tco::{AssumptionField, ComponentLine, CostComparison, CostProblem, CostRow, QuoteChoice},
     },
-    store::{self, Db, runs::RunFilter},
 };
 use rust_decimal::Decimal;
 use std::{collections::HashMap, str::FromStr};
@@ -30,7 +30,7 @@ use std::{collections::HashMap, str::FromStr};
 pub const MAX_NODES: u32 = 64;
 
 /// The shared assumption fields, in form order.
-pub const FIELDS: [&str; 13] = crate::model::tco::ASSUMPTION_FIELDS;
+pub const FIELDS: [&str; 13] = crate::views::tco::ASSUMPTION_FIELDS;
 
 /// A parsed `application/x-www-form-urlencoded` query, repeated keys kept.
 #[derive(Clone, Debug, Default)]
@@ -581,7 +581,7 @@ pub async fn compute(
             .map(|w| {
                 quotes_domain::check(w, &summary.draft.spec)
                     .into_iter()
-                    .filter(|r| r.status == ReqStatus::Fail)
+                    .filter(|r| r.status == RequirementStatus::Fail)
                     .map(|r| r.kind)
                     .collect()
             })

@@ -1,7 +1,7 @@
 //! The `api_tokens` table: users' tokens for scripts, stored as SHA-256.
 
 use super::Tx;
-use crate::{domain::roles::TeamRole, model::ApiTokenInfo};
+use crate::{domain::roles::TeamRole, views::ApiTokenInfo};
 use sqlx::SqliteExecutor;
 
 /// A new token.

@@ -3,7 +3,7 @@
 use super::Tx;
 use crate::{
     domain::tco::{Currency, ExchangeRate},
-    model::Stored,
+    views::Stored,
 };
 use rust_decimal::Decimal;
 use sqlx::SqliteExecutor;

@@ -3,7 +3,7 @@
 use super::Tx;
 use crate::{
     domain::roles::TeamRole,
-    model::{Member, Membership},
+    views::{Member, Membership},
 };
 use sqlx::SqliteExecutor;
 

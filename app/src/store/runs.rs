@@ -3,8 +3,8 @@
 
 use super::Tx;
 use crate::{
-    domain::runs::Status,
-    model::{RunFileInfo, RunSummary},
+    domain::runs::RunStatus,
+    views::{RunFileInfo, RunSummary},
 };
 use sqlx::SqliteExecutor;
 
@@ -155,7 +155,7 @@ pub struct RunForCreate<'a> {
     /// The judged canonical run, JSON.
     pub canonical: &'a str,
     /// Verdict status.
-    pub status: Status,
+    pub status: RunStatus,
     /// Source format of the result.
     pub source_format: &'a str,
     /// GPU seen.
@@ -170,19 +170,19 @@ pub struct RunForCreate<'a> {
     pub created_by: i64,
 }
 
-fn status_str(s: Status) -> &'static str {
+fn status_str(s: RunStatus) -> &'static str {
     match s {
-        Status::Valid => "valid",
-        Status::Warn => "warn",
-        Status::Invalid => "invalid",
+        RunStatus::Valid => "valid",
+        RunStatus::Warn => "warn",
+        RunStatus::Invalid => "invalid",
     }
 }
 
-fn parse_status(s: &str) -> Result<Status, sqlx::Error> {
+fn parse_status(s: &str) -> Result<RunStatus, sqlx::Error> {
     match s {
-        "valid" => Ok(Status::Valid),
-        "warn" => Ok(Status::Warn),
-        "invalid" => Ok(Status::Invalid),
+        "valid" => Ok(RunStatus::Valid),
+        "warn" => Ok(RunStatus::Warn),
+        "invalid" => Ok(RunStatus::Invalid),
         other => Err(sqlx::Error::Decode(format!("unknown run status {other}").into())),
     }
 }
@@ -409,7 +409,7 @@ pub struct StoredRun {
     /// The judged canonical JSON.
     pub canonical: String,
     /// The stored status.
-    pub status: Status,
+    pub status: RunStatus,
 }
 
 /// A `runs` row as [`all_stored`] reads it, before the status is decoded.
@@ -441,7 +441,7 @@ pub async fn set_judged(
     team_id: i64,
     id: i64,
     canonical: &str,
-    status: Status,
+    status: RunStatus,
     gpu_name: Option<&str>,
     throughput_value: Option<f64>,
 ) -> Result<(), sqlx::Error> {

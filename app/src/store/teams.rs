@@ -1,7 +1,7 @@
 //! The `teams` table.
 
 use super::Tx;
-use crate::{domain::tco::Currency, model::TeamSummary};
+use crate::{domain::tco::Currency, views::TeamSummary};
 use sqlx::SqliteExecutor;
 
 /// Inserts a team; `Ok(None)` when the name is taken (case-insensitive).

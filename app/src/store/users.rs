@@ -1,7 +1,7 @@
 //! The `users` table.
 
 use super::Tx;
-use crate::model::UserSummary;
+use crate::views::UserSummary;
 use sqlx::SqliteExecutor;
 
 /// A stored user (the password hash never leaves the server).

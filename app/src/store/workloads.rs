@@ -2,7 +2,7 @@
 //! `body` is the whole [`Workload`] as JSON; `name` is a copy of its name, unique in the team.
 
 use super::{Tx, Updated, db::updated};
-use crate::{domain::quotes::Workload, model::Stored};
+use crate::{domain::quotes::Workload, views::Stored};
 use sqlx::SqliteExecutor;
 
 fn body(workload: &Workload) -> Result<String, sqlx::Error> {

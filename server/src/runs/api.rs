@@ -212,7 +212,7 @@ async fn finish(
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let info = app::model::RunFileInfo {
+            let info = app::views::RunFileInfo {
                 id: i64::try_from(i).unwrap_or_default(),
                 file_name: s.file_name.clone(),
                 size: i64::try_from(s.size).unwrap_or(i64::MAX),

@@ -1,6 +1,6 @@
 //! `nodeledger runs rejudge`: every stored run judged again with today's rules.
 
-use app::{domain::runs::Status, services::runs::rejudge_all, store};
+use app::{domain::runs::RunStatus, services::runs::rejudge_all, store};
 use clap::Subcommand;
 use std::process::ExitCode;
 
@@ -13,11 +13,11 @@ pub enum RunsCommand {
     Rejudge,
 }
 
-const fn word(s: Status) -> &'static str {
+const fn word(s: RunStatus) -> &'static str {
     match s {
-        Status::Valid => "valid",
-        Status::Warn => "warn",
-        Status::Invalid => "invalid",
+        RunStatus::Valid => "valid",
+        RunStatus::Warn => "warn",
+        RunStatus::Invalid => "invalid",
     }
 }
 

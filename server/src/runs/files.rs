@@ -5,8 +5,8 @@ use app::{
     charts::{Bar, TelemetryLabels, telemetry_svg, throughput_bars_svg},
     domain::{documents::content_disposition, roles::Capability, runs::CanonicalRun},
     i18n::{Locale, Msg, locale_from_headers},
-    model::Caller,
     store,
+    views::Caller,
 };
 use axum::{
     Extension,

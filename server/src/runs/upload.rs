@@ -7,8 +7,8 @@ use app::{
     domain::{roles::Capability, runs::Format},
     error::AppError,
     i18n::locale_from_headers,
-    model::{Caller, RunFileInfo},
     store,
+    views::{Caller, RunFileInfo},
 };
 use axum::{
     Extension, Json,

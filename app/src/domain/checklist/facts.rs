@@ -3,19 +3,10 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::model::WorkloadKind;
+use super::model::OrderKind;
 
-/// GPU form factor as quoted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FormFactor {
-    /// PCIe card.
-    Pcie,
-    /// SXM module.
-    Sxm,
-    /// Something else, named in the quote.
-    Other,
-}
+/// GPU form factor as quoted: the quote's own type, so facts and quotes cannot drift apart.
+pub use crate::domain::quotes::FormFactor;
 
 /// Whether the GPU is exclusive or shared, as quoted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,7 +105,7 @@ pub enum EgressPricing {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PrefillFacts {
     /// Kind of work.
-    pub workload: Option<WorkloadKind>,
+    pub workload: Option<OrderKind>,
     /// Whether more than one GPU is used.
     pub multi_gpu: Option<bool>,
     /// Quoted GPU model name.

@@ -21,11 +21,11 @@
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use serde::Deserialize;
 
-use super::facts::{EgressPricing, Exclusivity, FeeKind, FormFactor, Interconnect, PrefillFacts, RunVerdict};
-use super::model::WorkloadKind;
+use super::facts::{EgressPricing, Exclusivity, FeeKind, Interconnect, PrefillFacts, RunVerdict};
+use super::model::OrderKind;
 use crate::domain::{
     quotes::{self, QuoteDraft, Sharing},
-    runs::Status,
+    runs::RunStatus,
 };
 
 /// The verdict reason code of a thermal or power slowdown (see `domain::runs::Reason`).
@@ -39,7 +39,7 @@ pub struct RunObservation {
     /// The quote it ran under.
     pub quote_id: Option<i64>,
     /// Its verdict status as stored.
-    pub status: Option<Status>,
+    pub status: Option<RunStatus>,
     /// GPU name seen.
     pub gpu_name: Option<String>,
     /// GPUs seen.
@@ -108,7 +108,7 @@ impl RunObservation {
     pub fn from_canonical(
         id: i64,
         quote_id: Option<i64>,
-        status: Option<Status>,
+        status: Option<RunStatus>,
         json: &str,
     ) -> Result<Self, serde_json::Error> {
         let c: Canonical = serde_json::from_str(json)?;
@@ -175,11 +175,11 @@ pub struct FactSources<'a> {
 
 /// The checklist's kind of work for a workload kind.
 #[must_use]
-pub fn workload_kind(kind: quotes::WorkloadKind) -> WorkloadKind {
+pub fn workload_kind(kind: quotes::WorkloadKind) -> OrderKind {
     match kind {
-        quotes::WorkloadKind::Training => WorkloadKind::Training,
-        quotes::WorkloadKind::InferenceService => WorkloadKind::Inference,
-        quotes::WorkloadKind::Batch | quotes::WorkloadKind::Other => WorkloadKind::Batch,
+        quotes::WorkloadKind::Training => OrderKind::Training,
+        quotes::WorkloadKind::InferenceService => OrderKind::Inference,
+        quotes::WorkloadKind::Batch | quotes::WorkloadKind::Other => OrderKind::Batch,
     }
 }
 
@@ -188,10 +188,10 @@ pub fn workload_kind(kind: quotes::WorkloadKind) -> WorkloadKind {
 /// id) among equals. Runs of other quotes say nothing about the chosen node.
 #[must_use]
 pub fn backing_run(runs: &[RunObservation], quote_id: Option<i64>) -> Option<&RunObservation> {
-    let rank = |s: Option<Status>| match s {
-        Some(Status::Valid) => 0,
-        Some(Status::Warn) => 1,
-        Some(Status::Invalid) => 2,
+    let rank = |s: Option<RunStatus>| match s {
+        Some(RunStatus::Valid) => 0,
+        Some(RunStatus::Warn) => 1,
+        Some(RunStatus::Invalid) => 2,
         None => 3,
     };
     runs.iter()
@@ -289,11 +289,7 @@ pub fn gather(src: &FactSources<'_>) -> PrefillFacts {
         observed_driver: run.and_then(|r| r.driver.as_deref().and_then(text)),
         observed_cuda: run.and_then(|r| r.cuda.as_deref().and_then(text)),
         observed_mig: run.and_then(|r| r.mig),
-        form_factor: spec.and_then(|s| s.form_factor).map(|f| match f {
-            quotes::FormFactor::Pcie => FormFactor::Pcie,
-            quotes::FormFactor::Sxm => FormFactor::Sxm,
-            quotes::FormFactor::Other => FormFactor::Other,
-        }),
+        form_factor: spec.and_then(|s| s.form_factor),
         exclusivity: spec.map(|s| match s.sharing {
             Sharing::Exclusive => Exclusivity::Exclusive,
             Sharing::Mig { .. } => Exclusivity::Mig,
@@ -307,9 +303,9 @@ pub fn gather(src: &FactSources<'_>) -> PrefillFacts {
         }),
         software_image: spec.and_then(|s| text(&s.os)),
         run_verdict: run.and_then(|r| r.status).map(|s| match s {
-            Status::Valid => RunVerdict::Pass,
-            Status::Warn => RunVerdict::Inconclusive,
-            Status::Invalid => RunVerdict::Fail,
+            RunStatus::Valid => RunVerdict::Pass,
+            RunStatus::Warn => RunVerdict::Inconclusive,
+            RunStatus::Invalid => RunVerdict::Fail,
         }),
         run_minutes: run.and_then(RunObservation::steady_minutes),
         throttling_observed: run.and_then(RunObservation::throttling),

@@ -33,7 +33,7 @@ pub use codes::{AnswerCode, Mismatch, Prefill, Suggested, Suggestion};
 pub use facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, PrefillFacts, RunVerdict};
 pub use gather::{FactSources, RunObservation, SLOWDOWN_CODE, backing_run, egress, fees_stated, gather, workload_kind};
 pub use items::{ITEMS, SECTIONS};
-pub use model::{AppliesTo, Cite, EvidenceKind, Expert, Item, PrefillSource, Section, SectionInfo, Text, WorkloadKind};
+pub use model::{AppliesTo, Cite, EvidenceKind, Expert, Item, OrderKind, PrefillSource, Section, SectionInfo, Text};
 pub use prefill::{
     BENCHMARK_MIN_MINUTES, HEADROOM_MAX_PCT, HEADROOM_MIN_PCT, USABLE_VRAM_MIN_PCT, image_is_pinned, prefill,
 };

@@ -71,10 +71,11 @@ impl Cite {
     }
 }
 
-/// The kind of work an order is for.
+/// The kind of work an order is for, as the checklist groups it (a workload's finer
+/// `quotes::WorkloadKind` maps onto it); it picks which items apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum WorkloadKind {
+pub enum OrderKind {
     /// Model training or fine-tuning.
     Training,
     /// Inference, online or offline.
@@ -102,12 +103,12 @@ pub enum AppliesTo {
 impl AppliesTo {
     /// Whether an order of `kind`, multi-GPU or not, is covered.
     #[must_use]
-    pub fn covers(self, kind: WorkloadKind, multi_gpu: bool) -> bool {
+    pub fn covers(self, kind: OrderKind, multi_gpu: bool) -> bool {
         match self {
             AppliesTo::All => true,
-            AppliesTo::Training => kind == WorkloadKind::Training,
-            AppliesTo::Inference => kind == WorkloadKind::Inference,
-            AppliesTo::Batch => kind == WorkloadKind::Batch,
+            AppliesTo::Training => kind == OrderKind::Training,
+            AppliesTo::Inference => kind == OrderKind::Inference,
+            AppliesTo::Batch => kind == OrderKind::Batch,
             AppliesTo::MultiGpu => multi_gpu,
         }
     }
@@ -206,7 +207,7 @@ pub struct Item {
 impl Item {
     /// Whether this item applies to an order of `kind`, multi-GPU or not.
     #[must_use]
-    pub fn applies(&self, kind: WorkloadKind, multi_gpu: bool) -> bool {
+    pub fn applies(&self, kind: OrderKind, multi_gpu: bool) -> bool {
         self.applies_to.covers(kind, multi_gpu)
     }
 }

@@ -4,7 +4,7 @@ use rust_decimal::Decimal;
 
 use super::codes::{AnswerCode as C, Mismatch, Prefill, Suggested as S, Suggestion};
 use super::facts::{EgressPricing, Exclusivity, Fact as F, FeeKind, Interconnect, PrefillFacts, RunVerdict};
-use super::model::{Item, PrefillSource as P, WorkloadKind};
+use super::model::{Item, OrderKind, PrefillSource as P};
 use crate::domain::{runs::names_match, vram};
 
 /// Least VRAM headroom over the measured peak, percent (seed 002 step 1); a workload asks
@@ -135,7 +135,7 @@ fn exclusivity(f: &PrefillFacts) -> Rule {
     }
     let used = [F::Exclusivity, F::Workload];
     match one(f.workload, F::Workload)? {
-        WorkloadKind::Training => ok(S::Problem, C::SlicedForTraining { exclusivity }, &used),
+        OrderKind::Training => ok(S::Problem, C::SlicedForTraining { exclusivity }, &used),
         _ => ok(S::Confirmed, C::Exclusivity { exclusivity }, &used),
     }
 }

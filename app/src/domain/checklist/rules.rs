@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::answer::{Evidence, ItemAnswer};
 use super::items::ITEMS;
-use super::model::{EvidenceKind, Item, Section, WorkloadKind};
+use super::model::{EvidenceKind, Item, OrderKind, Section};
 
 /// Why a required item blocks submission.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -41,7 +41,7 @@ pub fn item(id: &str) -> Option<&'static Item> {
 
 /// Items that apply to an order of `kind`, multi-GPU or not, in table order.
 #[must_use]
-pub fn applicable_items(kind: WorkloadKind, multi_gpu: bool) -> Vec<&'static Item> {
+pub fn applicable_items(kind: OrderKind, multi_gpu: bool) -> Vec<&'static Item> {
     ITEMS.iter().filter(|i| i.applies(kind, multi_gpu)).collect()
 }
 
@@ -74,7 +74,7 @@ pub fn has_evidence(item: &Item, evidence: &[Evidence]) -> bool {
 /// If `answers` holds several answers for one item, the last one counts. Answers to
 /// unknown or non-applicable items are ignored.
 #[must_use]
-pub fn submission_blockers(answers: &[ItemAnswer], kind: WorkloadKind, multi_gpu: bool) -> Vec<Blocker> {
+pub fn submission_blockers(answers: &[ItemAnswer], kind: OrderKind, multi_gpu: bool) -> Vec<Blocker> {
     use super::answer::ItemStatus as St;
     applicable_items(kind, multi_gpu)
         .into_iter()

@@ -58,7 +58,7 @@ pub enum RequirementKind {
 /// The outcome of one requirement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub enum RequirementStatus {
     /// The node meets it.
     Pass,
     /// The node can do it, but the seeds advise otherwise (e.g. a slice for training).
@@ -179,7 +179,7 @@ pub struct Requirement {
     /// What is checked.
     pub kind: RequirementKind,
     /// The outcome.
-    pub status: Status,
+    pub status: RequirementStatus,
     /// What the workload needs.
     pub required: Option<Figure>,
     /// What the node offers; `None` when the vendor has not stated it.
@@ -188,7 +188,7 @@ pub struct Requirement {
     pub notes: Vec<Note>,
 }
 
-fn req(kind: RequirementKind, status: Status, required: Figure, offered: Option<Figure>) -> Requirement {
+fn req(kind: RequirementKind, status: RequirementStatus, required: Figure, offered: Option<Figure>) -> Requirement {
     Requirement {
         kind,
         status,
@@ -198,12 +198,16 @@ fn req(kind: RequirementKind, status: Status, required: Figure, offered: Option<
     }
 }
 
-fn pass_if(ok: bool) -> Status {
-    if ok { Status::Pass } else { Status::Fail }
+fn pass_if(ok: bool) -> RequirementStatus {
+    if ok {
+        RequirementStatus::Pass
+    } else {
+        RequirementStatus::Fail
+    }
 }
 
 fn unknown(kind: RequirementKind, required: Figure, about: Unstated) -> Requirement {
-    let mut r = req(kind, Status::Unknown, required, None);
+    let mut r = req(kind, RequirementStatus::Unknown, required, None);
     r.notes.push(Note::AskVendor { about });
     r
 }
@@ -243,7 +247,7 @@ fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
     let one = vram::assess(w.vram_peak_gib, w.headroom_pct, usable);
     let mut r = req(
         RequirementKind::Vram,
-        Status::Pass,
+        RequirementStatus::Pass,
         Figure::Gib(need),
         Some(Figure::Gib(usable)),
     );
@@ -254,13 +258,13 @@ fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
         r.status = match (spec.memory_pooling, sum_fits) {
             (Some(true), true) => {
                 r.notes.push(Note::PooledAcrossGpus);
-                Status::Pass
+                RequirementStatus::Pass
             }
             (None, true) => {
                 r.notes.push(Note::FitsOnlyIfPooled);
-                Status::Unknown
+                RequirementStatus::Unknown
             }
-            _ => Status::Fail,
+            _ => RequirementStatus::Fail,
         };
         pooling = Some(memory_pooling(spec.memory_pooling, sum_fits));
     }
@@ -290,7 +294,7 @@ fn memory_pooling(pooled: Option<bool>, sum_fits: bool) -> Requirement {
     let required = Figure::Flag(true);
     match pooled {
         None if sum_fits => unknown(RequirementKind::MemoryPooling, required, Unstated::MemoryPooling),
-        None => req(RequirementKind::MemoryPooling, Status::Fail, required, None),
+        None => req(RequirementKind::MemoryPooling, RequirementStatus::Fail, required, None),
         Some(p) => req(
             RequirementKind::MemoryPooling,
             pass_if(p && sum_fits),
@@ -311,7 +315,7 @@ fn gpu_count(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<u32>) {
     }
     let nodes = w.gpus_needed.div_ceil(spec.gpus_per_node).max(1);
     let offered = Some(Figure::Gpus(spec.gpus_per_node));
-    let mut r = req(RequirementKind::GpuCount, Status::Pass, required, offered);
+    let mut r = req(RequirementKind::GpuCount, RequirementStatus::Pass, required, offered);
     if nodes > 1 {
         r.notes.push(Note::NeedsNodes { nodes });
     }
@@ -336,11 +340,16 @@ fn rdma(spec: &NodeSpec) -> Requirement {
     let required = Figure::Flag(true);
     match spec.rdma {
         None => unknown(RequirementKind::Rdma, required, Unstated::Rdma),
-        Some(true) => req(RequirementKind::Rdma, Status::Pass, required, Some(Figure::Flag(true))),
+        Some(true) => req(
+            RequirementKind::Rdma,
+            RequirementStatus::Pass,
+            required,
+            Some(Figure::Flag(true)),
+        ),
         Some(false) => {
             let mut r = req(
                 RequirementKind::Rdma,
-                Status::Warning,
+                RequirementStatus::Warning,
                 required,
                 Some(Figure::Flag(false)),
             );
@@ -357,12 +366,17 @@ fn exclusive(w: &Workload, spec: &NodeSpec) -> Requirement {
     let required = Figure::Sharing(Sharing::Exclusive);
     let offered = Some(Figure::Sharing(spec.sharing.clone()));
     if !spec.sharing.is_sliced() {
-        return req(RequirementKind::Exclusive, Status::Pass, required, offered);
+        return req(RequirementKind::Exclusive, RequirementStatus::Pass, required, offered);
     }
     let low_concurrency_inference = w.kind == WorkloadKind::InferenceService && w.concurrency <= LOW_CONCURRENCY_MAX;
-    let mut r = req(RequirementKind::Exclusive, Status::Warning, required, offered);
+    let mut r = req(
+        RequirementKind::Exclusive,
+        RequirementStatus::Warning,
+        required,
+        offered,
+    );
     if low_concurrency_inference {
-        r.status = Status::Pass;
+        r.status = RequirementStatus::Pass;
         r.notes.push(Note::SliceForLowConcurrency {
             max: LOW_CONCURRENCY_MAX,
         });
@@ -382,15 +396,15 @@ fn disk(w: &Workload, spec: &NodeSpec) -> Requirement {
     let total = stated.iter().fold(Decimal::ZERO, |a, b| a.saturating_add(*b));
     let complete = stated.len() == known.len();
     let status = match (need <= total, complete) {
-        (true, _) => Status::Pass,
-        (false, true) => Status::Fail,
-        (false, false) => Status::Unknown,
+        (true, _) => RequirementStatus::Pass,
+        (false, true) => RequirementStatus::Fail,
+        (false, false) => RequirementStatus::Unknown,
     };
     let mut r = req(RequirementKind::Disk, status, Figure::Gb(need), Some(Figure::Gb(total)));
     if !complete {
         r.notes.push(Note::PartialDiskInfo);
     }
-    if status == Status::Unknown {
+    if status == RequirementStatus::Unknown {
         r.notes.push(Note::AskVendor {
             about: Unstated::DiskSizes,
         });

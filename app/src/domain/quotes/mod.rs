@@ -81,7 +81,8 @@ mod workload;
 mod tests;
 
 pub use check::{
-    Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, Status, Unstated, check, vendor_questions,
+    Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, RequirementStatus, Unstated, check,
+    vendor_questions,
 };
 pub use csv_export::export;
 pub use csv_import::{

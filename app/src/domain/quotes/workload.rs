@@ -111,8 +111,8 @@ impl Workload {
     }
 
     /// The cost model's view of this workload.
-    pub fn to_tco(&self) -> tco::Workload {
-        tco::Workload {
+    pub fn to_tco(&self) -> tco::Demand {
+        tco::Demand {
             gpus_needed: self.gpus_needed,
             total_work: self.total_work.clone(),
             run_hours: self.run_hours,

@@ -72,7 +72,7 @@ pub struct CanonicalRun {
     pub telemetry_origin: Option<String>,
     /// What was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub workload: Option<Workload>,
+    pub workload: Option<RunWorkload>,
     /// The one primary throughput figure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throughput: Option<Throughput>,
@@ -180,7 +180,7 @@ impl NodeInfo {
 
 /// What was run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Workload {
+pub struct RunWorkload {
     /// Model identifier or file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::canonical::{CanonicalRun, NamedThroughput, NodeInfo, Throughput, Workload};
+use super::canonical::{CanonicalRun, NamedThroughput, NodeInfo, RunWorkload, Throughput};
 use super::detect::Format;
 use super::error::ParseError;
 use super::json::ObjExt;
@@ -96,8 +96,8 @@ fn node_info(row: &Map<String, Value>) -> NodeInfo {
     }
 }
 
-fn workload(first: &Map<String, Value>, rows: &[&Map<String, Value>]) -> Workload {
-    Workload {
+fn workload(first: &Map<String, Value>, rows: &[&Map<String, Value>]) -> RunWorkload {
+    RunWorkload {
         model: first.str_at("model_filename").map(str::to_owned),
         precision: first.str_at("model_type").and_then(precision_of),
         batch_size: first.u64_at("n_batch"),

@@ -9,7 +9,7 @@ use super::vocab::ThrottleReason;
 /// Overall validity of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Status {
+pub enum RunStatus {
     /// Nothing to flag.
     Valid,
     /// Usable with caveats.
@@ -33,11 +33,11 @@ pub enum Severity {
 impl Severity {
     /// The status this severity implies on its own.
     #[must_use]
-    pub const fn status(self) -> Status {
+    pub const fn status(self) -> RunStatus {
         match self {
-            Self::Info => Status::Valid,
-            Self::Warn => Status::Warn,
-            Self::Invalid => Status::Invalid,
+            Self::Info => RunStatus::Valid,
+            Self::Warn => RunStatus::Warn,
+            Self::Invalid => RunStatus::Invalid,
         }
     }
 }
@@ -312,7 +312,7 @@ pub struct VerdictReason {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
     /// Worst severity of the reasons (`valid` when none).
-    pub status: Status,
+    pub status: RunStatus,
     /// Findings, in rule order.
     #[serde(default, deserialize_with = "lenient_reasons")]
     pub reasons: Vec<VerdictReason>,
@@ -352,7 +352,7 @@ impl Verdict {
             .iter()
             .map(|r| r.severity.status())
             .max()
-            .unwrap_or(Status::Valid);
+            .unwrap_or(RunStatus::Valid);
         Self { status, reasons }
     }
 }

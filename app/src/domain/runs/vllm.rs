@@ -3,7 +3,9 @@
 
 use serde_json::{Map, Value};
 
-use super::canonical::{CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, Throughput, Workload};
+use super::canonical::{
+    CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, RunWorkload, Throughput,
+};
 use super::clock;
 use super::detect::Format;
 use super::error::ParseError;
@@ -57,10 +59,10 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
     let concurrency = obj.u64_at("max_concurrency");
     if model.is_some() || concurrency.is_some() {
         obj.remove("model_id");
-        run.workload = Some(Workload {
+        run.workload = Some(RunWorkload {
             model,
             concurrency,
-            ..Workload::default()
+            ..RunWorkload::default()
         });
     }
     take_latencies(&mut obj, &mut run);

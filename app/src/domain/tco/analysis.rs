@@ -6,7 +6,7 @@ use super::billing;
 use super::engine::estimate;
 use super::error::{ErrorReason, TcoError};
 use super::estimate::Estimate;
-use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use super::model::{Assumptions, Demand, NodeShape, PriceSheet};
 use super::throughput::RunThroughput;
 use super::validate;
 use rust_decimal::Decimal;
@@ -70,7 +70,7 @@ pub struct WhatIf {
 pub fn what_if(
     sheet: &PriceSheet,
     shape: &NodeShape,
-    workload: &Workload,
+    workload: &Demand,
     assumptions: &Assumptions,
     profiles: &WhatIfProfiles,
     slowest: Option<RunThroughput>,
@@ -120,11 +120,11 @@ pub fn what_if(
 
 /// The workload and assumptions with hours, traffic and re-run share × `m`.
 fn scaled(
-    workload: &Workload,
+    workload: &Demand,
     a: &Assumptions,
     m: Decimal,
     field: &'static str,
-) -> Result<(Workload, Assumptions), TcoError> {
+) -> Result<(Demand, Assumptions), TcoError> {
     non_negative(m, field)?;
     let x = |v: Decimal| mul(v, m, field);
     let rerun_share = x(a.rerun_share)?;
@@ -135,7 +135,7 @@ fn scaled(
         return Err(TcoError::new(field, reason));
     }
     let run_hours = workload.run_hours.map(x).transpose()?;
-    let w = Workload {
+    let w = Demand {
         run_hours,
         ..workload.clone()
     };
@@ -201,7 +201,7 @@ pub fn cost_vs_hours(
 pub fn cost_vs_nodes(
     sheet: &PriceSheet,
     shape: &NodeShape,
-    workload: &Workload,
+    workload: &Demand,
     assumptions: &Assumptions,
     max_nodes: u32,
 ) -> Result<Vec<Estimate>, TcoError> {

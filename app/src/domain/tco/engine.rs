@@ -7,7 +7,7 @@ use super::costs::Rental;
 use super::currency::Currency;
 use super::error::{ErrorReason, TcoError};
 use super::estimate::{ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, TcoWarning, Unit};
-use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use super::model::{Assumptions, Demand, NodeShape, PriceSheet};
 use super::throughput::{self, RunThroughput};
 use super::validate;
 use rust_decimal::Decimal;
@@ -18,7 +18,7 @@ use rust_decimal::Decimal;
 pub fn estimate(
     sheet: &PriceSheet,
     shape: &NodeShape,
-    workload: &Workload,
+    workload: &Demand,
     assumptions: &Assumptions,
 ) -> Result<Estimate, TcoError> {
     validate::inputs(sheet, shape, workload, assumptions)?;
@@ -138,7 +138,7 @@ pub fn estimate(
 }
 
 /// The user's node count, else ⌈GPUs needed ÷ GPUs per node⌉, at least 1.
-fn node_count(shape: &NodeShape, workload: &Workload, a: &Assumptions, warnings: &mut Vec<TcoWarning>) -> u32 {
+fn node_count(shape: &NodeShape, workload: &Demand, a: &Assumptions, warnings: &mut Vec<TcoWarning>) -> u32 {
     let needed = workload.gpus_needed.div_ceil(shape.gpus_per_node).max(1);
     match a.nodes {
         Some(chosen) => {
@@ -164,7 +164,7 @@ struct Compute {
 /// W ÷ planned throughput ÷ 3600 with a measured throughput (rule 2), else the stated run
 /// length.
 fn compute_hours(
-    workload: &Workload,
+    workload: &Demand,
     a: &Assumptions,
     nodes: u32,
     warnings: &mut Vec<TcoWarning>,

@@ -119,7 +119,7 @@ pub use error::{ErrorReason, TcoError};
 pub use estimate::{
     BreakEven, ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, QuoteGroup, TcoWarning, Unit,
 };
-pub use model::{Assumptions, BillingIncrement, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, Workload};
+pub use model::{Assumptions, BillingIncrement, Demand, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork};
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
 pub use throughput::{FromRuns, RunThroughput};

@@ -122,10 +122,11 @@ pub struct TotalWork {
     pub unit: String,
 }
 
-/// What has to be done.
+/// How much work has to be done, as the cost engine needs it (the team's workload record is
+/// `quotes::Workload`, which converts with `to_tco`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Workload {
+pub struct Demand {
     /// GPUs the workload needs at once.
     pub gpus_needed: u32,
     /// The total work, if known (needed for a measured-throughput estimate and cost per unit).

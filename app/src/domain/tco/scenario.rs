@@ -6,7 +6,7 @@ use super::currency::{Currency, ExchangeRate, latest_rate};
 use super::engine::estimate;
 use super::error::{ErrorReason, TcoError};
 use super::estimate::{ComputeBasis, Estimate, QuoteGroup};
-use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use super::model::{Assumptions, Demand, NodeShape, PriceSheet};
 use super::overrides::AssumptionOverrides;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -45,7 +45,7 @@ pub struct Scenario {
     #[serde(default)]
     pub title: Option<String>,
     /// The work to be done.
-    pub workload: Workload,
+    pub workload: Demand,
     /// Assumptions shared by all quotes.
     pub assumptions: Assumptions,
     /// The quotes to compare (at least one, unique ids).

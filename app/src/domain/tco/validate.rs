@@ -2,14 +2,14 @@
 
 use super::arith::{non_negative, positive};
 use super::error::{ErrorReason, TcoError};
-use super::model::{Assumptions, NodeShape, PriceSheet, Workload};
+use super::model::{Assumptions, Demand, NodeShape, PriceSheet};
 use rust_decimal::Decimal;
 
 /// Checks all four inputs of an estimate.
 pub(crate) fn inputs(
     sheet: &PriceSheet,
     shape: &NodeShape,
-    workload: &Workload,
+    workload: &Demand,
     assumptions: &Assumptions,
 ) -> Result<(), TcoError> {
     price_sheet(sheet)?;
@@ -57,7 +57,7 @@ pub(crate) fn node_shape(s: &NodeShape) -> Result<(), TcoError> {
     Ok(())
 }
 
-fn workload_fields(w: &Workload) -> Result<(), TcoError> {
+fn workload_fields(w: &Demand) -> Result<(), TcoError> {
     if let Some(work) = &w.total_work {
         positive(work.amount, "workload.total_work.amount")?;
     }

@@ -3,12 +3,12 @@
 use crate::{
     components::{
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::admin_page,
     },
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Msg, t},
-    model::{Member, UserSummary},
+    views::{Member, UserSummary},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -88,7 +88,7 @@ pub fn role_options(selected: Option<TeamRole>) -> impl IntoView {
 /// The team administration page.
 #[component]
 pub fn AdminTeamPage() -> impl IntoView {
-    signed_in(true, |_| {
+    admin_page(|_| {
         let params = use_params_map();
         let team_id = move || {
             params

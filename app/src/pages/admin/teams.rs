@@ -3,11 +3,11 @@
 use crate::{
     components::{
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::admin_page,
     },
     error::AppError,
     i18n::{Msg, t},
-    model::TeamSummary,
+    views::TeamSummary,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -38,7 +38,7 @@ pub async fn create_team(name: String) -> Result<i64, AppError> {
 /// The teams page.
 #[component]
 pub fn AdminTeamsPage() -> impl IntoView {
-    signed_in(true, |_| {
+    admin_page(|_| {
         let create = ServerAction::<CreateTeam>::new();
         let teams = Resource::new(move || create.version().get(), |_| list_teams());
         view! {

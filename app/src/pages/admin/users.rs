@@ -4,13 +4,13 @@
 use crate::{
     components::{
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::admin_page,
     },
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Msg, t},
-    model::{TeamSummary, UserSummary},
     pages::admin::{team::role_options, teams::list_teams},
+    views::{TeamSummary, UserSummary},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -214,7 +214,7 @@ fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>, me
 /// The users page.
 #[component]
 pub fn AdminUsersPage() -> impl IntoView {
-    signed_in(true, |caller| {
+    admin_page(|caller| {
         let me = caller.user_id;
         let create = ServerAction::<CreateUser>::new();
         let toggle = ServerAction::<SetUserDisabled>::new();

@@ -6,12 +6,12 @@ use super::{state_class, state_msg};
 use crate::{
     components::{
         forms::{ActionError, ErrorBox, reload_on_success},
-        guard::signed_in,
+        guard::member_page,
     },
     error::AppError,
     i18n::{Msg, t, use_locale},
-    model::orders::{ItemLine, OrderView},
     pages::runs::text::{status_class as run_class, status_msg as run_msg},
+    views::orders::{ItemLine, OrderView},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -444,7 +444,7 @@ fn record(v: &OrderView) -> impl IntoView + use<> {
 /// The order page.
 #[component]
 pub fn OrderPage() -> impl IntoView {
-    signed_in(false, |_caller| {
+    member_page(|_caller| {
         let params = use_params_map();
         let query = use_query_map();
         let key = move || {

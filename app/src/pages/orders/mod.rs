@@ -5,12 +5,12 @@ pub mod detail;
 use crate::{
     components::{
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::member_page,
     },
     domain::audit::OrderState,
     error::AppError,
     i18n::{Msg, t},
-    model::orders::OrderLine,
+    views::orders::OrderLine,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -93,7 +93,7 @@ pub async fn create_order(title: String, workload_id: i64) -> Result<i64, AppErr
 /// The orders page.
 #[component]
 pub fn OrdersPage() -> impl IntoView {
-    signed_in(false, |_caller| {
+    member_page(|_caller| {
         let create = ServerAction::<CreateOrder>::new();
         Effect::new(move |_| {
             if let Some(Ok(id)) = create.value().get() {

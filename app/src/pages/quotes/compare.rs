@@ -1,7 +1,7 @@
 //! Quotes side by side, every field in one row with differences highlighted.
 
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{forms::ErrorBox, guard::member_page},
     error::AppError,
     i18n::{Msg, t},
     pages::quotes::form::{SECTIONS, display_value, label},
@@ -77,7 +77,7 @@ mod server {
         auth,
         domain::{
             money::{format_money, format_unit_price},
-            quotes::{self, Figure, Note, Requirement, Status, Unstated},
+            quotes::{self, Figure, Note, Requirement, RequirementStatus, Unstated},
             roles::Capability,
             tco::{Currency, ExchangeRate},
         },
@@ -161,10 +161,10 @@ mod server {
         });
         parts.extend(r.notes.iter().map(|n| note(locale, n)));
         let status = match r.status {
-            Status::Pass => "pass",
-            Status::Warning => "warning",
-            Status::Fail => "fail",
-            Status::Unknown => "unknown",
+            RequirementStatus::Pass => "pass",
+            RequirementStatus::Warning => "warning",
+            RequirementStatus::Fail => "fail",
+            RequirementStatus::Unknown => "unknown",
         };
         CheckLine {
             label: label.to_string(),
@@ -412,7 +412,7 @@ fn compare_table(c: Comparison) -> impl IntoView {
 /// `/quotes/compare?id=…&id=…`.
 #[component]
 pub fn QuoteComparePage() -> impl IntoView {
-    signed_in(false, |_| {
+    member_page(|_| {
         let query = use_query_map();
         let key = Memo::new(move |_| {
             let q = query.read();

@@ -1,7 +1,7 @@
 //! One quote: every field of a revision, and the revision history.
 
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{forms::ErrorBox, guard::member_page},
     error::AppError,
     i18n::{Msg, t, use_locale},
     pages::quotes::form::{SECTIONS, display_value, label},
@@ -115,7 +115,7 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
                 created_by: r.created_by.unwrap_or_default(),
             })
             .collect(),
-        can_edit: caller.may(Capability::EditQuotes),
+        can_edit: caller.may(Capability::EditProcurement),
         documents: store::documents::of_revision(&db, team.team_id, chosen)
             .await?
             .into_iter()
@@ -222,7 +222,7 @@ fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
 /// `/quotes/:id`.
 #[component]
 pub fn QuoteDetailPage() -> impl IntoView {
-    signed_in(false, |_| {
+    member_page(|_| {
         let params = use_params_map();
         let query = use_query_map();
         let key = move || {

@@ -6,7 +6,7 @@ use crate::{
     components::{
         form_fields::{field_issues, issue_text},
         forms::ErrorBox,
-        guard::signed_in,
+        guard::member_page,
     },
     error::{AppError, FieldIssue},
     i18n::{Msg, t, use_locale},
@@ -116,7 +116,7 @@ pub(crate) mod server {
     }
 
     pub async fn form_data(quote_id: Option<i64>) -> Result<QuoteFormData, AppError> {
-        let (_, team) = auth::require_team(Capability::EditQuotes)?;
+        let (_, team) = auth::require_team(Capability::EditProcurement)?;
         let db = auth::db()?;
         let (values, revision) = match quote_id {
             None => (defaults(), None),
@@ -144,7 +144,7 @@ pub(crate) mod server {
     }
 
     pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -> Result<SavedQuote, AppError> {
-        let (caller, team) = auth::require_team(Capability::EditQuotes)?;
+        let (caller, team) = auth::require_team(Capability::EditProcurement)?;
         let db = auth::db()?;
         fields.retain(|k, _| COLUMNS.iter().any(|c| c.name == k));
         let existing = match quote_id {
@@ -502,7 +502,7 @@ fn quote_form(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
 /// `/quotes/new` and `/quotes/:id/edit`.
 #[component]
 pub fn QuoteFormPage() -> impl IntoView {
-    signed_in(false, |_| {
+    member_page(|_| {
         let params = use_params_map();
         let quote_id = move || params.read().get("id").and_then(|id| id.parse::<i64>().ok());
         let data = Resource::new(quote_id, load_quote_form);

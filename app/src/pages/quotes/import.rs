@@ -2,7 +2,7 @@
 //! anything is saved; saving is all-or-nothing.
 
 use crate::{
-    components::guard::signed_in,
+    components::guard::member_page,
     error::AppError,
     i18n::{Msg, t, use_locale},
 };
@@ -76,7 +76,7 @@ mod server {
     };
 
     pub async fn run(req: ImportRequest, save: bool) -> Result<ImportOutcome, AppError> {
-        let (caller, team) = auth::require_team(Capability::EditQuotes)?;
+        let (caller, team) = auth::require_team(Capability::EditProcurement)?;
         let locale = request_locale();
         let format = match req.format.as_str() {
             "csv" => Some(CsvFormat::NodeLedger),
@@ -227,7 +227,7 @@ fn outcome_view(o: ImportOutcome) -> impl IntoView {
 /// `/quotes/import`.
 #[component]
 pub fn QuoteImportPage() -> impl IntoView {
-    signed_in(false, |_| {
+    member_page(|_| {
         let locale = use_locale();
         let file_input = NodeRef::<leptos::html::Input>::new();
         let format = RwSignal::new("auto".to_string());

@@ -1,7 +1,7 @@
 //! The quote list: filters, sort, pages; tick quotes to compare them.
 
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{forms::ErrorBox, guard::member_page},
     error::AppError,
     i18n::{Msg, t, use_locale},
 };
@@ -212,7 +212,7 @@ pub(crate) mod server {
             page,
             pages,
             vendors,
-            can_edit: caller.may(Capability::EditQuotes),
+            can_edit: caller.may(Capability::EditProcurement),
             price_currency: basis.currency().map(str::to_string),
             unconverted,
         })
@@ -425,7 +425,7 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
 pub fn QuoteListPage() -> impl IntoView {
     let query = query_from_url();
     let page = Resource::new(move || query.get(), list_quotes);
-    signed_in(false, move |_| {
+    member_page(move |_| {
         view! {
             <Title text=t(Msg::QuotesTitle) />
             <div class="page-head">

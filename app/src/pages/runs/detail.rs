@@ -3,11 +3,11 @@
 
 use super::text::{bytes, duration, is_quote_mismatch, num, reason_text, severity_msg, status_class, status_msg};
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{forms::ErrorBox, guard::member_page},
     domain::runs::{CanonicalRun, Severity},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    model::{RunFileInfo, RunSummary},
+    views::{RunFileInfo, RunSummary},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -112,7 +112,7 @@ pub fn verdict_view(run: &CanonicalRun) -> impl IntoView + use<> {
     let verdict = run.verdict.clone();
     let status = verdict
         .as_ref()
-        .map_or(crate::domain::runs::Status::Valid, |v| v.status);
+        .map_or(crate::domain::runs::RunStatus::Valid, |v| v.status);
     let reasons = verdict.map(|v| v.reasons).unwrap_or_default();
     let (mismatches, others): (Vec<_>, Vec<_>) = reasons.into_iter().partition(|r| is_quote_mismatch(&r.reason));
     let item = move |r: crate::domain::runs::VerdictReason| {
@@ -136,7 +136,7 @@ pub fn verdict_view(run: &CanonicalRun) -> impl IntoView + use<> {
                     <ul>{mismatches.into_iter().map(item).collect_view()}</ul>
                 </div>
             })}
-            {if others.is_empty() && status == crate::domain::runs::Status::Valid {
+            {if others.is_empty() && status == crate::domain::runs::RunStatus::Valid {
                 view! { <p>{t(Msg::RunsVerdictClean)}</p> }.into_any()
             } else {
                 view! { <ul class="reasons">{others.into_iter().map(item).collect_view()}</ul> }.into_any()
@@ -170,7 +170,7 @@ fn files_view(run_id: i64, files: Vec<RunFileInfo>, run: &CanonicalRun) -> impl 
 /// The run page.
 #[component]
 pub fn RunDetailPage() -> impl IntoView {
-    signed_in(false, |_caller| {
+    member_page(|_caller| {
         let params = use_params_map();
         let id = move || params.read().get("id").and_then(|v| v.parse::<i64>().ok());
         let data = Resource::new(id, |id| async move {

@@ -3,10 +3,10 @@
 
 use super::text::{num, status_class, status_msg};
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{forms::ErrorBox, guard::member_page},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    model::{CompareGroup, RunSummary},
+    views::{CompareGroup, RunSummary},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -160,7 +160,7 @@ pub fn urlencode(s: &str) -> String {
 /// The runs page.
 #[component]
 pub fn RunListPage() -> impl IntoView {
-    signed_in(false, |_caller| {
+    member_page(|_caller| {
         let query = use_query_map();
         let filter = move || {
             let q = query.read();

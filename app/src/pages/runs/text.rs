@@ -1,7 +1,7 @@
 //! Run figures and verdict reasons in the reader's language (pages and the API use these).
 
 use crate::{
-    domain::runs::{Difference, QuoteField, Reason, Severity, Status},
+    domain::runs::{Difference, QuoteField, Reason, RunStatus, Severity},
     i18n::{Locale, Msg},
 };
 
@@ -53,21 +53,21 @@ pub fn duration(seconds: f64) -> String {
 
 /// The message of a verdict status.
 #[must_use]
-pub const fn status_msg(status: Status) -> Msg {
+pub const fn status_msg(status: RunStatus) -> Msg {
     match status {
-        Status::Valid => Msg::RunsStatusValid,
-        Status::Warn => Msg::RunsStatusWarn,
-        Status::Invalid => Msg::RunsStatusInvalid,
+        RunStatus::Valid => Msg::RunsStatusValid,
+        RunStatus::Warn => Msg::RunsStatusWarn,
+        RunStatus::Invalid => Msg::RunsStatusInvalid,
     }
 }
 
 /// The CSS class of a verdict status.
 #[must_use]
-pub const fn status_class(status: Status) -> &'static str {
+pub const fn status_class(status: RunStatus) -> &'static str {
     match status {
-        Status::Valid => "verdict verdict-valid",
-        Status::Warn => "verdict verdict-warn",
-        Status::Invalid => "verdict verdict-invalid",
+        RunStatus::Valid => "verdict verdict-valid",
+        RunStatus::Warn => "verdict verdict-warn",
+        RunStatus::Invalid => "verdict verdict-invalid",
     }
 }
 

@@ -4,11 +4,11 @@
 use crate::{
     components::{
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::member_page,
     },
     error::AppError,
     i18n::{Msg, t, use_locale},
-    model::ApiTokenInfo,
+    views::ApiTokenInfo,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -79,7 +79,7 @@ fn curl_example(origin: &str, token: &str) -> String {
 /// The API tokens page.
 #[component]
 pub fn TokensPage() -> impl IntoView {
-    signed_in(false, |_caller| {
+    member_page(|_caller| {
         let create = ServerAction::<CreateToken>::new();
         let revoke = ServerAction::<RevokeToken>::new();
         let tokens = Resource::new(

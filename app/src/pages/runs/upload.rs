@@ -7,11 +7,11 @@ use super::{
     text::{bytes, num},
 };
 use crate::{
-    components::{forms::ErrorBox, guard::signed_in},
+    components::{forms::ErrorBox, guard::member_page},
     domain::{roles::Capability, runs::CanonicalRun},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    model::{RunFileInfo, RunRequest},
+    views::{RunFileInfo, RunRequest},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -242,7 +242,7 @@ fn optional_id(value: &str) -> Option<i64> {
 /// The upload page.
 #[component]
 pub fn RunUploadPage() -> impl IntoView {
-    signed_in(false, |caller| {
+    member_page(|caller| {
         if !caller.may(Capability::UploadRuns) {
             return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
         }

@@ -5,12 +5,12 @@ use crate::{
     components::{
         form_fields::{SaveFooter, field_issues},
         forms::ErrorBox,
-        guard::signed_in,
+        guard::member_page,
     },
     domain::{quotes::Vendor, roles::Capability},
     error::AppError,
     i18n::{Msg, t},
-    model::Stored,
+    views::Stored,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -35,7 +35,7 @@ pub async fn get_vendor(id: i64) -> Result<Stored<Vendor>, AppError> {
 #[server(endpoint = "vendors/update")]
 pub async fn update_vendor(id: String, #[server(flatten)] form: VendorForm) -> Result<(), AppError> {
     use crate::{auth, store};
-    let (_, membership) = auth::require_team(Capability::EditQuotes)?;
+    let (_, membership) = auth::require_team(Capability::EditProcurement)?;
     let id: i64 = id.trim().parse().map_err(|_| AppError::NotFound)?;
     let vendor = form.to_vendor().map_err(AppError::fields)?;
     let mut tx = store::begin_write(&auth::db()?).await?;
@@ -51,8 +51,8 @@ pub async fn update_vendor(id: String, #[server(flatten)] form: VendorForm) -> R
 /// The vendor edit page.
 #[component]
 pub fn VendorEditPage() -> impl IntoView {
-    signed_in(false, |caller| {
-        if !caller.may(Capability::EditQuotes) {
+    member_page(|caller| {
+        if !caller.may(Capability::EditProcurement) {
             return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
         }
         let params = use_params_map();

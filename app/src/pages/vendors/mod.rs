@@ -11,12 +11,12 @@ use crate::{
         external_link::ExternalLink,
         form_fields::{field_issues, reset_on_success},
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::member_page,
     },
     domain::{quotes::Vendor, roles::Capability},
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
-    model::Stored,
+    views::Stored,
 };
 use form::vendor_fields;
 use leptos::prelude::*;
@@ -41,7 +41,7 @@ pub async fn list_vendors() -> Result<Vec<Stored<Vendor>>, AppError> {
 #[server(endpoint = "vendors/create")]
 pub async fn create_vendor(#[server(flatten)] form: VendorForm) -> Result<i64, AppError> {
     use crate::{auth, store};
-    let (_, membership) = auth::require_team(Capability::EditQuotes)?;
+    let (_, membership) = auth::require_team(Capability::EditProcurement)?;
     let vendor = form.to_vendor().map_err(AppError::fields)?;
     let mut tx = store::begin_write(&auth::db()?).await?;
     let id = store::vendors::insert(&mut tx, membership.team_id, &vendor)
@@ -121,8 +121,8 @@ fn vendor_table(vendors: Vec<Stored<Vendor>>, can_edit: bool) -> impl IntoView {
 /// The vendors page.
 #[component]
 pub fn VendorsPage() -> impl IntoView {
-    signed_in(false, |caller| {
-        let can_edit = caller.may(Capability::EditQuotes);
+    member_page(|caller| {
+        let can_edit = caller.may(Capability::EditProcurement);
         let create = ServerAction::<CreateVendor>::new();
         let vendors = Resource::new(move || create.version().get(), |_| list_vendors());
         let form_ref = NodeRef::new();

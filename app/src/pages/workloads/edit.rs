@@ -1,16 +1,16 @@
-//! Editing one workload (procurement and engineers).
+//! Editing one workload (procurement only: `Capability::EditWorkloads`).
 
 use super::{WorkloadForm, form::workload_fields};
 use crate::{
     components::{
         form_fields::{SaveFooter, field_issues},
         forms::ErrorBox,
-        guard::signed_in,
+        guard::member_page,
     },
     domain::{quotes::Workload, roles::Capability},
     error::AppError,
     i18n::{Msg, t},
-    model::Stored,
+    views::Stored,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -26,7 +26,7 @@ pub async fn get_workload(id: i64) -> Result<Stored<Workload>, AppError> {
         .ok_or(AppError::NotFound)
 }
 
-/// Changes a workload of the active team (procurement and engineers). `id` is text because
+/// Changes a workload of the active team (procurement only: `Capability::EditWorkloads`). `id` is text because
 /// the form's other fields are read flattened.
 #[server(endpoint = "workloads/update")]
 pub async fn update_workload(id: String, #[server(flatten)] form: WorkloadForm) -> Result<(), AppError> {
@@ -47,7 +47,7 @@ pub async fn update_workload(id: String, #[server(flatten)] form: WorkloadForm) 
 /// The workload edit page.
 #[component]
 pub fn WorkloadEditPage() -> impl IntoView {
-    signed_in(false, |caller| {
+    member_page(|caller| {
         if !caller.may(Capability::EditWorkloads) {
             return view! { <ErrorBox error=AppError::Forbidden /> }.into_any();
         }

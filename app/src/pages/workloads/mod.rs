@@ -11,12 +11,12 @@ use crate::{
     components::{
         form_fields::{field_issues, reset_on_success},
         forms::{ActionError, ErrorBox},
-        guard::signed_in,
+        guard::member_page,
     },
     domain::{quotes::Workload, roles::Capability},
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
-    model::Stored,
+    views::Stored,
 };
 use form::{kind_label, unit_label, workload_fields};
 use leptos::prelude::*;
@@ -31,7 +31,7 @@ pub async fn list_workloads() -> Result<Vec<Stored<Workload>>, AppError> {
     Ok(store::workloads::list(&auth::db()?, membership.team_id).await?)
 }
 
-/// Adds a workload to the active team (procurement and engineers); returns its id.
+/// Adds a workload to the active team (procurement only: `Capability::EditWorkloads`); returns its id.
 #[server(endpoint = "workloads/create")]
 pub async fn create_workload(#[server(flatten)] form: WorkloadForm) -> Result<i64, AppError> {
     use crate::{auth, store};
@@ -128,7 +128,7 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
 /// The workloads page.
 #[component]
 pub fn WorkloadsPage() -> impl IntoView {
-    signed_in(false, |caller| {
+    member_page(|caller| {
         let can_edit = caller.may(Capability::EditWorkloads);
         let create = ServerAction::<CreateWorkload>::new();
         let workloads = Resource::new(move || create.version().get(), |_| list_workloads());

@@ -9,7 +9,7 @@ use super::super::{
 };
 use crate::domain::{
     quotes::{self, Date, NodeSpec, QuoteDraft, Sharing, Workload, WorkloadKind},
-    runs::Status,
+    runs::RunStatus,
     tco::{BillingIncrement, Currency, Fee, PriceBasis, PriceSheet},
 };
 
@@ -88,13 +88,13 @@ const A100_RUN: &str = r#"{
   "some_future_field": { "kept": true }
 }"#;
 
-fn run(id: i64, status: Status, json: &str) -> RunObservation {
+fn run(id: i64, status: RunStatus, json: &str) -> RunObservation {
     RunObservation::from_canonical(id, Some(7), Some(status), json).expect("canonical run reads")
 }
 
 #[test]
 fn a_canonical_run_reads_into_an_observation() {
-    let r = run(3, Status::Invalid, A100_RUN);
+    let r = run(3, RunStatus::Invalid, A100_RUN);
     assert_eq!(r.gpu_name.as_deref(), Some("NVIDIA A100-SXM4-80GB"));
     assert_eq!(
         (r.gpu_count, r.vram_total_mib, r.mig),
@@ -109,13 +109,13 @@ fn a_canonical_run_reads_into_an_observation() {
     assert_eq!(r.throttling(), Some(true));
     let quiet = run(
         4,
-        Status::Valid,
+        RunStatus::Valid,
         r#"{"schema":"nodeledger.run/v1","source_format":"canonical","telemetry":[{"t":0,"gpu":0}],"duration_s":600}"#,
     );
     assert_eq!((quiet.throttling(), quiet.steady_minutes()), (Some(false), Some(10)));
     let blind = run(
         5,
-        Status::Valid,
+        RunStatus::Valid,
         r#"{"schema":"nodeledger.run/v1","source_format":"canonical","duration_s":599.9}"#,
     );
     assert_eq!(
@@ -130,7 +130,7 @@ fn a_canonical_run_reads_into_an_observation() {
 #[test]
 fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
     let (w, q) = (workload(), quote());
-    let runs = [run(3, Status::Invalid, A100_RUN)];
+    let runs = [run(3, RunStatus::Invalid, A100_RUN)];
     let f = gather(&FactSources {
         workload: &w,
         quote_id: Some(7),
@@ -161,7 +161,7 @@ fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
     );
     assert_eq!(f.egress, Some(EgressPricing::Metered));
     // The rest.
-    assert_eq!(f.workload, Some(super::super::WorkloadKind::Training));
+    assert_eq!(f.workload, Some(super::super::OrderKind::Training));
     assert_eq!((f.multi_gpu, f.headroom_pct), (Some(true), Some(dec!(20))));
     assert_eq!((f.quoted_vram_mib, f.usable_vram_mib), (Some(24_576), Some(24_576)));
     assert_eq!(
@@ -210,7 +210,7 @@ fn without_a_run_of_the_chosen_quote_nothing_observed_is_claimed() {
     let (w, q) = (workload(), quote());
     let other = [RunObservation {
         quote_id: Some(99),
-        ..run(3, Status::Valid, A100_RUN)
+        ..run(3, RunStatus::Valid, A100_RUN)
     }];
     let f = gather(&FactSources {
         workload: &w,
@@ -248,12 +248,12 @@ fn without_a_run_of_the_chosen_quote_nothing_observed_is_claimed() {
 #[test]
 fn the_backing_run_is_the_best_then_the_latest_of_the_chosen_quote() {
     let runs = [
-        run(1, Status::Valid, A100_RUN),
-        run(2, Status::Warn, A100_RUN),
-        run(3, Status::Valid, A100_RUN),
+        run(1, RunStatus::Valid, A100_RUN),
+        run(2, RunStatus::Warn, A100_RUN),
+        run(3, RunStatus::Valid, A100_RUN),
         RunObservation {
             quote_id: Some(8),
-            ..run(4, Status::Valid, A100_RUN)
+            ..run(4, RunStatus::Valid, A100_RUN)
         },
     ];
     assert_eq!(backing_run(&runs, Some(7)).map(|r| r.id), Some(3));

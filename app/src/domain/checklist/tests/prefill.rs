@@ -5,12 +5,12 @@ use rust_decimal_macros::dec;
 
 use super::super::{
     AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, ITEMS, Interconnect, Item, Mismatch as M,
-    Prefill, PrefillFacts, RunVerdict, Suggested as S, WorkloadKind, image_is_pinned, item, prefill,
+    OrderKind, Prefill, PrefillFacts, RunVerdict, Suggested as S, image_is_pinned, item, prefill,
 };
 
 fn full() -> PrefillFacts {
     PrefillFacts {
-        workload: Some(WorkloadKind::Inference),
+        workload: Some(OrderKind::Inference),
         multi_gpu: Some(true),
         gpu_model: Some("L40S".into()),
         quoted_vram_mib: Some(46_068),
@@ -270,12 +270,12 @@ fn exclusivity_needs_workload_only_when_sliced() {
         prefill(get("gpu.exclusivity"), &f),
         Prefill::Missing(vec![Fact::Workload])
     );
-    f.workload = Some(WorkloadKind::Training);
+    f.workload = Some(OrderKind::Training);
     let sliced = C::SlicedForTraining {
         exclusivity: Exclusivity::Mig,
     };
     assert_eq!(suggestion("gpu.exclusivity", &f), (S::Problem, sliced));
-    f.workload = Some(WorkloadKind::Inference);
+    f.workload = Some(OrderKind::Inference);
     assert_eq!(suggestion("gpu.exclusivity", &f).0, S::Confirmed);
 }
 

@@ -1,7 +1,7 @@
 //! Submission blockers.
 
 use super::super::{
-    Blocker, BlockerReason as R, Evidence, ITEMS, ItemAnswer, ItemStatus, Section, WorkloadKind, applicable_items,
+    Blocker, BlockerReason as R, Evidence, ITEMS, ItemAnswer, ItemStatus, OrderKind, Section, applicable_items,
     submission_blockers,
 };
 
@@ -16,7 +16,7 @@ fn answer(id: &str, status: ItemStatus) -> ItemAnswer {
     }
 }
 
-fn confirm_all(kind: WorkloadKind, multi: bool) -> Vec<ItemAnswer> {
+fn confirm_all(kind: OrderKind, multi: bool) -> Vec<ItemAnswer> {
     applicable_items(kind, multi)
         .iter()
         .map(|i| answer(i.id, ItemStatus::Confirmed))
@@ -29,8 +29,8 @@ fn na(reason: &str) -> ItemStatus {
 
 #[test]
 fn no_answers_blocks_every_required_applicable_item() {
-    let blockers = submission_blockers(&[], WorkloadKind::Training, false);
-    let expected: Vec<&str> = applicable_items(WorkloadKind::Training, false)
+    let blockers = submission_blockers(&[], OrderKind::Training, false);
+    let expected: Vec<&str> = applicable_items(OrderKind::Training, false)
         .iter()
         .filter(|i| i.required)
         .map(|i| i.id)
@@ -50,7 +50,7 @@ fn no_answers_blocks_every_required_applicable_item() {
 
 #[test]
 fn all_confirmed_means_no_blockers() {
-    for kind in [WorkloadKind::Training, WorkloadKind::Inference, WorkloadKind::Batch] {
+    for kind in [OrderKind::Training, OrderKind::Inference, OrderKind::Batch] {
         for multi in [false, true] {
             assert!(submission_blockers(&confirm_all(kind, multi), kind, multi).is_empty());
         }
@@ -59,7 +59,7 @@ fn all_confirmed_means_no_blockers() {
 
 #[test]
 fn each_unsettled_status_blocks_with_its_reason() {
-    let kind = WorkloadKind::Inference;
+    let kind = OrderKind::Inference;
     let cases = [
         (ItemStatus::Open, Some(R::Open)),
         (
@@ -85,7 +85,7 @@ fn each_unsettled_status_blocks_with_its_reason() {
 
 #[test]
 fn optional_and_non_applicable_items_never_block() {
-    let kind = WorkloadKind::Training;
+    let kind = OrderKind::Training;
     let mut answers = confirm_all(kind, false);
     answers.push(answer("perf.bottleneck", ItemStatus::Problem { note: "cpu".into() }));
     answers.push(answer("net.inference_ingress", ItemStatus::Open));
@@ -95,7 +95,7 @@ fn optional_and_non_applicable_items_never_block() {
 
 #[test]
 fn last_answer_for_an_item_counts() {
-    let kind = WorkloadKind::Batch;
+    let kind = OrderKind::Batch;
     let mut answers = confirm_all(kind, false);
     answers.push(answer("perf.total_time", ItemStatus::Open));
     let ids: Vec<_> = submission_blockers(&answers, kind, false)
@@ -109,7 +109,7 @@ fn last_answer_for_an_item_counts() {
 
 #[test]
 fn multi_gpu_items_block_only_multi_gpu_orders() {
-    let kind = WorkloadKind::Training;
+    let kind = OrderKind::Training;
     let answers = confirm_all(kind, false);
     let ids: Vec<_> = submission_blockers(&answers, kind, true)
         .iter()
@@ -154,14 +154,14 @@ fn confirmed_without_the_evidence_an_item_asks_for_blocks() {
         evidence,
         ..answer(id, ItemStatus::Confirmed)
     };
-    let mut answers = confirm_all(WorkloadKind::Batch, false);
+    let mut answers = confirm_all(OrderKind::Batch, false);
     // perf.benchmark asks for a run; a note does not do.
     answers.push(bare("perf.benchmark", vec![Evidence::Note { text: "ran it".into() }]));
     // gpu.model_vram takes a quote field, a document or a note, but not a blank note.
     answers.push(bare("gpu.model_vram", vec![Evidence::Note { text: "  ".into() }]));
     // bill.budget_alert asks for nothing.
     answers.push(bare("bill.budget_alert", vec![]));
-    let blockers = submission_blockers(&answers, WorkloadKind::Batch, false);
+    let blockers = submission_blockers(&answers, OrderKind::Batch, false);
     let ids: Vec<(&str, R)> = blockers.iter().map(|b| (b.item_id, b.reason)).collect();
     assert_eq!(
         ids,
@@ -178,14 +178,14 @@ fn confirmed_without_the_evidence_an_item_asks_for_blocks() {
             field: "spec.gpu_model".into(),
         }],
     ));
-    assert!(submission_blockers(&answers, WorkloadKind::Batch, false).is_empty());
+    assert!(submission_blockers(&answers, OrderKind::Batch, false).is_empty());
     // Not applicable with a reason needs no evidence.
-    let mut na_only = confirm_all(WorkloadKind::Batch, false);
+    let mut na_only = confirm_all(OrderKind::Batch, false);
     na_only.push(ItemAnswer {
         evidence: vec![],
         ..answer("perf.benchmark", na("covered by the waiver"))
     });
-    assert!(submission_blockers(&na_only, WorkloadKind::Batch, false).is_empty());
+    assert!(submission_blockers(&na_only, OrderKind::Batch, false).is_empty());
 }
 
 #[test]

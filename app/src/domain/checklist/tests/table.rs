@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::super::{AppliesTo, ITEMS, Item, PrefillSource, SECTIONS, Section, WorkloadKind, applicable_items, item};
+use super::super::{AppliesTo, ITEMS, Item, OrderKind, PrefillSource, SECTIONS, Section, applicable_items, item};
 
 fn has_cjk(s: &str) -> bool {
     s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
@@ -148,17 +148,17 @@ fn key_items_from_the_brief_exist() {
 #[test]
 fn applicability_filters_by_kind_and_multi_gpu() {
     let ids = |k, m| -> Vec<&str> { applicable_items(k, m).iter().map(|i| i.id).collect() };
-    let training = ids(WorkloadKind::Training, false);
+    let training = ids(OrderKind::Training, false);
     assert!(training.contains(&"gpu.training_memory"));
     assert!(!training.contains(&"gpu.inference_peak"));
     assert!(!training.contains(&"perf.total_time"));
     assert!(!training.contains(&"gpu.no_memory_pooling"));
-    let multi = ids(WorkloadKind::Training, true);
+    let multi = ids(OrderKind::Training, true);
     assert!(multi.contains(&"gpu.no_memory_pooling") && multi.contains(&"net.cross_node"));
-    let inference = ids(WorkloadKind::Inference, false);
+    let inference = ids(OrderKind::Inference, false);
     assert!(inference.contains(&"net.inference_ingress"));
     assert!(!inference.contains(&"env.training_dry_run"));
-    assert!(ids(WorkloadKind::Batch, false).contains(&"perf.total_time"));
+    assert!(ids(OrderKind::Batch, false).contains(&"perf.total_time"));
     let all = ITEMS.iter().filter(|i| i.applies_to == AppliesTo::All).count();
     let extra = |k, m| {
         ITEMS
@@ -166,7 +166,7 @@ fn applicability_filters_by_kind_and_multi_gpu() {
             .filter(|i| i.applies_to != AppliesTo::All && i.applies(k, m))
             .count()
     };
-    assert_eq!(training.len(), all + extra(WorkloadKind::Training, false));
+    assert_eq!(training.len(), all + extra(OrderKind::Training, false));
     // Table order is kept.
     let pos = |id| ITEMS.iter().position(|i| i.id == id);
     let positions: Vec<_> = multi.iter().map(|id| pos(*id)).collect();

@@ -3,8 +3,8 @@
 
 use super::fixtures::{spec, workload};
 use crate::domain::quotes::{
-    Figure, Interconnect, LOW_CONCURRENCY_MAX, NodeSpec, Note, Requirement, RequirementKind, Sharing, Status, Unstated,
-    Workload, WorkloadKind, check, mig_profile_gib, vendor_questions,
+    Figure, Interconnect, LOW_CONCURRENCY_MAX, NodeSpec, Note, Requirement, RequirementKind, RequirementStatus,
+    Sharing, Unstated, Workload, WorkloadKind, check, mig_profile_gib, vendor_questions,
 };
 use rust_decimal_macros::dec;
 
@@ -25,9 +25,9 @@ fn vram_exactly_at_the_limit_passes() {
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.required, Some(Figure::Gib(dec!(80))));
     assert_eq!(r.offered, Some(Figure::Gib(dec!(80))));
-    assert_eq!(r.status, Status::Pass);
+    assert_eq!(r.status, RequirementStatus::Pass);
     w.vram_peak_gib = dec!(64.01);
-    assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail);
+    assert_eq!(get(&w, &s, RequirementKind::Vram).status, RequirementStatus::Fail);
     w.headroom_pct = dec!(20);
     w.vram_peak_gib = dec!(66.4);
     assert_eq!(
@@ -46,11 +46,15 @@ fn vram_at_the_fifteen_and_twenty_five_percent_edges() {
         s.vram_gib = needed;
         let r = get(&w, &s, RequirementKind::Vram);
         assert_eq!(r.required, Some(Figure::Gib(needed)), "{headroom} %");
-        assert_eq!(r.status, Status::Pass, "exactly {needed} GiB at {headroom} % headroom");
+        assert_eq!(
+            r.status,
+            RequirementStatus::Pass,
+            "exactly {needed} GiB at {headroom} % headroom"
+        );
         s.vram_gib = needed - dec!(0.01);
         assert_eq!(
             get(&w, &s, RequirementKind::Vram).status,
-            Status::Fail,
+            RequirementStatus::Fail,
             "just under at {headroom} %"
         );
     }
@@ -65,11 +69,11 @@ fn vram_uses_usable_vram_when_stated() {
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(
         (r.status, r.notes.clone()),
-        (Status::Pass, vec![Note::UsableVramNotStated])
+        (RequirementStatus::Pass, vec![Note::UsableVramNotStated])
     );
     s.usable_vram_gib = Some(dec!(79));
     let r = get(&w, &s, RequirementKind::Vram);
-    assert_eq!(r.status, Status::Fail);
+    assert_eq!(r.status, RequirementStatus::Fail);
     assert_eq!(r.offered, Some(Figure::Gib(dec!(79))));
 }
 
@@ -86,7 +90,7 @@ fn several_nodes_pass_but_are_flagged() {
     let mut w = workload();
     w.gpus_needed = 16;
     let r = get(&w, &spec(8), RequirementKind::GpuCount);
-    assert_eq!(r.status, Status::Pass);
+    assert_eq!(r.status, RequirementStatus::Pass);
     assert_eq!(r.notes, vec![Note::NeedsNodes { nodes: 2 }]);
     w.gpus_needed = 8;
     let r = get(&w, &spec(8), RequirementKind::GpuCount);
@@ -101,7 +105,7 @@ fn multi_node_needs_network_facts() {
     let mut s = spec(8);
     s.interconnect = Some(Interconnect::Nvswitch);
     let r = get(&w, &s, RequirementKind::Network);
-    assert_eq!((r.status, r.offered), (Status::Unknown, None));
+    assert_eq!((r.status, r.offered), (RequirementStatus::Unknown, None));
     assert_eq!(
         r.notes,
         vec![Note::AskVendor {
@@ -110,7 +114,7 @@ fn multi_node_needs_network_facts() {
     );
     s.network_gbps = Some(dec!(400));
     let r = get(&w, &s, RequirementKind::Network);
-    assert_eq!((r.status, r.notes), (Status::Pass, vec![]));
+    assert_eq!((r.status, r.notes), (RequirementStatus::Pass, vec![]));
 }
 
 #[test]
@@ -121,17 +125,20 @@ fn rdma_not_stated_is_a_question_for_the_vendor_never_a_failure() {
     s.network_gbps = Some(dec!(400));
     assert_eq!(s.rdma, None);
     let r = get(&w, &s, RequirementKind::Rdma);
-    assert_eq!((r.status, r.offered.clone()), (Status::Unknown, None));
+    assert_eq!((r.status, r.offered.clone()), (RequirementStatus::Unknown, None));
     assert_eq!(r.notes, vec![Note::AskVendor { about: Unstated::Rdma }]);
     let all = check(&w, &s);
-    assert!(all.iter().all(|r| r.status != Status::Fail), "{all:?}");
+    assert!(all.iter().all(|r| r.status != RequirementStatus::Fail), "{all:?}");
     assert!(vendor_questions(&all).contains(&Unstated::Rdma));
     s.rdma = Some(false);
     let r = get(&w, &s, RequirementKind::Rdma);
-    assert_eq!((r.status, r.notes), (Status::Warning, vec![Note::NoRdma]));
+    assert_eq!((r.status, r.notes), (RequirementStatus::Warning, vec![Note::NoRdma]));
     s.rdma = Some(true);
     let r = get(&w, &s, RequirementKind::Rdma);
-    assert_eq!((r.status, r.offered), (Status::Pass, Some(Figure::Flag(true))));
+    assert_eq!(
+        (r.status, r.offered),
+        (RequirementStatus::Pass, Some(Figure::Flag(true)))
+    );
     assert!(!vendor_questions(&check(&w, &s)).contains(&Unstated::Rdma));
     w.gpus_needed = 8;
     assert!(
@@ -148,7 +155,7 @@ fn disk_compares_data_plus_checkpoints_with_both_disks() {
     assert_eq!(
         (r.status, r.notes),
         (
-            Status::Unknown,
+            RequirementStatus::Unknown,
             vec![Note::AskVendor {
                 about: Unstated::DiskSizes
             }]
@@ -159,7 +166,7 @@ fn disk_compares_data_plus_checkpoints_with_both_disks() {
     assert_eq!(
         (r.status, r.notes),
         (
-            Status::Unknown,
+            RequirementStatus::Unknown,
             vec![
                 Note::PartialDiskInfo,
                 Note::AskVendor {
@@ -171,12 +178,12 @@ fn disk_compares_data_plus_checkpoints_with_both_disks() {
     s.data_disk_gb = Some(dec!(50));
     let r = get(&w, &s, RequirementKind::Disk);
     assert_eq!(r.required, Some(Figure::Gb(dec!(80))));
-    assert_eq!(r.status, Status::Pass);
+    assert_eq!(r.status, RequirementStatus::Pass);
     s.data_disk_gb = Some(dec!(49.9));
-    assert_eq!(get(&w, &s, RequirementKind::Disk).status, Status::Fail);
+    assert_eq!(get(&w, &s, RequirementKind::Disk).status, RequirementStatus::Fail);
     s.data_disk_gb = None;
     s.system_disk_gb = Some(dec!(100));
-    assert_eq!(get(&w, &s, RequirementKind::Disk).status, Status::Pass);
+    assert_eq!(get(&w, &s, RequirementKind::Disk).status, RequirementStatus::Pass);
 }
 
 #[test]
@@ -184,20 +191,23 @@ fn training_on_a_slice_is_a_warning_better_suited_exclusive_not_a_failure() {
     let mut w = workload();
     w.vram_peak_gib = dec!(30);
     let mut s = spec(1);
-    assert_eq!(get(&w, &s, RequirementKind::Exclusive).status, Status::Pass);
+    assert_eq!(get(&w, &s, RequirementKind::Exclusive).status, RequirementStatus::Pass);
     s.sharing = Sharing::Mig {
         profile: "3g.40gb".into(),
     };
     let r = get(&w, &s, RequirementKind::Exclusive);
-    assert_eq!(r.status, Status::Warning);
+    assert_eq!(r.status, RequirementStatus::Warning);
     assert_eq!(r.notes, vec![Note::BetterSuitedExclusive]);
     assert_eq!(r.offered, Some(Figure::Sharing(s.sharing.clone())));
     // 30 GiB × 1.2 = 36 GiB fits the 40 GiB slice: nothing fails.
-    assert!(check(&w, &s).iter().all(|r| r.status != Status::Fail));
+    assert!(check(&w, &s).iter().all(|r| r.status != RequirementStatus::Fail));
     // 40 GiB × 1.2 = 48 GiB does not: the VRAM requirement fails, the sharing one still warns.
     w.vram_peak_gib = dec!(40);
-    assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail);
-    assert_eq!(get(&w, &s, RequirementKind::Exclusive).status, Status::Warning);
+    assert_eq!(get(&w, &s, RequirementKind::Vram).status, RequirementStatus::Fail);
+    assert_eq!(
+        get(&w, &s, RequirementKind::Exclusive).status,
+        RequirementStatus::Warning
+    );
     w.kind = WorkloadKind::Batch;
     assert!(find(&w, &s, RequirementKind::Exclusive).is_none());
 }
@@ -220,19 +230,19 @@ fn a_slice_passes_low_concurrency_inference_and_warns_above_the_threshold() {
     let r = get(&w, &s, RequirementKind::Exclusive);
     assert_eq!(
         (r.status, r.notes),
-        (Status::Pass, vec![Note::SliceForLowConcurrency { max: 4 }])
+        (RequirementStatus::Pass, vec![Note::SliceForLowConcurrency { max: 4 }])
     );
     // 8 GiB × 1.2 = 9.6 GiB fits the 10 GiB slice.
-    assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Pass);
+    assert_eq!(get(&w, &s, RequirementKind::Vram).status, RequirementStatus::Pass);
     w.concurrency = 5;
     let r = get(&w, &s, RequirementKind::Exclusive);
     assert_eq!(
         (r.status, r.notes),
-        (Status::Warning, vec![Note::BetterSuitedExclusive])
+        (RequirementStatus::Warning, vec![Note::BetterSuitedExclusive])
     );
     w.concurrency = 1;
     s.sharing = Sharing::Vgpu;
-    assert_eq!(get(&w, &s, RequirementKind::Exclusive).status, Status::Pass);
+    assert_eq!(get(&w, &s, RequirementKind::Exclusive).status, RequirementStatus::Pass);
 }
 
 #[test]
@@ -240,16 +250,22 @@ fn multi_gpu_in_one_node_needs_a_link() {
     let mut w = workload();
     w.gpus_needed = 4;
     let mut s = spec(8);
-    assert_eq!(get(&w, &s, RequirementKind::Interconnect).status, Status::Unknown);
+    assert_eq!(
+        get(&w, &s, RequirementKind::Interconnect).status,
+        RequirementStatus::Unknown
+    );
     s.interconnect = Some(Interconnect::None);
-    assert_eq!(get(&w, &s, RequirementKind::Interconnect).status, Status::Fail);
+    assert_eq!(
+        get(&w, &s, RequirementKind::Interconnect).status,
+        RequirementStatus::Fail
+    );
     s.interconnect = Some(Interconnect::Pcie);
     let r = get(&w, &s, RequirementKind::Interconnect);
-    assert_eq!((r.status, r.notes), (Status::Pass, vec![Note::PcieOnly]));
+    assert_eq!((r.status, r.notes), (RequirementStatus::Pass, vec![Note::PcieOnly]));
     for link in [Interconnect::Nvlink, Interconnect::Nvswitch] {
         s.interconnect = Some(link);
         let r = get(&w, &s, RequirementKind::Interconnect);
-        assert_eq!((r.status, r.notes), (Status::Pass, vec![]));
+        assert_eq!((r.status, r.notes), (RequirementStatus::Pass, vec![]));
     }
     w.gpus_needed = 1;
     assert!(find(&w, &s, RequirementKind::Interconnect).is_none());
@@ -264,10 +280,13 @@ fn memory_is_never_assumed_to_pool() {
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(
         (r.status, r.notes),
-        (Status::Unknown, vec![Note::FitsOnlyIfPooled, Note::UsableVramNotStated])
+        (
+            RequirementStatus::Unknown,
+            vec![Note::FitsOnlyIfPooled, Note::UsableVramNotStated]
+        )
     );
     let r = get(&w, &s, RequirementKind::MemoryPooling);
-    assert_eq!((r.status, r.offered), (Status::Unknown, None));
+    assert_eq!((r.status, r.offered), (RequirementStatus::Unknown, None));
     assert_eq!(
         r.notes,
         vec![Note::AskVendor {
@@ -275,13 +294,19 @@ fn memory_is_never_assumed_to_pool() {
         }]
     );
     s.memory_pooling = Some(false);
-    assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail);
+    assert_eq!(get(&w, &s, RequirementKind::Vram).status, RequirementStatus::Fail);
     let r = get(&w, &s, RequirementKind::MemoryPooling);
-    assert_eq!((r.status, r.offered), (Status::Fail, Some(Figure::Flag(false))));
+    assert_eq!(
+        (r.status, r.offered),
+        (RequirementStatus::Fail, Some(Figure::Flag(false)))
+    );
     s.memory_pooling = Some(true);
-    assert_eq!(get(&w, &s, RequirementKind::MemoryPooling).status, Status::Pass);
+    assert_eq!(
+        get(&w, &s, RequirementKind::MemoryPooling).status,
+        RequirementStatus::Pass
+    );
     let r = get(&w, &s, RequirementKind::Vram);
-    assert_eq!(r.status, Status::Pass);
+    assert_eq!(r.status, RequirementStatus::Pass);
     assert!(r.notes.contains(&Note::PooledAcrossGpus));
     w.vram_peak_gib = dec!(40);
     assert!(find(&w, &s, RequirementKind::MemoryPooling).is_none());
@@ -291,7 +316,7 @@ fn memory_is_never_assumed_to_pool() {
 fn a_spec_without_gpus_gives_unknown_count() {
     let w = workload();
     let r = get(&w, &spec(0), RequirementKind::GpuCount);
-    assert_eq!(r.status, Status::Unknown);
+    assert_eq!(r.status, RequirementStatus::Unknown);
 }
 
 #[test]
@@ -299,9 +324,9 @@ fn pooling_not_stated_still_fails_when_even_the_sum_is_too_small() {
     let mut w = workload();
     w.vram_peak_gib = dec!(100);
     let s = spec(1);
-    assert_eq!(get(&w, &s, RequirementKind::Vram).status, Status::Fail);
+    assert_eq!(get(&w, &s, RequirementKind::Vram).status, RequirementStatus::Fail);
     let r = get(&w, &s, RequirementKind::MemoryPooling);
-    assert_eq!((r.status, r.offered), (Status::Fail, None));
+    assert_eq!((r.status, r.offered), (RequirementStatus::Fail, None));
 }
 
 #[test]
@@ -313,7 +338,7 @@ fn a_20_gib_peak_at_20_percent_fits_a_24_gib_a10_by_the_one_headroom_rule() {
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.required, Some(Figure::Gib(dec!(24))));
     assert_eq!(r.offered, Some(Figure::Gib(dec!(24))));
-    assert_eq!(r.status, Status::Pass);
+    assert_eq!(r.status, RequirementStatus::Pass);
 }
 
 #[test]
@@ -333,7 +358,7 @@ fn a_mig_slice_offers_its_own_memory_never_the_parent_gpus() {
     assert_eq!(s.effective_vram_gib(), Some(dec!(10)));
     let r = get(&w, &s, RequirementKind::Vram);
     assert_eq!(r.offered, Some(Figure::Gib(dec!(10))));
-    assert_eq!(r.status, Status::Fail, "24 GiB needed, 10 GiB slice");
+    assert_eq!(r.status, RequirementStatus::Fail, "24 GiB needed, 10 GiB slice");
     assert_eq!(r.notes, vec![Note::VramFromMigProfile { profile }]);
     // A stated usable VRAM wins over the profile.
     let mut stated = s.clone();
@@ -351,7 +376,7 @@ fn a_mig_slice_offers_its_own_memory_never_the_parent_gpus() {
             profile: "3g.40gb".into(),
         },
     );
-    assert_eq!(get(&w, &big, RequirementKind::Vram).status, Status::Pass);
+    assert_eq!(get(&w, &big, RequirementKind::Vram).status, RequirementStatus::Pass);
 }
 
 #[test]
@@ -360,11 +385,14 @@ fn fractional_shares_and_vgpus_never_offer_the_whole_gpu() {
     w.vram_peak_gib = dec!(20);
     let half = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Fractional { share: dec!(0.25) });
     let r = get(&w, &half, RequirementKind::Vram);
-    assert_eq!((r.status, r.offered), (Status::Fail, Some(Figure::Gib(dec!(20.00)))));
+    assert_eq!(
+        (r.status, r.offered),
+        (RequirementStatus::Fail, Some(Figure::Gib(dec!(20.00))))
+    );
     assert_eq!(r.notes, vec![Note::VramFromShare { share: dec!(0.25) }]);
     let mut vgpu = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Vgpu);
     let r = get(&w, &vgpu, RequirementKind::Vram);
-    assert_eq!((r.status, r.offered), (Status::Unknown, None));
+    assert_eq!((r.status, r.offered), (RequirementStatus::Unknown, None));
     assert_eq!(
         r.notes,
         vec![Note::AskVendor {
@@ -372,7 +400,7 @@ fn fractional_shares_and_vgpus_never_offer_the_whole_gpu() {
         }]
     );
     vgpu.usable_vram_gib = Some(dec!(40));
-    assert_eq!(get(&w, &vgpu, RequirementKind::Vram).status, Status::Pass);
+    assert_eq!(get(&w, &vgpu, RequirementKind::Vram).status, RequirementStatus::Pass);
 }
 
 #[test]
@@ -395,7 +423,10 @@ fn mig_profiles_name_their_memory() {
         },
     );
     assert_eq!(s.effective_vram_gib(), None);
-    assert_eq!(get(&workload(), &s, RequirementKind::Vram).status, Status::Unknown);
+    assert_eq!(
+        get(&workload(), &s, RequirementKind::Vram).status,
+        RequirementStatus::Unknown
+    );
 }
 
 #[test]
@@ -404,7 +435,7 @@ fn every_unknown_requirement_asks_the_vendor() {
     w.gpus_needed = 16;
     let s = NodeSpec::new("A100 80GB", 8, dec!(80), Sharing::Vgpu);
     let all = check(&w, &s);
-    for r in all.iter().filter(|r| r.status == Status::Unknown) {
+    for r in all.iter().filter(|r| r.status == RequirementStatus::Unknown) {
         assert!(r.notes.iter().any(|n| matches!(n, Note::AskVendor { .. })), "{r:?}");
     }
     assert_eq!(

@@ -1,6 +1,6 @@
 use serde_json::json;
 
-use super::super::{EXTRA_TELEMETRY_SOURCE, Format, Status, VerdictContext, judge, merge};
+use super::super::{EXTRA_TELEMETRY_SOURCE, Format, RunStatus, VerdictContext, judge, merge};
 use super::{SMI_MULTI, VLLM, run_of};
 
 #[test]
@@ -23,7 +23,7 @@ fn result_plus_telemetry() {
     assert_eq!(merged.extra.get(EXTRA_TELEMETRY_SOURCE), Some(&json!("nvidia_smi")));
     assert_eq!(merged.verdict, None);
     // 100 s throttled over a 700 s capture: the longer telemetry span is the base.
-    assert_eq!(judge(&merged, &VerdictContext::default()).status, Status::Invalid);
+    assert_eq!(judge(&merged, &VerdictContext::default()).status, RunStatus::Invalid);
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! per-interval throughput excludes its warm-up; a microbenchmark is too short.
 
 use super::super::{
-    CanonicalRun, EXTRA_THROUGHPUT_INCL_WARMUP, Format, Interval, Reason, Severity, Status, Throttle, ThroughputUnit,
-    VerdictContext, assess, judge, parse,
+    CanonicalRun, EXTRA_THROUGHPUT_INCL_WARMUP, Format, Interval, Reason, RunStatus, Severity, Throttle,
+    ThroughputUnit, VerdictContext, assess, judge, parse,
 };
 
 /// A canonical 900 s run reported per 10 s: 60 s ramping at 100 tokens/s,
@@ -33,7 +33,7 @@ fn ramped() -> CanonicalRun {
 fn per_interval_throughput_leaves_the_warmup_out() {
     let ctx = VerdictContext::default();
     let v = judge(&ramped(), &ctx);
-    assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Valid, "{:?}", v.reasons);
     assert_eq!(
         v.reasons[0].reason,
         Reason::WarmupExcluded {
@@ -79,7 +79,7 @@ fn too_short_counts_after_the_warmup() {
         iv.value = if i < 32 { 100.0 } else { 1000.0 };
     }
     let v = judge(&run, &VerdictContext::default());
-    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(v.status, RunStatus::Invalid);
     assert!(
         v.reasons.contains(&super::super::VerdictReason {
             severity: Severity::Invalid,
@@ -110,7 +110,7 @@ fn a_five_second_llama_bench_is_invalid() {
     let run = parse(row.to_string().as_bytes(), None).expect("parses");
     assert_eq!(run.duration_s, Some(5.0));
     let v = judge(&run, &VerdictContext::default());
-    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(v.status, RunStatus::Invalid);
     assert_eq!(
         v.reasons
             .iter()
@@ -179,5 +179,5 @@ fn vllm_request_timestamps_give_the_steady_throughput() {
             throughput_incl_warmup: Some(whole)
         }
     );
-    assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Valid, "{:?}", v.reasons);
 }

@@ -1,7 +1,7 @@
 use rust_decimal_macros::dec;
 
 use super::super::{
-    CanonicalRun, Format, NodeInfo, QuoteField, QuotedNode, Reason, Severity, Status, TelemetrySample, Throttle,
+    CanonicalRun, Format, NodeInfo, QuoteField, QuotedNode, Reason, RunStatus, Severity, TelemetrySample, Throttle,
     ThrottleReason, VerdictContext, assess, judge, names_match,
 };
 
@@ -35,7 +35,7 @@ fn codes(run: &CanonicalRun, ctx: &VerdictContext) -> Vec<(Severity, Reason)> {
 #[test]
 fn clean_run_is_valid_with_no_reasons() {
     let v = judge(&base(), &VerdictContext::default());
-    assert_eq!(v.status, Status::Valid);
+    assert_eq!(v.status, RunStatus::Valid);
     assert!(v.reasons.is_empty(), "{:?}", v.reasons);
 }
 
@@ -56,7 +56,7 @@ fn duration_exactly_600_s_passes_and_just_below_is_invalid() {
             }
         )]
     );
-    assert_eq!(judge(&short, &ctx).status, Status::Invalid);
+    assert_eq!(judge(&short, &ctx).status, RunStatus::Invalid);
     short.duration_s = None;
     assert_eq!(codes(&short, &ctx), [(Severity::Warn, Reason::DurationUnknown)]);
 }
@@ -76,7 +76,7 @@ fn throttled(active_s: f64) -> CanonicalRun {
 fn throttle_share_exactly_at_threshold_warns_above_is_invalid() {
     let ctx = VerdictContext::default();
     let at = judge(&throttled(100.0), &ctx);
-    assert_eq!(at.status, Status::Warn);
+    assert_eq!(at.status, RunStatus::Warn);
     assert_eq!(
         at.reasons[0].reason,
         Reason::ThermalOrPowerSlowdown {
@@ -86,8 +86,8 @@ fn throttle_share_exactly_at_threshold_warns_above_is_invalid() {
             reasons: vec![ThrottleReason::HwThermalSlowdown]
         }
     );
-    assert_eq!(judge(&throttled(100.001), &ctx).status, Status::Invalid);
-    assert_eq!(judge(&throttled(0.0), &ctx).status, Status::Valid);
+    assert_eq!(judge(&throttled(100.001), &ctx).status, RunStatus::Invalid);
+    assert_eq!(judge(&throttled(0.0), &ctx).status, RunStatus::Valid);
     let mut unknown = throttled(5.0);
     unknown.duration_s = None;
     let v = judge(&unknown, &ctx);
@@ -96,7 +96,7 @@ fn throttle_share_exactly_at_threshold_warns_above_is_invalid() {
             .iter()
             .any(|r| matches!(r.reason, Reason::ThermalOrPowerSlowdown { share: None, .. }))
     );
-    assert_eq!(v.status, Status::Warn);
+    assert_eq!(v.status, RunStatus::Warn);
 }
 
 /// The one headroom rule (`vram::assess`): peak × 1.2 against 81920 MiB.
@@ -159,7 +159,7 @@ fn a10(peak_mib: f64) -> (CanonicalRun, VerdictContext) {
 fn a_20_gib_peak_on_a_24_gib_a10_at_20_percent_fits() {
     let (run, ctx) = a10(20_480.0);
     let v = judge(&run, &ctx);
-    assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Valid, "{:?}", v.reasons);
     assert!(v.reasons.is_empty(), "{:?}", v.reasons);
     let (run, ctx) = a10(20_481.0);
     assert_eq!(
@@ -267,7 +267,7 @@ fn missing_telemetry_warns_so_the_run_cannot_be_valid() {
     run.vram_peak_mib = None;
     run.throttle = None;
     let v = judge(&run, &VerdictContext::default());
-    assert_eq!(v.status, Status::Warn);
+    assert_eq!(v.status, RunStatus::Warn);
     assert_eq!(
         v.reasons,
         [super::super::VerdictReason {
@@ -304,7 +304,7 @@ fn power_cap_alone_is_reported_not_counted() {
         power_cap_s: Some(400.0),
     });
     let v = judge(&run, &ctx);
-    assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Valid, "{:?}", v.reasons);
     assert_eq!(
         codes(&run, &ctx),
         [(
@@ -345,7 +345,7 @@ fn power_cap_alone_is_reported_not_counted() {
         });
         assert_eq!(
             judge(&run, &ctx).status,
-            Status::Invalid,
+            RunStatus::Invalid,
             "{slowdown:?} 101 s of 1000 s"
         );
     }
@@ -384,7 +384,7 @@ fn warmup_is_detected_excluded_and_recorded() {
     let run = with_series(800, 0.0, 700);
     assert!(run.gpu_util_mean_pct.is_some_and(|u| u < 50.0), "whole-run mean is low");
     let v = judge(&run, &ctx);
-    assert_eq!(v.status, Status::Valid, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Valid, "{:?}", v.reasons);
     let Reason::WarmupExcluded {
         warmup_s,
         steady_util_mean_pct,
@@ -444,7 +444,7 @@ fn gpu_names_normalise_case_spaces_vendor_and_memory_suffix() {
             ..QuotedNode::default()
         }),
     );
-    assert_eq!(v.status, Status::Invalid, "another GPU model is not valid for costs");
+    assert_eq!(v.status, RunStatus::Invalid, "another GPU model is not valid for costs");
     assert!(matches!(&v.reasons[0].reason, Reason::GpuNameMismatch { quoted, .. } if quoted == "H100 SXM"));
 }
 
@@ -457,7 +457,7 @@ fn gpu_count_shortfall_is_invalid_surplus_warns() {
             ..QuotedNode::default()
         }),
     );
-    assert_eq!(fewer.status, Status::Invalid);
+    assert_eq!(fewer.status, RunStatus::Invalid);
     assert_eq!(
         fewer.reasons[0].reason,
         Reason::GpuCountMismatch {
@@ -472,7 +472,7 @@ fn gpu_count_shortfall_is_invalid_surplus_warns() {
             ..QuotedNode::default()
         }),
     );
-    assert_eq!(more.status, Status::Warn);
+    assert_eq!(more.status, RunStatus::Warn);
     assert_eq!(
         judge(
             &base(),
@@ -482,7 +482,7 @@ fn gpu_count_shortfall_is_invalid_surplus_warns() {
             })
         )
         .status,
-        Status::Valid
+        RunStatus::Valid
     );
 }
 
@@ -495,10 +495,10 @@ fn vram_differs_beyond_seven_percent_either_way() {
     let mut run = base();
     run.node.vram_total_mib = Some(76_185.6); // exactly 7 % short
     run.vram_peak_mib = Some(50_000.0);
-    assert_eq!(judge(&run, &ctx).status, Status::Valid);
+    assert_eq!(judge(&run, &ctx).status, RunStatus::Valid);
     run.node.vram_total_mib = Some(76_185.0);
     let v = judge(&run, &ctx);
-    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(v.status, RunStatus::Invalid);
     assert!(
         matches!(v.reasons[0].reason, Reason::VramShortfall { quoted_mib, observed_mib, .. }
         if quoted_mib == 81_920.0 && observed_mib == 76_185.0)
@@ -549,7 +549,7 @@ fn driver_warns_and_mig_mismatch_is_invalid() {
         mig: Some(false),
         ..QuotedNode::default()
     });
-    assert_eq!(judge(&base(), &ok).status, Status::Valid);
+    assert_eq!(judge(&base(), &ok).status, RunStatus::Valid);
     let bad = quoted(QuotedNode {
         driver: Some("535.104".into()),
         mig: Some(true),
@@ -579,7 +579,7 @@ fn driver_warns_and_mig_mismatch_is_invalid() {
         driver: Some("535.104".into()),
         ..QuotedNode::default()
     });
-    assert_eq!(judge(&base(), &driver_only).status, Status::Warn);
+    assert_eq!(judge(&base(), &driver_only).status, RunStatus::Warn);
 }
 
 #[test]
@@ -594,7 +594,7 @@ fn unobserved_quote_fields_are_informational() {
         mig: Some(false),
     });
     let v = judge(&run, &ctx);
-    assert_eq!(v.status, Status::Valid);
+    assert_eq!(v.status, RunStatus::Valid);
     assert_eq!(v.reasons.len(), 5);
     assert!(v.reasons.iter().all(|r| r.severity == Severity::Info));
 }
@@ -604,7 +604,7 @@ fn status_is_the_worst_reason_and_reasons_serialize_as_codes() {
     let mut run = throttled(500.0);
     run.duration_s = Some(300.0);
     let v = judge(&run, &VerdictContext::default());
-    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(v.status, RunStatus::Invalid);
     assert_eq!(v.reasons.len(), 2);
     let json = serde_json::to_value(&v).expect("serializes");
     assert_eq!(json["status"], "invalid");
@@ -628,7 +628,7 @@ fn stored_verdicts_of_an_earlier_shape_still_read() {
         ]
     });
     let v: super::super::Verdict = serde_json::from_value(stored).expect("reads");
-    assert_eq!(v.status, Status::Warn);
+    assert_eq!(v.status, RunStatus::Warn);
     assert_eq!(
         v.reasons[0].reason,
         Reason::Retired {

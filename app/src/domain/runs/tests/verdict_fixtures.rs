@@ -1,4 +1,4 @@
-use super::super::{QuotedNode, Reason, Severity, Status, ThrottleReason, VerdictContext, judge};
+use super::super::{QuotedNode, Reason, RunStatus, Severity, ThrottleReason, VerdictContext, judge};
 use super::{MLPERF_OFFLINE, MLPERF_SERVER, SMI_MULTI, SMI_NOUNITS, SMI_UNITS, run_of};
 
 /// Loadgen's satisfied `min_duration (ms): 600000` is the run's length (no
@@ -6,7 +6,7 @@ use super::{MLPERF_OFFLINE, MLPERF_SERVER, SMI_MULTI, SMI_NOUNITS, SMI_UNITS, ru
 #[test]
 fn mlperf_offline_proves_its_duration_through_loadgen_but_lacks_telemetry() {
     let v = judge(&run_of(MLPERF_OFFLINE), &VerdictContext::default());
-    assert_eq!(v.status, Status::Warn, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Warn, "{:?}", v.reasons);
     assert_eq!(
         v.reasons
             .iter()
@@ -24,7 +24,7 @@ fn mlperf_offline_proves_its_duration_through_loadgen_but_lacks_telemetry() {
 fn mlperf_min_duration_of_a_minute_is_too_short() {
     let text = String::from_utf8_lossy(MLPERF_OFFLINE).replace("min_duration (ms): 600000", "min_duration (ms): 60000");
     let v = judge(&run_of(text.as_bytes()), &VerdictContext::default());
-    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(v.status, RunStatus::Invalid);
     assert!(v.reasons.iter().any(|r| r.severity == Severity::Invalid
         && r.reason
             == Reason::ShortRun {
@@ -45,7 +45,7 @@ fn mlperf_min_duration_of_a_minute_is_too_short() {
 #[test]
 fn mlperf_invalid_is_invalid() {
     let v = judge(&run_of(MLPERF_SERVER), &VerdictContext::default());
-    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(v.status, RunStatus::Invalid);
     assert!(v.reasons.iter().any(|r| r.severity == Severity::Invalid
         && r.reason
             == Reason::MlperfInvalid {
@@ -68,7 +68,7 @@ fn telemetry_with_warmup_and_short_thermal_slowdown_warns() {
         ..VerdictContext::default()
     };
     let v = judge(&run_of(SMI_UNITS), &ctx);
-    assert_eq!(v.status, Status::Warn, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Warn, "{:?}", v.reasons);
     assert!(
         matches!(v.reasons[0].reason, Reason::WarmupExcluded { warmup_s, .. } if warmup_s > 0.0 && warmup_s <= 60.0)
     );
@@ -86,7 +86,7 @@ fn telemetry_with_warmup_and_short_thermal_slowdown_warns() {
 #[test]
 fn short_power_capped_capture_is_invalid_and_its_vram_fits() {
     let v = judge(&run_of(SMI_NOUNITS), &VerdictContext::default());
-    assert_eq!(v.status, Status::Invalid, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Invalid, "{:?}", v.reasons);
     assert!(v.reasons.iter().any(|r| r.severity == Severity::Invalid
         && matches!(r.reason, Reason::ShortRun { duration_s, .. } if (duration_s - 120.0).abs() < 1e-9)));
     assert!(v.reasons.iter().any(|r| r.severity == Severity::Info
@@ -121,7 +121,7 @@ fn short_power_capped_capture_is_invalid_and_its_vram_fits() {
 #[test]
 fn one_gpu_throttled_for_a_seventh_of_the_run_is_invalid() {
     let v = judge(&run_of(SMI_MULTI), &VerdictContext::default());
-    assert_eq!(v.status, Status::Invalid, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Invalid, "{:?}", v.reasons);
     let vram_warn = v
         .reasons
         .iter()

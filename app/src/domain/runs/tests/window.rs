@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use super::super::{
-    Difference, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, Reason, Severity, Status, ThrottleReason, VerdictContext, assess, judge,
-    merge, parse,
+    Difference, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, Reason, RunStatus, Severity, ThrottleReason, VerdictContext, assess,
+    judge, merge, parse,
 };
 
 /// A `vllm bench serve` result ending at `date` after `duration` s.
@@ -164,7 +164,7 @@ fn slowdown_is_judged_inside_the_results_window() {
             .iter()
             .any(|r| matches!(r.reason, Reason::FilesDisagree { .. }))
     );
-    assert_eq!(v.status, Status::Invalid);
+    assert_eq!(v.status, RunStatus::Invalid);
 
     let assessed = assess(run.clone(), &VerdictContext::default());
     assert_eq!(assessed.vram_peak_mib, Some(20_480.0));

@@ -277,8 +277,8 @@ fn cost_per_unit_picks_a_scale_showing_at_least_a_cent() {
     assert_eq!(run(&sheet(dec!(1)), 1, 1, dec!(1)).cost_per_unit, None);
 }
 
-fn hours_work(amount: Decimal, run_hours: Decimal) -> crate::domain::tco::Workload {
-    crate::domain::tco::Workload {
+fn hours_work(amount: Decimal, run_hours: Decimal) -> crate::domain::tco::Demand {
+    crate::domain::tco::Demand {
         run_hours: Some(run_hours),
         ..work(amount, 1)
     }

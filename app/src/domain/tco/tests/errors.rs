@@ -2,12 +2,12 @@
 
 use super::fixtures::{assumptions, hours, shape, sheet, work};
 use crate::domain::tco::{
-    Assumptions, Currency, ErrorReason as R, ExchangeRate, Fee, NodeShape, PriceSheet, TcoError, Workload, estimate,
+    Assumptions, Currency, Demand, ErrorReason as R, ExchangeRate, Fee, NodeShape, PriceSheet, TcoError, estimate,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
-type Inputs = (PriceSheet, NodeShape, Workload, Assumptions);
+type Inputs = (PriceSheet, NodeShape, Demand, Assumptions);
 
 fn base() -> Inputs {
     (sheet(dec!(10)), shape(1), hours(dec!(1), 1), assumptions())

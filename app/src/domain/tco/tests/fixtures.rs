@@ -1,8 +1,8 @@
 //! Minimal inputs: everything zero except what a test sets.
 
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, ComponentKind, Currency, Estimate, NodeShape, PriceBasis, PriceSheet, TotalWork,
-    Workload,
+    Assumptions, BillingIncrement, ComponentKind, Currency, Demand, Estimate, NodeShape, PriceBasis, PriceSheet,
+    TotalWork,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -38,8 +38,8 @@ pub(super) fn shape(gpus: u32) -> NodeShape {
 }
 
 /// A workload needing `gpus` GPUs for a stated `run_hours`.
-pub(super) fn hours(run_hours: Decimal, gpus: u32) -> Workload {
-    Workload {
+pub(super) fn hours(run_hours: Decimal, gpus: u32) -> Demand {
+    Demand {
         gpus_needed: gpus,
         total_work: None,
         run_hours: Some(run_hours),
@@ -47,12 +47,12 @@ pub(super) fn hours(run_hours: Decimal, gpus: u32) -> Workload {
 }
 
 /// A workload of `amount` tokens needing `gpus` GPUs, without a stated run length.
-pub(super) fn work(amount: Decimal, gpus: u32) -> Workload {
+pub(super) fn work(amount: Decimal, gpus: u32) -> Demand {
     let total_work = Some(TotalWork {
         amount,
         unit: "tokens".to_owned(),
     });
-    Workload {
+    Demand {
         gpus_needed: gpus,
         total_work,
         run_hours: None,

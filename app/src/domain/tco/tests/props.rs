@@ -2,7 +2,7 @@
 
 use super::fixtures::{assumptions, shape, sheet};
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, BreakEven, Currency, ExchangeRate, PriceBasis, PriceSheet, RunThroughput, Workload,
+    Assumptions, BillingIncrement, BreakEven, Currency, Demand, ExchangeRate, PriceBasis, PriceSheet, RunThroughput,
     billable_hours, estimate, throughput,
 };
 use proptest::prelude::*;
@@ -62,8 +62,8 @@ prop_compose! {
     }
 }
 
-fn workload(run_hours: Decimal, gpus: u32) -> Workload {
-    Workload {
+fn workload(run_hours: Decimal, gpus: u32) -> Demand {
+    Demand {
         gpus_needed: gpus,
         total_work: None,
         run_hours: Some(run_hours),
@@ -126,7 +126,7 @@ proptest! {
             measured_throughput_per_s: Some(t_run), n_run: Some(n_run), nodes: Some(n_run), efficiency,
             ..assumptions()
         };
-        let w = Workload {
+        let w = Demand {
             gpus_needed: 1,
             total_work: Some(crate::domain::tco::TotalWork { amount: Decimal::from(work), unit: "tokens".into() }),
             run_hours: None,

@@ -4,8 +4,8 @@
 
 use super::fixtures::{assumptions, hours, shape, sheet, work};
 use crate::domain::tco::{
-    AssumptionOverrides, Assumptions, BillingIncrement, Currency, ExchangeRate, Fee, NodeShape, PriceBasis, PriceSheet,
-    Quote, RESULT_SCHEMA_JSON, SCENARIO_SCHEMA_JSON, Scenario, ScenarioResult, TotalWork, Workload, run_scenario,
+    AssumptionOverrides, Assumptions, BillingIncrement, Currency, Demand, ExchangeRate, Fee, NodeShape, PriceBasis,
+    PriceSheet, Quote, RESULT_SCHEMA_JSON, SCENARIO_SCHEMA_JSON, Scenario, ScenarioResult, TotalWork, run_scenario,
 };
 use jsonschema::Validator;
 use rust_decimal_macros::dec;
@@ -72,7 +72,7 @@ fn check_both(scenario: &Scenario, what: &str) -> ScenarioResult {
     result
 }
 
-fn scenario(title: &str, workload: Workload, a: Assumptions, quotes: Vec<Quote>) -> Scenario {
+fn scenario(title: &str, workload: Demand, a: Assumptions, quotes: Vec<Quote>) -> Scenario {
     Scenario {
         title: Some(title.into()),
         workload,
@@ -163,7 +163,7 @@ fn full() -> Scenario {
     a_quote.measured_throughput_per_s = Some(dec!(50));
     a_quote.n_run = Some(1);
     a_quote.assumption_overrides = Some(overrides);
-    let workload = Workload {
+    let workload = Demand {
         gpus_needed: 16,
         total_work: Some(TotalWork {
             amount: dec!(1000000),

@@ -133,7 +133,7 @@ pub struct RunSummary {
     /// Nodes the run used.
     pub nodes: i64,
     /// Verdict status: `valid`, `warn` or `invalid`.
-    pub status: crate::domain::runs::Status,
+    pub status: crate::domain::runs::RunStatus,
     /// The result's format (`vllm`, `nvidia_smi`, …).
     pub source_format: String,
     /// GPU seen in the run.
