@@ -130,6 +130,77 @@ impl From<sqlx::Error> for AppError {
     }
 }
 
+/// How raw routes answer an error: the status it stands for and the body a server function
+/// sends for it (`{"error": …, "detail": …}`), so a script reads both kinds of answer alike.
+#[cfg(feature = "ssr")]
+impl axum::response::IntoResponse for AppError {
+    fn into_response(self) -> axum::response::Response {
+        Localized::body_of(self.status(), &self, None)
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl AppError {
+    /// [`AppError::status_code`] as an HTTP status (500 for a code HTTP does not know).
+    pub fn status(&self) -> http::StatusCode {
+        http::StatusCode::from_u16(self.status_code()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    /// This error answered in `locale` with the status it stands for.
+    pub fn in_language(self, locale: crate::i18n::Locale) -> Localized {
+        Localized {
+            status: self.status(),
+            error: self,
+            locale,
+        }
+    }
+}
+
+/// An error answered to someone who reads it — the browser's run upload, the scripts' API, a
+/// download link opened by hand: the server-function body plus `message`, the text in the
+/// caller's language.
+#[cfg(feature = "ssr")]
+#[derive(Clone, Debug)]
+pub struct Localized {
+    /// Usually [`AppError::status`]; an upload cut by the body limit answers 413, an unreadable
+    /// form 400.
+    pub status: http::StatusCode,
+    /// What went wrong.
+    pub error: AppError,
+    /// The language of `message`.
+    pub locale: crate::i18n::Locale,
+}
+
+#[cfg(feature = "ssr")]
+impl Localized {
+    /// `error` in `locale`, answered with `status` instead of the one the error stands for.
+    pub fn with_status(status: http::StatusCode, error: AppError, locale: crate::i18n::Locale) -> Self {
+        Localized { status, error, locale }
+    }
+
+    /// The one place an error becomes a JSON answer: the serialised error, plus `message` when
+    /// a language is given.
+    fn body_of(
+        status: http::StatusCode,
+        error: &AppError,
+        locale: Option<crate::i18n::Locale>,
+    ) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        let mut body = serde_json::to_value(error).unwrap_or_else(|_| serde_json::json!({ "error": "internal" }));
+        if let (Some(locale), Some(obj)) = (locale, body.as_object_mut()) {
+            obj.insert("message".into(), error.localized(locale).into());
+        }
+        (status, axum::Json(body)).into_response()
+    }
+}
+
+#[cfg(feature = "ssr")]
+impl axum::response::IntoResponse for Localized {
+    fn into_response(self) -> axum::response::Response {
+        Localized::body_of(self.status, &self.error, Some(self.locale))
+    }
+}
+
 /// One rejected form field: the input's name, the machine code of the problem (as
 /// [`crate::domain::quotes::ErrorCode::code`], e.g. `out_of_range`) and the limit the code
 /// refers to, if any (a maximum, a length, an interval such as `[15, 25]`).
@@ -262,5 +333,45 @@ mod tests {
         assert_eq!(AppError::InvalidFields(Vec::new()).status_code(), 422);
         assert_eq!(AppError::Throttled(1).status_code(), 429);
         assert_eq!(AppError::Internal.status_code(), 500);
+    }
+
+    #[cfg(feature = "ssr")]
+    async fn answer(res: impl axum::response::IntoResponse) -> (u16, String) {
+        let res = res.into_response();
+        let status = res.status().as_u16();
+        let bytes = axum::body::to_bytes(res.into_body(), 4096).await.unwrap();
+        (status, String::from_utf8(bytes.to_vec()).unwrap())
+    }
+
+    #[cfg(feature = "ssr")]
+    #[tokio::test]
+    async fn raw_routes_answer_the_server_function_body() {
+        assert_eq!(
+            answer(AppError::NotFound).await,
+            (404, r#"{"error":"not_found"}"#.to_string())
+        );
+        let (status, body) = answer(AppError::Conflict(Msg::ErrorBadRequest)).await;
+        assert_eq!(status, 409);
+        assert_eq!(
+            serde_json::from_str::<AppError>(&body).unwrap(),
+            AppError::Conflict(Msg::ErrorBadRequest),
+            "the browser's decoder reads it back: {body}"
+        );
+    }
+
+    #[cfg(feature = "ssr")]
+    #[tokio::test]
+    async fn localized_answers_add_the_message_and_may_keep_another_status() {
+        use crate::i18n::Locale;
+        let (status, body) = answer(AppError::Forbidden.in_language(Locale::En)).await;
+        let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(status, 403);
+        assert_eq!(body["error"], "forbidden");
+        assert_eq!(body["message"], Locale::En.t(Msg::ErrorForbidden));
+        let cut = Localized::with_status(http::StatusCode::PAYLOAD_TOO_LARGE, AppError::Internal, Locale::ZhCn);
+        let (status, body) = answer(cut).await;
+        let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(status, 413);
+        assert_eq!(body["message"], Locale::ZhCn.t(Msg::ErrorInternal));
     }
 }

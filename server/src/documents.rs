@@ -1,18 +1,21 @@
 //! Vendors' original quote documents: `POST /quotes/{id}/documents` (a plain multipart form, so
 //! it works without scripts) and `GET /documents/{id}` (served as a download, never rendered).
 
+use crate::{
+    access::{EditProcurement, ReadTeamData, TeamAccess},
+    state::ServerState,
+};
 use app::{
-    domain::{
-        documents::{MAX_DOCUMENT_BYTES, content_disposition, detect_kind, safe_file_name, sha256_of},
-        roles::Capability,
+    domain::documents::{
+        DocumentKind, MAX_DOCUMENT_BYTES, content_disposition, detect_kind, safe_file_name, sha256_of,
     },
-    store::{self, documents::DocumentForCreate},
-    views::Caller,
+    store::{self, documents::DocumentForCreate, quotes::RevisionInfo},
 };
 use axum::{
-    Extension,
+    Router,
     extract::{Multipart, Path, State},
     response::{IntoResponse, Redirect, Response},
+    routing::{get, post},
 };
 use http::{HeaderValue, StatusCode, header};
 
@@ -27,82 +30,96 @@ fn back(quote_id: i64, revision: i64, error: Option<&str>) -> Response {
     Redirect::to(&to).into_response()
 }
 
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new()
+        .route("/quotes/{id}/documents", post(upload))
+        .route("/documents/{id}", get(download))
+}
+
+/// What the upload form sent: the revision asked for and the file (name made safe, bytes).
+struct DocumentForm {
+    revision: Option<i64>,
+    file: Option<(String, Vec<u8>)>,
+}
+
+/// Reads the form: 413 when a file is cut by the body limit, 400 for a broken form.
+async fn read_form(form: &mut Multipart) -> Result<DocumentForm, StatusCode> {
+    let mut read = DocumentForm {
+        revision: None,
+        file: None,
+    };
+    while let Some(field) = form.next_field().await.map_err(|_| StatusCode::BAD_REQUEST)? {
+        match field.name() {
+            Some("revision") => read.revision = field.text().await.ok().and_then(|t| t.trim().parse().ok()),
+            Some("file") => {
+                let name = safe_file_name(field.file_name().unwrap_or(""));
+                let bytes = field.bytes().await.map_err(|_| StatusCode::PAYLOAD_TOO_LARGE)?;
+                read.file = Some((name, bytes.to_vec()));
+            }
+            _ => {}
+        }
+    }
+    Ok(read)
+}
+
+/// The revision a document is attached to: the one asked for (an unknown one is not found,
+/// never quietly another), else the latest.
+fn chosen_revision(history: &[RevisionInfo], asked: Option<i64>) -> Option<&RevisionInfo> {
+    match asked {
+        Some(n) => history.iter().find(|r| r.revision == n),
+        None => history.first(),
+    }
+}
+
+/// The file with its detected kind, or why it is refused before anything is stored: the
+/// `doc_error` code the quote page explains (`empty`, `too_large`, `kind`).
+fn checked_file(file: Option<&(String, Vec<u8>)>) -> Result<(&str, &[u8], DocumentKind), &'static str> {
+    let Some((name, bytes)) = file.filter(|(_, b)| !b.is_empty()) else {
+        return Err("empty");
+    };
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err("too_large");
+    }
+    let kind = detect_kind(bytes).ok_or("kind")?;
+    Ok((name, bytes, kind))
+}
+
 /// Attaches an uploaded document to a revision of one of the caller's team's quotes.
 pub async fn upload(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<EditProcurement>,
     Path(quote_id): Path<i64>,
     mut form: Multipart,
 ) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
+    let read = match read_form(&mut form).await {
+        Ok(read) => read,
+        Err(status) => return status.into_response(),
     };
-    let Some(team) = caller
-        .active_membership()
-        .filter(|_| caller.may(Capability::EditProcurement))
-    else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
-    let mut revision: Option<i64> = None;
-    let mut file: Option<(String, Vec<u8>)> = None;
-    loop {
-        match form.next_field().await {
-            Ok(Some(field)) => match field.name() {
-                Some("revision") => revision = field.text().await.ok().and_then(|t| t.trim().parse().ok()),
-                Some("file") => {
-                    let name = safe_file_name(field.file_name().unwrap_or(""));
-                    match field.bytes().await {
-                        Ok(bytes) => file = Some((name, bytes.to_vec())),
-                        Err(_) => return StatusCode::PAYLOAD_TOO_LARGE.into_response(),
-                    }
-                }
-                _ => {}
-            },
-            Ok(None) => break,
-            Err(_) => return StatusCode::BAD_REQUEST.into_response(),
-        }
-    }
-    let history = match store::quotes::revisions(&db, team.team_id, quote_id).await {
+    let history = match store::quotes::revisions(&db, access.team_id(), quote_id).await {
         Ok(h) => h,
         Err(e) => {
             tracing::error!(error = %e, "cannot read revisions");
             return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
     };
-    // The revision asked for (an unknown one is not found), else the latest.
-    let rev = match revision {
-        Some(n) => history.iter().find(|r| r.revision == n),
-        None => history.first(),
-    };
-    let Some(rev) = rev else {
+    let Some(rev) = chosen_revision(&history, read.revision) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let Some((name, bytes)) = file.filter(|(_, b)| !b.is_empty()) else {
-        return back(quote_id, rev.revision, Some("empty"));
+    let (name, bytes, kind) = match checked_file(read.file.as_ref()) {
+        Ok(checked) => checked,
+        Err(code) => return back(quote_id, rev.revision, Some(code)),
     };
-    if bytes.len() > MAX_DOCUMENT_BYTES {
-        return back(quote_id, rev.revision, Some("too_large"));
-    }
-    let Some(kind) = detect_kind(&bytes) else {
-        return back(quote_id, rev.revision, Some("kind"));
-    };
-    let sha = sha256_of(&bytes);
+    let sha = sha256_of(bytes);
     let doc = DocumentForCreate {
         revision_id: rev.id,
-        file_name: &name,
+        file_name: name,
         content_type: kind.content_type(),
         sha256: &sha,
-        bytes: &bytes,
-        created_by: caller.user_id,
+        bytes,
+        created_by: access.caller.user_id,
     };
-    let stored = async {
-        let mut tx = store::begin_write(&db).await?;
-        let id = store::documents::insert(&mut tx, team.team_id, &doc).await?;
-        tx.commit().await?;
-        Ok::<_, sqlx::Error>(id)
-    }
-    .await;
-    match stored {
+    match store_document(&db, access.team_id(), &doc).await {
         Ok(Some(_)) => back(quote_id, rev.revision, None),
         Ok(None) => back(quote_id, rev.revision, Some("duplicate")),
         Err(e) => {
@@ -112,15 +129,17 @@ pub async fn upload(
     }
 }
 
+/// Stores the document in one transaction; `None` when the revision already holds these bytes.
+async fn store_document(db: &store::Db, team_id: i64, doc: &DocumentForCreate<'_>) -> Result<Option<i64>, sqlx::Error> {
+    let mut tx = store::begin_write(db).await?;
+    let id = store::documents::insert(&mut tx, team_id, doc).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
 /// Sends one of the caller's team's documents as a download with its detected type.
-pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path(id): Path<i64>) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
-    };
-    let Some(team) = caller.active_membership() else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
-    match store::documents::get(&db, team.team_id, id).await {
+pub async fn download(State(db): State<store::Db>, access: TeamAccess<ReadTeamData>, Path(id): Path<i64>) -> Response {
+    match store::documents::get(&db, access.team_id(), id).await {
         Ok(Some((name, content_type, bytes))) => {
             let mut res = bytes.into_response();
             let h = res.headers_mut();
@@ -142,5 +161,47 @@ pub async fn download(State(db): State<store::Db>, caller: Option<Extension<Call
             tracing::error!(error = %e, "cannot read document");
             StatusCode::INTERNAL_SERVER_ERROR.into_response()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn revision(id: i64, revision: i64) -> RevisionInfo {
+        RevisionInfo {
+            id,
+            revision,
+            created_at: String::new(),
+            created_by: None,
+        }
+    }
+
+    #[test]
+    fn the_revision_asked_for_else_the_latest_never_another() {
+        let history = [revision(12, 2), revision(11, 1)];
+        assert_eq!(chosen_revision(&history, None).map(|r| r.id), Some(12));
+        assert_eq!(chosen_revision(&history, Some(1)).map(|r| r.id), Some(11));
+        assert_eq!(chosen_revision(&history, Some(9)).map(|r| r.id), None);
+        assert_eq!(chosen_revision(&[], None).map(|r| r.id), None);
+    }
+
+    #[test]
+    fn files_are_refused_by_size_and_content_not_name() {
+        let pdf = ("q.pdf".to_string(), b"%PDF-1.7\n%%EOF\n".to_vec());
+        let (name, bytes, kind) = checked_file(Some(&pdf)).unwrap();
+        assert_eq!(
+            (name, bytes.len(), kind.content_type()),
+            ("q.pdf", 15, "application/pdf")
+        );
+        assert_eq!(checked_file(None).unwrap_err(), "empty");
+        assert_eq!(checked_file(Some(&("e.pdf".into(), Vec::new()))).unwrap_err(), "empty");
+        let html = (
+            "evil.pdf".to_string(),
+            b"<html><script>alert(1)</script></html>".to_vec(),
+        );
+        assert_eq!(checked_file(Some(&html)).unwrap_err(), "kind");
+        let big = ("big.pdf".to_string(), vec![b'%'; MAX_DOCUMENT_BYTES + 1]);
+        assert_eq!(checked_file(Some(&big)).unwrap_err(), "too_large");
     }
 }

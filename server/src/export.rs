@@ -1,35 +1,35 @@
 //! `GET /quotes/export.csv`: the active team's current quotes as CSV in NodeLedger's format
 //! (the importer reads it back unchanged), filtered and ordered like the quote list.
 
+use crate::{
+    access::{ReadTeamData, TeamAccess},
+    state::ServerState,
+};
 use app::{
-    domain::{quotes, roles::Capability, roles::allows},
+    domain::quotes,
     pages::quotes::list::{QuoteQuery, parse_query},
     store,
-    views::Caller,
 };
 use axum::{
-    Extension,
+    Router,
     extract::{Query, State, rejection::QueryRejection},
     response::{IntoResponse, Response},
+    routing::get,
 };
 use http::{HeaderValue, StatusCode, header};
+
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new().route("/quotes/export.csv", get(quotes_csv))
+}
 
 /// Exports the caller's active team's current quotes that the list's query string selects (the
 /// same filters and order as the list page, every page; without a query: the unexpired ones).
 pub async fn quotes_csv(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     query: Result<Query<QuoteQuery>, QueryRejection>,
 ) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
-    };
-    let Some(team) = caller
-        .active_membership()
-        .filter(|m| allows(m.role, Capability::ReadTeamData))
-    else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
     let Ok(Query(query)) = query else {
         return (StatusCode::BAD_REQUEST, "unreadable query string").into_response();
     };
@@ -40,8 +40,8 @@ pub async fn quotes_csv(
         )
             .into_response();
     };
-    let drafts = match store::quotes::price_conversion(&db, team.team_id).await {
-        Ok(basis) => store::quotes::latest_drafts(&db, team.team_id, &filter, &basis, sort, store::today()).await,
+    let drafts = match store::quotes::price_conversion(&db, access.team_id()).await {
+        Ok(basis) => store::quotes::latest_drafts(&db, access.team_id(), &filter, &basis, sort, store::today()).await,
         Err(e) => Err(e),
     };
     let drafts = match drafts {

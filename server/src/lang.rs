@@ -1,11 +1,13 @@
 //! `POST /lang`: the language switch. Remembers the choice in a cookie and goes back to the
 //! page the user was on. A plain form post, so it works before the page is interactive.
 
+use crate::state::ServerState;
 use app::i18n::{LANG_COOKIE, Locale};
 use axum::{
-    Form,
+    Form, Router,
     extract::State,
     response::{IntoResponse, Redirect, Response},
+    routing::post,
 };
 use http::{HeaderValue, StatusCode, header};
 use serde::Deserialize;
@@ -23,6 +25,11 @@ pub struct LanguageForm {
 /// Whether `next` is a path on this site (not `//other.site` or a full URL).
 fn is_local_path(next: &str) -> bool {
     next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') && !next.chars().any(char::is_control)
+}
+
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new().route("/lang", post(set_language))
 }
 
 /// Settings of the language cookie.

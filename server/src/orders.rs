@@ -3,13 +3,35 @@
 //! `GET /orders/{id}/scenario.json[?rev=N]`: the comparison frozen at submission, as the
 //! scenario file `nodeledger tco FILE` reruns to the same cent.
 
-use app::{domain::roles::Capability, store, views::Caller};
+use crate::{
+    access::{ReadTeamData, TeamAccess},
+    state::ServerState,
+};
+use app::store;
 use axum::{
-    Extension, Json,
+    Json, Router,
     extract::{Path, Query, State},
     response::{IntoResponse, Response},
+    routing::get,
 };
+use http::{HeaderValue, header};
 use serde::Deserialize;
+
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new()
+        .route("/orders/{id}/export.json", get(export))
+        .route("/orders/{id}/scenario.json", get(scenario))
+}
+
+/// A JSON answer the browser saves as `file_name`.
+fn json_attachment(json: impl IntoResponse, file_name: &str) -> Response {
+    let mut res = json.into_response();
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\"")) {
+        res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    res
+}
 
 /// `?rev=N`.
 #[derive(Deserialize)]
@@ -20,55 +42,20 @@ pub struct Revision {
 /// The frozen scenario of one of the caller's team's orders.
 pub async fn scenario(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     Path(id): Path<i64>,
     Query(q): Query<Revision>,
 ) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
-    };
-    let Some(team) = caller
-        .active_membership()
-        .filter(|_| caller.may(Capability::ReadTeamData))
-    else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
-    match app::services::orders::frozen_scenario(&db, team.team_id, id, q.rev).await {
-        Ok(scenario) => {
-            let mut res = Json(scenario).into_response();
-            if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"order-{id}-scenario.json\"")) {
-                res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-            }
-            res
-        }
-        Err(e) => StatusCode::from_u16(e.status_code())
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-            .into_response(),
+    match app::services::orders::frozen_scenario(&db, access.team_id(), id, q.rev).await {
+        Ok(scenario) => json_attachment(Json(scenario), &format!("order-{id}-scenario.json")),
+        Err(e) => e.into_response(),
     }
 }
-use http::{HeaderValue, StatusCode, header};
 
 /// Exports one of the caller's team's orders.
-pub async fn export(State(db): State<store::Db>, caller: Option<Extension<Caller>>, Path(id): Path<i64>) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
-    };
-    let Some(team) = caller
-        .active_membership()
-        .filter(|_| caller.may(Capability::ReadTeamData))
-    else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
-    match app::services::orders::export(&db, team.team_id, id).await {
-        Ok(record) => {
-            let mut res = Json(record).into_response();
-            if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"order-{id}.json\"")) {
-                res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-            }
-            res
-        }
-        Err(e) => StatusCode::from_u16(e.status_code())
-            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-            .into_response(),
+pub async fn export(State(db): State<store::Db>, access: TeamAccess<ReadTeamData>, Path(id): Path<i64>) -> Response {
+    match app::services::orders::export(&db, access.team_id(), id).await {
+        Ok(record) => json_attachment(Json(record), &format!("order-{id}.json")),
+        Err(e) => e.into_response(),
     }
 }

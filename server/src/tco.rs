@@ -2,50 +2,59 @@
 //! `GET /tco/export.csv`, `GET /tco/export.json` (the scenario `nodeledger tco` reruns, and its
 //! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`.
 
+use crate::{
+    access::{ReadTeamData, TeamAccess},
+    state::ServerState,
+};
 use app::domain::tco::{BreakEven, Currency, latest_rate};
 use app::{
     charts::{
         CostStack, HoursLabels, HoursSeries, NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg, cost_stack_svg,
         cost_vs_hours_svg,
     },
-    domain::roles::Capability,
     i18n::{Locale, Msg, locale_from_headers},
     services::tco::{self, Computed},
     store,
-    views::Caller,
 };
 use axum::{
-    Extension, Json,
+    Json, Router,
     extract::{RawQuery, State},
     response::{IntoResponse, Response},
+    routing::get,
 };
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use rust_decimal::{Decimal, RoundingStrategy};
 
-/// Computes the comparison of the caller's active team for the request's query.
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new()
+        .route("/tco/export.csv", get(export_csv))
+        .route("/tco/export.json", get(export_json))
+        .route("/tco/stack.svg", get(stack_chart))
+        .route("/tco/hours.svg", get(hours_chart))
+        .route("/tco/nodes.svg", get(nodes_chart))
+}
+
+/// Computes the comparison of the caller's active team for the request's query; an error is
+/// answered in the reader's language.
 pub async fn computed(
     db: &store::Db,
-    caller: Option<Extension<Caller>>,
+    access: &TeamAccess<ReadTeamData>,
     headers: &HeaderMap,
     query: Option<String>,
 ) -> Result<(Computed, Locale), Response> {
-    let Some(Extension(caller)) = caller else {
-        return Err(StatusCode::UNAUTHORIZED.into_response());
-    };
-    let Some(team) = caller
-        .active_membership()
-        .filter(|_| caller.may(Capability::ReadTeamData))
-    else {
-        return Err(StatusCode::FORBIDDEN.into_response());
-    };
     let locale = locale_from_headers(headers);
-    match tco::compute(db, team.team_id, query.as_deref().unwrap_or_default(), locale, false).await {
+    match tco::compute(
+        db,
+        access.team_id(),
+        query.as_deref().unwrap_or_default(),
+        locale,
+        false,
+    )
+    .await
+    {
         Ok(c) => Ok((c, locale)),
-        Err(e) => Err((
-            StatusCode::from_u16(e.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-            e.localized(locale),
-        )
-            .into_response()),
+        Err(e) => Err(e.in_language(locale).into_response()),
     }
 }
 
@@ -155,11 +164,11 @@ fn attachment(mut res: Response, content_type: &'static str, name: &'static str)
 /// `GET /tco/export.csv`.
 pub async fn export_csv(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    match computed(&db, caller, &headers, q).await {
+    match computed(&db, &access, &headers, q).await {
         Ok((c, _)) => attachment(
             comparison_csv(&c).into_response(),
             "text/csv; charset=utf-8",
@@ -173,16 +182,15 @@ pub async fn export_csv(
 /// `nodeledger tco`.
 pub async fn export_json(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, _) = match computed(&db, caller.clone(), &headers, q).await {
+    let (c, _) = match computed(&db, &access, &headers, q).await {
         Ok(c) => c,
         Err(res) => return res,
     };
-    let team = caller.and_then(|Extension(c)| c.active_team).unwrap_or_default();
-    let rates = match store::exchange_rates::list(&db, team).await {
+    let rates = match store::exchange_rates::list(&db, access.team_id()).await {
         Ok(r) => r.into_iter().map(|r| r.record).collect(),
         Err(e) => {
             tracing::error!(error = %e, "cannot read rates");
@@ -219,11 +227,11 @@ fn f64_of(d: rust_decimal::Decimal) -> f64 {
 /// `GET /tco/stack.svg`: each quote's cost by component, in the base currency, cheapest first.
 pub async fn stack_chart(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, locale) = match computed(&db, caller, &headers, q).await {
+    let (c, locale) = match computed(&db, &access, &headers, q).await {
         Ok(c) => c,
         Err(res) => return res,
     };
@@ -268,11 +276,11 @@ fn chart_quote<'a>(c: &'a Computed, q: Option<&str>) -> Option<&'a tco::Costed> 
 /// hours, with the break-even point and this workload's hours.
 pub async fn hours_chart(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, locale) = match computed(&db, caller, &headers, q.clone()).await {
+    let (c, locale) = match computed(&db, &access, &headers, q.clone()).await {
         Ok(c) => c,
         Err(res) => return res,
     };
@@ -328,11 +336,11 @@ pub async fn hours_chart(
 /// `GET /tco/nodes.svg`: total cost and time to finish against the number of nodes.
 pub async fn nodes_chart(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, locale) = match computed(&db, caller, &headers, q.clone()).await {
+    let (c, locale) = match computed(&db, &access, &headers, q.clone()).await {
         Ok(c) => c,
         Err(res) => return res,
     };

@@ -69,11 +69,59 @@ pub fn require_admin() -> Result<Caller, AppError> {
 /// The caller's active team if their role there grants `capability`, or 401/403.
 /// The team always comes from the session, never from the request.
 pub fn require_team(capability: Capability) -> Result<(Caller, Membership), AppError> {
-    let caller = require_caller()?;
+    team_access(caller()?, capability)
+}
+
+/// The one rule behind [`require_team`] and the raw routes' `TeamAccess` extractor: no caller
+/// → [`AppError::Unauthenticated`]; no active team, or a role there without `capability` →
+/// [`AppError::Forbidden`]; else the caller with their active team.
+pub fn team_access(caller: Option<Caller>, capability: Capability) -> Result<(Caller, Membership), AppError> {
+    let caller = caller.ok_or(AppError::Unauthenticated)?;
     let membership = caller.active_membership().cloned().ok_or(AppError::Forbidden)?;
     if caller.may(capability) {
         Ok((caller, membership))
     } else {
         Err(AppError::Forbidden)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::roles::TeamRole;
+
+    fn engineer(active_team: Option<i64>) -> Caller {
+        Caller {
+            user_id: 7,
+            email: "eve@example.com".into(),
+            display_name: "Eve".into(),
+            is_admin: false,
+            memberships: vec![Membership {
+                team_id: 3,
+                team_name: "A".into(),
+                role: TeamRole::Engineer,
+            }],
+            active_team,
+        }
+    }
+
+    #[test]
+    fn team_access_is_401_then_403_then_the_active_team() {
+        assert_eq!(
+            team_access(None, Capability::ReadTeamData).unwrap_err(),
+            AppError::Unauthenticated
+        );
+        assert_eq!(
+            team_access(Some(engineer(None)), Capability::ReadTeamData).unwrap_err(),
+            AppError::Forbidden,
+            "no active team"
+        );
+        assert_eq!(
+            team_access(Some(engineer(Some(3))), Capability::EditProcurement).unwrap_err(),
+            AppError::Forbidden,
+            "an engineer keeps no procurement records"
+        );
+        let (caller, team) = team_access(Some(engineer(Some(3))), Capability::UploadRuns).unwrap();
+        assert_eq!((caller.user_id, team.team_id, team.role), (7, 3, TeamRole::Engineer));
     }
 }

@@ -6,34 +6,35 @@
 //! (default: latest), `node_label` (needed without a quote), `workload` (id), `nodes`, `note`,
 //! `dry_run` (`true`: judge and answer, store nothing). Either everything is stored or nothing.
 
-use super::{RunLimits, app_error, error_answer, ingest, upload::format_field};
+use super::{RunLimits, ingest, upload::format_field};
+use crate::state::ServerState;
 use app::{
     domain::{
         roles::{Capability, allows},
-        runs::{Format, RUN_SCHEMA_JSON, Verdict},
+        runs::{CanonicalRun, Format, RUN_SCHEMA_JSON, Verdict},
         tokens,
     },
-    error::AppError,
+    error::{AppError, Localized},
     i18n::{Locale, Msg, locale_from_headers},
     pages::runs::text::{reason_text, severity_msg},
     services::runs::{self as service, RunRequest},
     store::{self, api_tokens::TokenGrant},
+    views::RunFileInfo,
 };
 use axum::{
-    Json,
+    Json, Router,
     extract::{Multipart, State},
     response::{IntoResponse, Response},
+    routing::{get, post},
 };
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde_json::json;
 
-/// State of the API routes.
-#[derive(Clone)]
-pub struct ApiState {
-    /// The database.
-    pub db: store::Db,
-    /// Limits.
-    pub limits: RunLimits,
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new()
+        .route("/api/v1/runs", post(create_run))
+        .route("/api/v1/schema/run.json", get(run_schema))
 }
 
 /// `GET /api/v1/schema/run.json`.
@@ -79,7 +80,7 @@ async fn authenticate(db: &store::Db, headers: &HeaderMap, locale: Locale) -> Re
             Ok(grant)
         }
         Ok(None) => Err(unauthorized(Msg::ApiTokenInvalid, locale)),
-        Err(e) => Err(app_error(&AppError::from(e), locale)),
+        Err(e) => Err(AppError::from(e).in_language(locale).into_response()),
     }
 }
 
@@ -94,32 +95,58 @@ fn id_field(name: &str, text: &str) -> Result<Option<i64>, AppError> {
 }
 
 /// `POST /api/v1/runs`.
-pub async fn create_run(State(state): State<ApiState>, headers: HeaderMap, mut form: Multipart) -> Response {
+pub async fn create_run(
+    State(db): State<store::Db>,
+    State(limits): State<RunLimits>,
+    headers: HeaderMap,
+    mut form: Multipart,
+) -> Response {
     let locale = locale_from_headers(&headers);
-    let grant = match authenticate(&state.db, &headers, locale).await {
+    let grant = match authenticate(&db, &headers, locale).await {
         Ok(g) => g,
         Err(res) => return res,
     };
     if !allows(grant.role, Capability::UploadRuns) {
-        return error_answer(
+        return Localized::with_status(
             StatusCode::FORBIDDEN,
-            &AppError::Refused(Msg::ApiRoleCannotUpload),
+            AppError::Refused(Msg::ApiRoleCannotUpload),
             locale,
-        );
+        )
+        .into_response();
     }
-    let limit = state.limits.file_bytes;
-    let mut req = RunRequest::default();
+    let upload = match read_form(&mut form, limits.file_bytes).await {
+        Ok(upload) => upload,
+        Err((status, e)) => return Localized::with_status(status, e, locale).into_response(),
+    };
+    match finish(&db, &grant, &upload.req, upload.staged, upload.dry_run, locale).await {
+        Ok(res) => res,
+        Err(e) => e.in_language(locale).into_response(),
+    }
+}
+
+/// What a script sent: the run's details, the staged files, and whether to store nothing.
+struct ApiUpload {
+    req: RunRequest,
+    staged: Vec<ingest::Staged>,
+    dry_run: bool,
+}
+
+/// Reads the multipart form (fields as the module documentation lists them); a file is
+/// staged as it arrives, so `format` applies to a `result` sent after it. The error carries the
+/// status to answer with (413 when the body limit cut a file).
+async fn read_form(form: &mut Multipart, limit: u64) -> Result<ApiUpload, (StatusCode, AppError)> {
+    let cut = |e: &axum::extract::multipart::MultipartError| ingest::multipart_error(e, limit).answer();
+    let mut upload = ApiUpload {
+        req: RunRequest::default(),
+        staged: Vec::new(),
+        dry_run: false,
+    };
     let mut format: Option<Format> = None;
-    let mut dry_run = false;
-    let mut staged = Vec::new();
     loop {
         let field = match form.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
-            Err(e) => {
-                let (status, err) = ingest::multipart_error(&e, limit).answer();
-                return error_answer(status, &err, locale);
-            }
+            Err(e) => return Err(cut(&e)),
         };
         let name = field.name().unwrap_or_default().to_string();
         if matches!(name.as_str(), "result" | "telemetry" | "file") {
@@ -128,54 +155,38 @@ pub async fn create_run(State(state): State<ApiState>, headers: HeaderMap, mut f
                 "result" => format,
                 _ => None,
             };
-            match ingest::stage(field, limit, forced).await {
-                Ok(s) => staged.push(s),
-                Err(e) => {
-                    let (status, err) = e.answer();
-                    return error_answer(status, &err, locale);
-                }
-            }
+            upload
+                .staged
+                .push(ingest::stage(field, limit, forced).await.map_err(|e| e.answer())?);
             continue;
         }
-        let text = match field.text().await {
-            Ok(t) => t,
-            Err(e) => {
-                let (status, err) = ingest::multipart_error(&e, limit).answer();
-                return error_answer(status, &err, locale);
-            }
-        };
-        let parsed = match name.as_str() {
-            "format" => format_field(&text).map(|f| format = f),
-            "quote" => id_field("quote", &text).map(|v| req.quote_id = v),
-            "revision" => id_field("revision", &text).map(|v| req.revision = v),
-            "workload" => id_field("workload", &text).map(|v| req.workload_id = v),
-            "nodes" => id_field("nodes", &text).map(|v| req.nodes = v),
-            "node_label" => {
-                req.node_label = text;
-                Ok(())
-            }
-            "note" => {
-                req.note = text;
-                Ok(())
-            }
-            "dry_run" => {
-                dry_run = matches!(text.trim(), "true" | "1" | "yes");
-                Ok(())
-            }
-            _ => Ok(()),
-        };
-        if let Err(e) = parsed {
-            return app_error(&e, locale);
-        }
+        let text = field.text().await.map_err(|e| cut(&e))?;
+        text_field(&mut upload, &mut format, &name, text).map_err(|e| (e.status(), e))?;
     }
-    match finish(&state, &grant, &req, staged, dry_run, locale).await {
-        Ok(res) => res,
-        Err(e) => app_error(&e, locale),
-    }
+    Ok(upload)
 }
 
+/// Takes one text field into the upload (an unknown name is ignored).
+fn text_field(upload: &mut ApiUpload, format: &mut Option<Format>, name: &str, text: String) -> Result<(), AppError> {
+    let req = &mut upload.req;
+    match name {
+        "format" => *format = format_field(&text)?,
+        "quote" => req.quote_id = id_field("quote", &text)?,
+        "revision" => req.revision = id_field("revision", &text)?,
+        "workload" => req.workload_id = id_field("workload", &text)?,
+        "nodes" => req.nodes = id_field("nodes", &text)?,
+        "node_label" => req.node_label = text,
+        "note" => req.note = text,
+        "dry_run" => upload.dry_run = matches!(text.trim(), "true" | "1" | "yes"),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Judges the staged files against the request and, unless it is a dry run, stores the files
+/// and the run in one transaction.
 async fn finish(
-    state: &ApiState,
+    db: &store::Db,
     grant: &TokenGrant,
     req: &RunRequest,
     staged: Vec<ingest::Staged>,
@@ -186,33 +197,71 @@ async fn finish(
     if staged.is_empty() {
         return Err(AppError::Invalid(Msg::RunErrorNoFile));
     }
-    // The same bytes as a saved run: answer with that run instead of a copy.
-    let mut held = Vec::new();
-    for s in &staged {
-        held.push(
-            store::runs::file_by_sha(&state.db, grant.team_id, &s.sha256)
-                .await?
-                .and_then(|f| f.run_id),
-        );
-    }
-    if let Some(Some(run_id)) = held.first().copied()
-        && held.iter().all(|h| *h == Some(run_id))
-    {
+    if let Some(run_id) = saved_run(db, grant.team_id, &staged).await? {
         return Ok((
             StatusCode::OK,
             Json(json!({ "id": run_id, "url": format!("/runs/{run_id}"), "duplicate": true })),
         )
             .into_response());
     }
-    if let Some(run_id) = held.iter().flatten().next() {
-        return Err(AppError::DuplicateRun(*run_id));
+    let against = service::against(db, grant.team_id, req).await?;
+    let mut built = service::build(provisional_files(&staged), &against)?;
+    let verdict = built
+        .run
+        .verdict
+        .clone()
+        .unwrap_or_else(|| Verdict::from_reasons(Vec::new()));
+    let reasons = reasons_json(&verdict, locale);
+    if dry_run {
+        return Ok((
+            StatusCode::OK,
+            Json(json!({ "dry_run": true, "status": verdict.status, "reasons": reasons, "run": built.run })),
+        )
+            .into_response());
     }
-    let against = service::against(&state.db, grant.team_id, req).await?;
-    let provisional: Vec<_> = staged
+    let id = save(db, grant, req, &staged, &mut built).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "id": id, "url": format!("/runs/{id}"), "duplicate": false, "status": verdict.status, "reasons": reasons })),
+    )
+        .into_response())
+}
+
+/// The same bytes as a saved run: that run's id when every file belongs to it (answered
+/// instead of a copy); a conflict when only some of them were saved with a run.
+async fn saved_run(db: &store::Db, team_id: i64, staged: &[ingest::Staged]) -> Result<Option<i64>, AppError> {
+    let mut held = Vec::new();
+    for s in staged {
+        held.push(
+            store::runs::file_by_sha(db, team_id, &s.sha256)
+                .await?
+                .and_then(|f| f.run_id),
+        );
+    }
+    duplicate_of(&held)
+}
+
+/// Of the runs holding each file (`None`: a file no run holds): the run holding them all, or
+/// [`AppError::DuplicateRun`] naming a run that holds only some.
+fn duplicate_of(held: &[Option<i64>]) -> Result<Option<i64>, AppError> {
+    if let Some(Some(run_id)) = held.first().copied()
+        && held.iter().all(|h| *h == Some(run_id))
+    {
+        return Ok(Some(run_id));
+    }
+    match held.iter().flatten().next() {
+        Some(run_id) => Err(AppError::DuplicateRun(*run_id)),
+        None => Ok(None),
+    }
+}
+
+/// The staged files as the service judges them, numbered by position until they are stored.
+fn provisional_files(staged: &[ingest::Staged]) -> Vec<(RunFileInfo, CanonicalRun)> {
+    staged
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let info = app::views::RunFileInfo {
+            let info = RunFileInfo {
                 id: i64::try_from(i).unwrap_or_default(),
                 file_name: s.file_name.clone(),
                 size: i64::try_from(s.size).unwrap_or(i64::MAX),
@@ -222,28 +271,29 @@ async fn finish(
             };
             (info, s.parsed.clone())
         })
-        .collect();
-    let mut built = service::build(provisional, &against)?;
-    let verdict = built
-        .run
-        .verdict
-        .clone()
-        .unwrap_or_else(|| Verdict::from_reasons(Vec::new()));
-    let reasons: Vec<_> = verdict
+        .collect()
+}
+
+/// The verdict's reasons as the API answers them: code, severity and both in words.
+fn reasons_json(verdict: &Verdict, locale: Locale) -> Vec<serde_json::Value> {
+    verdict
         .reasons
         .iter()
         .map(|r| json!({ "severity": r.severity, "code": r.reason.code(), "severity_label": locale.t(severity_msg(r.severity)), "message": reason_text(locale, &r.reason) }))
-        .collect();
-    if dry_run {
-        return Ok((
-            StatusCode::OK,
-            Json(json!({ "dry_run": true, "status": verdict.status, "reasons": reasons, "run": built.run })),
-        )
-            .into_response());
-    }
-    let mut tx = store::begin_write(&state.db).await?;
+        .collect()
+}
+
+/// Stores the files, points the run at their real ids and saves it, all in one transaction.
+async fn save(
+    db: &store::Db,
+    grant: &TokenGrant,
+    req: &RunRequest,
+    staged: &[ingest::Staged],
+    built: &mut service::Assembled,
+) -> Result<i64, AppError> {
+    let mut tx = store::begin_write(db).await?;
     let mut ids = Vec::with_capacity(staged.len());
-    for s in &staged {
+    for s in staged {
         ids.push(ingest::store(&mut tx, grant.team_id, grant.user_id, s).await?);
     }
     let remap = |slot: Option<i64>| {
@@ -252,7 +302,7 @@ async fn finish(
     };
     built.result_file = remap(built.result_file);
     built.telemetry_file = remap(built.telemetry_file);
-    let id = service::save(&mut tx, grant.team_id, grant.user_id, req, &built).await?;
+    let id = service::save(&mut tx, grant.team_id, grant.user_id, req, built).await?;
     tx.commit().await?;
     tracing::info!(
         run = id,
@@ -260,9 +310,20 @@ async fn finish(
         token = grant.token_id,
         "run uploaded through the API"
     );
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "id": id, "url": format!("/runs/{id}"), "duplicate": false, "status": verdict.status, "reasons": reasons })),
-    )
-        .into_response())
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_all_held_by_one_run_are_that_run_some_are_a_conflict() {
+        assert_eq!(duplicate_of(&[Some(4), Some(4)]), Ok(Some(4)));
+        assert_eq!(duplicate_of(&[None, None]), Ok(None));
+        assert_eq!(duplicate_of(&[]), Ok(None));
+        assert_eq!(duplicate_of(&[None, Some(4)]), Err(AppError::DuplicateRun(4)));
+        assert_eq!(duplicate_of(&[Some(4), None]), Err(AppError::DuplicateRun(4)));
+        assert_eq!(duplicate_of(&[Some(4), Some(5)]), Err(AppError::DuplicateRun(4)));
+    }
 }

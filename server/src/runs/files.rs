@@ -1,40 +1,42 @@
 //! A run's files as uploaded (`GET /runs/{id}/files/{file}`), streamed chunk by chunk, and its
 //! charts (`GET /runs/{id}/telemetry.svg`, `GET /runs/compare.svg`).
 
+use crate::{
+    access::{ReadTeamData, TeamAccess},
+    state::ServerState,
+    tco::svg,
+};
 use app::{
     charts::{Bar, TelemetryLabels, telemetry_svg, throughput_bars_svg},
-    domain::{documents::content_disposition, roles::Capability, runs::CanonicalRun},
+    domain::{documents::content_disposition, runs::CanonicalRun},
     i18n::{Locale, Msg, locale_from_headers},
     store,
-    views::Caller,
 };
 use axum::{
-    Extension,
+    Router,
     body::Body,
     extract::{Path, Query, State},
     response::{IntoResponse, Response},
+    routing::get,
 };
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde::Deserialize;
 
-use crate::tco::svg;
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new()
+        .route("/runs/{id}/files/{file}", get(download))
+        .route("/runs/{id}/telemetry.svg", get(telemetry_chart))
+        .route("/runs/compare.svg", get(compare_chart))
+}
 
 /// Streams one file of one of the team's runs as a download.
 pub async fn download(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     Path((run_id, file_id)): Path<(i64, i64)>,
 ) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
-    };
-    let Some(team) = caller
-        .active_membership()
-        .filter(|_| caller.may(Capability::ReadTeamData))
-    else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
-    let team_id = team.team_id;
+    let team_id = access.team_id();
     let file = match store::runs::get(&db, team_id, run_id).await {
         Ok(Some((_, _, _, files))) => files.into_iter().find(|f| f.id == file_id),
         Ok(None) => None,
@@ -98,17 +100,11 @@ fn telemetry_labels(locale: Locale) -> TelemetryLabels {
 /// slowdowns marked.
 pub async fn telemetry_chart(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     Path(run_id): Path<i64>,
 ) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
-    };
-    let Some(team) = caller.active_membership() else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
-    let canonical = match store::runs::canonical(&db, team.team_id, run_id).await {
+    let canonical = match store::runs::canonical(&db, access.team_id(), run_id).await {
         Ok(Some(c)) => c,
         Ok(None) => return StatusCode::NOT_FOUND.into_response(),
         Err(e) => {
@@ -145,18 +141,12 @@ pub struct CompareQuery {
 /// `GET /runs/compare.svg?workload=…&unit=…`: steady-state throughput per node by quote.
 pub async fn compare_chart(
     State(db): State<store::Db>,
-    caller: Option<Extension<Caller>>,
+    access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     Query(q): Query<CompareQuery>,
 ) -> Response {
-    let Some(Extension(caller)) = caller else {
-        return StatusCode::UNAUTHORIZED.into_response();
-    };
-    let Some(team) = caller.active_membership() else {
-        return StatusCode::FORBIDDEN.into_response();
-    };
     let workload = q.workload.trim().parse::<i64>().ok();
-    let groups = match app::services::runs::comparison(&db, team.team_id).await {
+    let groups = match app::services::runs::comparison(&db, access.team_id()).await {
         Ok(g) => g,
         Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     };

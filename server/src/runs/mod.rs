@@ -9,12 +9,8 @@ pub mod files;
 pub mod ingest;
 pub mod upload;
 
-use app::{error::AppError, i18n::Locale};
-use axum::{
-    Json,
-    response::{IntoResponse, Response},
-};
-use http::StatusCode;
+use crate::state::ServerState;
+use axum::Router;
 
 /// Settings of the run routes.
 #[derive(Clone, Debug)]
@@ -23,18 +19,10 @@ pub struct RunLimits {
     pub file_bytes: u64,
 }
 
-/// A JSON error answer: the error's code and detail (as server functions send them) plus the
-/// message in the caller's language.
-pub fn error_answer(status: StatusCode, error: &AppError, locale: Locale) -> Response {
-    let mut body = serde_json::to_value(error).unwrap_or_else(|_| serde_json::json!({ "error": "internal" }));
-    if let Some(obj) = body.as_object_mut() {
-        obj.insert("message".into(), error.localized(locale).into());
-    }
-    (status, Json(body)).into_response()
-}
-
-/// [`error_answer`] with the status the error stands for.
-pub fn app_error(error: &AppError, locale: Locale) -> Response {
-    let status = StatusCode::from_u16(error.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    error_answer(status, error, locale)
+/// The run routes: the browser's upload, the scripts' API, the raw files and the charts.
+pub fn router() -> Router<ServerState> {
+    Router::new()
+        .merge(upload::router())
+        .merge(api::router())
+        .merge(files::router())
 }

@@ -2,29 +2,30 @@
 //! received, read and kept as an unclaimed file until the user saves the run. The same bytes
 //! uploaded again are recognised by their SHA-256, and the answer names the run that holds them.
 
-use super::{RunLimits, app_error, error_answer, ingest};
+use super::{RunLimits, ingest};
+use crate::{
+    access::{Refused, TeamAccess, UploadRuns},
+    state::ServerState,
+};
 use app::{
-    domain::{roles::Capability, runs::Format},
-    error::AppError,
+    domain::runs::Format,
+    error::{AppError, Localized},
     i18n::locale_from_headers,
     store,
-    views::{Caller, RunFileInfo},
+    views::RunFileInfo,
 };
 use axum::{
-    Extension, Json,
+    Json, Router,
     extract::{Multipart, State},
     response::{IntoResponse, Response},
+    routing::post,
 };
 use http::{HeaderMap, StatusCode};
 use serde::Serialize;
 
-/// State of the upload route.
-#[derive(Clone)]
-pub struct UploadState {
-    /// The database.
-    pub db: store::Db,
-    /// Limits.
-    pub limits: RunLimits,
+/// The routes of this module.
+pub fn router() -> Router<ServerState> {
+    Router::new().route("/runs/upload", post(upload))
 }
 
 /// What the browser gets back for one file.
@@ -49,76 +50,25 @@ pub fn format_field(text: &str) -> Result<Option<Format>, AppError> {
         .ok_or_else(|| AppError::InvalidFields(vec![app::error::FieldIssue::new("format", "unknown_format")]))
 }
 
-/// Receives one file of a run being prepared in the browser.
+/// Receives one file of a run being prepared in the browser. Every refusal, 401 and 403
+/// included, is a JSON answer in the reader's language: the upload page shows its `message`.
 pub async fn upload(
-    State(state): State<UploadState>,
-    caller: Option<Extension<Caller>>,
+    State(db): State<store::Db>,
+    State(limits): State<RunLimits>,
+    access: Result<TeamAccess<UploadRuns>, Refused>,
     headers: HeaderMap,
     mut form: Multipart,
 ) -> Response {
     let locale = locale_from_headers(&headers);
-    let Some(Extension(caller)) = caller else {
-        return app_error(&AppError::Unauthenticated, locale);
+    let access = match access {
+        Ok(access) => access,
+        Err(refused) => return refused.error().in_language(locale).into_response(),
     };
-    let Some(team) = caller
-        .active_membership()
-        .filter(|_| caller.may(Capability::UploadRuns))
-    else {
-        return app_error(&AppError::Forbidden, locale);
+    let staged = match read_form(&mut form, limits.file_bytes).await {
+        Ok(staged) => staged,
+        Err((status, e)) => return Localized::with_status(status, e, locale).into_response(),
     };
-    let limit = state.limits.file_bytes;
-    let mut format = None;
-    let mut staged = None;
-    loop {
-        match form.next_field().await {
-            Ok(Some(field)) => match field.name() {
-                Some("format") => match field.text().await.map_err(|e| ingest::multipart_error(&e, limit)) {
-                    Ok(text) => match format_field(&text) {
-                        Ok(f) => format = f,
-                        Err(e) => return app_error(&e, locale),
-                    },
-                    Err(e) => {
-                        let (status, err) = e.answer();
-                        return error_answer(status, &err, locale);
-                    }
-                },
-                Some("file") if staged.is_none() => match ingest::stage(field, limit, format).await {
-                    Ok(s) => staged = Some(s),
-                    Err(e) => {
-                        let (status, err) = e.answer();
-                        return error_answer(status, &err, locale);
-                    }
-                },
-                _ => {}
-            },
-            Ok(None) => break,
-            Err(e) => {
-                let (status, err) = ingest::multipart_error(&e, limit).answer();
-                return error_answer(status, &err, locale);
-            }
-        }
-    }
-    let Some(staged) = staged else {
-        return app_error(&AppError::Invalid(app::i18n::Msg::RunErrorNoFile), locale);
-    };
-    let stored = async {
-        if let Some(existing) = store::runs::file_by_sha(&state.db, team.team_id, &staged.sha256).await? {
-            return Ok(existing);
-        }
-        let mut tx = store::begin_write(&state.db).await?;
-        let id = ingest::store(&mut tx, team.team_id, caller.user_id, &staged).await?;
-        tx.commit().await?;
-        Ok::<_, AppError>(RunFileInfo {
-            id,
-            file_name: staged.file_name.clone(),
-            size: i64::try_from(staged.size).unwrap_or(i64::MAX),
-            sha256: staged.sha256.clone(),
-            format: staged.parsed.source_format.as_str().to_string(),
-            run_id: None,
-        })
-    }
-    .await;
-    match stored {
+    match keep(&db, &access, &staged).await {
         Ok(file) => {
             let role = if file.format == Format::NvidiaSmi.as_str() {
                 "telemetry"
@@ -127,6 +77,60 @@ pub async fn upload(
             };
             (StatusCode::OK, Json(Uploaded { file, role })).into_response()
         }
-        Err(e) => app_error(&e, locale),
+        Err(e) => e.in_language(locale).into_response(),
     }
+}
+
+/// Reads the form: the `format` field (default: detect) and the first `file`, staged. The
+/// error carries the status to answer with (413 when the body limit cut the file).
+async fn read_form(form: &mut Multipart, limit: u64) -> Result<ingest::Staged, (StatusCode, AppError)> {
+    let mut format = None;
+    let mut staged = None;
+    loop {
+        let field = match form.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(e) => return Err(ingest::multipart_error(&e, limit).answer()),
+        };
+        match field.name() {
+            Some("format") => {
+                let text = field
+                    .text()
+                    .await
+                    .map_err(|e| ingest::multipart_error(&e, limit).answer())?;
+                format = format_field(&text).map_err(|e| (e.status(), e))?;
+            }
+            Some("file") if staged.is_none() => {
+                staged = Some(ingest::stage(field, limit, format).await.map_err(|e| e.answer())?);
+            }
+            _ => {}
+        }
+    }
+    staged.ok_or_else(|| {
+        let e = AppError::Invalid(app::i18n::Msg::RunErrorNoFile);
+        (e.status(), e)
+    })
+}
+
+/// Keeps the staged file as an unclaimed file of the team; the same bytes already kept are
+/// answered with the file that holds them.
+async fn keep(
+    db: &store::Db,
+    access: &TeamAccess<UploadRuns>,
+    staged: &ingest::Staged,
+) -> Result<RunFileInfo, AppError> {
+    if let Some(existing) = store::runs::file_by_sha(db, access.team_id(), &staged.sha256).await? {
+        return Ok(existing);
+    }
+    let mut tx = store::begin_write(db).await?;
+    let id = ingest::store(&mut tx, access.team_id(), access.caller.user_id, staged).await?;
+    tx.commit().await?;
+    Ok(RunFileInfo {
+        id,
+        file_name: staged.file_name.clone(),
+        size: i64::try_from(staged.size).unwrap_or(i64::MAX),
+        sha256: staged.sha256.clone(),
+        format: staged.parsed.source_format.as_str().to_string(),
+        run_id: None,
+    })
 }

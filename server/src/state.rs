@@ -1,0 +1,51 @@
+//! The one state every route of the server shares. Each handler asks only for the part it
+//! needs (`State<store::Db>`, `State<RunLimits>`, …); [`FromRef`] hands it out.
+
+use crate::{lang::LangCookie, runs::RunLimits};
+use app::{auth::AppState, store};
+use axum::extract::FromRef;
+use leptos::config::LeptosOptions;
+
+/// What the router is built with: the application's state (pool, sessions, timeouts), the
+/// Leptos settings, the run upload limits and the language cookie's settings.
+#[derive(Clone, Debug)]
+pub struct ServerState {
+    /// The pool, the session store and the session timeouts (pages get it as context too).
+    pub app: AppState,
+    /// Where the site's files are and how the pages are rendered.
+    pub leptos: LeptosOptions,
+    /// The largest run file the browser and the API may upload.
+    pub runs: RunLimits,
+    /// Whether the language cookie is marked `Secure`.
+    pub lang: LangCookie,
+}
+
+impl FromRef<ServerState> for AppState {
+    fn from_ref(state: &ServerState) -> Self {
+        state.app.clone()
+    }
+}
+
+impl FromRef<ServerState> for store::Db {
+    fn from_ref(state: &ServerState) -> Self {
+        state.app.db.clone()
+    }
+}
+
+impl FromRef<ServerState> for LeptosOptions {
+    fn from_ref(state: &ServerState) -> Self {
+        state.leptos.clone()
+    }
+}
+
+impl FromRef<ServerState> for RunLimits {
+    fn from_ref(state: &ServerState) -> Self {
+        state.runs.clone()
+    }
+}
+
+impl FromRef<ServerState> for LangCookie {
+    fn from_ref(state: &ServerState) -> Self {
+        state.lang
+    }
+}
