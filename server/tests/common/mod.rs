@@ -284,6 +284,82 @@ impl TestApp {
     }
 }
 
+/// Records a test needs before it can ask a route about them, made the way the pages make them.
+impl TestApp {
+    /// A batch workload (20 GiB measured peak, one GPU, 10 h) as procurement; returns its id.
+    pub async fn create_workload(&self, procurement: &str, name: &str) -> i64 {
+        let form = [
+            ("name", name),
+            ("kind", "batch"),
+            ("model", ""),
+            ("precision", ""),
+            ("vram_peak_gib", "20"),
+            ("vram_peak_source", "measured"),
+            ("concurrency", "1"),
+            ("gpus_needed", "1"),
+            ("run_hours", "10"),
+            ("total_work_amount", ""),
+            ("total_work_unit", ""),
+            ("data_gb", "0"),
+            ("checkpoint_gb", "0"),
+            ("headroom_pct", "20"),
+        ];
+        let res = self.call("/api/workloads/create", &form, Some(procurement)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body.trim().parse().expect("workload id")
+    }
+
+    /// A one-GPU L4 quote from Acme at 4.00 CNY an hour, valid until 2099; returns its id.
+    pub async fn create_quote(&self, procurement: &str, reference: &str) -> i64 {
+        let fields: Vec<(String, String)> = [
+            ("vendor", "Acme GPU"),
+            ("reference", reference),
+            ("received_on", "2026-11-20"),
+            ("valid_until", "2099-12-31"),
+            ("spec.gpu_model", "L4 24GB"),
+            ("spec.gpus_per_node", "1"),
+            ("spec.vram_gib", "24"),
+            ("spec.sharing", "exclusive"),
+            ("currency", "CNY"),
+            ("price.basis", "per_node"),
+            ("price.on_demand_hourly", "4.00"),
+            ("price.billing_increment", "hour"),
+            ("price.stopped_bills_compute", "no"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
+        .chain([("quote_id".to_string(), String::new())])
+        .collect();
+        let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let res = self.call("/api/quotes/save", &form, Some(procurement)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        let saved: serde_json::Value = serde_json::from_str(&res.body).expect("json");
+        saved["quote_id"].as_i64().expect("quote id")
+    }
+
+    /// An API token of an engineer, as shown once; returns the token.
+    pub async fn create_token(&self, engineer: &str, name: &str) -> String {
+        let res = self.call("/api/tokens/create", &[("name", name)], Some(engineer)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        let token: serde_json::Value = serde_json::from_str(&res.body).expect("json");
+        token.as_str().expect("the token").to_string()
+    }
+
+    /// A draft order for a workload, as procurement; returns its id.
+    pub async fn create_order(&self, procurement: &str, title: &str, workload: i64) -> i64 {
+        let workload = workload.to_string();
+        let res = self
+            .call(
+                "/api/orders/create",
+                &[("title", title), ("workload_id", &workload)],
+                Some(procurement),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        res.body.trim().parse().expect("order id")
+    }
+}
+
 impl Drop for TestApp {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.path);
