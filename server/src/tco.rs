@@ -264,12 +264,26 @@ pub async fn stack_chart(
     svg(cost_stack_svg(&title, c.base.code(), &stacks))
 }
 
-/// The quote the hours and nodes charts are drawn for: `chart=<quote id>`, else the cheapest.
-fn chart_quote<'a>(c: &'a Computed, q: Option<&str>) -> Option<&'a tco::Costed> {
+/// The quote the hours and nodes charts are drawn for: `chart=<quote id>`, else the cheapest;
+/// its position in `c.costed`.
+fn chart_quote(c: &Computed, q: Option<&str>) -> Option<usize> {
     let wanted = q.and_then(|q| tco::Query::parse(q).get("chart").and_then(|v| v.parse::<i64>().ok()));
     wanted
-        .and_then(|id| c.costed.iter().find(|x| x.quote_id == id))
-        .or(c.costed.first())
+        .and_then(|id| c.costed.iter().position(|x| x.quote_id == id))
+        .or((!c.costed.is_empty()).then_some(0))
+}
+
+/// The comparison for the query and the position of the quote a per-quote chart is drawn for
+/// (404 when there is none).
+async fn charted(
+    db: &store::Db,
+    access: &TeamAccess<ReadTeamData>,
+    headers: &HeaderMap,
+    q: Option<String>,
+) -> Result<(Computed, usize, Locale), Response> {
+    let (c, locale) = computed(db, access, headers, q.clone()).await?;
+    let at = chart_quote(&c, q.as_deref()).ok_or_else(|| StatusCode::NOT_FOUND.into_response())?;
+    Ok((c, at, locale))
 }
 
 /// `GET /tco/hours.svg`: compute cost on demand and under the monthly commitment against busy
@@ -280,13 +294,11 @@ pub async fn hours_chart(
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, locale) = match computed(&db, &access, &headers, q.clone()).await {
-        Ok(c) => c,
+    let (c, at, locale) = match charted(&db, &access, &headers, q).await {
+        Ok(charted) => charted,
         Err(res) => return res,
     };
-    let Some(x) = chart_quote(&c, q.as_deref()) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let x = &c.costed[at];
     let e = &x.ranked.estimate;
     let cur = e.currency.code();
     let break_even_h = match e.break_even {
@@ -340,13 +352,11 @@ pub async fn nodes_chart(
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, locale) = match computed(&db, &access, &headers, q.clone()).await {
-        Ok(c) => c,
+    let (c, at, locale) = match charted(&db, &access, &headers, q).await {
+        Ok(charted) => charted,
         Err(res) => return res,
     };
-    let Some(x) = chart_quote(&c, q.as_deref()) else {
-        return StatusCode::NOT_FOUND.into_response();
-    };
+    let x = &c.costed[at];
     let Some(w) = c.workload.as_ref() else {
         return StatusCode::NOT_FOUND.into_response();
     };
