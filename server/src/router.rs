@@ -39,7 +39,7 @@ pub fn leptos_options(cfg: &ServeConfig) -> LeptosOptions {
 }
 
 /// Loads the signed-in caller once per request and puts it in the request extensions, where
-/// pages and server functions find it.
+/// pages, server functions and the raw routes' `TeamAccess` find it.
 async fn attach_caller(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
     if !req.uri().path().starts_with("/pkg/")
         && let Some(session) = req.extensions().get::<Session>().cloned()
@@ -68,6 +68,8 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         },
         app: state,
     };
+    // Each `.layer` wraps what is above it: read from the bottom (and `guarded`) up for the
+    // order the module documentation gives.
     let routed = routes(&server, cfg)
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
         .layer(sessions(&server.app, cfg))
