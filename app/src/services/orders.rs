@@ -4,11 +4,12 @@
 
 use crate::{
     domain::{
-        audit::{Action, OrderState, Outcome, Refusal, TransitionCtx, canonical_json, sha256_hex, transition},
+        audit::{Action, canonical_json, sha256_hex},
         checklist::{
             self, BlockerReason, Evidence, EvidenceKind, Expert, FactSources, ItemAnswer, ItemStatus, Prefill,
             PrefillFacts, RunObservation, Suggested, submission_blockers,
         },
+        orders::{OrderState, Outcome, Refusal, TransitionCtx, transition},
         quotes::{QuoteDraft, Workload},
         roles::TeamRole,
         runs::RunStatus,
@@ -335,10 +336,7 @@ pub async fn answer(
     }
     let field = form.evidence_quote_field.trim();
     if !field.is_empty() {
-        let known = crate::pages::quotes::form::SECTIONS
-            .iter()
-            .flat_map(|(_, fields)| fields.iter())
-            .any(|(column, _, _)| *column == field);
+        let known = crate::domain::quotes::is_quote_field(field);
         let quote_revision_id = current
             .quote_revision_id
             .filter(|_| known)
@@ -1287,10 +1285,9 @@ pub async fn view(
         run_choices,
         waiver: content.waiver.clone(),
         quote_fields: if content.quote_revision_id.is_some() {
-            crate::pages::quotes::form::SECTIONS
+            crate::domain::quotes::QUOTE_FIELDS
                 .iter()
-                .flat_map(|(_, f)| f.iter())
-                .map(|(c, _, _)| (c.to_string(), quote_field_label(locale, c)))
+                .map(|c| (c.to_string(), quote_field_label(locale, c)))
                 .collect()
         } else {
             Vec::new()

@@ -489,7 +489,7 @@ pub fn OrderPage() -> impl IntoView {
                                 </p>
                                 {selection(&v)}
                                 {comparison(&v)}
-                                {(!v.blockers.is_empty() && v.state == crate::domain::audit::OrderState::Draft).then(|| view! {
+                                {(!v.blockers.is_empty() && v.state == crate::domain::orders::OrderState::Draft).then(|| view! {
                                     <section class="callout callout-warn" data-testid="order-blockers">
                                         <strong>{t(Msg::OrdersBlockers)}</strong>
                                         <ul>{v.blockers.iter().map(|(id, text)| if id.is_empty() {

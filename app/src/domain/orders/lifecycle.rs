@@ -6,10 +6,14 @@
 //! ```
 //! Edits (`ItemAnswered`, `EvidenceAttached`) are allowed only in `Draft`. `Create`
 //! starts an order in `Draft` ([`OrderState::INITIAL`]) and is never a transition.
+//!
+//! What the order page offers the person looking at a revision ([`is_editable`], [`can_decide`],
+//! [`can_reopen`], [`answers_item`]) is derived from the same rules, so the page never offers
+//! an action the server refuses for who the viewer is.
 
 use serde::{Deserialize, Serialize};
 
-use super::action::Action;
+use crate::domain::{audit::Action, checklist::Expert, roles::TeamRole};
 
 /// State of one order revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -40,7 +44,7 @@ pub struct TransitionCtx<'a> {
     pub actor_is_manager_of_team: bool,
     /// Who submitted the revision (for `Draft`: who would submit it).
     pub submitter_id: i64,
-    /// Whether [`super::super::checklist::submission_blockers`] is empty.
+    /// Whether [`crate::domain::checklist::submission_blockers`] is empty.
     pub blockers_empty: bool,
     /// Whether the quote has not expired.
     pub quote_unexpired: bool,
@@ -145,4 +149,68 @@ pub fn transition(state: OrderState, action: Action, ctx: &TransitionCtx<'_>) ->
         }
         (from, action) => Err(Refusal::InvalidTransition { from, action }),
     }
+}
+
+/// One revision and the person looking at it: what decides which actions the page offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Viewing {
+    /// The revision's state.
+    pub state: OrderState,
+    /// Whether it is the order's latest revision; older ones are the record and offer nothing.
+    pub is_latest: bool,
+    /// Who submitted the revision (`None` while it has never been submitted).
+    pub submitted_by: Option<i64>,
+    /// The person looking.
+    pub viewer_id: i64,
+    /// Their role in the order's team.
+    pub viewer_role: TeamRole,
+}
+
+/// Whether the revision still takes edits (answers, quote, runs, comparison): the latest one, in
+/// a state where [`transition`] accepts `EvidenceAttached`.
+#[must_use]
+pub fn is_editable(v: &Viewing) -> bool {
+    v.is_latest && allows(v, Action::EvidenceAttached)
+}
+
+/// Whether the page offers approve/reject: the latest revision, and [`transition`] accepts the
+/// decision from the viewer once they re-enter their password (a manager of the team who did not
+/// submit it).
+#[must_use]
+pub fn can_decide(v: &Viewing) -> bool {
+    v.is_latest && allows(v, Action::Approve)
+}
+
+/// Whether the page offers reopening: the latest revision, decided, and the viewer submitted it
+/// or manages the team (what [`transition`] accepts for `Reopen`).
+#[must_use]
+pub fn can_reopen(v: &Viewing) -> bool {
+    v.is_latest && allows(v, Action::Reopen)
+}
+
+/// Whether someone in `role` answers a checklist item meant for `expert`: engineers answer the
+/// engineers' items, procurement the rest, managers none (they sign off).
+#[must_use]
+pub fn answers_item(role: TeamRole, expert: Expert) -> bool {
+    matches!(
+        (expert, role),
+        (Expert::Engineer, TeamRole::Engineer) | (Expert::Procurement, TeamRole::Procurement)
+    )
+}
+
+/// Whether [`transition`] accepts `action` from the viewer on who they are and the state alone:
+/// what the form supplies itself (password, comment) and what submission checks are taken as given.
+/// The submitter is looked up as the services do (`submitted_by`, else 0, which no user id is).
+fn allows(v: &Viewing, action: Action) -> bool {
+    let ctx = TransitionCtx {
+        actor_id: v.viewer_id,
+        actor_is_manager_of_team: v.viewer_role == TeamRole::Manager,
+        submitter_id: v.submitted_by.unwrap_or_default(),
+        blockers_empty: true,
+        quote_unexpired: true,
+        has_valid_run_or_waiver: true,
+        comment: "given",
+        password_ok: true,
+    };
+    transition(v.state, action, &ctx).is_ok()
 }
