@@ -19,13 +19,13 @@ use serde::{Deserialize, Serialize};
 /// An answer to one checklist item, as submitted by the form.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerForm {
-    /// Item id.
+    /// The checklist item answered (`checklist::item` id).
     pub item_id: String,
     /// `open`, `confirmed`, `not_applicable`, `problem`.
     pub status: String,
     /// Reason (not applicable) or note (problem).
     pub status_note: String,
-    /// The answer.
+    /// The answer in the expert's words.
     pub answer: String,
     /// A run as evidence.
     pub evidence_run: Option<i64>,

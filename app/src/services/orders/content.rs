@@ -16,19 +16,20 @@ use std::collections::BTreeMap;
 /// The whole record of one order revision; stored as canonical JSON, hashed at approval.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Content {
-    /// The workload.
+    /// The workload the order rents for (fixed when the order is created).
     pub workload_id: i64,
-    /// The chosen quote.
+    /// The quote procurement chose to rent.
     pub quote_id: Option<i64>,
-    /// Its revision row id (pinned when chosen).
+    /// The revision row of that quote pinned when it was chosen: later edits of the quote do
+    /// not change what the order cites.
     pub quote_revision_id: Option<i64>,
-    /// Quotes considered.
+    /// The alternatives weighed, the chosen quote among them; the default comparison costs these.
     pub considered: Vec<i64>,
-    /// Runs that back the choice.
+    /// Benchmark runs attached to back the choice.
     pub runs: Vec<i64>,
-    /// Waiver when no valid run exists.
+    /// Why the order may go ahead without a valid run of the chosen quote (empty: no waiver).
     pub waiver: String,
-    /// Checklist answers by item id.
+    /// The checklist answers, keyed by item id.
     pub answers: BTreeMap<String, ItemAnswer>,
     /// The cost comparison frozen at submission (rows as shown).
     pub tco: Option<Vec<CostRow>>,
@@ -46,9 +47,9 @@ pub struct Content {
 /// One quote revision as it was costed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PinnedQuote {
-    /// Quote id.
+    /// The quote costed.
     pub quote_id: i64,
-    /// Its revision number.
+    /// The revision number it was costed at.
     pub revision: i64,
 }
 

@@ -164,13 +164,13 @@ async fn edit_draft(
 /// What the preparer chooses: the quote, the alternatives, the runs and a waiver.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Selection {
-    /// Chosen quote.
+    /// The quote to rent (`None`: not chosen yet).
     pub quote_id: Option<i64>,
-    /// Quotes considered.
+    /// The alternatives weighed (the chosen quote is added when missing).
     pub considered: Vec<i64>,
-    /// Runs backing the choice.
+    /// Benchmark runs backing the choice.
     pub runs: Vec<i64>,
-    /// Waiver.
+    /// Why no valid run is needed, in the preparer's words (trimmed).
     pub waiver: String,
 }
 
