@@ -56,6 +56,57 @@ pub struct TransitionCtx<'a> {
     pub password_ok: bool,
 }
 
+impl<'a> TransitionCtx<'a> {
+    /// An edit of a draft (`ItemAnswered`, `EvidenceAttached`) by `actor_id`: only the state counts.
+    #[must_use]
+    pub fn edit(actor_id: i64) -> Self {
+        Self::submission(actor_id, false, false, false)
+    }
+
+    /// `actor_id` submitting a draft, with what the server found: no checklist blocker (and a
+    /// quote chosen), the quote unexpired, a valid run or a waiver.
+    #[must_use]
+    pub fn submission(
+        actor_id: i64,
+        blockers_empty: bool,
+        quote_unexpired: bool,
+        has_valid_run_or_waiver: bool,
+    ) -> Self {
+        TransitionCtx {
+            actor_id,
+            actor_is_manager_of_team: false,
+            submitter_id: actor_id,
+            blockers_empty,
+            quote_unexpired,
+            has_valid_run_or_waiver,
+            comment: "",
+            password_ok: false,
+        }
+    }
+
+    /// `actor_id` approving, rejecting or reopening a revision `submitted_by` someone (`None`
+    /// counts as user 0, which no user id is), with their comment and password check.
+    #[must_use]
+    pub fn review(
+        actor_id: i64,
+        actor_is_manager_of_team: bool,
+        submitted_by: Option<i64>,
+        comment: &'a str,
+        password_ok: bool,
+    ) -> Self {
+        TransitionCtx {
+            actor_id,
+            actor_is_manager_of_team,
+            submitter_id: submitted_by.unwrap_or_default(),
+            blockers_empty: true,
+            quote_unexpired: true,
+            has_valid_run_or_waiver: true,
+            comment,
+            password_ok,
+        }
+    }
+}
+
 /// Result of an allowed action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "state", rename_all = "snake_case")]
@@ -200,17 +251,8 @@ pub fn answers_item(role: TeamRole, expert: Expert) -> bool {
 
 /// Whether [`transition`] accepts `action` from the viewer on who they are and the state alone:
 /// what the form supplies itself (password, comment) and what submission checks are taken as given.
-/// The submitter is looked up as the services do (`submitted_by`, else 0, which no user id is).
 fn allows(v: &Viewing, action: Action) -> bool {
-    let ctx = TransitionCtx {
-        actor_id: v.viewer_id,
-        actor_is_manager_of_team: v.viewer_role == TeamRole::Manager,
-        submitter_id: v.submitted_by.unwrap_or_default(),
-        blockers_empty: true,
-        quote_unexpired: true,
-        has_valid_run_or_waiver: true,
-        comment: "given",
-        password_ok: true,
-    };
+    let manager = v.viewer_role == TeamRole::Manager;
+    let ctx = TransitionCtx::review(v.viewer_id, manager, v.submitted_by, "given", true);
     transition(v.state, action, &ctx).is_ok()
 }

@@ -295,3 +295,38 @@ fn engineers_answer_the_engineers_items_procurement_the_rest_managers_none() {
     assert!(!answers_item(TeamRole::Manager, Expert::Engineer));
     assert!(!answers_item(TeamRole::Manager, Expert::Procurement));
 }
+
+#[test]
+fn the_contexts_the_services_build_carry_what_each_action_checks() {
+    let edit = TransitionCtx::edit(SUBMITTER);
+    assert_eq!(
+        transition(S::Draft, Action::ItemAnswered, &edit),
+        Ok(Outcome::State(S::Draft))
+    );
+    assert_eq!(transition(S::Draft, Action::Submit, &edit), Err(R::Incomplete));
+    let ready = TransitionCtx::submission(SUBMITTER, true, true, true);
+    assert_eq!(
+        transition(S::Draft, Action::Submit, &ready),
+        Ok(Outcome::State(S::Submitted))
+    );
+    let expired = TransitionCtx::submission(SUBMITTER, true, false, true);
+    assert_eq!(transition(S::Draft, Action::Submit, &expired), Err(R::QuoteExpired));
+    let review = TransitionCtx::review(MANAGER, true, Some(SUBMITTER), "", true);
+    assert_eq!(review.submitter_id, SUBMITTER);
+    assert_eq!(
+        transition(S::Submitted, Action::Approve, &review),
+        Ok(Outcome::State(S::Approved))
+    );
+    assert_eq!(
+        transition(S::Submitted, Action::Reject, &review),
+        Err(R::CommentRequired)
+    );
+    let own = TransitionCtx::review(SUBMITTER, true, Some(SUBMITTER), "ok", true);
+    assert_eq!(transition(S::Submitted, Action::Approve, &own), Err(R::SelfApproval));
+    let never_submitted = TransitionCtx::review(MANAGER, false, None, "", false);
+    assert_eq!(never_submitted.submitter_id, 0);
+    assert_eq!(
+        transition(S::Approved, Action::Reopen, &never_submitted),
+        Err(R::NotSubmitterOrManager)
+    );
+}

@@ -137,16 +137,7 @@ async fn edit_draft(
     let row = store::orders::latest(&mut *tx, team_id, order_id)
         .await?
         .ok_or(AppError::NotFound)?;
-    let ctx = TransitionCtx {
-        actor_id: actor,
-        actor_is_manager_of_team: false,
-        submitter_id: actor,
-        blockers_empty: false,
-        quote_unexpired: false,
-        has_valid_run_or_waiver: false,
-        comment: "",
-        password_ok: false,
-    };
+    let ctx = TransitionCtx::edit(actor);
     transition(row.state, action, &ctx).map_err(refusal)?;
     let mut content = content_of(&row)?;
     let mut data = change(&mut content, &at)?;
@@ -235,16 +226,7 @@ pub async fn decide(
     // guess passwords by anyone else.
     let password_ok = is_manager && crate::auth::password::verify(password, Some(user.password_hash)).await?;
     let action = if approve { Action::Approve } else { Action::Reject };
-    let ctx = TransitionCtx {
-        actor_id: caller.user_id,
-        actor_is_manager_of_team: is_manager,
-        submitter_id: row.submitted_by.unwrap_or_default(),
-        blockers_empty: true,
-        quote_unexpired: true,
-        has_valid_run_or_waiver: true,
-        comment,
-        password_ok,
-    };
+    let ctx = TransitionCtx::review(caller.user_id, is_manager, row.submitted_by, comment, password_ok);
     let to = match transition(row.state, action, &ctx).map_err(refusal)? {
         Outcome::State(s) => s,
         Outcome::NewDraftRevision => {
@@ -288,16 +270,8 @@ pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) 
     let row = store::orders::latest(db, team.team_id, order_id)
         .await?
         .ok_or(AppError::NotFound)?;
-    let ctx = TransitionCtx {
-        actor_id: caller.user_id,
-        actor_is_manager_of_team: team.role == TeamRole::Manager,
-        submitter_id: row.submitted_by.unwrap_or_default(),
-        blockers_empty: true,
-        quote_unexpired: true,
-        has_valid_run_or_waiver: true,
-        comment: "",
-        password_ok: false,
-    };
+    let is_manager = team.role == TeamRole::Manager;
+    let ctx = TransitionCtx::review(caller.user_id, is_manager, row.submitted_by, "", false);
     transition(row.state, Action::Reopen, &ctx).map_err(refusal)?;
     let mut content = content_of(&row)?;
     content.tco = None;

@@ -141,16 +141,8 @@ pub async fn submit(
 
 /// What [`transition`] is told when `actor` submits a draft judged `ready`.
 fn submit_ctx(actor: i64, ready: &Readiness) -> TransitionCtx<'static> {
-    TransitionCtx {
-        actor_id: actor,
-        actor_is_manager_of_team: false,
-        submitter_id: actor,
-        blockers_empty: ready.blockers.is_empty() && !ready.quote_missing,
-        quote_unexpired: !ready.quote_expired,
-        has_valid_run_or_waiver: ready.run_or_waiver,
-        comment: "",
-        password_ok: false,
-    }
+    let blockers_empty = ready.blockers.is_empty() && !ready.quote_missing;
+    TransitionCtx::submission(actor, blockers_empty, !ready.quote_expired, ready.run_or_waiver)
 }
 
 /// Sets the comparison the order is submitted with, from a pasted cost page link (see
