@@ -3,7 +3,7 @@
 //! lifecycle; a trigger locks approved revisions).
 
 use super::Tx;
-use crate::domain::audit::OrderState;
+use crate::domain::orders::OrderState;
 use sqlx::SqliteExecutor;
 
 fn state_str(s: OrderState) -> &'static str {

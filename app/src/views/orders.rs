@@ -1,7 +1,7 @@
 //! An order as its pages show it: the checklist, the chosen quote and alternatives, the runs,
 //! the history with hashes, and what the caller may do.
 
-use crate::{domain::audit::OrderState, views::RunSummary, views::tco::CostRow};
+use crate::{domain::orders::OrderState, views::RunSummary, views::tco::CostRow};
 use serde::{Deserialize, Serialize};
 
 /// One line of the order list.

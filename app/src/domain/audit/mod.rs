@@ -1,4 +1,4 @@
-//! Tamper-evident audit trail and order lifecycle (pure: no I/O, no clock).
+//! Tamper-evident audit trail (pure: no I/O, no clock).
 //!
 //! # Canonical JSON
 //! [`canonical_json`] turns a `serde_json::Value` into one exact string:
@@ -40,17 +40,19 @@
 //! [`check_self`] checks what an export proves without the database.
 //!
 //! # Lifecycle
-//! [`transition`] is the order state machine (`lifecycle.rs`); see its docs.
+//! The events record the order lifecycle, whose rules live in [`crate::domain::orders`]
+//! ([`crate::domain::orders::transition`]); [`OrderState`] is re-exported here because exports
+//! and events name the states.
 
 mod action;
 mod canonical;
 mod chain;
 mod event;
 mod export;
-mod lifecycle;
 #[cfg(test)]
 mod tests;
 
+pub use crate::domain::orders::OrderState;
 pub use action::Action;
 pub use canonical::{CanonicalError, canonical_json};
 pub use chain::{ChainError, ChainFault, ChainHead, EventError, next_event, verify_chain, verify_next};
@@ -59,4 +61,3 @@ pub use export::{
     ExportFault, ExportedRevision, OrderExport, approval_pin, check_self, content_hash_or_empty, first_difference,
     parse_export,
 };
-pub use lifecycle::{OrderState, Outcome, Refusal, TransitionCtx, transition};

@@ -7,7 +7,7 @@ use crate::{
         forms::{ActionError, ErrorBox},
         guard::member_page,
     },
-    domain::audit::OrderState,
+    domain::orders::OrderState,
     error::AppError,
     i18n::{Msg, t},
     views::orders::OrderLine,

@@ -528,3 +528,19 @@ pub fn QuoteFormPage() -> impl IntoView {
         .into_any()
     })
 }
+
+#[cfg(test)]
+mod quote_fields_tests {
+    use super::SECTIONS;
+    use crate::domain::quotes::QUOTE_FIELDS;
+
+    #[test]
+    fn the_form_shows_exactly_the_domains_quote_fields_in_its_order() {
+        let shown: Vec<&str> = SECTIONS
+            .iter()
+            .flat_map(|(_, fields)| fields.iter())
+            .map(|(column, _, _)| *column)
+            .collect();
+        assert_eq!(shown, QUOTE_FIELDS);
+    }
+}

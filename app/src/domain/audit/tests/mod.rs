@@ -3,4 +3,3 @@
 mod canonical;
 mod chain;
 mod chain_props;
-mod lifecycle;

@@ -6,10 +6,14 @@
 //! ```
 //! Edits (`ItemAnswered`, `EvidenceAttached`) are allowed only in `Draft`. `Create`
 //! starts an order in `Draft` ([`OrderState::INITIAL`]) and is never a transition.
+//!
+//! What the order page offers the person looking at a revision ([`is_editable`], [`can_decide`],
+//! [`can_reopen`], [`answers_item`]) is derived from the same rules, so the page never offers
+//! an action the server refuses for who the viewer is.
 
 use serde::{Deserialize, Serialize};
 
-use super::action::Action;
+use crate::domain::{audit::Action, checklist::Expert, roles::TeamRole};
 
 /// State of one order revision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -40,7 +44,7 @@ pub struct TransitionCtx<'a> {
     pub actor_is_manager_of_team: bool,
     /// Who submitted the revision (for `Draft`: who would submit it).
     pub submitter_id: i64,
-    /// Whether [`super::super::checklist::submission_blockers`] is empty.
+    /// Whether [`crate::domain::checklist::submission_blockers`] is empty.
     pub blockers_empty: bool,
     /// Whether the quote has not expired.
     pub quote_unexpired: bool,
@@ -50,6 +54,57 @@ pub struct TransitionCtx<'a> {
     pub comment: &'a str,
     /// Whether the actor re-entered their password correctly.
     pub password_ok: bool,
+}
+
+impl<'a> TransitionCtx<'a> {
+    /// An edit of a draft (`ItemAnswered`, `EvidenceAttached`) by `actor_id`: only the state counts.
+    #[must_use]
+    pub fn edit(actor_id: i64) -> Self {
+        Self::submission(actor_id, false, false, false)
+    }
+
+    /// `actor_id` submitting a draft, with what the server found: no checklist blocker (and a
+    /// quote chosen), the quote unexpired, a valid run or a waiver.
+    #[must_use]
+    pub fn submission(
+        actor_id: i64,
+        blockers_empty: bool,
+        quote_unexpired: bool,
+        has_valid_run_or_waiver: bool,
+    ) -> Self {
+        TransitionCtx {
+            actor_id,
+            actor_is_manager_of_team: false,
+            submitter_id: actor_id,
+            blockers_empty,
+            quote_unexpired,
+            has_valid_run_or_waiver,
+            comment: "",
+            password_ok: false,
+        }
+    }
+
+    /// `actor_id` approving, rejecting or reopening a revision `submitted_by` someone (`None`
+    /// counts as user 0, which no user id is), with their comment and password check.
+    #[must_use]
+    pub fn review(
+        actor_id: i64,
+        actor_is_manager_of_team: bool,
+        submitted_by: Option<i64>,
+        comment: &'a str,
+        password_ok: bool,
+    ) -> Self {
+        TransitionCtx {
+            actor_id,
+            actor_is_manager_of_team,
+            submitter_id: submitted_by.unwrap_or_default(),
+            blockers_empty: true,
+            quote_unexpired: true,
+            has_valid_run_or_waiver: true,
+            comment,
+            password_ok,
+        }
+    }
 }
 
 /// Result of an allowed action.
@@ -145,4 +200,59 @@ pub fn transition(state: OrderState, action: Action, ctx: &TransitionCtx<'_>) ->
         }
         (from, action) => Err(Refusal::InvalidTransition { from, action }),
     }
+}
+
+/// One revision and the person looking at it: what decides which actions the page offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Viewing {
+    /// The revision's state.
+    pub state: OrderState,
+    /// Whether it is the order's latest revision; older ones are the record and offer nothing.
+    pub is_latest: bool,
+    /// Who submitted the revision (`None` while it has never been submitted).
+    pub submitted_by: Option<i64>,
+    /// The person looking.
+    pub viewer_id: i64,
+    /// Their role in the order's team.
+    pub viewer_role: TeamRole,
+}
+
+/// Whether the revision still takes edits (answers, quote, runs, comparison): the latest one, in
+/// a state where [`transition`] accepts `EvidenceAttached`.
+#[must_use]
+pub fn is_editable(v: &Viewing) -> bool {
+    v.is_latest && allows(v, Action::EvidenceAttached)
+}
+
+/// Whether the page offers approve/reject: the latest revision, and [`transition`] accepts the
+/// decision from the viewer once they re-enter their password (a manager of the team who did not
+/// submit it).
+#[must_use]
+pub fn can_decide(v: &Viewing) -> bool {
+    v.is_latest && allows(v, Action::Approve)
+}
+
+/// Whether the page offers reopening: the latest revision, decided, and the viewer submitted it
+/// or manages the team (what [`transition`] accepts for `Reopen`).
+#[must_use]
+pub fn can_reopen(v: &Viewing) -> bool {
+    v.is_latest && allows(v, Action::Reopen)
+}
+
+/// Whether someone in `role` answers a checklist item meant for `expert`: engineers answer the
+/// engineers' items, procurement the rest, managers none (they sign off).
+#[must_use]
+pub fn answers_item(role: TeamRole, expert: Expert) -> bool {
+    matches!(
+        (expert, role),
+        (Expert::Engineer, TeamRole::Engineer) | (Expert::Procurement, TeamRole::Procurement)
+    )
+}
+
+/// Whether [`transition`] accepts `action` from the viewer on who they are and the state alone:
+/// what the form supplies itself (password, comment) and what submission checks are taken as given.
+fn allows(v: &Viewing, action: Action) -> bool {
+    let manager = v.viewer_role == TeamRole::Manager;
+    let ctx = TransitionCtx::review(v.viewer_id, manager, v.submitted_by, "given", true);
+    transition(v.state, action, &ctx).is_ok()
 }

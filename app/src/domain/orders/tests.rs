@@ -1,6 +1,10 @@
-//! Every transition and every refusal of the order state machine.
+//! Every transition and every refusal of the order state machine, and what the order page offers.
 
-use super::super::{Action, OrderState as S, Outcome, Refusal as R, TransitionCtx, transition};
+use super::{
+    OrderState as S, Outcome, Refusal as R, TransitionCtx, Viewing, answers_item, can_decide, can_reopen, is_editable,
+    transition,
+};
+use crate::domain::{audit::Action, checklist::Expert, roles::TeamRole};
 
 const SUBMITTER: i64 = 1;
 const MANAGER: i64 = 2;
@@ -190,4 +194,139 @@ fn refusals_and_outcomes_serialize_as_codes() {
     );
     let o = serde_json::to_string(&Outcome::State(S::Submitted)).expect("s");
     assert_eq!(o, r#"{"kind":"state","state":"submitted"}"#);
+}
+
+/// Every viewer of every revision: the submitter, a manager, another member, in every role.
+fn viewings() -> Vec<Viewing> {
+    let mut all = Vec::new();
+    for state in STATES {
+        for is_latest in [true, false] {
+            for submitted_by in [None, Some(SUBMITTER)] {
+                for viewer_id in [SUBMITTER, MANAGER, 3] {
+                    for viewer_role in TeamRole::ALL {
+                        all.push(Viewing {
+                            state,
+                            is_latest,
+                            submitted_by,
+                            viewer_id,
+                            viewer_role,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn the_page_offers_sign_off_to_a_manager_who_did_not_submit_the_latest_submitted_revision() {
+    for v in viewings() {
+        let manager = v.viewer_role == TeamRole::Manager;
+        let want = v.is_latest && v.state == S::Submitted && manager && v.submitted_by != Some(v.viewer_id);
+        assert_eq!(can_decide(&v), want, "{v:?}");
+    }
+    let submitted = Viewing {
+        state: S::Submitted,
+        is_latest: true,
+        submitted_by: Some(SUBMITTER),
+        viewer_id: MANAGER,
+        viewer_role: TeamRole::Manager,
+    };
+    assert!(can_decide(&submitted));
+    assert!(!can_decide(&Viewing {
+        viewer_id: SUBMITTER,
+        ..submitted
+    }));
+    assert!(!can_decide(&Viewing {
+        viewer_role: TeamRole::Procurement,
+        ..submitted
+    }));
+    assert!(!can_decide(&Viewing {
+        is_latest: false,
+        ..submitted
+    }));
+}
+
+#[test]
+fn the_page_offers_reopening_a_decided_latest_revision_to_its_submitter_or_a_manager() {
+    for v in viewings() {
+        let manager = v.viewer_role == TeamRole::Manager;
+        let decided = matches!(v.state, S::Approved | S::Rejected);
+        let want = v.is_latest && decided && (manager || v.submitted_by == Some(v.viewer_id));
+        assert_eq!(can_reopen(&v), want, "{v:?}");
+    }
+    let approved = Viewing {
+        state: S::Approved,
+        is_latest: true,
+        submitted_by: Some(SUBMITTER),
+        viewer_id: SUBMITTER,
+        viewer_role: TeamRole::Procurement,
+    };
+    assert!(can_reopen(&approved));
+    assert!(!can_reopen(&Viewing {
+        viewer_id: 3,
+        ..approved
+    }));
+    assert!(can_reopen(&Viewing {
+        viewer_id: 3,
+        viewer_role: TeamRole::Manager,
+        ..approved
+    }));
+    assert!(!can_reopen(&Viewing {
+        state: S::Submitted,
+        ..approved
+    }));
+}
+
+#[test]
+fn only_the_latest_draft_takes_edits() {
+    for v in viewings() {
+        assert_eq!(is_editable(&v), v.is_latest && v.state == S::Draft, "{v:?}");
+    }
+}
+
+#[test]
+fn engineers_answer_the_engineers_items_procurement_the_rest_managers_none() {
+    assert!(answers_item(TeamRole::Engineer, Expert::Engineer));
+    assert!(answers_item(TeamRole::Procurement, Expert::Procurement));
+    assert!(!answers_item(TeamRole::Engineer, Expert::Procurement));
+    assert!(!answers_item(TeamRole::Procurement, Expert::Engineer));
+    assert!(!answers_item(TeamRole::Manager, Expert::Engineer));
+    assert!(!answers_item(TeamRole::Manager, Expert::Procurement));
+}
+
+#[test]
+fn the_contexts_the_services_build_carry_what_each_action_checks() {
+    let edit = TransitionCtx::edit(SUBMITTER);
+    assert_eq!(
+        transition(S::Draft, Action::ItemAnswered, &edit),
+        Ok(Outcome::State(S::Draft))
+    );
+    assert_eq!(transition(S::Draft, Action::Submit, &edit), Err(R::Incomplete));
+    let ready = TransitionCtx::submission(SUBMITTER, true, true, true);
+    assert_eq!(
+        transition(S::Draft, Action::Submit, &ready),
+        Ok(Outcome::State(S::Submitted))
+    );
+    let expired = TransitionCtx::submission(SUBMITTER, true, false, true);
+    assert_eq!(transition(S::Draft, Action::Submit, &expired), Err(R::QuoteExpired));
+    let review = TransitionCtx::review(MANAGER, true, Some(SUBMITTER), "", true);
+    assert_eq!(review.submitter_id, SUBMITTER);
+    assert_eq!(
+        transition(S::Submitted, Action::Approve, &review),
+        Ok(Outcome::State(S::Approved))
+    );
+    assert_eq!(
+        transition(S::Submitted, Action::Reject, &review),
+        Err(R::CommentRequired)
+    );
+    let own = TransitionCtx::review(SUBMITTER, true, Some(SUBMITTER), "ok", true);
+    assert_eq!(transition(S::Submitted, Action::Approve, &own), Err(R::SelfApproval));
+    let never_submitted = TransitionCtx::review(MANAGER, false, None, "", false);
+    assert_eq!(never_submitted.submitter_id, 0);
+    assert_eq!(
+        transition(S::Approved, Action::Reopen, &never_submitted),
+        Err(R::NotSubmitterOrManager)
+    );
 }

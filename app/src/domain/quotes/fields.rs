@@ -1,0 +1,94 @@
+//! The fields of a quote revision by their column names (`spec.cuda`, `price.basis`, …): what
+//! an order's checklist answer may cite as evidence from the chosen quote.
+
+/// Every field of a quote revision, in the order the quote form shows them (the same names as
+/// the CSV [`super::COLUMNS`], which list them in export order).
+pub const QUOTE_FIELDS: &[&str] = &[
+    "vendor",
+    "reference",
+    "received_on",
+    "valid_until",
+    "notes",
+    "spec.gpu_model",
+    "spec.gpus_per_node",
+    "spec.vram_gib",
+    "spec.usable_vram_gib",
+    "spec.form_factor",
+    "spec.sharing",
+    "spec.interconnect",
+    "spec.memory_pooling",
+    "spec.cpu_model",
+    "spec.vcpus",
+    "spec.ram_gib",
+    "spec.system_disk_gb",
+    "spec.system_disk_type",
+    "spec.data_disk_gb",
+    "spec.data_disk_type",
+    "spec.data_disk_survives_release",
+    "spec.temp_disk_wiped",
+    "spec.snapshots",
+    "spec.object_storage",
+    "spec.public_bandwidth_mbps",
+    "spec.internal_bandwidth_gbps",
+    "spec.network_gbps",
+    "spec.rdma",
+    "spec.region",
+    "spec.os",
+    "spec.nvidia_driver",
+    "spec.cuda",
+    "spec.cudnn",
+    "spec.rocm",
+    "spec.docker_allowed",
+    "spec.root_ssh",
+    "currency",
+    "price.basis",
+    "price.on_demand_hourly",
+    "price.billing_increment",
+    "price.minimum_billable_hours",
+    "price.monthly_price",
+    "price.commitment_months",
+    "price.stopped_bills_compute",
+    "price.disk_price_gb_month",
+    "price.snapshot_price_gb_month",
+    "price.egress_price_gb",
+    "price.free_egress_gb",
+    "price.ingress_price_gb",
+    "price.public_ip_hourly",
+    "price.other_fees",
+    "auto_renewal",
+    "early_release",
+];
+
+/// Whether `column` names a field of a quote revision.
+#[must_use]
+pub fn is_quote_field(column: &str) -> bool {
+    QUOTE_FIELDS.contains(&column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{QUOTE_FIELDS, is_quote_field};
+    use crate::domain::quotes::COLUMNS;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn the_quote_fields_are_the_csv_columns_each_once() {
+        let fields: BTreeSet<&str> = QUOTE_FIELDS.iter().copied().collect();
+        let columns: BTreeSet<&str> = COLUMNS.iter().map(|c| c.name).collect();
+        assert_eq!(fields.len(), QUOTE_FIELDS.len(), "a field is listed twice");
+        assert_eq!(fields, columns);
+        assert_eq!(QUOTE_FIELDS.len(), 53);
+        assert_eq!(QUOTE_FIELDS.first(), Some(&"vendor"));
+        assert_eq!(QUOTE_FIELDS.last(), Some(&"early_release"));
+    }
+
+    #[test]
+    fn only_named_fields_count() {
+        assert!(is_quote_field("spec.cuda"));
+        assert!(is_quote_field("price.stopped_bills_compute"));
+        assert!(!is_quote_field("spec"));
+        assert!(!is_quote_field("spec.cuda "));
+        assert!(!is_quote_field("password_hash"));
+        assert!(!is_quote_field(""));
+    }
+}

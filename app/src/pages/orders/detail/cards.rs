@@ -1,0 +1,204 @@
+//! The cards of the order page: the selection, the comparison, the next actions, the record.
+
+use super::{DecideOrder, ReopenOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
+use crate::{
+    components::forms::{ActionError, reload_on_success},
+    i18n::{Msg, t},
+    pages::runs::text::{status_class as run_class, status_msg as run_msg},
+    views::orders::OrderView,
+};
+use leptos::prelude::*;
+
+/// The chosen quote, the alternatives, the runs (with their telemetry charts) and the waiver;
+/// for procurement on a draft, the form to change them.
+pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
+    let action = ServerAction::<SelectForOrder>::new();
+    reload_on_success(action, "");
+    let chosen = v.chosen.as_ref().map(|(id, _)| *id);
+    let considered: Vec<i64> = v.considered.iter().map(|(id, _)| *id).collect();
+    let attached: Vec<i64> = v.runs.iter().map(|r| r.id).collect();
+    let editable = v.can_edit;
+    let order_id = v.id.to_string();
+    let quote_choices = v.quote_choices.clone();
+    let run_choices = v.run_choices.clone();
+    let waiver = v.waiver.clone();
+    view! {
+        <section class="card" data-testid="order-selection">
+            <h2>{t(Msg::OrdersSelection)}</h2>
+            <dl class="facts">
+                <dt>{t(Msg::OrdersChosen)}</dt>
+                <dd data-testid="order-chosen">{v.chosen.as_ref().map_or_else(|| t(Msg::OrdersNone).to_string(), |(_, l)| l.clone())}</dd>
+                <dt>{t(Msg::OrdersConsidered)}</dt>
+                <dd>{v.considered.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join(" · ")}</dd>
+                <dt>{t(Msg::OrdersRuns)}</dt>
+                <dd>
+                    {v.runs.iter().map(|r| view! {
+                        <a href=format!("/runs/{}", r.id)>{format!("#{}", r.id)}</a> " " <span class=run_class(r.status)>{t(run_msg(r.status))}</span> " "
+                    }).collect_view()}
+                </dd>
+                {(!v.waiver.is_empty()).then(|| view! { <dt>{t(Msg::OrdersWaiver)}</dt><dd>{v.waiver.clone()}</dd> })}
+            </dl>
+            {v.runs.iter().filter(|r| r.has_telemetry).take(4).map(|r| view! {
+                <figure class="run-chart">
+                    <img class="chart" src=format!("/runs/{}/telemetry.svg", r.id) alt=t(Msg::RunsChartAlt) data-testid="order-run-chart" />
+                    <figcaption><a href=format!("/runs/{}", r.id)>{format!("#{}", r.id)}</a></figcaption>
+                </figure>
+            }).collect_view()}
+            {editable.then(|| view! {
+                <ActionForm action attr:class="form no-print" attr:data-testid="selection-form">
+                    <input type="hidden" name="order_id" value=order_id />
+                    <label>{t(Msg::OrdersChosen)}
+                        <select name="quote_id">
+                            <option value="">{t(Msg::OrdersNone)}</option>
+                            {quote_choices.iter().map(|(id, l)| view! { <option value=id.to_string() selected=Some(*id) == chosen>{l.clone()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                    <fieldset><legend>{t(Msg::OrdersConsidered)}</legend>
+                        <div class="check-grid">
+                            {quote_choices.iter().map(|(id, l)| view! {
+                                <label class="check"><input type="checkbox" name="considered[]" value=id.to_string() checked=considered.contains(id) />{l.clone()}</label>
+                            }).collect_view()}
+                        </div>
+                    </fieldset>
+                    <fieldset><legend>{t(Msg::OrdersRuns)}</legend>
+                        <div class="check-grid">
+                            {run_choices.iter().map(|r| view! {
+                                <label class="check">
+                                    <input type="checkbox" name="runs[]" value=r.id.to_string() checked=attached.contains(&r.id) />
+                                    {format!("#{} {}", r.id, r.quote_label.clone().unwrap_or_else(|| r.node_label.clone()))}
+                                    " " <span class=run_class(r.status)>{t(run_msg(r.status))}</span>
+                                </label>
+                            }).collect_view()}
+                        </div>
+                    </fieldset>
+                    <label>{t(Msg::OrdersWaiver)}<textarea name="waiver" rows="2">{waiver}</textarea></label>
+                    <button type="submit" class="small">{t(Msg::OrdersSaveSelection)}</button>
+                </ActionForm>
+                <ActionError action />
+            })}
+        </section>
+    }
+}
+
+/// The comparison the manager signs: the rows (frozen at submission, else as they compute
+/// now), where they come from, and for procurement on a draft the link to use instead.
+pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
+    let action = ServerAction::<SetOrderComparison>::new();
+    reload_on_success(action, "");
+    let query = v.tco_query.clone();
+    let chosen = v.chosen.as_ref().map(|(q, _)| *q);
+    let scenario = v
+        .has_scenario
+        .then(|| format!("/orders/{}/scenario.json?rev={}", v.id, v.revision));
+    let link = if v.comparison_custom {
+        format!("/tco?{query}")
+    } else {
+        String::new()
+    };
+    let order_id = v.id.to_string();
+    view! {
+        <section class="card" data-testid="order-comparison">
+            <h2>{t(Msg::OrdersTco)}</h2>
+            <p class="hint">
+                {t(if v.tco_frozen { Msg::OrdersTcoFrozen } else { Msg::OrdersTcoLive })} " · "
+                {t(if v.comparison_custom { Msg::OrdersComparisonCustom } else { Msg::OrdersComparisonDefault })} " · "
+                <a href=format!("/tco?{query}") rel="external" data-testid="order-comparison-open">{t(Msg::OrdersComparisonOpen)}</a>
+                {scenario.map(|href| view! { " · " <a href=href rel="external" data-testid="order-scenario">{t(Msg::OrdersScenarioJson)}</a> })}
+            </p>
+            <table class="table" data-testid="order-tco">
+                <thead><tr>
+                    <th class="num">{t(Msg::TcoColRank)}</th><th>{t(Msg::TcoColQuote)}</th><th class="num">{t(Msg::TcoColTotal)}</th>
+                    <th class="num">{t(Msg::OrdersColOwnTotal)}</th><th>{t(Msg::OrdersColRate)}</th>
+                    <th class="num">{t(Msg::TcoColUnitCost)}</th><th class="num">{t(Msg::TcoColTime)}</th>
+                </tr></thead>
+                <tbody>
+                    {v.tco.iter().map(|r| view! {
+                        <tr class=if chosen == Some(r.quote_id) { "cheapest" } else { "" } data-testid="order-tco-row" data-quote=r.quote_id.to_string()>
+                            <td class="num">{r.rank}</td><td>{r.label.clone()}</td>
+                            <td class="num"><strong data-testid="order-tco-total">{r.compared_total.clone()}</strong></td>
+                            <td class="num">{r.total.clone()}</td><td>{r.rate_note.clone().unwrap_or_default()}</td>
+                            <td class="num">{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num">{r.time_to_finish.clone()}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            {(!v.tco.is_empty() && !v.tco_frozen).then(|| view! { <img class="chart" src=format!("/tco/stack.svg?{query}") alt=t(Msg::OrdersTco) /> })}
+            {v.can_edit.then(|| view! {
+                <ActionForm action attr:class="form no-print" attr:data-testid="comparison-form">
+                    <input type="hidden" name="order_id" value=order_id />
+                    <label>{t(Msg::OrdersComparisonLink)}<input type="text" name="link" value=link placeholder="/tco?workload=…" /></label>
+                    <p class="hint">{t(Msg::OrdersComparisonHint)}</p>
+                    <button type="submit" class="small">{t(Msg::OrdersComparisonSave)}</button>
+                </ActionForm>
+                <ActionError action />
+            })}
+        </section>
+    }
+}
+
+/// What the viewer may do next: submit, approve or reject with the password, reopen.
+pub(super) fn actions(v: &OrderView) -> impl IntoView + use<> {
+    let submit = ServerAction::<SubmitOrder>::new();
+    let decide = ServerAction::<DecideOrder>::new();
+    let reopen = ServerAction::<ReopenOrder>::new();
+    reload_on_success(submit, "");
+    reload_on_success(decide, "");
+    reload_on_success(reopen, "");
+    let id = v.id.to_string();
+    let (id2, id3) = (id.clone(), id.clone());
+    view! {
+        <section class="card no-print" data-testid="order-actions">
+            {v.can_submit.then(|| view! {
+                <ActionForm action=submit attr:data-testid="submit-form">
+                    <input type="hidden" name="order_id" value=id.clone() />
+                    <button type="submit">{t(Msg::OrdersSubmit)}</button>
+                </ActionForm>
+                <ActionError action=submit />
+            })}
+            {v.can_decide.then(|| view! {
+                <h2>{t(Msg::OrdersDecide)}</h2>
+                <ActionForm action=decide attr:class="form" attr:data-testid="decide-form">
+                    <input type="hidden" name="order_id" value=id2 />
+                    <div class="form-inline">
+                        <label class="check"><input type="radio" name="decision" value="approve" checked=true />{t(Msg::OrdersApprove)}</label>
+                        <label class="check"><input type="radio" name="decision" value="reject" />{t(Msg::OrdersReject)}</label>
+                    </div>
+                    <label>{t(Msg::OrdersComment)}<textarea name="comment" rows="2"></textarea></label>
+                    <label>{t(Msg::OrdersPassword)}<input type="password" name="password" autocomplete="current-password" required /></label>
+                    <button type="submit">{t(Msg::OrdersDecide)}</button>
+                </ActionForm>
+                <ActionError action=decide />
+            })}
+            {v.can_reopen.then(|| view! {
+                <ActionForm action=reopen attr:data-testid="reopen-form">
+                    <input type="hidden" name="order_id" value=id3 />
+                    <button type="submit" class="secondary">{t(Msg::OrdersReopen)}</button>
+                </ActionForm>
+                <ActionError action=reopen />
+            })}
+        </section>
+    }
+}
+
+/// The history with its hashes and whether the audit chain holds.
+pub(super) fn record(v: &OrderView) -> impl IntoView + use<> {
+    view! {
+        <section class="card" data-testid="order-history">
+            <h2>{t(Msg::OrdersHistory)}</h2>
+            <p class=if v.chain_ok { "callout callout-ok" } else { "callout callout-danger" } data-testid="chain-status">{v.chain_message.clone()}</p>
+            <dl class="facts">
+                <dt>{t(Msg::OrdersHeadHash)}</dt><dd><code class="hash" data-testid="head-hash">{v.head_hash.clone()}</code></dd>
+                {v.content_hash.clone().map(|h| view! { <dt>{t(Msg::OrdersContentHash)}</dt><dd><code class="hash" data-testid="content-hash">{h}</code></dd> })}
+            </dl>
+            <ol class="timeline">
+                {v.history.iter().map(|e| view! {
+                    <li>
+                        <strong>{e.action.clone()}</strong> " · " {e.actor.clone()} " · " {e.at.clone()}
+                        {(!e.detail.is_empty()).then(|| view! { " · " {e.detail.clone()} })}
+                        <br /><small class="hint">{format!("#{} ", e.seq)}<code class="hash">{e.hash.clone()}</code></small>
+                    </li>
+                }).collect_view()}
+            </ol>
+        </section>
+    }
+}

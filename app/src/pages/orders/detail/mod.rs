@@ -1,0 +1,238 @@
+//! One order on one page: the chosen quote against the alternatives (cost table and chart), the
+//! runs and their verdicts, the six-point checklist with evidence, the history with hashes and
+//! the chain status; submit, approve or reject with the password, reopen. Prints as the record.
+
+mod cards;
+mod checklist;
+
+use super::{state_class, state_msg};
+use crate::{
+    components::{forms::ErrorBox, guard::member_page},
+    domain::orders::OrderState,
+    error::AppError,
+    i18n::{Msg, t, use_locale},
+    views::orders::OrderView,
+};
+use cards::{actions, comparison, record, selection};
+use checklist::{Citable, item_view};
+use leptos::prelude::*;
+use leptos_meta::Title;
+use leptos_router::hooks::{use_params_map, use_query_map};
+
+/// One of the active team's orders, at `revision` (default: the latest).
+#[server(endpoint = "orders/get")]
+pub async fn load_order(id: i64, revision: Option<i64>) -> Result<OrderView, AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    orders::view(&auth::db()?, &caller, &team, id, revision, request_locale()).await
+}
+
+/// Row ids from form values (empty values skipped).
+#[cfg(feature = "ssr")]
+fn ids(list: &[String]) -> Result<Vec<i64>, AppError> {
+    list.iter()
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().parse().map_err(|_| AppError::Invalid(Msg::ErrorBadRequest)))
+        .collect()
+}
+
+/// Chooses the quote, the alternatives, the runs and a waiver (procurement, draft only).
+#[server(endpoint = "orders/select")]
+pub async fn select_for_order(
+    order_id: i64,
+    quote_id: String,
+    #[server(default)] considered: Vec<String>,
+    #[server(default)] runs: Vec<String>,
+    waiver: String,
+) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    let selection = orders::Selection {
+        quote_id: quote_id.trim().parse().ok(),
+        considered: ids(&considered)?,
+        runs: ids(&runs)?,
+        waiver,
+    };
+    orders::select(&auth::db()?, &caller, &team, order_id, &selection).await
+}
+
+/// Sets the comparison the order is submitted with from a pasted cost page link (empty: the
+/// default comparison of the quotes considered); procurement, draft only.
+#[server(endpoint = "orders/comparison")]
+pub async fn set_order_comparison(order_id: i64, link: String) -> Result<(), AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    orders::set_comparison(&auth::db()?, &caller, &team, order_id, &link, request_locale()).await
+}
+
+/// The fields of an item's answer form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct AnswerFields {
+    /// Order id.
+    pub order_id: String,
+    /// Item id.
+    pub item_id: String,
+    /// `open`, `confirmed`, `not_applicable`, `problem`.
+    pub status: String,
+    /// Reason or note.
+    #[serde(default)]
+    pub status_note: String,
+    /// Answer.
+    #[serde(default)]
+    pub answer: String,
+    /// Run id as evidence (empty: none).
+    #[serde(default)]
+    pub evidence_run: String,
+    /// Note as evidence.
+    #[serde(default)]
+    pub evidence_note: String,
+    /// Quote field as evidence (column name).
+    #[serde(default)]
+    pub evidence_quote_field: String,
+    /// Vendor document id as evidence.
+    #[serde(default)]
+    pub evidence_file: String,
+    /// `on` to cite the cost comparison.
+    #[serde(default)]
+    pub evidence_tco: String,
+}
+
+/// Answers one checklist item (engineers their items, procurement theirs; draft only).
+#[server(endpoint = "orders/answer")]
+pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::AnswerChecklist)?;
+    let form = orders::AnswerForm {
+        item_id: fields.item_id,
+        status: fields.status,
+        status_note: fields.status_note,
+        answer: fields.answer,
+        evidence_run: fields.evidence_run.trim().parse().ok(),
+        evidence_note: fields.evidence_note,
+        evidence_quote_field: fields.evidence_quote_field,
+        evidence_file: fields.evidence_file.trim().parse().ok(),
+        evidence_tco: !fields.evidence_tco.is_empty(),
+    };
+    let order_id = fields.order_id.trim().parse().map_err(|_| AppError::NotFound)?;
+    orders::answer(&auth::db()?, &caller, &team, order_id, &form).await
+}
+
+/// Submits the draft for sign-off (procurement).
+#[server(endpoint = "orders/submit")]
+pub async fn submit_order(order_id: i64) -> Result<(), AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    orders::submit(&auth::db()?, &caller, &team, order_id, request_locale()).await
+}
+
+/// Approves or rejects (`decision` = `approve` | `reject`) with the password re-entered.
+#[server(endpoint = "orders/decide")]
+pub async fn decide_order(order_id: i64, decision: String, password: String, comment: String) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    let approve = match decision.as_str() {
+        "approve" => true,
+        "reject" => false,
+        _ => {
+            return Err(AppError::InvalidFields(vec![crate::error::FieldIssue::new(
+                "decision", "required",
+            )]));
+        }
+    };
+    orders::decide(&auth::db()?, &caller, &team, order_id, approve, password, &comment).await
+}
+
+/// Reopens a decided order as a new draft revision.
+#[server(endpoint = "orders/reopen")]
+pub async fn reopen_order(order_id: i64) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    orders::reopen(&auth::db()?, &caller, &team, order_id).await
+}
+
+/// What still blocks submission of a draft, each item linked to its place in the checklist.
+fn blockers(v: &OrderView) -> impl IntoView + use<> {
+    (!v.blockers.is_empty() && v.state == OrderState::Draft).then(|| {
+        let lines = v.blockers.clone();
+        view! {
+            <section class="callout callout-warn" data-testid="order-blockers">
+                <strong>{t(Msg::OrdersBlockers)}</strong>
+                <ul>{lines.into_iter().map(|(id, text)| if id.is_empty() {
+                    view! { <li>{text}</li> }.into_any()
+                } else {
+                    view! { <li><a href=format!("#item-{id}")>{text}</a></li> }.into_any()
+                }).collect_view()}</ul>
+            </section>
+        }
+    })
+}
+
+/// The order page.
+#[component]
+pub fn OrderPage() -> impl IntoView {
+    member_page(|_caller| {
+        let params = use_params_map();
+        let query = use_query_map();
+        let key = move || {
+            (
+                params.read().get("id").and_then(|v| v.parse::<i64>().ok()),
+                query.read().get("rev").and_then(|v| v.parse::<i64>().ok()),
+            )
+        };
+        let data = Resource::new(key, |(id, rev)| async move {
+            match id {
+                Some(id) => load_order(id, rev).await,
+                None => Err(AppError::NotFound),
+            }
+        });
+        view! {
+            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
+                {move || Suspend::new(async move {
+                    match data.await {
+                        Err(error) => view! { <ErrorBox error /> }.into_any(),
+                        Ok(v) => {
+                            let locale = use_locale();
+                            let cite = Citable {
+                                runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
+                                fields: v.quote_fields.clone(),
+                                documents: v.documents.clone(),
+                            };
+                            let order_id = v.id;
+                            view! {
+                                <Title text=v.title.clone() />
+                                <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
+                                <h1>{v.title.clone()} " " <span class=state_class(v.state) data-testid="order-state">{t(state_msg(v.state))}</span></h1>
+                                <p class="lead">
+                                    {locale.fmt(Msg::OrdersRevision, &[("n", &v.revision.to_string())])} " · "
+                                    <a href=format!("/workloads/{}", v.workload.0)>{v.workload.1.clone()}</a>
+                                    {v.revisions.iter().filter(|(n, _)| *n != v.revision).map(|(n, s)| view! {
+                                        " · " <a href=format!("/orders/{order_id}?rev={n}") rel="external">{locale.fmt(Msg::OrdersRevision, &[("n", &n.to_string())])} " (" {t(state_msg(*s))} ")"</a>
+                                    }).collect_view()}
+                                </p>
+                                {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
+                                <p class="actions no-print">
+                                    <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
+                                </p>
+                                {selection(&v)}
+                                {comparison(&v)}
+                                {blockers(&v)}
+                                {actions(&v)}
+                                <section class="card" data-testid="order-checklist">
+                                    <h2>{t(Msg::OrdersChecklist)}</h2>
+                                    {v.sections.iter().map(|s| view! {
+                                        <h3>{s.title.clone()}</h3>
+                                        <ul class="checklist">{s.items.iter().cloned().map(|i| item_view(order_id, i, cite.clone())).collect_view()}</ul>
+                                    }).collect_view()}
+                                </section>
+                                {record(&v)}
+                            }
+                            .into_any()
+                        }
+                    }
+                })}
+            </Suspense>
+        }
+        .into_any()
+    })
+}

@@ -1,0 +1,148 @@
+//! The checklist on the order page: each applicable item with its answer, evidence, pre-fill
+//! suggestion and whether the viewer may answer it. Pure: built from the loaded order.
+
+use super::{
+    Content,
+    comparison::comparison_query,
+    texts::{describe, evidence_kind_code, evidence_kinds, fact_name, localized, quote_field_label, status_code},
+};
+use crate::{
+    domain::{
+        checklist::{self, Evidence, Expert, Item, ItemAnswer, Prefill, PrefillFacts, Suggested},
+        orders::answers_item,
+        quotes::Workload,
+        roles::TeamRole,
+    },
+    i18n::{Locale, Msg},
+    store::documents::DocumentInfo,
+    views::orders::{EvidenceLine, ItemLine, SectionLine},
+};
+
+/// What the checklist of one revision is built from.
+pub(super) struct Checklist<'a> {
+    pub content: &'a Content,
+    pub workload: &'a Workload,
+    pub facts: &'a PrefillFacts,
+    pub documents: &'a [DocumentInfo],
+    /// The display name of a user id.
+    pub name: &'a dyn Fn(i64) -> String,
+    /// Whether the revision takes answers ([`crate::domain::orders::is_editable`]).
+    pub editable: bool,
+    pub role: TeamRole,
+    pub locale: Locale,
+}
+
+/// The sections that have an item applicable to the workload, in checklist order.
+pub(super) fn section_lines(c: &Checklist<'_>) -> Vec<SectionLine> {
+    let kind = checklist::workload_kind(c.workload.kind);
+    let items = checklist::applicable_items(kind, c.workload.gpus_needed > 1);
+    checklist::SECTIONS
+        .iter()
+        .map(|s| SectionLine {
+            title: localized(c.locale, &s.title),
+            items: items
+                .iter()
+                .filter(|i| i.section == s.section)
+                .map(|i| item_line(c, i))
+                .collect(),
+        })
+        .filter(|s| !s.items.is_empty())
+        .collect()
+}
+
+fn item_line(c: &Checklist<'_>, i: &Item) -> ItemLine {
+    let locale = c.locale;
+    let a = c.content.answers.get(i.id);
+    let (status, status_note) = a.map_or(("open", String::new()), |a| status_code(&a.status));
+    ItemLine {
+        id: i.id.to_string(),
+        text: localized(locale, &i.text),
+        why: localized(locale, &i.why),
+        expert: match i.expert {
+            Expert::Engineer => "engineer".into(),
+            Expert::Procurement => "procurement".into(),
+        },
+        required: i.required,
+        evidence_needed: i.evidence.iter().map(|k| evidence_kind_code(*k).to_string()).collect(),
+        evidence_hint: (!i.evidence.is_empty()).then(|| {
+            locale.fmt(
+                Msg::OrdersEvidenceNeeded,
+                &[("kinds", &evidence_kinds(locale, i.evidence))],
+            )
+        }),
+        status: status.into(),
+        status_note,
+        answer: a.map(|a| a.answer.clone()).unwrap_or_default(),
+        evidence: a.map(|a| evidence_lines(c, a)).unwrap_or_default(),
+        answered: a.map(|a| {
+            locale.fmt(
+                Msg::OrdersAnswered,
+                &[("who", &(c.name)(a.answered_by)), ("at", &a.answered_at)],
+            )
+        }),
+        suggestion: suggestion(locale, i, c.facts),
+        can_answer: c.editable && answers_item(c.role, i.expert),
+    }
+}
+
+/// What the pre-fill suggests for an item, or which facts it lacks (`None`: the item has no
+/// source in the app).
+fn suggestion(locale: Locale, i: &Item, facts: &PrefillFacts) -> Option<String> {
+    match checklist::prefill(i, facts) {
+        Prefill::NoSource => None,
+        Prefill::Missing(f) => {
+            let facts: Vec<String> = f.into_iter().map(|f| fact_name(locale, f)).collect();
+            Some(locale.fmt(Msg::OrdersSuggestMissing, &[("facts", &facts.join(", "))]))
+        }
+        Prefill::Suggest(s) => {
+            let status = locale.t(match s.status {
+                Suggested::Open => Msg::OrdersSuggestedOpen,
+                Suggested::Confirmed => Msg::OrdersSuggestedConfirmed,
+                Suggested::NotApplicable => Msg::OrdersSuggestedNotApplicable,
+                Suggested::Problem => Msg::OrdersSuggestedProblem,
+            });
+            Some(locale.fmt(
+                Msg::OrdersSuggest,
+                &[("status", status), ("what", &describe(locale, &s.code))],
+            ))
+        }
+    }
+}
+
+/// The evidence of an answer as links: the run, the quote, the comparison, the document.
+fn evidence_lines(c: &Checklist<'_>, a: &ItemAnswer) -> Vec<EvidenceLine> {
+    let locale = c.locale;
+    a.evidence
+        .iter()
+        .map(|e| match e {
+            Evidence::Run { run_id } => EvidenceLine {
+                label: locale.fmt(Msg::OrdersEvRun, &[("id", &run_id.to_string())]),
+                href: Some(format!("/runs/{run_id}")),
+            },
+            Evidence::Note { text } => EvidenceLine {
+                label: locale.fmt(Msg::OrdersEvNote, &[("text", text)]),
+                href: None,
+            },
+            Evidence::QuoteField { field, .. } => EvidenceLine {
+                label: locale.fmt(Msg::OrdersEvQuote, &[("field", &quote_field_label(locale, field))]),
+                href: c.content.quote_id.map(|q| format!("/quotes/{q}")),
+            },
+            Evidence::TcoComparison { .. } => EvidenceLine {
+                label: locale.t(Msg::OrdersEvTco).to_string(),
+                href: Some(format!("/tco?{}", comparison_query(c.content))),
+            },
+            Evidence::File { name, sha256 } => EvidenceLine {
+                label: format!(
+                    "{} (SHA-256 {}…)",
+                    locale.fmt(Msg::OrdersEvFile, &[("name", name)]),
+                    &sha256[..12.min(sha256.len())]
+                ),
+                href: c
+                    .documents
+                    .iter()
+                    .find(|d| &d.sha256 == sha256)
+                    .map(|d| format!("/documents/{}", d.id)),
+            },
+        })
+        .collect()
+}

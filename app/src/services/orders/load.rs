@@ -1,0 +1,192 @@
+//! Loading the order page: [`view`] reads one revision and everything it shows through the
+//! store, then hands it to the pure builder ([`super::view::build`]).
+
+use super::{
+    Content, comparison, content_of,
+    submit::{Readiness, readiness},
+    view::build,
+};
+use crate::{
+    domain::{
+        audit::AuditEvent,
+        checklist::{self, FactSources, PrefillFacts, RunObservation},
+        quotes::{QuoteDraft, Workload},
+    },
+    error::AppError,
+    i18n::Locale,
+    store::{self, Db, documents::DocumentInfo, orders::OrderRow, runs::RunFilter},
+    views::{Caller, Membership, RunSummary, orders::OrderView, tco::CostRow},
+};
+
+/// Everything the order page shows, as loaded.
+pub(super) struct Loaded {
+    /// Every revision, newest first.
+    pub revisions: Vec<OrderRow>,
+    /// The index in `revisions` of the one shown.
+    pub shown: usize,
+    pub content: Content,
+    pub workload_id: i64,
+    pub workload: Workload,
+    /// The team's quotes: id and label.
+    pub quote_labels: Vec<(i64, String)>,
+    /// The team's runs of the workload.
+    pub run_choices: Vec<RunSummary>,
+    /// The runs attached.
+    pub runs: Vec<RunSummary>,
+    /// The documents of the chosen quote revision.
+    pub documents: Vec<DocumentInfo>,
+    pub facts: PrefillFacts,
+    /// The team's members: id and display name.
+    pub names: Vec<(i64, String)>,
+    pub ready: Readiness,
+    /// The comparison's rows, and whether they are the ones frozen at submission.
+    pub tco: (Vec<CostRow>, bool),
+    /// The order's events, oldest first.
+    pub events: Vec<AuditEvent>,
+    pub chain: ChainCheck,
+}
+
+/// What verifying the order's events gave.
+pub(super) struct ChainCheck {
+    /// The first fault, in words (`None`: every event checks).
+    pub fault: Option<String>,
+    /// Events verified.
+    pub events: u64,
+    /// The hash of the last event of the whole chain.
+    pub head_hash: String,
+}
+
+/// The order page for the caller.
+pub async fn view(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    revision: Option<i64>,
+    locale: Locale,
+) -> Result<OrderView, AppError> {
+    let loaded = load(db, team.team_id, order_id, revision, locale).await?;
+    Ok(build(&loaded, caller.user_id, team.role, locale))
+}
+
+async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, locale: Locale) -> Result<Loaded, AppError> {
+    let revisions = store::orders::revisions(db, team_id, order_id).await?;
+    if revisions.is_empty() {
+        return Err(AppError::NotFound);
+    }
+    let shown = match revision {
+        Some(n) => revisions
+            .iter()
+            .position(|r| r.revision == n)
+            .ok_or(AppError::NotFound)?,
+        None => 0,
+    };
+    let content = content_of(&revisions[shown])?;
+    let workload = store::workloads::by_id(db, team_id, content.workload_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let quote_labels = store::runs::quote_labels(db, team_id).await?;
+    let quote = match content.quote_revision_id {
+        Some(rev) => store::quotes::revision(db, team_id, rev).await?,
+        None => None,
+    };
+    let filter = RunFilter {
+        quote_id: None,
+        workload_id: Some(content.workload_id),
+    };
+    let run_choices = store::runs::list(db, team_id, filter, 500).await?;
+    let team_runs = store::runs::list(db, team_id, RunFilter::default(), 2000).await?;
+    let runs: Vec<RunSummary> = team_runs.into_iter().filter(|r| content.runs.contains(&r.id)).collect();
+    let documents = match content.quote_revision_id {
+        Some(rev) => store::documents::of_revision(db, team_id, rev).await?,
+        None => Vec::new(),
+    };
+    let quote = quote.as_ref().map(|q| &q.draft);
+    let facts = prefill_facts(db, team_id, &workload.record, content.quote_id, quote, &runs).await?;
+    let names = store::orders::user_names(db, team_id).await?;
+    let ready = readiness(&mut *db.acquire().await?, team_id, &content, &workload.record).await?;
+    let tco = match &content.tco {
+        Some(rows) => (rows.clone(), true),
+        None if content.considered.is_empty() && content.comparison.is_none() => (Vec::new(), false),
+        None => {
+            let query = comparison::comparison_query(&content);
+            (comparison::rows(db, team_id, &query, locale).await?, false)
+        }
+    };
+    let events = store::audit::of_order(db, order_id).await?;
+    let events = events.into_iter().filter_map(store::audit::decode).collect();
+    let chain = chain_check(db, order_id).await?;
+    Ok(Loaded {
+        revisions,
+        shown,
+        content,
+        workload_id: workload.id,
+        workload: workload.record,
+        quote_labels,
+        run_choices,
+        runs,
+        documents,
+        facts,
+        names,
+        ready,
+        tco,
+        events,
+        chain,
+    })
+}
+
+/// Verifies the order's events; a broken chain names its fault and the whole chain's head.
+async fn chain_check(db: &Db, order_id: i64) -> Result<ChainCheck, AppError> {
+    Ok(match crate::services::audit::verify_order(db, order_id).await? {
+        Ok(s) => ChainCheck {
+            fault: None,
+            events: s.events,
+            head_hash: s.head_hash,
+        },
+        Err(fault) => ChainCheck {
+            fault: Some(fault.to_string()),
+            events: 0,
+            head_hash: store::audit::head(db).await?.head_hash,
+        },
+    })
+}
+
+/// What the attached runs of the chosen quote observed, read from their canonical records (a
+/// record that does not read is left out and logged; runs of other quotes say nothing about
+/// the chosen node).
+async fn observations(
+    db: &Db,
+    team_id: i64,
+    quote_id: Option<i64>,
+    runs: &[RunSummary],
+) -> Result<Vec<RunObservation>, AppError> {
+    let mut out = Vec::with_capacity(runs.len());
+    for r in runs.iter().filter(|r| quote_id.is_some() && r.quote_id == quote_id) {
+        let Some(json) = store::runs::canonical(db, team_id, r.id).await? else {
+            continue;
+        };
+        match RunObservation::from_canonical(r.id, r.quote_id, Some(r.status), &json) {
+            Ok(o) => out.push(o),
+            Err(e) => tracing::error!(error = %e, run = r.id, "stored canonical run does not read"),
+        }
+    }
+    Ok(out)
+}
+
+/// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]).
+async fn prefill_facts(
+    db: &Db,
+    team_id: i64,
+    workload: &Workload,
+    quote_id: Option<i64>,
+    quote: Option<&QuoteDraft>,
+    runs: &[RunSummary],
+) -> Result<PrefillFacts, AppError> {
+    let observed = observations(db, team_id, quote_id, runs).await?;
+    Ok(checklist::gather(&FactSources {
+        workload,
+        quote_id,
+        quote,
+        runs: &observed,
+    }))
+}

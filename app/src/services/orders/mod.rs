@@ -1,0 +1,322 @@
+//! Orders: create, choose the quote and evidence, answer the checklist, submit, sign off,
+//! reopen. Every change is checked against the lifecycle (`domain::orders::transition`) on the
+//! server and appends its audit event in the same `BEGIN IMMEDIATE` transaction.
+//!
+//! Where things are: this file holds the use cases that change an order; `answer.rs` the
+//! checklist answers, `submit.rs` submission and the chosen comparison, `load.rs` loads the order
+//! page and `view.rs` builds it (pure, with `items.rs` and `texts.rs`), `comparison.rs` every
+//! call into the cost comparison, `content.rs` what a revision records.
+
+mod answer;
+mod comparison;
+mod content;
+#[cfg(test)]
+mod fixtures;
+mod items;
+mod load;
+mod submit;
+mod texts;
+mod view;
+
+pub use answer::{AnswerForm, answer};
+pub use content::{Content, Frozen, PinnedQuote};
+pub use load::view;
+pub use submit::{set_comparison, submit};
+
+use crate::{
+    domain::{
+        audit::{Action, sha256_hex},
+        orders::{OrderState, Outcome, Refusal, TransitionCtx, transition},
+        roles::TeamRole,
+        tco::Scenario,
+    },
+    error::{AppError, FieldIssue},
+    i18n::Msg,
+    store::{self, Db, Tx},
+    views::{Caller, Membership},
+};
+use content::content_of;
+use serde::{Deserialize, Serialize};
+
+/// The time of a change as events and revisions store it (UTC, seconds).
+fn now() -> String {
+    let at = time::OffsetDateTime::now_utc();
+    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    at.format(&format).unwrap_or_default()
+}
+
+/// The answer to a refused action, in the caller's terms.
+fn refusal(r: Refusal) -> AppError {
+    match r {
+        Refusal::SelfApproval => AppError::Refused(Msg::OrdersRSelfApproval),
+        Refusal::NotManager => AppError::Refused(Msg::OrdersRNotManager),
+        Refusal::NotSubmitterOrManager => AppError::Refused(Msg::OrdersRNotSubmitterOrManager),
+        Refusal::WrongPassword => AppError::Refused(Msg::OrdersRWrongPassword),
+        Refusal::CommentRequired => AppError::InvalidFields(vec![FieldIssue::new("comment", "required")]),
+        Refusal::Incomplete => AppError::Invalid(Msg::OrdersRIncomplete),
+        Refusal::QuoteExpired => AppError::Invalid(Msg::OrdersRQuoteExpired),
+        Refusal::NoValidRun => AppError::Invalid(Msg::OrdersRNoValidRun),
+        Refusal::Locked => AppError::Conflict(Msg::OrdersRLocked),
+        Refusal::InvalidTransition { .. } => AppError::Conflict(Msg::OrdersRInvalidTransition),
+    }
+}
+
+/// The answer when the audit event cannot be appended (logged when it is not SQL's fault).
+fn append_failed(e: store::audit::AppendError) -> AppError {
+    match e {
+        store::audit::AppendError::Sql(e) => e.into(),
+        store::audit::AppendError::Event(msg) => {
+            tracing::error!(error = %msg, "cannot build an audit event");
+            AppError::Internal
+        }
+    }
+}
+
+/// Appends the audit event of a change to `order_id`, inside the change's transaction.
+async fn record(
+    tx: &mut Tx,
+    order_id: i64,
+    actor: i64,
+    at: &str,
+    action: Action,
+    data: serde_json::Value,
+) -> Result<(), AppError> {
+    store::audit::append(tx, order_id, actor, at, action, data)
+        .await
+        .map(|_| ())
+        .map_err(append_failed)
+}
+
+/// Creates an order (procurement) with its first draft revision; returns its id.
+pub async fn create(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    title: &str,
+    workload_id: i64,
+) -> Result<i64, AppError> {
+    let title = title.trim();
+    if title.is_empty() || title.chars().count() > 200 {
+        return Err(AppError::InvalidFields(vec![FieldIssue::new("title", "required")]));
+    }
+    let content = Content {
+        workload_id,
+        ..Content::default()
+    }
+    .canonical()?;
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    let (id, _) = store::orders::insert(&mut tx, team.team_id, title, workload_id, caller.user_id, &content)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    record(
+        &mut tx,
+        id,
+        caller.user_id,
+        &at,
+        Action::Create,
+        serde_json::json!({ "revision": 1, "title": title, "workload_id": workload_id }),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// Changes a draft under the lifecycle: loads the latest revision, checks `action` is allowed,
+/// applies `change` to the content, stores it and appends the event with `data`.
+async fn edit_draft(
+    db: &Db,
+    team_id: i64,
+    actor: i64,
+    order_id: i64,
+    action: Action,
+    change: impl FnOnce(&mut Content, &str) -> Result<serde_json::Value, AppError>,
+) -> Result<(), AppError> {
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    let row = store::orders::latest(&mut *tx, team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let ctx = TransitionCtx::edit(actor);
+    transition(row.state, action, &ctx).map_err(refusal)?;
+    let mut content = content_of(&row)?;
+    let mut data = change(&mut content, &at)?;
+    if let Some(obj) = data.as_object_mut() {
+        obj.insert("revision".into(), row.revision.into());
+    }
+    if !store::orders::set_content(&mut tx, row.revision_id, &content.canonical()?).await? {
+        return Err(refusal(Refusal::Locked));
+    }
+    record(&mut tx, order_id, actor, &at, action, data).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// What the preparer chooses: the quote, the alternatives, the runs and a waiver.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Selection {
+    /// The quote to rent (`None`: not chosen yet).
+    pub quote_id: Option<i64>,
+    /// The alternatives weighed (the chosen quote is added when missing).
+    pub considered: Vec<i64>,
+    /// Benchmark runs backing the choice.
+    pub runs: Vec<i64>,
+    /// Why no valid run is needed, in the preparer's words (trimmed).
+    pub waiver: String,
+}
+
+/// Sets the chosen quote (pinning its latest revision), alternatives, runs and waiver of a draft.
+pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, s: &Selection) -> Result<(), AppError> {
+    let quote_revision_id = match s.quote_id {
+        Some(q) => Some(
+            store::quotes::latest(db, team.team_id, q)
+                .await?
+                .ok_or(AppError::NotFound)?
+                .revision_id,
+        ),
+        None => None,
+    };
+    for run in &s.runs {
+        store::runs::canonical(db, team.team_id, *run)
+            .await?
+            .ok_or(AppError::NotFound)?;
+    }
+    for q in &s.considered {
+        store::quotes::latest(db, team.team_id, *q)
+            .await?
+            .ok_or(AppError::NotFound)?;
+    }
+    let s = s.clone();
+    edit_draft(db, team.team_id, caller.user_id, order_id, Action::EvidenceAttached, move |c, _| {
+        c.quote_id = s.quote_id;
+        c.quote_revision_id = quote_revision_id;
+        c.considered = s.considered.clone();
+        if let Some(q) = s.quote_id
+            && !c.considered.contains(&q)
+        {
+            c.considered.push(q);
+        }
+        c.runs = s.runs.clone();
+        c.waiver = s.waiver.trim().to_string();
+        Ok(serde_json::json!({ "quote_id": c.quote_id, "quote_revision_id": c.quote_revision_id, "considered": c.considered, "runs": c.runs, "waiver": c.waiver }))
+    })
+    .await
+}
+
+/// Approves or rejects a submitted revision: a manager of the team who did not submit it,
+/// with the password re-entered, and a comment when rejecting. An approval pins the hash of the
+/// revision's content in its event.
+pub async fn decide(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    approve: bool,
+    password: String,
+    comment: &str,
+) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let user = store::users::by_id(db, caller.user_id)
+        .await?
+        .ok_or(AppError::Unauthenticated)?;
+    let is_manager = team.role == TeamRole::Manager;
+    // The password is checked only for someone who may decide, so the check cannot be used to
+    // guess passwords by anyone else.
+    let password_ok = is_manager && crate::auth::password::verify(password, Some(user.password_hash)).await?;
+    let action = if approve { Action::Approve } else { Action::Reject };
+    let ctx = TransitionCtx::review(caller.user_id, is_manager, row.submitted_by, comment, password_ok);
+    let to = match transition(row.state, action, &ctx).map_err(refusal)? {
+        Outcome::State(s) => s,
+        Outcome::NewDraftRevision => {
+            return Err(refusal(Refusal::InvalidTransition {
+                from: row.state,
+                action,
+            }));
+        }
+    };
+    let hash = sha256_hex(&row.content);
+    let at = now();
+    let comment = comment.trim();
+    let mut tx = store::begin_write(db).await?;
+    let pinned = approve.then_some(hash.as_str());
+    if !store::orders::set_state(
+        &mut tx,
+        row.revision_id,
+        OrderState::Submitted,
+        to,
+        caller.user_id,
+        &at,
+        comment,
+        pinned,
+    )
+    .await?
+    {
+        return Err(refusal(Refusal::Locked));
+    }
+    let data = if approve {
+        serde_json::json!({ "revision": row.revision, "content_hash": hash, "comment": comment })
+    } else {
+        serde_json::json!({ "revision": row.revision, "comment": comment })
+    };
+    record(&mut tx, order_id, caller.user_id, &at, action, data).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Reopens an approved or rejected order as a new draft revision (the decided one stays).
+pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let is_manager = team.role == TeamRole::Manager;
+    let ctx = TransitionCtx::review(caller.user_id, is_manager, row.submitted_by, "", false);
+    transition(row.state, Action::Reopen, &ctx).map_err(refusal)?;
+    let mut content = content_of(&row)?;
+    content.tco = None;
+    content.frozen = None;
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    store::orders::add_revision(&mut tx, team.team_id, order_id, row.revision + 1, &content.canonical()?).await?;
+    record(
+        &mut tx,
+        order_id,
+        caller.user_id,
+        &at,
+        Action::Reopen,
+        serde_json::json!({ "from_revision": row.revision, "revision": row.revision + 1 }),
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The scenario frozen when a revision of one of the team's orders was submitted (`revision`
+/// `None`: the latest submitted one), as `nodeledger tco FILE` reads it.
+pub async fn frozen_scenario(
+    db: &Db,
+    team_id: i64,
+    order_id: i64,
+    revision: Option<i64>,
+) -> Result<Scenario, AppError> {
+    let all = store::orders::revisions(db, team_id, order_id).await?;
+    let row = match revision {
+        Some(n) => all.iter().find(|r| r.revision == n),
+        None => all.iter().find(|r| r.state != OrderState::Draft),
+    }
+    .ok_or(AppError::NotFound)?;
+    content_of(row)?.frozen.map(|f| f.scenario).ok_or(AppError::NotFound)
+}
+
+/// The order record for export (the format `nodeledger audit verify --export FILE` checks, see
+/// `domain::audit::export`): every revision with its content and hash, and the order's events.
+pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::Value, AppError> {
+    store::orders::latest(db, team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let record = crate::services::audit::export_order(db, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    serde_json::to_value(record).map_err(|_| AppError::Internal)
+}

@@ -1,0 +1,258 @@
+//! Submitting a draft: what blocks it, the comparison it is submitted with, and freezing that
+//! comparison into the record.
+
+use super::{Content, comparison, content_of, edit_draft, now, record, refusal};
+use crate::{
+    domain::{
+        audit::{Action, sha256_hex},
+        checklist::{self, ItemAnswer, submission_blockers},
+        orders::{OrderState, Refusal, TransitionCtx, transition},
+        quotes::{Date, QuoteDraft, Workload},
+        runs::RunStatus,
+        tco::ExchangeRate,
+    },
+    error::AppError,
+    i18n::{Locale, Msg},
+    store::{self, Db, runs::RunFilter},
+    views::{Caller, Membership, RunSummary},
+};
+use sqlx::SqliteConnection;
+
+/// What blocks submission: checklist items, the quote, the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Readiness {
+    pub blockers: Vec<checklist::Blocker>,
+    pub quote_missing: bool,
+    pub quote_expired: bool,
+    pub run_or_waiver: bool,
+}
+
+impl Readiness {
+    /// Judges a draft: its answers against the workload's checklist, the chosen quote
+    /// revision (`None`: none chosen, or it is gone) on `today`, and `quote_runs`, the team's
+    /// runs of the chosen quote. A run counts only when it is attached and its verdict is
+    /// valid: a run with warnings, an invalid one or one the verdict could not judge (no
+    /// telemetry) backs an order only through a written waiver.
+    pub fn of(
+        content: &Content,
+        workload: &Workload,
+        quote: Option<&QuoteDraft>,
+        quote_runs: &[RunSummary],
+        today: Date,
+    ) -> Readiness {
+        let answers: Vec<ItemAnswer> = content.answers.values().cloned().collect();
+        let blockers = submission_blockers(
+            &answers,
+            checklist::workload_kind(workload.kind),
+            workload.gpus_needed > 1,
+        );
+        let valid_run = content.quote_id.is_some()
+            && quote_runs
+                .iter()
+                .any(|r| content.runs.contains(&r.id) && r.status == RunStatus::Valid);
+        Readiness {
+            blockers,
+            quote_missing: quote.is_none(),
+            quote_expired: quote.is_some_and(|q| q.is_expired(today)),
+            run_or_waiver: valid_run || !content.waiver.is_empty(),
+        }
+    }
+}
+
+/// Loads what submission depends on through `conn` (the submit transaction, so nothing can
+/// change between this check and the write) and judges it ([`Readiness::of`]).
+pub(super) async fn readiness(
+    conn: &mut SqliteConnection,
+    team_id: i64,
+    content: &Content,
+    workload: &Workload,
+) -> Result<Readiness, AppError> {
+    let quote = match content.quote_revision_id {
+        Some(rev) => store::quotes::revision(&mut *conn, team_id, rev).await?,
+        None => None,
+    };
+    let quote_runs = match content.quote_id {
+        Some(quote_id) if !content.runs.is_empty() => {
+            let filter = RunFilter {
+                quote_id: Some(quote_id),
+                workload_id: None,
+            };
+            store::runs::list(&mut *conn, team_id, filter, 500).await?
+        }
+        _ => Vec::new(),
+    };
+    let quote = quote.as_ref().map(|q| &q.draft);
+    Ok(Readiness::of(content, workload, quote, &quote_runs, store::today()))
+}
+
+/// Submits a draft: every required item settled, the chosen quote unexpired, a valid run or a
+/// waiver; the comparison chosen for the order is frozen into the record (rows and scenario).
+///
+/// One `BEGIN IMMEDIATE` transaction: the draft is read through it after the write lock is
+/// taken, so an answer saved at the same moment either committed before (and is in the
+/// submitted content) or finds the revision submitted and is refused (409). The comparison
+/// is computed from the pool meanwhile: no write can commit while the lock is held, so it
+/// reads the same state.
+pub async fn submit(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    locale: Locale,
+) -> Result<(), AppError> {
+    let mut tx = store::begin_write(db).await?;
+    let row = store::orders::latest(&mut *tx, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let mut content = content_of(&row)?;
+    let workload = store::workloads::by_id(&mut *tx, team.team_id, content.workload_id)
+        .await?
+        .ok_or(AppError::NotFound)?
+        .record;
+    let ready = readiness(&mut tx, team.team_id, &content, &workload).await?;
+    transition(row.state, Action::Submit, &submit_ctx(caller.user_id, &ready)).map_err(refusal)?;
+    let query = comparison::comparison_query(&content);
+    let computed = comparison::compute(db, team.team_id, &query, locale).await?;
+    if !comparison::compares(&computed, content.quote_id) {
+        return Err(AppError::Invalid(Msg::OrdersRChosenNotCompared));
+    }
+    let rates: Vec<ExchangeRate> = store::exchange_rates::list(&mut *tx, team.team_id)
+        .await?
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
+    let frozen = comparison::freeze(&computed, rates, &query).ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
+    content.tco = Some(computed.view.rows);
+    content.frozen = Some(frozen);
+    let text = content.canonical()?;
+    let hash = sha256_hex(&text);
+    let at = now();
+    let (from, to) = (OrderState::Draft, OrderState::Submitted);
+    if !store::orders::set_content(&mut tx, row.revision_id, &text).await?
+        || !store::orders::set_state(&mut tx, row.revision_id, from, to, caller.user_id, &at, "", None).await?
+    {
+        return Err(refusal(Refusal::Locked));
+    }
+    let data = serde_json::json!({ "revision": row.revision, "content_hash": hash });
+    record(&mut tx, order_id, caller.user_id, &at, Action::Submit, data).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// What [`transition`] is told when `actor` submits a draft judged `ready`.
+fn submit_ctx(actor: i64, ready: &Readiness) -> TransitionCtx<'static> {
+    let blockers_empty = ready.blockers.is_empty() && !ready.quote_missing;
+    TransitionCtx::submission(actor, blockers_empty, !ready.quote_expired, ready.run_or_waiver)
+}
+
+/// Sets the comparison the order is submitted with, from a pasted cost page link (see
+/// [`Content::comparison`]); an empty link goes back to the default. The link must be for
+/// the order's workload (added when missing) and must compute: every field valid and at
+/// least one quote costed.
+pub async fn set_comparison(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    order_id: i64,
+    link: &str,
+    locale: Locale,
+) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let workload_id = content_of(&row)?.workload_id;
+    let query = if link.trim().is_empty() {
+        None
+    } else {
+        let query = comparison::link_for_workload(link, workload_id)?;
+        let computed = comparison::compute(db, team.team_id, &query, locale).await?;
+        if !comparison::is_usable(&computed) {
+            return Err(AppError::Invalid(Msg::OrdersRComparisonInvalid));
+        }
+        Some(query)
+    };
+    edit_draft(
+        db,
+        team.team_id,
+        caller.user_id,
+        order_id,
+        Action::EvidenceAttached,
+        move |c, _| {
+            c.comparison = query;
+            Ok(serde_json::json!({ "comparison": c.comparison }))
+        },
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Readiness, submit_ctx};
+    use crate::{
+        domain::{checklist::BlockerReason, quotes::Date, runs::RunStatus},
+        services::orders::{
+            Content,
+            fixtures::{quote, run, workload},
+        },
+        views::RunSummary,
+    };
+
+    fn today() -> Date {
+        Date::parse("2026-12-01").expect("date")
+    }
+
+    #[test]
+    fn an_empty_draft_is_blocked_by_every_required_item_the_quote_and_the_run() {
+        let content = Content {
+            workload_id: 3,
+            ..Content::default()
+        };
+        let ready = Readiness::of(&content, &workload(), None, &[], today());
+        assert!(ready.quote_missing && !ready.quote_expired && !ready.run_or_waiver);
+        assert!(!ready.blockers.is_empty());
+        assert!(ready.blockers.iter().all(|b| b.reason == BlockerReason::Unanswered));
+        let ctx = submit_ctx(7, &ready);
+        assert!(!ctx.blockers_empty && ctx.quote_unexpired && !ctx.has_valid_run_or_waiver);
+        assert_eq!((ctx.actor_id, ctx.submitter_id), (7, 7));
+    }
+
+    #[test]
+    fn only_an_attached_valid_run_of_the_chosen_quote_or_a_waiver_backs_the_order() {
+        let mut content = Content {
+            workload_id: 3,
+            quote_id: Some(9),
+            quote_revision_id: Some(90),
+            runs: vec![5, 6],
+            ..Content::default()
+        };
+        let q = quote("2099-12-31");
+        let judge =
+            |c: &Content, runs: &[RunSummary]| Readiness::of(c, &workload(), Some(&q), runs, today()).run_or_waiver;
+        let valid = [run(5, Some(9), RunStatus::Valid)];
+        assert!(judge(&content, &valid));
+        assert!(
+            !judge(&content, &[run(6, Some(9), RunStatus::Warn)]),
+            "warnings need a waiver"
+        );
+        assert!(!judge(&content, &[run(8, Some(9), RunStatus::Valid)]), "not attached");
+        content.waiver = "run booked for next week".into();
+        assert!(judge(&content, &[]));
+        content.waiver.clear();
+        content.quote_id = None;
+        assert!(!judge(&content, &valid), "no quote chosen");
+    }
+
+    #[test]
+    fn a_quote_past_its_last_valid_day_blocks() {
+        let content = Content {
+            workload_id: 3,
+            ..Content::default()
+        };
+        let expired = quote("2026-11-30");
+        let last_day = quote("2026-12-01");
+        let of = |q| Readiness::of(&content, &workload(), Some(q), &[], today());
+        assert!(of(&expired).quote_expired && !of(&expired).quote_missing);
+        assert!(!of(&last_day).quote_expired);
+        assert!(!submit_ctx(1, &of(&expired)).quote_unexpired);
+    }
+}
