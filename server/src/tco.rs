@@ -39,7 +39,8 @@ pub async fn computed(
         return Err(StatusCode::FORBIDDEN.into_response());
     };
     let locale = locale_from_headers(headers);
-    match tco::compute(db, team.team_id, query.as_deref().unwrap_or_default(), locale, false).await {
+    let request = tco::CostRequest::from_query(query.as_deref().unwrap_or_default());
+    match tco::compare(db, team.team_id, &request, locale, false).await {
         Ok(c) => Ok((c, locale)),
         Err(e) => Err((
             StatusCode::from_u16(e.status_code()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
