@@ -354,3 +354,6 @@ fn budget_note(
         Ok((_, None)) => None,
     }
 }
+
+#[cfg(test)]
+mod tests;

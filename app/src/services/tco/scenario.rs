@@ -151,3 +151,81 @@ pub fn budget_in_base(
     let converted = rate.convert(amount, currency).map_err(|_| (currency, base))?;
     Ok((converted, Some(rate.clone())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    fn usd() -> Currency {
+        Currency::parse("USD").expect("USD is a currency")
+    }
+
+    /// The module docs' rule 7 example: USD→CNY 7.10 on 2026-11-01, CNY→USD 0.14 on 2026-11-20.
+    fn rates() -> Vec<ExchangeRate> {
+        vec![
+            ExchangeRate {
+                from: usd(),
+                to: Currency::CNY,
+                rate: dec!(7.10),
+                date: "2026-11-01".into(),
+            },
+            ExchangeRate {
+                from: Currency::CNY,
+                to: usd(),
+                rate: dec!(0.14),
+                date: "2026-11-20".into(),
+            },
+        ]
+    }
+
+    #[test]
+    fn a_budget_is_converted_with_the_latest_rate_of_the_pair_and_a_missing_pair_is_named() {
+        let (amount, rate) = budget_in_base((dec!(100.00), usd()), Currency::CNY, &rates()).unwrap();
+        assert_eq!(Currency::CNY.round(amount), dec!(714.29), "100 ÷ 0.14, the later rate");
+        assert_eq!(rate.map(|r| r.date), Some("2026-11-20".to_string()));
+        assert_eq!(
+            budget_in_base((dec!(800), Currency::CNY), Currency::CNY, &[]).unwrap(),
+            (dec!(800), None)
+        );
+        assert_eq!(
+            budget_in_base((dec!(100), usd()), Currency::CNY, &[]),
+            Err((usd(), Currency::CNY))
+        );
+    }
+
+    #[test]
+    fn only_the_fields_that_differ_from_the_shared_assumptions_are_overrides() {
+        let shared = Assumptions {
+            setup_h: dec!(1),
+            data_prep_h: dec!(0),
+            download_h: dec!(0),
+            export_h: dec!(0),
+            idle_h: dec!(0),
+            stopped_h: dec!(0),
+            rerun_share: dec!(0.10),
+            egress_gb: dec!(30),
+            ingress_gb: dec!(0),
+            snapshot_gb: dec!(0),
+            snapshot_months: dec!(0),
+            nodes: None,
+            efficiency: dec!(0.9),
+            measured_throughput_per_s: None,
+            n_run: None,
+        };
+        assert_eq!(overrides_of(&shared, &shared), None);
+        let own = Assumptions {
+            setup_h: dec!(3.50),
+            nodes: Some(2),
+            measured_throughput_per_s: Some(dec!(1800)),
+            ..shared.clone()
+        };
+        let o = overrides_of(&own, &shared).unwrap();
+        assert_eq!((o.setup_h, o.nodes, o.efficiency), (Some(dec!(3.5)), Some(2), None));
+        assert_eq!(
+            o.setup_h.map(|d| d.to_string()),
+            Some("3.5".into()),
+            "written normalized"
+        );
+    }
+}
