@@ -59,15 +59,15 @@ impl Query {
 /// Why a typed assumption was not taken, shown next to the field (the page's text is in `texts`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldError {
-    /// Not a number.
+    /// Not a decimal number (e.g. `lots`, or sent empty).
     Number,
-    /// Below zero.
+    /// Below zero: hours, GB and percentages cannot be negative.
     Negative,
-    /// A percentage outside `min..=max`.
+    /// A percentage outside `min..=max` %: re-runs 0 to 99, scaling efficiency 1 to 100.
     Percent {
-        /// Lowest allowed.
+        /// The lowest percentage the field accepts.
         min: u8,
-        /// Highest allowed.
+        /// The highest percentage the field accepts.
         max: u8,
     },
     /// A node count outside 1 to [`MAX_NODES`].

@@ -39,11 +39,11 @@ use crate::{
 /// One quote as costed, with what the page needs besides the engine's estimate.
 #[derive(Clone, Debug)]
 pub struct Costed {
-    /// Quote id.
+    /// Which of the team's quotes, by id.
     pub quote_id: i64,
-    /// Revision number.
+    /// The revision costed: the quote's latest (1, 2, …).
     pub revision: i64,
-    /// The quote.
+    /// That revision's node and prices.
     pub draft: QuoteDraft,
     /// The assumptions this quote was costed under (shared ones plus its throughput and nodes).
     pub assumptions: Assumptions,
@@ -69,13 +69,13 @@ pub struct Costed {
 /// reproduces it.
 #[derive(Clone, Debug)]
 pub struct Computed {
-    /// What the page shows.
+    /// The comparison as the page shows it, in the reader's language.
     pub view: CostComparison,
     /// Ranked quotes with their domain results.
     pub costed: Vec<Costed>,
     /// The workload (domain form), when one exists.
     pub workload: Option<Workload>,
-    /// The team's base currency.
+    /// The currency totals are ranked in: the team's base currency (CNY when unset).
     pub base: Currency,
     /// The shared assumptions (without per-quote overrides), when they are valid.
     pub shared: Option<Assumptions>,
