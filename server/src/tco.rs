@@ -44,15 +44,8 @@ pub async fn computed(
     query: Option<String>,
 ) -> Result<(Computed, Locale), Response> {
     let locale = locale_from_headers(headers);
-    match tco::compute(
-        db,
-        access.team_id(),
-        query.as_deref().unwrap_or_default(),
-        locale,
-        false,
-    )
-    .await
-    {
+    let request = tco::CostRequest::from_query(query.as_deref().unwrap_or_default());
+    match tco::compare(db, access.team_id(), &request, locale, false).await {
         Ok(c) => Ok((c, locale)),
         Err(e) => Err(e.in_language(locale).into_response()),
     }

@@ -17,10 +17,11 @@ use leptos_router::hooks::use_location;
 pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
     use crate::{app::request_locale, auth, domain::roles::Capability, services::tco};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
-    let computed = tco::compute(
+    let request = tco::CostRequest::from_query(&query);
+    let computed = tco::compare(
         &auth::db()?,
         team.team_id,
-        &query,
+        &request,
         request_locale(),
         caller.may(Capability::EditWorkloads),
     )

@@ -14,7 +14,10 @@ use rust_decimal::Decimal;
 
 /// Estimates the total cost of running `workload` on `shape` nodes priced by `sheet`.
 ///
-/// Validates every input first; see the module documentation for the formulas.
+/// Validates every input first; see the module documentation for the formulas. The steps, in
+/// the order their errors are reported: the hours ([`hours`]), the compute side on demand or
+/// under the commitment ([`compute_side`]), the other components and the total, then the
+/// derived prices ([`derived_prices`]) and the break-even.
 pub fn estimate(
     sheet: &PriceSheet,
     shape: &NodeShape,
@@ -24,64 +27,17 @@ pub fn estimate(
     validate::inputs(sheet, shape, workload, assumptions)?;
     let mut warnings = Vec::new();
     let node_hourly = billing::node_hourly(sheet, shape)?;
-    let nodes = node_count(shape, workload, assumptions, &mut warnings);
-    let nodes_d = Decimal::from(nodes);
-    let compute = compute_hours(workload, assumptions, nodes, &mut warnings)?;
-    let compute_h = compute.hours;
-    let busy_h = busy_hours(assumptions, compute_h)?;
-    let billable = billing::billable(sheet.billing_increment, sheet.minimum_billable_hours, busy_h)?;
-    if billable.minimum_applied {
-        warnings.push(TcoWarning::MinimumBillableApplied {
-            minimum_h: sheet.minimum_billable_hours,
-        });
-    }
-
-    let currency = sheet.currency;
-    let stopped_h = assumptions.stopped_h;
-    let rental_h = add(busy_h, stopped_h, "estimate.rental_h")?;
+    let h = hours(sheet, shape, workload, assumptions, &mut warnings)?;
     let rental = Rental {
         sheet,
         shape,
         assumptions,
-        nodes: nodes_d,
+        nodes: Decimal::from(h.nodes),
         node_hourly,
-        rental_h,
+        rental_h: h.rental_h,
     };
-    let node_hours = mul(billable.hours, nodes_d, "estimate.on_demand_compute")?;
-    let running_exact = billable.cost(mul(node_hourly, nodes_d, "estimate.on_demand_compute")?)?;
-    let running = CostComponent {
-        kind: ComponentKind::OnDemandCompute,
-        unit: Unit::NodeHour,
-        quantity: node_hours,
-        unit_price: Some(node_hourly),
-        cost: currency.round(running_exact),
-    };
-    let stopped = rental.stopped_compute()?;
-    let on_demand_compute = add(running.cost, stopped.cost, "estimate.on_demand_compute")?;
-    let monthly = billing::monthly(sheet, rental_h, nodes_d)?;
-    let monthly_compute = monthly.map(|m| currency.round(m.cost));
-    let chosen = monthly
-        .zip(monthly_compute)
-        .filter(|(_, cost)| *cost < on_demand_compute);
-    let (pricing_used, compute_lines, unused_commitment_h, idle_cost) = match chosen {
-        Some((m, cost)) => {
-            let line = CostComponent {
-                kind: ComponentKind::MonthlyCommitment,
-                unit: Unit::NodeMonth,
-                quantity: mul(m.months, nodes_d, "estimate.monthly_compute")?,
-                unit_price: Some(m.price),
-                cost,
-            };
-            let idle = rental.idle_cost_monthly(m.price, m.unused_h)?;
-            let included = rental.stopped_in_commitment()?;
-            (Pricing::Monthly, [line, included], Some(m.unused_h), idle)
-        }
-        None => {
-            let idle = rental.idle_cost(running.cost, busy_h, stopped.cost)?;
-            (Pricing::OnDemand, [running, stopped], None, idle)
-        }
-    };
-    let mut components = compute_lines.to_vec();
+    let side = compute_side(&rental, &h)?;
+    let mut components = side.lines.to_vec();
     components.extend([
         rental.disk()?,
         rental.public_ip()?,
@@ -90,13 +46,146 @@ pub fn estimate(
     ]);
     components.extend(rental.other_fees());
     let total = sum(components.iter().map(|c| c.cost), "estimate.total")?;
+    let (cost_per_unit, effective_gpu_hour_price) = derived_prices(total, workload, shape, &h, sheet.currency)?;
+    Ok(Estimate {
+        currency: sheet.currency,
+        nodes: h.nodes,
+        node_hourly,
+        compute_basis: h.compute.basis,
+        efficiency_used: h.compute.efficiency,
+        n_run: h.compute.n_run,
+        one_node_throughput_per_s: h.compute.one_node,
+        planned_throughput_per_s: h.compute.planned,
+        compute_h: h.compute.hours,
+        busy_h: h.busy_h,
+        billable_h: h.billable.hours,
+        stopped_h: assumptions.stopped_h,
+        rental_h: h.rental_h,
+        time_to_finish_h: h.busy_h,
+        components,
+        pricing_used: side.pricing,
+        on_demand_compute: side.on_demand,
+        monthly_compute: side.monthly,
+        unused_commitment_h: side.unused_h,
+        break_even: billing::break_even(sheet, node_hourly)?,
+        total,
+        idle_cost: side.idle,
+        cost_per_unit,
+        effective_gpu_hour_price,
+        warnings,
+    })
+}
 
+/// The hours of one estimate, per node: nodes, compute, busy, billable and rental.
+struct Hours {
+    nodes: u32,
+    compute: Compute,
+    busy_h: Decimal,
+    billable: billing::Billable,
+    rental_h: Decimal,
+}
+
+/// Step 1: nodes, compute hours (rule 2), busy hours, billable hours (rule 1, with the
+/// minimum's warning) and rental hours = busy + stopped.
+fn hours(
+    sheet: &PriceSheet,
+    shape: &NodeShape,
+    workload: &Demand,
+    assumptions: &Assumptions,
+    warnings: &mut Vec<TcoWarning>,
+) -> Result<Hours, TcoError> {
+    let nodes = node_count(shape, workload, assumptions, warnings);
+    let compute = compute_hours(workload, assumptions, nodes, warnings)?;
+    let busy_h = busy_hours(assumptions, compute.hours)?;
+    let billable = billing::billable(sheet.billing_increment, sheet.minimum_billable_hours, busy_h)?;
+    if billable.minimum_applied {
+        warnings.push(TcoWarning::MinimumBillableApplied {
+            minimum_h: sheet.minimum_billable_hours,
+        });
+    }
+    let rental_h = add(busy_h, assumptions.stopped_h, "estimate.rental_h")?;
+    Ok(Hours {
+        nodes,
+        compute,
+        busy_h,
+        billable,
+        rental_h,
+    })
+}
+
+/// The compute side of an estimate as priced: its two lines, the idle share, and both prices.
+struct ComputeSide {
+    pricing: Pricing,
+    lines: [CostComponent; 2],
+    unused_h: Option<Decimal>,
+    idle: Decimal,
+    on_demand: Decimal,
+    monthly: Option<Decimal>,
+}
+
+/// Step 2: on-demand running + stopped compute, and the monthly commitment when it is
+/// cheaper (rule 3; a tie stays on demand), with the idle cost of the side chosen.
+fn compute_side(rental: &Rental<'_>, h: &Hours) -> Result<ComputeSide, TcoError> {
+    let currency = rental.sheet.currency;
+    let node_hours = mul(h.billable.hours, rental.nodes, "estimate.on_demand_compute")?;
+    let running_exact = h
+        .billable
+        .cost(mul(rental.node_hourly, rental.nodes, "estimate.on_demand_compute")?)?;
+    let running = CostComponent {
+        kind: ComponentKind::OnDemandCompute,
+        unit: Unit::NodeHour,
+        quantity: node_hours,
+        unit_price: Some(rental.node_hourly),
+        cost: currency.round(running_exact),
+    };
+    let stopped = rental.stopped_compute()?;
+    let on_demand = add(running.cost, stopped.cost, "estimate.on_demand_compute")?;
+    let monthly = billing::monthly(rental.sheet, h.rental_h, rental.nodes)?;
+    let monthly_compute = monthly.map(|m| currency.round(m.cost));
+    let chosen = monthly.zip(monthly_compute).filter(|(_, cost)| *cost < on_demand);
+    let (pricing, lines, unused_h, idle) = match chosen {
+        Some((m, cost)) => {
+            let line = CostComponent {
+                kind: ComponentKind::MonthlyCommitment,
+                unit: Unit::NodeMonth,
+                quantity: mul(m.months, rental.nodes, "estimate.monthly_compute")?,
+                unit_price: Some(m.price),
+                cost,
+            };
+            let idle = rental.idle_cost_monthly(m.price, m.unused_h)?;
+            let included = rental.stopped_in_commitment()?;
+            (Pricing::Monthly, [line, included], Some(m.unused_h), idle)
+        }
+        None => {
+            let idle = rental.idle_cost(running.cost, h.busy_h, stopped.cost)?;
+            (Pricing::OnDemand, [running, stopped], None, idle)
+        }
+    };
+    Ok(ComputeSide {
+        pricing,
+        lines,
+        unused_h,
+        idle,
+        on_demand,
+        monthly: monthly_compute,
+    })
+}
+
+/// Step 3: cost per unit of work (when the workload states its work) and the effective
+/// price per GPU-hour = total ÷ (compute hours × GPUs per node × nodes), none for zero hours.
+fn derived_prices(
+    total: Decimal,
+    workload: &Demand,
+    shape: &NodeShape,
+    h: &Hours,
+    currency: Currency,
+) -> Result<(Option<CostPerUnit>, Option<Decimal>), TcoError> {
     let cost_per_unit = match &workload.total_work {
         Some(work) => Some(cost_per_unit(total, work.amount, &work.unit, currency)?),
         None => None,
     };
     let gpu_hours = product(
-        &[compute_h, shape.gpus_per_node.into(), nodes_d],
+        &[h.compute.hours, shape.gpus_per_node.into(), Decimal::from(h.nodes)],
         "estimate.effective_gpu_hour_price",
     )?;
     let effective_gpu_hour_price = if gpu_hours.is_zero() {
@@ -107,34 +196,7 @@ pub fn estimate(
             currency,
         ))
     };
-
-    Ok(Estimate {
-        currency,
-        nodes,
-        node_hourly,
-        compute_basis: compute.basis,
-        efficiency_used: compute.efficiency,
-        n_run: compute.n_run,
-        one_node_throughput_per_s: compute.one_node,
-        planned_throughput_per_s: compute.planned,
-        compute_h,
-        busy_h,
-        billable_h: billable.hours,
-        stopped_h,
-        rental_h,
-        time_to_finish_h: busy_h,
-        components,
-        pricing_used,
-        on_demand_compute,
-        monthly_compute,
-        unused_commitment_h,
-        break_even: billing::break_even(sheet, node_hourly)?,
-        total,
-        idle_cost,
-        cost_per_unit,
-        effective_gpu_hour_price,
-        warnings,
-    })
+    Ok((cost_per_unit, effective_gpu_hour_price))
 }
 
 /// The user's node count, else ⌈GPUs needed ÷ GPUs per node⌉, at least 1.

@@ -1,0 +1,359 @@
+//! The comparison built from what was loaded — no database, no clock: the workload chosen, the
+//! shared assumptions with their field errors, the quote choices, one engine run per quote
+//! chosen (rule 5 for its throughput), the ranking (rule 6) and the budget (rule 7).
+
+use super::{
+    Computed, Costed,
+    fields::{FIELDS, field_text, fill},
+    pool::{Measured, RunPool, measured},
+    request::{CostRequest, QuoteSelection},
+    row::row,
+    scenario::{budget_in_base, tco_quote},
+    texts::{decimal, error_sentence, field_error, quote_input_error, rate_note},
+};
+use crate::{
+    domain::{
+        money::format_money,
+        quotes::{self as quotes_domain, Date, RequirementKind, RequirementStatus, Workload},
+        tco::{
+            Assumptions, Currency, Demand, ExchangeRate, Scenario, WhatIfProfiles, ranking_order, run_scenario, what_if,
+        },
+    },
+    i18n::{Locale, Msg},
+    store::quotes::QuoteSummary,
+    views::{
+        Stored,
+        tco::{AssumptionField, CostComparison, CostProblem, QuoteChoice},
+    },
+};
+use rust_decimal::Decimal;
+
+/// Everything a comparison is built from, as the store gave it.
+#[derive(Clone, Debug)]
+pub(super) struct Loaded {
+    /// The team's workloads, in the store's order (the first is the default).
+    pub workloads: Vec<Stored<Workload>>,
+    /// The team's base currency, which totals are ranked in.
+    pub base: Currency,
+    /// The team's exchange rates.
+    pub rates: Vec<ExchangeRate>,
+    /// The chosen workload's budget and its currency, if set.
+    pub budget: Option<(Decimal, Currency)>,
+    /// The day quote validity is judged on.
+    pub today: Date,
+    /// The latest revision of each of the team's quotes.
+    pub quotes: Vec<QuoteSummary>,
+    /// The label of each quote id (quotes without one are not offered).
+    pub labels: Vec<(i64, String)>,
+    /// The chosen workload's runs (empty when nothing is costed).
+    pub runs: RunPool,
+}
+
+/// The workload `request` asks for, else the team's first.
+pub(super) fn chosen_workload<'a>(
+    workloads: &'a [Stored<Workload>],
+    request: &CostRequest,
+) -> Option<&'a Stored<Workload>> {
+    request
+        .workload_id
+        .and_then(|id| workloads.iter().find(|w| w.id == id))
+        .or(workloads.first())
+}
+
+/// Builds the comparison `request` asks for from `loaded`; `can_set_budget` shows the budget
+/// form.
+pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_set_budget: bool) -> Computed {
+    let chosen = chosen_workload(&loaded.workloads, request);
+    let workload = chosen.map(|w| w.record.clone());
+    let workload_id = chosen.map(|w| w.id);
+    let (fields, assumptions) = shared_assumptions(request, workload.as_ref(), locale);
+    let (choices, selected) = choose_quotes(&loaded, workload.as_ref(), &request.quotes);
+    let base = loaded.base;
+    let (mut costed, problems) = match (workload.as_ref(), assumptions.as_ref()) {
+        (Some(w), Some(shared)) => {
+            let ctx = Context {
+                workload: w,
+                demand: w.to_tco(),
+                shared,
+                runs: &loaded.runs,
+                base,
+                rates: &loaded.rates,
+                locale,
+            };
+            cost_all(&ctx, request, selected)
+        }
+        _ => (Vec::new(), Vec::new()),
+    };
+    rank(&mut costed);
+    let budget_base = loaded.budget.map(|b| budget_in_base(b, base, &loaded.rates));
+    let budget_amount = budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0);
+    let rows = costed
+        .iter()
+        .map(|c| row(locale, c, base, budget_amount, &loaded.rates, workload.as_ref()))
+        .collect();
+    let view = CostComparison {
+        workloads: loaded.workloads.iter().map(|w| (w.id, w.record.name.clone())).collect(),
+        workload_id,
+        workload_name: workload.as_ref().map(|w| w.name.clone()).unwrap_or_default(),
+        quotes: choices,
+        assumptions: fields,
+        base_currency: base.code().to_string(),
+        budget: loaded.budget.map(|(amount, currency)| format_money(amount, currency)),
+        budget_exact: loaded.budget.map(|(amount, _)| decimal(amount)),
+        budget_note: budget_base.as_ref().and_then(|b| budget_note(locale, b, base)),
+        budget_unconverted: matches!(budget_base, Some(Err(_))),
+        rows,
+        problems,
+        query: request.to_query(),
+        can_set_budget,
+    };
+    Computed {
+        view,
+        costed,
+        workload,
+        base,
+        shared: assumptions,
+        rates: loaded.rates,
+    }
+}
+
+/// The default of a shared field for workload `w`, as the form writes it: setup 1 h, 10 %
+/// re-runs, egress = the checkpoints, ingress = the data, 90 % scaling efficiency, nodes as
+/// the workload needs, 0 otherwise.
+fn default_value(name: &str, w: Option<&Workload>) -> String {
+    match name {
+        "setup_h" => "1".into(),
+        "rerun_pct" => "10".into(),
+        "egress_gb" => w.map_or_else(|| "0".into(), |w| decimal(w.checkpoint_gb)),
+        "ingress_gb" => w.map_or_else(|| "0".into(), |w| decimal(w.data_gb)),
+        "nodes" => String::new(),
+        "efficiency_pct" => "90".into(),
+        _ => "0".into(),
+    }
+}
+
+/// The assumptions form (each field as typed, else as set, else its default, with its error)
+/// and the shared assumptions — none when any field is bad: nothing is replaced by a default.
+fn shared_assumptions(
+    request: &CostRequest,
+    w: Option<&Workload>,
+    locale: Locale,
+) -> (Vec<AssumptionField>, Option<Assumptions>) {
+    let fields = FIELDS
+        .iter()
+        .map(|name| AssumptionField {
+            name: (*name).to_string(),
+            value: request
+                .typed
+                .shared
+                .get(name)
+                .cloned()
+                .or_else(|| field_text(&request.shared, name))
+                .unwrap_or_else(|| default_value(name, w)),
+            error: request.typed.shared_errors.get(name).map(|e| field_error(locale, *e)),
+        })
+        .collect();
+    if !request.typed.shared_errors.is_empty() {
+        return (fields, None);
+    }
+    let zero = Assumptions {
+        setup_h: Decimal::ZERO,
+        data_prep_h: Decimal::ZERO,
+        download_h: Decimal::ZERO,
+        export_h: Decimal::ZERO,
+        idle_h: Decimal::ZERO,
+        stopped_h: Decimal::ZERO,
+        rerun_share: Decimal::ZERO,
+        egress_gb: Decimal::ZERO,
+        ingress_gb: Decimal::ZERO,
+        snapshot_gb: Decimal::ZERO,
+        snapshot_months: Decimal::ZERO,
+        nodes: None,
+        efficiency: Decimal::ONE,
+        measured_throughput_per_s: None,
+        n_run: None,
+    };
+    let shared = fill(&request.shared, |name| default_value(name, w)).apply(&zero);
+    (fields, Some(shared))
+}
+
+/// A quote chosen for costing, with what the page says about it besides its cost.
+struct Chosen {
+    summary: QuoteSummary,
+    label: String,
+    failing: Vec<RequirementKind>,
+    expired: bool,
+}
+
+/// Every labelled quote as a choice of the form, and those compared: the ones picked, else
+/// every quote still valid that meets the workload's requirements.
+fn choose_quotes(
+    loaded: &Loaded,
+    workload: Option<&Workload>,
+    selection: &QuoteSelection,
+) -> (Vec<QuoteChoice>, Vec<Chosen>) {
+    let mut choices = Vec::new();
+    let mut selected = Vec::new();
+    for summary in &loaded.quotes {
+        let Some((_, label)) = loaded.labels.iter().find(|(id, _)| *id == summary.quote_id) else {
+            continue;
+        };
+        let failing: Vec<RequirementKind> = workload
+            .map(|w| {
+                quotes_domain::check(w, &summary.draft.spec)
+                    .into_iter()
+                    .filter(|r| r.status == RequirementStatus::Fail)
+                    .map(|r| r.kind)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let expired = summary.draft.is_expired(loaded.today);
+        let on = match selection {
+            QuoteSelection::Picked(ids) => ids.contains(&summary.quote_id),
+            QuoteSelection::Suitable => !expired && failing.is_empty(),
+        };
+        choices.push(QuoteChoice {
+            id: summary.quote_id,
+            label: label.clone(),
+            selected: on,
+            expired,
+            fails_requirements: !failing.is_empty(),
+        });
+        if on {
+            selected.push(Chosen {
+                summary: summary.clone(),
+                label: label.clone(),
+                failing,
+                expired,
+            });
+        }
+    }
+    (choices, selected)
+}
+
+/// What every quote of one comparison is costed against.
+struct Context<'a> {
+    workload: &'a Workload,
+    demand: Demand,
+    shared: &'a Assumptions,
+    runs: &'a RunPool,
+    base: Currency,
+    rates: &'a [ExchangeRate],
+    locale: Locale,
+}
+
+/// Costs every chosen quote; a quote that cannot be costed becomes a problem, in order.
+fn cost_all(ctx: &Context<'_>, request: &CostRequest, selected: Vec<Chosen>) -> (Vec<Costed>, Vec<CostProblem>) {
+    let mut costed = Vec::new();
+    let mut problems = Vec::new();
+    for chosen in selected {
+        let label = chosen.label.clone();
+        match cost_one(ctx, request, chosen) {
+            Ok(c) => costed.push(c),
+            Err(message) => problems.push(CostProblem { label, message }),
+        }
+    }
+    (costed, problems)
+}
+
+/// One quote through the engine: the shared assumptions with its overrides, its throughput
+/// typed or from its valid runs (rule 5), and the what-if; the error is the sentence shown.
+fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<Costed, String> {
+    let Chosen {
+        summary,
+        label,
+        failing,
+        expired,
+    } = chosen;
+    let id = summary.quote_id;
+    if let Some(e) = request.quote_error(id) {
+        return Err(quote_input_error(ctx.locale, e));
+    }
+    let mut a = request
+        .overrides
+        .get(&id)
+        .map_or_else(|| ctx.shared.clone(), |o| o.apply(ctx.shared));
+    let typed = request.throughput.get(&id).copied();
+    let runs = match &ctx.workload.total_work {
+        Some(work) => measured(
+            ctx.runs,
+            id,
+            summary.revision,
+            &summary.draft.spec,
+            &work.unit,
+            a.efficiency,
+        )
+        .map_err(|e| error_sentence(ctx.locale, &e, ctx.workload))?,
+        None => Measured::default(),
+    };
+    (a.measured_throughput_per_s, a.n_run) = match typed {
+        Some(t) => (Some(t.per_s), t.n_run),
+        None => (runs.expected.map(|t| t.per_s), runs.expected.map(|t| t.nodes)),
+    };
+    let scenario = Scenario {
+        title: None,
+        workload: ctx.demand.clone(),
+        assumptions: a.clone(),
+        quotes: vec![tco_quote(id, &label, &summary.draft)],
+        compare_currency: Some(ctx.base),
+        exchange_rates: ctx.rates.to_vec(),
+    };
+    let mut result = run_scenario(&scenario).map_err(|e| error_sentence(ctx.locale, &e, ctx.workload))?;
+    let ranked = result.quotes.remove(0);
+    let slowest = runs.slowest.filter(|_| typed.is_none());
+    let what_if = what_if(
+        &summary.draft.price,
+        &summary.draft.spec.shape(),
+        &ctx.demand,
+        &a,
+        &WhatIfProfiles::default(),
+        slowest.map(|(_, t)| t),
+    )
+    .ok();
+    let from_runs = typed.is_none() && runs.expected.is_some();
+    Ok(Costed {
+        quote_id: id,
+        revision: summary.revision,
+        draft: summary.draft,
+        assumptions: a,
+        ranked,
+        what_if,
+        runs_used: if from_runs { runs.used } else { Vec::new() },
+        slowest_run: slowest.map(|(id, _)| id),
+        left_out: runs.left_out,
+        throughput_typed: typed.is_some(),
+        failing,
+        expired,
+    })
+}
+
+/// Ranks the costed quotes in the engine's order ([`ranking_order`]: measured first, then
+/// estimated; cheapest first), so the page and the exported scenario agree.
+fn rank(costed: &mut [Costed]) {
+    costed.sort_by(|a, b| ranking_order(&a.ranked, &b.ranked));
+    for (rank, c) in (1..).zip(costed.iter_mut()) {
+        c.ranked.rank = rank;
+    }
+}
+
+/// The note under the budget: the rate it was converted with, or the pair that has no rate.
+fn budget_note(
+    locale: Locale,
+    budget: &Result<(Decimal, Option<ExchangeRate>), (Currency, Currency)>,
+    base: Currency,
+) -> Option<String> {
+    match budget {
+        Ok((amount, Some(rate))) => Some(locale.fmt(
+            Msg::TcoBudgetConverted,
+            &[
+                ("amount", &format_money(*amount, base)),
+                ("rate", &rate_note(locale, rate)),
+            ],
+        )),
+        Err((from, to)) => Some(locale.fmt(Msg::TcoBudgetNoRate, &[("from", from.code()), ("to", to.code())])),
+        Ok((_, None)) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

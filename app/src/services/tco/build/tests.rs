@@ -1,0 +1,265 @@
+//! The comparison built from loaded data, without a database: the seed's worked example
+//! (72 h at 10.00 = 720.00 ranks above 24 h on four GPUs at 35.00 = 840.00) and its variants.
+
+use super::*;
+use crate::domain::{
+    quotes::{NodeSpec, QuoteDraft, Sharing, WorkloadKind},
+    tco::{AssumptionOverrides, BillingIncrement, PriceBasis, PriceSheet, TotalWork},
+};
+use crate::services::tco::{TypedThroughput, scenario_of};
+use rust_decimal_macros::dec;
+
+fn date(text: &str) -> Date {
+    Date::parse(text).expect("test date")
+}
+
+/// A CNY per-node sheet at `hourly`, billed per hour, nothing else.
+fn sheet(hourly: Decimal) -> PriceSheet {
+    PriceSheet {
+        currency: Currency::CNY,
+        basis: PriceBasis::PerNode,
+        on_demand_hourly: hourly,
+        billing_increment: BillingIncrement::Hour,
+        minimum_billable_hours: Decimal::ZERO,
+        monthly_price: None,
+        commitment_months: None,
+        stopped_bills_compute: false,
+        disk_price_gb_month: Decimal::ZERO,
+        snapshot_price_gb_month: Decimal::ZERO,
+        egress_price_gb: Decimal::ZERO,
+        free_egress_gb: Decimal::ZERO,
+        ingress_price_gb: Decimal::ZERO,
+        public_ip_hourly: Decimal::ZERO,
+        other_fees: Vec::new(),
+    }
+}
+
+/// Quote `id`, revision 1: one node of `gpus` × `gpu` with `vram` GiB at `hourly` CNY.
+fn quote(id: i64, gpu: &str, gpus: u32, vram: Decimal, hourly: Decimal, valid_until: &str) -> QuoteSummary {
+    QuoteSummary {
+        quote_id: id,
+        revision_id: id * 10,
+        revision: 1,
+        draft: QuoteDraft {
+            vendor: format!("Vendor {id}"),
+            reference: format!("R-{id}"),
+            received_on: date("2025-04-01"),
+            valid_until: date(valid_until),
+            spec: NodeSpec::new(gpu, gpus, vram, Sharing::Exclusive),
+            price: sheet(hourly),
+            auto_renewal: None,
+            early_release: String::new(),
+            notes: String::new(),
+        },
+    }
+}
+
+/// 259.2 M tokens on one GPU with 40 GiB peak (48 GiB with headroom), 30 GB checkpoints.
+fn workload() -> Workload {
+    Workload {
+        name: "qwen-7b-lora".into(),
+        kind: WorkloadKind::Training,
+        model: "Qwen2-7B".into(),
+        precision: "bf16".into(),
+        vram_peak_gib: dec!(40),
+        vram_peak_measured: true,
+        concurrency: 1,
+        gpus_needed: 1,
+        run_hours: None,
+        total_work: Some(TotalWork {
+            amount: dec!(259_200_000),
+            unit: "tokens".into(),
+        }),
+        data_gb: dec!(0),
+        checkpoint_gb: dec!(30),
+        headroom_pct: dec!(20),
+    }
+}
+
+/// The seed's worked example as quotes: 1 × A100 at 10.00/h (1), 4 × A100 at 35.00/h (2),
+/// an expired one at 1.00/h (3), a 24 GiB card too small for the workload (4); budget 800.
+fn loaded() -> Loaded {
+    let quotes = vec![
+        quote(1, "A100 80GB", 1, dec!(80), dec!(10.00), "2025-04-30"),
+        quote(2, "A100 80GB", 4, dec!(80), dec!(35.00), "2025-04-30"),
+        quote(3, "A100 80GB", 1, dec!(80), dec!(1.00), "2025-04-01"),
+        quote(4, "L4", 1, dec!(24), dec!(2.00), "2025-04-30"),
+    ];
+    Loaded {
+        workloads: vec![Stored {
+            id: 5,
+            record: workload(),
+        }],
+        base: Currency::CNY,
+        rates: Vec::new(),
+        budget: Some((dec!(800), Currency::CNY)),
+        today: date("2025-04-15"),
+        labels: quotes
+            .iter()
+            .map(|q| (q.quote_id, format!("Vendor {}", q.quote_id)))
+            .collect(),
+        quotes,
+        runs: RunPool::default(),
+    }
+}
+
+fn built(query: &str) -> Computed {
+    build(&CostRequest::from_query(query), loaded(), Locale::En, false)
+}
+
+const NO_EXTRAS: &str = "setup_h=0&rerun_pct=0&egress_gb=0";
+
+#[test]
+fn seventy_two_hours_at_10_rank_above_twenty_four_hours_on_four_gpus_at_35() {
+    let c = built(&format!("{NO_EXTRAS}&tp_1=1000&tp_2=3000"));
+    let choice = |id: i64| c.view.quotes.iter().find(|q| q.id == id).cloned().unwrap();
+    assert!(choice(1).selected && choice(2).selected);
+    assert!(
+        !choice(3).selected && choice(3).expired,
+        "expired: not compared by default"
+    );
+    assert!(
+        !choice(4).selected && choice(4).fails_requirements,
+        "48 GiB needed, 24 GiB offered"
+    );
+    let totals: Vec<_> = c
+        .view
+        .rows
+        .iter()
+        .map(|r| (r.rank, r.quote_id, r.total_exact.as_str()))
+        .collect();
+    assert_eq!(totals, [(1, 1, "720"), (2, 2, "840")]);
+    let (cheap, dear) = (&c.costed[0].ranked.estimate, &c.costed[1].ranked.estimate);
+    assert_eq!((cheap.compute_h, dear.compute_h), (dec!(72), dec!(24)));
+    assert_eq!(
+        cheap.cost_per_unit.as_ref().map(|u| (u.per, u.amount)),
+        Some((1_000_000, dec!(2.7778)))
+    );
+    assert_eq!(
+        (cheap.effective_gpu_hour_price, dear.effective_gpu_hour_price),
+        (Some(dec!(10.0000)), Some(dec!(8.7500)))
+    );
+    assert_eq!((c.view.rows[0].over_budget, c.view.rows[1].over_budget), (false, true));
+    assert!(c.costed.iter().all(|q| q.throughput_typed && q.runs_used.is_empty()));
+    assert_eq!(c.view.query, format!("{NO_EXTRAS}&tp_1=1000&tp_2=3000"));
+    let (_, result) = scenario_of(&c, c.rates.clone()).unwrap();
+    let rerun: Vec<_> = result.quotes.iter().map(|q| q.estimate.total).collect();
+    assert_eq!(
+        rerun,
+        [dec!(720.00), dec!(840.00)],
+        "the exported scenario reproduces the page"
+    );
+}
+
+#[test]
+fn defaults_come_from_the_workload_and_add_setup_and_reruns() {
+    let c = built("tp_1=1000");
+    let value = |n: &str| c.view.assumptions.iter().find(|f| f.name == n).unwrap().value.clone();
+    assert_eq!(
+        (value("setup_h"), value("rerun_pct"), value("efficiency_pct")),
+        ("1".into(), "10".into(), "90".into())
+    );
+    assert_eq!(
+        (value("egress_gb"), value("ingress_gb"), value("nodes")),
+        ("30".into(), "0".into(), String::new())
+    );
+    let shared = c.shared.clone().unwrap();
+    assert_eq!(
+        (shared.rerun_share, shared.efficiency, shared.egress_gb),
+        (dec!(0.1), dec!(0.9), dec!(30))
+    );
+    // Quote 1: 1 h setup + 72 h × 1.1 = 80.2 h, billed as 81 whole hours at 10.00.
+    let one = &c.costed[0].ranked.estimate;
+    assert_eq!(
+        (one.busy_h, one.billable_h, one.total),
+        (dec!(80.2), dec!(81), dec!(810.00))
+    );
+    // Quote 2 has no throughput: the workload states no run length, so it cannot be costed.
+    assert_eq!(c.view.problems.len(), 1);
+    assert_eq!(c.view.problems[0].label, "Vendor 2");
+    assert!(
+        c.view.problems[0]
+            .message
+            .starts_with("No valid run measures this quote")
+    );
+}
+
+#[test]
+fn a_bad_quote_input_is_that_quotes_problem_and_a_picked_expired_quote_is_costed_with_a_warning() {
+    let c = built(&format!("{NO_EXTRAS}&picked=1&q=1&q=3&tp_1=1000&idle_h_1=x&tp_3=1000"));
+    assert_eq!(c.view.problems.len(), 1);
+    assert_eq!(c.view.problems[0].label, "Vendor 1");
+    assert!(c.view.problems[0].message.ends_with(": Enter a number, e.g. 1.5."));
+    assert_eq!(c.view.rows.len(), 1);
+    let row = &c.view.rows[0];
+    assert_eq!((row.quote_id, row.total_exact.as_str()), (3, "72"));
+    assert_eq!(row.warnings[0], Locale::En.t(Msg::TcoWExpired));
+}
+
+#[test]
+fn bad_shared_assumptions_are_named_and_nothing_is_costed() {
+    let c = built("setup_h=-1&rerun_pct=100&efficiency_pct=0&nodes=0&egress_gb=lots&tp_1=1000");
+    assert!(c.shared.is_none() && c.costed.is_empty() && c.view.rows.is_empty());
+    assert_eq!(c.view.quotes.len(), 4, "the quotes are still offered");
+    let field = |n: &str| c.view.assumptions.iter().find(|f| f.name == n).cloned().unwrap();
+    assert_eq!(field("setup_h").error.as_deref(), Some("Must not be negative."));
+    assert_eq!(
+        field("rerun_pct").error.as_deref(),
+        Some("Must lie between 0 and 99 %.")
+    );
+    assert_eq!(
+        field("efficiency_pct").error.as_deref(),
+        Some("Must lie between 1 and 100 %.")
+    );
+    assert!(field("nodes").error.unwrap().contains("1 to 64"));
+    assert_eq!(
+        (field("egress_gb").value.as_str(), field("egress_gb").error.as_deref()),
+        ("lots", Some("Enter a number, e.g. 1.5."))
+    );
+    let ok = built("rerun_pct=25&efficiency_pct=80&nodes=2").shared.unwrap();
+    assert_eq!(
+        (ok.rerun_share, ok.efficiency, ok.nodes, ok.setup_h),
+        (Decimal::new(25, 2), Decimal::new(8, 1), Some(2), Decimal::ONE)
+    );
+}
+
+#[test]
+fn a_request_built_in_code_compares_like_its_query() {
+    let request = CostRequest::new(Some(5))
+        .with_quotes([1, 2])
+        .with_shared(AssumptionOverrides {
+            setup_h: Some(Decimal::ZERO),
+            rerun_share: Some(Decimal::ZERO),
+            egress_gb: Some(Decimal::ZERO),
+            ..AssumptionOverrides::default()
+        })
+        .with_throughput(
+            1,
+            TypedThroughput {
+                per_s: dec!(1000),
+                n_run: None,
+            },
+        )
+        .with_throughput(
+            2,
+            TypedThroughput {
+                per_s: dec!(3000),
+                n_run: None,
+            },
+        );
+    let coded = build(&request, loaded(), Locale::En, false);
+    let read = built(&request.to_query());
+    assert_eq!(coded.view.rows, read.view.rows);
+    assert_eq!(coded.view.assumptions, read.view.assumptions);
+    assert_eq!(coded.view.rows[0].total_exact, "720");
+}
+
+#[test]
+fn a_budget_in_another_currency_without_a_rate_is_flagged_not_converted_1_to_1() {
+    let mut l = loaded();
+    l.budget = Some((dec!(100), Currency::parse("USD").unwrap()));
+    let c = build(&CostRequest::from_query("tp_1=1000&tp_2=3000"), l, Locale::En, false);
+    assert!(c.view.budget_unconverted);
+    assert!(c.view.budget_note.unwrap().contains("USD"));
+    assert!(c.view.rows.iter().all(|r| !r.over_budget));
+}

@@ -1,0 +1,158 @@
+//! The cost comparison of a workload across the team's quotes. A [`CostRequest`] says what
+//! is compared (read once from the page's query, or built in code); [`compare`] *loads* the
+//! workload, quotes, runs, rates and budget from the store, then *builds* the comparison with
+//! pure functions: the TCO engine per quote, ranked in the team's base currency. The page, its
+//! charts and its exports all come from here, so they always agree.
+//!
+//! - `request`: the request, read from the query and written back to it; `fields`: the query
+//!   and how each assumption field is checked;
+//! - `build`: the comparison from the loaded data (workload, assumptions, choices, costing,
+//!   ranking, budget); `pool`: the runs behind a quote's throughput;
+//! - `row`: one ranked row as shown; `texts`: the sentences; `scenario`: the scenario file that
+//!   reproduces a comparison, and prices and budgets in the base currency.
+
+mod build;
+mod fields;
+mod pool;
+mod request;
+mod row;
+mod scenario;
+mod texts;
+
+pub use fields::{FIELDS, FieldError, MAX_NODES, Query};
+pub use pool::same_node;
+pub use request::{CostRequest, QuoteInputError, QuoteSelection, TypedThroughput};
+pub use scenario::{budget_in_base, prices_in_base, scenario_of};
+
+use crate::{
+    domain::{
+        quotes::{QuoteDraft, RequirementKind, Workload},
+        runs::RunStatus,
+        tco::{Assumptions, Currency, ExchangeRate, RankedQuote, WhatIf},
+    },
+    error::AppError,
+    i18n::Locale,
+    store::{self, Db, runs::RunFilter},
+    views::tco::CostComparison,
+};
+
+/// One quote as costed, with what the page needs besides the engine's estimate.
+#[derive(Clone, Debug)]
+pub struct Costed {
+    /// Which of the team's quotes, by id.
+    pub quote_id: i64,
+    /// The revision costed: the quote's latest (1, 2, …).
+    pub revision: i64,
+    /// That revision's node and prices.
+    pub draft: QuoteDraft,
+    /// The assumptions this quote was costed under (shared ones plus its throughput and nodes).
+    pub assumptions: Assumptions,
+    /// The engine's result, ranked.
+    pub ranked: RankedQuote,
+    /// Low / expected / high and throughput sensitivity.
+    pub what_if: Option<WhatIf>,
+    /// The valid runs the throughput comes from (empty when typed or none).
+    pub runs_used: Vec<i64>,
+    /// The slowest valid run, used by the what-if.
+    pub slowest_run: Option<i64>,
+    /// Runs of this node and workload left out (not valid), with their status.
+    pub left_out: Vec<(i64, RunStatus)>,
+    /// The throughput was typed on the page.
+    pub throughput_typed: bool,
+    /// Requirements the node fails.
+    pub failing: Vec<RequirementKind>,
+    /// The quote's validity has ended.
+    pub expired: bool,
+}
+
+/// A whole comparison: the page model, the domain results behind it, the scenario that
+/// reproduces it.
+#[derive(Clone, Debug)]
+pub struct Computed {
+    /// The comparison as the page shows it, in the reader's language.
+    pub view: CostComparison,
+    /// Ranked quotes with their domain results.
+    pub costed: Vec<Costed>,
+    /// The workload (domain form), when one exists.
+    pub workload: Option<Workload>,
+    /// The currency totals are ranked in: the team's base currency (CNY when unset).
+    pub base: Currency,
+    /// The shared assumptions (without per-quote overrides), when they are valid.
+    pub shared: Option<Assumptions>,
+    /// The team's exchange rates the totals were converted with.
+    pub rates: Vec<ExchangeRate>,
+}
+
+/// Builds the comparison `request` asks for, for team `team_id`: loads, then builds
+/// ([`build::build`]); `can_set_budget` shows the budget form.
+pub async fn compare(
+    db: &Db,
+    team_id: i64,
+    request: &CostRequest,
+    locale: Locale,
+    can_set_budget: bool,
+) -> Result<Computed, AppError> {
+    let loaded = load(db, team_id, request).await?;
+    Ok(build::build(request, loaded, locale, can_set_budget))
+}
+
+/// Builds the comparison from the cost page's query string: [`CostRequest::from_query`], then
+/// [`compare`]. Kept for callers that still hold a query (orders); new code builds a
+/// [`CostRequest`].
+pub async fn compute(
+    db: &Db,
+    team_id: i64,
+    raw_query: &str,
+    locale: Locale,
+    can_set_budget: bool,
+) -> Result<Computed, AppError> {
+    compare(db, team_id, &CostRequest::from_query(raw_query), locale, can_set_budget).await
+}
+
+/// Everything [`build::build`] needs, from the store: the team's workloads, base currency
+/// (CNY when unset), rates, quotes and labels; the chosen workload's budget; and its runs
+/// with the node of each, only when there is something to cost.
+async fn load(db: &Db, team_id: i64, request: &CostRequest) -> Result<build::Loaded, AppError> {
+    let workloads = store::workloads::list(db, team_id).await?;
+    let chosen = build::chosen_workload(&workloads, request).map(|w| w.id);
+    let base = store::teams::base_currency(db, team_id)
+        .await?
+        .unwrap_or(Currency::parse("CNY").map_err(|_| AppError::Internal)?);
+    let rates = store::exchange_rates::list(db, team_id)
+        .await?
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
+    let budget = match chosen {
+        Some(id) => store::budgets::get(db, team_id, id).await?,
+        None => None,
+    };
+    let runs = match chosen.filter(|_| request.shared_reads()) {
+        Some(id) => run_pool(db, team_id, id).await?,
+        None => pool::RunPool::default(),
+    };
+    Ok(build::Loaded {
+        workloads,
+        base,
+        rates,
+        budget,
+        today: store::today(),
+        quotes: store::quotes::latest_all(db, team_id).await?,
+        labels: store::runs::quote_labels(db, team_id).await?,
+        runs,
+    })
+}
+
+/// The team's runs of `workload_id` (at most 1000) with the spec of each run's quote revision.
+async fn run_pool(db: &Db, team_id: i64, workload_id: i64) -> Result<pool::RunPool, AppError> {
+    let filter = RunFilter {
+        quote_id: None,
+        workload_id: Some(workload_id),
+    };
+    let runs = store::runs::list(db, team_id, filter, 1000).await?;
+    let revisions = store::quotes::measured_revisions(db, team_id, workload_id)
+        .await?
+        .into_iter()
+        .map(|rev| (rev.quote_id, rev.revision, rev.draft.spec));
+    Ok(pool::RunPool::new(runs, revisions))
+}

@@ -1,0 +1,260 @@
+//! One ranked row of the comparison: a costed quote as the page, the CSV and the order show it,
+//! in the reader's language, with money in the base currency and the quote's own currency in
+//! tooltips.
+
+use super::{
+    Costed,
+    scenario::prices_in_base,
+    texts::{component_line, decimal, hours, rate_note, requirement_text, throughput_text},
+};
+use crate::{
+    domain::{
+        money::{format_money, format_unit_price, group},
+        quotes::Workload,
+        runs::RunStatus,
+        tco::{BreakEven, CostPerUnit, Currency, Estimate, ExchangeRate, Pricing, QuoteGroup, TcoWarning, latest_rate},
+    },
+    i18n::{Locale, Msg},
+    views::tco::CostRow,
+};
+use rust_decimal::Decimal;
+
+/// The row of costed quote `c`: `budget` is the workload's budget in `base` (when it could be
+/// converted), `rates` the team's exchange rates.
+pub(super) fn row(
+    locale: Locale,
+    c: &Costed,
+    base: Currency,
+    budget: Option<Decimal>,
+    rates: &[ExchangeRate],
+    workload: Option<&Workload>,
+) -> CostRow {
+    let e = &c.ranked.estimate;
+    let cur = e.currency;
+    let rate = latest_rate(rates, cur, base);
+    let over_budget = budget.is_some_and(|amount| c.ranked.compared_total > amount);
+    let estimated = c.ranked.group == QuoteGroup::Estimated;
+    let work = workload.and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
+    let (unit_base, gpu_hour_base) = prices_in_base(&c.ranked, base, work, c.draft.spec.gpus_per_node);
+    let own_currency_title = |amount: String| (cur != base).then_some(amount);
+    CostRow {
+        rank: c.ranked.rank,
+        quote_id: c.quote_id,
+        revision: c.revision,
+        label: c.ranked.label.clone(),
+        currency: cur.code().to_string(),
+        total: format_money(e.total, cur),
+        total_exact: decimal(e.total),
+        compared_total: format_money(c.ranked.compared_total, base),
+        compared_exact: decimal(c.ranked.compared_total),
+        rate_note: c.ranked.rate_date.as_ref().and(rate).map(|r| rate_note(locale, r)),
+        cost_per_unit: e
+            .cost_per_unit
+            .as_ref()
+            .zip(unit_base)
+            .map(|(u, p)| per_unit(locale, u, p, base)),
+        cost_per_unit_title: e
+            .cost_per_unit
+            .as_ref()
+            .and_then(|u| own_currency_title(per_unit(locale, u, u.amount, cur))),
+        gpu_hour: gpu_hour_base.map(|p| format_unit_price(p, base, 2)),
+        gpu_hour_title: e
+            .effective_gpu_hour_price
+            .and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
+        time_to_finish: format!("{} h", hours(e.time_to_finish_h)),
+        hours_note: hours_note(locale, e),
+        nodes: e.nodes,
+        idle: format_money(e.idle_cost, cur),
+        pricing_note: pricing_note(locale, e),
+        components: e
+            .components
+            .iter()
+            .map(|comp| component_line(locale, comp, cur))
+            .collect(),
+        what_if: what_if_lines(locale, c),
+        warnings: warnings(locale, c, base, budget.filter(|_| over_budget)),
+        run_id: c.runs_used.first().copied(),
+        run_ids: c.runs_used.clone(),
+        throughput: throughput_note(locale, c),
+        over_budget,
+        estimated,
+        to_measure: estimated.then(|| to_measure(locale, workload)),
+    }
+}
+
+/// "<amount> per <per> <unit>" with `amount` (the price of `per` units) in `currency`.
+fn per_unit(locale: Locale, u: &CostPerUnit, amount: Decimal, currency: Currency) -> String {
+    locale.fmt(
+        Msg::TcoPerUnit,
+        &[
+            ("amount", &format_unit_price(amount, currency, 2)),
+            ("per", &group(Decimal::from(u.per), 0)),
+            ("unit", &u.unit),
+        ],
+    )
+}
+
+/// Nodes, busy, billable and rental hours.
+fn hours_note(locale: Locale, e: &Estimate) -> String {
+    locale.fmt(
+        Msg::TcoHours,
+        &[
+            ("nodes", &e.nodes.to_string()),
+            ("busy", &hours(e.busy_h)),
+            ("billable", &hours(e.billable_h)),
+            ("rental", &hours(e.rental_h)),
+        ],
+    )
+}
+
+/// What to measure to move an estimated quote into the measured group: a run, or first the
+/// workload's total work.
+fn to_measure(locale: Locale, workload: Option<&Workload>) -> String {
+    locale
+        .t(if workload.is_some_and(|w| w.total_work.is_some()) {
+            Msg::TcoToMeasure
+        } else {
+            Msg::TcoToMeasureWork
+        })
+        .to_string()
+}
+
+/// The row's warnings, in this order: validity ended, failed requirements, the engine's
+/// warnings, runs left out, over `over_budget` (the budget in `base`, when exceeded), unused
+/// commitment hours.
+fn warnings(locale: Locale, c: &Costed, base: Currency, over_budget: Option<Decimal>) -> Vec<String> {
+    let e = &c.ranked.estimate;
+    let mut warnings = Vec::new();
+    if c.expired {
+        warnings.push(locale.t(Msg::TcoWExpired).to_string());
+    }
+    for kind in &c.failing {
+        warnings.push(locale.fmt(
+            Msg::TcoWRequirement,
+            &[("requirement", &requirement_text(locale, *kind))],
+        ));
+    }
+    warnings.extend(e.warnings.iter().map(|w| engine_warning(locale, w)));
+    for (id, status) in &c.left_out {
+        let why = locale.t(if *status == RunStatus::Invalid {
+            Msg::TcoWhyInvalid
+        } else {
+            Msg::TcoWhyWarn
+        });
+        warnings.push(locale.fmt(Msg::TcoWRunNotUsed, &[("id", &id.to_string()), ("why", why)]));
+    }
+    if let Some(amount) = over_budget {
+        warnings.push(locale.fmt(Msg::TcoWOverBudget, &[("budget", &format_money(amount, base))]));
+    }
+    if let Some(unused) = e.unused_commitment_h.filter(|h| !h.is_zero()) {
+        warnings.push(locale.fmt(Msg::TcoWUnusedCommitment, &[("hours", &hours(unused))]));
+    }
+    warnings
+}
+
+/// One of the engine's warnings as a sentence.
+fn engine_warning(locale: Locale, w: &TcoWarning) -> String {
+    match w {
+        TcoWarning::ThroughputAssumed => locale.t(Msg::TcoWThroughputAssumed).to_string(),
+        TcoWarning::StatedRunLengthIgnored { run_hours } => {
+            locale.fmt(Msg::TcoWRunLengthIgnored, &[("hours", &hours(*run_hours))])
+        }
+        TcoWarning::NodesBelowRequirement { needed, chosen } => locale.fmt(
+            Msg::TcoWNodesBelow,
+            &[("needed", &needed.to_string()), ("chosen", &chosen.to_string())],
+        ),
+        TcoWarning::MinimumBillableApplied { minimum_h } => {
+            locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))])
+        }
+    }
+}
+
+/// With a monthly commitment on the sheet: the pricing used, both compute prices and the
+/// break-even (rule 4).
+fn pricing_note(locale: Locale, e: &Estimate) -> Option<String> {
+    let cur = e.currency;
+    let (monthly, be) = e.monthly_compute.zip(e.break_even)?;
+    let break_even = match be {
+        BreakEven::WithinTerm { hours: h } => locale.fmt(Msg::TcoBreakEvenAt, &[("hours", &hours(h))]),
+        BreakEven::NeverWithinTerm => locale.t(Msg::TcoBreakEvenNever).to_string(),
+    };
+    let args = [
+        ("monthly", format_money(monthly, cur)),
+        ("on_demand", format_money(e.on_demand_compute, cur)),
+        ("break_even", break_even),
+    ];
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    Some(locale.fmt(
+        if e.pricing_used == Pricing::Monthly {
+            Msg::TcoPricingMonthly
+        } else {
+            Msg::TcoPricingOnDemand
+        },
+        &args,
+    ))
+}
+
+/// Low / expected / high totals, then 20 % slower and faster throughput and the slowest valid
+/// run when the engine gave them, in the quote's currency.
+fn what_if_lines(locale: Locale, c: &Costed) -> Vec<(String, String)> {
+    let Some(w) = &c.what_if else {
+        return Vec::new();
+    };
+    let cur = c.ranked.estimate.currency;
+    let pct = "20";
+    let mut out = vec![
+        (locale.t(Msg::TcoWiLow).to_string(), format_money(w.low.total, cur)),
+        (
+            locale.t(Msg::TcoWiExpected).to_string(),
+            format_money(w.expected.total, cur),
+        ),
+        (locale.t(Msg::TcoWiHigh).to_string(), format_money(w.high.total, cur)),
+    ];
+    if let Some(s) = &w.slower_throughput {
+        out.push((
+            locale.fmt(Msg::TcoWiSlower, &[("pct", pct)]),
+            format_money(s.total, cur),
+        ));
+    }
+    if let Some(f) = &w.faster_throughput {
+        out.push((
+            locale.fmt(Msg::TcoWiFaster, &[("pct", pct)]),
+            format_money(f.total, cur),
+        ));
+    }
+    if let (Some(s), Some(id)) = (&w.slowest_run, c.slowest_run) {
+        out.push((
+            locale.fmt(Msg::TcoWiSlowest, &[("id", &id.to_string())]),
+            format_money(s.total, cur),
+        ));
+    }
+    out
+}
+
+/// Where the throughput comes from (typed, or the runs used) and the one-node and planned
+/// figures (rule 2), when the estimate is measured.
+fn throughput_note(locale: Locale, c: &Costed) -> Option<String> {
+    let e = &c.ranked.estimate;
+    let unit = e.cost_per_unit.as_ref().map_or("", |u| u.unit.as_str());
+    let (t1, planned) = e.one_node_throughput_per_s.zip(e.planned_throughput_per_s)?;
+    let ids = c
+        .runs_used
+        .iter()
+        .map(|id| format!("#{id}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let args = [
+        ("t1", format!("{} {unit}/s", throughput_text(t1))),
+        ("planned", format!("{} {unit}/s", throughput_text(planned))),
+        ("nodes", e.nodes.to_string()),
+        ("n_run", e.n_run.unwrap_or(1).to_string()),
+        ("ids", ids),
+    ];
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let msg = if c.runs_used.is_empty() {
+        Msg::TcoThroughputTyped
+    } else {
+        Msg::TcoThroughputFromRuns
+    };
+    Some(locale.fmt(msg, &args))
+}

@@ -1,0 +1,220 @@
+//! The comparison's sentences in the reader's language: engine errors, input errors, cost
+//! lines, hours and exchange-rate notes.
+
+use super::{
+    fields::{FieldError, MAX_NODES},
+    request::QuoteInputError,
+};
+use crate::{
+    domain::{
+        money::{format_money, format_unit_price, group},
+        quotes::{RequirementKind, Workload},
+        tco::{ComponentKind, CostComponent, Currency, ErrorReason, ExchangeRate, TcoError, Unit},
+    },
+    i18n::{Locale, Msg},
+    views::tco::ComponentLine,
+};
+use rust_decimal::Decimal;
+
+/// An exact figure as the exports write it (trailing zeros dropped).
+pub(super) fn decimal(d: Decimal) -> String {
+    d.normalize().to_string()
+}
+
+/// What is wrong with a typed assumption, as shown next to the field.
+pub(super) fn field_error(locale: Locale, e: FieldError) -> String {
+    match e {
+        FieldError::Number => locale.t(Msg::TcoErrNumber).to_string(),
+        FieldError::Negative => locale.t(Msg::TcoErrNegative).to_string(),
+        FieldError::Percent { min, max } => locale.fmt(
+            Msg::TcoErrPercent,
+            &[("min", &min.to_string()), ("max", &max.to_string())],
+        ),
+        FieldError::Nodes => nodes_error(locale),
+    }
+}
+
+fn nodes_error(locale: Locale) -> String {
+    locale.fmt(Msg::TcoErrNodes, &[("max", &MAX_NODES.to_string())])
+}
+
+/// What is wrong with one quote's own inputs, as "field: message".
+pub(super) fn quote_input_error(locale: Locale, e: QuoteInputError) -> String {
+    let (label, message) = match e {
+        QuoteInputError::Override(name, e) => (
+            locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions)),
+            field_error(locale, e),
+        ),
+        QuoteInputError::ThroughputNotPositive => {
+            (locale.t(Msg::TcoOverrideTp), locale.t(Msg::TcoErrPositive).to_string())
+        }
+        QuoteInputError::ThroughputNumber => (locale.t(Msg::TcoOverrideTp), locale.t(Msg::TcoErrNumber).to_string()),
+        QuoteInputError::ThroughputNodes => (locale.t(Msg::TcoOverrideTpNodes), nodes_error(locale)),
+    };
+    format!("{label}: {message}")
+}
+
+fn reason_text(locale: Locale, reason: &ErrorReason) -> String {
+    Msg::from_key(&format!("tco_error.{}", reason.code()))
+        .map_or_else(|| reason.to_string(), |m| locale.t(m).to_string())
+}
+
+/// Why a quote cannot be costed, as a sentence in the reader's language.
+pub(super) fn error_sentence(locale: Locale, e: &TcoError, workload: &Workload) -> String {
+    use ErrorReason as R;
+    let reason = reason_text(locale, &e.reason);
+    match (&e.reason, e.field) {
+        (R::NoWorkSize, _) if workload.total_work.is_none() => locale.t(Msg::TcoENoWorkSize).to_string(),
+        (R::NoWorkSize, _) => locale.t(Msg::TcoENoRunLength).to_string(),
+        (R::MissingRate { from, to }, _) => locale.fmt(Msg::TcoEMissingRate, &[("from", from), ("to", to)]),
+        (R::Overflow, _) => locale.t(Msg::TcoEOverflow).to_string(),
+        (R::Missing, "price_sheet.commitment_months" | "price_sheet.monthly_price") => {
+            locale.t(Msg::TcoEMonthlyIncomplete).to_string()
+        }
+        (_, f) if f.starts_with("price_sheet.") => locale.fmt(Msg::TcoEPriceSheet, &[("reason", &reason)]),
+        (_, f) if f.starts_with("node_shape.") => locale.fmt(Msg::TcoENodeShape, &[("reason", &reason)]),
+        (_, f) if f.starts_with("workload.") => locale.fmt(Msg::TcoEWorkload, &[("reason", &reason)]),
+        (_, f) => locale.fmt(Msg::TcoErrorLine, &[("field", f), ("reason", &reason)]),
+    }
+}
+
+/// One cost component as a line of the breakdown.
+pub(super) fn component_line(locale: Locale, c: &CostComponent, currency: Currency) -> ComponentLine {
+    let (code, name) = match &c.kind {
+        ComponentKind::OnDemandCompute => ("on_demand_compute", locale.t(Msg::TcoCOnDemandCompute).to_string()),
+        ComponentKind::MonthlyCommitment => ("monthly_commitment", locale.t(Msg::TcoCMonthlyCommitment).to_string()),
+        ComponentKind::StoppedCompute => ("stopped_compute", locale.t(Msg::TcoCStoppedCompute).to_string()),
+        ComponentKind::Disk => ("disk", locale.t(Msg::TcoCDisk).to_string()),
+        ComponentKind::PublicIp => ("public_ip", locale.t(Msg::TcoCPublicIp).to_string()),
+        ComponentKind::Traffic => ("traffic", locale.t(Msg::TcoCTraffic).to_string()),
+        ComponentKind::Snapshots => ("snapshots", locale.t(Msg::TcoCSnapshots).to_string()),
+        ComponentKind::OtherFee(label) => ("other_fee", locale.fmt(Msg::TcoCOtherFee, &[("label", label)])),
+    };
+    let unit = locale.t(match c.unit {
+        Unit::NodeHour => Msg::TcoUNodeHour,
+        Unit::NodeMonth => Msg::TcoUNodeMonth,
+        Unit::GbMonth => Msg::TcoUGbMonth,
+        Unit::Gb => Msg::TcoUGb,
+        Unit::IpHour => Msg::TcoUIpHour,
+        Unit::Item => Msg::TcoUItem,
+    });
+    ComponentLine {
+        code: code.into(),
+        name,
+        unit: unit.into(),
+        quantity: group(
+            c.quantity.round_dp(4).normalize(),
+            c.quantity.round_dp(4).normalize().scale(),
+        ),
+        price: c
+            .unit_price
+            .map(|p| format_unit_price(p, currency, 4))
+            .unwrap_or_default(),
+        cost: format_money(c.cost, currency),
+        cost_exact: decimal(c.cost),
+    }
+}
+
+/// Hours with at most two decimals, grouped.
+pub(super) fn hours(d: Decimal) -> String {
+    group(d.round_dp(2).normalize(), d.round_dp(2).normalize().scale())
+}
+
+/// A throughput with at most three decimals, grouped.
+pub(super) fn throughput_text(d: Decimal) -> String {
+    group(d.round_dp(3).normalize(), d.round_dp(3).normalize().scale())
+}
+
+/// The note of the rate a figure was converted with: the pair, the rate to four decimals, its date.
+pub(super) fn rate_note(locale: Locale, r: &ExchangeRate) -> String {
+    locale.fmt(
+        Msg::TcoRateNote,
+        &[
+            ("from", r.from.code()),
+            ("rate", &format!("{:.4}", r.rate)),
+            ("to", r.to.code()),
+            ("date", &r.date),
+        ],
+    )
+}
+
+/// A requirement's name in the reader's language (`req.<kind>` of the locale files).
+pub(super) fn requirement_text(locale: Locale, kind: RequirementKind) -> String {
+    let code = serde_json::to_value(kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    Msg::from_key(&format!("req.{code}")).map_or(code, |m| locale.t(m).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_errors_become_sentences_in_both_languages() {
+        use crate::domain::tco::ErrorReason as R;
+        let mut w: Workload = serde_json::from_value(serde_json::json!({
+            "name": "w", "kind": "batch", "vram_peak_gib": "20", "vram_peak_measured": true, "concurrency": 1,
+            "gpus_needed": 1, "data_gb": "0", "checkpoint_gb": "0"
+        }))
+        .unwrap();
+        let no_size = TcoError::new("workload.run_hours", R::NoWorkSize);
+        assert_eq!(
+            error_sentence(Locale::En, &no_size, &w),
+            "This workload states neither its total work nor its run length: add one on the workload page."
+        );
+        assert!(error_sentence(Locale::ZhCn, &no_size, &w).starts_with("该任务既没有填写总工作量"));
+        w.total_work = Some(crate::domain::tco::TotalWork {
+            amount: Decimal::ONE,
+            unit: "tokens".into(),
+        });
+        assert!(error_sentence(Locale::En, &no_size, &w).starts_with("No valid run measures this quote"));
+        let rate = TcoError::new(
+            "scenario.exchange_rates",
+            R::MissingRate {
+                from: "USD".into(),
+                to: "CNY".into(),
+            },
+        );
+        assert_eq!(
+            error_sentence(Locale::En, &rate, &w),
+            "There is no exchange rate between USD and CNY: add one under Exchange rates."
+        );
+        let term = TcoError::new("price_sheet.commitment_months", R::Missing);
+        assert!(error_sentence(Locale::En, &term, &w).contains("without a commitment term"));
+        let price = TcoError::new("price_sheet.on_demand_hourly", R::Negative);
+        assert_eq!(
+            error_sentence(Locale::En, &price, &w),
+            "A price on this quote must not be negative: fix the quote."
+        );
+        assert_eq!(
+            error_sentence(Locale::ZhCn, &price, &w),
+            "该报价的某个价格不能为负数：请修改报价。"
+        );
+        for e in [no_size, rate, term, price] {
+            for locale in [Locale::En, Locale::ZhCn] {
+                assert!(!error_sentence(locale, &e, &w).contains(e.field), "{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn input_errors_name_the_field_and_the_rule() {
+        let percent = FieldError::Percent { min: 0, max: 99 };
+        assert_eq!(field_error(Locale::En, percent), "Must lie between 0 and 99 %.");
+        assert!(field_error(Locale::En, FieldError::Nodes).contains("1 to 64"));
+        assert_eq!(field_error(Locale::En, FieldError::Negative), "Must not be negative.");
+        let nodes = quote_input_error(Locale::En, QuoteInputError::ThroughputNodes);
+        assert!(nodes.contains(": ") && nodes.contains("1 to 64"), "{nodes}");
+        let idle = quote_input_error(Locale::En, QuoteInputError::Override("idle_h", FieldError::Number));
+        assert!(idle.ends_with(": Enter a number, e.g. 1.5."), "{idle}");
+    }
+
+    #[test]
+    fn hours_and_throughputs_are_rounded_for_reading() {
+        assert_eq!(hours(Decimal::new(123_456, 3)), "123.46");
+        assert_eq!(hours(Decimal::from(1200)), "1,200");
+        assert_eq!(throughput_text(Decimal::new(10_004_449, 4)), "1,000.445");
+    }
+}
