@@ -1,32 +1,10 @@
 //! Minimal inputs: everything zero except what a test sets.
 
-use crate::domain::tco::{
-    Assumptions, BillingIncrement, ComponentKind, Currency, Demand, Estimate, NodeShape, PriceBasis, PriceSheet,
-    TotalWork,
-};
+use crate::domain::tco::{Assumptions, ComponentKind, Demand, Estimate, NodeShape, PriceSheet, TotalWork};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
-/// A CNY sheet billed per started hour, per node, with no extras.
-pub(super) fn sheet(hourly: Decimal) -> PriceSheet {
-    PriceSheet {
-        currency: Currency::CNY,
-        basis: PriceBasis::PerNode,
-        on_demand_hourly: hourly,
-        billing_increment: BillingIncrement::Hour,
-        minimum_billable_hours: Decimal::ZERO,
-        monthly_price: None,
-        commitment_months: None,
-        stopped_bills_compute: false,
-        disk_price_gb_month: Decimal::ZERO,
-        snapshot_price_gb_month: Decimal::ZERO,
-        egress_price_gb: Decimal::ZERO,
-        free_egress_gb: Decimal::ZERO,
-        ingress_price_gb: Decimal::ZERO,
-        public_ip_hourly: Decimal::ZERO,
-        other_fees: Vec::new(),
-    }
-}
+pub(super) use crate::domain::test_fixtures::sheet;
 
 /// A node with `gpus` GPUs and no disks.
 pub(super) fn shape(gpus: u32) -> NodeShape {
