@@ -48,9 +48,7 @@ impl Section {
 /// A short text in English and Simplified Chinese.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Text {
-    /// English.
     pub en: &'static str,
-    /// 简体中文.
     pub zh: &'static str,
 }
 
@@ -215,8 +213,6 @@ impl Item {
 /// Title of a section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SectionInfo {
-    /// The section.
     pub section: Section,
-    /// Its title.
     pub title: Text,
 }

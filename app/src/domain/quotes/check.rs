@@ -178,13 +178,12 @@ pub fn vendor_questions(checked: &[Requirement]) -> Vec<Unstated> {
 pub struct Requirement {
     /// What is checked.
     pub kind: RequirementKind,
-    /// The outcome.
     pub status: RequirementStatus,
     /// What the workload needs.
     pub required: Option<Figure>,
     /// What the node offers; `None` when the vendor has not stated it.
     pub offered: Option<Figure>,
-    /// Explanations.
+    /// Why the status is what it is, in the order the checks ran.
     pub notes: Vec<Note>,
 }
 

@@ -20,7 +20,6 @@ pub struct QuoteDraft {
     pub valid_until: Date,
     /// The node offered.
     pub spec: NodeSpec,
-    /// The prices.
     pub price: PriceSheet,
     /// Whether a commitment renews automatically, if stated (seed 000 §5).
     #[serde(default)]
@@ -28,7 +27,7 @@ pub struct QuoteDraft {
     /// The early-release rule, in the vendor's words (seed 000 §5).
     #[serde(default)]
     pub early_release: String,
-    /// Free notes.
+    /// Free text; may be empty.
     #[serde(default)]
     pub notes: String,
 }
