@@ -15,7 +15,7 @@ pub struct VendorRow {
     pub website: String,
     /// Contact person, e-mail or phone.
     pub contact: String,
-    /// Support and operations scope, as JSON (seed 001 §5).
+    /// Support and operations scope, as JSON ([`crate::domain::quotes::SupportScope`]).
     pub support_scope: String,
     /// Free text; may be empty.
     pub notes: String,

@@ -37,7 +37,7 @@ pub enum AnswerCode {
     },
     /// Quoted exclusivity, fine for this workload.
     Exclusivity { exclusivity: Exclusivity },
-    /// A sliced GPU for training (seed 000 FAQ: training wants exclusive GPUs).
+    /// A sliced GPU for training (checklist item `gpu.exclusivity`: training wants exclusive GPUs).
     SlicedForTraining {
         /// The kind of slicing.
         exclusivity: Exclusivity,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One of the six checklist sections, in the seeds' order (seed 000 一 … 六).
+/// One of the six checklist sections, in the order the checklist shows them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Section {

@@ -21,10 +21,10 @@ pub struct QuoteDraft {
     /// The node offered.
     pub spec: NodeSpec,
     pub price: PriceSheet,
-    /// Whether a commitment renews automatically, if stated (seed 000 §5).
+    /// Whether a commitment renews automatically, if stated (checklist item `bill.auto_renewal`).
     #[serde(default)]
     pub auto_renewal: Option<bool>,
-    /// The early-release rule, in the vendor's words (seed 000 §5).
+    /// The early-release rule, in the vendor's words (checklist item `bill.early_release`).
     #[serde(default)]
     pub early_release: String,
     /// Free text; may be empty.

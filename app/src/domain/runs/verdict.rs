@@ -398,7 +398,7 @@ impl Default for Thresholds {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictContext {
     /// VRAM headroom the workload asks for on top of its peak, percent
-    /// (15–25, seed 002).
+    /// (15–25, [`crate::domain::vram`]).
     pub headroom_pct: Decimal,
     #[serde(default)]
     pub thresholds: Thresholds,
