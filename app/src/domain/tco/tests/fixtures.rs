@@ -1,6 +1,9 @@
 //! Minimal inputs: everything zero except what a test sets.
 
-use crate::domain::tco::{Assumptions, ComponentKind, Demand, Estimate, NodeShape, PriceSheet, TotalWork};
+use crate::domain::tco::{
+    Assumptions, ComponentKind, Demand, Estimate, NodeShape, PriceSheet, RunThroughput, TotalWork, WhatIf,
+    WhatIfProfiles, what_if,
+};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
@@ -67,4 +70,23 @@ pub(super) fn run(sheet: &PriceSheet, gpus_per_node: u32, gpus: u32, run_hours: 
 /// The cost of the component of `kind` (panics if absent).
 pub(super) fn cost(e: &Estimate, kind: &ComponentKind) -> Decimal {
     e.component(kind).map(|c| c.cost).expect("component present")
+}
+
+/// The what-if of 36,000 tokens on one one-GPU node at 10 per node-hour, no overheads,
+/// measured at `throughput_per_s` tokens per second, with the default profiles and the
+/// `slowest` valid run, if any.
+pub(super) fn what_if_36k_tokens(throughput_per_s: Decimal, slowest: Option<RunThroughput>) -> WhatIf {
+    let a = Assumptions {
+        measured_throughput_per_s: Some(throughput_per_s),
+        ..assumptions()
+    };
+    what_if(
+        &sheet(dec!(10)),
+        &shape(1),
+        &work(dec!(36000), 1),
+        &a,
+        &WhatIfProfiles::default(),
+        slowest,
+    )
+    .expect("valid inputs")
 }
