@@ -18,6 +18,15 @@ pub(super) fn shape(gpus: u32) -> NodeShape {
     }
 }
 
+/// A node with `gpus` GPUs, a `system_gb` system disk and a `data_gb` data disk (GB).
+pub(super) fn with_disks(gpus: u32, system_gb: Decimal, data_gb: Decimal) -> NodeShape {
+    NodeShape {
+        system_disk_gb: system_gb,
+        data_disk_gb: data_gb,
+        ..shape(gpus)
+    }
+}
+
 /// A workload needing `gpus` GPUs for a stated `run_hours`.
 pub(super) fn hours(run_hours: Decimal, gpus: u32) -> Demand {
     Demand {

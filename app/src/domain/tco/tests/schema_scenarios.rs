@@ -1,6 +1,6 @@
 //! Scenarios the schema tests validate: the fullest one and representative ones.
 
-use super::fixtures::{assumptions, hours, shape, sheet, work};
+use super::fixtures::{assumptions, hours, shape, sheet, with_disks, work};
 use crate::domain::tco::{
     AssumptionOverrides, Assumptions, BillingIncrement, Currency, Demand, ExchangeRate, Fee, NodeShape, PriceBasis,
     PriceSheet, Quote, Scenario, TotalWork,
@@ -68,11 +68,7 @@ pub(super) fn full() -> Scenario {
         }],
         ..sheet(dec!(20.00))
     };
-    let disks = NodeShape {
-        system_disk_gb: dec!(100),
-        data_disk_gb: dec!(500),
-        ..shape(8)
-    };
+    let disks = with_disks(8, dec!(100), dec!(500));
     let overrides = AssumptionOverrides {
         setup_h: Some(dec!(2)),
         data_prep_h: Some(dec!(1)),
