@@ -6,12 +6,10 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::format;
 use super::legend::{self, Swatch};
-use super::plot::{self, Area, DrawResult};
+use super::plot::{self, Area, DrawResult, WIDTH};
 use super::style;
 use super::telemetry_data::value_range;
 
-/// Width of the chart, pixels.
-const WIDTH: u32 = 960;
 /// Height of the plot below the header, x axis included, pixels.
 const PLOT_H: u32 = 420;
 
@@ -126,29 +124,18 @@ fn draw_plot(area: &Area<'_>, data: &Prepared, labels: &HoursLabels) -> DrawResu
     let (x_low, x_high) = value_range(xs, None);
     let (y_low, y_high) = value_range(points().map(|p| p.1), None);
 
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(8)
-        .margin_right(24)
-        .margin_top(6)
-        .margin_bottom(4)
-        .x_label_area_size(44)
-        .y_label_area_size(96)
-        .build_cartesian_2d(x_low..x_high, y_low..y_high)?;
-    chart
-        .configure_mesh()
-        .x_labels(10)
-        .y_labels(6)
-        .max_light_lines(1)
-        .light_line_style(style::GRID.mix(0.6))
-        .bold_line_style(style::GRID)
-        .axis_style(style::INK)
-        .label_style(style::font(12).color(&style::INK))
-        .axis_desc_style(style::font(13).color(&style::INK))
-        .x_label_formatter(&format::tick)
-        .y_label_formatter(&format::tick)
-        .x_desc(labels.x_axis.as_str())
-        .y_desc(labels.y_axis.as_str())
-        .draw()?;
+    let mut chart = plot::panel(area, x_low..x_high, y_low..y_high, (44, 96))?;
+    plot::draw_axes(
+        &mut chart,
+        &plot::Axes {
+            x_labels: 10,
+            y_labels: 6,
+            x_tick: &format::tick,
+            y_tick: &format::tick,
+            x_desc: Some(&labels.x_axis),
+            y_desc: &labels.y_axis,
+        },
+    )?;
 
     let right_half = |x: f64| x > x_low + (x_high - x_low) * 0.7;
     let marker_text = |x: f64, text: String, colour: RGBColor, dy: i32| {

@@ -4,16 +4,12 @@ use plotters::prelude::*;
 
 use super::format;
 use super::legend::{self, Swatch};
-use super::plot::{self, Area, DrawResult};
+use super::plot::{self, Area, DrawResult, WIDTH, X_AXIS_PX};
 use super::style;
 use super::telemetry_data::value_range;
 
-/// Width of the chart, pixels.
-const WIDTH: u32 = 960;
 /// Height of each panel without the x axis, pixels.
 const PANEL_H: u32 = 210;
-/// Extra height of the bottom panel, which carries the node axis, pixels.
-const X_AXIS_PX: u32 = 44;
 
 /// The outcome of running the workload on a number of nodes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,14 +97,12 @@ fn draw_panel(
     x_axis: Option<&str>,
 ) -> DrawResult {
     let (y_low, y_high) = value_range(points.iter().map(|p| p.1), None);
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(8)
-        .margin_right(24)
-        .margin_top(6)
-        .margin_bottom(4)
-        .x_label_area_size(if x_axis.is_some() { X_AXIS_PX } else { 0 })
-        .y_label_area_size(96)
-        .build_cartesian_2d(shown.0 - 1..shown.1 + 1, y_low..y_high)?;
+    let mut chart = plot::panel(
+        area,
+        shown.0 - 1..shown.1 + 1,
+        y_low..y_high,
+        (if x_axis.is_some() { X_AXIS_PX } else { 0 }, 96),
+    )?;
     // Integer coordinates give whole-number ticks; the padding ticks stay blank.
     let node_tick = |n: &i64| {
         if (shown.0..=shown.1).contains(n) {
@@ -117,22 +111,17 @@ fn draw_panel(
             String::new()
         }
     };
-    let mut mesh = chart.configure_mesh();
-    mesh.x_labels(12)
-        .y_labels(5)
-        .max_light_lines(1)
-        .light_line_style(style::GRID.mix(0.6))
-        .bold_line_style(style::GRID)
-        .axis_style(style::INK)
-        .label_style(style::font(12).color(&style::INK))
-        .axis_desc_style(style::font(13).color(&style::INK))
-        .x_label_formatter(&node_tick)
-        .y_label_formatter(&format::tick)
-        .y_desc(y_axis);
-    if let Some(desc) = x_axis {
-        mesh.x_desc(desc);
-    }
-    mesh.draw()?;
+    plot::draw_axes(
+        &mut chart,
+        &plot::Axes {
+            x_labels: 12,
+            y_labels: 5,
+            x_tick: &node_tick,
+            y_tick: &format::tick,
+            x_desc: x_axis,
+            y_desc: y_axis,
+        },
+    )?;
 
     if points.len() > 1 {
         chart.draw_series(LineSeries::new(points.iter().copied(), colour.stroke_width(2)))?;

@@ -1,16 +1,28 @@
 //! Rendering shared by the line charts: the SVG string, the title-only chart
-//! for empty input, and point filtering.
+//! for empty input, one panel's frame and axes in the house style, and point
+//! filtering.
 
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
+
+use super::style;
 
 use super::legend;
 use super::svg;
+
+/// Width of every line chart, pixels.
+pub(super) const WIDTH: u32 = 960;
+/// Height of the x axis (tick labels and description) under a chart's bottom
+/// panel, pixels.
+pub(super) const X_AXIS_PX: u32 = 44;
 
 /// The drawing area of an in-memory SVG.
 pub(super) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 /// What drawing into an in-memory SVG returns.
 pub(super) type DrawResult = Result<(), DrawingAreaErrorKind<std::io::Error>>;
+/// A panel of an in-memory SVG on cartesian coordinates `X`, `Y`.
+pub(super) type Chart<'a, 'b, X, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>;
 
 /// A white `width`×`height` SVG drawn by `draw`, with its `<title>`.
 pub(super) fn render(width: u32, height: u32, title: &str, draw: impl FnOnce(&Area<'_>) -> DrawResult) -> String {
@@ -33,6 +45,65 @@ pub(super) fn title_only(width: u32, title: &str) -> String {
     render(width, height, title, |root| {
         legend::draw_header(root, width, title, &[]).map(|_| ())
     })
+}
+
+/// One chart panel of `area` over the ranges `x` and `y`, with the margins
+/// every line chart uses and room for tick labels below (`x_label_px`, 0 for
+/// a panel without its own x axis) and left (`y_label_px`).
+pub(super) fn panel<'a, 'b, X: AsRangedCoord, Y: AsRangedCoord>(
+    area: &'a Area<'b>,
+    x: X,
+    y: Y,
+    (x_label_px, y_label_px): (u32, u32),
+) -> Result<Chart<'a, 'b, X::CoordDescType, Y::CoordDescType>, DrawingAreaErrorKind<std::io::Error>> {
+    ChartBuilder::on(area)
+        .margin_left(8)
+        .margin_right(24)
+        .margin_top(6)
+        .margin_bottom(4)
+        .x_label_area_size(x_label_px)
+        .y_label_area_size(y_label_px)
+        .build_cartesian_2d(x, y)
+}
+
+/// The grid, axes and tick texts of one panel: how many ticks, how each
+/// reads, and the axis descriptions (`x_desc` only on a panel that shows the
+/// x axis).
+pub(super) struct Axes<'f, XV, YV> {
+    pub(super) x_labels: usize,
+    pub(super) y_labels: usize,
+    pub(super) x_tick: &'f dyn Fn(&XV) -> String,
+    pub(super) y_tick: &'f dyn Fn(&YV) -> String,
+    pub(super) x_desc: Option<&'f str>,
+    pub(super) y_desc: &'f str,
+}
+
+/// Draws `axes` on `chart` in the house style of [`style`] (light grid, ink
+/// axes, 12 px ticks, 13 px descriptions).
+pub(super) fn draw_axes<X, Y>(
+    chart: &mut Chart<'_, '_, X, Y>,
+    axes: &Axes<'_, X::ValueType, Y::ValueType>,
+) -> DrawResult
+where
+    X: Ranged + ValueFormatter<X::ValueType>,
+    Y: Ranged + ValueFormatter<Y::ValueType>,
+{
+    let mut mesh = chart.configure_mesh();
+    mesh.x_labels(axes.x_labels)
+        .y_labels(axes.y_labels)
+        .max_light_lines(1)
+        .light_line_style(style::GRID.mix(0.6))
+        .bold_line_style(style::GRID)
+        .axis_style(style::INK)
+        .label_style(style::font(12).color(&style::INK))
+        .axis_desc_style(style::font(13).color(&style::INK))
+        .x_label_formatter(axes.x_tick)
+        .y_label_formatter(axes.y_tick)
+        .y_desc(axes.y_desc);
+    if let Some(desc) = axes.x_desc {
+        mesh.x_desc(desc);
+    }
+    mesh.draw()
 }
 
 /// `(x, y)` pairs of `xs` and `ys` (up to the shorter) where both are finite.

@@ -63,15 +63,33 @@ pub(super) const TIME_LINE: RGBColor = RGBColor(0x2A, 0x9D, 0x3A);
 
 /// The colour of the `i`-th cost component (by first appearance).
 pub(super) fn cost_colour(i: usize) -> RGBColor {
-    COST_PALETTE[i % COST_PALETTE.len()]
+    cycled(&COST_PALETTE, i)
 }
 
 /// The line colour of the `i`-th GPU (by sorted index).
 pub(super) fn gpu_colour(i: usize) -> RGBColor {
-    GPU_PALETTE[i % GPU_PALETTE.len()]
+    cycled(&GPU_PALETTE, i)
+}
+
+/// The `i`-th colour of `palette`, starting over after its last.
+fn cycled(palette: &[RGBColor], i: usize) -> RGBColor {
+    palette[i % palette.len()]
 }
 
 /// A font whose SVG `font-size` is `px` (plotters divides the size by 1.24).
 pub(super) fn font(px: u32) -> FontDesc<'static> {
     (FONT, f64::from(px) * 1.24).into_font()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palettes_start_over_after_eight() {
+        assert_eq!(gpu_colour(0), RGBColor(0x1F, 0x5F, 0xBF));
+        assert_eq!(gpu_colour(8), gpu_colour(0));
+        assert_eq!(gpu_colour(15), RGBColor(0x33, 0x33, 0x33));
+        assert_eq!(cost_colour(9), RGBColor(0x9B, 0xB7, 0xD4));
+    }
 }

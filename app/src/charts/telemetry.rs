@@ -1,21 +1,18 @@
 //! The telemetry chart of one run: utilisation, memory and SM clock over time.
 
-use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 use super::legend::{self, Swatch};
+use super::plot::{self, Area, Chart, DrawResult, WIDTH, X_AXIS_PX};
 use super::style;
 use super::svg;
 use super::telemetry_data::{self, Prepared, TimeUnit};
 use crate::domain::runs::{CanonicalRun, TelemetrySample};
 
-/// Width of the telemetry chart, pixels.
-const WIDTH: u32 = 960;
 /// Height of the telemetry chart, pixels.
 const HEIGHT: u32 = 640;
-/// Extra height of the bottom panel, which carries the time axis labels.
-const X_AXIS_PX: u32 = 44;
 
 /// Every text of the telemetry chart, in the reader's language.
 ///
@@ -67,8 +64,6 @@ pub fn telemetry_svg(run: &CanonicalRun, labels: &TelemetryLabels) -> Option<Str
     Some(svg::finish(out, &labels.title))
 }
 
-type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
-
 /// What the panels share: time axis, bands, series.
 struct Frame<'a> {
     data: &'a Prepared<'a>,
@@ -90,12 +85,7 @@ struct Panel<'a> {
     time_axis: Option<&'a str>,
 }
 
-fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    run: &CanonicalRun,
-    data: &Prepared<'_>,
-    labels: &TelemetryLabels,
-) -> DrawResult<DB> {
+fn draw(root: &Area<'_>, run: &CanonicalRun, data: &Prepared<'_>, labels: &TelemetryLabels) -> DrawResult {
     root.fill(&WHITE)?;
     let frame = frame(run, data);
     let capacity = run.node.vram_total_mib.filter(|v| v.is_finite() && *v > 0.0);
@@ -179,12 +169,14 @@ fn frame<'a>(run: &CanonicalRun, data: &'a Prepared<'a>) -> Frame<'a> {
     }
 }
 
-fn draw_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    frame: &Frame<'_>,
-    panel: &Panel<'_>,
-) -> DrawResult<DB> {
-    let series: Vec<_> = frame
+/// One GPU's line of a panel, broken where values are missing: runs of
+/// `(t, value)` points, `t` in seconds.
+type Segments = Vec<Vec<(f64, f64)>>;
+
+/// One panel: its axes over the frame's time axis, then the bands, the
+/// reference line and one line per GPU on top.
+fn draw_panel(area: &Area<'_>, frame: &Frame<'_>, panel: &Panel<'_>) -> DrawResult {
+    let series: Vec<Segments> = frame
         .data
         .gpus
         .iter()
@@ -196,35 +188,30 @@ fn draw_panel<DB: DrawingBackend>(
         .flatten()
         .map(|(_, v)| *v)
         .chain(panel.y_include);
-    let reference = panel.reference;
-    let (y_low, y_high) = telemetry_data::value_range(values, reference);
+    let (y_low, y_high) = telemetry_data::value_range(values, panel.reference);
+    let x_label_px = if panel.time_axis.is_some() { X_AXIS_PX } else { 0 };
+    let mut chart = plot::panel(area, frame.x.0..frame.x.1, y_low..y_high, (x_label_px, 84))?;
+    plot::draw_axes(
+        &mut chart,
+        &plot::Axes {
+            x_labels: 10,
+            y_labels: 5,
+            x_tick: &tick,
+            y_tick: &tick,
+            x_desc: panel.time_axis,
+            y_desc: panel.axis,
+        },
+    )?;
+    draw_bands(&mut chart, frame, (y_low, y_high), panel.reference)?;
+    draw_lines(&mut chart, frame.unit, &series)
+}
 
-    let mut chart = ChartBuilder::on(area)
-        .margin_left(8)
-        .margin_right(24)
-        .margin_top(6)
-        .margin_bottom(4)
-        .x_label_area_size(if panel.time_axis.is_some() { X_AXIS_PX } else { 0 })
-        .y_label_area_size(84)
-        .build_cartesian_2d(frame.x.0..frame.x.1, y_low..y_high)?;
-    let mut mesh = chart.configure_mesh();
-    mesh.x_labels(10)
-        .y_labels(5)
-        .max_light_lines(1)
-        .light_line_style(style::GRID.mix(0.6))
-        .bold_line_style(style::GRID)
-        .axis_style(style::INK)
-        .label_style(style::font(12).color(&style::INK))
-        .axis_desc_style(style::font(13).color(&style::INK))
-        .x_label_formatter(&tick)
-        .y_label_formatter(&tick)
-        .y_desc(panel.axis);
-    if let Some(desc) = panel.time_axis {
-        mesh.x_desc(desc);
-    }
-    mesh.draw()?;
+type Panel2d<'a, 'b> = Chart<'a, 'b, RangedCoordf64, RangedCoordf64>;
 
-    let band = |(a, b): (f64, f64), style: ShapeStyle| Rectangle::new([(a, y_low), (b, y_high)], style);
+/// The grey warm-up band and the red throttle bands over the panel's height
+/// `y`, and the dashed `reference` line across.
+fn draw_bands(chart: &mut Panel2d<'_, '_>, frame: &Frame<'_>, y: (f64, f64), reference: Option<f64>) -> DrawResult {
+    let band = |(a, b): (f64, f64), style: ShapeStyle| Rectangle::new([(a, y.0), (b, y.1)], style);
     if let Some(w) = frame.warmup {
         chart.draw_series(std::iter::once(band(
             w,
@@ -242,9 +229,12 @@ fn draw_panel<DB: DrawingBackend>(
         );
         chart.draw_series(std::iter::once(dashed))?;
     }
+    Ok(())
+}
 
+/// One line per GPU (thinner beyond four GPUs); a lone point is a dot.
+fn draw_lines(chart: &mut Panel2d<'_, '_>, unit: TimeUnit, series: &[Segments]) -> DrawResult {
     let width = if series.len() > 4 { 1 } else { 2 };
-    let unit = frame.unit;
     for (i, segments) in series.iter().enumerate() {
         let colour = style::gpu_colour(i);
         for seg in segments {

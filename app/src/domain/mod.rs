@@ -12,6 +12,8 @@ pub mod roles;
 pub mod run_checks;
 pub mod runs;
 pub mod tco;
+#[cfg(test)]
+pub(crate) mod test_fixtures;
 pub mod throttle;
 pub mod tokens;
 pub mod vram;

@@ -53,7 +53,7 @@ pub enum Capability {
     /// Keep the team's procurement records: vendors, quotes and their documents, price sheets,
     /// exchange rates and the base currency.
     EditProcurement,
-    /// Create or change the team's workloads (what has to run, seed 000 “下单顺序” step 1).
+    /// Create or change the team's workloads (what has to run).
     EditWorkloads,
     /// Upload benchmark runs and manage API tokens for it.
     UploadRuns,

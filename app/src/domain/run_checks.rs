@@ -23,7 +23,7 @@ pub fn quoted_node(spec: &NodeSpec) -> QuotedNode {
 }
 
 /// The verdict context for a run: the workload's VRAM headroom in percent (20 % when no
-/// workload is chosen, the middle of seed 002's 15–25 %) and the quoted node, if any.
+/// workload is chosen, the middle of the 15–25 % of [`crate::domain::vram`]) and the quoted node, if any.
 #[must_use]
 pub fn verdict_context(spec: Option<&NodeSpec>, workload: Option<&Workload>) -> VerdictContext {
     let headroom_pct = workload.map_or(Decimal::from(20), |w| w.headroom_pct);

@@ -1,7 +1,7 @@
 //! The one VRAM headroom rule, used by the quote's requirement check, the run verdict and the
 //! checklist pre-fill so that the three can never disagree.
 //!
-//! Rule (seed 002, first step: keep about 15 % to 25 % extra room on top of the peak):
+//! Rule (checklist item `gpu.vram_headroom`: keep about 15 % to 25 % extra room on top of the peak):
 //!
 //! ```text
 //! required per GPU = peak × (1 + headroom ÷ 100)      headroom from the workload, 15–25 %

@@ -6,7 +6,7 @@ use sqlx::SqliteExecutor;
 
 /// A new token.
 pub struct TokenForCreate<'a> {
-    /// Owner.
+    /// The user the token acts as.
     pub user_id: i64,
     /// Team it is scoped to.
     pub team_id: i64,
@@ -92,13 +92,12 @@ pub async fn revoke(tx: &mut Tx, user_id: i64, id: i64) -> Result<bool, sqlx::Er
 /// the user still holding the token's role in the token's team.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenGrant {
-    /// Token id.
     pub token_id: i64,
-    /// The user.
+    /// The user the token acts as.
     pub user_id: i64,
-    /// The team.
+    /// The team the token is limited to.
     pub team_id: i64,
-    /// The role.
+    /// The user's role in that team.
     pub role: TeamRole,
 }
 

@@ -7,7 +7,6 @@ use sqlx::SqliteExecutor;
 /// A stored document, without its bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct DocumentInfo {
-    /// Row id.
     pub id: i64,
     /// Safe file name.
     pub file_name: String,
@@ -17,7 +16,7 @@ pub struct DocumentInfo {
     pub size: i64,
     /// SHA-256, hex.
     pub sha256: String,
-    /// Upload time.
+    /// When it was uploaded (RFC 3339 UTC).
     pub created_at: String,
 }
 
@@ -33,7 +32,7 @@ pub struct DocumentForCreate<'a> {
     pub sha256: &'a str,
     /// The bytes as uploaded.
     pub bytes: &'a [u8],
-    /// Uploader.
+    /// The user who uploaded it.
     pub created_by: i64,
 }
 

@@ -23,7 +23,7 @@ pub struct FileForCreate<'a> {
     pub format: &'a str,
     /// The file alone as a canonical run, JSON.
     pub parsed: &'a str,
-    /// Uploader.
+    /// The user who uploaded the file.
     pub uploaded_by: i64,
 }
 
@@ -142,11 +142,11 @@ pub async fn delete_unclaimed_files(tx: &mut Tx, before: &str) -> Result<u64, sq
 pub struct RunForCreate<'a> {
     /// The quote revision (row id), if any.
     pub quote_revision_id: Option<i64>,
-    /// Node label.
+    /// How the uploader names the node (free text).
     pub node_label: &'a str,
     /// Workload id, if any.
     pub workload_id: Option<i64>,
-    /// Nodes used.
+    /// How many nodes the run used (≥ 1).
     pub nodes: i64,
     /// Result file id.
     pub result_file_id: Option<i64>,
@@ -154,19 +154,17 @@ pub struct RunForCreate<'a> {
     pub telemetry_file_id: Option<i64>,
     /// The judged canonical run, JSON.
     pub canonical: &'a str,
-    /// Verdict status.
     pub status: RunStatus,
     /// Source format of the result.
     pub source_format: &'a str,
-    /// GPU seen.
+    /// GPU name the run observed, when it says.
     pub gpu_name: Option<&'a str>,
-    /// Primary throughput.
+    /// Primary throughput, in `throughput_unit`.
     pub throughput_value: Option<f64>,
-    /// Its unit.
     pub throughput_unit: Option<&'a str>,
-    /// Free note.
+    /// Free text; may be empty.
     pub note: &'a str,
-    /// Uploader.
+    /// The user who stored the run.
     pub created_by: i64,
 }
 
@@ -398,9 +396,7 @@ pub async fn quote_labels(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<V
 /// A stored run as re-judging needs it (any team: the maintainers' `nodeledger runs rejudge`).
 #[derive(Clone, Debug)]
 pub struct StoredRun {
-    /// Run id.
     pub id: i64,
-    /// Its team.
     pub team_id: i64,
     /// The quote revision it was judged against, if any.
     pub quote_revision_id: Option<i64>,

@@ -7,7 +7,6 @@ use sqlx::SqliteExecutor;
 /// A stored user (the password hash never leaves the server).
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct User {
-    /// Row id.
     pub id: i64,
     /// Normalised e-mail, unique without regard to case.
     pub email: String,
@@ -29,7 +28,6 @@ pub struct User {
 pub struct UserForCreate<'a> {
     /// Normalised e-mail.
     pub email: &'a str,
-    /// Display name.
     pub display_name: &'a str,
     /// argon2id PHC string.
     pub password_hash: &'a str,

@@ -8,17 +8,16 @@ use sqlx::SqliteExecutor;
 /// A vendor row.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct VendorRow {
-    /// Row id.
     pub id: i64,
     /// Name, unique in the team without regard to case.
     pub name: String,
-    /// Website.
+    /// Web address; may be empty.
     pub website: String,
     /// Contact person, e-mail or phone.
     pub contact: String,
-    /// Support and operations scope, as JSON (seed 001 §5).
+    /// Support and operations scope, as JSON ([`crate::domain::quotes::SupportScope`]).
     pub support_scope: String,
-    /// Notes.
+    /// Free text; may be empty.
     pub notes: String,
 }
 

@@ -1,4 +1,4 @@
-//! The `workloads` table: what a team needs to run (seed 000 “下单顺序” step 1, seed 002).
+//! The `workloads` table: what a team needs to run.
 //! `body` is the whole [`Workload`] as JSON; `name` is a copy of its name, unique in the team.
 
 use super::{Tx, Updated, db::updated};

@@ -21,7 +21,6 @@ pub struct AuditEvent {
     pub actor_id: i64,
     /// When, as an RFC 3339 UTC timestamp (hashed as given).
     pub at: String,
-    /// What happened.
     pub action: Action,
     /// Details; integers only (see [`super::canonical_json`]).
     pub data: Value,

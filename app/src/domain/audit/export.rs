@@ -50,11 +50,9 @@ pub struct ExportedRevision {
 /// An order's audit record: its events and revisions (format in the module docs).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OrderExport {
-    /// The order.
     pub order_id: i64,
     /// Its audit events, ascending seq.
     pub events: Vec<AuditEvent>,
-    /// Its revisions.
     pub revisions: Vec<ExportedRevision>,
 }
 

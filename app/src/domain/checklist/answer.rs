@@ -34,20 +34,14 @@ pub enum Evidence {
         field: String,
     },
     /// A recorded test or benchmark run.
-    Run {
-        /// The run.
-        run_id: i64,
-    },
+    Run { run_id: i64 },
     /// A stored total-cost comparison.
     TcoComparison {
-        /// The comparison.
+        /// Id of the cost comparison.
         id: i64,
     },
     /// Free text.
-    Note {
-        /// The note.
-        text: String,
-    },
+    Note { text: String },
     /// An uploaded file, identified by content.
     File {
         /// SHA-256 of the content, lowercase hex.
@@ -62,11 +56,9 @@ pub enum Evidence {
 pub struct ItemAnswer {
     /// The [`super::Item::id`] answered.
     pub item_id: String,
-    /// Current status.
     pub status: ItemStatus,
-    /// Free-text answer.
     pub answer: String,
-    /// Supporting material.
+    /// Runs, comparisons and notes that back the answer.
     pub evidence: Vec<Evidence>,
     /// User id of whoever answered.
     pub answered_by: i64,

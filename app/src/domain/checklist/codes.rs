@@ -25,7 +25,7 @@ pub enum Suggested {
 pub enum AnswerCode {
     /// Quoted model and VRAM per GPU.
     GpuQuoted {
-        /// Model name.
+        /// The GPU model as quoted.
         model: String,
         /// VRAM per GPU, MiB.
         vram_mib: u64,
@@ -36,11 +36,8 @@ pub enum AnswerCode {
         form_factor: FormFactor,
     },
     /// Quoted exclusivity, fine for this workload.
-    Exclusivity {
-        /// The exclusivity.
-        exclusivity: Exclusivity,
-    },
-    /// A sliced GPU for training (seed 000 FAQ: training wants exclusive GPUs).
+    Exclusivity { exclusivity: Exclusivity },
+    /// A sliced GPU for training (checklist item `gpu.exclusivity`: training wants exclusive GPUs).
     SlicedForTraining {
         /// The kind of slicing.
         exclusivity: Exclusivity,
@@ -77,10 +74,7 @@ pub enum AnswerCode {
         pct: i64,
     },
     /// Quoted interconnect.
-    Interconnect {
-        /// The interconnect.
-        interconnect: Interconnect,
-    },
+    Interconnect { interconnect: Interconnect },
     /// The order uses a single GPU.
     SingleGpu,
     /// Several GPUs with no link between them.
@@ -139,7 +133,7 @@ pub enum AnswerCode {
     NoMinimumDuration,
     /// A minimum duration applies.
     MinimumDurationHours {
-        /// Hours.
+        /// The minimum, whole hours.
         hours: u32,
     },
     /// The quote states every fee kind.
@@ -164,10 +158,7 @@ pub enum AnswerCode {
     /// The quote does not say how traffic is priced.
     EgressNotStated,
     /// A known fact has an unusable value (e.g. a zero VRAM figure, an empty model).
-    InvalidFact {
-        /// The fact.
-        fact: Fact,
-    },
+    InvalidFact { fact: Fact },
 }
 
 /// One difference between the quote and what a run observed.
@@ -176,44 +167,44 @@ pub enum AnswerCode {
 pub enum Mismatch {
     /// Another GPU model.
     GpuModel {
-        /// Quoted.
+        /// As quoted.
         quoted: String,
-        /// Observed.
+        /// As the run observed it.
         observed: String,
     },
     /// Fewer GPUs than quoted.
     GpuCount {
-        /// Quoted.
+        /// As quoted.
         quoted: u32,
-        /// Observed.
+        /// As the run observed it.
         observed: u32,
     },
     /// Less VRAM per GPU than quoted usable VRAM allows (below 90 % of it).
     Vram {
         /// Quoted usable MiB.
         quoted_mib: u64,
-        /// Observed MiB.
+        /// Memory of one GPU as the run observed it, MiB.
         observed_mib: u64,
     },
     /// MIG slicing differs from the quote.
     Mig {
         /// Quoted as a MIG slice.
         quoted: bool,
-        /// MIG observed.
+        /// Whether the run saw MIG enabled.
         observed: bool,
     },
     /// Another driver version (a warning: the item stays open).
     Driver {
-        /// Quoted.
+        /// As quoted.
         quoted: String,
-        /// Observed.
+        /// As the run observed it.
         observed: String,
     },
     /// Another CUDA version (a warning: the item stays open).
     Cuda {
-        /// Quoted.
+        /// As quoted.
         quoted: String,
-        /// Observed.
+        /// As the run observed it.
         observed: String,
     },
 }

@@ -56,7 +56,7 @@ pub enum RunVerdict {
     Inconclusive,
 }
 
-/// A kind of fee besides the GPU itself (seed 000 §5, seed 001 §5).
+/// A kind of fee besides the GPU itself (checklist items `bill.all_items`, `bill.image_management_fees`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FeeKind {
@@ -117,7 +117,7 @@ pub struct PrefillFacts {
     pub usable_vram_mib: Option<u64>,
     /// VRAM peak per GPU: the workload's, or the backing run's observed peak when higher, MiB.
     pub vram_peak_mib: Option<u64>,
-    /// Headroom over the peak the workload asks for, percent (seed 002: 15–25).
+    /// Headroom over the peak the workload asks for, percent (15–25, [`crate::domain::vram`]).
     pub headroom_pct: Option<Decimal>,
     /// Quoted GPUs per node.
     pub quoted_gpu_count: Option<u32>,

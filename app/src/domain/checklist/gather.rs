@@ -34,7 +34,6 @@ pub const SLOWDOWN_CODE: &str = "thermal_or_power_slowdown";
 /// What one run observed, read from its canonical JSON (`nodeledger.run/v1`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunObservation {
-    /// Run id.
     pub id: i64,
     /// The quote it ran under.
     pub quote_id: Option<i64>,
@@ -42,13 +41,13 @@ pub struct RunObservation {
     pub status: Option<RunStatus>,
     /// GPU name seen.
     pub gpu_name: Option<String>,
-    /// GPUs seen.
+    /// GPUs the telemetry saw; `None` when the run did not say.
     pub gpu_count: Option<u32>,
     /// Memory of one GPU seen, MiB.
     pub vram_total_mib: Option<f64>,
-    /// Driver seen.
+    /// Driver version the run saw; `None` when it did not say.
     pub driver: Option<String>,
-    /// CUDA seen.
+    /// CUDA version the run saw; `None` when it did not say.
     pub cuda: Option<String>,
     /// MIG mode seen.
     pub mig: Option<bool>,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One of the six checklist sections, in the seeds' order (seed 000 一 … 六).
+/// One of the six checklist sections, in the order the checklist shows them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Section {
@@ -48,9 +48,7 @@ impl Section {
 /// A short text in English and Simplified Chinese.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Text {
-    /// English.
     pub en: &'static str,
-    /// 简体中文.
     pub zh: &'static str,
 }
 
@@ -215,8 +213,6 @@ impl Item {
 /// Title of a section.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SectionInfo {
-    /// The section.
     pub section: Section,
-    /// Its title.
     pub title: Text,
 }

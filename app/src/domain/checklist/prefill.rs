@@ -7,12 +7,12 @@ use super::facts::{EgressPricing, Exclusivity, Fact as F, FeeKind, Interconnect,
 use super::model::{Item, OrderKind, PrefillSource as P};
 use crate::domain::{runs::names_match, vram};
 
-/// Least VRAM headroom over the measured peak, percent (seed 002 step 1); a workload asks
+/// Least VRAM headroom over the measured peak, percent (checklist item `gpu.vram_headroom`); a workload asks
 /// for its own headroom within 15–25 % and [`vram::assess`] judges against that.
 pub const HEADROOM_MIN_PCT: u64 = 15;
-/// Headroom above which the GPU may be oversized, percent (seed 002 step 1).
+/// Headroom above which the GPU may be oversized, percent (checklist item `gpu.vram_headroom`).
 pub const HEADROOM_MAX_PCT: u64 = 25;
-/// Shortest benchmark that counts, minutes (seed 000 §3, seed 002 step 2).
+/// Shortest benchmark that counts, minutes (checklist item `perf.benchmark`).
 pub const BENCHMARK_MIN_MINUTES: u32 = 10;
 /// Least VRAM a run must observe per GPU as a share of the quoted usable VRAM, percent: the
 /// run verdict's 5 % VRAM tolerance (driver and context reservations), so the two agree.
@@ -194,7 +194,7 @@ fn headroom(f: &PrefillFacts) -> Rule {
     }
 }
 
-/// Seed 002 step 1: when the peak is near the limit, look for leaks, copies and caches before
+/// Checklist item `gpu.memory_leak_check`: when the peak is near the limit, look for leaks, copies and caches before
 /// lowering the batch. "Near" is the headroom rule failing.
 fn peak_near_limit(f: &PrefillFacts) -> Rule {
     if f.vram_peak_mib == Some(0) {

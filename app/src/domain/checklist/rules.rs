@@ -27,7 +27,6 @@ pub enum BlockerReason {
 pub struct Blocker {
     /// The item id, for linking to it.
     pub item_id: &'static str,
-    /// Its section.
     pub section: Section,
     /// Why it blocks.
     pub reason: BlockerReason,

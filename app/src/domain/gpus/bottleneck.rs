@@ -1,4 +1,4 @@
-//! Seed 002: when two nodes differ a lot in theoretical compute but their
+//! Checklist item `perf.bottleneck`: when two nodes differ a lot in theoretical compute but their
 //! measured throughput differs only by some 10–20 %, the workload is probably
 //! limited by disk, CPU, network or memory bandwidth, so nodes should be compared
 //! by measured throughput rather than by GPU tier.

@@ -11,7 +11,7 @@
 //! | VRAM | always | [`vram::assess`] fits one GPU/slice, or the node pools memory and the sum fits | | does not fit (and pooling is “no” or would not help) | slice memory not stated; or fits only if pooled and pooling not stated |
 //! | GPU count | always | GPUs per node stated (several nodes allowed) | | | count not stated |
 //! | Network | > 1 node | bandwidth stated | | 0 Gbit/s | bandwidth not stated |
-//! | RDMA | > 1 node | yes | no (seed 001: ask for it; slower sync, not a failure) | | not stated |
+//! | RDMA | > 1 node | yes | no (`net.cross_node`: ask for it; slower sync, not a failure) | | not stated |
 //! | Disk | always | data + checkpoints fit the stated disks | | do not fit both stated disks | no size, or one size that is too small |
 //! | Whole GPUs | training, inference service | exclusive; or a slice for inference at ≤ [`LOW_CONCURRENCY_MAX`] concurrent requests | a slice otherwise (“better suited: exclusive”) | | |
 //! | Interconnect | > 1 GPU in one node | a link | | no link | link not stated |
@@ -28,9 +28,9 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 /// Most concurrent requests at which an inference service may run on a sliced GPU without a
-/// warning. Seed 000's FAQ: “低并发推理和短期测试可考虑切分实例” (low-concurrency inference may
-/// use a slice) while latency-sensitive services are better suited to exclusive nodes; the
-/// seeds give no number, so NodeLedger calls up to 4 concurrent requests “low”.
+/// warning. Checklist item `gpu.exclusivity`: low-concurrency inference may use a slice, while
+/// latency-sensitive services are better suited to exclusive nodes; its sources give no number,
+/// so NodeLedger calls up to 4 concurrent requests “low”.
 pub const LOW_CONCURRENCY_MAX: u32 = 4;
 
 /// What is checked.
@@ -49,9 +49,9 @@ pub enum RequirementKind {
     Exclusive,
     /// GPU-to-GPU link, when more than one GPU is used within a node.
     Interconnect,
-    /// The VRAM need exceeds one GPU: only pooled memory adds up (seed 001 §1).
+    /// The VRAM need exceeds one GPU: only pooled memory adds up (checklist item `gpu.no_memory_pooling`).
     MemoryPooling,
-    /// RDMA between nodes, when more than one node is needed (seed 001 §2).
+    /// RDMA between nodes, when more than one node is needed (checklist item `net.cross_node`).
     Rdma,
 }
 
@@ -61,7 +61,7 @@ pub enum RequirementKind {
 pub enum RequirementStatus {
     /// The node meets it.
     Pass,
-    /// The node can do it, but the seeds advise otherwise (e.g. a slice for training).
+    /// The node can do it, but the checklist advises otherwise (e.g. a slice for training).
     Warning,
     /// The node does not meet it.
     Fail,
@@ -113,7 +113,7 @@ pub enum Note {
     },
     /// The need fits only if the node pools GPU memory, which the vendor has not stated.
     FitsOnlyIfPooled,
-    /// The VRAM peak was estimated, not measured (seed 002: measure it in a real run).
+    /// The VRAM peak was estimated, not measured (checklist item `gpu.inference_peak`: measure it in a real run).
     PeakNotMeasured,
     /// The need fits only because the node pools GPU memory.
     PooledAcrossGpus,
@@ -123,13 +123,13 @@ pub enum Note {
     NoRdma,
     /// Only one of the two disk sizes is stated.
     PartialDiskInfo,
-    /// A slice is fine here: inference at no more than `max` concurrent requests (seed 000 FAQ).
+    /// A slice is fine here: inference at no more than `max` concurrent requests (checklist item `gpu.exclusivity`).
     SliceForLowConcurrency {
         /// [`LOW_CONCURRENCY_MAX`].
         max: u32,
     },
     /// Training, performance tests and latency-sensitive services are better suited to
-    /// exclusive GPUs (seed 000 FAQ).
+    /// exclusive GPUs (checklist item `gpu.exclusivity`).
     BetterSuitedExclusive,
     /// A fact the vendor has not stated: ask before ordering.
     AskVendor {
@@ -178,13 +178,12 @@ pub fn vendor_questions(checked: &[Requirement]) -> Vec<Unstated> {
 pub struct Requirement {
     /// What is checked.
     pub kind: RequirementKind,
-    /// The outcome.
     pub status: RequirementStatus,
     /// What the workload needs.
     pub required: Option<Figure>,
     /// What the node offers; `None` when the vendor has not stated it.
     pub offered: Option<Figure>,
-    /// Explanations.
+    /// Why the status is what it is, in the order the checks ran.
     pub notes: Vec<Note>,
 }
 
@@ -334,7 +333,7 @@ fn network(spec: &NodeSpec) -> Requirement {
     )
 }
 
-/// Seed 001 §2: ask whether RDMA is offered before multi-node work. Without it cross-node
+/// Checklist item `net.cross_node`: ask whether RDMA is offered before multi-node work. Without it cross-node
 /// synchronisation is slower — a warning, not a failure; not stated is a question.
 fn rdma(spec: &NodeSpec) -> Requirement {
     let required = Figure::Flag(true);
@@ -359,7 +358,7 @@ fn rdma(spec: &NodeSpec) -> Requirement {
     }
 }
 
-/// Seed 000 FAQ: a slice may serve low-concurrency inference; training and latency-sensitive
+/// Checklist item `gpu.exclusivity`: a slice may serve low-concurrency inference; training and latency-sensitive
 /// services are better suited to exclusive GPUs — a warning, never a failure (VRAM that does
 /// not fit fails the VRAM requirement instead).
 fn exclusive(w: &Workload, spec: &NodeSpec) -> Requirement {

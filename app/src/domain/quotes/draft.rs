@@ -2,7 +2,7 @@
 
 use super::date::Date;
 use super::spec::NodeSpec;
-use crate::domain::tco::{PriceBasis, PriceSheet};
+use crate::domain::tco::{BillingIncrement, Currency, PriceBasis, PriceSheet};
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
@@ -20,15 +20,14 @@ pub struct QuoteDraft {
     pub valid_until: Date,
     /// The node offered.
     pub spec: NodeSpec,
-    /// The prices.
     pub price: PriceSheet,
-    /// Whether a commitment renews automatically, if stated (seed 000 §5).
+    /// Whether a commitment renews automatically, if stated (checklist item `bill.auto_renewal`).
     #[serde(default)]
     pub auto_renewal: Option<bool>,
-    /// The early-release rule, in the vendor's words (seed 000 §5).
+    /// The early-release rule, in the vendor's words (checklist item `bill.early_release`).
     #[serde(default)]
     pub early_release: String,
-    /// Free notes.
+    /// Free text; may be empty.
     #[serde(default)]
     pub notes: String,
 }
@@ -47,6 +46,35 @@ impl QuoteDraft {
     /// The on-demand price of one node-hour; see [`hourly_per_node`].
     pub fn hourly_per_node(&self) -> Option<Decimal> {
         hourly_per_node(&self.price, self.spec.gpus_per_node)
+    }
+}
+
+/// A per-node price sheet that states only the on-demand price, how it is billed and whether a
+/// stopped node still bills compute: no minimum, no monthly offer, no disk, snapshot, traffic,
+/// public IP or other fees (all that a catalogue import such as SkyPilot's knows).
+#[must_use]
+pub fn on_demand_sheet(
+    currency: Currency,
+    on_demand_hourly: Decimal,
+    billing_increment: BillingIncrement,
+    stopped_bills_compute: bool,
+) -> PriceSheet {
+    PriceSheet {
+        currency,
+        basis: PriceBasis::PerNode,
+        on_demand_hourly,
+        billing_increment,
+        minimum_billable_hours: Decimal::ZERO,
+        monthly_price: None,
+        commitment_months: None,
+        stopped_bills_compute,
+        disk_price_gb_month: Decimal::ZERO,
+        snapshot_price_gb_month: Decimal::ZERO,
+        egress_price_gb: Decimal::ZERO,
+        free_egress_gb: Decimal::ZERO,
+        ingress_price_gb: Decimal::ZERO,
+        public_ip_hourly: Decimal::ZERO,
+        other_fees: Vec::new(),
     }
 }
 

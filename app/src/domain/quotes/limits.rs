@@ -34,7 +34,7 @@ pub const MAX_PUBLIC_MBPS: Decimal = Decimal::from_parts(1_000_000, 0, 0, false,
 pub const MAX_SHORT_TEXT: usize = 200;
 /// Longest long text (notes, rules), characters.
 pub const MAX_LONG_TEXT: usize = 4000;
-/// Lowest VRAM headroom, percent (seed 002: keep 15 %–25 %).
+/// Lowest VRAM headroom, percent (the 15–25 % of [`crate::domain::vram`]).
 pub const MIN_HEADROOM_PCT: Decimal = Decimal::from_parts(15, 0, 0, false, 0);
 /// Highest VRAM headroom, percent.
 pub const MAX_HEADROOM_PCT: Decimal = Decimal::from_parts(25, 0, 0, false, 0);

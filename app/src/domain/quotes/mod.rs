@@ -92,7 +92,7 @@ pub use csv_import::{
 };
 pub(crate) use date::civil_from_days;
 pub use date::{Date, is_expired};
-pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
+pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node, on_demand_sheet};
 pub use error::{ErrorCode, FieldError};
 pub use fields::{QUOTE_FIELDS, is_quote_field};
 pub use gpu_models::{GPU_MODEL_SUGGESTIONS, GpuSuggestion, suggested_vram_gib};

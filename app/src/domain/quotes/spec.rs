@@ -18,7 +18,7 @@ pub enum FormFactor {
     Other,
 }
 
-/// Whether the GPU is the buyer's alone or cut into slices (seed 000 §1, §3).
+/// Whether the GPU is the buyer's alone or cut into slices (checklist item `gpu.exclusivity`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Sharing {
@@ -73,7 +73,7 @@ pub fn mig_profile_gib(profile: &str) -> Option<Decimal> {
     Decimal::from_str_exact(digits).ok().filter(|gib| *gib > Decimal::ZERO)
 }
 
-/// How the GPUs inside one node talk to each other (seed 001 §2).
+/// How the GPUs inside one node talk to each other (checklist item `gpu.multi_gpu_interconnect`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Interconnect {

@@ -43,7 +43,7 @@ pub struct Vendor {
     /// Contact person, phone or e-mail.
     #[serde(default)]
     pub contact: String,
-    /// Free notes.
+    /// Free text; may be empty.
     #[serde(default)]
     pub notes: String,
     /// What operations support the vendor offers.

@@ -10,7 +10,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 /// The kind of job; training and online inference are better suited to exclusive GPUs
-/// (seed 000 FAQ), except low-concurrency inference (see [`super::LOW_CONCURRENCY_MAX`]).
+/// (checklist item `gpu.exclusivity`), except low-concurrency inference (see [`super::LOW_CONCURRENCY_MAX`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WorkloadKind {
@@ -71,7 +71,7 @@ pub struct Workload {
     /// Checkpoint storage needed, GB.
     #[serde(with = "rust_decimal::serde::str")]
     pub checkpoint_gb: Decimal,
-    /// VRAM headroom on top of the peak, percent; 15–25, default 20 (seed 002 第一步).
+    /// VRAM headroom on top of the peak, percent; 15–25, default 20 ([`crate::domain::vram`]).
     #[serde(default = "default_headroom", with = "rust_decimal::serde::str")]
     pub headroom_pct: Decimal,
 }

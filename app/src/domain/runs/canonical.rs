@@ -162,7 +162,6 @@ pub struct NodeInfo {
     /// NVIDIA driver version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub driver_version: Option<String>,
-    /// CUDA version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cuda_version: Option<String>,
     /// MIG mode enabled on any GPU.
@@ -187,7 +186,6 @@ pub struct RunWorkload {
     /// Numeric precision / quantisation (e.g. `"fp16"`, `"Q4_K_M"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<String>,
-    /// Batch size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_size: Option<u64>,
     /// Input size (e.g. prompt tokens).
@@ -221,13 +219,13 @@ pub struct NamedThroughput {
 /// Latency percentiles in milliseconds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LatencyPercentiles {
-    /// Median.
+    /// Median, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p50: Option<f64>,
-    /// 90th percentile.
+    /// 90th percentile, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p90: Option<f64>,
-    /// 99th percentile.
+    /// 99th percentile, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p99: Option<f64>,
 }
@@ -266,7 +264,7 @@ pub struct TelemetrySample {
     /// Seconds since `telemetry_origin` (the first sample; for a canonical
     /// run without `telemetry_origin`, since the run started).
     pub t: f64,
-    /// GPU index.
+    /// Index of the GPU in the node (nvidia-smi `index`).
     pub gpu: u32,
     /// GPU utilisation, percent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

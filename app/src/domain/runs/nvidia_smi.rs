@@ -70,12 +70,7 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     }
     let layout = Layout::from_header(rec.iter());
     let Some(ts_col) = layout.timestamp else {
-        let first = field(&rec, 0);
-        return Err(if parse_timestamp(super::text::strip_bom(first)).is_some() {
-            ParseError::CsvNoHeader
-        } else {
-            ParseError::CsvNoTimestamp
-        });
+        return Err(no_timestamp_column(&rec));
     };
     let width = rec.len();
     let mut gpus: Vec<Gpu> = Vec::new();
@@ -90,8 +85,7 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
                 found: rec.len(),
             });
         }
-        let get = |col: Option<usize>| col.map_or(&b""[..], |i| field(&rec, i));
-        let ts = get(Some(ts_col));
+        let ts = field(&rec, ts_col);
         if ts.eq_ignore_ascii_case(b"timestamp") {
             continue; // header repeated by an appended log
         }
@@ -101,51 +95,12 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
         };
         let abs_t = parse_timestamp(ts).ok_or_else(|| bad(ts_col))?;
         let id = gpu_id(&layout, &rec, &mut identities).ok_or_else(|| bad(layout.index.unwrap_or(0)))?;
-        let slot = match gpus.iter().position(|g| g.id == id) {
-            Some(s) => s,
-            None if gpus.len() >= MAX_GPUS => {
-                return Err(ParseError::TooManyGpus { line, limit: MAX_GPUS });
-            }
-            None => {
-                gpus.push(new_gpu(id));
-                gpus.len() - 1
-            }
-        };
+        let slot = gpu_slot(&mut gpus, id, line)?;
         let origin = *tot.origin.get_or_insert(abs_t);
-        let t = abs_t - origin;
-        let mut mask: u16 = 0;
-        for &(col, reason) in &layout.reasons {
-            if parse_active(get(Some(col))) == Some(true) {
-                mask |= reason.bit();
-            }
-        }
-        if let Some(bits) = layout.mask.and_then(|c| parse_hex(get(Some(c)))) {
-            mask |= (bits & 0x1FF) as u16;
-        }
-        let point = Point {
-            t,
-            util: layout.util.and_then(|c| parse_num(get(Some(c)))),
-            mem: layout.mem_used.and_then(|c| parse_num(get(Some(c)))),
-            clock: layout.sm_clock.and_then(|c| parse_num(get(Some(c)))),
-            temp: layout.temp.and_then(|c| parse_num(get(Some(c)))),
-            power: layout.power.and_then(|c| parse_num(get(Some(c)))),
-            mask,
-        };
+        let point = row_point(&layout, &rec, abs_t - origin);
         tot.add(&point);
-        if tot.driver.is_none() {
-            tot.driver = text_value(get(layout.driver));
-        }
-        if let Some(m) = layout.mig.and_then(|c| parse_enabled(get(Some(c)))) {
-            tot.mig = Some(tot.mig.unwrap_or(false) || m);
-        }
-        let gpu = &mut gpus[slot];
-        if gpu.name.is_none() {
-            gpu.name = text_value(get(layout.name));
-        }
-        if gpu.mem_total.is_none() {
-            gpu.mem_total = layout.mem_total.and_then(|c| parse_num(get(Some(c))));
-        }
-        gpu.add(&point);
+        note_identity(&mut tot, &mut gpus[slot], &layout, &rec);
+        gpus[slot].add(&point);
     }
     if tot.rows == 0 {
         return Err(ParseError::NoData {
@@ -164,6 +119,74 @@ fn read<R: std::io::Read>(rdr: &mut csv::Reader<R>, rec: &mut ByteRecord) -> Res
 /// Field `i` without surrounding ASCII whitespace (empty when absent).
 fn field(rec: &ByteRecord, i: usize) -> &[u8] {
     rec.get(i).unwrap_or_default().trim_ascii()
+}
+
+/// Field `col` like [`field`]; empty when the layout has no such column.
+fn cell(rec: &ByteRecord, col: Option<usize>) -> &[u8] {
+    col.map_or(&b""[..], |i| field(rec, i))
+}
+
+/// Why a first row without a timestamp column is refused: a first row that
+/// already holds a timestamp means the header is missing.
+fn no_timestamp_column(first_row: &ByteRecord) -> ParseError {
+    if parse_timestamp(super::text::strip_bom(field(first_row, 0))).is_some() {
+        ParseError::CsvNoHeader
+    } else {
+        ParseError::CsvNoTimestamp
+    }
+}
+
+/// Index of GPU `id` in `gpus`, adding it when new; at most [`MAX_GPUS`].
+fn gpu_slot(gpus: &mut Vec<Gpu>, id: u32, line: u64) -> Result<usize, ParseError> {
+    match gpus.iter().position(|g| g.id == id) {
+        Some(s) => Ok(s),
+        None if gpus.len() >= MAX_GPUS => Err(ParseError::TooManyGpus { line, limit: MAX_GPUS }),
+        None => {
+            gpus.push(new_gpu(id));
+            Ok(gpus.len() - 1)
+        }
+    }
+}
+
+/// The telemetry point of one row, `t` seconds after the first row; the
+/// throttle mask joins the per-reason columns and the hex bitmask column.
+fn row_point(layout: &Layout, rec: &ByteRecord, t: f64) -> Point {
+    let num = |col: Option<usize>| col.and_then(|c| parse_num(field(rec, c)));
+    let mut mask: u16 = 0;
+    for &(col, reason) in &layout.reasons {
+        if parse_active(field(rec, col)) == Some(true) {
+            mask |= reason.bit();
+        }
+    }
+    if let Some(bits) = layout.mask.and_then(|c| parse_hex(field(rec, c))) {
+        mask |= (bits & 0x1FF) as u16;
+    }
+    Point {
+        t,
+        util: num(layout.util),
+        mem: num(layout.mem_used),
+        clock: num(layout.sm_clock),
+        temp: num(layout.temp),
+        power: num(layout.power),
+        mask,
+    }
+}
+
+/// Driver, MIG mode, GPU name and VRAM total: the first stated value is kept
+/// (MIG is on when any row says so); text is only allocated while unknown.
+fn note_identity(tot: &mut Totals, gpu: &mut Gpu, layout: &Layout, rec: &ByteRecord) {
+    if tot.driver.is_none() {
+        tot.driver = text_value(cell(rec, layout.driver));
+    }
+    if let Some(m) = layout.mig.and_then(|c| parse_enabled(field(rec, c))) {
+        tot.mig = Some(tot.mig.unwrap_or(false) || m);
+    }
+    if gpu.name.is_none() {
+        gpu.name = text_value(cell(rec, layout.name));
+    }
+    if gpu.mem_total.is_none() {
+        gpu.mem_total = layout.mem_total.and_then(|c| parse_num(field(rec, c)));
+    }
 }
 
 fn new_gpu(id: u32) -> Gpu {

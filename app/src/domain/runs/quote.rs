@@ -39,6 +39,41 @@ fn vram_difference(expected: Decimal, seen: Decimal, tolerance: f64) -> Option<D
     }
 }
 
+/// The reason, if any, for the quoted VRAM per GPU (`quoted`, MiB, > 0)
+/// against the observed: unverifiable without an observed figure or on a MIG
+/// GPU, else a shortfall or excess beyond the tolerance.
+fn vram_reason(quoted: Decimal, node: &NodeInfo, th: &Thresholds) -> Option<(Severity, Reason)> {
+    let unverifiable = (
+        Severity::Info,
+        Reason::QuoteUnverifiable {
+            field: QuoteField::Vram,
+        },
+    );
+    let Some(observed) = node.vram_total_mib.and_then(dec) else {
+        return Some(unverifiable);
+    };
+    // A MIG GPU reports the parent's memory, not the slice's.
+    if node.mig == Some(true) {
+        return Some(unverifiable);
+    }
+    let quoted_mib = f64::try_from(quoted).unwrap_or(f64::NAN);
+    let observed_mib = node.vram_total_mib.unwrap_or(f64::NAN);
+    let d = vram_difference(quoted, observed, th.vram_tolerance_share)?;
+    let reason = if d == Difference::LessVram {
+        Reason::VramShortfall {
+            quoted_mib,
+            observed_mib,
+            shortfall_share: 1.0 - observed_mib / quoted_mib,
+        }
+    } else {
+        Reason::VramExceeds {
+            quoted_mib,
+            observed_mib,
+        }
+    };
+    Some((severity_of(d), reason))
+}
+
 /// Compares the quote with what the run observed.
 pub(crate) fn check(quote: &QuotedNode, node: &NodeInfo, th: &Thresholds, out: &mut Vec<VerdictReason>) {
     let mut push = |severity, reason| out.push(VerdictReason { severity, reason });
@@ -70,34 +105,10 @@ pub(crate) fn check(quote: &QuotedNode, node: &NodeInfo, th: &Thresholds, out: &
             Some(_) => {}
         }
     }
-    if let Some(quoted) = quote.vram_per_gpu_mib.filter(|q| *q > Decimal::ZERO) {
-        match node.vram_total_mib.and_then(dec) {
-            None => push(Severity::Info, unverifiable(QuoteField::Vram)),
-            // A MIG GPU reports the parent's memory, not the slice's.
-            Some(_) if node.mig == Some(true) => push(Severity::Info, unverifiable(QuoteField::Vram)),
-            Some(observed) => {
-                let quoted_mib = f64::try_from(quoted).unwrap_or(f64::NAN);
-                let observed_mib = node.vram_total_mib.unwrap_or(f64::NAN);
-                match vram_difference(quoted, observed, th.vram_tolerance_share) {
-                    Some(d @ Difference::LessVram) => push(
-                        severity_of(d),
-                        Reason::VramShortfall {
-                            quoted_mib,
-                            observed_mib,
-                            shortfall_share: 1.0 - observed_mib / quoted_mib,
-                        },
-                    ),
-                    Some(d) => push(
-                        severity_of(d),
-                        Reason::VramExceeds {
-                            quoted_mib,
-                            observed_mib,
-                        },
-                    ),
-                    None => {}
-                }
-            }
-        }
+    if let Some(quoted) = quote.vram_per_gpu_mib.filter(|q| *q > Decimal::ZERO)
+        && let Some((severity, reason)) = vram_reason(quoted, node, th)
+    {
+        push(severity, reason);
     }
     if let Some(quoted) = &quote.driver {
         match &node.driver_version {

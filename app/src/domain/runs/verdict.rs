@@ -205,19 +205,9 @@ pub enum Reason {
         telemetry: String,
     },
     /// Observed GPU model differs from the quote.
-    GpuNameMismatch {
-        /// Quoted name.
-        quoted: String,
-        /// Observed name.
-        observed: String,
-    },
+    GpuNameMismatch { quoted: String, observed: String },
     /// Observed GPU count differs from the quote (invalid when fewer).
-    GpuCountMismatch {
-        /// Quoted count.
-        quoted: u32,
-        /// Observed count.
-        observed: u32,
-    },
+    GpuCountMismatch { quoted: u32, observed: u32 },
     /// Observed VRAM per GPU is short of the quote by more than the tolerance.
     VramShortfall {
         /// Quoted MiB per GPU.
@@ -236,12 +226,7 @@ pub enum Reason {
         observed_mib: f64,
     },
     /// Observed driver differs from the quote.
-    DriverMismatch {
-        /// Quoted driver.
-        quoted: String,
-        /// Observed driver.
-        observed: String,
-    },
+    DriverMismatch { quoted: String, observed: String },
     /// MIG / slicing mode differs from the quote.
     MigMismatch {
         /// Quoted as sliced.
@@ -250,10 +235,7 @@ pub enum Reason {
         observed: bool,
     },
     /// A quoted field could not be checked: nothing was observed.
-    QuoteUnverifiable {
-        /// The field.
-        field: QuoteField,
-    },
+    QuoteUnverifiable { field: QuoteField },
     /// A finding of an earlier version of the rules that this version no
     /// longer reads (stored runs keep it until they are judged again).
     Retired {
@@ -416,9 +398,8 @@ impl Default for Thresholds {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictContext {
     /// VRAM headroom the workload asks for on top of its peak, percent
-    /// (15–25, seed 002).
+    /// (15–25, [`crate::domain::vram`]).
     pub headroom_pct: Decimal,
-    /// Gate thresholds.
     #[serde(default)]
     pub thresholds: Thresholds,
     /// The quoted node, when judging a purchase.

@@ -2,5 +2,7 @@
 
 mod gather;
 mod prefill;
+mod prefill_checks;
+mod prefill_headroom;
 mod rules;
 mod table;

@@ -10,10 +10,9 @@ use super::gpu_info::parse_gpu_info;
 use super::reader::{Header, RowFormat};
 use super::{CsvFormat, ImportDefaults, SkipReason};
 use crate::domain::quotes::date::Date;
-use crate::domain::quotes::draft::QuoteDraft;
+use crate::domain::quotes::draft::{QuoteDraft, on_demand_sheet};
 use crate::domain::quotes::error::ErrorCode;
 use crate::domain::quotes::spec::{FormFactor, NodeSpec, Sharing};
-use crate::domain::tco::{PriceBasis, PriceSheet};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -127,23 +126,12 @@ impl RowFormat for SkyPilot<'_> {
             received_on: d.today,
             valid_until,
             spec,
-            price: PriceSheet {
-                currency: d.currency,
-                basis: PriceBasis::PerNode,
-                on_demand_hourly: c.decimal("price"),
-                billing_increment: d.billing_increment,
-                minimum_billable_hours: Decimal::ZERO,
-                monthly_price: None,
-                commitment_months: None,
-                stopped_bills_compute: d.stopped_bills_compute,
-                disk_price_gb_month: Decimal::ZERO,
-                snapshot_price_gb_month: Decimal::ZERO,
-                egress_price_gb: Decimal::ZERO,
-                free_egress_gb: Decimal::ZERO,
-                ingress_price_gb: Decimal::ZERO,
-                public_ip_hourly: Decimal::ZERO,
-                other_fees: Vec::new(),
-            },
+            price: on_demand_sheet(
+                d.currency,
+                c.decimal("price"),
+                d.billing_increment,
+                d.stopped_bills_compute,
+            ),
             auto_renewal: None,
             early_release: String::new(),
             notes,

@@ -1,8 +1,6 @@
 //! Valid inputs that tests change one field of.
 
 use crate::domain::quotes::{Date, ImportDefaults, NodeSpec, QuoteDraft, Sharing, Workload, WorkloadKind};
-use crate::domain::tco::{BillingIncrement, Currency, PriceBasis, PriceSheet};
-use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
 /// A date from a literal known to be valid.
@@ -10,26 +8,7 @@ pub(super) fn date(text: &str) -> Date {
     Date::parse(text).expect("test date")
 }
 
-/// A CNY per-node sheet at `hourly`, billed per hour, nothing else.
-pub(super) fn sheet(hourly: Decimal) -> PriceSheet {
-    PriceSheet {
-        currency: Currency::CNY,
-        basis: PriceBasis::PerNode,
-        on_demand_hourly: hourly,
-        billing_increment: BillingIncrement::Hour,
-        minimum_billable_hours: Decimal::ZERO,
-        monthly_price: None,
-        commitment_months: None,
-        stopped_bills_compute: false,
-        disk_price_gb_month: Decimal::ZERO,
-        snapshot_price_gb_month: Decimal::ZERO,
-        egress_price_gb: Decimal::ZERO,
-        free_egress_gb: Decimal::ZERO,
-        ingress_price_gb: Decimal::ZERO,
-        public_ip_hourly: Decimal::ZERO,
-        other_fees: Vec::new(),
-    }
-}
+pub(super) use crate::domain::test_fixtures::sheet;
 
 /// An exclusive node with `gpus` GPUs of 80 GiB, nothing else stated.
 pub(super) fn spec(gpus: u32) -> NodeSpec {

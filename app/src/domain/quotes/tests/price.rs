@@ -2,7 +2,7 @@
 
 use super::fixtures::{draft, sheet};
 use crate::domain::quotes::{hourly_per_gpu, hourly_per_node};
-use crate::domain::tco::{Currency, PriceBasis};
+use crate::domain::tco::{BillingIncrement, Currency, PriceBasis};
 use rust_decimal_macros::dec;
 
 #[test]
@@ -40,4 +40,38 @@ fn draft_helpers_use_its_spec() {
     let d = draft();
     assert_eq!(d.hourly_per_gpu(), Some(dec!(27.50)));
     assert_eq!(d.hourly_per_node(), Some(dec!(220.00)));
+}
+
+#[test]
+fn an_on_demand_sheet_states_its_price_and_billing_and_nothing_else() {
+    let s = crate::domain::quotes::on_demand_sheet(Currency::USD, dec!(2.45), BillingIncrement::Second, true);
+    assert_eq!(
+        (
+            s.currency,
+            s.basis,
+            s.on_demand_hourly,
+            s.billing_increment,
+            s.stopped_bills_compute
+        ),
+        (
+            Currency::USD,
+            PriceBasis::PerNode,
+            dec!(2.45),
+            BillingIncrement::Second,
+            true
+        )
+    );
+    assert_eq!(s.minimum_billable_hours, dec!(0));
+    assert_eq!((s.monthly_price, s.commitment_months), (None, None));
+    let extras = [
+        s.disk_price_gb_month,
+        s.snapshot_price_gb_month,
+        s.egress_price_gb,
+        s.free_egress_gb,
+        s.ingress_price_gb,
+        s.public_ip_hourly,
+    ];
+    assert!(extras.iter().all(|x| x.is_zero()), "{extras:?}");
+    assert!(s.other_fees.is_empty());
+    assert_eq!(hourly_per_gpu(&s, 4), Some(dec!(0.6125)));
 }

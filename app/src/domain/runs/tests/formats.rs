@@ -1,26 +1,40 @@
 use serde_json::json;
 
-use super::super::{Format, MlperfSummary, ThroughputUnit, parse};
+use super::super::{CanonicalRun, Format, MlperfSummary, ThroughputUnit, parse};
 use super::{LLAMA, MLPERF_OFFLINE, MLPERF_SERVER, VLLM, VLLM_LEGACY, close, run_of};
 
-fn named(run: &super::super::CanonicalRun, name: &str) -> Option<f64> {
+fn named(run: &CanonicalRun, name: &str) -> Option<f64> {
     run.throughputs.iter().find(|t| t.name == name).map(|t| t.value)
+}
+
+/// The run's primary throughput is `value` (within `tol`) in `unit`.
+fn primary_is(run: &CanonicalRun, unit: ThroughputUnit, value: f64, tol: f64) {
+    let primary = run.throughput.clone().expect("primary");
+    assert_eq!(primary.unit, unit);
+    close(Some(primary.value), value, tol);
+}
+
+/// The run's p50, p90 and p99 latencies are `[p50, p90, p99]` ms (within `tol`).
+fn percentiles_are(run: &CanonicalRun, [p50, p90, p99]: [f64; 3], tol: f64) {
+    let lat = run.latency_ms.clone().expect("latency percentiles");
+    close(lat.p50, p50, tol);
+    close(lat.p90, p90, tol);
+    close(lat.p99, p99, tol);
 }
 
 #[test]
 fn vllm_serve_maps_throughputs_latencies_and_keeps_extras() {
     let run = run_of(VLLM);
-    let primary = run.throughput.clone().expect("primary");
-    assert_eq!(primary.unit, ThroughputUnit::TokensPerS);
-    close(Some(primary.value), 208.579_639_446_634_85, 1e-12);
+    primary_is(&run, ThroughputUnit::TokensPerS, 208.579_639_446_634_85, 1e-12);
     close(named(&run, "requests"), 1.629_528_433_176_834_7, 1e-12);
     close(named(&run, "total_tokens"), 1_878.809_431_649_870_2, 1e-9);
     assert_eq!(named(&run, "goodput"), None, "null goodput is dropped");
     close(run.duration_s, 612.447_184_324_264_5, 1e-9);
-    let lat = run.latency_ms.clone().expect("e2el percentiles");
-    close(lat.p50, 4_921.551_227_569_58, 1e-9);
-    close(lat.p90, 5_522.403_097_152_71, 1e-9);
-    close(lat.p99, 6_188.014_268_875_122, 1e-9);
+    percentiles_are(
+        &run,
+        [4_921.551_227_569_58, 5_522.403_097_152_71, 6_188.014_268_875_122],
+        1e-9,
+    );
     close(run.latencies.get("ttft.p90").copied(), 256.339_120_864_868_2, 1e-9);
     close(run.latencies.get("itl.std").copied(), 18.904_012_473_062_52, 1e-9);
     close(run.latencies.get("e2el.p99.9").copied(), 6_480.5, 1e-9);
@@ -81,9 +95,7 @@ fn llama_bench_keeps_pp_and_tg_rows_and_unknown_keys() {
     let names: Vec<&str> = run.throughputs.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["pp512", "tg128"]);
     close(named(&run, "pp512"), 6_951.462_177, 1e-9);
-    let primary = run.throughput.clone().expect("primary");
-    close(Some(primary.value), 141.555_922, 1e-9);
-    assert_eq!(primary.unit, ThroughputUnit::TokensPerS);
+    primary_is(&run, ThroughputUnit::TokensPerS, 141.555_922, 1e-9);
     assert_eq!(run.node.gpu_name.as_deref(), Some("NVIDIA A100-SXM4-80GB"));
     assert_eq!(run.node.gpu_count, Some(1));
     let w = run.workload.clone().expect("workload");
@@ -123,13 +135,8 @@ fn llama_bench_without_generation_falls_back_to_first_row() {
 #[test]
 fn mlperf_offline_valid() {
     let run = run_of(MLPERF_OFFLINE);
-    let primary = run.throughput.clone().expect("primary");
-    assert_eq!(primary.unit, ThroughputUnit::SamplesPerS);
-    close(Some(primary.value), 2_954.39, 1e-9);
-    let lat = run.latency_ms.clone().expect("latency");
-    close(lat.p50, 306_418.874_12, 1e-6);
-    close(lat.p90, 549_506.021_447, 1e-6);
-    close(lat.p99, 604_224.901_334, 1e-6);
+    primary_is(&run, ThroughputUnit::SamplesPerS, 2_954.39, 1e-9);
+    percentiles_are(&run, [306_418.874_12, 549_506.021_447, 604_224.901_334], 1e-6);
     close(run.latencies.get("latency.p99.9").copied(), 609_757.226_211, 1e-6);
     close(run.latencies.get("latency.min").copied(), 17.384_123, 1e-9);
     let s = MlperfSummary::from_run(&run).expect("summary");

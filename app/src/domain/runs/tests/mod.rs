@@ -11,7 +11,14 @@ mod smi;
 mod steady;
 mod verdict_edges;
 mod verdict_fixtures;
+mod verdict_quote;
+mod verdict_vram;
 mod window;
+
+/// Whether any reason of the verdict `v` is one that `is` picks.
+pub(super) fn has_reason(v: &super::Verdict, is: impl Fn(&super::Reason) -> bool) -> bool {
+    v.reasons.iter().any(|r| is(&r.reason))
+}
 
 /// Every fixture: (file name, bytes, expected format).
 pub(super) const FIXTURES: &[(&str, &[u8], super::Format)] = {

@@ -1,5 +1,5 @@
 use super::super::{QuotedNode, Reason, RunStatus, Severity, ThrottleReason, VerdictContext, judge};
-use super::{MLPERF_OFFLINE, MLPERF_SERVER, SMI_MULTI, SMI_NOUNITS, SMI_UNITS, run_of};
+use super::{MLPERF_OFFLINE, MLPERF_SERVER, SMI_MULTI, SMI_NOUNITS, SMI_UNITS, has_reason, run_of};
 
 /// Loadgen's satisfied `min_duration (ms): 600000` is the run's length (no
 /// short-run finding), but without telemetry the run can only warn.
@@ -92,15 +92,9 @@ fn short_power_capped_capture_is_invalid_and_its_vram_fits() {
     assert!(v.reasons.iter().any(|r| r.severity == Severity::Info
         && matches!(r.reason, Reason::PowerCapped { active_s, share: Some(s) }
             if (active_s - 10.0).abs() < 1e-9 && (s - 10.0 / 120.0).abs() < 1e-9)));
+    assert!(!has_reason(&v, |r| matches!(r, Reason::ThermalOrPowerSlowdown { .. })));
     assert!(
-        !v.reasons
-            .iter()
-            .any(|r| matches!(r.reason, Reason::ThermalOrPowerSlowdown { .. }))
-    );
-    assert!(
-        !v.reasons
-            .iter()
-            .any(|r| matches!(r.reason, Reason::VramHeadroomLow { .. })),
+        !has_reason(&v, |r| matches!(r, Reason::VramHeadroomLow { .. })),
         "{:?}",
         v.reasons
     );
@@ -122,9 +116,6 @@ fn short_power_capped_capture_is_invalid_and_its_vram_fits() {
 fn one_gpu_throttled_for_a_seventh_of_the_run_is_invalid() {
     let v = judge(&run_of(SMI_MULTI), &VerdictContext::default());
     assert_eq!(v.status, RunStatus::Invalid, "{:?}", v.reasons);
-    let vram_warn = v
-        .reasons
-        .iter()
-        .any(|r| matches!(r.reason, Reason::VramHeadroomLow { .. }));
+    let vram_warn = has_reason(&v, |r| matches!(r, Reason::VramHeadroomLow { .. }));
     assert!(vram_warn, "70+ GiB of 79.6 GiB used leaves < 20 %");
 }

@@ -8,6 +8,7 @@ use super::super::{
     Difference, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, Reason, RunStatus, Severity, ThrottleReason, VerdictContext, assess,
     judge, merge, parse,
 };
+use super::has_reason;
 
 /// A `vllm bench serve` result ending at `date` after `duration` s.
 fn vllm(date: Option<&str>, duration: f64, gpu: Option<&str>) -> Vec<u8> {
@@ -153,17 +154,11 @@ fn slowdown_is_judged_inside_the_results_window() {
     // VRAM inside the window: 20480 MiB × 1.2 fits 46068 MiB; the other
     // job's 75000 MiB before the window does not count.
     assert!(
-        !v.reasons
-            .iter()
-            .any(|r| matches!(r.reason, Reason::VramHeadroomLow { .. })),
+        !has_reason(&v, |r| matches!(r, Reason::VramHeadroomLow { .. })),
         "{:?}",
         v.reasons
     );
-    assert!(
-        !v.reasons
-            .iter()
-            .any(|r| matches!(r.reason, Reason::FilesDisagree { .. }))
-    );
+    assert!(!has_reason(&v, |r| matches!(r, Reason::FilesDisagree { .. })));
     assert_eq!(v.status, RunStatus::Invalid);
 
     let assessed = assess(run.clone(), &VerdictContext::default());

@@ -1,6 +1,6 @@
 //! What-if profiles, throughput sensitivity and the chart series.
 
-use super::fixtures::{assumptions, hours, shape, sheet, work};
+use super::fixtures::{assumptions, hours, shape, sheet, what_if_36k_tokens, work};
 use crate::domain::tco::{
     Assumptions, ErrorReason as R, PriceSheet, TcoError, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if,
 };
@@ -34,19 +34,7 @@ fn profiles_scale_hours_and_traffic() {
 
 #[test]
 fn throughput_sensitivity_moves_compute_time_by_twenty_percent() {
-    let a = Assumptions {
-        measured_throughput_per_s: Some(dec!(1)),
-        ..assumptions()
-    };
-    let w = what_if(
-        &sheet(dec!(10)),
-        &shape(1),
-        &work(dec!(36000), 1),
-        &a,
-        &WhatIfProfiles::default(),
-        None,
-    )
-    .unwrap();
+    let w = what_if_36k_tokens(dec!(1), None);
     assert_eq!(w.expected.compute_h, dec!(10));
     let slower = w.slower_throughput.unwrap();
     assert_eq!((slower.compute_h, slower.total), (dec!(12.5), dec!(130.00)));

@@ -1,7 +1,7 @@
 //! One test per cost rule: nodes, hours, stopped, disk, IP, traffic, snapshots, fees, idle,
 //! rounding and the per-unit figures.
 
-use super::fixtures::{assumptions, cost, hours, run, shape, sheet, work};
+use super::fixtures::{assumptions, cost, hours, run, shape, sheet, with_disks, work};
 use crate::domain::tco::{Assumptions, ComponentKind as K, Currency, Fee, NodeShape, PriceSheet, TcoWarning, estimate};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -89,11 +89,7 @@ fn disk_and_public_ip_bill_for_the_whole_rental_on_every_node() {
         public_ip_hourly: dec!(0.02),
         ..sheet(dec!(0))
     };
-    let node = NodeShape {
-        system_disk_gb: dec!(100),
-        data_disk_gb: dec!(400),
-        ..shape(1)
-    };
+    let node = with_disks(1, dec!(100), dec!(400));
     let a = Assumptions {
         stopped_h: dec!(23),
         nodes: Some(2),

@@ -1,32 +1,13 @@
 //! Minimal inputs: everything zero except what a test sets.
 
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, ComponentKind, Currency, Demand, Estimate, NodeShape, PriceBasis, PriceSheet,
-    TotalWork,
+    Assumptions, ComponentKind, Demand, Estimate, NodeShape, PriceSheet, RunThroughput, TotalWork, WhatIf,
+    WhatIfProfiles, what_if,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
-/// A CNY sheet billed per started hour, per node, with no extras.
-pub(super) fn sheet(hourly: Decimal) -> PriceSheet {
-    PriceSheet {
-        currency: Currency::CNY,
-        basis: PriceBasis::PerNode,
-        on_demand_hourly: hourly,
-        billing_increment: BillingIncrement::Hour,
-        minimum_billable_hours: Decimal::ZERO,
-        monthly_price: None,
-        commitment_months: None,
-        stopped_bills_compute: false,
-        disk_price_gb_month: Decimal::ZERO,
-        snapshot_price_gb_month: Decimal::ZERO,
-        egress_price_gb: Decimal::ZERO,
-        free_egress_gb: Decimal::ZERO,
-        ingress_price_gb: Decimal::ZERO,
-        public_ip_hourly: Decimal::ZERO,
-        other_fees: Vec::new(),
-    }
-}
+pub(super) use crate::domain::test_fixtures::sheet;
 
 /// A node with `gpus` GPUs and no disks.
 pub(super) fn shape(gpus: u32) -> NodeShape {
@@ -34,6 +15,15 @@ pub(super) fn shape(gpus: u32) -> NodeShape {
         gpus_per_node: gpus,
         system_disk_gb: Decimal::ZERO,
         data_disk_gb: Decimal::ZERO,
+    }
+}
+
+/// A node with `gpus` GPUs, a `system_gb` system disk and a `data_gb` data disk (GB).
+pub(super) fn with_disks(gpus: u32, system_gb: Decimal, data_gb: Decimal) -> NodeShape {
+    NodeShape {
+        system_disk_gb: system_gb,
+        data_disk_gb: data_gb,
+        ..shape(gpus)
     }
 }
 
@@ -89,4 +79,23 @@ pub(super) fn run(sheet: &PriceSheet, gpus_per_node: u32, gpus: u32, run_hours: 
 /// The cost of the component of `kind` (panics if absent).
 pub(super) fn cost(e: &Estimate, kind: &ComponentKind) -> Decimal {
     e.component(kind).map(|c| c.cost).expect("component present")
+}
+
+/// The what-if of 36,000 tokens on one one-GPU node at 10 per node-hour, no overheads,
+/// measured at `throughput_per_s` tokens per second, with the default profiles and the
+/// `slowest` valid run, if any.
+pub(super) fn what_if_36k_tokens(throughput_per_s: Decimal, slowest: Option<RunThroughput>) -> WhatIf {
+    let a = Assumptions {
+        measured_throughput_per_s: Some(throughput_per_s),
+        ..assumptions()
+    };
+    what_if(
+        &sheet(dec!(10)),
+        &shape(1),
+        &work(dec!(36000), 1),
+        &a,
+        &WhatIfProfiles::default(),
+        slowest,
+    )
+    .expect("valid inputs")
 }

@@ -8,5 +8,7 @@ mod fixtures;
 mod props;
 mod scenario;
 mod schema;
+mod schema_scenarios;
+mod schema_serde;
 mod v2_rules;
 mod worked_example;

@@ -1,10 +1,9 @@
 //! One test per rule of cost model v2 (issue 10), with the figures in it.
 
-use super::fixtures::{assumptions, hours, run, shape, sheet, work};
+use super::fixtures::{assumptions, hours, run, shape, sheet, what_if_36k_tokens, work};
 use crate::domain::tco::{
     Assumptions, BillingIncrement, BreakEven, ComponentKind, Currency, ExchangeRate, PriceSheet, Pricing, Quote,
-    QuoteGroup, RunThroughput, Scenario, WhatIfProfiles, billable_hours, estimate, latest_rate, run_scenario,
-    throughput, what_if,
+    QuoteGroup, RunThroughput, Scenario, billable_hours, estimate, latest_rate, run_scenario, throughput,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -205,19 +204,7 @@ fn rule5_the_median_run_sets_the_throughput_and_the_slowest_the_what_if() {
     assert_eq!(throughput::from_runs(&[], dec!(0.9)), Ok(None));
 
     // The what-if runs the slowest valid run: 36,000 tokens at 10/s (1 h) vs 5/s (2 h).
-    let a = Assumptions {
-        measured_throughput_per_s: Some(dec!(10)),
-        ..assumptions()
-    };
-    let w = what_if(
-        &sheet(dec!(10)),
-        &shape(1),
-        &work(dec!(36000), 1),
-        &a,
-        &WhatIfProfiles::default(),
-        Some(t(dec!(5), 1)),
-    )
-    .unwrap();
+    let w = what_if_36k_tokens(dec!(10), Some(t(dec!(5), 1)));
     assert_eq!(w.expected.total, dec!(10.00));
     let slowest = w.slowest_run.unwrap();
     assert_eq!((slowest.compute_h, slowest.total), (dec!(2), dec!(20.00)));

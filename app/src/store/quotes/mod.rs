@@ -1,10 +1,15 @@
 //! The `quotes` and `quote_revisions` tables: quotes and their immutable revisions.
 
+mod filter;
+
+pub use filter::{PriceConversion, PriceFactor, QuoteFilter, QuoteSort};
+
 use super::Tx;
 use crate::domain::{
     quotes::{Date, QuoteDraft, Sharing},
-    tco::{Currency, ExchangeRate, latest_rate},
+    tco::{Currency, ExchangeRate},
 };
+use filter::{micros, push_filter, push_order};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sqlx::{QueryBuilder, Sqlite, SqliteExecutor};
@@ -12,148 +17,13 @@ use sqlx::{QueryBuilder, Sqlite, SqliteExecutor};
 /// One line of the quote list: the latest revision of a quote.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QuoteSummary {
-    /// Quote id.
     pub quote_id: i64,
-    /// Id of the latest revision.
+    /// Id of this revision (the latest one in the quote list).
     pub revision_id: i64,
     /// Revision number (1, 2, …).
     pub revision: i64,
     /// The full quote of that revision.
     pub draft: QuoteDraft,
-}
-
-/// How the quote list is filtered.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct QuoteFilter {
-    /// Vendor name (exact, case-insensitive).
-    pub vendor: Option<String>,
-    /// Part of the GPU model name.
-    pub gpu_model: Option<String>,
-    /// At least this much VRAM per GPU, GiB.
-    pub min_vram_gib: Option<u32>,
-    /// Exactly this many GPUs per node.
-    pub gpus_per_node: Option<u32>,
-    /// Whole GPUs only (no MIG, vGPU or fractional share).
-    pub exclusive_only: bool,
-    /// Part of the region name.
-    pub region: Option<String>,
-    /// Node price per hour at most this, in the currency of the [`PriceConversion`] (the team's base
-    /// currency; as quoted when the team has none).
-    pub max_node_hourly: Option<Decimal>,
-    /// Also list quotes whose validity has ended.
-    pub include_expired: bool,
-}
-
-/// How node prices in different currencies are compared when filtering and sorting by price.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum PriceConversion {
-    /// The team has no base currency: prices are compared as quoted.
-    #[default]
-    AsQuoted,
-    /// Prices are compared in the team's base currency. Each entry is a currency that can be
-    /// converted (the base itself, and those with a rate into it): one unit of it is worth
-    /// `numerator / denominator` units of the base. Quotes in other currencies are left out of a
-    /// price filter and listed after the others when sorting by price.
-    Base(Vec<PriceFactor>),
-}
-
-/// One currency's value in the base currency: `numerator / denominator`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PriceFactor {
-    /// ISO 4217 code.
-    pub currency: &'static str,
-    /// Numerator (the rate when the pair is "1 currency = rate base").
-    pub numerator: Decimal,
-    /// Denominator (the rate when the pair is "1 base = rate currency").
-    pub denominator: Decimal,
-}
-
-impl PriceConversion {
-    /// The basis for a team with `base` currency and these rates: for each currency, the latest
-    /// rate of its pair with the base (either direction).
-    pub fn new(base: Option<Currency>, rates: &[ExchangeRate]) -> Self {
-        let Some(base) = base else { return Self::AsQuoted };
-        let mut factors = vec![PriceFactor {
-            currency: base.code(),
-            numerator: Decimal::ONE,
-            denominator: Decimal::ONE,
-        }];
-        for currency in Currency::ALL.into_iter().filter(|c| *c != base) {
-            if let Some(rate) = latest_rate(rates, currency, base) {
-                let (numerator, denominator) = if rate.from == currency {
-                    (rate.rate, Decimal::ONE)
-                } else {
-                    (Decimal::ONE, rate.rate)
-                };
-                factors.push(PriceFactor {
-                    currency: currency.code(),
-                    numerator,
-                    denominator,
-                });
-            }
-        }
-        Self::Base(factors)
-    }
-
-    /// The currency prices are compared in (the team's base currency), if any.
-    pub fn currency(&self) -> Option<&'static str> {
-        match self {
-            Self::AsQuoted => None,
-            Self::Base(factors) => factors.first().map(|f| f.currency),
-        }
-    }
-}
-
-impl PriceFactor {
-    /// The largest node price in this currency, in millionths, whose value in the base currency
-    /// is at most `max_base` (exact: no rounding can let a dearer quote through).
-    fn max_micros(&self, max_base: Decimal) -> Option<i64> {
-        let max_micros = max_base.checked_mul(Decimal::from(1_000_000))?;
-        let scaled = max_micros
-            .checked_mul(self.denominator)?
-            .checked_div(self.numerator)?
-            .floor();
-        // Division may round; step to the exact boundary: price × num ≤ max × den.
-        let fits = |p: Decimal| {
-            p.checked_mul(self.numerator)
-                .zip(max_micros.checked_mul(self.denominator))
-                .is_some_and(|(a, b)| a <= b)
-        };
-        let bound = if fits(scaled + Decimal::ONE) {
-            scaled + Decimal::ONE
-        } else if fits(scaled) {
-            scaled
-        } else {
-            scaled - Decimal::ONE
-        };
-        Some(i64::try_from(bound).unwrap_or(if bound.is_sign_negative() { i64::MIN } else { i64::MAX }))
-    }
-
-    /// The factor in billionths, for a sort key (ordering only; never shown as money).
-    fn sort_factor(&self) -> i64 {
-        let f = self
-            .numerator
-            .checked_mul(Decimal::from(1_000_000_000))
-            .and_then(|v| v.checked_div(self.denominator));
-        f.and_then(|v| i64::try_from(v.round()).ok()).unwrap_or(i64::MAX)
-    }
-}
-
-/// Sort order of the quote list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum QuoteSort {
-    /// Cheapest node-hour first.
-    #[default]
-    PriceAsc,
-    /// Most expensive first.
-    PriceDesc,
-    /// Most VRAM per GPU first.
-    VramDesc,
-    /// Newest quote first.
-    ReceivedDesc,
-    /// Soonest to expire first.
-    ValidUntilAsc,
 }
 
 /// Why a quote could not be stored.
@@ -168,12 +38,6 @@ pub enum QuoteStoreError {
     /// Database failure.
     #[error(transparent)]
     Sql(#[from] sqlx::Error),
-}
-
-/// A node-hour price in millionths, for sorting and filtering.
-fn micros(price: Decimal) -> Option<i64> {
-    let scaled = price.checked_mul(Decimal::from(1_000_000))?.round();
-    i64::try_from(scaled).ok()
 }
 
 fn mib(gib: Decimal) -> i64 {
@@ -266,13 +130,8 @@ pub async fn revision(
     team_id: i64,
     revision_id: i64,
 ) -> Result<Option<QuoteSummary>, sqlx::Error> {
-    let row: Option<(i64, i64, i64, String)> =
-        sqlx::query_as("SELECT quote_id, id, revision, body FROM quote_revisions WHERE id = ? AND team_id = ?")
-            .bind(revision_id)
-            .bind(team_id)
-            .fetch_optional(db)
-            .await?;
-    row.map(summary).transpose()
+    let sql = "SELECT quote_id, id, revision, body FROM quote_revisions WHERE id = ? AND team_id = ?";
+    Ok(summaries(db, sql, &[revision_id, team_id]).await?.pop())
 }
 
 /// The team's quote revisions that its runs of `workload_id` were measured on, in one query
@@ -282,19 +141,29 @@ pub async fn measured_revisions(
     team_id: i64,
     workload_id: i64,
 ) -> Result<Vec<QuoteSummary>, sqlx::Error> {
-    let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
-        "SELECT DISTINCT q.quote_id, q.id, q.revision, q.body FROM quote_revisions q
+    let sql = "SELECT DISTINCT q.quote_id, q.id, q.revision, q.body FROM quote_revisions q
          JOIN runs r ON r.quote_revision_id = q.id AND r.team_id = q.team_id
-         WHERE q.team_id = ? AND r.workload_id = ?",
-    )
-    .bind(team_id)
-    .bind(workload_id)
-    .fetch_all(db)
-    .await?;
-    rows.into_iter().map(summary).collect()
+         WHERE q.team_id = ? AND r.workload_id = ?";
+    summaries(db, sql, &[team_id, workload_id]).await
 }
 
-fn summary((quote_id, revision_id, revision, body): (i64, i64, i64, String)) -> Result<QuoteSummary, sqlx::Error> {
+/// The columns a [`QuoteSummary`] is read from: quote id, revision id, revision number, body.
+type SummaryRow = (i64, i64, i64, String);
+
+/// The summaries `sql` selects (as [`SummaryRow`] columns) with `ids` bound in order.
+async fn summaries(
+    db: impl SqliteExecutor<'_>,
+    sql: &'static str,
+    ids: &[i64],
+) -> Result<Vec<QuoteSummary>, sqlx::Error> {
+    let mut query = sqlx::query_as::<_, SummaryRow>(sql);
+    for id in ids {
+        query = query.bind(*id);
+    }
+    query.fetch_all(db).await?.into_iter().map(summary).collect()
+}
+
+fn summary((quote_id, revision_id, revision, body): SummaryRow) -> Result<QuoteSummary, sqlx::Error> {
     let draft = serde_json::from_str(&body).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
     Ok(QuoteSummary {
         quote_id,
@@ -302,101 +171,6 @@ fn summary((quote_id, revision_id, revision, body): (i64, i64, i64, String)) -> 
         revision,
         draft,
     })
-}
-
-fn push_filter(q: &mut QueryBuilder<Sqlite>, team_id: i64, f: &QuoteFilter, basis: &PriceConversion, today: Date) {
-    // `quote_list`: one row per quote, its latest revision's filter and sort columns.
-    q.push(" FROM quote_list r");
-    if f.vendor.is_some() {
-        q.push(" JOIN vendors v ON v.id = r.vendor_id");
-    }
-    q.push(" WHERE r.team_id = ").push_bind(team_id);
-    if let Some(vendor) = &f.vendor {
-        q.push(" AND v.name = ").push_bind(vendor.clone());
-    }
-    if let Some(model) = &f.gpu_model {
-        q.push(" AND instr(lower(r.gpu_model), lower(")
-            .push_bind(model.clone())
-            .push(")) > 0");
-    }
-    if let Some(gib) = f.min_vram_gib {
-        q.push(" AND r.vram_mib >= ").push_bind(i64::from(gib) * 1024);
-    }
-    if let Some(n) = f.gpus_per_node {
-        q.push(" AND r.gpus_per_node = ").push_bind(i64::from(n));
-    }
-    if f.exclusive_only {
-        q.push(" AND r.exclusive = 1");
-    }
-    if let Some(region) = &f.region {
-        q.push(" AND instr(lower(r.region), lower(")
-            .push_bind(region.clone())
-            .push(")) > 0");
-    }
-    if let Some(max) = f.max_node_hourly {
-        match basis {
-            PriceConversion::AsQuoted => {
-                q.push(" AND r.node_hourly_micros <= ")
-                    .push_bind(micros(max).unwrap_or(i64::MAX));
-            }
-            PriceConversion::Base(factors) => {
-                q.push(" AND (0");
-                for factor in factors {
-                    if let Some(bound) = factor.max_micros(max) {
-                        q.push(" OR (r.currency = ").push_bind(factor.currency);
-                        q.push(" AND r.node_hourly_micros <= ").push_bind(bound).push(")");
-                    }
-                }
-                q.push(")");
-            }
-        }
-    }
-    if !f.include_expired {
-        q.push(" AND r.valid_until >= ").push_bind(today.to_string());
-    }
-}
-
-/// Appends the ORDER BY for `sort`.
-fn push_order(q: &mut QueryBuilder<Sqlite>, basis: &PriceConversion, sort: QuoteSort) {
-    // The price sort key: the node price in the base currency (billionths of a millionth), NULL
-    // for a currency without a rate (listed last); as quoted without a base currency.
-    let price_key = |q: &mut QueryBuilder<Sqlite>| match basis {
-        PriceConversion::AsQuoted => {
-            q.push("r.node_hourly_micros");
-        }
-        PriceConversion::Base(factors) => {
-            q.push("(CASE r.currency");
-            for factor in factors {
-                q.push(" WHEN ").push_bind(factor.currency);
-                q.push(" THEN r.node_hourly_micros * ").push_bind(factor.sort_factor());
-            }
-            q.push(" END)");
-        }
-    };
-    match sort {
-        QuoteSort::ReceivedDesc => {
-            q.push(" ORDER BY r.received_on DESC, r.revision_id DESC");
-        }
-        QuoteSort::ValidUntilAsc => {
-            q.push(" ORDER BY r.valid_until, r.revision_id");
-        }
-        QuoteSort::PriceAsc | QuoteSort::PriceDesc | QuoteSort::VramDesc => {
-            q.push(" ORDER BY ");
-            if sort == QuoteSort::VramDesc {
-                q.push("r.vram_mib DESC, ");
-            }
-            if matches!(basis, PriceConversion::Base(_)) {
-                price_key(q);
-                q.push(" IS NULL, ");
-            }
-            price_key(q);
-            q.push(if sort == QuoteSort::PriceDesc {
-                " DESC, r.revision_id"
-            } else {
-                ", r.revision_id"
-            });
-        }
-    }
 }
 
 /// The latest revision of the team's quotes matching `filter`, one page, and the total count.
@@ -438,7 +212,7 @@ pub async fn list(
         list.push_bind(*id);
     }
     bodies.push(")");
-    let mut rows: Vec<(i64, i64, i64, String)> = bodies.build_query_as().fetch_all(db).await?;
+    let mut rows: Vec<SummaryRow> = bodies.build_query_as().fetch_all(db).await?;
     rows.sort_by_key(|row| ids.iter().position(|id| *id == row.1));
     let items = rows.into_iter().map(summary).collect::<Result<_, _>>()?;
     Ok((items, total))
@@ -549,24 +323,18 @@ pub async fn latest(
     team_id: i64,
     quote_id: i64,
 ) -> Result<Option<QuoteSummary>, sqlx::Error> {
-    let row: Option<(i64, i64, i64, String)> = sqlx::query_as(
-        "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r
+    let sql = "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r
          JOIN quotes q ON q.id = r.quote_id AND q.latest_revision = r.revision
-         WHERE q.id = ? AND q.team_id = ?",
-    )
-    .bind(quote_id)
-    .bind(team_id)
-    .fetch_optional(db)
-    .await?;
-    row.map(summary).transpose()
+         WHERE q.id = ? AND q.team_id = ?";
+    Ok(summaries(db, sql, &[quote_id, team_id]).await?.pop())
 }
 
 /// One revision in a quote's history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
 pub struct RevisionInfo {
-    /// Revision id.
+    /// Id of the revision (what runs and orders refer to).
     pub id: i64,
-    /// Revision number.
+    /// Revision number within the quote (1, 2, …).
     pub revision: i64,
     /// When it was saved (RFC 3339 UTC).
     pub created_at: String,
@@ -623,44 +391,8 @@ pub async fn price_conversion(db: &super::Db, team_id: i64) -> Result<PriceConve
 
 /// Every current quote of the team (latest revisions) with its ids, cheapest node-hour first.
 pub async fn latest_all(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<QuoteSummary>, sqlx::Error> {
-    let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(
-        "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r
+    let sql = "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r
          JOIN quotes q ON q.id = r.quote_id AND r.revision = q.latest_revision
-         WHERE r.team_id = ? ORDER BY r.node_hourly_micros, r.id",
-    )
-    .bind(team_id)
-    .fetch_all(db)
-    .await?;
-    rows.into_iter().map(summary).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn factor(numerator: &str, denominator: &str) -> PriceFactor {
-        PriceFactor {
-            currency: "USD",
-            numerator: numerator.parse().unwrap(),
-            denominator: denominator.parse().unwrap(),
-        }
-    }
-
-    #[test]
-    fn price_limits_convert_exactly_at_the_boundary() {
-        // 1 X = 1/3 base: at most 1 base is exactly 3 X.
-        assert_eq!(factor("1", "3").max_micros(Decimal::ONE), Some(3_000_000));
-        // 1 X = 3 base: at most 1 base is 0.333333 X (one micro more would cost over 1 base).
-        assert_eq!(factor("3", "1").max_micros(Decimal::ONE), Some(333_333));
-        // 1 X = 7.2 base: ¥7.20 buys exactly $1.
-        assert_eq!(factor("7.2", "1").max_micros("7.20".parse().unwrap()), Some(1_000_000));
-        assert_eq!(factor("7.2", "1").max_micros("7.19".parse().unwrap()), Some(998_611));
-        assert_eq!(factor("1", "1").max_micros("-1".parse().unwrap()), Some(-1_000_000));
-    }
-
-    #[test]
-    fn sort_factors_are_billionths() {
-        assert_eq!(factor("7.2", "1").sort_factor(), 7_200_000_000);
-        assert_eq!(factor("1", "8").sort_factor(), 125_000_000);
-    }
+         WHERE r.team_id = ? ORDER BY r.node_hourly_micros, r.id";
+    summaries(db, sql, &[team_id]).await
 }
