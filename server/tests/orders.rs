@@ -735,7 +735,8 @@ async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_throug
         .fetch_one(&d.app.db)
         .await
         .unwrap();
-    let page = app::services::tco::compute(&d.app.db, team, &query, app::i18n::Locale::En, false)
+    let request = app::services::tco::CostRequest::from_query(&query);
+    let page = app::services::tco::compare(&d.app.db, team, &request, app::i18n::Locale::En, false)
         .await
         .unwrap();
     let shown: Vec<(i64, String)> = page

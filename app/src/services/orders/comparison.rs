@@ -8,7 +8,7 @@ use crate::{
     domain::tco::ExchangeRate,
     error::AppError,
     i18n::{Locale, Msg},
-    services::tco,
+    services::tco::{self, CostRequest},
     store::Db,
     views::tco::CostRow,
 };
@@ -18,14 +18,24 @@ use std::str::FromStr;
 /// A comparison as the cost page computes it.
 pub(super) type Computed = tco::Computed;
 
-/// Computes the comparison named by `query` as the cost page shows it (without the budget form).
-pub(super) async fn compute(db: &Db, team_id: i64, query: &str, locale: Locale) -> Result<Computed, AppError> {
-    tco::compute(db, team_id, query, locale, false).await
+/// Computes `request` as the cost page shows it (without the budget form).
+pub(super) async fn compute(
+    db: &Db,
+    team_id: i64,
+    request: &CostRequest,
+    locale: Locale,
+) -> Result<Computed, AppError> {
+    tco::compare(db, team_id, request, locale, false).await
 }
 
-/// The rows of the comparison named by `query`.
-pub(super) async fn rows(db: &Db, team_id: i64, query: &str, locale: Locale) -> Result<Vec<CostRow>, AppError> {
-    Ok(compute(db, team_id, query, locale).await?.view.rows)
+/// The rows of the comparison `request` asks for.
+pub(super) async fn rows(
+    db: &Db,
+    team_id: i64,
+    request: &CostRequest,
+    locale: Locale,
+) -> Result<Vec<CostRow>, AppError> {
+    Ok(compute(db, team_id, request, locale).await?.view.rows)
 }
 
 /// Whether a comparison may be the order's: every field valid, no problem, a quote costed.
@@ -40,22 +50,34 @@ pub(super) fn compares(computed: &Computed, chosen: Option<i64>) -> bool {
 }
 
 /// The default comparison of an order: the quotes considered, default assumptions.
+pub(super) fn default_request(c: &Content) -> CostRequest {
+    CostRequest::new(Some(c.workload_id)).with_quotes(c.considered.iter().copied())
+}
+
+/// The cost page's query of [`default_request`] (what the order page links to).
 pub(super) fn default_query(c: &Content) -> String {
-    let mut q = format!("workload={}&picked=1", c.workload_id);
-    for id in &c.considered {
-        q.push_str(&format!("&q={id}"));
-    }
-    q
+    default_request(c).to_query()
 }
 
 /// The comparison an order is (or was) submitted with: the frozen one, else the one chosen,
-/// else the default.
-pub(super) fn comparison_query(c: &Content) -> String {
+/// else the default. An order records its comparison as the cost page's query, so a chosen or
+/// frozen one is read from that query once, here.
+pub(super) fn comparison_request(c: &Content) -> CostRequest {
     c.frozen
         .as_ref()
-        .map(|f| f.query.clone())
-        .or_else(|| c.comparison.clone())
-        .unwrap_or_else(|| default_query(c))
+        .map(|f| f.query.as_str())
+        .or(c.comparison.as_deref())
+        .map_or_else(|| default_request(c), request_of)
+}
+
+/// A comparison recorded as the cost page's query (a pasted link), read once.
+pub(super) fn request_of(query: &str) -> CostRequest {
+    CostRequest::from_query(query)
+}
+
+/// The cost page's query of [`comparison_request`] (the link to open it there).
+pub(super) fn comparison_query(c: &Content) -> String {
+    comparison_request(c).to_query()
 }
 
 /// The query of a comparison link: the part after `?` of a pasted address (`/tco?…` or a

@@ -109,8 +109,8 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         Some(rows) => (rows.clone(), true),
         None if content.considered.is_empty() && content.comparison.is_none() => (Vec::new(), false),
         None => {
-            let query = comparison::comparison_query(&content);
-            (comparison::rows(db, team_id, &query, locale).await?, false)
+            let request = comparison::comparison_request(&content);
+            (comparison::rows(db, team_id, &request, locale).await?, false)
         }
     };
     let events = store::audit::of_order(db, order_id).await?;

@@ -111,8 +111,8 @@ pub async fn submit(
         .record;
     let ready = readiness(&mut tx, team.team_id, &content, &workload).await?;
     transition(row.state, Action::Submit, &submit_ctx(caller.user_id, &ready)).map_err(refusal)?;
-    let query = comparison::comparison_query(&content);
-    let computed = comparison::compute(db, team.team_id, &query, locale).await?;
+    let request = comparison::comparison_request(&content);
+    let computed = comparison::compute(db, team.team_id, &request, locale).await?;
     if !comparison::compares(&computed, content.quote_id) {
         return Err(AppError::Invalid(Msg::OrdersRChosenNotCompared));
     }
@@ -121,7 +121,7 @@ pub async fn submit(
         .into_iter()
         .map(|r| r.record)
         .collect();
-    let frozen = comparison::freeze(&computed, rates, &query).ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
+    let frozen = comparison::freeze(&computed, rates, &request.to_query()).ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
     content.tco = Some(computed.view.rows);
     content.frozen = Some(frozen);
     let text = content.canonical()?;
@@ -165,7 +165,7 @@ pub async fn set_comparison(
         None
     } else {
         let query = comparison::link_for_workload(link, workload_id)?;
-        let computed = comparison::compute(db, team.team_id, &query, locale).await?;
+        let computed = comparison::compute(db, team.team_id, &comparison::request_of(&query), locale).await?;
         if !comparison::is_usable(&computed) {
             return Err(AppError::Invalid(Msg::OrdersRComparisonInvalid));
         }

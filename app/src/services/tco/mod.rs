@@ -96,19 +96,6 @@ pub async fn compare(
     Ok(build::build(request, loaded, locale, can_set_budget))
 }
 
-/// Builds the comparison from the cost page's query string: [`CostRequest::from_query`], then
-/// [`compare`]. Kept for callers that still hold a query (orders); new code builds a
-/// [`CostRequest`].
-pub async fn compute(
-    db: &Db,
-    team_id: i64,
-    raw_query: &str,
-    locale: Locale,
-    can_set_budget: bool,
-) -> Result<Computed, AppError> {
-    compare(db, team_id, &CostRequest::from_query(raw_query), locale, can_set_budget).await
-}
-
 /// Everything [`build::build`] needs, from the store: the team's workloads, base currency
 /// (CNY when unset), rates, quotes and labels; the chosen workload's budget; and its runs
 /// with the node of each, only when there is something to cost.
