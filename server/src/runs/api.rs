@@ -15,9 +15,9 @@ use app::{
     },
     error::AppError,
     i18n::{Locale, Msg, locale_from_headers},
-    pages::runs::text::{reason_text, severity_msg},
     services::runs::{self as service, RunRequest},
     store::{self, api_tokens::TokenGrant},
+    texts::runs::{reason_text, severity_msg},
 };
 use axum::{
     Json,

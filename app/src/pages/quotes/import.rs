@@ -66,14 +66,15 @@ mod server {
     use crate::{
         app::request_locale,
         auth,
-        domain::{
-            quotes::{self, CsvFormat, ImportDefaults, QuoteDraft},
-            roles::Capability,
-            tco::Currency,
-        },
-        pages::quotes::text,
+        domain::{quotes::CsvFormat, roles::Capability, tco::Currency},
+        i18n::Locale,
+        services::quote_import::{self, CheckedFile, ImportSettings, Refusal},
         store::{self, quotes::SaveImportError},
+        texts::quotes as text,
     };
+
+    /// The problems the preview lists: in line order, at most 500.
+    const MAX_PROBLEMS: usize = 500;
 
     pub async fn run(req: ImportRequest, save: bool) -> Result<ImportOutcome, AppError> {
         let (caller, team) = auth::require_team(Capability::EditProcurement)?;
@@ -84,90 +85,83 @@ mod server {
             _ => None,
         };
         let currency = Currency::parse(req.currency.trim()).map_err(|_| AppError::Invalid(Msg::QerrUnknownCurrency))?;
-        let mut defaults = ImportDefaults::new(req.vendor.trim(), store::today(), 30);
-        defaults.currency = currency;
-        defaults.max_bytes = BROWSER_LIMIT_BYTES;
-        let refused = |message: String| {
-            Ok(ImportOutcome {
-                file_error: Some(message),
-                ..ImportOutcome::default()
-            })
+        let vendor = req.vendor.trim();
+        let settings = ImportSettings {
+            format,
+            vendor: (!vendor.is_empty()).then(|| vendor.to_owned()),
+            currency,
+            valid_days: 30,
+            max_bytes: BROWSER_LIMIT_BYTES,
         };
-        let preview = match quotes::import(req.content.as_bytes(), format, &defaults) {
-            Ok(p) => p,
-            Err(e) => return refused(text::import_error(locale, &e)),
+        let file = match quote_import::check(req.content.as_bytes(), &settings, store::today()) {
+            Ok(file) => file,
+            Err(refusal) => {
+                let message = match refusal {
+                    Refusal::File(e) => text::import_error(locale, &e),
+                    Refusal::VendorRequired => locale.t(Msg::QimpVendorRequired).to_string(),
+                };
+                return Ok(ImportOutcome {
+                    file_error: Some(message),
+                    ..ImportOutcome::default()
+                });
+            }
         };
-        if preview.format == CsvFormat::SkyPilot && req.vendor.trim().is_empty() {
-            return refused(locale.t(Msg::QimpVendorRequired).to_string());
+        let mut outcome = preview(locale, &file);
+        let Some(rows) = file.ready_to_save().filter(|rows| save && !rows.is_empty()) else {
+            return Ok(outcome);
+        };
+        match quote_import::save(&auth::db()?, team.team_id, &rows, Some(caller.user_id)).await {
+            Ok(n) => outcome.saved = Some(n),
+            Err(SaveImportError::DuplicateReference { line }) => {
+                outcome.file_error = Some(locale.fmt(Msg::QimpDuplicateInDb, &[("line", &line.to_string())]));
+            }
+            Err(SaveImportError::PriceOutOfRange { line }) => {
+                outcome.file_error = Some(locale.fmt(Msg::QimpPriceOutOfRange, &[("line", &line.to_string())]));
+            }
+            Err(SaveImportError::Sql(e)) => return Err(e.into()),
         }
-        let mut problems: Vec<Problem> = preview
-            .rows
-            .iter()
-            .flat_map(|r| r.errors.iter())
-            .map(|e| Problem {
-                line: e.line,
-                column: e
+        Ok(outcome)
+    }
+
+    /// The preview of a checked file in the reader's language: the summary line and the problems.
+    fn preview(locale: Locale, file: &CheckedFile) -> ImportOutcome {
+        let mut problems: Vec<Problem> = file
+            .problems()
+            .into_iter()
+            .map(|p| Problem {
+                line: p.line,
+                column: p
                     .column
                     .as_deref()
                     .map(|c| text::column_label(locale, c))
                     .unwrap_or_default(),
-                message: text::field_error(locale, &e.code),
+                message: p.message(locale),
             })
             .collect();
-        let bad = preview
-            .rows
-            .iter()
-            .filter(|r| !r.errors.is_empty() || r.draft.is_none())
-            .count();
-        let ready: Vec<(u64, &QuoteDraft)> = preview
-            .rows
-            .iter()
-            .filter(|r| r.errors.is_empty())
-            .filter_map(|r| r.draft.as_ref().map(|d| (r.line, d)))
-            .collect();
-        let skipped = preview.skipped.len();
-        problems.extend(preview.skipped.iter().map(|(line, reason)| Problem {
-            line: *line,
-            column: String::new(),
-            message: text::skip_reason(locale, *reason),
-        }));
         problems.sort_by_key(|p| p.line);
-        problems.truncate(500);
-        let format_name = locale.t(match preview.format {
+        problems.truncate(MAX_PROBLEMS);
+        let format_name = locale.t(match file.format() {
             CsvFormat::NodeLedger => Msg::ImportFormatCsv,
             CsvFormat::SkyPilot => Msg::ImportFormatSkypilot,
         });
         let summary = locale.fmt(
             Msg::ImportSummary,
             &[
-                ("rows", &preview.rows.len().to_string()),
+                ("rows", &file.rows().to_string()),
                 ("format", format_name),
-                ("ok", &ready.len().to_string()),
-                ("bad", &bad.to_string()),
-                ("skipped", &skipped.to_string()),
+                ("ok", &file.ready().to_string()),
+                ("bad", &file.bad_rows().to_string()),
+                ("skipped", &file.skipped().to_string()),
             ],
         );
-        let mut outcome = ImportOutcome {
+        ImportOutcome {
             file_error: None,
             summary,
-            ready: ready.len(),
-            bad,
+            ready: file.ready(),
+            bad: file.bad_rows(),
             problems,
             saved: None,
-        };
-        if save && bad == 0 && !ready.is_empty() {
-            match store::quotes::save_import(&auth::db()?, team.team_id, &ready, Some(caller.user_id)).await {
-                Ok(n) => outcome.saved = Some(n),
-                Err(SaveImportError::DuplicateReference { line }) => {
-                    outcome.file_error = Some(locale.fmt(Msg::QimpDuplicateInDb, &[("line", &line.to_string())]));
-                }
-                Err(SaveImportError::PriceOutOfRange { line }) => {
-                    outcome.file_error = Some(locale.fmt(Msg::QimpPriceOutOfRange, &[("line", &line.to_string())]));
-                }
-                Err(SaveImportError::Sql(e)) => return Err(e.into()),
-            }
         }
-        Ok(outcome)
     }
 }
 

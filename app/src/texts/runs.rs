@@ -125,11 +125,44 @@ pub const fn is_quote_mismatch(reason: &Reason) -> bool {
     )
 }
 
-/// One verdict reason as a sentence.
+/// One verdict reason as a sentence. Each group of reasons is worded by its own function; the
+/// match here names every variant, so a new reason cannot be left without a text.
 #[must_use]
 pub fn reason_text(locale: Locale, reason: &Reason) -> String {
+    let text = match reason {
+        Reason::WarmupExcluded { .. }
+        | Reason::WarmupIncluded { .. }
+        | Reason::DurationUnknown
+        | Reason::DurationFromMlperf { .. }
+        | Reason::ShortRun { .. } => length_text(locale, reason),
+        Reason::TelemetryMissing
+        | Reason::RunWindow { .. }
+        | Reason::RunWindowUnknown
+        | Reason::ThermalOrPowerSlowdown { .. }
+        | Reason::PowerCapped { .. }
+        | Reason::LowUtilization { .. } => telemetry_text(locale, reason),
+        Reason::VramHeadroomLow { .. }
+        | Reason::VramUsableUnknown
+        | Reason::VramShortfall { .. }
+        | Reason::VramExceeds { .. } => vram_text(locale, reason),
+        Reason::MlperfInvalid { .. } | Reason::FilesDisagree { .. } | Reason::Retired { .. } => {
+            file_text(locale, reason)
+        }
+        Reason::GpuNameMismatch { .. }
+        | Reason::GpuCountMismatch { .. }
+        | Reason::DriverMismatch { .. }
+        | Reason::MigMismatch { .. }
+        | Reason::QuoteUnverifiable { .. } => quote_text(locale, reason),
+    };
+    // `None` only if a group function lacks a variant the match above sends it (a test checks
+    // every variant): the stable code then stands in for the sentence.
+    text.unwrap_or_else(|| reason.code().to_string())
+}
+
+/// Run length and warm-up.
+fn length_text(locale: Locale, reason: &Reason) -> Option<String> {
     let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
-    match reason {
+    Some(match reason {
         Reason::WarmupExcluded {
             warmup_s,
             throughput_incl_warmup: Some(whole),
@@ -170,6 +203,15 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
                 ("min", &num(min_s / 60.0, 0)),
             ],
         ),
+        _ => return None,
+    })
+}
+
+/// What the telemetry shows: its window, slowdowns, utilisation.
+fn telemetry_text(locale: Locale, reason: &Reason) -> Option<String> {
+    let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
+    let share_or_unknown = |share: &Option<f64>| share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
+    Some(match reason {
         Reason::TelemetryMissing => locale.t(Msg::RunReasonTelemetryMissing).to_string(),
         Reason::RunWindow {
             start_s,
@@ -191,24 +233,35 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
             reasons,
         } => {
             let names = reasons.iter().map(|r| r.smi_name()).collect::<Vec<_>>().join(", ");
-            let share = share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
             f(
                 Msg::RunReasonThermalOrPowerSlowdown,
                 &[
                     ("reasons", &names),
                     ("seconds", &num(*active_s, 0)),
-                    ("share", &share),
+                    ("share", &share_or_unknown(share)),
                     ("max", &pct(*max_share)),
                 ],
             )
         }
-        Reason::PowerCapped { active_s, share } => {
-            let share = share.map_or_else(|| locale.t(Msg::RunsUnknown).to_string(), pct);
-            f(
-                Msg::RunReasonPowerCapped,
-                &[("seconds", &num(*active_s, 0)), ("share", &share)],
-            )
-        }
+        Reason::PowerCapped { active_s, share } => f(
+            Msg::RunReasonPowerCapped,
+            &[("seconds", &num(*active_s, 0)), ("share", &share_or_unknown(share))],
+        ),
+        Reason::LowUtilization {
+            mean_pct,
+            threshold_pct,
+        } => f(
+            Msg::RunReasonLowUtilization,
+            &[("mean", &num(*mean_pct, 1)), ("threshold", &num(*threshold_pct, 0))],
+        ),
+        _ => return None,
+    })
+}
+
+/// VRAM: the headroom rule and the quoted amount.
+fn vram_text(locale: Locale, reason: &Reason) -> Option<String> {
+    let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
+    Some(match reason {
         Reason::VramHeadroomLow {
             peak_mib,
             usable_mib,
@@ -225,13 +278,33 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
             ],
         ),
         Reason::VramUsableUnknown => locale.t(Msg::RunReasonVramUsableUnknown).to_string(),
-        Reason::LowUtilization {
-            mean_pct,
-            threshold_pct,
+        Reason::VramShortfall {
+            quoted_mib,
+            observed_mib,
+            shortfall_share,
         } => f(
-            Msg::RunReasonLowUtilization,
-            &[("mean", &num(*mean_pct, 1)), ("threshold", &num(*threshold_pct, 0))],
+            Msg::RunReasonVramShortfall,
+            &[
+                ("quoted", &num(*quoted_mib, 0)),
+                ("observed", &num(*observed_mib, 0)),
+                ("share", &pct(*shortfall_share)),
+            ],
         ),
+        Reason::VramExceeds {
+            quoted_mib,
+            observed_mib,
+        } => f(
+            Msg::RunReasonVramExceeds,
+            &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0))],
+        ),
+        _ => return None,
+    })
+}
+
+/// What the files themselves say: MLPerf's own verdict, files from two nodes, retired findings.
+fn file_text(locale: Locale, reason: &Reason) -> Option<String> {
+    let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
+    Some(match reason {
         Reason::MlperfInvalid {
             min_duration_satisfied,
             min_queries_satisfied,
@@ -256,14 +329,15 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
                 ("telemetry", telemetry),
             ],
         ),
-        Reason::VramExceeds {
-            quoted_mib,
-            observed_mib,
-        } => f(
-            Msg::RunReasonVramExceeds,
-            &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0))],
-        ),
         Reason::Retired { was } => f(Msg::RunReasonRetired, &[("was", was)]),
+        _ => return None,
+    })
+}
+
+/// The node against its quote (VRAM aside).
+fn quote_text(locale: Locale, reason: &Reason) -> Option<String> {
+    let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
+    Some(match reason {
         Reason::GpuNameMismatch { quoted, observed } => f(
             Msg::RunReasonGpuNameMismatch,
             &[("quoted", quoted), ("observed", observed)],
@@ -271,18 +345,6 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
         Reason::GpuCountMismatch { quoted, observed } => f(
             Msg::RunReasonGpuCountMismatch,
             &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())],
-        ),
-        Reason::VramShortfall {
-            quoted_mib,
-            observed_mib,
-            shortfall_share,
-        } => f(
-            Msg::RunReasonVramShortfall,
-            &[
-                ("quoted", &num(*quoted_mib, 0)),
-                ("observed", &num(*observed_mib, 0)),
-                ("share", &pct(*shortfall_share)),
-            ],
         ),
         Reason::DriverMismatch { quoted, observed } => f(
             Msg::RunReasonDriverMismatch,
@@ -305,12 +367,14 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
             Msg::RunReasonQuoteUnverifiable,
             &[("field", locale.t(field_msg(*field)))],
         ),
-    }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::runs::ThrottleReason;
 
     #[test]
     fn numbers_read_well() {
@@ -388,5 +452,147 @@ mod tests {
         };
         assert!(!is_quote_mismatch(&r));
         assert!(!reason_text(Locale::En, &r).contains('{'));
+    }
+
+    /// One value of every reason; the match makes the compiler ask for a sample of a new variant.
+    fn every_reason() -> Vec<Reason> {
+        let all = vec![
+            Reason::WarmupExcluded {
+                warmup_s: 30.0,
+                steady_util_mean_pct: Some(90.0),
+                throughput_incl_warmup: Some(10.0),
+            },
+            Reason::WarmupExcluded {
+                warmup_s: 30.0,
+                steady_util_mean_pct: None,
+                throughput_incl_warmup: None,
+            },
+            Reason::WarmupIncluded {
+                warmup_s: 30.0,
+                duration_s: 400.0,
+                share: 0.075,
+                max_share: 0.1,
+            },
+            Reason::DurationUnknown,
+            Reason::DurationFromMlperf { min_duration_s: 600.0 },
+            Reason::ShortRun {
+                duration_s: 300.0,
+                warmup_s: 30.0,
+                min_s: 600.0,
+            },
+            Reason::TelemetryMissing,
+            Reason::RunWindow {
+                start_s: 10.0,
+                end_s: 610.0,
+                covered_share: 1.0,
+            },
+            Reason::RunWindowUnknown,
+            Reason::ThermalOrPowerSlowdown {
+                active_s: 40.0,
+                share: None,
+                max_share: 0.05,
+                reasons: vec![ThrottleReason::HwSlowdown],
+            },
+            Reason::PowerCapped {
+                active_s: 40.0,
+                share: Some(0.1),
+            },
+            Reason::VramHeadroomLow {
+                peak_mib: 20_480.0,
+                usable_mib: 23_028.0,
+                headroom_pct: rust_decimal::Decimal::from(20),
+                required_mib: rust_decimal::Decimal::from(24_576),
+                actual_pct: Some(12),
+            },
+            Reason::VramUsableUnknown,
+            Reason::LowUtilization {
+                mean_pct: 40.0,
+                threshold_pct: 70.0,
+            },
+            Reason::MlperfInvalid {
+                min_duration_satisfied: Some(true),
+                min_queries_satisfied: Some(false),
+                early_stopping_satisfied: None,
+            },
+            Reason::FilesDisagree {
+                difference: Difference::Driver,
+                result: "550".into(),
+                telemetry: "535".into(),
+            },
+            Reason::GpuNameMismatch {
+                quoted: "H100".into(),
+                observed: "A100".into(),
+            },
+            Reason::GpuCountMismatch { quoted: 8, observed: 4 },
+            Reason::VramShortfall {
+                quoted_mib: 81_920.0,
+                observed_mib: 40_960.0,
+                shortfall_share: 0.5,
+            },
+            Reason::VramExceeds {
+                quoted_mib: 40_960.0,
+                observed_mib: 81_920.0,
+            },
+            Reason::DriverMismatch {
+                quoted: "550".into(),
+                observed: "535".into(),
+            },
+            Reason::MigMismatch {
+                quoted: true,
+                observed: false,
+            },
+            Reason::QuoteUnverifiable {
+                field: QuoteField::Cuda,
+            },
+            Reason::Retired { was: "old_rule".into() },
+        ];
+        for r in &all {
+            // No arm may be removed: a new variant is a compile error until it has a sample above.
+            match r {
+                Reason::WarmupExcluded { .. }
+                | Reason::WarmupIncluded { .. }
+                | Reason::DurationUnknown
+                | Reason::DurationFromMlperf { .. }
+                | Reason::ShortRun { .. }
+                | Reason::TelemetryMissing
+                | Reason::RunWindow { .. }
+                | Reason::RunWindowUnknown
+                | Reason::ThermalOrPowerSlowdown { .. }
+                | Reason::PowerCapped { .. }
+                | Reason::VramHeadroomLow { .. }
+                | Reason::VramUsableUnknown
+                | Reason::LowUtilization { .. }
+                | Reason::MlperfInvalid { .. }
+                | Reason::FilesDisagree { .. }
+                | Reason::GpuNameMismatch { .. }
+                | Reason::GpuCountMismatch { .. }
+                | Reason::VramShortfall { .. }
+                | Reason::VramExceeds { .. }
+                | Reason::DriverMismatch { .. }
+                | Reason::MigMismatch { .. }
+                | Reason::QuoteUnverifiable { .. }
+                | Reason::Retired { .. } => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn every_reason_variant_has_a_sentence_in_both_languages() {
+        let all = every_reason();
+        let codes: std::collections::BTreeSet<&str> = all.iter().map(Reason::code).collect();
+        assert_eq!(codes.len(), 23, "one sample of each of the 23 reasons");
+        for reason in &all {
+            for locale in Locale::ALL {
+                let text = reason_text(locale, reason);
+                assert!(!text.trim().is_empty(), "{} in {locale:?}", reason.code());
+                assert_ne!(text, reason.code(), "{} has no sentence in {locale:?}", reason.code());
+                assert!(
+                    !text.contains('{'),
+                    "{} in {locale:?} leaves a placeholder: {text}",
+                    reason.code()
+                );
+            }
+        }
     }
 }
