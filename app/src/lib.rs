@@ -6,6 +6,7 @@
 //! - [`auth`] (server only): password hashing, the signed-in caller, permission checks.
 //! - [`pages`]: one module per page, with its server functions beside it.
 //! - [`components`]: pieces shared by pages (header, form helpers, guards).
+//! - [`i18n`] and [`texts`]: the message catalogue, and domain values worded with it.
 
 // The cost comparison's view (two ranked tables, per-quote details, charts) is one deeply
 // nested type; computing its layout for the hydrate build needs more than the default 128.
@@ -25,6 +26,7 @@ pub mod pages;
 pub mod services;
 #[cfg(feature = "ssr")]
 pub mod store;
+pub mod texts;
 pub mod views;
 
 pub use app::{App, shell};

@@ -3,5 +3,6 @@
 
 pub mod audit;
 pub mod orders;
+pub mod quote_import;
 pub mod runs;
 pub mod tco;

@@ -16,9 +16,9 @@ use app::{
     },
     error::{AppError, Localized},
     i18n::{Locale, Msg, locale_from_headers},
-    pages::runs::text::{reason_text, severity_msg},
     services::runs::{self as service, RunRequest},
     store::{self, api_tokens::TokenGrant},
+    texts::runs::{reason_text, severity_msg},
     views::RunFileInfo,
 };
 use axum::{

@@ -4,7 +4,7 @@
 use crate::{
     components::guard::member_page,
     error::AppError,
-    i18n::{Msg, t, use_locale},
+    i18n::{Locale, Msg, t, use_locale},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -66,14 +66,14 @@ mod server {
     use crate::{
         app::request_locale,
         auth,
-        domain::{
-            quotes::{self, CsvFormat, ImportDefaults, QuoteDraft},
-            roles::Capability,
-            tco::Currency,
-        },
-        pages::quotes::text,
+        domain::{quotes::CsvFormat, roles::Capability, tco::Currency},
+        services::quote_import::{self, CheckedFile, ImportSettings, Refusal},
         store::{self, quotes::SaveImportError},
+        texts::quotes as text,
     };
+
+    /// The problems the preview lists: in line order, at most 500.
+    const MAX_PROBLEMS: usize = 500;
 
     pub async fn run(req: ImportRequest, save: bool) -> Result<ImportOutcome, AppError> {
         let (caller, team) = auth::require_team(Capability::EditProcurement)?;
@@ -84,90 +84,83 @@ mod server {
             _ => None,
         };
         let currency = Currency::parse(req.currency.trim()).map_err(|_| AppError::Invalid(Msg::QerrUnknownCurrency))?;
-        let mut defaults = ImportDefaults::new(req.vendor.trim(), store::today(), 30);
-        defaults.currency = currency;
-        defaults.max_bytes = BROWSER_LIMIT_BYTES;
-        let refused = |message: String| {
-            Ok(ImportOutcome {
-                file_error: Some(message),
-                ..ImportOutcome::default()
-            })
+        let vendor = req.vendor.trim();
+        let settings = ImportSettings {
+            format,
+            vendor: (!vendor.is_empty()).then(|| vendor.to_owned()),
+            currency,
+            valid_days: 30,
+            max_bytes: BROWSER_LIMIT_BYTES,
         };
-        let preview = match quotes::import(req.content.as_bytes(), format, &defaults) {
-            Ok(p) => p,
-            Err(e) => return refused(text::import_error(locale, &e)),
+        let file = match quote_import::check(req.content.as_bytes(), &settings, store::today()) {
+            Ok(file) => file,
+            Err(refusal) => {
+                let message = match refusal {
+                    Refusal::File(e) => text::import_error(locale, &e),
+                    Refusal::VendorRequired => locale.t(Msg::QimpVendorRequired).to_string(),
+                };
+                return Ok(ImportOutcome {
+                    file_error: Some(message),
+                    ..ImportOutcome::default()
+                });
+            }
         };
-        if preview.format == CsvFormat::SkyPilot && req.vendor.trim().is_empty() {
-            return refused(locale.t(Msg::QimpVendorRequired).to_string());
+        let mut outcome = preview(locale, &file);
+        let Some(rows) = file.ready_to_save().filter(|rows| save && !rows.is_empty()) else {
+            return Ok(outcome);
+        };
+        match quote_import::save(&auth::db()?, team.team_id, &rows, Some(caller.user_id)).await {
+            Ok(n) => outcome.saved = Some(n),
+            Err(SaveImportError::DuplicateReference { line }) => {
+                outcome.file_error = Some(locale.fmt(Msg::QimpDuplicateInDb, &[("line", &line.to_string())]));
+            }
+            Err(SaveImportError::PriceOutOfRange { line }) => {
+                outcome.file_error = Some(locale.fmt(Msg::QimpPriceOutOfRange, &[("line", &line.to_string())]));
+            }
+            Err(SaveImportError::Sql(e)) => return Err(e.into()),
         }
-        let mut problems: Vec<Problem> = preview
-            .rows
-            .iter()
-            .flat_map(|r| r.errors.iter())
-            .map(|e| Problem {
-                line: e.line,
-                column: e
+        Ok(outcome)
+    }
+
+    /// The preview of a checked file in the reader's language: the summary line and the problems.
+    fn preview(locale: Locale, file: &CheckedFile) -> ImportOutcome {
+        let mut problems: Vec<Problem> = file
+            .problems()
+            .into_iter()
+            .map(|p| Problem {
+                line: p.line,
+                column: p
                     .column
                     .as_deref()
                     .map(|c| text::column_label(locale, c))
                     .unwrap_or_default(),
-                message: text::field_error(locale, &e.code),
+                message: p.message(locale),
             })
             .collect();
-        let bad = preview
-            .rows
-            .iter()
-            .filter(|r| !r.errors.is_empty() || r.draft.is_none())
-            .count();
-        let ready: Vec<(u64, &QuoteDraft)> = preview
-            .rows
-            .iter()
-            .filter(|r| r.errors.is_empty())
-            .filter_map(|r| r.draft.as_ref().map(|d| (r.line, d)))
-            .collect();
-        let skipped = preview.skipped.len();
-        problems.extend(preview.skipped.iter().map(|(line, reason)| Problem {
-            line: *line,
-            column: String::new(),
-            message: text::skip_reason(locale, *reason),
-        }));
         problems.sort_by_key(|p| p.line);
-        problems.truncate(500);
-        let format_name = locale.t(match preview.format {
+        problems.truncate(MAX_PROBLEMS);
+        let format_name = locale.t(match file.format() {
             CsvFormat::NodeLedger => Msg::ImportFormatCsv,
             CsvFormat::SkyPilot => Msg::ImportFormatSkypilot,
         });
         let summary = locale.fmt(
             Msg::ImportSummary,
             &[
-                ("rows", &preview.rows.len().to_string()),
+                ("rows", &file.rows().to_string()),
                 ("format", format_name),
-                ("ok", &ready.len().to_string()),
-                ("bad", &bad.to_string()),
-                ("skipped", &skipped.to_string()),
+                ("ok", &file.ready().to_string()),
+                ("bad", &file.bad_rows().to_string()),
+                ("skipped", &file.skipped().to_string()),
             ],
         );
-        let mut outcome = ImportOutcome {
+        ImportOutcome {
             file_error: None,
             summary,
-            ready: ready.len(),
-            bad,
+            ready: file.ready(),
+            bad: file.bad_rows(),
             problems,
             saved: None,
-        };
-        if save && bad == 0 && !ready.is_empty() {
-            match store::quotes::save_import(&auth::db()?, team.team_id, &ready, Some(caller.user_id)).await {
-                Ok(n) => outcome.saved = Some(n),
-                Err(SaveImportError::DuplicateReference { line }) => {
-                    outcome.file_error = Some(locale.fmt(Msg::QimpDuplicateInDb, &[("line", &line.to_string())]));
-                }
-                Err(SaveImportError::PriceOutOfRange { line }) => {
-                    outcome.file_error = Some(locale.fmt(Msg::QimpPriceOutOfRange, &[("line", &line.to_string())]));
-                }
-                Err(SaveImportError::Sql(e)) => return Err(e.into()),
-            }
         }
-        Ok(outcome)
     }
 }
 
@@ -224,106 +217,167 @@ fn outcome_view(o: ImportOutcome) -> impl IntoView {
     }
 }
 
+/// What the page holds between checking a file and importing it.
+#[derive(Clone, Copy)]
+struct ImportForm {
+    file_input: NodeRef<leptos::html::Input>,
+    /// `auto`, `csv` or `skypilot`.
+    format: RwSignal<String>,
+    vendor: RwSignal<String>,
+    currency: RwSignal<String>,
+    /// What is going on (reading, checking, saving), while it does.
+    status: RwSignal<Option<String>>,
+    /// Why the browser could not read the chosen file.
+    problem: RwSignal<Option<String>>,
+    /// The file last checked: the one "import" saves.
+    checked: RwSignal<Option<ImportRequest>>,
+    /// Checks (`false`) or imports (`true`) a file.
+    action: Action<(ImportRequest, bool), Result<ImportOutcome, AppError>>,
+}
+
+impl ImportForm {
+    fn new() -> Self {
+        ImportForm {
+            file_input: NodeRef::new(),
+            format: RwSignal::new("auto".to_string()),
+            vendor: RwSignal::new(String::new()),
+            currency: RwSignal::new("USD".to_string()),
+            status: RwSignal::new(None),
+            problem: RwSignal::new(None),
+            checked: RwSignal::new(None),
+            action: Action::new(|(req, save): &(ImportRequest, bool)| import_quotes(req.clone(), *save)),
+        }
+    }
+
+    /// Reads the chosen file in the browser and sends it for a check (nothing is saved).
+    fn check(self, locale: Locale) {
+        self.problem.set(None);
+        self.checked.set(None);
+        #[cfg(feature = "hydrate")]
+        if let Some(input) = self.file_input.get() {
+            self.status.set(Some(locale.t(Msg::ImportReading).to_string()));
+            leptos::task::spawn_local(async move {
+                match read_file(input).await {
+                    Ok((content, size)) => {
+                        self.status.set(Some(
+                            locale.fmt(Msg::ImportChecking, &[("n", &size.div_ceil(1024).to_string())]),
+                        ));
+                        let req = ImportRequest {
+                            content,
+                            format: self.format.get_untracked(),
+                            vendor: self.vendor.get_untracked(),
+                            currency: self.currency.get_untracked(),
+                        };
+                        self.checked.set(Some(req.clone()));
+                        self.action.dispatch((req, false));
+                    }
+                    Err(e) => {
+                        self.status.set(None);
+                        self.problem.set(Some(e.text(locale)));
+                    }
+                }
+            });
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = locale;
+    }
+
+    /// Imports the file last checked.
+    fn import_all(self, locale: Locale) {
+        if let Some(req) = self.checked.get_untracked() {
+            self.status.set(Some(locale.t(Msg::ImportSaving).to_string()));
+            self.action.dispatch((req, true));
+        }
+    }
+
+    /// How many rows the import button would save: only after a clean check, before saving.
+    fn ready(self) -> Option<usize> {
+        match self.action.value().get() {
+            Some(Ok(o)) if o.file_error.is_none() && o.saved.is_none() && o.bad == 0 && o.ready > 0 => Some(o.ready),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(feature = "hydrate")]
+impl ReadError {
+    /// Why the file could not be read, in the user's language.
+    fn text(self, locale: Locale) -> String {
+        match self {
+            ReadError::NoFile => locale.t(Msg::ImportChooseFile).to_string(),
+            ReadError::TooBig => locale.fmt(
+                Msg::ImportTooBigForBrowser,
+                &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))],
+            ),
+            ReadError::BadUtf8(offset) => locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())]),
+        }
+    }
+}
+
+/// The file, how to read it, and the check and import buttons.
+fn import_form(form: ImportForm) -> impl IntoView {
+    let locale = use_locale();
+    let ImportForm {
+        file_input,
+        format,
+        vendor,
+        currency,
+        status,
+        problem,
+        action,
+        ..
+    } = form;
+    let pending = action.pending();
+    view! {
+        <section class="card">
+            <div class="form" data-testid="import-form">
+                <label>{t(Msg::ImportFile)}<input type="file" accept=".csv,text/csv" node_ref=file_input name="file" /></label>
+                <div class="form-row">
+                    <label>
+                        {t(Msg::ImportFormat)}
+                        <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
+                            <option value="auto">{t(Msg::ImportFormatAuto)}</option>
+                            <option value="csv">{t(Msg::ImportFormatCsv)}</option>
+                            <option value="skypilot">{t(Msg::ImportFormatSkypilot)}</option>
+                        </select>
+                    </label>
+                    <label>{t(Msg::ImportVendor)}<input type="text" name="vendor" on:input=move |ev| vendor.set(event_target_value(&ev)) /></label>
+                    <label>{t(Msg::ImportCurrency)}<input type="text" name="currency" value="USD" maxlength="3" on:input=move |ev| currency.set(event_target_value(&ev)) /></label>
+                </div>
+                <p class="actions">
+                    <button type="button" on:click=move |_| form.check(locale) disabled=move || pending.get()>{t(Msg::ImportPreview)}</button>
+                    {move || form.ready().map(|n| view! {
+                        <button type="button" class="primary" data-testid="import-save" on:click=move |_| form.import_all(locale) disabled=move || pending.get()>
+                            {locale.fmt(Msg::ImportSave, &[("n", &n.to_string())])}
+                        </button>
+                    })}
+                </p>
+                {move || status.get().map(|s| view! { <p class="progress" role="status"><span class="spinner" aria-hidden="true"></span>{s}</p> })}
+                {move || problem.get().map(|p| view! { <p class="form-error" role="alert" data-testid="import-file-problem">{p}</p> })}
+            </div>
+        </section>
+    }
+}
+
 /// `/quotes/import`.
 #[component]
 pub fn QuoteImportPage() -> impl IntoView {
     member_page(|_| {
         let locale = use_locale();
-        let file_input = NodeRef::<leptos::html::Input>::new();
-        let format = RwSignal::new("auto".to_string());
-        let vendor = RwSignal::new(String::new());
-        let currency = RwSignal::new("USD".to_string());
-        let status = RwSignal::new(None::<String>);
-        let problem = RwSignal::new(None::<String>);
-        let checked = RwSignal::new(None::<ImportRequest>);
-        let action = Action::new(|(req, save): &(ImportRequest, bool)| import_quotes(req.clone(), *save));
-        let pending = action.pending();
+        let form = ImportForm::new();
+        let pending = form.action.pending();
         Effect::new(move |_| {
             if !pending.get() {
-                status.set(None);
+                form.status.set(None);
             }
         });
-        let check = move |_| {
-            problem.set(None);
-            checked.set(None);
-            #[cfg(feature = "hydrate")]
-            if let Some(input) = file_input.get() {
-                status.set(Some(locale.t(Msg::ImportReading).to_string()));
-                leptos::task::spawn_local(async move {
-                    match read_file(input).await {
-                        Ok((content, size)) => {
-                            status.set(Some(
-                                locale.fmt(Msg::ImportChecking, &[("n", &size.div_ceil(1024).to_string())]),
-                            ));
-                            let req = ImportRequest {
-                                content,
-                                format: format.get_untracked(),
-                                vendor: vendor.get_untracked(),
-                                currency: currency.get_untracked(),
-                            };
-                            checked.set(Some(req.clone()));
-                            action.dispatch((req, false));
-                        }
-                        Err(e) => {
-                            status.set(None);
-                            problem.set(Some(match e {
-                                ReadError::NoFile => locale.t(Msg::ImportChooseFile).to_string(),
-                                ReadError::TooBig => locale.fmt(
-                                    Msg::ImportTooBigForBrowser,
-                                    &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))],
-                                ),
-                                ReadError::BadUtf8(offset) => {
-                                    locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())])
-                                }
-                            }));
-                        }
-                    }
-                });
-            }
-        };
-        let import_all = move |_| {
-            if let Some(req) = checked.get_untracked() {
-                status.set(Some(locale.t(Msg::ImportSaving).to_string()));
-                action.dispatch((req, true));
-            }
-        };
-        let ready = move || match action.value().get() {
-            Some(Ok(o)) if o.file_error.is_none() && o.saved.is_none() && o.bad == 0 && o.ready > 0 => Some(o.ready),
-            _ => None,
-        };
         view! {
             <Title text=t(Msg::ImportTitle) />
             <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
             <h1>{t(Msg::ImportTitle)}</h1>
             <p class="lead">{t(Msg::ImportLead)}</p>
-            <section class="card">
-                <div class="form" data-testid="import-form">
-                    <label>{t(Msg::ImportFile)}<input type="file" accept=".csv,text/csv" node_ref=file_input name="file" /></label>
-                    <div class="form-row">
-                        <label>
-                            {t(Msg::ImportFormat)}
-                            <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
-                                <option value="auto">{t(Msg::ImportFormatAuto)}</option>
-                                <option value="csv">{t(Msg::ImportFormatCsv)}</option>
-                                <option value="skypilot">{t(Msg::ImportFormatSkypilot)}</option>
-                            </select>
-                        </label>
-                        <label>{t(Msg::ImportVendor)}<input type="text" name="vendor" on:input=move |ev| vendor.set(event_target_value(&ev)) /></label>
-                        <label>{t(Msg::ImportCurrency)}<input type="text" name="currency" value="USD" maxlength="3" on:input=move |ev| currency.set(event_target_value(&ev)) /></label>
-                    </div>
-                    <p class="actions">
-                        <button type="button" on:click=check disabled=move || pending.get()>{t(Msg::ImportPreview)}</button>
-                        {move || ready().map(|n| view! {
-                            <button type="button" class="primary" data-testid="import-save" on:click=import_all disabled=move || pending.get()>
-                                {locale.fmt(Msg::ImportSave, &[("n", &n.to_string())])}
-                            </button>
-                        })}
-                    </p>
-                    {move || status.get().map(|s| view! { <p class="progress" role="status"><span class="spinner" aria-hidden="true"></span>{s}</p> })}
-                    {move || problem.get().map(|p| view! { <p class="form-error" role="alert" data-testid="import-file-problem">{p}</p> })}
-                </div>
-            </section>
-            {move || match action.value().get() {
+            {import_form(form)}
+            {move || match form.action.value().get() {
                 Some(Ok(o)) => Some(outcome_view(o).into_any()),
                 Some(Err(e)) => Some(view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }.into_any()),
                 None => None,

@@ -6,5 +6,3 @@ pub mod detail;
 pub mod form;
 pub mod import;
 pub mod list;
-#[cfg(feature = "ssr")]
-pub mod text;

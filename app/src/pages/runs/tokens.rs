@@ -2,10 +2,7 @@
 //! revokes it. A token acts in the team active when it was made, with the user's role there.
 
 use crate::{
-    components::{
-        forms::{ActionError, ErrorBox},
-        guard::member_page,
-    },
+    components::{forms::ActionError, guard::member_page, loaded::Loaded},
     error::AppError,
     i18n::{Msg, t, use_locale},
     views::ApiTokenInfo,
@@ -86,89 +83,102 @@ pub fn TokensPage() -> impl IntoView {
             move || (create.version().get(), revoke.version().get()),
             |_| list_tokens(),
         );
-        let locale = use_locale();
-        let origin = move || {
-            #[cfg(feature = "hydrate")]
-            {
-                web_sys::window()
-                    .and_then(|w| w.location().origin().ok())
-                    .unwrap_or_default()
-            }
-            #[cfg(not(feature = "hydrate"))]
-            {
-                "http://127.0.0.1:3000".to_string()
-            }
-        };
         view! {
             <Title text=t(Msg::TokensTitle) />
             <h1>{t(Msg::TokensTitle)}</h1>
             <p class="lead">{t(Msg::TokensLead)}</p>
-            <section class="card">
-                <ActionForm action=create attr:class="form-inline" attr:data-testid="token-form">
-                    <label>{t(Msg::TokensName)}
-                        <input type="text" name="name" required maxlength="80" placeholder=t(Msg::TokensNameHint) />
-                    </label>
-                    <button type="submit">{t(Msg::TokensCreate)}</button>
-                </ActionForm>
-                <ActionError action=create />
-                {move || create.value().get().and_then(Result::ok).map(|token| {
-                    let curl = curl_example(&origin(), &token);
-                    view! {
-                        <div class="callout callout-ok" role="status">
-                            <p><strong>{t(Msg::TokensCreated)}</strong></p>
-                            <p><code class="token" data-testid="new-token">{token}</code></p>
-                            <h3>{t(Msg::TokensCurlTitle)}</h3>
-                            <p>{t(Msg::TokensCurlLead)}</p>
-                            <pre class="json" data-testid="curl-example">{curl}</pre>
-                            <p>{t(Msg::TokensSchema)} " " <a href="/api/v1/schema/run.json" rel="external">"/api/v1/schema/run.json"</a></p>
-                        </div>
-                    }
-                })}
-            </section>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match tokens.await {
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        Ok(list) if list.is_empty() => view! { <p class="empty-state">{t(Msg::TokensNone)}</p> }.into_any(),
-                        Ok(list) => view! {
-                            <table class="table" data-testid="token-table">
-                                <thead><tr>
-                                    <th>{t(Msg::TokensColName)}</th>
-                                    <th>{t(Msg::TokensColToken)}</th>
-                                    <th>{t(Msg::TokensColScope)}</th>
-                                    <th>{t(Msg::TokensColCreated)}</th>
-                                    <th>{t(Msg::TokensColUsed)}</th>
-                                    <th></th>
-                                </tr></thead>
-                                <tbody>
-                                    {list.into_iter().map(|tk| {
-                                        let state = match &tk.revoked_at {
-                                            Some(when) => view! { <span class="tag">{locale.fmt(Msg::TokensRevoked, &[("when", when)])}</span> }.into_any(),
-                                            None => view! {
-                                                <ActionForm action=revoke attr:class="inline-form">
-                                                    <input type="hidden" name="id" value=tk.id.to_string() />
-                                                    <button type="submit" class="small danger">{t(Msg::TokensRevoke)}</button>
-                                                </ActionForm>
-                                            }.into_any(),
-                                        };
-                                        view! {
-                                            <tr>
-                                                <td>{tk.name.clone()}</td>
-                                                <td><code>{format!("{}…", tk.prefix)}</code></td>
-                                                <td>{tk.team_name.clone()} " · " {t(tk.role.label())}</td>
-                                                <td>{tk.created_at.clone()}</td>
-                                                <td>{tk.last_used_at.clone().unwrap_or_else(|| t(Msg::TokensNeverUsed).to_string())}</td>
-                                                <td>{state}</td>
-                                            </tr>
-                                        }
-                                    }).collect_view()}
-                                </tbody>
-                            </table>
-                        }.into_any(),
-                    }
-                })}
-            </Suspense>
+            {new_token(create)}
+            <Loaded resource=tokens let:list>
+                {token_list(list, revoke)}
+            </Loaded>
         }
         .into_any()
     })
+}
+
+/// The site's own address, for the `curl` example (the browser knows it; the server renders a
+/// placeholder that hydration replaces).
+fn origin() -> String {
+    #[cfg(feature = "hydrate")]
+    {
+        web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default()
+    }
+    #[cfg(not(feature = "hydrate"))]
+    {
+        "http://127.0.0.1:3000".to_string()
+    }
+}
+
+/// The form that creates a token, and the new token (shown this once) with a `curl` example.
+fn new_token(create: ServerAction<CreateToken>) -> impl IntoView {
+    view! {
+        <section class="card">
+            <ActionForm action=create attr:class="form-inline" attr:data-testid="token-form">
+                <label>{t(Msg::TokensName)}
+                    <input type="text" name="name" required maxlength="80" placeholder=t(Msg::TokensNameHint) />
+                </label>
+                <button type="submit">{t(Msg::TokensCreate)}</button>
+            </ActionForm>
+            <ActionError action=create />
+            {move || create.value().get().and_then(Result::ok).map(|token| {
+                let curl = curl_example(&origin(), &token);
+                view! {
+                    <div class="callout callout-ok" role="status">
+                        <p><strong>{t(Msg::TokensCreated)}</strong></p>
+                        <p><code class="token" data-testid="new-token">{token}</code></p>
+                        <h3>{t(Msg::TokensCurlTitle)}</h3>
+                        <p>{t(Msg::TokensCurlLead)}</p>
+                        <pre class="json" data-testid="curl-example">{curl}</pre>
+                        <p>{t(Msg::TokensSchema)} " " <a href="/api/v1/schema/run.json" rel="external">"/api/v1/schema/run.json"</a></p>
+                    </div>
+                }
+            })}
+        </section>
+    }
+}
+
+/// The caller's tokens, each with its revoke button (or when it was revoked).
+fn token_list(list: Vec<ApiTokenInfo>, revoke: ServerAction<RevokeToken>) -> AnyView {
+    if list.is_empty() {
+        return view! { <p class="empty-state">{t(Msg::TokensNone)}</p> }.into_any();
+    }
+    let locale = use_locale();
+    view! {
+        <table class="table" data-testid="token-table">
+            <thead><tr>
+                <th>{t(Msg::TokensColName)}</th>
+                <th>{t(Msg::TokensColToken)}</th>
+                <th>{t(Msg::TokensColScope)}</th>
+                <th>{t(Msg::TokensColCreated)}</th>
+                <th>{t(Msg::TokensColUsed)}</th>
+                <th></th>
+            </tr></thead>
+            <tbody>
+                {list.into_iter().map(|tk| {
+                    let state = match &tk.revoked_at {
+                        Some(when) => view! { <span class="tag">{locale.fmt(Msg::TokensRevoked, &[("when", when)])}</span> }.into_any(),
+                        None => view! {
+                            <ActionForm action=revoke attr:class="inline-form">
+                                <input type="hidden" name="id" value=tk.id.to_string() />
+                                <button type="submit" class="small danger">{t(Msg::TokensRevoke)}</button>
+                            </ActionForm>
+                        }.into_any(),
+                    };
+                    view! {
+                        <tr>
+                            <td>{tk.name.clone()}</td>
+                            <td><code>{format!("{}…", tk.prefix)}</code></td>
+                            <td>{tk.team_name.clone()} " · " {t(tk.role.label())}</td>
+                            <td>{tk.created_at.clone()}</td>
+                            <td>{tk.last_used_at.clone().unwrap_or_else(|| t(Msg::TokensNeverUsed).to_string())}</td>
+                            <td>{state}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
 }

@@ -7,7 +7,7 @@ use super::{
     text::{bytes, num},
 };
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{forms::ErrorBox, guard::member_page, loaded::Loaded},
     domain::{roles::Capability, runs::CanonicalRun},
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -252,62 +252,63 @@ pub fn RunUploadPage() -> impl IntoView {
             <p class="breadcrumb"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
             <h1>{t(Msg::RunsNewTitle)}</h1>
             <p class="lead">{t(Msg::RunsNewLead)}</p>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match options.await {
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        Ok(opts) => upload_form(opts).into_any(),
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=options let:opts>
+                {upload_form(opts)}
+            </Loaded>
         }
         .into_any()
     })
 }
 
-fn upload_form(opts: RunFormChoices) -> impl IntoView {
-    let quote = RwSignal::new(None::<i64>);
-    let node_label = RwSignal::new(String::new());
-    let workload = RwSignal::new(None::<i64>);
-    let nodes = RwSignal::new(1_i64);
-    let note = RwSignal::new(String::new());
-    let format = RwSignal::new("auto".to_string());
-    let items = RwSignal::new(Vec::<Item>::new());
-    let next_key = StoredValue::new(0_u32);
-    let limit_mb = opts.file_limit_mb;
+/// What the user chose in the form, besides the files.
+#[derive(Clone, Copy)]
+struct RunFields {
+    quote: RwSignal<Option<i64>>,
+    node_label: RwSignal<String>,
+    workload: RwSignal<Option<i64>>,
+    nodes: RwSignal<i64>,
+    note: RwSignal<String>,
+    /// The format the result files are read as (`auto`: detected).
+    format: RwSignal<String>,
+}
 
-    let add_files = move |files: Vec<(String, PickedFile)>| {
-        for (name, _file) in files {
-            let key = next_key.get_value();
-            next_key.set_value(key + 1);
-            let state = RwSignal::new(FileState::Sending(0.0));
-            items.update(|list| {
-                list.push(Item {
-                    key,
-                    name: StoredValue::new(name),
-                    state,
-                })
-            });
-            #[cfg(feature = "hydrate")]
-            start_upload(_file, format.get_untracked(), limit_mb, state);
+impl RunFields {
+    fn new() -> Self {
+        RunFields {
+            quote: RwSignal::new(None),
+            node_label: RwSignal::new(String::new()),
+            workload: RwSignal::new(None),
+            nodes: RwSignal::new(1),
+            note: RwSignal::new(String::new()),
+            format: RwSignal::new("auto".to_string()),
         }
-    };
-    let request = Memo::new(move |_| RunRequest {
-        files: items
-            .get()
-            .iter()
-            .filter_map(|i| match i.state.get() {
-                FileState::Done(u) if u.file.run_id.is_none() => Some(u.file.id),
-                _ => None,
-            })
-            .collect(),
-        quote_id: quote.get(),
-        revision: None,
-        node_label: node_label.get(),
-        workload_id: workload.get(),
-        nodes: Some(nodes.get()),
-        note: String::new(),
-    });
+    }
+
+    /// The run as the form stands: the files received that no saved run holds yet, and the
+    /// choices (the note is added only when saving, so typing it does not judge the run again).
+    fn request(self, items: &[Item]) -> RunRequest {
+        RunRequest {
+            files: items
+                .iter()
+                .filter_map(|i| match i.state.get() {
+                    FileState::Done(u) if u.file.run_id.is_none() => Some(u.file.id),
+                    _ => None,
+                })
+                .collect(),
+            quote_id: self.quote.get(),
+            revision: None,
+            node_label: self.node_label.get(),
+            workload_id: self.workload.get(),
+            nodes: Some(self.nodes.get()),
+            note: String::new(),
+        }
+    }
+}
+
+fn upload_form(opts: RunFormChoices) -> impl IntoView {
+    let fields = RunFields::new();
+    let items = RwSignal::new(Vec::<Item>::new());
+    let request = Memo::new(move |_| fields.request(&items.get()));
     let preview = Resource::new(
         move || {
             let r = request.get();
@@ -325,71 +326,119 @@ fn upload_form(opts: RunFormChoices) -> impl IntoView {
             }
         },
     );
-    let save = ServerAction::<SaveRun>::new();
-    Effect::new(move |_| {
-        if let Some(Ok(id)) = save.value().get() {
-            let navigate = leptos_router::hooks::use_navigate();
-            navigate(&format!("/runs/{id}"), Default::default());
+    let limit_mb = opts.file_limit_mb;
+    let add_files = file_adder(items, fields.format, limit_mb);
+    view! {
+        <form class="card form" on:submit=|ev| ev.prevent_default() data-testid="run-upload-form">
+            {run_fields(opts, fields)}
+            {file_drop(limit_mb, items, add_files)}
+        </form>
+        {preview_view(preview)}
+        {save_actions(request, fields.note)}
+    }
+}
+
+/// Adds picked or dropped files to the list, each starting its own upload.
+fn file_adder(
+    items: RwSignal<Vec<Item>>,
+    format: RwSignal<String>,
+    limit_mb: u64,
+) -> impl Fn(Vec<(String, PickedFile)>) + Copy + Send + Sync + 'static {
+    let next_key = StoredValue::new(0_u32);
+    move |files: Vec<(String, PickedFile)>| {
+        for (name, _file) in files {
+            let key = next_key.get_value();
+            next_key.set_value(key + 1);
+            let state = RwSignal::new(FileState::Sending(0.0));
+            items.update(|list| {
+                list.push(Item {
+                    key,
+                    name: StoredValue::new(name),
+                    state,
+                })
+            });
+            #[cfg(feature = "hydrate")]
+            start_upload(_file, format.get_untracked(), limit_mb, state);
+            #[cfg(not(feature = "hydrate"))]
+            let _ = (format, limit_mb);
         }
-    });
+    }
+}
+
+/// The node, workload, format and note.
+fn run_fields(opts: RunFormChoices, fields: RunFields) -> impl IntoView {
+    let RunFields {
+        quote,
+        node_label,
+        workload,
+        nodes,
+        note,
+        format,
+    } = fields;
+    view! {
+        <div class="detail-grid">
+            <label>{t(Msg::RunsNode)}
+                <select name="quote" data-testid="run-quote" on:change=move |ev| quote.set(optional_id(&event_target_value(&ev)))>
+                    <option value="">{t(Msg::RunsNoQuote)}</option>
+                    {opts.quotes.iter().map(|(id, label)| view! { <option value=id.to_string()>{label.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>{t(Msg::RunsNodeLabel)}
+                <input type="text" name="node_label" maxlength="120" data-testid="run-node-label"
+                    prop:value=node_label on:input=move |ev| node_label.set(event_target_value(&ev)) />
+                <small class="hint">{t(Msg::RunsNodeLabelHint)}</small>
+            </label>
+            <label>{t(Msg::RunsWorkload)}
+                <select name="workload" data-testid="run-workload" on:change=move |ev| workload.set(optional_id(&event_target_value(&ev)))>
+                    <option value="">{t(Msg::RunsNoWorkload)}</option>
+                    {opts.workloads.iter().map(|(id, name)| view! { <option value=id.to_string()>{name.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>{t(Msg::RunsNodes)}
+                <input type="number" name="nodes" min="1" max="1024" prop:value=move || nodes.get().to_string()
+                    on:input=move |ev| nodes.set(event_target_value(&ev).parse().unwrap_or(1)) />
+            </label>
+            <label>{t(Msg::RunsFormat)}
+                <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
+                    <option value="auto">{t(Msg::RunsFormatAuto)}</option>
+                    {crate::domain::runs::Format::ALL.iter().map(|f| view! { <option value=f.as_str()>{f.as_str()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>{t(Msg::RunsNote)}
+                <textarea name="note" rows="2" maxlength="2000" on:input=move |ev| note.set(event_target_value(&ev))></textarea>
+            </label>
+        </div>
+    }
+}
+
+/// The drop zone and the list of files with their progress.
+fn file_drop(
+    limit_mb: u64,
+    items: RwSignal<Vec<Item>>,
+    add_files: impl Fn(Vec<(String, PickedFile)>) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
     let on_pick = move |ev: leptos::ev::Event| add_files(picked_files(&ev));
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         add_files(dropped_files(&ev));
     };
-    let on_save = move |_| {
-        save.dispatch(SaveRun {
-            request: RunRequest {
-                note: note.get_untracked(),
-                ..request.get_untracked()
-            },
-        });
-    };
     view! {
-        <form class="card form" on:submit=|ev| ev.prevent_default() data-testid="run-upload-form">
-            <div class="detail-grid">
-                <label>{t(Msg::RunsNode)}
-                    <select name="quote" data-testid="run-quote" on:change=move |ev| quote.set(optional_id(&event_target_value(&ev)))>
-                        <option value="">{t(Msg::RunsNoQuote)}</option>
-                        {opts.quotes.iter().map(|(id, label)| view! { <option value=id.to_string()>{label.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label>{t(Msg::RunsNodeLabel)}
-                    <input type="text" name="node_label" maxlength="120" data-testid="run-node-label"
-                        prop:value=node_label on:input=move |ev| node_label.set(event_target_value(&ev)) />
-                    <small class="hint">{t(Msg::RunsNodeLabelHint)}</small>
-                </label>
-                <label>{t(Msg::RunsWorkload)}
-                    <select name="workload" data-testid="run-workload" on:change=move |ev| workload.set(optional_id(&event_target_value(&ev)))>
-                        <option value="">{t(Msg::RunsNoWorkload)}</option>
-                        {opts.workloads.iter().map(|(id, name)| view! { <option value=id.to_string()>{name.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label>{t(Msg::RunsNodes)}
-                    <input type="number" name="nodes" min="1" max="1024" prop:value=move || nodes.get().to_string()
-                        on:input=move |ev| nodes.set(event_target_value(&ev).parse().unwrap_or(1)) />
-                </label>
-                <label>{t(Msg::RunsFormat)}
-                    <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
-                        <option value="auto">{t(Msg::RunsFormatAuto)}</option>
-                        {crate::domain::runs::Format::ALL.iter().map(|f| view! { <option value=f.as_str()>{f.as_str()}</option> }).collect_view()}
-                    </select>
-                </label>
-                <label>{t(Msg::RunsNote)}
-                    <textarea name="note" rows="2" maxlength="2000" on:input=move |ev| note.set(event_target_value(&ev))></textarea>
-                </label>
-            </div>
-            <fieldset>
-                <legend>{t(Msg::RunsFiles)}</legend>
-                <label class="dropzone" data-testid="dropzone" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
-                    <span>{t(Msg::RunsDrop)} " " <u>{t(Msg::RunsPick)}</u> {format!(" (≤ {limit_mb} MB)")}</span>
-                    <input type="file" multiple class="visually-hidden" data-testid="run-files" on:change=on_pick />
-                </label>
-                <ul class="upload-list">
-                    <For each=move || items.get() key=|i| i.key children=move |item| file_line(item, items) />
-                </ul>
-            </fieldset>
-        </form>
+        <fieldset>
+            <legend>{t(Msg::RunsFiles)}</legend>
+            <label class="dropzone" data-testid="dropzone" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+                <span>{t(Msg::RunsDrop)} " " <u>{t(Msg::RunsPick)}</u> {format!(" (≤ {limit_mb} MB)")}</span>
+                <input type="file" multiple class="visually-hidden" data-testid="run-files" on:change=on_pick />
+            </label>
+            <ul class="upload-list">
+                <For each=move || items.get() key=|i| i.key children=move |item| file_line(item, items) />
+            </ul>
+        </fieldset>
+    }
+}
+
+/// The verdict and figures of the files so far, judged without saving.
+fn preview_view(preview: Resource<Result<Option<CanonicalRun>, AppError>>) -> impl IntoView {
+    view! {
         <Transition fallback=|| view! { <p class="loading">{t(Msg::RunsPreviewWait)}</p> }>
             {move || Suspend::new(async move {
                 match preview.await {
@@ -402,6 +451,27 @@ fn upload_form(opts: RunFormChoices) -> impl IntoView {
                 }
             })}
         </Transition>
+    }
+}
+
+/// The save button: saves the run with its note, then opens it.
+fn save_actions(request: Memo<RunRequest>, note: RwSignal<String>) -> impl IntoView {
+    let save = ServerAction::<SaveRun>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(id)) = save.value().get() {
+            let navigate = leptos_router::hooks::use_navigate();
+            navigate(&format!("/runs/{id}"), Default::default());
+        }
+    });
+    let on_save = move |_| {
+        save.dispatch(SaveRun {
+            request: RunRequest {
+                note: note.get_untracked(),
+                ..request.get_untracked()
+            },
+        });
+    };
+    view! {
         <div class="form-actions">
             <button type="button" data-testid="save-run" on:click=on_save
                 disabled=move || request.get().files.is_empty() || save.pending().get()>

@@ -1,0 +1,224 @@
+//! The run texts read well, with their figures, in both languages.
+
+use super::*;
+use crate::domain::runs::ThrottleReason;
+
+#[test]
+fn numbers_read_well() {
+    assert_eq!(num(12.50, 2), "12.5");
+    assert_eq!(num(600.0, 1), "600");
+    assert_eq!(num(f64::NAN, 1), "—");
+    assert_eq!(pct(0.142_86), "14.3 %");
+    assert_eq!(bytes(1_234_567), "1.2 MB");
+    assert_eq!(bytes(830_000), "830 KB");
+    assert_eq!(duration(1500.0), "25 min");
+    assert_eq!(duration(45.2), "45 s");
+    assert_eq!(duration(7200.0), "2 h");
+}
+
+#[test]
+fn every_reason_reads_in_both_languages_with_its_figures() {
+    let r = Reason::ShortRun {
+        duration_s: 300.0,
+        warmup_s: 30.0,
+        min_s: 600.0,
+    };
+    assert_eq!(
+        reason_text(Locale::En, &r),
+        "The run lasted 5 min, 4.5 min of it after the warm-up; a test needs at least 10 min of steady load."
+    );
+    assert!(reason_text(Locale::ZhCn, &r).contains("5 分钟"));
+    let r = Reason::VramHeadroomLow {
+        peak_mib: 20_480.0,
+        usable_mib: 23_028.0,
+        headroom_pct: rust_decimal::Decimal::from(20),
+        required_mib: rust_decimal::Decimal::from(24_576),
+        actual_pct: Some(12),
+    };
+    assert_eq!(
+        reason_text(Locale::En, &r),
+        "VRAM peak 20480 MiB with the workload's 20 % headroom needs 24576 MiB per GPU; 23028 MiB are usable."
+    );
+    let r = Reason::FilesDisagree {
+        difference: Difference::GpuModel,
+        result: "NVIDIA L40S".into(),
+        telemetry: "NVIDIA A100-SXM4-80GB".into(),
+    };
+    assert_eq!(
+        reason_text(Locale::En, &r),
+        "The result file and the telemetry are not from the same node: GPU model is NVIDIA L40S in the result, NVIDIA A100-SXM4-80GB in the telemetry."
+    );
+    let r = Reason::WarmupIncluded {
+        warmup_s: 30.0,
+        duration_s: 412.0,
+        share: 30.0 / 412.0,
+        max_share: 0.1,
+    };
+    assert!(
+        reason_text(Locale::En, &r).contains("includes 30 s warm-up of 412 s (7.3 %"),
+        "{}",
+        reason_text(Locale::En, &r)
+    );
+    let r = Reason::VramShortfall {
+        quoted_mib: 81920.0,
+        observed_mib: 40960.0,
+        shortfall_share: 0.5,
+    };
+    assert_eq!(
+        reason_text(Locale::En, &r),
+        "VRAM per GPU: quoted 81920 MiB, observed 40960 MiB (50 % short)."
+    );
+    assert!(is_quote_mismatch(&r));
+    let r = Reason::MigMismatch {
+        quoted: false,
+        observed: true,
+    };
+    assert!(reason_text(Locale::En, &r).contains("quoted whole GPU, observed sliced"));
+    let r = Reason::QuoteUnverifiable {
+        field: QuoteField::Driver,
+    };
+    assert!(!is_quote_mismatch(&r));
+    assert!(!reason_text(Locale::En, &r).contains('{'));
+}
+
+/// One value of every reason; the match makes the compiler ask for a sample of a new variant.
+fn every_reason() -> Vec<Reason> {
+    let all = vec![
+        Reason::WarmupExcluded {
+            warmup_s: 30.0,
+            steady_util_mean_pct: Some(90.0),
+            throughput_incl_warmup: Some(10.0),
+        },
+        Reason::WarmupExcluded {
+            warmup_s: 30.0,
+            steady_util_mean_pct: None,
+            throughput_incl_warmup: None,
+        },
+        Reason::WarmupIncluded {
+            warmup_s: 30.0,
+            duration_s: 400.0,
+            share: 0.075,
+            max_share: 0.1,
+        },
+        Reason::DurationUnknown,
+        Reason::DurationFromMlperf { min_duration_s: 600.0 },
+        Reason::ShortRun {
+            duration_s: 300.0,
+            warmup_s: 30.0,
+            min_s: 600.0,
+        },
+        Reason::TelemetryMissing,
+        Reason::RunWindow {
+            start_s: 10.0,
+            end_s: 610.0,
+            covered_share: 1.0,
+        },
+        Reason::RunWindowUnknown,
+        Reason::ThermalOrPowerSlowdown {
+            active_s: 40.0,
+            share: None,
+            max_share: 0.05,
+            reasons: vec![ThrottleReason::HwSlowdown],
+        },
+        Reason::PowerCapped {
+            active_s: 40.0,
+            share: Some(0.1),
+        },
+        Reason::VramHeadroomLow {
+            peak_mib: 20_480.0,
+            usable_mib: 23_028.0,
+            headroom_pct: rust_decimal::Decimal::from(20),
+            required_mib: rust_decimal::Decimal::from(24_576),
+            actual_pct: Some(12),
+        },
+        Reason::VramUsableUnknown,
+        Reason::LowUtilization {
+            mean_pct: 40.0,
+            threshold_pct: 70.0,
+        },
+        Reason::MlperfInvalid {
+            min_duration_satisfied: Some(true),
+            min_queries_satisfied: Some(false),
+            early_stopping_satisfied: None,
+        },
+        Reason::FilesDisagree {
+            difference: Difference::Driver,
+            result: "550".into(),
+            telemetry: "535".into(),
+        },
+        Reason::GpuNameMismatch {
+            quoted: "H100".into(),
+            observed: "A100".into(),
+        },
+        Reason::GpuCountMismatch { quoted: 8, observed: 4 },
+        Reason::VramShortfall {
+            quoted_mib: 81_920.0,
+            observed_mib: 40_960.0,
+            shortfall_share: 0.5,
+        },
+        Reason::VramExceeds {
+            quoted_mib: 40_960.0,
+            observed_mib: 81_920.0,
+        },
+        Reason::DriverMismatch {
+            quoted: "550".into(),
+            observed: "535".into(),
+        },
+        Reason::MigMismatch {
+            quoted: true,
+            observed: false,
+        },
+        Reason::QuoteUnverifiable {
+            field: QuoteField::Cuda,
+        },
+        Reason::Retired { was: "old_rule".into() },
+    ];
+    for r in &all {
+        // No arm may be removed: a new variant is a compile error until it has a sample above.
+        match r {
+            Reason::WarmupExcluded { .. }
+            | Reason::WarmupIncluded { .. }
+            | Reason::DurationUnknown
+            | Reason::DurationFromMlperf { .. }
+            | Reason::ShortRun { .. }
+            | Reason::TelemetryMissing
+            | Reason::RunWindow { .. }
+            | Reason::RunWindowUnknown
+            | Reason::ThermalOrPowerSlowdown { .. }
+            | Reason::PowerCapped { .. }
+            | Reason::VramHeadroomLow { .. }
+            | Reason::VramUsableUnknown
+            | Reason::LowUtilization { .. }
+            | Reason::MlperfInvalid { .. }
+            | Reason::FilesDisagree { .. }
+            | Reason::GpuNameMismatch { .. }
+            | Reason::GpuCountMismatch { .. }
+            | Reason::VramShortfall { .. }
+            | Reason::VramExceeds { .. }
+            | Reason::DriverMismatch { .. }
+            | Reason::MigMismatch { .. }
+            | Reason::QuoteUnverifiable { .. }
+            | Reason::Retired { .. } => {}
+        }
+    }
+    all
+}
+
+#[test]
+fn every_reason_variant_has_a_sentence_in_both_languages() {
+    let all = every_reason();
+    let codes: std::collections::BTreeSet<&str> = all.iter().map(Reason::code).collect();
+    assert_eq!(codes.len(), 23, "one sample of each of the 23 reasons");
+    for reason in &all {
+        for locale in Locale::ALL {
+            let text = reason_text(locale, reason);
+            assert!(!text.trim().is_empty(), "{} in {locale:?}", reason.code());
+            assert_ne!(text, reason.code(), "{} has no sentence in {locale:?}", reason.code());
+            assert!(
+                !text.contains('{'),
+                "{} in {locale:?} leaves a placeholder: {text}",
+                reason.code()
+            );
+        }
+    }
+}
