@@ -1,8 +1,7 @@
 //! Guards: render a page only for a signed-in user (or an administrator), else redirect.
 
 use crate::{
-    app::SessionResource,
-    components::forms::ErrorBox,
+    components::{forms::ErrorBox, session::SessionResource},
     error::AppError,
     i18n::{Msg, t},
     views::{Caller, SessionInfo},

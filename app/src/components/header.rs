@@ -1,10 +1,11 @@
 //! The page header: product name, active team, user menu, language switch.
 
 use crate::{
-    components::forms::{ActionError, reload_on_success},
+    components::{
+        forms::{ActionError, reload_on_success},
+        session::{Logout, SwitchTeam, get_session_info},
+    },
     i18n::{Locale, Msg, t, use_locale},
-    pages::session::get_session_info,
-    pages::{login::Logout, session::SwitchTeam},
     views::{Caller, SessionInfo},
 };
 use leptos::prelude::*;

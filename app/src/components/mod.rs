@@ -6,3 +6,6 @@ pub mod forms;
 pub mod guard;
 pub mod header;
 pub mod loaded;
+pub mod password;
+pub mod route;
+pub mod session;
