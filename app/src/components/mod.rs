@@ -7,5 +7,6 @@ pub mod guard;
 pub mod header;
 pub mod loaded;
 pub mod password;
+pub mod record_form;
 pub mod route;
 pub mod session;
