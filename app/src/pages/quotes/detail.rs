@@ -1,14 +1,14 @@
 //! One quote: every field of a revision, and the revision history.
 
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{guard::member_page, loaded::Loaded, route::route_id},
     error::AppError,
     i18n::{Msg, t, use_locale},
     pages::quotes::form::{SECTIONS, display_value, label},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::{use_params_map, use_query_map};
+use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -223,24 +223,18 @@ fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
 #[component]
 pub fn QuoteDetailPage() -> impl IntoView {
     member_page(|_| {
-        let params = use_params_map();
+        let id = route_id();
         let query = use_query_map();
         let key = move || {
-            let id = params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
+            let id = id().unwrap_or(0);
             let rev = query.read().get("rev").and_then(|s| s.parse::<i64>().ok());
             (id, rev)
         };
         let detail = Resource::new(key, |(id, rev)| load_quote(id, rev));
         view! {
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    let doc_error = query.read_untracked().get("doc_error");
-                    match detail.await {
-                        Ok(d) => detail_view(d, doc_error).into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=detail keep_while_reloading=true let:detail>
+                {detail_view(detail, query.read_untracked().get("doc_error"))}
+            </Loaded>
         }
         .into_any()
     })

@@ -1,7 +1,7 @@
 //! The quote list: filters, sort, pages; tick quotes to compare them.
 
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{guard::member_page, loaded::Loaded, route::urlencode},
     error::AppError,
     i18n::{Msg, t, use_locale},
 };
@@ -341,16 +341,6 @@ fn query_pairs(q: &QuoteQuery) -> Vec<String> {
     parts
 }
 
-/// Percent-encodes a query value.
-pub fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
     let locale = use_locale();
     let count = locale.fmt(
@@ -420,6 +410,23 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
     .into_any()
 }
 
+/// Below the page head: “new” and “import” for those who may, the filter, the table.
+fn list_view(p: QuotePage, q: QuoteQuery) -> impl IntoView {
+    let edit = p.can_edit.then(|| {
+        view! {
+            <p class="actions">
+                <a class="button-link" href="/quotes/new">{t(Msg::QuotesNew)}</a>
+                <a class="button-link secondary" href="/quotes/import">{t(Msg::QuotesImport)}</a>
+            </p>
+        }
+    });
+    view! {
+        {edit}
+        <section class="card">{filter_form(q.clone(), p.vendors.clone(), p.price_currency.clone(), p.unconverted.clone())}</section>
+        {table(p, q)}
+    }
+}
+
 /// The quote list page.
 #[component]
 pub fn QuoteListPage() -> impl IntoView {
@@ -434,27 +441,9 @@ pub fn QuoteListPage() -> impl IntoView {
                     <a class="button-link secondary" href=move || export_link(&query.get()) rel="external" download="quotes.csv" data-testid="quote-export">{t(Msg::QuotesExport)}</a>
                 </div>
             </div>
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    let q = query.get_untracked();
-                    match page.await {
-                        Ok(p) => {
-                            let edit = p.can_edit.then(|| view! {
-                                <p class="actions">
-                                    <a class="button-link" href="/quotes/new">{t(Msg::QuotesNew)}</a>
-                                    <a class="button-link secondary" href="/quotes/import">{t(Msg::QuotesImport)}</a>
-                                </p>
-                            });
-                            view! {
-                                {edit}
-                                <section class="card">{filter_form(q.clone(), p.vendors.clone(), p.price_currency.clone(), p.unconverted.clone())}</section>
-                                {table(p, q)}
-                            }.into_any()
-                        }
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=page keep_while_reloading=true let:page>
+                {list_view(page, query.get_untracked())}
+            </Loaded>
         }
         .into_any()
     })
