@@ -1,7 +1,7 @@
 //! The user's own account: change password.
 
 use crate::{
-    components::{forms::ActionError, guard::member_page, password::NewPasswordFields},
+    components::{account_fields::NewPasswordFields, forms::ActionError, guard::member_page},
     error::AppError,
     i18n::{Msg, t},
 };

@@ -2,8 +2,8 @@
 
 use crate::{
     components::{
+        account_fields::{NewPasswordFields, NewUserFields},
         forms::{ActionError, reload_on_success},
-        password::NewPasswordFields,
         session::SessionResource,
     },
     error::AppError,
@@ -72,14 +72,7 @@ pub fn SetupPage() -> impl IntoView {
                                 <h1>{t(Msg::SetupTitle)}</h1>
                                 <p class="lead">{t(Msg::SetupLead)}</p>
                                 <ActionForm action attr:class="form" attr:data-testid="setup-form">
-                                    <label>
-                                        {t(Msg::FieldEmail)}
-                                        <input type="email" name="email" required autocomplete="username" />
-                                    </label>
-                                    <label>
-                                        {t(Msg::FieldDisplayName)}
-                                        <input type="text" name="display_name" required maxlength="80" autocomplete="name" />
-                                    </label>
+                                    <NewUserFields own=true />
                                     <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword hint=true />
                                     <ActionError action />
                                     <button type="submit" disabled=move || action.pending().get()>

@@ -2,7 +2,12 @@
 //! re-enable them. Disabling ends the user's sessions at once.
 
 use crate::{
-    components::{forms::ActionError, guard::admin_page, loaded::Loaded, password::NewPasswordFields},
+    components::{
+        account_fields::{NewPasswordFields, NewUserFields},
+        forms::ActionError,
+        guard::admin_page,
+        loaded::Loaded,
+    },
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Msg, t},
@@ -105,14 +110,7 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
     view! {
         <ActionForm action=create attr:class="form" attr:data-testid="create-user-form">
             <div class="form-row">
-                <label>
-                    {t(Msg::FieldEmail)}
-                    <input type="email" name="email" required autocomplete="off" />
-                </label>
-                <label>
-                    {t(Msg::FieldDisplayName)}
-                    <input type="text" name="display_name" required maxlength="80" autocomplete="off" />
-                </label>
+                <NewUserFields own=false />
             </div>
             <div class="form-row">
                 <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword />

@@ -76,7 +76,7 @@ mod server {
         app::request_locale,
         auth,
         domain::{
-            money::{format_money, format_unit_price},
+            money::format_money,
             quotes::{self, Figure, Note, Requirement, RequirementStatus, Unstated},
             roles::Capability,
             tco::{Currency, ExchangeRate},
@@ -264,17 +264,14 @@ mod server {
 
     fn compared(q: store::quotes::QuoteSummary, today: quotes::Date) -> ComparedQuote {
         let d = &q.draft;
-        let c = d.price.currency;
+        let (node_hour, gpu_hour) = crate::pages::quotes::list::server::hourly_prices(&d.price, d.spec.gpus_per_node);
         ComparedQuote {
             quote_id: q.quote_id,
             title: format!("{} · {}", d.vendor, d.reference),
             revision: q.revision,
             expired: d.is_expired(today),
-            node_hour: d.hourly_per_node().map(|p| format_money(p, c)).unwrap_or_default(),
-            gpu_hour: d
-                .hourly_per_gpu()
-                .map(|p| format_unit_price(p, c, 2))
-                .unwrap_or_default(),
+            node_hour,
+            gpu_hour,
             values: csv_to_map(&quotes::export(std::slice::from_ref(d))),
             converted: None,
         }

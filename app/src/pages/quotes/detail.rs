@@ -70,11 +70,7 @@ pub struct DocumentLine {
 pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDetail, AppError> {
     use crate::{
         auth,
-        domain::{
-            money::{format_money, format_unit_price},
-            quotes,
-            roles::Capability,
-        },
+        domain::{quotes, roles::Capability},
         store,
     };
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
@@ -90,20 +86,14 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
         .await?
         .ok_or(AppError::NotFound)?;
     let d = &q.draft;
-    let currency = d.price.currency;
+    let (node_hour, gpu_hour) = crate::pages::quotes::list::server::hourly_prices(&d.price, d.spec.gpus_per_node);
     Ok(QuoteDetail {
         quote_id,
         revision: q.revision,
         vendor: d.vendor.clone(),
         reference: d.reference.clone(),
-        node_hour: d
-            .hourly_per_node()
-            .map(|p| format_money(p, currency))
-            .unwrap_or_default(),
-        gpu_hour: d
-            .hourly_per_gpu()
-            .map(|p| format_unit_price(p, currency, 2))
-            .unwrap_or_default(),
+        node_hour,
+        gpu_hour,
         expired: d.is_expired(store::today()),
         values: crate::pages::quotes::form::server::csv_to_map(&quotes::export(std::slice::from_ref(d))),
         revisions: history
