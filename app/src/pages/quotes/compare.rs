@@ -264,7 +264,7 @@ mod server {
 
     fn compared(q: store::quotes::QuoteSummary, today: quotes::Date) -> ComparedQuote {
         let d = &q.draft;
-        let (node_hour, gpu_hour) = crate::pages::quotes::list::server::hourly_prices(&d.price, d.spec.gpus_per_node);
+        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node);
         ComparedQuote {
             quote_id: q.quote_id,
             title: format!("{} · {}", d.vendor, d.reference),

@@ -2,6 +2,11 @@
 
 use crate::{
     components::{guard::member_page, loaded::Loaded, route::route_id},
+    domain::{
+        money::{format_money, format_unit_price},
+        quotes::{hourly_per_gpu, hourly_per_node},
+        tco::PriceSheet,
+    },
     error::AppError,
     i18n::{Msg, t, use_locale},
     pages::quotes::form::{SECTIONS, display_value, label},
@@ -65,6 +70,20 @@ pub struct DocumentLine {
     pub sha256: String,
 }
 
+/// The on-demand price of a node-hour and of a GPU-hour as every quote page shows them: in
+/// the quote's currency, the GPU-hour with up to two more digits; empty when there is none.
+pub fn hourly_prices(price: &PriceSheet, gpus_per_node: u32) -> (String, String) {
+    let currency = price.currency;
+    (
+        hourly_per_node(price, gpus_per_node)
+            .map(|p| format_money(p, currency))
+            .unwrap_or_default(),
+        hourly_per_gpu(price, gpus_per_node)
+            .map(|p| format_unit_price(p, currency, 2))
+            .unwrap_or_default(),
+    )
+}
+
 /// One of the active team's quotes, at `revision` (default: the latest).
 #[server(endpoint = "quotes/detail")]
 pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDetail, AppError> {
@@ -86,7 +105,7 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
         .await?
         .ok_or(AppError::NotFound)?;
     let d = &q.draft;
-    let (node_hour, gpu_hour) = crate::pages::quotes::list::server::hourly_prices(&d.price, d.spec.gpus_per_node);
+    let (node_hour, gpu_hour) = hourly_prices(&d.price, d.spec.gpus_per_node);
     Ok(QuoteDetail {
         quote_id,
         revision: q.revision,
@@ -228,4 +247,49 @@ pub fn QuoteDetailPage() -> impl IntoView {
         }
         .into_any()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hourly_prices;
+    use crate::domain::tco::PriceSheet;
+
+    /// An on-demand price of `hourly` per node or per GPU, nothing else charged.
+    fn sheet(currency: &str, basis: &str, hourly: &str) -> PriceSheet {
+        let zero = [
+            "minimum_billable_hours",
+            "disk_price_gb_month",
+            "snapshot_price_gb_month",
+        ]
+        .into_iter()
+        .chain([
+            "egress_price_gb",
+            "free_egress_gb",
+            "ingress_price_gb",
+            "public_ip_hourly",
+        ])
+        .map(|field| (field.to_string(), serde_json::json!("0")));
+        let mut json: serde_json::Map<_, _> = zero.collect();
+        json.extend([
+            ("currency".into(), currency.into()),
+            ("basis".into(), basis.into()),
+            ("on_demand_hourly".into(), hourly.into()),
+            ("billing_increment".into(), "hour".into()),
+            ("stopped_bills_compute".into(), false.into()),
+            ("other_fees".into(), serde_json::json!([])),
+        ]);
+        serde_json::from_value(json.into()).expect("a valid price sheet")
+    }
+
+    #[test]
+    fn node_and_gpu_hour_in_the_quotes_currency() {
+        let (node, gpu) = hourly_prices(&sheet("USD", "per_node", "10"), 3);
+        assert_eq!((node.as_str(), gpu.as_str()), ("$10.00", "$3.3333"));
+        let (node, gpu) = hourly_prices(&sheet("CNY", "per_gpu", "12.5"), 8);
+        assert_eq!((node.as_str(), gpu.as_str()), ("¥100.00", "¥12.50"));
+        assert_eq!(
+            hourly_prices(&sheet("USD", "per_node", "1"), 0),
+            (String::new(), String::new())
+        );
+    }
 }

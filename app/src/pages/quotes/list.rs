@@ -110,12 +110,7 @@ pub(crate) mod server {
     use super::*;
     use crate::{
         auth,
-        domain::{
-            money::{format_money, format_unit_price},
-            quotes::{Sharing, hourly_per_gpu, hourly_per_node},
-            roles::Capability,
-            tco::PriceSheet,
-        },
+        domain::{quotes::Sharing, roles::Capability},
         store::{
             self,
             quotes::{QuoteFilter, QuoteSort, QuoteSummary},
@@ -161,24 +156,10 @@ pub(crate) mod server {
         Ok((filter, sort, page))
     }
 
-    /// The on-demand price of a node-hour and of a GPU-hour as every quote page shows them: in
-    /// the quote's currency, the GPU-hour with up to two more digits; empty when there is none.
-    pub fn hourly_prices(price: &PriceSheet, gpus_per_node: u32) -> (String, String) {
-        let currency = price.currency;
-        (
-            hourly_per_node(price, gpus_per_node)
-                .map(|p| format_money(p, currency))
-                .unwrap_or_default(),
-            hourly_per_gpu(price, gpus_per_node)
-                .map(|p| format_unit_price(p, currency, 2))
-                .unwrap_or_default(),
-        )
-    }
-
     /// A list line from a stored quote.
     pub fn row(q: QuoteSummary, today: crate::domain::quotes::Date) -> QuoteRow {
         let d = q.draft;
-        let (node_hour, gpu_hour) = hourly_prices(&d.price, d.spec.gpus_per_node);
+        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node);
         QuoteRow {
             quote_id: q.quote_id,
             revision: q.revision,
@@ -456,43 +437,4 @@ pub fn QuoteListPage() -> impl IntoView {
         }
         .into_any()
     })
-}
-
-#[cfg(all(test, feature = "ssr"))]
-mod tests {
-    use super::server::hourly_prices;
-    use crate::domain::tco::{BillingIncrement, Currency, PriceBasis, PriceSheet};
-    use rust_decimal::Decimal;
-
-    fn sheet(currency: Currency, basis: PriceBasis, hourly: Decimal) -> PriceSheet {
-        PriceSheet {
-            currency,
-            basis,
-            on_demand_hourly: hourly,
-            billing_increment: BillingIncrement::Hour,
-            minimum_billable_hours: Decimal::ZERO,
-            monthly_price: None,
-            commitment_months: None,
-            stopped_bills_compute: false,
-            disk_price_gb_month: Decimal::ZERO,
-            snapshot_price_gb_month: Decimal::ZERO,
-            egress_price_gb: Decimal::ZERO,
-            free_egress_gb: Decimal::ZERO,
-            ingress_price_gb: Decimal::ZERO,
-            public_ip_hourly: Decimal::ZERO,
-            other_fees: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn node_and_gpu_hour_in_the_quotes_currency() {
-        let (node, gpu) = hourly_prices(&sheet(Currency::USD, PriceBasis::PerNode, Decimal::new(10, 0)), 3);
-        assert_eq!((node.as_str(), gpu.as_str()), ("$10.00", "$3.3333"));
-        let (node, gpu) = hourly_prices(&sheet(Currency::CNY, PriceBasis::PerGpu, Decimal::new(125, 1)), 8);
-        assert_eq!((node.as_str(), gpu.as_str()), ("¥100.00", "¥12.50"));
-        assert_eq!(
-            hourly_prices(&sheet(Currency::USD, PriceBasis::PerNode, Decimal::ONE), 0),
-            (String::new(), String::new())
-        );
-    }
 }
