@@ -17,15 +17,16 @@ pub async fn active_team_members() -> Result<Vec<Member>, AppError> {
     Ok(store::memberships::of_team(&auth::db()?, membership.team_id).await?)
 }
 
-/// The head of a member table: name, e-mail, role; with `actions`, a last column for each
-/// row's buttons whose heading only screen readers read.
-pub fn member_table_head(actions: bool) -> impl IntoView {
+/// The head of a table of people: name, e-mail, then `about` (their role, or whether the account
+/// is enabled); with `actions`, a last column for each row's buttons whose heading only screen
+/// readers read.
+pub fn people_table_head(about: Msg, actions: bool) -> impl IntoView {
     view! {
         <thead>
             <tr>
                 <th>{t(Msg::FieldDisplayName)}</th>
                 <th>{t(Msg::FieldEmail)}</th>
-                <th>{t(Msg::FieldRole)}</th>
+                <th>{t(about)}</th>
                 {actions.then(|| view! { <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th> })}
             </tr>
         </thead>
@@ -37,7 +38,7 @@ pub fn member_table_head(actions: bool) -> impl IntoView {
 pub fn MemberTable(members: Vec<Member>) -> impl IntoView {
     view! {
         <table class="table" data-testid="member-table">
-            {member_table_head(false)}
+            {people_table_head(Msg::FieldRole, false)}
             <tbody>
                 {members
                     .into_iter()

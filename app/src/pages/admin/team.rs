@@ -5,7 +5,7 @@ use crate::{
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Msg, t},
-    pages::team::member_table_head,
+    pages::team::people_table_head,
     views::{Member, UserSummary},
 };
 use leptos::prelude::*;
@@ -137,7 +137,7 @@ fn team_view(team: TeamWithMembers, set: ServerAction<SetRole>, remove: ServerAc
             <ActionError action=remove />
         </section>
         <table class="table" data-testid="member-table">
-            {member_table_head(true)}
+            {people_table_head(Msg::FieldRole, true)}
             <tbody>
                 {team.members.into_iter().map(|m| {
                     view! {

@@ -11,7 +11,10 @@ use crate::{
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Msg, t},
-    pages::admin::{team::role_options, teams::list_teams},
+    pages::{
+        admin::{team::role_options, teams::list_teams},
+        team::people_table_head,
+    },
     views::{TeamSummary, UserSummary},
 };
 use leptos::prelude::*;
@@ -142,14 +145,7 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
 fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>, me: i64) -> impl IntoView {
     view! {
         <table class="table" data-testid="user-table">
-            <thead>
-                <tr>
-                    <th>{t(Msg::FieldDisplayName)}</th>
-                    <th>{t(Msg::FieldEmail)}</th>
-                    <th>{t(Msg::UserStatus)}</th>
-                    <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th>
-                </tr>
-            </thead>
+            {people_table_head(Msg::UserStatus, true)}
             <tbody>
                 {users.into_iter().map(|u| view! {
                     <tr class:muted=u.disabled>
