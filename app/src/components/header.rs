@@ -17,6 +17,8 @@ pub fn Header() -> impl IntoView {
     // The header reads its own copy of the session: one resource awaited by two `Suspense`
     // boundaries (header and page guard) can stall streaming SSR (leptos-rs/leptos#4851).
     let session = Resource::new(|| (), |()| get_session_info());
+    // Not `<Loaded>`: while loading, and when the session cannot be read, the header shows no
+    // menu (no loading line, no error box).
     view! {
         <header class="site-header">
             <a class="brand" href="/">

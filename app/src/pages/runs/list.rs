@@ -151,27 +151,34 @@ fn compare_view(groups: Vec<CompareGroup>) -> impl IntoView {
     }
 }
 
+/// One choice of the filter: “all”, then `options` as `(id, label)`, `chosen` selected.
+fn filter_select(
+    label: Msg,
+    name: &'static str,
+    options: &[(i64, String)],
+    chosen: Option<i64>,
+) -> impl IntoView + use<> {
+    let options = options
+        .iter()
+        .map(|(id, text)| view! { <option value=id.to_string() selected=Some(*id) == chosen>{text.clone()}</option> })
+        .collect_view();
+    view! {
+        <label>{t(label)}
+            <select name=name>
+                <option value="">{t(Msg::RunsFilterAll)}</option>
+                {options}
+            </select>
+        </label>
+    }
+}
+
 /// The filter (with the chosen `quote` and `workload`), the run table and the comparison.
 fn run_list_view(list: RunList, (quote, workload): (Option<i64>, Option<i64>)) -> impl IntoView {
     view! {
         <div class="toolbar">
             <form method="get" action="/runs" class="form-inline" data-testid="run-filter">
-                <label>{t(Msg::RunsFilterQuote)}
-                    <select name="quote">
-                        <option value="">{t(Msg::RunsFilterAll)}</option>
-                        {list.quotes.iter().map(|(id, label)| view! {
-                            <option value=id.to_string() selected=Some(*id) == quote>{label.clone()}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
-                <label>{t(Msg::RunsFilterWorkload)}
-                    <select name="workload">
-                        <option value="">{t(Msg::RunsFilterAll)}</option>
-                        {list.workloads.iter().map(|(id, name)| view! {
-                            <option value=id.to_string() selected=Some(*id) == workload>{name.clone()}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
+                {filter_select(Msg::RunsFilterQuote, "quote", &list.quotes, quote)}
+                {filter_select(Msg::RunsFilterWorkload, "workload", &list.workloads, workload)}
                 <button type="submit" class="small secondary">{t(Msg::RunsFilterApply)}</button>
             </form>
             {list.can_upload.then(|| view! { <a class="button-link" href="/runs/new" data-testid="upload-run">{t(Msg::RunsUpload)}</a> })}

@@ -1,6 +1,6 @@
 //! The team's workloads: what has to run, written down before comparing nodes (seed 000
 //! “一套可执行的下单顺序” step 1; seed 002: measured VRAM peak plus 15–25 % headroom).
-//! Procurement and engineers add and edit them; managers read.
+//! Procurement adds and edits them (`Capability::EditWorkloads`); every member reads.
 
 pub mod edit;
 mod form;
