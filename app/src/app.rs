@@ -1,7 +1,10 @@
 //! The HTML shell, the root component and the route table.
 
 use crate::{
-    components::header::Header,
+    components::{
+        header::Header,
+        session::{SessionResource, get_session_info},
+    },
     i18n::{Locale, Msg, t},
     pages::{
         account::AccountPage,
@@ -16,7 +19,6 @@ use crate::{
         },
         rates::RatesPage,
         runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
-        session::{SessionInfo, get_session_info},
         setup::SetupPage,
         tco::CostPage,
         team::TeamPage,
@@ -69,10 +71,6 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
         </html>
     }
 }
-
-/// The session of the page: provided as context so the header and guards share one fetch.
-#[derive(Clone, Copy)]
-pub struct SessionResource(pub Resource<Result<SessionInfo, crate::error::AppError>>);
 
 /// The root component.
 #[component]

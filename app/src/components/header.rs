@@ -1,10 +1,11 @@
 //! The page header: product name, active team, user menu, language switch.
 
 use crate::{
-    components::forms::{ActionError, reload_on_success},
+    components::{
+        forms::{ActionError, reload_on_success},
+        session::{Logout, SwitchTeam, get_session_info},
+    },
     i18n::{Locale, Msg, t, use_locale},
-    pages::session::get_session_info,
-    pages::{login::Logout, session::SwitchTeam},
     views::{Caller, SessionInfo},
 };
 use leptos::prelude::*;
@@ -16,6 +17,8 @@ pub fn Header() -> impl IntoView {
     // The header reads its own copy of the session: one resource awaited by two `Suspense`
     // boundaries (header and page guard) can stall streaming SSR (leptos-rs/leptos#4851).
     let session = Resource::new(|| (), |()| get_session_info());
+    // Not `<Loaded>`: while loading, and when the session cannot be read, the header shows no
+    // menu (no loading line, no error box).
     view! {
         <header class="site-header">
             <a class="brand" href="/">

@@ -1,8 +1,12 @@
 //! Pieces shared by pages.
 
+pub mod account_fields;
 pub mod external_link;
 pub mod form_fields;
 pub mod forms;
 pub mod guard;
 pub mod header;
 pub mod loaded;
+pub mod record_form;
+pub mod route;
+pub mod session;

@@ -1,7 +1,7 @@
 //! The user's own account: change password.
 
 use crate::{
-    components::{forms::ActionError, guard::member_page},
+    components::{account_fields::NewPasswordFields, forms::ActionError, guard::member_page},
     error::AppError,
     i18n::{Msg, t},
 };
@@ -16,35 +16,26 @@ pub async fn change_password(
     new_password: String,
     new_password_confirm: String,
 ) -> Result<(), AppError> {
-    server::change_password(current_password, new_password, new_password_confirm).await
-}
-
-#[cfg(feature = "ssr")]
-mod server {
-    use super::*;
     use crate::{
         auth::{self, password, start_session},
         domain::accounts,
         store,
     };
-
-    pub async fn change_password(current: String, new: String, confirm: String) -> Result<(), AppError> {
-        let caller = auth::require_caller()?;
-        accounts::check_new_password(&new, &confirm).map_err(AppError::Invalid)?;
-        let db = auth::db()?;
-        let user = store::users::by_id(&db, caller.user_id)
-            .await?
-            .ok_or(AppError::Unauthenticated)?;
-        if !password::verify(current, Some(user.password_hash)).await? {
-            return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
-        }
-        let hash = password::hash(new).await?;
-        let mut tx = store::begin_write(&db).await?;
-        store::users::set_password(&mut tx, user.id, &hash).await?;
-        tx.commit().await?;
-        auth::state()?.sessions.delete_for_user(user.id).await?;
-        start_session(&auth::session()?, user.id, user.auth_epoch + 1).await
+    let caller = auth::require_caller()?;
+    accounts::check_new_password(&new_password, &new_password_confirm).map_err(AppError::Invalid)?;
+    let db = auth::db()?;
+    let user = store::users::by_id(&db, caller.user_id)
+        .await?
+        .ok_or(AppError::Unauthenticated)?;
+    if !password::verify(current_password, Some(user.password_hash)).await? {
+        return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
     }
+    let hash = password::hash(new_password).await?;
+    let mut tx = store::begin_write(&db).await?;
+    store::users::set_password(&mut tx, user.id, &hash).await?;
+    tx.commit().await?;
+    auth::state()?.sessions.delete_for_user(user.id).await?;
+    start_session(&auth::session()?, user.id, user.auth_epoch + 1).await
 }
 
 /// The account page.
@@ -68,15 +59,12 @@ pub fn AccountPage() -> impl IntoView {
                         {t(Msg::FieldCurrentPassword)}
                         <input type="password" name="current_password" required autocomplete="current-password" />
                     </label>
-                    <label>
-                        {t(Msg::FieldNewPassword)}
-                        <input type="password" name="new_password" required minlength="12" maxlength="128" autocomplete="new-password" />
-                        <small class="hint">{t(Msg::PasswordHint)}</small>
-                    </label>
-                    <label>
-                        {t(Msg::FieldPasswordConfirm)}
-                        <input type="password" name="new_password_confirm" required autocomplete="new-password" />
-                    </label>
+                    <NewPasswordFields
+                        name="new_password"
+                        confirm_name="new_password_confirm"
+                        label=Msg::FieldNewPassword
+                        hint=true
+                    />
                     <ActionError action />
                     {move || {
                         matches!(action.value().get(), Some(Ok(())))

@@ -1,8 +1,10 @@
-//! Signing in and out.
+//! Signing in (signing out is [`crate::components::session::logout`], used by the header).
 
 use crate::{
-    app::SessionResource,
-    components::forms::{ActionError, reload_on_success},
+    components::{
+        forms::{ActionError, reload_on_success},
+        session::SessionResource,
+    },
     error::AppError,
     i18n::{Msg, t},
     views::SessionInfo,
@@ -16,15 +18,6 @@ use leptos_router::{components::Redirect, hooks::use_query_map};
 #[server(endpoint = "login")]
 pub async fn login(email: String, password: String) -> Result<(), AppError> {
     server::login(email, password).await
-}
-
-/// Signs out: the session is deleted and its cookie cleared.
-#[server(endpoint = "logout")]
-pub async fn logout() -> Result<(), AppError> {
-    crate::auth::session()?.flush().await.map_err(|e| {
-        tracing::error!(error = %e, "cannot end session");
-        AppError::Internal
-    })
 }
 
 #[cfg(feature = "ssr")]
@@ -84,6 +77,8 @@ pub fn LoginPage() -> impl IntoView {
     // A guarded page sends `?ended=1` when the browser's session timed out or was ended.
     let query = use_query_map();
     let ended = move || query.read().get("ended").is_some();
+    // Not `<Loaded>`: when the session cannot be read this page shows the sign-in form, not an
+    // error box.
     view! {
         <Title text=t(Msg::LoginTitle) />
         <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>

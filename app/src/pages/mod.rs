@@ -9,7 +9,6 @@ pub mod orders;
 pub mod quotes;
 pub mod rates;
 pub mod runs;
-pub mod session;
 pub mod setup;
 pub mod tco;
 pub mod team;

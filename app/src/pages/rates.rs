@@ -4,8 +4,9 @@
 use crate::{
     components::{
         form_fields::{FieldMessage, SaveFooter, field_issues, is_invalid, reset_on_success},
-        forms::{ActionError, ErrorBox},
+        forms::ActionError,
         guard::member_page,
+        loaded::{Loaded, list_or_empty},
     },
     domain::{
         quotes::Date,
@@ -230,6 +231,18 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
     }
 }
 
+/// The newest rate of each pair, then the earlier ones (if any) under their own heading.
+fn latest_and_earlier(rates: Vec<Stored<ExchangeRate>>) -> impl IntoView {
+    let (latest, earlier) = split_latest(rates);
+    view! {
+        {rate_list(latest, "latest-rates")}
+        {(!earlier.is_empty()).then(|| view! {
+            <h3>{t(Msg::RatesEarlierTitle)}</h3>
+            {rate_list(earlier, "earlier-rates")}
+        })}
+    }
+}
+
 /// The exchange rates page.
 #[component]
 pub fn RatesPage() -> impl IntoView {
@@ -243,41 +256,15 @@ pub fn RatesPage() -> impl IntoView {
             <Title text=t(Msg::NavRates) />
             <h1>{t(Msg::NavRates)}</h1>
             <p class="lead">{t(Msg::RatesLead)}</p>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match base.await {
-                        Ok(base) => view! {
-                            {base_currency_card(base, can_edit, set_base)}
-                            {can_edit.then(|| add_rate_card(base, add))}
-                        }
-                        .into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=base let:base>
+                {base_currency_card(base, can_edit, set_base)}
+                {can_edit.then(|| add_rate_card(base, add))}
+            </Loaded>
             <section class="card">
                 <h2>{t(Msg::RatesLatestTitle)}</h2>
-                <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                    {move || Suspend::new(async move {
-                        match rates.await {
-                            Ok(rates) if rates.is_empty() => {
-                                view! { <p class="empty-state">{t(Msg::RatesNone)}</p> }.into_any()
-                            }
-                            Ok(rates) => {
-                                let (latest, earlier) = split_latest(rates);
-                                view! {
-                                    {rate_list(latest, "latest-rates")}
-                                    {(!earlier.is_empty()).then(|| view! {
-                                        <h3>{t(Msg::RatesEarlierTitle)}</h3>
-                                        {rate_list(earlier, "earlier-rates")}
-                                    })}
-                                }
-                                .into_any()
-                            }
-                            Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        }
-                    })}
-                </Transition>
+                <Loaded resource=rates keep_while_reloading=true let:rates>
+                    {list_or_empty(rates, Msg::RatesNone, latest_and_earlier)}
+                </Loaded>
             </section>
         }
         .into_any()

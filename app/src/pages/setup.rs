@@ -1,8 +1,11 @@
 //! First run: create the first administrator. Gone for good once done.
 
 use crate::{
-    app::SessionResource,
-    components::forms::{ActionError, reload_on_success},
+    components::{
+        account_fields::{NewPasswordFields, NewUserFields},
+        forms::{ActionError, reload_on_success},
+        session::SessionResource,
+    },
     error::AppError,
     i18n::{Msg, t},
     views::SessionInfo,
@@ -19,49 +22,35 @@ pub async fn create_first_admin(
     password: String,
     password_confirm: String,
 ) -> Result<(), AppError> {
-    server::create_first_admin(email, display_name, password, password_confirm).await
-}
-
-#[cfg(feature = "ssr")]
-mod server {
-    use super::*;
     use crate::{
         auth::{self, password, start_session},
         domain::accounts,
         store::{self, users::UserForCreate},
     };
-
-    pub async fn create_first_admin(
-        email: String,
-        display_name: String,
-        password: String,
-        password_confirm: String,
-    ) -> Result<(), AppError> {
-        let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
-        let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
-        accounts::check_new_password(&password, &password_confirm).map_err(AppError::Invalid)?;
-        let db = auth::db()?;
-        if store::site::setup_completed(&db).await? {
-            return Err(AppError::Conflict(Msg::SetupAlreadyDone));
-        }
-        let hash = password::hash(password).await?;
-        let mut tx = store::begin_write(&db).await?;
-        if !store::site::complete_setup(&mut tx).await? {
-            return Err(AppError::Conflict(Msg::SetupAlreadyDone));
-        }
-        let user = UserForCreate {
-            email: &email,
-            display_name: &display_name,
-            password_hash: &hash,
-            is_admin: true,
-        };
-        let id = store::users::insert(&mut tx, &user)
-            .await?
-            .ok_or(AppError::Conflict(Msg::EmailTaken))?;
-        tx.commit().await?;
-        tracing::info!(user_id = id, "first administrator created");
-        start_session(&auth::session()?, id, 0).await
+    let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
+    let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
+    accounts::check_new_password(&password, &password_confirm).map_err(AppError::Invalid)?;
+    let db = auth::db()?;
+    if store::site::setup_completed(&db).await? {
+        return Err(AppError::Conflict(Msg::SetupAlreadyDone));
     }
+    let hash = password::hash(password).await?;
+    let mut tx = store::begin_write(&db).await?;
+    if !store::site::complete_setup(&mut tx).await? {
+        return Err(AppError::Conflict(Msg::SetupAlreadyDone));
+    }
+    let user = UserForCreate {
+        email: &email,
+        display_name: &display_name,
+        password_hash: &hash,
+        is_admin: true,
+    };
+    let id = store::users::insert(&mut tx, &user)
+        .await?
+        .ok_or(AppError::Conflict(Msg::EmailTaken))?;
+    tx.commit().await?;
+    tracing::info!(user_id = id, "first administrator created");
+    start_session(&auth::session()?, id, 0).await
 }
 
 /// The first-run page.
@@ -70,6 +59,8 @@ pub fn SetupPage() -> impl IntoView {
     let SessionResource(session) = expect_context::<SessionResource>();
     let action = ServerAction::<CreateFirstAdmin>::new();
     reload_on_success(action, "/");
+    // Not `<Loaded>`: when the session cannot be read this page sends the browser home, it shows
+    // no error box.
     view! {
         <Title text=t(Msg::SetupTitle) />
         <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
@@ -81,23 +72,8 @@ pub fn SetupPage() -> impl IntoView {
                                 <h1>{t(Msg::SetupTitle)}</h1>
                                 <p class="lead">{t(Msg::SetupLead)}</p>
                                 <ActionForm action attr:class="form" attr:data-testid="setup-form">
-                                    <label>
-                                        {t(Msg::FieldEmail)}
-                                        <input type="email" name="email" required autocomplete="username" />
-                                    </label>
-                                    <label>
-                                        {t(Msg::FieldDisplayName)}
-                                        <input type="text" name="display_name" required maxlength="80" autocomplete="name" />
-                                    </label>
-                                    <label>
-                                        {t(Msg::FieldPassword)}
-                                        <input type="password" name="password" required minlength="12" maxlength="128" autocomplete="new-password" />
-                                        <small class="hint">{t(Msg::PasswordHint)}</small>
-                                    </label>
-                                    <label>
-                                        {t(Msg::FieldPasswordConfirm)}
-                                        <input type="password" name="password_confirm" required autocomplete="new-password" />
-                                    </label>
+                                    <NewUserFields own=true />
+                                    <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword hint=true />
                                     <ActionError action />
                                     <button type="submit" disabled=move || action.pending().get()>
                                         {t(Msg::SetupSubmit)}

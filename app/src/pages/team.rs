@@ -17,18 +17,28 @@ pub async fn active_team_members() -> Result<Vec<Member>, AppError> {
     Ok(store::memberships::of_team(&auth::db()?, membership.team_id).await?)
 }
 
+/// The head of a table of people: name, e-mail, then `about` (their role, or whether the account
+/// is enabled); with `actions`, a last column for each row's buttons whose heading only screen
+/// readers read.
+pub fn people_table_head(about: Msg, actions: bool) -> impl IntoView {
+    view! {
+        <thead>
+            <tr>
+                <th>{t(Msg::FieldDisplayName)}</th>
+                <th>{t(Msg::FieldEmail)}</th>
+                <th>{t(about)}</th>
+                {actions.then(|| view! { <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th> })}
+            </tr>
+        </thead>
+    }
+}
+
 /// A table of team members.
 #[component]
 pub fn MemberTable(members: Vec<Member>) -> impl IntoView {
     view! {
         <table class="table" data-testid="member-table">
-            <thead>
-                <tr>
-                    <th>{t(Msg::FieldDisplayName)}</th>
-                    <th>{t(Msg::FieldEmail)}</th>
-                    <th>{t(Msg::FieldRole)}</th>
-                </tr>
-            </thead>
+            {people_table_head(Msg::FieldRole, false)}
             <tbody>
                 {members
                     .into_iter()

@@ -1,18 +1,15 @@
 //! Administrators give users roles in a team, change them, and remove members.
 
 use crate::{
-    components::{
-        forms::{ActionError, ErrorBox},
-        guard::admin_page,
-    },
+    components::{forms::ActionError, guard::admin_page, loaded::Loaded, route::route_id},
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Msg, t},
+    pages::team::people_table_head,
     views::{Member, UserSummary},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 
 /// A team with its members and the users who could join it.
@@ -89,29 +86,17 @@ pub fn role_options(selected: Option<TeamRole>) -> impl IntoView {
 #[component]
 pub fn AdminTeamPage() -> impl IntoView {
     admin_page(|_| {
-        let params = use_params_map();
-        let team_id = move || {
-            params
-                .read()
-                .get("id")
-                .and_then(|id| id.parse::<i64>().ok())
-                .unwrap_or(0)
-        };
+        let team_id = route_id();
         let set = ServerAction::<SetRole>::new();
         let remove = ServerAction::<RemoveMember>::new();
         let detail = Resource::new(
-            move || (team_id(), set.version().get(), remove.version().get()),
+            move || (team_id().unwrap_or(0), set.version().get(), remove.version().get()),
             |(id, _, _)| team_detail(id),
         );
         view! {
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match detail.await {
-                        Ok(team) => team_view(team, set, remove).into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=detail keep_while_reloading=true let:team>
+                {team_view(team, set, remove)}
+            </Loaded>
         }
         .into_any()
     })
@@ -152,14 +137,7 @@ fn team_view(team: TeamWithMembers, set: ServerAction<SetRole>, remove: ServerAc
             <ActionError action=remove />
         </section>
         <table class="table" data-testid="member-table">
-            <thead>
-                <tr>
-                    <th>{t(Msg::FieldDisplayName)}</th>
-                    <th>{t(Msg::FieldEmail)}</th>
-                    <th>{t(Msg::FieldRole)}</th>
-                    <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th>
-                </tr>
-            </thead>
+            {people_table_head(Msg::FieldRole, true)}
             <tbody>
                 {team.members.into_iter().map(|m| {
                     view! {

@@ -2,8 +2,9 @@
 
 use crate::{
     components::{
-        forms::{ActionError, ErrorBox},
+        forms::ActionError,
         guard::admin_page,
+        loaded::{Loaded, list_or_empty},
     },
     error::AppError,
     i18n::{Msg, t},
@@ -35,6 +36,27 @@ pub async fn create_team(name: String) -> Result<i64, AppError> {
     Ok(id)
 }
 
+fn team_table(teams: Vec<TeamSummary>) -> impl IntoView {
+    view! {
+        <table class="table" data-testid="team-table">
+            <thead>
+                <tr><th>{t(Msg::FieldTeamName)}</th><th>{t(Msg::TeamMembers)}</th></tr>
+            </thead>
+            <tbody>
+                {teams
+                    .into_iter()
+                    .map(|team| view! {
+                        <tr>
+                            <td><a href=format!("/admin/teams/{}", team.id)>{team.name}</a></td>
+                            <td>{team.members}</td>
+                        </tr>
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
 /// The teams page.
 #[component]
 pub fn AdminTeamsPage() -> impl IntoView {
@@ -55,35 +77,9 @@ pub fn AdminTeamsPage() -> impl IntoView {
                     <ActionError action=create />
                 </ActionForm>
             </section>
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match teams.await {
-                        Ok(teams) if teams.is_empty() => {
-                            view! { <p class="empty-state">{t(Msg::TeamNone)}</p> }.into_any()
-                        }
-                        Ok(teams) => view! {
-                            <table class="table" data-testid="team-table">
-                                <thead>
-                                    <tr><th>{t(Msg::FieldTeamName)}</th><th>{t(Msg::TeamMembers)}</th></tr>
-                                </thead>
-                                <tbody>
-                                    {teams
-                                        .into_iter()
-                                        .map(|team| view! {
-                                            <tr>
-                                                <td><a href=format!("/admin/teams/{}", team.id)>{team.name}</a></td>
-                                                <td>{team.members}</td>
-                                            </tr>
-                                        })
-                                        .collect_view()}
-                                </tbody>
-                            </table>
-                        }
-                        .into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=teams keep_while_reloading=true let:teams>
+                {list_or_empty(teams, Msg::TeamNone, team_table)}
+            </Loaded>
         }
         .into_any()
     })

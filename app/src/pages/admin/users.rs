@@ -3,13 +3,18 @@
 
 use crate::{
     components::{
-        forms::{ActionError, ErrorBox},
+        account_fields::{NewPasswordFields, NewUserFields},
+        forms::ActionError,
         guard::admin_page,
+        loaded::Loaded,
     },
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Msg, t},
-    pages::admin::{team::role_options, teams::list_teams},
+    pages::{
+        admin::{team::role_options, teams::list_teams},
+        team::people_table_head,
+    },
     views::{TeamSummary, UserSummary},
 };
 use leptos::prelude::*;
@@ -35,122 +40,83 @@ pub async fn create_user(
     team_id: Option<String>,
     role: Option<String>,
 ) -> Result<i64, AppError> {
-    server::create_user(
-        email,
-        display_name,
-        password,
-        password_confirm,
-        is_admin.is_some(),
-        team_id,
-        role,
-    )
-    .await
-}
-
-/// Disables or re-enables a user (administrators only; not oneself).
-#[server(endpoint = "admin/set_user_disabled")]
-pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppError> {
-    server::set_user_disabled(user_id, disabled).await
-}
-
-#[cfg(feature = "ssr")]
-mod server {
-    use super::*;
     use crate::{
         auth::{self, password},
         domain::accounts,
         store::{self, users::UserForCreate},
     };
-
-    pub async fn create_user(
-        email: String,
-        display_name: String,
-        password: String,
-        password_confirm: String,
-        is_admin: bool,
-        team_id: Option<String>,
-        role: Option<String>,
-    ) -> Result<i64, AppError> {
-        auth::require_admin()?;
-        let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
-        let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
-        accounts::check_new_password(&password, &password_confirm).map_err(AppError::Invalid)?;
-        let team = match team_id.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-            None => None,
-            Some(id) => {
-                let id = id.parse::<i64>().map_err(|_| AppError::Invalid(Msg::TeamUnknown))?;
-                let role = role
-                    .as_deref()
-                    .and_then(TeamRole::parse)
-                    .ok_or(AppError::Invalid(Msg::RoleInvalid))?;
-                Some((id, role))
-            }
-        };
-        let db = auth::db()?;
-        if let Some((id, _)) = team {
-            store::teams::name_of(&db, id)
-                .await?
-                .ok_or(AppError::Invalid(Msg::TeamUnknown))?;
-        }
-        let hash = password::hash(password).await?;
-        let mut tx = store::begin_write(&db).await?;
-        let user = UserForCreate {
-            email: &email,
-            display_name: &display_name,
-            password_hash: &hash,
-            is_admin,
-        };
-        let id = store::users::insert(&mut tx, &user)
+    auth::require_admin()?;
+    let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
+    let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
+    accounts::check_new_password(&password, &password_confirm).map_err(AppError::Invalid)?;
+    let team = team_and_role(team_id.as_deref(), role.as_deref())?;
+    let db = auth::db()?;
+    if let Some((id, _)) = team {
+        store::teams::name_of(&db, id)
             .await?
-            .ok_or(AppError::Conflict(Msg::EmailTaken))?;
-        if let Some((team_id, role)) = team {
-            store::memberships::upsert(&mut tx, id, team_id, role).await?;
-        }
-        tx.commit().await?;
-        Ok(id)
+            .ok_or(AppError::Invalid(Msg::TeamUnknown))?;
     }
+    let hash = password::hash(password).await?;
+    let mut tx = store::begin_write(&db).await?;
+    let user = UserForCreate {
+        email: &email,
+        display_name: &display_name,
+        password_hash: &hash,
+        is_admin: is_admin.is_some(),
+    };
+    let id = store::users::insert(&mut tx, &user)
+        .await?
+        .ok_or(AppError::Conflict(Msg::EmailTaken))?;
+    if let Some((team_id, role)) = team {
+        store::memberships::upsert(&mut tx, id, team_id, role).await?;
+    }
+    tx.commit().await?;
+    Ok(id)
+}
 
-    pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppError> {
-        let admin = auth::require_admin()?;
-        if admin.user_id == user_id {
-            return Err(AppError::Refused(Msg::UserCannotDisableSelf));
-        }
-        let state = auth::state()?;
-        let mut tx = store::begin_write(&state.db).await?;
-        if !store::users::set_disabled(&mut tx, user_id, disabled).await? {
-            return Err(AppError::NotFound);
-        }
-        tx.commit().await?;
-        if disabled {
-            let ended = state.sessions.delete_for_user(user_id).await?;
-            tracing::info!(user_id, sessions_ended = ended, "user disabled");
-        }
-        Ok(())
+/// The team a new user joins and their role there, as posted: no team when `team_id` is empty;
+/// with a team, the role must be one of the three.
+#[cfg(feature = "ssr")]
+fn team_and_role(team_id: Option<&str>, role: Option<&str>) -> Result<Option<(i64, TeamRole)>, AppError> {
+    let Some(id) = team_id.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let id = id.parse::<i64>().map_err(|_| AppError::Invalid(Msg::TeamUnknown))?;
+    let role = role
+        .and_then(TeamRole::parse)
+        .ok_or(AppError::Invalid(Msg::RoleInvalid))?;
+    Ok(Some((id, role)))
+}
+
+/// Disables or re-enables a user (administrators only; not oneself).
+#[server(endpoint = "admin/set_user_disabled")]
+pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppError> {
+    use crate::{auth, store};
+    let admin = auth::require_admin()?;
+    if admin.user_id == user_id {
+        return Err(AppError::Refused(Msg::UserCannotDisableSelf));
     }
+    let state = auth::state()?;
+    let mut tx = store::begin_write(&state.db).await?;
+    if !store::users::set_disabled(&mut tx, user_id, disabled).await? {
+        return Err(AppError::NotFound);
+    }
+    tx.commit().await?;
+    if disabled {
+        let ended = state.sessions.delete_for_user(user_id).await?;
+        tracing::info!(user_id, sessions_ended = ended, "user disabled");
+    }
+    Ok(())
 }
 
 fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> impl IntoView {
     view! {
         <ActionForm action=create attr:class="form" attr:data-testid="create-user-form">
             <div class="form-row">
-                <label>
-                    {t(Msg::FieldEmail)}
-                    <input type="email" name="email" required autocomplete="off" />
-                </label>
-                <label>
-                    {t(Msg::FieldDisplayName)}
-                    <input type="text" name="display_name" required maxlength="80" autocomplete="off" />
-                </label>
+                <NewUserFields own=false />
             </div>
             <div class="form-row">
-                <label>
-                    {t(Msg::FieldPassword)}
-                    <input type="password" name="password" required minlength="12" maxlength="128" autocomplete="new-password" />
-                </label>
-                <label>
-                    {t(Msg::FieldPasswordConfirm)}
-                    <input type="password" name="password_confirm" required autocomplete="new-password" />
-                </label>
+                <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword />
             </div>
             <div class="form-row">
                 <label>
@@ -179,14 +145,7 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
 fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>, me: i64) -> impl IntoView {
     view! {
         <table class="table" data-testid="user-table">
-            <thead>
-                <tr>
-                    <th>{t(Msg::FieldDisplayName)}</th>
-                    <th>{t(Msg::FieldEmail)}</th>
-                    <th>{t(Msg::UserStatus)}</th>
-                    <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th>
-                </tr>
-            </thead>
+            {people_table_head(Msg::UserStatus, true)}
             <tbody>
                 {users.into_iter().map(|u| view! {
                     <tr class:muted=u.disabled>
@@ -228,25 +187,39 @@ pub fn AdminUsersPage() -> impl IntoView {
             <h1>{t(Msg::NavAdminUsers)}</h1>
             <section class="card">
                 <h2>{t(Msg::UserCreateTitle)}</h2>
-                <Suspense fallback=|| ()>
-                    {move || Suspend::new(async move {
-                        match teams.await {
-                            Ok(teams) => create_form(create, teams).into_any(),
-                            Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        }
-                    })}
-                </Suspense>
+                <Loaded resource=teams quiet=true let:teams>
+                    {create_form(create, teams)}
+                </Loaded>
             </section>
             <ActionError action=toggle />
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match users.await {
-                        Ok(users) => user_table(users, toggle, me).into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=users keep_while_reloading=true let:users>
+                {user_table(users, toggle, me)}
+            </Loaded>
         }
         .into_any()
     })
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_user_joins_a_team_only_with_a_valid_role() {
+        assert_eq!(team_and_role(None, Some("manager")), Ok(None));
+        assert_eq!(team_and_role(Some("  "), None), Ok(None));
+        assert_eq!(
+            team_and_role(Some(" 7 "), Some("procurement")),
+            Ok(Some((7, TeamRole::Procurement)))
+        );
+        assert_eq!(
+            team_and_role(Some("seven"), Some("engineer")),
+            Err(AppError::Invalid(Msg::TeamUnknown))
+        );
+        assert_eq!(
+            team_and_role(Some("7"), Some("owner")),
+            Err(AppError::Invalid(Msg::RoleInvalid))
+        );
+        assert_eq!(team_and_role(Some("7"), None), Err(AppError::Invalid(Msg::RoleInvalid)));
+    }
 }

@@ -1,7 +1,7 @@
 //! Quotes side by side, every field in one row with differences highlighted.
 
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{guard::member_page, loaded::Loaded},
     error::AppError,
     i18n::{Msg, t},
     pages::quotes::form::{SECTIONS, display_value, label},
@@ -76,7 +76,7 @@ mod server {
         app::request_locale,
         auth,
         domain::{
-            money::{format_money, format_unit_price},
+            money::format_money,
             quotes::{self, Figure, Note, Requirement, RequirementStatus, Unstated},
             roles::Capability,
             tco::{Currency, ExchangeRate},
@@ -264,17 +264,14 @@ mod server {
 
     fn compared(q: store::quotes::QuoteSummary, today: quotes::Date) -> ComparedQuote {
         let d = &q.draft;
-        let c = d.price.currency;
+        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node);
         ComparedQuote {
             quote_id: q.quote_id,
             title: format!("{} · {}", d.vendor, d.reference),
             revision: q.revision,
             expired: d.is_expired(today),
-            node_hour: d.hourly_per_node().map(|p| format_money(p, c)).unwrap_or_default(),
-            gpu_hour: d
-                .hourly_per_gpu()
-                .map(|p| format_unit_price(p, c, 2))
-                .unwrap_or_default(),
+            node_hour,
+            gpu_hour,
             values: csv_to_map(&quotes::export(std::slice::from_ref(d))),
             converted: None,
         }
@@ -409,6 +406,16 @@ fn compare_table(c: Comparison) -> impl IntoView {
     }
 }
 
+/// The workload choice and the table, once at least two quotes are chosen; `chosen` is the
+/// workload checked against.
+fn comparison_view(c: Comparison, chosen: Option<i64>) -> AnyView {
+    if c.quotes.len() < 2 {
+        view! { <p class="empty-state">{t(Msg::CompareNeedTwo)}</p> }.into_any()
+    } else {
+        view! { {workload_form(&c, chosen)} {compare_table(c)} }.into_any()
+    }
+}
+
 /// `/quotes/compare?id=…&id=…`.
 #[component]
 pub fn QuoteComparePage() -> impl IntoView {
@@ -429,16 +436,9 @@ pub fn QuoteComparePage() -> impl IntoView {
             <Title text=t(Msg::CompareTitle) />
             <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
             <h1>{t(Msg::CompareTitle)}</h1>
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    let chosen = key.get_untracked().1;
-                    match comparison.await {
-                        Ok(c) if c.quotes.len() < 2 => view! { <p class="empty-state">{t(Msg::CompareNeedTwo)}</p> }.into_any(),
-                        Ok(c) => view! { {workload_form(&c, chosen)} {compare_table(c)} }.into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=comparison keep_while_reloading=true let:c>
+                {comparison_view(c, key.get_untracked().1)}
+            </Loaded>
         }
         .into_any()
     })

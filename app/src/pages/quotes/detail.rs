@@ -1,14 +1,19 @@
 //! One quote: every field of a revision, and the revision history.
 
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{guard::member_page, loaded::Loaded, route::route_id},
+    domain::{
+        money::{format_money, format_unit_price},
+        quotes::{hourly_per_gpu, hourly_per_node},
+        tco::PriceSheet,
+    },
     error::AppError,
     i18n::{Msg, t, use_locale},
     pages::quotes::form::{SECTIONS, display_value, label},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::{use_params_map, use_query_map};
+use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -65,16 +70,26 @@ pub struct DocumentLine {
     pub sha256: String,
 }
 
+/// The on-demand price of a node-hour and of a GPU-hour as every quote page shows them: in
+/// the quote's currency, the GPU-hour with up to two more digits; empty when there is none.
+pub fn hourly_prices(price: &PriceSheet, gpus_per_node: u32) -> (String, String) {
+    let currency = price.currency;
+    (
+        hourly_per_node(price, gpus_per_node)
+            .map(|p| format_money(p, currency))
+            .unwrap_or_default(),
+        hourly_per_gpu(price, gpus_per_node)
+            .map(|p| format_unit_price(p, currency, 2))
+            .unwrap_or_default(),
+    )
+}
+
 /// One of the active team's quotes, at `revision` (default: the latest).
 #[server(endpoint = "quotes/detail")]
 pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDetail, AppError> {
     use crate::{
         auth,
-        domain::{
-            money::{format_money, format_unit_price},
-            quotes,
-            roles::Capability,
-        },
+        domain::{quotes, roles::Capability},
         store,
     };
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
@@ -90,20 +105,14 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
         .await?
         .ok_or(AppError::NotFound)?;
     let d = &q.draft;
-    let currency = d.price.currency;
+    let (node_hour, gpu_hour) = hourly_prices(&d.price, d.spec.gpus_per_node);
     Ok(QuoteDetail {
         quote_id,
         revision: q.revision,
         vendor: d.vendor.clone(),
         reference: d.reference.clone(),
-        node_hour: d
-            .hourly_per_node()
-            .map(|p| format_money(p, currency))
-            .unwrap_or_default(),
-        gpu_hour: d
-            .hourly_per_gpu()
-            .map(|p| format_unit_price(p, currency, 2))
-            .unwrap_or_default(),
+        node_hour,
+        gpu_hour,
         expired: d.is_expired(store::today()),
         values: crate::pages::quotes::form::server::csv_to_map(&quotes::export(std::slice::from_ref(d))),
         revisions: history
@@ -223,25 +232,64 @@ fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
 #[component]
 pub fn QuoteDetailPage() -> impl IntoView {
     member_page(|_| {
-        let params = use_params_map();
+        let id = route_id();
         let query = use_query_map();
         let key = move || {
-            let id = params.read().get("id").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
+            let id = id().unwrap_or(0);
             let rev = query.read().get("rev").and_then(|s| s.parse::<i64>().ok());
             (id, rev)
         };
         let detail = Resource::new(key, |(id, rev)| load_quote(id, rev));
         view! {
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    let doc_error = query.read_untracked().get("doc_error");
-                    match detail.await {
-                        Ok(d) => detail_view(d, doc_error).into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=detail keep_while_reloading=true let:detail>
+                {detail_view(detail, query.read_untracked().get("doc_error"))}
+            </Loaded>
         }
         .into_any()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hourly_prices;
+    use crate::domain::tco::PriceSheet;
+
+    /// An on-demand price of `hourly` per node or per GPU, nothing else charged.
+    fn sheet(currency: &str, basis: &str, hourly: &str) -> PriceSheet {
+        let zero = [
+            "minimum_billable_hours",
+            "disk_price_gb_month",
+            "snapshot_price_gb_month",
+        ]
+        .into_iter()
+        .chain([
+            "egress_price_gb",
+            "free_egress_gb",
+            "ingress_price_gb",
+            "public_ip_hourly",
+        ])
+        .map(|field| (field.to_string(), serde_json::json!("0")));
+        let mut json: serde_json::Map<_, _> = zero.collect();
+        json.extend([
+            ("currency".into(), currency.into()),
+            ("basis".into(), basis.into()),
+            ("on_demand_hourly".into(), hourly.into()),
+            ("billing_increment".into(), "hour".into()),
+            ("stopped_bills_compute".into(), false.into()),
+            ("other_fees".into(), serde_json::json!([])),
+        ]);
+        serde_json::from_value(json.into()).expect("a valid price sheet")
+    }
+
+    #[test]
+    fn node_and_gpu_hour_in_the_quotes_currency() {
+        let (node, gpu) = hourly_prices(&sheet("USD", "per_node", "10"), 3);
+        assert_eq!((node.as_str(), gpu.as_str()), ("$10.00", "$3.3333"));
+        let (node, gpu) = hourly_prices(&sheet("CNY", "per_gpu", "12.5"), 8);
+        assert_eq!((node.as_str(), gpu.as_str()), ("¥100.00", "¥12.50"));
+        assert_eq!(
+            hourly_prices(&sheet("USD", "per_node", "1"), 0),
+            (String::new(), String::new())
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! The quote list: filters, sort, pages; tick quotes to compare them.
 
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{guard::member_page, loaded::Loaded, route::urlencode},
     error::AppError,
     i18n::{Msg, t, use_locale},
 };
@@ -110,11 +110,7 @@ pub(crate) mod server {
     use super::*;
     use crate::{
         auth,
-        domain::{
-            money::{format_money, format_unit_price},
-            quotes::Sharing,
-            roles::Capability,
-        },
+        domain::{quotes::Sharing, roles::Capability},
         store::{
             self,
             quotes::{QuoteFilter, QuoteSort, QuoteSummary},
@@ -163,18 +159,12 @@ pub(crate) mod server {
     /// A list line from a stored quote.
     pub fn row(q: QuoteSummary, today: crate::domain::quotes::Date) -> QuoteRow {
         let d = q.draft;
-        let currency = d.price.currency;
+        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node);
         QuoteRow {
             quote_id: q.quote_id,
             revision: q.revision,
-            node_hour: d
-                .hourly_per_node()
-                .map(|p| format_money(p, currency))
-                .unwrap_or_default(),
-            gpu_hour: d
-                .hourly_per_gpu()
-                .map(|p| format_unit_price(p, currency, 2))
-                .unwrap_or_default(),
+            node_hour,
+            gpu_hour,
             expired: d.is_expired(today),
             valid_until: d.valid_until.to_string(),
             sliced: !matches!(d.spec.sharing, Sharing::Exclusive),
@@ -341,16 +331,6 @@ fn query_pairs(q: &QuoteQuery) -> Vec<String> {
     parts
 }
 
-/// Percent-encodes a query value.
-pub fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
     let locale = use_locale();
     let count = locale.fmt(
@@ -420,6 +400,23 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
     .into_any()
 }
 
+/// Below the page head: “new” and “import” for those who may, the filter, the table.
+fn list_view(p: QuotePage, q: QuoteQuery) -> impl IntoView {
+    let edit = p.can_edit.then(|| {
+        view! {
+            <p class="actions">
+                <a class="button-link" href="/quotes/new">{t(Msg::QuotesNew)}</a>
+                <a class="button-link secondary" href="/quotes/import">{t(Msg::QuotesImport)}</a>
+            </p>
+        }
+    });
+    view! {
+        {edit}
+        <section class="card">{filter_form(q.clone(), p.vendors.clone(), p.price_currency.clone(), p.unconverted.clone())}</section>
+        {table(p, q)}
+    }
+}
+
 /// The quote list page.
 #[component]
 pub fn QuoteListPage() -> impl IntoView {
@@ -434,27 +431,9 @@ pub fn QuoteListPage() -> impl IntoView {
                     <a class="button-link secondary" href=move || export_link(&query.get()) rel="external" download="quotes.csv" data-testid="quote-export">{t(Msg::QuotesExport)}</a>
                 </div>
             </div>
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    let q = query.get_untracked();
-                    match page.await {
-                        Ok(p) => {
-                            let edit = p.can_edit.then(|| view! {
-                                <p class="actions">
-                                    <a class="button-link" href="/quotes/new">{t(Msg::QuotesNew)}</a>
-                                    <a class="button-link secondary" href="/quotes/import">{t(Msg::QuotesImport)}</a>
-                                </p>
-                            });
-                            view! {
-                                {edit}
-                                <section class="card">{filter_form(q.clone(), p.vendors.clone(), p.price_currency.clone(), p.unconverted.clone())}</section>
-                                {table(p, q)}
-                            }.into_any()
-                        }
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=page keep_while_reloading=true let:page>
+                {list_view(page, query.get_untracked())}
+            </Loaded>
         }
         .into_any()
     })

@@ -3,7 +3,11 @@
 
 use super::text::{bytes, duration, is_quote_mismatch, num, reason_text, severity_msg, status_class, status_msg};
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{
+        guard::member_page,
+        loaded::Loaded,
+        route::{load_or_not_found, route_id},
+    },
     domain::runs::{CanonicalRun, Severity},
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -11,7 +15,6 @@ use crate::{
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 
 /// A run as its page shows it.
@@ -167,60 +170,54 @@ fn files_view(run_id: i64, files: Vec<RunFileInfo>, run: &CanonicalRun) -> impl 
     }
 }
 
+/// The whole run: heading, verdict, figures, telemetry chart, files.
+fn run_view(v: RunView) -> impl IntoView {
+    let locale = use_locale();
+    let title = locale.fmt(Msg::RunsDetailTitle, &[("id", &v.summary.id.to_string())]);
+    let s = &v.summary;
+    let node = match (&s.quote_label, s.quote_id) {
+        (Some(label), Some(q)) => {
+            view! { <a href=format!("/quotes/{q}")>{label.clone()}</a> " " {s.revision.map(|r| format!("(r{r})"))} }
+                .into_any()
+        }
+        _ => s.node_label.clone().into_any(),
+    };
+    let has_telemetry = !v.run.telemetry.is_empty();
+    let run_id = s.id;
+    view! {
+        <Title text=title.clone() />
+        <p class="breadcrumb no-print"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
+        <h1>{title}</h1>
+        <p class="lead">
+            {node}
+            {s.workload_name.clone().map(|w| view! { " · " {w} })}
+            {format!(" · {} · {}", s.source_format, s.created_by)}
+        </p>
+        {(!v.note.is_empty()).then(|| view! { <p class="note">{v.note.clone()}</p> })}
+        {verdict_view(&v.run)}
+        {figures(&v.run)}
+        <section class="card">
+            <h2>{t(Msg::RunsTelemetry)}</h2>
+            {if has_telemetry {
+                view! { <img class="chart" data-testid="telemetry-chart" src=format!("/runs/{run_id}/telemetry.svg") alt=t(Msg::RunsChartAlt) /> }.into_any()
+            } else {
+                view! { <p class="empty-state">{t(Msg::RunsNoTelemetry)}</p> }.into_any()
+            }}
+        </section>
+        {files_view(run_id, v.files.clone(), &v.run)}
+    }
+}
+
 /// The run page.
 #[component]
 pub fn RunDetailPage() -> impl IntoView {
     member_page(|_caller| {
-        let params = use_params_map();
-        let id = move || params.read().get("id").and_then(|v| v.parse::<i64>().ok());
-        let data = Resource::new(id, |id| async move {
-            match id {
-                Some(id) => get_run(id).await,
-                None => Err(AppError::NotFound),
-            }
-        });
+        let id = route_id();
+        let data = Resource::new(id, |id| load_or_not_found(id, get_run));
         view! {
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        Ok(v) => {
-                            let locale = use_locale();
-                            let title = locale.fmt(Msg::RunsDetailTitle, &[("id", &v.summary.id.to_string())]);
-                            let s = &v.summary;
-                            let node = match (&s.quote_label, s.quote_id) {
-                                (Some(label), Some(q)) => view! { <a href=format!("/quotes/{q}")>{label.clone()}</a> " " {s.revision.map(|r| format!("(r{r})"))} }.into_any(),
-                                _ => s.node_label.clone().into_any(),
-                            };
-                            let has_telemetry = !v.run.telemetry.is_empty();
-                            let run_id = s.id;
-                            view! {
-                                <Title text=title.clone() />
-                                <p class="breadcrumb no-print"><a href="/runs">{t(Msg::RunsTitle)}</a></p>
-                                <h1>{title}</h1>
-                                <p class="lead">
-                                    {node}
-                                    {s.workload_name.clone().map(|w| view! { " · " {w} })}
-                                    {format!(" · {} · {}", s.source_format, s.created_by)}
-                                </p>
-                                {(!v.note.is_empty()).then(|| view! { <p class="note">{v.note.clone()}</p> })}
-                                {verdict_view(&v.run)}
-                                {figures(&v.run)}
-                                <section class="card">
-                                    <h2>{t(Msg::RunsTelemetry)}</h2>
-                                    {if has_telemetry {
-                                        view! { <img class="chart" data-testid="telemetry-chart" src=format!("/runs/{run_id}/telemetry.svg") alt=t(Msg::RunsChartAlt) /> }.into_any()
-                                    } else {
-                                        view! { <p class="empty-state">{t(Msg::RunsNoTelemetry)}</p> }.into_any()
-                                    }}
-                                </section>
-                                {files_view(run_id, v.files.clone(), &v.run)}
-                            }
-                            .into_any()
-                        }
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=data let:run>
+                {run_view(run)}
+            </Loaded>
         }
         .into_any()
     })

@@ -3,7 +3,11 @@
 
 use super::text::{num, status_class, status_msg};
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{
+        guard::member_page,
+        loaded::{Loaded, list_or_empty},
+        route::urlencode,
+    },
     error::AppError,
     i18n::{Msg, t, use_locale},
     views::{CompareGroup, RunSummary},
@@ -147,14 +151,41 @@ fn compare_view(groups: Vec<CompareGroup>) -> impl IntoView {
     }
 }
 
-/// Percent-encodes a query value.
-pub fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
+/// One choice of the filter: “all”, then `options` as `(id, label)`, `chosen` selected.
+fn filter_select(
+    label: Msg,
+    name: &'static str,
+    options: &[(i64, String)],
+    chosen: Option<i64>,
+) -> impl IntoView + use<> {
+    let options = options
+        .iter()
+        .map(|(id, text)| view! { <option value=id.to_string() selected=Some(*id) == chosen>{text.clone()}</option> })
+        .collect_view();
+    view! {
+        <label>{t(label)}
+            <select name=name>
+                <option value="">{t(Msg::RunsFilterAll)}</option>
+                {options}
+            </select>
+        </label>
+    }
+}
+
+/// The filter (with the chosen `quote` and `workload`), the run table and the comparison.
+fn run_list_view(list: RunList, (quote, workload): (Option<i64>, Option<i64>)) -> impl IntoView {
+    view! {
+        <div class="toolbar">
+            <form method="get" action="/runs" class="form-inline" data-testid="run-filter">
+                {filter_select(Msg::RunsFilterQuote, "quote", &list.quotes, quote)}
+                {filter_select(Msg::RunsFilterWorkload, "workload", &list.workloads, workload)}
+                <button type="submit" class="small secondary">{t(Msg::RunsFilterApply)}</button>
+            </form>
+            {list.can_upload.then(|| view! { <a class="button-link" href="/runs/new" data-testid="upload-run">{t(Msg::RunsUpload)}</a> })}
+        </div>
+        {list_or_empty(list.runs, Msg::RunsEmpty, run_table)}
+        {compare_view(list.compare)}
+    }
 }
 
 /// The runs page.
@@ -174,47 +205,9 @@ pub fn RunListPage() -> impl IntoView {
             <Title text=t(Msg::RunsTitle) />
             <h1>{t(Msg::RunsTitle)}</h1>
             <p class="lead">{t(Msg::RunsLead)}</p>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        Ok(list) => {
-                            let (quote, workload) = filter();
-                            view! {
-                                <div class="toolbar">
-                                    <form method="get" action="/runs" class="form-inline" data-testid="run-filter">
-                                        <label>{t(Msg::RunsFilterQuote)}
-                                            <select name="quote">
-                                                <option value="">{t(Msg::RunsFilterAll)}</option>
-                                                {list.quotes.iter().map(|(id, label)| view! {
-                                                    <option value=id.to_string() selected=Some(*id) == quote>{label.clone()}</option>
-                                                }).collect_view()}
-                                            </select>
-                                        </label>
-                                        <label>{t(Msg::RunsFilterWorkload)}
-                                            <select name="workload">
-                                                <option value="">{t(Msg::RunsFilterAll)}</option>
-                                                {list.workloads.iter().map(|(id, name)| view! {
-                                                    <option value=id.to_string() selected=Some(*id) == workload>{name.clone()}</option>
-                                                }).collect_view()}
-                                            </select>
-                                        </label>
-                                        <button type="submit" class="small secondary">{t(Msg::RunsFilterApply)}</button>
-                                    </form>
-                                    {list.can_upload.then(|| view! { <a class="button-link" href="/runs/new" data-testid="upload-run">{t(Msg::RunsUpload)}</a> })}
-                                </div>
-                                {if list.runs.is_empty() {
-                                    view! { <p class="empty-state">{t(Msg::RunsEmpty)}</p> }.into_any()
-                                } else {
-                                    run_table(list.runs).into_any()
-                                }}
-                                {compare_view(list.compare)}
-                            }
-                            .into_any()
-                        }
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=data let:list>
+                {run_list_view(list, filter())}
+            </Loaded>
         }
         .into_any()
     })

@@ -21,44 +21,26 @@ pub struct ScopeItem {
     pub set: fn(&mut SupportScope, Option<bool>),
 }
 
+/// A [`ScopeItem`] for the scope field `$field` (also the input's name), labelled `$label`.
+macro_rules! scope_item {
+    ($field:ident, $label:ident) => {
+        ScopeItem {
+            name: stringify!($field),
+            label: Msg::$label,
+            get: |s| s.$field,
+            set: |s, v| s.$field = v,
+        }
+    };
+}
+
 /// The support tasks a vendor may help with, in form order.
 pub const SCOPE_ITEMS: [ScopeItem; 6] = [
-    ScopeItem {
-        name: "environment_setup",
-        label: Msg::VendorsScopeEnvironmentSetup,
-        get: |s| s.environment_setup,
-        set: |s, v| s.environment_setup = v,
-    },
-    ScopeItem {
-        name: "provisioning",
-        label: Msg::VendorsScopeProvisioning,
-        get: |s| s.provisioning,
-        set: |s, v| s.provisioning = v,
-    },
-    ScopeItem {
-        name: "resource_release",
-        label: Msg::VendorsScopeResourceRelease,
-        get: |s| s.resource_release,
-        set: |s, v| s.resource_release = v,
-    },
-    ScopeItem {
-        name: "image_maintenance",
-        label: Msg::VendorsScopeImageMaintenance,
-        get: |s| s.image_maintenance,
-        set: |s, v| s.image_maintenance = v,
-    },
-    ScopeItem {
-        name: "network_setup",
-        label: Msg::VendorsScopeNetworkSetup,
-        get: |s| s.network_setup,
-        set: |s, v| s.network_setup = v,
-    },
-    ScopeItem {
-        name: "troubleshooting",
-        label: Msg::VendorsScopeTroubleshooting,
-        get: |s| s.troubleshooting,
-        set: |s, v| s.troubleshooting = v,
-    },
+    scope_item!(environment_setup, VendorsScopeEnvironmentSetup),
+    scope_item!(provisioning, VendorsScopeProvisioning),
+    scope_item!(resource_release, VendorsScopeResourceRelease),
+    scope_item!(image_maintenance, VendorsScopeImageMaintenance),
+    scope_item!(network_setup, VendorsScopeNetworkSetup),
+    scope_item!(troubleshooting, VendorsScopeTroubleshooting),
 ];
 
 /// The vendor form as posted. Each support task is `""` (not stated), `"yes"` or `"no"`.
@@ -244,6 +226,17 @@ mod tests {
         assert_eq!(vendor.support_scope.troubleshooting, Some(false));
         assert_eq!(vendor.support_scope.environment_setup, None);
         assert_eq!(VendorForm::from_vendor(&vendor).to_vendor().unwrap(), vendor);
+    }
+
+    #[test]
+    fn each_support_task_reads_and_writes_its_own_answer() {
+        for (i, item) in SCOPE_ITEMS.iter().enumerate() {
+            let mut scope = SupportScope::default();
+            (item.set)(&mut scope, Some(true));
+            let answers: Vec<_> = SCOPE_ITEMS.iter().map(|other| (other.get)(&scope)).collect();
+            let expected: Vec<_> = (0..SCOPE_ITEMS.len()).map(|j| (i == j).then_some(true)).collect();
+            assert_eq!(answers, expected, "{}", item.name);
+        }
     }
 
     #[test]

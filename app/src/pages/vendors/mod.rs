@@ -9,9 +9,9 @@ pub use form::{SCOPE_ITEMS, VendorForm};
 use crate::{
     components::{
         external_link::ExternalLink,
-        form_fields::{field_issues, reset_on_success},
-        forms::{ActionError, ErrorBox},
         guard::member_page,
+        loaded::{Loaded, list_or_empty},
+        record_form::{RecordPages, add_record_card},
     },
     domain::{quotes::Vendor, roles::Capability},
     error::AppError,
@@ -50,6 +50,16 @@ pub async fn create_vendor(#[server(flatten)] form: VendorForm) -> Result<i64, A
     tx.commit().await?;
     Ok(id)
 }
+
+/// The vendor pages: back to `/vendors`, procurement edits.
+const PAGES: RecordPages<Vendor> = RecordPages {
+    list_href: "/vendors",
+    list_title: Msg::NavVendors,
+    form_test_id: "vendor-form",
+    edit: Capability::EditProcurement,
+    name: |v| v.name.clone(),
+    fields: |v, issues| vendor_fields(VendorForm::from_vendor(v), issues).into_any(),
+};
 
 /// What the vendor's support covers, in one line: “Helps with: …. Does not help with: ….”
 pub fn scope_summary(locale: Locale, vendor: &Vendor) -> String {
@@ -122,37 +132,20 @@ fn vendor_table(vendors: Vec<Stored<Vendor>>, can_edit: bool) -> impl IntoView {
 #[component]
 pub fn VendorsPage() -> impl IntoView {
     member_page(|caller| {
-        let can_edit = caller.may(Capability::EditProcurement);
+        let can_edit = caller.may(PAGES.edit);
         let create = ServerAction::<CreateVendor>::new();
         let vendors = Resource::new(move || create.version().get(), |_| list_vendors());
-        let form_ref = NodeRef::new();
-        reset_on_success(create, form_ref);
-        let issues = field_issues(create);
         view! {
             <Title text=t(Msg::NavVendors) />
             <h1>{t(Msg::NavVendors)}</h1>
             <p class="lead">{t(Msg::VendorsLead)}</p>
-            {can_edit.then(|| view! {
-                <section class="card">
-                    <h2>{t(Msg::VendorsAddTitle)}</h2>
-                    <ActionForm action=create node_ref=form_ref attr:class="form" attr:data-testid="vendor-form">
-                        {vendor_fields(VendorForm::default(), issues)}
-                        <ActionError action=create />
-                        <button type="submit" disabled=move || create.pending().get()>{t(Msg::VendorsAddSubmit)}</button>
-                    </ActionForm>
-                </section>
+            {can_edit.then(|| {
+                let texts = (Msg::VendorsAddTitle, Msg::VendorsAddSubmit);
+                add_record_card(&PAGES, create, texts, |issues| vendor_fields(VendorForm::default(), issues).into_any())
             })}
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match vendors.await {
-                        Ok(list) if list.is_empty() => {
-                            view! { <p class="empty-state">{t(Msg::VendorsNone)}</p> }.into_any()
-                        }
-                        Ok(list) => vendor_table(list, can_edit).into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=vendors keep_while_reloading=true let:list>
+                {list_or_empty(list, Msg::VendorsNone, |list| vendor_table(list, can_edit))}
+            </Loaded>
         }
         .into_any()
     })

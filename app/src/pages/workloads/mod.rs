@@ -1,6 +1,6 @@
 //! The team's workloads: what has to run, written down before comparing nodes (seed 000
 //! “一套可执行的下单顺序” step 1; seed 002: measured VRAM peak plus 15–25 % headroom).
-//! Procurement and engineers add and edit them; managers read.
+//! Procurement adds and edits them (`Capability::EditWorkloads`); every member reads.
 
 pub mod edit;
 mod form;
@@ -9,9 +9,9 @@ pub use form::WorkloadForm;
 
 use crate::{
     components::{
-        form_fields::{field_issues, reset_on_success},
-        forms::{ActionError, ErrorBox},
         guard::member_page,
+        loaded::{Loaded, list_or_empty},
+        record_form::{RecordPages, add_record_card},
     },
     domain::{quotes::Workload, roles::Capability},
     error::AppError,
@@ -44,6 +44,16 @@ pub async fn create_workload(#[server(flatten)] form: WorkloadForm) -> Result<i6
     tx.commit().await?;
     Ok(id)
 }
+
+/// The workload pages: back to `/workloads`, procurement edits.
+const PAGES: RecordPages<Workload> = RecordPages {
+    list_href: "/workloads",
+    list_title: Msg::NavWorkloads,
+    form_test_id: "workload-form",
+    edit: Capability::EditWorkloads,
+    name: |w| w.name.clone(),
+    fields: |w, issues| workload_fields(WorkloadForm::from_workload(w), issues).into_any(),
+};
 
 fn number(d: Decimal) -> String {
     d.normalize().to_string()
@@ -129,37 +139,21 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
 #[component]
 pub fn WorkloadsPage() -> impl IntoView {
     member_page(|caller| {
-        let can_edit = caller.may(Capability::EditWorkloads);
+        let can_edit = caller.may(PAGES.edit);
         let create = ServerAction::<CreateWorkload>::new();
         let workloads = Resource::new(move || create.version().get(), |_| list_workloads());
-        let form_ref = NodeRef::new();
-        reset_on_success(create, form_ref);
-        let issues = field_issues(create);
         view! {
             <Title text=t(Msg::NavWorkloads) />
             <h1>{t(Msg::NavWorkloads)}</h1>
             <p class="lead">{t(Msg::WorkloadsLead)}</p>
-            {can_edit.then(|| view! {
-                <section class="card">
-                    <h2>{t(Msg::WorkloadsAddTitle)}</h2>
-                    <ActionForm action=create node_ref=form_ref attr:class="form" attr:data-testid="workload-form">
-                        {workload_fields(WorkloadForm::starting_values(), issues)}
-                        <ActionError action=create />
-                        <button type="submit" disabled=move || create.pending().get()>{t(Msg::WorkloadsAddSubmit)}</button>
-                    </ActionForm>
-                </section>
+            {can_edit.then(|| {
+                let texts = (Msg::WorkloadsAddTitle, Msg::WorkloadsAddSubmit);
+                let fields = |issues| workload_fields(WorkloadForm::starting_values(), issues).into_any();
+                add_record_card(&PAGES, create, texts, fields)
             })}
-            <Transition fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match workloads.await {
-                        Ok(list) if list.is_empty() => {
-                            view! { <p class="empty-state">{t(Msg::WorkloadsNone)}</p> }.into_any()
-                        }
-                        Ok(list) => workload_table(list, can_edit).into_any(),
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Transition>
+            <Loaded resource=workloads keep_while_reloading=true let:list>
+                {list_or_empty(list, Msg::WorkloadsNone, |list| workload_table(list, can_edit))}
+            </Loaded>
         }
         .into_any()
     })

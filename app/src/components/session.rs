@@ -1,8 +1,15 @@
-//! The session as every page sees it, and switching the active team.
+//! The session as the header, the guards and every page see it: who is signed in, switching
+//! the active team, signing out. Here rather than in `pages/` because the header uses them and
+//! nothing below `pages/` imports from it.
 
 use crate::error::AppError;
 pub use crate::views::SessionInfo;
 use leptos::prelude::*;
+
+/// The session of the page: provided as context by the root component, so the guards and the
+/// sign-in and set-up pages share one fetch.
+#[derive(Clone, Copy)]
+pub struct SessionResource(pub Resource<Result<SessionInfo, AppError>>);
 
 /// Whether set-up is needed, and who is signed in.
 #[server(endpoint = "session")]
@@ -14,6 +21,15 @@ pub async fn get_session_info() -> Result<SessionInfo, AppError> {
 #[server(endpoint = "switch_team")]
 pub async fn switch_team(team_id: i64) -> Result<(), AppError> {
     server::switch_team(team_id).await
+}
+
+/// Signs out: the session is deleted and its cookie cleared.
+#[server(endpoint = "logout")]
+pub async fn logout() -> Result<(), AppError> {
+    crate::auth::session()?.flush().await.map_err(|e| {
+        tracing::error!(error = %e, "cannot end session");
+        AppError::Internal
+    })
 }
 
 #[cfg(feature = "ssr")]
