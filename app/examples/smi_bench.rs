@@ -9,6 +9,7 @@
 //! ```
 //! `.ci/bench-runs` runs all three on a release build.
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::process::ExitCode;
@@ -100,7 +101,6 @@ fn generate(out: &str, mb: u64) -> std::io::Result<()> {
             };
             let active = |on: bool| if on { "Active" } else { "Not Active" };
             line.clear();
-            use std::fmt::Write as _;
             let _ = writeln!(
                 line,
                 "{}, {gpu}, NVIDIA H100 80GB HBM3, 00000000:{:02X}:00.0, 550.90.07, Disabled, \

@@ -5,7 +5,9 @@
 //! - [`services`] (server only): use cases shared by pages, routes and the API.
 //! - [`auth`] (server only): password hashing, the signed-in caller, permission checks.
 //! - [`pages`]: one module per page, with its server functions beside it.
-//! - [`components`]: pieces shared by pages (header, form helpers, guards).
+//! - [`components`]: pieces shared by pages (header, session, guards, `<Loaded>`, forms).
+//! - [`views`]: the records server functions send to pages.
+//! - [`charts`] (server only): plotters SVG charts.
 //! - [`i18n`] and [`texts`]: the message catalogue, and domain values worded with it.
 
 // The cost comparison's view (two ranked tables, per-quote details, charts) is one deeply

@@ -9,26 +9,19 @@ use serde::{Deserialize, Serialize};
 /// One team of a user, with the user's role there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Membership {
-    /// Team id.
     pub team_id: i64,
-    /// Team name.
     pub team_name: String,
-    /// Role in that team.
     pub role: TeamRole,
 }
 
 /// One member of a team.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
-    /// User id.
     pub user_id: i64,
-    /// E-mail.
     pub email: String,
-    /// Display name.
     pub display_name: String,
-    /// Role in the team.
     pub role: TeamRole,
-    /// The user is disabled.
+    /// Disabled users cannot sign in; their sessions have ended.
     pub disabled: bool,
 }
 
@@ -36,15 +29,10 @@ pub struct Member {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 pub struct UserSummary {
-    /// Row id.
     pub id: i64,
-    /// E-mail.
     pub email: String,
-    /// Display name.
     pub display_name: String,
-    /// Site-wide administrator.
     pub is_admin: bool,
-    /// Disabled.
     pub disabled: bool,
 }
 
@@ -52,24 +40,18 @@ pub struct UserSummary {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ssr", derive(sqlx::FromRow))]
 pub struct TeamSummary {
-    /// Row id.
     pub id: i64,
-    /// Unique name.
+    /// Unique across the site.
     pub name: String,
-    /// Number of members.
     pub members: i64,
 }
 
 /// The signed-in user of a request, with their teams.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Caller {
-    /// User id.
     pub user_id: i64,
-    /// E-mail.
     pub email: String,
-    /// Display name.
     pub display_name: String,
-    /// Site administrator.
     pub is_admin: bool,
     /// Every team the user belongs to, with the role there.
     pub memberships: Vec<Membership>,
@@ -107,16 +89,13 @@ pub struct SessionInfo {
 /// A team record as stored, with its row id (a vendor, a workload, an exchange rate).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stored<T> {
-    /// Row id.
     pub id: i64,
-    /// The record.
     pub record: T,
 }
 
 /// One benchmark run, as the run list shows it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
-    /// Run id.
     pub id: i64,
     /// The quote the node was rented under, if entered.
     pub quote_id: Option<i64>,
@@ -128,7 +107,6 @@ pub struct RunSummary {
     pub node_label: String,
     /// The workload run, if set.
     pub workload_id: Option<i64>,
-    /// Its name.
     pub workload_name: Option<String>,
     /// Nodes the run used.
     pub nodes: i64,
@@ -155,7 +133,6 @@ pub struct RunSummary {
 /// One uploaded file of a run, without its bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunFileInfo {
-    /// File id.
     pub id: i64,
     /// File name as uploaded (made safe).
     pub file_name: String,
@@ -172,7 +149,6 @@ pub struct RunFileInfo {
 /// A user's API token, as listed (never the token itself).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApiTokenInfo {
-    /// Token id.
     pub id: i64,
     /// The name the user gave it.
     pub name: String,
@@ -225,13 +201,11 @@ pub struct BottleneckNote {
 pub struct CompareGroup {
     /// The workload, if runs name one.
     pub workload_id: Option<i64>,
-    /// Its name.
     pub workload_name: Option<String>,
     /// The throughput unit.
     pub unit: String,
     /// Bars, highest first.
     pub bars: Vec<CompareBar>,
-    /// Bottleneck warnings.
     pub bottlenecks: Vec<BottleneckNote>,
 }
 
@@ -250,6 +224,5 @@ pub struct RunRequest {
     pub workload_id: Option<i64>,
     /// Nodes used (1 when not given).
     pub nodes: Option<i64>,
-    /// Free note.
     pub note: String,
 }

@@ -3,6 +3,8 @@
 //! dropped, tampering with an event's data or hash or with approved content is found and named;
 //! an exported order record checks out until the export or the database is altered.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use app::{
     domain::audit::{Action, AuditEvent, ExportFault, OrderState, canonical_json, sha256_hex},
     services::audit::{self, AuditFault, ExportMismatch},

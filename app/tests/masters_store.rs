@@ -1,6 +1,8 @@
 //! Store tests for a team's reference data — vendors, workloads, exchange rates and the base
 //! currency — against real SQLite with the real migrations. Every query is scoped to a team.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use app::{
     domain::{
         quotes::{SupportScope, Vendor, Workload, WorkloadKind},

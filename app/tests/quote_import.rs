@@ -2,6 +2,8 @@
 //! against real SQLite with the real migrations: what is imported, what is refused and why, and
 //! that a refused file leaves nothing behind.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use app::{
     domain::{
         quotes::{Date, ErrorCode},

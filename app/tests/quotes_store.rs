@@ -1,5 +1,7 @@
 //! Quote store tests against real SQLite with the real migrations.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use app::{
     domain::quotes::{self, Date, ImportDefaults, QuoteDraft},
     store::{

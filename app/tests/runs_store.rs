@@ -1,6 +1,8 @@
 //! Store tests for runs and their files against real SQLite with the real migrations: chunked
 //! bytes, one run per file, team scoping, clean-up of files no run claimed.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use app::{
     domain::runs::RunStatus,
     store::{

@@ -1,5 +1,7 @@
 //! Store tests against real SQLite with the real migrations (`#[sqlx::test]`).
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use app::{
     domain::roles::TeamRole,
     store::{self, sessions::SqliteSessionStore, users::UserForCreate},

@@ -20,6 +20,7 @@ const ORDERS: usize = 100;
 const AT: &str = "2026-12-01T09:00:00Z";
 
 #[tokio::main(flavor = "current_thread")]
+#[expect(clippy::too_many_lines, reason = "one benchmark, read top to bottom")]
 async fn main() {
     let count: usize = std::env::args()
         .nth(1)

@@ -54,6 +54,7 @@ fn draft(i: usize) -> QuoteDraft {
 }
 
 #[tokio::main(flavor = "current_thread")]
+#[expect(clippy::too_many_lines, reason = "one benchmark, read top to bottom")]
 async fn main() {
     let count: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let dir = std::env::temp_dir().join(format!("nl-tco-bench-{}", std::process::id()));

@@ -1,6 +1,8 @@
 //! `nodeledger bench parse FILE` run as a user would: the canonical run with `warmup_s` and a
 //! `verdict` judged from the file alone (duration, warm-up, throttling, MLPerf validity).
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use serde_json::Value;
 use std::process::Command;
 

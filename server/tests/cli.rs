@@ -1,5 +1,7 @@
 //! The command line, run as a user would: `nodeledger` as a child process.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 use std::{
     io::Write,
     path::{Path, PathBuf},
@@ -91,6 +93,7 @@ fn user_add_reads_the_password_from_stdin_and_checks_it() {
 }
 
 #[test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 fn quotes_import_is_all_or_nothing_and_export_round_trips() {
     let (db, dir) = temp_db("quotes");
     let team = run(

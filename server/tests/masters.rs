@@ -2,6 +2,8 @@
 //! Who may write, that teams never see each other's records, and that a refused request
 //! writes nothing.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 mod common;
 
 use common::{PASSWORD, TestApp};
@@ -84,6 +86,7 @@ fn with<'a>(base: &[(&'a str, &'a str)], changes: &[(&'a str, &'a str)]) -> Vec<
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn procurement_keeps_the_vendor_list_and_every_member_reads_it() {
     let d = Desk::new().await;
     let app = &d.app;
@@ -237,6 +240,7 @@ async fn the_vendor_page_links_only_to_web_addresses() {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn procurement_describes_workloads_engineers_and_managers_read_them() {
     let d = Desk::new().await;
     let app = &d.app;
@@ -388,6 +392,7 @@ async fn procurement_describes_workloads_engineers_and_managers_read_them() {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn procurement_sets_the_base_currency_and_dated_rates() {
     let d = Desk::new().await;
     let app = &d.app;

@@ -1,6 +1,8 @@
 //! Orders through the router: the lifecycle enforced on the server (roles, completeness, quote
 //! and run, self-approval, password, locking), the audit chain, the triggers, export.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 mod common;
 
 use app::domain::checklist::{Expert, OrderKind, applicable_items};
@@ -25,6 +27,7 @@ struct Desk {
     token: String,
 }
 
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn desk() -> Desk {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
@@ -242,6 +245,7 @@ impl Desk {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
     let d = desk().await;
     let w = d.workload.to_string();
@@ -635,6 +639,7 @@ fn decimal(v: &Value) -> rust_decimal::Decimal {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_through_the_cli_to_the_cent() {
     let d = desk().await;
     // A second quote in another currency, with the rate the comparison converts it at.

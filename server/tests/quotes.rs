@@ -1,5 +1,7 @@
 //! Quotes through the router: roles, validation, revisions, import, export, team isolation.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 mod common;
 
 use common::{PASSWORD, TestApp};
@@ -194,6 +196,7 @@ async fn only_procurement_changes_quotes_and_teams_never_see_each_other() {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn import_previews_every_problem_then_saves_all_or_nothing() {
     let d = desk().await;
     let req = |content: &str, save: bool| json!({ "request": { "content": content, "format": "auto", "vendor": "", "currency": "USD" }, "save": save });
@@ -465,6 +468,7 @@ async fn vendor_documents_are_checked_by_content_and_served_as_downloads() {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn comparing_against_a_workload_names_each_requirement() {
     let d = desk().await;
     let workload = [
@@ -664,6 +668,7 @@ fn with(mut form: Vec<(String, String)>, extra: &[(&str, &str)]) -> Vec<(String,
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn a_quote_saved_without_stating_rdma_shows_not_stated_and_does_not_fail_an_rdma_requirement() {
     let d = desk().await;
     let disks = [

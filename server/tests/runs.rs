@@ -1,6 +1,8 @@
 //! Benchmark runs through the router: API tokens and their scopes, the scripts' upload, the
 //! browser's upload-preview-save, duplicates, bad files (4xx, nothing stored), team isolation.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 mod common;
 
 use common::{PASSWORD, TestApp};
@@ -68,6 +70,7 @@ impl Desk {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn scripts_upload_with_a_token_shown_once_and_revocable() {
     let d = desk().await;
     let token = d.token(&d.eve, "CI on node-7").await;
@@ -334,6 +337,7 @@ async fn tokens_act_only_with_their_team_and_role() {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn bad_files_get_a_clear_4xx_and_nothing_is_stored() {
     let mut cfg = server::config::ServeConfig::for_tests();
     cfg.run_file_limit_mb = 1;
@@ -445,6 +449,7 @@ async fn bad_files_get_a_clear_4xx_and_nothing_is_stored() {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn the_browser_uploads_previews_and_saves() {
     let d = desk().await;
     let up = |cookie: &str, name: &'static str, bytes: &'static [u8]| {
@@ -659,6 +664,7 @@ fn telemetry_1199s(name: &str) -> Vec<u8> {
 /// naming an L40S with telemetry from an A100 is not from the same node. A preview (dry run)
 /// answers exactly what the upload stores.
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn the_api_answers_the_verdict_with_its_reasons() {
     let d = desk().await;
     let token = d.token(&d.eve, "ci").await;
@@ -837,10 +843,16 @@ async fn rejudging_applies_todays_rules_to_stored_runs() {
         .await
         .unwrap();
     let done = app::services::runs::rejudge_all(&d.app.db).await.unwrap();
-    use app::domain::runs::RunStatus;
     assert_eq!(
         (done.runs, done.changed),
-        (1, vec![(id, RunStatus::Valid, RunStatus::Warn)])
+        (
+            1,
+            vec![(
+                id,
+                app::domain::runs::RunStatus::Valid,
+                app::domain::runs::RunStatus::Warn
+            )]
+        )
     );
     let (status, canonical): (String, String) = sqlx::query_as("SELECT status, canonical FROM runs WHERE id = ?")
         .bind(id)

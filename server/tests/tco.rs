@@ -1,6 +1,8 @@
 //! The cost comparison through the router: the seed's worked example end to end (quotes, runs
 //! with measured throughput, a workload), ranking, budget, exports, bad assumptions, team scope.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 mod common;
 
 use common::{PASSWORD, TestApp};
@@ -129,6 +131,7 @@ impl Desk {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput() {
     let d = desk().await;
     let c = d
@@ -242,6 +245,7 @@ async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput(
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn budgets_mark_quotes_and_bad_assumptions_are_named() {
     let d = desk().await;
     let w = d.workload.to_string();
@@ -686,6 +690,7 @@ async fn quotes_without_a_run_are_estimated_below_the_measured_ones_or_say_why_t
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
     let d = desk().await;
     let rate = d

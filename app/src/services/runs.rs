@@ -217,9 +217,9 @@ pub async fn save(
 pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::views::CompareGroup>, AppError> {
     use crate::views::{BottleneckNote, CompareBar, CompareGroup};
     use std::collections::BTreeMap;
-    let runs = store::runs::list(db, team_id, store::runs::RunFilter::default(), 2000).await?;
     /// Workload name and the best bar per label, by (workload, unit).
     type Groups = BTreeMap<(Option<i64>, String), (Option<String>, BTreeMap<String, CompareBar>)>;
+    let runs = store::runs::list(db, team_id, store::runs::RunFilter::default(), 2000).await?;
     let mut groups = Groups::new();
     for r in runs
         .into_iter()

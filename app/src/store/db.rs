@@ -144,7 +144,8 @@ pub enum Updated {
 
 /// Whether `e` is a `UNIQUE` constraint violation (a duplicate name).
 pub fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error().is_some_and(|d| d.is_unique_violation())
+    e.as_database_error()
+        .is_some_and(sqlx::error::DatabaseError::is_unique_violation)
 }
 
 /// Turns the result of an `UPDATE … WHERE id = ? AND team_id = ?` into [`Updated`].

@@ -146,9 +146,8 @@ pub async fn compare_chart(
     Query(q): Query<CompareQuery>,
 ) -> Response {
     let workload = q.workload.trim().parse::<i64>().ok();
-    let groups = match app::services::runs::comparison(&db, access.team_id()).await {
-        Ok(g) => g,
-        Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    let Ok(groups) = app::services::runs::comparison(&db, access.team_id()).await else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
     let Some(group) = groups
         .into_iter()

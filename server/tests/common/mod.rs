@@ -1,6 +1,7 @@
 //! An in-process NodeLedger for router tests: a real SQLite file with the real migrations, the
 //! real router and layers, requests sent with `tower::ServiceExt::oneshot`.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 #![allow(
     dead_code,
     reason = "each test binary uses a different part of the harness; `expect` would be unfulfilled in some"

@@ -1,7 +1,9 @@
 //! One run: what was measured, what the node really was, the verdict with every reason, the
 //! telemetry chart, and the files as uploaded.
 
-use super::text::{bytes, duration, is_quote_mismatch, num, reason_text, severity_msg, status_class, status_msg};
+use crate::texts::runs::{
+    bytes, duration, is_quote_mismatch, num, reason_text, severity_msg, status_class, status_msg,
+};
 use crate::{
     components::{
         guard::member_page,

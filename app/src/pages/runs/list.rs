@@ -1,7 +1,7 @@
 //! The team's benchmark runs, newest first, filtered by quote or workload, and the
 //! steady-state throughput comparison across quotes.
 
-use super::text::{num, status_class, status_msg};
+use crate::texts::runs::{num, status_class, status_msg};
 use crate::{
     components::{
         guard::member_page,

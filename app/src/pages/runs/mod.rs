@@ -3,8 +3,6 @@
 
 pub mod detail;
 pub mod list;
-/// The run texts, also used by the API: they live in [`crate::texts::runs`]; pages keep this path.
-pub use crate::texts::runs as text;
 pub mod tokens;
 pub mod upload;
 

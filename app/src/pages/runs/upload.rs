@@ -2,15 +2,13 @@
 //! entered yet) and the workload, drop the files (each uploads with a progress bar), see what was
 //! recognised and the verdict, then save.
 
-use super::{
-    detail::{figures, verdict_view},
-    text::{bytes, num},
-};
+use super::detail::{figures, verdict_view};
 use crate::{
     components::{forms::ErrorBox, guard::member_page, loaded::Loaded},
     domain::{roles::Capability, runs::CanonicalRun},
     error::AppError,
     i18n::{Msg, t, use_locale},
+    texts::runs::{bytes, num},
     views::{RunFileInfo, RunRequest},
 };
 use leptos::prelude::*;
@@ -355,7 +353,7 @@ fn file_adder(
                     key,
                     name: StoredValue::new(name),
                     state,
-                })
+                });
             });
             #[cfg(feature = "hydrate")]
             start_upload(_file, format.get_untracked(), limit_mb, state);

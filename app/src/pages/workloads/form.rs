@@ -126,14 +126,13 @@ impl Reader {
     }
 
     fn choice<T: Copy>(&mut self, field: &'static str, text: &str, options: &[(T, &str)], fallback: T) -> T {
-        options
-            .iter()
-            .find(|(_, name)| *name == text.trim())
-            .map(|(v, _)| *v)
-            .unwrap_or_else(|| {
+        options.iter().find(|(_, name)| *name == text.trim()).map_or_else(
+            || {
                 self.fail(field, ErrorCode::InvalidChoice);
                 fallback
-            })
+            },
+            |(v, _)| *v,
+        )
     }
 }
 

@@ -121,7 +121,8 @@ pub async fn submit(
         .into_iter()
         .map(|r| r.record)
         .collect();
-    let frozen = comparison::freeze(&computed, rates, &request.to_query()).ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
+    let frozen = comparison::freeze(&computed, rates, &request.to_query())
+        .ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
     content.tco = Some(computed.view.rows);
     content.frozen = Some(frozen);
     let text = content.canonical()?;

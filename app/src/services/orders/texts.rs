@@ -232,6 +232,10 @@ mod tests {
     use rust_decimal_macros::dec;
 
     #[test]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one sample of every prefill code, read top to bottom"
+    )]
     fn every_prefill_code_reads_as_a_sentence_in_both_languages() {
         let mismatches = vec![
             M::GpuModel {

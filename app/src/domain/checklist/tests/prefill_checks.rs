@@ -58,6 +58,7 @@ fn benchmark_needs_ten_minutes_and_a_pass() {
 }
 
 #[test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 fn quote_vs_observed_compares_the_quote_with_what_the_run_saw() {
     let f = full();
     assert_eq!(

@@ -134,7 +134,7 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
         let rec = match result {
             Ok(rec) => rec,
             Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
+                let line = e.position().map_or(0, csv::Position::line);
                 let error = row_error(line, None, None, ErrorCode::MalformedRow);
                 preview.rows.push(ImportRow {
                     line,
@@ -144,7 +144,7 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
                 continue;
             }
         };
-        let line = rec.position().map_or(0, |p| p.line());
+        let line = rec.position().map_or(0, csv::Position::line);
         if is_blank(&rec) {
             if header_done {
                 preview.skipped.push((line, SkipReason::Blank));

@@ -8,7 +8,7 @@ fn parses_valid_dates_and_leap_days() {
     let d = date("2024-02-29");
     assert_eq!((d.year(), d.month(), d.day()), (2024, 2, 29));
     assert_eq!(d.to_string(), "2024-02-29");
-    assert_eq!(Date::parse(" 2025-12-31 ").map(|d| d.day()), Ok(31));
+    assert_eq!(Date::parse(" 2025-12-31 ").map(super::super::date::Date::day), Ok(31));
 }
 
 #[test]

@@ -71,7 +71,7 @@ fn an_on_demand_sheet_states_its_price_and_billing_and_nothing_else() {
         s.ingress_price_gb,
         s.public_ip_hourly,
     ];
-    assert!(extras.iter().all(|x| x.is_zero()), "{extras:?}");
+    assert!(extras.iter().all(rust_decimal::Decimal::is_zero), "{extras:?}");
     assert!(s.other_fees.is_empty());
     assert_eq!(hourly_per_gpu(&s, 4), Some(dec!(0.6125)));
 }

@@ -38,7 +38,7 @@ fn throughput_must_be_positive() {
     rejects(
         |i| {
             w(i);
-            i.3.measured_throughput_per_s = Some(dec!(0))
+            i.3.measured_throughput_per_s = Some(dec!(0));
         },
         "assumptions.measured_throughput_per_s",
         R::NotPositive,
@@ -46,7 +46,7 @@ fn throughput_must_be_positive() {
     rejects(
         |i| {
             w(i);
-            i.3.measured_throughput_per_s = Some(dec!(-1))
+            i.3.measured_throughput_per_s = Some(dec!(-1));
         },
         "assumptions.measured_throughput_per_s",
         R::NotPositive,
@@ -130,7 +130,7 @@ fn negative_prices_are_rejected() {
             i.0.other_fees = vec![Fee {
                 label: "x".into(),
                 amount: neg,
-            }]
+            }];
         },
         "price_sheet.other_fees.amount",
         R::Negative,
@@ -138,7 +138,7 @@ fn negative_prices_are_rejected() {
     rejects(
         |i| {
             i.0.monthly_price = Some(neg);
-            i.0.commitment_months = Some(1)
+            i.0.commitment_months = Some(1);
         },
         "price_sheet.monthly_price",
         R::Negative,
@@ -178,7 +178,7 @@ fn monthly_price_and_term_come_together() {
     rejects(
         |i| {
             i.0.monthly_price = Some(dec!(1));
-            i.0.commitment_months = Some(0)
+            i.0.commitment_months = Some(0);
         },
         "price_sheet.commitment_months",
         R::NotPositive,
@@ -201,7 +201,7 @@ fn overflowing_hours_are_errors_not_panics() {
     rejects(
         |i| {
             i.2.run_hours = Some(Decimal::MAX);
-            i.3.setup_h = Decimal::MAX
+            i.3.setup_h = Decimal::MAX;
         },
         "estimate.busy_h",
         R::Overflow,
@@ -209,7 +209,7 @@ fn overflowing_hours_are_errors_not_panics() {
     rejects(
         |i| {
             i.3.stopped_h = Decimal::MAX;
-            i.0.on_demand_hourly = dec!(0)
+            i.0.on_demand_hourly = dec!(0);
         },
         "estimate.rental_h",
         R::Overflow,
@@ -217,7 +217,7 @@ fn overflowing_hours_are_errors_not_panics() {
     rejects(
         |i| {
             i.3.snapshot_gb = Decimal::MAX;
-            i.3.snapshot_months = dec!(2)
+            i.3.snapshot_months = dec!(2);
         },
         "estimate.snapshots",
         R::Overflow,

@@ -32,6 +32,7 @@ fn quote(id: &str, price_sheet: PriceSheet, node_shape: NodeShape) -> Quote {
 
 /// Every optional field set, every list non-empty: two currencies, overrides, fees, a monthly
 /// offer, stopped billing, disks, traffic and snapshots.
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 pub(super) fn full() -> Scenario {
     let a = Assumptions {
         setup_h: dec!(1),
@@ -121,6 +122,7 @@ pub(super) fn full() -> Scenario {
 
 /// Representative scenarios: per-GPU pricing, a monthly commitment that wins, other fees with
 /// stopped billing, traffic both ways, yen, exchange rates and overrides.
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 pub(super) fn representative() -> Vec<(&'static str, Scenario)> {
     let per_gpu = PriceSheet {
         basis: PriceBasis::PerGpu,

@@ -4,7 +4,7 @@ use super::{DecideOrder, ReopenOrder, SelectForOrder, SetOrderComparison, Submit
 use crate::{
     components::forms::{ActionError, reload_on_success},
     i18n::{Msg, t},
-    pages::runs::text::{status_class as run_class, status_msg as run_msg},
+    texts::runs::{status_class as run_class, status_msg as run_msg},
     views::orders::OrderView,
 };
 use leptos::prelude::*;
