@@ -283,16 +283,42 @@ pub async fn check_export(
         .into_iter()
         .map(|r| (r.0, r))
         .collect();
+    if let Err(f) = events_match(&export, &stored) {
+        return fail(f);
+    }
+    let revisions: HashMap<i64, (String, String)> = store::orders::revisions_for_audit(db, export.order_id)
+        .await?
+        .into_iter()
+        .map(|(rev, state, content, _)| (rev, (state, content)))
+        .collect();
+    if let Err(f) = revisions_match(&export, &revisions) {
+        return fail(f);
+    }
+
+    Ok(match verify(db).await? {
+        Err(fault) => Err(ExportMismatch::Database(fault)),
+        Ok(chain) => Ok(ExportStatus {
+            order_id: export.order_id,
+            events: export.events.len() as u64,
+            revisions: export.revisions.len() as u64,
+            chain,
+        }),
+    })
+}
+
+/// Step 2 of [`check_export`]: every exported event is stored (same seq, identical fields), and
+/// no stored event of the order up to the export's last seq is missing from the export.
+fn events_match(export: &OrderExport, stored: &BTreeMap<i64, store::audit::EventRow>) -> Result<(), ExportFault> {
     for e in &export.events {
         let Some(row) = stored.get(&e.seq) else {
-            return fail(ExportFault::EventNotInDatabase { seq: e.seq });
+            return Err(ExportFault::EventNotInDatabase { seq: e.seq });
         };
         let field = match store::audit::decode(row.clone()) {
             None => Some("action or data"),
             Some(s) => first_difference(e, &s),
         };
         if let Some(field) = field {
-            return fail(ExportFault::EventDiffers {
+            return Err(ExportFault::EventDiffers {
                 seq: e.seq,
                 field: field.to_owned(),
             });
@@ -305,25 +331,25 @@ pub async fn check_export(
             .map(|(s, _)| s)
             .find(|s| !exported.contains(*s))
         {
-            return fail(ExportFault::EventOmitted { seq });
+            return Err(ExportFault::EventOmitted { seq });
         }
     }
+    Ok(())
+}
 
-    let revisions: HashMap<i64, (String, String)> = store::orders::revisions_for_audit(db, export.order_id)
-        .await?
-        .into_iter()
-        .map(|(rev, state, content, _)| (rev, (state, content)))
-        .collect();
+/// Step 3 of [`check_export`]: every exported revision is stored (by revision number: state and
+/// canonical content), its content hashes alike, and one approved in the export still is.
+fn revisions_match(export: &OrderExport, stored: &HashMap<i64, (String, String)>) -> Result<(), ExportFault> {
     for r in &export.revisions {
-        let Some((state, content)) = revisions.get(&r.revision) else {
-            return fail(ExportFault::RevisionNotInDatabase { revision: r.revision });
+        let Some((state, content)) = stored.get(&r.revision) else {
+            return Err(ExportFault::RevisionNotInDatabase { revision: r.revision });
         };
         let exported = content_hash_or_empty(&r.content);
         let database = serde_json::from_str(content)
             .map(|v| content_hash_or_empty(&v))
             .unwrap_or_default();
         if exported != database {
-            return fail(ExportFault::RevisionDiffers {
+            return Err(ExportFault::RevisionDiffers {
                 revision: r.revision,
                 exported,
                 database,
@@ -331,20 +357,11 @@ pub async fn check_export(
             });
         }
         if r.state == OrderState::Approved && state != "approved" {
-            return fail(ExportFault::RevisionState {
+            return Err(ExportFault::RevisionState {
                 revision: r.revision,
                 state: state.clone(),
             });
         }
     }
-
-    Ok(match verify(db).await? {
-        Err(fault) => Err(ExportMismatch::Database(fault)),
-        Ok(chain) => Ok(ExportStatus {
-            order_id: export.order_id,
-            events: export.events.len() as u64,
-            revisions: export.revisions.len() as u64,
-            chain,
-        }),
-    })
+    Ok(())
 }
