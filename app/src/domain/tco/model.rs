@@ -190,6 +190,26 @@ pub struct Assumptions {
 }
 
 impl Assumptions {
+    /// No overheads, no stopped or idle hours, no traffic or snapshots, the planned node count,
+    /// efficiency 1 and no measured throughput: the base that stated assumptions are laid on.
+    pub const NONE: Assumptions = Assumptions {
+        setup_h: Decimal::ZERO,
+        data_prep_h: Decimal::ZERO,
+        download_h: Decimal::ZERO,
+        export_h: Decimal::ZERO,
+        idle_h: Decimal::ZERO,
+        stopped_h: Decimal::ZERO,
+        rerun_share: Decimal::ZERO,
+        egress_gb: Decimal::ZERO,
+        ingress_gb: Decimal::ZERO,
+        snapshot_gb: Decimal::ZERO,
+        snapshot_months: Decimal::ZERO,
+        nodes: None,
+        efficiency: Decimal::ONE,
+        measured_throughput_per_s: None,
+        n_run: None,
+    };
+
     /// The node count of the measured run: `n_run`, 1 when absent.
     pub fn run_nodes(&self) -> u32 {
         self.n_run.unwrap_or(1)

@@ -156,23 +156,7 @@ fn shared_assumptions(
     if !request.typed.shared_errors.is_empty() {
         return (fields, None);
     }
-    let zero = Assumptions {
-        setup_h: Decimal::ZERO,
-        data_prep_h: Decimal::ZERO,
-        download_h: Decimal::ZERO,
-        export_h: Decimal::ZERO,
-        idle_h: Decimal::ZERO,
-        stopped_h: Decimal::ZERO,
-        rerun_share: Decimal::ZERO,
-        egress_gb: Decimal::ZERO,
-        ingress_gb: Decimal::ZERO,
-        snapshot_gb: Decimal::ZERO,
-        snapshot_months: Decimal::ZERO,
-        nodes: None,
-        efficiency: Decimal::ONE,
-        measured_throughput_per_s: None,
-        n_run: None,
-    };
+    let zero = Assumptions::NONE;
     let shared = fill(&request.shared, |name| default_value(name, w)).apply(&zero);
     (fields, Some(shared))
 }

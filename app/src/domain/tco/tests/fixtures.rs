@@ -51,23 +51,7 @@ pub(super) fn work(amount: Decimal, gpus: u32) -> Demand {
 
 /// No overheads, no traffic, efficiency 1, no measured throughput.
 pub(super) fn assumptions() -> Assumptions {
-    Assumptions {
-        setup_h: Decimal::ZERO,
-        data_prep_h: Decimal::ZERO,
-        download_h: Decimal::ZERO,
-        export_h: Decimal::ZERO,
-        idle_h: Decimal::ZERO,
-        stopped_h: Decimal::ZERO,
-        rerun_share: Decimal::ZERO,
-        egress_gb: Decimal::ZERO,
-        ingress_gb: Decimal::ZERO,
-        snapshot_gb: Decimal::ZERO,
-        snapshot_months: Decimal::ZERO,
-        nodes: None,
-        efficiency: dec!(1),
-        measured_throughput_per_s: None,
-        n_run: None,
-    }
+    Assumptions::NONE
 }
 
 /// The estimate of a stated run length with default assumptions.
