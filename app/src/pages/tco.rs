@@ -3,7 +3,7 @@
 //! comparison is a link that can be shared, printed or exported.
 
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{guard::member_page, loaded::Loaded},
     error::AppError,
     i18n::{Msg, t, use_locale},
     views::tco::{CostComparison, CostRow},
@@ -330,21 +330,19 @@ pub fn CostPage() -> impl IntoView {
             <Title text=t(Msg::TcoTitle) />
             <h1>{t(Msg::TcoTitle)}</h1>
             <p class="lead">{t(Msg::TcoLead)}</p>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        Ok(c) if c.workloads.is_empty() => view! {
-                            <p class="empty-state">{t(Msg::TcoNoWorkloads)} " " <a href="/workloads">{t(Msg::NavWorkloads)}</a></p>
-                        }.into_any(),
-                        Ok(c) => view! {
-                            {form(&c)}
-                            {budget_form(&c)}
-                            {results(&c)}
-                        }.into_any(),
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=data let:c>
+                {if c.workloads.is_empty() {
+                    view! {
+                        <p class="empty-state">{t(Msg::TcoNoWorkloads)} " " <a href="/workloads">{t(Msg::NavWorkloads)}</a></p>
+                    }.into_any()
+                } else {
+                    view! {
+                        {form(&c)}
+                        {budget_form(&c)}
+                        {results(&c)}
+                    }.into_any()
+                }}
+            </Loaded>
         }
         .into_any()
     })

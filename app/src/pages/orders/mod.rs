@@ -3,10 +3,7 @@
 pub mod detail;
 
 use crate::{
-    components::{
-        forms::{ActionError, ErrorBox},
-        guard::member_page,
-    },
+    components::{forms::ActionError, guard::member_page, loaded::Loaded},
     domain::orders::OrderState,
     error::AppError,
     i18n::{Msg, t},
@@ -106,52 +103,45 @@ pub fn OrdersPage() -> impl IntoView {
             <Title text=t(Msg::OrdersTitle) />
             <h1>{t(Msg::OrdersTitle)}</h1>
             <p class="lead">{t(Msg::OrdersLead)}</p>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        Ok(list) => view! {
-                            {list.can_create.then(|| view! {
-                                <section class="card">
-                                    <h2>{t(Msg::OrdersNewTitle)}</h2>
-                                    <ActionForm action=create attr:class="form-inline" attr:data-testid="order-form">
-                                        <label>{t(Msg::OrdersFTitle)}<input type="text" name="title" required maxlength="200" /></label>
-                                        <label>{t(Msg::OrdersFWorkload)}
-                                            <select name="workload_id">
-                                                {list.workloads.iter().map(|(id, name)| view! { <option value=id.to_string()>{name.clone()}</option> }).collect_view()}
-                                            </select>
-                                        </label>
-                                        <button type="submit">{t(Msg::OrdersCreate)}</button>
-                                    </ActionForm>
-                                    <ActionError action=create />
-                                </section>
-                            })}
-                            {if list.orders.is_empty() {
-                                view! { <p class="empty-state">{t(Msg::OrdersEmpty)}</p> }.into_any()
-                            } else {
-                                view! {
-                                    <table class="table" data-testid="order-table">
-                                        <thead><tr>
-                                            <th>{t(Msg::OrdersColTitle)}</th><th>{t(Msg::OrdersColWorkload)}</th>
-                                            <th class="num">{t(Msg::OrdersColRevision)}</th><th>{t(Msg::OrdersColState)}</th>
-                                        </tr></thead>
-                                        <tbody>
-                                            {list.orders.into_iter().map(|o| view! {
-                                                <tr>
-                                                    <td><a href=format!("/orders/{}", o.id)>{o.title}</a></td>
-                                                    <td>{o.workload}</td>
-                                                    <td class="num">{o.revision}</td>
-                                                    <td><span class=state_class(o.state)>{t(state_msg(o.state))}</span></td>
-                                                </tr>
-                                            }).collect_view()}
-                                        </tbody>
-                                    </table>
-                                }.into_any()
-                            }}
-                        }.into_any(),
-                    }
+            <Loaded resource=data let:list>
+                {list.can_create.then(|| view! {
+                    <section class="card">
+                        <h2>{t(Msg::OrdersNewTitle)}</h2>
+                        <ActionForm action=create attr:class="form-inline" attr:data-testid="order-form">
+                            <label>{t(Msg::OrdersFTitle)}<input type="text" name="title" required maxlength="200" /></label>
+                            <label>{t(Msg::OrdersFWorkload)}
+                                <select name="workload_id">
+                                    {list.workloads.iter().map(|(id, name)| view! { <option value=id.to_string()>{name.clone()}</option> }).collect_view()}
+                                </select>
+                            </label>
+                            <button type="submit">{t(Msg::OrdersCreate)}</button>
+                        </ActionForm>
+                        <ActionError action=create />
+                    </section>
                 })}
-            </Suspense>
+                {if list.orders.is_empty() {
+                    view! { <p class="empty-state">{t(Msg::OrdersEmpty)}</p> }.into_any()
+                } else {
+                    view! {
+                        <table class="table" data-testid="order-table">
+                            <thead><tr>
+                                <th>{t(Msg::OrdersColTitle)}</th><th>{t(Msg::OrdersColWorkload)}</th>
+                                <th class="num">{t(Msg::OrdersColRevision)}</th><th>{t(Msg::OrdersColState)}</th>
+                            </tr></thead>
+                            <tbody>
+                                {list.orders.into_iter().map(|o| view! {
+                                    <tr>
+                                        <td><a href=format!("/orders/{}", o.id)>{o.title}</a></td>
+                                        <td>{o.workload}</td>
+                                        <td class="num">{o.revision}</td>
+                                        <td><span class=state_class(o.state)>{t(state_msg(o.state))}</span></td>
+                                    </tr>
+                                }).collect_view()}
+                            </tbody>
+                        </table>
+                    }.into_any()
+                }}
+            </Loaded>
         }
         .into_any()
     })

@@ -5,8 +5,8 @@
 use crate::{
     components::{
         form_fields::{field_issues, issue_text},
-        forms::ErrorBox,
         guard::member_page,
+        loaded::Loaded,
     },
     error::{AppError, FieldIssue},
     i18n::{Msg, t, use_locale},
@@ -351,21 +351,15 @@ pub fn QuoteFormPage() -> impl IntoView {
         view! {
             <Title text=t(Msg::QuotesNew) />
             <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    let id = quote_id();
-                    match data.await {
-                        Ok(d) => {
-                            let heading = match d.revision {
-                                Some(n) => format!("{} · {}", t(Msg::QuotesEdit), use_locale().fmt(Msg::QuotesRevision, &[("n", &(n + 1).to_string())])),
-                                None => t(Msg::QuotesNew).to_string(),
-                            };
-                            view! { <h1>{heading}</h1> {quote_form(d, id)} }.into_any()
-                        }
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=data let:d>
+                {
+                    let heading = match d.revision {
+                        Some(n) => format!("{} · {}", t(Msg::QuotesEdit), use_locale().fmt(Msg::QuotesRevision, &[("n", &(n + 1).to_string())])),
+                        None => t(Msg::QuotesNew).to_string(),
+                    };
+                    view! { <h1>{heading}</h1> {quote_form(d, quote_id())} }
+                }
+            </Loaded>
         }
         .into_any()
     })

@@ -7,7 +7,7 @@ mod checklist;
 
 use super::{state_class, state_msg};
 use crate::{
-    components::{forms::ErrorBox, guard::member_page},
+    components::{guard::member_page, loaded::Loaded},
     domain::orders::OrderState,
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -187,52 +187,49 @@ pub fn OrderPage() -> impl IntoView {
             }
         });
         view! {
-            <Suspense fallback=|| view! { <p class="loading">{t(Msg::Loading)}</p> }>
-                {move || Suspend::new(async move {
-                    match data.await {
-                        Err(error) => view! { <ErrorBox error /> }.into_any(),
-                        Ok(v) => {
-                            let locale = use_locale();
-                            let cite = Citable {
-                                runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
-                                fields: v.quote_fields.clone(),
-                                documents: v.documents.clone(),
-                            };
-                            let order_id = v.id;
-                            view! {
-                                <Title text=v.title.clone() />
-                                <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
-                                <h1>{v.title.clone()} " " <span class=state_class(v.state) data-testid="order-state">{t(state_msg(v.state))}</span></h1>
-                                <p class="lead">
-                                    {locale.fmt(Msg::OrdersRevision, &[("n", &v.revision.to_string())])} " · "
-                                    <a href=format!("/workloads/{}", v.workload.0)>{v.workload.1.clone()}</a>
-                                    {v.revisions.iter().filter(|(n, _)| *n != v.revision).map(|(n, s)| view! {
-                                        " · " <a href=format!("/orders/{order_id}?rev={n}") rel="external">{locale.fmt(Msg::OrdersRevision, &[("n", &n.to_string())])} " (" {t(state_msg(*s))} ")"</a>
-                                    }).collect_view()}
-                                </p>
-                                {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
-                                <p class="actions no-print">
-                                    <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
-                                </p>
-                                {selection(&v)}
-                                {comparison(&v)}
-                                {blockers(&v)}
-                                {actions(&v)}
-                                <section class="card" data-testid="order-checklist">
-                                    <h2>{t(Msg::OrdersChecklist)}</h2>
-                                    {v.sections.iter().map(|s| view! {
-                                        <h3>{s.title.clone()}</h3>
-                                        <ul class="checklist">{s.items.iter().cloned().map(|i| item_view(order_id, i, cite.clone())).collect_view()}</ul>
-                                    }).collect_view()}
-                                </section>
-                                {record(&v)}
-                            }
-                            .into_any()
-                        }
-                    }
-                })}
-            </Suspense>
+            <Loaded resource=data let:v>
+                {order_view(v)}
+            </Loaded>
         }
         .into_any()
     })
+}
+
+/// One loaded order: heading, revisions, decisions, the cards and the checklist.
+fn order_view(v: OrderView) -> impl IntoView {
+    let locale = use_locale();
+    let cite = Citable {
+        runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
+        fields: v.quote_fields.clone(),
+        documents: v.documents.clone(),
+    };
+    let order_id = v.id;
+    view! {
+        <Title text=v.title.clone() />
+        <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
+        <h1>{v.title.clone()} " " <span class=state_class(v.state) data-testid="order-state">{t(state_msg(v.state))}</span></h1>
+        <p class="lead">
+            {locale.fmt(Msg::OrdersRevision, &[("n", &v.revision.to_string())])} " · "
+            <a href=format!("/workloads/{}", v.workload.0)>{v.workload.1.clone()}</a>
+            {v.revisions.iter().filter(|(n, _)| *n != v.revision).map(|(n, s)| view! {
+                " · " <a href=format!("/orders/{order_id}?rev={n}") rel="external">{locale.fmt(Msg::OrdersRevision, &[("n", &n.to_string())])} " (" {t(state_msg(*s))} ")"</a>
+            }).collect_view()}
+        </p>
+        {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
+        <p class="actions no-print">
+            <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
+        </p>
+        {selection(&v)}
+        {comparison(&v)}
+        {blockers(&v)}
+        {actions(&v)}
+        <section class="card" data-testid="order-checklist">
+            <h2>{t(Msg::OrdersChecklist)}</h2>
+            {v.sections.iter().map(|s| view! {
+                <h3>{s.title.clone()}</h3>
+                <ul class="checklist">{s.items.iter().cloned().map(|i| item_view(order_id, i, cite.clone())).collect_view()}</ul>
+            }).collect_view()}
+        </section>
+        {record(&v)}
+    }
 }
