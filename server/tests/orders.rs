@@ -27,7 +27,6 @@ struct Desk {
     token: String,
 }
 
-#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn desk() -> Desk {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
@@ -48,51 +47,9 @@ async fn desk() -> Desk {
         cookies.push(app.login(&format!("{who}@example.com"), PASSWORD).await);
     }
     let [pam, eve, max, mia, bob]: [String; 5] = cookies.try_into().unwrap();
-    let workload = [
-        ("name", "Batch job"),
-        ("kind", "batch"),
-        ("model", ""),
-        ("precision", ""),
-        ("vram_peak_gib", "20"),
-        ("vram_peak_source", "measured"),
-        ("concurrency", "1"),
-        ("gpus_needed", "1"),
-        ("run_hours", "10"),
-        ("total_work_amount", ""),
-        ("total_work_unit", ""),
-        ("data_gb", "0"),
-        ("checkpoint_gb", "0"),
-        ("headroom_pct", "20"),
-    ];
-    let res = app.call("/api/workloads/create", &workload, Some(&pam)).await;
-    let workload: i64 = res.body.trim().parse().unwrap();
-    let fields: Vec<(String, String)> = [
-        ("vendor", "Acme GPU"),
-        ("reference", "L4-1"),
-        ("received_on", "2026-11-20"),
-        ("valid_until", "2099-12-31"),
-        ("spec.gpu_model", "L4 24GB"),
-        ("spec.gpus_per_node", "1"),
-        ("spec.vram_gib", "24"),
-        ("spec.sharing", "exclusive"),
-        ("currency", "CNY"),
-        ("price.basis", "per_node"),
-        ("price.on_demand_hourly", "4.00"),
-        ("price.billing_increment", "hour"),
-        ("price.stopped_bills_compute", "no"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
-    .chain([("quote_id".to_string(), String::new())])
-    .collect();
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let quote = json(&app.call("/api/quotes/save", &refs, Some(&pam)).await.body)["quote_id"]
-        .as_i64()
-        .unwrap();
-    let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body)
-        .as_str()
-        .unwrap()
-        .to_string();
+    let workload = app.create_workload(&pam, "Batch job").await;
+    let quote = app.create_quote(&pam, "L4-1").await;
+    let token = app.create_token(&eve, "ci").await;
     let (q, w) = (quote.to_string(), workload.to_string());
     let res = app
         .multipart(
