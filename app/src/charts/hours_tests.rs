@@ -195,3 +195,8 @@ fn write_sample() {
     let svg = cost_vs_hours_svg(&l, &series());
     std::fs::write(std::env::temp_dir().join("cost_vs_hours.svg"), svg).unwrap();
 }
+
+#[test]
+fn every_text_names_the_cjk_font_stack() {
+    style::assert_font_stack(&cost_vs_hours_svg(&labels(), &series()));
+}

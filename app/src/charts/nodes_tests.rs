@@ -179,3 +179,8 @@ fn write_sample() {
     let svg = cost_and_time_vs_nodes_svg(&l, &points(16));
     std::fs::write(std::env::temp_dir().join("cost_time_nodes.svg"), svg).unwrap();
 }
+
+#[test]
+fn every_text_names_the_cjk_font_stack() {
+    style::assert_font_stack(&cost_and_time_vs_nodes_svg(&labels(), &points(8)));
+}

@@ -2,8 +2,12 @@
 
 use plotters::style::{FontDesc, IntoFont, RGBColor};
 
-/// Font family written into every `<text>`.
-pub(super) const FONT: &str = "sans-serif";
+/// Font family written into every `<text>`: a stack that finds a CJK face on every common system
+/// (Linux: Noto / WenQuanYi, macOS: PingFang / Hiragino, Windows: Microsoft YaHei), so Chinese
+/// labels never fall back to boxes. The charts are `<img>` files, so the page's CSS cannot help.
+/// Single quotes: plotters writes the value into a double-quoted attribute.
+pub(super) const FONT: &str = "system-ui, 'Noto Sans CJK SC', 'Noto Sans SC', 'PingFang SC', 'Hiragino Sans GB', \
+                               'Microsoft YaHei', 'WenQuanYi Micro Hei', sans-serif";
 
 /// One colour per GPU line (cycled beyond eight GPUs); no red, which marks throttling.
 pub(super) const GPU_PALETTE: [RGBColor; 8] = [
@@ -81,6 +85,40 @@ pub(super) fn font(px: u32) -> FontDesc<'static> {
     (FONT, f64::from(px) * 1.24).into_font()
 }
 
+/// Asserts that `svg` has texts and that every `<text>` names [`FONT`], a stack with a CJK face
+/// for Linux, macOS and Windows.
+#[cfg(test)]
+pub(super) fn assert_font_stack(svg: &str) {
+    let fonts: Vec<String> = svg
+        .split("<text")
+        .skip(1)
+        .map(|t| {
+            let value = t
+                .split("font-family=\"")
+                .nth(1)
+                .and_then(|v| v.split('"').next())
+                .unwrap_or_default();
+            value.replace("&apos;", "'").replace("&quot;", "\"")
+        })
+        .collect();
+    assert!(!fonts.is_empty(), "the chart has texts: {svg}");
+    for font in fonts {
+        assert_eq!(font, FONT, "every text names the stack");
+        for family in [
+            "'Noto Sans CJK SC'",
+            "'PingFang SC'",
+            "'Microsoft YaHei'",
+            "'WenQuanYi Micro Hei'",
+        ] {
+            assert!(font.contains(family), "{family} in {font}");
+        }
+        assert!(
+            font.starts_with("system-ui,") && font.ends_with(", sans-serif"),
+            "{font}"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +129,21 @@ mod tests {
         assert_eq!(gpu_colour(8), gpu_colour(0));
         assert_eq!(gpu_colour(15), RGBColor(0x33, 0x33, 0x33));
         assert_eq!(cost_colour(9), RGBColor(0x9B, 0xB7, 0xD4));
+    }
+
+    #[test]
+    fn bars_and_cost_stacks_name_the_font_stack() {
+        let bars = [super::super::Bar {
+            label: "甲云 · 八卡 H100".into(),
+            value: 12.5,
+            highlight: true,
+        }];
+        let stacks = [super::super::CostStack {
+            label: "乙云 · L4".into(),
+            parts: vec![("计算".into(), 100.0), ("存储".into(), 20.0)],
+            highlight: false,
+        }];
+        assert_font_stack(&super::super::throughput_bars_svg("吞吐量", "令牌/秒", &bars));
+        assert_font_stack(&super::super::cost_stack_svg("总拥有成本", "CNY", &stacks));
     }
 }

@@ -230,3 +230,8 @@ fn write_samples() {
     std::fs::write(dir.join("telemetry_en.svg"), telemetry_svg(&r, &labels()).unwrap()).unwrap();
     std::fs::write(dir.join("telemetry_zh.svg"), telemetry_svg(&r, &zh).unwrap()).unwrap();
 }
+
+#[test]
+fn every_text_names_the_cjk_font_stack() {
+    style::assert_font_stack(&telemetry_svg(&run(2, 50), &labels()).unwrap());
+}
