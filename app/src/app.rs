@@ -93,9 +93,11 @@ pub fn App() -> impl IntoView {
             if page.is_empty() { "NodeLedger".to_string() } else { format!("{page} · NodeLedger") }
         } />
         <Router>
-            <a class="skip-link" href="#main">{t(Msg::NavSkipToContent)}</a>
+            // `target="_self"`: the router leaves the click to the browser, whose fragment
+            // navigation moves focus into `<main>` (the router would only scroll to it).
+            <a class="skip-link" href="#main" target="_self">{t(Msg::NavSkipToContent)}</a>
             <Header />
-            <main id="main" class="page">
+            <main id="main" class="page" tabindex="-1">
                 <Routes fallback=NotFoundPage>
                     <Route path=path!("/") view=DashboardPage />
                     <Route path=path!("/setup") view=SetupPage />

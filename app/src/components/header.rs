@@ -1,4 +1,8 @@
 //! The page header: product name, active team, user menu, language switch.
+//!
+//! The links, the team and the user menu sit in one `<details>` disclosure: on a phone it is a
+//! "Menu" button (one tab stop while closed, no script needed); from 40rem up the stylesheet shows
+//! its content in the header row and hides the button.
 
 use crate::{
     components::{
@@ -8,6 +12,7 @@ use crate::{
     i18n::{Locale, Msg, t, use_locale},
     views::{Caller, SessionInfo},
 };
+use leptos::html;
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
@@ -46,7 +51,12 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
     reload_on_success(logout, "/login");
     let active = caller.active_membership().cloned();
     let is_admin = caller.is_admin;
+    let menu = close_on_navigation();
+    // Flat on purpose: the three disclosure lines wrap the nav, team and user menu unchanged.
     view! {
+        <details class="nav-menu" node_ref=menu data-testid="nav-menu">
+        <summary class="nav-menu-toggle">{t(Msg::LayoutMenu)}</summary>
+        <div class="nav-menu-body">
         <nav class="main-nav" aria-label=t(Msg::NavMain)>
             <a href="/">{t(Msg::NavDashboard)}</a>
             {active.is_some().then(|| view! {
@@ -72,7 +82,24 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
                 <button type="submit" class="link-button">{t(Msg::NavSignOut)}</button>
             </ActionForm>
         </div>
+        </div>
+        </details>
     }
+}
+
+/// A handle for the menu that closes it after each client-side navigation (the header is not
+/// rendered again, so an open menu would otherwise stay open over the next page).
+fn close_on_navigation() -> NodeRef<html::Details> {
+    let menu = NodeRef::<html::Details>::new();
+    let location = use_location();
+    Effect::new(move |_| {
+        location.pathname.track();
+        location.search.track();
+        if let Some(menu) = menu.get_untracked() {
+            menu.set_open(false);
+        }
+    });
+    menu
 }
 
 /// The team's reference data: vendors, workloads, exchange rates (every member reads them).

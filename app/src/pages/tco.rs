@@ -64,7 +64,7 @@ fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use
     let base = base.to_string();
     let testid = if estimated { "tco-estimated" } else { "tco-ranking" };
     view! {
-        <table class="table" data-testid=testid>
+        <table class="table cards" data-testid=testid>
             <thead>
                 <tr>
                     <th class="num">{t(Msg::TcoColRank)}</th>
@@ -82,21 +82,21 @@ fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use
                     let own = (r.currency != base).then(|| r.total.clone());
                     view! {
                         <tr class=class data-testid="tco-row">
-                            <td class="num">{r.rank}</td>
-                            <td>
+                            <td class="num" data-label=t(Msg::TcoColRank)>{r.rank}</td>
+                            <td data-label=t(Msg::TcoColQuote)>
                                 <a href=format!("/quotes/{}", r.quote_id)>{r.label.clone()}</a>
                                 {(r.rank == 1).then(|| view! { <span class="tag">{t(Msg::TcoCheapest)}</span> })}
                                 {r.over_budget.then(|| view! { <span class="tag danger">{t(Msg::TcoOverBudget)}</span> })}
                                 <br /><small class="hint">{r.hours_note.clone()}</small>
                             </td>
-                            <td class="num"><strong data-testid="tco-total">{r.compared_total.clone()}</strong>
+                            <td class="num" data-label=t(Msg::TcoColTotal)><strong data-testid="tco-total">{r.compared_total.clone()}</strong>
                                 {own.map(|o| view! { <br /><small class="hint">{o}</small> })}
                                 {r.rate_note.clone().map(|n| view! { <br /><small class="hint">{n}</small> })}
                             </td>
-                            <td class="num" title=r.cost_per_unit_title.clone() data-testid="tco-unit-cost">{r.cost_per_unit.clone().unwrap_or_default()}</td>
-                            <td class="num">{r.time_to_finish.clone()}</td>
-                            <td class="num" title=r.gpu_hour_title.clone() data-testid="tco-gpu-hour">{r.gpu_hour.clone().unwrap_or_default()}</td>
-                            <td>
+                            <td class="num" data-label=t(Msg::TcoColUnitCost) title=r.cost_per_unit_title.clone() data-testid="tco-unit-cost">{r.cost_per_unit.clone().unwrap_or_default()}</td>
+                            <td class="num" data-label=t(Msg::TcoColTime)>{r.time_to_finish.clone()}</td>
+                            <td class="num" data-label=t(Msg::TcoColGpuHour) title=r.gpu_hour_title.clone() data-testid="tco-gpu-hour">{r.gpu_hour.clone().unwrap_or_default()}</td>
+                            <td data-label=t(Msg::TcoColNotes)>
                                 <ul class="warnings">
                                     {r.to_measure.clone().map(|m| view! { <li data-testid="tco-to-measure"><strong>{m}</strong></li> })}
                                     {r.throughput.clone().map(|tp| view! { <li class="hint">{tp}</li> })}
@@ -116,14 +116,14 @@ fn breakdown(r: &CostRow) -> impl IntoView + use<> {
     view! {
         <details class="card breakdown" open=r.rank == 1 data-testid="tco-breakdown">
             <summary><strong>{format!("{}. {}", r.rank, r.label)}</strong> " — " {r.total.clone()} " · " {locale.fmt(Msg::TcoIdle, &[("amount", &r.idle)])}</summary>
-            <table class="table">
+            <table class="table cards">
                 <thead><tr>
                     <th>{t(Msg::TcoCompName)}</th><th>{t(Msg::TcoCompUnit)}</th>
                     <th class="num">{t(Msg::TcoCompQty)}</th><th class="num">{t(Msg::TcoCompPrice)}</th><th class="num">{t(Msg::TcoCompCost)}</th>
                 </tr></thead>
                 <tbody>
                     {r.components.iter().map(|c| view! {
-                        <tr><td>{c.name.clone()}</td><td>{c.unit.clone()}</td><td class="num">{c.quantity.clone()}</td><td class="num">{c.price.clone()}</td><td class="num">{c.cost.clone()}</td></tr>
+                        <tr><td data-label=t(Msg::TcoCompName)>{c.name.clone()}</td><td data-label=t(Msg::TcoCompUnit)>{c.unit.clone()}</td><td class="num" data-label=t(Msg::TcoCompQty)>{c.quantity.clone()}</td><td class="num" data-label=t(Msg::TcoCompPrice)>{c.price.clone()}</td><td class="num" data-label=t(Msg::TcoCompCost)>{c.cost.clone()}</td></tr>
                     }).collect_view()}
                 </tbody>
                 <tfoot><tr><th colspan="4">{t(Msg::TcoColTotal)}</th><th class="num">{r.total.clone()}</th></tr></tfoot>

@@ -38,6 +38,27 @@ pub struct QuoteQuery {
     pub page: Option<String>,
 }
 
+impl QuoteQuery {
+    /// How many filters the query sets (sort and page are not filters): the filter disclosure is
+    /// open whenever one is set, so a phone never hides why the list is shorter.
+    #[must_use]
+    pub fn active_filters(&self) -> usize {
+        [
+            &self.vendor,
+            &self.gpu,
+            &self.vram,
+            &self.gpus,
+            &self.exclusive,
+            &self.region,
+            &self.max_price,
+            &self.expired,
+        ]
+        .into_iter()
+        .filter(|v| v.as_deref().is_some_and(|v| !v.trim().is_empty()))
+        .count()
+    }
+}
+
 /// One line of the list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuoteRow {
@@ -257,7 +278,15 @@ fn filter_form(
     ];
     let sort = v(&q.sort);
     let vendor = v(&q.vendor);
+    let active = q.active_filters();
+    let open = active > 0;
+    let summary = match active {
+        0 => locale.t(Msg::LayoutFilters).to_string(),
+        n => locale.fmt(Msg::LayoutFiltersActive, &[("count", &n.to_string())]),
+    };
     view! {
+        <details class="card filters" open=open data-testid="quote-filters">
+        <summary>{summary}</summary>
         <Form method="GET" action="/quotes" attr:class="form filter-form" attr:data-testid="quote-filter">
             <div class="form-row">
                 <label>
@@ -292,6 +321,7 @@ fn filter_form(
             </div>
             {unconverted_hint}
         </Form>
+        </details>
     }
 }
 
@@ -354,7 +384,7 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
                 <span class="hint">{t(Msg::QuotesCompareHint)}</span>
             </p>
             <div class="table-scroll">
-                <table class="table" data-testid="quote-table">
+                <table class="table cards" data-testid="quote-table">
                     <thead>
                         <tr>
                             <th><span class="visually-hidden">{t(Msg::QuotesCompare)}</span></th>
@@ -370,19 +400,19 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
                     </thead>
                     <tbody>
                         {page.rows.into_iter().map(|r| view! {
-                            <tr class:muted=r.expired>
-                                <td><input type="checkbox" name="id" value=r.quote_id.to_string() aria-label=r.reference.clone() /></td>
-                                <td>{r.vendor}</td>
-                                <td><a href=format!("/quotes/{}", r.quote_id)>{r.reference}</a></td>
-                                <td>
+                            <tr class:muted=r.expired data-testid="quote-row">
+                                <td data-label=t(Msg::QuotesCompare)><input type="checkbox" name="id" value=r.quote_id.to_string() aria-label=r.reference.clone() /></td>
+                                <td data-label=t(Msg::QfVendor)>{r.vendor}</td>
+                                <td data-label=t(Msg::QfReference)><a href=format!("/quotes/{}", r.quote_id)>{r.reference}</a></td>
+                                <td data-label=t(Msg::QuotesColGpu)>
                                     {format!("{} × {}", r.gpus_per_node, r.gpu_model)}
                                     {r.sliced.then(|| view! { <span class="tag warn">{t(Msg::QuotesSliced)}</span> })}
                                 </td>
-                                <td class="num">{r.vram_gib}</td>
-                                <td>{r.region}</td>
-                                <td class="num">{r.node_hour}</td>
-                                <td class="num">{r.gpu_hour}</td>
-                                <td>
+                                <td class="num" data-label=t(Msg::QfSpecVramGib)>{r.vram_gib}</td>
+                                <td data-label=t(Msg::QfSpecRegion)>{r.region}</td>
+                                <td class="num" data-label=t(Msg::QuotesColNodeHour)>{r.node_hour}</td>
+                                <td class="num" data-label=t(Msg::QuotesColGpuHour)>{r.gpu_hour}</td>
+                                <td data-label=t(Msg::QuotesColValid)>
                                     {r.valid_until}
                                     {r.expired.then(|| view! { <span class="tag danger">{t(Msg::QuotesExpired)}</span> })}
                                 </td>
@@ -412,7 +442,7 @@ fn list_view(p: QuotePage, q: QuoteQuery) -> impl IntoView {
     });
     view! {
         {edit}
-        <section class="card">{filter_form(q.clone(), p.vendors.clone(), p.price_currency.clone(), p.unconverted.clone())}</section>
+        {filter_form(q.clone(), p.vendors.clone(), p.price_currency.clone(), p.unconverted.clone())}
         {table(p, q)}
     }
 }
@@ -437,4 +467,23 @@ pub fn QuoteListPage() -> impl IntoView {
         }
         .into_any()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_set_filters_count_as_active() {
+        let q = |k: &str, v: &str| serde_json::from_value::<QuoteQuery>(serde_json::json!({ k: v })).unwrap();
+        assert_eq!(QuoteQuery::default().active_filters(), 0);
+        assert_eq!(q("sort", "price_desc").active_filters(), 0, "sort is no filter");
+        assert_eq!(q("page", "2").active_filters(), 0, "page is no filter");
+        assert_eq!(q("gpu", "  ").active_filters(), 0, "an emptied field is no filter");
+        let two = QuoteQuery {
+            expired: Some("on".into()),
+            ..q("gpu", "H100")
+        };
+        assert_eq!(two.active_filters(), 2);
+    }
 }

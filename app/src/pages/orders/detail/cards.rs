@@ -105,7 +105,7 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
                 <a href=format!("/tco?{query}") rel="external" data-testid="order-comparison-open">{t(Msg::OrdersComparisonOpen)}</a>
                 {scenario.map(|href| view! { " · " <a href=href rel="external" data-testid="order-scenario">{t(Msg::OrdersScenarioJson)}</a> })}
             </p>
-            <table class="table" data-testid="order-tco">
+            <table class="table cards" data-testid="order-tco">
                 <thead><tr>
                     <th class="num">{t(Msg::TcoColRank)}</th><th>{t(Msg::TcoColQuote)}</th><th class="num">{t(Msg::TcoColTotal)}</th>
                     <th class="num">{t(Msg::OrdersColOwnTotal)}</th><th>{t(Msg::OrdersColRate)}</th>
@@ -114,10 +114,10 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
                 <tbody>
                     {v.tco.iter().map(|r| view! {
                         <tr class=if chosen == Some(r.quote_id) { "cheapest" } else { "" } data-testid="order-tco-row" data-quote=r.quote_id.to_string()>
-                            <td class="num">{r.rank}</td><td>{r.label.clone()}</td>
-                            <td class="num"><strong data-testid="order-tco-total">{r.compared_total.clone()}</strong></td>
-                            <td class="num">{r.total.clone()}</td><td>{r.rate_note.clone().unwrap_or_default()}</td>
-                            <td class="num">{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num">{r.time_to_finish.clone()}</td>
+                            <td class="num" data-label=t(Msg::TcoColRank)>{r.rank}</td><td data-label=t(Msg::TcoColQuote)>{r.label.clone()}</td>
+                            <td class="num" data-label=t(Msg::TcoColTotal)><strong data-testid="order-tco-total">{r.compared_total.clone()}</strong></td>
+                            <td class="num" data-label=t(Msg::OrdersColOwnTotal)>{r.total.clone()}</td><td data-label=t(Msg::OrdersColRate)>{r.rate_note.clone().unwrap_or_default()}</td>
+                            <td class="num" data-label=t(Msg::TcoColUnitCost)>{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num" data-label=t(Msg::TcoColTime)>{r.time_to_finish.clone()}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>
