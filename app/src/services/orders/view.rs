@@ -4,14 +4,15 @@
 use super::{
     Content, comparison,
     items::{Checklist, section_lines},
+    items::{acknowledged_line, problem_lines},
     load::{ChainCheck, Loaded},
     submit::Readiness,
-    texts::{action_name, evidence_kinds, localized, quote_field_label},
+    texts::{action_name, blocker_reason, localized, quote_field_label},
 };
 use crate::{
     domain::{
         audit::{Action, AuditEvent},
-        checklist::{self, BlockerReason},
+        checklist,
         orders::{OrderState, Viewing, can_decide, can_reopen, is_editable},
         quotes::QUOTE_FIELDS,
         roles::TeamRole,
@@ -50,6 +51,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         editable,
         role,
         locale,
+        blockers: &l.ready.blockers,
     };
     let procurement = role == TeamRole::Procurement;
     let (chain_ok, chain_message) = chain_line(&l.chain, locale);
@@ -74,6 +76,9 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         documents: l.documents.iter().map(|d| (d.id, d.file_name.clone())).collect(),
         sections: section_lines(&checklist),
         blockers: blocker_lines(&l.ready, locale),
+        problems: problem_lines(&checklist, &l.ready.problems),
+        problems_acknowledged: acknowledged_line(content, &name, locale),
+        acknowledge_key: super::submit::acknowledgement_key(&l.ready.problems),
         tco: l.tco.0.clone(),
         tco_query: comparison::comparison_query(content),
         comparison_custom: content.frozen.as_ref().map_or(content.comparison.is_some(), |f| {
@@ -108,24 +113,14 @@ fn quote_fields(content: &Content, locale: Locale) -> Vec<(String, String)> {
 
 /// What blocks submission, in the reader's language: the quote first, then each item (with its
 /// id, to link to it), then the run.
-fn blocker_lines(ready: &Readiness, locale: Locale) -> Vec<(String, String)> {
+pub(super) fn blocker_lines(ready: &Readiness, locale: Locale) -> Vec<(String, String)> {
     let mut blockers: Vec<(String, String)> = ready
         .blockers
         .iter()
         .map(|b| {
             let item = checklist::item(b.item_id);
             let text = item.map_or_else(|| b.item_id.to_string(), |i| localized(locale, &i.text));
-            let why = match b.reason {
-                BlockerReason::Unanswered => locale.t(Msg::OrdersBUnanswered).to_string(),
-                BlockerReason::Open => locale.t(Msg::OrdersBOpen).to_string(),
-                BlockerReason::NotApplicableWithoutReason => locale.t(Msg::OrdersBNa).to_string(),
-                BlockerReason::Problem => locale.t(Msg::OrdersBProblem).to_string(),
-                BlockerReason::EvidenceMissing => {
-                    let kinds = item.map(|i| evidence_kinds(locale, i.evidence)).unwrap_or_default();
-                    locale.fmt(Msg::OrdersBEvidence, &[("kinds", &kinds)])
-                }
-            };
-            (b.item_id.to_string(), format!("{text} — {why}"))
+            (b.item_id.to_string(), format!("{text} — {}", blocker_reason(locale, b)))
         })
         .collect();
     if ready.quote_missing {
@@ -374,6 +369,7 @@ mod tests {
     fn the_quote_blockers_come_first_and_the_missing_run_last() {
         let ready = Readiness {
             blockers: Vec::new(),
+            problems: Vec::new(),
             quote_missing: true,
             quote_expired: true,
             run_or_waiver: false,
