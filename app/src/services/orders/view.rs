@@ -322,6 +322,52 @@ mod tests {
     }
 
     #[test]
+    fn a_problem_found_is_listed_for_the_manager_with_the_acknowledgement_and_a_blank_one_blocks_at_its_item() {
+        let mut content = draft_content();
+        let item = item_of(Expert::Procurement);
+        let answer = content.answers.get_mut(item.id).expect("answered");
+        answer.status = ItemStatus::Problem {
+            note: "minimum 30 days".into(),
+        };
+        content.problems_acknowledged = Some(crate::services::orders::Acknowledgement {
+            by: PROCUREMENT,
+            at: "2026-11-03T10:00:00Z".into(),
+            problems: Vec::new(),
+        });
+        let l = loaded(vec![order_row(1, OrderState::Submitted)], 0, content.clone());
+        let v = build(&l, MANAGER, TeamRole::Manager, Locale::En);
+        assert_eq!(v.problems.len(), 1);
+        assert_eq!(
+            (v.problems[0].item_id.as_str(), v.problems[0].note.as_str()),
+            (item.id, "minimum 30 days")
+        );
+        assert_eq!(v.problems[0].answered.as_deref(), Some("Pat, 2026-11-02T10:00:00Z"));
+        assert_eq!(
+            v.problems_acknowledged.as_deref(),
+            Some("Acknowledged by Pat on 2026-11-03T10:00:00Z.")
+        );
+        assert_eq!(v.acknowledge_key, item.id);
+        let line = |v: &crate::views::orders::OrderView| {
+            v.sections
+                .iter()
+                .flat_map(|s| s.items.clone())
+                .find(|i| i.id == item.id)
+                .expect("item")
+        };
+        assert_eq!(line(&v).blocker, None);
+        content.answers.get_mut(item.id).expect("answered").status = ItemStatus::Problem { note: " ".into() };
+        let l = loaded(vec![order_row(1, OrderState::Draft)], 0, content);
+        let v = build(&l, PROCUREMENT, TeamRole::Procurement, Locale::En);
+        assert!(v.problems.is_empty() && v.acknowledge_key.is_empty());
+        if item.required {
+            assert_eq!(
+                line(&v).blocker.as_deref(),
+                Some("a problem is recorded without an explanation")
+            );
+        }
+    }
+
+    #[test]
     fn an_older_approved_revision_is_the_record_and_offers_nothing() {
         let revisions = vec![order_row(2, OrderState::Draft), order_row(1, OrderState::Approved)];
         let l = loaded(revisions, 1, draft_content());

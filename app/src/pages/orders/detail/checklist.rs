@@ -144,7 +144,7 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
             })}
             <label class="check"><input type="checkbox" name="evidence_tco" value="on" />{t(Msg::OrdersEvidenceTco)}</label>
             <button type="submit" class="small">{t(Msg::OrdersSaveItem)}</button>
-            <span class="form-ok" role="status" aria-live="polite" data-testid="item-saved">{move || saved().then(|| t(Msg::OrdersItemSaved))}</span>
+            <span class=("form-ok", saved) role="status" aria-live="polite" data-testid="item-saved">{move || saved().then(|| t(Msg::OrdersItemSaved))}</span>
         </ActionForm>
         <FormError action />
     }
