@@ -111,8 +111,11 @@ test("engineer and procurement complete the checklist, the manager approves with
   await itemForm.locator('select[name="status"]').selectOption("confirmed");
   await itemForm.locator('input[name="answer"]').fill("Verified on the trial node");
   await itemForm.locator('input[name="evidence_note"]').fill("nvidia-smi on the trial node");
+  const before = page.url();
   await itemForm.locator('button[type="submit"]').click();
   await expect(page.locator(`[id="item-${firstId}"] [data-testid="item-status"]`)).toHaveText("Confirmed");
+  await expect(itemForm.getByTestId("item-saved")).toHaveText("Saved.");
+  expect(page.url(), "saved in place").toBe(before);
   await signOut(page);
 
   // Procurement submits.

@@ -334,11 +334,23 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
         StatusCode::FORBIDDEN,
         "managers review, they do not answer"
     );
+    let before = d.view(order, &d.eve).await;
+    let refused = d.answer(&d.eve, order, engineer_item.id, "not_applicable", "  ").await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", refused.body);
+    let refused = json(&refused.body);
     assert_eq!(
-        d.answer(&d.eve, order, engineer_item.id, "not_applicable", "")
-            .await
-            .status,
-        StatusCode::OK
+        (
+            refused["error"].as_str(),
+            refused["detail"][0]["field"].as_str(),
+            refused["detail"][0]["code"].as_str()
+        ),
+        (Some("invalid_fields"), Some("status_note"), Some("reason_required")),
+        "refused at the reason field: {refused}"
+    );
+    assert_eq!(
+        d.view(order, &d.eve).await["sections"],
+        before["sections"],
+        "nothing saved"
     );
     for item in &items {
         let who = if item.expert == Expert::Engineer {
@@ -358,14 +370,28 @@ async fn an_order_goes_from_draft_to_approved_only_by_the_rules() {
                 .await
                 .status,
             StatusCode::UNPROCESSABLE_ENTITY,
-            "a reasonless N/A blocks"
+            "the item the refused answer left unanswered blocks"
         );
     }
+    let saved = d
+        .answer(&d.eve, order, engineer_item.id, "not_applicable", "single-node batch")
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    let saved = json(&saved.body);
     assert_eq!(
-        d.answer(&d.eve, order, engineer_item.id, "not_applicable", "single-node batch")
-            .await
-            .status,
-        StatusCode::OK
+        (saved["item"]["id"].as_str(), saved["item"]["status"].as_str()),
+        (Some(engineer_item.id), Some("not_applicable")),
+        "the save answers the item as it now reads"
+    );
+    assert_eq!(saved["item"]["status_note"], "single-node batch");
+    assert!(
+        saved["item"]["answered"].as_str().is_some_and(|a| a.contains("eve")),
+        "{saved}"
+    );
+    assert_eq!(
+        saved["blockers"],
+        json!([]),
+        "what blocks the order, for the page to update"
     );
     let res = d
         .app
@@ -940,4 +966,185 @@ async fn only_a_valid_run_or_a_written_waiver_backs_an_order_and_confirmed_needs
         .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
         .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+}
+
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
+async fn a_problem_found_goes_to_sign_off_explained_and_acknowledged_and_the_manager_reads_it_first() {
+    let d = desk().await;
+    let order = d.new_order("Problem order", d.quote, &[d.quote], &[d.run], "").await;
+    let o = order.to_string();
+    let kind = OrderKind::Batch;
+    d.answer_all(order, kind, false).await;
+    let problem_item = applicable_items(kind, false)
+        .into_iter()
+        .find(|i| i.required && i.expert == Expert::Engineer)
+        .unwrap();
+
+    // Without JavaScript the form still posts, saves and comes back to the order page.
+    let form = common::form_urlencoded(&[
+        ("order_id", &o),
+        ("item_id", problem_item.id),
+        ("status", "open"),
+        ("status_note", ""),
+        ("answer", "looking into the driver"),
+    ]);
+    let plain = http::Request::post("/api/orders/answer")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("accept", "text/html")
+        .header("origin", common::ORIGIN)
+        .header("referer", format!("{}/orders/{order}", common::ORIGIN))
+        .header("cookie", &d.eve)
+        .body(axum::body::Body::from(form))
+        .unwrap();
+    let res = d.app.send(plain).await;
+    assert!(res.status.is_redirection(), "{} {}", res.status, res.body);
+    let location = res.headers["location"].to_str().unwrap();
+    assert!(location.contains(&format!("/orders/{order}")), "{location}");
+    assert!(
+        d.view(order, &d.eve)
+            .await
+            .to_string()
+            .contains("looking into the driver")
+    );
+
+    // A problem without an explanation is refused at the item; nothing is saved.
+    let res = d.answer(&d.eve, order, problem_item.id, "problem", " ").await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let body = json(&res.body);
+    assert_eq!(
+        (body["detail"][0]["field"].as_str(), body["detail"][0]["code"].as_str()),
+        (Some("status_note"), Some("explanation_required")),
+        "{body}"
+    );
+    assert_eq!(d.view(order, &d.pam).await["problems"], json!([]));
+
+    // Explained, it is a legitimate answer: it no longer blocks, it waits to be acknowledged.
+    let res = d
+        .answer(
+            &d.eve,
+            order,
+            problem_item.id,
+            "problem",
+            "Driver 470 only; CUDA 12 needs 525",
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let saved = json(&res.body);
+    assert_eq!(saved["item"]["status"], "problem");
+    assert_eq!(saved["blockers"], json!([]), "{saved}");
+    assert_eq!(saved["problems"][0]["item_id"], problem_item.id);
+    assert_eq!(saved["problems"][0]["note"], "Driver 470 only; CUDA 12 needs 525");
+    assert_eq!(saved["acknowledge_key"], problem_item.id);
+
+    // Submitting needs the acknowledgement, of exactly the problems listed.
+    let submit = |ack: &'static str| {
+        let o = o.clone();
+        let d = &d;
+        async move {
+            d.app
+                .call(
+                    "/api/orders/submit",
+                    &[("order_id", o.as_str()), ("acknowledge_problems", ack)],
+                    Some(&d.pam),
+                )
+                .await
+        }
+    };
+    for (ack, code) in [("", "required"), ("gpu.model_vram", "changed")] {
+        let res = submit(ack).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{ack}: {}", res.body);
+        let body = json(&res.body);
+        assert_eq!(
+            (body["detail"][0]["field"].as_str(), body["detail"][0]["code"].as_str()),
+            (Some("acknowledge_problems"), Some(code)),
+            "{body}"
+        );
+    }
+    assert_eq!(d.view(order, &d.pam).await["state"], "draft");
+    let res = submit(problem_item.id).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+
+    // The acknowledgement is in the content (what the manager signs) and in the submit event.
+    let pam: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = 'pam@example.com'")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ?")
+        .bind(order)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let ack = json(&content)["problems_acknowledged"].clone();
+    assert_eq!(ack["by"], pam);
+    assert_eq!(
+        ack["problems"],
+        json!([{ "item_id": problem_item.id, "note": "Driver 470 only; CUDA 12 needs 525" }])
+    );
+    let view = d.view(order, &d.max).await;
+    let submitted = view["history"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(submitted["action"], "Submitted");
+    let event: String =
+        sqlx::query_scalar("SELECT data FROM audit_events WHERE order_id = ? ORDER BY seq DESC LIMIT 1")
+            .bind(order)
+            .fetch_one(&d.app.db)
+            .await
+            .unwrap();
+    assert_eq!(json(&event)["problems_acknowledged"], ack["problems"]);
+
+    // The manager's page lists it first, with who acknowledged it.
+    assert_eq!(view["problems"][0]["item_id"], problem_item.id);
+    assert!(
+        view["problems_acknowledged"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("Acknowledged by pam@example.com on ")),
+        "{}",
+        view["problems_acknowledged"]
+    );
+    let page = d.app.get(&format!("/orders/{order}"), Some(&d.max), None).await;
+    let (problems, checklist) = (
+        page.body.find("data-testid=\"order-problems\""),
+        page.body.find("data-testid=\"order-checklist\""),
+    );
+    assert!(
+        problems.is_some() && problems < checklist && page.body.contains("Driver 470 only"),
+        "problems before the checklist"
+    );
+
+    // A rejection without a comment is refused at the comment field; the approval pins the
+    // content with its acknowledgement, and the export carries it.
+    let res = d.decide(&d.max, order, "reject", PASSWORD, "  ").await;
+    let body = json(&res.body);
+    assert_eq!(
+        (res.status, body["detail"][0]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("comment")),
+        "{body}"
+    );
+    let res = d
+        .decide(&d.max, order, "approve", PASSWORD, "Driver upgrade booked")
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let export = json(
+        &d.app
+            .get(&format!("/orders/{order}/export.json"), Some(&d.max), None)
+            .await
+            .body,
+    );
+    assert_eq!(export["revisions"][0]["content"]["problems_acknowledged"], ack);
+    let checked = app::services::audit::check_export(&d.app.db, &export).await.unwrap();
+    assert!(checked.is_ok(), "{checked:?}");
+
+    // Reopened, the new draft keeps the answer but not the acknowledgement: it is given again.
+    let res = d
+        .app
+        .call("/api/orders/reopen", &[("order_id", &o)], Some(&d.pam))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let view = d.view(order, &d.pam).await;
+    assert_eq!(
+        (view["revision"].as_i64(), view["problems"].as_array().map(Vec::len)),
+        (Some(2), Some(1))
+    );
+    assert_eq!(view["problems_acknowledged"], Value::Null);
+    assert_eq!(submit("").await.status, StatusCode::UNPROCESSABLE_ENTITY);
 }

@@ -60,6 +60,37 @@ pub struct ItemLine {
     pub suggestion: Option<String>,
     /// The caller may answer it now.
     pub can_answer: bool,
+    /// Why it blocks submission, when that is something to fix at the item (a missing reason,
+    /// explanation or evidence), in the reader's language.
+    #[serde(default)]
+    pub blocker: Option<String>,
+}
+
+/// A problem found on the checklist, as the submit form and the manager's review list it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProblemLine {
+    /// The item id (links to `#item-{id}`).
+    pub item_id: String,
+    /// The item's text, in the reader's language.
+    pub text: String,
+    /// The explanation given.
+    pub note: String,
+    /// Who recorded it and when.
+    pub answered: Option<String>,
+}
+
+/// What saving one item answers to the page, so it updates in place: the item as it now reads,
+/// and what changed for the whole order (blockers, problems to acknowledge).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemSaved {
+    /// The item answered.
+    pub item: ItemLine,
+    /// What blocks submission now (as [`OrderView::blockers`]).
+    pub blockers: Vec<(String, String)>,
+    /// The problems found now (as [`OrderView::problems`]).
+    pub problems: Vec<ProblemLine>,
+    /// As [`OrderView::acknowledge_key`].
+    pub acknowledge_key: String,
 }
 
 /// One section of the checklist.
@@ -123,6 +154,13 @@ pub struct OrderView {
     pub sections: Vec<SectionLine>,
     /// What blocks submission, in the reader's language.
     pub blockers: Vec<(String, String)>,
+    /// The problems found (explained), in checklist order: listed first for the manager, and
+    /// acknowledged by procurement at submission.
+    pub problems: Vec<ProblemLine>,
+    /// "Acknowledged by … on …" once procurement acknowledged them at submission.
+    pub problems_acknowledged: Option<String>,
+    /// What the submit form sends to acknowledge exactly these problems (their item ids).
+    pub acknowledge_key: String,
     /// Cost comparison (frozen at submission, else current).
     pub tco: Vec<CostRow>,
     /// The query that reproduces the comparison (for its chart).

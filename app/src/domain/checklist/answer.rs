@@ -15,7 +15,9 @@ pub enum ItemStatus {
         /// Why it does not apply.
         reason: String,
     },
-    /// Checked and found wanting; blocks submission when the item is required.
+    /// Checked and found wanting. A legitimate answer: with an explanation it no longer blocks
+    /// submission, but procurement must acknowledge it at submit and the manager sees it first
+    /// ([`super::open_problems`]); without one it blocks.
     Problem {
         /// What is wrong.
         note: String,
@@ -66,9 +68,52 @@ pub struct ItemAnswer {
     pub answered_at: String,
 }
 
+/// Why an answer cannot be saved as given: what the item's form must show next to the reason
+/// field (`status_note`). Serialized as the field issue's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerIssue {
+    /// "Not applicable" needs the reason why it does not apply.
+    ReasonRequired,
+    /// "Problem found" needs what is wrong, so the manager can weigh it.
+    ExplanationRequired,
+}
+
+impl AnswerIssue {
+    /// The code a form error carries (`reason_required`, `explanation_required`).
+    #[must_use]
+    pub fn code(self) -> &'static str {
+        match self {
+            AnswerIssue::ReasonRequired => "reason_required",
+            AnswerIssue::ExplanationRequired => "explanation_required",
+        }
+    }
+}
+
 impl ItemStatus {
+    /// Whether this status may be saved: a blank reason ("not applicable") or a blank
+    /// explanation ("problem found") is refused at the item, so neither reaches submission.
+    ///
+    /// # Errors
+    /// The [`AnswerIssue`] naming what is missing.
+    pub fn check(&self) -> Result<(), AnswerIssue> {
+        match self {
+            ItemStatus::NotApplicable { reason } if reason.trim().is_empty() => Err(AnswerIssue::ReasonRequired),
+            ItemStatus::Problem { note } if note.trim().is_empty() => Err(AnswerIssue::ExplanationRequired),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether this is a problem with its explanation: it lets the order go to sign-off once
+    /// procurement acknowledges it.
+    #[must_use]
+    pub fn is_explained_problem(&self) -> bool {
+        matches!(self, ItemStatus::Problem { note } if !note.trim().is_empty())
+    }
+
     /// Whether this status settles an item for submission: `Confirmed`, or
-    /// `NotApplicable` with a reason that is not blank.
+    /// `NotApplicable` with a reason that is not blank. (An explained `Problem` does not settle
+    /// it, but does not block either: see [`super::submission_blockers`].)
     #[must_use]
     pub fn is_settled(&self) -> bool {
         match self {

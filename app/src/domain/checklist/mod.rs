@@ -8,6 +8,9 @@
 //!
 //! - The table: [`ITEMS`], [`SECTIONS`] (in `items.rs`, the one place it is defined).
 //! - What applies: [`applicable_items`]; what blocks submission: [`submission_blockers`].
+//! - What may be saved: [`ItemStatus::check`] (a reasonless "not applicable" or an unexplained
+//!   "problem found" is refused at the item). An explained problem does not block: it is listed
+//!   by [`open_problems`], acknowledged by procurement at submission, and shown to the manager first.
 //! - Suggestions from app data: [`prefill()`] with [`PrefillFacts`]; missing facts
 //!   are reported as [`Prefill::Missing`], never guessed. The facts are built by
 //!   [`gather()`] from the workload, the chosen quote and the attached runs' observations.
@@ -28,7 +31,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-pub use answer::{Evidence, ItemAnswer, ItemStatus};
+pub use answer::{AnswerIssue, Evidence, ItemAnswer, ItemStatus};
 pub use codes::{AnswerCode, Mismatch, Prefill, Suggested, Suggestion};
 pub use facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, PrefillFacts, RunVerdict};
 pub use gather::{FactSources, RunObservation, SLOWDOWN_CODE, backing_run, egress, fees_stated, gather, workload_kind};
@@ -37,4 +40,7 @@ pub use model::{AppliesTo, Cite, EvidenceKind, Expert, Item, OrderKind, PrefillS
 pub use prefill::{
     BENCHMARK_MIN_MINUTES, HEADROOM_MAX_PCT, HEADROOM_MIN_PCT, USABLE_VRAM_MIN_PCT, image_is_pinned, prefill,
 };
-pub use rules::{Blocker, BlockerReason, applicable_items, evidence_kind, has_evidence, item, submission_blockers};
+pub use rules::{
+    Blocker, BlockerReason, OpenProblem, applicable_items, evidence_kind, has_evidence, item, open_problems,
+    submission_blockers,
+};

@@ -16,7 +16,8 @@ pub enum BlockerReason {
     Open,
     /// Marked `NotApplicable` with a blank reason.
     NotApplicableWithoutReason,
-    /// Marked `Problem`.
+    /// Marked `Problem` without an explanation (an explained problem does not block: it is
+    /// acknowledged at submission, see [`open_problems`]).
     Problem,
     /// Confirmed without the evidence the item asks for ([`Item::evidence`]).
     EvidenceMissing,
@@ -68,7 +69,8 @@ pub fn has_evidence(item: &Item, evidence: &[Evidence]) -> bool {
 }
 
 /// Every required applicable item that is neither `Confirmed` (with the evidence the
-/// item asks for) nor `NotApplicable` with a non-blank reason, in table order.
+/// item asks for), `NotApplicable` with a non-blank reason, nor an explained `Problem` (which
+/// procurement acknowledges instead, [`open_problems`]), in table order.
 ///
 /// If `answers` holds several answers for one item, the last one counts. Answers to
 /// unknown or non-applicable items are ignored.
@@ -85,7 +87,7 @@ pub fn submission_blockers(answers: &[ItemAnswer], kind: OrderKind, multi_gpu: b
                 Some(St::Confirmed) if !answer.is_some_and(|a| has_evidence(i, &a.evidence)) => {
                     BlockerReason::EvidenceMissing
                 }
-                Some(s) if s.is_settled() => return None,
+                Some(s) if s.is_settled() || s.is_explained_problem() => return None,
                 Some(St::NotApplicable { .. }) => BlockerReason::NotApplicableWithoutReason,
                 Some(St::Problem { .. }) => BlockerReason::Problem,
                 Some(St::Open | St::Confirmed) => BlockerReason::Open,
@@ -96,5 +98,36 @@ pub fn submission_blockers(answers: &[ItemAnswer], kind: OrderKind, multi_gpu: b
                 reason,
             })
         })
+        .collect()
+}
+
+/// A problem found on an applicable item, with its explanation: what procurement acknowledges
+/// at submission and the manager reads first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OpenProblem {
+    /// The item id, for linking to it.
+    pub item_id: &'static str,
+    pub section: Section,
+    /// The explanation, trimmed.
+    pub note: String,
+}
+
+/// Every applicable item (required or not) whose answer is an explained `Problem`, in table
+/// order; the last answer for an item counts, as in [`submission_blockers`].
+#[must_use]
+pub fn open_problems(answers: &[ItemAnswer], kind: OrderKind, multi_gpu: bool) -> Vec<OpenProblem> {
+    use super::answer::ItemStatus as St;
+    applicable_items(kind, multi_gpu)
+        .into_iter()
+        .filter_map(
+            |i| match answers.iter().rev().find(|a| a.item_id == i.id).map(|a| &a.status) {
+                Some(s @ St::Problem { note }) if s.is_explained_problem() => Some(OpenProblem {
+                    item_id: i.id,
+                    section: i.section,
+                    note: note.trim().to_string(),
+                }),
+                _ => None,
+            },
+        )
         .collect()
 }

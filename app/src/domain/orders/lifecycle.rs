@@ -4,7 +4,8 @@
 //! Draft ──Submit──▶ Submitted ──Approve──▶ Approved ──Reopen──▶ new Draft revision
 //!   ▲ edits                    └─Reject───▶ Rejected ──Reopen──▶ new Draft revision
 //! ```
-//! Edits (`ItemAnswered`, `EvidenceAttached`) are allowed only in `Draft`. `Create`
+//! Edits (`ItemAnswered`, `EvidenceAttached`) are allowed only in `Draft`. A draft with problems
+//! found (explained) is submitted only with the submitter's acknowledgement of them. `Create`
 //! starts an order in `Draft` ([`OrderState::INITIAL`]) and is never a transition.
 //!
 //! What the order page offers the person looking at a revision ([`is_editable`], [`can_decide`],
@@ -46,6 +47,9 @@ pub struct TransitionCtx<'a> {
     pub submitter_id: i64,
     /// Whether [`crate::domain::checklist::submission_blockers`] is empty.
     pub blockers_empty: bool,
+    /// Whether explained problems ([`crate::domain::checklist::open_problems`]) remain that the
+    /// submitter did not acknowledge.
+    pub problems_unacknowledged: bool,
     /// Whether the quote has not expired.
     pub quote_unexpired: bool,
     /// Whether a valid run, or a waiver for it, is attached.
@@ -77,6 +81,7 @@ impl<'a> TransitionCtx<'a> {
             actor_is_manager_of_team: false,
             submitter_id: actor_id,
             blockers_empty,
+            problems_unacknowledged: false,
             quote_unexpired,
             has_valid_run_or_waiver,
             comment: "",
@@ -99,6 +104,7 @@ impl<'a> TransitionCtx<'a> {
             actor_is_manager_of_team,
             submitter_id: submitted_by.unwrap_or_default(),
             blockers_empty: true,
+            problems_unacknowledged: false,
             quote_unexpired: true,
             has_valid_run_or_waiver: true,
             comment,
@@ -139,6 +145,9 @@ pub enum Refusal {
     /// Checklist blockers remain.
     #[error("checklist incomplete")]
     Incomplete,
+    /// Problems were found and the submitter has not acknowledged them.
+    #[error("problems not acknowledged")]
+    ProblemsUnacknowledged,
     /// The quote has expired.
     #[error("quote expired")]
     QuoteExpired,
@@ -162,7 +171,7 @@ pub enum Refusal {
 ///
 /// Checks, first failure wins:
 /// - edits: `Draft` only, else `Locked`;
-/// - `Submit` (Draft): `Incomplete`, `QuoteExpired`, `NoValidRun`;
+/// - `Submit` (Draft): `Incomplete`, `ProblemsUnacknowledged`, `QuoteExpired`, `NoValidRun`;
 /// - `Approve`/`Reject` (Submitted): `NotManager`, `SelfApproval`, `WrongPassword`,
 ///   then for `Reject` `CommentRequired`;
 /// - `Reopen` (Approved/Rejected): `NotSubmitterOrManager`; gives `NewDraftRevision`;
@@ -179,6 +188,7 @@ pub fn transition(state: OrderState, action: Action, ctx: &TransitionCtx<'_>) ->
         (_, A::ItemAnswered | A::EvidenceAttached) => Err(Refusal::Locked),
         (S::Draft, A::Submit) => {
             check(ctx.blockers_empty, Refusal::Incomplete)?;
+            check(!ctx.problems_unacknowledged, Refusal::ProblemsUnacknowledged)?;
             check(ctx.quote_unexpired, Refusal::QuoteExpired)?;
             check(ctx.has_valid_run_or_waiver, Refusal::NoValidRun)?;
             Ok(Outcome::State(S::Submitted))

@@ -16,6 +16,7 @@ fn ok() -> TransitionCtx<'static> {
         actor_is_manager_of_team: true,
         submitter_id: SUBMITTER,
         blockers_empty: true,
+        problems_unacknowledged: false,
         quote_unexpired: true,
         has_valid_run_or_waiver: true,
         comment: "budget cut",
@@ -79,6 +80,22 @@ fn submit_refusals_in_order() {
     );
     assert_eq!(
         submit(TransitionCtx {
+            problems_unacknowledged: true,
+            ..base
+        }),
+        Err(R::ProblemsUnacknowledged)
+    );
+    assert_eq!(
+        submit(TransitionCtx {
+            problems_unacknowledged: true,
+            quote_unexpired: false,
+            ..base
+        }),
+        Err(R::ProblemsUnacknowledged),
+        "the checklist is judged before the quote"
+    );
+    assert_eq!(
+        submit(TransitionCtx {
             quote_unexpired: false,
             ..base
         }),
@@ -93,6 +110,7 @@ fn submit_refusals_in_order() {
     );
     let nothing = TransitionCtx {
         blockers_empty: false,
+        problems_unacknowledged: true,
         quote_unexpired: false,
         has_valid_run_or_waiver: false,
         ..base

@@ -1,14 +1,16 @@
 //! Orders: the team's list, starting an order, and one order's review page.
 
 pub mod detail;
+mod fields;
 
 use crate::{
-    components::{forms::ActionError, guard::member_page, loaded::Loaded},
+    components::{guard::member_page, loaded::Loaded},
     domain::orders::OrderState,
     error::AppError,
     i18n::{Msg, t},
     views::orders::OrderLine,
 };
+use fields::{FieldNote, FormError, invalid, issues_of, message_id};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use serde::{Deserialize, Serialize};
@@ -99,6 +101,7 @@ pub fn OrdersPage() -> impl IntoView {
             }
         });
         let data = Resource::new(|| (), |()| list_orders());
+        let issues = issues_of(create, None);
         view! {
             <Title text=t(Msg::OrdersTitle) />
             <h1>{t(Msg::OrdersTitle)}</h1>
@@ -108,7 +111,10 @@ pub fn OrdersPage() -> impl IntoView {
                     <section class="card">
                         <h2>{t(Msg::OrdersNewTitle)}</h2>
                         <ActionForm action=create attr:class="form-inline" attr:data-testid="order-form">
-                            <label>{t(Msg::OrdersFTitle)}<input type="text" name="title" required maxlength="200" /></label>
+                            <label>{t(Msg::OrdersFTitle)}
+                                <input type="text" name="title" required maxlength="200" aria-invalid=invalid(issues, "title") aria-describedby=message_id("title", "create") />
+                            </label>
+                            <FieldNote issues field="title" scope="create" />
                             <label>{t(Msg::OrdersFWorkload)}
                                 <select name="workload_id">
                                     {list.workloads.iter().map(|(id, name)| view! { <option value=id.to_string()>{name.clone()}</option> }).collect_view()}
@@ -116,7 +122,7 @@ pub fn OrdersPage() -> impl IntoView {
                             </label>
                             <button type="submit">{t(Msg::OrdersCreate)}</button>
                         </ActionForm>
-                        <ActionError action=create />
+                        <FormError action=create />
                     </section>
                 })}
                 {if list.orders.is_empty() {

@@ -97,16 +97,21 @@ fn may_answer(role: TeamRole, expert: Expert) -> Result<(), AppError> {
     }))
 }
 
-/// The status the form chose, with its reason or note trimmed.
+/// The status the form chose, with its reason or note trimmed; a blank reason or explanation is
+/// refused at its field (`status_note`, [`ItemStatus::check`]) before anything is saved.
 fn status_of(form: &AnswerForm) -> Result<ItemStatus, AppError> {
     let note = form.status_note.trim().to_string();
-    match form.status.as_str() {
-        "open" => Ok(ItemStatus::Open),
-        "confirmed" => Ok(ItemStatus::Confirmed),
-        "not_applicable" => Ok(ItemStatus::NotApplicable { reason: note }),
-        "problem" => Ok(ItemStatus::Problem { note }),
-        _ => Err(AppError::InvalidFields(vec![FieldIssue::new("status", "invalid")])),
-    }
+    let status = match form.status.as_str() {
+        "open" => ItemStatus::Open,
+        "confirmed" => ItemStatus::Confirmed,
+        "not_applicable" => ItemStatus::NotApplicable { reason: note },
+        "problem" => ItemStatus::Problem { note },
+        _ => return Err(AppError::InvalidFields(vec![FieldIssue::new("status", "invalid")])),
+    };
+    status
+        .check()
+        .map_err(|issue| AppError::InvalidFields(vec![FieldIssue::new("status_note", issue.code())]))?;
+    Ok(status)
 }
 
 /// The quote field cited (none when the form left it blank): a field of the quote revision the
@@ -197,6 +202,30 @@ mod tests {
             status_of(&form("done")),
             Err(AppError::InvalidFields(vec![FieldIssue::new("status", "invalid")]))
         );
+    }
+
+    #[test]
+    fn a_blank_reason_or_explanation_is_refused_at_the_reason_field() {
+        let blank = |status: &str| AnswerForm {
+            status: status.into(),
+            status_note: "   ".into(),
+            ..AnswerForm::default()
+        };
+        assert_eq!(
+            status_of(&blank("not_applicable")),
+            Err(AppError::InvalidFields(vec![FieldIssue::new(
+                "status_note",
+                "reason_required"
+            )]))
+        );
+        assert_eq!(
+            status_of(&blank("problem")),
+            Err(AppError::InvalidFields(vec![FieldIssue::new(
+                "status_note",
+                "explanation_required"
+            )]))
+        );
+        assert_eq!(status_of(&blank("confirmed")), Ok(ItemStatus::Confirmed));
     }
 
     #[test]

@@ -42,6 +42,30 @@ pub struct Content {
     /// `nodeledger tco` to the same cent.
     #[serde(default)]
     pub frozen: Option<Frozen>,
+    /// The problems found that procurement acknowledged when submitting (absent when none were
+    /// open): part of what the manager signs, hashed with the rest at approval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problems_acknowledged: Option<Acknowledgement>,
+}
+
+/// Procurement's acknowledgement, at submission, of the problems found on the checklist.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Acknowledgement {
+    /// User id of who acknowledged them (the submitter).
+    pub by: i64,
+    /// When, as events store it (UTC, seconds).
+    pub at: String,
+    /// Each problem as it was acknowledged, in checklist order.
+    pub problems: Vec<AcknowledgedProblem>,
+}
+
+/// One problem found, as acknowledged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AcknowledgedProblem {
+    /// The checklist item.
+    pub item_id: String,
+    /// The explanation given with it.
+    pub note: String,
 }
 
 /// One quote revision as it was costed.
@@ -107,5 +131,34 @@ mod tests {
         );
         let back: Content = serde_json::from_str(&text).expect("reads back");
         assert_eq!(back, content);
+    }
+
+    #[test]
+    fn an_acknowledgement_is_part_of_the_hashed_content_and_absent_without_one() {
+        use super::{AcknowledgedProblem, Acknowledgement};
+        let mut content = Content {
+            workload_id: 3,
+            ..Content::default()
+        };
+        assert!(
+            !content
+                .canonical()
+                .expect("canonical")
+                .contains("problems_acknowledged")
+        );
+        content.problems_acknowledged = Some(Acknowledgement {
+            by: 7,
+            at: "2026-12-01T10:00:00Z".into(),
+            problems: vec![AcknowledgedProblem {
+                item_id: "sec.disk_encryption".into(),
+                note: "no encryption at rest".into(),
+            }],
+        });
+        let text = content.canonical().expect("canonical");
+        assert!(
+            text.contains(r#""problems_acknowledged":{"at":"2026-12-01T10:00:00Z","by":7,"problems":[{"item_id":"sec.disk_encryption","note":"no encryption at rest"}]}"#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<Content>(&text).expect("reads back"), content);
     }
 }

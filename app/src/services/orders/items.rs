@@ -4,18 +4,24 @@
 use super::{
     Content,
     comparison::comparison_query,
-    texts::{describe, evidence_kind_code, evidence_kinds, fact_name, localized, quote_field_label, status_code},
+    texts::{
+        blocker_reason, describe, evidence_kind_code, evidence_kinds, fact_name, localized, quote_field_label,
+        status_code,
+    },
 };
 use crate::{
     domain::{
-        checklist::{self, Evidence, Expert, Item, ItemAnswer, Prefill, PrefillFacts, Suggested},
+        checklist::{
+            self, Blocker, BlockerReason, Evidence, Expert, Item, ItemAnswer, OpenProblem, Prefill, PrefillFacts,
+            Suggested,
+        },
         orders::answers_item,
         quotes::Workload,
         roles::TeamRole,
     },
     i18n::{Locale, Msg},
     store::documents::DocumentInfo,
-    views::orders::{EvidenceLine, ItemLine, SectionLine},
+    views::orders::{EvidenceLine, ItemLine, ProblemLine, SectionLine},
 };
 
 /// What the checklist of one revision is built from.
@@ -30,6 +36,39 @@ pub(super) struct Checklist<'a> {
     pub editable: bool,
     pub role: TeamRole,
     pub locale: Locale,
+    /// What blocks submission (an item shows why it blocks when that is fixed at the item).
+    pub blockers: &'a [Blocker],
+}
+
+/// The problems found, each with its item's text and who recorded it.
+pub(super) fn problem_lines(c: &Checklist<'_>, problems: &[OpenProblem]) -> Vec<ProblemLine> {
+    problems
+        .iter()
+        .map(|p| ProblemLine {
+            item_id: p.item_id.to_string(),
+            text: checklist::item(p.item_id).map_or_else(|| p.item_id.to_string(), |i| localized(c.locale, &i.text)),
+            note: p.note.clone(),
+            answered: c.content.answers.get(p.item_id).map(|a| answered(c, a)),
+        })
+        .collect()
+}
+
+/// "Acknowledged by … on …" when the revision records procurement's acknowledgement.
+pub(super) fn acknowledged_line(content: &Content, name: &dyn Fn(i64) -> String, locale: Locale) -> Option<String> {
+    content.problems_acknowledged.as_ref().map(|a| {
+        locale.fmt(
+            Msg::OrdersProblemsAcknowledgedBy,
+            &[("who", &name(a.by)), ("at", &a.at)],
+        )
+    })
+}
+
+/// Who answered and when.
+fn answered(c: &Checklist<'_>, a: &ItemAnswer) -> String {
+    c.locale.fmt(
+        Msg::OrdersAnswered,
+        &[("who", &(c.name)(a.answered_by)), ("at", &a.answered_at)],
+    )
 }
 
 /// The sections that have an item applicable to the workload, in checklist order.
@@ -74,14 +113,14 @@ fn item_line(c: &Checklist<'_>, i: &Item) -> ItemLine {
         status_note,
         answer: a.map(|a| a.answer.clone()).unwrap_or_default(),
         evidence: a.map(|a| evidence_lines(c, a)).unwrap_or_default(),
-        answered: a.map(|a| {
-            locale.fmt(
-                Msg::OrdersAnswered,
-                &[("who", &(c.name)(a.answered_by)), ("at", &a.answered_at)],
-            )
-        }),
+        answered: a.map(|a| answered(c, a)),
         suggestion: suggestion(locale, i, c.facts),
         can_answer: c.editable && answers_item(c.role, i.expert),
+        blocker: c
+            .blockers
+            .iter()
+            .find(|b| b.item_id == i.id && !matches!(b.reason, BlockerReason::Unanswered | BlockerReason::Open))
+            .map(|b| blocker_reason(locale, b)),
     }
 }
 

@@ -19,7 +19,7 @@ mod texts;
 mod view;
 
 pub use answer::{AnswerForm, answer};
-pub use content::{Content, Frozen, PinnedQuote};
+pub use content::{AcknowledgedProblem, Acknowledgement, Content, Frozen, PinnedQuote};
 pub use load::view;
 pub use submit::{set_comparison, submit};
 
@@ -54,6 +54,9 @@ fn refusal(r: Refusal) -> AppError {
         Refusal::WrongPassword => AppError::Refused(Msg::OrdersRWrongPassword),
         Refusal::CommentRequired => AppError::InvalidFields(vec![FieldIssue::new("comment", "required")]),
         Refusal::Incomplete => AppError::Invalid(Msg::OrdersRIncomplete),
+        Refusal::ProblemsUnacknowledged => {
+            AppError::InvalidFields(vec![FieldIssue::new("acknowledge_problems", "required")])
+        }
         Refusal::QuoteExpired => AppError::Invalid(Msg::OrdersRQuoteExpired),
         Refusal::NoValidRun => AppError::Invalid(Msg::OrdersRNoValidRun),
         Refusal::Locked => AppError::Conflict(Msg::OrdersRLocked),
@@ -276,6 +279,7 @@ pub async fn reopen(db: &Db, caller: &Caller, team: &Membership, order_id: i64) 
     let mut content = content_of(&row)?;
     content.tco = None;
     content.frozen = None;
+    content.problems_acknowledged = None;
     let at = now();
     let mut tx = store::begin_write(db).await?;
     store::orders::add_revision(&mut tx, team.team_id, order_id, row.revision + 1, &content.canonical()?).await?;

@@ -1,27 +1,30 @@
 //! Submitting a draft: what blocks it, the comparison it is submitted with, and freezing that
 //! comparison into the record.
 
-use super::{Content, comparison, content_of, edit_draft, now, record, refusal};
+use super::{AcknowledgedProblem, Acknowledgement, Content, comparison, content_of, edit_draft, now, record, refusal};
 use crate::{
     domain::{
         audit::{Action, sha256_hex},
-        checklist::{self, ItemAnswer, submission_blockers},
+        checklist::{self, ItemAnswer, OpenProblem, open_problems, submission_blockers},
         orders::{OrderState, Refusal, TransitionCtx, transition},
         quotes::{Date, QuoteDraft, Workload},
         runs::RunStatus,
         tco::ExchangeRate,
     },
-    error::AppError,
+    error::{AppError, FieldIssue},
     i18n::{Locale, Msg},
     store::{self, Db, runs::RunFilter},
     views::{Caller, Membership, RunSummary},
 };
 use sqlx::SqliteConnection;
 
-/// What blocks submission: checklist items, the quote, the run.
+/// What blocks submission: checklist items, the quote, the run; and the problems found that the
+/// submitter must acknowledge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Readiness {
     pub blockers: Vec<checklist::Blocker>,
+    /// Explained problems: they do not block, but are acknowledged at submission.
+    pub problems: Vec<OpenProblem>,
     pub quote_missing: bool,
     pub quote_expired: bool,
     pub run_or_waiver: bool,
@@ -41,17 +44,16 @@ impl Readiness {
         today: Date,
     ) -> Readiness {
         let answers: Vec<ItemAnswer> = content.answers.values().cloned().collect();
-        let blockers = submission_blockers(
-            &answers,
-            checklist::workload_kind(workload.kind),
-            workload.gpus_needed > 1,
-        );
+        let (kind, multi_gpu) = (checklist::workload_kind(workload.kind), workload.gpus_needed > 1);
+        let blockers = submission_blockers(&answers, kind, multi_gpu);
+        let problems = open_problems(&answers, kind, multi_gpu);
         let valid_run = content.quote_id.is_some()
             && quote_runs
                 .iter()
                 .any(|r| content.runs.contains(&r.id) && r.status == RunStatus::Valid);
         Readiness {
             blockers,
+            problems,
             quote_missing: quote.is_none(),
             quote_expired: quote.is_some_and(|q| q.is_expired(today)),
             run_or_waiver: valid_run || !content.waiver.is_empty(),
@@ -85,8 +87,18 @@ pub(super) async fn readiness(
     Ok(Readiness::of(content, workload, quote, &quote_runs, store::today()))
 }
 
+/// The item ids of `problems` as the submit form sends them back when acknowledging them
+/// (comma-separated, checklist order).
+#[must_use]
+pub fn acknowledgement_key(problems: &[OpenProblem]) -> String {
+    problems.iter().map(|p| p.item_id).collect::<Vec<_>>().join(",")
+}
+
 /// Submits a draft: every required item settled, the chosen quote unexpired, a valid run or a
 /// waiver; the comparison chosen for the order is frozen into the record (rows and scenario).
+/// Problems found are acknowledged by `acknowledged`, the [`acknowledgement_key`] of the problems
+/// the submitter saw: it must name exactly the open ones (one found meanwhile is refused, to be
+/// read first). The acknowledgement is stored in the content and in the submit event.
 ///
 /// One `BEGIN IMMEDIATE` transaction: the draft is read through it after the write lock is
 /// taken, so an answer saved at the same moment either committed before (and is in the
@@ -98,6 +110,7 @@ pub async fn submit(
     caller: &Caller,
     team: &Membership,
     order_id: i64,
+    acknowledged: &str,
     locale: Locale,
 ) -> Result<(), AppError> {
     let mut tx = store::begin_write(db).await?;
@@ -110,7 +123,19 @@ pub async fn submit(
         .ok_or(AppError::NotFound)?
         .record;
     let ready = readiness(&mut tx, team.team_id, &content, &workload).await?;
-    transition(row.state, Action::Submit, &submit_ctx(caller.user_id, &ready)).map_err(refusal)?;
+    let acknowledged = acknowledged.trim();
+    transition(
+        row.state,
+        Action::Submit,
+        &submit_ctx(caller.user_id, &ready, acknowledged),
+    )
+    .map_err(refusal)?;
+    if !acknowledged.is_empty() && acknowledged != acknowledgement_key(&ready.problems) {
+        return Err(AppError::InvalidFields(vec![FieldIssue::new(
+            "acknowledge_problems",
+            "changed",
+        )]));
+    }
     let request = comparison::comparison_request(&content);
     let computed = comparison::compute(db, team.team_id, &request, locale).await?;
     if !comparison::compares(&computed, content.quote_id) {
@@ -125,25 +150,51 @@ pub async fn submit(
         .ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
     content.tco = Some(computed.view.rows);
     content.frozen = Some(frozen);
+    let at = now();
+    content.problems_acknowledged = acknowledgement(caller.user_id, &at, &ready.problems);
     let text = content.canonical()?;
     let hash = sha256_hex(&text);
-    let at = now();
     let (from, to) = (OrderState::Draft, OrderState::Submitted);
     if !store::orders::set_content(&mut tx, row.revision_id, &text).await?
         || !store::orders::set_state(&mut tx, row.revision_id, from, to, caller.user_id, &at, "", None).await?
     {
         return Err(refusal(Refusal::Locked));
     }
-    let data = serde_json::json!({ "revision": row.revision, "content_hash": hash });
+    let mut data = serde_json::json!({ "revision": row.revision, "content_hash": hash });
+    if let (Some(ack), Some(obj)) = (&content.problems_acknowledged, data.as_object_mut()) {
+        obj.insert(
+            "problems_acknowledged".into(),
+            serde_json::to_value(&ack.problems).map_err(|_| AppError::Internal)?,
+        );
+    }
     record(&mut tx, order_id, caller.user_id, &at, Action::Submit, data).await?;
     tx.commit().await?;
     Ok(())
 }
 
-/// What [`transition`] is told when `actor` submits a draft judged `ready`.
-fn submit_ctx(actor: i64, ready: &Readiness) -> TransitionCtx<'static> {
+/// What [`transition`] is told when `actor` submits a draft judged `ready`, acknowledging the
+/// problems `acknowledged` names (empty: none acknowledged).
+fn submit_ctx(actor: i64, ready: &Readiness, acknowledged: &str) -> TransitionCtx<'static> {
     let blockers_empty = ready.blockers.is_empty() && !ready.quote_missing;
-    TransitionCtx::submission(actor, blockers_empty, !ready.quote_expired, ready.run_or_waiver)
+    TransitionCtx {
+        problems_unacknowledged: !ready.problems.is_empty() && acknowledged.is_empty(),
+        ..TransitionCtx::submission(actor, blockers_empty, !ready.quote_expired, ready.run_or_waiver)
+    }
+}
+
+/// The acknowledgement of `problems` by `by` at `at` (`None` when there are none).
+fn acknowledgement(by: i64, at: &str, problems: &[OpenProblem]) -> Option<Acknowledgement> {
+    (!problems.is_empty()).then(|| Acknowledgement {
+        by,
+        at: at.to_string(),
+        problems: problems
+            .iter()
+            .map(|p| AcknowledgedProblem {
+                item_id: p.item_id.to_string(),
+                note: p.note.clone(),
+            })
+            .collect(),
+    })
 }
 
 /// Sets the comparison the order is submitted with, from a pasted cost page link (see
@@ -188,9 +239,13 @@ pub async fn set_comparison(
 
 #[cfg(test)]
 mod tests {
-    use super::{Readiness, submit_ctx};
+    use super::{Readiness, acknowledgement, acknowledgement_key, submit_ctx};
     use crate::{
-        domain::{checklist::BlockerReason, quotes::Date, runs::RunStatus},
+        domain::{
+            checklist::{BlockerReason, ItemAnswer, ItemStatus},
+            quotes::Date,
+            runs::RunStatus,
+        },
         services::orders::{
             Content,
             fixtures::{quote, run, workload},
@@ -212,7 +267,8 @@ mod tests {
         assert!(ready.quote_missing && !ready.quote_expired && !ready.run_or_waiver);
         assert!(!ready.blockers.is_empty());
         assert!(ready.blockers.iter().all(|b| b.reason == BlockerReason::Unanswered));
-        let ctx = submit_ctx(7, &ready);
+        let ctx = submit_ctx(7, &ready, "");
+        assert!(!ctx.problems_unacknowledged && ready.problems.is_empty());
         assert!(!ctx.blockers_empty && ctx.quote_unexpired && !ctx.has_valid_run_or_waiver);
         assert_eq!((ctx.actor_id, ctx.submitter_id), (7, 7));
     }
@@ -254,6 +310,41 @@ mod tests {
         let of = |q| Readiness::of(&content, &workload(), Some(q), &[], today());
         assert!(of(&expired).quote_expired && !of(&expired).quote_missing);
         assert!(!of(&last_day).quote_expired);
-        assert!(!submit_ctx(1, &of(&expired)).quote_unexpired);
+        assert!(!submit_ctx(1, &of(&expired), "").quote_unexpired);
+    }
+
+    #[test]
+    fn an_explained_problem_waits_for_the_acknowledgement_which_names_it() {
+        let mut content = Content {
+            workload_id: 3,
+            ..Content::default()
+        };
+        let answer = |item: &str, status| ItemAnswer {
+            item_id: item.into(),
+            status,
+            answer: String::new(),
+            evidence: vec![],
+            answered_by: 4,
+            answered_at: "2026-12-01T09:00:00Z".into(),
+        };
+        for (id, note) in [
+            ("sec.disk_encryption", "no encryption at rest"),
+            ("gpu.model_vram", "12 GB short"),
+        ] {
+            let status = ItemStatus::Problem { note: note.into() };
+            content.answers.insert(id.into(), answer(id, status));
+        }
+        let ready = Readiness::of(&content, &workload(), None, &[], today());
+        assert!(ready.blockers.iter().all(|b| b.item_id != "sec.disk_encryption"));
+        assert_eq!(
+            acknowledgement_key(&ready.problems),
+            "gpu.model_vram,sec.disk_encryption"
+        );
+        assert!(submit_ctx(1, &ready, "").problems_unacknowledged);
+        assert!(!submit_ctx(1, &ready, "gpu.model_vram,sec.disk_encryption").problems_unacknowledged);
+        let ack = acknowledgement(1, "2026-12-01T10:00:00Z", &ready.problems).expect("problems");
+        assert_eq!((ack.by, ack.problems.len()), (1, 2));
+        assert_eq!(ack.problems[0].note, "12 GB short");
+        assert_eq!(acknowledgement(1, "t", &[]), None);
     }
 }

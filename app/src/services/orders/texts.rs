@@ -19,6 +19,24 @@ pub(super) fn localized(locale: Locale, t: &checklist::Text) -> String {
     }
 }
 
+/// Why `b` blocks submission, in the reader's language ("not answered", "confirmed without the
+/// evidence it asks for (…)").
+pub(super) fn blocker_reason(locale: Locale, b: &checklist::Blocker) -> String {
+    use checklist::BlockerReason as R;
+    match b.reason {
+        R::Unanswered => locale.t(Msg::OrdersBUnanswered).to_string(),
+        R::Open => locale.t(Msg::OrdersBOpen).to_string(),
+        R::NotApplicableWithoutReason => locale.t(Msg::OrdersBNa).to_string(),
+        R::Problem => locale.t(Msg::OrdersBProblem).to_string(),
+        R::EvidenceMissing => {
+            let kinds = checklist::item(b.item_id)
+                .map(|i| evidence_kinds(locale, i.evidence))
+                .unwrap_or_default();
+            locale.fmt(Msg::OrdersBEvidence, &[("kinds", &kinds)])
+        }
+    }
+}
+
 /// The code of an evidence kind, as forms and pages name it.
 pub(super) fn evidence_kind_code(k: EvidenceKind) -> &'static str {
     match k {

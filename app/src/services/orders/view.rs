@@ -4,14 +4,15 @@
 use super::{
     Content, comparison,
     items::{Checklist, section_lines},
+    items::{acknowledged_line, problem_lines},
     load::{ChainCheck, Loaded},
     submit::Readiness,
-    texts::{action_name, evidence_kinds, localized, quote_field_label},
+    texts::{action_name, blocker_reason, localized, quote_field_label},
 };
 use crate::{
     domain::{
         audit::{Action, AuditEvent},
-        checklist::{self, BlockerReason},
+        checklist,
         orders::{OrderState, Viewing, can_decide, can_reopen, is_editable},
         quotes::QUOTE_FIELDS,
         roles::TeamRole,
@@ -50,6 +51,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         editable,
         role,
         locale,
+        blockers: &l.ready.blockers,
     };
     let procurement = role == TeamRole::Procurement;
     let (chain_ok, chain_message) = chain_line(&l.chain, locale);
@@ -74,6 +76,9 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         documents: l.documents.iter().map(|d| (d.id, d.file_name.clone())).collect(),
         sections: section_lines(&checklist),
         blockers: blocker_lines(&l.ready, locale),
+        problems: problem_lines(&checklist, &l.ready.problems),
+        problems_acknowledged: acknowledged_line(content, &name, locale),
+        acknowledge_key: super::submit::acknowledgement_key(&l.ready.problems),
         tco: l.tco.0.clone(),
         tco_query: comparison::comparison_query(content),
         comparison_custom: content.frozen.as_ref().map_or(content.comparison.is_some(), |f| {
@@ -108,24 +113,14 @@ fn quote_fields(content: &Content, locale: Locale) -> Vec<(String, String)> {
 
 /// What blocks submission, in the reader's language: the quote first, then each item (with its
 /// id, to link to it), then the run.
-fn blocker_lines(ready: &Readiness, locale: Locale) -> Vec<(String, String)> {
+pub(super) fn blocker_lines(ready: &Readiness, locale: Locale) -> Vec<(String, String)> {
     let mut blockers: Vec<(String, String)> = ready
         .blockers
         .iter()
         .map(|b| {
             let item = checklist::item(b.item_id);
             let text = item.map_or_else(|| b.item_id.to_string(), |i| localized(locale, &i.text));
-            let why = match b.reason {
-                BlockerReason::Unanswered => locale.t(Msg::OrdersBUnanswered).to_string(),
-                BlockerReason::Open => locale.t(Msg::OrdersBOpen).to_string(),
-                BlockerReason::NotApplicableWithoutReason => locale.t(Msg::OrdersBNa).to_string(),
-                BlockerReason::Problem => locale.t(Msg::OrdersBProblem).to_string(),
-                BlockerReason::EvidenceMissing => {
-                    let kinds = item.map(|i| evidence_kinds(locale, i.evidence)).unwrap_or_default();
-                    locale.fmt(Msg::OrdersBEvidence, &[("kinds", &kinds)])
-                }
-            };
-            (b.item_id.to_string(), format!("{text} — {why}"))
+            (b.item_id.to_string(), format!("{text} — {}", blocker_reason(locale, b)))
         })
         .collect();
     if ready.quote_missing {
@@ -327,6 +322,52 @@ mod tests {
     }
 
     #[test]
+    fn a_problem_found_is_listed_for_the_manager_with_the_acknowledgement_and_a_blank_one_blocks_at_its_item() {
+        let mut content = draft_content();
+        let item = item_of(Expert::Procurement);
+        let answer = content.answers.get_mut(item.id).expect("answered");
+        answer.status = ItemStatus::Problem {
+            note: "minimum 30 days".into(),
+        };
+        content.problems_acknowledged = Some(crate::services::orders::Acknowledgement {
+            by: PROCUREMENT,
+            at: "2026-11-03T10:00:00Z".into(),
+            problems: Vec::new(),
+        });
+        let l = loaded(vec![order_row(1, OrderState::Submitted)], 0, content.clone());
+        let v = build(&l, MANAGER, TeamRole::Manager, Locale::En);
+        assert_eq!(v.problems.len(), 1);
+        assert_eq!(
+            (v.problems[0].item_id.as_str(), v.problems[0].note.as_str()),
+            (item.id, "minimum 30 days")
+        );
+        assert_eq!(v.problems[0].answered.as_deref(), Some("Pat, 2026-11-02T10:00:00Z"));
+        assert_eq!(
+            v.problems_acknowledged.as_deref(),
+            Some("Acknowledged by Pat on 2026-11-03T10:00:00Z.")
+        );
+        assert_eq!(v.acknowledge_key, item.id);
+        let line = |v: &crate::views::orders::OrderView| {
+            v.sections
+                .iter()
+                .flat_map(|s| s.items.clone())
+                .find(|i| i.id == item.id)
+                .expect("item")
+        };
+        assert_eq!(line(&v).blocker, None);
+        content.answers.get_mut(item.id).expect("answered").status = ItemStatus::Problem { note: " ".into() };
+        let l = loaded(vec![order_row(1, OrderState::Draft)], 0, content);
+        let v = build(&l, PROCUREMENT, TeamRole::Procurement, Locale::En);
+        assert!(v.problems.is_empty() && v.acknowledge_key.is_empty());
+        if item.required {
+            assert_eq!(
+                line(&v).blocker.as_deref(),
+                Some("a problem is recorded without an explanation")
+            );
+        }
+    }
+
+    #[test]
     fn an_older_approved_revision_is_the_record_and_offers_nothing() {
         let revisions = vec![order_row(2, OrderState::Draft), order_row(1, OrderState::Approved)];
         let l = loaded(revisions, 1, draft_content());
@@ -374,6 +415,7 @@ mod tests {
     fn the_quote_blockers_come_first_and_the_missing_run_last() {
         let ready = Readiness {
             blockers: Vec::new(),
+            problems: Vec::new(),
             quote_missing: true,
             quote_expired: true,
             run_or_waiver: false,

@@ -1,8 +1,8 @@
 //! Submission blockers.
 
 use super::super::{
-    Blocker, BlockerReason as R, Evidence, ITEMS, ItemAnswer, ItemStatus, OrderKind, Section, applicable_items,
-    submission_blockers,
+    AnswerIssue, Blocker, BlockerReason as R, Evidence, ITEMS, ItemAnswer, ItemStatus, OpenProblem, OrderKind, Section,
+    applicable_items, open_problems, submission_blockers,
 };
 
 fn answer(id: &str, status: ItemStatus) -> ItemAnswer {
@@ -62,11 +62,12 @@ fn each_unsettled_status_blocks_with_its_reason() {
     let kind = OrderKind::Inference;
     let cases = [
         (ItemStatus::Open, Some(R::Open)),
+        (ItemStatus::Problem { note: " ".into() }, Some(R::Problem)),
         (
             ItemStatus::Problem {
                 note: "driver 470".into(),
             },
-            Some(R::Problem),
+            None,
         ),
         (na(""), Some(R::NotApplicableWithoutReason)),
         (na("  \t"), Some(R::NotApplicableWithoutReason)),
@@ -219,4 +220,54 @@ fn every_evidence_kind_is_recognised_and_a_blank_note_is_none() {
     for (e, kind) in cases {
         assert_eq!(evidence_kind(&e), kind, "{e:?}");
     }
+}
+
+#[test]
+fn a_blank_reason_or_explanation_is_refused_at_the_item() {
+    assert_eq!(na("").check(), Err(AnswerIssue::ReasonRequired));
+    assert_eq!(na(" \t\n").check(), Err(AnswerIssue::ReasonRequired));
+    assert_eq!(na("single node").check(), Ok(()));
+    let problem = |note: &str| ItemStatus::Problem { note: note.into() };
+    assert_eq!(problem("  ").check(), Err(AnswerIssue::ExplanationRequired));
+    assert_eq!(problem("driver 470 only").check(), Ok(()));
+    assert_eq!(ItemStatus::Open.check(), Ok(()));
+    assert_eq!(ItemStatus::Confirmed.check(), Ok(()));
+    assert_eq!(AnswerIssue::ReasonRequired.code(), "reason_required");
+    assert_eq!(AnswerIssue::ExplanationRequired.code(), "explanation_required");
+}
+
+#[test]
+fn explained_problems_are_listed_in_table_order_for_acknowledgement() {
+    let kind = OrderKind::Training;
+    let mut answers = confirm_all(kind, false);
+    let problem = |note: &str| ItemStatus::Problem { note: note.into() };
+    answers.push(answer("sec.disk_encryption", problem("  no encryption at rest  ")));
+    answers.push(answer("perf.bottleneck", problem("CPU-bound data loader")));
+    answers.push(answer("gpu.model_vram", problem(" ")));
+    answers.push(answer("no.such_item", problem("ignored")));
+    let got = open_problems(&answers, kind, false);
+    let ids: Vec<_> = got.iter().map(|p| p.item_id).collect();
+    let order: Vec<_> = applicable_items(kind, false)
+        .iter()
+        .map(|i| i.id)
+        .filter(|id| ["sec.disk_encryption", "perf.bottleneck"].contains(id))
+        .collect();
+    assert_eq!(ids, order, "optional items are listed too; blank ones are not");
+    let encryption = got.iter().find(|p| p.item_id == "sec.disk_encryption");
+    assert_eq!(
+        encryption,
+        Some(&OpenProblem {
+            item_id: "sec.disk_encryption",
+            section: Section::Security,
+            note: "no encryption at rest".into()
+        })
+    );
+    // Only the unexplained problem blocks; the explained ones wait for the acknowledgement.
+    let blockers: Vec<_> = submission_blockers(&answers, kind, false)
+        .iter()
+        .map(|b| (b.item_id, b.reason))
+        .collect();
+    assert_eq!(blockers, [("gpu.model_vram", R::Problem)]);
+    answers.push(answer("sec.disk_encryption", ItemStatus::Confirmed));
+    assert_eq!(open_problems(&answers, kind, false).len(), 1, "the last answer counts");
 }

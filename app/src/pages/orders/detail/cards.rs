@@ -1,9 +1,10 @@
 //! The cards of the order page: the selection, the comparison, the next actions, the record.
 
-use super::{DecideOrder, ReopenOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
+use super::{DecideOrder, Live, ReopenOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
 use crate::{
     components::forms::{ActionError, reload_on_success},
-    i18n::{Msg, t},
+    i18n::{Msg, t, use_locale},
+    pages::orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
     texts::runs::{status_class as run_class, status_msg as run_msg},
     views::orders::OrderView,
 };
@@ -136,38 +137,39 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
     }
 }
 
-/// What the viewer may do next: submit, approve or reject with the password, reopen.
-pub(super) fn actions(v: &OrderView) -> impl IntoView + use<> {
-    let submit = ServerAction::<SubmitOrder>::new();
+/// What the viewer may do next: submit (acknowledging the problems found, when there are any),
+/// approve or reject with the password, reopen. Each rejected field's message is at the field.
+pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
     let decide = ServerAction::<DecideOrder>::new();
     let reopen = ServerAction::<ReopenOrder>::new();
-    reload_on_success(submit, "");
     reload_on_success(decide, "");
     reload_on_success(reopen, "");
     let id = v.id.to_string();
     let (id2, id3) = (id.clone(), id.clone());
+    let issues = issues_of(decide, Some((Msg::OrdersRWrongPassword, "password")));
     view! {
         <section class="card no-print" data-testid="order-actions">
-            {v.can_submit.then(|| view! {
-                <ActionForm action=submit attr:data-testid="submit-form">
-                    <input type="hidden" name="order_id" value=id.clone() />
-                    <button type="submit">{t(Msg::OrdersSubmit)}</button>
-                </ActionForm>
-                <ActionError action=submit />
-            })}
+            {v.can_submit.then(|| submit_form(id, live))}
             {v.can_decide.then(|| view! {
                 <h2>{t(Msg::OrdersDecide)}</h2>
                 <ActionForm action=decide attr:class="form" attr:data-testid="decide-form">
                     <input type="hidden" name="order_id" value=id2 />
-                    <div class="form-inline">
+                    <div class="form-inline" role="radiogroup" aria-describedby=message_id("decision", "decide")>
                         <label class="check"><input type="radio" name="decision" value="approve" checked=true />{t(Msg::OrdersApprove)}</label>
                         <label class="check"><input type="radio" name="decision" value="reject" />{t(Msg::OrdersReject)}</label>
                     </div>
-                    <label>{t(Msg::OrdersComment)}<textarea name="comment" rows="2"></textarea></label>
-                    <label>{t(Msg::OrdersPassword)}<input type="password" name="password" autocomplete="current-password" required /></label>
+                    <FieldNote issues field="decision" scope="decide" />
+                    <label>{t(Msg::OrdersComment)}
+                        <textarea name="comment" rows="2" aria-invalid=invalid(issues, "comment") aria-describedby=message_id("comment", "decide")></textarea>
+                    </label>
+                    <FieldNote issues field="comment" scope="decide" />
+                    <label>{t(Msg::OrdersPassword)}
+                        <input type="password" name="password" autocomplete="current-password" required aria-invalid=invalid(issues, "password") aria-describedby=message_id("password", "decide") />
+                    </label>
+                    <FieldNote issues field="password" scope="decide" refused=Msg::OrdersRWrongPassword />
                     <button type="submit">{t(Msg::OrdersDecide)}</button>
                 </ActionForm>
-                <ActionError action=decide />
+                <FormError action=decide at_field=Msg::OrdersRWrongPassword />
             })}
             {v.can_reopen.then(|| view! {
                 <ActionForm action=reopen attr:data-testid="reopen-form">
@@ -177,6 +179,36 @@ pub(super) fn actions(v: &OrderView) -> impl IntoView + use<> {
                 <ActionError action=reopen />
             })}
         </section>
+    }
+}
+
+/// The submit form; with problems found, the acknowledgement the submitter ticks (it sends the
+/// problems as listed, so one found meanwhile is not acknowledged unseen).
+fn submit_form(order_id: String, live: Live) -> impl IntoView {
+    let submit = ServerAction::<SubmitOrder>::new();
+    reload_on_success(submit, "");
+    let issues = issues_of(submit, None);
+    let locale = use_locale();
+    let acknowledgement = move || {
+        let n = live.problems.read().len();
+        (n > 0).then(|| {
+            view! {
+                <label class="check">
+                    <input type="checkbox" name="acknowledge_problems" value=move || live.acknowledge_key.get() data-testid="acknowledge-problems"
+                        aria-invalid=invalid(issues, "acknowledge_problems") aria-describedby=message_id("acknowledge_problems", "submit") />
+                    {locale.fmt(Msg::OrdersAcknowledgeProblems, &[("n", &n.to_string())])}
+                </label>
+                <FieldNote issues field="acknowledge_problems" scope="submit" />
+            }
+        })
+    };
+    view! {
+        <ActionForm action=submit attr:class="form" attr:data-testid="submit-form">
+            <input type="hidden" name="order_id" value=order_id />
+            {acknowledgement}
+            <button type="submit">{t(Msg::OrdersSubmit)}</button>
+        </ActionForm>
+        <FormError action=submit />
     }
 }
 

@@ -1,9 +1,9 @@
 //! The checklist items of the order page, each with its answer form.
 
-use super::AnswerItem;
+use super::{AnswerItem, Live, keys::is_open};
 use crate::{
-    components::forms::{ActionError, reload_on_success},
     i18n::{Msg, t},
+    pages::orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
     views::orders::ItemLine,
 };
 use leptos::prelude::*;
@@ -30,65 +30,93 @@ fn status_label(s: &str) -> &'static str {
 }
 
 /// One checklist item: its text, why it matters, the suggestion, the answer with its evidence,
-/// and the answer form when the viewer may answer it.
-pub(super) fn item_view(order_id: i64, item: ItemLine, cite: Citable) -> impl IntoView {
-    let class = format!("checklist-item status-{}", item.status);
+/// and the answer form when the viewer may answer it. `line` is the item as it now reads: saving
+/// the form replaces it in place (and the page's `live` state), so nothing reloads and focus and
+/// scroll stay where they are.
+pub(super) fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live) -> impl IntoView {
+    let item = line.get_untracked();
     let expert = t(if item.expert == "engineer" {
         Msg::OrdersExpertEngineer
     } else {
         Msg::OrdersExpertProcurement
     });
-    let form = item.can_answer.then(|| item_form(order_id, &item, cite));
+    let form = item.can_answer.then(|| item_form(order_id, line, cite, live));
+    let class = move || format!("checklist-item status-{}", line.read().status);
     view! {
-        <li class=class id=format!("item-{}", item.id) data-testid="checklist-item">
+        <li class=class id=format!("item-{}", item.id) tabindex="-1" data-testid="checklist-item" data-open=move || is_open(&line.read()).to_string()>
             <p>
                 <strong>{item.text.clone()}</strong> " "
                 <span class="tag">{expert}</span>
                 {item.required.then(|| view! { <span class="tag warn">{t(Msg::OrdersRequired)}</span> })}
-                " " <span class="item-status" data-testid="item-status">{status_label(&item.status)}</span>
+                " " <span class="item-status" data-testid="item-status">{move || status_label(&line.read().status)}</span>
             </p>
             <p class="hint">{item.why.clone()}</p>
             {item.suggestion.clone().map(|s| view! { <p class="hint suggestion" data-testid="item-suggestion">{s}</p> })}
             {item.evidence_hint.clone().map(|h| view! { <p class="hint" data-testid="item-evidence-needed">{h}</p> })}
-            {(!item.answer.is_empty() || !item.status_note.is_empty()).then(|| view! {
-                <p>{item.answer.clone()} {(!item.status_note.is_empty()).then(|| format!(" ({})", item.status_note))}</p>
-            })}
-            {(!item.evidence.is_empty()).then(|| view! {
-                <ul class="links">{item.evidence.iter().map(|e| match &e.href {
-                    Some(h) => view! { <li><a href=h.clone()>{e.label.clone()}</a></li> }.into_any(),
-                    None => view! { <li>{e.label.clone()}</li> }.into_any(),
-                }).collect_view()}</ul>
-            })}
-            {item.answered.clone().map(|a| view! { <p class="hint">{a}</p> })}
+            {move || answer_view(&line.read())}
+            {move || line.read().blocker.clone().map(|b| view! { <p class="field-error" data-testid="item-blocker">{b}</p> })}
             {form}
         </li>
     }
 }
 
-/// The answer form of one item: status, answer, and the evidence the item can cite.
-fn item_form(order_id: i64, item: &ItemLine, cite: Citable) -> impl IntoView + use<> {
+/// What the item records: the answer and its reason or note, the evidence, who answered when.
+fn answer_view(item: &ItemLine) -> impl IntoView + use<> {
+    let text = (!item.answer.is_empty() || !item.status_note.is_empty()).then(|| {
+        let note = (!item.status_note.is_empty()).then(|| format!(" ({})", item.status_note));
+        view! { <p data-testid="item-answer">{item.answer.clone()} {note}</p> }
+    });
+    let evidence = (!item.evidence.is_empty()).then(|| {
+        let lines = item.evidence.clone();
+        view! {
+            <ul class="links">{lines.into_iter().map(|e| match e.href {
+                Some(h) => view! { <li><a href=h>{e.label}</a></li> }.into_any(),
+                None => view! { <li>{e.label}</li> }.into_any(),
+            }).collect_view()}</ul>
+        }
+    });
+    let answered = item
+        .answered
+        .clone()
+        .map(|a| view! { <p class="hint" data-testid="item-answered">{a}</p> });
+    (text, evidence, answered)
+}
+
+/// The answer form of one item: status, answer, and the evidence the item can cite. Without
+/// JavaScript it posts and comes back to the page; hydrated, a save updates the item in place
+/// and says "Saved." beside the button; a refused reason is shown at the reason field.
+fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live) -> impl IntoView + use<> {
+    let item = line.get_untracked();
     let runs = cite.runs.clone();
-    let (item_id, note, answer, current) = (
-        item.id.clone(),
-        item.status_note.clone(),
-        item.answer.clone(),
-        item.status.clone(),
-    );
+    let (item_id, note, answer, current) = (item.id.clone(), item.status_note, item.answer, item.status);
     let testid = format!("answer-{item_id}");
     let action = ServerAction::<AnswerItem>::new();
-    reload_on_success(action, "");
+    Effect::new(move |_| {
+        if let Some(Ok(saved)) = action.value().get() {
+            live.update(&saved);
+            line.set(saved.item);
+        }
+    });
+    let issues = issues_of(action, None);
+    let saved = move || !action.pending().get() && matches!(action.value().get(), Some(Ok(_)));
+    let note_error = message_id("status_note", &item_id);
+    let scope = item_id.clone();
     view! {
         <ActionForm action attr:class="form-inline item-form no-print" attr:data-testid=testid>
             <input type="hidden" name="order_id" value=order_id.to_string() />
             <input type="hidden" name="item_id" value=item_id />
             <label>{t(Msg::OrdersStatus)}
-                <select name="status">
+                <select name="status" aria-invalid=invalid(issues, "status")>
                     {["open", "confirmed", "not_applicable", "problem"].into_iter().map(|s| view! {
                         <option value=s selected=s == current>{status_label(s)}</option>
                     }).collect_view()}
                 </select>
             </label>
-            <label>{t(Msg::OrdersStatusNote)}<input type="text" name="status_note" value=note /></label>
+            <FieldNote issues field="status" scope=scope.clone() />
+            <label>{t(Msg::OrdersStatusNote)}
+                <input type="text" name="status_note" value=note aria-invalid=invalid(issues, "status_note") aria-describedby=note_error />
+            </label>
+            <FieldNote issues field="status_note" scope=scope.clone() />
             <label>{t(Msg::OrdersAnswer)}<input type="text" name="answer" value=answer /></label>
             <label>{t(Msg::OrdersEvidenceRun)}
                 <select name="evidence_run">
@@ -99,11 +127,12 @@ fn item_form(order_id: i64, item: &ItemLine, cite: Citable) -> impl IntoView + u
             <label>{t(Msg::OrdersEvidenceNote)}<input type="text" name="evidence_note" /></label>
             {(!cite.fields.is_empty()).then(|| view! {
                 <label>{t(Msg::OrdersEvidenceQuoteField)}
-                    <select name="evidence_quote_field">
+                    <select name="evidence_quote_field" aria-invalid=invalid(issues, "evidence_quote_field")>
                         <option value="">{t(Msg::OrdersNone)}</option>
                         {cite.fields.iter().map(|(c, l)| view! { <option value=c.clone()>{l.clone()}</option> }).collect_view()}
                     </select>
                 </label>
+                <FieldNote issues field="evidence_quote_field" scope=scope.clone() />
             })}
             {(!cite.documents.is_empty()).then(|| view! {
                 <label>{t(Msg::OrdersEvidenceFile)}
@@ -115,7 +144,8 @@ fn item_form(order_id: i64, item: &ItemLine, cite: Citable) -> impl IntoView + u
             })}
             <label class="check"><input type="checkbox" name="evidence_tco" value="on" />{t(Msg::OrdersEvidenceTco)}</label>
             <button type="submit" class="small">{t(Msg::OrdersSaveItem)}</button>
+            <span class=("form-ok", saved) role="status" aria-live="polite" data-testid="item-saved">{move || saved().then(|| t(Msg::OrdersItemSaved))}</span>
         </ActionForm>
-        <ActionError action />
+        <FormError action />
     }
 }

@@ -4,6 +4,8 @@
 
 mod cards;
 mod checklist;
+mod keys;
+mod problems;
 
 use super::{state_class, state_msg};
 use crate::{
@@ -11,13 +13,14 @@ use crate::{
     domain::orders::OrderState,
     error::AppError,
     i18n::{Msg, t, use_locale},
-    views::orders::OrderView,
+    views::orders::{ItemSaved, OrderView, ProblemLine},
 };
 use cards::{actions, comparison, record, selection};
 use checklist::{Citable, item_view};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
+use problems::problems_card;
 
 /// One of the active team's orders, at `revision` (default: the latest).
 #[server(endpoint = "orders/get")]
@@ -98,10 +101,11 @@ pub struct AnswerFields {
     pub evidence_tco: String,
 }
 
-/// Answers one checklist item (engineers their items, procurement theirs; draft only).
+/// Answers one checklist item (engineers their items, procurement theirs; draft only); answers
+/// the item as it now reads and what changed for the order, so the page updates in place.
 #[server(endpoint = "orders/answer")]
-pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<(), AppError> {
-    use crate::{auth, domain::roles::Capability, services::orders};
+pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<ItemSaved, AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::AnswerChecklist)?;
     let form = orders::AnswerForm {
         item_id: fields.item_id,
@@ -115,15 +119,31 @@ pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<(), 
         evidence_tco: !fields.evidence_tco.is_empty(),
     };
     let order_id = fields.order_id.trim().parse().map_err(|_| AppError::NotFound)?;
-    orders::answer(&auth::db()?, &caller, &team, order_id, &form).await
+    let db = auth::db()?;
+    orders::answer(&db, &caller, &team, order_id, &form).await?;
+    let v = orders::view(&db, &caller, &team, order_id, None, request_locale()).await?;
+    let item = v
+        .sections
+        .into_iter()
+        .flat_map(|s| s.items)
+        .find(|i| i.id == form.item_id)
+        .ok_or(AppError::NotFound)?;
+    Ok(ItemSaved {
+        item,
+        blockers: v.blockers,
+        problems: v.problems,
+        acknowledge_key: v.acknowledge_key,
+    })
 }
 
-/// Submits the draft for sign-off (procurement).
+/// Submits the draft for sign-off (procurement). With problems found, `acknowledge_problems`
+/// must name them as the page listed them (the form's checkbox sends it).
 #[server(endpoint = "orders/submit")]
-pub async fn submit_order(order_id: i64) -> Result<(), AppError> {
+pub async fn submit_order(order_id: i64, #[server(default)] acknowledge_problems: String) -> Result<(), AppError> {
     use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
-    orders::submit(&auth::db()?, &caller, &team, order_id, request_locale()).await
+    let db = auth::db()?;
+    orders::submit(&db, &caller, &team, order_id, &acknowledge_problems, request_locale()).await
 }
 
 /// Approves or rejects (`decision` = `approve` | `reject`) with the password re-entered.
@@ -151,21 +171,49 @@ pub async fn reopen_order(order_id: i64) -> Result<(), AppError> {
     orders::reopen(&auth::db()?, &caller, &team, order_id).await
 }
 
-/// What still blocks submission of a draft, each item linked to its place in the checklist.
-fn blockers(v: &OrderView) -> impl IntoView + use<> {
-    (!v.blockers.is_empty() && v.state == OrderState::Draft).then(|| {
-        let lines = v.blockers.clone();
-        view! {
-            <section class="callout callout-warn" data-testid="order-blockers">
-                <strong>{t(Msg::OrdersBlockers)}</strong>
-                <ul>{lines.into_iter().map(|(id, text)| if id.is_empty() {
-                    view! { <li>{text}</li> }.into_any()
-                } else {
-                    view! { <li><a href=format!("#item-{id}")>{text}</a></li> }.into_any()
-                }).collect_view()}</ul>
-            </section>
+/// What on the page changes when an item is saved in place: the blockers, the problems found
+/// and the acknowledgement they need.
+#[derive(Clone, Copy)]
+pub(super) struct Live {
+    pub blockers: RwSignal<Vec<(String, String)>>,
+    pub problems: RwSignal<Vec<ProblemLine>>,
+    pub acknowledge_key: RwSignal<String>,
+}
+
+impl Live {
+    fn of(v: &OrderView) -> Self {
+        Live {
+            blockers: RwSignal::new(v.blockers.clone()),
+            problems: RwSignal::new(v.problems.clone()),
+            acknowledge_key: RwSignal::new(v.acknowledge_key.clone()),
         }
-    })
+    }
+
+    /// Takes what a save answered.
+    fn update(&self, saved: &ItemSaved) {
+        self.blockers.set(saved.blockers.clone());
+        self.problems.set(saved.problems.clone());
+        self.acknowledge_key.set(saved.acknowledge_key.clone());
+    }
+}
+
+/// What still blocks submission of a draft, each item linked to its place in the checklist.
+fn blockers(state: OrderState, live: Live) -> impl IntoView {
+    move || {
+        (!live.blockers.read().is_empty() && state == OrderState::Draft).then(|| {
+            let lines = live.blockers.get();
+            view! {
+                <section class="callout callout-warn" data-testid="order-blockers">
+                    <strong>{t(Msg::OrdersBlockers)}</strong>
+                    <ul>{lines.into_iter().map(|(id, text)| if id.is_empty() {
+                        view! { <li>{text}</li> }.into_any()
+                    } else {
+                        view! { <li><a href=format!("#item-{id}")>{text}</a></li> }.into_any()
+                    }).collect_view()}</ul>
+                </section>
+            }
+        })
+    }
 }
 
 /// The order page.
@@ -204,6 +252,14 @@ fn order_view(v: OrderView) -> impl IntoView {
         documents: v.documents.clone(),
     };
     let order_id = v.id;
+    let live = Live::of(&v);
+    let lines: Vec<Vec<RwSignal<_>>> = v
+        .sections
+        .iter()
+        .map(|s| s.items.iter().cloned().map(RwSignal::new).collect())
+        .collect();
+    let items: keys::Items = StoredValue::new(lines.iter().flatten().copied().collect());
+    let answering = v.sections.iter().flat_map(|s| &s.items).any(|i| i.can_answer);
     view! {
         <Title text=v.title.clone() />
         <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
@@ -216,18 +272,20 @@ fn order_view(v: OrderView) -> impl IntoView {
             }).collect_view()}
         </p>
         {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
+        {problems_card(v.state, v.problems_acknowledged.clone(), live)}
         <p class="actions no-print">
             <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
         </p>
         {selection(&v)}
         {comparison(&v)}
-        {blockers(&v)}
-        {actions(&v)}
+        {blockers(v.state, live)}
+        {actions(&v, live)}
         <section class="card" data-testid="order-checklist">
             <h2>{t(Msg::OrdersChecklist)}</h2>
-            {v.sections.iter().map(|s| view! {
+            {answering.then(|| keys::next_open_bar(items))}
+            {v.sections.iter().zip(lines).map(|(s, lines)| view! {
                 <h3>{s.title.clone()}</h3>
-                <ul class="checklist">{s.items.iter().cloned().map(|i| item_view(order_id, i, cite.clone())).collect_view()}</ul>
+                <ul class="checklist">{lines.into_iter().map(|line| item_view(order_id, line, cite.clone(), live)).collect_view()}</ul>
             }).collect_view()}
         </section>
         {record(&v)}
