@@ -31,7 +31,7 @@ fn settings(vendor: Option<&str>) -> ImportSettings {
         format: None,
         vendor: vendor.map(str::to_owned),
         currency: Currency::USD,
-        valid_days: 30,
+        valid_until: Some(Date::parse("2026-12-29").unwrap()),
         max_bytes: 1 << 20,
     }
 }

@@ -20,7 +20,12 @@ fn day(s: &str) -> Date {
 }
 
 fn drafts(bytes: &[u8]) -> Vec<QuoteDraft> {
-    let preview = quotes::import(bytes, None, &ImportDefaults::new("Lambda", day("2026-11-29"), 30)).unwrap();
+    let preview = quotes::import(
+        bytes,
+        None,
+        &ImportDefaults::new("Lambda", day("2026-11-29"), Some(day("2026-12-29"))),
+    )
+    .unwrap();
     assert!(
         preview.is_clean(),
         "{:?}",

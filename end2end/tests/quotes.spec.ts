@@ -75,13 +75,12 @@ test("procurement enters a quote, imports a CSV after fixing a bad row, filters 
   await expect(page.getByTestId("import-file-problem")).toContainText("not UTF-8 (first bad byte at 17)");
   await expect(page.getByTestId("import-result")).toHaveCount(0);
 
-  // Import a CSV with one bad row: the problem is listed with its line and column; nothing is saved.
+  // Import a CSV with one bad row: the problem is shown in its row and cell; nothing is saved.
   await page.locator('input[type="file"]').setInputFiles({ name: "quotes.csv", mimeType: "text/csv", buffer: Buffer.from(csv("0")) });
   await page.getByRole("button", { name: "Check file" }).click();
-  const problemRow = page.getByTestId("import-problems").locator("tbody tr").first();
-  await expect(problemRow.locator("td").nth(0)).toHaveText("3");
-  await expect(problemRow.locator("td").nth(1)).toHaveText("VRAM per GPU (GiB)");
-  await expect(problemRow.locator("td").nth(2)).toContainText("greater than zero");
+  const badRow = page.getByTestId("import-rows").locator('tr[data-line="3"]');
+  await expect(badRow).toHaveAttribute("data-status", "error");
+  await expect(badRow.locator('td[data-col="vram"] .field-error')).toContainText("greater than zero");
   await expect(page.getByTestId("import-save")).toHaveCount(0);
   // Fix the file and check again: all three rows are ready; import them.
   await page.locator('input[type="file"]').setInputFiles({ name: "quotes.csv", mimeType: "text/csv", buffer: Buffer.from(csv("48")) });

@@ -59,8 +59,13 @@ enum Command {
     Audit(crate::audit_cli::AuditCommand),
     /// Total cost of ownership of a self-contained scenario (quotes' price sheets, workload,
     /// assumptions, measured throughput), ranked, as JSON on standard output.
+    ///
+    /// Reads a bare scenario or the cost page's JSON export (`{"scenario": …, "result": …}`,
+    /// "Export JSON") as it is. For an export, standard error says whether the stored result
+    /// equals the one computed now, quote by quote; exit code 1 when it differs.
     Tco {
-        /// The scenario JSON file (example: app/src/domain/tco/example-scenario.json).
+        /// The scenario file (example: app/src/domain/tco/example-scenario.json), or a
+        /// cost-comparison.json exported from the cost page.
         scenario: std::path::PathBuf,
     },
 }
@@ -138,7 +143,7 @@ pub async fn run() -> ExitCode {
         Some(Command::Bench(BenchCommand::Parse { file, format })) => {
             return print_or_fail(crate::tools_cli::bench_parse(&file, format));
         }
-        Some(Command::Tco { scenario }) => return print_or_fail(crate::tools_cli::tco(&scenario)),
+        Some(Command::Tco { scenario }) => return tco(&scenario),
         Some(Command::Audit(command)) => return crate::audit_cli::run(&cli.db.path, command).await,
         Some(Command::Runs(command)) => return crate::runs::cli::run(&cli.db.path, command).await,
         Some(Command::Quotes(command)) => {
@@ -159,6 +164,30 @@ pub async fn run() -> ExitCode {
         }
         Err(e) => {
             eprintln!("nodeledger: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `nodeledger tco`: the result on standard output; for an export, whether the stored result
+/// still holds on standard error (exit 1 when it does not).
+fn tco(path: &std::path::Path) -> ExitCode {
+    let run = match crate::tools_cli::tco(path) {
+        Ok(run) => run,
+        Err(msg) => return print_or_fail(Err(msg)),
+    };
+    println!("{}", run.json);
+    match run.stored {
+        None => ExitCode::SUCCESS,
+        Some(differences) if differences.is_empty() => {
+            eprintln!("nodeledger: the stored result equals the recomputed one");
+            ExitCode::SUCCESS
+        }
+        Some(differences) => {
+            eprintln!("nodeledger: the stored result differs from the recomputed one:");
+            for d in differences {
+                eprintln!("  {d}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -3,11 +3,11 @@
 
 use app::{
     domain::{
-        quotes::{self, CsvFormat},
+        quotes::{self, CsvFormat, Date},
         tco::Currency,
     },
     i18n::Locale,
-    services::quote_import::{self, CheckedFile, ImportSettings, Refusal},
+    services::quote_import::{self, CatalogValidity, CheckedFile, ImportSettings, Refusal},
     store::{
         self,
         quotes::{PriceConversion, QuoteFilter, QuoteSort, SaveImportError},
@@ -54,9 +54,10 @@ pub struct ImportArgs {
     /// Currency of a SkyPilot catalog's prices.
     #[arg(long, default_value = "USD")]
     pub currency: String,
-    /// Days a SkyPilot catalog price stays valid from today.
-    #[arg(long, default_value_t = 30)]
-    pub valid_days: u32,
+    /// Last day a SkyPilot catalog's prices hold, YYYY-MM-DD (required for SkyPilot catalogs,
+    /// which state no validity date; our own CSV format carries its dates row by row).
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    pub valid_until: Option<Date>,
     /// Check the file and report, store nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -111,7 +112,7 @@ async fn import(db_path: &str, args: ImportArgs) -> Result<(), (u8, String)> {
         format: args.format.into(),
         vendor: args.vendor,
         currency,
-        valid_days: args.valid_days,
+        valid_until: args.valid_until,
         max_bytes: MAX_IMPORT_BYTES,
     };
     let file = quote_import::check(&bytes, &settings, store::today()).map_err(|refusal| match refusal {
@@ -120,6 +121,24 @@ async fn import(db_path: &str, args: ImportArgs) -> Result<(), (u8, String)> {
         Refusal::VendorRequired => (2, "a SkyPilot catalog names no vendor: pass --vendor NAME".into()),
     })?;
     report_problems(&shown, &file);
+    match file.validity() {
+        CatalogValidity::Missing => {
+            return Err((
+                2,
+                format!(
+                    "{shown}: a SkyPilot catalog states no validity date: pass --valid-until YYYY-MM-DD \
+                     (the last day its prices hold); nothing imported"
+                ),
+            ));
+        }
+        CatalogValidity::BeforeToday(d) => {
+            return Err((
+                2,
+                format!("{shown}: --valid-until {d} is before today: expired prices are not imported"),
+            ));
+        }
+        CatalogValidity::InFile | CatalogValidity::Given(_) => {}
+    }
     let Some(rows) = file.ready_to_save() else {
         return Err((2, format!("{} error(s); nothing imported", file.error_count())));
     };
@@ -148,6 +167,11 @@ async fn import(db_path: &str, args: ImportArgs) -> Result<(), (u8, String)> {
     );
     pool.close().await;
     Ok(())
+}
+
+/// `--valid-until`: a calendar date written YYYY-MM-DD.
+fn parse_date(text: &str) -> Result<Date, String> {
+    Date::parse(text).map_err(|_| format!("{text:?} is not a date: use YYYY-MM-DD"))
 }
 
 /// The file's bytes, refused with exit code 2 when it is over [`MAX_IMPORT_BYTES`].

@@ -70,11 +70,99 @@ pub fn bench_parse(path: &Path, format: RunFormat) -> Result<String, String> {
     serde_json::to_string_pretty(&value).map_err(|e| e.to_string())
 }
 
-/// Runs a self-contained TCO scenario and returns the ranked breakdown as JSON.
-pub fn tco(path: &Path) -> Result<String, String> {
+/// What a cost file holds: a bare scenario, or the cost page's export (`GET /tco/export.json`,
+/// `{ "scenario": …, "result": … }`) with the result computed when it was exported.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExportedComparison {
+    scenario: Option<tco::Scenario>,
+    #[serde(default)]
+    result: Option<tco::ScenarioResult>,
+}
+
+/// What `nodeledger tco` found: the recomputed result, and whether it equals the one stored in
+/// an exported file.
+#[derive(Debug)]
+pub struct TcoRun {
+    /// The result computed now, as JSON for standard output.
+    pub json: String,
+    /// `None` for a bare scenario; else the differences from the stored result (empty: same).
+    pub stored: Option<Vec<String>>,
+}
+
+/// Reads a cost file: an exported comparison (it has a `scenario` key) or a bare scenario.
+fn read_cost_file(path: &Path, bytes: &[u8]) -> Result<(tco::Scenario, Option<tco::ScenarioResult>), String> {
+    let at = |e: &serde_json::Error| format!("{}: line {}, column {}: {e}", path.display(), e.line(), e.column());
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| at(&e))?;
+    let keys = value
+        .as_object()
+        .map(|o| (o.contains_key("scenario"), o.contains_key("workload")));
+    match keys {
+        Some((true, _)) => {
+            let file: ExportedComparison = serde_json::from_slice(bytes).map_err(|e| at(&e))?;
+            let scenario = file.scenario.ok_or_else(|| {
+                format!(
+                    "{}: the exported file holds no scenario (the cost page had no quote to compare)",
+                    path.display()
+                )
+            })?;
+            Ok((scenario, file.result))
+        }
+        Some((false, true)) => Ok((serde_json::from_slice(bytes).map_err(|e| at(&e))?, None)),
+        _ => Err(format!(
+            "{}: expected a scenario (an object with workload, assumptions and quotes) or the cost \
+             page's JSON export (an object with scenario and result)",
+            path.display()
+        )),
+    }
+}
+
+/// How the recomputed result differs from the stored one, quote by quote; empty when equal.
+fn differences(stored: &tco::ScenarioResult, now: &tco::ScenarioResult) -> Vec<String> {
+    if stored == now {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    if stored.compare_currency != now.compare_currency {
+        found.push(format!(
+            "compared in {} (stored: {})",
+            now.compare_currency, stored.compare_currency
+        ));
+    }
+    for q in &now.quotes {
+        match stored.quotes.iter().find(|s| s.id == q.id) {
+            None => found.push(format!("quote {}: not in the stored result", q.id)),
+            Some(s) if s.compared_total != q.compared_total || s.rank != q.rank => found.push(format!(
+                "quote {}: rank {} total {} (stored: rank {} total {})",
+                q.id, q.rank, q.compared_total, s.rank, s.compared_total
+            )),
+            Some(s) if s != q => found.push(format!("quote {}: same total, the breakdown differs", q.id)),
+            Some(_) => {}
+        }
+    }
+    for s in stored
+        .quotes
+        .iter()
+        .filter(|s| !now.quotes.iter().any(|q| q.id == s.id))
+    {
+        found.push(format!("quote {}: in the stored result only", s.id));
+    }
+    if found.is_empty() {
+        found.push("the title differs".to_owned());
+    }
+    found
+}
+
+/// Runs a cost file (a bare scenario or the cost page's `{scenario, result}` export) and
+/// returns the ranked breakdown as JSON; for an export, also whether the stored result is the
+/// one the engine computes now.
+pub fn tco(path: &Path) -> Result<TcoRun, String> {
     let bytes = read(path)?;
-    let scenario: tco::Scenario = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("{}: line {}, column {}: {e}", path.display(), e.line(), e.column()))?;
+    let (scenario, stored) = read_cost_file(path, &bytes)?;
     let result = tco::run_scenario(&scenario).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::to_string_pretty(&result).map_err(|e| e.to_string())
+    let json = serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?;
+    Ok(TcoRun {
+        json,
+        stored: stored.map(|stored| differences(&stored, &result)),
+    })
 }

@@ -2,6 +2,10 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
+mod common;
+
+use common::{PASSWORD, TestApp};
+use serde_json::{Value, json};
 use std::{
     io::Write,
     path::{Path, PathBuf},
@@ -211,6 +215,8 @@ fn quotes_import_is_all_or_nothing_and_export_round_trips() {
             "skypilot",
             "--vendor",
             "Vast",
+            "--valid-until",
+            "2099-12-31",
             "--dry-run",
         ],
         "",
@@ -290,6 +296,8 @@ fn quotes_import_is_all_or_nothing_and_export_round_trips() {
             "GPU",
             "--vendor",
             "Lambda",
+            "--valid-until",
+            "2099-12-31",
         ],
         "",
     );
@@ -328,6 +336,70 @@ fn quotes_import_is_all_or_nothing_and_export_round_trips() {
     );
     std::fs::remove_dir_all(dir).ok();
     std::fs::remove_dir_all(dir2).ok();
+}
+
+#[test]
+fn a_skypilot_catalog_is_imported_only_with_the_valid_until_date_given() {
+    let (db, dir) = temp_db("valid-until");
+    run(
+        &db,
+        &[
+            "user",
+            "add",
+            "--email",
+            "p@example.com",
+            "--role",
+            "procurement",
+            "--team",
+            "GPU",
+        ],
+        "a long enough passphrase\n",
+    );
+    let lambda = format!("{FIXTURES}/lambda_vms.csv");
+    let import = |extra: &[&str]| {
+        let mut args = vec!["quotes", "import", &lambda, "--team", "GPU", "--vendor", "Lambda"];
+        args.extend_from_slice(extra);
+        run(&db, &args, "")
+    };
+    let exported = || text(&run(&db, &["quotes", "export", "--team", "GPU", "--include-expired"], "").stdout);
+
+    let undated = import(&[]);
+    assert_eq!(undated.status.code(), Some(2));
+    let why = text(&undated.stderr);
+    assert!(
+        why.contains("no validity date") && why.contains("--valid-until YYYY-MM-DD"),
+        "{why}"
+    );
+    assert_eq!(exported().lines().count(), 1, "nothing stored: {}", exported());
+    let dry = import(&["--dry-run"]);
+    assert_eq!(dry.status.code(), Some(2), "a dry run says so too");
+
+    let unreadable = import(&["--valid-until", "31/12/2099"]);
+    assert_eq!(unreadable.status.code(), Some(2));
+    assert!(
+        text(&unreadable.stderr).contains("YYYY-MM-DD"),
+        "{}",
+        text(&unreadable.stderr)
+    );
+    let past = import(&["--valid-until", "2001-01-31"]);
+    assert_eq!(past.status.code(), Some(2));
+    assert!(text(&past.stderr).contains("before today"), "{}", text(&past.stderr));
+
+    let dated = import(&["--valid-until", "2099-06-30"]);
+    assert!(dated.status.success(), "{}", text(&dated.stderr));
+    assert!(
+        text(&dated.stdout).contains("imported 8 quote(s)"),
+        "{}",
+        text(&dated.stdout)
+    );
+    let csv = exported();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 8, "{csv}");
+    assert!(
+        rows.iter().all(|r| r.contains(",2099-06-30")),
+        "every quote holds the date given: {csv}"
+    );
+    std::fs::remove_dir_all(dir).ok();
 }
 
 const RUN_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/runs/fixtures");
@@ -386,6 +458,114 @@ fn tco_runs_the_example_scenario_and_names_bad_fields() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("efficiency"), "{}", text(&out.stderr));
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// The cost page's JSON export of two quotes for one workload, as the router answers it.
+async fn exported_comparison() -> Value {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "A").await;
+    app.create_member(&admin, "pam@example.com", team, "procurement").await;
+    let pam = app.login("pam@example.com", PASSWORD).await;
+    let workload = app.create_workload(&pam, "Nightly batch").await;
+    app.create_quote(&pam, "L4-ONE").await;
+    app.create_quote(&pam, "L4-TWO").await;
+    let q = format!("workload={workload}&setup_h=0&rerun_pct=0&efficiency_pct=100&egress_gb=0&ingress_gb=0");
+    let res = app.get(&format!("/tco/export.json?{q}"), Some(&pam), None).await;
+    assert_eq!(res.status, http::StatusCode::OK, "{}", res.body);
+    serde_json::from_str(&res.body).unwrap()
+}
+
+fn totals(result: &Value) -> Vec<(String, String)> {
+    result["quotes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| (q["label"].as_str().unwrap().to_owned(), q["compared_total"].to_string()))
+        .collect()
+}
+
+#[tokio::test]
+async fn tco_reruns_the_cost_pages_export_as_it_is_and_says_whether_the_stored_result_holds() {
+    let exported = exported_comparison().await;
+    assert_eq!(totals(&exported["result"]).len(), 2, "{exported}");
+    let dir = std::env::temp_dir().join(format!("nl-tco-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, body: &Value| {
+        let path = dir.join(name);
+        std::fs::write(&path, serde_json::to_string_pretty(body).unwrap()).unwrap();
+        path
+    };
+
+    // The export as downloaded: same totals, and the stored result is confirmed.
+    let export = file("cost-comparison.json", &exported);
+    let run = server::tools_cli::tco(&export).unwrap();
+    let rerun: Value = serde_json::from_str(&run.json).unwrap();
+    assert_eq!(totals(&rerun), totals(&exported["result"]));
+    assert_eq!(rerun, exported["result"]);
+    assert_eq!(run.stored, Some(Vec::new()), "nothing differs");
+    let out = run_plain(&["tco", export.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("equals the recomputed"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+        exported["result"]
+    );
+
+    // A stored figure changed after the export: the rerun names the quote and both totals.
+    let mut edited = exported.clone();
+    let id = edited["result"]["quotes"][0]["id"].as_str().unwrap().to_owned();
+    edited["result"]["quotes"][0]["compared_total"] = json!("1.00");
+    let edited = file("edited.json", &edited);
+    let differences = server::tools_cli::tco(&edited).unwrap().stored.unwrap();
+    assert_eq!(differences.len(), 1, "{differences:?}");
+    assert!(
+        differences[0].contains(&format!("quote {id}")) && differences[0].contains("(stored: rank 1 total 1.00)"),
+        "{differences:?}"
+    );
+    let out = run_plain(&["tco", edited.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("differs"), "{}", text(&out.stderr));
+
+    // The bare scenario still runs, with the same totals and no stored result to check.
+    let bare = file("scenario.json", &exported["scenario"]);
+    let run = server::tools_cli::tco(&bare).unwrap();
+    assert_eq!(run.stored, None);
+    assert_eq!(
+        totals(&serde_json::from_str(&run.json).unwrap()),
+        totals(&exported["result"])
+    );
+
+    // Neither: the message says what was expected.
+    for (name, body) in [("list.json", json!([1, 2])), ("other.json", json!({ "quote": "x" }))] {
+        let err = server::tools_cli::tco(&file(name, &body)).unwrap_err();
+        assert!(
+            err.contains("expected a scenario") && err.contains("JSON export (an object with scenario and result)"),
+            "{err}"
+        );
+    }
+    let empty = file("empty-export.json", &json!({ "scenario": null, "result": null }));
+    assert!(
+        server::tools_cli::tco(&empty)
+            .unwrap_err()
+            .contains("holds no scenario")
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn tco_help_names_both_files_it_reads() {
+    let help = run_plain(&["tco", "--help"]);
+    assert!(help.status.success());
+    let help = text(&help.stdout);
+    assert!(
+        help.contains("cost page's JSON export") && help.contains("bare scenario"),
+        "{help}"
+    );
 }
 
 /// An approved order in a fresh database file: events 1–4 (create, item answered, submit,

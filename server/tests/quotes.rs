@@ -290,6 +290,158 @@ async fn import_previews_every_problem_then_saves_all_or_nothing() {
     assert_eq!(count(&d).await, 3);
 }
 
+/// The import preview's row on `line`.
+fn preview_row(outcome: &Value, line: u64) -> &Value {
+    outcome["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["line"] == line)
+        .unwrap_or_else(|| panic!("line {line}: {outcome}"))
+}
+
+/// The cell `key` of a previewed row.
+fn cell<'a>(row: &'a Value, key: &str) -> &'a Value {
+    row["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == key)
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_preview_lists_the_rows_to_create_with_each_error_in_its_cell() {
+    let d = desk().await;
+    let req = json!({ "request": { "content": ONE_BAD_ROW, "format": "auto", "vendor": "", "currency": "USD" }, "save": false });
+    let o = json(&d.app.call_json("/api/quotes/import", &req, Some(&d.buyer_a)).await.body);
+    assert_eq!(o["rows"].as_array().unwrap().len(), 3, "{o}");
+    let good = preview_row(&o, 2);
+    assert_eq!(good["status"], "ready");
+    let texts: Vec<&str> = good["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "算力港",
+            "SLG-A10-1X",
+            "1 × A10 24GB",
+            "24 GiB",
+            "4.20 CNY/h per node",
+            "2025-03-31",
+            ""
+        ]
+    );
+    let bad = preview_row(&o, 3);
+    assert_eq!(bad["status"], "error");
+    assert_eq!(cell(bad, "vram")["text"], "20GB", "the file's own text: {bad}");
+    assert!(
+        cell(bad, "vram")["problems"][0].as_str().unwrap().contains("number"),
+        "{bad}"
+    );
+    assert!(cell(bad, "reference")["problems"].as_array().unwrap().is_empty());
+    assert_eq!(o["more_rows"], 0);
+    assert_eq!(o["asks_valid_until"], false);
+
+    // A skipped row is listed in its place; a catalog's rows show the date given.
+    let sky = json!({ "request": { "content": LAMBDA, "format": "auto", "vendor": "Lambda", "currency": "USD", "valid_until": "2099-12-31" }, "save": false });
+    let o = json(&d.app.call_json("/api/quotes/import", &sky, Some(&d.buyer_a)).await.body);
+    let skipped = preview_row(&o, 6);
+    assert_eq!(skipped["status"], "skipped");
+    assert!(
+        skipped["skipped_because"].as_str().unwrap().contains("GPU"),
+        "{skipped}"
+    );
+    assert_eq!(cell(preview_row(&o, 2), "valid_until")["text"], "2099-12-31");
+
+    // A file longer than the preview: the first rows, the count of the rest, every error kept.
+    let mut long = String::from(GOOD_CSV.lines().next().unwrap());
+    long.push('\n');
+    let row = GOOD_CSV.lines().nth(1).unwrap();
+    let first = row.split(',').next().unwrap();
+    for i in 0..250 {
+        long.push_str(&row.replacen(first, &format!("{first}-{i}"), 1));
+        long.push('\n');
+    }
+    long.push_str(&row.replacen(first, "LAST", 1).replace(",80,79.2,", ",lots,79.2,"));
+    long.push('\n');
+    let req =
+        json!({ "request": { "content": long, "format": "auto", "vendor": "", "currency": "USD" }, "save": false });
+    let o = json(&d.app.call_json("/api/quotes/import", &req, Some(&d.buyer_a)).await.body);
+    assert_eq!(o["rows"].as_array().unwrap().len(), 200, "the first 200 rows");
+    assert_eq!(o["more_rows"], 51);
+    assert_eq!(o["bad"], 1);
+    assert!(
+        o["problems"].as_array().unwrap().iter().any(|p| p["line"] == 252),
+        "{}",
+        o["problems"]
+    );
+}
+
+#[tokio::test]
+async fn a_skypilot_catalog_asks_for_its_validity_date_before_it_is_saved() {
+    let d = desk().await;
+    let req = |valid_until: &str, save: bool| json!({ "request": { "content": LAMBDA, "format": "auto", "vendor": "Lambda", "currency": "USD", "valid_until": valid_until }, "save": save });
+    let ask = |valid_until: &'static str, save: bool| {
+        let body = req(valid_until, save);
+        let app = &d.app;
+        let cookie = &d.buyer_a;
+        async move { json(&app.call_json("/api/quotes/import", &body, Some(cookie)).await.body) }
+    };
+
+    let check = ask("", false).await;
+    assert_eq!(check["asks_valid_until"], true, "{check}");
+    assert!(
+        check["valid_until_problem"].is_null(),
+        "not an error before saving: {check}"
+    );
+    assert_eq!((check["ready"].as_u64(), check["bad"].as_u64()), (Some(8), Some(0)));
+    assert_eq!(
+        cell(preview_row(&check, 2), "valid_until")["text"],
+        "",
+        "no made-up date"
+    );
+
+    let refused = ask("", true).await;
+    assert!(refused["saved"].is_null(), "{refused}");
+    assert!(
+        refused["valid_until_problem"].as_str().unwrap().contains("valid until"),
+        "{refused}"
+    );
+    let unreadable = ask("next month", true).await;
+    assert!(
+        unreadable["valid_until_problem"]
+            .as_str()
+            .unwrap()
+            .contains("YYYY-MM-DD"),
+        "{unreadable}"
+    );
+    let past = ask("2001-01-31", true).await;
+    assert!(
+        past["valid_until_problem"].as_str().unwrap().contains("before today"),
+        "{past}"
+    );
+    assert!(past["saved"].is_null());
+    assert_eq!(count(&d).await, 0, "nothing saved without a usable date");
+    // An API client that predates the field gets the same answer, not a 400.
+    let old = json!({ "request": { "content": LAMBDA, "format": "auto", "vendor": "Lambda", "currency": "USD" }, "save": true });
+    let old = json(&d.app.call_json("/api/quotes/import", &old, Some(&d.buyer_a)).await.body);
+    assert!(
+        old["saved"].is_null() && old["valid_until_problem"].is_string(),
+        "{old}"
+    );
+
+    let done = ask("2099-06-30", true).await;
+    assert_eq!(done["saved"], 8, "{done}");
+    assert_eq!(count(&d).await, 8);
+    let csv = d.app.get("/quotes/export.csv", Some(&d.buyer_a), None).await.body;
+    assert!(csv.lines().skip(1).all(|l| l.contains(",2099-06-30")), "{csv}");
+}
+
 #[tokio::test]
 async fn oversized_imports_get_413_and_the_list_filters() {
     let d = desk().await;
@@ -297,7 +449,7 @@ async fn oversized_imports_get_413_and_the_list_filters() {
     let res = d.app.call_json("/api/quotes/import", &json!({ "request": { "content": huge, "format": "auto", "vendor": "", "currency": "USD" }, "save": false }), Some(&d.buyer_a)).await;
     assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE);
 
-    let req = json!({ "request": { "content": LAMBDA, "format": "skypilot", "vendor": "Lambda", "currency": "USD" }, "save": true });
+    let req = json!({ "request": { "content": LAMBDA, "format": "skypilot", "vendor": "Lambda", "currency": "USD", "valid_until": "2099-12-31" }, "save": true });
     let done = json(&d.app.call_json("/api/quotes/import", &req, Some(&d.buyer_a)).await.body);
     let saved = done["saved"].as_u64().unwrap();
     let all = json(

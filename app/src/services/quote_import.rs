@@ -10,6 +10,10 @@
 //!    and only those are saved ([`save`]): in one `BEGIN IMMEDIATE` transaction, vendors matched
 //!    by name (created when new) — all or nothing, so a refused row leaves nothing half-written.
 //!
+//! A SkyPilot catalog carries no validity date: the caller gives one ([`ImportSettings::valid_until`])
+//! and none is made up; until then [`CheckedFile::validity`] is [`CatalogValidity::Missing`] and
+//! nothing can be saved. [`preview`] lists the rows the file would create, problems in their cells.
+//!
 //! The callers keep their own wording of the outcome: the page answers in the reader's language,
 //! the command line in English on standard error.
 
@@ -25,6 +29,9 @@ use crate::{
     texts::quotes as text,
 };
 
+pub mod preview;
+pub use preview::{KeyField, PREVIEW_ROWS, PreviewCell, PreviewRow, RowStatus};
+
 /// What the caller chose for reading a file, and what a SkyPilot catalog does not say itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportSettings {
@@ -34,8 +41,9 @@ pub struct ImportSettings {
     pub vendor: Option<String>,
     /// The currency a SkyPilot catalog's prices are in.
     pub currency: Currency,
-    /// How many days from today a SkyPilot catalog price stays valid.
-    pub valid_days: u32,
+    /// The last day a SkyPilot catalog's prices hold (the catalog does not say); `None` until
+    /// the person importing gives it.
+    pub valid_until: Option<Date>,
     /// Files larger than this many bytes are refused.
     pub max_bytes: usize,
 }
@@ -86,10 +94,24 @@ impl RowProblem {
     }
 }
 
+/// Where the quotes' validity date comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatalogValidity {
+    /// Each row of the file states its own `valid_until` (NodeLedger's format).
+    InFile,
+    /// A catalog without expiry, and no date was given: it cannot be saved yet.
+    Missing,
+    /// The date given is before today: prices already expired cannot be imported.
+    BeforeToday(Date),
+    /// The date given for every quote of the catalog.
+    Given(Date),
+}
+
 /// A file read and judged row by row; nothing is saved yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckedFile {
     preview: ImportPreview,
+    validity: CatalogValidity,
 }
 
 impl CheckedFile {
@@ -97,6 +119,12 @@ impl CheckedFile {
     #[must_use]
     pub const fn format(&self) -> CsvFormat {
         self.preview.format
+    }
+
+    /// Where the quotes' validity date comes from; only `InFile` and `Given` can be saved.
+    #[must_use]
+    pub const fn validity(&self) -> CatalogValidity {
+        self.validity
     }
 
     /// Data rows read (skipped rows not counted).
@@ -149,10 +177,12 @@ impl CheckedFile {
         self.preview.rows.iter().map(|r| r.errors.len()).sum()
     }
 
-    /// The rows to save, only when no row is in error: the import is all or nothing.
+    /// The rows to save, only when no row is in error and the validity date is known: the
+    /// import is all or nothing.
     #[must_use]
     pub fn ready_to_save(&self) -> Option<ReadyRows<'_>> {
-        (self.bad_rows() == 0).then(|| ReadyRows(self.ready_rows()))
+        let dated = matches!(self.validity, CatalogValidity::InFile | CatalogValidity::Given(_));
+        (dated && self.bad_rows() == 0).then(|| ReadyRows(self.ready_rows()))
     }
 
     fn ready_rows(&self) -> Vec<(u64, &QuoteDraft)> {
@@ -184,19 +214,27 @@ impl ReadyRows<'_> {
     }
 }
 
-/// Reads `bytes` as a quote file; `today` becomes a SkyPilot catalog's `received_on`.
+/// Reads `bytes` as a quote file; `today` becomes a SkyPilot catalog's `received_on`, and a
+/// catalog's `valid_until` is the one given in `settings` (on or after `today`), never a guess.
 ///
 /// # Errors
 /// [`Refusal`] when the file as a whole cannot be imported.
 pub fn check(bytes: &[u8], settings: &ImportSettings, today: Date) -> Result<CheckedFile, Refusal> {
-    let mut defaults = ImportDefaults::new(settings.vendor.as_deref().unwrap_or(""), today, settings.valid_days);
+    let usable = settings.valid_until.filter(|d| *d >= today);
+    let mut defaults = ImportDefaults::new(settings.vendor.as_deref().unwrap_or(""), today, usable);
     defaults.currency = settings.currency;
     defaults.max_bytes = settings.max_bytes;
     let preview = quotes::import(bytes, settings.format, &defaults).map_err(Refusal::File)?;
     if preview.format == CsvFormat::SkyPilot && settings.vendor.is_none() {
         return Err(Refusal::VendorRequired);
     }
-    Ok(CheckedFile { preview })
+    let validity = match (preview.format, settings.valid_until) {
+        (CsvFormat::NodeLedger, _) => CatalogValidity::InFile,
+        (CsvFormat::SkyPilot, None) => CatalogValidity::Missing,
+        (CsvFormat::SkyPilot, Some(d)) if d < today => CatalogValidity::BeforeToday(d),
+        (CsvFormat::SkyPilot, Some(d)) => CatalogValidity::Given(d),
+    };
+    Ok(CheckedFile { preview, validity })
 }
 
 /// Saves the quotes of a clean file into the team, all or nothing, in one `BEGIN IMMEDIATE`
@@ -227,7 +265,7 @@ mod tests {
             format: None,
             vendor: vendor.map(str::to_owned),
             currency: Currency::USD,
-            valid_days: 30,
+            valid_until: None,
             max_bytes: 1 << 20,
         }
     }
@@ -272,13 +310,61 @@ mod tests {
     #[test]
     fn a_skypilot_catalog_needs_a_vendor_and_skips_cpu_rows_without_error() {
         assert_eq!(check(LAMBDA, &settings(None), today()), Err(Refusal::VendorRequired));
-        let file = check(LAMBDA, &settings(Some("Lambda")), today()).expect("readable");
+        let file = check(LAMBDA, &dated(Some("2027-01-31")), today()).expect("readable");
         assert_eq!(file.format(), CsvFormat::SkyPilot);
         assert_eq!(file.error_count(), 0);
         let ready = file.ready_to_save().expect("no errors");
         assert_eq!(ready.len(), file.rows());
         assert!(file.problems().iter().all(|p| !p.is_error()));
         assert_eq!(file.problems().len(), file.skipped());
+    }
+
+    fn dated(valid_until: Option<&str>) -> ImportSettings {
+        ImportSettings {
+            valid_until: valid_until.map(|d| Date::parse(d).expect("a real date")),
+            ..settings(Some("Lambda"))
+        }
+    }
+
+    #[test]
+    fn a_catalog_is_saved_only_with_the_validity_date_given_never_a_made_up_one() {
+        let file = check(LAMBDA, &dated(None), today()).expect("readable");
+        assert_eq!(file.validity(), CatalogValidity::Missing);
+        assert_eq!(
+            (file.error_count(), file.ready_to_save()),
+            (0, None),
+            "no date, nothing to save"
+        );
+
+        let past = check(LAMBDA, &dated(Some("2026-11-28")), today()).expect("readable");
+        assert_eq!(
+            past.validity(),
+            CatalogValidity::BeforeToday(Date::new(2026, 11, 28).expect("date"))
+        );
+        assert_eq!(past.ready_to_save(), None, "expired prices are not imported");
+
+        let given = Date::new(2027, 1, 31).expect("date");
+        let file = check(LAMBDA, &dated(Some("2027-01-31")), today()).expect("readable");
+        assert_eq!(file.validity(), CatalogValidity::Given(given));
+        let rows = file.ready_to_save().expect("dated and clean");
+        assert!(
+            rows.0
+                .iter()
+                .all(|(_, q)| q.valid_until == given && q.received_on == today())
+        );
+        // The same day as today is a valid last day.
+        let today_only = check(LAMBDA, &dated(Some("2026-11-29")), today()).expect("readable");
+        assert!(today_only.ready_to_save().is_some());
+        // Our own format states its dates row by row: a date given is not used.
+        let own = check(CLEAN, &dated(Some("2027-01-31")), today()).expect("readable");
+        assert_eq!(own.validity(), CatalogValidity::InFile);
+        assert!(
+            own.ready_to_save()
+                .expect("clean")
+                .0
+                .iter()
+                .all(|(_, q)| q.valid_until != given)
+        );
     }
 
     #[test]

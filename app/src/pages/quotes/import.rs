@@ -1,5 +1,10 @@
-//! Importing quotes from a CSV file: a preview with every problem (line, column, reason) before
-//! anything is saved; saving is all-or-nothing.
+//! Importing quotes from a CSV file: a preview of the rows the file would create, each problem
+//! in its cell (line, column, reason), before anything is saved; saving is all-or-nothing. A
+//! SkyPilot catalog states no validity date: the page asks for one before saving.
+
+mod preview;
+
+pub use preview::{CellView, RowView};
 
 use crate::{
     components::guard::member_page,
@@ -24,6 +29,10 @@ pub struct ImportRequest {
     pub vendor: String,
     /// Currency of SkyPilot catalog prices.
     pub currency: String,
+    /// The last day a SkyPilot catalog's prices hold (`YYYY-MM-DD`), required before saving one;
+    /// empty until given.
+    #[serde(default)]
+    pub valid_until: String,
 }
 
 /// One problem in the file.
@@ -50,6 +59,14 @@ pub struct ImportOutcome {
     pub bad: usize,
     /// Problems (at most 500 listed).
     pub problems: Vec<Problem>,
+    /// The first rows of the file as they would be saved (at most `PREVIEW_ROWS`).
+    pub rows: Vec<RowView>,
+    /// Rows of the file beyond those in `rows`.
+    pub more_rows: usize,
+    /// The file is a catalog without validity date: `valid_until` is asked for.
+    pub asks_valid_until: bool,
+    /// Why the `valid_until` given (or missing) does not allow saving yet.
+    pub valid_until_problem: Option<String>,
     /// Quotes saved (only when asked to save and the file was clean).
     pub saved: Option<usize>,
 }
@@ -66,8 +83,12 @@ mod server {
     use crate::{
         app::request_locale,
         auth,
-        domain::{quotes::CsvFormat, roles::Capability, tco::Currency},
-        services::quote_import::{self, CheckedFile, ImportSettings, Refusal},
+        domain::{
+            quotes::{CsvFormat, Date},
+            roles::Capability,
+            tco::Currency,
+        },
+        services::quote_import::{self, CatalogValidity, CheckedFile, ImportSettings, PREVIEW_ROWS, Refusal},
         store::{self, quotes::SaveImportError},
         texts::quotes as text,
     };
@@ -85,11 +106,13 @@ mod server {
         };
         let currency = Currency::parse(req.currency.trim()).map_err(|_| AppError::Invalid(Msg::QerrUnknownCurrency))?;
         let vendor = req.vendor.trim();
+        let date_text = req.valid_until.trim();
+        let valid_until = Date::parse(date_text).ok();
         let settings = ImportSettings {
             format,
             vendor: (!vendor.is_empty()).then(|| vendor.to_owned()),
             currency,
-            valid_days: 30,
+            valid_until,
             max_bytes: BROWSER_LIMIT_BYTES,
         };
         let file = match quote_import::check(req.content.as_bytes(), &settings, store::today()) {
@@ -106,6 +129,16 @@ mod server {
             }
         };
         let mut outcome = preview(locale, &file);
+        outcome.valid_until_problem = match file.validity() {
+            CatalogValidity::Missing if !date_text.is_empty() => {
+                Some(locale.t(Msg::ImportsValidUntilUnreadable).to_string())
+            }
+            CatalogValidity::Missing if save => Some(locale.t(Msg::ImportsValidUntilRequired).to_string()),
+            CatalogValidity::BeforeToday(d) => {
+                Some(locale.fmt(Msg::ImportsValidUntilPast, &[("date", &d.to_string())]))
+            }
+            _ => None,
+        };
         let Some(rows) = file.ready_to_save().filter(|rows| save && !rows.is_empty()) else {
             return Ok(outcome);
         };
@@ -159,6 +192,13 @@ mod server {
             ready: file.ready(),
             bad: file.bad_rows(),
             problems,
+            rows: quote_import::preview::rows(file, locale, PREVIEW_ROWS)
+                .into_iter()
+                .map(|row| super::preview::build::row_view(locale, row))
+                .collect(),
+            more_rows: quote_import::preview::rows_not_shown(file, PREVIEW_ROWS),
+            asks_valid_until: file.validity() != CatalogValidity::InFile,
+            valid_until_problem: None,
             saved: None,
         }
     }
@@ -190,33 +230,6 @@ async fn read_file(input: web_sys::HtmlInputElement) -> Result<(String, usize), 
     Ok((text, size))
 }
 
-fn outcome_view(o: ImportOutcome) -> impl IntoView {
-    let locale = use_locale();
-    let has_errors = o.bad > 0;
-    view! {
-        <section class="card" data-testid="import-result">
-            {o.file_error.map(|e| view! { <p class="form-error" role="alert">{e}</p> })}
-            {(!o.summary.is_empty()).then(|| view! { <p data-testid="import-summary">{o.summary.clone()}</p> })}
-            {o.saved.map(|n| view! {
-                <p class="form-ok" role="status" data-testid="import-done">
-                    {locale.fmt(Msg::ImportDone, &[("n", &n.to_string())])} " " <a href="/quotes">{t(Msg::QuotesBack)}</a>
-                </p>
-            })}
-            {(!o.problems.is_empty()).then(|| view! {
-                {has_errors.then(|| view! { <p class="form-error">{t(Msg::ImportFixAndRetry)}</p> })}
-                <table class="table" data-testid="import-problems">
-                    <thead><tr><th class="num">{t(Msg::ImportColLine)}</th><th>{t(Msg::ImportColColumn)}</th><th>{t(Msg::ImportColProblem)}</th></tr></thead>
-                    <tbody>
-                        {o.problems.into_iter().map(|p| view! {
-                            <tr><td class="num">{p.line}</td><td>{p.column}</td><td>{p.message}</td></tr>
-                        }).collect_view()}
-                    </tbody>
-                </table>
-            })}
-        </section>
-    }
-}
-
 /// What the page holds between checking a file and importing it.
 #[derive(Clone, Copy)]
 struct ImportForm {
@@ -225,6 +238,8 @@ struct ImportForm {
     format: RwSignal<String>,
     vendor: RwSignal<String>,
     currency: RwSignal<String>,
+    /// The validity date given for a SkyPilot catalog (`YYYY-MM-DD`), empty until entered.
+    valid_until: RwSignal<String>,
     /// What is going on (reading, checking, saving), while it does.
     status: RwSignal<Option<String>>,
     /// Why the browser could not read the chosen file.
@@ -242,6 +257,7 @@ impl ImportForm {
             format: RwSignal::new("auto".to_string()),
             vendor: RwSignal::new(String::new()),
             currency: RwSignal::new("USD".to_string()),
+            valid_until: RwSignal::new(String::new()),
             status: RwSignal::new(None),
             problem: RwSignal::new(None),
             checked: RwSignal::new(None),
@@ -267,6 +283,7 @@ impl ImportForm {
                             format: self.format.get_untracked(),
                             vendor: self.vendor.get_untracked(),
                             currency: self.currency.get_untracked(),
+                            valid_until: self.valid_until.get_untracked(),
                         };
                         self.checked.set(Some(req.clone()));
                         self.action.dispatch((req, false));
@@ -282,11 +299,23 @@ impl ImportForm {
         let _ = locale;
     }
 
-    /// Imports the file last checked.
+    /// Imports the file last checked, with the validity date as now entered.
     fn import_all(self, locale: Locale) {
-        if let Some(req) = self.checked.get_untracked() {
+        if let Some(mut req) = self.checked.get_untracked() {
+            req.valid_until = self.valid_until.get_untracked();
             self.status.set(Some(locale.t(Msg::ImportSaving).to_string()));
             self.action.dispatch((req, true));
+        }
+    }
+
+    /// The last check's answer about the validity date: `Some(problem)` when the file is a
+    /// catalog that needs one (`problem` says why the date given does not do yet).
+    fn asks_valid_until(self) -> Option<Option<String>> {
+        match self.action.value().get() {
+            Some(Ok(o)) if o.asks_valid_until && o.saved.is_none() && o.file_error.is_none() => {
+                Some(o.valid_until_problem)
+            }
+            _ => None,
         }
     }
 
@@ -311,6 +340,23 @@ impl ReadError {
             ),
             ReadError::BadUtf8(offset) => locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())]),
         }
+    }
+}
+
+/// The validity date a SkyPilot catalog does not state: required before saving, empty at first.
+fn valid_until_field(valid_until: RwSignal<String>, problem: Option<String>) -> impl IntoView {
+    let invalid = problem.is_some();
+    view! {
+        <div class="callout callout-warn" data-testid="import-valid-until">
+            <p>{t(Msg::ImportsNoValidity)}</p>
+            <label class="required">
+                {t(Msg::ImportsValidUntil)}
+                <input type="date" name="valid_until" required prop:value=move || valid_until.get()
+                    aria-invalid=invalid.then_some("true") aria-describedby=invalid.then_some("valid-until-problem")
+                    on:input=move |ev| valid_until.set(event_target_value(&ev)) />
+            </label>
+            {problem.map(|p| view! { <p class="field-error" id="valid-until-problem" role="alert">{p}</p> })}
+        </div>
     }
 }
 
@@ -344,10 +390,12 @@ fn import_form(form: ImportForm) -> impl IntoView {
                     <label>{t(Msg::ImportVendor)}<input type="text" name="vendor" on:input=move |ev| vendor.set(event_target_value(&ev)) /></label>
                     <label>{t(Msg::ImportCurrency)}<input type="text" name="currency" value="USD" maxlength="3" on:input=move |ev| currency.set(event_target_value(&ev)) /></label>
                 </div>
+                {move || form.asks_valid_until().map(|problem| valid_until_field(form.valid_until, problem))}
                 <p class="actions">
                     <button type="button" on:click=move |_| form.check(locale) disabled=move || pending.get()>{t(Msg::ImportPreview)}</button>
                     {move || form.ready().map(|n| view! {
-                        <button type="button" class="primary" data-testid="import-save" on:click=move |_| form.import_all(locale) disabled=move || pending.get()>
+                        <button type="button" class="primary" data-testid="import-save" on:click=move |_| form.import_all(locale)
+                            disabled=move || pending.get() || (form.asks_valid_until().is_some() && form.valid_until.get().trim().is_empty())>
                             {locale.fmt(Msg::ImportSave, &[("n", &n.to_string())])}
                         </button>
                     })}
@@ -378,7 +426,7 @@ pub fn QuoteImportPage() -> impl IntoView {
             <p class="lead">{t(Msg::ImportLead)}</p>
             {import_form(form)}
             {move || match form.action.value().get() {
-                Some(Ok(o)) => Some(outcome_view(o).into_any()),
+                Some(Ok(o)) => Some(preview::outcome_view(o).into_any()),
                 Some(Err(e)) => Some(view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }.into_any()),
                 None => None,
             }}

@@ -44,8 +44,10 @@ pub struct ImportDefaults {
     pub currency: Currency,
     /// Today: becomes `received_on`.
     pub today: Date,
-    /// `valid_until` = today + this many days.
-    pub valid_days: u32,
+    /// The date a catalog's prices are valid until, as the person importing it was told:
+    /// catalogs carry no expiry, and none is made up. `None` leaves the preview
+    /// [`ImportPreview::valid_until_missing`] (the rows then show `today` as a placeholder).
+    pub valid_until: Option<Date>,
     /// The billing step to record (catalogs do not say; per hour is the cautious choice).
     pub billing_increment: BillingIncrement,
     /// Whether a stopped instance bills compute (catalogs do not say; `true` is cautious).
@@ -56,12 +58,12 @@ pub struct ImportDefaults {
 
 impl ImportDefaults {
     /// USD, hourly billing, stopped instances billed, 50 MiB limit.
-    pub fn new(vendor: &str, today: Date, valid_days: u32) -> Self {
+    pub fn new(vendor: &str, today: Date, valid_until: Option<Date>) -> Self {
         ImportDefaults {
             vendor: vendor.to_owned(),
             currency: Currency::USD,
             today,
-            valid_days,
+            valid_until,
             billing_increment: BillingIncrement::Hour,
             stopped_bills_compute: true,
             max_bytes: DEFAULT_MAX_BYTES,
@@ -144,6 +146,11 @@ pub struct ImportRow {
     pub draft: Option<QuoteDraft>,
     /// Every problem found (cell and validation errors).
     pub errors: Vec<RowError>,
+    /// For a row whose cells could not all be read: the draft as far as it was read, with
+    /// placeholders in the cells of [`ImportRow::bad_cells`]. Shown in a preview, never saved.
+    pub as_read: Option<QuoteDraft>,
+    /// The cells that could not be read: the column as spelled in the file and its text.
+    pub bad_cells: Vec<(String, String)>,
 }
 
 /// The result of reading a file, to show before anything is saved.
@@ -157,12 +164,15 @@ pub struct ImportPreview {
     pub skipped: Vec<(u64, SkipReason)>,
     /// Header columns the format does not use (shown so that a typo is noticed).
     pub ignored_columns: Vec<String>,
+    /// A SkyPilot catalog read without [`ImportDefaults::valid_until`]: its prices have no
+    /// validity date yet, so nothing may be saved (every row's `valid_until` is a placeholder).
+    pub valid_until_missing: bool,
 }
 
 impl ImportPreview {
-    /// True when every row produced a draft without any error.
+    /// True when every row produced a draft without any error and the validity date is known.
     pub fn is_clean(&self) -> bool {
-        self.rows.iter().all(|r| r.draft.is_some() && r.errors.is_empty())
+        !self.valid_until_missing && self.rows.iter().all(|r| r.draft.is_some() && r.errors.is_empty())
     }
 
     /// The drafts of the rows without errors.
@@ -195,6 +205,10 @@ pub fn import(
     };
     match format {
         CsvFormat::NodeLedger => reader::run(text, header, &mut native::Native),
-        CsvFormat::SkyPilot => reader::run(text, header, &mut skypilot::SkyPilot::new(defaults)),
+        CsvFormat::SkyPilot => {
+            let mut preview = reader::run(text, header, &mut skypilot::SkyPilot::new(defaults))?;
+            preview.valid_until_missing = defaults.valid_until.is_none();
+            Ok(preview)
+        }
     }
 }

@@ -127,6 +127,7 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
         rows: Vec::new(),
         skipped: Vec::new(),
         ignored_columns,
+        valid_until_missing: false,
     };
     let mut seen: HashMap<(String, String), u64> = HashMap::new();
     let mut header_done = false;
@@ -136,11 +137,7 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
             Err(e) => {
                 let line = e.position().map_or(0, csv::Position::line);
                 let error = row_error(line, None, None, ErrorCode::MalformedRow);
-                preview.rows.push(ImportRow {
-                    line,
-                    draft: None,
-                    errors: vec![error],
-                });
+                preview.rows.push(ImportRow::unread(line, vec![error]));
                 continue;
             }
         };
@@ -160,12 +157,9 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
                 expected: header.names.len(),
                 found: rec.len(),
             };
-            let errors = vec![row_error(line, None, None, code)];
-            preview.rows.push(ImportRow {
-                line,
-                draft: None,
-                errors,
-            });
+            preview
+                .rows
+                .push(ImportRow::unread(line, vec![row_error(line, None, None, code)]));
             continue;
         }
         let mut cells = Cells::new(&rec, &header);
@@ -173,7 +167,11 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
             Err(reason) => preview.skipped.push((line, reason)),
             Ok(draft) => {
                 let failed = cells.into_failures();
-                let row = finish(line, draft, &failed, &header, fmt, &mut seen);
+                let mut row = finish(line, draft, &failed, &header, fmt, &mut seen);
+                row.bad_cells = failed
+                    .iter()
+                    .filter_map(|(col, _)| Some((header.spelling(col)?, cell_text(&rec, &header, col))))
+                    .collect();
                 preview.rows.push(row);
             }
         }
@@ -219,9 +217,8 @@ fn finish(
     }
     if !failed.is_empty() {
         return ImportRow {
-            line,
-            draft: None,
-            errors,
+            as_read: Some(draft),
+            ..ImportRow::unread(line, errors)
         };
     }
     let key = (draft.vendor.clone(), draft.reference.clone());
@@ -236,9 +233,29 @@ fn finish(
         }
     }
     ImportRow {
-        line,
         draft: Some(draft),
-        errors,
+        ..ImportRow::unread(line, errors)
+    }
+}
+
+/// The trimmed text of `col` in `rec`; `""` when the column is absent.
+fn cell_text(rec: &StringRecord, header: &Header, col: &str) -> String {
+    header
+        .position(col)
+        .and_then(|i| rec.get(i))
+        .map_or_else(String::new, |t| t.trim().to_owned())
+}
+
+impl ImportRow {
+    /// A row without a draft: only its errors are known.
+    fn unread(line: u64, errors: Vec<RowError>) -> Self {
+        ImportRow {
+            line,
+            draft: None,
+            errors,
+            as_read: None,
+            bad_cells: Vec::new(),
+        }
     }
 }
 

@@ -9,7 +9,6 @@ use super::cells::{Cells, parse_decimal};
 use super::gpu_info::parse_gpu_info;
 use super::reader::{Header, RowFormat};
 use super::{CsvFormat, ImportDefaults, SkipReason};
-use crate::domain::quotes::date::Date;
 use crate::domain::quotes::draft::{QuoteDraft, on_demand_sheet};
 use crate::domain::quotes::error::ErrorCode;
 use crate::domain::quotes::spec::{FormFactor, NodeSpec, Sharing};
@@ -46,13 +45,11 @@ const FIELDS: &[(&str, &str)] = &[
 /// Reads SkyPilot rows with the caller's defaults.
 pub(super) struct SkyPilot<'a> {
     defaults: &'a ImportDefaults,
-    valid_until: Option<Date>,
 }
 
 impl<'a> SkyPilot<'a> {
-    pub(super) fn new(defaults: &'a ImportDefaults) -> Self {
-        let valid_until = defaults.today.add_days(defaults.valid_days);
-        SkyPilot { defaults, valid_until }
+    pub(super) const fn new(defaults: &'a ImportDefaults) -> Self {
+        SkyPilot { defaults }
     }
 }
 
@@ -116,15 +113,12 @@ impl RowFormat for SkyPilot<'_> {
             format!("spot_price={spot}")
         };
         let d = self.defaults;
-        let valid_until = self.valid_until.unwrap_or_else(|| {
-            c.fail("valid_until", ErrorCode::InvalidDate);
-            d.today
-        });
         Ok(QuoteDraft {
             vendor: d.vendor.clone(),
             reference,
             received_on: d.today,
-            valid_until,
+            // Without a date the preview says so (`valid_until_missing`); today is a placeholder.
+            valid_until: d.valid_until.unwrap_or(d.today),
             spec,
             price: on_demand_sheet(
                 d.currency,

@@ -49,7 +49,7 @@ pub(super) fn workload() -> Workload {
     }
 }
 
-/// Import defaults for vendor `vendor` on 2025-05-01, valid 30 days.
+/// Import defaults for vendor `vendor` on 2025-05-01, catalog prices valid until 2025-05-31.
 pub(super) fn defaults(vendor: &str) -> ImportDefaults {
-    ImportDefaults::new(vendor, date("2025-05-01"), 30)
+    ImportDefaults::new(vendor, date("2025-05-01"), Some(date("2025-05-31")))
 }

@@ -84,6 +84,17 @@ fn one_bad_row_reports_line_and_column() {
     );
     assert!(p.rows[1].draft.is_none());
     assert_eq!(p.valid_drafts().count(), 2);
+    // What a preview shows of the bad row: the cell's own text and the rest as read.
+    assert_eq!(
+        p.rows[1].bad_cells,
+        vec![("spec.vram_gib".to_owned(), "20GB".to_owned())]
+    );
+    let as_read = p.rows[1].as_read.as_ref().expect("the rest was read");
+    assert_eq!(
+        (as_read.reference.as_str(), as_read.spec.gpu_model.as_str()),
+        ("SLG-A100-MIG", "A100 40GB")
+    );
+    assert!(p.rows[0].bad_cells.is_empty() && p.rows[0].as_read.is_none());
 }
 
 #[test]

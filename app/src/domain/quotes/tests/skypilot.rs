@@ -63,7 +63,7 @@ fn vast_catalog_with_reordered_columns() {
     let mut d = defaults("Vast.ai");
     d.currency = Currency::EUR;
     d.billing_increment = BillingIncrement::Second;
-    d.valid_days = 7;
+    d.valid_until = Some(date("2025-05-08"));
     let p = import(VAST, None, &d).expect("import");
     assert!(p.is_clean(), "{:?}", p.rows);
     assert_eq!(p.rows.len(), 6);
@@ -204,4 +204,22 @@ fn a_row_without_instance_type_is_an_error() {
     let p = read(csv.as_bytes(), "GCP");
     assert_eq!(p.rows[0].errors[0].column.as_deref(), Some("InstanceType"));
     assert_eq!(p.rows[0].errors[0].code, ErrorCode::Required);
+}
+
+#[test]
+fn a_catalog_without_a_validity_date_is_read_but_not_clean_and_no_date_is_made_up() {
+    let mut d = defaults("Lambda");
+    d.valid_until = None;
+    let p = import(LAMBDA, None, &d).expect("import");
+    assert!(p.valid_until_missing);
+    assert!(!p.is_clean(), "nothing may be saved without a date");
+    assert!(
+        p.rows.iter().all(|r| r.errors.is_empty()),
+        "not a row error: {:?}",
+        p.rows
+    );
+    assert_eq!(p.valid_drafts().count(), 8);
+    // The placeholder is today (a quote received today), never a guessed end of validity.
+    assert!(p.valid_drafts().all(|q| q.valid_until == q.received_on));
+    assert!(import(LAMBDA, None, &defaults("Lambda")).expect("import").is_clean());
 }

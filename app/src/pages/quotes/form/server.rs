@@ -106,7 +106,7 @@ pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -
         fields.insert("reference".into(), q.draft.reference.clone());
     }
     let csv_bytes = map_to_csv(&fields)?;
-    let defaults = ImportDefaults::new("", store::today(), 30);
+    let defaults = ImportDefaults::new("", store::today(), None);
     let preview = quotes::import(&csv_bytes, Some(CsvFormat::NodeLedger), &defaults).map_err(|e| {
         AppError::Invalid(match e {
             quotes::ImportError::MissingColumns { .. } => Msg::QerrRequired,
