@@ -3,6 +3,7 @@
 use crate::{
     components::{
         forms::{ActionError, reload_on_success},
+        notifications::Notifications,
         session::{Logout, SwitchTeam, get_session_info},
     },
     i18n::{Locale, Msg, t, use_locale},
@@ -66,6 +67,7 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
                 })}
         </nav>
         <TeamSwitch caller=caller.clone() />
+        <Notifications />
         <div class="user-menu">
             <a href="/account" class="user-name" data-testid="user-name">{caller.display_name}</a>
             <ActionForm action=logout attr:class="inline-form">
