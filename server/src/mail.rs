@@ -17,7 +17,7 @@ use app::{
     views::UserSummary,
 };
 use lettre::{
-    AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+    Address, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
     message::{Mailbox, header::ContentType},
 };
 use std::time::Duration;
@@ -98,6 +98,8 @@ pub struct Pass {
     pub mails: usize,
     /// To-do entries in them.
     pub entries: usize,
+    /// Mails that could not be built or were refused (tried again next pass).
+    pub failed: usize,
 }
 
 /// Mails the new to-do entries every `interval`, until the server stops. A failed pass is logged
@@ -107,7 +109,14 @@ pub async fn run(mailer: Mailer, db: Db, interval: Duration) {
     loop {
         tick.tick().await;
         match pass(&mailer, &db, store::today()).await {
-            Ok(p) if p.mails > 0 => tracing::info!(mails = p.mails, entries = p.entries, "to-do mail sent"),
+            Ok(p) if p.mails + p.failed > 0 => {
+                tracing::info!(
+                    mails = p.mails,
+                    entries = p.entries,
+                    failed = p.failed,
+                    "to-do mail pass"
+                );
+            }
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "to-do mail pass failed"),
         }
@@ -117,10 +126,14 @@ pub async fn run(mailer: Mailer, db: Db, interval: Duration) {
 /// One pass: for every enabled user, each team's to-do (and an administrator's site-wide one),
 /// less what was mailed before; one mail per team with something new.
 ///
+/// A mail that cannot be built or sent is logged, counted in [`Pass::failed`] and left for the
+/// next pass; the other users' mail goes out.
+///
 /// # Errors
-/// The first failure to load, send or record; what was sent before it stays recorded.
+/// The first failure to load or record; what was sent before it stays recorded.
 pub async fn pass(mailer: &Mailer, db: &Db, today: Date) -> Result<Pass, MailError> {
     let mut done = Pass::default();
+    let mut failed = 0;
     for user in store::users::list(db).await?.into_iter().filter(|u| !u.disabled) {
         let locale = notification_mail::locale(db, user.id).await?.unwrap_or_default();
         for group in groups(db, &user, today).await? {
@@ -140,8 +153,16 @@ pub async fn pass(mailer: &Mailer, db: &Db, today: Date) -> Result<Pass, MailErr
                 continue;
             }
             let entries: Vec<&Todo> = new.iter().map(|(e, _)| *e).collect();
-            let message = mailer.message(&user, locale, group.team.as_deref(), &entries)?;
-            mailer.transport.send(message).await?;
+            let sent = match mailer.message(&user, locale, group.team.as_deref(), &entries) {
+                Ok(message) => mailer.transport.send(message).await.map_err(MailError::from),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
+                // This user's mail waits for the next pass; the others go out now.
+                tracing::warn!(error = %e, user = user.id, "to-do mail not sent");
+                failed += 1;
+                continue;
+            }
             let keys: Vec<String> = new.into_iter().map(|(_, k)| k.clone()).collect();
             let mut tx = store::begin_write(db).await?;
             notification_mail::record_sent(&mut tx, user.id, &keys).await?;
@@ -150,6 +171,7 @@ pub async fn pass(mailer: &Mailer, db: &Db, today: Date) -> Result<Pass, MailErr
             done.entries += keys.len();
         }
     }
+    done.failed = failed;
     Ok(done)
 }
 
@@ -211,9 +233,11 @@ impl Mailer {
         }
         body.push_str(locale.t(Msg::MailFooter));
         body.push('\n');
-        let to: Mailbox = format!("{} <{}>", user.display_name.replace(['<', '>', '"'], ""), user.email)
+        let address: Address = user
+            .email
             .parse()
             .map_err(|e| MailError::Message(format!("recipient {}: {e}", user.email)))?;
+        let to = Mailbox::new(Some(user.display_name.clone()), address);
         Message::builder()
             .from(self.from.clone())
             .to(to)
