@@ -46,6 +46,8 @@ function count(page: Page, label: string) {
 }
 
 test("each role's dashboard and the header badge show what waits for them, and follow the team's work", async ({ page }) => {
+  // Three people answer a whole checklist through the API: longer than one page's default.
+  test.setTimeout(180_000);
   const consoleErrors = watchConsole(page);
   await ensureAdmin(page);
   await signIn(page, ADMIN.email);
