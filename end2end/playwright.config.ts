@@ -5,6 +5,23 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 /** The built server; `.ci/test` builds it with `cargo leptos build`. */
 const BIN = process.env.E2E_SERVER_BIN ?? "target/debug/nodeledger";
 
+/** Debian's Chromium, as every project uses it. */
+const CHROMIUM = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+      "--disable-quic",
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: "./tests",
   timeout: 60_000,
@@ -19,25 +36,11 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
+  // The first-run story needs the empty database, so it runs before every other spec (files
+  // otherwise run in name order, and `dashboard.spec.ts` sorts before `foundation.spec.ts`).
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--disable-sync",
-            "--disable-quic",
-          ],
-        },
-      },
-    },
+    { name: "first-run", testMatch: /foundation\.spec\.ts/, use: CHROMIUM },
+    { name: "chromium", testIgnore: /foundation\.spec\.ts/, dependencies: ["first-run"], use: CHROMIUM },
   ],
   // A fresh database for every run: the tests start from the first-run page.
   webServer: {

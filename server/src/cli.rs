@@ -243,6 +243,7 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
     };
     password::warm_up().await.map_err(|e| CliError::Usage(e.to_string()))?;
     tokio::spawn(housekeeping(pool.clone(), sessions));
+    spawn_mail(&cfg, &pool)?;
     let app = router::build(state, &cfg);
     // No Nagle delay: streamed pages are written in several chunks, and waiting for the
     // client's delayed ACK would add ~40 ms to every response.
@@ -257,6 +258,19 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
         .await?;
     pool.close().await;
     Ok(())
+}
+
+/// Starts the optional to-do mail when an SMTP server is configured (see `crate::mail`).
+fn spawn_mail(cfg: &ServeConfig, pool: &store::Db) -> Result<(), CliError> {
+    match crate::mail::Mailer::from_config(&cfg.mail, &cfg.public_url()) {
+        Ok(Some(mailer)) => {
+            tracing::info!(every_min = cfg.mail.interval().as_secs() / 60, "to-do mail on");
+            tokio::spawn(crate::mail::run(mailer, pool.clone(), cfg.mail.interval()));
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(e) => Err(CliError::Usage(e.to_string())),
+    }
 }
 
 /// Every ten minutes: delete expired sessions, sign-in attempts older than a day, and run files

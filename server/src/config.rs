@@ -40,6 +40,34 @@ pub struct ServeConfig {
     /// Largest benchmark result or telemetry file accepted, in MB (10^6 bytes).
     #[arg(long, env = "NODELEDGER_RUN_FILE_LIMIT_MB", default_value_t = 64)]
     pub run_file_limit_mb: u64,
+    /// The optional to-do mail.
+    #[command(flatten)]
+    pub mail: MailConfig,
+}
+
+/// The optional to-do mail (off unless an SMTP server is named): every few minutes each user is
+/// mailed the to-do entries that are new since their last mail.
+#[derive(Args, Clone, Debug, Default)]
+pub struct MailConfig {
+    /// SMTP server to send to-do mail through, e.g. `smtps://user:pass@mail.example.com:465`
+    /// (implicit TLS) or `smtp://user:pass@mail.example.com:587?tls=required` (STARTTLS). Unset:
+    /// no mail is sent.
+    #[arg(long, env = "NODELEDGER_SMTP_URL")]
+    pub smtp_url: Option<String>,
+    /// Sender of the to-do mail, e.g. `NodeLedger <nodeledger@example.com>` (needed with
+    /// `--smtp-url`).
+    #[arg(long, env = "NODELEDGER_SMTP_FROM")]
+    pub smtp_from: Option<String>,
+    /// Minutes between two passes of the to-do mail.
+    #[arg(long, env = "NODELEDGER_MAIL_INTERVAL_MIN", default_value_t = 5)]
+    pub mail_interval_min: u64,
+}
+
+impl MailConfig {
+    /// Time between two passes (at least a minute).
+    pub fn interval(&self) -> Duration {
+        Duration::from_secs(self.mail_interval_min.max(1) * 60)
+    }
 }
 
 impl ServeConfig {
@@ -82,6 +110,7 @@ impl ServeConfig {
             absolute_timeout_h: 12,
             body_limit: 2 * 1024 * 1024,
             run_file_limit_mb: 64,
+            mail: MailConfig::default(),
         }
     }
 }

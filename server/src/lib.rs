@@ -8,6 +8,7 @@ pub mod config;
 pub mod documents;
 pub mod export;
 pub mod lang;
+pub mod mail;
 pub mod orders;
 pub mod quotes_cli;
 pub mod router;

@@ -7,6 +7,7 @@
 use crate::{
     components::{
         forms::{ActionError, reload_on_success},
+        notifications::Notifications,
         session::{Logout, SwitchTeam, get_session_info},
     },
     i18n::{Locale, Msg, t, use_locale},
@@ -53,7 +54,9 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
     let is_admin = caller.is_admin;
     let menu = close_on_navigation();
     // Flat on purpose: the three disclosure lines wrap the nav, team and user menu unchanged.
+    // The notifications stay outside the menu: what waits for the user shows on a phone too.
     view! {
+        <Notifications />
         <details class="nav-menu" node_ref=menu data-testid="nav-menu">
         <summary class="nav-menu-toggle">{t(Msg::LayoutMenu)}</summary>
         <div class="nav-menu-body">

@@ -7,6 +7,7 @@ pub mod forms;
 pub mod guard;
 pub mod header;
 pub mod loaded;
+pub mod notifications;
 pub mod record_form;
 pub mod route;
 pub mod session;

@@ -2,6 +2,7 @@
 //! store and speak [`AppError`](crate::error::AppError).
 
 pub mod audit;
+pub mod dashboard;
 pub mod orders;
 pub mod quote_import;
 pub mod runs;

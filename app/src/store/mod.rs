@@ -11,6 +11,7 @@ pub mod documents;
 pub mod exchange_rates;
 pub mod login_attempts;
 pub mod memberships;
+pub mod notification_mail;
 pub mod orders;
 pub mod quotes;
 pub mod runs;

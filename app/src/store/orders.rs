@@ -281,3 +281,107 @@ pub async fn revisions_for_audit(
     .fetch_all(db)
     .await
 }
+
+/// A [`Row`] and the chosen quote revision's last valid day.
+type RowWithValidity = (
+    i64,
+    String,
+    i64,
+    i64,
+    i64,
+    i64,
+    String,
+    String,
+    Option<i64>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    String,
+    Option<String>,
+    Option<String>,
+);
+
+/// The team's orders whose latest revision is in one of `states`, each with the last valid day
+/// of the quote revision it has chosen (`None`: none chosen), oldest first. For dashboards.
+pub async fn latest_in_states(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    states: &[OrderState],
+) -> Result<Vec<(OrderRow, Option<String>)>, sqlx::Error> {
+    let states: Vec<&str> = states.iter().map(|s| state_str(*s)).collect();
+    let states = serde_json::to_string(&states).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let rows: Vec<RowWithValidity> = sqlx::query_as(
+        "SELECT o.id, o.title, o.workload_id, o.created_by, r.id, r.revision, r.state, r.content, r.submitted_by,
+                r.submitted_at, r.decided_by, r.decided_at, r.decision_comment, r.content_hash, q.valid_until
+         FROM orders o JOIN order_revisions r ON r.order_id = o.id
+         LEFT JOIN quote_revisions q ON q.id = json_extract(r.content, '$.quote_revision_id') AND q.team_id = o.team_id
+         WHERE o.team_id = ? AND r.revision = (SELECT MAX(revision) FROM order_revisions x WHERE x.order_id = o.id)
+           AND r.state IN (SELECT value FROM json_each(?)) ORDER BY o.id",
+    )
+    .bind(team_id)
+    .bind(&states)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(a, b, c, d, e, f, g, h, i, j, k, l, m, n, until)| {
+            Ok((row((a, b, c, d, e, f, g, h, i, j, k, l, m, n))?, until))
+        })
+        .collect()
+}
+
+/// How many of the team's orders are in each state (of their latest revision).
+pub async fn state_counts(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<(OrderState, i64)>, sqlx::Error> {
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT r.state, COUNT(*) FROM orders o JOIN order_revisions r ON r.order_id = o.id
+         WHERE o.team_id = ? AND r.revision = (SELECT MAX(revision) FROM order_revisions x WHERE x.order_id = o.id)
+         GROUP BY r.state",
+    )
+    .bind(team_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(|(s, n)| Ok((parse_state(&s)?, n))).collect()
+}
+
+/// A manager's decision on an order revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecisionRow {
+    pub order_id: i64,
+    pub title: String,
+    pub revision: i64,
+    /// Approved or rejected.
+    pub state: OrderState,
+    /// The manager's display name.
+    pub decided_by: String,
+    /// When (RFC 3339 UTC).
+    pub decided_at: String,
+}
+
+/// The team's latest decisions, newest first (at most `limit`).
+pub async fn recent_decisions(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    limit: i64,
+) -> Result<Vec<DecisionRow>, sqlx::Error> {
+    let rows: Vec<(i64, String, i64, String, String, String)> = sqlx::query_as(
+        "SELECT o.id, o.title, r.revision, r.state, COALESCE(u.display_name, ''), r.decided_at
+         FROM order_revisions r JOIN orders o ON o.id = r.order_id LEFT JOIN users u ON u.id = r.decided_by
+         WHERE r.team_id = ? AND r.state IN ('approved', 'rejected') AND r.decided_at IS NOT NULL
+         ORDER BY r.decided_at DESC, r.id DESC LIMIT ?",
+    )
+    .bind(team_id)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(order_id, title, revision, state, decided_by, decided_at)| {
+            Ok(DecisionRow {
+                order_id,
+                title,
+                revision,
+                state: parse_state(&state)?,
+                decided_by,
+                decided_at,
+            })
+        })
+        .collect()
+}

@@ -454,3 +454,32 @@ pub async fn set_judged(
     .await?;
     Ok(())
 }
+
+/// How many of the team's runs there are, and how many of them are valid.
+pub async fn counts(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<(i64, i64), sqlx::Error> {
+    sqlx::query_as("SELECT COUNT(*), COALESCE(SUM(status = 'valid'), 0) FROM runs WHERE team_id = ?")
+        .bind(team_id)
+        .fetch_one(db)
+        .await
+}
+
+/// The team's valid runs among `run_ids`, each with the quote it was measured on, as
+/// `(run id, quote id)`.
+pub async fn valid_of_quotes(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    run_ids: &[i64],
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    if run_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids = serde_json::to_string(run_ids).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    sqlx::query_as(
+        "SELECT r.id, q.quote_id FROM runs r JOIN quote_revisions q ON q.id = r.quote_revision_id
+         WHERE r.team_id = ? AND r.status = 'valid' AND r.id IN (SELECT value FROM json_each(?))",
+    )
+    .bind(team_id)
+    .bind(ids)
+    .fetch_all(db)
+    .await
+}

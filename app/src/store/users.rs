@@ -107,3 +107,18 @@ pub async fn count_active_admins(db: impl SqliteExecutor<'_>) -> Result<i64, sql
         .fetch_one(db)
         .await
 }
+
+/// Enabled users who belong to no team (site-wide, for administrators), by name.
+pub async fn without_team(db: impl SqliteExecutor<'_>) -> Result<Vec<crate::domain::dashboard::LoneUser>, sqlx::Error> {
+    let rows: Vec<(i64, String, String)> = sqlx::query_as(
+        "SELECT id, display_name, email FROM users u
+         WHERE disabled = 0 AND is_admin = 0 AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = u.id)
+         ORDER BY display_name, id LIMIT 200",
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(user_id, name, email)| crate::domain::dashboard::LoneUser { user_id, name, email })
+        .collect())
+}

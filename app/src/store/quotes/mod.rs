@@ -396,3 +396,71 @@ pub async fn latest_all(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec
          WHERE r.team_id = ? ORDER BY r.node_hourly_micros, r.id";
     summaries(db, sql, &[team_id]).await
 }
+
+/// The columns a dashboard's [`QuoteFact`](crate::domain::dashboard::QuoteFact) is read from.
+type FactRow = (i64, String, String, String);
+
+fn fact((quote_id, vendor, gpus, valid_until): FactRow) -> Result<crate::domain::dashboard::QuoteFact, sqlx::Error> {
+    let valid_until =
+        Date::parse(&valid_until).map_err(|e| sqlx::Error::Decode(format!("valid_until: {e:?}").into()))?;
+    Ok(crate::domain::dashboard::QuoteFact {
+        quote_id,
+        vendor,
+        gpus,
+        valid_until,
+    })
+}
+
+/// The team's current quotes whose last valid day is from `first` to `last` (both included),
+/// soonest first: one range seek on the quote list's page index.
+pub async fn expiring(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    first: Date,
+    last: Date,
+) -> Result<Vec<crate::domain::dashboard::QuoteFact>, sqlx::Error> {
+    let rows: Vec<FactRow> = sqlx::query_as(
+        "SELECT l.quote_id, v.name, l.gpus_per_node || '× ' || l.gpu_model, l.valid_until
+         FROM quote_list l JOIN vendors v ON v.id = l.vendor_id
+         WHERE l.team_id = ? AND l.valid_until BETWEEN ? AND ? ORDER BY l.valid_until, l.quote_id LIMIT 200",
+    )
+    .bind(team_id)
+    .bind(first.to_string())
+    .bind(last.to_string())
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(fact).collect()
+}
+
+/// The team's unexpired current quotes that no valid run (of any of their revisions) backs, by
+/// vendor (at most `limit`).
+pub async fn without_valid_run(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    today: Date,
+    limit: i64,
+) -> Result<Vec<crate::domain::dashboard::QuoteFact>, sqlx::Error> {
+    let rows: Vec<FactRow> = sqlx::query_as(
+        "SELECT l.quote_id, v.name, l.gpus_per_node || '× ' || l.gpu_model, l.valid_until
+         FROM quote_list l JOIN vendors v ON v.id = l.vendor_id
+         WHERE l.team_id = ? AND l.valid_until >= ?
+           AND NOT EXISTS (SELECT 1 FROM quote_revisions qr JOIN runs r ON r.quote_revision_id = qr.id
+                           WHERE qr.quote_id = l.quote_id AND r.team_id = l.team_id AND r.status = 'valid')
+         ORDER BY v.name, l.quote_id LIMIT ?",
+    )
+    .bind(team_id)
+    .bind(today.to_string())
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(fact).collect()
+}
+
+/// How many of the team's current quotes are still valid on `today`.
+pub async fn count_current(db: impl SqliteExecutor<'_>, team_id: i64, today: Date) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM quote_list WHERE team_id = ? AND valid_until >= ?")
+        .bind(team_id)
+        .bind(today.to_string())
+        .fetch_one(db)
+        .await
+}

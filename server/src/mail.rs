@@ -1,0 +1,249 @@
+//! The optional to-do mail: when an SMTP server is configured (`NODELEDGER_SMTP_URL`), a
+//! background task mails every enabled user, every few minutes, the to-do entries that are new
+//! since their last mail: the same entries as their dashboard and the header's badge
+//! (`app::services::dashboard::todo`), one mail per team, in the language they last used the
+//! app in. What was mailed is recorded (`notification_mail`), so no entry is mailed twice; an
+//! entry is recorded only once its mail was accepted by the server, so a failed send is retried
+//! on the next pass.
+
+use crate::config::MailConfig;
+use app::{
+    domain::{dashboard::Todo, quotes::Date},
+    error::AppError,
+    i18n::{Locale, Msg},
+    services::dashboard as todo,
+    store::{self, Db, notification_mail},
+    texts::dashboard as words,
+    views::UserSummary,
+};
+use lettre::{
+    Address, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor,
+    message::{Mailbox, header::ContentType},
+};
+use std::time::Duration;
+
+/// Why the mail could not be set up or sent.
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    /// The settings are incomplete or do not read.
+    #[error("mail settings: {0}")]
+    Config(String),
+    /// The SMTP server refused or could not be reached.
+    #[error("smtp: {0}")]
+    Smtp(#[from] lettre::transport::smtp::Error),
+    /// A message could not be built (e.g. an address that does not parse).
+    #[error("message: {0}")]
+    Message(String),
+    /// Loading the to-do or recording what was sent failed.
+    #[error("database: {0}")]
+    App(#[from] AppError),
+}
+
+impl From<sqlx::Error> for MailError {
+    fn from(e: sqlx::Error) -> Self {
+        MailError::App(AppError::from(e))
+    }
+}
+
+/// Sends to-do mail through one SMTP server.
+#[derive(Clone)]
+pub struct Mailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    from: Mailbox,
+    /// Links in the mail start with this (no trailing slash).
+    public_url: String,
+}
+
+impl Mailer {
+    /// The mailer the settings describe; `Ok(None)` when no SMTP server is configured.
+    ///
+    /// # Errors
+    /// A URL that does not read, or a URL without a sender.
+    pub fn from_config(cfg: &MailConfig, public_url: &str) -> Result<Option<Mailer>, MailError> {
+        let Some(url) = cfg.smtp_url.as_deref().filter(|u| !u.trim().is_empty()) else {
+            return Ok(None);
+        };
+        let from = cfg
+            .smtp_from
+            .as_deref()
+            .ok_or_else(|| MailError::Config("NODELEDGER_SMTP_FROM is required with NODELEDGER_SMTP_URL".into()))?;
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url.trim())?.build();
+        Ok(Some(Mailer::new(transport, from, public_url)?))
+    }
+
+    /// A mailer over `transport`, sending as `from`, linking to `public_url`.
+    ///
+    /// # Errors
+    /// A sender that is not a mailbox.
+    pub fn new(
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: &str,
+        public_url: &str,
+    ) -> Result<Mailer, MailError> {
+        let from = from
+            .parse()
+            .map_err(|e| MailError::Config(format!("NODELEDGER_SMTP_FROM {from:?}: {e}")))?;
+        Ok(Mailer {
+            transport,
+            from,
+            public_url: public_url.trim_end_matches('/').to_string(),
+        })
+    }
+}
+
+/// What one pass did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pass {
+    /// Mails accepted by the server.
+    pub mails: usize,
+    /// To-do entries in them.
+    pub entries: usize,
+    /// Mails that could not be built or were refused (tried again next pass).
+    pub failed: usize,
+}
+
+/// Mails the new to-do entries every `interval`, until the server stops. A failed pass is logged
+/// and tried again at the next tick.
+pub async fn run(mailer: Mailer, db: Db, interval: Duration) {
+    let mut tick = tokio::time::interval(interval);
+    loop {
+        tick.tick().await;
+        match pass(&mailer, &db, store::today()).await {
+            Ok(p) if p.mails + p.failed > 0 => {
+                tracing::info!(
+                    mails = p.mails,
+                    entries = p.entries,
+                    failed = p.failed,
+                    "to-do mail pass"
+                );
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "to-do mail pass failed"),
+        }
+    }
+}
+
+/// One pass: for every enabled user, each team's to-do (and an administrator's site-wide one),
+/// less what was mailed before; one mail per team with something new.
+///
+/// A mail that cannot be built or sent is logged, counted in [`Pass::failed`] and left for the
+/// next pass; the other users' mail goes out.
+///
+/// # Errors
+/// The first failure to load or record; what was sent before it stays recorded.
+pub async fn pass(mailer: &Mailer, db: &Db, today: Date) -> Result<Pass, MailError> {
+    let mut done = Pass::default();
+    let mut failed = 0;
+    for user in store::users::list(db).await?.into_iter().filter(|u| !u.disabled) {
+        let locale = notification_mail::locale(db, user.id).await?.unwrap_or_default();
+        for group in groups(db, &user, today).await? {
+            let keys: Vec<String> = group
+                .entries
+                .iter()
+                .map(|e| format!("{}:{}", group.prefix, e.key()))
+                .collect();
+            let sent = notification_mail::already_sent(db, user.id, &keys).await?;
+            let new: Vec<(&Todo, &String)> = group
+                .entries
+                .iter()
+                .zip(&keys)
+                .filter(|(_, k)| !sent.contains(k))
+                .collect();
+            if new.is_empty() {
+                continue;
+            }
+            let entries: Vec<&Todo> = new.iter().map(|(e, _)| *e).collect();
+            let sent = match mailer.message(&user, locale, group.team.as_deref(), &entries) {
+                Ok(message) => mailer.transport.send(message).await.map_err(MailError::from),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
+                // This user's mail waits for the next pass; the others go out now.
+                tracing::warn!(error = %e, user = user.id, "to-do mail not sent");
+                failed += 1;
+                continue;
+            }
+            let keys: Vec<String> = new.into_iter().map(|(_, k)| k.clone()).collect();
+            let mut tx = store::begin_write(db).await?;
+            notification_mail::record_sent(&mut tx, user.id, &keys).await?;
+            tx.commit().await?;
+            done.mails += 1;
+            done.entries += keys.len();
+        }
+    }
+    done.failed = failed;
+    Ok(done)
+}
+
+/// The entries of one mail: a team's (named) or the site's (`team: None`).
+struct Group {
+    /// What the recorded keys start with: `t<team id>` or `site`.
+    prefix: String,
+    team: Option<String>,
+    entries: Vec<Todo>,
+}
+
+async fn groups(db: &Db, user: &UserSummary, today: Date) -> Result<Vec<Group>, MailError> {
+    let mut groups = Vec::new();
+    for m in store::memberships::of_user(db, user.id).await? {
+        let entries = todo::team_todo(db, user.id, &m, today).await?;
+        groups.push(Group {
+            prefix: format!("t{}", m.team_id),
+            team: Some(m.team_name),
+            entries,
+        });
+    }
+    if user.is_admin {
+        groups.push(Group {
+            prefix: "site".into(),
+            team: None,
+            entries: todo::admin_todo(db).await?,
+        });
+    }
+    Ok(groups)
+}
+
+impl Mailer {
+    /// The mail of `entries` to `user`: each entry's line, its detail and its link.
+    fn message(
+        &self,
+        user: &UserSummary,
+        locale: Locale,
+        team: Option<&str>,
+        entries: &[&Todo],
+    ) -> Result<Message, MailError> {
+        let n = entries.len().to_string();
+        let (subject, intro) = match team {
+            Some(team) => (
+                locale.fmt(Msg::MailSubject, &[("n", &n), ("team", team)]),
+                locale.fmt(Msg::MailIntro, &[("team", team)]),
+            ),
+            None => (
+                locale.fmt(Msg::MailSubjectSite, &[("n", &n)]),
+                locale.t(Msg::MailIntroSite).to_string(),
+            ),
+        };
+        let mut body = format!("{intro}\n\n");
+        for entry in entries {
+            body.push_str(&format!("- {}\n", words::todo(locale, entry)));
+            if let Some(detail) = words::todo_detail(locale, entry) {
+                body.push_str(&format!("  {detail}\n"));
+            }
+            body.push_str(&format!("  {}{}\n\n", self.public_url, entry.href()));
+        }
+        body.push_str(locale.t(Msg::MailFooter));
+        body.push('\n');
+        let address: Address = user
+            .email
+            .parse()
+            .map_err(|e| MailError::Message(format!("recipient {}: {e}", user.email)))?;
+        let to = Mailbox::new(Some(user.display_name.clone()), address);
+        Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(subject)
+            .header(ContentType::TEXT_PLAIN)
+            .body(body)
+            .map_err(|e| MailError::Message(e.to_string()))
+    }
+}

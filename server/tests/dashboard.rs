@@ -1,0 +1,427 @@
+//! Dashboards, notifications and the optional to-do mail through the router: each role's counts
+//! and to-do follow what the team does, the header's list is the same to-do, and the mail sends
+//! each new entry once, through a fake SMTP server.
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
+mod common;
+#[path = "dashboard/fake_smtp.rs"]
+mod fake_smtp;
+
+use app::{
+    domain::checklist::{Expert, OrderKind, applicable_items},
+    store,
+};
+use common::{PASSWORD, TestApp};
+use fake_smtp::{decoded, fake_smtp};
+use http::StatusCode;
+use lettre::{AsyncSmtpTransport, Tokio1Executor};
+use serde_json::{Value, json};
+use server::mail::{Mailer, Pass, pass};
+use tokio::net::TcpListener;
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+struct Team {
+    app: TestApp,
+    admin: String,
+    pam: String,
+    eve: String,
+    max: String,
+    workload: i64,
+}
+
+async fn team() -> Team {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let a = app.create_team(&admin, "A").await;
+    for (who, role) in [("pam", "procurement"), ("eve", "engineer"), ("max", "manager")] {
+        app.create_member(&admin, &format!("{who}@example.com"), a, role).await;
+    }
+    let pam = app.login("pam@example.com", PASSWORD).await;
+    let eve = app.login("eve@example.com", PASSWORD).await;
+    let max = app.login("max@example.com", PASSWORD).await;
+    let workload = app.create_workload(&pam, "Batch job").await;
+    Team {
+        app,
+        admin,
+        pam,
+        eve,
+        max,
+        workload,
+    }
+}
+
+impl Team {
+    async fn dashboard(&self, cookie: &str) -> Value {
+        let res = self.app.call("/api/dashboard", &[], Some(cookie)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        json(&res.body)
+    }
+
+    async fn notifications(&self, cookie: &str) -> Vec<Value> {
+        let res = self.app.call("/api/notifications", &[], Some(cookie)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        json(&res.body).as_array().unwrap().clone()
+    }
+
+    /// A quote valid for `days` more days (from today), as procurement; returns its id.
+    async fn quote_valid_for(&self, reference: &str, days: u32) -> i64 {
+        let today = store::today();
+        let until = today.add_days(days).unwrap().to_string();
+        let fields: Vec<(String, String)> = [
+            ("vendor", "Short GPU"),
+            ("reference", reference),
+            ("received_on", &today.to_string()),
+            ("valid_until", &until),
+            ("spec.gpu_model", "A10 24GB"),
+            ("spec.gpus_per_node", "2"),
+            ("spec.vram_gib", "24"),
+            ("spec.sharing", "exclusive"),
+            ("currency", "CNY"),
+            ("price.basis", "per_node"),
+            ("price.on_demand_hourly", "6.00"),
+            ("price.billing_increment", "hour"),
+            ("price.stopped_bills_compute", "no"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
+        .chain([("quote_id".to_string(), String::new())])
+        .collect();
+        let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let res = self.app.call("/api/quotes/save", &form, Some(&self.pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        json(&res.body)["quote_id"].as_i64().unwrap()
+    }
+}
+
+fn kinds(entries: &[Value]) -> Vec<&str> {
+    entries.iter().map(|e| e["kind"].as_str().unwrap()).collect()
+}
+
+fn count(board: &Value, what: &Value) -> i64 {
+    board["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| &c["what"] == what)
+        .unwrap_or_else(|| panic!("no count {what} in {board}"))["n"]
+        .as_i64()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_same() {
+    let t = team().await;
+    // An empty team: the counts are zero and nothing waits.
+    let board = t.dashboard(&t.pam).await;
+    assert_eq!(count(&board, &json!("current_quotes")), 0);
+    assert!(board["todo"].as_array().unwrap().is_empty());
+    assert!(t.notifications(&t.eve).await.is_empty());
+
+    let lasting = t.app.create_quote(&t.pam, "L4-1").await;
+    let expiring = t.quote_valid_for("A10-soon", 3).await;
+    let order = t.app.create_order(&t.pam, "Batch nodes", t.workload).await;
+
+    let board = t.dashboard(&t.pam).await;
+    assert_eq!(count(&board, &json!("current_quotes")), 2);
+    assert_eq!(count(&board, &json!({ "orders": "draft" })), 1);
+    assert_eq!(count(&board, &json!({ "orders": "submitted" })), 0);
+    let todo = board["todo"].as_array().unwrap();
+    assert_eq!(kinds(todo), ["order_draft", "quote_expiring"]);
+    assert_eq!(todo[0]["order_id"], order);
+    let blocks = todo[0]["blocks"].to_string();
+    assert!(
+        blocks.contains("no_quote") && blocks.contains("no_run") && blocks.contains("items"),
+        "{blocks}"
+    );
+    assert_eq!(todo[1]["quote"]["quote_id"], expiring);
+    assert_eq!(todo[1]["quote"]["gpus"], "2× A10 24GB");
+    assert_eq!(todo[1]["days_left"], 3);
+    assert_eq!(
+        t.notifications(&t.pam).await,
+        *todo,
+        "the header lists the dashboard's to-do"
+    );
+
+    // Engineers: the order's items for them, and both quotes still lack a valid run.
+    let board = t.dashboard(&t.eve).await;
+    assert_eq!(count(&board, &json!("runs")), 0);
+    let todo = board["todo"].as_array().unwrap();
+    assert_eq!(
+        kinds(todo),
+        ["items_to_answer", "quote_without_run", "quote_without_run"]
+    );
+    let engineer_items: Vec<&str> = applicable_items(OrderKind::Batch, false)
+        .into_iter()
+        .filter(|i| i.expert == Expert::Engineer)
+        .map(|i| i.id)
+        .collect();
+    assert_eq!(todo[0]["items"], engineer_items.len());
+    assert_eq!(todo[0]["first_item"], engineer_items[0]);
+    let quotes: Vec<i64> = todo[1..]
+        .iter()
+        .map(|e| e["quote"]["quote_id"].as_i64().unwrap())
+        .collect();
+    assert!(quotes.contains(&lasting) && quotes.contains(&expiring));
+
+    // An engineer answers one of theirs: one fewer waits.
+    let o = order.to_string();
+    let form = [
+        ("order_id", o.as_str()),
+        ("item_id", engineer_items[0]),
+        ("status", "not_applicable"),
+        ("status_note", "single-node batch"),
+        ("answer", ""),
+        ("evidence_run", ""),
+        ("evidence_note", ""),
+    ];
+    let res = t.app.call("/api/orders/answer", &form, Some(&t.eve)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let todo = t.notifications(&t.eve).await;
+    assert_eq!(todo[0]["items"], engineer_items.len() - 1);
+
+    // Managers: nothing to sign yet; no decisions.
+    let board = t.dashboard(&t.max).await;
+    assert!(board["todo"].as_array().unwrap().is_empty());
+    assert!(board["decisions"].as_array().unwrap().is_empty());
+
+    // Another team sees none of it.
+    let b = t.app.create_team(&t.admin, "B").await;
+    t.app.create_member(&t.admin, "bea@example.com", b, "procurement").await;
+    let bea = t.app.login("bea@example.com", PASSWORD).await;
+    let board = t.dashboard(&bea).await;
+    assert_eq!(count(&board, &json!("current_quotes")), 0);
+    assert_eq!(count(&board, &json!({ "orders": "draft" })), 0);
+    assert!(board["todo"].as_array().unwrap().is_empty(), "{board}");
+}
+
+/// A 15-minute canonical run on the quoted L4 (24 GiB), with telemetry every 30 s: valid.
+fn l4_run() -> String {
+    let telemetry: Vec<Value> = (0..=30)
+        .map(|i| json!({ "t": f64::from(i) * 30.0, "gpu": 0, "util_pct": 90.0, "mem_used_mib": 18000.0, "sm_clock_mhz": 1900.0, "temp_c": 60.0, "power_w": 70.0 }))
+        .collect();
+    json!({ "schema": "nodeledger.run/v1", "source_format": "canonical",
+        "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1, "vram_total_mib": 24576.0 },
+        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
+        "vram_peak_mib": 18000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry })
+    .to_string()
+}
+
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
+async fn a_submitted_order_waits_on_the_managers_dashboard_until_decided() {
+    let t = team().await;
+    let quote = t.app.create_quote(&t.pam, "L4-1").await;
+    let token = t.app.create_token(&t.eve, "ci").await;
+    let (q, w) = (quote.to_string(), t.workload.to_string());
+    let res = t
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[
+                ("result", Some("r.json"), l4_run().as_bytes()),
+                ("quote", None, q.as_bytes()),
+                ("workload", None, w.as_bytes()),
+            ],
+            None,
+            Some(&token),
+        )
+        .await;
+    assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);
+    let run = json(&res.body)["id"].as_i64().unwrap().to_string();
+    let order = t.app.create_order(&t.pam, "L4 for batch", t.workload).await;
+    let o = order.to_string();
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", q.as_str()),
+        ("waiver", ""),
+        ("considered[]", q.as_str()),
+        ("runs[]", run.as_str()),
+    ];
+    let res = t.app.call("/api/orders/select", &select, Some(&t.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    // The quote now has a valid run: the engineers no longer hear of it.
+    assert!(!kinds(&t.notifications(&t.eve).await).contains(&"quote_without_run"));
+    for item in applicable_items(OrderKind::Batch, false) {
+        let who = if item.expert == Expert::Engineer {
+            &t.eve
+        } else {
+            &t.pam
+        };
+        let form = [
+            ("order_id", o.as_str()),
+            ("item_id", item.id),
+            ("status", "confirmed"),
+            ("status_note", ""),
+            ("answer", "checked"),
+            ("evidence_run", run.as_str()),
+            ("evidence_note", "see the run"),
+        ];
+        let res = t.app.call("/api/orders/answer", &form, Some(who)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
+    }
+    let pam = t.dashboard(&t.pam).await;
+    assert_eq!(pam["todo"][0]["kind"], "order_draft");
+    assert_eq!(pam["todo"][0]["blocks"], json!([]), "ready to submit");
+    assert!(t.notifications(&t.eve).await.is_empty(), "every engineer item answered");
+
+    let res = t
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&t.pam))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let board = t.dashboard(&t.max).await;
+    let todo = board["todo"].as_array().unwrap();
+    assert_eq!(kinds(todo), ["awaiting_sign_off"]);
+    assert_eq!(todo[0]["order_id"], order);
+    assert_eq!(todo[0]["days"], 0, "submitted today");
+    assert_eq!(t.notifications(&t.max).await, *todo);
+    assert!(t.dashboard(&t.pam).await["todo"].as_array().unwrap().is_empty());
+
+    // Rejected: off the manager's list, on procurement's with the comment, in the decisions.
+    let decide = [
+        ("order_id", o.as_str()),
+        ("decision", "reject"),
+        ("password", PASSWORD),
+        ("comment", "Ask for a longer validity"),
+    ];
+    let res = t.app.call("/api/orders/decide", &decide, Some(&t.max)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let board = t.dashboard(&t.max).await;
+    assert!(board["todo"].as_array().unwrap().is_empty());
+    assert_eq!(board["decisions"][0]["order_id"], order);
+    assert_eq!(board["decisions"][0]["approved"], false);
+    assert_eq!(board["decisions"][0]["by"], "max@example.com");
+    let pam = t.notifications(&t.pam).await;
+    assert_eq!(kinds(&pam), ["order_rejected"]);
+    assert_eq!(pam[0]["comment"], "Ask for a longer validity");
+}
+
+#[tokio::test]
+async fn the_administrator_sees_users_without_a_team_and_members_do_not() {
+    let t = team().await;
+    let board = t.dashboard(&t.admin).await;
+    assert!(board["admin"].as_array().unwrap().is_empty(), "{board}");
+    let b = t.app.create_team(&t.admin, "B").await;
+    let lone = t.app.create_member(&t.admin, "lone@example.com", b, "engineer").await;
+    let res = t
+        .app
+        .call(
+            "/api/admin/remove_member",
+            &[("user_id", &lone.to_string()), ("team_id", &b.to_string())],
+            Some(&t.admin),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let board = t.dashboard(&t.admin).await;
+    let admin = board["admin"].as_array().unwrap();
+    assert_eq!(kinds(admin), ["user_without_team"]);
+    assert_eq!(admin[0]["user_id"], lone);
+    assert_eq!(t.notifications(&t.admin).await, *admin);
+
+    // What waits for administrators is not a team member's.
+    assert!(t.dashboard(&t.pam).await["admin"].as_array().unwrap().is_empty());
+    let anon = t.app.call("/api/dashboard", &[], None).await;
+    assert_eq!(anon.status, StatusCode::UNAUTHORIZED);
+    assert!(t.app.call("/api/notifications", &[], None).await.body.contains("[]"));
+}
+
+#[tokio::test]
+async fn the_to_do_mail_sends_each_new_entry_once_in_the_users_language() {
+    let t = team().await;
+    let order = t.app.create_order(&t.pam, "Batch nodes", t.workload).await;
+    // Eve reads the app in Chinese: her dashboard remembers it for her mail.
+    let res = t.app.get("/", Some(&t.eve), Some("zh-CN")).await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert!(
+        res.body.contains("项工程师检查项尚未填写"),
+        "her dashboard lists her items in Chinese"
+    );
+
+    // The mail server is down: nothing is recorded as sent, so the next pass tries again.
+    let closed = TcpListener::bind("127.0.0.1:0")
+        .await
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let down = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
+        .port(closed)
+        .build();
+    let down = Mailer::new(down, "nodeledger@example.com", "https://desk.example.com").unwrap();
+    let failed = pass(&down, &t.app.db, store::today()).await.unwrap();
+    assert_eq!((failed.mails, failed.failed), (0, 2));
+
+    let (port, inbox) = fake_smtp().await;
+    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
+        .port(port)
+        .build();
+    let mailer = Mailer::new(
+        transport,
+        "NodeLedger <nodeledger@example.com>",
+        "https://desk.example.com/",
+    )
+    .unwrap();
+    let first = pass(&mailer, &t.app.db, store::today()).await.unwrap();
+    assert_eq!(
+        first.mails, 2,
+        "pam (her draft) and eve (items to answer); max has nothing"
+    );
+
+    let mails = inbox.lock().unwrap().clone();
+    let to_eve = mails
+        .iter()
+        .find(|(to, _)| to == &["eve@example.com"])
+        .expect("a mail to eve");
+    let text = decoded(&to_eve.1);
+    assert!(text.contains("Subject: =?utf-8?"), "a Chinese subject, encoded: {text}");
+    assert!(text.contains("Batch nodes"), "{text}");
+    assert!(text.contains("项工程师检查项尚未填写"), "in Chinese: {text}");
+    assert!(
+        text.contains(&format!("https://desk.example.com/orders/{order}#item-")),
+        "{text}"
+    );
+    let to_pam = mails
+        .iter()
+        .find(|(to, _)| to == &["pam@example.com"])
+        .expect("a mail to pam");
+    let text = decoded(&to_pam.1);
+    assert!(text.contains("Subject: NodeLedger: 1 new for you in A"), "{text}");
+    assert!(text.contains("Batch nodes (draft): "), "{text}");
+    assert!(text.contains("no quote chosen"), "{text}");
+
+    // Nothing new: the second pass sends nothing.
+    let second = pass(&mailer, &t.app.db, store::today()).await.unwrap();
+    assert_eq!(second, Pass::default());
+    assert_eq!(inbox.lock().unwrap().len(), 2);
+
+    // Something new: only that is mailed.
+    t.app.create_order(&t.pam, "More nodes", t.workload).await;
+    let third = pass(&mailer, &t.app.db, store::today()).await.unwrap();
+    assert_eq!(third.mails, 2, "pam and eve each hear of the new order");
+    assert_eq!(third.entries, 2);
+    let mails = inbox.lock().unwrap().clone();
+    let last_to_pam = decoded(&mails.iter().rev().find(|(to, _)| to == &["pam@example.com"]).unwrap().1);
+    assert!(
+        last_to_pam.contains("More nodes") && !last_to_pam.contains("Batch nodes"),
+        "{last_to_pam}"
+    );
+}
+
+#[test]
+fn mail_is_off_unless_a_server_is_named_and_needs_a_sender() {
+    use server::config::MailConfig;
+    assert!(
+        Mailer::from_config(&MailConfig::default(), "http://x")
+            .unwrap()
+            .is_none()
+    );
+    let no_sender = MailConfig {
+        smtp_url: Some("smtp://localhost:2525".into()),
+        ..MailConfig::default()
+    };
+    assert!(Mailer::from_config(&no_sender, "http://x").is_err());
+}
