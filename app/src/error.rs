@@ -207,7 +207,10 @@ impl Localized {
 fn fields_summary(issues: &[FieldIssue], locale: crate::i18n::Locale) -> String {
     match issues {
         [] => locale.t(Msg::FieldErrorInvalid).to_string(),
-        [one] => locale.fmt(Msg::ApiFieldOne, &[("field", &one.field), ("message", &one.text(locale))]),
+        [one] => locale.fmt(
+            Msg::ApiFieldOne,
+            &[("field", &one.field), ("message", &one.text(locale))],
+        ),
         many => {
             let mut names: Vec<&str> = many.iter().map(|i| i.field.as_str()).collect();
             names.dedup();
@@ -441,21 +444,31 @@ mod tests {
         use crate::i18n::Locale;
         let two = AppError::InvalidFields(vec![
             FieldIssue::new("quote", "invalid_number"),
-            FieldIssue::from_code("nodes", &crate::domain::quotes::ErrorCode::TooLarge { max: 1024.into() }),
+            FieldIssue::from_code(
+                "nodes",
+                &crate::domain::quotes::ErrorCode::TooLarge { max: 1024.into() },
+            ),
         ]);
         let (status, body) = answer(two.clone().in_language(Locale::En)).await;
         assert_eq!(status, 422);
         let json: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(json["error"], "invalid_fields");
         let message = json["message"].as_str().unwrap();
-        assert!(message.starts_with("2 fields need attention: quote, nodes."), "{message}");
+        assert!(
+            message.starts_with("2 fields need attention: quote, nodes."),
+            "{message}"
+        );
         assert!(!body.contains("next to"), "no pointer to a page: {body}");
         assert_eq!(json["fields"][0]["field"], "quote");
         assert_eq!(json["fields"][0]["code"], "invalid_number");
         assert_eq!(json["fields"][0]["message"], Locale::En.t(Msg::QerrInvalidNumber));
         assert_eq!(json["fields"][1]["limit"], "1024");
         assert!(json["fields"][1]["message"].as_str().unwrap().contains("1024"));
-        assert_eq!(serde_json::from_str::<AppError>(&body).unwrap(), two, "the browser still reads it");
+        assert_eq!(
+            serde_json::from_str::<AppError>(&body).unwrap(),
+            two,
+            "the browser still reads it"
+        );
         let one = AppError::InvalidFields(vec![FieldIssue::new("rate", "mixed_separators")]);
         let (_, body) = answer(one.in_language(Locale::ZhCn)).await;
         let json: serde_json::Value = serde_json::from_str(&body).unwrap();

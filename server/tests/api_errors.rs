@@ -2,8 +2,6 @@
 //! `12,50`) and stored normalised; a refusal names every rejected field, and the scripts' API
 //! says so in words a script's log can show (never "see the messages next to them").
 
-#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
-
 mod common;
 
 use common::{PASSWORD, TestApp};
@@ -80,7 +78,11 @@ async fn the_quote_form_reads_thousands_separators_and_decimal_commas() {
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let id = json(&res.body)["quote_id"].as_i64().unwrap();
     let saved = app::store::quotes::latest(&app.db, team, id).await.unwrap().unwrap();
-    assert_eq!(saved.draft.price.on_demand_hourly.to_string(), "12.50", "shown back as 12.50");
+    assert_eq!(
+        saved.draft.price.on_demand_hourly.to_string(),
+        "12.50",
+        "shown back as 12.50"
+    );
     assert_eq!(saved.draft.spec.ram_gib, Some(Decimal::from(2000)));
     assert_eq!(saved.draft.spec.system_disk_gb, Some(Decimal::from(1000)));
     assert_eq!(saved.draft.price.free_egress_gb, Decimal::from(2_000_000));
@@ -103,10 +105,16 @@ async fn a_quote_form_with_two_unreadable_numbers_names_both_and_saves_nothing()
         .iter()
         .map(|i| (i["field"].as_str().unwrap(), i["code"].as_str().unwrap()))
         .collect();
-    assert!(named.contains(&("price.on_demand_hourly", "mixed_separators")), "{named:?}");
+    assert!(
+        named.contains(&("price.on_demand_hourly", "mixed_separators")),
+        "{named:?}"
+    );
     assert!(named.contains(&("spec.vram_gib", "misgrouped_number")), "{named:?}");
     assert_eq!(named.len(), 2, "each field once: {named:?}");
-    let quotes: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM quotes").fetch_one(&app.db).await.unwrap();
+    let quotes: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM quotes")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(quotes, 0);
 }
 
@@ -121,12 +129,20 @@ async fn rates_budgets_and_workloads_read_numbers_as_typed() {
         )
         .await;
     assert_eq!(rate.status, StatusCode::OK, "{}", rate.body);
-    let stored: String = sqlx::query_scalar("SELECT rate FROM exchange_rates").fetch_one(&app.db).await.unwrap();
+    let stored: String = sqlx::query_scalar("SELECT rate FROM exchange_rates")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(stored.parse::<Decimal>().unwrap(), "7.21".parse::<Decimal>().unwrap());
     let mixed = app
         .call(
             "/api/rates/add",
-            &[("from", "EUR"), ("to", "CNY"), ("rate", "7,21.5.1"), ("date", "2026-11-20")],
+            &[
+                ("from", "EUR"),
+                ("to", "CNY"),
+                ("rate", "7,21.5.1"),
+                ("date", "2026-11-20"),
+            ],
             Some(&pam),
         )
         .await;
@@ -151,7 +167,10 @@ async fn rates_budgets_and_workloads_read_numbers_as_typed() {
     ];
     let created = app.call("/api/workloads/create", &typed, Some(&pam)).await;
     assert_eq!(created.status, StatusCode::OK, "{}", created.body);
-    let body: String = sqlx::query_scalar("SELECT body FROM workloads").fetch_one(&app.db).await.unwrap();
+    let body: String = sqlx::query_scalar("SELECT body FROM workloads")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     let stored: app::domain::quotes::Workload = serde_json::from_str(&body).unwrap();
     assert_eq!(stored.vram_peak_gib.to_string(), "18.5");
     assert_eq!(stored.run_hours, Some(Decimal::from(1000)));
@@ -160,13 +179,24 @@ async fn rates_budgets_and_workloads_read_numbers_as_typed() {
     let workload = app.create_workload(&pam, "Render farm").await;
     let id = workload.to_string();
     let budget = app
-        .call("/api/tco/budget", &[("workload_id", &id), ("amount", "2 000 000")], Some(&pam))
+        .call(
+            "/api/tco/budget",
+            &[("workload_id", &id), ("amount", "2 000 000")],
+            Some(&pam),
+        )
         .await;
     assert_eq!(budget.status, StatusCode::OK, "{}", budget.body);
-    let amount: String = sqlx::query_scalar("SELECT amount FROM workload_budgets").fetch_one(&app.db).await.unwrap();
+    let amount: String = sqlx::query_scalar("SELECT amount FROM workload_budgets")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(amount.parse::<Decimal>().unwrap(), Decimal::from(2_000_000));
     let garbage = app
-        .call("/api/tco/budget", &[("workload_id", &id), ("amount", "two million")], Some(&pam))
+        .call(
+            "/api/tco/budget",
+            &[("workload_id", &id), ("amount", "two million")],
+            Some(&pam),
+        )
         .await;
     assert_eq!(garbage.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", garbage.body);
     assert!(garbage.body.contains("invalid_number"), "{}", garbage.body);
@@ -187,7 +217,10 @@ async fn the_scripts_api_names_every_bad_field_in_words() {
     assert!(!res.body.contains("next to"), "no pointer to a page: {}", res.body);
     let body = json(&res.body);
     assert_eq!(body["error"], "invalid_fields");
-    assert_eq!(body["message"], "3 fields need attention: quote, nodes, workload. Each field's message is in \"fields\".");
+    assert_eq!(
+        body["message"],
+        "3 fields need attention: quote, nodes, workload. Each field's message is in \"fields\"."
+    );
     let fields = body["fields"].as_array().unwrap();
     let named: Vec<(&str, &str)> = fields
         .iter()
@@ -195,10 +228,22 @@ async fn the_scripts_api_names_every_bad_field_in_words() {
         .collect();
     assert_eq!(
         named,
-        [("quote", "invalid_number"), ("nodes", "invalid_integer"), ("workload", "mixed_separators")]
+        [
+            ("quote", "invalid_number"),
+            ("nodes", "invalid_integer"),
+            ("workload", "mixed_separators")
+        ]
     );
-    assert!(fields.iter().all(|f| f["message"].as_str().is_some_and(|m| m.len() > 10)), "{body}");
-    let runs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs").fetch_one(&app.db).await.unwrap();
+    assert!(
+        fields
+            .iter()
+            .all(|f| f["message"].as_str().is_some_and(|m| m.len() > 10)),
+        "{body}"
+    );
+    let runs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM runs")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
     assert_eq!(runs, 0, "nothing stored");
 
     let one = app

@@ -222,7 +222,11 @@ async fn the_user_list_shows_each_users_teams_and_roles_and_who_has_none() {
     let res = app
         .call(
             "/api/admin/set_role",
-            &[("team_id", &infra.to_string()), ("user_id", &mia.to_string()), ("role", "engineer")],
+            &[
+                ("team_id", &infra.to_string()),
+                ("user_id", &mia.to_string()),
+                ("role", "engineer"),
+            ],
             Some(&admin),
         )
         .await;
@@ -247,5 +251,9 @@ async fn the_user_list_shows_each_users_teams_and_roles_and_who_has_none() {
         .map(|m| (m["team_name"].as_str().unwrap(), m["role"].as_str().unwrap()))
         .collect();
     assert_eq!(teams, [("GPU Team", "manager"), ("Infra", "engineer")], "by team name");
-    assert_eq!(row("admin@example.com")["teams"], serde_json::json!([]), "the admin is in no team");
+    assert_eq!(
+        row("admin@example.com")["teams"],
+        serde_json::json!([]),
+        "the admin is in no team"
+    );
 }

@@ -208,7 +208,11 @@ fn ungroup(integer: &str) -> Result<String, NumberError> {
     }
     let mut digits = String::with_capacity(integer.len());
     for (i, group) in integer.split(|c| sep_of(c).is_some()).enumerate() {
-        let fits = if i == 0 { (1..=3).contains(&group.len()) } else { group.len() == 3 };
+        let fits = if i == 0 {
+            (1..=3).contains(&group.len())
+        } else {
+            group.len() == 3
+        };
         if !fits {
             return Err(NumberError::Misgrouped);
         }

@@ -36,8 +36,16 @@ fn a_decimal_comma_is_read_where_it_cannot_be_thousands() {
     assert_eq!(read("12,5"), Ok("12.5".into()));
     assert_eq!(read("3,1415"), Ok("3.1415".into()));
     assert_eq!(read("0,125"), Ok("0.125".into()), "no thousands after a zero");
-    assert_eq!(read("1234,567"), Ok("1234.567".into()), "four digits cannot be a first group");
-    assert_eq!(read("1 234,567"), Ok("1234.567".into()), "spaces group, so the comma is the mark");
+    assert_eq!(
+        read("1234,567"),
+        Ok("1234.567".into()),
+        "four digits cannot be a first group"
+    );
+    assert_eq!(
+        read("1 234,567"),
+        Ok("1234.567".into()),
+        "spaces group, so the comma is the mark"
+    );
     assert_eq!(read("1.234,56"), Ok("1234.56".into()));
     assert_eq!(read("1.234.567,8"), Ok("1234567.8".into()));
     assert_eq!(read(",5"), Ok("0.5".into()));
@@ -47,7 +55,11 @@ fn a_decimal_comma_is_read_where_it_cannot_be_thousands() {
 fn the_documented_readings_of_the_ambiguous_shapes() {
     assert_eq!(read("1,234"), Ok("1234".into()), "an English price");
     assert_eq!(read("999,000"), Ok("999000".into()));
-    assert_eq!(read("1.234"), Ok("1.234".into()), "one dot is the app's own decimal point");
+    assert_eq!(
+        read("1.234"),
+        Ok("1.234".into()),
+        "one dot is the app's own decimal point"
+    );
     assert_eq!(read("1,234.5"), Ok("1234.5".into()));
     assert_eq!(read(".5"), Ok("0.5".into()));
     assert_eq!(read("5."), Ok("5".into()));
@@ -57,13 +69,21 @@ fn the_documented_readings_of_the_ambiguous_shapes() {
 fn mixed_or_misgrouped_input_is_refused_with_its_reason() {
     assert_eq!(read("1,234.5.6"), Err(NumberError::MixedSeparators));
     assert_eq!(read("1.234,567,8"), Err(NumberError::MixedSeparators));
-    assert_eq!(read("1 234,567,890"), Err(NumberError::MixedSeparators), "space and comma groups");
+    assert_eq!(
+        read("1 234,567,890"),
+        Err(NumberError::MixedSeparators),
+        "space and comma groups"
+    );
     assert_eq!(read("1_234 567"), Err(NumberError::MixedSeparators));
     assert_eq!(read("20,00,000"), Err(NumberError::Misgrouped), "lakh grouping");
     assert_eq!(read("12 50"), Err(NumberError::Misgrouped));
     assert_eq!(read("1234,567,890"), Err(NumberError::Misgrouped));
     assert_eq!(read("1,,234,567"), Err(NumberError::Misgrouped));
-    assert_eq!(read("12.50 0"), Err(NumberError::Misgrouped), "no groups after the mark");
+    assert_eq!(
+        read("12.50 0"),
+        Err(NumberError::Misgrouped),
+        "no groups after the mark"
+    );
     assert_eq!(read(",234,567"), Err(NumberError::Misgrouped));
 }
 
@@ -71,14 +91,19 @@ fn mixed_or_misgrouped_input_is_refused_with_its_reason() {
 fn garbage_is_not_a_number() {
     assert_eq!(read(""), Err(NumberError::Empty));
     assert_eq!(read(" \t "), Err(NumberError::Empty));
-    for typed in ["abc", "1e5", "nan", "inf", "¥12", "12$", "--1", "+-1", "1-", ".", ",", "-", "1/2", "０１"] {
+    for typed in [
+        "abc", "1e5", "nan", "inf", "¥12", "12$", "--1", "+-1", "1-", ".", ",", "-", "1/2", "０１",
+    ] {
         assert_eq!(read(typed), Err(NumberError::Invalid), "{typed:?}");
     }
 }
 
 #[test]
 fn too_large_or_too_precise_is_refused() {
-    assert_eq!(read("79,228,162,514,264,337,593,543,950,335"), Ok(Decimal::MAX.to_string()));
+    assert_eq!(
+        read("79,228,162,514,264,337,593,543,950,335"),
+        Ok(Decimal::MAX.to_string())
+    );
     assert_eq!(read("79228162514264337593543950336"), Err(NumberError::TooLarge));
     assert_eq!(read(&"9".repeat(100_000)), Err(NumberError::TooLarge));
     assert_eq!(read(&format!("0.{}", "1".repeat(40))), Err(NumberError::TooPrecise));

@@ -242,7 +242,10 @@ pub fn AdminUsersPage() -> impl IntoView {
         let locale = use_locale();
         let created = move || {
             let id = create.value().get().and_then(Result::ok)?;
-            users.get().and_then(Result::ok).and_then(|rows| created_text(locale, &rows, id))
+            users
+                .get()
+                .and_then(Result::ok)
+                .and_then(|rows| created_text(locale, &rows, id))
         };
         view! {
             <Title text=t(Msg::NavAdminUsers) />
@@ -277,7 +280,10 @@ mod tests {
 
     #[test]
     fn the_list_names_each_team_with_the_role_there() {
-        let teams = [member("GPU Team", TeamRole::Manager), member("Infra", TeamRole::Engineer)];
+        let teams = [
+            member("GPU Team", TeamRole::Manager),
+            member("Infra", TeamRole::Engineer),
+        ];
         assert_eq!(
             teams_line(Locale::En, &teams).as_deref(),
             Some("GPU Team · Manager; Infra · Engineer")
@@ -301,7 +307,11 @@ mod tests {
         };
         let text = created_text(Locale::En, std::slice::from_ref(&row), 7).unwrap_or_default();
         assert!(text.contains("Ada") && text.contains("ada@example.com"), "{text}");
-        assert_eq!(created_text(Locale::En, &[row], 8), None, "not yet listed: nothing to confirm");
+        assert_eq!(
+            created_text(Locale::En, &[row], 8),
+            None,
+            "not yet listed: nothing to confirm"
+        );
     }
 
     #[cfg(feature = "ssr")]

@@ -178,7 +178,12 @@ mod tests {
     #[test]
     fn prices_sizes_and_counts_are_read_as_numbers() {
         let names = super::number_fields();
-        for name in ["price.on_demand_hourly", "spec.vram_gib", "spec.gpus_per_node", "price.monthly_price"] {
+        for name in [
+            "price.on_demand_hourly",
+            "spec.vram_gib",
+            "spec.gpus_per_node",
+            "price.monthly_price",
+        ] {
             assert!(names.contains(&name), "{name}");
         }
         assert!(!names.contains(&"reference") && !names.contains(&"spec.cuda"));
