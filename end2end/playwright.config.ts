@@ -5,6 +5,23 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 /** The built server; `.ci/test` builds it with `cargo leptos build`. */
 const BIN = process.env.E2E_SERVER_BIN ?? "target/debug/nodeledger";
 
+/** Debian's Chromium, as every project uses it. */
+const browser = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-sync",
+      "--disable-quic",
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: "./tests",
   timeout: 60_000,
@@ -19,25 +36,11 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
+  // The first-run spec needs the empty database, so it runs before every other spec, whatever
+  // their names (files otherwise run in name order: `forms` would come before `foundation`).
   projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--disable-sync",
-            "--disable-quic",
-          ],
-        },
-      },
-    },
+    { name: "first-run", testMatch: /foundation\.spec\.ts/, use: browser },
+    { name: "chromium", testIgnore: /foundation\.spec\.ts/, dependencies: ["first-run"], use: browser },
   ],
   // A fresh database for every run: the tests start from the first-run page.
   webServer: {
