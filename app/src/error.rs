@@ -461,7 +461,7 @@ mod tests {
         assert!(!body.contains("next to"), "no pointer to a page: {body}");
         assert_eq!(json["fields"][0]["field"], "quote");
         assert_eq!(json["fields"][0]["code"], "invalid_number");
-        assert_eq!(json["fields"][0]["message"], Locale::En.t(Msg::QerrInvalidNumber));
+        assert_eq!(json["fields"][0]["message"], Locale::En.t(Msg::FieldErrorInvalidNumber));
         assert_eq!(json["fields"][1]["limit"], "1024");
         assert!(json["fields"][1]["message"].as_str().unwrap().contains("1024"));
         assert_eq!(
