@@ -188,10 +188,53 @@ impl Localized {
         use axum::response::IntoResponse;
         let mut body = serde_json::to_value(error).unwrap_or_else(|_| serde_json::json!({ "error": "internal" }));
         if let (Some(locale), Some(obj)) = (locale, body.as_object_mut()) {
-            obj.insert("message".into(), error.localized(locale).into());
+            if let AppError::InvalidFields(issues) = error {
+                obj.insert("message".into(), fields_summary(issues, locale).into());
+                obj.insert("fields".into(), fields_json(issues, locale));
+            } else {
+                obj.insert("message".into(), error.localized(locale).into());
+            }
         }
         (status, axum::Json(body)).into_response()
     }
+}
+
+/// What a reader of an API answer (a script's log, a person at a terminal) is told about
+/// rejected fields, naming them: `nodes: Not a whole number in range.` for one,
+/// `2 fields need attention: quote, nodes.` for more (each field's own text is in `fields`).
+/// A page instead shows each message next to its input ([`Msg::FormCheckFields`]).
+#[cfg(feature = "ssr")]
+fn fields_summary(issues: &[FieldIssue], locale: crate::i18n::Locale) -> String {
+    match issues {
+        [] => locale.t(Msg::FieldErrorInvalid).to_string(),
+        [one] => locale.fmt(
+            Msg::ApiFieldOne,
+            &[("field", &one.field), ("message", &one.text(locale))],
+        ),
+        many => {
+            let mut names: Vec<&str> = many.iter().map(|i| i.field.as_str()).collect();
+            names.dedup();
+            locale.fmt(
+                Msg::ApiFieldsMany,
+                &[("count", &names.len().to_string()), ("fields", &names.join(", "))],
+            )
+        }
+    }
+}
+
+/// Every rejected field as `{field, code, message[, limit]}`, in the order they were found.
+#[cfg(feature = "ssr")]
+fn fields_json(issues: &[FieldIssue], locale: crate::i18n::Locale) -> serde_json::Value {
+    issues
+        .iter()
+        .map(|i| {
+            let mut entry = serde_json::json!({ "field": i.field, "code": i.code, "message": i.text(locale) });
+            if let (Some(limit), Some(obj)) = (&i.limit, entry.as_object_mut()) {
+                obj.insert("limit".into(), limit.clone().into());
+            }
+            entry
+        })
+        .collect()
 }
 
 #[cfg(feature = "ssr")]
@@ -223,6 +266,26 @@ impl FieldIssue {
             code: code.to_string(),
             limit: None,
         }
+    }
+
+    /// The issue for `field` refused by the number parser ([`crate::domain::numbers`]).
+    pub fn from_number(field: &str, error: crate::domain::numbers::NumberError) -> Self {
+        FieldIssue::new(field, error.code())
+    }
+
+    /// The message for this issue in `locale`, its limit filled in: the text of
+    /// `field_error.{code}`, else the quote form's wording (`qerr.{code}`, the codes of
+    /// [`crate::domain::quotes::ErrorCode`]), else a generic "not accepted".
+    pub fn text(&self, locale: crate::i18n::Locale) -> String {
+        let msg = match self.code.as_str() {
+            "invalid_currency_code" => Some(Msg::QerrInvalidCurrency),
+            code => Msg::from_key(&format!("field_error.{code}")).or_else(|| Msg::from_key(&format!("qerr.{code}"))),
+        };
+        let limit = self.limit.as_deref().unwrap_or_default();
+        locale.fmt(
+            msg.unwrap_or(Msg::FieldErrorInvalid),
+            &[("max", limit), ("max_chars", limit), ("allowed", limit)],
+        )
     }
 
     /// The issue for `field` rejected with a quote-domain `code` (its limit carried along).
@@ -373,5 +436,44 @@ mod tests {
         let body: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(status, 413);
         assert_eq!(body["message"], Locale::ZhCn.t(Msg::ErrorInternal));
+    }
+
+    #[cfg(feature = "ssr")]
+    #[tokio::test]
+    async fn api_answers_name_every_rejected_field_in_words() {
+        use crate::i18n::Locale;
+        let two = AppError::InvalidFields(vec![
+            FieldIssue::new("quote", "invalid_number"),
+            FieldIssue::from_code(
+                "nodes",
+                &crate::domain::quotes::ErrorCode::TooLarge { max: 1024.into() },
+            ),
+        ]);
+        let (status, body) = answer(two.clone().in_language(Locale::En)).await;
+        assert_eq!(status, 422);
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(json["error"], "invalid_fields");
+        let message = json["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("2 fields need attention: quote, nodes."),
+            "{message}"
+        );
+        assert!(!body.contains("next to"), "no pointer to a page: {body}");
+        assert_eq!(json["fields"][0]["field"], "quote");
+        assert_eq!(json["fields"][0]["code"], "invalid_number");
+        assert_eq!(json["fields"][0]["message"], Locale::En.t(Msg::FieldErrorInvalidNumber));
+        assert_eq!(json["fields"][1]["limit"], "1024");
+        assert!(json["fields"][1]["message"].as_str().unwrap().contains("1024"));
+        assert_eq!(
+            serde_json::from_str::<AppError>(&body).unwrap(),
+            two,
+            "the browser still reads it"
+        );
+        let one = AppError::InvalidFields(vec![FieldIssue::new("rate", "mixed_separators")]);
+        let (_, body) = answer(one.in_language(Locale::ZhCn)).await;
+        let json: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let zh = Locale::ZhCn.t(Msg::FieldErrorMixedSeparators);
+        assert_eq!(json["message"], format!("rate：{zh}"));
+        assert_eq!(json["fields"][0]["message"], zh);
     }
 }

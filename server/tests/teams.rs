@@ -211,3 +211,49 @@ async fn creating_users_validates_and_writes_nothing_on_failure() {
     assert_eq!(dup.status, StatusCode::CONFLICT);
     assert!(dup.body.contains("email.taken"));
 }
+
+#[tokio::test]
+async fn the_user_list_shows_each_users_teams_and_roles_and_who_has_none() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let gpu = app.create_team(&admin, "GPU Team").await;
+    let infra = app.create_team(&admin, "Infra").await;
+    let mia = app.create_member(&admin, "mia@example.com", gpu, "manager").await;
+    let res = app
+        .call(
+            "/api/admin/set_role",
+            &[
+                ("team_id", &infra.to_string()),
+                ("user_id", &mia.to_string()),
+                ("role", "engineer"),
+            ],
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let list = app.call("/api/admin/users", &[], Some(&admin)).await;
+    assert_eq!(list.status, StatusCode::OK, "{}", list.body);
+    let rows: serde_json::Value = serde_json::from_str(&list.body).unwrap();
+    let row = |email: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["user"]["email"] == email)
+            .cloned()
+            .unwrap_or_else(|| panic!("{email} listed: {rows}"))
+    };
+    let mia_row = row("mia@example.com");
+    assert_eq!(mia_row["user"]["id"], mia);
+    let teams: Vec<(&str, &str)> = mia_row["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["team_name"].as_str().unwrap(), m["role"].as_str().unwrap()))
+        .collect();
+    assert_eq!(teams, [("GPU Team", "manager"), ("Infra", "engineer")], "by team name");
+    assert_eq!(
+        row("admin@example.com")["teams"],
+        serde_json::json!([]),
+        "the admin is in no team"
+    );
+}

@@ -50,19 +50,9 @@ where
     }
 }
 
-/// The message for one issue in `locale`, its limit filled in. Codes of
-/// [`crate::domain::quotes::ErrorCode`] use the quote form's wording (`qerr.*`).
+/// The message for one issue in `locale`, its limit filled in ([`FieldIssue::text`]).
 pub fn issue_text(locale: Locale, issue: &FieldIssue) -> String {
-    let msg = match issue.code.as_str() {
-        "same_currency" => Some(Msg::FieldErrorSameCurrency),
-        "invalid_currency_code" => Some(Msg::QerrInvalidCurrency),
-        code => Msg::from_key(&format!("qerr.{code}")),
-    };
-    let limit = issue.limit.as_deref().unwrap_or_default();
-    locale.fmt(
-        msg.unwrap_or(Msg::FieldErrorInvalid),
-        &[("max", limit), ("max_chars", limit), ("allowed", limit)],
-    )
+    issue.text(locale)
 }
 
 /// The messages for `field`, if the last submission rejected it. Give the input

@@ -7,6 +7,7 @@ pub mod dashboard;
 pub mod documents;
 pub mod gpus;
 pub mod money;
+pub mod numbers;
 pub mod orders;
 pub mod quotes;
 pub mod roles;

@@ -9,6 +9,7 @@ use crate::{
         loaded::{Loaded, list_or_empty},
     },
     domain::{
+        numbers,
         quotes::Date,
         roles::Capability,
         tco::{Currency, ExchangeRate},
@@ -20,7 +21,6 @@ use crate::{
 use leptos::prelude::*;
 use leptos_meta::Title;
 use rust_decimal::Decimal;
-use std::str::FromStr;
 
 /// The active team's rates, by pair, the newest of each pair first.
 #[server(endpoint = "rates")]
@@ -81,7 +81,7 @@ pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<Exchang
     let (from, to) = (currency("from", from), currency("to", to));
     let rate = match rate.trim() {
         "" => Err(FieldIssue::new("rate", "required")),
-        text => Decimal::from_str(text).map_err(|_| FieldIssue::new("rate", "invalid_number")),
+        text => numbers::parse_decimal(text).map_err(|e| FieldIssue::from_number("rate", e)),
     };
     let date = Date::parse(date).map_err(|code| FieldIssue::new("date", code.code()));
     let (rate, date) = (

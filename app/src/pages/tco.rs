@@ -34,7 +34,6 @@ pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
 pub async fn set_budget(workload_id: i64, amount: String) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, error::FieldIssue, store};
     use rust_decimal::Decimal;
-    use std::str::FromStr;
     let (_, team) = auth::require_team(Capability::EditWorkloads)?;
     let db = auth::db()?;
     let amount = amount.trim();
@@ -42,10 +41,11 @@ pub async fn set_budget(workload_id: i64, amount: String) -> Result<(), AppError
     if amount.is_empty() {
         store::budgets::clear(&mut tx, team.team_id, workload_id).await?;
     } else {
-        let value = Decimal::from_str(amount)
-            .ok()
-            .filter(|d| *d > Decimal::ZERO)
-            .ok_or_else(|| AppError::InvalidFields(vec![FieldIssue::new("amount", "not_positive")]))?;
+        let value = crate::domain::numbers::parse_decimal(amount)
+            .map_err(|e| AppError::InvalidFields(vec![FieldIssue::from_number("amount", e)]))?;
+        if value <= Decimal::ZERO {
+            return Err(AppError::InvalidFields(vec![FieldIssue::new("amount", "not_positive")]));
+        }
         let base = store::teams::base_currency(&mut *tx, team.team_id)
             .await?
             .ok_or(AppError::Internal)?;

@@ -55,6 +55,28 @@ pub async fn of_user(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<Vec<Me
         .collect()
 }
 
+/// Every user's teams, by user id (each user's teams by team name); a user in no team has no
+/// entry. For the administrator's user list.
+pub async fn of_every_user(
+    db: impl SqliteExecutor<'_>,
+) -> Result<std::collections::BTreeMap<i64, Vec<Membership>>, sqlx::Error> {
+    let rows: Vec<(i64, i64, String, String)> = sqlx::query_as(
+        "SELECT m.user_id, t.id, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
+         ORDER BY t.name",
+    )
+    .fetch_all(db)
+    .await?;
+    let mut by_user = std::collections::BTreeMap::<i64, Vec<Membership>>::new();
+    for (user_id, team_id, team_name, r) in rows {
+        by_user.entry(user_id).or_default().push(Membership {
+            team_id,
+            team_name,
+            role: role(&r)?,
+        });
+    }
+    Ok(by_user)
+}
+
 /// The members of a team, by display name.
 pub async fn of_team(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<Member>, sqlx::Error> {
     let rows: Vec<(i64, String, String, String, bool)> = sqlx::query_as(

@@ -84,14 +84,14 @@ async fn authenticate(db: &store::Db, headers: &HeaderMap, locale: Locale) -> Re
     }
 }
 
+/// A whole number as people type it (`2,000` too, [`app::domain::numbers`]); empty is none.
 fn id_field(name: &str, text: &str) -> Result<Option<i64>, AppError> {
-    let text = text.trim();
-    if text.is_empty() {
+    if text.trim().is_empty() {
         return Ok(None);
     }
-    text.parse()
+    app::domain::numbers::parse_integer(text)
         .map(Some)
-        .map_err(|_| AppError::InvalidFields(vec![app::error::FieldIssue::new(name, "invalid_number")]))
+        .map_err(|e| AppError::InvalidFields(vec![app::error::FieldIssue::from_number(name, e)]))
 }
 
 /// `POST /api/v1/runs`.
@@ -132,8 +132,9 @@ struct ApiUpload {
 }
 
 /// Reads the multipart form (fields as the module documentation lists them); a file is
-/// staged as it arrives, so `format` applies to a `result` sent after it. The error carries the
-/// status to answer with (413 when the body limit cut a file).
+/// staged as it arrives, so `format` applies to a `result` sent after it. Every unreadable text
+/// field is answered at once, each named. The error carries the status to answer with (413 when
+/// the body limit cut a file).
 async fn read_form(form: &mut Multipart, limit: u64) -> Result<ApiUpload, (StatusCode, AppError)> {
     let cut = |e: &axum::extract::multipart::MultipartError| ingest::multipart_error(e, limit).answer();
     let mut upload = ApiUpload {
@@ -142,6 +143,7 @@ async fn read_form(form: &mut Multipart, limit: u64) -> Result<ApiUpload, (Statu
         dry_run: false,
     };
     let mut format: Option<Format> = None;
+    let mut refused = Vec::new();
     loop {
         let field = match form.next_field().await {
             Ok(Some(field)) => field,
@@ -161,9 +163,18 @@ async fn read_form(form: &mut Multipart, limit: u64) -> Result<ApiUpload, (Statu
             continue;
         }
         let text = field.text().await.map_err(|e| cut(&e))?;
-        text_field(&mut upload, &mut format, &name, text).map_err(|e| (e.status(), e))?;
+        match text_field(&mut upload, &mut format, &name, text) {
+            Ok(()) => {}
+            Err(AppError::InvalidFields(issues)) => refused.extend(issues),
+            Err(e) => return Err((e.status(), e)),
+        }
     }
-    Ok(upload)
+    if refused.is_empty() {
+        Ok(upload)
+    } else {
+        let every = AppError::InvalidFields(refused);
+        Err((every.status(), every))
+    }
 }
 
 /// Takes one text field into the upload (an unknown name is ignored).

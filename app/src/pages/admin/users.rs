@@ -1,31 +1,71 @@
-//! Administrators list users, create them (optionally straight into a team), and disable or
-//! re-enable them. Disabling ends the user's sessions at once.
+//! Administrators list users with their teams and roles, create them (optionally straight into
+//! a team), and disable or re-enable them. Disabling ends the user's sessions at once. After
+//! "Create user" the form is empty again and a confirmation names who was created.
 
 use crate::{
     components::{
         account_fields::{NewPasswordFields, NewUserFields},
+        form_fields::reset_on_success,
         forms::ActionError,
         guard::admin_page,
         loaded::Loaded,
     },
     domain::roles::TeamRole,
     error::AppError,
-    i18n::{Msg, t},
-    pages::{
-        admin::{team::role_options, teams::list_teams},
-        team::people_table_head,
-    },
-    views::{TeamSummary, UserSummary},
+    i18n::{Locale, Msg, t, use_locale},
+    pages::admin::{team::role_options, teams::list_teams},
+    views::{Membership, TeamSummary, UserSummary},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
+use serde::{Deserialize, Serialize};
 
-/// Every user (administrators only).
+/// One user of the list: who they are and their role in each of their teams (by team name).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserRow {
+    /// The account.
+    pub user: UserSummary,
+    /// Empty for a user in no team.
+    pub teams: Vec<Membership>,
+}
+
+/// Every user with their teams (administrators only).
 #[server(endpoint = "admin/users")]
-pub async fn list_users() -> Result<Vec<UserSummary>, AppError> {
+pub async fn list_users() -> Result<Vec<UserRow>, AppError> {
     use crate::{auth, store};
     auth::require_admin()?;
-    Ok(store::users::list(&auth::db()?).await?)
+    let db = auth::db()?;
+    let users = store::users::list(&db).await?;
+    let mut teams = store::memberships::of_every_user(&db).await?;
+    Ok(users
+        .into_iter()
+        .map(|user| UserRow {
+            teams: teams.remove(&user.id).unwrap_or_default(),
+            user,
+        })
+        .collect())
+}
+
+/// A user's teams as one line, each with the role there: `GPU Team · Manager; Infra · Engineer`;
+/// `None` for a user in no team.
+pub fn teams_line(locale: Locale, teams: &[Membership]) -> Option<String> {
+    (!teams.is_empty()).then(|| {
+        teams
+            .iter()
+            .map(|m| format!("{} · {}", m.team_name, locale.t(m.role.label())))
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
+/// The confirmation after "Create user": who was created, once the list shows them.
+fn created_text(locale: Locale, rows: &[UserRow], id: i64) -> Option<String> {
+    rows.iter().find(|r| r.user.id == id).map(|r| {
+        locale.fmt(
+            Msg::UsersCreated,
+            &[("name", &r.user.display_name), ("email", &r.user.email)],
+        )
+    })
 }
 
 /// Creates a user (administrators only); with `team_id` set, also gives them `role` there.
@@ -110,8 +150,10 @@ pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppEr
 }
 
 fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> impl IntoView {
+    let form_ref = NodeRef::new();
+    reset_on_success(create, form_ref);
     view! {
-        <ActionForm action=create attr:class="form" attr:data-testid="create-user-form">
+        <ActionForm action=create node_ref=form_ref attr:class="form" attr:data-testid="create-user-form">
             <div class="form-row">
                 <NewUserFields own=false />
             </div>
@@ -142,15 +184,30 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
     }
 }
 
-fn user_table(users: Vec<UserSummary>, toggle: ServerAction<SetUserDisabled>, me: i64) -> impl IntoView {
+fn user_table(rows: Vec<UserRow>, toggle: ServerAction<SetUserDisabled>, me: i64) -> impl IntoView {
+    let locale = use_locale();
     view! {
         <table class="table" data-testid="user-table">
-            {people_table_head(Msg::UserStatus, true)}
+            <thead>
+                <tr>
+                    <th>{t(Msg::FieldDisplayName)}</th>
+                    <th>{t(Msg::FieldEmail)}</th>
+                    <th>{t(Msg::UsersTeamsRoles)}</th>
+                    <th>{t(Msg::UserStatus)}</th>
+                    <th><span class="visually-hidden">{t(Msg::TableActions)}</span></th>
+                </tr>
+            </thead>
             <tbody>
-                {users.into_iter().map(|u| view! {
+                {rows.into_iter().map(|UserRow { user: u, teams }| view! {
                     <tr class:muted=u.disabled>
                         <td>{u.display_name} {u.is_admin.then(|| view! { <span class="tag">{t(Msg::UserAdminTag)}</span> })}</td>
                         <td>{u.email}</td>
+                        <td data-testid="user-teams">
+                            {match teams_line(locale, &teams) {
+                                Some(line) => line.into_any(),
+                                None => view! { <span class="tag warn">{t(Msg::UsersNoTeam)}</span> }.into_any(),
+                            }}
+                        </td>
                         <td>{t(if u.disabled { Msg::UserDisabled } else { Msg::UserActive })}</td>
                         <td>
                             {(u.id != me).then(|| view! {
@@ -182,6 +239,14 @@ pub fn AdminUsersPage() -> impl IntoView {
             |_| list_users(),
         );
         let teams = Resource::new(|| (), |_| list_teams());
+        let locale = use_locale();
+        let created = move || {
+            let id = create.value().get().and_then(Result::ok)?;
+            users
+                .get()
+                .and_then(Result::ok)
+                .and_then(|rows| created_text(locale, &rows, id))
+        };
         view! {
             <Title text=t(Msg::NavAdminUsers) />
             <h1>{t(Msg::NavAdminUsers)}</h1>
@@ -190,6 +255,7 @@ pub fn AdminUsersPage() -> impl IntoView {
                 <Loaded resource=teams quiet=true let:teams>
                     {create_form(create, teams)}
                 </Loaded>
+                {move || created().map(|text| view! { <p class="form-ok" role="status" data-testid="user-created">{text}</p> })}
             </section>
             <ActionError action=toggle />
             <Loaded resource=users keep_while_reloading=true let:users>
@@ -200,10 +266,55 @@ pub fn AdminUsersPage() -> impl IntoView {
     })
 }
 
-#[cfg(all(test, feature = "ssr"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
+    fn member(team: &str, role: TeamRole) -> Membership {
+        Membership {
+            team_id: 1,
+            team_name: team.into(),
+            role,
+        }
+    }
+
+    #[test]
+    fn the_list_names_each_team_with_the_role_there() {
+        let teams = [
+            member("GPU Team", TeamRole::Manager),
+            member("Infra", TeamRole::Engineer),
+        ];
+        assert_eq!(
+            teams_line(Locale::En, &teams).as_deref(),
+            Some("GPU Team · Manager; Infra · Engineer")
+        );
+        assert_eq!(teams_line(Locale::En, &[]), None, "shown as “No team”");
+        let zh = teams_line(Locale::ZhCn, &teams[..1]).unwrap_or_default();
+        assert!(zh.starts_with("GPU Team · ") && !zh.contains("Manager"), "{zh}");
+    }
+
+    #[test]
+    fn the_confirmation_names_the_created_user() {
+        let row = UserRow {
+            user: UserSummary {
+                id: 7,
+                email: "ada@example.com".into(),
+                display_name: "Ada".into(),
+                is_admin: false,
+                disabled: false,
+            },
+            teams: Vec::new(),
+        };
+        let text = created_text(Locale::En, std::slice::from_ref(&row), 7).unwrap_or_default();
+        assert!(text.contains("Ada") && text.contains("ada@example.com"), "{text}");
+        assert_eq!(
+            created_text(Locale::En, &[row], 8),
+            None,
+            "not yet listed: nothing to confirm"
+        );
+    }
+
+    #[cfg(feature = "ssr")]
     #[test]
     fn a_new_user_joins_a_team_only_with_a_valid_role() {
         assert_eq!(team_and_role(None, Some("manager")), Ok(None));

@@ -394,7 +394,7 @@ fn run_fields(opts: RunFormChoices, fields: RunFields) -> impl IntoView {
             </label>
             <label>{t(Msg::RunsNodes)}
                 <input type="number" name="nodes" min="1" max="1024" prop:value=move || nodes.get().to_string()
-                    on:input=move |ev| nodes.set(event_target_value(&ev).parse().unwrap_or(1)) />
+                    on:input=move |ev| nodes.set(crate::domain::numbers::parse_integer(&event_target_value(&ev)).unwrap_or(1)) />
             </label>
             <label>{t(Msg::RunsFormat)}
                 <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>

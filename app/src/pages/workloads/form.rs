@@ -3,6 +3,7 @@
 use crate::{
     components::form_fields::{FieldMessage, is_invalid},
     domain::{
+        numbers,
         quotes::{DEFAULT_HEADROOM_PCT, ErrorCode, FieldError, Workload, WorkloadKind},
         tco::TotalWork,
     },
@@ -12,7 +13,6 @@ use crate::{
 use leptos::prelude::*;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use std::str::FromStr;
 
 /// The kinds of workload, with their stored names and labels, in form order.
 pub const KINDS: [(WorkloadKind, &str, Msg); 4] = [
@@ -97,7 +97,7 @@ impl Reader {
         if text.is_empty() {
             return None;
         }
-        let value = Decimal::from_str(text).ok();
+        let value = numbers::parse_decimal(text).ok();
         if value.is_none() {
             self.fail(field, ErrorCode::InvalidNumber);
         }
@@ -119,7 +119,7 @@ impl Reader {
             self.fail(field, ErrorCode::Required);
             return 1;
         }
-        text.parse().unwrap_or_else(|_| {
+        numbers::parse_integer(text).unwrap_or_else(|_| {
             self.fail(field, ErrorCode::InvalidInteger);
             1
         })

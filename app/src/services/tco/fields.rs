@@ -1,9 +1,8 @@
 //! The cost page's query and its assumption fields: how each field is checked (percent fields
 //! in percent, node counts 1 to [`MAX_NODES`]) and written back.
 
-use crate::domain::tco::AssumptionOverrides;
+use crate::domain::{numbers, tco::AssumptionOverrides};
 use rust_decimal::Decimal;
-use std::str::FromStr;
 
 /// Most nodes the comparison accepts.
 pub const MAX_NODES: u32 = 64;
@@ -88,13 +87,13 @@ pub(super) fn check_field(name: &str, value: &str) -> Result<Value, FieldError> 
     if name == "nodes" {
         return match value {
             "" => Ok(Value::Nodes(None)),
-            v => match v.parse::<u32>() {
+            v => match numbers::parse_integer::<u32>(v) {
                 Ok(n) if (1..=MAX_NODES).contains(&n) => Ok(Value::Nodes(Some(n))),
                 _ => Err(FieldError::Nodes),
             },
         };
     }
-    match Decimal::from_str(value) {
+    match numbers::parse_decimal(value) {
         Err(_) => Err(FieldError::Number),
         Ok(d) if d.is_sign_negative() && !d.is_zero() => Err(FieldError::Negative),
         Ok(d) if name == "rerun_pct" && d >= Decimal::ONE_HUNDRED => Err(FieldError::Percent { min: 0, max: 99 }),

@@ -11,7 +11,7 @@
 use super::fields::{FIELDS, FieldError, MAX_NODES, Query, apply, check_field, field_text};
 use crate::domain::tco::AssumptionOverrides;
 use rust_decimal::Decimal;
-use std::{collections::BTreeMap, str::FromStr};
+use std::collections::BTreeMap;
 
 /// Which of the team's quotes are compared.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -255,14 +255,14 @@ fn typed_throughput(q: &Query, quote_id: i64) -> Result<Option<TypedThroughput>,
     let Some(v) = q.get(&format!("tp_{quote_id}")) else {
         return Ok(None);
     };
-    let per_s = match Decimal::from_str(v) {
+    let per_s = match crate::domain::numbers::parse_decimal(v) {
         Ok(d) if d > Decimal::ZERO => d,
         Ok(_) => return Err(QuoteInputError::ThroughputNotPositive),
         Err(_) => return Err(QuoteInputError::ThroughputNumber),
     };
     let n_run = match q.get(&format!("tpn_{quote_id}")) {
         None => None,
-        Some(v) => match v.parse::<u32>() {
+        Some(v) => match crate::domain::numbers::parse_integer::<u32>(v) {
             Ok(n) if (1..=MAX_NODES).contains(&n) => Some(n),
             _ => return Err(QuoteInputError::ThroughputNodes),
         },

@@ -13,6 +13,17 @@ use crate::{
     store::{self, quotes::QuoteStoreError},
 };
 
+/// The quote form's numeric fields ([`Input::Number`]): read as people type them
+/// ([`crate::domain::numbers`]: `2,000`, `12,50`) and passed on normalised to the row parser.
+fn number_fields() -> Vec<&'static str> {
+    SECTIONS
+        .iter()
+        .flat_map(|(_, fields)| fields.iter())
+        .filter(|(_, input, _)| matches!(input, Input::Number))
+        .map(|(name, _, _)| *name)
+        .collect()
+}
+
 /// Reads the one data row of a two-line CSV into `column → value`.
 pub fn csv_to_map(csv_text: &str) -> BTreeMap<String, String> {
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
@@ -92,6 +103,7 @@ pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -
     let (caller, team) = auth::require_team(Capability::EditProcurement)?;
     let db = auth::db()?;
     fields.retain(|k, _| COLUMNS.iter().any(|c| c.name == k));
+    let unreadable = crate::domain::numbers::normalise_fields(&mut fields, &number_fields());
     let existing = match quote_id {
         Some(id) => Some(
             store::quotes::latest(&db, team.team_id, id)
@@ -116,16 +128,18 @@ pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -
     let Some(row) = preview.rows.into_iter().next() else {
         return Err(AppError::Invalid(Msg::ErrorBadRequest));
     };
-    if !row.errors.is_empty() || row.draft.is_none() {
-        return Err(AppError::InvalidFields(
+    if !row.errors.is_empty() || row.draft.is_none() || !unreadable.is_empty() {
+        let mut issues: Vec<FieldIssue> = unreadable.iter().map(|(f, e)| FieldIssue::from_number(f, *e)).collect();
+        issues.extend(
             row.errors
                 .iter()
                 .map(|e| {
                     let column = e.column.as_deref().or(e.field).unwrap_or("_row").to_lowercase();
                     FieldIssue::from_code(&column, &e.code)
                 })
-                .collect(),
-        ));
+                .filter(|i| !unreadable.iter().any(|(f, _)| *f == i.field)),
+        );
+        return Err(AppError::InvalidFields(issues));
     }
     let draft = row.draft.ok_or(AppError::Internal)?;
     let mut tx = store::begin_write(&db).await?;
@@ -156,5 +170,22 @@ pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -
             },
         )])),
         Err(QuoteStoreError::Sql(e)) => Err(e.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn prices_sizes_and_counts_are_read_as_numbers() {
+        let names = super::number_fields();
+        for name in [
+            "price.on_demand_hourly",
+            "spec.vram_gib",
+            "spec.gpus_per_node",
+            "price.monthly_price",
+        ] {
+            assert!(names.contains(&name), "{name}");
+        }
+        assert!(!names.contains(&"reference") && !names.contains(&"spec.cuda"));
     }
 }
