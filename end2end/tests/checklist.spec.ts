@@ -39,7 +39,7 @@ test("a checklist item saves in place, the next open item is one key away, and a
   await ensureAdmin(page);
   await signIn(page, ADMIN.email);
   const team = await call(page, "/api/admin/create_team", { name: "Checklist Desk" });
-  for (const [email, role] of [["pia@example.com", "procurement"], ["eli@example.com", "engineer"], ["mel@example.com", "manager"]]) {
+  for (const [email, role] of [["cara@example.com", "procurement"], ["cole@example.com", "engineer"], ["cleo@example.com", "manager"]]) {
     await call(page, "/api/admin/create_user", {
       email, display_name: email.split("@")[0], password: PASSWORD, password_confirm: PASSWORD, team_id: String(team), role,
     });
@@ -47,7 +47,7 @@ test("a checklist item saves in place, the next open item is one key away, and a
   await signOut(page);
 
   // Procurement: a workload, a quote, an order choosing it with a waiver, its own items answered.
-  await signIn(page, "pia@example.com");
+  await signIn(page, "cara@example.com");
   const workload = await call(page, "/api/workloads/create", {
     name: "Checklist batch", kind: "batch", model: "", precision: "", vram_peak_gib: "16", vram_peak_source: "measured",
     concurrency: "1", gpus_needed: "1", run_hours: "10", total_work_amount: "", total_work_unit: "", data_gb: "0", checkpoint_gb: "0", headroom_pct: "20",
@@ -67,7 +67,7 @@ test("a checklist item saves in place, the next open item is one key away, and a
   await signOut(page);
 
   // The engineer saves the last item of the page: no navigation, same scroll, focus stays.
-  await signIn(page, "eli@example.com");
+  await signIn(page, "cole@example.com");
   await open(page, `/orders/${order}`);
   await expect(page.getByTestId("next-open-hint")).toContainText("press N");
   // The last of the engineer's items that a note can prove.
@@ -89,7 +89,7 @@ test("a checklist item saves in place, the next open item is one key away, and a
   await expect(item(page, lastId).getByTestId("item-status")).toHaveText("Confirmed");
   await expect(last.getByTestId("item-saved")).toHaveText("Saved.");
   await expect(item(page, lastId).getByTestId("item-answer")).toContainText("Checked on the trial node");
-  await expect(item(page, lastId).getByTestId("item-answered")).toContainText("eli");
+  await expect(item(page, lastId).getByTestId("item-answered")).toContainText("cole");
   expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   expect(page.url()).toBe(url);
   // The page stays where it was (the browser may shift it by the height of the shorter blocker
@@ -143,7 +143,7 @@ test("a checklist item saves in place, the next open item is one key away, and a
   await signOut(page);
 
   // Procurement submits: only with the problem acknowledged, refused at the acknowledgement.
-  await signIn(page, "pia@example.com");
+  await signIn(page, "cara@example.com");
   await open(page, `/orders/${order}`);
   await expect(page.getByTestId("order-blockers")).toHaveCount(0);
   await expect(page.getByTestId("order-problem")).toHaveCount(1);
@@ -157,11 +157,11 @@ test("a checklist item saves in place, the next open item is one key away, and a
   await signOut(page);
 
   // The manager's review lists the problem first, with who acknowledged it.
-  await signIn(page, "mel@example.com");
+  await signIn(page, "cleo@example.com");
   await open(page, `/orders/${order}`);
   const problems = page.getByTestId("order-problems");
   await expect(problems.getByTestId("order-problem-note")).toHaveText("Driver 470 only; CUDA 12 needs 525 or later");
-  await expect(page.getByTestId("order-problems-acknowledged")).toContainText("Acknowledged by pia");
+  await expect(page.getByTestId("order-problems-acknowledged")).toContainText("Acknowledged by cara");
   const top = async (testId: string) => (await page.getByTestId(testId).boundingBox())?.y ?? Infinity;
   expect(await top("order-problems")).toBeLessThan(await top("order-selection"));
   expect(await top("order-selection")).toBeLessThan(await top("order-checklist"));

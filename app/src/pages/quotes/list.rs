@@ -131,14 +131,13 @@ pub(crate) mod server {
     use super::*;
     use crate::{
         auth,
-        domain::{quotes::Sharing, roles::Capability},
+        domain::{numbers, quotes::Sharing, roles::Capability},
         store::{
             self,
             quotes::{QuoteFilter, QuoteSort, QuoteSummary},
         },
     };
     use rust_decimal::Decimal;
-    use std::str::FromStr;
 
     fn text(v: &Option<String>) -> Option<String> {
         v.as_deref()
@@ -147,9 +146,17 @@ pub(crate) mod server {
             .map(str::to_string)
     }
 
-    fn number<T: FromStr>(v: &Option<String>) -> Result<Option<T>, AppError> {
+    /// A whole-number filter, typed as people type numbers (`2,000`; see `domain::numbers`).
+    fn whole<T: TryFrom<i64>>(v: &Option<String>) -> Result<Option<T>, AppError> {
         text(v)
-            .map(|s| s.parse::<T>().map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber)))
+            .map(|s| numbers::parse_integer::<T>(&s).map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber)))
+            .transpose()
+    }
+
+    /// A price filter, typed as people type numbers (`1 234,50`; see `domain::numbers`).
+    fn decimal(v: &Option<String>) -> Result<Option<Decimal>, AppError> {
+        text(v)
+            .map(|s| numbers::parse_decimal(&s).map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber)))
             .transpose()
     }
 
@@ -158,11 +165,11 @@ pub(crate) mod server {
         let filter = QuoteFilter {
             vendor: text(&q.vendor),
             gpu_model: text(&q.gpu),
-            min_vram_gib: number(&q.vram)?,
-            gpus_per_node: number(&q.gpus)?,
+            min_vram_gib: whole(&q.vram)?,
+            gpus_per_node: whole(&q.gpus)?,
             exclusive_only: q.exclusive.is_some(),
             region: text(&q.region),
-            max_node_hourly: number::<Decimal>(&q.max_price)?,
+            max_node_hourly: decimal(&q.max_price)?,
             include_expired: q.expired.is_some(),
         };
         let sort = match text(&q.sort).as_deref() {
@@ -173,7 +180,7 @@ pub(crate) mod server {
             Some("valid_until_asc") => QuoteSort::ValidUntilAsc,
             Some(_) => return Err(AppError::Invalid(Msg::QerrInvalidChoice)),
         };
-        let page = number::<u32>(&q.page)?.unwrap_or(1).max(1);
+        let page = whole::<u32>(&q.page)?.unwrap_or(1).max(1);
         Ok((filter, sort, page))
     }
 
@@ -485,5 +492,25 @@ mod tests {
             ..q("gpu", "H100")
         };
         assert_eq!(two.active_filters(), 2);
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn filters_read_numbers_as_people_type_them() {
+        let query = QuoteQuery {
+            vram: Some("1,024".into()),
+            gpus: Some("8".into()),
+            max_price: Some("1 234,50".into()),
+            ..QuoteQuery::default()
+        };
+        let (filter, _, _) = server::parse(&query).unwrap();
+        assert_eq!(filter.min_vram_gib, Some(1024));
+        assert_eq!(filter.gpus_per_node, Some(8));
+        assert_eq!(filter.max_node_hourly, Some(rust_decimal::Decimal::new(123_450, 2)));
+        let fraction = QuoteQuery {
+            gpus: Some("2.5".into()),
+            ..QuoteQuery::default()
+        };
+        assert!(server::parse(&fraction).is_err(), "a GPU count is whole");
     }
 }

@@ -58,7 +58,7 @@ pub(super) fn acknowledged_line(content: &Content, name: &dyn Fn(i64) -> String,
     content.problems_acknowledged.as_ref().map(|a| {
         locale.fmt(
             Msg::OrdersProblemsAcknowledgedBy,
-            &[("who", &name(a.by)), ("at", &a.at)],
+            &[("who", &name(a.by)), ("at", &crate::texts::moment(&a.at))],
         )
     })
 }
@@ -67,7 +67,10 @@ pub(super) fn acknowledged_line(content: &Content, name: &dyn Fn(i64) -> String,
 fn answered(c: &Checklist<'_>, a: &ItemAnswer) -> String {
     c.locale.fmt(
         Msg::OrdersAnswered,
-        &[("who", &(c.name)(a.answered_by)), ("at", &a.answered_at)],
+        &[
+            ("who", &(c.name)(a.answered_by)),
+            ("at", &crate::texts::moment(&a.answered_at)),
+        ],
     )
 }
 

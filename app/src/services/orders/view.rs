@@ -176,7 +176,10 @@ fn chain_line(chain: &ChainCheck, locale: Locale) -> (bool, String) {
 fn decision_lines(row: &OrderRow, name: &dyn Fn(i64) -> String, locale: Locale) -> Vec<String> {
     let mut decisions = Vec::new();
     if let (Some(by), Some(at)) = (row.submitted_by, &row.submitted_at) {
-        decisions.push(locale.fmt(Msg::OrdersSubmittedBy, &[("who", &name(by)), ("at", at)]));
+        decisions.push(locale.fmt(
+            Msg::OrdersSubmittedBy,
+            &[("who", &name(by)), ("at", &crate::texts::moment(at))],
+        ));
     }
     if let (Some(by), Some(at)) = (row.decided_by, &row.decided_at) {
         let m = if row.state == OrderState::Approved {
@@ -184,7 +187,14 @@ fn decision_lines(row: &OrderRow, name: &dyn Fn(i64) -> String, locale: Locale) 
         } else {
             Msg::OrdersRejectedBy
         };
-        decisions.push(locale.fmt(m, &[("who", &name(by)), ("at", at), ("comment", &row.decision_comment)]));
+        decisions.push(locale.fmt(
+            m,
+            &[
+                ("who", &name(by)),
+                ("at", &crate::texts::moment(at)),
+                ("comment", &row.decision_comment),
+            ],
+        ));
     }
     decisions
 }
@@ -303,7 +313,7 @@ mod tests {
         assert_eq!(answered.evidence.len(), 1);
         assert_eq!(answered.evidence[0].label, "Run #5");
         assert_eq!(answered.evidence[0].href.as_deref(), Some("/runs/5"));
-        assert_eq!(answered.answered.as_deref(), Some("Pat, 2026-11-02T10:00:00Z"));
+        assert_eq!(answered.answered.as_deref(), Some("Pat, 2026-11-02 10:00 UTC"));
         for i in &items {
             assert_eq!(i.can_answer, i.expert == "procurement", "{}", i.id);
         }
@@ -341,10 +351,10 @@ mod tests {
             (v.problems[0].item_id.as_str(), v.problems[0].note.as_str()),
             (item.id, "minimum 30 days")
         );
-        assert_eq!(v.problems[0].answered.as_deref(), Some("Pat, 2026-11-02T10:00:00Z"));
+        assert_eq!(v.problems[0].answered.as_deref(), Some("Pat, 2026-11-02 10:00 UTC"));
         assert_eq!(
             v.problems_acknowledged.as_deref(),
-            Some("Acknowledged by Pat on 2026-11-03T10:00:00Z.")
+            Some("Acknowledged by Pat on 2026-11-03 10:00 UTC.")
         );
         assert_eq!(v.acknowledge_key, item.id);
         let line = |v: &crate::views::orders::OrderView| {
@@ -379,8 +389,8 @@ mod tests {
         assert_eq!(
             v.decisions,
             vec![
-                "Submitted by Pat on 2026-11-03T10:00:00Z.".to_string(),
-                "Approved by Mia on 2026-11-04T11:00:00Z: within budget".to_string(),
+                "Submitted by Pat on 2026-11-03 10:00 UTC.".to_string(),
+                "Approved by Mia on 2026-11-04 11:00 UTC: within budget".to_string(),
             ]
         );
         assert_eq!(v.content_hash, Some("c".repeat(64)));
@@ -396,7 +406,7 @@ mod tests {
         let rejected = loaded(vec![order_row(1, OrderState::Rejected)], 0, draft_content());
         let v = build(&rejected, PROCUREMENT, TeamRole::Procurement, Locale::En);
         assert!(v.can_reopen && !v.can_decide);
-        assert_eq!(v.decisions[1], "Rejected by Mia on 2026-11-04T11:00:00Z: within budget");
+        assert_eq!(v.decisions[1], "Rejected by Mia on 2026-11-04 11:00 UTC: within budget");
         let v = build(&rejected, 3, TeamRole::Engineer, Locale::En);
         assert!(!v.can_reopen);
     }
