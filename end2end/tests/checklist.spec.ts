@@ -1,34 +1,8 @@
 import { expect, Page, test } from "@playwright/test";
-import { ADMIN, PASSWORD, ensureAdmin, open, signIn, signOut, watchConsole } from "./helpers";
+import { PASSWORD, open, signIn, signOut, watchConsole } from "./helpers";
+import { call, answerMine, createTeam } from "./api";
 
 test.describe.configure({ mode: "serial" });
-
-/** Calls a server function the way the page does (same origin, form-encoded). */
-async function call(page: Page, path: string, form: Record<string, string> | URLSearchParams) {
-  const origin = new URL(page.url()).origin;
-  const data = form instanceof URLSearchParams ? form.toString() : new URLSearchParams(form).toString();
-  const res = await page.request.post(path, {
-    data, headers: { Origin: origin, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-  });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return res.json();
-}
-
-/** Answers, through the API, every item the signed-in user may answer except `skip`. */
-async function answerMine(page: Page, order: number, skip: string[]) {
-  const view = await call(page, "/api/orders/get", { id: String(order) });
-  for (const section of view.sections) {
-    for (const item of section.items) {
-      if (!item.can_answer || skip.includes(item.id)) continue;
-      const needed: string[] = item.evidence_needed;
-      const byNote = needed.length === 0 || needed.includes("note");
-      await call(page, "/api/orders/answer", {
-        order_id: String(order), item_id: item.id, status: byNote ? "confirmed" : "not_applicable",
-        status_note: byNote ? "" : "covered by the waiver", answer: "checked", evidence_run: "", evidence_note: byNote ? "checked with the vendor" : "",
-      });
-    }
-  }
-}
 
 /** The item `id`'s list entry on the order page. */
 const item = (page: Page, id: string) => page.locator(`[id="item-${id}"]`);
@@ -36,15 +10,7 @@ const item = (page: Page, id: string) => page.locator(`[id="item-${id}"]`);
 test("a checklist item saves in place, the next open item is one key away, and a problem found reaches the manager first", async ({ page }) => {
   test.slow();
   const consoleErrors = watchConsole(page);
-  await ensureAdmin(page);
-  await signIn(page, ADMIN.email);
-  const team = await call(page, "/api/admin/create_team", { name: "Checklist Desk" });
-  for (const [email, role] of [["cara@example.com", "procurement"], ["cole@example.com", "engineer"], ["cleo@example.com", "manager"]]) {
-    await call(page, "/api/admin/create_user", {
-      email, display_name: email.split("@")[0], password: PASSWORD, password_confirm: PASSWORD, team_id: String(team), role,
-    });
-  }
-  await signOut(page);
+  await createTeam(page, "Checklist Desk", [["cara@example.com", "procurement"], ["cole@example.com", "engineer"], ["cleo@example.com", "manager"]]);
 
   // Procurement: a workload, a quote, an order choosing it with a waiver, its own items answered.
   await signIn(page, "cara@example.com");

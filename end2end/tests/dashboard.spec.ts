@@ -1,39 +1,8 @@
 import { expect, Page, test } from "@playwright/test";
 import { ADMIN, PASSWORD, ensureAdmin, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { call, answerMine, saveQuote, createTeam } from "./api";
 
 test.describe.configure({ mode: "serial" });
-
-/** Calls a server function the way the page does (same origin, form-encoded). */
-async function call(page: Page, path: string, form: Record<string, string>) {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post(path, { form, headers: { Origin: origin, Accept: "application/json" } });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return res.json();
-}
-
-/** Answers, through the API, every item the signed-in user may answer (confirmed with a note, or
- * not applicable where only a run proves it: the order's waiver covers that). */
-async function answerMine(page: Page, order: number) {
-  const view = await call(page, "/api/orders/get", { id: String(order) });
-  for (const section of view.sections) {
-    for (const item of section.items) {
-      if (!item.can_answer) continue;
-      const needed: string[] = item.evidence_needed;
-      const byNote = needed.length === 0 || needed.includes("note");
-      await call(page, "/api/orders/answer", {
-        order_id: String(order), item_id: item.id, status: byNote ? "confirmed" : "not_applicable",
-        status_note: byNote ? "" : "covered by the waiver", answer: "checked", evidence_run: "", evidence_note: byNote ? "checked with the vendor" : "",
-      });
-    }
-  }
-}
-
-/** Saves a quote through the API (procurement signed in); returns its id. */
-async function saveQuote(page: Page, fields: Record<string, string>) {
-  const form: Record<string, string> = { quote_id: "" };
-  for (const [k, v] of Object.entries(fields)) form[`fields[${k}]`] = v;
-  return Number((await call(page, "/api/quotes/save", form)).quote_id);
-}
 
 /** `days` days from today (UTC), as YYYY-MM-DD. */
 function inDays(days: number) {
@@ -49,15 +18,7 @@ test("each role's dashboard and the header badge show what waits for them, and f
   // Three people answer a whole checklist through the API: longer than one page's default.
   test.setTimeout(180_000);
   const consoleErrors = watchConsole(page);
-  await ensureAdmin(page);
-  await signIn(page, ADMIN.email);
-  const team = await call(page, "/api/admin/create_team", { name: "Dash Desk" });
-  for (const [email, role] of [["dora@example.com", "procurement"], ["erik@example.com", "engineer"], ["mila@example.com", "manager"]]) {
-    await call(page, "/api/admin/create_user", {
-      email, display_name: email.split("@")[0], password: PASSWORD, password_confirm: PASSWORD, team_id: String(team), role,
-    });
-  }
-  await signOut(page);
+  await createTeam(page, "Dash Desk", [["dora@example.com", "procurement"], ["erik@example.com", "engineer"], ["mila@example.com", "manager"]]);
 
   // Procurement: before anything exists, the dashboard says honestly that nothing waits.
   await signIn(page, "dora@example.com");

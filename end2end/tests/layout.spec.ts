@@ -1,5 +1,6 @@
 import { expect, Locator, Page, test } from "@playwright/test";
 import { ADMIN, PASSWORD, ensureAdmin, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { call, saveQuote } from "./api";
 
 // Layout assertions (boxes measured in the browser), not screenshots: they hold across fonts.
 test.describe.configure({ mode: "serial" });
@@ -8,23 +9,6 @@ const DESKTOP = { width: 1280, height: 800 };
 /** An iPhone 12-sized viewport. */
 const PHONE = { width: 390, height: 844 };
 const USER = "lena@example.com";
-
-/** Calls a server function the way the page does (same origin, form-encoded). */
-async function call(page: Page, path: string, form: Record<string, string> | URLSearchParams) {
-  const origin = new URL(page.url()).origin;
-  const headers = { Origin: origin, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
-  const body = form instanceof URLSearchParams ? form : new URLSearchParams(form);
-  const res = await page.request.post(path, { data: body.toString(), headers });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return res.json();
-}
-
-/** Saves a quote through the API; returns its id. */
-async function saveQuote(page: Page, fields: Record<string, string>) {
-  const form: Record<string, string> = { quote_id: "" };
-  for (const [k, v] of Object.entries(fields)) form[`fields[${k}]`] = v;
-  return Number((await call(page, "/api/quotes/save", form)).quote_id);
-}
 
 /** The URLs of the pages under test, built once by the first test. */
 const urls = { compare: "", tco: "", order: "" };

@@ -1,46 +1,8 @@
 import { expect, Page, test } from "@playwright/test";
-import { ADMIN, PASSWORD, ensureAdmin, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { PASSWORD, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { call, answerMine, saveQuote, createTeam } from "./api";
 
 test.describe.configure({ mode: "serial" });
-
-/** Calls a server function the way the page does (same origin, form-encoded). */
-async function call(page: Page, path: string, form: Record<string, string>) {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post(path, { form, headers: { Origin: origin, Accept: "application/json" } });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return res.json();
-}
-
-/**
- * Answers, through the API, every item the signed-in user may answer except `skip`: confirmed
- * with a note where the item takes one as evidence; an item that only a run can prove is marked
- * not applicable, covered by the order's waiver.
- */
-async function answerMine(page: Page, order: number, skip: string[]) {
-  const view = await call(page, "/api/orders/get", { id: String(order) });
-  let answered = 0;
-  for (const section of view.sections) {
-    for (const item of section.items) {
-      if (!item.can_answer || skip.includes(item.id)) continue;
-      const needed: string[] = item.evidence_needed;
-      const byNote = needed.length === 0 || needed.includes("note");
-      await call(page, "/api/orders/answer", {
-        order_id: String(order), item_id: item.id, status: byNote ? "confirmed" : "not_applicable",
-        status_note: byNote ? "" : "covered by the waiver", answer: "checked", evidence_run: "", evidence_note: byNote ? "checked with the vendor" : "",
-      });
-      answered += 1;
-    }
-  }
-  return { view, answered };
-}
-
-/** Saves a quote through the API (procurement signed in); returns its id. */
-async function saveQuote(page: Page, fields: Record<string, string>) {
-  const form: Record<string, string> = { quote_id: "" };
-  for (const [k, v] of Object.entries(fields)) form[`fields[${k}]`] = v;
-  const saved = await call(page, "/api/quotes/save", form);
-  return Number(saved.quote_id);
-}
 
 /** The totals of a cost table by quote id: `rows` are table rows, `id` reads a row's quote. */
 async function totalsByQuote(page: Page, rowTestId: string, totalTestId: string, id: (row: import("@playwright/test").Locator) => Promise<string>) {
@@ -55,15 +17,7 @@ async function totalsByQuote(page: Page, rowTestId: string, totalTestId: string,
 
 test("engineer and procurement complete the checklist, the manager approves with password, a change reopens review", async ({ page }) => {
   const consoleErrors = watchConsole(page);
-  await ensureAdmin(page);
-  await signIn(page, ADMIN.email);
-  const team = await call(page, "/api/admin/create_team", { name: "Order Desk" });
-  for (const [email, role] of [["olga@example.com", "procurement"], ["enzo@example.com", "engineer"], ["mona@example.com", "manager"]]) {
-    await call(page, "/api/admin/create_user", {
-      email, display_name: email.split("@")[0], password: PASSWORD, password_confirm: PASSWORD, team_id: String(team), role,
-    });
-  }
-  await signOut(page);
+  await createTeam(page, "Order Desk", [["olga@example.com", "procurement"], ["enzo@example.com", "engineer"], ["mona@example.com", "manager"]]);
 
   // Procurement: a workload, a quote, and an order for it.
   await signIn(page, "olga@example.com");
@@ -162,15 +116,7 @@ test("engineer and procurement complete the checklist, the manager approves with
 
 test("the comparison procurement set on the cost page, with a per-quote override, is what the manager signs", async ({ page }) => {
   const consoleErrors = watchConsole(page);
-  await ensureAdmin(page);
-  await signIn(page, ADMIN.email);
-  const team = await call(page, "/api/admin/create_team", { name: "Signed Comparison" });
-  for (const [email, role] of [["petra@example.com", "procurement"], ["emil@example.com", "engineer"], ["mara@example.com", "manager"]]) {
-    await call(page, "/api/admin/create_user", {
-      email, display_name: email.split("@")[0], password: PASSWORD, password_confirm: PASSWORD, team_id: String(team), role,
-    });
-  }
-  await signOut(page);
+  await createTeam(page, "Signed Comparison", [["petra@example.com", "procurement"], ["emil@example.com", "engineer"], ["mara@example.com", "manager"]]);
 
   // Procurement: a workload, two quotes, an order considering both.
   await signIn(page, "petra@example.com");

@@ -1,15 +1,8 @@
-import { expect, Page, test } from "@playwright/test";
-import { createMember, ensureAdmin, hydrated, open, signIn, watchConsole } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { createMember, ensureAdmin, hydrated, signIn, watchConsole } from "./helpers";
+import { call } from "./api";
 
 test.describe.configure({ mode: "serial" });
-
-/** Calls a server function the way the page does (same origin, form-encoded). */
-async function call(page: Page, path: string, form: Record<string, string>) {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post(path, { form, headers: { Origin: origin, Accept: "application/json" } });
-  expect(res.status(), await res.text()).toBe(200);
-  return res.json();
-}
 
 function quote(reference: string, price: string, stoppedBills: string): Record<string, string> {
   const fields: Record<string, string> = {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{PASSWORD, TestApp};
+use common::{PASSWORD, TestApp, quote_form};
 use http::StatusCode;
 use rust_decimal::Decimal;
 use serde_json::Value;
@@ -25,36 +25,6 @@ async fn team() -> (TestApp, i64, String, String) {
     let pam = app.login("pam@example.com", PASSWORD).await;
     let eve = app.login("eve@example.com", PASSWORD).await;
     (app, team, pam, eve)
-}
-
-/// The quote form's fields for an L4 quote, with `changes` applied.
-fn quote_form(reference: &str, changes: &[(&str, &str)]) -> Vec<(String, String)> {
-    let mut fields: Vec<(&str, &str)> = vec![
-        ("vendor", "Acme GPU"),
-        ("reference", reference),
-        ("received_on", "2026-11-20"),
-        ("valid_until", "2099-12-31"),
-        ("spec.gpu_model", "L4 24GB"),
-        ("spec.gpus_per_node", "1"),
-        ("spec.vram_gib", "24"),
-        ("spec.sharing", "exclusive"),
-        ("currency", "CNY"),
-        ("price.basis", "per_node"),
-        ("price.on_demand_hourly", "4.00"),
-        ("price.billing_increment", "hour"),
-        ("price.stopped_bills_compute", "no"),
-    ];
-    for (k, v) in changes {
-        match fields.iter_mut().find(|(name, _)| name == k) {
-            Some(field) => field.1 = v,
-            None => fields.push((k, v)),
-        }
-    }
-    fields
-        .into_iter()
-        .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
-        .chain([("quote_id".to_string(), String::new())])
-        .collect()
 }
 
 async fn save_quote(app: &TestApp, cookie: &str, form: &[(String, String)]) -> common::Answer {

@@ -71,29 +71,16 @@ impl Team {
     async fn quote_valid_for(&self, reference: &str, days: u32) -> i64 {
         let today = store::today();
         let until = today.add_days(days).unwrap().to_string();
-        let fields: Vec<(String, String)> = [
+        let today_text = today.to_string();
+        let changes = [
             ("vendor", "Short GPU"),
-            ("reference", reference),
-            ("received_on", &today.to_string()),
-            ("valid_until", &until),
+            ("received_on", today_text.as_str()),
+            ("valid_until", until.as_str()),
             ("spec.gpu_model", "A10 24GB"),
             ("spec.gpus_per_node", "2"),
-            ("spec.vram_gib", "24"),
-            ("spec.sharing", "exclusive"),
-            ("currency", "CNY"),
-            ("price.basis", "per_node"),
             ("price.on_demand_hourly", "6.00"),
-            ("price.billing_increment", "hour"),
-            ("price.stopped_bills_compute", "no"),
-        ]
-        .into_iter()
-        .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
-        .chain([("quote_id".to_string(), String::new())])
-        .collect();
-        let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let res = self.app.call("/api/quotes/save", &form, Some(&self.pam)).await;
-        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-        json(&res.body)["quote_id"].as_i64().unwrap()
+        ];
+        self.app.create_quote_with(&self.pam, reference, &changes).await
     }
 }
 
@@ -198,40 +185,13 @@ async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_s
     assert!(board["todo"].as_array().unwrap().is_empty(), "{board}");
 }
 
-/// A 15-minute canonical run on the quoted L4 (24 GiB), with telemetry every 30 s: valid.
-fn l4_run() -> String {
-    let telemetry: Vec<Value> = (0..=30)
-        .map(|i| json!({ "t": f64::from(i) * 30.0, "gpu": 0, "util_pct": 90.0, "mem_used_mib": 18000.0, "sm_clock_mhz": 1900.0, "temp_c": 60.0, "power_w": 70.0 }))
-        .collect();
-    json!({ "schema": "nodeledger.run/v1", "source_format": "canonical",
-        "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1, "vram_total_mib": 24576.0 },
-        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
-        "vram_peak_mib": 18000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry })
-    .to_string()
-}
-
 #[tokio::test]
-#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn a_submitted_order_waits_on_the_managers_dashboard_until_decided() {
     let t = team().await;
     let quote = t.app.create_quote(&t.pam, "L4-1").await;
     let token = t.app.create_token(&t.eve, "ci").await;
-    let (q, w) = (quote.to_string(), t.workload.to_string());
-    let res = t
-        .app
-        .multipart(
-            "/api/v1/runs",
-            &[
-                ("result", Some("r.json"), l4_run().as_bytes()),
-                ("quote", None, q.as_bytes()),
-                ("workload", None, w.as_bytes()),
-            ],
-            None,
-            Some(&token),
-        )
-        .await;
-    assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);
-    let run = json(&res.body)["id"].as_i64().unwrap().to_string();
+    let run = t.app.upload_valid_l4_run(&token, quote, t.workload).await.to_string();
+    let q = quote.to_string();
     let order = t.app.create_order(&t.pam, "L4 for batch", t.workload).await;
     let o = order.to_string();
     let select = [

@@ -50,21 +50,7 @@ async fn desk() -> Desk {
     let workload = app.create_workload(&pam, "Batch job").await;
     let quote = app.create_quote(&pam, "L4-1").await;
     let token = app.create_token(&eve, "ci").await;
-    let (q, w) = (quote.to_string(), workload.to_string());
-    let res = app
-        .multipart(
-            "/api/v1/runs",
-            &[
-                ("result", Some("r.json"), l4_run().as_bytes()),
-                ("quote", None, q.as_bytes()),
-                ("workload", None, w.as_bytes()),
-            ],
-            None,
-            Some(&token),
-        )
-        .await;
-    assert_eq!(json(&res.body)["status"], "valid", "{}", res.body);
-    let run = json(&res.body)["id"].as_i64().unwrap();
+    let run = app.upload_valid_l4_run(&token, quote, workload).await;
     Desk {
         app,
         pam,
@@ -77,19 +63,6 @@ async fn desk() -> Desk {
         workload,
         token,
     }
-}
-
-/// A 15-minute canonical run on the quoted L4 (24 GiB), with telemetry every 30 s and no
-/// slowdown: valid.
-fn l4_run() -> String {
-    let telemetry: Vec<Value> = (0..=30)
-        .map(|i| json!({ "t": f64::from(i) * 30.0, "gpu": 0, "util_pct": 90.0, "mem_used_mib": 18000.0, "sm_clock_mhz": 1900.0, "temp_c": 60.0, "power_w": 70.0 }))
-        .collect();
-    json!({ "schema": "nodeledger.run/v1", "source_format": "canonical",
-        "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1, "vram_total_mib": 24576.0 },
-        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
-        "vram_peak_mib": 18000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry })
-    .to_string()
 }
 
 impl Desk {

@@ -312,30 +312,33 @@ impl TestApp {
 
     /// A one-GPU L4 quote from Acme at 4.00 CNY an hour, valid until 2099; returns its id.
     pub async fn create_quote(&self, procurement: &str, reference: &str) -> i64 {
-        let fields: Vec<(String, String)> = [
-            ("vendor", "Acme GPU"),
-            ("reference", reference),
-            ("received_on", "2026-11-20"),
-            ("valid_until", "2099-12-31"),
-            ("spec.gpu_model", "L4 24GB"),
-            ("spec.gpus_per_node", "1"),
-            ("spec.vram_gib", "24"),
-            ("spec.sharing", "exclusive"),
-            ("currency", "CNY"),
-            ("price.basis", "per_node"),
-            ("price.on_demand_hourly", "4.00"),
-            ("price.billing_increment", "hour"),
-            ("price.stopped_bills_compute", "no"),
-        ]
-        .into_iter()
-        .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
-        .chain([("quote_id".to_string(), String::new())])
-        .collect();
+        self.create_quote_with(procurement, reference, &[]).await
+    }
+
+    /// The quote of [`quote_form`] with `changes` applied, saved as `procurement`; returns its id.
+    pub async fn create_quote_with(&self, procurement: &str, reference: &str, changes: &[(&str, &str)]) -> i64 {
+        let fields = quote_form(reference, changes);
         let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let res = self.call("/api/quotes/save", &form, Some(procurement)).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         let saved: serde_json::Value = serde_json::from_str(&res.body).expect("json");
         saved["quote_id"].as_i64().expect("quote id")
+    }
+
+    /// Uploads [`l4_run`] for `quote` and `workload` with an API `token`, checks the verdict is
+    /// valid, and returns the run's id.
+    pub async fn upload_valid_l4_run(&self, token: &str, quote: i64, workload: i64) -> i64 {
+        let (q, w) = (quote.to_string(), workload.to_string());
+        let run = l4_run();
+        let parts = [
+            ("result", Some("r.json"), run.as_bytes()),
+            ("quote", None, q.as_bytes()),
+            ("workload", None, w.as_bytes()),
+        ];
+        let res = self.multipart("/api/v1/runs", &parts, None, Some(token)).await;
+        let body: serde_json::Value = serde_json::from_str(&res.body).expect("json");
+        assert_eq!(body["status"], "valid", "{}", res.body);
+        body["id"].as_i64().expect("run id")
     }
 
     /// An API token of an engineer, as shown once; returns the token.
@@ -382,4 +385,48 @@ pub fn form_urlencoded(form: &[(&str, &str)]) -> String {
         .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// The quote form's fields for a one-GPU L4 quote from Acme at 4.00 CNY an hour, valid until
+/// 2099, with `changes` applied (a field the list lacks is added).
+pub fn quote_form(reference: &str, changes: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut fields: Vec<(&str, &str)> = vec![
+        ("vendor", "Acme GPU"),
+        ("reference", reference),
+        ("received_on", "2026-11-20"),
+        ("valid_until", "2099-12-31"),
+        ("spec.gpu_model", "L4 24GB"),
+        ("spec.gpus_per_node", "1"),
+        ("spec.vram_gib", "24"),
+        ("spec.sharing", "exclusive"),
+        ("currency", "CNY"),
+        ("price.basis", "per_node"),
+        ("price.on_demand_hourly", "4.00"),
+        ("price.billing_increment", "hour"),
+        ("price.stopped_bills_compute", "no"),
+    ];
+    for (k, v) in changes {
+        match fields.iter_mut().find(|(name, _)| name == k) {
+            Some(field) => field.1 = v,
+            None => fields.push((k, v)),
+        }
+    }
+    fields
+        .into_iter()
+        .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
+        .chain([("quote_id".to_string(), String::new())])
+        .collect()
+}
+
+/// A 15-minute canonical run on the quoted L4 (24 GiB), with telemetry every 30 s and no
+/// slowdown: valid.
+pub fn l4_run() -> String {
+    let telemetry: Vec<serde_json::Value> = (0..=30)
+        .map(|i| serde_json::json!({ "t": f64::from(i) * 30.0, "gpu": 0, "util_pct": 90.0, "mem_used_mib": 18000.0, "sm_clock_mhz": 1900.0, "temp_c": 60.0, "power_w": 70.0 }))
+        .collect();
+    serde_json::json!({ "schema": "nodeledger.run/v1", "source_format": "canonical",
+        "node": { "gpu_name": "NVIDIA L4", "gpu_count": 1, "vram_total_mib": 24576.0 },
+        "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
+        "vram_peak_mib": 18000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry })
+    .to_string()
 }
