@@ -6,6 +6,7 @@ use crate::{
     access::{ReadTeamData, TeamAccess},
     state::ServerState,
 };
+use app::domain::csv_cell;
 use app::domain::tco::{BreakEven, Currency, latest_rate};
 use app::{
     charts::{
@@ -51,14 +52,6 @@ pub async fn computed(
     }
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// A money amount with exactly the currency's minor digits (`720.00`, JPY `1200`).
 fn money(amount: Decimal, currency: Currency) -> String {
     currency.round(amount).to_string()
@@ -100,7 +93,7 @@ pub fn comparison_csv(c: &Computed) -> String {
             row.rank.to_string(),
             row.quote_id.to_string(),
             row.revision.to_string(),
-            csv_field(&row.label),
+            csv_cell::field(&row.label),
             row.currency.clone(),
             money(e.total, cur),
             c.base.code().to_string(),
@@ -113,7 +106,7 @@ pub fn comparison_csv(c: &Computed) -> String {
             e.time_to_finish_h.normalize().to_string(),
             per.map(|p| price(p.amount, cur)).unwrap_or_default(),
             per.map(|p| p.per.to_string()).unwrap_or_default(),
-            per.map(|p| csv_field(&p.unit)).unwrap_or_default(),
+            per.map(|p| csv_cell::field(&p.unit)).unwrap_or_default(),
             e.effective_gpu_hour_price.map(|p| price(p, cur)).unwrap_or_default(),
             money(e.idle_cost, cur),
             format!("{:?}", e.pricing_used).to_lowercase(),
@@ -137,7 +130,7 @@ pub fn comparison_csv(c: &Computed) -> String {
             };
             out.push_str(&format!(
                 "{head},{},{},{},{},{tail}\n",
-                csv_field(&name),
+                csv_cell::field(&name),
                 comp.quantity.normalize(),
                 comp.unit_price.map(|p| price(p, cur)).unwrap_or_default(),
                 money(comp.cost, cur)

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod audit;
 pub mod checklist;
+pub mod csv_cell;
 pub mod dashboard;
 pub mod documents;
 pub mod gpus;

@@ -4,6 +4,7 @@ use super::csv_import::COLUMNS;
 use super::csv_import::choices::{BASES, FORM_FACTORS, INCREMENTS, INTERCONNECTS};
 use super::draft::QuoteDraft;
 use super::spec::Sharing;
+use crate::domain::csv_cell;
 use rust_decimal::Decimal;
 
 /// The drafts as CSV text: a header line, then one line per draft (`\n` line ends).
@@ -19,18 +20,13 @@ pub fn export(drafts: &[QuoteDraft]) -> String {
     out
 }
 
+/// One line of cells, each quoted and neutralised against formulas ([`csv_cell::field`]).
 fn line(out: &mut String, cells: &[String]) {
     for (i, cell) in cells.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        if cell.contains([',', '"', '\n', '\r']) {
-            out.push('"');
-            out.push_str(&cell.replace('"', "\"\""));
-            out.push('"');
-        } else {
-            out.push_str(cell);
-        }
+        out.push_str(&csv_cell::field(cell));
     }
     out.push('\n');
 }

@@ -3,6 +3,7 @@
 //! problem of a row is reported at once.
 
 use super::reader::Header;
+use crate::domain::csv_cell;
 use crate::domain::quotes::date::Date;
 use crate::domain::quotes::error::ErrorCode;
 use crate::domain::quotes::spec::Sharing;
@@ -82,12 +83,13 @@ impl<'a> Cells<'a> {
         self.failures.push((col, code));
     }
 
-    /// The trimmed cell; `""` when the column is absent.
+    /// The trimmed cell, with the `'` NodeLedger's export puts before a formula-like text taken
+    /// off ([`csv_cell::restore`]); `""` when the column is absent.
     pub(super) fn raw(&self, col: &str) -> &'a str {
         self.header
             .position(col)
             .and_then(|i| self.rec.get(i))
-            .map_or("", str::trim)
+            .map_or("", |cell| csv_cell::restore(cell.trim()).trim())
     }
 
     /// The cell as text.
