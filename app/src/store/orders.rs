@@ -111,11 +111,20 @@ fn row(r: Row) -> Result<OrderRow, sqlx::Error> {
     })
 }
 
-macro_rules! select_rows {
+/// The columns of a [`Row`], in its order (orders `o`, revisions `r`).
+macro_rules! row_columns {
     () => {
         "SELECT o.id, o.title, o.workload_id, o.created_by, r.id, r.revision, r.state, r.content, r.submitted_by, r.submitted_at,
-                r.decided_by, r.decided_at, r.decision_comment, r.content_hash
-         FROM orders o JOIN order_revisions r ON r.order_id = o.id"
+                r.decided_by, r.decided_at, r.decision_comment, r.content_hash"
+    };
+}
+
+macro_rules! select_rows {
+    () => {
+        concat!(
+            row_columns!(),
+            " FROM orders o JOIN order_revisions r ON r.order_id = o.id"
+        )
     };
 }
 
@@ -282,24 +291,15 @@ pub async fn revisions_for_audit(
     .await
 }
 
-/// A [`Row`] and the chosen quote revision's last valid day.
-type RowWithValidity = (
-    i64,
-    String,
-    i64,
-    i64,
-    i64,
-    i64,
-    String,
-    String,
-    Option<i64>,
-    Option<String>,
-    Option<i64>,
-    Option<String>,
-    String,
-    Option<String>,
-    Option<String>,
-);
+/// A [`Row`] followed by one more column: the chosen quote revision's last valid day.
+struct RowWithValidity(Row, Option<String>);
+
+impl sqlx::FromRow<'_, sqlx::sqlite::SqliteRow> for RowWithValidity {
+    fn from_row(r: &sqlx::sqlite::SqliteRow) -> Result<Self, sqlx::Error> {
+        use sqlx::Row as _;
+        Ok(Self(Row::from_row(r)?, r.try_get(14)?))
+    }
+}
 
 /// The team's orders whose latest revision is in one of `states`, each with the last valid day
 /// of the quote revision it has chosen (`None`: none chosen), oldest first. For dashboards.
@@ -310,22 +310,16 @@ pub async fn latest_in_states(
 ) -> Result<Vec<(OrderRow, Option<String>)>, sqlx::Error> {
     let states: Vec<&str> = states.iter().map(|s| state_str(*s)).collect();
     let states = serde_json::to_string(&states).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    let rows: Vec<RowWithValidity> = sqlx::query_as(
-        "SELECT o.id, o.title, o.workload_id, o.created_by, r.id, r.revision, r.state, r.content, r.submitted_by,
-                r.submitted_at, r.decided_by, r.decided_at, r.decision_comment, r.content_hash, q.valid_until
-         FROM orders o JOIN order_revisions r ON r.order_id = o.id
+    let sql = concat!(
+        row_columns!(),
+        ", q.valid_until FROM orders o JOIN order_revisions r ON r.order_id = o.id
          LEFT JOIN quote_revisions q ON q.id = json_extract(r.content, '$.quote_revision_id') AND q.team_id = o.team_id
          WHERE o.team_id = ? AND r.revision = (SELECT MAX(revision) FROM order_revisions x WHERE x.order_id = o.id)
-           AND r.state IN (SELECT value FROM json_each(?)) ORDER BY o.id",
-    )
-    .bind(team_id)
-    .bind(&states)
-    .fetch_all(db)
-    .await?;
+           AND r.state IN (SELECT value FROM json_each(?)) ORDER BY o.id"
+    );
+    let rows: Vec<RowWithValidity> = sqlx::query_as(sql).bind(team_id).bind(&states).fetch_all(db).await?;
     rows.into_iter()
-        .map(|(a, b, c, d, e, f, g, h, i, j, k, l, m, n, until)| {
-            Ok((row((a, b, c, d, e, f, g, h, i, j, k, l, m, n))?, until))
-        })
+        .map(|RowWithValidity(r, until)| Ok((row(r)?, until)))
         .collect()
 }
 

@@ -411,6 +411,14 @@ fn fact((quote_id, vendor, gpus, valid_until): FactRow) -> Result<crate::domain:
     })
 }
 
+/// The [`FactRow`] columns of the current quote list `l` with its vendor `v`, up to `WHERE`.
+macro_rules! quote_fact_columns {
+    () => {
+        "SELECT l.quote_id, v.name, l.gpus_per_node || '× ' || l.gpu_model, l.valid_until
+         FROM quote_list l JOIN vendors v ON v.id = l.vendor_id"
+    };
+}
+
 /// The team's current quotes whose last valid day is from `first` to `last` (both included),
 /// soonest first: one range seek on the quote list's page index.
 pub async fn expiring(
@@ -419,11 +427,10 @@ pub async fn expiring(
     first: Date,
     last: Date,
 ) -> Result<Vec<crate::domain::dashboard::QuoteFact>, sqlx::Error> {
-    let rows: Vec<FactRow> = sqlx::query_as(
-        "SELECT l.quote_id, v.name, l.gpus_per_node || '× ' || l.gpu_model, l.valid_until
-         FROM quote_list l JOIN vendors v ON v.id = l.vendor_id
-         WHERE l.team_id = ? AND l.valid_until BETWEEN ? AND ? ORDER BY l.valid_until, l.quote_id LIMIT 200",
-    )
+    let rows: Vec<FactRow> = sqlx::query_as(concat!(
+        quote_fact_columns!(),
+        " WHERE l.team_id = ? AND l.valid_until BETWEEN ? AND ? ORDER BY l.valid_until, l.quote_id LIMIT 200"
+    ))
     .bind(team_id)
     .bind(first.to_string())
     .bind(last.to_string())
@@ -440,14 +447,13 @@ pub async fn without_valid_run(
     today: Date,
     limit: i64,
 ) -> Result<Vec<crate::domain::dashboard::QuoteFact>, sqlx::Error> {
-    let rows: Vec<FactRow> = sqlx::query_as(
-        "SELECT l.quote_id, v.name, l.gpus_per_node || '× ' || l.gpu_model, l.valid_until
-         FROM quote_list l JOIN vendors v ON v.id = l.vendor_id
-         WHERE l.team_id = ? AND l.valid_until >= ?
+    let rows: Vec<FactRow> = sqlx::query_as(concat!(
+        quote_fact_columns!(),
+        " WHERE l.team_id = ? AND l.valid_until >= ?
            AND NOT EXISTS (SELECT 1 FROM quote_revisions qr JOIN runs r ON r.quote_revision_id = qr.id
                            WHERE qr.quote_id = l.quote_id AND r.team_id = l.team_id AND r.status = 'valid')
-         ORDER BY v.name, l.quote_id LIMIT ?",
-    )
+         ORDER BY v.name, l.quote_id LIMIT ?"
+    ))
     .bind(team_id)
     .bind(today.to_string())
     .bind(limit)
