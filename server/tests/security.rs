@@ -1,6 +1,8 @@
 //! Cross-site refusal, foreign `Host` refusal (DNS rebinding), security headers (CSP, HSTS,
 //! caching), body limits, time limits, error pages.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 mod common;
 
 use common::{ORIGIN, PASSWORD, TestApp};

@@ -3,6 +3,8 @@
 //! timeout back), a failing session save keeps the handler's answer, and over https the cookie
 //! carries the `__Host-` prefix.
 
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
 mod common;
 
 use app::store::sessions::{SqliteSessionStore, TOUCHED_AT_KEY};
