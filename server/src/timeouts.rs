@@ -57,11 +57,14 @@ pub async fn limit_time(State(limits): State<TimeLimits>, req: Request, next: Ne
     }
 }
 
-/// A response body that ends with an error when its inner body produces nothing for `stall`.
+/// A response body that ends with an error when its inner body keeps it waiting for `stall`.
+/// The clock runs only while the inner body is pending, from the first time it is: a client
+/// that reads slowly (the server waits on the socket, not on the body) is not cut.
 pub struct StallGuard {
     inner: Body,
     stall: Duration,
     deadline: Pin<Box<Sleep>>,
+    waiting: bool,
     route: String,
     cut: bool,
 }
@@ -73,8 +76,22 @@ impl StallGuard {
             inner,
             stall,
             deadline: Box::pin(tokio::time::sleep(stall)),
+            waiting: false,
             route,
             cut: false,
+        }
+    }
+
+    /// Cuts the body once the deadline has passed.
+    fn poll_deadline(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        match self.deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => {
+                self.cut = true;
+                tracing::warn!(route = %self.route, after = ?self.stall, "response stalled; cut");
+                let err = std::io::Error::new(std::io::ErrorKind::TimedOut, "response stalled");
+                Poll::Ready(Some(Err(axum::Error::new(err))))
+            }
+            Poll::Pending => Poll::Pending,
         }
     }
 }
@@ -89,19 +106,16 @@ impl HttpBody for StallGuard {
         }
         match Pin::new(&mut self.inner).poll_frame(cx) {
             Poll::Ready(frame) => {
-                let next = Instant::now() + self.stall;
-                self.deadline.as_mut().reset(next);
+                self.waiting = false;
                 Poll::Ready(frame)
             }
-            Poll::Pending => match self.deadline.as_mut().poll(cx) {
-                Poll::Ready(()) => {
-                    self.cut = true;
-                    tracing::warn!(route = %self.route, after = ?self.stall, "response stalled; cut");
-                    let err = std::io::Error::new(std::io::ErrorKind::TimedOut, "response stalled");
-                    Poll::Ready(Some(Err(axum::Error::new(err))))
-                }
-                Poll::Pending => Poll::Pending,
-            },
+            Poll::Pending if !self.waiting => {
+                self.waiting = true;
+                let deadline = Instant::now() + self.stall;
+                self.deadline.as_mut().reset(deadline);
+                self.poll_deadline(cx)
+            }
+            Poll::Pending => self.poll_deadline(cx),
         }
     }
 
@@ -162,6 +176,20 @@ mod tests {
             Bytes::from("01234"),
             "longer than the stall time in all, never between chunks"
         );
+    }
+
+    #[tokio::test]
+    async fn a_client_that_reads_slowly_is_not_cut() {
+        // Each chunk takes a moment to produce (the inner body is briefly pending).
+        let chunks = futures_util::stream::iter(["a", "b"]).then(|c| async move {
+            tokio::time::sleep(STALL / 10).await;
+            Ok::<_, std::io::Error>(Bytes::from(c))
+        });
+        let mut body = StallGuard::new(Body::from_stream(chunks), STALL, "GET /x".into());
+        assert!(body.frame().await.expect("a").is_ok());
+        tokio::time::sleep(2 * STALL).await; // the client is busy; nobody polls the body
+        let next = body.frame().await.expect("b");
+        assert_eq!(next.expect("not cut").into_data().ok(), Some(Bytes::from("b")));
     }
 
     #[tokio::test]
