@@ -43,6 +43,40 @@ pub struct ServeConfig {
     /// The optional to-do mail.
     #[command(flatten)]
     pub mail: MailConfig,
+    /// Time limits on requests (issue 13 item 9).
+    #[command(flatten)]
+    pub time_limits: TimeLimitConfig,
+}
+
+/// Time limits on requests: a stuck handler gets 503, a stalled streaming page is cut.
+#[derive(Args, Clone, Debug)]
+pub struct TimeLimitConfig {
+    /// Seconds a request may take until its answer starts (reading an upload included).
+    #[arg(long, env = "NODELEDGER_REQUEST_TIMEOUT_S", default_value_t = 300)]
+    pub request_timeout_s: u64,
+    /// Seconds a streaming answer (a page that is still rendering) may go without sending more;
+    /// then it is cut and logged with its route.
+    #[arg(long, env = "NODELEDGER_STALL_TIMEOUT_S", default_value_t = 30)]
+    pub stall_timeout_s: u64,
+}
+
+impl Default for TimeLimitConfig {
+    fn default() -> Self {
+        Self {
+            request_timeout_s: 300,
+            stall_timeout_s: 30,
+        }
+    }
+}
+
+impl TimeLimitConfig {
+    /// The limits, each at least a second.
+    pub fn limits(&self) -> crate::timeouts::TimeLimits {
+        crate::timeouts::TimeLimits {
+            answer: Duration::from_secs(self.request_timeout_s.max(1)),
+            stall: Duration::from_secs(self.stall_timeout_s.max(1)),
+        }
+    }
 }
 
 /// The optional to-do mail (off unless an SMTP server is named): every few minutes each user is
@@ -111,6 +145,7 @@ impl ServeConfig {
             body_limit: 2 * 1024 * 1024,
             run_file_limit_mb: 64,
             mail: MailConfig::default(),
+            time_limits: TimeLimitConfig::default(),
         }
     }
 }

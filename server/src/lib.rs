@@ -16,4 +16,6 @@ pub mod runs;
 pub mod security;
 pub mod state;
 pub mod tco;
+/// Time limits on every request (issue 13 item 9).
+pub mod timeouts;
 pub mod tools_cli;

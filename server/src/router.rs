@@ -1,8 +1,13 @@
 //! The HTTP router: Leptos pages and server functions, the language switch, static files, and
 //! each area's raw routes (its own `router()`: documents, quote export, runs, orders, cost
 //! comparison), all over one [`ServerState`]; and the layers every request passes (outermost
-//! first): security headers → cross-site refusal → body limit → server-function error status →
-//! session → caller.
+//! first): `Strict-Transport-Security` (https only) → security headers → time limits → foreign
+//! `Host` refusal → cross-site refusal → body limit → server-function error status → session →
+//! caller.
+//!
+//! The session layer writes a session only when a request changed it (sign-in, team switch,
+//! sign-out) — and, to push the idle timeout back, at most once a minute for a signed-in
+//! caller's pages and server functions (never for static files).
 
 use crate::{
     config::ServeConfig,
@@ -10,7 +15,9 @@ use crate::{
     runs::RunLimits,
     security::{self, BodyLimits, SiteOrigin},
     state::ServerState,
+    timeouts,
 };
+use app::store::sessions::{SaveAfterResponse, SqliteSessionStore, TOUCH_EVERY_SECS, TOUCHED_AT_KEY};
 use app::{App, auth::AppState, shell};
 use axum::{
     Router,
@@ -23,10 +30,16 @@ use http::StatusCode;
 use leptos::{config::LeptosOptions, nonce::Nonce, prelude::*};
 use leptos_axum::{LeptosRoutes, file_and_error_handler_with_context, generate_route_list};
 use std::sync::Arc;
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_sessions::{Expiry, Session, SessionManagerLayer, cookie::SameSite};
 
-/// Name of the session cookie.
+/// Name of the session cookie over plain http (localhost).
 pub const SESSION_COOKIE: &str = app::auth::SESSION_COOKIE;
+
+/// Name of the session cookie over https: the `__Host-` prefix makes browsers keep it only when
+/// it is `Secure`, for path `/` and without `Domain`, so no sibling subdomain can plant or
+/// shadow it.
+pub const SECURE_SESSION_COOKIE: &str = app::auth::SECURE_SESSION_COOKIE;
 
 /// Leptos settings for this server.
 pub fn leptos_options(cfg: &ServeConfig) -> LeptosOptions {
@@ -41,11 +54,12 @@ pub fn leptos_options(cfg: &ServeConfig) -> LeptosOptions {
 /// Loads the signed-in caller once per request and puts it in the request extensions, where
 /// pages, server functions and the raw routes' `TeamAccess` find it.
 async fn attach_caller(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    if !req.uri().path().starts_with("/pkg/")
+    if !security::is_static_asset(req.uri().path())
         && let Some(session) = req.extensions().get::<Session>().cloned()
     {
         match app::auth::load_caller(&state, &session).await {
             Ok(Some(caller)) => {
+                keep_alive(&session, state.auth.idle_timeout).await;
                 req.extensions_mut().insert(caller);
             }
             Ok(None) => {}
@@ -53,6 +67,22 @@ async fn attach_caller(State(state): State<AppState>, mut req: Request, next: Ne
         }
     }
     next.run(req).await
+}
+
+/// Pushes a signed-in session's idle timeout back. tower-sessions extends an `OnInactivity`
+/// session (its row and its cookie) only when it saves it, and it saves only a changed session:
+/// marking it touched once a minute (a tenth of the idle timeout when that is shorter) costs one
+/// `UPDATE` a minute per active user, and a session lasts at least 90 % of the idle timeout
+/// after its last request.
+async fn keep_alive(session: &Session, idle: std::time::Duration) {
+    let every = TOUCH_EVERY_SECS.min(i64::try_from(idle.as_secs() / 10).unwrap_or(i64::MAX));
+    let now = app::store::now_unix();
+    let touched = session.get::<i64>(TOUCHED_AT_KEY).await.ok().flatten().unwrap_or(0);
+    if now.saturating_sub(touched) >= every
+        && let Err(e) = session.insert(TOUCHED_AT_KEY, now).await
+    {
+        tracing::warn!(error = %e, "cannot mark the session touched");
+    }
 }
 
 /// Builds the whole application router: the routes, then the layers in the order the module
@@ -93,18 +123,23 @@ fn leptos_context(state: &AppState, cfg: &ServeConfig) -> impl Fn() + Clone + Se
     }
 }
 
-/// The session cookie: http-only, same-site lax, `Secure` over https, ended after the idle
-/// timeout.
-fn sessions(state: &AppState, cfg: &ServeConfig) -> SessionManagerLayer<app::store::sessions::SqliteSessionStore> {
+/// The session cookie: http-only, same-site lax, `Secure` and `__Host-` named over https,
+/// ended after the idle timeout. Saved only when changed ([`keep_alive`] marks it once a minute),
+/// and a failing save after the answer keeps the answer ([`SaveAfterResponse`]).
+fn sessions(state: &AppState, cfg: &ServeConfig) -> SessionManagerLayer<SaveAfterResponse<SqliteSessionStore>> {
     let idle = time::Duration::seconds(i64::try_from(state.auth.idle_timeout.as_secs()).unwrap_or(i64::MAX));
-    SessionManagerLayer::new(state.sessions.clone())
-        .with_name(SESSION_COOKIE)
+    let name = if cfg.secure_cookies() {
+        SECURE_SESSION_COOKIE
+    } else {
+        SESSION_COOKIE
+    };
+    SessionManagerLayer::new(SaveAfterResponse(state.sessions.clone()))
+        .with_name(name)
         .with_http_only(true)
         .with_same_site(SameSite::Lax)
         .with_secure(cfg.secure_cookies())
         .with_path("/")
         .with_expiry(Expiry::OnInactivity(idle))
-        .with_always_save(true)
 }
 
 /// Every route: health check, pages and server functions (unknown paths: static files, else
@@ -127,16 +162,29 @@ fn routes(server: &ServerState, cfg: &ServeConfig) -> Router {
         .with_state(server.clone())
 }
 
-/// The body limit, the cross-site refusal and the security headers wrap the routed app, so
-/// they run before routing, for every path and method (also unknown ones).
+/// The body limit, the cross-site and foreign-host refusals, the time limits and the security
+/// headers wrap the routed app, so they run before routing, for every path and method (also
+/// unknown ones).
 fn guarded(routed: Router, cfg: &ServeConfig) -> Router {
     let site = Arc::new(SiteOrigin::from_public_url(&cfg.public_url()));
-    Router::new()
+    let router = Router::new()
         .fallback_service(routed)
         .layer(from_fn_with_state(
             BodyLimits::new(cfg.body_limit, cfg.run_file_limit()),
             security::limit_body,
         ))
-        .layer(from_fn_with_state(site, security::reject_cross_site))
-        .layer(from_fn(security::security_headers))
+        .layer(from_fn_with_state(site.clone(), security::reject_cross_site))
+        // DNS rebinding (issue 13 item 6) and stalled responses (item 9).
+        .layer(from_fn_with_state(site, security::refuse_foreign_host))
+        .layer(from_fn_with_state(cfg.time_limits.limits(), timeouts::limit_time))
+        .layer(from_fn(security::security_headers));
+    // HSTS (issue 13 item 7): only a site served over https may tell browsers to insist on it.
+    if cfg.secure_cookies() {
+        router.layer(SetResponseHeaderLayer::overriding(
+            http::header::STRICT_TRANSPORT_SECURITY,
+            http::HeaderValue::from_static(security::HSTS),
+        ))
+    } else {
+        router
+    }
 }

@@ -1,5 +1,6 @@
-//! HTTP-level protections applied to every request: cross-site request refusal, security
-//! headers with a per-request CSP nonce, and proper status codes for server-function errors.
+//! HTTP-level protections applied to every request: cross-site request refusal, refusal of
+//! foreign `Host` names (DNS rebinding), security headers with a per-request CSP nonce, and
+//! proper status codes for server-function errors.
 
 use app::{
     error::AppError,
@@ -21,9 +22,11 @@ use std::sync::Arc;
 pub struct SiteOrigin {
     /// `scheme://host[:port]` of the public URL.
     pub public: String,
-    /// The public URL's scheme, used with the `Host` header for local aliases
+    /// The public URL's scheme, used with a loopback `Host` header for local aliases
     /// (`localhost` vs `127.0.0.1`).
     pub scheme: String,
+    /// The public URL's host name, without port (`[::1]` keeps its brackets).
+    pub host: String,
 }
 
 impl SiteOrigin {
@@ -34,9 +37,14 @@ impl SiteOrigin {
         Self {
             public: format!("{scheme}://{host}").to_ascii_lowercase(),
             scheme: scheme.to_ascii_lowercase(),
+            host: host_name(host).to_ascii_lowercase(),
         }
     }
 
+    /// Whether a state-changing request from `origin` is this site's: the public URL's origin,
+    /// or — only when the request's `Host` is a loopback name — `scheme://<Host>`. A DNS
+    /// rebinding page (a name of the attacker's pointed at this server) sends its own name as
+    /// `Host` and `Origin`, so it must not be taken at its word.
     fn allows(&self, origin: &str, headers: &HeaderMap) -> bool {
         let origin = origin.trim_end_matches('/').to_ascii_lowercase();
         if origin == self.public {
@@ -45,8 +53,70 @@ impl SiteOrigin {
         headers
             .get(header::HOST)
             .and_then(|h| h.to_str().ok())
+            .filter(|host| is_loopback(host))
             .is_some_and(|host| origin == format!("{}://{}", self.scheme, host.to_ascii_lowercase()))
     }
+
+    /// Whether a request naming `host` (a `Host` header, `name[:port]`) may be answered: the
+    /// public URL's host, or a loopback name.
+    pub fn serves_host(&self, host: &str) -> bool {
+        is_loopback(host) || host_name(host).eq_ignore_ascii_case(&self.host)
+    }
+}
+
+/// The name part of `name[:port]` (`[::1]:3000` → `[::1]`).
+fn host_name(authority: &str) -> &str {
+    if authority.starts_with('[') {
+        return authority.find(']').map_or(authority, |end| &authority[..=end]);
+    }
+    authority.rsplit_once(':').map_or(authority, |(name, _)| name)
+}
+
+/// Whether `authority` (`name[:port]`) names this machine: `localhost`, 127.0.0.0/8 or `[::1]`.
+/// Only these may stand in for the public URL: no outside DNS can point them elsewhere.
+pub fn is_loopback(authority: &str) -> bool {
+    let name = host_name(authority.trim());
+    if name.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    if let Some(v6) = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
+        return v6.parse::<std::net::Ipv6Addr>().is_ok_and(|ip| ip.is_loopback());
+    }
+    name.parse::<std::net::Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Refuses with 421 (Misdirected Request) a request whose `Host` is neither the public URL's
+/// host nor a loopback name: what a DNS rebinding page sends, after pointing a name of its own
+/// at this server to talk to it from a victim's browser (the first-admin set-up of a fresh
+/// install, say). A request without `Host` (not from a browser) passes; `/healthz` always does.
+pub async fn refuse_foreign_host(State(site): State<Arc<SiteOrigin>>, req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .map(|h| h.to_str().unwrap_or_default().to_string())
+        .or_else(|| req.uri().authority().map(ToString::to_string));
+    let foreign = host.as_deref().is_some_and(|h| !site.serves_host(h));
+    if !foreign || req.uri().path() == "/healthz" {
+        return next.run(req).await;
+    }
+    tracing::warn!(method = %req.method(), path = %req.uri().path(), ?host, "request for a foreign host refused");
+    let locale = locale_from_headers(req.headers());
+    let mut res = (StatusCode::MISDIRECTED_REQUEST, locale.t(Msg::SecWrongHost)).into_response();
+    res.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    res
+}
+
+/// The value of `Strict-Transport-Security` sent when the public URL is https: two years,
+/// subdomains included.
+pub const HSTS: &str = "max-age=63072000; includeSubDomains";
+
+/// Whether `path` is a static asset (the WASM bundle, CSS, the icon): cacheable, no caller, no
+/// session work.
+pub fn is_static_asset(path: &str) -> bool {
+    path.starts_with("/pkg/") || path.starts_with("/favicon")
 }
 
 /// The origin part (`scheme://host[:port]`) of a `Referer` URL.
@@ -117,7 +187,7 @@ pub fn content_security_policy(nonce: &str) -> String {
 pub async fn security_headers(mut req: Request, next: Next) -> Response {
     let nonce = new_nonce();
     req.extensions_mut().insert(Nonce::from_value(nonce.clone()));
-    let cacheable = req.uri().path().starts_with("/pkg/") || req.uri().path().starts_with("/favicon");
+    let cacheable = is_static_asset(req.uri().path());
     let mut res = next.run(req).await;
     let h = res.headers_mut();
     if !h.contains_key(header::CONTENT_SECURITY_POLICY)
@@ -258,9 +328,52 @@ mod tests {
         let local = SiteOrigin::from_public_url("http://127.0.0.1:3000");
         assert!(local.allows("http://localhost:3000", &h));
         assert!(!local.allows("http://localhost:3001", &h));
+        h.insert(header::HOST, HeaderValue::from_static("rebound.example:3000"));
+        assert!(
+            !local.allows("http://rebound.example:3000", &h),
+            "a non-loopback Host is no stand-in for the public URL"
+        );
         assert_eq!(
             referer_origin("http://a.b:3000/x?y#z").as_deref(),
             Some("http://a.b:3000")
         );
+    }
+
+    #[test]
+    fn loopback_names() {
+        for host in [
+            "localhost",
+            "LOCALHOST:3000",
+            "127.0.0.1",
+            "127.8.9.10:80",
+            "[::1]",
+            "[::1]:3000",
+        ] {
+            assert!(is_loopback(host), "{host}");
+        }
+        for host in [
+            "evil.example",
+            "localhost.evil.example",
+            "127.0.0.1.evil.example",
+            "10.0.0.1:3000",
+            "[::2]",
+            "0.0.0.0:3000",
+            "",
+        ] {
+            assert!(!is_loopback(host), "{host}");
+        }
+    }
+
+    #[test]
+    fn served_hosts() {
+        let site = SiteOrigin::from_public_url("https://Ledger.example.com");
+        assert!(site.serves_host("ledger.example.com"));
+        assert!(site.serves_host("ledger.EXAMPLE.com:443"));
+        assert!(
+            site.serves_host("127.0.0.1:3000"),
+            "the proxy in front, or the operator"
+        );
+        assert!(!site.serves_host("rebound.example"));
+        assert!(!site.serves_host("ledger.example.com.evil.example"));
     }
 }

@@ -366,7 +366,7 @@ async fn the_session_cookie_is_secure_when_served_over_https() {
         .get_all("set-cookie")
         .iter()
         .map(|v| v.to_str().unwrap().to_string())
-        .find(|c| c.starts_with("nl_session="))
+        .find(|c| c.starts_with("__Host-nl_session="))
         .unwrap();
     assert!(cookie.contains("Secure") && cookie.contains("HttpOnly"), "{cookie}");
     let plain = app

@@ -7,6 +7,10 @@ pub mod password;
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "nl_session";
 
+/// Name of the session cookie when it is `Secure` (site served over https): the `__Host-`
+/// prefix binds it to this host, path `/`, no `Domain`.
+pub const SECURE_SESSION_COOKIE: &str = "__Host-nl_session";
+
 pub use caller::{AppState, AuthConfig, SessionKeys, load_caller, start_session};
 
 use crate::{

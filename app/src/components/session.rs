@@ -51,7 +51,7 @@ mod server {
         })
     }
 
-    /// Whether the request carried a session cookie.
+    /// Whether the request carried a session cookie (either name: plain http or `__Host-`).
     fn sent_session_cookie() -> bool {
         use_context::<http::request::Parts>().is_some_and(|parts| {
             parts
@@ -61,7 +61,7 @@ mod server {
                 .filter_map(|v| v.to_str().ok())
                 .flat_map(|v| v.split(';'))
                 .filter_map(|c| c.split_once('='))
-                .any(|(name, _)| name.trim() == auth::SESSION_COOKIE)
+                .any(|(name, _)| [auth::SESSION_COOKIE, auth::SECURE_SESSION_COOKIE].contains(&name.trim()))
         })
     }
 

@@ -3,6 +3,11 @@
 //! (The `tower-sessions-sqlx-store` crate pins sqlx 0.8, and only one `libsqlite3-sys` can link.)
 //! The record's `user_id` entry is copied to its own column so that every session of a user
 //! can be ended at once ([`SqliteSessionStore::delete_for_user`]).
+//!
+//! A deleted session stays deleted: [`SessionStore::save`] only updates a row that still exists,
+//! so a request that loaded the session before a sign-out (or before an administrator ended it)
+//! cannot write it back when it finishes. Only [`SessionStore::create`] inserts, always under a
+//! fresh random id.
 
 use super::Db;
 use async_trait::async_trait;
@@ -15,6 +20,14 @@ use tower_sessions::{
 
 /// Session key holding the signed-in user's id.
 pub const USER_ID_KEY: &str = "user_id";
+
+/// Session key holding when the session last had its idle timeout pushed back (Unix seconds).
+/// The session is saved (one `UPDATE`) only when this is over [`TOUCH_EVERY_SECS`] old.
+pub const TOUCHED_AT_KEY: &str = "touched_at";
+
+/// How often, at most, a request that changes nothing else saves the session to push its idle
+/// timeout back.
+pub const TOUCH_EVERY_SECS: i64 = 60;
 
 /// Sessions stored in the `sessions` table.
 #[derive(Clone, Debug)]
@@ -41,41 +54,53 @@ impl SqliteSessionStore {
             .rows_affected())
     }
 
-    async fn write(&self, record: &Record, insert_only: bool) -> Result<bool> {
+    /// Inserts `record` under its id unless that id is taken; whether it was inserted.
+    async fn insert(&self, record: &Record) -> Result<bool> {
         let data = serde_json::to_vec(&record.data).map_err(|e| Error::Encode(e.to_string()))?;
-        let user_id = record.data.get(USER_ID_KEY).and_then(serde_json::Value::as_i64);
-        let sql = if insert_only {
+        let res = sqlx::query(
             "INSERT INTO sessions (id, user_id, data, expires_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT (id) DO NOTHING"
-        } else {
-            "INSERT INTO sessions (id, user_id, data, expires_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, data = excluded.data,
-                                            expires_at = excluded.expires_at"
-        };
-        let res = sqlx::query(sql)
-            .bind(record.id.to_string())
-            .bind(user_id)
-            .bind(data)
-            .bind(record.expiry_date.unix_timestamp())
-            .execute(&self.pool)
-            .await
-            .map_err(backend)?;
+             ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(record.id.to_string())
+        .bind(user_id_of(record))
+        .bind(data)
+        .bind(record.expiry_date.unix_timestamp())
+        .execute(&self.pool)
+        .await
+        .map_err(backend)?;
         Ok(res.rows_affected() == 1)
     }
+}
+
+fn user_id_of(record: &Record) -> Option<i64> {
+    record.data.get(USER_ID_KEY).and_then(serde_json::Value::as_i64)
 }
 
 #[async_trait]
 impl SessionStore for SqliteSessionStore {
     async fn create(&self, record: &mut Record) -> Result<()> {
         // A fresh random id on the (astronomically unlikely) collision.
-        while !self.write(record, true).await? {
+        while !self.insert(record).await? {
             record.id = Id::default();
         }
         Ok(())
     }
 
+    /// Updates the session if it still exists; a deleted (signed-out, ended) one stays deleted.
     async fn save(&self, record: &Record) -> Result<()> {
-        self.write(record, false).await.map(|_| ())
+        let data = serde_json::to_vec(&record.data).map_err(|e| Error::Encode(e.to_string()))?;
+        let res = sqlx::query("UPDATE sessions SET user_id = ?, data = ?, expires_at = ? WHERE id = ?")
+            .bind(user_id_of(record))
+            .bind(data)
+            .bind(record.expiry_date.unix_timestamp())
+            .bind(record.id.to_string())
+            .execute(&self.pool)
+            .await
+            .map_err(backend)?;
+        if res.rows_affected() == 0 {
+            tracing::info!("session ended while a request was using it; not written back");
+        }
+        Ok(())
     }
 
     async fn load(&self, id: &Id) -> Result<Option<Record>> {
@@ -101,6 +126,36 @@ impl SessionStore for SqliteSessionStore {
             .await
             .map_err(backend)?;
         Ok(())
+    }
+}
+
+/// The store as the session layer sees it. The layer saves a changed session after the handler
+/// has answered, when the handler's own writes are committed: a save that fails then (a busy or
+/// locked database) is logged and the handler's answer kept, instead of turning it into a 500.
+/// The session keeps its previous state; the next request that changes it saves again.
+/// Creating a session (sign-in) still fails loudly: without it nobody is signed in.
+#[derive(Clone, Debug)]
+pub struct SaveAfterResponse<S>(pub S);
+
+#[async_trait]
+impl<S: SessionStore + Clone> SessionStore for SaveAfterResponse<S> {
+    async fn create(&self, record: &mut Record) -> Result<()> {
+        self.0.create(record).await
+    }
+
+    async fn save(&self, record: &Record) -> Result<()> {
+        if let Err(e) = self.0.save(record).await {
+            tracing::warn!(error = %e, "cannot save the session after the answer; the answer stands");
+        }
+        Ok(())
+    }
+
+    async fn load(&self, id: &Id) -> Result<Option<Record>> {
+        self.0.load(id).await
+    }
+
+    async fn delete(&self, id: &Id) -> Result<()> {
+        self.0.delete(id).await
     }
 }
 

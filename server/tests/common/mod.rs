@@ -54,7 +54,7 @@ impl Answer {
             .get_all(header::SET_COOKIE)
             .iter()
             .filter_map(|v| v.to_str().ok())
-            .find(|c| c.starts_with("nl_session="))
+            .find(|c| c.starts_with("nl_session=") || c.starts_with("__Host-nl_session="))
             .map(|c| c.split(';').next().unwrap_or_default().to_string())
     }
 }
