@@ -145,18 +145,19 @@ pub fn otpauth_url(secret: &[u8], account: &str) -> String {
     totp.get_url()
 }
 
-/// The QR code of `text` as a standalone SVG document (black modules on white, with the quiet
-/// zone), for inline display.
+/// The QR code of `text` as an `<svg>` element (black modules on white, with the quiet zone),
+/// for inline display in the page (the renderer's XML declaration dropped).
 #[cfg(feature = "ssr")]
 pub fn qr_svg(text: &str) -> Option<String> {
     let code = qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::M).ok()?;
-    Some(
-        code.render::<qrcode::render::svg::Color<'_>>()
-            .min_dimensions(200, 200)
-            .dark_color(qrcode::render::svg::Color("#000000"))
-            .light_color(qrcode::render::svg::Color("#ffffff"))
-            .build(),
-    )
+    let svg = code
+        .render::<qrcode::render::svg::Color<'_>>()
+        .min_dimensions(200, 200)
+        .dark_color(qrcode::render::svg::Color("#000000"))
+        .light_color(qrcode::render::svg::Color("#ffffff"))
+        .build();
+    let start = svg.find("<svg")?;
+    Some(svg[start..].to_string())
 }
 
 /// A recovery code made from random bytes (one character per byte, 5 bits each; at least

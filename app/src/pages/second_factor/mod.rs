@@ -40,7 +40,7 @@ mod server {
 }
 
 /// The caller's second factor.
-#[server(endpoint = "second_factor/status")]
+#[server(endpoint = "second_factor/state")]
 pub async fn second_factor_state() -> Result<SecondFactorStatus, AppError> {
     let user = server::caller_user().await?;
     crate::services::second_factor::status(&crate::auth::db()?, &user).await
