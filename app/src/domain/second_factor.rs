@@ -110,6 +110,7 @@ pub fn matching_step(secret: &[u8], code: &str, now: i64, last_used_step: i64) -
         .find(|step| constant_time_eq(code_at(secret, *step).as_bytes(), code.as_bytes()))
 }
 
+#[cfg(feature = "ssr")]
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

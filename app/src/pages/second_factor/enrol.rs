@@ -36,6 +36,18 @@ pub fn SecondFactorSection() -> impl IntoView {
     }
 }
 
+fn count_success<S>(action: ServerAction<S>, changed: RwSignal<u32>)
+where
+    S: leptos::server_fn::ServerFn<Error = crate::error::AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    Effect::new(move |_| {
+        if matches!(action.value().get(), Some(Ok(_))) {
+            changed.update(|n| *n += 1);
+        }
+    });
+}
+
 fn status_view(
     status: SecondFactorStatus,
     confirm: ServerAction<ConfirmEnrolment>,
