@@ -15,16 +15,13 @@ pub fn SecondFactorSection() -> impl IntoView {
     let confirm = ServerAction::<ConfirmEnrolment>::new();
     let regenerate = ServerAction::<RegenerateRecoveryCodes>::new();
     let disable = ServerAction::<DisableSecondFactor>::new();
-    let status = Resource::new(
-        move || {
-            (
-                confirm.version().get(),
-                disable.version().get(),
-                regenerate.version().get(),
-            )
-        },
-        |_| second_factor_state(),
-    );
+    // Reloaded only after a change succeeded: a wrong code keeps the form (and the enrolment
+    // under way) as it is.
+    let changed = RwSignal::new(0u32);
+    count_success(confirm, changed);
+    count_success(regenerate, changed);
+    count_success(disable, changed);
+    let status = Resource::new(move || changed.get(), |_| second_factor_state());
     view! {
         <section class="card narrow" data-testid="second-factor">
             <h2>{t(Msg::SecondFactorTitle)}</h2>
