@@ -19,6 +19,7 @@ use crate::{
         },
         rates::RatesPage,
         runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
+        second_factor::admin::AdminSecurityPage,
         setup::SetupPage,
         tco::CostPage,
         team::TeamPage,
@@ -125,6 +126,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/admin/teams") view=AdminTeamsPage />
                     <Route path=path!("/admin/teams/:id") view=AdminTeamPage />
                     <Route path=path!("/admin/users") view=AdminUsersPage />
+                    <Route path=path!("/admin/security") view=AdminSecurityPage />
                 </Routes>
             </main>
             <footer class="site-footer">{t(Msg::FooterTagline)}</footer>

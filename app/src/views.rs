@@ -1,6 +1,7 @@
 //! Records shared by server and browser: what server functions return to pages.
 
 pub mod orders;
+pub mod second_factor;
 pub mod tco;
 
 use crate::domain::roles::TeamRole;

@@ -14,6 +14,7 @@ pub mod quotes;
 pub mod roles;
 pub mod run_checks;
 pub mod runs;
+pub mod second_factor;
 pub mod tco;
 #[cfg(test)]
 pub(crate) mod test_fixtures;

@@ -1,9 +1,10 @@
-//! The user's own account: change password.
+//! The user's own account: change password, second factor.
 
 use crate::{
     components::{account_fields::NewPasswordFields, forms::ActionError, guard::member_page},
     error::AppError,
     i18n::{Msg, t},
+    pages::second_factor::SecondFactorSection,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -75,6 +76,7 @@ pub fn AccountPage() -> impl IntoView {
                     </button>
                 </ActionForm>
             </section>
+            <SecondFactorSection />
         }
         .into_any()
     })

@@ -1,10 +1,9 @@
 //! Signing in (signing out is [`crate::components::session::logout`], used by the header).
 
+use crate::pages::second_factor::SecondStep;
 use crate::{
-    components::{
-        forms::{ActionError, reload_on_success},
-        session::SessionResource,
-    },
+    components::{forms::ActionError, session::SessionResource},
+    domain::second_factor::LoginStep,
     error::AppError,
     i18n::{Msg, t},
     views::SessionInfo,
@@ -14,9 +13,10 @@ use leptos_meta::Title;
 use leptos_router::{components::Redirect, hooks::use_query_map};
 
 /// Signs in. Wrong e-mail and wrong password get the same answer in the same time; after ten
-/// failures within 15 minutes the account is locked for 15 minutes.
+/// failures within 15 minutes the account is locked for 15 minutes. A user with a second factor
+/// is not signed in yet: the answer says which step follows ([`LoginStep`]).
 #[server(endpoint = "login")]
-pub async fn login(email: String, password: String) -> Result<(), AppError> {
+pub async fn login(email: String, password: String) -> Result<LoginStep, AppError> {
     server::login(email, password).await
 }
 
@@ -24,12 +24,12 @@ pub async fn login(email: String, password: String) -> Result<(), AppError> {
 mod server {
     use super::*;
     use crate::{
-        auth::{self, password, start_session},
+        auth::{self, password},
         domain::{accounts::PASSWORD_MAX_CHARS, throttle},
         store,
     };
 
-    pub async fn login(email: String, password: String) -> Result<(), AppError> {
+    pub async fn login(email: String, password: String) -> Result<LoginStep, AppError> {
         let email = email.trim().to_lowercase();
         if email.is_empty() || password.is_empty() {
             return Err(AppError::Invalid(Msg::LoginMissingFields));
@@ -63,8 +63,8 @@ mod server {
         if user.disabled {
             return Err(AppError::Refused(Msg::LoginDisabled));
         }
-        tracing::info!(user_id = user.id, "signed in");
-        start_session(&auth::session()?, user.id, user.auth_epoch).await
+        tracing::info!(user_id = user.id, "password matched");
+        crate::services::second_factor::after_password(&db, &auth::session()?, &user).await
     }
 }
 
@@ -73,7 +73,19 @@ mod server {
 pub fn LoginPage() -> impl IntoView {
     let SessionResource(session) = expect_context::<SessionResource>();
     let action = ServerAction::<Login>::new();
-    reload_on_success(action, "/");
+    // Signed in: load the start page; a second step (code or enrolment) replaces the form.
+    Effect::new(move |_| {
+        if matches!(action.value().get(), Some(Ok(LoginStep::Done))) {
+            let _ = window().location().set_href("/");
+        }
+    });
+    let second_step = move || {
+        action
+            .value()
+            .get()
+            .and_then(Result::ok)
+            .filter(|s| *s != LoginStep::Done)
+    };
     // A guarded page sends `?ended=1` when the browser's session timed out or was ended.
     let query = use_query_map();
     let ended = move || query.read().get("ended").is_some();
@@ -90,6 +102,10 @@ pub fn LoginPage() -> impl IntoView {
                     Ok(SessionInfo { caller: Some(_), .. }) => view! { <Redirect path="/" /> }.into_any(),
                     _ => {
                         view! {
+                            <Show
+                                when=move || second_step().is_none()
+                                fallback=move || second_step().map(|step| view! { <SecondStep step /> })
+                            >
                             <section class="card narrow">
                                 <h1>{t(Msg::LoginTitle)}</h1>
                                 {move || {
@@ -117,6 +133,7 @@ pub fn LoginPage() -> impl IntoView {
                                     </button>
                                 </ActionForm>
                             </section>
+                            </Show>
                         }
                             .into_any()
                     }

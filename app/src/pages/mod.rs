@@ -9,6 +9,7 @@ pub mod orders;
 pub mod quotes;
 pub mod rates;
 pub mod runs;
+pub mod second_factor;
 pub mod setup;
 pub mod tco;
 pub mod team;

@@ -6,4 +6,5 @@ pub mod dashboard;
 pub mod orders;
 pub mod quote_import;
 pub mod runs;
+pub mod second_factor;
 pub mod tco;

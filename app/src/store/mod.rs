@@ -15,6 +15,7 @@ pub mod notification_mail;
 pub mod orders;
 pub mod quotes;
 pub mod runs;
+pub mod second_factors;
 pub mod sessions;
 pub mod site;
 pub mod teams;

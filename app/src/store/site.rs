@@ -1,4 +1,4 @@
-//! The one-row `site` table: whether first-run set-up is done.
+//! The one-row `site` table: whether first-run set-up is done, and site-wide settings.
 
 use super::Tx;
 use sqlx::SqliteExecutor;
@@ -20,4 +20,22 @@ pub async fn complete_setup(tx: &mut Tx) -> Result<bool, sqlx::Error> {
     .execute(&mut **tx)
     .await?;
     Ok(res.rows_affected() == 1)
+}
+
+// Second factor (issue 13): the site setting that requires one for managers and administrators.
+
+/// Whether managers (of any team) and administrators must sign in with a second factor.
+pub async fn second_factor_required(db: impl SqliteExecutor<'_>) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT second_factor_required FROM site WHERE id = 1")
+        .fetch_one(db)
+        .await
+}
+
+/// Sets whether managers and administrators must sign in with a second factor.
+pub async fn set_second_factor_required(tx: &mut Tx, required: bool) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE site SET second_factor_required = ? WHERE id = 1")
+        .bind(required)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }

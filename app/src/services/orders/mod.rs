@@ -207,8 +207,13 @@ pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
 }
 
 /// Approves or rejects a submitted revision: a manager of the team who did not submit it,
-/// with the password re-entered, and a comment when rejecting. An approval pins the hash of the
-/// revision's content in its event.
+/// with the password re-entered (and a code from the authenticator app when they have a second
+/// factor), and a comment when rejecting. An approval pins the hash of the revision's content in
+/// its event; the event says when a second factor confirmed the decision.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one decision: who, which order, what, and its proofs"
+)]
 pub async fn decide(
     db: &Db,
     caller: &Caller,
@@ -217,6 +222,7 @@ pub async fn decide(
     approve: bool,
     password: String,
     comment: &str,
+    code: &str,
 ) -> Result<(), AppError> {
     let row = store::orders::latest(db, team.team_id, order_id)
         .await?
@@ -228,6 +234,8 @@ pub async fn decide(
     // The password is checked only for someone who may decide, so the check cannot be used to
     // guess passwords by anyone else.
     let password_ok = is_manager && crate::auth::password::verify(password, Some(user.password_hash)).await?;
+    // The code is asked for only after the password matched (second factor, issue 13).
+    let second_factor = password_ok && super::second_factor::confirm_sign_off(db, user.id, code).await?;
     let action = if approve { Action::Approve } else { Action::Reject };
     let ctx = TransitionCtx::review(caller.user_id, is_manager, row.submitted_by, comment, password_ok);
     let to = match transition(row.state, action, &ctx).map_err(refusal)? {
@@ -258,11 +266,14 @@ pub async fn decide(
     {
         return Err(refusal(Refusal::Locked));
     }
-    let data = if approve {
+    let mut data = if approve {
         serde_json::json!({ "revision": row.revision, "content_hash": hash, "comment": comment })
     } else {
         serde_json::json!({ "revision": row.revision, "comment": comment })
     };
+    if second_factor {
+        data["second_factor"] = serde_json::Value::Bool(true);
+    }
     record(&mut tx, order_id, caller.user_id, &at, action, data).await?;
     tx.commit().await?;
     Ok(())

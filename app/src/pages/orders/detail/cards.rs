@@ -4,7 +4,10 @@ use super::{DecideOrder, Live, ReopenOrder, SelectForOrder, SetOrderComparison, 
 use crate::{
     components::forms::{ActionError, reload_on_success},
     i18n::{Msg, t, use_locale},
-    pages::orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
+    pages::{
+        orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
+        second_factor::SignOffCode,
+    },
     texts::runs::{status_class as run_class, status_msg as run_msg},
     views::orders::OrderView,
 };
@@ -167,6 +170,7 @@ pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
                         <input type="password" name="password" autocomplete="current-password" required aria-invalid=invalid(issues, "password") aria-describedby=message_id("password", "decide") />
                     </label>
                     <FieldNote issues field="password" scope="decide" refused=Msg::OrdersRWrongPassword />
+                    <SignOffCode />
                     <button type="submit">{t(Msg::OrdersDecide)}</button>
                 </ActionForm>
                 <FormError action=decide at_field=Msg::OrdersRWrongPassword />

@@ -146,9 +146,16 @@ pub async fn submit_order(order_id: i64, #[server(default)] acknowledge_problems
     orders::submit(&db, &caller, &team, order_id, &acknowledge_problems, request_locale()).await
 }
 
-/// Approves or rejects (`decision` = `approve` | `reject`) with the password re-entered.
+/// Approves or rejects (`decision` = `approve` | `reject`) with the password re-entered, and the
+/// code from the authenticator app when the manager has a second factor.
 #[server(endpoint = "orders/decide")]
-pub async fn decide_order(order_id: i64, decision: String, password: String, comment: String) -> Result<(), AppError> {
+pub async fn decide_order(
+    order_id: i64,
+    decision: String,
+    password: String,
+    comment: String,
+    #[server(default)] code: String,
+) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     let approve = match decision.as_str() {
@@ -160,7 +167,17 @@ pub async fn decide_order(order_id: i64, decision: String, password: String, com
             )]));
         }
     };
-    orders::decide(&auth::db()?, &caller, &team, order_id, approve, password, &comment).await
+    orders::decide(
+        &auth::db()?,
+        &caller,
+        &team,
+        order_id,
+        approve,
+        password,
+        &comment,
+        &code,
+    )
+    .await
 }
 
 /// Reopens a decided order as a new draft revision.

@@ -1,0 +1,59 @@
+//! The sign-in's second step, shown after a correct password: the code from the app (or a
+//! recovery code), or — when the site requires a second factor and the user has none — setting
+//! one up before anything else.
+
+use super::{
+    ConfirmEnrolment, LoginCode,
+    enrol::{CodeField, EnrolmentPanel, RecoveryCodes},
+};
+use crate::{
+    components::forms::{ActionError, reload_on_success},
+    domain::second_factor::LoginStep,
+    i18n::{Msg, t},
+};
+use leptos::prelude::*;
+
+/// The second step for `step` (the answer of the password step).
+#[component]
+pub fn SecondStep(step: LoginStep) -> impl IntoView {
+    match step {
+        LoginStep::Enrol => view! { <EnrolAtSignIn /> }.into_any(),
+        _ => view! { <CodeStep /> }.into_any(),
+    }
+}
+
+#[component]
+fn CodeStep() -> impl IntoView {
+    let action = ServerAction::<LoginCode>::new();
+    reload_on_success(action, "/");
+    view! {
+        <section class="card narrow" data-testid="login-code">
+            <h1>{t(Msg::SecondFactorLoginTitle)}</h1>
+            <p class="lead">{t(Msg::SecondFactorLoginLead)}</p>
+            <ActionForm action attr:class="form" attr:data-testid="login-code-form">
+                <CodeField recovery=true />
+                <ActionError action />
+                <button type="submit" disabled=move || action.pending().get()>{t(Msg::LoginSubmit)}</button>
+            </ActionForm>
+            <p><a href="/login">{t(Msg::SecondFactorStartAgain)}</a></p>
+        </section>
+    }
+}
+
+#[component]
+fn EnrolAtSignIn() -> impl IntoView {
+    let confirm = ServerAction::<ConfirmEnrolment>::new();
+    view! {
+        <section class="card narrow" data-testid="login-enrol">
+            <h1>{t(Msg::SecondFactorEnrolTitle)}</h1>
+            <p class="lead">{t(Msg::SecondFactorEnrolLead)}</p>
+            <Show
+                when=move || matches!(confirm.value().get(), Some(Ok(_)))
+                fallback=move || view! { <EnrolmentPanel confirm /> }
+            >
+                {move || confirm.value().get().and_then(Result::ok).map(|codes| view! { <RecoveryCodes codes /> })}
+                <p><a href="/" rel="external" class="button" data-testid="continue">{t(Msg::SecondFactorContinue)}</a></p>
+            </Show>
+        </section>
+    }
+}

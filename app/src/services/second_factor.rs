@@ -1,0 +1,349 @@
+//! The second factor at work: enrolment, the sign-in step after the password, sign-off codes,
+//! switching it off, and the site setting that requires it. The rules (code window, replay,
+//! recovery codes, throttling) are in [`crate::domain::second_factor`].
+//!
+//! Every code check is one `BEGIN IMMEDIATE` transaction: the lock check, the code, the step
+//! (or recovery code) it uses up and the failure it records, so parallel guesses cannot slip
+//! past the throttle and one code cannot be accepted twice.
+//!
+//! Sign-in with a second factor: the password step leaves only a *pending* entry in the session
+//! ([`PENDING_KEY`]: user, auth epoch, start time; no user id, so the session is not signed in),
+//! and the code step turns it into a signed-in session within [`PENDING_SECS`].
+
+use crate::{
+    auth::start_session,
+    domain::{
+        roles::TeamRole,
+        second_factor::{self as rules, EnteredCode, LoginStep, RECOVERY_CHARS, RECOVERY_CODES, SECRET_BYTES},
+        throttle,
+    },
+    error::AppError,
+    i18n::Msg,
+    store::{self, Db, sessions::SqliteSessionStore, users::User},
+    views::second_factor::{Enrolment, SecondFactorStatus},
+};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use tower_sessions::Session;
+
+/// Session key of a sign-in waiting for its second step.
+pub const PENDING_KEY: &str = "second_factor_pending";
+
+/// A sign-in whose password matched, waiting for a code (or for enrolment).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct Pending {
+    user_id: i64,
+    /// The user's `auth_epoch` at the password step: a password change meanwhile voids it.
+    epoch: i64,
+    started_at: i64,
+    /// The user has no second factor and must set one up.
+    enrol: bool,
+}
+
+/// How a code was accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Accepted {
+    /// A code from the authenticator app.
+    Authenticator,
+    /// A recovery code (now used up).
+    RecoveryCode,
+}
+
+fn session_error(e: tower_sessions::session::Error) -> AppError {
+    tracing::error!(error = %e, "cannot update session");
+    AppError::Internal
+}
+
+fn throttled(until: i64, now: i64) -> AppError {
+    AppError::Throttled(throttle::minutes_left(until, now))
+}
+
+/// Whether the site setting requires `user` to have a second factor (administrators, and
+/// managers of any team).
+pub async fn required_for(db: &Db, user: &User) -> Result<bool, AppError> {
+    if !store::site::second_factor_required(db).await? {
+        return Ok(false);
+    }
+    if user.is_admin {
+        return Ok(true);
+    }
+    let memberships = store::memberships::of_user(db, user.id).await?;
+    Ok(memberships.iter().any(|m| m.role == TeamRole::Manager))
+}
+
+/// After a correct password: signs in a user without a second factor, or leaves the session
+/// pending until the code (or the enrolment the site requires) follows.
+pub async fn after_password(db: &Db, session: &Session, user: &User) -> Result<LoginStep, AppError> {
+    let now = store::now_unix();
+    let failures = store::second_factors::recent_failures(db, user.id, now).await?;
+    if let Some(until) = rules::code_locked_until(&failures, now) {
+        return Err(throttled(until, now));
+    }
+    let step = if store::second_factors::is_enabled(db, user.id).await? {
+        LoginStep::Code
+    } else if required_for(db, user).await? {
+        LoginStep::Enrol
+    } else {
+        start_session(session, user.id, user.auth_epoch).await?;
+        return Ok(LoginStep::Done);
+    };
+    let pending = Pending {
+        user_id: user.id,
+        epoch: user.auth_epoch,
+        started_at: now,
+        enrol: step == LoginStep::Enrol,
+    };
+    session.cycle_id().await.map_err(session_error)?;
+    session.clear().await;
+    session.insert(PENDING_KEY, pending).await.map_err(session_error)?;
+    tracing::info!(user_id = user.id, ?step, "password matched; second step pending");
+    Ok(step)
+}
+
+/// The user of this session's pending sign-in, if it is still alive, its user still may sign in
+/// and it is of the wanted kind (`enrol`); else the pending entry is dropped and the answer is
+/// "start again".
+async fn pending_user(db: &Db, session: &Session, enrol: bool) -> Result<User, AppError> {
+    let gone = AppError::Refused(Msg::SecondFactorPendingGone);
+    let pending: Option<Pending> = session.get(PENDING_KEY).await.ok().flatten();
+    let Some(pending) = pending.filter(|p| p.enrol == enrol) else {
+        return Err(gone);
+    };
+    let user = store::users::by_id(db, pending.user_id).await?;
+    match user {
+        Some(u)
+            if !u.disabled
+                && u.auth_epoch == pending.epoch
+                && rules::pending_alive(pending.started_at, store::now_unix()) =>
+        {
+            Ok(u)
+        }
+        _ => {
+            session.remove::<Pending>(PENDING_KEY).await.map_err(session_error)?;
+            Err(gone)
+        }
+    }
+}
+
+/// The sign-in's second step: a correct code (or recovery code) for the pending user turns the
+/// session into a signed-in one.
+pub async fn complete_sign_in(db: &Db, session: &Session, code: &str) -> Result<(), AppError> {
+    let user = pending_user(db, session, false).await?;
+    let accepted = check_code(db, user.id, code, true, store::now_unix()).await?;
+    tracing::info!(user_id = user.id, ?accepted, "signed in with a second factor");
+    start_session(session, user.id, user.auth_epoch).await
+}
+
+/// The user a pending sign-in must enrol, if this session has one (see [`LoginStep::Enrol`]).
+pub async fn pending_enrolment(db: &Db, session: &Session) -> Result<User, AppError> {
+    pending_user(db, session, true).await
+}
+
+/// Confirms the enrolment of a pending sign-in and signs the user in; returns the recovery codes.
+pub async fn confirm_enrolment_at_sign_in(db: &Db, session: &Session, input: &str) -> Result<Vec<String>, AppError> {
+    let user = pending_enrolment(db, session).await?;
+    let codes = confirm_enrolment(db, user.id, input, store::now_unix()).await?;
+    start_session(session, user.id, user.auth_epoch).await?;
+    Ok(codes)
+}
+
+/// Checks a code of `user_id`'s confirmed authenticator (or, with `recovery`, a recovery code)
+/// at `now`, using it up; wrong codes count towards the lock.
+pub async fn check_code(db: &Db, user_id: i64, input: &str, recovery: bool, now: i64) -> Result<Accepted, AppError> {
+    let mut tx = store::begin_write(db).await?;
+    let failures = store::second_factors::recent_failures(&mut *tx, user_id, now).await?;
+    if let Some(until) = rules::code_locked_until(&failures, now) {
+        return Err(throttled(until, now));
+    }
+    let factor = store::second_factors::of_user(&mut *tx, user_id)
+        .await?
+        .filter(|f| f.confirmed)
+        .ok_or(AppError::Conflict(Msg::SecondFactorNotEnabled))?;
+    let accepted = match rules::parse_code(input) {
+        EnteredCode::Totp(code) => {
+            let secret = stored_secret(&factor.secret)?;
+            match rules::matching_step(&secret, &code, now, factor.last_step) {
+                Some(step) => store::second_factors::use_step(&mut tx, user_id, step)
+                    .await?
+                    .then_some(Accepted::Authenticator),
+                None => None,
+            }
+        }
+        EnteredCode::Recovery(code) if recovery => {
+            store::second_factors::use_recovery_code(&mut tx, user_id, &rules::recovery_hash(&code))
+                .await?
+                .then_some(Accepted::RecoveryCode)
+        }
+        EnteredCode::Recovery(_) | EnteredCode::Unusable => None,
+    };
+    let result = settle(&mut tx, user_id, accepted.is_some(), now).await;
+    tx.commit().await?;
+    result?;
+    accepted.ok_or(AppError::Invalid(Msg::SecondFactorCodeWrong))
+}
+
+/// Clears the failures after a correct code, or records a wrong one.
+async fn settle(tx: &mut store::Tx, user_id: i64, ok: bool, now: i64) -> Result<(), AppError> {
+    if ok {
+        store::second_factors::clear_failures(tx, user_id).await?;
+    } else {
+        store::second_factors::add_failure(tx, user_id, now).await?;
+        tracing::info!(user_id, "wrong second-factor code");
+    }
+    Ok(())
+}
+
+fn stored_secret(base32: &str) -> Result<Vec<u8>, AppError> {
+    rules::secret_from_base32(base32).ok_or_else(|| {
+        tracing::error!("a stored second-factor secret is not base32");
+        AppError::Internal
+    })
+}
+
+/// The user's second factor for the account page.
+pub async fn status(db: &Db, user: &User) -> Result<SecondFactorStatus, AppError> {
+    Ok(SecondFactorStatus {
+        enabled: store::second_factors::is_enabled(db, user.id).await?,
+        recovery_codes_left: store::second_factors::recovery_codes_left(db, user.id).await?,
+        required: required_for(db, user).await?,
+    })
+}
+
+/// Starts (or restarts) enrolment with a fresh secret: the QR code and the secret to type.
+pub async fn begin_enrolment(db: &Db, user: &User) -> Result<Enrolment, AppError> {
+    let mut secret = [0u8; SECRET_BYTES];
+    rand::rng().fill_bytes(&mut secret);
+    let base32 = rules::secret_base32(&secret);
+    let mut tx = store::begin_write(db).await?;
+    if !store::second_factors::begin_enrolment(&mut tx, user.id, &base32).await? {
+        return Err(AppError::Conflict(Msg::SecondFactorAlreadyEnabled));
+    }
+    tx.commit().await?;
+    let qr_svg = rules::qr_svg(&rules::otpauth_url(&secret, &user.email)).ok_or_else(|| {
+        tracing::error!("cannot draw the second-factor QR code");
+        AppError::Internal
+    })?;
+    Ok(Enrolment {
+        qr_svg,
+        secret: rules::grouped(&base32),
+        account: user.email.clone(),
+    })
+}
+
+/// Confirms enrolment with a first code from the app; returns the recovery codes (shown once).
+pub async fn confirm_enrolment(db: &Db, user_id: i64, input: &str, now: i64) -> Result<Vec<String>, AppError> {
+    let mut tx = store::begin_write(db).await?;
+    let failures = store::second_factors::recent_failures(&mut *tx, user_id, now).await?;
+    if let Some(until) = rules::code_locked_until(&failures, now) {
+        return Err(throttled(until, now));
+    }
+    let factor = store::second_factors::of_user(&mut *tx, user_id)
+        .await?
+        .filter(|f| !f.confirmed)
+        .ok_or(AppError::Conflict(Msg::SecondFactorNoEnrolment))?;
+    let step = match rules::parse_code(input) {
+        EnteredCode::Totp(code) => rules::matching_step(&stored_secret(&factor.secret)?, &code, now, 0),
+        _ => None,
+    };
+    let Some(step) = step else {
+        settle(&mut tx, user_id, false, now).await?;
+        tx.commit().await?;
+        return Err(AppError::Invalid(Msg::SecondFactorCodeWrong));
+    };
+    store::second_factors::confirm(&mut tx, user_id, step).await?;
+    let codes = new_recovery_codes(&mut tx, user_id).await?;
+    settle(&mut tx, user_id, true, now).await?;
+    tx.commit().await?;
+    tracing::info!(user_id, "second factor switched on");
+    Ok(codes)
+}
+
+async fn new_recovery_codes(tx: &mut store::Tx, user_id: i64) -> Result<Vec<String>, AppError> {
+    let codes: Vec<String> = (0..RECOVERY_CODES)
+        .map(|_| {
+            let mut random = [0u8; RECOVERY_CHARS];
+            rand::rng().fill_bytes(&mut random);
+            rules::recovery_code(&random)
+        })
+        .collect();
+    let hashes: Vec<String> = codes
+        .iter()
+        .filter_map(|c| match rules::parse_code(c) {
+            EnteredCode::Recovery(normalised) => Some(rules::recovery_hash(&normalised)),
+            _ => None,
+        })
+        .collect();
+    store::second_factors::replace_recovery_codes(tx, user_id, &hashes).await?;
+    Ok(codes)
+}
+
+/// New recovery codes (the old ones stop working), after a current code from the app.
+pub async fn regenerate_recovery_codes(db: &Db, user_id: i64, input: &str) -> Result<Vec<String>, AppError> {
+    check_code(db, user_id, input, false, store::now_unix()).await?;
+    let mut tx = store::begin_write(db).await?;
+    let codes = new_recovery_codes(&mut tx, user_id).await?;
+    tx.commit().await?;
+    tracing::info!(user_id, "recovery codes regenerated");
+    Ok(codes)
+}
+
+/// Switches the second factor off after the password and a code (or a recovery code); refused
+/// while the site requires one for this user.
+pub async fn disable(db: &Db, user: &User, password: String, input: &str) -> Result<(), AppError> {
+    if required_for(db, user).await? {
+        return Err(AppError::Refused(Msg::SecondFactorRequiredKeep));
+    }
+    let now = store::now_unix();
+    let failures = store::second_factors::recent_failures(db, user.id, now).await?;
+    if let Some(until) = rules::code_locked_until(&failures, now) {
+        return Err(throttled(until, now));
+    }
+    if !crate::auth::password::verify(password, Some(user.password_hash.clone())).await? {
+        let mut tx = store::begin_write(db).await?;
+        settle(&mut tx, user.id, false, now).await?;
+        tx.commit().await?;
+        return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
+    }
+    check_code(db, user.id, input, true, now).await?;
+    let mut tx = store::begin_write(db).await?;
+    store::second_factors::remove(&mut tx, user.id).await?;
+    tx.commit().await?;
+    tracing::info!(user_id = user.id, "second factor switched off");
+    Ok(())
+}
+
+/// The code at a manager's sign-off: `Ok(false)` when the user has no second factor (nothing to
+/// ask), `Ok(true)` when the code was right; a missing or wrong code is refused.
+pub async fn confirm_sign_off(db: &Db, user_id: i64, input: &str) -> Result<bool, AppError> {
+    if !store::second_factors::is_enabled(db, user_id).await? {
+        return Ok(false);
+    }
+    if input.trim().is_empty() {
+        return Err(AppError::Invalid(Msg::SecondFactorCodeNeeded));
+    }
+    check_code(db, user_id, input, false, store::now_unix()).await?;
+    Ok(true)
+}
+
+/// Sets the site setting. Switching it on needs the administrator's own second factor, and ends
+/// the sessions of every manager and administrator without one (they enrol at their next sign-in).
+pub async fn set_required(
+    db: &Db,
+    sessions: &SqliteSessionStore,
+    admin_id: i64,
+    required: bool,
+) -> Result<(), AppError> {
+    if required && !store::second_factors::is_enabled(db, admin_id).await? {
+        return Err(AppError::Refused(Msg::SecondFactorAdminFirst));
+    }
+    let mut tx = store::begin_write(db).await?;
+    store::site::set_second_factor_required(&mut tx, required).await?;
+    tx.commit().await?;
+    if required {
+        for user_id in store::second_factors::users_missing_required(db).await? {
+            sessions.delete_for_user(user_id).await?;
+        }
+    }
+    tracing::info!(admin_id, required, "second-factor requirement set");
+    Ok(())
+}

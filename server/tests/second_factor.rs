@@ -1,0 +1,408 @@
+//! The second factor through the router: enrolment, the sign-in's second step (pending until
+//! the code; wrong codes throttled; a code accepted once; recovery codes once), the site setting
+//! that requires it for managers and administrators, and the code at a manager's sign-off.
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
+mod common;
+
+use app::domain::{
+    checklist::{Expert, OrderKind, applicable_items},
+    second_factor::{STEP_SECS, code_at, secret_from_base32, step_of},
+};
+use common::{Answer, PASSWORD, TestApp};
+use http::StatusCode;
+use serde_json::Value;
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+fn now() -> i64 {
+    app::store::now_unix()
+}
+
+/// The current time step, waiting out the last 3 s of a step so that a test's codes of steps
+/// `s - 1`, `s` and `s + 1` all stay within the accepted window while it runs.
+async fn fresh_step() -> i64 {
+    let into = now().rem_euclid(STEP_SECS);
+    if into > STEP_SECS - 4 {
+        tokio::time::sleep(std::time::Duration::from_secs((STEP_SECS - into + 1).unsigned_abs())).await;
+    }
+    step_of(now())
+}
+
+/// An authenticator app: the secret read from the enrolment answer.
+struct Authenticator(Vec<u8>);
+
+impl Authenticator {
+    fn code(&self, step: i64) -> String {
+        code_at(&self.0, step)
+    }
+}
+
+/// Starts enrolment with `cookie` and reads the secret the page shows.
+async fn start(app: &TestApp, cookie: &str) -> Authenticator {
+    let res = app.call("/api/second_factor/start", &[], Some(cookie)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let enrolment = json(&res.body);
+    assert!(
+        enrolment["qr_svg"].as_str().unwrap().starts_with("<svg"),
+        "QR code as inline SVG: {}",
+        &res.body[..res.body.len().min(300)]
+    );
+    let secret: String = enrolment["secret"].as_str().unwrap().split_whitespace().collect();
+    Authenticator(secret_from_base32(&secret).unwrap())
+}
+
+/// Enrols the user of `cookie` with the code of `step`; returns the app and the recovery codes.
+async fn enrol(app: &TestApp, cookie: &str, step: i64) -> (Authenticator, Vec<String>) {
+    let totp = start(app, cookie).await;
+    let res = app
+        .call(
+            "/api/second_factor/confirm",
+            &[("code", &totp.code(step))],
+            Some(cookie),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let codes: Vec<String> = serde_json::from_str(&res.body).unwrap();
+    assert_eq!(codes.len(), 10);
+    (totp, codes)
+}
+
+/// The password step: its answer (the next step) and the session cookie it set.
+async fn password_step(app: &TestApp, email: &str) -> (Answer, String) {
+    let res = app
+        .call("/api/login", &[("email", email), ("password", PASSWORD)], None)
+        .await;
+    let cookie = res.session_cookie().unwrap_or_default();
+    (res, cookie)
+}
+
+async fn code_step(app: &TestApp, cookie: &str, code: &str) -> Answer {
+    app.call("/api/login/code", &[("code", code)], Some(cookie)).await
+}
+
+async fn signed_in(app: &TestApp, cookie: &str) -> bool {
+    let res = app.call("/api/session", &[], Some(cookie)).await;
+    !json(&res.body)["caller"].is_null()
+}
+
+#[tokio::test]
+async fn sign_in_with_a_second_factor_needs_the_code_once() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp A").await;
+    app.create_member(&admin, "eve@example.com", team, "engineer").await;
+    let eve = app.login("eve@example.com", PASSWORD).await;
+    let s = fresh_step().await;
+    let (totp, recovery) = enrol(&app, &eve, s - 1).await;
+    let state = json(&app.call("/api/second_factor/state", &[], Some(&eve)).await.body);
+    assert_eq!(
+        (state["enabled"].as_bool(), state["recovery_codes_left"].as_i64()),
+        (Some(true), Some(10))
+    );
+    let again = app.call("/api/second_factor/start", &[], Some(&eve)).await;
+    assert_eq!(
+        again.status,
+        StatusCode::CONFLICT,
+        "the secret is never shown again: {}",
+        again.body
+    );
+
+    // The password alone leaves the session pending: not signed in, nothing allowed.
+    let (res, pending) = password_step(&app, "eve@example.com").await;
+    assert_eq!((res.status, res.body.as_str()), (StatusCode::OK, "\"Code\""));
+    assert!(!signed_in(&app, &pending).await, "pending is not signed in");
+    assert_eq!(
+        app.call("/api/second_factor/state", &[], Some(&pending)).await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    let wrong = code_step(&app, &pending, "000000").await;
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", wrong.body);
+    let res = code_step(&app, &pending, &totp.code(s)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let eve = res.session_cookie().expect("a new session id at sign-in");
+    assert!(signed_in(&app, &eve).await);
+
+    // The same code again (same time step) is refused; an older one too.
+    let (_, pending) = password_step(&app, "eve@example.com").await;
+    for code in [totp.code(s), totp.code(s - 1)] {
+        let replay = code_step(&app, &pending, &code).await;
+        assert_eq!(
+            replay.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "replay: {}",
+            replay.body
+        );
+    }
+    assert!(!signed_in(&app, &pending).await);
+
+    // A recovery code works once.
+    let res = code_step(&app, &pending, &recovery[3].to_uppercase()).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let (_, pending) = password_step(&app, "eve@example.com").await;
+    let reused = code_step(&app, &pending, &recovery[3]).await;
+    assert_eq!(reused.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", reused.body);
+    let stored: Vec<String> = sqlx::query_scalar("SELECT code_hash FROM second_factor_recovery_codes")
+        .fetch_all(&app.db)
+        .await
+        .unwrap();
+    assert!(
+        stored
+            .iter()
+            .all(|h| h.len() == 64 && !recovery.iter().any(|c| h.contains(&c[..4]))),
+        "only hashes stored"
+    );
+}
+
+#[tokio::test]
+async fn five_wrong_codes_lock_the_code_step() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp B").await;
+    app.create_member(&admin, "pam@example.com", team, "procurement").await;
+    let pam = app.login("pam@example.com", PASSWORD).await;
+    let s = fresh_step().await;
+    let (totp, recovery) = enrol(&app, &pam, s - 1).await;
+    let (_, pending) = password_step(&app, "pam@example.com").await;
+    for n in 1..=5 {
+        let res = code_step(&app, &pending, &format!("{:06}", 100_000 + n)).await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "wrong code {n}: {}",
+            res.body
+        );
+    }
+    for code in [totp.code(s), recovery[0].clone()] {
+        let res = code_step(&app, &pending, &code).await;
+        assert_eq!(
+            res.status,
+            StatusCode::TOO_MANY_REQUESTS,
+            "locked even for a right code: {}",
+            res.body
+        );
+    }
+    let (res, _) = password_step(&app, "pam@example.com").await;
+    assert_eq!(
+        res.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the password step says so too"
+    );
+}
+
+#[tokio::test]
+async fn switching_off_needs_password_and_code() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp C").await;
+    app.create_member(&admin, "eli@example.com", team, "engineer").await;
+    let eli = app.login("eli@example.com", PASSWORD).await;
+    let s = fresh_step().await;
+    let (totp, recovery) = enrol(&app, &eli, s - 1).await;
+    let off = |password: &'static str, code: String| {
+        let eli = eli.clone();
+        let app = &app;
+        async move {
+            app.call(
+                "/api/second_factor/disable",
+                &[("password", password), ("code", &code)],
+                Some(&eli),
+            )
+            .await
+        }
+    };
+    assert_eq!(
+        off("wrong password here", totp.code(s)).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        off(PASSWORD, "123123".into()).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let res = app
+        .call(
+            "/api/second_factor/recovery_codes",
+            &[("code", &totp.code(s))],
+            Some(&eli),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let fresh: Vec<String> = serde_json::from_str(&res.body).unwrap();
+    assert_eq!(fresh.len(), 10);
+    assert_eq!(
+        off(PASSWORD, recovery[0].clone()).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "old recovery codes stopped working"
+    );
+    assert_eq!(off(PASSWORD, fresh[0].clone()).await.status, StatusCode::OK);
+    let (res, _) = password_step(&app, "eli@example.com").await;
+    assert_eq!(res.body, "\"Done\"", "off: the password signs in again");
+}
+
+#[tokio::test]
+async fn required_for_managers_sends_them_to_enrol_first() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp D").await;
+    app.create_member(&admin, "max@example.com", team, "manager").await;
+    app.create_member(&admin, "pia@example.com", team, "procurement").await;
+    let max = app.login("max@example.com", PASSWORD).await;
+    let require = |cookie: String| {
+        let app = &app;
+        async move {
+            app.call("/api/admin/second_factor/set", &[("required", "on")], Some(&cookie))
+                .await
+        }
+    };
+    let refused = require(admin.clone()).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::FORBIDDEN,
+        "the admin's own first: {}",
+        refused.body
+    );
+    let s = fresh_step().await;
+    enrol(&app, &admin, s - 1).await;
+    assert_eq!(
+        require(max.clone()).await.status,
+        StatusCode::FORBIDDEN,
+        "administrators only"
+    );
+    assert_eq!(require(admin.clone()).await.status, StatusCode::OK);
+    assert!(signed_in(&app, &admin).await, "the admin (who has one) stays signed in");
+    assert!(!signed_in(&app, &max).await, "a manager without one is signed out");
+
+    // The manager's next sign-in must enrol before anything else.
+    let (res, pending) = password_step(&app, "max@example.com").await;
+    assert_eq!(res.body, "\"Enrol\"");
+    assert!(!signed_in(&app, &pending).await);
+    assert_eq!(
+        app.call("/api/orders", &[], Some(&pending)).await.status,
+        StatusCode::UNAUTHORIZED,
+        "nothing else until enrolled"
+    );
+    let totp = start(&app, &pending).await;
+    let res = app
+        .call("/api/second_factor/confirm", &[("code", &totp.code(s))], Some(&pending))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let max = res.session_cookie().expect("signed in by enrolling");
+    assert!(signed_in(&app, &max).await);
+    let state = json(&app.call("/api/second_factor/state", &[], Some(&max)).await.body);
+    assert_eq!(state["required"], true);
+    let off = app
+        .call(
+            "/api/second_factor/disable",
+            &[("password", PASSWORD), ("code", &totp.code(s + 1))],
+            Some(&max),
+        )
+        .await;
+    assert_eq!(
+        off.status,
+        StatusCode::FORBIDDEN,
+        "required: cannot switch off: {}",
+        off.body
+    );
+
+    // Procurement is not asked.
+    let (res, _) = password_step(&app, "pia@example.com").await;
+    assert_eq!(res.body, "\"Done\"");
+}
+
+/// A submitted order of a fresh team; returns the app, the manager's cookie and the order id.
+async fn submitted_order() -> (TestApp, String, i64) {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp E").await;
+    for (email, role) in [("pam", "procurement"), ("eve", "engineer"), ("max", "manager")] {
+        app.create_member(&admin, &format!("{email}@example.com"), team, role)
+            .await;
+    }
+    let pam = app.login("pam@example.com", PASSWORD).await;
+    let eve = app.login("eve@example.com", PASSWORD).await;
+    let max = app.login("max@example.com", PASSWORD).await;
+    let workload = app.create_workload(&pam, "Batch job").await;
+    let quote = app.create_quote(&pam, "L4-1").await;
+    let token = app.create_token(&eve, "ci").await;
+    let run = app.upload_valid_l4_run(&token, quote, workload).await;
+    let order = app.create_order(&pam, "Sign-off", workload).await;
+    let (o, q, r) = (order.to_string(), quote.to_string(), run.to_string());
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", &q),
+        ("waiver", ""),
+        ("considered[]", &q),
+        ("runs[]", &r),
+    ];
+    let res = app.call("/api/orders/select", &select, Some(&pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    for item in applicable_items(OrderKind::Batch, false) {
+        let who = if item.expert == Expert::Engineer { &eve } else { &pam };
+        let form = [
+            ("order_id", o.as_str()),
+            ("item_id", item.id),
+            ("status", "confirmed"),
+            ("status_note", ""),
+            ("answer", "checked"),
+            ("evidence_run", &r),
+            ("evidence_note", "see the run"),
+        ];
+        let res = app.call("/api/orders/answer", &form, Some(who)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
+    }
+    let res = app.call("/api/orders/submit", &[("order_id", &o)], Some(&pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    (app, max, order)
+}
+
+#[tokio::test]
+async fn sign_off_asks_a_manager_with_a_second_factor_for_the_code() {
+    let (app, max, order) = submitted_order().await;
+    let s = fresh_step().await;
+    let (totp, recovery) = enrol(&app, &max, s - 1).await;
+    let o = order.to_string();
+    let decide = |code: String| {
+        let (app, max, o) = (&app, max.clone(), o.clone());
+        async move {
+            let form = [
+                ("order_id", o.as_str()),
+                ("decision", "approve"),
+                ("password", PASSWORD),
+                ("comment", "Within budget"),
+                ("code", &code),
+            ];
+            app.call("/api/orders/decide", &form, Some(&max)).await
+        }
+    };
+    let without = decide(String::new()).await;
+    assert!(
+        without.status == StatusCode::UNPROCESSABLE_ENTITY && without.body.contains("second_factor.code_needed"),
+        "{}",
+        without.body
+    );
+    let wrong = decide("654321".into()).await;
+    assert!(
+        wrong.status == StatusCode::UNPROCESSABLE_ENTITY && wrong.body.contains("second_factor.code_wrong"),
+        "{}",
+        wrong.body
+    );
+    let recovery_code = decide(recovery[0].clone()).await;
+    assert_eq!(
+        recovery_code.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "the app's code, not a recovery code"
+    );
+    let res = decide(totp.code(s)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let data: String = sqlx::query_scalar("SELECT data FROM audit_events WHERE order_id = ? AND action = 'approve'")
+        .bind(order)
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(json(&data)["second_factor"], true, "{data}");
+    let status = app::services::audit::verify(&app.db).await.unwrap();
+    assert!(status.is_ok(), "the chain verifies");
+}
