@@ -2,7 +2,8 @@
 //! each area's raw routes (its own `router()`: documents, quote export, runs, orders, cost
 //! comparison), all over one [`ServerState`]; and the layers every request passes (outermost
 //! first): security headers → cross-site refusal → body limit → server-function error status →
-//! session → caller.
+//! session → caller →
+//! (issue 13 item 8) strangers refused at server functions that need a caller.
 
 use crate::{
     config::ServeConfig,
@@ -71,6 +72,12 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
     // Each `.layer` wraps what is above it: read from the bottom (and `guarded`) up for the
     // order the module documentation gives.
     let routed = routes(&server, cfg)
+        // Issue 13 item 8: a server function that needs a caller refuses a stranger before
+        // its body is read (runs just inside `attach_caller`).
+        .layer(from_fn_with_state(
+            crate::caller_first::CallerOnly::registered(),
+            crate::caller_first::refuse_strangers,
+        ))
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
         .layer(sessions(&server.app, cfg))
         .layer(from_fn(security::server_fn_error_status))
