@@ -142,4 +142,49 @@ mod tests {
         assert_eq!(p.per_quote[&12].fields[months], Some("3"));
         assert_eq!(p.shared[efficiency], Some("90"));
     }
+
+    /// The form's query for 50 quotes: every per-quote input sent, `idle_h` typed for each,
+    /// and `bad` as quote 23's `efficiency_pct`.
+    fn fifty(bad: &str) -> String {
+        let mut q = String::from("picked=1&workload=1&setup_h=2&nodes=");
+        for id in 1..=50 {
+            q.push_str(&format!("&q={id}&tp_{id}=&tpn_{id}="));
+            for name in FIELDS {
+                let value = match (name, id) {
+                    ("idle_h", _) => "1",
+                    ("efficiency_pct", 23) => bad,
+                    _ => "",
+                };
+                q.push_str(&format!("&{name}_{id}={value}"));
+            }
+        }
+        q
+    }
+
+    #[test]
+    fn fifty_quotes_read_into_one_request_and_a_bad_value_names_its_field() {
+        use crate::{i18n::Locale, services::tco::CostRequest};
+        let r = CostRequest::from_query(&fifty("80"));
+        assert_eq!(r.overrides.len(), 50);
+        assert!(
+            r.overrides
+                .values()
+                .all(|o| o.idle_h == Some(rust_decimal::Decimal::ONE))
+        );
+        assert_eq!(r.overrides[&23].efficiency, Some(rust_decimal::Decimal::new(8, 1)));
+        assert!((1..=50).all(|id| r.quote_error(id).is_none()) && r.throughput.is_empty());
+
+        let r = CostRequest::from_query(&fifty("most"));
+        let e = r.quote_error(23).unwrap_or_else(|| panic!("quote 23 has a bad value"));
+        assert_eq!(
+            e,
+            super::super::QuoteInputError::Override("efficiency_pct", super::super::FieldError::Number)
+        );
+        assert!(!r.overrides.contains_key(&23) && r.overrides.len() == 49);
+        let text = super::super::texts::quote_input_error(Locale::En, e);
+        assert!(
+            text.starts_with("Scaling efficiency"),
+            "the sentence names the field: {text}"
+        );
+    }
 }
