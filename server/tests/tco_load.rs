@@ -192,6 +192,19 @@ async fn the_page_and_its_three_charts_share_one_computation_until_the_team_chan
     let zh = app.get(&format!("/tco?{query}"), Some(&pam), Some("zh-CN")).await;
     assert_eq!(zh.status, StatusCode::OK);
     assert_eq!(app.tco_cache.computations(), 4, "each language has its own texts");
+
+    let workload = query.split('&').find_map(|p| p.strip_prefix("workload=")).unwrap();
+    let set = app
+        .call(
+            "/api/tco/budget",
+            &[("workload_id", workload), ("amount", "98765")],
+            Some(&pam),
+        )
+        .await;
+    assert_eq!(set.status, StatusCode::OK, "{}", set.body);
+    let page = app.get(&format!("/tco?{query}"), Some(&pam), None).await;
+    assert!(page.body.contains("98,765"), "a budget set is seen at once");
+    assert_eq!(app.tco_cache.computations(), 5);
 }
 
 #[tokio::test]
