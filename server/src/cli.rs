@@ -240,6 +240,8 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
             idle_timeout: cfg.idle_timeout(),
             absolute_timeout: cfg.absolute_timeout(),
         },
+        // Issue 13 item 8: the cost comparison cache.
+        tco_cache: Default::default(),
     };
     password::warm_up().await.map_err(|e| CliError::Usage(e.to_string()))?;
     tokio::spawn(housekeeping(pool.clone(), sessions));

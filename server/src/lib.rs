@@ -3,6 +3,8 @@
 
 pub mod access;
 pub mod audit_cli;
+/// Issue 13 item 8: server functions refuse a stranger before reading the body.
+pub mod caller_first;
 pub mod cli;
 pub mod config;
 pub mod documents;

@@ -3,7 +3,7 @@
 //! comparison), all over one [`ServerState`]; and the layers every request passes (outermost
 //! first): `Strict-Transport-Security` (https only) → security headers → time limits → foreign
 //! `Host` refusal → cross-site refusal → body limit → server-function error status → session →
-//! caller.
+//! caller → strangers refused at server functions that need a caller (before their body is read).
 //!
 //! The session layer writes a session only when a request changed it (sign-in, team switch,
 //! sign-out) — and, to push the idle timeout back, at most once a minute for a signed-in
@@ -101,6 +101,12 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
     // Each `.layer` wraps what is above it: read from the bottom (and `guarded`) up for the
     // order the module documentation gives.
     let routed = routes(&server, cfg)
+        // Issue 13 item 8: a server function that needs a caller refuses a stranger before
+        // its body is read (runs just inside `attach_caller`).
+        .layer(from_fn_with_state(
+            crate::caller_first::CallerOnly::registered(),
+            crate::caller_first::refuse_strangers,
+        ))
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
         .layer(sessions(&server.app, cfg))
         .layer(from_fn(security::server_fn_error_status))

@@ -6,6 +6,7 @@ use crate::{
     access::{ReadTeamData, TeamAccess},
     state::ServerState,
 };
+use app::auth::AppState;
 use app::domain::csv_cell;
 use app::domain::tco::{BreakEven, Currency, latest_rate};
 use app::{
@@ -25,6 +26,7 @@ use axum::{
 };
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use rust_decimal::{Decimal, RoundingStrategy};
+use std::sync::Arc;
 
 /// The routes of this module.
 pub fn router() -> Router<ServerState> {
@@ -36,17 +38,18 @@ pub fn router() -> Router<ServerState> {
         .route("/tco/nodes.svg", get(nodes_chart))
 }
 
-/// Computes the comparison of the caller's active team for the request's query; an error is
+/// The comparison of the caller's active team for the request's query, shared with the other
+/// requests for the same query in the last few seconds (the page and its charts); an error is
 /// answered in the reader's language.
 pub async fn computed(
-    db: &store::Db,
+    state: &AppState,
     access: &TeamAccess<ReadTeamData>,
     headers: &HeaderMap,
     query: Option<String>,
-) -> Result<(Computed, Locale), Response> {
+) -> Result<(Arc<Computed>, Locale), Response> {
     let locale = locale_from_headers(headers);
-    let request = tco::CostRequest::from_query(query.as_deref().unwrap_or_default());
-    match tco::compare(db, access.team_id(), &request, locale, false).await {
+    let raw = query.as_deref().unwrap_or_default();
+    match state.tco_cache.compare(&state.db, access.team_id(), raw, locale).await {
         Ok(c) => Ok((c, locale)),
         Err(e) => Err(e.in_language(locale).into_response()),
     }
@@ -149,12 +152,12 @@ fn attachment(mut res: Response, content_type: &'static str, name: &'static str)
 
 /// `GET /tco/export.csv`.
 pub async fn export_csv(
-    State(db): State<store::Db>,
+    State(state): State<AppState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    match computed(&db, &access, &headers, q).await {
+    match computed(&state, &access, &headers, q).await {
         Ok((c, _)) => attachment(
             comparison_csv(&c).into_response(),
             "text/csv; charset=utf-8",
@@ -167,16 +170,16 @@ pub async fn export_csv(
 /// `GET /tco/export.json`: `{ "scenario": …, "result": … }`; the scenario is a valid input of
 /// `nodeledger tco`.
 pub async fn export_json(
-    State(db): State<store::Db>,
+    State(state): State<AppState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, _) = match computed(&db, &access, &headers, q).await {
+    let (c, _) = match computed(&state, &access, &headers, q).await {
         Ok(c) => c,
         Err(res) => return res,
     };
-    let rates = match store::exchange_rates::list(&db, access.team_id()).await {
+    let rates = match store::exchange_rates::list(&state.db, access.team_id()).await {
         Ok(r) => r.into_iter().map(|r| r.record).collect(),
         Err(e) => {
             tracing::error!(error = %e, "cannot read rates");
@@ -212,12 +215,12 @@ fn f64_of(d: rust_decimal::Decimal) -> f64 {
 
 /// `GET /tco/stack.svg`: each quote's cost by component, in the base currency, cheapest first.
 pub async fn stack_chart(
-    State(db): State<store::Db>,
+    State(state): State<AppState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, locale) = match computed(&db, &access, &headers, q).await {
+    let (c, locale) = match computed(&state, &access, &headers, q).await {
         Ok(c) => c,
         Err(res) => return res,
     };
@@ -253,7 +256,7 @@ pub async fn stack_chart(
 /// The quote the hours and nodes charts are drawn for: `chart=<quote id>`, else the cheapest;
 /// its position in `c.costed`.
 fn chart_quote(c: &Computed, q: Option<&str>) -> Option<usize> {
-    let wanted = q.and_then(|q| tco::Query::parse(q).get("chart").and_then(|v| v.parse::<i64>().ok()));
+    let wanted = q.and_then(tco::chart_of);
     wanted
         .and_then(|id| c.costed.iter().position(|x| x.quote_id == id))
         .or((!c.costed.is_empty()).then_some(0))
@@ -262,12 +265,12 @@ fn chart_quote(c: &Computed, q: Option<&str>) -> Option<usize> {
 /// The comparison for the query and the position of the quote a per-quote chart is drawn for
 /// (404 when there is none).
 async fn charted(
-    db: &store::Db,
+    state: &AppState,
     access: &TeamAccess<ReadTeamData>,
     headers: &HeaderMap,
     q: Option<String>,
-) -> Result<(Computed, usize, Locale), Response> {
-    let (c, locale) = computed(db, access, headers, q.clone()).await?;
+) -> Result<(Arc<Computed>, usize, Locale), Response> {
+    let (c, locale) = computed(state, access, headers, q.clone()).await?;
     let at = chart_quote(&c, q.as_deref()).ok_or_else(|| StatusCode::NOT_FOUND.into_response())?;
     Ok((c, at, locale))
 }
@@ -275,12 +278,12 @@ async fn charted(
 /// `GET /tco/hours.svg`: compute cost on demand and under the monthly commitment against busy
 /// hours, with the break-even point and this workload's hours.
 pub async fn hours_chart(
-    State(db): State<store::Db>,
+    State(state): State<AppState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, at, locale) = match charted(&db, &access, &headers, q).await {
+    let (c, at, locale) = match charted(&state, &access, &headers, q).await {
         Ok(charted) => charted,
         Err(res) => return res,
     };
@@ -333,12 +336,12 @@ pub async fn hours_chart(
 
 /// `GET /tco/nodes.svg`: total cost and time to finish against the number of nodes.
 pub async fn nodes_chart(
-    State(db): State<store::Db>,
+    State(state): State<AppState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
-    let (c, at, locale) = match charted(&db, &access, &headers, q).await {
+    let (c, at, locale) = match charted(&state, &access, &headers, q).await {
         Ok(charted) => charted,
         Err(res) => return res,
     };

@@ -12,21 +12,20 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_location;
 
-/// The comparison for the query string of the page (`?workload=…&q=…&setup_h=…`).
+/// The comparison for the query string of the page (`?workload=…&q=…&setup_h=…`), shared with
+/// the page's charts for a few seconds (`services::tco::ComparisonCache`).
 #[server(endpoint = "tco")]
 pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::tco};
+    use crate::{app::request_locale, auth, domain::roles::Capability};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
-    let request = tco::CostRequest::from_query(&query);
-    let computed = tco::compare(
-        &auth::db()?,
-        team.team_id,
-        &request,
-        request_locale(),
-        caller.may(Capability::EditWorkloads),
-    )
-    .await?;
-    Ok(computed.view)
+    let state = auth::state()?;
+    let computed = state
+        .tco_cache
+        .compare(&state.db, team.team_id, &query, request_locale())
+        .await?;
+    let mut view = computed.view.clone();
+    view.can_set_budget = caller.may(Capability::EditWorkloads);
+    Ok(view)
 }
 
 /// Sets the budget of one of the team's workloads in the base currency; an empty amount removes it.

@@ -6,6 +6,8 @@
 pub mod api_tokens;
 pub mod audit;
 pub mod budgets;
+/// Issue 13 item 8: the per-team data version the cost comparison cache is keyed by.
+pub mod data_versions;
 pub mod db;
 pub mod documents;
 pub mod exchange_rates;

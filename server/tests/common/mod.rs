@@ -38,6 +38,8 @@ pub struct TestApp {
     pub router: Router,
     pub db: store::Db,
     path: PathBuf,
+    /// The cost comparison cache of this app (issue 13 item 8).
+    pub tco_cache: app::services::tco::ComparisonCache,
 }
 
 /// A response, read whole.
@@ -90,9 +92,17 @@ impl TestApp {
             db: db.clone(),
             sessions: SqliteSessionStore::new(db.clone()),
             auth,
+            // Issue 13 item 8: the cost comparison cache, kept so a test can count computations.
+            tco_cache: Default::default(),
         };
+        let tco_cache = state.tco_cache.clone();
         let router = router::build(state, cfg);
-        Self { router, db, path: dir }
+        Self {
+            router,
+            db,
+            path: dir,
+            tco_cache,
+        }
     }
 
     /// A fresh app with default settings.

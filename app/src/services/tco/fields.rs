@@ -28,30 +28,18 @@ impl Query {
     }
 
     /// The last value of `key`, trimmed, even when empty (a shared field sent empty is checked).
-    pub(super) fn last(&self, key: &str) -> Option<&str> {
+    fn last(&self, key: &str) -> Option<&str> {
         self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.trim())
+    }
+
+    /// Every pair, in the order sent (values as sent, untrimmed).
+    pub(super) fn pairs(&self) -> &[(String, String)] {
+        &self.0
     }
 
     /// Every value of `key`.
     pub fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a str> {
         self.0.iter().filter(move |(k, _)| k == key).map(|(_, v)| v.trim())
-    }
-
-    /// The quote ids that some key `<prefix>_<id>` names (ids written as Rust prints them).
-    pub(super) fn quote_ids(&self, prefixes: &[&str]) -> Vec<i64> {
-        let mut ids: Vec<i64> = self
-            .0
-            .iter()
-            .filter_map(|(k, _)| {
-                prefixes.iter().find_map(|p| {
-                    let id = k.strip_prefix(p)?.strip_prefix('_')?;
-                    id.parse::<i64>().ok().filter(|n| n.to_string() == id)
-                })
-            })
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        ids
     }
 }
 

@@ -8,17 +8,22 @@
 //!   and how each assumption field is checked;
 //! - `build`: the comparison from the loaded data (workload, assumptions, choices, costing,
 //!   ranking, budget); `pool`: the runs behind a quote's throughput;
+//! - `cache`: comparisons of the last few seconds, so the page and its charts compute once;
+//!   `query`: the query read in one pass;
 //! - `row`: one ranked row as shown; `texts`: the sentences; `scenario`: the scenario file that
 //!   reproduces a comparison, and prices and budgets in the base currency.
 
 mod build;
+mod cache;
 mod fields;
 mod pool;
+mod query;
 mod request;
 mod row;
 mod scenario;
 mod texts;
 
+pub use cache::{ComparisonCache, chart_of, without_chart};
 pub use fields::{FIELDS, FieldError, MAX_NODES, Query};
 pub use pool::same_node;
 pub use request::{CostRequest, QuoteInputError, QuoteSelection, TypedThroughput};

@@ -8,7 +8,10 @@
 //! per quote as `<field>_<quote id>`, and a typed throughput `tp_<quote id>` measured on
 //! `tpn_<quote id>` nodes.
 
-use super::fields::{FIELDS, FieldError, MAX_NODES, Query, apply, check_field, field_text};
+use super::{
+    fields::{FIELDS, FieldError, MAX_NODES, Query, apply, check_field, field_text},
+    query::{QueryParts, QuoteParts, given},
+};
 use crate::domain::tco::AssumptionOverrides;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
@@ -137,32 +140,33 @@ impl CostRequest {
     /// a bad per-quote input makes that quote a problem.
     #[must_use]
     pub fn from_query(raw: &str) -> Self {
-        let q = Query::parse(raw);
-        let picked: Vec<i64> = q.all("q").filter_map(|v| v.parse().ok()).collect();
-        let quotes = if q.get("picked").is_some() || !picked.is_empty() {
+        let query = Query::parse(raw);
+        let parts = QueryParts::of(&query);
+        let picked: Vec<i64> = parts.quotes.iter().filter_map(|v| v.parse().ok()).collect();
+        let quotes = if given(parts.picked).is_some() || !picked.is_empty() {
             QuoteSelection::Picked(picked)
         } else {
             QuoteSelection::Suitable
         };
         let mut request = Self {
-            workload_id: q.get("workload").and_then(|v| v.parse::<i64>().ok()),
+            workload_id: given(parts.workload).and_then(|v| v.parse::<i64>().ok()),
             quotes,
             ..Self::default()
         };
         request.typed.query = Some(raw.trim_start_matches('?').to_string());
-        request.read_shared(&q);
-        for id in q.quote_ids(&FIELDS) {
-            match quote_overrides(&q, id) {
-                Ok(o) => {
-                    request.overrides.insert(id, o);
-                }
-                Err(e) => {
-                    request.typed.quote_errors.insert(id, e);
+        request.read_shared(&parts);
+        for (&id, inputs) in &parts.per_quote {
+            if inputs.any_field {
+                match quote_overrides(inputs) {
+                    Ok(o) => {
+                        request.overrides.insert(id, o);
+                    }
+                    Err(e) => {
+                        request.typed.quote_errors.insert(id, e);
+                    }
                 }
             }
-        }
-        for id in q.quote_ids(&["tp"]) {
-            match typed_throughput(&q, id) {
+            match typed_throughput(inputs) {
                 Ok(Some(t)) => {
                     request.throughput.insert(id, t);
                 }
@@ -176,9 +180,9 @@ impl CostRequest {
     }
 
     /// Reads every shared field sent (an empty one included: it is checked, not defaulted).
-    fn read_shared(&mut self, q: &Query) {
-        for name in FIELDS {
-            let Some(text) = q.last(name) else { continue };
+    fn read_shared(&mut self, parts: &QueryParts) {
+        for (name, text) in FIELDS.into_iter().zip(parts.shared) {
+            let Some(text) = text else { continue };
             match check_field(name, text) {
                 Ok(v) => apply(&mut self.shared, name, v),
                 Err(e) => {
@@ -237,11 +241,12 @@ impl CostRequest {
     }
 }
 
-/// Reads the overrides of one quote (`<field>_<quote id>`); the first bad one is returned.
-fn quote_overrides(q: &Query, quote_id: i64) -> Result<AssumptionOverrides, QuoteInputError> {
+/// Reads the overrides of one quote (`<field>_<quote id>`); the first bad one, in form order,
+/// is returned with the field's name.
+fn quote_overrides(inputs: &QuoteParts) -> Result<AssumptionOverrides, QuoteInputError> {
     let mut o = AssumptionOverrides::default();
-    for name in FIELDS {
-        if let Some(v) = q.get(&format!("{name}_{quote_id}")) {
+    for (name, text) in FIELDS.into_iter().zip(inputs.fields) {
+        if let Some(v) = given(text) {
             let value = check_field(name, v).map_err(|e| QuoteInputError::Override(name, e))?;
             apply(&mut o, name, value);
         }
@@ -251,8 +256,8 @@ fn quote_overrides(q: &Query, quote_id: i64) -> Result<AssumptionOverrides, Quot
 
 /// Reads the typed throughput of one quote (`tp_<id>`, and `tpn_<id>` for the nodes it ran
 /// on; `tpn` alone says nothing).
-fn typed_throughput(q: &Query, quote_id: i64) -> Result<Option<TypedThroughput>, QuoteInputError> {
-    let Some(v) = q.get(&format!("tp_{quote_id}")) else {
+fn typed_throughput(inputs: &QuoteParts) -> Result<Option<TypedThroughput>, QuoteInputError> {
+    let Some(v) = given(inputs.tp) else {
         return Ok(None);
     };
     let per_s = match crate::domain::numbers::parse_decimal(v) {
@@ -260,7 +265,7 @@ fn typed_throughput(q: &Query, quote_id: i64) -> Result<Option<TypedThroughput>,
         Ok(_) => return Err(QuoteInputError::ThroughputNotPositive),
         Err(_) => return Err(QuoteInputError::ThroughputNumber),
     };
-    let n_run = match q.get(&format!("tpn_{quote_id}")) {
+    let n_run = match given(inputs.tpn) {
         None => None,
         Some(v) => match crate::domain::numbers::parse_integer::<u32>(v) {
             Ok(n) if (1..=MAX_NODES).contains(&n) => Some(n),

@@ -1,0 +1,198 @@
+//! Comparisons computed in the last few seconds, so the cost page and the three charts it
+//! embeds (four requests for the same query, one after the other) cost one computation, and a
+//! comparison many people open at once is computed once per few seconds.
+//!
+//! An entry is found by (team, query without `chart`, language, the team's data version,
+//! today): the data version ([`crate::store::data_versions`]) is raised by triggers on every
+//! write to what the comparison reads, so a saved quote, run, rate, workload or budget is seen
+//! by the very next request; an entry also ends after [`ComparisonCache::TTL`]. At most
+//! [`ComparisonCache::CAPACITY`] entries are kept; when full, expired entries go first, then
+//! the oldest.
+//!
+//! What is cached is the comparison for a reader who may not set the budget; the page sets
+//! `can_set_budget` for its caller on its copy.
+
+use super::{Computed, CostRequest, compare};
+use crate::{
+    domain::quotes::Date,
+    error::AppError,
+    i18n::Locale,
+    store::{self, Db},
+};
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Mutex, PoisonError,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+use tokio::sync::OnceCell;
+
+/// What an entry is found by.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    team_id: i64,
+    query: String,
+    locale: Locale,
+    version: i64,
+    today: Date,
+}
+
+/// The entries, each with when it was computed.
+#[derive(Debug)]
+struct Entries<V>(HashMap<Key, (Instant, V)>);
+
+impl<V> Default for Entries<V> {
+    fn default() -> Self {
+        Self(HashMap::new())
+    }
+}
+
+impl<V: Clone> Entries<V> {
+    /// The entry for `key`, if computed less than [`ComparisonCache::TTL`] before `now`.
+    fn get(&self, key: &Key, now: Instant) -> Option<V> {
+        self.0
+            .get(key)
+            .filter(|(at, _)| now.duration_since(*at) < ComparisonCache::TTL)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// Keeps `value` for `key`; when full, expired entries go first, then the oldest.
+    fn put(&mut self, key: Key, value: V, now: Instant) {
+        if self.0.len() >= ComparisonCache::CAPACITY && !self.0.contains_key(&key) {
+            self.0
+                .retain(|_, (at, _)| now.duration_since(*at) < ComparisonCache::TTL);
+            if self.0.len() >= ComparisonCache::CAPACITY
+                && let Some(oldest) = self.0.iter().min_by_key(|(_, (at, _))| *at).map(|(k, _)| k.clone())
+            {
+                self.0.remove(&oldest);
+            }
+        }
+        self.0.insert(key, (now, value));
+    }
+}
+
+/// One comparison: computed once, by the first request that asks; requests asking while it is
+/// computed wait for it (the page's own render asks twice at once).
+type Slot = Arc<OnceCell<Arc<Computed>>>;
+
+/// Recently computed comparisons, shared by every request of the server (clones share it).
+#[derive(Clone, Debug, Default)]
+pub struct ComparisonCache {
+    entries: Arc<Mutex<Entries<Slot>>>,
+    computed: Arc<AtomicU64>,
+}
+
+impl ComparisonCache {
+    /// How long an entry is used.
+    pub const TTL: Duration = Duration::from_secs(5);
+    /// Most entries kept.
+    pub const CAPACITY: usize = 64;
+
+    /// How many comparisons this cache has computed (each miss computes one).
+    #[must_use]
+    pub fn computations(&self) -> u64 {
+        self.computed.load(Ordering::Relaxed)
+    }
+
+    /// The slot of `key`: the live one, else a new empty one kept from now.
+    fn slot(&self, key: &Key) -> Slot {
+        let now = Instant::now();
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(slot) = entries.get(key, now) {
+            return slot;
+        }
+        let slot = Slot::default();
+        entries.put(key.clone(), Arc::clone(&slot), now);
+        slot
+    }
+
+    /// The comparison of team `team_id` for the cost page's query `raw` (with or without `?`;
+    /// a `chart` pair is not part of the comparison), from the cache when it was computed in
+    /// the last [`Self::TTL`] on the same data, else computed once and kept. Computed for a
+    /// reader who may not set the budget.
+    pub async fn compare(&self, db: &Db, team_id: i64, raw: &str, locale: Locale) -> Result<Arc<Computed>, AppError> {
+        let key = Key {
+            team_id,
+            query: without_chart(raw),
+            locale,
+            version: store::data_versions::of_team(db, team_id).await?,
+            today: store::today(),
+        };
+        let slot = self.slot(&key);
+        let computed = slot
+            .get_or_try_init(|| async {
+                let request = CostRequest::from_query(&key.query);
+                let computed = compare(db, team_id, &request, locale, false).await?;
+                self.computed.fetch_add(1, Ordering::Relaxed);
+                Ok::<_, AppError>(Arc::new(computed))
+            })
+            .await?;
+        Ok(Arc::clone(computed))
+    }
+}
+
+/// The query without `?` and without its `chart=…` pairs (which quote a chart is drawn for
+/// does not change the comparison).
+#[must_use]
+pub fn without_chart(raw: &str) -> String {
+    raw.trim_start_matches('?')
+        .split('&')
+        .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some("chart"))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The quote a per-quote chart is asked for (`chart=<quote id>`, the last one), if any.
+#[must_use]
+pub fn chart_of(raw: &str) -> Option<i64> {
+    raw.trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.strip_prefix("chart="))
+        .next_back()
+        .and_then(|id| id.trim().parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(n: i64) -> Key {
+        Key {
+            team_id: 1,
+            query: format!("workload={n}"),
+            locale: Locale::default(),
+            version: 0,
+            today: store::today(),
+        }
+    }
+
+    #[test]
+    fn the_chart_pair_is_not_part_of_the_comparison() {
+        assert_eq!(without_chart("?workload=1&chart=7&q=2"), "workload=1&q=2");
+        assert_eq!(without_chart("chart=7"), "");
+        assert_eq!(without_chart("charts=1&x=chart"), "charts=1&x=chart");
+        assert_eq!(chart_of("?chart=3&workload=1&chart=7"), Some(7));
+        assert_eq!((chart_of("charts=3"), chart_of("chart=x")), (None, None));
+    }
+
+    #[test]
+    fn entries_end_after_the_ttl_and_the_oldest_goes_when_full() {
+        let mut entries = Entries::<u32>::default();
+        let t0 = Instant::now();
+        entries.put(key(0), 0, t0);
+        assert_eq!(entries.get(&key(0), t0 + Duration::from_secs(1)), Some(0));
+        assert_eq!(entries.get(&key(0), t0 + ComparisonCache::TTL), None, "expired");
+        for n in 1..=ComparisonCache::CAPACITY {
+            let at = t0 + Duration::from_millis(n as u64);
+            entries.put(key(n as i64), n as u32, at);
+        }
+        assert_eq!(entries.0.len(), ComparisonCache::CAPACITY, "bounded");
+        assert!(!entries.0.contains_key(&key(0)), "the oldest went first");
+        assert_eq!(entries.get(&key(1), t0), Some(1));
+        let later = t0 + ComparisonCache::TTL + Duration::from_secs(1);
+        entries.put(key(1000), 1000, later);
+        assert_eq!(entries.0.len(), 1, "expired entries go before any live one");
+    }
+}
