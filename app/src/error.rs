@@ -29,9 +29,22 @@ pub enum AppError {
     /// Refused for a reason the user can act on (e.g. the account is disabled).
     #[error("refused: {}", .0.key())]
     Refused(Msg),
-    /// Too many failed sign-ins; retry after this many minutes.
+    /// Too many failed password attempts (by this account or from this address); retry after
+    /// this many minutes. Answered 429 with `Retry-After`.
     #[error("too many attempts, retry in {0} min")]
     Throttled(u32),
+    /// Too many passwords are being checked at once; retry after this many seconds. Answered
+    /// 503 with `Retry-After`.
+    #[error("busy, retry in {0} s")]
+    Busy(u32),
+    /// A new password is too easy to guess: why, and what to do instead.
+    #[error("weak password: {}", .reason.key())]
+    WeakPassword {
+        /// The main reason, e.g. that it is one of the most common passwords.
+        reason: Msg,
+        /// Advice, shown after the reason.
+        suggestions: Vec<Msg>,
+    },
     /// The input is invalid; the message says which field and why.
     #[error("invalid input: {}", .0.key())]
     Invalid(Msg),
@@ -70,9 +83,13 @@ impl AppError {
             AppError::Forbidden | AppError::Refused(_) => 403,
             AppError::NotFound => 404,
             AppError::Conflict(_) | AppError::DuplicateRun(_) => 409,
-            AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
+            AppError::Invalid(_)
+            | AppError::InvalidFields(_)
+            | AppError::Unreadable { .. }
+            | AppError::WeakPassword { .. } => 422,
             AppError::Throttled(_) => 429,
             AppError::Internal => 500,
+            AppError::Busy(_) => 503,
             AppError::Transport(_) => 502,
         }
     }
@@ -85,6 +102,8 @@ impl AppError {
             AppError::NotFound => Msg::ErrorNotFound,
             AppError::BadCredentials => Msg::LoginFailed,
             AppError::Throttled(_) => Msg::LoginThrottled,
+            AppError::Busy(_) => Msg::ThrottleBusy,
+            AppError::WeakPassword { reason, .. } => *reason,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,
             AppError::Unreadable { code, .. } => {
@@ -105,6 +124,11 @@ impl AppError {
                 locale.fmt(self.message(), &args)
             }
             AppError::DuplicateRun(id) => locale.fmt(Msg::RunsDuplicate, &[("id", &id.to_string())]),
+            AppError::WeakPassword { reason, suggestions } => std::iter::once(reason)
+                .chain(suggestions)
+                .map(|m| locale.t(*m))
+                .collect::<Vec<_>>()
+                .join(" "),
             other => locale.t(other.message()).to_string(),
         }
     }
@@ -141,6 +165,16 @@ impl axum::response::IntoResponse for AppError {
 
 #[cfg(feature = "ssr")]
 impl AppError {
+    /// Seconds a client should wait before trying again (the `Retry-After` header), for the
+    /// errors that say so.
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            AppError::Throttled(minutes) => Some(u64::from(*minutes) * 60),
+            AppError::Busy(secs) => Some(u64::from(*secs)),
+            _ => None,
+        }
+    }
+
     /// [`AppError::status_code`] as an HTTP status (500 for a code HTTP does not know).
     pub fn status(&self) -> http::StatusCode {
         http::StatusCode::from_u16(self.status_code()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
@@ -195,7 +229,12 @@ impl Localized {
                 obj.insert("message".into(), error.localized(locale).into());
             }
         }
-        (status, axum::Json(body)).into_response()
+        let mut res = (status, axum::Json(body)).into_response();
+        if let Some(secs) = error.retry_after_secs() {
+            res.headers_mut()
+                .insert(http::header::RETRY_AFTER, http::HeaderValue::from(secs));
+        }
+        res
     }
 }
 

@@ -4,6 +4,8 @@
 pub mod access;
 pub mod audit_cli;
 pub mod cli;
+/// Client address for the password throttle (issue 13 item 3).
+pub mod client_addr;
 pub mod config;
 pub mod documents;
 pub mod export;

@@ -1,4 +1,5 @@
-//! The `login_attempts` table, for sign-in throttling.
+//! The `login_attempts` table: every password check (sign-in, sign-off, password change), by
+//! account e-mail and client address, for throttling ([`crate::domain::throttle`]).
 
 use crate::domain::throttle::LOOKBACK_SECS;
 use sqlx::SqliteExecutor;
@@ -11,6 +12,40 @@ pub async fn reserve(db: impl SqliteExecutor<'_>, email: &str, at: i64) -> Resul
         .bind(email)
         .bind(at)
         .fetch_one(db)
+        .await
+}
+
+/// [`reserve`], remembering the client address the attempt came from (`None` when unknown).
+pub async fn reserve_from(
+    db: impl SqliteExecutor<'_>,
+    email: &str,
+    address: Option<&str>,
+    at: i64,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("INSERT INTO login_attempts (email, address, at, succeeded) VALUES (?, ?, ?, 0) RETURNING id")
+        .bind(email)
+        .bind(address)
+        .bind(at)
+        .fetch_one(db)
+        .await
+}
+
+/// Takes back a reserved attempt whose password was never checked (the server was too busy).
+pub async fn release(db: impl SqliteExecutor<'_>, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM login_attempts WHERE id = ? AND succeeded = 0")
+        .bind(id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Times of failed attempts from `address` (any account), within the throttle look-back,
+/// ascending. A success does not clear them: it may be the attacker's own account.
+pub async fn address_failures(db: impl SqliteExecutor<'_>, address: &str, now: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT at FROM login_attempts WHERE address = ? AND succeeded = 0 AND at > ? ORDER BY at, id")
+        .bind(address)
+        .bind(now - LOOKBACK_SECS)
+        .fetch_all(db)
         .await
 }
 
