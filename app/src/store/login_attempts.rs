@@ -59,12 +59,13 @@ pub async fn succeeded(db: impl SqliteExecutor<'_>, id: i64) -> Result<(), sqlx:
 }
 
 /// Times of failed attempts for `email` since its last success, within the throttle look-back,
-/// ascending.
+/// ascending. "Since" goes by the order attempts were made (their id), not by the second: a
+/// failure in the same second as the success, after it, still counts.
 pub async fn recent_failures(db: impl SqliteExecutor<'_>, email: &str, now: i64) -> Result<Vec<i64>, sqlx::Error> {
     sqlx::query_scalar(
         "SELECT at FROM login_attempts
          WHERE email = ?1 AND succeeded = 0 AND at > ?2
-           AND at > COALESCE((SELECT MAX(at) FROM login_attempts WHERE email = ?1 AND succeeded = 1), 0)
+           AND id > COALESCE((SELECT MAX(id) FROM login_attempts WHERE email = ?1 AND succeeded = 1), 0)
          ORDER BY at, id",
     )
     .bind(email)
