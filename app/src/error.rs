@@ -435,6 +435,35 @@ mod tests {
         assert_eq!(AppError::InvalidFields(Vec::new()).status_code(), 422);
         assert_eq!(AppError::Throttled(1).status_code(), 429);
         assert_eq!(AppError::Internal.status_code(), 500);
+        assert_eq!(AppError::Busy(2).status_code(), 503);
+    }
+
+    #[test]
+    fn throttled_and_busy_say_when_to_retry_in_both_languages() {
+        use crate::i18n::Locale;
+        assert_eq!(AppError::Throttled(15).retry_after_secs(), Some(900));
+        assert_eq!(AppError::Busy(2).retry_after_secs(), Some(2));
+        assert_eq!(AppError::Forbidden.retry_after_secs(), None);
+        assert!(AppError::Throttled(7).localized(Locale::En).contains("7 min"));
+        assert!(AppError::Throttled(7).localized(Locale::ZhCn).contains("7 分钟"));
+        assert!(!AppError::Busy(2).localized(Locale::ZhCn).is_empty());
+    }
+
+    #[test]
+    fn a_weak_password_answer_gives_the_reason_then_the_advice_in_the_users_language() {
+        use crate::i18n::Locale;
+        let e = AppError::WeakPassword {
+            reason: Msg::PwQualityCommon,
+            suggestions: vec![Msg::PwQualitySFewWords],
+        };
+        assert_eq!(e.status_code(), 422);
+        let en = e.localized(Locale::En);
+        assert!(en.starts_with("This password is on the list"), "{en}");
+        assert!(en.ends_with("avoid common phrases."), "{en}");
+        let zh = e.localized(Locale::ZhCn);
+        assert!(zh.contains("10 万") && zh.contains("互不相关"), "{zh}");
+        let json = serde_json::to_string(&e).unwrap();
+        assert!(json.contains(r#""error":"weak_password""#) && json.contains("pw_quality.common"), "{json}");
     }
 
     #[cfg(feature = "ssr")]
