@@ -29,22 +29,15 @@ pub enum AppError {
     /// Refused for a reason the user can act on (e.g. the account is disabled).
     #[error("refused: {}", .0.key())]
     Refused(Msg),
-    /// Too many failed password attempts (by this account or from this address); retry after
-    /// this many minutes. Answered 429 with `Retry-After`.
+    /// Too many failed password attempts (account or address); retry after this many minutes.
     #[error("too many attempts, retry in {0} min")]
     Throttled(u32),
-    /// Too many passwords are being checked at once; retry after this many seconds. Answered
-    /// 503 with `Retry-After`.
+    /// Too many passwords being hashed at once; retry after this many seconds.
     #[error("busy, retry in {0} s")]
     Busy(u32),
-    /// A new password is too easy to guess: why, and what to do instead.
+    /// A new password is too easy to guess: why, then advice.
     #[error("weak password: {}", .reason.key())]
-    WeakPassword {
-        /// The main reason, e.g. that it is one of the most common passwords.
-        reason: Msg,
-        /// Advice, shown after the reason.
-        suggestions: Vec<Msg>,
-    },
+    WeakPassword { reason: Msg, suggestions: Vec<Msg> },
     /// The input is invalid; the message says which field and why.
     #[error("invalid input: {}", .0.key())]
     Invalid(Msg),
@@ -83,10 +76,8 @@ impl AppError {
             AppError::Forbidden | AppError::Refused(_) => 403,
             AppError::NotFound => 404,
             AppError::Conflict(_) | AppError::DuplicateRun(_) => 409,
-            AppError::Invalid(_)
-            | AppError::InvalidFields(_)
-            | AppError::Unreadable { .. }
-            | AppError::WeakPassword { .. } => 422,
+            AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
+            AppError::WeakPassword { .. } => 422,
             AppError::Throttled(_) => 429,
             AppError::Internal => 500,
             AppError::Busy(_) => 503,
@@ -165,16 +156,6 @@ impl axum::response::IntoResponse for AppError {
 
 #[cfg(feature = "ssr")]
 impl AppError {
-    /// Seconds a client should wait before trying again (the `Retry-After` header), for the
-    /// errors that say so.
-    pub fn retry_after_secs(&self) -> Option<u64> {
-        match self {
-            AppError::Throttled(minutes) => Some(u64::from(*minutes) * 60),
-            AppError::Busy(secs) => Some(u64::from(*secs)),
-            _ => None,
-        }
-    }
-
     /// [`AppError::status_code`] as an HTTP status (500 for a code HTTP does not know).
     pub fn status(&self) -> http::StatusCode {
         http::StatusCode::from_u16(self.status_code()).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR)
@@ -229,12 +210,7 @@ impl Localized {
                 obj.insert("message".into(), error.localized(locale).into());
             }
         }
-        let mut res = (status, axum::Json(body)).into_response();
-        if let Some(secs) = error.retry_after_secs() {
-            res.headers_mut()
-                .insert(http::header::RETRY_AFTER, http::HeaderValue::from(secs));
-        }
-        res
+        (status, axum::Json(body)).into_response()
     }
 }
 
@@ -436,34 +412,6 @@ mod tests {
         assert_eq!(AppError::Throttled(1).status_code(), 429);
         assert_eq!(AppError::Internal.status_code(), 500);
         assert_eq!(AppError::Busy(2).status_code(), 503);
-    }
-
-    #[test]
-    fn throttled_and_busy_say_when_to_retry_in_both_languages() {
-        use crate::i18n::Locale;
-        assert_eq!(AppError::Throttled(15).retry_after_secs(), Some(900));
-        assert_eq!(AppError::Busy(2).retry_after_secs(), Some(2));
-        assert_eq!(AppError::Forbidden.retry_after_secs(), None);
-        assert!(AppError::Throttled(7).localized(Locale::En).contains("7 min"));
-        assert!(AppError::Throttled(7).localized(Locale::ZhCn).contains("7 分钟"));
-        assert!(!AppError::Busy(2).localized(Locale::ZhCn).is_empty());
-    }
-
-    #[test]
-    fn a_weak_password_answer_gives_the_reason_then_the_advice_in_the_users_language() {
-        use crate::i18n::Locale;
-        let e = AppError::WeakPassword {
-            reason: Msg::PwQualityCommon,
-            suggestions: vec![Msg::PwQualitySFewWords],
-        };
-        assert_eq!(e.status_code(), 422);
-        let en = e.localized(Locale::En);
-        assert!(en.starts_with("This password is on the list"), "{en}");
-        assert!(en.ends_with("avoid common phrases."), "{en}");
-        let zh = e.localized(Locale::ZhCn);
-        assert!(zh.contains("10 万") && zh.contains("互不相关"), "{zh}");
-        let json = serde_json::to_string(&e).unwrap();
-        assert!(json.contains(r#""error":"weak_password""#) && json.contains("pw_quality.common"), "{json}");
     }
 
     #[cfg(feature = "ssr")]

@@ -228,7 +228,7 @@ pub async fn server_fn_error_status(req: Request, next: Next) -> Response {
     {
         parts.status = status;
         // Throttled (429) and busy (503) answers say when to come back.
-        if let Some(secs) = err.retry_after_secs() {
+        if let Some(secs) = app::auth::throttle::retry_after_secs(&err) {
             parts.headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
     }

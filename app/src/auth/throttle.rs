@@ -47,6 +47,16 @@ pub fn client_addr() -> Option<IpAddr> {
         .map(|a| a.0)
 }
 
+/// Seconds a client should wait before trying again (the `Retry-After` header of a throttled or
+/// busy answer; the server sets it from the error).
+pub fn retry_after_secs(error: &AppError) -> Option<u64> {
+    match error {
+        AppError::Throttled(minutes) => Some(u64::from(*minutes) * 60),
+        AppError::Busy(secs) => Some(u64::from(*secs)),
+        _ => None,
+    }
+}
+
 /// What a password is being checked for (named in the log).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Purpose {
@@ -126,6 +136,37 @@ mod tests {
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn throttled_and_busy_say_when_to_retry_in_both_languages() {
+        use crate::i18n::{Locale, Msg};
+        assert_eq!(retry_after_secs(&AppError::Throttled(15)), Some(900));
+        assert_eq!(retry_after_secs(&AppError::Busy(2)), Some(2));
+        assert_eq!(retry_after_secs(&AppError::Forbidden), None);
+        assert!(AppError::Throttled(7).localized(Locale::En).contains("7 min"));
+        assert!(AppError::Throttled(7).localized(Locale::ZhCn).contains("7 分钟"));
+        assert!(!AppError::Busy(2).localized(Locale::ZhCn).is_empty());
+    }
+
+    #[test]
+    fn a_weak_password_answer_gives_the_reason_then_the_advice_in_the_users_language() {
+        use crate::i18n::{Locale, Msg};
+        let e = AppError::WeakPassword {
+            reason: Msg::PwQualityCommon,
+            suggestions: vec![Msg::PwQualitySFewWords],
+        };
+        assert_eq!(e.status_code(), 422);
+        let en = e.localized(Locale::En);
+        assert!(en.starts_with("This password is on the list"), "{en}");
+        assert!(en.ends_with("avoid common phrases."), "{en}");
+        let zh = e.localized(Locale::ZhCn);
+        assert!(zh.contains("10 万") && zh.contains("互不相关"), "{zh}");
+        let json = serde_json::to_string(&e).unwrap();
+        assert!(
+            json.contains(r#""error":"weak_password""#) && json.contains("pw_quality.common"),
+            "{json}"
+        );
     }
 
     #[test]
