@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn throttled_and_busy_say_when_to_retry_in_both_languages() {
-        use crate::i18n::{Locale, Msg};
+        use crate::i18n::Locale;
         assert_eq!(retry_after_secs(&AppError::Throttled(15)), Some(900));
         assert_eq!(retry_after_secs(&AppError::Busy(2)), Some(2));
         assert_eq!(retry_after_secs(&AppError::Forbidden), None);
