@@ -29,9 +29,15 @@ pub enum AppError {
     /// Refused for a reason the user can act on (e.g. the account is disabled).
     #[error("refused: {}", .0.key())]
     Refused(Msg),
-    /// Too many failed sign-ins; retry after this many minutes.
+    /// Too many failed password attempts (account or address); retry after this many minutes.
     #[error("too many attempts, retry in {0} min")]
     Throttled(u32),
+    /// Too many passwords being hashed at once; retry after this many seconds.
+    #[error("busy, retry in {0} s")]
+    Busy(u32),
+    /// A new password is too easy to guess: why, then advice.
+    #[error("weak password: {}", .reason.key())]
+    WeakPassword { reason: Msg, suggestions: Vec<Msg> },
     /// The input is invalid; the message says which field and why.
     #[error("invalid input: {}", .0.key())]
     Invalid(Msg),
@@ -71,8 +77,10 @@ impl AppError {
             AppError::NotFound => 404,
             AppError::Conflict(_) | AppError::DuplicateRun(_) => 409,
             AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
+            AppError::WeakPassword { .. } => 422,
             AppError::Throttled(_) => 429,
             AppError::Internal => 500,
+            AppError::Busy(_) => 503,
             AppError::Transport(_) => 502,
         }
     }
@@ -85,6 +93,8 @@ impl AppError {
             AppError::NotFound => Msg::ErrorNotFound,
             AppError::BadCredentials => Msg::LoginFailed,
             AppError::Throttled(_) => Msg::LoginThrottled,
+            AppError::Busy(_) => Msg::ThrottleBusy,
+            AppError::WeakPassword { reason, .. } => *reason,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,
             AppError::Unreadable { code, .. } => {
@@ -105,6 +115,11 @@ impl AppError {
                 locale.fmt(self.message(), &args)
             }
             AppError::DuplicateRun(id) => locale.fmt(Msg::RunsDuplicate, &[("id", &id.to_string())]),
+            AppError::WeakPassword { reason, suggestions } => std::iter::once(reason)
+                .chain(suggestions)
+                .map(|m| locale.t(*m))
+                .collect::<Vec<_>>()
+                .join(" "),
             other => locale.t(other.message()).to_string(),
         }
     }
@@ -396,6 +411,7 @@ mod tests {
         assert_eq!(AppError::InvalidFields(Vec::new()).status_code(), 422);
         assert_eq!(AppError::Throttled(1).status_code(), 429);
         assert_eq!(AppError::Internal.status_code(), 500);
+        assert_eq!(AppError::Busy(2).status_code(), 503);
     }
 
     #[cfg(feature = "ssr")]

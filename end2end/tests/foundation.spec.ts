@@ -60,8 +60,8 @@ test("first run: create the admin, a team and an engineer; the engineer signs in
   const userForm = page.getByTestId("create-user-form");
   await userForm.locator('input[name="email"]').fill("eve@example.com");
   await userForm.locator('input[name="display_name"]').fill("Eve Engineer");
-  await userForm.locator('input[name="password"]').fill("short");
-  await userForm.locator('input[name="password_confirm"]').fill("short");
+  await userForm.locator('input[name="password"]').fill("xq7#k");
+  await userForm.locator('input[name="password_confirm"]').fill("xq7#k");
   // Bypass the browser's own minlength check to show the server's message.
   await userForm.locator('input[name="password"]').evaluate((el) => el.removeAttribute("minlength"));
   await userForm.locator('select[name="team_id"]').selectOption({ label: "LLM Training" });

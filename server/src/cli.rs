@@ -255,9 +255,13 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
         }
     });
     tracing::info!("NodeLedger listening on http://{}", cfg.addr);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // With the peer address: the client address of the password throttle (issue 13 item 3).
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     pool.close().await;
     Ok(())
 }
@@ -326,21 +330,22 @@ async fn shutdown_signal() {
 }
 
 /// Reads the new password: asked twice on a terminal, else the first line of standard input.
-fn read_password() -> Result<String, CliError> {
-    if std::io::stdin().is_terminal() {
+/// It must pass the same rules as on the site, quality included (`personal`: the user's e-mail
+/// and name).
+fn read_password(personal: &[&str]) -> Result<String, CliError> {
+    let (first, second) = if std::io::stdin().is_terminal() {
         let first = rpassword::prompt_password("Password: ")?;
         let second = rpassword::prompt_password("Repeat password: ")?;
-        accounts::check_new_password(&first, &second)
-            .map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
-        Ok(first)
+        (first, second)
     } else {
         let mut line = String::new();
         std::io::stdin().lock().read_line(&mut line)?;
         let password = line.trim_end_matches(['\r', '\n']).to_string();
-        accounts::check_new_password(&password, &password)
-            .map_err(|m| CliError::Usage(app::i18n::Locale::En.t(m).into()))?;
-        Ok(password)
-    }
+        (password.clone(), password)
+    };
+    accounts::check_new_password_quality(&first, &second, personal)
+        .map_err(|e| CliError::Usage(e.localized(app::i18n::Locale::En)))?;
+    Ok(first)
 }
 
 async fn add_user(
@@ -369,7 +374,7 @@ async fn add_user(
         (None, Some(_)) => return Err(CliError::Usage("--team goes with a team role, not admin".into())),
         (None, None) => None,
     };
-    let password = read_password()?;
+    let password = read_password(&[&email, &name])?;
     let pool = store::connect(&db.path).await?;
     let hash = password::hash(password)
         .await

@@ -43,6 +43,13 @@ pub struct ServeConfig {
     /// The optional to-do mail.
     #[command(flatten)]
     pub mail: MailConfig,
+    // -- Password throttle (issue 13 item 3) --
+    /// Header a reverse proxy in front of the server appends the client address to, e.g.
+    /// `X-Forwarded-For`; its last entry is then taken as the client (for throttling and the log
+    /// of failed sign-ins). Unset: the TCP peer is the client and the header is never trusted.
+    /// Set it only when every request comes through that proxy.
+    #[arg(long, env = "NODELEDGER_TRUSTED_PROXY_HEADER", value_parser = crate::client_addr::parse_header_name)]
+    pub trusted_proxy_header: Option<http::HeaderName>,
     /// Time limits on requests (issue 13 item 9).
     #[command(flatten)]
     pub time_limits: TimeLimitConfig,
@@ -146,6 +153,7 @@ impl ServeConfig {
             run_file_limit_mb: 64,
             mail: MailConfig::default(),
             time_limits: TimeLimitConfig::default(),
+            trusted_proxy_header: None,
         }
     }
 }

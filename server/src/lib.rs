@@ -6,6 +6,8 @@ pub mod audit_cli;
 /// Issue 13 item 8: server functions refuse a stranger before reading the body.
 pub mod caller_first;
 pub mod cli;
+/// Client address for the password throttle (issue 13 item 3).
+pub mod client_addr;
 pub mod config;
 pub mod documents;
 pub mod export;

@@ -108,6 +108,11 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
             crate::caller_first::refuse_strangers,
         ))
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
+        // Client address for the password throttle (issue 13 item 3).
+        .layer(from_fn_with_state(
+            crate::client_addr::TrustedProxy(cfg.trusted_proxy_header.clone().map(Arc::new)),
+            crate::client_addr::attach,
+        ))
         .layer(sessions(&server.app, cfg))
         .layer(from_fn(security::server_fn_error_status))
         .layer(DefaultBodyLimit::disable());

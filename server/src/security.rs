@@ -297,6 +297,10 @@ pub async fn server_fn_error_status(req: Request, next: Next) -> Response {
         && let Ok(status) = StatusCode::from_u16(err.status_code())
     {
         parts.status = status;
+        // Throttled (429) and busy (503) answers say when to come back.
+        if let Some(secs) = app::auth::throttle::retry_after_secs(&err) {
+            parts.headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
     }
     Response::from_parts(parts, Body::from(bytes))
 }

@@ -3,6 +3,7 @@
 
 pub mod caller;
 pub mod password;
+pub mod throttle;
 
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "nl_session";

@@ -1,12 +1,17 @@
 //! Password hashing with argon2id at OWASP's parameters (m = 19 MiB, t = 2, p = 1), on the
-//! blocking thread pool, with a cap on hashes running at once.
+//! blocking thread pool, with a cap on hashes running at once and a bounded queue behind it.
+//!
+//! Each hash takes 19 MiB and a core for tens of milliseconds, so a flood of sign-ins must not
+//! queue without end (memory, and answers that never come): one hash per core runs, at most
+//! [`QUEUE_PER_WORKER`] per core wait, and anyone beyond is refused at once with
+//! [`AppError::Busy`] (503 with `Retry-After`) instead of waiting.
 
 use crate::error::AppError;
 use argon2::{
     Algorithm, Argon2, Params, PasswordHash, PasswordHasher, PasswordVerifier, Version, password_hash::SaltString,
 };
 use rand::RngCore;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 use tokio::sync::Semaphore;
 
 /// argon2id memory cost in KiB (19 MiB).
@@ -16,9 +21,25 @@ pub const ITERATIONS: u32 = 2;
 /// argon2id parallelism.
 pub const PARALLELISM: u32 = 1;
 
-/// At most one hash per core at a time: the rest queue instead of exhausting memory and CPU.
-static PERMITS: LazyLock<Semaphore> =
-    LazyLock::new(|| Semaphore::new(std::thread::available_parallelism().map_or(2, std::num::NonZero::get)));
+/// Requests that may wait for a hash per core; past that the queue is full.
+pub const QUEUE_PER_WORKER: usize = 8;
+/// `Retry-After` of a refusal for a full queue, in seconds.
+pub const BUSY_RETRY_SECS: u32 = 2;
+
+/// Hashes that run at once: one per core.
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, std::num::NonZero::get)
+}
+
+/// Hashes running plus waiting before the next request is refused with [`AppError::Busy`].
+pub fn capacity() -> usize {
+    workers() * (1 + QUEUE_PER_WORKER)
+}
+
+/// One permit per hash that may run.
+static RUNNING: LazyLock<Arc<Semaphore>> = LazyLock::new(|| Arc::new(Semaphore::new(workers())));
+/// One permit per hash that may run or wait ([`capacity`]); taken without waiting.
+static ADMITTED: LazyLock<Arc<Semaphore>> = LazyLock::new(|| Arc::new(Semaphore::new(capacity())));
 
 /// A hash of a random password, verified against when the e-mail is unknown so that an
 /// unknown e-mail costs the same time as a wrong password.
@@ -44,9 +65,25 @@ fn verify_blocking(password: &str, phc: &str) -> bool {
     PasswordHash::new(phc).is_ok_and(|h| hasher().verify_password(password.as_bytes(), &h).is_ok())
 }
 
+/// Runs `f` on the blocking pool once a core is free, or refuses at once when the queue is
+/// full. The permits move into the blocking task: a caller that goes away (the client hung up)
+/// does not free its core before the hash is done.
 async fn run_blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, AppError> {
-    let _permit = PERMITS.acquire().await.map_err(|_| AppError::Internal)?;
-    tokio::task::spawn_blocking(f).await.map_err(|e| {
+    let admitted = Arc::clone(&ADMITTED).try_acquire_owned().map_err(|_| {
+        tracing::warn!(capacity = capacity(), "password hashing queue full; refusing");
+        AppError::Busy(BUSY_RETRY_SECS)
+    })?;
+    let running = Arc::clone(&RUNNING)
+        .acquire_owned()
+        .await
+        .map_err(|_| AppError::Internal)?;
+    tokio::task::spawn_blocking(move || {
+        let out = f();
+        drop((running, admitted));
+        out
+    })
+    .await
+    .map_err(|e| {
         tracing::error!(error = %e, "password hashing task failed");
         AppError::Internal
     })

@@ -24,6 +24,29 @@ pub fn check_new_password(password: &str, confirmation: &str) -> Result<(), Msg>
     Ok(())
 }
 
+/// [`check_new_password`], then its quality: not one of the 100,000 most common passwords and
+/// hard enough to guess ([`crate::domain::password_quality`]). `personal` are the user's e-mail
+/// address and name, which the password should not be built from. Every place a password is
+/// set calls this (first-admin setup, an admin creating a user, the password change, the CLI).
+#[cfg(feature = "ssr")]
+pub fn check_new_password_quality(
+    password: &str,
+    confirmation: &str,
+    personal: &[&str],
+) -> Result<(), crate::error::AppError> {
+    use crate::{domain::password_quality, error::AppError};
+    let weak = |w: password_quality::Weakness| AppError::WeakPassword {
+        reason: w.reason,
+        suggestions: w.suggestions,
+    };
+    // The list first: "password1" is better refused as common than as short.
+    if password_quality::is_common(password) {
+        return Err(weak(password_quality::common_weakness()));
+    }
+    check_new_password(password, confirmation).map_err(AppError::Invalid)?;
+    password_quality::judge(password, personal).map_err(weak)
+}
+
 /// Normalises and checks an e-mail address: trimmed, lower-cased, one `@` with text on both
 /// sides and a dot in the domain. Returns the normalised address.
 pub fn normalize_email(email: &str) -> Result<String, Msg> {

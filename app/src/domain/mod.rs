@@ -10,6 +10,8 @@ pub mod gpus;
 pub mod money;
 pub mod numbers;
 pub mod orders;
+#[cfg(feature = "ssr")]
+pub mod password_quality;
 pub mod quotes;
 pub mod roles;
 pub mod run_checks;

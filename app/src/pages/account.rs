@@ -9,8 +9,9 @@ use crate::{
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-/// Changes the caller's password after checking the current one. Every other session of the
-/// user ends; this one continues.
+/// Changes the caller's password after checking the current one (throttled like sign-in). The
+/// new one must pass the password rules, quality included. Every other session of the user
+/// ends; this one continues.
 #[server(endpoint = "change_password")]
 pub async fn change_password(
     current_password: String,
@@ -18,17 +19,21 @@ pub async fn change_password(
     new_password_confirm: String,
 ) -> Result<(), AppError> {
     use crate::{
-        auth::{self, password, start_session},
+        auth::{
+            self, password, start_session,
+            throttle::{Purpose, check_password},
+        },
         domain::accounts,
         store,
     };
     let caller = auth::require_caller()?;
-    accounts::check_new_password(&new_password, &new_password_confirm).map_err(AppError::Invalid)?;
     let db = auth::db()?;
     let user = store::users::by_id(&db, caller.user_id)
         .await?
         .ok_or(AppError::Unauthenticated)?;
-    if !password::verify(current_password, Some(user.password_hash)).await? {
+    accounts::check_new_password_quality(&new_password, &new_password_confirm, &[&user.email, &user.display_name])?;
+    let phc = Some(user.password_hash.clone());
+    if !check_password(&db, &user.email, current_password, phc, Purpose::PasswordChange).await? {
         return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
     }
     let hash = password::hash(new_password).await?;

@@ -13,8 +13,9 @@ use leptos_meta::Title;
 use leptos_router::{components::Redirect, hooks::use_query_map};
 
 /// Signs in. Wrong e-mail and wrong password get the same answer in the same time; after ten
-/// failures within 15 minutes the account is locked for 15 minutes. A user with a second factor
-/// is not signed in yet: the answer says which step follows ([`LoginStep`]).
+/// failures within 15 minutes the account is locked for 15 minutes, after thirty from one
+/// address that address is (see [`crate::domain::throttle`]). A user with a second factor is
+/// not signed in yet: the answer says which step follows ([`LoginStep`]).
 #[server(endpoint = "login")]
 pub async fn login(email: String, password: String) -> Result<LoginStep, AppError> {
     server::login(email, password).await
@@ -24,8 +25,11 @@ pub async fn login(email: String, password: String) -> Result<LoginStep, AppErro
 mod server {
     use super::*;
     use crate::{
-        auth::{self, password},
-        domain::{accounts::PASSWORD_MAX_CHARS, throttle},
+        auth::{
+            self,
+            throttle::{Purpose, check_password},
+        },
+        domain::accounts::PASSWORD_MAX_CHARS,
         store,
     };
 
@@ -38,21 +42,10 @@ mod server {
             return Err(AppError::BadCredentials);
         }
         let db = auth::db()?;
-        let now = store::now_unix();
-        // The lock check and the attempt are one write transaction, and the attempt counts as a
-        // failure until the password matches: parallel guesses cannot all pass the check.
-        let mut tx = store::begin_write(&db).await?;
-        let failures = store::login_attempts::recent_failures(&mut *tx, &email, now).await?;
-        if let Some(until) = throttle::locked_until(&failures, now) {
-            return Err(AppError::Throttled(throttle::minutes_left(until, now)));
-        }
-        let attempt = store::login_attempts::reserve(&mut *tx, &email, now).await?;
-        tx.commit().await?;
+        // Throttled by account and client address (shared with sign-off and password change).
         let user = store::users::by_email(&db, &email).await?;
-        let matches = password::verify(password, user.as_ref().map(|u| u.password_hash.clone())).await?;
-        if matches {
-            store::login_attempts::succeeded(&db, attempt).await?;
-        }
+        let phc = user.as_ref().map(|u| u.password_hash.clone());
+        let matches = check_password(&db, &email, password, phc, Purpose::SignIn).await?;
         let user = match user {
             Some(user) if matches => user,
             _ => {

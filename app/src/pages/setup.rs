@@ -29,7 +29,7 @@ pub async fn create_first_admin(
     };
     let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
     let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
-    accounts::check_new_password(&password, &password_confirm).map_err(AppError::Invalid)?;
+    accounts::check_new_password_quality(&password, &password_confirm, &[&email, &display_name])?;
     let db = auth::db()?;
     if store::site::setup_completed(&db).await? {
         return Err(AppError::Conflict(Msg::SetupAlreadyDone));

@@ -88,7 +88,7 @@ pub async fn create_user(
     auth::require_admin()?;
     let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
     let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
-    accounts::check_new_password(&password, &password_confirm).map_err(AppError::Invalid)?;
+    accounts::check_new_password_quality(&password, &password_confirm, &[&email, &display_name])?;
     let team = team_and_role(team_id.as_deref(), role.as_deref())?;
     let db = auth::db()?;
     if let Some((id, _)) = team {

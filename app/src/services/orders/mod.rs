@@ -233,7 +233,16 @@ pub async fn decide(
     let is_manager = team.role == TeamRole::Manager;
     // The password is checked only for someone who may decide, so the check cannot be used to
     // guess passwords by anyone else.
-    let password_ok = is_manager && crate::auth::password::verify(password, Some(user.password_hash)).await?;
+    // Throttled like sign-in, by account and client address.
+    let password_ok = is_manager
+        && crate::auth::throttle::check_password(
+            db,
+            &user.email,
+            password,
+            Some(user.password_hash),
+            crate::auth::throttle::Purpose::SignOff,
+        )
+        .await?;
     // The code is asked for only after the password matched (second factor, issue 13).
     let second_factor = password_ok && super::second_factor::confirm_sign_off(db, user.id, code).await?;
     let action = if approve { Action::Approve } else { Action::Reject };
