@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod audit_cli;
+pub mod backup;
 pub mod cli;
 pub mod config;
 pub mod documents;
