@@ -1,5 +1,5 @@
 //! The command line: `serve` (default), `migrate`, `user add`, `quotes`, `bench parse`,
-//! `runs rejudge`, `tco`, `audit verify`.
+//! `runs rejudge`, `tco`, `audit verify`, `backup`.
 
 use crate::{
     config::{DbArgs, ServeConfig},
@@ -68,6 +68,11 @@ enum Command {
         /// cost-comparison.json exported from the cost page.
         scenario: std::path::PathBuf,
     },
+    // Backup and restore (issue 13, durability): `crate::backup`.
+    /// Write an online, consistent copy of the database to FILE while the server runs (SQLite
+    /// `VACUUM INTO`), check it and print its size and audit head. Refuses an existing FILE
+    /// unless --force. Restore: README, "Backup and restore".
+    Backup(crate::backup::BackupArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -146,6 +151,8 @@ pub async fn run() -> ExitCode {
         Some(Command::Tco { scenario }) => return tco(&scenario),
         Some(Command::Audit(command)) => return crate::audit_cli::run(&cli.db.path, command).await,
         Some(Command::Runs(command)) => return crate::runs::cli::run(&cli.db.path, command).await,
+        // Backup and restore (issue 13, durability).
+        Some(Command::Backup(args)) => return crate::backup::run(&cli.db.path, args).await,
         Some(Command::Quotes(command)) => {
             return match crate::quotes_cli::run(&cli.db.path, command).await {
                 Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod audit_cli;
+pub mod backup;
 /// Issue 13 item 8: server functions refuse a stranger before reading the body.
 pub mod caller_first;
 pub mod cli;
