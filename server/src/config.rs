@@ -43,6 +43,11 @@ pub struct ServeConfig {
     /// The optional to-do mail.
     #[command(flatten)]
     pub mail: MailConfig,
+    // Run uploads (issue 13, item 1): where files being received are kept until stored.
+    /// Folder where uploaded run files are kept while they are received and read (deleted once
+    /// stored or refused). Default: the system's temporary folder.
+    #[arg(long, env = "NODELEDGER_UPLOAD_DIR")]
+    pub upload_dir: Option<PathBuf>,
 }
 
 /// The optional to-do mail (off unless an SMTP server is named): every few minutes each user is
@@ -100,6 +105,12 @@ impl ServeConfig {
         self.run_file_limit_mb.max(1) * 1_000_000
     }
 
+    /// Where uploaded run files wait while received: `--upload-dir`, else the system's
+    /// temporary folder.
+    pub fn upload_staging_dir(&self) -> PathBuf {
+        self.upload_dir.clone().unwrap_or_else(std::env::temp_dir)
+    }
+
     /// Settings for tests: an unused address and the given site root.
     pub fn for_tests() -> Self {
         Self {
@@ -111,6 +122,7 @@ impl ServeConfig {
             body_limit: 2 * 1024 * 1024,
             run_file_limit_mb: 64,
             mail: MailConfig::default(),
+            upload_dir: None,
         }
     }
 }

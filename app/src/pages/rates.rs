@@ -69,6 +69,20 @@ pub async fn add_rate(from: String, to: String, rate: String, date: String) -> R
     Ok(id)
 }
 
+/// A rate the conversions can always multiply and divide by: zero and below are left to
+/// [`ExchangeRate::validate`]; above zero it must lie within [`crate::domain::quotes::RATE_RANGE`]
+/// (issue 13, item 4).
+fn bounded_rate(rate: rust_decimal::Decimal) -> Result<rust_decimal::Decimal, FieldIssue> {
+    let (min, max) = crate::domain::quotes::RATE_RANGE;
+    if rate <= rust_decimal::Decimal::ZERO || (min..=max).contains(&rate) {
+        return Ok(rate);
+    }
+    Err(FieldIssue {
+        limit: Some(format!("[{min}, {max}]")),
+        ..FieldIssue::new("rate", "out_of_range")
+    })
+}
+
 /// Reads the rate form: every field that cannot be read, or else the first rule the rate
 /// breaks ([`ExchangeRate::validate`]: two different currencies, a rate above zero).
 pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<ExchangeRate, Vec<FieldIssue>> {
@@ -81,7 +95,9 @@ pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<Exchang
     let (from, to) = (currency("from", from), currency("to", to));
     let rate = match rate.trim() {
         "" => Err(FieldIssue::new("rate", "required")),
-        text => numbers::parse_decimal(text).map_err(|e| FieldIssue::from_number("rate", e)),
+        text => numbers::parse_decimal(text)
+            .map_err(|e| FieldIssue::from_number("rate", e))
+            .and_then(bounded_rate),
     };
     let date = Date::parse(date).map_err(|code| FieldIssue::new("date", code.code()));
     let (rate, date) = (
