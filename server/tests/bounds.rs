@@ -285,7 +285,11 @@ async fn probe_json(w: &World, failures: &mut Vec<Failure>) {
             } else {
                 raw.to_string()
             };
-            let files = if field == "files" { String::new() } else { r#""files":[],"#.to_string() };
+            let files = if field == "files" {
+                String::new()
+            } else {
+                r#""files":[],"#.to_string()
+            };
             let body = format!(r#"{{"request":{{{files}"node_label":"n","note":"","{field}":{value}}}}}"#);
             w.json("/api/runs/preview", body.clone(), &w.eve, failures).await;
             w.json("/api/runs/save", body, &w.eve, failures).await;

@@ -303,6 +303,26 @@ mod tests {
     }
 
     #[test]
+    fn a_rate_beyond_any_currency_pair_is_refused_with_its_bounds() {
+        for rate in [
+            "79228162514264337593543950335",
+            "1000000.01",
+            "0.0000000000000000000000000001",
+            "0.0000009",
+        ] {
+            let issues = read_rate("USD", "CNY", rate, "2026-11-20").unwrap_err();
+            assert_eq!(issues.len(), 1, "{rate}");
+            assert_eq!(
+                (issues[0].field.as_str(), issues[0].code.as_str()),
+                ("rate", "out_of_range")
+            );
+            assert_eq!(issues[0].text(Locale::En), "Out of range: allowed [0.000001, 1000000].");
+        }
+        assert!(read_rate("USD", "JPY", "1000000", "2026-11-20").is_ok());
+        assert!(read_rate("JPY", "USD", "0.000001", "2026-11-20").is_ok());
+    }
+
+    #[test]
     fn refuses_unreadable_fields_then_broken_rules() {
         let pairs = |v: &[(&str, &str)]| {
             v.iter()

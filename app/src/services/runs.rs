@@ -421,11 +421,18 @@ mod tests {
         let many: Vec<i64> = (0..10_000).map(|i| i % 3).collect();
         let issue = only_issue(check_file_ids(&many).unwrap_err());
         assert_eq!((issue.field.as_str(), issue.code.as_str()), ("files", "too_many_files"));
-        assert!(issue.text(Locale::En).starts_with("Too many files: at most 2 at a time"));
+        assert!(
+            issue
+                .text(Locale::En)
+                .starts_with("Too many files: at most 2 at a time")
+        );
         assert!(issue.text(Locale::ZhCn).starts_with("文件过多：每次最多 2 个"));
         let issue = only_issue(check_file_ids(&[4, 4]).unwrap_err());
         assert_eq!(issue.code, "duplicate_file");
-        assert_eq!(issue.text(Locale::En), "The same file was sent twice: send each file once.");
+        assert_eq!(
+            issue.text(Locale::En),
+            "The same file was sent twice: send each file once."
+        );
         assert_eq!(issue.text(Locale::ZhCn), "同一文件提交了两次：每个文件只需提交一次。");
     }
 

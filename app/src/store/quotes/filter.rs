@@ -306,9 +306,10 @@ mod tests {
             Some(i64::MAX)
         );
         assert_eq!(factor("0", "1").max_micros(Decimal::ONE), None);
+        // The largest price filter (10^12) still converts exactly.
         assert_eq!(
             factor("1", "7.2").max_micros("1000000000000".parse().unwrap()),
-            Some(i64::MAX)
+            Some(7_200_000_000_000_000_000)
         );
         assert_eq!(
             factor("1", "1").max_micros("0.0000000000000000000000000001".parse().unwrap()),
