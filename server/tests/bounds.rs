@@ -117,7 +117,7 @@ impl World {
                 .into_body()
                 .collect()
                 .await
-                .map(|b| b.to_bytes())
+                .map(http_body_util::Collected::to_bytes)
                 .unwrap_or_default();
             (
                 status,

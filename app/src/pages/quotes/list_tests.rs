@@ -77,13 +77,12 @@ fn crafted_numbers_are_refused_naming_the_filter_and_its_bounds() {
         (filter.min_vram_gib, filter.gpus_per_node, page),
         (Some(1024), Some(64), 100_000)
     );
-    use crate::i18n::Locale;
     assert_eq!(
-        Locale::En.t(Msg::LimitsPage),
+        crate::i18n::Locale::En.t(Msg::LimitsPage),
         "Page: enter a whole number from 1 to 100,000."
     );
     assert_eq!(
-        Locale::ZhCn.t(Msg::LimitsPage),
+        crate::i18n::Locale::ZhCn.t(Msg::LimitsPage),
         "页码：请输入 1 到 100,000 之间的整数。"
     );
 }
