@@ -43,6 +43,11 @@ pub struct ServeConfig {
     /// The optional to-do mail.
     #[command(flatten)]
     pub mail: MailConfig,
+    // Run uploads (issue 13, item 1): where files being received are kept until stored.
+    /// Folder where uploaded run files are kept while they are received and read (deleted once
+    /// stored or refused). Default: the system's temporary folder.
+    #[arg(long, env = "NODELEDGER_UPLOAD_DIR")]
+    pub upload_dir: Option<PathBuf>,
     // -- Password throttle (issue 13 item 3) --
     /// Header a reverse proxy in front of the server appends the client address to, e.g.
     /// `X-Forwarded-For`; its last entry is then taken as the client (for throttling and the log
@@ -141,6 +146,12 @@ impl ServeConfig {
         self.run_file_limit_mb.max(1) * 1_000_000
     }
 
+    /// Where uploaded run files wait while received: `--upload-dir`, else the system's
+    /// temporary folder.
+    pub fn upload_staging_dir(&self) -> PathBuf {
+        self.upload_dir.clone().unwrap_or_else(std::env::temp_dir)
+    }
+
     /// Settings for tests: an unused address and the given site root.
     pub fn for_tests() -> Self {
         Self {
@@ -154,6 +165,7 @@ impl ServeConfig {
             mail: MailConfig::default(),
             time_limits: TimeLimitConfig::default(),
             trusted_proxy_header: None,
+            upload_dir: None,
         }
     }
 }

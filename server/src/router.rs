@@ -92,6 +92,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         leptos: leptos_options(cfg),
         runs: RunLimits {
             file_bytes: cfg.run_file_limit(),
+            staging_dir: cfg.upload_staging_dir(),
         },
         lang: LangCookie {
             secure: cfg.secure_cookies(),

@@ -69,6 +69,20 @@ pub async fn add_rate(from: String, to: String, rate: String, date: String) -> R
     Ok(id)
 }
 
+/// A rate the conversions can always multiply and divide by: zero and below are left to
+/// [`ExchangeRate::validate`]; above zero it must lie within [`crate::domain::quotes::RATE_RANGE`]
+/// (issue 13, item 4).
+fn bounded_rate(rate: rust_decimal::Decimal) -> Result<rust_decimal::Decimal, FieldIssue> {
+    let (min, max) = crate::domain::quotes::RATE_RANGE;
+    if rate <= rust_decimal::Decimal::ZERO || (min..=max).contains(&rate) {
+        return Ok(rate);
+    }
+    Err(FieldIssue {
+        limit: Some(format!("[{min}, {max}]")),
+        ..FieldIssue::new("rate", "out_of_range")
+    })
+}
+
 /// Reads the rate form: every field that cannot be read, or else the first rule the rate
 /// breaks ([`ExchangeRate::validate`]: two different currencies, a rate above zero).
 pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<ExchangeRate, Vec<FieldIssue>> {
@@ -81,7 +95,9 @@ pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<Exchang
     let (from, to) = (currency("from", from), currency("to", to));
     let rate = match rate.trim() {
         "" => Err(FieldIssue::new("rate", "required")),
-        text => numbers::parse_decimal(text).map_err(|e| FieldIssue::from_number("rate", e)),
+        text => numbers::parse_decimal(text)
+            .map_err(|e| FieldIssue::from_number("rate", e))
+            .and_then(bounded_rate),
     };
     let date = Date::parse(date).map_err(|code| FieldIssue::new("date", code.code()));
     let (rate, date) = (
@@ -284,6 +300,26 @@ mod tests {
         let r = read_rate("USD", "CNY", " 7.21 ", "2026-11-20").unwrap();
         assert_eq!(rate_line(Locale::En, &r), "1 USD = 7.2100 CNY on 2026-11-20");
         assert_eq!(rate_text(Decimal::new(74, 5)), "0.00074");
+    }
+
+    #[test]
+    fn a_rate_beyond_any_currency_pair_is_refused_with_its_bounds() {
+        for rate in [
+            "79228162514264337593543950335",
+            "1000000.01",
+            "0.0000000000000000000000000001",
+            "0.0000009",
+        ] {
+            let issues = read_rate("USD", "CNY", rate, "2026-11-20").unwrap_err();
+            assert_eq!(issues.len(), 1, "{rate}");
+            assert_eq!(
+                (issues[0].field.as_str(), issues[0].code.as_str()),
+                ("rate", "out_of_range")
+            );
+            assert_eq!(issues[0].text(Locale::En), "Out of range: allowed [0.000001, 1000000].");
+        }
+        assert!(read_rate("USD", "JPY", "1000000", "2026-11-20").is_ok());
+        assert!(read_rate("JPY", "USD", "0.000001", "2026-11-20").is_ok());
     }
 
     #[test]

@@ -45,6 +45,13 @@ pub async fn set_budget(workload_id: i64, amount: String) -> Result<(), AppError
         if value <= Decimal::ZERO {
             return Err(AppError::InvalidFields(vec![FieldIssue::new("amount", "not_positive")]));
         }
+        // Bounded so budget arithmetic can never overflow (issue 13, item 4).
+        if value > Decimal::from(crate::domain::quotes::MAX_BUDGET) {
+            return Err(AppError::InvalidFields(vec![FieldIssue {
+                limit: Some(crate::domain::quotes::MAX_BUDGET.to_string()),
+                ..FieldIssue::new("amount", "too_large")
+            }]));
+        }
         let base = store::teams::base_currency(&mut *tx, team.team_id)
             .await?
             .ok_or(AppError::Internal)?;

@@ -20,6 +20,8 @@ pub const MAX_LABEL_CHARS: usize = 120;
 pub const MAX_NOTE_CHARS: usize = 2000;
 /// Most nodes a run may have used.
 pub const MAX_NODES: i64 = 1024;
+/// Most files one run takes: one result and one telemetry file.
+pub const MAX_RUN_FILES: usize = 2;
 
 pub use crate::views::RunRequest;
 
@@ -42,11 +44,51 @@ fn field(name: &str, code: &str) -> AppError {
     AppError::InvalidFields(vec![crate::error::FieldIssue::new(name, code)])
 }
 
-/// Checks the request's own fields (not the files): a node, sane counts and lengths.
+/// `field` refused with `code`, naming the `limit` the message quotes.
+fn field_with_limit(name: &str, code: &str, limit: String) -> AppError {
+    AppError::InvalidFields(vec![crate::error::FieldIssue {
+        field: name.to_string(),
+        code: code.to_string(),
+        limit: Some(limit),
+    }])
+}
+
+/// The refusal of a run sent with more than `max` files (`files`, `too_many_files`).
+pub fn too_many_files(max: usize) -> AppError {
+    field_with_limit("files", "too_many_files", max.to_string())
+}
+
+/// The refusal of a run naming one file twice (`field`, `duplicate_file`).
+pub fn duplicate_file(name: &str) -> AppError {
+    field(name, "duplicate_file")
+}
+
+/// Checks the file ids of a request before anything is loaded: at most [`MAX_RUN_FILES`], none
+/// named twice. One request can therefore never make the server read more than two files.
+pub fn check_file_ids(ids: &[i64]) -> Result<(), AppError> {
+    if ids.len() > MAX_RUN_FILES {
+        return Err(too_many_files(MAX_RUN_FILES));
+    }
+    if ids.iter().enumerate().any(|(i, id)| ids[..i].contains(id)) {
+        return Err(duplicate_file("files"));
+    }
+    Ok(())
+}
+
+/// Checks the request's own fields before anything is loaded: at most two distinct files, a
+/// node, sane counts and lengths.
 pub fn check_request(req: &RunRequest) -> Result<(), AppError> {
     if req.quote_id.is_none() && req.node_label.trim().is_empty() {
+        check_bounds(req)?;
         return Err(field("node_label", "node_required"));
     }
+    check_bounds(req)
+}
+
+/// Checks what bounds a request's cost before anything is loaded (at most two distinct files,
+/// sane counts and lengths), without asking for a node yet: the browser's preview.
+pub fn check_bounds(req: &RunRequest) -> Result<(), AppError> {
+    check_file_ids(&req.files)?;
     if req.node_label.chars().count() > MAX_LABEL_CHARS {
         return Err(field("node_label", "too_long"));
     }
@@ -54,7 +96,7 @@ pub fn check_request(req: &RunRequest) -> Result<(), AppError> {
         return Err(field("note", "too_long"));
     }
     if req.nodes.is_some_and(|n| !(1..=MAX_NODES).contains(&n)) {
-        return Err(field("nodes", "out_of_range"));
+        return Err(field_with_limit("nodes", "out_of_range", format!("[1, {MAX_NODES}]")));
     }
     Ok(())
 }
@@ -104,9 +146,11 @@ pub async fn against(db: &Db, team_id: i64, req: &RunRequest) -> Result<Against,
     })
 }
 
-/// The team's stored files of the request with their parsed runs; 404 when one is not the
-/// team's, 409 when one already belongs to a run.
+/// The team's stored files of the request with their parsed runs; 422 for more than
+/// [`MAX_RUN_FILES`] or a repeated id (before any is loaded), 404 when one is not the team's,
+/// 409 when one already belongs to a run.
 pub async fn load_files(db: &Db, team_id: i64, ids: &[i64]) -> Result<Vec<(RunFileInfo, CanonicalRun)>, AppError> {
+    check_file_ids(ids)?;
     let mut out = Vec::with_capacity(ids.len());
     for &id in ids {
         let (info, parsed) = store::runs::file_parsed(db, team_id, id)
@@ -356,4 +400,57 @@ pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
     }
     tx.commit().await?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+
+    fn only_issue(e: AppError) -> crate::error::FieldIssue {
+        match e {
+            AppError::InvalidFields(mut issues) if issues.len() == 1 => issues.remove(0),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn more_than_two_files_or_one_twice_is_refused_in_both_languages() {
+        assert_eq!(check_file_ids(&[]), Ok(()));
+        assert_eq!(check_file_ids(&[4, 5]), Ok(()));
+        let many: Vec<i64> = (0..10_000).map(|i| i % 3).collect();
+        let issue = only_issue(check_file_ids(&many).unwrap_err());
+        assert_eq!((issue.field.as_str(), issue.code.as_str()), ("files", "too_many_files"));
+        assert!(
+            issue
+                .text(Locale::En)
+                .starts_with("Too many files: at most 2 at a time")
+        );
+        assert!(issue.text(Locale::ZhCn).starts_with("文件过多：每次最多 2 个"));
+        let issue = only_issue(check_file_ids(&[4, 4]).unwrap_err());
+        assert_eq!(issue.code, "duplicate_file");
+        assert_eq!(
+            issue.text(Locale::En),
+            "The same file was sent twice: send each file once."
+        );
+        assert_eq!(issue.text(Locale::ZhCn), "同一文件提交了两次：每个文件只需提交一次。");
+    }
+
+    #[test]
+    fn the_preview_checks_bounds_without_asking_for_a_node() {
+        let req = RunRequest {
+            files: vec![1, 2, 3],
+            ..RunRequest::default()
+        };
+        assert_eq!(only_issue(check_bounds(&req).unwrap_err()).code, "too_many_files");
+        assert_eq!(only_issue(check_request(&req).unwrap_err()).code, "too_many_files");
+        let req = RunRequest {
+            files: vec![1],
+            nodes: Some(i64::MAX),
+            ..RunRequest::default()
+        };
+        let issue = only_issue(check_bounds(&req).unwrap_err());
+        assert_eq!(issue.limit.as_deref(), Some("[1, 1024]"));
+        assert_eq!(check_bounds(&RunRequest::default()), Ok(()), "no node needed yet");
+    }
 }

@@ -114,7 +114,7 @@ pub async fn create_run(
         )
         .into_response();
     }
-    let upload = match read_form(&mut form, limits.file_bytes).await {
+    let upload = match read_form(&mut form, &limits).await {
         Ok(upload) => upload,
         Err((status, e)) => return Localized::with_status(status, e, locale).into_response(),
     };
@@ -133,10 +133,12 @@ struct ApiUpload {
 
 /// Reads the multipart form (fields as the module documentation lists them); a file is
 /// staged as it arrives, so `format` applies to a `result` sent after it. Every unreadable text
-/// field is answered at once, each named. The error carries the status to answer with (413 when
-/// the body limit cut a file).
-async fn read_form(form: &mut Multipart, limit: u64) -> Result<ApiUpload, (StatusCode, AppError)> {
-    let cut = |e: &axum::extract::multipart::MultipartError| ingest::multipart_error(e, limit).answer();
+/// field is answered at once, each named. A part past [`ingest::MAX_PARTS`], a third file or a
+/// second `result` or `telemetry` is refused before it is read (422), and the files staged so
+/// far are deleted. The error carries the status to answer with (413 when the body limit cut a
+/// file).
+async fn read_form(form: &mut Multipart, limits: &RunLimits) -> Result<ApiUpload, (StatusCode, AppError)> {
+    let cut = |e: &axum::extract::multipart::MultipartError| ingest::multipart_error(e, limits.file_bytes).answer();
     let mut upload = ApiUpload {
         req: RunRequest::default(),
         staged: Vec::new(),
@@ -144,25 +146,33 @@ async fn read_form(form: &mut Multipart, limit: u64) -> Result<ApiUpload, (Statu
     };
     let mut format: Option<Format> = None;
     let mut refused = Vec::new();
-    loop {
+    let mut file_parts: Vec<String> = Vec::new();
+    for part in 1.. {
         let field = match form.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
             Err(e) => return Err(cut(&e)),
         };
+        if part > ingest::MAX_PARTS {
+            return Err(ingest::too_many_parts());
+        }
         let name = field.name().unwrap_or_default().to_string();
         if matches!(name.as_str(), "result" | "telemetry" | "file") {
+            check_file_part(&file_parts, &name)?;
+            file_parts.push(name.clone());
             let forced = match name.as_str() {
                 "telemetry" => Some(Format::NvidiaSmi),
                 "result" => format,
                 _ => None,
             };
-            upload
-                .staged
-                .push(ingest::stage(field, limit, forced).await.map_err(|e| e.answer())?);
+            let staged = ingest::stage(field, limits, forced).await.map_err(|e| e.answer())?;
+            if upload.staged.iter().any(|s| s.sha256 == staged.sha256) {
+                return Err(refusal(service::duplicate_file(&name)));
+            }
+            upload.staged.push(staged);
             continue;
         }
-        let text = field.text().await.map_err(|e| cut(&e))?;
+        let text = ingest::text(field, &name, limits.file_bytes).await?;
         match text_field(&mut upload, &mut format, &name, text) {
             Ok(()) => {}
             Err(AppError::InvalidFields(issues)) => refused.extend(issues),
@@ -172,9 +182,25 @@ async fn read_form(form: &mut Multipart, limit: u64) -> Result<ApiUpload, (Statu
     if refused.is_empty() {
         Ok(upload)
     } else {
-        let every = AppError::InvalidFields(refused);
-        Err((every.status(), every))
+        Err(refusal(AppError::InvalidFields(refused)))
     }
+}
+
+/// An error with the status it stands for.
+fn refusal(e: AppError) -> (StatusCode, AppError) {
+    (e.status(), e)
+}
+
+/// Refuses a file part named `name` before it is read, given the file parts `seen` so far: a
+/// third file ([`service::MAX_RUN_FILES`]), or a second `result` or `telemetry`.
+fn check_file_part(seen: &[String], name: &str) -> Result<(), (StatusCode, AppError)> {
+    if seen.len() >= service::MAX_RUN_FILES {
+        return Err(refusal(service::too_many_files(service::MAX_RUN_FILES)));
+    }
+    if name != "file" && seen.iter().any(|s| s == name) {
+        return Err(refusal(service::duplicate_file(name)));
+    }
+    Ok(())
 }
 
 /// Takes one text field into the upload (an unknown name is ignored).

@@ -2,6 +2,7 @@
 //! memory unless it is a JSON or text result), refused past the size limit, read by the run
 //! parsers (nvidia-smi CSV streaming), then stored in chunks.
 
+use super::RunLimits;
 use app::{
     domain::{
         documents::safe_file_name,
@@ -15,7 +16,7 @@ use http::StatusCode;
 use sha2::{Digest, Sha256};
 use std::{
     io::{BufReader, Read},
-    path::PathBuf,
+    path::{Path, PathBuf},
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -65,6 +66,48 @@ pub fn multipart_error(e: &MultipartError, limit: u64) -> IngestError {
     }
 }
 
+/// Most parts one upload form may have (files and text fields together): a script's form has
+/// ten at most, so more is refused before the rest is read.
+pub const MAX_PARTS: usize = 32;
+
+/// Largest text field of an upload form, bytes (a note of 2,000 characters fits); read no
+/// further than that.
+pub const MAX_TEXT_BYTES: usize = 16 * 1024;
+
+/// The refusal of a form with more than [`MAX_PARTS`] parts.
+pub fn too_many_parts() -> (StatusCode, AppError) {
+    let e = AppError::InvalidFields(vec![app::error::FieldIssue {
+        field: "form".into(),
+        code: "too_many_parts".into(),
+        limit: Some(MAX_PARTS.to_string()),
+    }]);
+    (e.status(), e)
+}
+
+/// Reads a text field, refusing it (422 naming the field) once it passes [`MAX_TEXT_BYTES`],
+/// so a huge text part is never held whole in memory.
+pub async fn text(mut field: Field<'_>, name: &str, limit: u64) -> Result<String, (StatusCode, AppError)> {
+    let mut bytes = Vec::new();
+    loop {
+        match field.chunk().await {
+            Ok(Some(chunk)) => {
+                if bytes.len() + chunk.len() > MAX_TEXT_BYTES {
+                    let e = AppError::InvalidFields(vec![app::error::FieldIssue {
+                        field: name.to_string(),
+                        code: "field_too_large".into(),
+                        limit: Some(MAX_TEXT_BYTES.to_string()),
+                    }]);
+                    return Err((e.status(), e));
+                }
+                bytes.extend_from_slice(&chunk);
+            }
+            Ok(None) => break,
+            Err(e) => return Err(multipart_error(&e, limit).answer()),
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| IngestError::BadRequest.answer())
+}
+
 /// A temporary file, deleted when dropped.
 #[derive(Debug)]
 struct TempFile(PathBuf);
@@ -89,10 +132,10 @@ pub struct Staged {
     pub parsed: CanonicalRun,
 }
 
-fn temp_path() -> PathBuf {
+fn temp_path(dir: &Path) -> PathBuf {
     let mut random = [0u8; 16];
     rand::RngCore::fill_bytes(&mut rand::rng(), &mut random);
-    std::env::temp_dir().join(format!("nodeledger-upload-{}", hex::encode(random)))
+    dir.join(format!("nodeledger-upload-{}", hex::encode(random)))
 }
 
 fn io_failed(e: &std::io::Error) -> IngestError {
@@ -100,11 +143,12 @@ fn io_failed(e: &std::io::Error) -> IngestError {
     IngestError::Internal
 }
 
-/// Receives one file field: streams it to a temporary file while hashing, then parses it
-/// (`forced` format, or detected).
-pub async fn stage(mut field: Field<'_>, limit: u64, forced: Option<Format>) -> Result<Staged, IngestError> {
+/// Receives one file field: streams it to a temporary file in `limits.staging_dir` while
+/// hashing, refused past `limits.file_bytes`, then parses it (`forced` format, or detected).
+pub async fn stage(mut field: Field<'_>, limits: &RunLimits, forced: Option<Format>) -> Result<Staged, IngestError> {
+    let limit = limits.file_bytes;
     let file_name = safe_file_name(field.file_name().unwrap_or("upload"));
-    let path = TempFile(temp_path());
+    let path = TempFile(temp_path(&limits.staging_dir));
     let mut out = tokio::fs::File::create(&path.0).await.map_err(|e| io_failed(&e))?;
     let mut hasher = Sha256::new();
     let mut size: u64 = 0;

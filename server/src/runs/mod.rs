@@ -17,6 +17,8 @@ use axum::Router;
 pub struct RunLimits {
     /// Largest file accepted, bytes.
     pub file_bytes: u64,
+    /// Where files wait while they are received and read.
+    pub staging_dir: std::path::PathBuf,
 }
 
 /// The run routes: the browser's upload, the scripts' API, the raw files and the charts.

@@ -64,7 +64,7 @@ pub async fn upload(
         Ok(access) => access,
         Err(refused) => return refused.error().in_language(locale).into_response(),
     };
-    let staged = match read_form(&mut form, limits.file_bytes).await {
+    let staged = match read_form(&mut form, &limits).await {
         Ok(staged) => staged,
         Err((status, e)) => return Localized::with_status(status, e, locale).into_response(),
     };
@@ -81,27 +81,32 @@ pub async fn upload(
     }
 }
 
-/// Reads the form: the `format` field (default: detect) and the first `file`, staged. The
-/// error carries the status to answer with (413 when the body limit cut the file).
-async fn read_form(form: &mut Multipart, limit: u64) -> Result<ingest::Staged, (StatusCode, AppError)> {
+/// Reads the form: the `format` field (default: detect) and one `file`, staged. A second file
+/// or a part past [`ingest::MAX_PARTS`] is refused (422) before it is read, and the staged file
+/// deleted. The error carries the status to answer with (413 when the body limit cut the file).
+async fn read_form(form: &mut Multipart, limits: &RunLimits) -> Result<ingest::Staged, (StatusCode, AppError)> {
     let mut format = None;
     let mut staged = None;
-    loop {
+    for part in 1.. {
         let field = match form.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
-            Err(e) => return Err(ingest::multipart_error(&e, limit).answer()),
+            Err(e) => return Err(ingest::multipart_error(&e, limits.file_bytes).answer()),
         };
+        if part > ingest::MAX_PARTS {
+            return Err(ingest::too_many_parts());
+        }
         match field.name() {
             Some("format") => {
-                let text = field
-                    .text()
-                    .await
-                    .map_err(|e| ingest::multipart_error(&e, limit).answer())?;
+                let text = ingest::text(field, "format", limits.file_bytes).await?;
                 format = format_field(&text).map_err(|e| (e.status(), e))?;
             }
-            Some("file") if staged.is_none() => {
-                staged = Some(ingest::stage(field, limit, format).await.map_err(|e| e.answer())?);
+            Some("file") if staged.is_some() => {
+                let e = app::services::runs::too_many_files(1);
+                return Err((e.status(), e));
+            }
+            Some("file") => {
+                staged = Some(ingest::stage(field, limits, format).await.map_err(|e| e.answer())?);
             }
             _ => {}
         }

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 
 /// Quotes per page.
 pub const PER_PAGE: u32 = 50;
+/// The last page number a list query may ask for.
+pub const MAX_PAGE: u32 = 100_000;
 
 /// The list's query string, as typed in the filter form (parsed and checked on the server).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,17 +148,29 @@ pub(crate) mod server {
             .map(str::to_string)
     }
 
-    /// A whole-number filter, typed as people type numbers (`2,000`; see `domain::numbers`).
-    fn whole<T: TryFrom<i64>>(v: &Option<String>) -> Result<Option<T>, AppError> {
+    /// A whole-number filter, typed as people type numbers (`2,000`; see `domain::numbers`),
+    /// within `min..=max`; `refused` names the field and its bounds.
+    fn whole(v: &Option<String>, min: u32, max: u32, refused: Msg) -> Result<Option<u32>, AppError> {
         text(v)
-            .map(|s| numbers::parse_integer::<T>(&s).map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber)))
+            .map(|s| match numbers::parse_integer::<u32>(&s) {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(AppError::Invalid(refused)),
+            })
             .transpose()
     }
 
-    /// A price filter, typed as people type numbers (`1 234,50`; see `domain::numbers`).
+    /// The largest price filter (a node-hour in the base currency): far above any quote, far
+    /// below what the price arithmetic holds.
+    const MAX_PRICE_FILTER: i64 = 1_000_000_000_000;
+
+    /// A price filter, typed as people type numbers (`1 234,50`; see `domain::numbers`), from 0
+    /// to [`MAX_PRICE_FILTER`].
     fn decimal(v: &Option<String>) -> Result<Option<Decimal>, AppError> {
         text(v)
-            .map(|s| numbers::parse_decimal(&s).map_err(|_| AppError::Invalid(Msg::QerrInvalidNumber)))
+            .map(|s| match numbers::parse_decimal(&s) {
+                Ok(d) if !d.is_sign_negative() && d <= Decimal::from(MAX_PRICE_FILTER) => Ok(d),
+                _ => Err(AppError::Invalid(Msg::LimitsFilterMaxPrice)),
+            })
             .transpose()
     }
 
@@ -165,8 +179,8 @@ pub(crate) mod server {
         let filter = QuoteFilter {
             vendor: text(&q.vendor),
             gpu_model: text(&q.gpu),
-            min_vram_gib: whole(&q.vram)?,
-            gpus_per_node: whole(&q.gpus)?,
+            min_vram_gib: whole(&q.vram, 0, 1024, Msg::LimitsFilterVram)?,
+            gpus_per_node: whole(&q.gpus, 1, 64, Msg::LimitsFilterGpus)?,
             exclusive_only: q.exclusive.is_some(),
             region: text(&q.region),
             max_node_hourly: decimal(&q.max_price)?,
@@ -180,7 +194,7 @@ pub(crate) mod server {
             Some("valid_until_asc") => QuoteSort::ValidUntilAsc,
             Some(_) => return Err(AppError::Invalid(Msg::QerrInvalidChoice)),
         };
-        let page = whole::<u32>(&q.page)?.unwrap_or(1).max(1);
+        let page = whole(&q.page, 1, MAX_PAGE, Msg::LimitsPage)?.unwrap_or(1);
         Ok((filter, sort, page))
     }
 

@@ -45,11 +45,13 @@ pub async fn load_run_form() -> Result<RunFormChoices, AppError> {
 pub struct RunFileLimit(pub u64);
 
 /// Merges and judges the uploaded files against the chosen quote and workload, saving nothing.
-/// The telemetry series is left out of the answer (the saved run's page charts it).
+/// The telemetry series is left out of the answer (the saved run's page charts it). The request
+/// is checked (at most two distinct files, sane fields) before anything is loaded.
 #[server(endpoint = "runs/preview", input = server_fn::codec::Json)]
 pub async fn preview_run(request: RunRequest) -> Result<CanonicalRun, AppError> {
     use crate::{auth, services::runs as service};
     let (_, team) = auth::require_team(Capability::UploadRuns)?;
+    service::check_bounds(&request)?;
     let db = auth::db()?;
     let files = service::load_files(&db, team.team_id, &request.files).await?;
     let against = service::against(&db, team.team_id, &request).await?;
@@ -434,6 +436,19 @@ fn file_drop(
     }
 }
 
+/// An error of the preview or the save: a refused field says why in the reader's language (too
+/// many files, a file twice, a node count out of range), anything else as usual.
+fn run_error(error: AppError) -> AnyView {
+    match &error {
+        AppError::InvalidFields(issues) => {
+            let locale = use_locale();
+            let text = issues.iter().map(|i| i.text(locale)).collect::<Vec<_>>().join(" ");
+            view! { <p class="form-error" role="alert" data-testid="run-error">{text}</p> }.into_any()
+        }
+        _ => view! { <ErrorBox error /> }.into_any(),
+    }
+}
+
 /// The verdict and figures of the files so far, judged without saving.
 fn preview_view(preview: Resource<Result<Option<CanonicalRun>, AppError>>) -> impl IntoView {
     view! {
@@ -441,7 +456,7 @@ fn preview_view(preview: Resource<Result<Option<CanonicalRun>, AppError>>) -> im
             {move || Suspend::new(async move {
                 match preview.await {
                     Ok(None) => ().into_any(),
-                    Err(error) => view! { <ErrorBox error /> }.into_any(),
+                    Err(error) => run_error(error),
                     Ok(Some(run)) => view! {
                         <h2>{t(Msg::RunsPreview)}</h2>
                         <div data-testid="run-preview">{verdict_view(&run)} {figures(&run)}</div>
@@ -475,7 +490,7 @@ fn save_actions(request: Memo<RunRequest>, note: RwSignal<String>) -> impl IntoV
                 disabled=move || request.get().files.is_empty() || save.pending().get()>
                 {move || if save.pending().get() { t(Msg::RunsSaving) } else { t(Msg::RunsSave) }}
             </button>
-            {move || save.value().get().and_then(Result::err).map(|error| view! { <ErrorBox error /> })}
+            {move || save.value().get().and_then(Result::err).map(run_error)}
         </div>
     }
 }

@@ -93,13 +93,30 @@ impl PriceConversion {
 
 impl PriceFactor {
     /// The largest node price in this currency, in millionths, whose value in the base currency
-    /// is at most `max_base` (exact: no rounding can let a dearer quote through).
+    /// is at most `max_base` (exact: no rounding can let a dearer quote through). A bound past
+    /// what a stored price can be saturates at `i64::MAX` (or `MIN`); `None` for a zero rate.
     fn max_micros(&self, max_base: Decimal) -> Option<i64> {
-        let max_micros = max_base.checked_mul(Decimal::from(1_000_000))?;
-        let scaled = max_micros
-            .checked_mul(self.denominator)?
-            .checked_div(self.numerator)?
-            .floor();
+        if self.numerator.is_zero() {
+            return None;
+        }
+        let saturated = |negative: bool| Some(if negative { i64::MIN } else { i64::MAX });
+        let negative =
+            max_base.is_sign_negative() != (self.numerator.is_sign_negative() != self.denominator.is_sign_negative());
+        let Some(max_micros) = max_base.checked_mul(Decimal::from(1_000_000)) else {
+            return saturated(negative);
+        };
+        let Some(scaled) = max_micros
+            .checked_mul(self.denominator)
+            .and_then(|v| v.checked_div(self.numerator))
+            .map(|v| v.floor())
+        else {
+            return saturated(negative);
+        };
+        // Past what a stored price (i64 micros) can be, every price is below (or above) the bound;
+        // saturating here also keeps the ±1 steps below far from a Decimal's limits.
+        if scaled >= Decimal::from(i64::MAX) || scaled <= Decimal::from(i64::MIN) {
+            return saturated(scaled.is_sign_negative());
+        }
         // Division may round; step to the exact boundary: price × num ≤ max × den.
         let fits = |p: Decimal| {
             p.checked_mul(self.numerator)
@@ -274,6 +291,30 @@ mod tests {
         assert_eq!(factor("7.2", "1").max_micros("7.20".parse().unwrap()), Some(1_000_000));
         assert_eq!(factor("7.2", "1").max_micros("7.19".parse().unwrap()), Some(998_611));
         assert_eq!(factor("1", "1").max_micros("-1".parse().unwrap()), Some(-1_000_000));
+    }
+
+    #[test]
+    fn the_largest_limits_saturate_instead_of_overflowing() {
+        // Was a panic on `scaled + 1`; every stored price is below such a bound.
+        assert_eq!(factor("1", "1").max_micros(Decimal::MAX), Some(i64::MAX));
+        assert_eq!(factor("1", "1").max_micros(Decimal::MIN), Some(i64::MIN));
+        let huge: Decimal = "79228162514264337593543".parse().unwrap();
+        assert_eq!(factor("1", "1").max_micros(huge), Some(i64::MAX));
+        assert_eq!(factor("1", "1").max_micros(-huge), Some(i64::MIN));
+        assert_eq!(
+            factor("0.0000000000000000000000000001", "1").max_micros(Decimal::ONE),
+            Some(i64::MAX)
+        );
+        assert_eq!(factor("0", "1").max_micros(Decimal::ONE), None);
+        // The largest price filter (10^12) still converts exactly.
+        assert_eq!(
+            factor("1", "7.2").max_micros("1000000000000".parse().unwrap()),
+            Some(7_200_000_000_000_000_000)
+        );
+        assert_eq!(
+            factor("1", "1").max_micros("0.0000000000000000000000000001".parse().unwrap()),
+            Some(0)
+        );
     }
 
     #[test]
