@@ -75,6 +75,7 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
                     view! {
                         <a href="/admin/teams">{t(Msg::NavAdminTeams)}</a>
                         <a href="/admin/users">{t(Msg::NavAdminUsers)}</a>
+                        <a href="/admin/audit">{t(Msg::SecAuditTitle)}</a>
                     }
                 })}
         </nav>

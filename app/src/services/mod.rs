@@ -6,4 +6,6 @@ pub mod dashboard;
 pub mod orders;
 pub mod quote_import;
 pub mod runs;
+pub mod site_audit;
 pub mod tco;
+pub mod tokens;
