@@ -28,8 +28,10 @@ async fn site_events(app: &TestApp) -> Vec<(String, i64, Value)> {
         .collect()
 }
 
-#[tokio::test]
-async fn every_admin_action_appends_a_verified_event_the_audit_page_lists() {
+/// The set-up admin creates a team and eve (engineer) in it, makes her manager (twice: the second
+/// changes nothing), eve makes and revokes a token, the admin removes her from the team, disables
+/// and enables her. Returns the app, the admin's session, the team and eve's id.
+async fn everything_an_admin_does() -> (TestApp, String, i64, i64) {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
     let team = app.create_team(&admin, "GPU Team").await;
@@ -74,6 +76,12 @@ async fn every_admin_action_appends_a_verified_event_the_audit_page_lists() {
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     }
 
+    (app, admin, team, eve_id)
+}
+
+#[tokio::test]
+async fn every_admin_action_appends_a_verified_event_the_audit_page_lists() {
+    let (app, admin, team, eve_id) = everything_an_admin_does().await;
     let events = site_events(&app).await;
     let actions: Vec<&str> = events.iter().map(|(a, _, _)| a.as_str()).collect();
     assert_eq!(
