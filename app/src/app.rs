@@ -8,7 +8,7 @@ use crate::{
     i18n::{Locale, Msg, t},
     pages::{
         account::AccountPage,
-        admin::{team::AdminTeamPage, teams::AdminTeamsPage, users::AdminUsersPage},
+        admin::{audit::AdminAuditPage, team::AdminTeamPage, teams::AdminTeamsPage, users::AdminUsersPage},
         dashboard::DashboardPage,
         login::LoginPage,
         not_found::NotFoundPage,
@@ -127,6 +127,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/admin/teams/:id") view=AdminTeamPage />
                     <Route path=path!("/admin/users") view=AdminUsersPage />
                     <Route path=path!("/admin/security") view=AdminSecurityPage />
+                    <Route path=path!("/admin/audit") view=AdminAuditPage />
                 </Routes>
             </main>
             <footer class="site-footer">{t(Msg::FooterTagline)}</footer>

@@ -1,5 +1,6 @@
 //! Records shared by server and browser: what server functions return to pages.
 
+pub mod audit;
 pub mod orders;
 pub mod second_factor;
 pub mod tco;
@@ -165,6 +166,12 @@ pub struct ApiTokenInfo {
     pub last_used_at: Option<String>,
     /// Revocation time (UTC), if revoked.
     pub revoked_at: Option<String>,
+    /// When it expires (UTC).
+    pub expires_at: Option<String>,
+    /// Why it was revoked, if it was.
+    pub revoked_reason: Option<crate::domain::tokens::RevokeReason>,
+    /// Whether it had expired when the list was read.
+    pub expired: bool,
 }
 
 /// One bar of the throughput comparison: the best trusted run of one quote (or node label).

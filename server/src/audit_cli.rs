@@ -1,11 +1,13 @@
-//! `nodeledger audit verify [--export FILE]`: checks the tamper-evident audit trail. The checks
-//! themselves are `app::services::audit` (also used by the web app); this only reads files and
-//! prints. Exit status: 0 verified, 1 a fault was found, 2 the check could not run (database
-//! missing or failing, unreadable export file).
+//! `nodeledger audit verify [--export FILE] [--anchor FILE]`: checks the tamper-evident audit
+//! trail; `nodeledger audit head`: prints the chain's head as an anchor line (`AT COUNT HASH`, see
+//! `app::domain::audit::anchor`) to keep elsewhere. The checks themselves are
+//! `app::services::audit` (also used by the web app); this only reads files and prints. Exit
+//! status: 0 verified, 1 a fault was found, 2 the check could not run (database missing or
+//! failing, unreadable export or anchor file).
 
 use app::{
-    domain::audit::ExportFault,
-    services::audit::{self, AuditStatus, ExportMismatch},
+    domain::audit::{Anchor, ExportFault, anchor_line, parse_anchors},
+    services::audit::{self, AnchorFault, AuditStatus, ExportMismatch},
     store,
 };
 use clap::Subcommand;
@@ -22,20 +24,91 @@ pub enum AuditCommand {
         /// An order's audit record exported by the app (JSON: order_id, events, revisions).
         #[arg(long, value_name = "FILE")]
         export: Option<PathBuf>,
+        /// An append-only file of heads recorded earlier (`nodeledger audit head >> FILE`, one
+        /// `TIME COUNT HASH` line each): exit 1 naming the first head today's chain no longer
+        /// extends (event COUNT has another hash, or the chain is shorter). Keep it on another
+        /// machine or WORM storage: it catches a database rewritten and rehashed as a whole.
+        #[arg(long, value_name = "FILE")]
+        anchor: Option<PathBuf>,
     },
+    /// Print the chain's head as one line `TIME COUNT HASH` (time now in UTC, number of events,
+    /// hash of the last event) and change nothing. Append it to an anchor file kept elsewhere:
+    /// `nodeledger audit head >> anchors.txt`.
+    Head,
 }
 
 /// Runs an audit command against the database at `db_path`.
 pub async fn run(db_path: &str, command: AuditCommand) -> ExitCode {
     match command {
-        AuditCommand::Verify { export } => match verify(db_path, export).await {
+        AuditCommand::Verify { export, anchor } => match verify(db_path, export, anchor).await {
             Ok(code) => code,
             Err(msg) => {
                 eprintln!("nodeledger: {msg}");
                 ExitCode::from(2)
             }
         },
+        AuditCommand::Head => match head(db_path).await {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("nodeledger: {msg}");
+                ExitCode::from(2)
+            }
+        },
     }
+}
+
+/// Fails unless a database file is there: reading must not create an empty one that would then
+/// "verify".
+fn database_exists(db_path: &str) -> Result<(), String> {
+    if !db_path.starts_with("sqlite:") && !std::path::Path::new(db_path).is_file() {
+        return Err(format!("no database at {db_path}"));
+    }
+    Ok(())
+}
+
+/// The anchor line of the chain's head now.
+async fn head(db_path: &str) -> Result<String, String> {
+    database_exists(db_path)?;
+    let db = store::connect(db_path).await.map_err(|e| e.to_string())?;
+    let head = store::audit::head(&db)
+        .await
+        .map_err(|e| format!("database error: {e}"));
+    db.close().await;
+    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    let now = time::OffsetDateTime::now_utc()
+        .format(&format)
+        .map_err(|e| e.to_string())?;
+    Ok(anchor_line(&now, &head?))
+}
+
+/// The anchors of an anchor file.
+fn read_anchors(path: &std::path::Path) -> Result<Vec<Anchor>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_anchors(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Checks the anchors after the chain verified; prints what held.
+async fn verify_anchors(db: &store::Db, anchors: &[Anchor]) -> Result<ExitCode, sqlx::Error> {
+    Ok(match audit::check_anchors(db, anchors).await? {
+        Ok(s) => {
+            println!(
+                "audit anchors OK: {} recorded heads are still part of the chain ({} events)",
+                s.anchors, s.chain.events
+            );
+            ExitCode::SUCCESS
+        }
+        Err(AnchorFault::Database(fault)) => {
+            eprintln!("audit chain BROKEN: {fault}");
+            ExitCode::FAILURE
+        }
+        Err(AnchorFault::Anchor(m)) => {
+            eprintln!("audit anchor MISMATCH: {m}");
+            ExitCode::FAILURE
+        }
+    })
 }
 
 fn chain_ok(s: &AuditStatus) -> String {
@@ -45,11 +118,9 @@ fn chain_ok(s: &AuditStatus) -> String {
     )
 }
 
-async fn verify(db_path: &str, export: Option<PathBuf>) -> Result<ExitCode, String> {
-    // Verifying must not create an empty database that would then "verify".
-    if !db_path.starts_with("sqlite:") && !std::path::Path::new(db_path).is_file() {
-        return Err(format!("no database at {db_path}"));
-    }
+async fn verify(db_path: &str, export: Option<PathBuf>, anchor: Option<PathBuf>) -> Result<ExitCode, String> {
+    database_exists(db_path)?;
+    let anchors = anchor.as_deref().map(read_anchors).transpose()?;
     let export = match export {
         None => None,
         Some(path) => {
@@ -94,6 +165,10 @@ async fn verify(db_path: &str, export: Option<PathBuf>) -> Result<ExitCode, Stri
                 ExitCode::FAILURE
             }
         },
+    };
+    let code = match anchors {
+        Some(anchors) if code == ExitCode::SUCCESS => verify_anchors(&db, &anchors).await.map_err(sql)?,
+        _ => code,
     };
     db.close().await;
     Ok(code)

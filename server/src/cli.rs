@@ -10,6 +10,8 @@ use app::{
     domain::{accounts, roles::TeamRole},
     store::{self, sessions::SqliteSessionStore, users::UserForCreate},
 };
+// Audit of `user add` (issue 13).
+use app::domain::audit::{Action, CLI_ACTOR};
 use axum::serve::ListenerExt;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::{
@@ -355,6 +357,13 @@ fn read_password(personal: &[&str]) -> Result<String, CliError> {
     Ok(first)
 }
 
+/// Appends a site event made by the command line (audit of `user add`).
+async fn audit_cli_event(tx: &mut store::Tx, action: Action, data: serde_json::Value) -> Result<(), CliError> {
+    app::services::site_audit::record(tx, CLI_ACTOR, action, data)
+        .await
+        .map_err(|e| CliError::Usage(format!("cannot record the audit event: {e:?}")))
+}
+
 async fn add_user(
     db: &DbArgs,
     email: String,
@@ -400,15 +409,26 @@ async fn add_user(
     if is_admin {
         store::site::complete_setup(&mut tx).await?;
     }
+    let mut joined = None;
     if let Some((role, team_name)) = &team {
         let team_id = match store::teams::id_by_name(&mut *tx, team_name).await? {
             Some(id) => id,
-            None => store::teams::insert(&mut tx, team_name)
-                .await?
-                .ok_or_else(|| CliError::Usage("team name taken".into()))?,
+            None => {
+                let id = store::teams::insert(&mut tx, team_name)
+                    .await?
+                    .ok_or_else(|| CliError::Usage("team name taken".into()))?;
+                // Audit (issue 13): the team the command line created.
+                let event = serde_json::json!({ "team_id": id, "name": team_name });
+                audit_cli_event(&mut tx, Action::TeamCreated, event).await?;
+                id
+            }
         };
         store::memberships::upsert(&mut tx, id, team_id, *role).await?;
+        joined = Some((team_id, *role));
     }
+    // Audit (issue 13): the user the command line created, by actor 0 (the command line).
+    let event = app::services::site_audit::user_created(id, &email, is_admin, joined, "cli");
+    audit_cli_event(&mut tx, Action::UserCreated, event).await?;
     tx.commit().await?;
     match team {
         Some((role, t)) => println!("added user {email} (id {id}) as {} in team {t}", role.as_str()),

@@ -272,6 +272,17 @@ async fn required_for_managers_sends_them_to_enrol_first() {
         "administrators only"
     );
     assert_eq!(require(admin.clone()).await.status, StatusCode::OK);
+    let events: Vec<(String, String)> =
+        sqlx::query_as("SELECT action, data FROM audit_events WHERE action = 'setting_changed' ORDER BY seq")
+            .fetch_all(&app.db)
+            .await
+            .unwrap();
+    assert_eq!(events.len(), 1, "the change is one audit event: {events:?}");
+    assert!(
+        events[0].1.contains("second_factor_required") && events[0].1.contains("\"on\""),
+        "{events:?}"
+    );
+    assert!(app::services::audit::verify(&app.db).await.unwrap().is_ok());
     assert!(signed_in(&app, &admin).await, "the admin (who has one) stays signed in");
     assert!(!signed_in(&app, &max).await, "a manager without one is signed out");
 

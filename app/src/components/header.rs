@@ -76,6 +76,7 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
                         <a href="/admin/teams">{t(Msg::NavAdminTeams)}</a>
                         <a href="/admin/users">{t(Msg::NavAdminUsers)}</a>
                         <a href="/admin/security">{t(Msg::SecondFactorNavAdmin)}</a>
+                        <a href="/admin/audit">{t(Msg::SecAuditTitle)}</a>
                     }
                 })}
         </nav>

@@ -3,6 +3,12 @@
 //! A token is `nlt_` followed by 43 URL-safe base64 characters (32 random bytes). Only its
 //! SHA-256 is stored: with 256 bits of randomness a fast hash cannot be brute-forced, and it
 //! lets a request's token be found with one indexed lookup.
+//!
+//! A token expires ([`EXPIRY_CHOICES_DAYS`], default [`DEFAULT_EXPIRY_DAYS`]); all of a user's
+//! tokens are revoked when their password changes or an administrator disables them
+//! ([`RevokeReason`]). Its last use is recorded at most once per [`TOUCH_EVERY_SECS`], so the
+//! API's hot path reads but does not write on every request ([`needs_touch`]). Times are
+//! compared as stored (`YYYY-MM-DDTHH:MM:SSZ`, which sorts like the moments it names).
 
 use sha2::{Digest, Sha256};
 
@@ -14,6 +20,69 @@ const BODY_LEN: usize = 43;
 pub const SHOWN_PREFIX_LEN: usize = 12;
 /// Longest token name.
 pub const MAX_NAME_CHARS: usize = 80;
+
+/// How long a new token may live, in days (the user picks one).
+pub const EXPIRY_CHOICES_DAYS: [u32; 4] = [7, 30, 90, 365];
+/// The lifetime of a token when the user picks none.
+pub const DEFAULT_EXPIRY_DAYS: u32 = 90;
+/// Last use is written again only when the stored one is at least this old.
+pub const TOUCH_EVERY_SECS: i64 = 60;
+
+/// Why a token was revoked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RevokeReason {
+    /// Its owner revoked it.
+    Owner,
+    /// With all the user's tokens, when their password changed.
+    PasswordChanged,
+    /// With all the user's tokens, when an administrator disabled them.
+    UserDisabled,
+}
+
+impl RevokeReason {
+    /// The stored name.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RevokeReason::Owner => "owner",
+            RevokeReason::PasswordChanged => "password_changed",
+            RevokeReason::UserDisabled => "user_disabled",
+        }
+    }
+
+    /// The reason of a stored name.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Self> {
+        [Self::Owner, Self::PasswordChanged, Self::UserDisabled]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+}
+
+/// The lifetime chosen on the form: [`DEFAULT_EXPIRY_DAYS`] when none, `None` for anything not
+/// in [`EXPIRY_CHOICES_DAYS`].
+#[must_use]
+pub fn expiry_days(posted: Option<&str>) -> Option<u32> {
+    match posted.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Some(DEFAULT_EXPIRY_DAYS),
+        Some(text) => text.parse().ok().filter(|d| EXPIRY_CHOICES_DAYS.contains(d)),
+    }
+}
+
+/// Whether a token that expires at `expires_at` has expired at `now`; one without an expiry
+/// counts as expired (every token made since expiries exist has one).
+#[must_use]
+pub fn expired(expires_at: Option<&str>, now: &str) -> bool {
+    expires_at.is_none_or(|at| at <= now)
+}
+
+/// Whether a use now should be written, given the last recorded use and the moment
+/// [`TOUCH_EVERY_SECS`] ago.
+#[must_use]
+pub fn needs_touch(last_used_at: Option<&str>, touch_before: &str) -> bool {
+    last_used_at.is_none_or(|at| at <= touch_before)
+}
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -115,6 +184,51 @@ mod tests {
         assert_eq!(from_authorization("Basic abc"), None);
         assert_eq!(from_authorization("Bearer"), None);
         assert_eq!(from_authorization("Bearer "), None);
+    }
+
+    #[test]
+    fn lifetimes_are_one_of_four_and_default_to_ninety_days() {
+        assert_eq!(expiry_days(None), Some(90));
+        assert_eq!(expiry_days(Some(" ")), Some(90));
+        assert_eq!(expiry_days(Some("7")), Some(7));
+        assert_eq!(expiry_days(Some("365")), Some(365));
+        assert_eq!(expiry_days(Some("366")), None, "not a choice");
+        assert_eq!(expiry_days(Some("0")), None);
+        assert_eq!(expiry_days(Some("-7")), None);
+        assert_eq!(expiry_days(Some("99999999999999999999")), None);
+    }
+
+    #[test]
+    fn a_token_expires_at_its_moment_and_without_one() {
+        let now = "2026-12-01T10:00:00Z";
+        assert!(!expired(Some("2026-12-01T10:00:01Z"), now));
+        assert!(expired(Some("2026-12-01T10:00:00Z"), now), "at the moment itself");
+        assert!(expired(Some("2026-11-30T23:59:59Z"), now));
+        assert!(expired(None, now), "no expiry: refused");
+    }
+
+    #[test]
+    fn use_is_written_at_most_once_a_minute() {
+        let a_minute_ago = "2026-12-01T09:59:00Z";
+        assert!(needs_touch(None, a_minute_ago), "first use");
+        assert!(needs_touch(Some("2026-12-01T09:58:30Z"), a_minute_ago));
+        assert!(needs_touch(Some(a_minute_ago), a_minute_ago));
+        assert!(
+            !needs_touch(Some("2026-12-01T09:59:30Z"), a_minute_ago),
+            "used 30 s ago"
+        );
+    }
+
+    #[test]
+    fn revoke_reasons_round_trip() {
+        for r in [
+            RevokeReason::Owner,
+            RevokeReason::PasswordChanged,
+            RevokeReason::UserDisabled,
+        ] {
+            assert_eq!(RevokeReason::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(RevokeReason::parse("lost"), None);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use leptos_meta::Title;
 
 /// Changes the caller's password after checking the current one (throttled like sign-in). The
 /// new one must pass the password rules, quality included. Every other session of the user
-/// ends; this one continues.
+/// ends, and every API token of theirs is revoked; this session continues.
 #[server(endpoint = "change_password")]
 pub async fn change_password(
     current_password: String,
@@ -39,6 +39,8 @@ pub async fn change_password(
     let hash = password::hash(new_password).await?;
     let mut tx = store::begin_write(&db).await?;
     store::users::set_password(&mut tx, user.id, &hash).await?;
+    // Every API token of the user ends with the old password (recorded in the audit chain).
+    crate::services::tokens::on_password_changed(&mut tx, user.id).await?;
     tx.commit().await?;
     auth::state()?.sessions.delete_for_user(user.id).await?;
     start_session(&auth::session()?, user.id, user.auth_epoch + 1).await

@@ -48,6 +48,9 @@ pub async fn create_first_admin(
     let id = store::users::insert(&mut tx, &user)
         .await?
         .ok_or(AppError::Conflict(Msg::EmailTaken))?;
+    // Audit (issue 13): the first administrator, created by themselves.
+    let event = crate::services::site_audit::user_created(id, &email, true, None, "setup");
+    crate::services::site_audit::record(&mut tx, id, crate::domain::audit::Action::UserCreated, event).await?;
     tx.commit().await?;
     tracing::info!(user_id = id, "first administrator created");
     start_session(&auth::session()?, id, 0).await

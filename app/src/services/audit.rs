@@ -2,12 +2,14 @@
 //! against the content hash its approval event pinned. Used by `nodeledger audit verify` and
 //! shown on each order page. Also: exporting one order's audit record ([`export_order`]) and
 //! checking such an export against the database ([`check_export`], `nodeledger audit verify
-//! --export FILE`).
+//! --export FILE`), and checking heads recorded elsewhere ([`check_anchors`], `nodeledger audit
+//! verify --anchor FILE`).
 
 use crate::{
     domain::audit::{
-        Action, ChainError, ChainFault, ChainHead, ExportFault, ExportedRevision, OrderExport, OrderState,
-        canonical_json, check_self, content_hash_or_empty, first_difference, parse_export, sha256_hex, verify_next,
+        Action, Anchor, AnchorMismatch, ChainError, ChainFault, ChainHead, ExportFault, ExportedRevision, OrderExport,
+        OrderState, canonical_json, check_anchor, check_self, content_hash_or_empty, first_difference, parse_export,
+        sha256_hex, verify_next,
     },
     store::{self, Db},
 };
@@ -364,4 +366,48 @@ fn revisions_match(export: &OrderExport, stored: &HashMap<i64, (String, String)>
         }
     }
     Ok(())
+}
+
+/// Why an anchor file does not check out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", content = "fault", rename_all = "snake_case")]
+pub enum AnchorFault {
+    /// The database's chain or approved content does not verify.
+    #[error("database audit trail: {0}")]
+    Database(AuditFault),
+    /// The first anchor the chain no longer extends.
+    #[error(transparent)]
+    Anchor(AnchorMismatch),
+}
+
+/// Anchors that all hold, and the database's verified chain.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnchorStatus {
+    /// Anchors checked.
+    pub anchors: u64,
+    /// The whole database's verification.
+    pub chain: AuditStatus,
+}
+
+/// Verifies the whole chain ([`verify`]), then that today's chain still extends every anchor
+/// (format and reasoning: [`crate::domain::audit::anchor`]), in file order; the first failure
+/// wins. A chain rewritten and rehashed as a whole passes [`verify`] but not its anchors.
+///
+/// # Errors
+/// Database errors only; every mismatch is an `Ok(Err(_))`.
+pub async fn check_anchors(db: &Db, anchors: &[Anchor]) -> Result<Result<AnchorStatus, AnchorFault>, sqlx::Error> {
+    let chain = match verify(db).await? {
+        Ok(chain) => chain,
+        Err(fault) => return Ok(Err(AnchorFault::Database(fault))),
+    };
+    for anchor in anchors {
+        let hash_now = store::audit::hash_at(db, anchor.count).await?;
+        if let Err(m) = check_anchor(anchor, chain.events, hash_now.as_deref()) {
+            return Ok(Err(AnchorFault::Anchor(m)));
+        }
+    }
+    Ok(Ok(AnchorStatus {
+        anchors: anchors.len() as u64,
+        chain,
+    }))
 }

@@ -7,4 +7,6 @@ pub mod orders;
 pub mod quote_import;
 pub mod runs;
 pub mod second_factor;
+pub mod site_audit;
 pub mod tco;
+pub mod tokens;

@@ -338,6 +338,9 @@ pub async fn set_required(
     }
     let mut tx = store::begin_write(db).await?;
     store::site::set_second_factor_required(&mut tx, required).await?;
+    let value = if required { "on" } else { "off" };
+    let data = serde_json::json!({"setting": "second_factor_required", "value": value});
+    crate::services::site_audit::record(&mut tx, admin_id, crate::domain::audit::Action::SettingChanged, data).await?;
     tx.commit().await?;
     if required {
         for user_id in store::second_factors::users_missing_required(db).await? {

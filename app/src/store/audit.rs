@@ -112,3 +112,32 @@ pub async fn prev_hashes_of_order(
     .fetch_all(db)
     .await
 }
+
+/// The stored hash of event `seq`, if there is one (for checking anchors).
+pub async fn hash_at(db: impl SqliteExecutor<'_>, seq: u64) -> Result<Option<String>, sqlx::Error> {
+    let Ok(seq) = i64::try_from(seq) else {
+        return Ok(None);
+    };
+    sqlx::query_scalar("SELECT hash FROM audit_events WHERE seq = ?")
+        .bind(seq)
+        .fetch_optional(db)
+        .await
+}
+
+/// The site events ([`crate::domain::audit::NO_ORDER`]) before seq `before` (all when `None`),
+/// newest first, at most `limit`.
+pub async fn site_events(
+    db: impl SqliteExecutor<'_>,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<EventRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT seq, order_id, actor_id, at, action, data, prev_hash, hash FROM audit_events
+         WHERE order_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+    )
+    .bind(crate::domain::audit::NO_ORDER)
+    .bind(before.unwrap_or(i64::MAX))
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}

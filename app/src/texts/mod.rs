@@ -2,6 +2,7 @@
 //! API, the CLI and services word the same values the same way, and none of them has to reach
 //! into `pages` for it (nothing below `pages` imports from `pages`).
 
+pub mod audit;
 pub mod dashboard;
 #[cfg(feature = "ssr")]
 pub mod quotes;

@@ -17,6 +17,7 @@ use app::{
     error::{AppError, Localized},
     i18n::{Locale, Msg, locale_from_headers},
     services::runs::{self as service, RunRequest},
+    services::tokens::Refusal,
     store::{self, api_tokens::TokenGrant},
     texts::runs::{reason_text, severity_msg},
     views::RunFileInfo,
@@ -47,10 +48,10 @@ pub async fn run_schema() -> Response {
     res
 }
 
-fn unauthorized(msg: Msg, locale: Locale) -> Response {
+fn unauthorized(message: &str) -> Response {
     let mut res = (
         StatusCode::UNAUTHORIZED,
-        Json(json!({ "error": "unauthenticated", "message": locale.t(msg) })),
+        Json(json!({ "error": "unauthenticated", "message": message })),
     )
         .into_response();
     res.headers_mut().insert(
@@ -67,19 +68,18 @@ async fn authenticate(db: &store::Db, headers: &HeaderMap, locale: Locale) -> Re
         .and_then(|v| v.to_str().ok())
         .and_then(tokens::from_authorization);
     let Some(token) = presented else {
-        return Err(unauthorized(Msg::ApiTokenMissing, locale));
+        return Err(unauthorized(locale.t(Msg::ApiTokenMissing)));
     };
     if !tokens::well_formed(token) {
-        return Err(unauthorized(Msg::ApiTokenInvalid, locale));
+        return Err(unauthorized(locale.t(Msg::ApiTokenInvalid)));
     }
-    match store::api_tokens::grant(db, &tokens::token_hash(token)).await {
-        Ok(Some(grant)) => {
-            if let Err(e) = store::api_tokens::touch(db, grant.token_id).await {
-                tracing::warn!(error = %e, "cannot record token use");
-            }
-            Ok(grant)
-        }
-        Ok(None) => Err(unauthorized(Msg::ApiTokenInvalid, locale)),
+    // Expiry and the once-a-minute record of use: app::services::tokens.
+    match app::services::tokens::authenticate(db, token).await {
+        Ok(Ok(grant)) => Ok(grant),
+        Ok(Err(Refusal::Invalid)) => Err(unauthorized(locale.t(Msg::ApiTokenInvalid))),
+        Ok(Err(Refusal::Expired(at))) => Err(unauthorized(
+            &locale.fmt(Msg::SecAuditApiTokenExpired, &[("when", &app::texts::moment(&at))]),
+        )),
         Err(e) => Err(AppError::from(e).in_language(locale).into_response()),
     }
 }

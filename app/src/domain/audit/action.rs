@@ -2,7 +2,19 @@
 
 use serde::{Deserialize, Serialize};
 
+/// `order_id` of a site event (an administrator's or the command line's action, not about an
+/// order). Order ids start at 1, so 0 is never an order; the hash recipe stays the same for
+/// every event.
+pub const NO_ORDER: i64 = 0;
+
+/// `actor_id` of an event made by the `nodeledger` command line (run by whoever holds the
+/// server's shell, not by a signed-in user). User ids start at 1.
+pub const CLI_ACTOR: i64 = 0;
+
 /// The kind of an audit event; serialized (and hashed) in snake_case.
+///
+/// The first seven record an order's lifecycle (`order_id` is the order); the others are site
+/// events ([`Action::is_site`], `order_id` [`NO_ORDER`]) whose `data` names what they concern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
@@ -20,11 +32,33 @@ pub enum Action {
     Reject,
     /// An approved or rejected order was reopened as a new draft revision.
     Reopen,
+    /// A user was created (`user_id`, `email`, `is_admin`, `via`; `team_id` and `role` when they
+    /// joined a team at once).
+    UserCreated,
+    /// A team was created (`team_id`, `name`).
+    TeamCreated,
+    /// A user was given a role in a team or had it changed (`user_id`, `team_id`, `role`,
+    /// `previous`: the role before, `""` for a new member).
+    RoleSet,
+    /// A user was removed from a team (`user_id`, `team_id`, `role` they had).
+    MemberRemoved,
+    /// A user was disabled (`user_id`, `tokens_revoked`).
+    UserDisabled,
+    /// A disabled user was enabled again (`user_id`).
+    UserEnabled,
+    /// A user changed their own password (`user_id`, `tokens_revoked`).
+    PasswordChanged,
+    /// An API token was created (`token_id`, `user_id`, `team_id`, `role`, `name`, `expires_at`).
+    TokenCreated,
+    /// An API token was revoked by its owner (`token_id`, `user_id`).
+    TokenRevoked,
+    /// A site setting was changed (`setting`, `value` as text).
+    SettingChanged,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 7] = [
+    pub const ALL: [Action; 17] = [
         Action::Create,
         Action::ItemAnswered,
         Action::EvidenceAttached,
@@ -32,6 +66,16 @@ impl Action {
         Action::Approve,
         Action::Reject,
         Action::Reopen,
+        Action::UserCreated,
+        Action::TeamCreated,
+        Action::RoleSet,
+        Action::MemberRemoved,
+        Action::UserDisabled,
+        Action::UserEnabled,
+        Action::PasswordChanged,
+        Action::TokenCreated,
+        Action::TokenRevoked,
+        Action::SettingChanged,
     ];
 
     /// The snake_case name, as serialized and hashed.
@@ -45,6 +89,49 @@ impl Action {
             Action::Approve => "approve",
             Action::Reject => "reject",
             Action::Reopen => "reopen",
+            Action::UserCreated => "user_created",
+            Action::TeamCreated => "team_created",
+            Action::RoleSet => "role_set",
+            Action::MemberRemoved => "member_removed",
+            Action::UserDisabled => "user_disabled",
+            Action::UserEnabled => "user_enabled",
+            Action::PasswordChanged => "password_changed",
+            Action::TokenCreated => "token_created",
+            Action::TokenRevoked => "token_revoked",
+            Action::SettingChanged => "setting_changed",
         }
+    }
+
+    /// Whether this is a site event (not about an order; stored with `order_id` [`NO_ORDER`]).
+    #[must_use]
+    pub const fn is_site(self) -> bool {
+        !matches!(
+            self,
+            Action::Create
+                | Action::ItemAnswered
+                | Action::EvidenceAttached
+                | Action::Submit
+                | Action::Approve
+                | Action::Reject
+                | Action::Reopen
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Action;
+
+    #[test]
+    fn names_are_unique_and_serialize_as_hashed() {
+        let mut names: Vec<&str> = Action::ALL.iter().map(|a| a.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Action::ALL.len());
+        for a in Action::ALL {
+            assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::json!(a.as_str())));
+        }
+        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 10);
+        assert!(!Action::Approve.is_site() && Action::TokenCreated.is_site());
     }
 }

@@ -35,6 +35,18 @@
 //! this in one pass. [`content_hash`] pins a whole order revision (hash of its
 //! canonical JSON), e.g. inside an approval event's `data`.
 //!
+//! # Site events
+//! Administrators' actions (users, teams, roles, tokens, settings) are events of the same chain,
+//! hashed the same way, with `order_id` [`NO_ORDER`] (0: order ids start at 1) and the subject
+//! in `data` ([`Action`] lists each kind's fields). The chain is one chain for the whole
+//! database, not one per team, so a site event needs no team of its own: it takes the next seq
+//! like any other, and `nodeledger audit verify` checks it with the rest. `actor_id` is the
+//! administrator, or [`CLI_ACTOR`] (0) for the command line.
+//!
+//! # Anchors
+//! [`anchor`] explains how a head written down elsewhere catches a chain that was rewritten and
+//! rehashed as a whole ([`parse_anchors`], [`check_anchor`]).
+//!
 //! # Exports
 //! [`OrderExport`] is one order's events and revisions as JSON (format in `export.rs`);
 //! [`check_self`] checks what an export proves without the database.
@@ -45,6 +57,7 @@
 //! and events name the states.
 
 mod action;
+pub mod anchor;
 mod canonical;
 mod chain;
 mod event;
@@ -53,7 +66,8 @@ mod export;
 mod tests;
 
 pub use crate::domain::orders::OrderState;
-pub use action::Action;
+pub use action::{Action, CLI_ACTOR, NO_ORDER};
+pub use anchor::{Anchor, AnchorMismatch, AnchorParseError, anchor_line, check_anchor, parse_anchors};
 pub use canonical::{CanonicalError, canonical_json};
 pub use chain::{ChainError, ChainFault, ChainHead, EventError, next_event, verify_chain, verify_next};
 pub use event::{AuditEvent, GENESIS_HASH, content_hash, event_hash, is_rfc3339_utc, sha256_hex};

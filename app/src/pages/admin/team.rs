@@ -46,11 +46,11 @@ pub async fn team_detail(team_id: i64) -> Result<TeamWithMembers, AppError> {
     })
 }
 
-/// Gives a user a role in a team, or changes it (administrators only).
+/// Gives a user a role in a team, or changes it (administrators only; recorded in the audit chain).
 #[server(endpoint = "admin/set_role")]
 pub async fn set_role(team_id: i64, user_id: i64, role: String) -> Result<(), AppError> {
     use crate::{auth, store};
-    auth::require_admin()?;
+    let admin = auth::require_admin()?;
     let role = TeamRole::parse(&role).ok_or(AppError::Invalid(Msg::RoleInvalid))?;
     let db = auth::db()?;
     store::teams::name_of(&db, team_id).await?.ok_or(AppError::NotFound)?;
@@ -58,18 +58,40 @@ pub async fn set_role(team_id: i64, user_id: i64, role: String) -> Result<(), Ap
         .await?
         .ok_or(AppError::Invalid(Msg::UserUnknown))?;
     let mut tx = store::begin_write(&db).await?;
+    let previous = crate::services::site_audit::role_in(&mut tx, user_id, team_id).await?;
     store::memberships::upsert(&mut tx, user_id, team_id, role).await?;
+    // Audit: a new member or a changed role (the same role again changes nothing, records nothing).
+    if previous != Some(role) {
+        let event = serde_json::json!({
+            "user_id": user_id, "team_id": team_id, "role": role.as_str(),
+            "previous": previous.map_or("", TeamRole::as_str),
+        });
+        crate::services::site_audit::record(&mut tx, admin.user_id, crate::domain::audit::Action::RoleSet, event)
+            .await?;
+    }
     tx.commit().await?;
     Ok(())
 }
 
-/// Removes a user from a team (administrators only).
+/// Removes a user from a team (administrators only; recorded in the audit chain).
 #[server(endpoint = "admin/remove_member")]
 pub async fn remove_member(team_id: i64, user_id: i64) -> Result<(), AppError> {
     use crate::{auth, store};
-    auth::require_admin()?;
+    let admin = auth::require_admin()?;
     let mut tx = store::begin_write(&auth::db()?).await?;
+    let previous = crate::services::site_audit::role_in(&mut tx, user_id, team_id).await?;
     let removed = store::memberships::remove(&mut tx, user_id, team_id).await?;
+    // Audit: who left which team, and the role they had.
+    if let (true, Some(role)) = (removed, previous) {
+        let event = serde_json::json!({ "user_id": user_id, "team_id": team_id, "role": role.as_str() });
+        crate::services::site_audit::record(
+            &mut tx,
+            admin.user_id,
+            crate::domain::audit::Action::MemberRemoved,
+            event,
+        )
+        .await?;
+    }
     tx.commit().await?;
     if removed { Ok(()) } else { Err(AppError::NotFound) }
 }

@@ -21,17 +21,21 @@ pub async fn list_teams() -> Result<Vec<TeamSummary>, AppError> {
     Ok(store::teams::list(&auth::db()?).await?)
 }
 
-/// Creates a team (administrators only); returns its id.
+/// Creates a team (administrators only; recorded in the audit chain); returns its id.
 #[server(endpoint = "admin/create_team")]
 pub async fn create_team(name: String) -> Result<i64, AppError> {
     use crate::{auth, domain::accounts, store};
-    auth::require_admin()?;
+    let admin = auth::require_admin()?;
     let name = accounts::normalize_team_name(&name).map_err(AppError::Invalid)?;
     let db = auth::db()?;
     let mut tx = store::begin_write(&db).await?;
     let id = store::teams::insert(&mut tx, &name)
         .await?
         .ok_or(AppError::Conflict(Msg::TeamNameTaken))?;
+    // Audit: the new team, in the same transaction.
+    let event = serde_json::json!({ "team_id": id, "name": name });
+    crate::services::site_audit::record(&mut tx, admin.user_id, crate::domain::audit::Action::TeamCreated, event)
+        .await?;
     tx.commit().await?;
     Ok(id)
 }

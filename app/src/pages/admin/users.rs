@@ -85,7 +85,7 @@ pub async fn create_user(
         domain::accounts,
         store::{self, users::UserForCreate},
     };
-    auth::require_admin()?;
+    let admin = auth::require_admin()?;
     let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
     let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
     accounts::check_new_password_quality(&password, &password_confirm, &[&email, &display_name])?;
@@ -110,6 +110,10 @@ pub async fn create_user(
     if let Some((team_id, role)) = team {
         store::memberships::upsert(&mut tx, id, team_id, role).await?;
     }
+    // Audit: the new user, in the same transaction.
+    let event = crate::services::site_audit::user_created(id, &email, is_admin.is_some(), team, "web");
+    crate::services::site_audit::record(&mut tx, admin.user_id, crate::domain::audit::Action::UserCreated, event)
+        .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -128,7 +132,8 @@ fn team_and_role(team_id: Option<&str>, role: Option<&str>) -> Result<Option<(i6
     Ok(Some((id, role)))
 }
 
-/// Disables or re-enables a user (administrators only; not oneself).
+/// Disables or re-enables a user (administrators only; not oneself). Disabling revokes the
+/// user's API tokens; both are recorded in the audit chain.
 #[server(endpoint = "admin/set_user_disabled")]
 pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppError> {
     use crate::{auth, store};
@@ -140,6 +145,14 @@ pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppEr
     let mut tx = store::begin_write(&state.db).await?;
     if !store::users::set_disabled(&mut tx, user_id, disabled).await? {
         return Err(AppError::NotFound);
+    }
+    // Audit: disabling also revokes every API token of the user; enabling does not bring them back.
+    if disabled {
+        crate::services::tokens::on_user_disabled(&mut tx, admin.user_id, user_id).await?;
+    } else {
+        let data = serde_json::json!({ "user_id": user_id });
+        crate::services::site_audit::record(&mut tx, admin.user_id, crate::domain::audit::Action::UserEnabled, data)
+            .await?;
     }
     tx.commit().await?;
     if disabled {

@@ -3,8 +3,10 @@
 
 use crate::{
     components::{forms::ActionError, guard::member_page, loaded::Loaded},
+    domain::tokens::{DEFAULT_EXPIRY_DAYS, EXPIRY_CHOICES_DAYS, RevokeReason, shown_prefix},
     error::AppError,
     i18n::{Msg, t, use_locale},
+    texts::moment,
     views::ApiTokenInfo,
 };
 use leptos::prelude::*;
@@ -18,52 +20,54 @@ pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, AppError> {
     Ok(store::api_tokens::of_user(&auth::db()?, caller.user_id).await?)
 }
 
-/// Creates a token for the active team and the caller's role there; returns it (the only time
-/// it is shown).
+/// Creates a token for the active team and the caller's role there, living `expires_in_days`
+/// (7, 30, 90 or 365; 90 when not given); returns it (the only time it is shown). The list
+/// shows when it expires.
 #[server(endpoint = "tokens/create")]
-pub async fn create_token(name: String) -> Result<String, AppError> {
-    use crate::{
-        auth,
-        domain::{roles::Capability, tokens},
-        store::{self, api_tokens::TokenForCreate},
-    };
+pub async fn create_token(name: String, expires_in_days: Option<String>) -> Result<String, AppError> {
+    use crate::{auth, domain::roles::Capability, domain::tokens, services};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     let name = tokens::clean_name(&name)
         .ok_or_else(|| AppError::InvalidFields(vec![crate::error::FieldIssue::new("name", "required")]))?;
-    let mut random = [0u8; 32];
-    rand::RngCore::fill_bytes(&mut rand::rng(), &mut random);
-    let token = tokens::token_from_bytes(&random);
-    let hash = tokens::token_hash(&token);
-    let prefix = tokens::shown_prefix(&token);
-    let mut tx = store::begin_write(&auth::db()?).await?;
-    let record = TokenForCreate {
-        user_id: caller.user_id,
-        team_id: team.team_id,
-        role: team.role,
-        name: &name,
-        token_hash: &hash,
-        prefix: &prefix,
-    };
-    let id = store::api_tokens::insert(&mut tx, &record).await?;
-    tx.commit().await?;
-    tracing::info!(
-        token = id,
-        user = caller.user_id,
-        team = team.team_id,
-        "API token created"
-    );
-    Ok(token)
+    let days = tokens::expiry_days(expires_in_days.as_deref())
+        .ok_or_else(|| AppError::InvalidFields(vec![crate::error::FieldIssue::new("expires_in_days", "invalid")]))?;
+    let made = services::tokens::create(&auth::db()?, caller.user_id, &team, &name, days).await?;
+    Ok(made.token)
 }
 
-/// Revokes one of the caller's tokens.
+/// Revokes one of the caller's tokens (recorded in the audit chain).
 #[server(endpoint = "tokens/revoke")]
 pub async fn revoke_token(id: i64) -> Result<(), AppError> {
-    use crate::{auth, store};
+    use crate::{auth, services};
     let caller = auth::require_caller()?;
-    let mut tx = store::begin_write(&auth::db()?).await?;
-    let done = store::api_tokens::revoke(&mut tx, caller.user_id, id).await?;
-    tx.commit().await?;
-    if done { Ok(()) } else { Err(AppError::NotFound) }
+    if services::tokens::revoke(&auth::db()?, caller.user_id, id).await? {
+        Ok(())
+    } else {
+        Err(AppError::NotFound)
+    }
+}
+
+/// When the just-created `token` expires, once the list shows it (found by its shown prefix).
+fn expiry_of(list: &[ApiTokenInfo], token: &str) -> Option<String> {
+    let prefix = shown_prefix(token);
+    list.iter()
+        .find(|t| t.prefix == prefix)
+        .and_then(|t| t.expires_at.clone())
+}
+
+/// Why a token no longer works and since when: revoked (and why), or expired; `None` while it is
+/// live.
+fn ended(tk: &ApiTokenInfo) -> Option<(Msg, String)> {
+    if let Some(when) = &tk.revoked_at {
+        let msg = match tk.revoked_reason {
+            Some(RevokeReason::PasswordChanged) => Msg::SecAuditRevokedPassword,
+            Some(RevokeReason::UserDisabled) => Msg::SecAuditRevokedDisabled,
+            Some(RevokeReason::Owner) | None => Msg::TokensRevoked,
+        };
+        return Some((msg, when.clone()));
+    }
+    tk.expired
+        .then(|| (Msg::SecAuditExpired, tk.expires_at.clone().unwrap_or_default()))
 }
 
 /// The `curl` line a script uses, with the site's own address.
@@ -87,7 +91,7 @@ pub fn TokensPage() -> impl IntoView {
             <Title text=t(Msg::TokensTitle) />
             <h1>{t(Msg::TokensTitle)}</h1>
             <p class="lead">{t(Msg::TokensLead)}</p>
-            {new_token(create)}
+            {new_token(create, tokens)}
             <Loaded resource=tokens let:list>
                 {token_list(list, revoke)}
             </Loaded>
@@ -112,22 +116,42 @@ fn origin() -> String {
 }
 
 /// The form that creates a token, and the new token (shown this once) with a `curl` example.
-fn new_token(create: ServerAction<CreateToken>) -> impl IntoView {
+fn new_token(
+    create: ServerAction<CreateToken>,
+    tokens: Resource<Result<Vec<ApiTokenInfo>, AppError>>,
+) -> impl IntoView {
+    let locale = use_locale();
+    let expiry = move |token: &str| {
+        let list = tokens.get().and_then(Result::ok)?;
+        let at = expiry_of(&list, token)?;
+        Some(locale.fmt(Msg::SecAuditExpiresOn, &[("when", &moment(&at))]))
+    };
     view! {
         <section class="card">
             <ActionForm action=create attr:class="form-inline" attr:data-testid="token-form">
                 <label>{t(Msg::TokensName)}
                     <input type="text" name="name" required maxlength="80" placeholder=t(Msg::TokensNameHint) />
                 </label>
+                <label>{t(Msg::SecAuditTokensExpiry)}
+                    <select name="expires_in_days" data-testid="token-expiry">
+                        {EXPIRY_CHOICES_DAYS.into_iter().map(|d| view! {
+                            <option value=d.to_string() selected=d == DEFAULT_EXPIRY_DAYS>
+                                {locale.fmt(Msg::SecAuditDays, &[("n", &d.to_string())])}
+                            </option>
+                        }).collect_view()}
+                    </select>
+                </label>
                 <button type="submit">{t(Msg::TokensCreate)}</button>
             </ActionForm>
             <ActionError action=create />
             {move || create.value().get().and_then(Result::ok).map(|token| {
                 let curl = curl_example(&origin(), &token);
+                let expires = { let token = token.clone(); move || expiry(&token) };
                 view! {
                     <div class="callout callout-ok" role="status">
                         <p><strong>{t(Msg::TokensCreated)}</strong></p>
                         <p><code class="token" data-testid="new-token">{token}</code></p>
+                        <p data-testid="new-token-expiry">{expires}</p>
                         <h3>{t(Msg::TokensCurlTitle)}</h3>
                         <p>{t(Msg::TokensCurlLead)}</p>
                         <pre class="json" data-testid="curl-example">{curl}</pre>
@@ -152,14 +176,18 @@ fn token_list(list: Vec<ApiTokenInfo>, revoke: ServerAction<RevokeToken>) -> Any
                 <th>{t(Msg::TokensColToken)}</th>
                 <th>{t(Msg::TokensColScope)}</th>
                 <th>{t(Msg::TokensColCreated)}</th>
+                <th>{t(Msg::SecAuditColExpires)}</th>
                 <th>{t(Msg::TokensColUsed)}</th>
                 <th></th>
             </tr></thead>
             <tbody>
                 {list.into_iter().map(|tk| {
-                    let state = match &tk.revoked_at {
-                        Some(when) => view! { <span class="tag">{locale.fmt(Msg::TokensRevoked, &[("when", when)])}</span> }.into_any(),
-                        None => view! {
+                    let state = match (&tk.revoked_at, ended(&tk)) {
+                        (Some(_), _) | (None, Some(_)) => {
+                            let text = ended(&tk).map(|(msg, when)| locale.fmt(msg, &[("when", &moment(&when))]));
+                            view! { <span class="tag" data-testid="token-state">{text}</span> }.into_any()
+                        }
+                        (None, None) => view! {
                             <ActionForm action=revoke attr:class="inline-form">
                                 <input type="hidden" name="id" value=tk.id.to_string() />
                                 <button type="submit" class="small danger">{t(Msg::TokensRevoke)}</button>
@@ -171,8 +199,9 @@ fn token_list(list: Vec<ApiTokenInfo>, revoke: ServerAction<RevokeToken>) -> Any
                             <td>{tk.name.clone()}</td>
                             <td><code>{format!("{}…", tk.prefix)}</code></td>
                             <td>{tk.team_name.clone()} " · " {t(tk.role.label())}</td>
-                            <td>{tk.created_at.clone()}</td>
-                            <td>{tk.last_used_at.clone().unwrap_or_else(|| t(Msg::TokensNeverUsed).to_string())}</td>
+                            <td>{moment(&tk.created_at)}</td>
+                            <td data-testid="token-expires">{tk.expires_at.as_deref().map(moment).unwrap_or_default()}</td>
+                            <td data-testid="token-used">{tk.last_used_at.as_deref().map_or_else(|| t(Msg::TokensNeverUsed).to_string(), moment)}</td>
                             <td>{state}</td>
                         </tr>
                     }

@@ -108,6 +108,8 @@ pub(super) fn action_name(locale: Locale, action: Action) -> &'static str {
         Action::Approve => Msg::OrdersAApprove,
         Action::Reject => Msg::OrdersAReject,
         Action::Reopen => Msg::OrdersAReopen,
+        // Site events (admin actions) never belong to an order; named with the audit page's words.
+        site => crate::texts::audit::action_msg(site),
     })
 }
 
