@@ -47,7 +47,7 @@ fn user_add_reads_the_password_from_stdin_and_checks_it() {
     let short = run(
         &db,
         &["user", "add", "--email", "a@example.com", "--role", "admin"],
-        "short\n",
+        "xq7#k\n",
     );
     assert_eq!(short.status.code(), Some(2), "{}", text(&short.stderr));
     assert!(text(&short.stderr).contains("at least 12 characters"));

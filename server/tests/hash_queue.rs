@@ -2,8 +2,6 @@
 //! the queue are refused at once with 503 and `Retry-After`, none hangs, and a refused attempt
 //! is not counted against anyone. Alone in its binary: the queue is one per process.
 
-#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
-
 mod common;
 
 use common::TestApp;

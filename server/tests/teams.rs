@@ -176,7 +176,7 @@ async fn creating_users_validates_and_writes_nothing_on_failure() {
     let short = app
         .call(
             "/api/admin/create_user",
-            &base("x@example.com", "short", "", "engineer"),
+            &base("x@example.com", "xq7#k", "", "engineer"),
             Some(&admin),
         )
         .await;
