@@ -43,7 +43,7 @@ test("a token shows its expiry and last use, dies with a password change, and th
   await page.locator('input[name="current_password"]').fill(PASSWORD);
   await page.locator('input[name="new_password"]').fill(newPassword);
   await page.locator('input[name="new_password_confirm"]').fill(newPassword);
-  await page.locator('form button[type="submit"]').last().click();
+  await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.locator(".form-ok")).toBeVisible();
   const refused = await request.post("/api/v1/runs", {
     headers: { Authorization: `Bearer ${token}` },
