@@ -14,25 +14,10 @@ pub type Endpoint = (&'static str, String, Vec<(&'static str, String)>, Vec<&'st
 pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
     let (admin, pam, eve, max) = (w.admin.clone(), w.pam.clone(), w.eve.clone(), w.max.clone());
     let team = w.team.to_string();
-    let workload_form: Vec<(&'static str, String)> = [
-        ("name", "W"),
-        ("kind", "batch"),
-        ("model", ""),
-        ("precision", ""),
-        ("vram_peak_gib", "20"),
-        ("vram_peak_source", "measured"),
-        ("concurrency", "1"),
-        ("gpus_needed", "1"),
-        ("run_hours", "10"),
-        ("total_work_amount", ""),
-        ("total_work_unit", ""),
-        ("data_gb", "0"),
-        ("checkpoint_gb", "0"),
-        ("headroom_pct", "20"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k, v.to_string()))
-    .collect();
+    let workload_form: Vec<(&'static str, String)> = crate::common::workload_form("W")
+        .into_iter()
+        .map(|(k, v)| (k, v.to_string()))
+        .collect();
     let workload_numbers = vec![
         "vram_peak_gib",
         "concurrency",

@@ -299,22 +299,7 @@ impl TestApp {
 impl TestApp {
     /// A batch workload (20 GiB measured peak, one GPU, 10 h) as procurement; returns its id.
     pub async fn create_workload(&self, procurement: &str, name: &str) -> i64 {
-        let form = [
-            ("name", name),
-            ("kind", "batch"),
-            ("model", ""),
-            ("precision", ""),
-            ("vram_peak_gib", "20"),
-            ("vram_peak_source", "measured"),
-            ("concurrency", "1"),
-            ("gpus_needed", "1"),
-            ("run_hours", "10"),
-            ("total_work_amount", ""),
-            ("total_work_unit", ""),
-            ("data_gb", "0"),
-            ("checkpoint_gb", "0"),
-            ("headroom_pct", "20"),
-        ];
+        let form = workload_form(name);
         let res = self.call("/api/workloads/create", &form, Some(procurement)).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         res.body.trim().parse().expect("workload id")
@@ -439,4 +424,24 @@ pub fn l4_run() -> String {
         "throughput": { "value": 50.0, "unit": "samples/s" }, "duration_s": 900.0, "gpu_util_mean_pct": 90.0,
         "vram_peak_mib": 18000.0, "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry })
     .to_string()
+}
+
+/// The fields of a batch workload (20 GiB measured peak, one GPU, 10 h) named `name`.
+pub fn workload_form(name: &str) -> [(&'static str, &str); 14] {
+    [
+        ("name", name),
+        ("kind", "batch"),
+        ("model", ""),
+        ("precision", ""),
+        ("vram_peak_gib", "20"),
+        ("vram_peak_source", "measured"),
+        ("concurrency", "1"),
+        ("gpus_needed", "1"),
+        ("run_hours", "10"),
+        ("total_work_amount", ""),
+        ("total_work_unit", ""),
+        ("data_gb", "0"),
+        ("checkpoint_gb", "0"),
+        ("headroom_pct", "20"),
+    ]
 }

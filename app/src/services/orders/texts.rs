@@ -98,19 +98,9 @@ pub(super) fn fact_name(locale: Locale, fact: checklist::Fact) -> String {
     Msg::from_key(&format!("orders.fact_{key}")).map_or(key, |m| locale.t(m).to_string())
 }
 
-/// The name of an audit action in the order's history.
+/// The name of an audit action in the order's history (the audit page's words, one table).
 pub(super) fn action_name(locale: Locale, action: Action) -> &'static str {
-    locale.t(match action {
-        Action::Create => Msg::OrdersACreate,
-        Action::ItemAnswered => Msg::OrdersAItemAnswered,
-        Action::EvidenceAttached => Msg::OrdersAEvidenceAttached,
-        Action::Submit => Msg::OrdersASubmit,
-        Action::Approve => Msg::OrdersAApprove,
-        Action::Reject => Msg::OrdersAReject,
-        Action::Reopen => Msg::OrdersAReopen,
-        // Site events (admin actions) never belong to an order; named with the audit page's words.
-        site => crate::texts::audit::action_msg(site),
-    })
+    locale.t(crate::texts::audit::action_msg(action))
 }
 
 /// One difference between the quote and what a run observed.
