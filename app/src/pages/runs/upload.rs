@@ -30,9 +30,11 @@ pub struct RunFormChoices {
 #[server(endpoint = "runs/options")]
 pub async fn load_run_form() -> Result<RunFormChoices, AppError> {
     use crate::auth;
+    // Every context is read before the first await: a resource whose page is re-rendered
+    // meanwhile loses its owner, and with it the contexts.
     let (_, team) = auth::require_team(Capability::UploadRuns)?;
-    let (quotes, workloads) = super::choices(&auth::db()?, team.team_id).await?;
     let file_limit_mb = use_context::<RunFileLimit>().map_or(64, |l| l.0 / 1_000_000);
+    let (quotes, workloads) = super::choices(&auth::db()?, team.team_id).await?;
     Ok(RunFormChoices {
         quotes,
         workloads,

@@ -42,8 +42,11 @@ mod server {
 /// The caller's second factor.
 #[server(endpoint = "second_factor/state")]
 pub async fn second_factor_state() -> Result<SecondFactorStatus, AppError> {
+    // The pool is taken before the first await: this runs as a resource on the sign-off form,
+    // and a form re-rendered meanwhile loses its owner, and with it the contexts.
+    let db = crate::auth::db()?;
     let user = server::caller_user().await?;
-    crate::services::second_factor::status(&crate::auth::db()?, &user).await
+    crate::services::second_factor::status(&db, &user).await
 }
 
 /// Starts setting up an authenticator app: a new secret, as a QR code and as text. Works for the
