@@ -2,6 +2,8 @@
 
 pub mod audit;
 pub mod orders;
+/// Issue 15: the rental after an approved order.
+pub mod rentals;
 pub mod second_factor;
 pub mod tco;
 

@@ -13,6 +13,7 @@ pub mod orders;
 #[cfg(feature = "ssr")]
 pub mod password_quality;
 pub mod quotes;
+pub mod rentals;
 pub mod roles;
 pub mod run_checks;
 pub mod runs;

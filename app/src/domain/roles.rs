@@ -63,6 +63,10 @@ pub enum Capability {
     SubmitOrders,
     /// Approve or reject submitted orders.
     SignOffOrders,
+    // Issue 15 (rental part).
+    /// Record, stop, release and correct the rental of an approved order (the people who act on
+    /// orders; managers see it).
+    RecordRentals,
 }
 
 /// Team capabilities a site administrator also has in a team they belong to (“procurement and
@@ -88,6 +92,8 @@ pub const fn allows(role: TeamRole, capability: Capability) -> bool {
         UploadRuns => matches!(role, Engineer),
         AnswerChecklist => matches!(role, Engineer | Procurement),
         SignOffOrders => matches!(role, Manager),
+        // Issue 15 (rental part).
+        RecordRentals => matches!(role, Engineer | Procurement),
     }
 }
 
@@ -133,6 +139,11 @@ mod tests {
         assert!(!allows(Procurement, SignOffOrders));
         assert!(!allows(Engineer, SignOffOrders));
         assert!(!allows(Manager, SubmitOrders));
+        assert!(allows(Procurement, RecordRentals) && allows(Engineer, RecordRentals));
+        assert!(
+            !allows(Manager, RecordRentals),
+            "managers see rentals, they do not record them"
+        );
     }
 
     #[test]

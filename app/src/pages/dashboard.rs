@@ -104,6 +104,7 @@ fn board(caller: &Caller, board: Dashboard) -> impl IntoView + use<> {
     view! {
         {counts(board.counts)}
         <div class="card-grid">{todo} {is_manager.then(|| decisions(board.decisions))} {admin}</div>
+        {in_team.then(|| view! { <super::rentals_overdue::OverdueRentals /> })}
     }
 }
 

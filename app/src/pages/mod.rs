@@ -8,10 +8,13 @@ pub mod not_found;
 pub mod orders;
 pub mod quotes;
 pub mod rates;
+// Issue 15: overdue rentals on the dashboard, learned actuals on the cost page.
+pub mod rentals_overdue;
 pub mod runs;
 pub mod second_factor;
 pub mod setup;
 pub mod tco;
+pub mod tco_learned;
 pub mod team;
 pub mod vendors;
 pub mod workloads;

@@ -344,6 +344,7 @@ pub fn CostPage() -> impl IntoView {
                 } else {
                     view! {
                         {form(&c)}
+                        <super::tco_learned::LearnedDefaults />
                         {budget_form(&c)}
                         {results(&c)}
                     }.into_any()

@@ -5,6 +5,8 @@ pub mod audit;
 pub mod dashboard;
 pub mod orders;
 pub mod quote_import;
+/// Issue 15: the rental that follows an approved order.
+pub mod rentals;
 pub mod runs;
 pub mod second_factor;
 pub mod site_audit;

@@ -16,6 +16,8 @@ pub mod memberships;
 pub mod notification_mail;
 pub mod orders;
 pub mod quotes;
+/// Issue 15: the rental that follows an approved order.
+pub mod rentals;
 pub mod runs;
 pub mod second_factors;
 pub mod sessions;

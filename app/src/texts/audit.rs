@@ -29,6 +29,11 @@ pub const fn action_msg(action: Action) -> Msg {
         Action::TokenCreated => Msg::SecAuditATokenCreated,
         Action::TokenRevoked => Msg::SecAuditATokenRevoked,
         Action::SettingChanged => Msg::SecAuditASettingChanged,
+        // Rentals (issue 15).
+        Action::RentalRecorded => Msg::RentalsARecorded,
+        Action::RentalCorrected => Msg::RentalsACorrected,
+        Action::RentalStopped => Msg::RentalsAStopped,
+        Action::RentalReleased => Msg::RentalsAReleased,
     }
 }
 

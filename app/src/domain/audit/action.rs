@@ -54,11 +54,23 @@ pub enum Action {
     TokenRevoked,
     /// A site setting was changed (`setting`, `value` as text).
     SettingChanged,
+    // The rental that follows an approved order (issue 15, rental part); `order_id` is the order.
+    /// A rental was recorded (`rental_id`, `revision`, `started_at`, `planned_end_at`,
+    /// `resources`, `note`).
+    RentalRecorded,
+    /// A mistake in a rental was corrected before release (the same fields as recorded, with
+    /// `stopped_at`).
+    RentalCorrected,
+    /// The rental's compute was stopped; its resources are still held (`rental_id`, `stopped_at`).
+    RentalStopped,
+    /// The rental was released, with the actual hours (`rental_id`, `released_at`,
+    /// `setup_hours`, `data_prep_hours`, `rerun_hours`).
+    RentalReleased,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 21] = [
         Action::Create,
         Action::ItemAnswered,
         Action::EvidenceAttached,
@@ -76,6 +88,11 @@ impl Action {
         Action::TokenCreated,
         Action::TokenRevoked,
         Action::SettingChanged,
+        // Rentals (issue 15).
+        Action::RentalRecorded,
+        Action::RentalCorrected,
+        Action::RentalStopped,
+        Action::RentalReleased,
     ];
 
     /// The snake_case name, as serialized and hashed.
@@ -99,6 +116,11 @@ impl Action {
             Action::TokenCreated => "token_created",
             Action::TokenRevoked => "token_revoked",
             Action::SettingChanged => "setting_changed",
+            // Rentals (issue 15).
+            Action::RentalRecorded => "rental_recorded",
+            Action::RentalCorrected => "rental_corrected",
+            Action::RentalStopped => "rental_stopped",
+            Action::RentalReleased => "rental_released",
         }
     }
 
@@ -114,6 +136,11 @@ impl Action {
                 | Action::Approve
                 | Action::Reject
                 | Action::Reopen
+                // Rentals (issue 15).
+                | Action::RentalRecorded
+                | Action::RentalCorrected
+                | Action::RentalStopped
+                | Action::RentalReleased
         )
     }
 }

@@ -2,6 +2,9 @@
 
 pub mod detail;
 mod fields;
+// Issue 15: the rental section of an approved order.
+pub mod rental;
+mod rental_forms;
 
 use crate::{
     components::{guard::member_page, loaded::Loaded},

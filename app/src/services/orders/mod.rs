@@ -342,5 +342,10 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
     let record = crate::services::audit::export_order(db, order_id)
         .await?
         .ok_or(AppError::NotFound)?;
-    serde_json::to_value(record).map_err(|_| AppError::Internal)
+    let mut value = serde_json::to_value(record).map_err(|_| AppError::Internal)?;
+    // Issue 15: the rental that followed the approval, beside the record.
+    if let Some(rental) = crate::services::rentals::export(db, team_id, order_id).await? {
+        value["rental"] = rental;
+    }
+    Ok(value)
 }

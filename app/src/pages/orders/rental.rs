@@ -1,0 +1,181 @@
+//! The rental section of an approved order (issue 15): running / stopped but not released /
+//! released, started, planned end, the resources, what it costs per day now; for procurement
+//! and engineers the forms to record it, stop it, release it with the actual hours, and correct
+//! a mistake before release. Managers see it. Prints with the order record.
+
+use super::rental_forms::{correct_form, record_form, release_form, stop_form};
+use crate::{
+    components::loaded::Loaded,
+    domain::rentals::RentalState,
+    error::AppError,
+    i18n::{Msg, t},
+    views::rentals::{RentalSection, RentalShown},
+};
+use leptos::prelude::*;
+
+/// The rental section of one of the team's orders.
+#[server(endpoint = "rentals/get")]
+pub async fn load_rental(order_id: i64) -> Result<RentalSection, AppError> {
+    use crate::{app::request_locale, auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    rentals::section(&auth::db()?, &caller, &team, order_id, request_locale()).await
+}
+
+/// Records the rental of an approved order: the start (UTC), the vendor's resource ids one per
+/// line, a note. Answers the rental's id.
+#[server(endpoint = "rentals/record")]
+pub async fn record_rental(
+    order_id: i64,
+    started_at: String,
+    resources: String,
+    #[server(default)] note: String,
+) -> Result<i64, AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    let form = rentals::RecordForm {
+        started_at,
+        resources,
+        note,
+    };
+    rentals::record(&auth::db()?, &caller, &team, order_id, &form).await
+}
+
+/// Marks the rental stopped at `stopped_at` (UTC; empty: now). Its resources are still held.
+#[server(endpoint = "rentals/stop")]
+pub async fn stop_rental(order_id: i64, #[server(default)] stopped_at: String) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    rentals::stop(&auth::db()?, &caller, &team, order_id, &stopped_at).await
+}
+
+/// Releases the rental at `released_at` (UTC; empty: now) with the actual hours.
+#[server(endpoint = "rentals/release")]
+pub async fn release_rental(
+    order_id: i64,
+    #[server(default)] released_at: String,
+    setup_hours: String,
+    data_prep_hours: String,
+    rerun_hours: String,
+) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    let form = rentals::ReleaseForm {
+        released_at,
+        setup_hours,
+        data_prep_hours,
+        rerun_hours,
+    };
+    rentals::release(&auth::db()?, &caller, &team, order_id, &form).await
+}
+
+/// Corrects the start, the stop (empty: not stopped), the resources or the note before release.
+#[server(endpoint = "rentals/correct")]
+pub async fn correct_rental(
+    order_id: i64,
+    started_at: String,
+    #[server(default)] stopped_at: String,
+    resources: String,
+    #[server(default)] note: String,
+) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    let form = rentals::CorrectForm {
+        started_at,
+        stopped_at,
+        resources,
+        note,
+    };
+    rentals::correct(&auth::db()?, &caller, &team, order_id, &form).await
+}
+
+/// The message of a rental state.
+#[must_use]
+pub const fn rental_state_msg(s: RentalState) -> Msg {
+    match s {
+        RentalState::Running => Msg::RentalsStateRunning,
+        RentalState::Stopped => Msg::RentalsStateStopped,
+        RentalState::Released => Msg::RentalsStateReleased,
+    }
+}
+
+/// The badge class of a rental state (a stopped rental still bills: a warning).
+const fn state_class(s: RentalState) -> &'static str {
+    match s {
+        RentalState::Running => "verdict",
+        RentalState::Stopped => "verdict verdict-warn",
+        RentalState::Released => "verdict verdict-valid",
+    }
+}
+
+/// The rental section of order `order_id` (mounted on the order page; shows nothing until the
+/// order is approved, unless a rental was recorded).
+#[component]
+pub fn RentalCard(order_id: i64) -> impl IntoView {
+    let data = Resource::new(move || order_id, load_rental);
+    view! {
+        <Loaded resource=data quiet=true let:s>
+            {(s.approved || s.rental.is_some()).then(|| card(&s))}
+        </Loaded>
+    }
+}
+
+fn card(s: &RentalSection) -> impl IntoView + use<> {
+    let order_id = s.order_id;
+    let can_act = s.can_act;
+    let planned = s.time_to_finish_h.clone();
+    view! {
+        <section class="card" data-testid="rental">
+            <h2>{t(Msg::RentalsTitle)}</h2>
+            {match s.rental.clone() {
+                Some(r) => view! {
+                    {facts(&r)}
+                    {(can_act && r.state != RentalState::Released).then(|| view! {
+                        <div class="no-print">
+                            {(r.state == RentalState::Running).then(|| stop_form(order_id))}
+                            {release_form(order_id)}
+                            {correct_form(order_id, &r)}
+                        </div>
+                    })}
+                }.into_any(),
+                None => view! {
+                    <p data-testid="rental-none">{t(Msg::RentalsNone)}</p>
+                    {planned.as_ref().map(|h| view! { <p class="hint">{crate::i18n::use_locale().fmt(Msg::RentalsPlannedHint, &[("hours", h)])}</p> })}
+                    {can_act.then(|| record_form(order_id))}
+                }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// What the rental is: its state, times, resources and cost per day now.
+fn facts(r: &RentalShown) -> impl IntoView + use<> {
+    let dash = || "—".to_string();
+    view! {
+        <p>
+            <span class=state_class(r.state) data-testid="rental-state">{t(rental_state_msg(r.state))}</span>
+            {r.overdue.clone().map(|o| view! { " " <span class="verdict verdict-invalid" data-testid="rental-overdue">{o}</span> })}
+        </p>
+        <dl class="facts">
+            <dt>{t(Msg::RentalsStarted)}</dt><dd data-testid="rental-started">{r.started_at.clone()}</dd>
+            <dt>{t(Msg::RentalsPlannedEnd)}</dt><dd data-testid="rental-planned-end">{r.planned_end_at.clone()}</dd>
+            <dt>{t(Msg::RentalsStopped)}</dt><dd data-testid="rental-stopped">{r.stopped_at.clone().unwrap_or_else(dash)}</dd>
+            <dt>{t(Msg::RentalsReleased)}</dt><dd data-testid="rental-released">{r.released_at.clone().unwrap_or_else(dash)}</dd>
+            <dt>{t(Msg::RentalsHours)}</dt>
+            <dd data-testid="rental-hours">{crate::i18n::use_locale().fmt(Msg::RentalsHoursValue, &[("running", &r.running_h), ("stopped", &r.stopped_h)])}</dd>
+            <dt>{t(Msg::RentalsResources)}</dt>
+            <dd><ul data-testid="rental-resources">{r.resources.iter().map(|id| view! { <li><code>{id.clone()}</code></li> }).collect_view()}</ul></dd>
+            <dt>{t(Msg::RentalsPerDay)}</dt>
+            <dd>
+                <strong data-testid="rental-per-day">{r.per_day.clone().unwrap_or_else(dash)}</strong>
+                {(!r.per_day_lines.is_empty()).then(|| view! {
+                    " (" {r.per_day_lines.iter().map(|(l, a)| format!("{l} {a}")).collect::<Vec<_>>().join(" + ")} ")"
+                })}
+            </dd>
+            {r.actual_hours.clone().map(|(s, d, x)| view! {
+                <dt>{t(Msg::RentalsActuals)}</dt>
+                <dd data-testid="rental-actuals">{crate::i18n::use_locale().fmt(Msg::RentalsActualsValue, &[("setup", &s), ("prep", &d), ("rerun", &x)])}</dd>
+            })}
+            {(!r.note.is_empty()).then(|| view! { <dt>{t(Msg::RentalsNote)}</dt><dd>{r.note.clone()}</dd> })}
+        </dl>
+    }
+}

@@ -1,0 +1,142 @@
+//! The forms of the rental section: record, stop, release with the actual hours, correct.
+//! Times are UTC, typed `YYYY-MM-DD HH:MM` (a `datetime-local` field sends that form); each
+//! rejected field's message is beside it. After a success the page reloads.
+
+use super::{
+    fields::{FieldNote, FormError, invalid, issues_of, message_id},
+    rental::{CorrectRental, RecordRental, ReleaseRental, StopRental},
+};
+use crate::{
+    components::forms::reload_on_success,
+    i18n::{Msg, t},
+    views::rentals::RentalShown,
+};
+use leptos::prelude::*;
+
+/// The form value of a stored time (`2026-12-01T08:00:00Z` → `2026-12-01T08:00`).
+fn local_value(stored: &str) -> String {
+    stored.get(..16).unwrap_or(stored).to_string()
+}
+
+/// Records the rental (no rental yet).
+pub(super) fn record_form(order_id: i64) -> impl IntoView {
+    let action = ServerAction::<RecordRental>::new();
+    reload_on_success(action, "");
+    let issues = issues_of(action, None);
+    view! {
+        <ActionForm action attr:class="form no-print" attr:data-testid="rental-record-form">
+            <input type="hidden" name="order_id" value=order_id.to_string() />
+            <label>{t(Msg::RentalsFStartedAt)}
+                <input type="datetime-local" name="started_at" required data-testid="rental-started-at"
+                    aria-invalid=invalid(issues, "started_at") aria-describedby=message_id("started_at", "rental-record") />
+            </label>
+            <FieldNote issues field="started_at" scope="rental-record" />
+            <label>{t(Msg::RentalsFResources)}
+                <textarea name="resources" rows="3" required data-testid="rental-resources-input" placeholder="i-0abc123\nvol-0def456"
+                    aria-invalid=invalid(issues, "resources") aria-describedby=message_id("resources", "rental-record")></textarea>
+            </label>
+            <FieldNote issues field="resources" scope="rental-record" />
+            <label>{t(Msg::RentalsFNote)}
+                <textarea name="note" rows="2" aria-invalid=invalid(issues, "note") aria-describedby=message_id("note", "rental-record")></textarea>
+            </label>
+            <FieldNote issues field="note" scope="rental-record" />
+            <button type="submit" data-testid="rental-record">{t(Msg::RentalsRecord)}</button>
+        </ActionForm>
+        <FormError action />
+    }
+}
+
+/// Marks it stopped (running only).
+pub(super) fn stop_form(order_id: i64) -> impl IntoView {
+    let action = ServerAction::<StopRental>::new();
+    reload_on_success(action, "");
+    let issues = issues_of(action, None);
+    view! {
+        <h3>{t(Msg::RentalsStopTitle)}</h3>
+        <p class="hint">{t(Msg::RentalsStopHint)}</p>
+        <ActionForm action attr:class="form-inline" attr:data-testid="rental-stop-form">
+            <input type="hidden" name="order_id" value=order_id.to_string() />
+            <label>{t(Msg::RentalsFStoppedAt)}
+                <input type="datetime-local" name="stopped_at" data-testid="rental-stopped-at"
+                    aria-invalid=invalid(issues, "stopped_at") aria-describedby=message_id("stopped_at", "rental-stop") />
+            </label>
+            <button type="submit" class="secondary" data-testid="rental-stop">{t(Msg::RentalsStop)}</button>
+        </ActionForm>
+        <FieldNote issues field="stopped_at" scope="rental-stop" />
+        <FormError action />
+    }
+}
+
+/// One actual-hours field of the release form.
+fn hours_field(issues: Signal<Vec<crate::error::FieldIssue>>, name: &'static str, label: Msg) -> impl IntoView {
+    view! {
+        <label>{t(label)}
+            <input type="text" inputmode="decimal" name=name required data-testid=format!("rental-{name}")
+                aria-invalid=invalid(issues, name) aria-describedby=message_id(name, "rental-release") />
+        </label>
+        <FieldNote issues field=name scope="rental-release" />
+    }
+}
+
+/// Releases it with the actual hours.
+pub(super) fn release_form(order_id: i64) -> impl IntoView {
+    let action = ServerAction::<ReleaseRental>::new();
+    reload_on_success(action, "");
+    let issues = issues_of(action, None);
+    view! {
+        <h3>{t(Msg::RentalsReleaseTitle)}</h3>
+        <p class="hint">{t(Msg::RentalsReleaseHint)}</p>
+        <ActionForm action attr:class="form" attr:data-testid="rental-release-form">
+            <input type="hidden" name="order_id" value=order_id.to_string() />
+            <label>{t(Msg::RentalsFReleasedAt)}
+                <input type="datetime-local" name="released_at" data-testid="rental-released-at"
+                    aria-invalid=invalid(issues, "released_at") aria-describedby=message_id("released_at", "rental-release") />
+            </label>
+            <FieldNote issues field="released_at" scope="rental-release" />
+            {hours_field(issues, "setup_hours", Msg::RentalsFSetupHours)}
+            {hours_field(issues, "data_prep_hours", Msg::RentalsFDataPrepHours)}
+            {hours_field(issues, "rerun_hours", Msg::RentalsFRerunHours)}
+            <button type="submit" data-testid="rental-release">{t(Msg::RentalsRelease)}</button>
+        </ActionForm>
+        <FormError action />
+    }
+}
+
+/// Corrects a mistake before release (folded away).
+pub(super) fn correct_form(order_id: i64, r: &RentalShown) -> impl IntoView + use<> {
+    let action = ServerAction::<CorrectRental>::new();
+    reload_on_success(action, "");
+    let issues = issues_of(action, None);
+    let stopped = r.stopped_at.as_deref().map(local_value).unwrap_or_default();
+    let started = local_value(&r.started_at);
+    let (resources, note) = (r.resources.join("\n"), r.note.clone());
+    view! {
+        <details data-testid="rental-correct">
+            <summary>{t(Msg::RentalsCorrectTitle)}</summary>
+            <ActionForm action attr:class="form" attr:data-testid="rental-correct-form">
+                <input type="hidden" name="order_id" value=order_id.to_string() />
+                <label>{t(Msg::RentalsFStartedAt)}
+                    <input type="datetime-local" name="started_at" required value=started
+                        aria-invalid=invalid(issues, "started_at") aria-describedby=message_id("started_at", "rental-correct") />
+                </label>
+                <FieldNote issues field="started_at" scope="rental-correct" />
+                <label>{t(Msg::RentalsFStoppedAt)}
+                    <input type="datetime-local" name="stopped_at" value=stopped
+                        aria-invalid=invalid(issues, "stopped_at") aria-describedby=message_id("stopped_at", "rental-correct") />
+                </label>
+                <FieldNote issues field="stopped_at" scope="rental-correct" />
+                <label>{t(Msg::RentalsFResources)}
+                    <textarea name="resources" rows="3" required
+                        aria-invalid=invalid(issues, "resources") aria-describedby=message_id("resources", "rental-correct")>{resources}</textarea>
+                </label>
+                <FieldNote issues field="resources" scope="rental-correct" />
+                <label>{t(Msg::RentalsFNote)}
+                    <textarea name="note" rows="2">{note}</textarea>
+                </label>
+                <FieldNote issues field="note" scope="rental-correct" />
+                <button type="submit" class="secondary" data-testid="rental-correct-save">{t(Msg::RentalsCorrect)}</button>
+            </ActionForm>
+            <FormError action />
+        </details>
+    }
+}
