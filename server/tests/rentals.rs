@@ -1,0 +1,562 @@
+//! The rental after an approved order (issue 15) through the router: record it, see it
+//! running with its planned end and cost per day, stop it, see it on the dashboard's overdue
+//! list, release it with the actual hours; the refusals (not approved, times out of order,
+//! bad resource lines, another team's order, roles) leave nothing written; every step is in
+//! the order's audit chain and export; released actuals are offered to the cost comparison.
+
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
+mod common;
+
+use app::domain::{
+    checklist::{Expert, OrderKind, applicable_items},
+    rentals::Instant,
+};
+use common::{PASSWORD, TestApp};
+use http::StatusCode;
+use serde_json::Value;
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+/// `hours` ago, as the form may send it (UTC).
+fn ago(hours: i64) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    Instant::from_unix(i64::try_from(now).unwrap() - hours * 3600).to_string()
+}
+
+struct Desk {
+    app: TestApp,
+    pam: String,
+    eve: String,
+    max: String,
+    bob: String,
+    quote: i64,
+    run: i64,
+    workload: i64,
+}
+
+/// Team A (pam procurement, eve engineer, max manager) with a batch workload (10 h, so the
+/// frozen estimate's time to finish is 1 h setup + 10 h × 1.1 = 12 h), an L4 quote at 4.00/h
+/// with 100 + 200 GB of disk at 0.30/GB-month and an IP at 0.05/h, and a valid run; team B (bob,
+/// procurement).
+async fn desk() -> Desk {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let a = app.create_team(&admin, "A").await;
+    let b = app.create_team(&admin, "B").await;
+    for (email, team, role) in [
+        ("pam", a, "procurement"),
+        ("eve", a, "engineer"),
+        ("max", a, "manager"),
+        ("bob", b, "procurement"),
+    ] {
+        app.create_member(&admin, &format!("{email}@example.com"), team, role)
+            .await;
+    }
+    let mut cookies = Vec::new();
+    for who in ["pam", "eve", "max", "bob"] {
+        cookies.push(app.login(&format!("{who}@example.com"), PASSWORD).await);
+    }
+    let [pam, eve, max, bob]: [String; 4] = cookies.try_into().unwrap();
+    let workload = app.create_workload(&pam, "Batch job").await;
+    let prices = [
+        ("spec.system_disk_gb", "100"),
+        ("spec.data_disk_gb", "200"),
+        ("price.disk_price_gb_month", "0.30"),
+        ("price.public_ip_hourly", "0.05"),
+    ];
+    let quote = app.create_quote_with(&pam, "L4-1", &prices).await;
+    let token = app.create_token(&eve, "ci").await;
+    let run = app.upload_valid_l4_run(&token, quote, workload).await;
+    Desk {
+        app,
+        pam,
+        eve,
+        max,
+        bob,
+        quote,
+        run,
+        workload,
+    }
+}
+
+impl Desk {
+    /// A draft order choosing the desk's quote and run.
+    async fn draft(&self, title: &str) -> i64 {
+        let order = self.app.create_order(&self.pam, title, self.workload).await;
+        let (o, q, r) = (order.to_string(), self.quote.to_string(), self.run.to_string());
+        let select = [
+            ("order_id", o.as_str()),
+            ("quote_id", q.as_str()),
+            ("considered[]", q.as_str()),
+            ("runs[]", r.as_str()),
+            ("waiver", ""),
+        ];
+        let res = self.app.call("/api/orders/select", &select, Some(&self.pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        order
+    }
+
+    /// The draft answered, submitted and approved by the manager.
+    async fn approve(&self, order: i64) {
+        let (o, r) = (order.to_string(), self.run.to_string());
+        for item in applicable_items(OrderKind::Batch, false) {
+            let who = if item.expert == Expert::Engineer {
+                &self.eve
+            } else {
+                &self.pam
+            };
+            let form = [
+                ("order_id", o.as_str()),
+                ("item_id", item.id),
+                ("status", "confirmed"),
+                ("status_note", ""),
+                ("answer", "checked"),
+                ("evidence_run", r.as_str()),
+                ("evidence_note", "see the run"),
+            ];
+            let res = self.app.call("/api/orders/answer", &form, Some(who)).await;
+            assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
+        }
+        let res = self
+            .app
+            .call("/api/orders/submit", &[("order_id", &o)], Some(&self.pam))
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        let decide = [
+            ("order_id", o.as_str()),
+            ("decision", "approve"),
+            ("password", PASSWORD),
+            ("comment", "ok"),
+        ];
+        let res = self.app.call("/api/orders/decide", &decide, Some(&self.max)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    }
+
+    async fn record(&self, who: &str, order: i64, started_at: &str, resources: &str) -> common::Answer {
+        let o = order.to_string();
+        let form = [
+            ("order_id", o.as_str()),
+            ("started_at", started_at),
+            ("resources", resources),
+            ("note", "node 1"),
+        ];
+        self.app.call("/api/rentals/record", &form, Some(who)).await
+    }
+
+    async fn section(&self, who: &str, order: i64) -> Value {
+        let res = self
+            .app
+            .call("/api/rentals/get", &[("order_id", &order.to_string())], Some(who))
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        json(&res.body)
+    }
+
+    async fn overdue(&self, who: &str) -> Value {
+        let res = self.app.call("/api/rentals/overdue", &[], Some(who)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        json(&res.body)
+    }
+
+    async fn release(&self, order: i64, at: &str, setup: &str) -> common::Answer {
+        let o = order.to_string();
+        let form = [
+            ("order_id", o.as_str()),
+            ("released_at", at),
+            ("setup_hours", setup),
+            ("data_prep_hours", "1.5"),
+            ("rerun_hours", "0.5"),
+        ];
+        self.app.call("/api/rentals/release", &form, Some(&self.eve)).await
+    }
+
+    async fn correct(&self, order: i64, started: &str, stopped: &str) -> common::Answer {
+        let o = order.to_string();
+        let form = [
+            ("order_id", o.as_str()),
+            ("started_at", started),
+            ("stopped_at", stopped),
+            ("resources", "i-right\nvol-1"),
+            ("note", "typo"),
+        ];
+        self.app.call("/api/rentals/correct", &form, Some(&self.eve)).await
+    }
+
+    async fn learned(&self, cookie: &str, query: &str) -> Value {
+        let w = self.workload.to_string();
+        let res = self
+            .app
+            .call(
+                "/api/rentals/learned",
+                &[("workload_id", w.as_str()), ("query", query)],
+                Some(cookie),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        json(&res.body)
+    }
+
+    /// (rentals, rental resources, audit events) in the database.
+    async fn counts(&self) -> (i64, i64, i64) {
+        let one =
+            |sql: &'static str| async move { sqlx::query_scalar::<_, i64>(sql).fetch_one(&self.app.db).await.unwrap() };
+        (
+            one("SELECT count(*) FROM rentals").await,
+            one("SELECT count(*) FROM rental_resources").await,
+            one("SELECT count(*) FROM audit_events").await,
+        )
+    }
+}
+
+/// The field and code of a 422 answer.
+fn field_error(res: &common::Answer) -> (String, String, Option<String>) {
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    let v = json(&res.body);
+    let d = &v["detail"][0];
+    (
+        d["field"].as_str().unwrap().to_string(),
+        d["code"].as_str().unwrap().to_string(),
+        d["limit"].as_str().map(str::to_string),
+    )
+}
+
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one rental's story, read top to bottom")]
+async fn a_rental_is_recorded_on_an_approved_order_stopped_listed_as_overdue_and_released() {
+    let d = desk().await;
+    let order = d.draft("L4 batch").await;
+    let before = d.counts().await;
+
+    // A draft has no rental.
+    let res = d.record(&d.pam, order, &ago(72), "i-0abc").await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{}", res.body);
+    assert!(res.body.contains("rentals.r_not_approved"), "{}", res.body);
+    assert_eq!(d.section(&d.pam, order).await["approved"], false);
+
+    d.approve(order).await;
+    let before = (before.0, before.1, d.counts().await.2);
+    let s = d.section(&d.pam, order).await;
+    assert_eq!(
+        (
+            s["approved"].as_bool(),
+            s["can_act"].as_bool(),
+            s["time_to_finish_h"].as_str()
+        ),
+        (Some(true), Some(true), Some("12"))
+    );
+    assert_eq!(d.section(&d.max, order).await["can_act"], false, "managers see");
+
+    // Refusals: roles, another team, bad times and resource lines; nothing is written.
+    assert_eq!(
+        d.record(&d.max, order, &ago(72), "i-0abc").await.status,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        d.record(&d.bob, order, &ago(72), "i-0abc").await.status,
+        StatusCode::NOT_FOUND
+    );
+    let bob = d
+        .app
+        .call("/api/rentals/get", &[("order_id", &order.to_string())], Some(&d.bob))
+        .await;
+    assert_eq!(bob.status, StatusCode::NOT_FOUND);
+    let duplicate = d.record(&d.pam, order, &ago(72), "i-0abc\nvol-1\ni-0abc").await;
+    assert_eq!(
+        field_error(&duplicate),
+        ("resources".into(), "resource_duplicate".into(), Some("3".into()))
+    );
+    let spaced = d.record(&d.pam, order, &ago(72), "i-0abc\nvol 1").await;
+    assert_eq!(field_error(&spaced).1, "resource_whitespace");
+    assert_eq!(
+        field_error(&d.record(&d.pam, order, &ago(-2), "i-1").await).1,
+        "rental_in_future"
+    );
+    assert_eq!(
+        field_error(&d.record(&d.pam, order, "yesterday", "i-1").await).1,
+        "rental_time"
+    );
+    assert_eq!(
+        field_error(&d.record(&d.pam, order, &ago(72), " \n ").await),
+        ("resources".into(), "required".into(), None)
+    );
+    assert_eq!(d.counts().await, before, "nothing half-written");
+
+    // Recorded three days ago: running, planned end = start + 12 h, so overdue by 60 h.
+    let started = ago(72);
+    let res = d.record(&d.eve, order, &started, "i-0abc\n vol-0def \n\neip-1").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let s = d.section(&d.max, order).await;
+    let r = &s["rental"];
+    assert_eq!(r["state"], "running");
+    assert_eq!(r["started_at"].as_str(), Some(started.as_str()));
+    let planned = Instant::parse(&started)
+        .unwrap()
+        .plus_hours(rust_decimal::Decimal::from(12))
+        .unwrap()
+        .to_string();
+    assert_eq!(r["planned_end_at"].as_str(), Some(planned.as_str()));
+    assert_eq!(r["resources"], serde_json::json!(["i-0abc", "vol-0def", "eip-1"]));
+    // 4.00 × 24 = 96.00 compute + 300 GB × 0.30 ÷ 30 = 3.00 disk + 0.05 × 24 = 1.20 IP.
+    assert_eq!(r["per_day_exact"], "100.20");
+    assert_eq!(r["per_day"], "¥100.20");
+    assert!(
+        r["overdue"].as_str().unwrap().contains("60 h past its planned end"),
+        "{r}"
+    );
+    let again = d.record(&d.pam, order, &ago(10), "i-2").await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert!(again.body.contains("rentals.r_already"));
+
+    let list = d.overdue(&d.max).await;
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(
+        (
+            list[0]["order_id"].as_i64(),
+            list[0]["state"].as_str(),
+            list[0]["per_day_exact"].as_str()
+        ),
+        (Some(order), Some("running"), Some("100.20"))
+    );
+    assert!(
+        d.overdue(&d.bob).await.as_array().unwrap().is_empty(),
+        "another team's list"
+    );
+
+    // Stopped 30 h ago (not before the start): stopped but not released, disks and IP still bill.
+    let o = order.to_string();
+    let early = d
+        .app
+        .call(
+            "/api/rentals/stop",
+            &[("order_id", &o), ("stopped_at", &ago(80))],
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(
+        field_error(&early),
+        ("stopped_at".into(), "stop_before_start".into(), None)
+    );
+    let res = d
+        .app
+        .call(
+            "/api/rentals/stop",
+            &[("order_id", &o), ("stopped_at", &ago(30))],
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let r = d.section(&d.pam, order).await["rental"].clone();
+    assert_eq!(
+        (
+            r["state"].as_str(),
+            r["per_day_exact"].as_str(),
+            r["running_h"].as_str()
+        ),
+        (Some("stopped"), Some("4.20"), Some("42"))
+    );
+    let list = d.overdue(&d.pam).await;
+    assert_eq!(
+        (list[0]["state"].as_str(), list[0]["per_day"].as_str()),
+        (Some("stopped"), Some("¥4.20"))
+    );
+    assert!(
+        list[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("stopped 30 h ago and not released"),
+        "{list}"
+    );
+    let res = d.app.call("/api/rentals/stop", &[("order_id", &o)], Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "once");
+
+    // Release: before the start is refused with nothing written; then released with the hours.
+    let events = d.counts().await.2;
+    assert_eq!(
+        field_error(&d.release(order, &ago(100), "3").await),
+        ("released_at".into(), "release_before_start".into(), None)
+    );
+    assert_eq!(
+        field_error(&d.release(order, &ago(1), "-1").await),
+        ("setup_hours".into(), "negative".into(), None)
+    );
+    assert_eq!(
+        field_error(&d.release(order, &ago(1), "lots").await).1,
+        "invalid_number"
+    );
+    assert_eq!(d.counts().await.2, events, "no event for a refused release");
+    assert_eq!(d.section(&d.pam, order).await["rental"]["released_at"], Value::Null);
+    let res = d.release(order, &ago(1), "3").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let r = d.section(&d.pam, order).await["rental"].clone();
+    assert_eq!(
+        (r["state"].as_str(), r["per_day_exact"].as_str()),
+        (Some("released"), Some("0"))
+    );
+    assert_eq!(r["actual_hours"], serde_json::json!(["3", "1.5", "0.5"]));
+    assert!(d.overdue(&d.pam).await.as_array().unwrap().is_empty());
+    let res = d.app.call("/api/rentals/stop", &[("order_id", &o)], Some(&d.pam)).await;
+    assert!(
+        res.status == StatusCode::CONFLICT && res.body.contains("rentals.r_released"),
+        "{}",
+        res.body
+    );
+
+    // Every step is in the order's chain, which still verifies, and in its export.
+    let actions: Vec<String> = sqlx::query_scalar("SELECT action FROM audit_events WHERE order_id = ? ORDER BY seq")
+        .bind(order)
+        .fetch_all(&d.app.db)
+        .await
+        .unwrap();
+    let tail: Vec<&str> = actions.iter().rev().take(3).rev().map(String::as_str).collect();
+    assert_eq!(tail, ["rental_recorded", "rental_stopped", "rental_released"]);
+    app::services::audit::verify(&d.app.db)
+        .await
+        .unwrap()
+        .expect("the chain verifies");
+    let export = d
+        .app
+        .get(&format!("/orders/{order}/export.json"), Some(&d.max), None)
+        .await;
+    assert_eq!(export.status, StatusCode::OK);
+    let export = json(&export.body);
+    assert_eq!(
+        (
+            export["rental"]["state"].as_str(),
+            export["rental"]["setup_hours"].as_str()
+        ),
+        (Some("released"), Some("3"))
+    );
+    assert_eq!(export["rental"]["resources"][2], "eip-1");
+    let view = json(&d.app.call("/api/orders/get", &[("id", &o)], Some(&d.max)).await.body);
+    assert!(
+        view["history"].to_string().contains("Rental released"),
+        "the order's history names the step"
+    );
+}
+
+#[tokio::test]
+async fn a_mistake_is_corrected_before_release_and_the_record_is_locked_after() {
+    let d = desk().await;
+    let order = d.draft("Fix me").await;
+    d.approve(order).await;
+    let res = d.record(&d.pam, order, &ago(5), "i-wrong").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let o = order.to_string();
+    let early = d.correct(order, &ago(6), &ago(7)).await;
+    assert_eq!(field_error(&early).1, "stop_before_start");
+    assert_eq!(
+        d.section(&d.pam, order).await["rental"]["resources"],
+        serde_json::json!(["i-wrong"]),
+        "unchanged"
+    );
+    let res = d.correct(order, &ago(6), "").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let r = d.section(&d.pam, order).await["rental"].clone();
+    assert_eq!(r["resources"], serde_json::json!(["i-right", "vol-1"]));
+    let (start, end) = (
+        Instant::parse(r["started_at"].as_str().unwrap()).unwrap(),
+        Instant::parse(r["planned_end_at"].as_str().unwrap()).unwrap(),
+    );
+    assert_eq!(
+        end.unix() - start.unix(),
+        12 * 3600,
+        "the planned end moves with the start"
+    );
+    let six = Instant::parse(&ago(6)).unwrap().unix();
+    assert!((six - start.unix()).abs() < 60, "started six hours ago: {start}");
+    let form = [
+        ("order_id", o.as_str()),
+        ("setup_hours", "2"),
+        ("data_prep_hours", "0"),
+        ("rerun_hours", "0"),
+    ];
+    assert_eq!(
+        d.app.call("/api/rentals/release", &form, Some(&d.pam)).await.status,
+        StatusCode::OK
+    );
+    let res = d.correct(order, &ago(6), "").await;
+    assert!(
+        res.status == StatusCode::CONFLICT && res.body.contains("rentals.r_released"),
+        "{}",
+        res.body
+    );
+}
+
+#[tokio::test]
+async fn released_actuals_are_offered_to_the_next_comparison_of_the_same_kind() {
+    let d = desk().await;
+    let w = d.workload.to_string();
+    let query = format!("workload={w}&picked=1&q={}&setup_h=1", d.quote);
+    assert_eq!(
+        d.learned(&d.pam, &query).await["offer"],
+        Value::Null,
+        "nothing learned yet"
+    );
+    for (setup, hours_ago) in [("3", 40), ("4", 30)] {
+        let order = d.draft(&format!("Run {setup}")).await;
+        d.approve(order).await;
+        assert_eq!(
+            d.record(&d.pam, order, &ago(hours_ago), "i-1").await.status,
+            StatusCode::OK
+        );
+        let o = order.to_string();
+        let stop = ago(hours_ago - 20);
+        assert_eq!(
+            d.app
+                .call(
+                    "/api/rentals/stop",
+                    &[("order_id", &o), ("stopped_at", &stop)],
+                    Some(&d.pam)
+                )
+                .await
+                .status,
+            StatusCode::OK
+        );
+        let form = [
+            ("order_id", o.as_str()),
+            ("released_at", &ago(hours_ago - 22)),
+            ("setup_hours", setup),
+            ("data_prep_hours", "1"),
+            ("rerun_hours", "1"),
+        ];
+        let res = d.app.call("/api/rentals/release", &form, Some(&d.pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    }
+    let l = d.learned(&d.pam, &query).await;
+    // Two batch rentals: setup (3 + 4) ÷ 2 = 3.5 h; re-runs 1 h of 10 h compute = 10 %;
+    // 20 h running − (setup + 1 + 10 + 1) = 5 h and 4 h idle → 4.5; stopped 2 h each.
+    let (sentence, href) = (l["offer"][0].as_str().unwrap(), l["offer"][1].as_str().unwrap());
+    assert!(
+        sentence.contains("last 2 released rentals of Offline batch processing averaged 3.5 h setup"),
+        "{sentence}"
+    );
+    assert_eq!(
+        href,
+        format!(
+            "/tco?workload={w}&picked=1&q={}&setup_h=3.5&data_prep_h=1&rerun_pct=10&idle_h=4.5&stopped_h=2",
+            d.quote
+        )
+    );
+    assert_eq!(l["kinds"][0]["rentals"], 2);
+    assert!(
+        d.learned(&d.bob, &query).await["kinds"].as_array().unwrap().is_empty(),
+        "another team learns nothing from these"
+    );
+    // The link opens the comparison with those assumptions.
+    let res = d
+        .app
+        .call("/api/tco", &[("query", href.trim_start_matches("/tco?"))], Some(&d.pam))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert!(
+        res.body.contains("\"setup_h\"") && res.body.contains("3.5"),
+        "{}",
+        &res.body[..res.body.len().min(400)]
+    );
+}
