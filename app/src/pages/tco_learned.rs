@@ -26,8 +26,7 @@ fn workload_of(query: &str) -> Option<i64> {
         .trim_start_matches('?')
         .split('&')
         .filter_map(|p| p.split_once('='))
-        .filter(|(k, _)| *k == "workload")
-        .last()
+        .rfind(|(k, _)| *k == "workload")
         .and_then(|(_, v)| v.parse().ok())
 }
 
