@@ -104,7 +104,6 @@ fn board(caller: &Caller, board: Dashboard) -> impl IntoView + use<> {
     view! {
         {counts(board.counts)}
         <div class="card-grid">{todo} {is_manager.then(|| decisions(board.decisions))} {admin}</div>
-        {in_team.then(|| view! { <super::rentals_overdue::OverdueRentals /> })}
     }
 }
 
@@ -122,12 +121,15 @@ fn dashboard(caller: Caller) -> AnyView {
         .into_any(),
     };
     let data = Resource::new(|| (), |()| get_dashboard());
+    let in_team = caller.active_membership().is_some();
     view! {
         <Title text=t(Msg::NavDashboard) />
         {heading}
         <Loaded resource=data let:loaded>
             {board(&caller, loaded)}
         </Loaded>
+        // Issue 15: a sibling of the board's `<Loaded>` (nested suspense does not hydrate reliably).
+        {in_team.then(|| view! { <super::rentals_overdue::OverdueRentals /> })}
     }
     .into_any()
 }

@@ -344,12 +344,13 @@ pub fn CostPage() -> impl IntoView {
                 } else {
                     view! {
                         {form(&c)}
-                        <super::tco_learned::LearnedDefaults />
                         {budget_form(&c)}
                         {results(&c)}
                     }.into_any()
                 }}
             </Loaded>
+            // Issue 15: what past rentals took, offered as assumptions (a sibling suspense).
+            <super::tco_learned::LearnedDefaults />
         }
         .into_any()
     })

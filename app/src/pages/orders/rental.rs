@@ -109,12 +109,27 @@ const fn state_class(s: RentalState) -> &'static str {
 
 /// The rental section of order `order_id` (mounted on the order page; shows nothing until the
 /// order is approved, unless a rental was recorded).
+///
+/// A sibling of the order's own `<Loaded>`, not inside it: a suspense nested in another does not
+/// hydrate reliably. An order that is not found shows nothing here (the order part says so).
 #[component]
-pub fn RentalCard(order_id: i64) -> impl IntoView {
-    let data = Resource::new(move || order_id, load_rental);
+pub fn RentalCard(order_id: Signal<Option<i64>>) -> impl IntoView {
+    let data = Resource::new(
+        move || order_id.get(),
+        |id| async move {
+            match id {
+                Some(id) => match load_rental(id).await {
+                    Ok(s) => Ok(Some(s)),
+                    Err(AppError::NotFound) => Ok(None),
+                    Err(e) => Err(e),
+                },
+                None => Ok(None),
+            }
+        },
+    );
     view! {
         <Loaded resource=data quiet=true let:s>
-            {(s.approved || s.rental.is_some()).then(|| card(&s))}
+            {s.filter(|s| s.approved || s.rental.is_some()).map(|s| card(&s))}
         </Loaded>
     }
 }

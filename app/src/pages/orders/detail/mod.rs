@@ -255,6 +255,7 @@ pub fn OrderPage() -> impl IntoView {
             <Loaded resource=data let:v>
                 {order_view(v)}
             </Loaded>
+            <super::rental::RentalCard order_id=Signal::derive(move || key().0) />
         }
         .into_any()
     })
@@ -305,7 +306,6 @@ fn order_view(v: OrderView) -> impl IntoView {
                 <ul class="checklist">{lines.into_iter().map(|line| item_view(order_id, line, cite.clone(), live)).collect_view()}</ul>
             }).collect_view()}
         </section>
-        <super::rental::RentalCard order_id />
         {record(&v)}
     }
 }
