@@ -4,6 +4,8 @@
 // {name, path, cookie}), CHROMIUM_PATH, BENCH_RUNS.
 const { chromium } = require("playwright");
 const fs = require("fs");
+const os = require("os");
+const path = require("path");
 
 const origin = process.env.BENCH_ORIGIN;
 const pages = JSON.parse(fs.readFileSync(process.env.BENCH_PAGES, "utf8"));
@@ -56,17 +58,20 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (b) => (b / 1024).toFixed(1).padStart(8);
 
 (async () => {
-  const browser = await chromium.launch({
+  const launch = {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
-  });
-  console.log(`Chromium ${browser.version()}, ${NETWORK.downloadThroughput * 8 / 1e6} Mbit/s, ${NETWORK.latency} ms RTT, CPU ${CPU_SLOWDOWN}x slower; median of ${runs}`);
+  };
+  console.log(`Chromium, ${NETWORK.downloadThroughput * 8 / 1e6} Mbit/s, ${NETWORK.latency} ms RTT, CPU ${CPU_SLOWDOWN}x slower; median of ${runs}`);
   console.log("page              cache  WASM+JS+CSS KB  HTML KB  to hydrated ms");
   let failed = false;
   for (const p of pages) {
     const cold = [], warm = [];
     for (let i = 0; i < runs; i++) {
-      const context = await browser.newContext();
+      // A fresh profile on disk per cold/warm pair: cold is an empty cache, warm the same
+      // profile's second visit (an in-memory cache would drop large files).
+      const profile = fs.mkdtempSync(path.join(os.tmpdir(), "nl-bench-"));
+      const context = await chromium.launchPersistentContext(profile, launch);
       if (p.cookie) {
         const [name, value] = p.cookie.split("=");
         await context.addCookies([{ name, value, url: origin }]);
@@ -74,6 +79,7 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
       cold.push(await visit(context, p.path));
       warm.push(await visit(context, p.path));
       await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
     }
     for (const [label, list] of [["cold", cold], ["warm", warm]]) {
       const row = `${p.name.padEnd(17)} ${label.padEnd(5)} ${kb(median(list.map((v) => v.assets)))}        ${kb(median(list.map((v) => v.html)))} ${String(median(list.map((v) => v.ms))).padStart(10)}`;
@@ -85,7 +91,6 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
       console.log(`  warm visits of ${p.name} downloaded WASM/JS/CSS: ${downloaded.map((v) => v.assets).join(", ")} bytes`);
     }
   }
-  await browser.close();
   process.exit(failed ? 1 : 0);
 })().catch((e) => {
   console.error(e);

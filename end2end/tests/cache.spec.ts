@@ -1,4 +1,7 @@
 import { CDPSession, expect, Page, test } from "@playwright/test";
+import fs from "fs";
+import os from "os";
+import path from "path";
 import { hydrated } from "./helpers";
 
 // Issue 14, "Warm cache": the WASM, JS and CSS names carry their content hash and are kept a
@@ -40,8 +43,14 @@ async function visit(page: Page, path: string): Promise<Asset[]> {
   return [...assets.values()];
 }
 
-test("a second visit fetches no WASM, JS or CSS from the network", async ({ browser }) => {
-  const context = await browser.newContext();
+test("a second visit fetches no WASM, JS or CSS from the network", async ({ playwright, baseURL }, testInfo) => {
+  // A profile on disk, as people have: a fresh context keeps its cache in memory, and that
+  // drops files as large as the debug build's WASM.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "nl-cache-"));
+  const context = await playwright.chromium.launchPersistentContext(profile, {
+    ...testInfo.project.use.launchOptions,
+    baseURL,
+  });
   const first = await visit(await context.newPage(), "/login");
   const kinds = (list: Asset[]) => list.map((a) => new URL(a.url).pathname.split(".").pop()).sort();
   expect(kinds(first)).toEqual(expect.arrayContaining(["css", "js", "wasm"]));
@@ -54,4 +63,5 @@ test("a second visit fetches no WASM, JS or CSS from the network", async ({ brow
   const again = second.filter((a) => !a.fromCache || a.bytes > 0);
   expect(again, "nothing from the network, not even a revalidation").toEqual([]);
   await context.close();
+  fs.rmSync(profile, { recursive: true, force: true });
 });

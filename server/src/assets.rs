@@ -14,7 +14,7 @@
 //!   brotli or gzip at quality [`DYNAMIC_QUALITY`], fast enough for a page on every request.
 
 use axum::Router;
-use http::{HeaderMap, HeaderValue, StatusCode, Version, header};
+use http::{HeaderMap, HeaderValue, StatusCode, header};
 use std::path::{Path, PathBuf};
 use tower_http::{
     compression::{CompressionLayer, CompressionLevel, predicate::Predicate},
@@ -97,12 +97,12 @@ impl Predicate for DynamicText {
     where
         B: http_body::Body,
     {
-        is_dynamic_text(response.status(), response.version(), response.headers())
+        is_dynamic_text(response.headers())
     }
 }
 
 /// [`DynamicText`]'s rule on a response's head.
-fn is_dynamic_text(_status: StatusCode, _version: Version, headers: &HeaderMap) -> bool {
+fn is_dynamic_text(headers: &HeaderMap) -> bool {
     const TYPES: [&str; 5] = [
         "text/html",
         "application/json",
@@ -176,7 +176,7 @@ mod tests {
             if let Some((name, value)) = extra {
                 h.insert(name, HeaderValue::from_static(value));
             }
-            is_dynamic_text(StatusCode::OK, Version::HTTP_11, &h)
+            is_dynamic_text(&h)
         };
         assert!(head("text/html; charset=utf-8", None));
         assert!(head("application/json", None));

@@ -112,12 +112,19 @@ async fn the_comparison_of_50_quotes_is_light_and_sends_each_record_once() {
 }
 
 #[tokio::test]
-async fn the_quote_list_of_200_quotes_is_light() {
-    let (app, pam, _) = desk(200).await;
-    let page = weigh(&app, "/quotes", &pam).await;
-    assert!(page.html.contains(&vendor(0)) || page.html.contains(&vendor(199)));
-    let data = hydration_data(&page.html);
-    eprintln!("/quotes hydration data: {} bytes", data.len());
+async fn the_quote_list_of_200_quotes_and_an_order_page_are_light() {
+    let (app, pam, workload) = desk(200).await;
+    let list = weigh(&app, "/quotes", &pam).await;
+    assert!(
+        list.html.matches("data-testid=\"quote-row\"").count() >= 20,
+        "a page of quotes"
+    );
+    let order = app.create_order(&pam, "Weight order", workload).await;
+    let order = weigh(&app, &format!("/orders/{order}"), &pam).await;
+    for page in [&list, &order] {
+        assert!(page.html.len() <= 120 * 1024, "{} bytes of HTML", page.html.len());
+        assert!(page.gzip_bytes <= 25 * 1024, "{} bytes gzip", page.gzip_bytes);
+    }
 }
 
 #[tokio::test]
