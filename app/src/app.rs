@@ -28,7 +28,7 @@ use crate::{
     },
 };
 use leptos::prelude::*;
-use leptos_meta::{MetaTags, Stylesheet, Title, provide_meta_context};
+use leptos_meta::{HashedStylesheet, MetaTags, Title, provide_meta_context};
 use leptos_router::{
     components::{Route, Router, Routes},
     path,
@@ -63,6 +63,9 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <meta name="color-scheme" content="light dark" />
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+                // Issue 14 (warm cache): the stylesheet's name carries its content hash when
+                // cargo-leptos built with `hash-files` (read from `hash.txt`, like the scripts').
+                <HashedStylesheet options=options.clone() id="leptos" />
                 <HydrationScripts options />
                 <MetaTags />
             </head>
@@ -89,7 +92,6 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <Stylesheet id="leptos" href="/pkg/nodeledger.css" />
         <Title formatter=|page: String| {
             if page.is_empty() { "NodeLedger".to_string() } else { format!("{page} · NodeLedger") }
         } />

@@ -2,6 +2,8 @@
 //! The binary (`src/main.rs`) only parses the command line and calls into here.
 
 pub mod access;
+/// Issue 14: hashed, precompressed, cached static files; compression of pages.
+pub mod assets;
 pub mod audit_cli;
 pub mod backup;
 /// Issue 13 item 8: server functions refuse a stranger before reading the body.

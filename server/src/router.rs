@@ -1,7 +1,8 @@
 //! The HTTP router: Leptos pages and server functions, the language switch, static files, and
 //! each area's raw routes (its own `router()`: documents, quote export, runs, orders, cost
 //! comparison), all over one [`ServerState`]; and the layers every request passes (outermost
-//! first): `Strict-Transport-Security` (https only) → security headers → time limits → foreign
+//! first): `Strict-Transport-Security` (https only) → compression of pages and answers
+//! (`assets::compression`) → security headers → time limits → foreign
 //! `Host` refusal → cross-site refusal → body limit → server-function error status → session →
 //! caller → strangers refused at server functions that need a caller (before their body is read).
 //!
@@ -48,6 +49,8 @@ pub fn leptos_options(cfg: &ServeConfig) -> LeptosOptions {
         .site_root(cfg.site_root.to_string_lossy().to_string())
         .site_pkg_dir("pkg")
         .site_addr(cfg.addr)
+        // Issue 14 (warm cache): hashed `/pkg` names when cargo-leptos built them.
+        .hash_files(crate::assets::hash_file().is_some())
         .build()
 }
 
@@ -171,6 +174,8 @@ fn routes(server: &ServerState, cfg: &ServeConfig) -> Router {
         .merge(crate::runs::router())
         .merge(crate::orders::router())
         .merge(crate::tco::router())
+        // Issue 14 (warm cache): `/pkg` precompressed, before the fallback's plain files.
+        .merge(crate::assets::pkg_router(&cfg.site_root))
         .with_state(server.clone())
 }
 
@@ -189,7 +194,9 @@ fn guarded(routed: Router, cfg: &ServeConfig) -> Router {
         // DNS rebinding (issue 13 item 6) and stalled responses (item 9).
         .layer(from_fn_with_state(site, security::refuse_foreign_host))
         .layer(from_fn_with_state(cfg.time_limits.limits(), timeouts::limit_time))
-        .layer(from_fn(security::security_headers));
+        .layer(from_fn(security::security_headers))
+        // Issue 14: pages and answers compressed on the fly (static files are precompressed).
+        .layer(crate::assets::compression());
     // HSTS (issue 13 item 7): only a site served over https may tell browsers to insist on it.
     if cfg.secure_cookies() {
         router.layer(SetResponseHeaderLayer::overriding(

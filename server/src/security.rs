@@ -187,8 +187,10 @@ pub fn content_security_policy(nonce: &str) -> String {
 pub async fn security_headers(mut req: Request, next: Next) -> Response {
     let nonce = new_nonce();
     req.extensions_mut().insert(Nonce::from_value(nonce.clone()));
-    let cacheable = is_static_asset(req.uri().path());
+    // Issue 14 (warm cache): static files say how long they may be kept (`assets::cache_control`).
+    let static_path = is_static_asset(req.uri().path()).then(|| req.uri().path().to_string());
     let mut res = next.run(req).await;
+    let cache = static_path.map_or("no-store", |path| crate::assets::cache_control(&path, res.status()));
     let h = res.headers_mut();
     if !h.contains_key(header::CONTENT_SECURITY_POLICY)
         && let Ok(csp) = HeaderValue::from_str(&content_security_policy(&nonce))
@@ -206,7 +208,6 @@ pub async fn security_headers(mut req: Request, next: Next) -> Response {
         "permissions-policy",
         HeaderValue::from_static("camera=(), microphone=(), geolocation=()"),
     );
-    let cache = if cacheable { "no-cache" } else { "no-store" };
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     res
 }

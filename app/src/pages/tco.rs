@@ -1,19 +1,35 @@
 //! The cost comparison: one workload, the chosen quotes, the assumptions; the ranked totals with
 //! their breakdown, what-if profiles, budget, charts and exports. The page is a GET form, so a
 //! comparison is a link that can be shared, printed or exported.
+//!
+//! Page weight (issue 14): the server renders the read-only parts (`markup`) once, as HTML, and
+//! the page hydrates only the budget form and the print button from a few fields ([`CostPageData`]);
+//! the comparison's records are not sent again as hydration data.
 
 use crate::{
     components::{guard::member_page, loaded::Loaded},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    views::tco::{CostComparison, CostRow},
+    views::tco::CostComparison,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::use_location;
+use serde::{Deserialize, Serialize};
 
-/// The comparison for the query string of the page (`?workload=…&q=…&setup_h=…`), shared with
-/// the page's charts for a few seconds (`services::tco::ComparisonCache`).
+#[cfg(feature = "hydrate")]
+mod lazy;
+#[cfg(feature = "ssr")]
+mod markup;
+
+/// `data-lazy` of the per-quote overrides.
+pub const OVERRIDES: &str = "overrides";
+/// `data-lazy` prefix of a quote's breakdown (`breakdown:<quote id>`).
+pub const BREAKDOWN: &str = "breakdown:";
+
+/// The comparison for the query string of the page (`?workload=…&q=…&setup_h=…`), as data:
+/// what the page is rendered from (scripts and the router tests read it), shared with the
+/// page's charts for a few seconds (`services::tco::ComparisonCache`).
 #[server(endpoint = "tco")]
 pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
     use crate::{app::request_locale, auth, domain::roles::Capability};
@@ -26,6 +42,89 @@ pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
     let mut view = computed.view.clone();
     view.can_set_budget = caller.may(Capability::EditWorkloads);
     Ok(view)
+}
+
+/// What the comparison page hydrates from: whether there is anything to show, the query (for
+/// the export links) and the budget form's fields. The read-only parts arrive as [`Markup`],
+/// left out of the hydration data: the browser already has them as HTML.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostPageData {
+    /// The team has workloads (else the page says where to add one).
+    pub has_workloads: bool,
+    /// Some quote was costed (the exports and the print button are offered).
+    pub has_rows: bool,
+    /// The query that reproduces this comparison.
+    pub query: String,
+    /// The budget section.
+    pub budget: PageBudget,
+    /// The server-rendered parts; empty in the browser when it hydrated from the server's HTML.
+    #[serde(skip)]
+    pub markup: Markup,
+}
+
+/// The budget section of the comparison page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageBudget {
+    /// The workload compared for (0 when none).
+    pub workload_id: i64,
+    /// The team's base currency.
+    pub base_currency: String,
+    /// The workload's budget, formatted.
+    pub budget: Option<String>,
+    /// The budget, exact (the form's value).
+    pub budget_exact: Option<String>,
+    /// The budget in the base currency, or why it cannot be converted.
+    pub budget_note: Option<String>,
+    /// No rate converts the budget.
+    pub budget_unconverted: bool,
+    /// The caller may set the budget.
+    pub can_set_budget: bool,
+}
+
+/// The read-only parts of the page as HTML, in page order around the budget section and the
+/// actions: the form; the problems and ranked tables; the breakdowns and charts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Markup {
+    /// The comparison form.
+    pub form: String,
+    /// Form problems, costing problems, the ranked tables or the empty state.
+    pub results: String,
+    /// Each quote's breakdown, then the charts.
+    pub details: String,
+}
+
+/// [`CostPageData`] as [`cost_page`] answers it, with its [`Markup`] (a page the browser renders
+/// itself after a client-side navigation needs it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CostPageAnswer {
+    /// The page.
+    pub page: CostPageData,
+    /// Its server-rendered parts.
+    pub markup: Markup,
+}
+
+impl From<CostPageAnswer> for CostPageData {
+    fn from(answer: CostPageAnswer) -> Self {
+        Self {
+            markup: answer.markup,
+            ..answer.page
+        }
+    }
+}
+
+/// The comparison page for the query string of the page, its read-only parts rendered.
+#[server(endpoint = "tco/page")]
+pub async fn cost_page(query: String) -> Result<CostPageAnswer, AppError> {
+    let comparison = compare_costs(query).await?;
+    Ok(markup::answer(&comparison, crate::app::request_locale()))
+}
+
+/// One part of the comparison page loaded when it is opened ([`OVERRIDES`] or
+/// [`BREAKDOWN`]`<quote id>`), as HTML.
+#[server(endpoint = "tco/part")]
+pub async fn cost_page_part(query: String, part: String) -> Result<String, AppError> {
+    let comparison = compare_costs(query).await?;
+    markup::part(&comparison, &part, crate::app::request_locale()).ok_or(AppError::NotFound)
 }
 
 /// Sets the budget of one of the team's workloads in the base currency; an empty amount removes it.
@@ -63,160 +162,11 @@ pub async fn set_budget(workload_id: i64, amount: String) -> Result<(), AppError
     Ok(())
 }
 
-/// One ranked table: the measured group, or the "estimated, not measured" group (each row
-/// then says what to measure). Every money column is in the base currency; a quote in another
-/// currency shows its own amounts in a tooltip.
-fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use<> {
-    let base = base.to_string();
-    let testid = if estimated { "tco-estimated" } else { "tco-ranking" };
-    view! {
-        <table class="table cards" data-testid=testid>
-            <thead>
-                <tr>
-                    <th class="num">{t(Msg::TcoColRank)}</th>
-                    <th>{t(Msg::TcoColQuote)}</th>
-                    <th class="num">{t(Msg::TcoColTotal)}</th>
-                    <th class="num">{t(Msg::TcoColUnitCost)}</th>
-                    <th class="num">{t(Msg::TcoColTime)}</th>
-                    <th class="num">{t(Msg::TcoColGpuHour)}</th>
-                    <th>{t(Msg::TcoColNotes)}</th>
-                </tr>
-            </thead>
-            <tbody>
-                {rows.iter().map(|r| {
-                    let class = if r.rank == 1 { "cheapest" } else { "" };
-                    let own = (r.currency != base).then(|| r.total.clone());
-                    view! {
-                        <tr class=class data-testid="tco-row">
-                            <td class="num" data-label=t(Msg::TcoColRank)>{r.rank}</td>
-                            <td data-label=t(Msg::TcoColQuote)>
-                                <a href=format!("/quotes/{}", r.quote_id)>{r.label.clone()}</a>
-                                {(r.rank == 1).then(|| view! { <span class="tag">{t(Msg::TcoCheapest)}</span> })}
-                                {r.over_budget.then(|| view! { <span class="tag danger">{t(Msg::TcoOverBudget)}</span> })}
-                                <br /><small class="hint">{r.hours_note.clone()}</small>
-                            </td>
-                            <td class="num" data-label=t(Msg::TcoColTotal)><strong data-testid="tco-total">{r.compared_total.clone()}</strong>
-                                {own.map(|o| view! { <br /><small class="hint">{o}</small> })}
-                                {r.rate_note.clone().map(|n| view! { <br /><small class="hint">{n}</small> })}
-                            </td>
-                            <td class="num" data-label=t(Msg::TcoColUnitCost) title=r.cost_per_unit_title.clone() data-testid="tco-unit-cost">{r.cost_per_unit.clone().unwrap_or_default()}</td>
-                            <td class="num" data-label=t(Msg::TcoColTime)>{r.time_to_finish.clone()}</td>
-                            <td class="num" data-label=t(Msg::TcoColGpuHour) title=r.gpu_hour_title.clone() data-testid="tco-gpu-hour">{r.gpu_hour.clone().unwrap_or_default()}</td>
-                            <td data-label=t(Msg::TcoColNotes)>
-                                <ul class="warnings">
-                                    {r.to_measure.clone().map(|m| view! { <li data-testid="tco-to-measure"><strong>{m}</strong></li> })}
-                                    {r.throughput.clone().map(|tp| view! { <li class="hint">{tp}</li> })}
-                                    {r.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
-                                </ul>
-                            </td>
-                        </tr>
-                    }
-                }).collect_view()}
-            </tbody>
-        </table>
-    }
-}
-
-fn breakdown(r: &CostRow) -> impl IntoView + use<> {
-    let locale = use_locale();
-    view! {
-        <details class="card breakdown" open=r.rank == 1 data-testid="tco-breakdown">
-            <summary><strong>{format!("{}. {}", r.rank, r.label)}</strong> " — " {r.total.clone()} " · " {locale.fmt(Msg::TcoIdle, &[("amount", &r.idle)])}</summary>
-            <table class="table cards">
-                <thead><tr>
-                    <th>{t(Msg::TcoCompName)}</th><th>{t(Msg::TcoCompUnit)}</th>
-                    <th class="num">{t(Msg::TcoCompQty)}</th><th class="num">{t(Msg::TcoCompPrice)}</th><th class="num">{t(Msg::TcoCompCost)}</th>
-                </tr></thead>
-                <tbody>
-                    {r.components.iter().map(|c| view! {
-                        <tr><td data-label=t(Msg::TcoCompName)>{c.name.clone()}</td><td data-label=t(Msg::TcoCompUnit)>{c.unit.clone()}</td><td class="num" data-label=t(Msg::TcoCompQty)>{c.quantity.clone()}</td><td class="num" data-label=t(Msg::TcoCompPrice)>{c.price.clone()}</td><td class="num" data-label=t(Msg::TcoCompCost)>{c.cost.clone()}</td></tr>
-                    }).collect_view()}
-                </tbody>
-                <tfoot><tr><th colspan="4">{t(Msg::TcoColTotal)}</th><th class="num">{r.total.clone()}</th></tr></tfoot>
-            </table>
-            {r.pricing_note.clone().map(|n| view! { <p>{n}</p> })}
-            {(!r.what_if.is_empty()).then(|| view! {
-                <h3>{t(Msg::TcoWhatIf)}</h3>
-                <dl class="facts what-if" data-testid="tco-what-if">
-                    {r.what_if.iter().map(|(name, total)| view! { <dt>{name.clone()}</dt><dd>{total.clone()}</dd> }).collect_view()}
-                </dl>
-                <p class="hint">{locale.fmt(Msg::TcoWhatIfHint, &[("low", "0.8"), ("high", "1.3")])}</p>
-            })}
-        </details>
-    }
-}
-
-fn form(c: &CostComparison) -> impl IntoView + use<> {
-    let locale = use_locale();
-    let selected: Vec<_> = c.quotes.iter().filter(|q| q.selected).cloned().collect();
-    view! {
-        <form method="get" action="/tco" class="card form no-print" data-testid="tco-form">
-            <input type="hidden" name="picked" value="1" />
-            <label>{t(Msg::TcoWorkload)}
-                <select name="workload" data-testid="tco-workload">
-                    {c.workloads.iter().map(|(id, name)| view! { <option value=id.to_string() selected=Some(*id) == c.workload_id>{name.clone()}</option> }).collect_view()}
-                </select>
-            </label>
-            <fieldset>
-                <legend>{t(Msg::TcoQuotes)}</legend>
-                <div class="check-grid">
-                    {c.quotes.iter().map(|q| view! {
-                        <label class="check">
-                            <input type="checkbox" name="q" value=q.id.to_string() checked=q.selected />
-                            {q.label.clone()}
-                            {q.expired.then(|| view! { <span class="tag warn">{t(Msg::TcoQuoteExpired)}</span> })}
-                            {q.fails_requirements.then(|| view! { <span class="tag danger">{t(Msg::TcoQuoteFails)}</span> })}
-                        </label>
-                    }).collect_view()}
-                </div>
-            </fieldset>
-            <fieldset>
-                <legend>{t(Msg::TcoAssumptions)}</legend>
-                <p class="hint">{t(Msg::TcoAssumptionsHint)}</p>
-                <div class="field-grid">
-                    {c.assumptions.iter().map(|f| {
-                        let label = locale.t(Msg::from_key(&format!("tco.f_{}", f.name)).unwrap_or(Msg::TcoAssumptions));
-                        view! {
-                            <label>{label}
-                                <input type="text" inputmode="decimal" name=f.name.clone() value=f.value.clone() aria-invalid=f.error.is_some().then_some("true") />
-                                {f.error.clone().map(|e| view! { <span class="field-error">{e}</span> })}
-                            </label>
-                        }
-                    }).collect_view()}
-                </div>
-            </fieldset>
-            {(!selected.is_empty()).then(|| view! {
-                <details data-testid="tco-overrides">
-                    <summary>{t(Msg::TcoOverrides)}</summary>
-                    {selected.iter().map(|q| {
-                        let id = q.id;
-                        view! {
-                            <fieldset>
-                                <legend>{q.label.clone()}</legend>
-                                <div class="field-grid">
-                                    <label>{t(Msg::TcoOverrideTp)}<input type="text" inputmode="decimal" name=format!("tp_{id}") /></label>
-                                    <label>{t(Msg::TcoOverrideTpNodes)}<input type="text" inputmode="numeric" name=format!("tpn_{id}") /></label>
-                                    {crate::views::tco::ASSUMPTION_FIELDS.iter().map(|name| view! {
-                                        <label>{locale.t(Msg::from_key(&format!("tco.f_{name}")).unwrap_or(Msg::TcoAssumptions))}
-                                            <input type="text" inputmode="decimal" name=format!("{name}_{id}") />
-                                        </label>
-                                    }).collect_view()}
-                                </div>
-                            </fieldset>
-                        }
-                    }).collect_view()}
-                </details>
-            })}
-            <button type="submit" data-testid="tco-compare">{t(Msg::TcoCompare)}</button>
-        </form>
-    }
-}
-
-fn budget_form(c: &CostComparison) -> impl IntoView + use<> {
+fn budget_form(c: &PageBudget) -> impl IntoView + use<> {
     let locale = use_locale();
     let action = ServerAction::<SetBudget>::new();
     crate::components::forms::reload_on_success(action, "");
-    let workload_id = c.workload_id.unwrap_or_default();
+    let workload_id = c.workload_id;
     let amount_label = locale.fmt(Msg::TcoBudgetAmount, &[("currency", &c.base_currency)]);
     let amount = c.budget_exact.clone().unwrap_or_default();
     view! {
@@ -244,76 +194,6 @@ fn budget_form(c: &CostComparison) -> impl IntoView + use<> {
     }
 }
 
-fn charts(c: &CostComparison) -> impl IntoView + use<> {
-    let locale = use_locale();
-    let q = c.query.clone();
-    let cheapest = c.rows.first().map(|r| r.label.clone()).unwrap_or_default();
-    view! {
-        <section class="card" data-testid="tco-charts">
-            <h2>{t(Msg::TcoCharts)}</h2>
-            <img class="chart" data-testid="chart-stack" src=format!("/tco/stack.svg?{q}") alt=locale.fmt(Msg::TcoChartStack, &[("currency", &c.base_currency)]) />
-            <img class="chart" data-testid="chart-hours" src=format!("/tco/hours.svg?{q}") alt=locale.fmt(Msg::TcoChartHours, &[("quote", &cheapest)]) />
-            <img class="chart" data-testid="chart-nodes" src=format!("/tco/nodes.svg?{q}") alt=locale.fmt(Msg::TcoChartNodes, &[("quote", &cheapest)]) />
-        </section>
-    }
-}
-
-/// Why there is nothing to rank, if the form is fine: no quotes at all, none passes the
-/// requirement check (only then), or none is ticked. `None` when quotes were ticked but could
-/// not be costed (the problems say why).
-fn empty_reason(c: &CostComparison) -> Option<Msg> {
-    if c.quotes.is_empty() {
-        Some(Msg::TcoNoQuotesYet)
-    } else if c.quotes.iter().all(|q| q.fails_requirements) && !c.quotes.iter().any(|q| q.selected) {
-        Some(Msg::TcoNoQuotes)
-    } else if !c.quotes.iter().any(|q| q.selected) {
-        Some(Msg::TcoNonePicked)
-    } else {
-        None
-    }
-}
-
-fn results(c: &CostComparison) -> impl IntoView + use<> {
-    let q = c.query.clone();
-    let fix = c.assumptions.iter().any(|f| f.error.is_some());
-    let (measured, estimated): (Vec<CostRow>, Vec<CostRow>) = c.rows.iter().cloned().partition(|r| !r.estimated);
-    view! {
-        {fix.then(|| view! { <p class="form-error" role="alert">{t(Msg::TcoFixFields)}</p> })}
-        {(!c.problems.is_empty()).then(|| view! {
-            <section class="callout callout-danger" data-testid="tco-problems">
-                <strong>{t(Msg::TcoProblems)}</strong>
-                <ul>{c.problems.iter().map(|p| view! { <li>{format!("{}: {}", p.label, p.message)}</li> }).collect_view()}</ul>
-            </section>
-        })}
-        {if c.rows.is_empty() {
-            (!fix).then(|| empty_reason(c)).flatten().map(|m| view! { <p class="empty-state" data-testid="tco-empty">{t(m)}</p> }).into_any()
-        } else {
-            view! {
-                {(!measured.is_empty()).then(|| view! {
-                    <h2>{t(Msg::TcoRanked)}</h2>
-                    <div class="table-scroll">{ranking(&measured, &c.base_currency, false)}</div>
-                })}
-                {(!estimated.is_empty()).then(|| view! {
-                    <section data-testid="tco-estimated-group">
-                        <h2>{t(Msg::TcoEstimated)}</h2>
-                        <p class="hint">{t(Msg::TcoEstimatedHint)}</p>
-                        <div class="table-scroll">{ranking(&estimated, &c.base_currency, true)}</div>
-                    </section>
-                })}
-                <p class="actions no-print">
-                    <a class="button-link secondary" rel="external" href=format!("/tco/export.csv?{q}") data-testid="tco-export-csv">{t(Msg::TcoExportCsv)}</a>
-                    " "
-                    <a class="button-link secondary" rel="external" href=format!("/tco/export.json?{q}") title=t(Msg::TcoExportJsonHint)>{t(Msg::TcoExportJson)}</a>
-                    " "
-                    <PrintButton />
-                </p>
-                {c.rows.iter().map(breakdown).collect_view()}
-                {charts(c)}
-            }.into_any()
-        }}
-    }
-}
-
 /// A button that opens the browser's print dialog (the page prints without forms).
 #[component]
 fn PrintButton() -> impl IntoView {
@@ -326,26 +206,39 @@ fn PrintButton() -> impl IntoView {
     view! { <button type="button" class="secondary" on:click=print>{t(Msg::TcoPrint)}</button> }
 }
 
+/// The exports of this comparison and the print button.
+fn actions(query: &str) -> impl IntoView + use<> {
+    let q = query.to_string();
+    view! {
+        <p class="actions no-print">
+            <a class="button-link secondary" rel="external" href=format!("/tco/export.csv?{q}") data-testid="tco-export-csv">{t(Msg::TcoExportCsv)}</a>
+            " "
+            <a class="button-link secondary" rel="external" href=format!("/tco/export.json?{q}") title=t(Msg::TcoExportJsonHint)>{t(Msg::TcoExportJson)}</a>
+            " "
+            <PrintButton />
+        </p>
+    }
+}
+
 /// The cost comparison page.
 #[component]
 pub fn CostPage() -> impl IntoView {
-    member_page(|_caller| {
-        let location = use_location();
-        let data = Resource::new(move || location.search.get(), compare_costs);
+    let location = use_location();
+    // Outside `member_page`: its view runs again when the session is known, and a resource
+    // made there would be loaded and sent once per run.
+    let data = Resource::new(
+        move || location.search.get(),
+        |query| async move { cost_page(query).await.map(CostPageData::from) },
+    );
+    member_page(move |_caller| {
         view! {
             <Title text=t(Msg::TcoTitle) />
             <h1>{t(Msg::TcoTitle)}</h1>
             <p class="lead">{t(Msg::TcoLead)}</p>
             <Loaded resource=data let:c>
-                {if c.workloads.is_empty() {
+                {if c.has_workloads { comparison(c).into_any() } else {
                     view! {
                         <p class="empty-state">{t(Msg::TcoNoWorkloads)} " " <a href="/workloads">{t(Msg::NavWorkloads)}</a></p>
-                    }.into_any()
-                } else {
-                    view! {
-                        {form(&c)}
-                        {budget_form(&c)}
-                        {results(&c)}
                     }.into_any()
                 }}
             </Loaded>
@@ -354,4 +247,28 @@ pub fn CostPage() -> impl IntoView {
         }
         .into_any()
     })
+}
+
+/// The comparison: the server's markup around the parts that hydrate (budget, actions); the
+/// closed parts load when opened.
+fn comparison(c: CostPageData) -> impl IntoView {
+    let root = NodeRef::<leptos::html::Div>::new();
+    let query = c.query.clone();
+    Effect::new(move |_| {
+        #[cfg(feature = "hydrate")]
+        if let Some(el) = root.get() {
+            lazy::watch(&el, &query);
+        }
+        #[cfg(not(feature = "hydrate"))]
+        let _ = (&root, &query);
+    });
+    view! {
+        <div class="tco" node_ref=root>
+            <div class="server-markup" inner_html=c.markup.form />
+            {budget_form(&c.budget)}
+            <div class="server-markup" inner_html=c.markup.results />
+            {c.has_rows.then(|| actions(&c.query))}
+            <div class="server-markup" inner_html=c.markup.details />
+        </div>
+    }
 }

@@ -1,0 +1,67 @@
+import { CDPSession, expect, Page, test } from "@playwright/test";
+import fs from "fs";
+import os from "os";
+import path from "path";
+import { hydrated } from "./helpers";
+
+// Issue 14, "Warm cache": the WASM, JS and CSS names carry their content hash and are kept a
+// year, so a second visit takes them from the browser's cache and asks the network for none.
+
+/** One `/pkg` file as the page got it: from the network (bytes on the wire) or from the cache. */
+type Asset = { url: string; fromCache: boolean; bytes: number };
+
+/** Records every `/pkg` file the page loads, through the DevTools protocol. */
+async function watchAssets(page: Page): Promise<{ cdp: CDPSession; assets: Map<string, Asset> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const assets = new Map<string, Asset>();
+  cdp.on("Network.requestWillBeSent", (e) => {
+    if (new URL(e.request.url).pathname.startsWith("/pkg/"))
+      assets.set(e.requestId, { url: e.request.url, fromCache: false, bytes: 0 });
+  });
+  cdp.on("Network.requestServedFromCache", (e) => {
+    const a = assets.get(e.requestId);
+    if (a) a.fromCache = true;
+  });
+  cdp.on("Network.responseReceived", (e) => {
+    const a = assets.get(e.requestId);
+    if (a && (e.response.fromDiskCache || e.response.fromPrefetchCache)) a.fromCache = true;
+  });
+  cdp.on("Network.loadingFinished", (e) => {
+    const a = assets.get(e.requestId);
+    if (a) a.bytes = e.encodedDataLength;
+  });
+  await cdp.send("Network.enable");
+  return { cdp, assets };
+}
+
+/** Opens `path` in a new tab of the same browser profile and returns the `/pkg` files it loaded. */
+async function visit(page: Page, path: string): Promise<Asset[]> {
+  const { cdp, assets } = await watchAssets(page);
+  await page.goto(path);
+  await hydrated(page);
+  await cdp.detach();
+  return [...assets.values()];
+}
+
+test("a second visit fetches no WASM, JS or CSS from the network", async ({ playwright, baseURL }, testInfo) => {
+  // A profile on disk, as people have: a fresh context keeps its cache in memory, and that
+  // drops files as large as the debug build's WASM.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "nl-cache-"));
+  const context = await playwright.chromium.launchPersistentContext(profile, {
+    ...testInfo.project.use.launchOptions,
+    baseURL,
+  });
+  const first = await visit(await context.newPage(), "/login");
+  const kinds = (list: Asset[]) => list.map((a) => new URL(a.url).pathname.split(".").pop()).sort();
+  expect(kinds(first)).toEqual(expect.arrayContaining(["css", "js", "wasm"]));
+  const fetched = first.filter((a) => !a.fromCache);
+  expect(fetched.length, "the first visit downloads the bundle").toBeGreaterThan(0);
+  for (const a of first) expect(a.url, "names carry a content hash").toMatch(/\.[A-Za-z0-9_-]{22}\.(wasm|js|css)$/);
+
+  const second = await visit(await context.newPage(), "/login");
+  expect(kinds(second), "the second visit uses the same files").toEqual(expect.arrayContaining(["css", "js", "wasm"]));
+  const again = second.filter((a) => !a.fromCache || a.bytes > 0);
+  expect(again, "nothing from the network, not even a revalidation").toEqual([]);
+  await context.close();
+  fs.rmSync(profile, { recursive: true, force: true });
+});
