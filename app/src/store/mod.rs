@@ -17,6 +17,8 @@ pub mod notification_mail;
 pub mod orders;
 pub mod quotes;
 pub mod runs;
+// Issue 16: the node facts `nodeledger probe` sends with a run.
+pub mod run_node_facts;
 pub mod second_factors;
 pub mod sessions;
 pub mod site;
