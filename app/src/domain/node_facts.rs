@@ -118,6 +118,16 @@ impl NodeFacts {
         if text.len() > MAX_FACTS_BYTES {
             return Err(FactsError::TooLarge);
         }
+        // A JSON array would read as the struct's fields in order: only an object is accepted.
+        if let Some(at) = text.find(|c: char| !c.is_whitespace())
+            && !text[at..].starts_with('{')
+        {
+            let before = &text[..at];
+            return Err(FactsError::Malformed {
+                line: before.matches('\n').count() + 1,
+                column: before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
+            });
+        }
         let facts: Self = serde_json::from_str(text).map_err(|e| FactsError::Malformed {
             line: e.line(),
             column: e.column(),
@@ -234,10 +244,14 @@ mod tests {
             NodeFacts::parse("{\n  \"cpu_count\": \"many\"\n}"),
             Err(FactsError::Malformed { line: 2, column: 21 })
         );
-        assert!(matches!(
+        assert_eq!(
             NodeFacts::parse("[]"),
-            Err(FactsError::Malformed { line: 1, .. })
-        ));
+            Err(FactsError::Malformed { line: 1, column: 1 })
+        );
+        assert_eq!(
+            NodeFacts::parse("\n  [1]"),
+            Err(FactsError::Malformed { line: 2, column: 3 })
+        );
     }
 
     #[test]
