@@ -75,6 +75,12 @@ enum Command {
     /// `VACUUM INTO`), check it and print its size and audit head. Refuses an existing FILE
     /// unless --force. Restore: README, "Backup and restore".
     Backup(crate::backup::BackupArgs),
+    // `nodeledger probe` (issue 16): `crate::probe`.
+    /// Measure a rented node with your own workload in one command: check the token, quote and
+    /// workload with the server, record the node, sample nvidia-smi while COMMAND runs, then
+    /// upload result, telemetry and node facts and print the verdict and the run's URL. The
+    /// token is read from NODELEDGER_TOKEN.
+    Probe(crate::probe::ProbeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -155,6 +161,8 @@ pub async fn run() -> ExitCode {
         Some(Command::Runs(command)) => return crate::runs::cli::run(&cli.db.path, command).await,
         // Backup and restore (issue 13, durability).
         Some(Command::Backup(args)) => return crate::backup::run(&cli.db.path, args).await,
+        // `nodeledger probe` (issue 16).
+        Some(Command::Probe(args)) => return crate::probe::run(args).await,
         Some(Command::Quotes(command)) => {
             return match crate::quotes_cli::run(&cli.db.path, command).await {
                 Ok(()) => ExitCode::SUCCESS,

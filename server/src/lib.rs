@@ -17,6 +17,8 @@ pub mod export;
 pub mod lang;
 pub mod mail;
 pub mod orders;
+/// `nodeledger probe` (issue 16): measure a rented node with the team's own workload.
+pub mod probe;
 pub mod quotes_cli;
 pub mod router;
 pub mod runs;

@@ -8,6 +8,8 @@ pub mod dashboard;
 pub mod documents;
 pub mod gpus;
 pub mod money;
+// Issue 16: what `nodeledger probe` recorded about the node of a run.
+pub mod node_facts;
 pub mod numbers;
 pub mod orders;
 #[cfg(feature = "ssr")]

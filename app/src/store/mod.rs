@@ -19,6 +19,8 @@ pub mod quotes;
 /// Issue 15: the rental that follows an approved order.
 pub mod rentals;
 pub mod runs;
+// Issue 16: the node facts `nodeledger probe` sends with a run.
+pub mod run_node_facts;
 pub mod second_factors;
 pub mod sessions;
 pub mod site;

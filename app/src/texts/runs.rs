@@ -145,9 +145,10 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
         | Reason::VramUsableUnknown
         | Reason::VramShortfall { .. }
         | Reason::VramExceeds { .. } => vram_text(locale, reason),
-        Reason::MlperfInvalid { .. } | Reason::FilesDisagree { .. } | Reason::Retired { .. } => {
-            file_text(locale, reason)
-        }
+        Reason::MlperfInvalid { .. }
+        | Reason::FilesDisagree { .. }
+        | Reason::CommandFailed { .. }
+        | Reason::Retired { .. } => file_text(locale, reason),
         Reason::GpuNameMismatch { .. }
         | Reason::GpuCountMismatch { .. }
         | Reason::DriverMismatch { .. }
@@ -330,6 +331,8 @@ fn file_text(locale: Locale, reason: &Reason) -> Option<String> {
             ],
         ),
         Reason::Retired { was } => f(Msg::RunReasonRetired, &[("was", was)]),
+        // Issue 16.
+        Reason::CommandFailed { exit_code } => f(Msg::ProbeReasonCommandFailed, &[("code", &exit_code.to_string())]),
         _ => return None,
     })
 }

@@ -5,16 +5,23 @@
 //! `format` (applies to the result file; default: detect), `quote` (quote id) and `revision`
 //! (default: latest), `node_label` (needed without a quote), `workload` (id), `nodes`, `note`,
 //! `dry_run` (`true`: judge and answer, store nothing). Either everything is stored or nothing.
+//!
+//! Issue 16 (`nodeledger probe`): a `node` field carries the node facts as JSON
+//! ([`NodeFacts`]), stored with the run and shown on its page; and `dry_run` without any file is
+//! the probe's check before it starts: the token may upload runs, and the quote and workload are
+//! the token's team's (200 with `"ready": true`, else the same 401/403/404/422 an upload gets).
 
 use super::{RunLimits, ingest, upload::format_field};
 use crate::state::ServerState;
 use app::{
+    // Issue 16: the node facts of `nodeledger probe`.
+    domain::node_facts::{FactsError, MAX_FACTS_BYTES, NodeFacts},
     domain::{
         roles::{Capability, allows},
-        runs::{CanonicalRun, Format, RUN_SCHEMA_JSON, Verdict},
+        runs::{CanonicalRun, EXTRA_COMMAND_EXIT_CODE, Format, RUN_SCHEMA_JSON, Verdict},
         tokens,
     },
-    error::{AppError, Localized},
+    error::{AppError, FieldIssue, Localized},
     i18n::{Locale, Msg, locale_from_headers},
     services::runs::{self as service, RunRequest},
     services::tokens::Refusal,
@@ -118,7 +125,7 @@ pub async fn create_run(
         Ok(upload) => upload,
         Err((status, e)) => return Localized::with_status(status, e, locale).into_response(),
     };
-    match finish(&db, &grant, &upload.req, upload.staged, upload.dry_run, locale).await {
+    match finish(&db, &grant, &upload, locale).await {
         Ok(res) => res,
         Err(e) => e.in_language(locale).into_response(),
     }
@@ -129,6 +136,8 @@ struct ApiUpload {
     req: RunRequest,
     staged: Vec<ingest::Staged>,
     dry_run: bool,
+    /// Issue 16: the probe's node facts, if sent.
+    node: Option<NodeFacts>,
 }
 
 /// Reads the multipart form (fields as the module documentation lists them); a file is
@@ -143,6 +152,7 @@ async fn read_form(form: &mut Multipart, limits: &RunLimits) -> Result<ApiUpload
         req: RunRequest::default(),
         staged: Vec::new(),
         dry_run: false,
+        node: None,
     };
     let mut format: Option<Format> = None;
     let mut refused = Vec::new();
@@ -215,26 +225,59 @@ fn text_field(upload: &mut ApiUpload, format: &mut Option<Format>, name: &str, t
         "node_label" => req.node_label = text,
         "note" => req.note = text,
         "dry_run" => upload.dry_run = matches!(text.trim(), "true" | "1" | "yes"),
+        "node" => upload.node = Some(node_field(&text)?),
         _ => {}
     }
     Ok(())
 }
 
-/// Judges the staged files against the request and, unless it is a dry run, stores the files
-/// and the run in one transaction.
-async fn finish(
-    db: &store::Db,
-    grant: &TokenGrant,
-    req: &RunRequest,
-    staged: Vec<ingest::Staged>,
-    dry_run: bool,
-    locale: Locale,
-) -> Result<Response, AppError> {
+/// Reads the `node` field (issue 16): 422 naming the line and column of bad JSON, or the bound.
+fn node_field(text: &str) -> Result<NodeFacts, AppError> {
+    let issue = match NodeFacts::parse(text) {
+        Ok(facts) => return Ok(facts),
+        Err(FactsError::TooLarge) => FieldIssue {
+            field: "node".into(),
+            code: "node_facts_too_large".into(),
+            limit: Some(MAX_FACTS_BYTES.to_string()),
+        },
+        Err(FactsError::Malformed { line, column }) => FieldIssue {
+            field: "node".into(),
+            code: "node_facts_malformed".into(),
+            limit: Some(format!("{line}:{column}")),
+        },
+        Err(FactsError::OutOfBounds(name)) => FieldIssue {
+            field: "node".into(),
+            code: "node_facts_out_of_bounds".into(),
+            limit: Some(name.into()),
+        },
+    };
+    Err(AppError::InvalidFields(vec![issue]))
+}
+
+/// Issue 16, the probe's check before it starts (`dry_run` without files): the request's own
+/// fields, then the quote revision and workload in the token's team (404 when not).
+async fn ready(db: &store::Db, grant: &TokenGrant, req: &RunRequest) -> Result<Response, AppError> {
+    let against = service::against(db, grant.team_id, req).await?;
+    let workload = against.workload.as_ref().map(|w| w.name.clone());
+    Ok((
+        StatusCode::OK,
+        Json(json!({ "dry_run": true, "ready": true, "quote_revision_id": against.quote_revision_id, "workload": workload })),
+    )
+        .into_response())
+}
+
+/// Judges the staged files against the request and, unless it is a dry run, stores the files,
+/// the run and its node facts in one transaction.
+async fn finish(db: &store::Db, grant: &TokenGrant, upload: &ApiUpload, locale: Locale) -> Result<Response, AppError> {
+    let (req, staged, dry_run) = (&upload.req, &upload.staged, upload.dry_run);
     service::check_request(req)?;
+    if staged.is_empty() && dry_run {
+        return ready(db, grant, req).await;
+    }
     if staged.is_empty() {
         return Err(AppError::Invalid(Msg::RunErrorNoFile));
     }
-    if let Some(run_id) = saved_run(db, grant.team_id, &staged).await? {
+    if let Some(run_id) = saved_run(db, grant.team_id, staged).await? {
         return Ok((
             StatusCode::OK,
             Json(json!({ "id": run_id, "url": format!("/runs/{run_id}"), "duplicate": true })),
@@ -242,7 +285,9 @@ async fn finish(
             .into_response());
     }
     let against = service::against(db, grant.team_id, req).await?;
-    let mut built = service::build(provisional_files(&staged), &against)?;
+    let mut files = provisional_files(staged);
+    mark_exit_code(&mut files, upload.node.as_ref());
+    let mut built = service::build(files, &against)?;
     let verdict = built
         .run
         .verdict
@@ -256,7 +301,7 @@ async fn finish(
         )
             .into_response());
     }
-    let id = save(db, grant, req, &staged, &mut built).await?;
+    let id = save(db, grant, upload, &mut built).await?;
     Ok((
         StatusCode::CREATED,
         Json(json!({ "id": id, "url": format!("/runs/{id}"), "duplicate": false, "status": verdict.status, "reasons": reasons })),
@@ -311,6 +356,22 @@ fn provisional_files(staged: &[ingest::Staged]) -> Vec<(RunFileInfo, CanonicalRu
         .collect()
 }
 
+/// Issue 16: the exit code the probe recorded goes into the result's `extra` (the telemetry's
+/// when there is no result), where the judge reads it, so a failed command's run is invalid
+/// and stays so when it is judged again.
+fn mark_exit_code(files: &mut [(RunFileInfo, CanonicalRun)], node: Option<&NodeFacts>) {
+    let Some(code) = node.and_then(|n| n.exit_code) else {
+        return;
+    };
+    let target = files
+        .iter()
+        .position(|(_, run)| run.source_format != Format::NvidiaSmi)
+        .or(if files.is_empty() { None } else { Some(0) });
+    if let Some((_, run)) = target.and_then(|i| files.get_mut(i)) {
+        run.extra.insert(EXTRA_COMMAND_EXIT_CODE.into(), code.into());
+    }
+}
+
 /// The verdict's reasons as the API answers them: code, severity and both in words.
 fn reasons_json(verdict: &Verdict, locale: Locale) -> Vec<serde_json::Value> {
     verdict
@@ -320,14 +381,15 @@ fn reasons_json(verdict: &Verdict, locale: Locale) -> Vec<serde_json::Value> {
         .collect()
 }
 
-/// Stores the files, points the run at their real ids and saves it, all in one transaction.
+/// Stores the files, points the run at their real ids and saves it with its node facts, all in
+/// one transaction.
 async fn save(
     db: &store::Db,
     grant: &TokenGrant,
-    req: &RunRequest,
-    staged: &[ingest::Staged],
+    upload: &ApiUpload,
     built: &mut service::Assembled,
 ) -> Result<i64, AppError> {
+    let (req, staged) = (&upload.req, &upload.staged);
     let mut tx = store::begin_write(db).await?;
     let mut ids = Vec::with_capacity(staged.len());
     for s in staged {
@@ -340,6 +402,10 @@ async fn save(
     built.result_file = remap(built.result_file);
     built.telemetry_file = remap(built.telemetry_file);
     let id = service::save(&mut tx, grant.team_id, grant.user_id, req, built).await?;
+    if let Some(node) = &upload.node {
+        let facts = serde_json::to_string(node).map_err(|_| AppError::Internal)?;
+        store::run_node_facts::insert(&mut tx, grant.team_id, id, &facts, node.exit_code).await?;
+    }
     tx.commit().await?;
     tracing::info!(
         run = id,

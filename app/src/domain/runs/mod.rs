@@ -66,13 +66,15 @@ pub use canonical::{
 pub use detect::{Format, detect};
 pub use error::ParseError;
 pub use judge::{
-    EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP, EXTRA_VRAM_PEAK_WHOLE_CAPTURE,
-    assess, judge,
+    EXTRA_COMMAND_EXIT_CODE, EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP,
+    EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,
 };
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
+// Issue 16: the columns `nodeledger probe` samples.
 pub use quote::{gpu_name_tokens, names_match, severity_of};
+pub use smi_header::PROBE_QUERY_COLUMNS;
 pub use verdict::{
     Difference, QuoteField, QuotedNode, Reason, RunStatus, Severity, Thresholds, Verdict, VerdictContext, VerdictReason,
 };

@@ -3,6 +3,12 @@
 
 use super::vocab::ThrottleReason;
 
+/// The columns `nodeledger probe` asks `nvidia-smi --query-gpu=` for (issue 16): one of each
+/// field [`Layout`] reads, so what the probe records is exactly what this parser judges. The
+/// throttle mask is asked by its older name `clocks_throttle_reasons.active`, which drivers
+/// before and after the `clocks_event_reasons` rename both accept.
+pub const PROBE_QUERY_COLUMNS: &str = "timestamp,index,uuid,name,utilization.gpu,memory.used,memory.total,clocks.sm,temperature.gpu,power.draw,driver_version,mig.mode.current,clocks_throttle_reasons.active";
+
 /// What the first line of a text input looks like.
 pub(crate) enum Sniff {
     /// An nvidia-smi CSV header.
@@ -161,5 +167,37 @@ fn classify_reason(name: &[u8]) -> Option<Col> {
             .into_iter()
             .find(|r| r.smi_name().as_bytes() == suffix)
             .map(Col::Reason),
+    }
+}
+
+#[cfg(test)]
+mod probe_query_tests {
+    use super::*;
+
+    #[test]
+    fn the_probe_asks_for_every_field_the_parser_reads_and_nothing_else() {
+        let l = Layout::from_header(PROBE_QUERY_COLUMNS.split(',').map(str::as_bytes));
+        assert!(l.unknown.is_empty(), "{:?}", l.unknown);
+        let read = [
+            l.timestamp,
+            l.index,
+            l.name,
+            l.util,
+            l.mem_used,
+            l.mem_total,
+            l.sm_clock,
+            l.temp,
+            l.power,
+            l.driver,
+            l.mig,
+            l.identity,
+            l.mask,
+        ];
+        assert!(read.iter().all(Option::is_some), "{l:?}");
+        assert_eq!(
+            PROBE_QUERY_COLUMNS.split(',').count(),
+            read.len(),
+            "one column per field"
+        );
     }
 }

@@ -236,6 +236,13 @@ pub enum Reason {
     },
     /// A quoted field could not be checked: nothing was observed.
     QuoteUnverifiable { field: QuoteField },
+    /// Issue 16: the measured command exited non-zero (`nodeledger probe
+    /// --keep-failed` uploaded it anyway, [`EXTRA_COMMAND_EXIT_CODE`](super::EXTRA_COMMAND_EXIT_CODE)):
+    /// the run is a failure on record, never a measurement.
+    CommandFailed {
+        /// The command's exit code.
+        exit_code: i64,
+    },
     /// A finding of an earlier version of the rules that this version no
     /// longer reads (stored runs keep it until they are judged again).
     Retired {
@@ -271,6 +278,7 @@ impl Reason {
             Self::DriverMismatch { .. } => "driver_mismatch",
             Self::MigMismatch { .. } => "mig_mismatch",
             Self::QuoteUnverifiable { .. } => "quote_unverifiable",
+            Self::CommandFailed { .. } => "command_failed",
             Self::Retired { .. } => "retired",
         }
     }

@@ -30,6 +30,8 @@ pub struct RunView {
     pub note: String,
     /// Files as uploaded.
     pub files: Vec<RunFileInfo>,
+    /// Issue 16: the node as `nodeledger probe` recorded it, when the run came from the probe.
+    pub node_facts: Option<crate::domain::node_facts::NodeFacts>,
 }
 
 /// One of the active team's runs.
@@ -44,11 +46,13 @@ pub async fn get_run(id: i64) -> Result<RunView, AppError> {
         tracing::error!(error = %e, run = id, "stored run does not decode");
         AppError::Internal
     })?;
+    let node_facts = super::node_facts::load(team.team_id, id).await?;
     Ok(RunView {
         summary,
         run,
         note,
         files,
+        node_facts,
     })
 }
 
@@ -198,6 +202,7 @@ fn run_view(v: RunView) -> impl IntoView {
         {(!v.note.is_empty()).then(|| view! { <p class="note">{v.note.clone()}</p> })}
         {verdict_view(&v.run)}
         {figures(&v.run)}
+        {v.node_facts.clone().map(super::node_facts::node_facts_view)}
         <section class="card">
             <h2>{t(Msg::RunsTelemetry)}</h2>
             {if has_telemetry {

@@ -172,6 +172,7 @@ fn every_reason() -> Vec<Reason> {
         Reason::QuoteUnverifiable {
             field: QuoteField::Cuda,
         },
+        Reason::CommandFailed { exit_code: 3 },
         Reason::Retired { was: "old_rule".into() },
     ];
     for r in &all {
@@ -199,6 +200,7 @@ fn every_reason() -> Vec<Reason> {
             | Reason::DriverMismatch { .. }
             | Reason::MigMismatch { .. }
             | Reason::QuoteUnverifiable { .. }
+            | Reason::CommandFailed { .. }
             | Reason::Retired { .. } => {}
         }
     }
@@ -209,7 +211,7 @@ fn every_reason() -> Vec<Reason> {
 fn every_reason_variant_has_a_sentence_in_both_languages() {
     let all = every_reason();
     let codes: std::collections::BTreeSet<&str> = all.iter().map(Reason::code).collect();
-    assert_eq!(codes.len(), 23, "one sample of each of the 23 reasons");
+    assert_eq!(codes.len(), 24, "one sample of each of the 24 reasons");
     for reason in &all {
         for locale in Locale::ALL {
             let text = reason_text(locale, reason);

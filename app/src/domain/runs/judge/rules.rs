@@ -188,6 +188,19 @@ impl<'a> Judging<'a> {
         }
     }
 
+    /// Rule "the measured command failed" (invalid; issue 16): the exit code the probe recorded
+    /// in `extra`, when it is not 0.
+    pub(super) fn command_succeeded(&mut self) {
+        let code = self
+            .run
+            .extra
+            .get(super::EXTRA_COMMAND_EXIT_CODE)
+            .and_then(serde_json::Value::as_i64);
+        if let Some(exit_code) = code.filter(|c| *c != 0) {
+            self.push(Severity::Invalid, Reason::CommandFailed { exit_code });
+        }
+    }
+
     /// Rule "no telemetry of VRAM peak and throttling" (warn).
     pub(super) fn telemetry_present(&mut self) {
         let mem_seen = self.samples.iter().any(|s| s.mem_used_mib.is_some());

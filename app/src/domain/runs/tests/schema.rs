@@ -175,6 +175,7 @@ fn schema_lists_every_reason_code() {
             observed: false,
         },
         Reason::QuoteUnverifiable { field: QuoteField::Mig },
+        Reason::CommandFailed { exit_code: 1 },
         Reason::Retired { was: "x".into() },
     ];
     assert_eq!(codes.as_array().map(Vec::len), Some(samples.len()));

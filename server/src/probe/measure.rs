@@ -1,0 +1,372 @@
+//! One probe run: check with the server, record the node, sample and run, then upload.
+
+use super::{
+    Failure, ProbeArgs, client, duration, facts,
+    live::{self, Live},
+    pending::{self, Folder, Upload},
+    runner::{self, Ended},
+    sampler, upload,
+};
+use app::domain::node_facts::NodeFacts;
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+/// What the command line asks for, checked before anything starts.
+struct Plan {
+    upload: Upload,
+    result: Option<PathBuf>,
+    limit: Option<Duration>,
+}
+
+fn plan(args: &ProbeArgs) -> Result<Plan, Failure> {
+    let server = args
+        .server
+        .clone()
+        .ok_or_else(|| Failure::new(2, "--server URL is needed (or NODELEDGER_SERVER)"))?;
+    if !(server.starts_with("http://") || server.starts_with("https://")) {
+        return Err(Failure::new(
+            2,
+            format!("--server {server:?} must start with https:// (or http://)"),
+        ));
+    }
+    if args.command.is_empty() {
+        return Err(Failure::new(
+            2,
+            "give the command to measure after --, e.g. -- vllm bench serve …",
+        ));
+    }
+    if args.result.is_none() && args.no_telemetry {
+        return Err(Failure::new(
+            2,
+            "--no-telemetry needs --result FILE: there would be nothing to upload",
+        ));
+    }
+    let limit = args
+        .duration
+        .as_deref()
+        .map(duration::parse)
+        .transpose()
+        .map_err(|m| Failure::new(2, m))?;
+    let upload = Upload {
+        server: server.trim_end_matches('/').to_string(),
+        quote: args.quote,
+        revision: args.revision,
+        workload: args.workload,
+        node_label: args.node_label.clone(),
+        nodes: args.nodes,
+        note: args.note.clone(),
+        format: args.format.clone(),
+        result: None,
+        telemetry: !args.no_telemetry,
+    };
+    Ok(Plan {
+        upload,
+        result: args.result.clone(),
+        limit,
+    })
+}
+
+/// The server's check before starting: token, role, quote and workload.
+async fn check(u: &Upload, token: &str) -> Result<String, Failure> {
+    let mut parts = client::fields(u);
+    parts.push(client::Part::Text("dry_run", "true".into()));
+    let (server, token) = (u.server.clone(), token.to_string());
+    let outcome = tokio::task::spawn_blocking(move || client::post_runs(&server, &token, &parts))
+        .await
+        .map_err(|e| Failure::new(1, e.to_string()))?;
+    match outcome {
+        client::Outcome::Done(answer) => Ok(answer["workload"].as_str().unwrap_or_default().to_string()),
+        client::Outcome::Refused(status, msg) => Err(Failure::new(
+            1,
+            format!("the server refused the check before starting ({status}): {msg}"),
+        )),
+        client::Outcome::Unreachable(msg) => Err(Failure::new(
+            1,
+            format!("cannot check with the server before starting: {msg}"),
+        )),
+    }
+}
+
+fn no_smi() -> Failure {
+    Failure::new(
+        2,
+        "nvidia-smi was not found on PATH: install the NVIDIA driver utilities on this node, or run with --no-telemetry to upload the result alone (the server then judges it as any run without telemetry)",
+    )
+}
+
+/// Runs `nodeledger probe … -- COMMAND`.
+pub(super) async fn probe(args: &ProbeArgs, folder: &Folder, token: String) -> Result<u8, Failure> {
+    let mut plan = plan(args)?;
+    let smi = if args.no_telemetry {
+        None
+    } else {
+        Some(facts::find_on_path("nvidia-smi").ok_or_else(no_smi)?)
+    };
+    let workload = check(&plan.upload, &token).await?;
+    let smi_for_facts = smi.clone();
+    let mut node = tokio::task::spawn_blocking(move || facts::collect(smi_for_facts.as_deref()))
+        .await
+        .map_err(|e| Failure::new(1, e.to_string()))?;
+    node.command = Some(args.command.join(" "));
+    let dir = folder
+        .start()
+        .map_err(|e| Failure::new(1, format!("cannot create the probe's folder: {e}")))?;
+    tell_plan(&plan, &node, &workload, &dir, args);
+    let ended = sample_and_run(&dir, smi.as_deref(), &args.command, plan.limit).await?;
+    let telemetry_rows = ended.1;
+    finish(&mut plan, args, node, &dir, folder, &token, ended.0, telemetry_rows).await
+}
+
+fn tell_plan(plan: &Plan, node: &NodeFacts, workload: &str, dir: &Path, args: &ProbeArgs) {
+    let u = &plan.upload;
+    let what = match (u.quote, u.node_label.as_deref()) {
+        (Some(q), _) => format!(
+            "quote {q}{}",
+            u.revision.map(|r| format!(" revision {r}")).unwrap_or_default()
+        ),
+        (None, Some(label)) => format!("node {label:?}"),
+        (None, None) => "no quote".into(),
+    };
+    let workload = if workload.is_empty() {
+        "no workload".to_string()
+    } else {
+        format!("workload {workload:?}")
+    };
+    eprintln!(
+        "nodeledger probe: token accepted by {} for {what}, {workload}",
+        u.server
+    );
+    if !node.gpus.is_empty() {
+        eprintln!(
+            "nodeledger probe: node: {}, driver {}",
+            node.gpu_summary(),
+            node.driver_version.as_deref().unwrap_or("?")
+        );
+    }
+    let telemetry = if u.telemetry {
+        "nvidia-smi every second"
+    } else {
+        "no telemetry (--no-telemetry)"
+    };
+    let stop = plan.limit.map_or_else(
+        || "until it ends".to_string(),
+        |d| format!("for {}, then stopped", duration::clock(d.as_secs())),
+    );
+    eprintln!(
+        "nodeledger probe: running {:?} {stop}, with {telemetry}",
+        args.command.join(" ")
+    );
+    let result = plan
+        .result
+        .as_ref()
+        .map_or_else(|| "no result file".to_string(), |p| format!("result {}", p.display()));
+    let then = if args.dry_run {
+        "judge it without storing (--dry-run)"
+    } else {
+        "upload it"
+    };
+    eprintln!("nodeledger probe: then {then}: {result}; files in {}", dir.display());
+}
+
+/// Samples (when `smi` is given) while the command runs; the end and the telemetry lines written.
+async fn sample_and_run(
+    dir: &Path,
+    smi: Option<&Path>,
+    argv: &[String],
+    limit: Option<Duration>,
+) -> Result<(Ended, u64), Failure> {
+    let live = Arc::new(Mutex::new(Live::default()));
+    let csv = dir.join(pending::TELEMETRY);
+    let sampler = match smi {
+        Some(path) => Some(
+            sampler::start(path, &csv, live.clone())
+                .await
+                .map_err(|e| Failure::new(1, format!("cannot start nvidia-smi: {e}")))?,
+        ),
+        None => None,
+    };
+    let mut shown = LiveLine::new(csv.clone(), live.clone());
+    let ended = runner::run(argv, limit, |elapsed| shown.tick(elapsed.as_secs())).await;
+    let rows = match sampler {
+        Some(s) => s
+            .stop()
+            .await
+            .map_err(|e| Failure::new(1, format!("cannot write the telemetry: {e}")))?,
+        None => 0,
+    };
+    let ended = ended.map_err(|e| {
+        Failure::new(
+            1,
+            format!("cannot start {:?}: {e}", argv.first().cloned().unwrap_or_default()),
+        )
+    })?;
+    shown.done();
+    Ok((ended, rows))
+}
+
+/// The live line on standard error: redrawn every second on a terminal, else one line a minute
+/// and one at the end.
+struct LiveLine {
+    csv: PathBuf,
+    live: Arc<Mutex<Live>>,
+    tty: bool,
+    warmup_s: Option<f64>,
+    elapsed: u64,
+    announced: bool,
+}
+
+impl LiveLine {
+    fn new(csv: PathBuf, live: Arc<Mutex<Live>>) -> Self {
+        Self {
+            csv,
+            live,
+            tty: std::io::stderr().is_terminal(),
+            warmup_s: None,
+            elapsed: 0,
+            announced: false,
+        }
+    }
+
+    fn tick(&mut self, elapsed: u64) {
+        self.elapsed = elapsed;
+        if elapsed.is_multiple_of(15) && elapsed > 0 {
+            self.warmup_s = std::fs::read(&self.csv).ok().and_then(|b| live::warmup_so_far(&b));
+        }
+        let line = self.line();
+        if self.tty {
+            eprint!("\r\x1b[2K{line}");
+        } else if elapsed.is_multiple_of(60) && elapsed > 0 {
+            eprintln!("{line}");
+        }
+        if !self.announced
+            && let Some(msg) = live::long_enough_message(elapsed, self.warmup_s)
+        {
+            self.announced = true;
+            eprintln!("{}{msg}", if self.tty { "\n" } else { "" });
+        }
+    }
+
+    fn line(&self) -> String {
+        self.live
+            .lock()
+            .map(|l| l.line(self.elapsed, self.warmup_s))
+            .unwrap_or_default()
+    }
+
+    fn done(&mut self) {
+        self.warmup_s = std::fs::read(&self.csv)
+            .ok()
+            .and_then(|b| live::warmup_so_far(&b))
+            .or(self.warmup_s);
+        let line = self.line();
+        eprintln!("{}{line}", if self.tty { "\r\x1b[2K" } else { "" });
+    }
+}
+
+/// The exit code that passes a command's `code` on (never 0 for a failure).
+fn passed_on(code: i32) -> u8 {
+    u8::try_from(code.rem_euclid(256)).ok().filter(|c| *c != 0).unwrap_or(1)
+}
+
+#[expect(clippy::too_many_arguments, reason = "the one place the run's parts come together")]
+async fn finish(
+    plan: &mut Plan,
+    args: &ProbeArgs,
+    mut node: NodeFacts,
+    dir: &Path,
+    folder: &Folder,
+    token: &str,
+    ended: Ended,
+    telemetry_rows: u64,
+) -> Result<u8, Failure> {
+    let kept = format!("the files are kept in {}", dir.display());
+    let failed = match ended {
+        Ended::Interrupted => {
+            return Err(Failure::new(
+                130,
+                format!("interrupted: the command and nvidia-smi were stopped and nothing was uploaded; {kept}"),
+            ));
+        }
+        Ended::Exited(code) if code != 0 && !args.keep_failed => {
+            return Err(Failure::new(
+                passed_on(code),
+                format!(
+                    "the command exited with code {code}: nothing was uploaded (--keep-failed uploads it marked failed); {kept}"
+                ),
+            ));
+        }
+        Ended::Exited(code) => {
+            node.exit_code = Some(code);
+            (code != 0).then_some(code)
+        }
+        Ended::StoppedAfterDuration => None,
+    };
+    if plan.upload.telemetry && telemetry_rows < 2 {
+        eprintln!("nodeledger probe: nvidia-smi wrote no samples: the run is sent without telemetry");
+        plan.upload.telemetry = false;
+    }
+    let fail_code = |c: Option<i32>| c.map_or(1, passed_on);
+    if let Some(result) = &plan.result {
+        let name = copy_result(result, dir).map_err(|m| Failure::new(fail_code(failed), format!("{m}; {kept}")))?;
+        plan.upload.result = Some(name);
+    } else if !plan.upload.telemetry {
+        return Err(Failure::new(
+            fail_code(failed),
+            format!("nothing to upload: no result file and no telemetry; {kept}"),
+        ));
+    }
+    write_files(dir, &plan.upload, &node)
+        .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", dir.display())))?;
+    upload::send_and_report(folder, dir, &plan.upload, token, args.dry_run).await?;
+    Ok(failed.map_or(0, passed_on))
+}
+
+/// Copies the result into the run folder; the message names the path when it is missing.
+fn copy_result(result: &Path, dir: &Path) -> Result<String, String> {
+    let shown = std::path::absolute(result).unwrap_or_else(|_| result.to_path_buf());
+    if !result.is_file() {
+        return Err(format!(
+            "the result file {} does not exist: the command did not write it (check its --result-filename / output option)",
+            shown.display()
+        ));
+    }
+    let name = result
+        .file_name()
+        .map_or_else(|| "result".into(), |n| n.to_string_lossy().into_owned());
+    std::fs::copy(result, dir.join(&name))
+        .map_err(|e| format!("cannot copy the result file {}: {e}", shown.display()))?;
+    Ok(name)
+}
+
+fn write_files(dir: &Path, upload: &Upload, node: &NodeFacts) -> std::io::Result<()> {
+    let json = serde_json::to_vec_pretty(node).map_err(std::io::Error::other)?;
+    std::fs::write(dir.join(pending::NODE), json)?;
+    pending::write_upload(dir, upload)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_command_s_code_is_passed_on_and_never_becomes_success() {
+        assert_eq!(passed_on(3), 3);
+        assert_eq!(passed_on(130), 130);
+        assert_eq!(passed_on(256), 1);
+        assert_eq!(passed_on(-1), 255);
+    }
+
+    #[test]
+    fn a_missing_result_names_its_path() {
+        let dir = std::env::temp_dir();
+        let msg = copy_result(Path::new("/nonexistent/out/bench.json"), &dir).unwrap_err();
+        assert!(
+            msg.starts_with("the result file /nonexistent/out/bench.json does not exist"),
+            "{msg}"
+        );
+    }
+}
