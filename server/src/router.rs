@@ -171,6 +171,8 @@ fn routes(server: &ServerState, cfg: &ServeConfig) -> Router {
         .merge(crate::runs::router())
         .merge(crate::orders::router())
         .merge(crate::tco::router())
+        // Issue 15: the simple bill template.
+        .merge(crate::bills::router())
         .with_state(server.clone())
 }
 

@@ -54,11 +54,19 @@ pub enum Action {
     TokenRevoked,
     /// A site setting was changed (`setting`, `value` as text).
     SettingChanged,
+    // Issue 15, the vendor's bill (bill import and reconciliation).
+    /// A vendor's bill was imported onto the order (`bill_id`, `file_sha256`, `file_name`,
+    /// `layout`, `lines`, `matched`, `unmatched`, `currency`, `billed_total`, `estimated_total`,
+    /// `variance_pct` and `threshold_pct` as exact decimals in text, `flagged`).
+    BillImported,
+    /// A manager changed the team's bill variance threshold (`team_id`, `value`, `previous`,
+    /// percent as text): a site event.
+    BillThresholdSet,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 19] = [
         Action::Create,
         Action::ItemAnswered,
         Action::EvidenceAttached,
@@ -76,6 +84,9 @@ impl Action {
         Action::TokenCreated,
         Action::TokenRevoked,
         Action::SettingChanged,
+        // Issue 15, the vendor's bill.
+        Action::BillImported,
+        Action::BillThresholdSet,
     ];
 
     /// The snake_case name, as serialized and hashed.
@@ -99,6 +110,9 @@ impl Action {
             Action::TokenCreated => "token_created",
             Action::TokenRevoked => "token_revoked",
             Action::SettingChanged => "setting_changed",
+            // Issue 15, the vendor's bill.
+            Action::BillImported => "bill_imported",
+            Action::BillThresholdSet => "bill_threshold_set",
         }
     }
 
@@ -114,6 +128,8 @@ impl Action {
                 | Action::Approve
                 | Action::Reject
                 | Action::Reopen
+                // Issue 15: a bill is imported onto an order.
+                | Action::BillImported
         )
     }
 }
@@ -131,7 +147,7 @@ mod tests {
         for a in Action::ALL {
             assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::json!(a.as_str())));
         }
-        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 10);
+        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 11);
         assert!(!Action::Approve.is_site() && Action::TokenCreated.is_site());
     }
 }

@@ -342,5 +342,8 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
     let record = crate::services::audit::export_order(db, order_id)
         .await?
         .ok_or(AppError::NotFound)?;
-    serde_json::to_value(record).map_err(|_| AppError::Internal)
+    let mut value = serde_json::to_value(record).map_err(|_| AppError::Internal)?;
+    // Issue 15: the bills and their reconciliation (ignored by `audit verify --export`).
+    crate::services::bills::section::add_to_export(db, team_id, order_id, &mut value).await?;
+    Ok(value)
 }
