@@ -193,7 +193,8 @@ pub async fn with_file(
         .await
 }
 
-/// Of `keys` (line digests), the first already imported in the team, with the bill it came in.
+/// Of `keys` (line digests, in file order), the first already imported in the team, with the
+/// bill it came in.
 pub async fn first_imported_key(
     db: &mut sqlx::SqliteConnection,
     team_id: i64,
@@ -207,9 +208,10 @@ pub async fn first_imported_key(
         for key in chunk {
             list.push_bind(*key);
         }
-        q.push(") LIMIT 1");
-        if let Some(found) = q.build_query_as().fetch_optional(&mut *db).await? {
-            return Ok(Some(found));
+        q.push(")");
+        let found: Vec<(String, i64)> = q.build_query_as().fetch_all(&mut *db).await?;
+        if let Some(first) = chunk.iter().find_map(|k| found.iter().find(|(f, _)| f == k)) {
+            return Ok(Some(first.clone()));
         }
     }
     Ok(None)
