@@ -118,7 +118,7 @@ async fn insert_rental(app: &TestApp, team: i64, order: i64, revision: i64) {
     .fetch_one(&app.db)
     .await
     .unwrap();
-    for id in ["i-l4", "vol-l4"] {
+    for id in ["i-l4", "vol-l4", "eip-l4", "snap-l4"] {
         sqlx::query("INSERT INTO rental_resources (rental_id, resource_id) VALUES (?, ?)")
             .bind(rental)
             .bind(id)
@@ -398,5 +398,60 @@ async fn an_order_without_rental_says_so_and_the_template_downloads() {
     assert_eq!(
         app.get("/bills/template.csv", None, None).await.status,
         StatusCode::UNAUTHORIZED
+    );
+}
+
+/// `.ci/bench-bills`: imports the FOCUS file `BILL_FILE` (preview, then save) through the
+/// service onto an approved order with a rental, printing lines per second of each step and the
+/// process's peak resident memory (`VmHWM`).
+#[tokio::test]
+#[ignore = "a benchmark: run by .ci/bench-bills"]
+async fn bench_import_of_a_large_focus_file() {
+    let path = std::env::var("BILL_FILE").expect("BILL_FILE: the FOCUS file to import");
+    let content = std::fs::read(&path).unwrap();
+    let d = desk().await;
+    let team: i64 = sqlx::query_scalar("SELECT team_id FROM orders WHERE id = ?")
+        .bind(d.order)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let actor: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = 'pam@example.com'")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let checked = app::services::bills::check(&d.app.db, team, d.order, &content)
+        .await
+        .unwrap();
+    let preview = started.elapsed();
+    let checked = checked.expect("a clean bill");
+    let lines = checked.lines.len();
+    assert_eq!(checked.error_count, 0);
+    drop(checked);
+    let started = std::time::Instant::now();
+    let outcome = app::services::bills::import(&d.app.db, team, actor, d.order, "bench.csv", &content, true)
+        .await
+        .unwrap();
+    let save = started.elapsed();
+    assert!(outcome.saved.is_some(), "{:?}", outcome.checked.err());
+    let stored: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM bill_lines")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(usize::try_from(stored).unwrap(), lines);
+    let per_s = |t: std::time::Duration| (lines as f64 / t.as_secs_f64()).round();
+    let hwm = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string())
+        .unwrap_or_else(|| "?".into());
+    println!(
+        "bill of {lines} lines ({} MB): preview {:.2} s ({} lines/s); preview + save {:.2} s ({} lines/s); peak RSS {hwm} kB",
+        content.len() / (1024 * 1024),
+        preview.as_secs_f64(),
+        per_s(preview),
+        save.as_secs_f64(),
+        per_s(save),
     );
 }

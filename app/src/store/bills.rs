@@ -258,11 +258,13 @@ pub struct NewBill<'a> {
     pub imported_by: i64,
 }
 
-/// Stores a bill and every one of its lines; returns the bill's id.
+/// Stores a bill and every one of its lines (`keys`: each line's [`BillLine::key`], same order);
+/// returns the bill's id.
 pub async fn insert(
     tx: &mut Tx,
     bill: &NewBill<'_>,
     lines: &[(BillLine, Option<Unmatched>)],
+    keys: &[String],
 ) -> Result<i64, sqlx::Error> {
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO bills (team_id, order_id, rental_id, file_name, file_sha256, layout, currency, period_start,
@@ -289,16 +291,16 @@ pub async fn insert(
     .bind(bill.imported_by)
     .fetch_one(&mut **tx)
     .await?;
-    for chunk in lines.chunks(CHUNK) {
+    for (chunk, chunk_keys) in lines.chunks(CHUNK).zip(keys.chunks(CHUNK)) {
         let mut q: QueryBuilder<Sqlite> = QueryBuilder::new(
             "INSERT INTO bill_lines (bill_id, team_id, line, line_key, resource_id, period_start, period_end, component,
                                      kind, description, sku, quantity, unit, unit_price, cost, unmatched) ",
         );
-        q.push_values(chunk, |mut row, (l, unmatched)| {
+        q.push_values(chunk.iter().zip(chunk_keys), |mut row, ((l, unmatched), key)| {
             row.push_bind(id)
                 .push_bind(bill.team_id)
                 .push_bind(i64::try_from(l.line).unwrap_or(i64::MAX))
-                .push_bind(l.key())
+                .push_bind(key.clone())
                 .push_bind(l.resource_id.clone())
                 .push_bind(timestamp::format(l.period_start))
                 .push_bind(timestamp::format(l.period_end))

@@ -100,6 +100,8 @@ pub struct Checked {
     pub sha256: String,
     /// Every line read, with why it is not the rental's (`None`: matched).
     pub lines: Vec<(BillLine, Option<Unmatched>)>,
+    /// Each line's [`BillLine::key`], computed once (same order as `lines`).
+    pub keys: Vec<String>,
     /// The first [`MAX_ERRORS`] line errors, in file order.
     pub errors: Vec<LineError>,
     /// How many line errors there are.
@@ -230,13 +232,10 @@ pub(crate) async fn reconciliation(
 }
 
 /// Reads `content` line by line, matching each to the rental; line errors are collected.
-fn read_lines(
-    content: &[u8],
-    span: &RentalSpan,
-) -> Result<(Layout, Vec<(BillLine, Option<Unmatched>)>, Vec<LineError>, usize), Refusal> {
+fn read_lines(content: &[u8], span: &RentalSpan) -> Result<Read, Refusal> {
     let reader = open(content).map_err(Refusal::File)?;
     let layout = reader.layout();
-    let (mut lines, mut errors, mut error_count) = (Vec::new(), Vec::new(), 0);
+    let (mut lines, mut keys, mut errors, mut error_count) = (Vec::new(), Vec::new(), Vec::new(), 0);
     let mut seen: HashMap<String, u64> = HashMap::new();
     for read in reader {
         match read {
@@ -253,7 +252,8 @@ fn read_lines(
                     }
                     continue;
                 }
-                seen.insert(key, line.line);
+                seen.insert(key.clone(), line.line);
+                keys.push(key);
                 let unmatched = crate::domain::bills::matching::match_line(&line, span).err();
                 lines.push((line, unmatched));
             }
@@ -266,7 +266,22 @@ fn read_lines(
     if lines.is_empty() && error_count == 0 {
         return Err(Refusal::NoLines);
     }
-    Ok((layout, lines, errors, error_count))
+    Ok(Read {
+        layout,
+        lines,
+        keys,
+        errors,
+        error_count,
+    })
+}
+
+/// What [`read_lines`] read.
+struct Read {
+    layout: Layout,
+    lines: Vec<(BillLine, Option<Unmatched>)>,
+    keys: Vec<String>,
+    errors: Vec<LineError>,
+    error_count: usize,
 }
 
 /// Reads and judges a bill for the order; nothing is written (steps in the module docs).
@@ -282,7 +297,13 @@ pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Resu
     if let Some((_, order_id)) = store::bills::with_file(db, team_id, &sha256).await? {
         return Ok(Err(Refusal::DuplicateFile { order_id }));
     }
-    let (layout, lines, errors, error_count) = match read_lines(content, &span_of(&basis.rental)) {
+    let Read {
+        layout,
+        lines,
+        keys,
+        errors,
+        error_count,
+    } = match read_lines(content, &span_of(&basis.rental)) {
         Ok(read) => read,
         Err(r) => return Ok(Err(r)),
     };
@@ -291,6 +312,7 @@ pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Resu
         layout,
         sha256,
         lines,
+        keys,
         errors,
         error_count,
         reconciliation: None,
@@ -322,7 +344,7 @@ async fn already_imported(
     order_id: i64,
     checked: &Checked,
 ) -> Result<Option<Refusal>, AppError> {
-    let keys: Vec<String> = checked.lines.iter().map(|(l, _)| l.key()).collect();
+    let keys = &checked.keys;
     let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
     let mut conn = db.acquire().await?;
     if let Some((key, bill_id)) = store::bills::first_imported_key(&mut conn, team_id, &refs).await? {
@@ -452,7 +474,7 @@ async fn save_checked(
         flagged: r.flagged,
         imported_by: actor,
     };
-    let id = match store::bills::insert(&mut tx, &bill, &c.lines).await {
+    let id = match store::bills::insert(&mut tx, &bill, &c.lines, &c.keys).await {
         Ok(id) => id,
         Err(e) if store::db::is_unique_violation(&e) => return Ok(Err(Refusal::DuplicateLine { line: 0, bill_id: 0 })),
         Err(e) => return Err(e.into()),
