@@ -6,7 +6,6 @@
 
 use super::bill_view::{bills_list, lines_table, preview_view, recon_view};
 use crate::{
-    components::loaded::Loaded,
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
     views::bills::{BillPreview, BillSection},
@@ -252,14 +251,22 @@ fn section_view(s: BillSection, refresh: RwSignal<u32>) -> impl IntoView {
     }
 }
 
-/// The bill section of an approved order (mounted by the order page).
+/// The bill section of an approved order (mounted by the order page). Loaded in the browser
+/// after hydration (a `LocalResource`): the order page around it is already a resource of its
+/// own, and a second server-rendered one nested in it did not hydrate.
 #[component]
 pub fn BillCard(order_id: i64) -> impl IntoView {
     let refresh = RwSignal::new(0_u32);
-    let data = Resource::new(move || (order_id, refresh.get()), |(id, _)| load_bills(id));
+    let data = LocalResource::new(move || {
+        refresh.track();
+        load_bills(order_id)
+    });
     view! {
-        <Loaded resource=data keep_while_reloading=true let:s>
-            {section_view(s, refresh)}
-        </Loaded>
+        <Suspense fallback=|| view! { <p class="loading no-print">{t(Msg::Loading)}</p> }>
+            {move || data.get().map(|loaded| match loaded {
+                Ok(s) => section_view(s, refresh).into_any(),
+                Err(error) => view! { <crate::components::forms::ErrorBox error /> }.into_any(),
+            })}
+        </Suspense>
     }
 }
