@@ -6,6 +6,8 @@ pub mod access;
 pub mod assets;
 pub mod audit_cli;
 pub mod backup;
+/// Issue 15: the simple bill template download.
+pub mod bills;
 /// Issue 13 item 8: server functions refuse a stranger before reading the body.
 pub mod caller_first;
 pub mod cli;

@@ -176,6 +176,8 @@ fn routes(server: &ServerState, cfg: &ServeConfig) -> Router {
         .merge(crate::tco::router())
         // Issue 14 (warm cache): `/pkg` precompressed, before the fallback's plain files.
         .merge(crate::assets::pkg_router(&cfg.site_root))
+        // Issue 15: the simple bill template.
+        .merge(crate::bills::router())
         .with_state(server.clone())
 }
 

@@ -13,6 +13,8 @@
 //! `f64` (callers convert exact decimals), so charts know nothing of pricing.
 
 mod bars;
+/// Issue 15: estimate vs billed by component.
+mod bill;
 mod cost_stack;
 mod format;
 mod hours;
@@ -25,6 +27,7 @@ mod telemetry;
 mod telemetry_data;
 
 pub use bars::{Bar, throughput_bars_svg};
+pub use bill::{BillBars, estimate_vs_billed_svg};
 pub use cost_stack::{CostStack, cost_stack_svg};
 pub use hours::{HoursLabels, HoursSeries, cost_vs_hours_svg};
 pub use nodes::{NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg};

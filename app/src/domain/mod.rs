@@ -2,6 +2,8 @@
 
 pub mod accounts;
 pub mod audit;
+/// Issue 15: the vendor's bill — reading, classifying, matching and reconciling it.
+pub mod bills;
 pub mod checklist;
 pub mod csv_cell;
 pub mod dashboard;

@@ -2,6 +2,8 @@
 //! store and speak [`AppError`](crate::error::AppError).
 
 pub mod audit;
+/// Issue 15: the vendor's bill imported onto an order and reconciled.
+pub mod bills;
 pub mod dashboard;
 pub mod orders;
 pub mod quote_import;

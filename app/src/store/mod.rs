@@ -5,6 +5,8 @@
 
 pub mod api_tokens;
 pub mod audit;
+/// Issue 15: imported bills, their lines, the team's variance threshold.
+pub mod bills;
 pub mod budgets;
 /// Issue 13 item 8: the per-team data version the cost comparison cache is keyed by.
 pub mod data_versions;

@@ -34,6 +34,9 @@ pub const fn action_msg(action: Action) -> Msg {
         Action::RentalCorrected => Msg::RentalsACorrected,
         Action::RentalStopped => Msg::RentalsAStopped,
         Action::RentalReleased => Msg::RentalsAReleased,
+        // Issue 15, the vendor's bill.
+        Action::BillImported => Msg::BillsABillImported,
+        Action::BillThresholdSet => Msg::BillsAThresholdSet,
     }
 }
 
@@ -107,6 +110,15 @@ pub fn detail(locale: Locale, event: &SiteEvent) -> String {
         Action::SettingChanged => locale.fmt(
             Msg::SecAuditDSetting,
             &[("setting", text("setting")), ("value", text("value"))],
+        ),
+        // Issue 15: the team's bill variance threshold.
+        Action::BillThresholdSet => locale.fmt(
+            Msg::BillsDThresholdSet,
+            &[
+                ("team", &team),
+                ("previous", text("previous")),
+                ("value", text("value")),
+            ],
         ),
         _ => locale.fmt(Msg::SecAuditDUser, &[("user", &user)]),
     }

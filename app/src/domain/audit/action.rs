@@ -66,11 +66,19 @@ pub enum Action {
     /// The rental was released, with the actual hours (`rental_id`, `released_at`,
     /// `setup_hours`, `data_prep_hours`, `rerun_hours`).
     RentalReleased,
+    // Issue 15, the vendor's bill (bill import and reconciliation).
+    /// A vendor's bill was imported onto the order (`bill_id`, `file_sha256`, `file_name`,
+    /// `layout`, `lines`, `matched`, `unmatched`, `currency`, `billed_total`, `estimated_total`,
+    /// `variance_pct` and `threshold_pct` as exact decimals in text, `flagged`).
+    BillImported,
+    /// A manager changed the team's bill variance threshold (`team_id`, `value`, `previous`,
+    /// percent as text): a site event.
+    BillThresholdSet,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 23] = [
         Action::Create,
         Action::ItemAnswered,
         Action::EvidenceAttached,
@@ -93,6 +101,9 @@ impl Action {
         Action::RentalCorrected,
         Action::RentalStopped,
         Action::RentalReleased,
+        // Issue 15, the vendor's bill.
+        Action::BillImported,
+        Action::BillThresholdSet,
     ];
 
     /// The snake_case name, as serialized and hashed.
@@ -121,6 +132,9 @@ impl Action {
             Action::RentalCorrected => "rental_corrected",
             Action::RentalStopped => "rental_stopped",
             Action::RentalReleased => "rental_released",
+            // Issue 15, the vendor's bill.
+            Action::BillImported => "bill_imported",
+            Action::BillThresholdSet => "bill_threshold_set",
         }
     }
 
@@ -141,6 +155,8 @@ impl Action {
                 | Action::RentalCorrected
                 | Action::RentalStopped
                 | Action::RentalReleased
+                // Issue 15: a bill is imported onto an order.
+                | Action::BillImported
         )
     }
 }
@@ -158,7 +174,7 @@ mod tests {
         for a in Action::ALL {
             assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::json!(a.as_str())));
         }
-        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 10);
+        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 11);
         assert!(!Action::Approve.is_site() && Action::TokenCreated.is_site());
     }
 }

@@ -347,5 +347,7 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
     if let Some(rental) = crate::services::rentals::export(db, team_id, order_id).await? {
         value["rental"] = rental;
     }
+    // Issue 15: the bills and their reconciliation (ignored by `audit verify --export`).
+    crate::services::bills::section::add_to_export(db, team_id, order_id, &mut value).await?;
     Ok(value)
 }

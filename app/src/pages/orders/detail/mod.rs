@@ -306,6 +306,7 @@ fn order_view(v: OrderView) -> impl IntoView {
                 <ul class="checklist">{lines.into_iter().map(|line| item_view(order_id, line, cite.clone(), live)).collect_view()}</ul>
             }).collect_view()}
         </section>
+        {(v.state == OrderState::Approved).then(|| view! { <super::bill::BillCard order_id /> })}
         {record(&v)}
     }
 }

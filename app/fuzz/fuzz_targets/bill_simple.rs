@@ -1,0 +1,17 @@
+//! NodeLedger's simple bill header before arbitrary bytes, read to the end: a bill line or its
+//! errors for every line, never a panic.
+#![no_main]
+
+use app::domain::bills::{Layout, open};
+use libfuzzer_sys::fuzz_target;
+
+const HEADER: &[u8] = b"resource_id,period_start,period_end,description,component,quantity,unit,unit_price,amount,currency,kind\n";
+
+fuzz_target!(|data: &[u8]| {
+    let file = [HEADER, data].concat();
+    let reader = open(file.as_slice()).expect("the simple header");
+    assert_eq!(reader.layout(), Layout::NodeLedger);
+    for line in reader.flatten() {
+        assert!(line.period_end >= line.period_start);
+    }
+});

@@ -1,0 +1,236 @@
+//! Which cost component a bill line pays for, and whether it charges or gives back.
+//!
+//! The rules, first match wins; words are matched in the lower-cased text of `ServiceName`,
+//! `SkuId`, `ChargeDescription` and the units, English and Chinese, as vendors write them:
+//!
+//! | # | when                                                                    | component        |
+//! |---|-------------------------------------------------------------------------|------------------|
+//! | 1 | `ChargeCategory` is `Tax` or `Purchase` (a tax, an up-front purchase)    | fees             |
+//! | 2 | "snapshot", "快照"                                                       | snapshots        |
+//! | 3 | "stopped", "停机", "关机" with an instance word (rule 7's words)          | stopped compute  |
+//! | 4 | "public ip", "elastic ip", "eip", "ip address", "公网ip", "弹性公网", "ipv4" | IP               |
+//! | 5 | "egress", "data transfer", "traffic", "bandwidth", "outbound", "internet", "流量", "带宽", or the unit is GB/GiB/TB (not per month) | traffic |
+//! | 6 | "disk", "volume", "storage", "ebs", "ssd", "硬盘", "磁盘", "云盘", "存储", or the unit is GB-month | disk |
+//! | 7 | "compute", "instance", "gpu", "vm", "virtual machine", "node", "ec2", "ecs", "实例", "计算", "算力", "gpu", or the unit is hours | compute |
+//! | 8 | anything else (support, setup, marketplace…)                            | fees             |
+//!
+//! A stopped node's disks match rule 6 ("stopped" alone is not enough for rule 3): a stopped but
+//! unreleased node's disk is the classic unplanned charge (seed 000), and it is a disk charge.
+//!
+//! The kind ([`charge_kind`]): `ChargeClass = Correction` is a correction; `ChargeCategory`
+//! `Credit` or `Adjustment` is a credit; anything else is a usage charge, which may not be
+//! negative.
+
+use super::{ChargeKind, Component};
+use rust_decimal::Decimal;
+
+/// What the rules read of a line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Facts<'a> {
+    /// FOCUS `ChargeCategory` (`Usage`, `Purchase`, `Tax`, `Credit`, `Adjustment`).
+    pub category: &'a str,
+    /// FOCUS `ServiceName`.
+    pub service: &'a str,
+    /// FOCUS `SkuId` / `SkuPriceId`.
+    pub sku: &'a str,
+    /// FOCUS `ChargeDescription`.
+    pub description: &'a str,
+    /// FOCUS `ConsumedUnit` / `PricingUnit`.
+    pub unit: &'a str,
+}
+
+const SNAPSHOT: &[&str] = &["snapshot", "快照"];
+const STOPPED: &[&str] = &["stopped", "停机", "关机", "已停止"];
+const IP: &[&str] = &[
+    "public ip",
+    "elastic ip",
+    "eip",
+    "ip address",
+    "公网ip",
+    "弹性公网",
+    "ipv4",
+    "publicip",
+];
+const TRAFFIC: &[&str] = &[
+    "egress",
+    "data transfer",
+    "traffic",
+    "bandwidth",
+    "outbound",
+    "internet",
+    "流量",
+    "带宽",
+];
+const DISK: &[&str] = &[
+    "disk", "volume", "storage", "ebs", "ssd", "硬盘", "磁盘", "云盘", "存储",
+];
+const COMPUTE: &[&str] = &[
+    "compute",
+    "instance",
+    "gpu",
+    " vm",
+    "vm ",
+    "virtual machine",
+    "node",
+    "ec2",
+    "ecs",
+    "实例",
+    "计算",
+    "算力",
+];
+
+fn any(text: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| text.contains(w))
+}
+
+/// Whether `unit` (lower case) counts hours.
+fn is_hours(unit: &str) -> bool {
+    matches!(unit, "h" | "hr" | "hrs" | "小时") || unit.contains("hour")
+}
+
+/// Whether `unit` (lower case) is stored data per month.
+fn is_gb_month(unit: &str) -> bool {
+    (unit.contains("gb") || unit.contains("gib")) && (unit.contains("mo") || unit.contains("月"))
+}
+
+/// Whether `unit` (lower case) is data transferred.
+fn is_data(unit: &str) -> bool {
+    matches!(unit, "gb" | "gib" | "tb" | "tib" | "bytes")
+}
+
+/// The component a line pays for (rules in the module docs).
+#[must_use]
+pub fn component(f: &Facts<'_>) -> Component {
+    let category = f.category.to_ascii_lowercase();
+    if category == "tax" || category == "purchase" {
+        return Component::Fees;
+    }
+    let unit = f.unit.trim().to_lowercase();
+    let text = format!(" {} {} {} {} ", f.service, f.sku, f.description, f.unit).to_lowercase();
+    if any(&text, SNAPSHOT) {
+        Component::Snapshots
+    } else if any(&text, STOPPED) && any(&text, COMPUTE) && !any(&text, DISK) {
+        Component::StoppedCompute
+    } else if any(&text, IP) {
+        Component::Ip
+    } else if any(&text, TRAFFIC) || is_data(&unit) {
+        Component::Traffic
+    } else if any(&text, DISK) || is_gb_month(&unit) {
+        Component::Disk
+    } else if any(&text, COMPUTE) || is_hours(&unit) {
+        Component::Compute
+    } else {
+        Component::Fees
+    }
+}
+
+/// Whether a line charges or gives back (rules in the module docs).
+#[must_use]
+pub fn charge_kind(category: &str, class: &str) -> ChargeKind {
+    if class.trim().eq_ignore_ascii_case("correction") {
+        ChargeKind::Correction
+    } else if ["credit", "adjustment"].contains(&category.trim().to_ascii_lowercase().as_str()) {
+        ChargeKind::Credit
+    } else {
+        ChargeKind::Usage
+    }
+}
+
+/// `quantity` in hours when `unit` counts time (hours, minutes or seconds); `None` otherwise.
+#[must_use]
+pub fn hours(quantity: Decimal, unit: &str) -> Option<Decimal> {
+    let unit = unit.trim().to_lowercase();
+    if is_hours(&unit) {
+        Some(quantity)
+    } else if matches!(unit.as_str(), "min" | "mins" | "分钟") || unit.contains("minute") {
+        Some(quantity / Decimal::from(60))
+    } else if matches!(unit.as_str(), "s" | "sec" | "secs" | "秒") || unit.contains("second") {
+        Some(quantity / Decimal::from(3600))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    fn of(service: &str, description: &str, unit: &str) -> Component {
+        component(&Facts {
+            category: "Usage",
+            service,
+            description,
+            unit,
+            ..Facts::default()
+        })
+    }
+
+    #[test]
+    fn each_rule_gives_its_component() {
+        let tax = Facts {
+            category: "Tax",
+            description: "GPU instance VAT",
+            ..Facts::default()
+        };
+        assert_eq!(component(&tax), Component::Fees, "rule 1 before the instance word");
+        assert_eq!(
+            of("Block Storage", "Snapshot storage", "GB-Mo"),
+            Component::Snapshots,
+            "rule 2"
+        );
+        assert_eq!(
+            of("云服务器", "实例停机计费", "小时"),
+            Component::StoppedCompute,
+            "rule 3"
+        );
+        assert_eq!(
+            of("Compute", "Stopped instance, compute billed", "Hours"),
+            Component::StoppedCompute
+        );
+        assert_eq!(
+            of("VPC", "Elastic IP address", "Hours"),
+            Component::Ip,
+            "rule 4 before hours"
+        );
+        assert_eq!(
+            of("Compute", "Data transfer out to internet", "GB"),
+            Component::Traffic,
+            "rule 5"
+        );
+        assert_eq!(of("", "", "GB"), Component::Traffic, "rule 5 by unit");
+        assert_eq!(
+            of("Compute", "Disk of stopped instance", "GB-Mo"),
+            Component::Disk,
+            "rule 6, not 3"
+        );
+        assert_eq!(of("", "", "GiB-month"), Component::Disk, "rule 6 by unit");
+        assert_eq!(
+            of("GPU Cloud", "H100 x8 on demand", "Hours"),
+            Component::Compute,
+            "rule 7"
+        );
+        assert_eq!(of("", "", "Hours"), Component::Compute, "rule 7 by unit");
+        assert_eq!(
+            of("Support", "Business support plan", "Month"),
+            Component::Fees,
+            "rule 8"
+        );
+    }
+
+    #[test]
+    fn credits_and_corrections_are_told_apart_from_charges() {
+        assert_eq!(charge_kind("Usage", ""), ChargeKind::Usage);
+        assert_eq!(charge_kind("Credit", ""), ChargeKind::Credit);
+        assert_eq!(charge_kind("adjustment", ""), ChargeKind::Credit);
+        assert_eq!(charge_kind("Usage", "Correction"), ChargeKind::Correction);
+    }
+
+    #[test]
+    fn time_units_read_as_hours_and_others_do_not() {
+        assert_eq!(hours(dec!(12), "Hours"), Some(dec!(12)));
+        assert_eq!(hours(dec!(90), "Minutes"), Some(dec!(1.5)));
+        assert_eq!(hours(dec!(5400), "s"), Some(dec!(1.5)));
+        assert_eq!(hours(dec!(5), "GB"), None);
+    }
+}

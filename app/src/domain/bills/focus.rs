@@ -1,0 +1,256 @@
+//! FinOps FOCUS 1.x cost-and-usage exports (the layout the large clouds export and FinOps tools
+//! read; <https://focus.finops.org>). Columns are read by name, in any case and any order; other
+//! columns (FOCUS has about fifty) are ignored.
+//!
+//! | column                               | use                                                      |
+//! |--------------------------------------|----------------------------------------------------------|
+//! | `BilledCost` (required)              | what the line costs                                      |
+//! | `BillingCurrency` (required)         | its currency; one per bill                               |
+//! | `ChargePeriodStart`/`End` (required) | the period charged, matched with the rental's            |
+//! | `ChargeCategory` (required)          | `Usage`, `Purchase`, `Tax`, `Credit`, `Adjustment`       |
+//! | `ResourceId` (required, may be empty)| matched with the rental's resource ids                   |
+//! | `ChargeClass`                        | `Correction` marks a correction of an earlier charge     |
+//! | `ChargeDescription`, `ServiceName`, `SkuId`/`SkuPriceId` | classification (see `classify`)      |
+//! | `ConsumedQuantity`/`ConsumedUnit`    | the quantity used (else `PricingQuantity`/`PricingUnit`) |
+//! | `ContractedUnitPrice`/`ListUnitPrice`| the price charged per unit, compared with the quote's    |
+//!
+//! Negative `BilledCost`, `ConsumedQuantity` or `PricingQuantity` are refused (line and column
+//! named) unless the line is a credit or a correction.
+
+use super::reader::{Cells, Header};
+use super::{BillLine, FileError, classify};
+
+/// The columns a FOCUS file must have.
+pub const REQUIRED: &[&str] = &[
+    "BilledCost",
+    "BillingCurrency",
+    "ChargePeriodStart",
+    "ChargePeriodEnd",
+    "ChargeCategory",
+    "ResourceId",
+];
+
+/// Where each column FOCUS defines and NodeLedger reads is in the header.
+pub(super) struct Columns {
+    billed_cost: usize,
+    currency: usize,
+    start: usize,
+    end: usize,
+    category: usize,
+    resource: usize,
+    class: Option<usize>,
+    description: Option<usize>,
+    service: Option<usize>,
+    sku: Option<usize>,
+    sku_price: Option<usize>,
+    consumed_quantity: Option<usize>,
+    consumed_unit: Option<usize>,
+    pricing_quantity: Option<usize>,
+    pricing_unit: Option<usize>,
+    contracted_price: Option<usize>,
+    list_price: Option<usize>,
+}
+
+impl Columns {
+    /// Finds the columns; the caller has checked the required ones are present.
+    pub(super) fn resolve(h: &Header) -> Result<Columns, FileError> {
+        let need = |name: &'static str| {
+            h.position(name).ok_or_else(|| FileError::MissingColumns {
+                layout: super::Layout::Focus,
+                columns: vec![name],
+            })
+        };
+        Ok(Columns {
+            billed_cost: need("BilledCost")?,
+            currency: need("BillingCurrency")?,
+            start: need("ChargePeriodStart")?,
+            end: need("ChargePeriodEnd")?,
+            category: need("ChargeCategory")?,
+            resource: need("ResourceId")?,
+            class: h.position("ChargeClass"),
+            description: h.position("ChargeDescription"),
+            service: h.position("ServiceName"),
+            sku: h.position("SkuId"),
+            sku_price: h.position("SkuPriceId"),
+            consumed_quantity: h.position("ConsumedQuantity"),
+            consumed_unit: h.position("ConsumedUnit"),
+            pricing_quantity: h.position("PricingQuantity"),
+            pricing_unit: h.position("PricingUnit"),
+            contracted_price: h.position("ContractedUnitPrice"),
+            list_price: h.position("ListUnitPrice"),
+        })
+    }
+
+    /// Reads one line; with it, the column of its currency. `None` when a cell could not be
+    /// read (the errors are in `cells`).
+    pub(super) fn line(&self, cells: &mut Cells<'_>) -> Option<(BillLine, usize)> {
+        let before = cells.errors.len();
+        let category = cells.required(self.category);
+        let class = cells.text(self.class).to_owned();
+        let kind = classify::charge_kind(&category, &class);
+        let gives_back = kind != super::ChargeKind::Usage;
+        let cost = cells.required_decimal(self.billed_cost);
+        cells.not_negative(Some(self.billed_cost), cost, gives_back);
+        let currency = cells.required(self.currency).to_ascii_uppercase();
+        let (period_start, period_end) = cells.period(self.start, self.end);
+        let consumed = cells.decimal(self.consumed_quantity);
+        let pricing = cells.decimal(self.pricing_quantity);
+        cells.not_negative(self.consumed_quantity, consumed.unwrap_or_default(), gives_back);
+        cells.not_negative(self.pricing_quantity, pricing.unwrap_or_default(), gives_back);
+        let (quantity, unit) = match consumed {
+            Some(q) => (q, cells.text(self.consumed_unit).to_owned()),
+            None => (pricing.unwrap_or_default(), cells.text(self.pricing_unit).to_owned()),
+        };
+        let contracted = cells.decimal(self.contracted_price);
+        let unit_price = contracted.or(cells.decimal(self.list_price));
+        let sku = Some(cells.text(self.sku))
+            .filter(|s| !s.is_empty())
+            .unwrap_or(cells.text(self.sku_price))
+            .to_owned();
+        let description = cells.text(self.description).to_owned();
+        let component = classify::component(&classify::Facts {
+            category: &category,
+            service: cells.text(self.service),
+            sku: &sku,
+            description: &description,
+            unit: &unit,
+        });
+        let line = BillLine {
+            line: cells.line,
+            resource_id: cells.text(Some(self.resource)).to_owned(),
+            period_start,
+            period_end,
+            component,
+            kind,
+            description,
+            sku,
+            quantity,
+            unit,
+            unit_price,
+            cost,
+            currency,
+        };
+        (cells.errors.len() == before).then_some((line, self.currency))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ChargeKind, Component, FileError, Layout, LineErrorCode, open, timestamp};
+    use rust_decimal_macros::dec;
+
+    const HEADER: &str = "BillingAccountId,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,ChargePeriodEnd,BilledCost,BillingCurrency,ConsumedQuantity,ConsumedUnit,ListUnitPrice,ContractedUnitPrice,PricingQuantity,PricingUnit,ResourceId,ServiceName,SkuId,Tags";
+
+    fn read(rows: &[&str]) -> Vec<Result<super::BillLine, Vec<super::super::LineError>>> {
+        let text = format!("{HEADER}\n{}\n", rows.join("\n"));
+        let reader = open(text.as_bytes()).expect("a FOCUS header");
+        assert_eq!(reader.layout(), Layout::Focus);
+        reader.collect()
+    }
+
+    #[test]
+    fn a_usage_line_reads_exactly_by_column_name() {
+        let lines = read(&[
+            "acct-1,Usage,,GPU instance gpu.h100x8 on demand,2026-12-01T00:00:00Z,2026-12-02T00:00:00Z,2079.36,USD,24,Hours,86.64,86.64,24,Hours,i-0abc,Compute,sku-h100,\"{\"\"team\"\":\"\"ml\"\"}\"",
+        ]);
+        let line = lines[0].as_ref().expect("clean");
+        assert_eq!(line.line, 2);
+        assert_eq!(line.resource_id, "i-0abc");
+        assert_eq!(line.component, Component::Compute);
+        assert_eq!(line.kind, ChargeKind::Usage);
+        assert_eq!((line.quantity, line.unit.as_str()), (dec!(24), "Hours"));
+        assert_eq!((line.unit_price, line.cost), (Some(dec!(86.64)), dec!(2079.36)));
+        assert_eq!(line.currency, "USD");
+        assert_eq!(timestamp::format(line.period_start), "2026-12-01T00:00:00Z");
+        assert_eq!(line.period_end - line.period_start, 86_400);
+    }
+
+    #[test]
+    fn contracted_price_wins_over_list_and_pricing_quantity_stands_in() {
+        let lines = read(&["a,Usage,,disk,2026-12-01,2026-12-02,3.50,USD,,,0.12,0.10,35,GB-Mo,vol-1,Storage,,"]);
+        let line = lines[0].as_ref().expect("clean");
+        assert_eq!((line.quantity, line.unit.as_str()), (dec!(35), "GB-Mo"));
+        assert_eq!(line.unit_price, Some(dec!(0.10)));
+        assert_eq!(line.component, Component::Disk);
+    }
+
+    #[test]
+    fn credits_and_corrections_may_be_negative_other_lines_not() {
+        let lines = read(&[
+            "a,Credit,,Promotional credit,2026-12-01,2026-12-02,-50.00,USD,,,,,,,i-0abc,Compute,,",
+            "a,Usage,Correction,Rebill of Dec 1,2026-12-01,2026-12-02,-10.00,USD,-2,Hours,5,5,,,i-0abc,Compute,,",
+            "a,Usage,,GPU instance,2026-12-01,2026-12-02,10.00,USD,-2,Hours,5,5,,,i-0abc,Compute,,",
+        ]);
+        assert_eq!(lines[0].as_ref().map(|l| l.kind), Ok(ChargeKind::Credit));
+        assert_eq!(lines[1].as_ref().map(|l| l.kind), Ok(ChargeKind::Correction));
+        let errors = lines[2].as_ref().expect_err("a negative quantity");
+        assert_eq!(errors.len(), 1);
+        assert_eq!((errors[0].line, errors[0].column.as_str()), (4, "ConsumedQuantity"));
+        assert_eq!(errors[0].code, LineErrorCode::Negative { value: "-2".into() });
+    }
+
+    #[test]
+    fn bad_cells_are_named_by_line_and_column() {
+        let lines = read(&[
+            "a,Usage,,x,2026-12-02,2026-12-01,ten,USD,,,,,,,i-1,,,",
+            "a,Usage,,x,2026-12-01,2026-12-02,1,EUR,,,,,,,i-1,,,",
+        ]);
+        let errors = lines[0].as_ref().expect_err("bad cells");
+        let at: Vec<(&str, &LineErrorCode)> = errors.iter().map(|e| (e.column.as_str(), &e.code)).collect();
+        assert_eq!(
+            at,
+            [
+                ("BilledCost", &LineErrorCode::NotANumber { value: "ten".into() }),
+                ("ChargePeriodEnd", &LineErrorCode::EndBeforeStart)
+            ]
+        );
+        // The first line that could be read sets the bill's currency; a line failing earlier does not.
+        assert!(lines[1].is_ok());
+    }
+
+    #[test]
+    fn one_bill_one_currency() {
+        let lines = read(&[
+            "a,Usage,,x,2026-12-01,2026-12-02,1,USD,,,,,,,i-1,,,",
+            "a,Usage,,x,2026-12-01,2026-12-02,1,EUR,,,,,,,i-1,,,",
+        ]);
+        let errors = lines[1].as_ref().expect_err("another currency");
+        assert_eq!((errors[0].line, errors[0].column.as_str()), (3, "BillingCurrency"));
+    }
+
+    #[test]
+    fn a_header_missing_focus_columns_names_them() {
+        let text = "BilledCost,BillingCurrency,ChargePeriodStart,ResourceId\n1,USD,2026-12-01,i-1\n";
+        assert_eq!(
+            open(text.as_bytes()).err(),
+            Some(FileError::MissingColumns {
+                layout: Layout::Focus,
+                columns: vec!["ChargePeriodEnd", "ChargeCategory"]
+            })
+        );
+        let text = "date,amount_due\n2026-12-01,5\n";
+        match open(text.as_bytes()).err() {
+            Some(FileError::UnknownLayout {
+                focus_missing,
+                simple_missing,
+            }) => {
+                assert_eq!(focus_missing, super::REQUIRED);
+                assert_eq!(simple_missing, super::super::simple::REQUIRED);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_short_line_and_a_broken_quote_are_line_errors() {
+        let lines = read(&[
+            "a,Usage,x",
+            "a,Usage,,\"unclosed,2026-12-01,2026-12-02,1,USD,,,,,,,i-1,,,",
+        ]);
+        assert!(matches!(
+            lines[0].as_ref().expect_err("short")[0].code,
+            LineErrorCode::FieldCount { expected: 18, found: 3 }
+        ));
+        assert_eq!(lines.len(), 2);
+    }
+}

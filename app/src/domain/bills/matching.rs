@@ -1,0 +1,176 @@
+//! Which bill lines belong to the rental.
+//!
+//! A line is the rental's when both hold:
+//! - its `ResourceId` is one of the rental's resource ids — exactly, or ending in `/` and the
+//!   id (`arn:aws:ec2:…:instance/i-0abc` matches `i-0abc`); compared without surrounding spaces;
+//! - its charge period `[start, end)` overlaps the rental's `[started_at, released_at)` (an
+//!   unreleased rental is open-ended). A zero-length period counts as the instant it names.
+//!
+//! Every other line is kept and listed as unmatched, with the reason ([`Unmatched`]).
+
+use super::BillLine;
+use serde::{Deserialize, Serialize};
+
+/// What a bill is matched against: the rental's resources and period.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RentalSpan {
+    /// The vendor's ids of what the rental holds.
+    pub resources: Vec<String>,
+    /// When the nodes started, Unix seconds.
+    pub started_at: i64,
+    /// When every resource was released, Unix seconds; `None` while still held.
+    pub released_at: Option<i64>,
+}
+
+/// Why a line is not the rental's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unmatched {
+    /// The line names no resource (a tax or account-level fee).
+    NoResource,
+    /// The resource is not one the rental holds.
+    OtherResource,
+    /// The resource is the rental's, but the period is outside the rental's.
+    OutsidePeriod,
+}
+
+impl Unmatched {
+    /// The stable code (stored).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Unmatched::NoResource => "no_resource",
+            Unmatched::OtherResource => "other_resource",
+            Unmatched::OutsidePeriod => "outside_period",
+        }
+    }
+
+    /// The reason of a stable code.
+    #[must_use]
+    pub fn parse(code: &str) -> Option<Unmatched> {
+        [
+            Unmatched::NoResource,
+            Unmatched::OtherResource,
+            Unmatched::OutsidePeriod,
+        ]
+        .into_iter()
+        .find(|u| u.as_str() == code)
+    }
+}
+
+fn same_resource(billed: &str, held: &str) -> bool {
+    let (billed, held) = (billed.trim(), held.trim());
+    !held.is_empty() && (billed == held || billed.strip_suffix(held).is_some_and(|head| head.ends_with('/')))
+}
+
+/// `Ok(())` when `line` is the rental's, else why not (rules in the module docs).
+///
+/// # Errors
+/// [`Unmatched`] with the reason the line is not the rental's.
+pub fn match_line(line: &BillLine, rental: &RentalSpan) -> Result<(), Unmatched> {
+    if line.resource_id.trim().is_empty() {
+        return Err(Unmatched::NoResource);
+    }
+    if !rental.resources.iter().any(|r| same_resource(&line.resource_id, r)) {
+        return Err(Unmatched::OtherResource);
+    }
+    let end = line.period_end.max(line.period_start + 1);
+    let after_start = end > rental.started_at;
+    let before_release = rental.released_at.is_none_or(|released| line.period_start < released);
+    if after_start && before_release {
+        Ok(())
+    } else {
+        Err(Unmatched::OutsidePeriod)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ChargeKind, Component, timestamp};
+    use super::*;
+    use rust_decimal::Decimal;
+
+    fn at(text: &str) -> i64 {
+        timestamp::parse(text).expect("a time")
+    }
+
+    fn line(resource: &str, start: &str, end: &str) -> BillLine {
+        BillLine {
+            line: 2,
+            resource_id: resource.into(),
+            period_start: at(start),
+            period_end: at(end),
+            component: Component::Compute,
+            kind: ChargeKind::Usage,
+            description: String::new(),
+            sku: String::new(),
+            quantity: Decimal::ONE,
+            unit: "Hours".into(),
+            unit_price: None,
+            cost: Decimal::ONE,
+            currency: "USD".into(),
+        }
+    }
+
+    fn rental(released: Option<&str>) -> RentalSpan {
+        RentalSpan {
+            resources: vec!["i-0abc".into(), "vol-9".into()],
+            started_at: at("2026-12-01T08:00:00Z"),
+            released_at: released.map(at),
+        }
+    }
+
+    #[test]
+    fn a_line_of_a_held_resource_within_the_period_matches() {
+        let r = rental(Some("2026-12-03T08:00:00Z"));
+        assert_eq!(
+            match_line(&line("i-0abc", "2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), &r),
+            Ok(())
+        );
+        let arn = line(
+            "arn:aws:ec2:us-east-1:1:instance/i-0abc",
+            "2026-12-02T00:00:00Z",
+            "2026-12-03T00:00:00Z",
+        );
+        assert_eq!(match_line(&arn, &r), Ok(()), "an ARN ending in the id");
+        assert_eq!(
+            match_line(&line("xi-0abc", "2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z"), &r),
+            Err(Unmatched::OtherResource),
+            "a longer id is another resource"
+        );
+    }
+
+    #[test]
+    fn periods_touching_the_rental_only_at_its_edges_do_not_match() {
+        let r = rental(Some("2026-12-03T08:00:00Z"));
+        let before = line("i-0abc", "2026-11-30T00:00:00Z", "2026-12-01T08:00:00Z");
+        assert_eq!(
+            match_line(&before, &r),
+            Err(Unmatched::OutsidePeriod),
+            "ends as the rental starts"
+        );
+        let after = line("vol-9", "2026-12-03T08:00:00Z", "2026-12-04T00:00:00Z");
+        assert_eq!(
+            match_line(&after, &r),
+            Err(Unmatched::OutsidePeriod),
+            "starts at the release"
+        );
+        let open = rental(None);
+        assert_eq!(match_line(&after, &open), Ok(()), "an unreleased rental is open-ended");
+        let instant = line("vol-9", "2026-12-01T08:00:00Z", "2026-12-01T08:00:00Z");
+        assert_eq!(match_line(&instant, &r), Ok(()), "a zero-length period at the start");
+    }
+
+    #[test]
+    fn a_line_without_resource_is_unmatched_for_that_reason() {
+        let r = rental(None);
+        assert_eq!(
+            match_line(&line(" ", "2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), &r),
+            Err(Unmatched::NoResource)
+        );
+        assert_eq!(
+            match_line(&line("i-other", "2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), &r),
+            Err(Unmatched::OtherResource)
+        );
+    }
+}

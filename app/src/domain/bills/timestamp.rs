@@ -1,0 +1,148 @@
+//! The charge period's timestamps: read as bills write them, kept as Unix seconds (UTC), written
+//! back as RFC 3339 with a `Z` ("2026-12-01T08:00:00Z", the form the rentals table uses, so text
+//! order is time order).
+//!
+//! Accepted: `YYYY-MM-DD` (midnight UTC), `YYYY-MM-DDTHH:MM`, `…:SS`, `…:SS.fraction` (the
+//! fraction is dropped), with `T` or a space, followed by `Z`, `+HH:MM`, `-HH:MM`, `+HHMM` or
+//! nothing (UTC). FOCUS writes `2026-12-01T00:00:00Z`; spreadsheets often write the space form.
+
+/// Days from 1970-01-01 to the civil date (proleptic Gregorian; H. Hinnant's algorithm).
+const fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The civil date of a day count from 1970-01-01 (inverse of [`days_from_civil`]).
+const fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+}
+
+fn digits(s: &str) -> Option<i64> {
+    (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Seconds east of UTC of a zone suffix (`Z`, `+08:00`, `-0500`, empty).
+fn offset(zone: &str) -> Option<i64> {
+    if zone.is_empty() || zone == "Z" || zone == "z" {
+        return Some(0);
+    }
+    let sign = match zone.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let rest = zone[1..].replace(':', "");
+    if rest.len() != 4 {
+        return None;
+    }
+    let (h, m) = (digits(&rest[..2])?, digits(&rest[2..])?);
+    (h <= 14 && m < 60).then_some(sign * (h * 3600 + m * 60))
+}
+
+/// Reads a timestamp (forms in the module docs) as Unix seconds, UTC; `None` when it is not one.
+#[must_use]
+pub fn parse(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let date = text.get(..10)?;
+    let (y, m, d) = (
+        digits(date.get(..4)?)?,
+        digits(date.get(5..7)?)?,
+        digits(date.get(8..10)?)?,
+    );
+    if date.as_bytes()[4] != b'-' || date.as_bytes()[7] != b'-' || !(1..=12).contains(&m) {
+        return None;
+    }
+    if d < 1 || d > days_in_month(y, m) {
+        return None;
+    }
+    let day = days_from_civil(y, m, d) * 86_400;
+    let rest = &text[10..];
+    if rest.is_empty() {
+        return Some(day);
+    }
+    let rest = rest.strip_prefix(['T', 't', ' '])?;
+    let zone_at = rest.find(['Z', 'z', '+', '-']).unwrap_or(rest.len());
+    let (clock, zone) = rest.split_at(zone_at);
+    let clock = clock.split('.').next()?;
+    let mut parts = clock.split(':');
+    let h = digits(parts.next()?)?;
+    let min = digits(parts.next()?)?;
+    let s = parts.next().map_or(Some(0), digits)?;
+    if parts.next().is_some() || h > 23 || min > 59 || s > 60 {
+        return None;
+    }
+    Some(day + h * 3600 + min * 60 + s - offset(zone)?)
+}
+
+/// Unix seconds as RFC 3339 UTC with a `Z`: `2026-12-01T08:00:00Z`.
+#[must_use]
+pub fn format(secs: i64) -> String {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{format, parse};
+
+    #[test]
+    fn the_forms_bills_write_read_as_the_same_instant() {
+        let at = parse("2026-12-01T08:00:00Z").expect("FOCUS form");
+        assert_eq!(format(at), "2026-12-01T08:00:00Z");
+        assert_eq!(parse("2026-12-01 08:00:00"), Some(at));
+        assert_eq!(parse("2026-12-01T16:00:00+08:00"), Some(at), "Beijing time");
+        assert_eq!(parse("2026-12-01T03:00-0500"), Some(at));
+        assert_eq!(parse("2026-12-01T08:00:00.000Z"), Some(at));
+        assert_eq!(parse("2026-12-01"), Some(at - 8 * 3600));
+        assert_eq!(format(0), "1970-01-01T00:00:00Z");
+        assert_eq!(
+            parse("2024-02-29T00:00:00Z").map(format).as_deref(),
+            Some("2024-02-29T00:00:00Z")
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_time_is_refused() {
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-01",
+            "2026-02-30",
+            "2026-12-01T25:00",
+            "2026-12-01T08:00:00+8",
+            "2026/12/01",
+        ] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The bill section's tables: the reconciliation with its chart, bill lines (unmatched lines on
+//! the order page, every line in the import preview), the bills imported, the problems found.
+
+use crate::{
+    i18n::{Msg, t},
+    views::bills::{BillPreview, BillProblem, BillSummary, LineView, ReconView},
+};
+use leptos::prelude::*;
+
+/// The reconciliation table, the verdict, the chart.
+pub fn recon_view(r: ReconView) -> impl IntoView {
+    let verdict_class = if r.flagged { "callout callout-warn" } else { "callout" };
+    view! {
+        <div data-testid="bill-reconciliation">
+            <table class="table">
+                <thead><tr>
+                    <th>{t(Msg::BillsColComponent)}</th><th class="num">{t(Msg::BillsColEstimated)}</th>
+                    <th class="num">{t(Msg::BillsColBilled)}</th><th class="num">{t(Msg::BillsColDifference)}</th>
+                    <th>{t(Msg::BillsColWhy)}</th>
+                </tr></thead>
+                <tbody>
+                    {r.rows.into_iter().map(|row| view! {
+                        <tr data-testid=format!("bill-row-{}", row.component)>
+                            <td>{row.name}</td><td class="num">{row.estimated}</td><td class="num">{row.billed}</td>
+                            <td class="num">{row.difference}</td>
+                            <td><ul class="plain">{row.reasons.into_iter().map(|why| view! { <li data-testid="bill-reason">{why}</li> }).collect_view()}</ul></td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+                <tfoot><tr>
+                    <th>{t(Msg::BillsColTotal)}</th><th class="num" data-testid="bill-estimated">{r.estimated}</th>
+                    <th class="num" data-testid="bill-billed">{r.billed}</th><th class="num" data-testid="bill-difference">{r.difference}</th>
+                    <th data-testid="bill-variance">{r.variance}</th>
+                </tr></tfoot>
+            </table>
+            {r.rate_note.map(|n| view! { <p class="hint">{n}</p> })}
+            <p class=verdict_class data-testid="bill-verdict">{r.verdict}</p>
+            <img class="chart" data-testid="bill-chart" src=r.chart_src alt=r.chart_alt />
+        </div>
+    }
+}
+
+/// Bill lines; with `reasons`, the column saying why each is not matched.
+pub fn lines_table(lines: Vec<LineView>, reasons: bool, testid: &'static str) -> impl IntoView {
+    view! {
+        <table class="table" data-testid=testid>
+            <thead><tr>
+                <th class="num">{t(Msg::BillsColLine)}</th><th>{t(Msg::BillsColResource)}</th><th>{t(Msg::BillsColPeriod)}</th>
+                <th>{t(Msg::BillsColComponent)}</th><th>{t(Msg::BillsColDescription)}</th><th class="num">{t(Msg::BillsColCost)}</th>
+                {reasons.then(|| view! { <th>{t(Msg::BillsColReason)}</th> })}
+            </tr></thead>
+            <tbody>
+                {lines.into_iter().map(|l| view! {
+                    <tr>
+                        <td class="num">{l.line}</td><td><code>{l.resource_id}</code></td><td>{l.period}</td>
+                        <td>{l.component}{(!l.kind.is_empty()).then(|| view! { " " <span class="verdict">{l.kind.clone()}</span> })}</td>
+                        <td>{l.description}</td><td class="num">{l.cost}</td>
+                        {reasons.then(|| view! { <td>{l.unmatched.clone()}</td> })}
+                    </tr>
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// The bills imported onto the order.
+pub fn bills_list(bills: Vec<BillSummary>) -> impl IntoView {
+    view! {
+        <h3>{t(Msg::BillsImportedTitle)}</h3>
+        {if bills.is_empty() {
+            view! { <p class="hint" data-testid="bill-none">{t(Msg::BillsNoBill)}</p> }.into_any()
+        } else {
+            view! {
+                <ul class="plain" data-testid="bill-list">
+                    {bills.into_iter().map(|b| view! { <li><strong>{b.title}</strong><br /><span class="hint">{b.detail}</span></li> }).collect_view()}
+                </ul>
+            }.into_any()
+        }}
+    }
+}
+
+fn problems_table(problems: Vec<BillProblem>) -> impl IntoView {
+    view! {
+        <table class="table" data-testid="bill-problems">
+            <thead><tr><th class="num">{t(Msg::BillsColLine)}</th><th>{t(Msg::BillsColColumn)}</th><th>{t(Msg::BillsColProblem)}</th></tr></thead>
+            <tbody>
+                {problems.into_iter().map(|p| view! { <tr><td class="num">{p.line}</td><td><code>{p.column}</code></td><td>{p.message}</td></tr> }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+/// What checking a bill found: the refusal, or the summary, problems, reconciliation and lines.
+pub fn preview_view(p: BillPreview) -> impl IntoView {
+    if let Some(e) = p.file_error {
+        return view! { <p class="form-error" role="alert" data-testid="bill-file-error">{e}</p> }.into_any();
+    }
+    let unmatched = p.lines.iter().any(|l| !l.unmatched.is_empty());
+    view! {
+        <div data-testid="bill-preview">
+            <p data-testid="bill-summary">{p.summary}</p>
+            {(!p.problems.is_empty()).then(|| problems_table(p.problems))}
+            {p.saved.map(|_| view! { <p class="callout" role="status" data-testid="bill-saved">{t(Msg::BillsSaved)}</p> })}
+            {p.reconciliation.filter(|_| p.saved.is_none()).map(recon_view)}
+            <h3>{t(Msg::BillsLinesTitle)}</h3>
+            {lines_table(p.lines, unmatched, "bill-preview-lines")}
+            {(p.more_lines > 0).then(|| view! { <p class="hint">{crate::i18n::use_locale().fmt(Msg::BillsMoreLines, &[("more", &p.more_lines.to_string())])}</p> })}
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,385 @@
+//! Importing the vendor's bill onto an approved order and reconciling it with the order's
+//! estimate: the one use case behind the order page's bill section, its export and the bench.
+//!
+//! 1. [`check`] reads the file ([`crate::domain::bills::open`], streamed), matches every line to
+//!    the order's rental, and refuses — naming line and column — a file already imported (same
+//!    SHA-256), a line already imported (same charge, any file), a period overlapping a bill
+//!    already imported onto the order, or a currency the team has no exchange rate for. Nothing
+//!    is written.
+//! 2. The [`Checked`] bill lists every line error; only a bill without one can be saved.
+//! 3. [`import`] with `save` stores the bill and all its lines (matched or not) in one
+//!    `BEGIN IMMEDIATE` transaction with its audit event (`bill_imported`): all or nothing.
+//!
+//! The reconciliation ([`crate::domain::bills::reconcile`]) covers every bill of the order, the
+//! new one included, against the frozen estimate of the approved revision the rental follows
+//! ([`estimate`]). [`section`] builds what the order page shows of it.
+
+pub mod estimate;
+mod save;
+pub mod section;
+pub mod texts;
+
+pub use save::{Outcome, import, set_threshold};
+
+use crate::{
+    domain::{
+        bills::{
+            BillLine, Layout, LineError,
+            matching::RentalSpan,
+            matching::Unmatched,
+            open,
+            reconcile::{Billed, Inputs, Reconciliation, reconcile},
+            timestamp,
+        },
+        tco::{Currency, latest_rate},
+    },
+    error::AppError,
+    store::{self, Db, bills::RentalRow},
+};
+use estimate::OrderEstimate;
+use rust_decimal::Decimal;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// Line errors kept for the preview (all are counted).
+pub const MAX_ERRORS: usize = 500;
+
+/// Why a bill cannot be imported at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The order has no rental recorded: lines have nothing to match.
+    NoRental,
+    /// The approved revision froze no estimate of the chosen quote.
+    NoEstimate,
+    /// The file has no known layout, or no header.
+    File(crate::domain::bills::FileError),
+    /// The file has a header and no line.
+    NoLines,
+    /// The bill's currency has no rate to the estimate's (or is not a currency NodeLedger knows).
+    NoRate {
+        /// The bill's currency as written.
+        code: String,
+        /// The estimate's currency.
+        to: Currency,
+        /// Where it is first written.
+        line: u64,
+        /// Its column.
+        column: &'static str,
+    },
+    /// The same file was imported before.
+    DuplicateFile {
+        /// The order it was imported onto.
+        order_id: i64,
+    },
+    /// A line charges what a bill already imported charged.
+    DuplicateLine {
+        /// The line.
+        line: u64,
+        /// The bill it was imported in.
+        bill_id: i64,
+    },
+    /// A line's period overlaps a bill already imported onto the order.
+    Overlap {
+        /// The first such line.
+        line: u64,
+        /// Its period start column.
+        column: &'static str,
+        /// The other bill.
+        bill_id: i64,
+        /// Its period.
+        start: String,
+        /// Its period end.
+        end: String,
+    },
+}
+
+/// A bill read, matched and reconciled; nothing saved yet.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The layout read.
+    pub layout: Layout,
+    /// SHA-256 of the file, hex.
+    pub sha256: String,
+    /// Every line read, with why it is not the rental's (`None`: matched).
+    pub lines: Vec<(BillLine, Option<Unmatched>)>,
+    /// Each line's [`BillLine::key`], computed once (same order as `lines`).
+    pub keys: Vec<String>,
+    /// The first [`MAX_ERRORS`] line errors, in file order.
+    pub errors: Vec<LineError>,
+    /// How many line errors there are.
+    pub error_count: usize,
+    /// The order's reconciliation with this bill added (only for a bill without errors).
+    pub reconciliation: Option<Reconciliation>,
+    /// The bill's currency.
+    pub currency: String,
+    /// The rental matched against.
+    pub rental_id: i64,
+}
+
+impl Checked {
+    /// Lines matched to the rental.
+    #[must_use]
+    pub fn matched(&self) -> usize {
+        self.lines.iter().filter(|(_, u)| u.is_none()).count()
+    }
+
+    /// The bill's total, in its currency.
+    #[must_use]
+    pub fn total(&self) -> Decimal {
+        self.lines.iter().map(|(l, _)| l.cost).sum()
+    }
+
+    /// Start and end of the matched lines' periods (of every line when none matched).
+    #[must_use]
+    pub fn period(&self) -> (i64, i64) {
+        let matched: Vec<&BillLine> = self.lines.iter().filter(|(_, u)| u.is_none()).map(|(l, _)| l).collect();
+        let lines: Vec<&BillLine> = if matched.is_empty() {
+            self.lines.iter().map(|(l, _)| l).collect()
+        } else {
+            matched
+        };
+        let start = lines.iter().map(|l| l.period_start).min().unwrap_or_default();
+        let end = lines.iter().map(|l| l.period_end).max().unwrap_or_default();
+        (start, end)
+    }
+}
+
+/// The rental of the order as bills are matched against it.
+pub(crate) fn span_of(rental: &RentalRow) -> RentalSpan {
+    RentalSpan {
+        resources: rental.resources.clone(),
+        started_at: timestamp::parse(&rental.started_at).unwrap_or_default(),
+        released_at: rental.released_at.as_deref().and_then(timestamp::parse),
+    }
+}
+
+/// What a bill of the order is reconciled with: the rental and its estimate.
+pub(crate) struct Basis {
+    pub rental: RentalRow,
+    pub estimate: OrderEstimate,
+    pub threshold_pct: Decimal,
+}
+
+/// Loads the rental and its estimate; `Ok(Err)` when there is none.
+pub(crate) async fn basis(db: &Db, team_id: i64, order_id: i64) -> Result<Result<Basis, Refusal>, AppError> {
+    store::orders::latest(db, team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let mut conn = db.acquire().await?;
+    let Some(rental) = store::bills::rental_of_order(&mut conn, team_id, order_id).await? else {
+        return Ok(Err(Refusal::NoRental));
+    };
+    let content = store::bills::revision_content(&mut *conn, team_id, rental.order_revision_id).await?;
+    let Some(estimate) = content.as_deref().and_then(estimate::of_content) else {
+        return Ok(Err(Refusal::NoEstimate));
+    };
+    let threshold_pct = store::bills::threshold(&mut *conn, team_id).await?;
+    Ok(Ok(Basis {
+        rental,
+        estimate,
+        threshold_pct,
+    }))
+}
+
+/// Reconciles the order's stored matched lines, plus `extra`, with its estimate.
+pub(crate) async fn reconciliation(
+    db: &Db,
+    team_id: i64,
+    order_id: i64,
+    basis: &Basis,
+    extra: &[(BillLine, Option<Unmatched>)],
+    extra_currency: Option<&str>,
+) -> Result<Result<Reconciliation, Refusal>, AppError> {
+    let stored = store::bills::lines_of_order(db, team_id, order_id, true, i64::MAX).await?;
+    let bill_code = stored
+        .first()
+        .map(|s| s.line.currency.clone())
+        .or_else(|| extra_currency.map(str::to_owned))
+        .unwrap_or_else(|| basis.estimate.currency.code().to_owned());
+    let first_line = extra.first().map_or(2, |(l, _)| l.line);
+    let no_rate = |code: &str| Refusal::NoRate {
+        code: code.to_owned(),
+        to: basis.estimate.currency,
+        line: first_line,
+        column: "",
+    };
+    let Ok(bill_currency) = Currency::parse(&bill_code) else {
+        return Ok(Err(no_rate(&bill_code)));
+    };
+    let rates: Vec<_> = store::exchange_rates::list(db, team_id)
+        .await?
+        .into_iter()
+        .map(|s| s.record)
+        .collect();
+    let rate = latest_rate(&rates, bill_currency, basis.estimate.currency);
+    let mut billed = Billed::default();
+    stored.iter().for_each(|s| billed.add(&s.line));
+    extra
+        .iter()
+        .filter(|(_, u)| u.is_none())
+        .for_each(|(l, _)| billed.add(l));
+    let started = timestamp::parse(&basis.rental.started_at).unwrap_or_default();
+    let stopped = basis.rental.stopped_at.as_deref().and_then(timestamp::parse);
+    let released = basis.rental.released_at.as_deref().and_then(timestamp::parse);
+    let inputs = Inputs {
+        currency: basis.estimate.currency,
+        planned: &basis.estimate.planned,
+        billed: &billed,
+        bill_currency,
+        rate,
+        ran_node_hours: estimate::ran_node_hours(started, stopped, released, basis.estimate.nodes),
+        threshold_pct: basis.threshold_pct,
+    };
+    Ok(reconcile(&inputs).map_err(|_| no_rate(&bill_code)))
+}
+
+/// Reads `content` line by line, matching each to the rental; line errors are collected.
+fn read_lines(content: &[u8], span: &RentalSpan) -> Result<Read, Refusal> {
+    let reader = open(content).map_err(Refusal::File)?;
+    let layout = reader.layout();
+    let (mut lines, mut keys, mut errors, mut error_count) = (Vec::new(), Vec::new(), Vec::new(), 0);
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    for read in reader {
+        match read {
+            Ok(line) => {
+                let key = line.key();
+                if let Some(first) = seen.get(&key) {
+                    error_count += 1;
+                    if errors.len() < MAX_ERRORS {
+                        errors.push(LineError {
+                            line: line.line,
+                            column: String::new(),
+                            code: crate::domain::bills::LineErrorCode::Repeated { first_line: *first },
+                        });
+                    }
+                    continue;
+                }
+                seen.insert(key.clone(), line.line);
+                keys.push(key);
+                let unmatched = crate::domain::bills::matching::match_line(&line, span).err();
+                lines.push((line, unmatched));
+            }
+            Err(errs) => {
+                error_count += errs.len();
+                errors.extend(errs.into_iter().take(MAX_ERRORS.saturating_sub(errors.len())));
+            }
+        }
+    }
+    if lines.is_empty() && error_count == 0 {
+        return Err(Refusal::NoLines);
+    }
+    Ok(Read {
+        layout,
+        lines,
+        keys,
+        errors,
+        error_count,
+    })
+}
+
+/// What [`read_lines`] read.
+struct Read {
+    layout: Layout,
+    lines: Vec<(BillLine, Option<Unmatched>)>,
+    keys: Vec<String>,
+    errors: Vec<LineError>,
+    error_count: usize,
+}
+
+/// Reads and judges a bill for the order; nothing is written (steps in the module docs).
+///
+/// # Errors
+/// [`AppError::NotFound`] for an order not in the team; database failures.
+pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Result<Result<Checked, Refusal>, AppError> {
+    let basis = match basis(db, team_id, order_id).await? {
+        Ok(b) => b,
+        Err(r) => return Ok(Err(r)),
+    };
+    let sha256 = hex::encode(Sha256::digest(content));
+    if let Some((_, order_id)) = store::bills::with_file(db, team_id, &sha256).await? {
+        return Ok(Err(Refusal::DuplicateFile { order_id }));
+    }
+    let Read {
+        layout,
+        lines,
+        keys,
+        errors,
+        error_count,
+    } = match read_lines(content, &span_of(&basis.rental)) {
+        Ok(read) => read,
+        Err(r) => return Ok(Err(r)),
+    };
+    let currency = lines.first().map(|(l, _)| l.currency.clone()).unwrap_or_default();
+    let mut checked = Checked {
+        layout,
+        sha256,
+        lines,
+        keys,
+        errors,
+        error_count,
+        reconciliation: None,
+        currency,
+        rental_id: basis.rental.id,
+    };
+    if checked.error_count > 0 {
+        return Ok(Ok(checked));
+    }
+    if let Some(refusal) = already_imported(db, team_id, order_id, &checked).await? {
+        return Ok(Err(refusal));
+    }
+    let column = match layout {
+        Layout::Focus => "BillingCurrency",
+        Layout::NodeLedger => "currency",
+    };
+    match reconciliation(db, team_id, order_id, &basis, &checked.lines, Some(&checked.currency)).await? {
+        Ok(r) => checked.reconciliation = Some(r),
+        Err(Refusal::NoRate { code, to, line, .. }) => return Ok(Err(Refusal::NoRate { code, to, line, column })),
+        Err(other) => return Ok(Err(other)),
+    }
+    Ok(Ok(checked))
+}
+
+/// A line already imported in the team, or a period overlapping a bill of the order.
+async fn already_imported(
+    db: &Db,
+    team_id: i64,
+    order_id: i64,
+    checked: &Checked,
+) -> Result<Option<Refusal>, AppError> {
+    let keys = &checked.keys;
+    let refs: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let mut conn = db.acquire().await?;
+    if let Some((key, bill_id)) = store::bills::first_imported_key(&mut conn, team_id, &refs).await? {
+        let line = keys
+            .iter()
+            .position(|k| *k == key)
+            .map_or(0, |i| checked.lines[i].0.line);
+        return Ok(Some(Refusal::DuplicateLine { line, bill_id }));
+    }
+    let (start, end) = checked.period();
+    let (s, e) = (timestamp::format(start), timestamp::format(end));
+    let Some((bill_id, start, end)) = store::bills::overlapping(&mut *conn, team_id, order_id, &s, &e).await? else {
+        return Ok(None);
+    };
+    let (other_start, other_end) = (
+        timestamp::parse(&start).unwrap_or_default(),
+        timestamp::parse(&end).unwrap_or_default(),
+    );
+    let line = checked
+        .lines
+        .iter()
+        .filter(|(_, u)| u.is_none() || checked.matched() == 0)
+        .find(|(l, _)| l.period_start < other_end && other_start < l.period_end.max(l.period_start + 1))
+        .map_or(0, |(l, _)| l.line);
+    let column = match checked.layout {
+        Layout::Focus => "ChargePeriodStart",
+        Layout::NodeLedger => "period_start",
+    };
+    Ok(Some(Refusal::Overlap {
+        line,
+        column,
+        bill_id,
+        start,
+        end,
+    }))
+}

@@ -1,0 +1,343 @@
+//! What the order page shows of the bills (load with the store, then build: the reconciliation
+//! table and chart, the bills imported, the unmatched lines), and the import preview.
+
+use super::{Checked, Refusal, basis, reconciliation, texts};
+use crate::{
+    charts::{BillBars, estimate_vs_billed_svg},
+    domain::{
+        bills::{BillLine, matching::Unmatched, reconcile::Reconciliation, timestamp},
+        money::format_money,
+        tco::Currency,
+    },
+    error::AppError,
+    i18n::{Locale, Msg},
+    store::{self, Db},
+    views::bills::{BillPreview, BillProblem, BillSection, BillSummary, LineView, ReconRow, ReconView},
+};
+use rust_decimal::{Decimal, prelude::ToPrimitive};
+
+/// Lines listed (unmatched on the page, all in the preview); the rest are counted.
+pub const LISTED_LINES: usize = 50;
+
+/// "2026-12-01 08:00" of Unix seconds (UTC).
+fn moment(secs: i64) -> String {
+    let text = timestamp::format(secs);
+    format!("{} {}", &text[..10], &text[11..16])
+}
+
+/// One line as listed; amounts in the bill's currency (as written when not one NodeLedger knows).
+#[must_use]
+pub fn line_view(locale: Locale, line: &BillLine, unmatched: Option<Unmatched>) -> LineView {
+    let cost = Currency::parse(&line.currency).map_or_else(
+        |_| format!("{} {}", line.cost, line.currency),
+        |c| format_money(line.cost, c),
+    );
+    LineView {
+        line: line.line,
+        resource_id: line.resource_id.clone(),
+        period: format!("{} – {} UTC", moment(line.period_start), moment(line.period_end)),
+        component: texts::component(locale, line.component).to_string(),
+        kind: texts::kind(locale, line.kind).to_string(),
+        description: line.description.clone(),
+        cost,
+        unmatched: unmatched
+            .map(|u| texts::unmatched(locale, u).to_string())
+            .unwrap_or_default(),
+    }
+}
+
+/// The reconciliation as the page shows it, with its chart.
+#[must_use]
+pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>) -> ReconView {
+    let money = |d: Decimal| format_money(d, r.currency);
+    let rows: Vec<ReconRow> = r
+        .rows
+        .iter()
+        .map(|row| ReconRow {
+            component: row.component.as_str().to_string(),
+            name: texts::component(locale, row.component).to_string(),
+            estimated: money(row.estimated),
+            billed: money(row.billed),
+            difference: texts::signed(row.difference, r.currency),
+            reasons: row
+                .reasons
+                .iter()
+                .map(|why| texts::reason(locale, why, r.currency))
+                .collect(),
+        })
+        .collect();
+    let variance = r
+        .variance_pct
+        .map(|v| format!("{}{v} %", if v > Decimal::ZERO { "+" } else { "" }))
+        .unwrap_or_default();
+    let threshold = r.threshold_pct.normalize().to_string();
+    let verdict = locale.fmt(
+        if r.flagged {
+            Msg::BillsVerdictFlagged
+        } else {
+            Msg::BillsVerdictOk
+        },
+        &[("variance", &variance), ("threshold", &threshold)],
+    );
+    let groups: Vec<BillBars> = r
+        .rows
+        .iter()
+        .map(|row| BillBars {
+            label: texts::component(locale, row.component).to_string(),
+            estimated: row.estimated.to_f64().unwrap_or(0.0),
+            billed: row.billed.to_f64().unwrap_or(0.0),
+            estimated_text: money(row.estimated),
+            billed_text: money(row.billed),
+        })
+        .collect();
+    let chart_svg = estimate_vs_billed_svg(
+        locale.t(Msg::BillsChartTitle),
+        (locale.t(Msg::BillsChartEstimated), locale.t(Msg::BillsChartBilled)),
+        &groups,
+    );
+    ReconView {
+        currency: r.currency.code().to_string(),
+        rate_note,
+        rows,
+        estimated: money(r.estimated),
+        billed: money(r.billed),
+        difference: texts::signed(r.difference, r.currency),
+        variance,
+        flagged: r.flagged,
+        verdict,
+        chart_src: data_url(&chart_svg),
+        chart_alt: locale.t(Msg::BillsChartTitle).to_string(),
+    }
+}
+
+/// An SVG as a `data:` URL (percent-encoded UTF-8).
+fn data_url(svg: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::from("data:image/svg+xml;charset=utf-8,");
+    for b in svg.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/:=;,()!*".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// The rate note when the bill's currency is not the estimate's.
+async fn rate_note(
+    db: &Db,
+    team_id: i64,
+    bill: &str,
+    estimate: Currency,
+    locale: Locale,
+) -> Result<Option<String>, AppError> {
+    let Ok(bill) = Currency::parse(bill) else {
+        return Ok(None);
+    };
+    if bill == estimate {
+        return Ok(None);
+    }
+    let rates: Vec<_> = store::exchange_rates::list(db, team_id)
+        .await?
+        .into_iter()
+        .map(|s| s.record)
+        .collect();
+    Ok(crate::domain::tco::latest_rate(&rates, bill, estimate).map(|r| {
+        locale.fmt(
+            Msg::BillsRateNote,
+            &[
+                ("from", r.from.code()),
+                ("rate", &r.rate.normalize().to_string()),
+                ("to", r.to.code()),
+                ("date", &r.date),
+            ],
+        )
+    }))
+}
+
+/// The bill section of one of the team's orders; `may_import` and `may_set_threshold` are the
+/// caller's rights.
+///
+/// # Errors
+/// [`AppError::NotFound`] for an order not in the team; database failures.
+pub async fn load(
+    db: &Db,
+    team_id: i64,
+    order_id: i64,
+    locale: Locale,
+    may_import: bool,
+    may_set_threshold: bool,
+) -> Result<BillSection, AppError> {
+    let threshold = store::bills::threshold(db, team_id).await?;
+    let mut section = BillSection {
+        order_id,
+        blocked: None,
+        can_import: may_import,
+        can_set_threshold: may_set_threshold,
+        threshold_pct: threshold.normalize().to_string(),
+        reconciliation: None,
+        bills: Vec::new(),
+        unmatched: Vec::new(),
+        unmatched_count: 0,
+    };
+    let basis = match basis(db, team_id, order_id).await? {
+        Ok(b) => b,
+        Err(r) => {
+            section.blocked = Some(texts::refusal(locale, &r));
+            return Ok(section);
+        }
+    };
+    let bills = store::bills::of_order(db, team_id, order_id).await?;
+    if let Some(first) = bills.first() {
+        if let Ok(r) = reconciliation(db, team_id, order_id, &basis, &[], None).await? {
+            let note = rate_note(db, team_id, &first.currency, basis.estimate.currency, locale).await?;
+            section.reconciliation = Some(recon_view(locale, &r, note));
+        }
+    }
+    section.bills = bills.iter().map(|b| summary(locale, b)).collect();
+    let limit = i64::try_from(LISTED_LINES).unwrap_or(50);
+    section.unmatched = store::bills::lines_of_order(db, team_id, order_id, false, limit)
+        .await?
+        .iter()
+        .map(|s| line_view(locale, &s.line, s.unmatched))
+        .collect();
+    section.unmatched_count = store::bills::unmatched_count(db, team_id, order_id).await?;
+    Ok(section)
+}
+
+fn summary(locale: Locale, b: &store::bills::BillRow) -> BillSummary {
+    let layout = match b.layout.as_str() {
+        "focus" => Msg::BillsLayoutFocus,
+        _ => Msg::BillsLayoutNodeledger,
+    };
+    let total = Decimal::from_str_exact(&b.billed_total).unwrap_or_default();
+    let total =
+        Currency::parse(&b.currency).map_or_else(|_| format!("{total} {}", b.currency), |c| format_money(total, c));
+    BillSummary {
+        id: b.id,
+        title: locale.fmt(
+            Msg::BillsBillTitle,
+            &[
+                ("file", &b.file_name),
+                ("layout", locale.t(layout)),
+                ("start", b.period_start.get(..10).unwrap_or_default()),
+                ("end", b.period_end.get(..10).unwrap_or_default()),
+            ],
+        ),
+        detail: locale.fmt(
+            Msg::BillsBillDetail,
+            &[
+                ("lines", &b.line_count.to_string()),
+                ("matched", &b.matched_count.to_string()),
+                ("total", &total),
+                ("by", &b.imported_by),
+                ("at", &b.imported_at.replace('T', " ").replace('Z', " UTC")),
+            ],
+        ),
+    }
+}
+
+/// The preview of a checked (or refused) bill.
+#[must_use]
+pub fn preview(locale: Locale, checked: &Result<Checked, Refusal>, saved: Option<i64>) -> BillPreview {
+    let c = match checked {
+        Ok(c) => c,
+        Err(r) => {
+            return BillPreview {
+                file_error: Some(texts::refusal(locale, r)),
+                ..BillPreview::default()
+            };
+        }
+    };
+    let matched = c.matched();
+    let unmatched = c.lines.len() - matched;
+    let summary = locale.fmt(
+        Msg::BillsSummary,
+        &[
+            ("layout", texts::layout(locale, c.layout)),
+            ("lines", &(c.lines.len() + c.error_count).to_string()),
+            ("matched", &matched.to_string()),
+            ("unmatched", &unmatched.to_string()),
+            ("errors", &c.error_count.to_string()),
+        ],
+    );
+    BillPreview {
+        file_error: None,
+        summary,
+        problems: c
+            .errors
+            .iter()
+            .map(|e| BillProblem {
+                line: e.line,
+                column: e.column.clone(),
+                message: texts::line_error(locale, &e.code),
+            })
+            .collect(),
+        lines: c
+            .lines
+            .iter()
+            .take(LISTED_LINES)
+            .map(|(l, u)| line_view(locale, l, *u))
+            .collect(),
+        more_lines: c.lines.len().saturating_sub(LISTED_LINES),
+        matched,
+        unmatched,
+        reconciliation: c.reconciliation.as_ref().map(|r| recon_view(locale, r, None)),
+        ready: c.error_count == 0 && c.reconciliation.is_some() && saved.is_none(),
+        saved,
+    }
+}
+
+/// Adds the order's bills to its export (`bills`: each bill, the reconciliation with exact
+/// figures, every unmatched line); nothing when the order has no bill.
+///
+/// # Errors
+/// Database failures.
+pub async fn add_to_export(
+    db: &Db,
+    team_id: i64,
+    order_id: i64,
+    value: &mut serde_json::Value,
+) -> Result<(), AppError> {
+    let bills = store::bills::of_order(db, team_id, order_id).await?;
+    if bills.is_empty() {
+        return Ok(());
+    }
+    let recon = match basis(db, team_id, order_id).await? {
+        Ok(b) => reconciliation(db, team_id, order_id, &b, &[], None).await?.ok(),
+        Err(_) => None,
+    };
+    let unmatched: Vec<serde_json::Value> = store::bills::lines_of_order(db, team_id, order_id, false, i64::MAX)
+        .await?
+        .into_iter()
+        .map(|s| {
+            let l = &s.line;
+            serde_json::json!({
+                "bill_id": s.bill_id, "line": l.line, "resource_id": l.resource_id,
+                "period_start": timestamp::format(l.period_start), "period_end": timestamp::format(l.period_end),
+                "component": l.component, "kind": l.kind, "description": l.description, "sku": l.sku,
+                "quantity": l.quantity, "unit": l.unit, "unit_price": l.unit_price, "cost": l.cost,
+                "currency": l.currency, "unmatched": s.unmatched.map(Unmatched::as_str),
+            })
+        })
+        .collect();
+    let bills: Vec<serde_json::Value> = bills
+        .iter()
+        .map(|b| {
+            serde_json::json!({
+                "id": b.id, "file_name": b.file_name, "file_sha256": b.file_sha256, "layout": b.layout,
+                "currency": b.currency, "period_start": b.period_start, "period_end": b.period_end,
+                "lines": b.line_count, "matched": b.matched_count, "billed_total": b.billed_total,
+                "variance_pct": b.variance_pct, "flagged": b.flagged, "imported_at": b.imported_at,
+            })
+        })
+        .collect();
+    if let Some(map) = value.as_object_mut() {
+        map.insert(
+            "bills".into(),
+            serde_json::json!({ "bills": bills, "reconciliation": recon, "unmatched_lines": unmatched }),
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,262 @@
+//! The bill's messages in the reader's language: components, reasons, line errors, refusals.
+
+use super::Refusal;
+use crate::{
+    domain::{
+        bills::{ChargeKind, Component, FileError, Layout, LineErrorCode, matching::Unmatched, reconcile::Reason},
+        money::{format_money, group},
+        tco::Currency,
+    },
+    i18n::{Locale, Msg},
+};
+use rust_decimal::Decimal;
+
+/// The name of a component.
+#[must_use]
+pub fn component(locale: Locale, c: Component) -> &'static str {
+    locale.t(match c {
+        Component::Compute => Msg::BillsCCompute,
+        Component::StoppedCompute => Msg::BillsCStoppedCompute,
+        Component::Disk => Msg::BillsCDisk,
+        Component::Ip => Msg::BillsCIp,
+        Component::Traffic => Msg::BillsCTraffic,
+        Component::Snapshots => Msg::BillsCSnapshots,
+        Component::Fees => Msg::BillsCFees,
+    })
+}
+
+/// The name of a layout.
+#[must_use]
+pub fn layout(locale: Locale, l: Layout) -> &'static str {
+    locale.t(match l {
+        Layout::Focus => Msg::BillsLayoutFocus,
+        Layout::NodeLedger => Msg::BillsLayoutNodeledger,
+    })
+}
+
+/// "credit", "correction", or empty for a charge.
+#[must_use]
+pub fn kind(locale: Locale, k: ChargeKind) -> &'static str {
+    match k {
+        ChargeKind::Usage => "",
+        ChargeKind::Credit => locale.t(Msg::BillsKCredit),
+        ChargeKind::Correction => locale.t(Msg::BillsKCorrection),
+    }
+}
+
+/// Why a line is not the rental's.
+#[must_use]
+pub fn unmatched(locale: Locale, u: Unmatched) -> &'static str {
+    locale.t(match u {
+        Unmatched::NoResource => Msg::BillsUNoResource,
+        Unmatched::OtherResource => Msg::BillsUOtherResource,
+        Unmatched::OutsidePeriod => Msg::BillsUOutsidePeriod,
+    })
+}
+
+/// An amount with its sign: "+¥12.00", "-¥3.00".
+#[must_use]
+pub fn signed(amount: Decimal, currency: Currency) -> String {
+    let text = format_money(amount, currency);
+    if amount > Decimal::ZERO {
+        format!("+{text}")
+    } else {
+        text
+    }
+}
+
+fn number(d: Decimal) -> String {
+    group(d.round_dp(4).normalize(), d.round_dp(4).normalize().scale())
+}
+
+/// One reason, with its effect.
+#[must_use]
+pub fn reason(locale: Locale, r: &Reason, currency: Currency) -> String {
+    let effect = signed(r.effect(), currency);
+    let price = |p: Decimal| crate::domain::money::format_unit_price(p, currency, 4);
+    match r {
+        Reason::Credits { .. } => locale.fmt(Msg::BillsRCredits, &[("effect", &effect)]),
+        Reason::Unplanned { .. } => locale.fmt(Msg::BillsRUnplanned, &[("effect", &effect)]),
+        Reason::PriceDrift {
+            quoted,
+            billed,
+            quantity,
+            ..
+        } => locale.fmt(
+            Msg::BillsRPriceDrift,
+            &[
+                ("billed", &price(*billed)),
+                ("quoted", &price(*quoted)),
+                ("quantity", &number(*quantity)),
+                ("effect", &effect),
+            ],
+        ),
+        Reason::MoreHours {
+            estimated,
+            billed,
+            effect: e,
+        } => locale.fmt(
+            if e.is_sign_negative() {
+                Msg::BillsRFewerHours
+            } else {
+                Msg::BillsRMoreHours
+            },
+            &[
+                ("billed", &number(*billed)),
+                ("estimated", &number(*estimated)),
+                ("effect", &effect),
+            ],
+        ),
+        Reason::MinimumBilling { ran, billed, .. } => locale.fmt(
+            Msg::BillsRMinimumBilling,
+            &[
+                ("billed", &number(*billed)),
+                ("ran", &number(*ran)),
+                ("effect", &effect),
+            ],
+        ),
+        Reason::MoreUsage { estimated, billed, .. } => locale.fmt(
+            Msg::BillsRMoreUsage,
+            &[
+                ("billed", &number(*billed)),
+                ("estimated", &number(*estimated)),
+                ("effect", &effect),
+            ],
+        ),
+        Reason::Other { .. } => locale.fmt(Msg::BillsROther, &[("effect", &effect)]),
+    }
+}
+
+/// What is wrong with a line or cell.
+#[must_use]
+pub fn line_error(locale: Locale, code: &LineErrorCode) -> String {
+    match code {
+        LineErrorCode::Required => locale.t(Msg::BillsERequired).to_string(),
+        LineErrorCode::NotANumber { value } => locale.fmt(Msg::BillsENotANumber, &[("value", value)]),
+        LineErrorCode::NotATime { value } => locale.fmt(Msg::BillsENotATime, &[("value", value)]),
+        LineErrorCode::EndBeforeStart => locale.t(Msg::BillsEEndBeforeStart).to_string(),
+        LineErrorCode::Negative { value } => locale.fmt(Msg::BillsENegative, &[("value", value)]),
+        LineErrorCode::UnknownComponent { value } => locale.fmt(Msg::BillsEUnknownComponent, &[("value", value)]),
+        LineErrorCode::UnknownKind { value } => locale.fmt(Msg::BillsEUnknownKind, &[("value", value)]),
+        LineErrorCode::OtherCurrency { value, bill } => {
+            locale.fmt(Msg::BillsEOtherCurrency, &[("value", value), ("bill", bill)])
+        }
+        LineErrorCode::FieldCount { expected, found } => locale.fmt(
+            Msg::BillsEFieldCount,
+            &[("expected", &expected.to_string()), ("found", &found.to_string())],
+        ),
+        LineErrorCode::Unreadable => locale.t(Msg::BillsEUnreadable).to_string(),
+        LineErrorCode::Repeated { first_line } => {
+            locale.fmt(Msg::BillsERepeated, &[("first", &first_line.to_string())])
+        }
+    }
+}
+
+/// Why the whole file was refused.
+#[must_use]
+pub fn file_error(locale: Locale, e: &FileError) -> String {
+    match e {
+        FileError::Empty => locale.t(Msg::BillsFEmpty).to_string(),
+        FileError::UnknownLayout {
+            focus_missing,
+            simple_missing,
+        } => locale.fmt(
+            Msg::BillsFUnknownLayout,
+            &[
+                ("focus", &focus_missing.join(", ")),
+                ("simple", &simple_missing.join(", ")),
+            ],
+        ),
+        FileError::MissingColumns { layout: l, columns } => locale.fmt(
+            Msg::BillsFMissingColumns,
+            &[("layout", layout(locale, *l)), ("columns", &columns.join(", "))],
+        ),
+        FileError::DuplicateColumn { column } => locale.fmt(Msg::BillsFDuplicateColumn, &[("column", column)]),
+        FileError::Unreadable => locale.t(Msg::BillsFUnreadable).to_string(),
+    }
+}
+
+/// Why the bill cannot be imported, naming line and column where there is one.
+#[must_use]
+pub fn refusal(locale: Locale, r: &Refusal) -> String {
+    match r {
+        Refusal::NoRental => locale.t(Msg::BillsFNoRental).to_string(),
+        Refusal::NoEstimate => locale.t(Msg::BillsFNoEstimate).to_string(),
+        Refusal::File(e) => file_error(locale, e),
+        Refusal::NoLines => locale.t(Msg::BillsFNoLines).to_string(),
+        Refusal::NoRate { code, to, line, column } => locale.fmt(
+            Msg::BillsFNoRate,
+            &[
+                ("line", &line.to_string()),
+                ("column", column),
+                ("code", code),
+                ("to", to.code()),
+            ],
+        ),
+        Refusal::DuplicateFile { order_id } => {
+            locale.fmt(Msg::BillsFDuplicateFile, &[("order", &order_id.to_string())])
+        }
+        Refusal::DuplicateLine { line, bill_id } => locale.fmt(
+            Msg::BillsFDuplicateLine,
+            &[("line", &line.to_string()), ("bill", &bill_id.to_string())],
+        ),
+        Refusal::Overlap {
+            line,
+            column,
+            bill_id,
+            start,
+            end,
+        } => locale.fmt(
+            Msg::BillsFOverlap,
+            &[
+                ("line", &line.to_string()),
+                ("column", column),
+                ("bill", &bill_id.to_string()),
+                ("start", start),
+                ("end", end),
+            ],
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn every_reason_and_refusal_reads_in_both_languages_with_its_figures() {
+        let drift = Reason::PriceDrift {
+            quoted: dec!(86.64),
+            billed: dec!(90),
+            quantity: dec!(50),
+            effect: dec!(168.00),
+        };
+        let en = reason(Locale::En, &drift, Currency::USD);
+        assert!(
+            en.contains("$90") && en.contains("$86.64") && en.contains("+$168.00"),
+            "{en}"
+        );
+        assert_ne!(reason(Locale::ZhCn, &drift, Currency::USD), en);
+        let fewer = Reason::MoreHours {
+            estimated: dec!(48),
+            billed: dec!(40),
+            effect: dec!(-693.12),
+        };
+        assert!(reason(Locale::En, &fewer, Currency::USD).contains("-$693.12"));
+        let refused = Refusal::NoRate {
+            code: "EUR".into(),
+            to: Currency::CNY,
+            line: 2,
+            column: "BillingCurrency",
+        };
+        let text = refusal(Locale::En, &refused);
+        assert!(
+            text.contains("2") && text.contains("BillingCurrency") && text.contains("EUR") && text.contains("CNY"),
+            "{text}"
+        );
+        for c in Component::ALL {
+            assert_ne!(component(Locale::En, c), component(Locale::ZhCn, c));
+        }
+    }
+}

@@ -1,0 +1,460 @@
+//! The `bills`, `bill_lines` and `bill_settings` tables (issue 15), and the small read of the
+//! rental a bill is matched against.
+//!
+//! Every query takes the team id from the session. Lines are inserted in chunks inside the
+//! caller's `BEGIN IMMEDIATE` transaction: a refused line leaves nothing of its bill.
+
+use super::Tx;
+use crate::domain::bills::{BillLine, ChargeKind, Component, matching::Unmatched, timestamp};
+use rust_decimal::Decimal;
+use sqlx::{QueryBuilder, Sqlite, SqliteExecutor};
+use std::str::FromStr;
+
+/// The threshold of a team without a setting, percent.
+pub const DEFAULT_THRESHOLD_PCT: Decimal = Decimal::TEN;
+
+/// How many lines one `INSERT` carries (16 parameters each, far below SQLite's limit).
+const CHUNK: usize = 400;
+
+/// The rental of an order, as bills are matched against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RentalRow {
+    /// The rental.
+    pub id: i64,
+    /// The approved revision it follows (its frozen estimate is reconciled with the bill).
+    pub order_revision_id: i64,
+    /// RFC 3339 UTC.
+    pub started_at: String,
+    /// RFC 3339 UTC, when stopped.
+    pub stopped_at: Option<String>,
+    /// RFC 3339 UTC, when released.
+    pub released_at: Option<String>,
+    /// The vendor's resource ids it holds.
+    pub resources: Vec<String>,
+}
+
+/// The rental of one of the team's orders, with its resource ids.
+pub async fn rental_of_order(
+    db: &mut sqlx::SqliteConnection,
+    team_id: i64,
+    order_id: i64,
+) -> Result<Option<RentalRow>, sqlx::Error> {
+    let row: Option<(i64, i64, String, Option<String>, Option<String>)> = sqlx::query_as(
+        "SELECT id, order_revision_id, started_at, stopped_at, released_at FROM rentals WHERE team_id = ? AND order_id = ?",
+    )
+    .bind(team_id)
+    .bind(order_id)
+    .fetch_optional(&mut *db)
+    .await?;
+    let Some((id, order_revision_id, started_at, stopped_at, released_at)) = row else {
+        return Ok(None);
+    };
+    let resources =
+        sqlx::query_scalar("SELECT resource_id FROM rental_resources WHERE rental_id = ? ORDER BY resource_id")
+            .bind(id)
+            .fetch_all(&mut *db)
+            .await?;
+    Ok(Some(RentalRow {
+        id,
+        order_revision_id,
+        started_at,
+        stopped_at,
+        released_at,
+        resources,
+    }))
+}
+
+/// The stored content of one of the team's order revisions.
+pub async fn revision_content(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    revision_id: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT content FROM order_revisions WHERE id = ? AND team_id = ? AND state = 'approved'")
+        .bind(revision_id)
+        .bind(team_id)
+        .fetch_optional(db)
+        .await
+}
+
+fn decode<E: std::error::Error + Send + Sync + 'static>(e: E) -> sqlx::Error {
+    sqlx::Error::Decode(Box::new(e))
+}
+
+fn decimal(text: &str) -> Result<Decimal, sqlx::Error> {
+    Decimal::from_str(text).map_err(decode)
+}
+
+/// The team's variance threshold, percent ([`DEFAULT_THRESHOLD_PCT`] when never set).
+pub async fn threshold(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Decimal, sqlx::Error> {
+    let text: Option<String> = sqlx::query_scalar("SELECT variance_threshold_pct FROM bill_settings WHERE team_id = ?")
+        .bind(team_id)
+        .fetch_optional(db)
+        .await?;
+    text.map_or(Ok(DEFAULT_THRESHOLD_PCT), |t| decimal(&t))
+}
+
+/// Sets the team's variance threshold; returns the one it replaces.
+pub async fn set_threshold(tx: &mut Tx, team_id: i64, pct: Decimal, by: i64) -> Result<Decimal, sqlx::Error> {
+    let before = threshold(&mut **tx, team_id).await?;
+    sqlx::query(
+        "INSERT INTO bill_settings (team_id, variance_threshold_pct, updated_by) VALUES (?, ?, ?)
+         ON CONFLICT (team_id) DO UPDATE SET variance_threshold_pct = excluded.variance_threshold_pct,
+             updated_by = excluded.updated_by, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')",
+    )
+    .bind(team_id)
+    .bind(pct.normalize().to_string())
+    .bind(by)
+    .execute(&mut **tx)
+    .await?;
+    Ok(before)
+}
+
+/// A stored bill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BillRow {
+    pub id: i64,
+    pub file_name: String,
+    pub file_sha256: String,
+    pub layout: String,
+    pub currency: String,
+    pub period_start: String,
+    pub period_end: String,
+    pub line_count: i64,
+    pub matched_count: i64,
+    pub billed_total: String,
+    pub variance_pct: Option<String>,
+    pub flagged: bool,
+    pub imported_by: String,
+    pub imported_at: String,
+}
+
+type BillTuple = (
+    i64,
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    String,
+    Option<String>,
+    i64,
+    String,
+    String,
+);
+
+fn bill_of(t: BillTuple) -> BillRow {
+    BillRow {
+        id: t.0,
+        file_name: t.1,
+        file_sha256: t.2,
+        layout: t.3,
+        currency: t.4,
+        period_start: t.5,
+        period_end: t.6,
+        line_count: t.7,
+        matched_count: t.8,
+        billed_total: t.9,
+        variance_pct: t.10,
+        flagged: t.11 != 0,
+        imported_by: t.12,
+        imported_at: t.13,
+    }
+}
+
+/// The bills of one of the team's orders, oldest first.
+pub async fn of_order(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<Vec<BillRow>, sqlx::Error> {
+    let rows: Vec<BillTuple> = sqlx::query_as(
+        "SELECT b.id, b.file_name, b.file_sha256, b.layout, b.currency, b.period_start, b.period_end, b.line_count,
+                b.matched_count, b.billed_total, b.variance_pct, b.flagged, COALESCE(u.display_name, u.email, ''), b.imported_at
+         FROM bills b LEFT JOIN users u ON u.id = b.imported_by
+         WHERE b.team_id = ? AND b.order_id = ? ORDER BY b.id",
+    )
+    .bind(team_id)
+    .bind(order_id)
+    .fetch_all(db)
+    .await?;
+    Ok(rows.into_iter().map(bill_of).collect())
+}
+
+/// The team's bill already imported from a file with this SHA-256: `(bill id, order id)`.
+pub async fn with_file(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    sha256: &str,
+) -> Result<Option<(i64, i64)>, sqlx::Error> {
+    sqlx::query_as("SELECT id, order_id FROM bills WHERE team_id = ? AND file_sha256 = ?")
+        .bind(team_id)
+        .bind(sha256)
+        .fetch_optional(db)
+        .await
+}
+
+/// Of `keys` (line digests, in file order), the first already imported in the team, with the
+/// bill it came in.
+pub async fn first_imported_key(
+    db: &mut sqlx::SqliteConnection,
+    team_id: i64,
+    keys: &[&str],
+) -> Result<Option<(String, i64)>, sqlx::Error> {
+    for chunk in keys.chunks(CHUNK) {
+        let mut q: QueryBuilder<Sqlite> =
+            QueryBuilder::new("SELECT line_key, bill_id FROM bill_lines WHERE team_id = ");
+        q.push_bind(team_id).push(" AND line_key IN (");
+        let mut list = q.separated(", ");
+        for key in chunk {
+            list.push_bind(*key);
+        }
+        q.push(")");
+        let found: Vec<(String, i64)> = q.build_query_as().fetch_all(&mut *db).await?;
+        if let Some(first) = chunk.iter().find_map(|k| found.iter().find(|(f, _)| f == k)) {
+            return Ok(Some(first.clone()));
+        }
+    }
+    Ok(None)
+}
+
+/// The order's bill whose period overlaps `[start, end)` (RFC 3339 UTC), if any:
+/// `(bill id, period start, period end)`.
+pub async fn overlapping(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    order_id: i64,
+    start: &str,
+    end: &str,
+) -> Result<Option<(i64, String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, period_start, period_end FROM bills WHERE team_id = ? AND order_id = ?
+           AND period_start < ? AND ? < period_end ORDER BY id LIMIT 1",
+    )
+    .bind(team_id)
+    .bind(order_id)
+    .bind(end)
+    .bind(start)
+    .fetch_optional(db)
+    .await
+}
+
+/// A bill to store.
+pub struct NewBill<'a> {
+    pub team_id: i64,
+    pub order_id: i64,
+    pub rental_id: i64,
+    pub file_name: &'a str,
+    pub file_sha256: &'a str,
+    pub layout: &'a str,
+    pub currency: &'a str,
+    pub period_start: &'a str,
+    pub period_end: &'a str,
+    pub matched_count: usize,
+    pub billed_total: Decimal,
+    pub estimated_total: Decimal,
+    pub reconciled_total: Decimal,
+    pub variance_pct: Option<Decimal>,
+    pub flagged: bool,
+    pub imported_by: i64,
+}
+
+/// Stores a bill and every one of its lines (`keys`: each line's [`BillLine::key`], same order);
+/// returns the bill's id.
+pub async fn insert(
+    tx: &mut Tx,
+    bill: &NewBill<'_>,
+    lines: &[(BillLine, Option<Unmatched>)],
+    keys: &[String],
+) -> Result<i64, sqlx::Error> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO bills (team_id, order_id, rental_id, file_name, file_sha256, layout, currency, period_start,
+                            period_end, line_count, matched_count, billed_total, estimated_total, reconciled_total,
+                            variance_pct, flagged, imported_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(bill.team_id)
+    .bind(bill.order_id)
+    .bind(bill.rental_id)
+    .bind(bill.file_name)
+    .bind(bill.file_sha256)
+    .bind(bill.layout)
+    .bind(bill.currency)
+    .bind(bill.period_start)
+    .bind(bill.period_end)
+    .bind(i64::try_from(lines.len()).unwrap_or(i64::MAX))
+    .bind(i64::try_from(bill.matched_count).unwrap_or(i64::MAX))
+    .bind(bill.billed_total.normalize().to_string())
+    .bind(bill.estimated_total.normalize().to_string())
+    .bind(bill.reconciled_total.normalize().to_string())
+    .bind(bill.variance_pct.map(|v| v.normalize().to_string()))
+    .bind(i64::from(bill.flagged))
+    .bind(bill.imported_by)
+    .fetch_one(&mut **tx)
+    .await?;
+    for (chunk, chunk_keys) in lines.chunks(CHUNK).zip(keys.chunks(CHUNK)) {
+        let mut q: QueryBuilder<Sqlite> = QueryBuilder::new(
+            "INSERT INTO bill_lines (bill_id, team_id, line, line_key, resource_id, period_start, period_end, component,
+                                     kind, description, sku, quantity, unit, unit_price, cost, unmatched) ",
+        );
+        q.push_values(chunk.iter().zip(chunk_keys), |mut row, ((l, unmatched), key)| {
+            row.push_bind(id)
+                .push_bind(bill.team_id)
+                .push_bind(i64::try_from(l.line).unwrap_or(i64::MAX))
+                .push_bind(key.clone())
+                .push_bind(l.resource_id.clone())
+                .push_bind(timestamp::format(l.period_start))
+                .push_bind(timestamp::format(l.period_end))
+                .push_bind(l.component.as_str())
+                .push_bind(l.kind.as_str())
+                .push_bind(l.description.clone())
+                .push_bind(l.sku.clone())
+                .push_bind(l.quantity.normalize().to_string())
+                .push_bind(l.unit.clone())
+                .push_bind(l.unit_price.map(|p| p.normalize().to_string()))
+                .push_bind(l.cost.normalize().to_string())
+                .push_bind(unmatched.map(Unmatched::as_str));
+        });
+        q.build().execute(&mut **tx).await?;
+    }
+    Ok(id)
+}
+
+/// The flag of an order's latest bill, set again (when the threshold changes).
+pub async fn set_flag(tx: &mut Tx, team_id: i64, bill_id: i64, flagged: bool) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE bills SET flagged = ? WHERE id = ? AND team_id = ?")
+        .bind(i64::from(flagged))
+        .bind(bill_id)
+        .bind(team_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The latest bill of each of the team's orders: `(bill id, estimated total, reconciled total)`
+/// of the order's reconciliation when it was saved.
+pub async fn latest_per_order(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+) -> Result<Vec<(i64, Decimal, Decimal)>, sqlx::Error> {
+    let rows: Vec<(i64, String, String)> = sqlx::query_as(
+        "SELECT id, estimated_total, reconciled_total FROM bills b WHERE team_id = ?
+           AND id = (SELECT MAX(id) FROM bills WHERE order_id = b.order_id AND team_id = b.team_id)",
+    )
+    .bind(team_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(id, e, r)| Ok((id, decimal(&e)?, decimal(&r)?)))
+        .collect()
+}
+
+/// A stored line, as the order page and the reconciliation read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredLine {
+    /// The bill it came in.
+    pub bill_id: i64,
+    /// The line as read (`currency` is the bill's).
+    pub line: BillLine,
+    /// Why it is not the rental's; `None` when matched.
+    pub unmatched: Option<Unmatched>,
+}
+
+type LineTuple = (
+    i64,
+    i64,
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    String,
+    Option<String>,
+    String,
+);
+
+fn line_of(t: LineTuple) -> Result<StoredLine, sqlx::Error> {
+    let bad = |what: &str| decode(std::io::Error::other(format!("bill line: bad {what}")));
+    let line = BillLine {
+        line: u64::try_from(t.1).map_err(decode)?,
+        resource_id: t.2,
+        period_start: timestamp::parse(&t.3).ok_or_else(|| bad("period_start"))?,
+        period_end: timestamp::parse(&t.4).ok_or_else(|| bad("period_end"))?,
+        component: Component::parse(&t.5).ok_or_else(|| bad("component"))?,
+        kind: ChargeKind::parse(&t.6).ok_or_else(|| bad("kind"))?,
+        description: t.7,
+        sku: t.8,
+        quantity: decimal(&t.9)?,
+        unit: t.10,
+        unit_price: t.11.as_deref().map(decimal).transpose()?,
+        cost: decimal(&t.12)?,
+        currency: t.14,
+    };
+    let unmatched =
+        t.13.as_deref()
+            .map(|u| Unmatched::parse(u).ok_or_else(|| bad("unmatched")))
+            .transpose()?;
+    Ok(StoredLine {
+        bill_id: t.0,
+        line,
+        unmatched,
+    })
+}
+
+/// Lines of the order's bills, matched (`matched = true`) or not, in bill and line order; at
+/// most `limit`.
+pub async fn lines_of_order(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    order_id: i64,
+    matched: bool,
+    limit: i64,
+) -> Result<Vec<StoredLine>, sqlx::Error> {
+    let rows: Vec<LineTuple> = sqlx::query_as(
+        "SELECT l.bill_id, l.line, l.resource_id, l.period_start, l.period_end, l.component, l.kind, l.description,
+                l.sku, l.quantity, l.unit, l.unit_price, l.cost, l.unmatched, b.currency
+         FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+         WHERE b.team_id = ? AND b.order_id = ? AND (l.unmatched IS NULL) = ?
+         ORDER BY l.bill_id, l.line LIMIT ?",
+    )
+    .bind(team_id)
+    .bind(order_id)
+    .bind(matched)
+    .bind(limit)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter().map(line_of).collect()
+}
+
+/// How many of the order's bill lines are unmatched.
+pub async fn unmatched_count(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM bill_lines l JOIN bills b ON b.id = l.bill_id
+         WHERE b.team_id = ? AND b.order_id = ? AND l.unmatched IS NOT NULL",
+    )
+    .bind(team_id)
+    .bind(order_id)
+    .fetch_one(db)
+    .await
+}
+
+/// The team's orders whose latest bill flagged a variance above the threshold:
+/// `(order id, title, variance percent)`, newest bill first.
+pub async fn flagged_orders(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+) -> Result<Vec<(i64, String, Option<String>)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT o.id, o.title, b.variance_pct FROM bills b JOIN orders o ON o.id = b.order_id
+         WHERE b.team_id = ? AND b.flagged = 1
+           AND b.id = (SELECT MAX(id) FROM bills WHERE order_id = b.order_id AND team_id = b.team_id)
+         ORDER BY b.id DESC",
+    )
+    .bind(team_id)
+    .fetch_all(db)
+    .await
+}

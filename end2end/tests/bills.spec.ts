@@ -1,0 +1,131 @@
+import { expect, Page, test } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { PASSWORD, open, signIn, signOut, watchConsole } from "./helpers";
+import { answerMine, call, createTeam, saveQuote } from "./api";
+
+test.describe.configure({ mode: "serial" });
+
+/** The e2e server's database (see playwright.config.ts). */
+const DB = path.resolve(__dirname, "../.tmp/e2e.db");
+
+/**
+ * Records the rental of `order` (procurement signed in): instance `i-bill-l4` and disk
+ * `vol-bill-l4`, 2026-11-28 08:00 to a stop at 18:00, released 2026-11-30 08:00. Through the
+ * rental page's server functions (issue 15, rental part); where those are not built in, the same
+ * rows are written into the server's database.
+ */
+async function recordRental(page: Page, order: number) {
+  const origin = new URL(page.url()).origin;
+  const headers = { Origin: origin, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
+  const post = (p: string, form: Record<string, string>) =>
+    page.request.post(p, { data: new URLSearchParams(form).toString(), headers });
+  const o = String(order);
+  const recorded = await post("/api/rentals/record", { order_id: o, started_at: "2026-11-28T08:00Z", resources: "i-bill-l4\nvol-bill-l4", note: "" });
+  if (recorded.status() !== 404) {
+    expect(recorded.status(), await recorded.text()).toBe(200);
+    await call(page, "/api/rentals/stop", { order_id: o, stopped_at: "2026-11-28T18:00Z" });
+    await call(page, "/api/rentals/release", { order_id: o, released_at: "2026-11-30T08:00Z", setup_hours: "1", data_prep_hours: "0", rerun_hours: "0" });
+    return;
+  }
+  const sql = `INSERT INTO rentals (team_id, order_id, order_revision_id, started_at, planned_end_at, stopped_at, released_at, created_by)
+    SELECT o.team_id, o.id, r.id, '2026-11-28T08:00:00Z', '2026-11-29T04:00:00Z', '2026-11-28T18:00:00Z', '2026-11-30T08:00:00Z', o.created_by
+    FROM orders o JOIN order_revisions r ON r.order_id = o.id AND r.state = 'approved' WHERE o.id = ${order};
+    INSERT INTO rental_resources (rental_id, resource_id) SELECT id, 'i-bill-l4' FROM rentals WHERE order_id = ${order};
+    INSERT INTO rental_resources (rental_id, resource_id) SELECT id, 'vol-bill-l4' FROM rentals WHERE order_id = ${order};`;
+  execFileSync("sqlite3", ["-cmd", ".timeout 5000", DB, sql]);
+}
+
+const HEADER =
+  "BillingAccountId,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,ChargePeriodEnd,BilledCost,BillingCurrency,ConsumedQuantity,ConsumedUnit,ListUnitPrice,ContractedUnitPrice,ResourceId,ServiceName,SkuId";
+
+/** 30 h of the L4 at 4.40 (quoted 4.00), the stopped node's disk for two days, another team's node. */
+const BILL = [
+  HEADER,
+  "acct,Usage,,GPU instance L4 on demand,2026-11-28T08:00:00Z,2026-11-29T14:00:00Z,132.00,CNY,30,Hours,4.40,4.40,i-bill-l4,Compute,l4-od",
+  "acct,Usage,,Data disk 200 GB of stopped instance,2026-11-28T18:00:00Z,2026-11-30T08:00:00Z,1.60,CNY,0.4,GB-Mo,4.00,4.00,vol-bill-l4,Block Storage,ssd",
+  "acct,Usage,,GPU instance L4 on demand,2026-11-28T08:00:00Z,2026-11-28T18:00:00Z,40.00,CNY,10,Hours,4.00,4.00,i-someone-else,Compute,l4-od",
+].join("\n");
+
+async function approvedOrder(page: Page) {
+  await createTeam(page, "Bill Desk", [["bella@example.com", "procurement"], ["benno@example.com", "engineer"], ["bodil@example.com", "manager"]]);
+  await signIn(page, "bella@example.com");
+  const workload = await call(page, "/api/workloads/create", {
+    name: "Bill render", kind: "batch", model: "", precision: "", vram_peak_gib: "16", vram_peak_source: "measured",
+    concurrency: "1", gpus_needed: "1", run_hours: "20", total_work_amount: "", total_work_unit: "", data_gb: "0", checkpoint_gb: "0", headroom_pct: "20",
+  });
+  const quote = await saveQuote(page, {
+    vendor: "Bill Cloud", reference: "L4-BILL", received_on: "2026-11-20", valid_until: "2099-12-31", "spec.gpu_model": "L4 24GB",
+    "spec.gpus_per_node": "1", "spec.vram_gib": "24", "spec.sharing": "exclusive", currency: "CNY", "price.basis": "per_node",
+    "price.on_demand_hourly": "4.00", "price.billing_increment": "hour", "price.stopped_bills_compute": "no",
+  });
+  const order = Number(await call(page, "/api/orders/create", { title: "L4 with a bill", workload_id: String(workload) }));
+  await call(page, "/api/orders/select", { order_id: String(order), quote_id: String(quote), waiver: "Benchmarked last month; report on file." });
+  await answerMine(page, order);
+  await signOut(page);
+  await signIn(page, "benno@example.com");
+  await answerMine(page, order);
+  await signOut(page);
+  await signIn(page, "bella@example.com");
+  await call(page, "/api/orders/submit", { order_id: String(order) });
+  await signOut(page);
+  await signIn(page, "bodil@example.com");
+  await call(page, "/api/orders/decide", { order_id: String(order), decision: "approve", password: PASSWORD, comment: "ok" });
+  await signOut(page);
+  return order;
+}
+
+test("procurement imports the vendor's bill on a rented order, sees the variance and the chart, and prints the record", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  const order = await approvedOrder(page);
+  await signIn(page, "bella@example.com");
+  await open(page, `/orders/${order}`);
+  await expect(page.getByTestId("bill-blocked")).toContainText("Record the rental first");
+  await recordRental(page, order);
+
+  await open(page, `/orders/${order}`);
+  const card = page.getByTestId("order-bill");
+  await expect(card.getByTestId("bill-none")).toBeVisible();
+  // A file in no known layout is refused whole, naming the columns it lacks.
+  const input = card.locator('input[type="file"][name="bill"]');
+  await input.setInputFiles({ name: "statement.csv", mimeType: "text/csv", buffer: Buffer.from("date,amount_due\n2026-11-28,5\n") });
+  await card.getByTestId("bill-check").click();
+  await expect(card.getByTestId("bill-file-error")).toContainText("Unknown bill layout");
+  await expect(card.getByTestId("bill-file-error")).toContainText("BilledCost");
+
+  await input.setInputFiles({ name: "november.csv", mimeType: "text/csv", buffer: Buffer.from(BILL) });
+  await card.getByTestId("bill-check").click();
+  await expect(card.getByTestId("bill-summary")).toHaveText("FOCUS bill, 3 lines: 2 matched to the rental, 1 unmatched; 0 errors.");
+  await expect(card.getByTestId("bill-preview-lines")).toContainText("i-someone-else");
+  await card.getByTestId("bill-save").click();
+
+  // Saved: the reconciliation of the order, flagged above the 10 % threshold.
+  await expect(card.getByTestId("bill-list")).toContainText("november.csv");
+  const recon = card.getByTestId("bill-reconciliation");
+  await expect(recon.getByTestId("bill-row-compute")).toContainText("Price drift: billed ¥4.40 per unit, quoted ¥4.00");
+  await expect(recon.getByTestId("bill-row-disk")).toContainText("Unplanned: not in the estimate, billed +¥1.60");
+  await expect(recon.getByTestId("bill-billed")).toHaveText("¥133.60");
+  await expect(card.getByTestId("bill-flag")).toHaveText("Bill variance above the threshold");
+  await expect(recon.getByTestId("bill-verdict")).toContainText("above the team's threshold of 10 %");
+  const chart = recon.getByTestId("bill-chart");
+  await expect(chart).toBeVisible();
+  expect(await chart.getAttribute("src")).toMatch(/^data:image\/svg\+xml/);
+  expect(await chart.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expect(card.getByTestId("bill-unmatched")).toContainText("not a resource of this rental");
+
+  // The same file again is refused and nothing changes.
+  await card.locator('input[type="file"][name="bill"]').setInputFiles({ name: "november.csv", mimeType: "text/csv", buffer: Buffer.from(BILL) });
+  await card.getByTestId("bill-check").click();
+  await expect(card.getByTestId("bill-file-error")).toContainText("This file was imported before");
+
+  // The printed record carries the reconciliation and the chart, not the import form.
+  await page.emulateMedia({ media: "print" });
+  await expect(recon).toBeVisible();
+  await expect(chart).toBeVisible();
+  await expect(card.getByTestId("bill-import")).toBeHidden();
+  await page.emulateMedia({ media: "screen" });
+
+  // The history names the import.
+  await expect(page.locator("body")).toContainText("Bill imported");
+  expect(consoleErrors).toEqual([]);
+});
