@@ -68,12 +68,7 @@ fn main() {
     out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n");
     out.push_str("pub enum Msg {\n");
     for k in &keys {
-        writeln!(
-            out,
-            "    /// `{k}`\n    {},",
-            variant(k)
-        )
-        .unwrap();
+        writeln!(out, "    /// `{k}`\n    {},", variant(k)).unwrap();
     }
     out.push_str("}\n\nimpl Msg {\n");
     out.push_str("    /// Every message, in key order.\n    pub const ALL: &'static [Msg] = &[");

@@ -9,9 +9,9 @@ use crate::{
     pages::{
         areas::{
             AccountRoute, AdminAuditRoute, AdminSecurityRoute, AdminTeamRoute, AdminTeamsRoute, AdminUsersRoute,
-            CostRoute, OrderRoute, OrdersRoute, QuoteCompareRoute, QuoteDetailRoute, QuoteFormRoute,
-            QuoteImportRoute, QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute,
-            TokensRoute, VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
+            CostRoute, OrderRoute, OrdersRoute, QuoteCompareRoute, QuoteDetailRoute, QuoteFormRoute, QuoteImportRoute,
+            QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute, TokensRoute,
+            VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
         },
         dashboard::DashboardPage,
         login::LoginPage,

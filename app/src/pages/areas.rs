@@ -101,7 +101,12 @@ area_route!(
     QuotesArea::Form
 );
 area_route!(QuoteImportRoute, quotes_area, __preload_quotes_area, QuotesArea::Import);
-area_route!(QuoteCompareRoute, quotes_area, __preload_quotes_area, QuotesArea::Compare);
+area_route!(
+    QuoteCompareRoute,
+    quotes_area,
+    __preload_quotes_area,
+    QuotesArea::Compare
+);
 area_route!(QuoteDetailRoute, quotes_area, __preload_quotes_area, QuotesArea::Detail);
 area_route!(VendorsRoute, quotes_area, __preload_quotes_area, QuotesArea::Vendors);
 area_route!(VendorEditRoute, quotes_area, __preload_quotes_area, QuotesArea::Vendor);
@@ -204,7 +209,12 @@ fn admin_area(page: AdminArea) -> AnyView {
 area_route!(AdminTeamsRoute, admin_area, __preload_admin_area, AdminArea::Teams);
 area_route!(AdminTeamRoute, admin_area, __preload_admin_area, AdminArea::Team);
 area_route!(AdminUsersRoute, admin_area, __preload_admin_area, AdminArea::Users);
-area_route!(AdminSecurityRoute, admin_area, __preload_admin_area, AdminArea::Security);
+area_route!(
+    AdminSecurityRoute,
+    admin_area,
+    __preload_admin_area,
+    AdminArea::Security
+);
 area_route!(AdminAuditRoute, admin_area, __preload_admin_area, AdminArea::Audit);
 area_route!(TeamRoute, admin_area, __preload_admin_area, AdminArea::OwnTeam);
 area_route!(AccountRoute, admin_area, __preload_admin_area, AdminArea::Account);
