@@ -63,15 +63,12 @@ fn main() {
     }
     let mut out = String::new();
     out.push_str("/// Every user-facing message; one variant per key of `app/locales/*.json`.\n");
-    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]\n");
+    // Serialized as its key by hand (i18n.rs): serde's derive for a thousand variants was the
+    // largest code in the browser bundle (issue 14).
+    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n");
     out.push_str("pub enum Msg {\n");
     for k in &keys {
-        writeln!(
-            out,
-            "    /// `{k}`\n    #[serde(rename = \"{k}\")]\n    {},",
-            variant(k)
-        )
-        .unwrap();
+        writeln!(out, "    /// `{k}`\n    {},", variant(k)).unwrap();
     }
     out.push_str("}\n\nimpl Msg {\n");
     out.push_str("    /// Every message, in key order.\n    pub const ALL: &'static [Msg] = &[");
@@ -83,11 +80,9 @@ fn main() {
         writeln!(out, "            Msg::{} => {:?},", variant(k), k).unwrap();
     }
     out.push_str("        }\n    }\n");
-    out.push_str("\n    /// The message with this key, if any.\n    #[expect(clippy::too_many_lines, reason = \"generated: one arm per message\")]\n    pub fn from_key(key: &str) -> Option<Msg> {\n        match key {\n");
-    for k in &keys {
-        writeln!(out, "            {:?} => Some(Msg::{}),", k, variant(k)).unwrap();
-    }
-    out.push_str("            _ => None,\n        }\n    }\n");
+    // `ALL` is in key order (a BTreeMap's), so a binary search finds a key: far less code in the
+    // browser bundle than a match over a thousand strings.
+    out.push_str("\n    /// The message with this key, if any.\n    pub fn from_key(key: &str) -> Option<Msg> {\n        Msg::ALL.binary_search_by(|m| m.key().cmp(key)).ok().map(|i| Msg::ALL[i])\n    }\n");
     for (name, table) in &tables {
         writeln!(out, "\n    /// The text of this message in `{name}`.\n    #[expect(clippy::too_many_lines, reason = \"generated: one arm per message\")]\n    pub const fn {name}(self) -> &'static str {{\n        match self {{").unwrap();
         for k in &keys {

@@ -7,29 +7,22 @@ use crate::{
     },
     i18n::{Locale, Msg, t},
     pages::{
-        account::AccountPage,
-        admin::{audit::AdminAuditPage, team::AdminTeamPage, teams::AdminTeamsPage, users::AdminUsersPage},
+        areas::{
+            AccountRoute, AdminAuditRoute, AdminSecurityRoute, AdminTeamRoute, AdminTeamsRoute, AdminUsersRoute,
+            CostRoute, OrderRoute, OrdersRoute, QuoteCompareRoute, QuoteDetailRoute, QuoteFormRoute, QuoteImportRoute,
+            QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute, TokensRoute,
+            VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
+        },
         dashboard::DashboardPage,
         login::LoginPage,
         not_found::NotFoundPage,
-        orders::{OrdersPage, detail::OrderPage},
-        quotes::{
-            compare::QuoteComparePage, detail::QuoteDetailPage, form::QuoteFormPage, import::QuoteImportPage,
-            list::QuoteListPage,
-        },
-        rates::RatesPage,
-        runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
-        second_factor::admin::AdminSecurityPage,
         setup::SetupPage,
-        tco::CostPage,
-        team::TeamPage,
-        vendors::{VendorsPage, edit::VendorEditPage},
-        workloads::{WorkloadsPage, edit::WorkloadEditPage},
     },
 };
 use leptos::prelude::*;
 use leptos_meta::{HashedStylesheet, MetaTags, Title, provide_meta_context};
 use leptos_router::{
+    Lazy,
     components::{Route, Router, Routes},
     path,
 };
@@ -102,34 +95,39 @@ pub fn App() -> impl IntoView {
             <Header />
             <main id="main" class="page" tabindex="-1">
                 <Routes fallback=NotFoundPage>
+                    // In the main bundle: what a first visit needs.
                     <Route path=path!("/") view=DashboardPage />
                     <Route path=path!("/setup") view=SetupPage />
                     <Route path=path!("/login") view=LoginPage />
-                    <Route path=path!("/account") view=AccountPage />
-                    <Route path=path!("/team") view=TeamPage />
-                    <Route path=path!("/quotes") view=QuoteListPage />
-                    <Route path=path!("/quotes/new") view=QuoteFormPage />
-                    <Route path=path!("/quotes/import") view=QuoteImportPage />
-                    <Route path=path!("/quotes/compare") view=QuoteComparePage />
-                    <Route path=path!("/quotes/:id") view=QuoteDetailPage />
-                    <Route path=path!("/quotes/:id/edit") view=QuoteFormPage />
-                    <Route path=path!("/vendors") view=VendorsPage />
-                    <Route path=path!("/vendors/:id") view=VendorEditPage />
-                    <Route path=path!("/workloads") view=WorkloadsPage />
-                    <Route path=path!("/workloads/:id") view=WorkloadEditPage />
-                    <Route path=path!("/rates") view=RatesPage />
-                    <Route path=path!("/tco") view=CostPage />
-                    <Route path=path!("/orders") view=OrdersPage />
-                    <Route path=path!("/orders/:id") view=OrderPage />
-                    <Route path=path!("/runs") view=RunListPage />
-                    <Route path=path!("/runs/new") view=RunUploadPage />
-                    <Route path=path!("/runs/:id") view=RunDetailPage />
-                    <Route path=path!("/account/tokens") view=TokensPage />
-                    <Route path=path!("/admin/teams") view=AdminTeamsPage />
-                    <Route path=path!("/admin/teams/:id") view=AdminTeamPage />
-                    <Route path=path!("/admin/users") view=AdminUsersPage />
-                    <Route path=path!("/admin/security") view=AdminSecurityPage />
-                    <Route path=path!("/admin/audit") view=AdminAuditPage />
+                    // Every other page is in its area's chunk, fetched on first use (pages/areas.rs).
+                    // A new page joins an area with a variant, a match arm and an `area_route!` line
+                    // there, and `view={Lazy::<ItsRoute>::new()}` here; a plain `view=Page` ships it
+                    // in the main bundle.
+                    <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
+                    <Route path=path!("/team") view={Lazy::<TeamRoute>::new()} />
+                    <Route path=path!("/quotes") view={Lazy::<QuoteListRoute>::new()} />
+                    <Route path=path!("/quotes/new") view={Lazy::<QuoteFormRoute>::new()} />
+                    <Route path=path!("/quotes/import") view={Lazy::<QuoteImportRoute>::new()} />
+                    <Route path=path!("/quotes/compare") view={Lazy::<QuoteCompareRoute>::new()} />
+                    <Route path=path!("/quotes/:id") view={Lazy::<QuoteDetailRoute>::new()} />
+                    <Route path=path!("/quotes/:id/edit") view={Lazy::<QuoteFormRoute>::new()} />
+                    <Route path=path!("/vendors") view={Lazy::<VendorsRoute>::new()} />
+                    <Route path=path!("/vendors/:id") view={Lazy::<VendorEditRoute>::new()} />
+                    <Route path=path!("/workloads") view={Lazy::<WorkloadsRoute>::new()} />
+                    <Route path=path!("/workloads/:id") view={Lazy::<WorkloadEditRoute>::new()} />
+                    <Route path=path!("/rates") view={Lazy::<RatesRoute>::new()} />
+                    <Route path=path!("/tco") view={Lazy::<CostRoute>::new()} />
+                    <Route path=path!("/orders") view={Lazy::<OrdersRoute>::new()} />
+                    <Route path=path!("/orders/:id") view={Lazy::<OrderRoute>::new()} />
+                    <Route path=path!("/runs") view={Lazy::<RunListRoute>::new()} />
+                    <Route path=path!("/runs/new") view={Lazy::<RunUploadRoute>::new()} />
+                    <Route path=path!("/runs/:id") view={Lazy::<RunDetailRoute>::new()} />
+                    <Route path=path!("/account/tokens") view={Lazy::<TokensRoute>::new()} />
+                    <Route path=path!("/admin/teams") view={Lazy::<AdminTeamsRoute>::new()} />
+                    <Route path=path!("/admin/teams/:id") view={Lazy::<AdminTeamRoute>::new()} />
+                    <Route path=path!("/admin/users") view={Lazy::<AdminUsersRoute>::new()} />
+                    <Route path=path!("/admin/security") view={Lazy::<AdminSecurityRoute>::new()} />
+                    <Route path=path!("/admin/audit") view={Lazy::<AdminAuditRoute>::new()} />
                 </Routes>
             </main>
             <footer class="site-footer">{t(Msg::FooterTagline)}</footer>

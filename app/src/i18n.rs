@@ -9,6 +9,36 @@ use serde::{Deserialize, Serialize};
 
 include!(concat!(env!("OUT_DIR"), "/messages.rs"));
 
+/// A message travels as its key (`"quotes.title"`), as serde's derive would write it, but without
+/// the derive's per-variant code, which for a thousand variants was the largest code in the
+/// browser bundle (issue 14).
+impl Serialize for Msg {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for Msg {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// Reads a key of the locale files.
+        struct Key;
+
+        impl serde::de::Visitor<'_> for Key {
+            type Value = Msg;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a message key of app/locales")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Msg, E> {
+                Msg::from_key(key).ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(key), &self))
+            }
+        }
+
+        deserializer.deserialize_str(Key)
+    }
+}
+
 /// Name of the cookie that remembers the chosen language.
 pub const LANG_COOKIE: &str = "nl_lang";
 
@@ -169,6 +199,21 @@ mod tests {
             assert!(!Locale::En.t(*m).trim().is_empty(), "{} empty in en", m.key());
             assert!(!Locale::ZhCn.t(*m).trim().is_empty(), "{} empty in zh-CN", m.key());
         }
+    }
+
+    #[test]
+    fn every_message_is_found_by_its_key_and_travels_as_it() {
+        for m in Msg::ALL {
+            assert_eq!(Msg::from_key(m.key()), Some(*m), "{}", m.key());
+            let json = serde_json::to_string(m).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", m.key()));
+            assert_eq!(serde_json::from_str::<Msg>(&json).expect("deserializes"), *m);
+        }
+        assert_eq!(Msg::from_key("quotes.no_such_key"), None);
+        assert_eq!(Msg::from_key(""), None);
+        let err = serde_json::from_str::<Msg>("\"quotes.no_such_key\"").expect_err("unknown key");
+        assert!(err.to_string().contains("quotes.no_such_key"), "{err}");
+        assert!(serde_json::from_str::<Msg>("7").is_err());
     }
 
     #[test]

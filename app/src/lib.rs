@@ -38,5 +38,6 @@ pub use app::{App, shell};
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    leptos::mount::hydrate_body(App);
+    // `hydrate_lazy`: a lazy route's chunk (pages/areas.rs) is loaded before its page hydrates.
+    leptos::mount::hydrate_lazy(App);
 }

@@ -1,0 +1,100 @@
+import { expect, Locator, Page, test } from "@playwright/test";
+import { hydrated, open, signIn, watchConsole } from "./helpers";
+import { createTeam } from "./api";
+
+// Issue 14, code splitting: the dashboard loads only the main bundle; each area's pages come in
+// one chunk (pages/areas.rs), fetched the first time the area is shown and never again.
+
+test.describe.configure({ mode: "serial" });
+
+const MEMBER = "splitter@example.com";
+/** The main bundle (`nodeledger.wasm`, or with a content hash in its name). */
+const MAIN = /^nodeledger[.\w-]*\.wasm$/;
+
+/** Every `/pkg/*.wasm` file the page requests, in order (file names only). */
+function watchWasm(page: Page): string[] {
+  const files: string[] = [];
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith("/pkg/") && path.endsWith(".wasm")) files.push(path.slice("/pkg/".length));
+  });
+  return files;
+}
+
+/** What was requested since `from` (an index into the list `watchWasm` returns). */
+function since(files: string[], from: number) {
+  return files.slice(from);
+}
+
+/** Clicks `link` (a client-side navigation) and waits for the next page's heading. */
+async function follow(page: Page, link: Locator, heading: string) {
+  await link.click();
+  await expect(page.locator("main h1")).toHaveText(heading);
+}
+
+/** The header link `name` (a desktop window: the header shows its links without the menu). */
+function navLink(page: Page, name: string) {
+  return page.locator(".main-nav").getByRole("link", { name, exact: true });
+}
+
+test("the dashboard loads only the main bundle and each area's chunk is fetched once", async ({ page }) => {
+  test.setTimeout(120_000);
+  await createTeam(page, "Split Desk", [[MEMBER, "procurement"]]);
+  await signIn(page, MEMBER);
+
+  // A first load of the dashboard: the main bundle and nothing else.
+  const wasm = watchWasm(page);
+  const errors = watchConsole(page);
+  await open(page, "/");
+  await expect(page.getByTestId("dashboard-counts")).toBeVisible();
+  expect(wasm).toHaveLength(1);
+  expect(wasm[0]).toMatch(MAIN);
+
+  // Each area: its first page fetches the area's chunk (and maybe a chunk it shares only with
+  // areas not shown yet); a second page of the same area fetches nothing.
+  type Step = [() => Locator, string];
+  const areas: [string, Step, Step | null][] = [
+    ["quotes", [() => navLink(page, "Quotes"), "Quotes"], [() => navLink(page, "Vendors"), "Vendors"]],
+    ["costs", [() => navLink(page, "Costs"), "Total cost of ownership"], [() => navLink(page, "Workloads"), "Workloads"]],
+    ["runs", [() => navLink(page, "Runs"), "Benchmark runs"], [() => page.getByTestId("upload-run"), "Upload a benchmark run"]],
+    ["orders", [() => navLink(page, "Orders"), "Orders"], null],
+    ["admin", [() => navLink(page, "Team"), "Split Desk"], [() => page.getByTestId("user-name"), "Your account"]],
+  ];
+  for (const [area, [first, heading], second] of areas) {
+    const before = wasm.length;
+    await follow(page, first(), heading);
+    const fetched = since(wasm, before);
+    expect(fetched.filter((f) => f.includes(`${area}_area`)), `${area}: ${fetched}`).toHaveLength(1);
+    expect(fetched.filter((f) => MAIN.test(f)), `${area} fetches the main bundle again`).toEqual([]);
+    if (second) {
+      const after = wasm.length;
+      await follow(page, second[0](), second[1]);
+      expect(since(wasm, after), `${area}: a second page of the area`).toEqual([]);
+    }
+  }
+
+  // No file is ever fetched twice, and the way back through the history fetches nothing.
+  expect(new Set(wasm).size).toBe(wasm.length);
+  const beforeBack = wasm.length;
+  for (const heading of ["Split Desk", "Orders", "Upload a benchmark run", "Benchmark runs", "Workloads"]) {
+    await page.goBack();
+    await expect(page.locator("main h1")).toHaveText(heading);
+  }
+  expect(since(wasm, beforeBack)).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test("a first load of an area's page preloads its chunk and hydrates it", async ({ page }) => {
+  await signIn(page, MEMBER);
+  const errors = watchConsole(page);
+  const response = await page.goto("/orders");
+  const html = (await response?.text()) ?? "";
+  // The server names the area's chunk in the head, so the browser fetches it with the main bundle.
+  const preloads = html.match(/<link[^>]*rel="preload"[^>]*>/g) ?? [];
+  expect(preloads.filter((l) => /href="\/pkg\/[^"]*orders_area[^"]*\.wasm"/.test(l)), html.slice(0, 2000)).toHaveLength(1);
+  await hydrated(page);
+  await expect(page.locator("main h1")).toHaveText("Orders");
+  // Hydrated means working: a client-side navigation from the lazily loaded page.
+  await follow(page, navLink(page, "Quotes"), "Quotes");
+  expect(errors).toEqual([]);
+});
