@@ -245,26 +245,7 @@ async fn a_focus_bill_with_a_price_drift_a_stopped_disk_and_a_stranger_line_reco
     assert_eq!(section["unmatched_count"], 1);
     assert_eq!(section["unmatched"][0]["unmatched"], "not a resource of this rental");
 
-    // The export carries the reconciliation with exact figures and the unmatched line; the
-    // audit chain (with the bill's event) still verifies.
-    let export = d
-        .app
-        .get(&format!("/orders/{}/export.json", d.order), Some(&d.pam), None)
-        .await;
-    assert_eq!(export.status, StatusCode::OK);
-    let export: Value = serde_json::from_str(&export.body).unwrap();
-    assert_eq!(export["bills"]["bills"][0]["matched"], 2);
-    assert_eq!(export["bills"]["unmatched_lines"][0]["resource_id"], "i-other-team");
-    assert_eq!(export["bills"]["reconciliation"]["flagged"], true);
-    assert!(
-        export["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|e| e["action"] == "bill_imported")
-    );
-    let checked = app::services::audit::check_export(&d.app.db, &export).await.unwrap();
-    assert!(checked.is_ok(), "{checked:?}");
+    export_carries_the_reconciliation(&d).await;
 
     // A manager raises the threshold: the flag goes; procurement may not change it.
     let form = [("threshold", "50")];
@@ -285,6 +266,29 @@ async fn a_focus_bill_with_a_price_drift_a_stopped_disk_and_a_stranger_line_reco
         .await
         .unwrap();
     assert_eq!(flagged, 0, "the stored flag follows the threshold");
+}
+
+/// The export carries the reconciliation with exact figures and the unmatched line; the audit
+/// chain (with the bill's event) still verifies.
+async fn export_carries_the_reconciliation(d: &Desk) {
+    let export = d
+        .app
+        .get(&format!("/orders/{}/export.json", d.order), Some(&d.pam), None)
+        .await;
+    assert_eq!(export.status, StatusCode::OK);
+    let export: Value = serde_json::from_str(&export.body).unwrap();
+    assert_eq!(export["bills"]["bills"][0]["matched"], 2);
+    assert_eq!(export["bills"]["unmatched_lines"][0]["resource_id"], "i-other-team");
+    assert_eq!(export["bills"]["reconciliation"]["flagged"], true);
+    assert!(
+        export["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["action"] == "bill_imported")
+    );
+    let checked = app::services::audit::check_export(&d.app.db, &export).await.unwrap();
+    assert!(checked.is_ok(), "{checked:?}");
 }
 
 #[tokio::test]
@@ -444,8 +448,10 @@ async fn bench_import_of_a_large_focus_file() {
         .unwrap_or_default()
         .lines()
         .find(|l| l.starts_with("VmHWM"))
-        .map(|l| l.split_whitespace().nth(1).unwrap_or("?").to_string())
-        .unwrap_or_else(|| "?".into());
+        .map_or_else(
+            || "?".into(),
+            |l| l.split_whitespace().nth(1).unwrap_or("?").to_string(),
+        );
     println!(
         "bill of {lines} lines ({} MB): preview {:.2} s ({} lines/s); preview + save {:.2} s ({} lines/s); peak RSS {hwm} kB",
         content.len() / (1024 * 1024),

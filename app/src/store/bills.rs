@@ -33,13 +33,16 @@ pub struct RentalRow {
     pub resources: Vec<String>,
 }
 
+/// A rental row as matching reads it: id, approved revision, started, stopped, released.
+type RentalColumns = (i64, i64, String, Option<String>, Option<String>);
+
 /// The rental of one of the team's orders, with its resource ids.
 pub async fn rental_of_order(
     db: &mut sqlx::SqliteConnection,
     team_id: i64,
     order_id: i64,
 ) -> Result<Option<RentalRow>, sqlx::Error> {
-    let row: Option<(i64, i64, String, Option<String>, Option<String>)> = sqlx::query_as(
+    let row: Option<RentalColumns> = sqlx::query_as(
         "SELECT id, order_revision_id, started_at, stopped_at, released_at FROM rentals WHERE team_id = ? AND order_id = ?",
     )
     .bind(team_id)

@@ -189,11 +189,11 @@ pub async fn load(
         }
     };
     let bills = store::bills::of_order(db, team_id, order_id).await?;
-    if let Some(first) = bills.first() {
-        if let Ok(r) = reconciliation(db, team_id, order_id, &basis, &[], None).await? {
-            let note = rate_note(db, team_id, &first.currency, basis.estimate.currency, locale).await?;
-            section.reconciliation = Some(recon_view(locale, &r, note));
-        }
+    if let Some(first) = bills.first()
+        && let Ok(r) = reconciliation(db, team_id, order_id, &basis, &[], None).await?
+    {
+        let note = rate_note(db, team_id, &first.currency, basis.estimate.currency, locale).await?;
+        section.reconciliation = Some(recon_view(locale, &r, note));
     }
     section.bills = bills.iter().map(|b| summary(locale, b)).collect();
     let limit = i64::try_from(LISTED_LINES).unwrap_or(50);
