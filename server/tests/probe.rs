@@ -157,10 +157,12 @@ async fn keep_failed_uploads_the_run_marked_failed_and_still_passes_the_code_on(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ctrl_c_stops_the_command_and_the_sampler_and_keeps_the_files() {
     let d = desk("ctrl-c").await;
-    let stopped = d.dir.join("stopped");
+    let (stopped, ready) = (d.dir.join("stopped"), d.dir.join("ready"));
+    // The command says when its trap is set, so a loaded machine cannot interrupt it before.
     let script = format!(
-        "trap 'echo stopped > {}; exit 0' INT; while true; do sleep 0.1; done",
-        stopped.display()
+        "trap 'echo stopped > {}; exit 0' INT; touch {}; while true; do sleep 0.1; done",
+        stopped.display(),
+        ready.display()
     );
     let (q, w) = (d.quote.to_string(), d.workload.to_string());
     let args = [
@@ -184,7 +186,7 @@ async fn ctrl_c_stops_the_command_and_the_sampler_and_keeps_the_files() {
             .flatten()
             .flatten()
             .any(|e| std::fs::metadata(e.path().join("telemetry.csv")).is_ok_and(|m| m.len() > 1000));
-        if sampled {
+        if sampled && ready.is_file() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -315,7 +317,7 @@ async fn duration_stops_a_command_that_does_not_end_and_dry_run_stores_nothing()
         d.writes_result("true")
     );
     let out = d
-        .probe(Smi::Rows(WARMUP_ROWS), &["--duration", "2s", "--dry-run"], &script)
+        .probe(Smi::Rows(WARMUP_ROWS), &["--duration", "5s", "--dry-run"], &script)
         .await;
     assert!(out.status.success(), "{}", says(&out));
     let stdout = text(&out.stdout);

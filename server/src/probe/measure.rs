@@ -20,6 +20,8 @@ struct Plan {
     upload: Upload,
     result: Option<PathBuf>,
     limit: Option<Duration>,
+    /// When the command was started: a result file last written before it is not this run's.
+    started: Option<std::time::SystemTime>,
 }
 
 fn plan(args: &ProbeArgs) -> Result<Plan, Failure> {
@@ -67,6 +69,7 @@ fn plan(args: &ProbeArgs) -> Result<Plan, Failure> {
         upload,
         result: args.result.clone(),
         limit,
+        started: None,
     })
 }
 
@@ -116,6 +119,7 @@ pub(super) async fn probe(args: &ProbeArgs, folder: &Folder, token: String) -> R
         .start()
         .map_err(|e| Failure::new(1, format!("cannot create the probe's folder: {e}")))?;
     tell_plan(&plan, &node, &workload, &dir, args);
+    plan.started = Some(std::time::SystemTime::now());
     let ended = sample_and_run(&dir, smi.as_deref(), &args.command, plan.limit).await?;
     let telemetry_rows = ended.1;
     finish(&mut plan, args, node, &dir, folder, &token, ended.0, telemetry_rows).await
@@ -311,7 +315,8 @@ async fn finish(
     }
     let fail_code = |c: Option<i32>| c.map_or(1, passed_on);
     if let Some(result) = &plan.result {
-        let name = copy_result(result, dir).map_err(|m| Failure::new(fail_code(failed), format!("{m}; {kept}")))?;
+        let name = copy_result(result, dir, plan.started)
+            .map_err(|m| Failure::new(fail_code(failed), format!("{m}; {kept}")))?;
         plan.upload.result = Some(name);
     } else if !plan.upload.telemetry {
         return Err(Failure::new(
@@ -325,12 +330,23 @@ async fn finish(
     Ok(failed.map_or(0, passed_on))
 }
 
-/// Copies the result into the run folder; the message names the path when it is missing.
-fn copy_result(result: &Path, dir: &Path) -> Result<String, String> {
+/// Copies the result into the run folder; the message names the path when it is missing, or
+/// when it was last written before `started` (a file left by an earlier run is not this run's
+/// measurement; one second of slack for file systems with coarse times).
+fn copy_result(result: &Path, dir: &Path, started: Option<std::time::SystemTime>) -> Result<String, String> {
     let shown = std::path::absolute(result).unwrap_or_else(|_| result.to_path_buf());
     if !result.is_file() {
         return Err(format!(
             "the result file {} does not exist: the command did not write it (check its --result-filename / output option)",
+            shown.display()
+        ));
+    }
+    let written = std::fs::metadata(result).and_then(|m| m.modified()).ok();
+    if let (Some(written), Some(started)) = (written, started)
+        && written + Duration::from_secs(1) < started
+    {
+        return Err(format!(
+            "the result file {} was last written before this run started: it is an earlier run's, not this one's (delete it, or check the command's output option)",
             shown.display()
         ));
     }
@@ -363,10 +379,27 @@ mod tests {
     #[test]
     fn a_missing_result_names_its_path() {
         let dir = std::env::temp_dir();
-        let msg = copy_result(Path::new("/nonexistent/out/bench.json"), &dir).unwrap_err();
+        let msg = copy_result(Path::new("/nonexistent/out/bench.json"), &dir, None).unwrap_err();
         assert!(
             msg.starts_with("the result file /nonexistent/out/bench.json does not exist"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn a_result_file_older_than_the_run_is_refused_and_a_fresh_one_is_copied() {
+        let base = std::env::temp_dir().join(format!("nl-probe-stale-{}", std::process::id()));
+        let (from, to) = (base.join("from"), base.join("to"));
+        std::fs::create_dir_all(&from).unwrap();
+        std::fs::create_dir_all(&to).unwrap();
+        let old = from.join("bench.json");
+        std::fs::write(&old, "{}").unwrap();
+        let later = std::time::SystemTime::now() + Duration::from_secs(60);
+        let msg = copy_result(&old, &to, Some(later)).unwrap_err();
+        assert!(msg.contains("was last written before this run started"), "{msg}");
+        assert!(!to.join("bench.json").exists(), "nothing copied");
+        let just_now = std::time::SystemTime::now();
+        assert_eq!(copy_result(&old, &to, Some(just_now)).unwrap(), "bench.json");
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

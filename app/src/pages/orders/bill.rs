@@ -256,6 +256,15 @@ fn section_view(s: BillSection, refresh: RwSignal<u32>) -> impl IntoView {
 /// own, and a second server-rendered one nested in it did not hydrate.
 #[component]
 pub fn BillCard(order_id: i64) -> impl IntoView {
+    // Server and browser both render nothing here at first (an effect never runs on the
+    // server), so hydration finds the same markup; the section is built once hydrated.
+    let hydrated = RwSignal::new(false);
+    Effect::new(move |_| hydrated.set(true));
+    move || hydrated.get().then(|| bill_section(order_id))
+}
+
+/// The section itself, loaded in the browser.
+fn bill_section(order_id: i64) -> impl IntoView {
     let refresh = RwSignal::new(0_u32);
     let data = LocalResource::new(move || {
         refresh.track();
