@@ -75,9 +75,7 @@ async function approvedOrder(page: Page) {
   return order;
 }
 
-// Issue 15, still open: this flow does not pass in the browser yet (the bill section now renders
-// after hydration; the spec fails at a later step, not yet diagnosed). Marked fixme, not deleted.
-test.fixme("procurement imports the vendor's bill on a rented order, sees the variance and the chart, and prints the record", async ({ page }) => {
+test("procurement imports the vendor's bill on a rented order, sees the variance and the chart, and prints the record", async ({ page }) => {
   const consoleErrors = watchConsole(page);
   const order = await approvedOrder(page);
   await signIn(page, "bella@example.com");
@@ -127,7 +125,8 @@ test.fixme("procurement imports the vendor's bill on a rented order, sees the va
   await expect(card.getByTestId("bill-import")).toBeHidden();
   await page.emulateMedia({ media: "screen" });
 
-  // The history names the import.
+  // The history (loaded with the page) names the import once the page is opened again.
+  await open(page, `/orders/${order}`);
   await expect(page.locator("body")).toContainText("Bill imported");
   expect(consoleErrors).toEqual([]);
 });
