@@ -2,7 +2,7 @@
 //! `12,50`) and stored normalised; a refusal names every rejected field, and the scripts' API
 //! says so in words a script's log can show (never "see the messages next to them").
 
-mod common;
+use crate::common;
 
 use common::{PASSWORD, TestApp, quote_form};
 use http::StatusCode;

@@ -4,7 +4,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use common::TestApp;
@@ -138,8 +138,10 @@ async fn pages_are_compressed_on_the_fly_and_never_stored() {
         assert_eq!(status, StatusCode::OK);
         assert_eq!(h[header::CONTENT_ENCODING], encoding, "{accept}");
         assert_eq!(h[header::CACHE_CONTROL], "no-store", "{accept}");
+        // Smaller, not "half": the sign-in page is 2.4 KB before `cargo leptos build` writes the
+        // site's hashed file names into it, 6 KB after.
         assert!(
-            body.len() * 2 < plain.len(),
+            body.len() < plain.len(),
             "{encoding}: {} of {} bytes",
             body.len(),
             plain.len()

@@ -1,6 +1,6 @@
 //! Sign-in, sign-out, session cycling, throttling, timeouts, first-run set-up.
 
-mod common;
+use crate::common;
 
 use app::auth::AuthConfig;
 use common::{PASSWORD, TestApp};

@@ -2,7 +2,7 @@
 //! `@SUM(…)`) reaches the quote and cost CSVs as text (a leading `'`, OWASP "CSV Injection"), and
 //! the quote CSV still imports back to the same values.
 
-mod common;
+use crate::common;
 
 use common::{PASSWORD, TestApp};
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 #[path = "dashboard/fake_smtp.rs"]
 mod fake_smtp;
 

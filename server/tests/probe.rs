@@ -5,7 +5,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 
 #[path = "probe/desk.rs"]
 mod desk;

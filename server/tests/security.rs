@@ -3,7 +3,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 
 use common::{ORIGIN, PASSWORD, TestApp};
 use futures_util::StreamExt as _;

@@ -3,7 +3,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use common::{ORIGIN, PASSWORD, TestApp};

@@ -1,6 +1,6 @@
 //! Administration, roles and team isolation.
 
-mod common;
+use crate::common;
 
 use common::{PASSWORD, TestApp};
 use http::StatusCode;

@@ -4,7 +4,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 
 use axum::{body::Body, extract::ConnectInfo};
 use common::{Answer, ORIGIN, PASSWORD, TestApp, form_urlencoded};
