@@ -1,39 +1,19 @@
 import { expect, Page, test } from "@playwright/test";
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { PASSWORD, open, signIn, signOut, watchConsole } from "./helpers";
 import { answerMine, call, createTeam, saveQuote } from "./api";
 
 test.describe.configure({ mode: "serial" });
 
-/** The e2e server's database (see playwright.config.ts). */
-const DB = path.resolve(__dirname, "../.tmp/e2e.db");
-
 /**
- * Records the rental of `order` (procurement signed in): instance `i-bill-l4` and disk
- * `vol-bill-l4`, 2026-11-28 08:00 to a stop at 18:00, released 2026-11-30 08:00. Through the
- * rental page's server functions (issue 15, rental part); where those are not built in, the same
- * rows are written into the server's database.
+ * Records the rental of `order` (procurement signed in) through the rental section's server
+ * functions: instance `i-bill-l4` and disk `vol-bill-l4`, 2026-11-28 08:00 to a stop at 18:00,
+ * released 2026-11-30 08:00.
  */
 async function recordRental(page: Page, order: number) {
-  const origin = new URL(page.url()).origin;
-  const headers = { Origin: origin, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" };
-  const post = (p: string, form: Record<string, string>) =>
-    page.request.post(p, { data: new URLSearchParams(form).toString(), headers });
   const o = String(order);
-  const recorded = await post("/api/rentals/record", { order_id: o, started_at: "2026-11-28T08:00Z", resources: "i-bill-l4\nvol-bill-l4", note: "" });
-  if (recorded.status() !== 404) {
-    expect(recorded.status(), await recorded.text()).toBe(200);
-    await call(page, "/api/rentals/stop", { order_id: o, stopped_at: "2026-11-28T18:00Z" });
-    await call(page, "/api/rentals/release", { order_id: o, released_at: "2026-11-30T08:00Z", setup_hours: "1", data_prep_hours: "0", rerun_hours: "0" });
-    return;
-  }
-  const sql = `INSERT INTO rentals (team_id, order_id, order_revision_id, started_at, planned_end_at, stopped_at, released_at, created_by)
-    SELECT o.team_id, o.id, r.id, '2026-11-28T08:00:00Z', '2026-11-29T04:00:00Z', '2026-11-28T18:00:00Z', '2026-11-30T08:00:00Z', o.created_by
-    FROM orders o JOIN order_revisions r ON r.order_id = o.id AND r.state = 'approved' WHERE o.id = ${order};
-    INSERT INTO rental_resources (rental_id, resource_id) SELECT id, 'i-bill-l4' FROM rentals WHERE order_id = ${order};
-    INSERT INTO rental_resources (rental_id, resource_id) SELECT id, 'vol-bill-l4' FROM rentals WHERE order_id = ${order};`;
-  execFileSync("sqlite3", ["-cmd", ".timeout 5000", DB, sql]);
+  await call(page, "/api/rentals/record", { order_id: o, started_at: "2026-11-28T08:00Z", resources: "i-bill-l4\nvol-bill-l4", note: "" });
+  await call(page, "/api/rentals/stop", { order_id: o, stopped_at: "2026-11-28T18:00Z" });
+  await call(page, "/api/rentals/release", { order_id: o, released_at: "2026-11-30T08:00Z", setup_hours: "1", data_prep_hours: "0", rerun_hours: "0" });
 }
 
 const HEADER =

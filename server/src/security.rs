@@ -226,6 +226,10 @@ fn is_quote_import(path: &str) -> bool {
     path == "/api/quotes/import"
 }
 
+fn is_bill_import(path: &str) -> bool {
+    path == "/api/orders/bills/import"
+}
+
 fn is_document_upload(path: &str) -> bool {
     path.starts_with("/quotes/") && path.ends_with("/documents")
 }
@@ -239,11 +243,13 @@ fn is_run_api_upload(path: &str) -> bool {
 }
 
 impl BodyLimits {
-    /// `default` for every route; quote import gets what the import page accepts, document
+    /// `default` for every route; quote and bill import get what their pages accept, document
     /// upload the largest document, the browser's run upload one run file and the API's two
-    /// (each plus room for the encoding).
+    /// (each plus room for the encoding: a bill travels as a JSON string, whose escaped quotes
+    /// can add a quarter to a FOCUS file).
     pub fn new(default: usize, run_file: u64) -> Self {
         const IMPORT: usize = app::pages::quotes::import::BROWSER_LIMIT_BYTES + 1024 * 1024;
+        const BILL: usize = app::pages::orders::bill::BROWSER_LIMIT_BYTES * 5 / 4 + 64 * 1024;
         const DOCUMENT: usize = app::domain::documents::MAX_DOCUMENT_BYTES + 64 * 1024;
         const ROOM: usize = 64 * 1024;
         let run_file = usize::try_from(run_file).unwrap_or(usize::MAX / 4);
@@ -251,6 +257,7 @@ impl BodyLimits {
             default,
             uploads: vec![
                 (is_quote_import, IMPORT),
+                (is_bill_import, BILL),
                 (is_document_upload, DOCUMENT),
                 (is_run_file_upload, run_file + ROOM),
                 (is_run_api_upload, 2 * run_file + ROOM),

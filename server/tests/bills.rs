@@ -4,7 +4,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 
 use app::domain::checklist::{Expert, OrderKind, applicable_items};
 use common::{PASSWORD, TestApp};
@@ -101,31 +101,42 @@ async fn desk() -> Desk {
     }
 }
 
-/// The rental as the rental helper's store will write it (switched to its functions at merge).
+/// The rental of `i-l4` and its disk, IP and snapshot, written through the rental store:
+/// started 2026-12-01 08:00, planned to 20:00, stopped 18:00, released 2026-12-03 08:00.
 async fn insert_rental(app: &TestApp, team: i64, order: i64, revision: i64) {
+    use app::store::{self, rentals};
     let creator: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = 'pam@example.com'")
         .fetch_one(&app.db)
         .await
         .unwrap();
-    let rental: i64 = sqlx::query_scalar(
-        "INSERT INTO rentals (team_id, order_id, order_revision_id, started_at, planned_end_at, stopped_at, released_at, created_by)
-         VALUES (?, ?, ?, '2026-12-01T08:00:00Z', '2026-12-01T20:00:00Z', '2026-12-01T18:00:00Z', '2026-12-03T08:00:00Z', ?) RETURNING id",
-    )
-    .bind(team)
-    .bind(order)
-    .bind(revision)
-    .bind(creator)
-    .fetch_one(&app.db)
-    .await
-    .unwrap();
-    for id in ["i-l4", "vol-l4", "eip-l4", "snap-l4"] {
-        sqlx::query("INSERT INTO rental_resources (rental_id, resource_id) VALUES (?, ?)")
-            .bind(rental)
-            .bind(id)
-            .execute(&app.db)
+    let resources: Vec<String> = ["i-l4", "vol-l4", "eip-l4", "snap-l4"].map(String::from).into();
+    let mut tx = store::begin_write(&app.db).await.unwrap();
+    let new = rentals::NewRental {
+        order_id: order,
+        order_revision_id: revision,
+        started_at: "2026-12-01T08:00:00Z",
+        planned_end_at: "2026-12-01T20:00:00Z",
+        note: "",
+        created_by: creator,
+        resources: &resources,
+    };
+    let rental = rentals::insert(&mut tx, team, &new)
+        .await
+        .unwrap()
+        .expect("the order had no rental");
+    assert!(
+        rentals::set_stopped(&mut tx, team, rental, "2026-12-01T18:00:00Z")
             .await
-            .unwrap();
-    }
+            .unwrap()
+    );
+    let release = rentals::Release {
+        released_at: "2026-12-03T08:00:00Z",
+        setup_hours: "1",
+        data_prep_hours: "0.5",
+        rerun_hours: "0",
+    };
+    assert!(rentals::set_released(&mut tx, team, rental, &release).await.unwrap());
+    tx.commit().await.unwrap();
 }
 
 const HEADER: &str = "BillingAccountId,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,ChargePeriodEnd,BilledCost,BillingCurrency,ConsumedQuantity,ConsumedUnit,ListUnitPrice,ContractedUnitPrice,ResourceId,ServiceName,SkuId";
@@ -166,6 +177,20 @@ impl Desk {
             .await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         serde_json::from_str(&res.body).unwrap()
+    }
+
+    /// Where the manager's to-do entries for flagged bills lead.
+    async fn bills_to_review(&self) -> Vec<String> {
+        let res = self.app.call("/api/dashboard", &[], Some(&self.max)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        let board: Value = serde_json::from_str(&res.body).unwrap();
+        board["todo"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["kind"] == "bill_over_threshold")
+            .map(|t| format!("/orders/{}#bill", t["order_id"]))
+            .collect()
     }
 
     /// Bills, bill lines and bill events stored.
@@ -246,8 +271,18 @@ async fn a_focus_bill_with_a_price_drift_a_stopped_disk_and_a_stranger_line_reco
     assert_eq!(section["unmatched"][0]["unmatched"], "not a resource of this rental");
 
     export_carries_the_reconciliation(&d).await;
+    assert_eq!(
+        d.bills_to_review().await,
+        [format!("/orders/{}#bill", d.order)],
+        "the flagged order waits on the manager's to-do"
+    );
 
-    // A manager raises the threshold: the flag goes; procurement may not change it.
+    only_a_manager_moves_the_threshold_and_the_flag_follows(&d).await;
+}
+
+/// A manager raises the threshold: the flag goes, from the order and the to-do; procurement may
+/// not change it, and a threshold that is not a number in (0, 1000] is refused at the field.
+async fn only_a_manager_moves_the_threshold_and_the_flag_follows(d: &Desk) {
     let form = [("threshold", "50")];
     assert_eq!(
         d.app
@@ -256,10 +291,32 @@ async fn a_focus_bill_with_a_price_drift_a_stopped_disk_and_a_stranger_line_reco
             .status,
         StatusCode::FORBIDDEN
     );
+    for (typed, code, limit) in [
+        ("ten", "invalid_number", None),
+        ("0", "out_of_range", Some("(0, 1000]")),
+        ("1200", "out_of_range", Some("(0, 1000]")),
+    ] {
+        let res = d
+            .app
+            .call("/api/orders/bills/threshold", &[("threshold", typed)], Some(&d.max))
+            .await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{typed}: {}", res.body);
+        let body: Value = serde_json::from_str(&res.body).unwrap();
+        let field = &body["detail"][0];
+        assert_eq!(
+            (field["field"].as_str(), field["code"].as_str(), field["limit"].as_str()),
+            (Some("threshold"), Some(code), limit),
+            "{typed}: {body}"
+        );
+    }
     let res = d.app.call("/api/orders/bills/threshold", &form, Some(&d.max)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let section = d.section(&d.max).await;
     assert_eq!(section["reconciliation"]["flagged"], false);
+    assert!(
+        d.bills_to_review().await.is_empty(),
+        "the manager's to-do follows the threshold"
+    );
     assert_eq!(section["threshold_pct"], "50");
     let flagged: i64 = sqlx::query_scalar("SELECT flagged FROM bills")
         .fetch_one(&d.app.db)
@@ -289,6 +346,20 @@ async fn export_carries_the_reconciliation(d: &Desk) {
     );
     let checked = app::services::audit::check_export(&d.app.db, &export).await.unwrap();
     assert!(checked.is_ok(), "{checked:?}");
+}
+
+#[tokio::test]
+async fn a_bill_larger_than_the_default_body_limit_reaches_the_importer() {
+    let d = desk().await;
+    // 3 MB: over the 2 MB default for requests, under what the bill page accepts.
+    let big = "date,amount_due\n".to_string() + &"2026-11-28,5\n".repeat(3 * 1024 * 1024 / 13);
+    let preview = d.import("big.csv", &big, false).await;
+    assert!(
+        preview["file_error"].as_str().unwrap().contains("Unknown bill layout"),
+        "{}",
+        preview["file_error"]
+    );
+    assert_eq!(d.stored().await, (0, 0, 0));
 }
 
 #[tokio::test]

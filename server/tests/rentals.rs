@@ -6,7 +6,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-mod common;
+use crate::common;
 
 #[path = "rentals/desk.rs"]
 mod desk;
@@ -325,6 +325,10 @@ async fn released_actuals_are_offered_to_the_next_comparison_of_the_same_kind() 
     assert!(
         sentence.contains("last 2 released rentals of Offline batch processing averaged 3.5 h setup"),
         "{sentence}"
+    );
+    assert!(
+        sentence.ends_with("; this comparison assumes 1 h, 0 h, 10 %, 0 h and 0 h."),
+        "the offer says what the page assumes now (setup typed, the rest defaults): {sentence}"
     );
     assert_eq!(
         href,

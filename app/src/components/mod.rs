@@ -11,3 +11,4 @@ pub mod notifications;
 pub mod record_form;
 pub mod route;
 pub mod session;
+pub mod text_file;

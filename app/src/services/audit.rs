@@ -16,6 +16,19 @@ use crate::{
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
+/// An event that could not be appended: SQL's failure as it is, any other logged and internal.
+impl From<store::audit::AppendError> for crate::error::AppError {
+    fn from(e: store::audit::AppendError) -> Self {
+        match e {
+            store::audit::AppendError::Sql(e) => e.into(),
+            store::audit::AppendError::Event(msg) => {
+                tracing::error!(error = %msg, "cannot build an audit event");
+                crate::error::AppError::Internal
+            }
+        }
+    }
+}
+
 /// Events read per query while verifying.
 const PAGE: i64 = 5000;
 

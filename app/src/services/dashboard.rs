@@ -103,7 +103,7 @@ async fn counts(db: &Db, team: &Membership, today: Date) -> Result<Vec<Count>, A
 
 /// Loads what `role`'s to-do reads, and only that: procurement its drafts, rejections and
 /// expiring quotes; engineers the drafts and the quotes without a valid run; managers the
-/// submitted orders.
+/// submitted orders and the flagged bills.
 async fn team_facts(db: &Db, team_id: i64, role: TeamRole, today: Date) -> Result<TeamFacts, AppError> {
     let states: &[OrderState] = match role {
         TeamRole::Procurement => &[OrderState::Draft, OrderState::Rejected],
@@ -144,7 +144,9 @@ async fn team_facts(db: &Db, team_id: i64, role: TeamRole, today: Date) -> Resul
         TeamRole::Engineer => {
             facts.without_run = store::quotes::without_valid_run(db, team_id, today, WITHOUT_RUN_LIMIT).await?;
         }
-        TeamRole::Manager => {}
+        TeamRole::Manager => {
+            facts.flagged_bills = store::bills::flagged_orders(db, team_id).await?;
+        }
     }
     Ok(facts)
 }

@@ -33,14 +33,8 @@ pub async fn record(tx: &mut Tx, actor_id: i64, action: Action, data: Value) -> 
         tracing::error!(action = action.as_str(), "an order action recorded as a site event");
         return Err(AppError::Internal);
     }
-    match store::audit::append(tx, NO_ORDER, actor_id, &now(), action, data).await {
-        Ok(_) => Ok(()),
-        Err(store::audit::AppendError::Sql(e)) => Err(e.into()),
-        Err(store::audit::AppendError::Event(msg)) => {
-            tracing::error!(error = %msg, "cannot build a site audit event");
-            Err(AppError::Internal)
-        }
-    }
+    store::audit::append(tx, NO_ORDER, actor_id, &now(), action, data).await?;
+    Ok(())
 }
 
 /// The audit page: the chain's head and the site events before seq `before` (newest first, at

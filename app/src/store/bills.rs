@@ -1,11 +1,13 @@
-//! The `bills`, `bill_lines` and `bill_settings` tables (issue 15), and the small read of the
-//! rental a bill is matched against.
+//! The `bills`, `bill_lines` and `bill_settings` tables (issue 15).
 //!
 //! Every query takes the team id from the session. Lines are inserted in chunks inside the
 //! caller's `BEGIN IMMEDIATE` transaction: a refused line leaves nothing of its bill.
 
 use super::Tx;
-use crate::domain::bills::{BillLine, ChargeKind, Component, matching::Unmatched, timestamp};
+use crate::domain::{
+    bills::{BillLine, ChargeKind, Component, matching::Unmatched, timestamp},
+    dashboard::FlaggedBill,
+};
 use rust_decimal::Decimal;
 use sqlx::{QueryBuilder, Sqlite, SqliteExecutor};
 use std::str::FromStr;
@@ -15,70 +17,6 @@ pub const DEFAULT_THRESHOLD_PCT: Decimal = Decimal::TEN;
 
 /// How many lines one `INSERT` carries (16 parameters each, far below SQLite's limit).
 const CHUNK: usize = 400;
-
-/// The rental of an order, as bills are matched against it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RentalRow {
-    /// The rental.
-    pub id: i64,
-    /// The approved revision it follows (its frozen estimate is reconciled with the bill).
-    pub order_revision_id: i64,
-    /// RFC 3339 UTC.
-    pub started_at: String,
-    /// RFC 3339 UTC, when stopped.
-    pub stopped_at: Option<String>,
-    /// RFC 3339 UTC, when released.
-    pub released_at: Option<String>,
-    /// The vendor's resource ids it holds.
-    pub resources: Vec<String>,
-}
-
-/// A rental row as matching reads it: id, approved revision, started, stopped, released.
-type RentalColumns = (i64, i64, String, Option<String>, Option<String>);
-
-/// The rental of one of the team's orders, with its resource ids.
-pub async fn rental_of_order(
-    db: &mut sqlx::SqliteConnection,
-    team_id: i64,
-    order_id: i64,
-) -> Result<Option<RentalRow>, sqlx::Error> {
-    let row: Option<RentalColumns> = sqlx::query_as(
-        "SELECT id, order_revision_id, started_at, stopped_at, released_at FROM rentals WHERE team_id = ? AND order_id = ?",
-    )
-    .bind(team_id)
-    .bind(order_id)
-    .fetch_optional(&mut *db)
-    .await?;
-    let Some((id, order_revision_id, started_at, stopped_at, released_at)) = row else {
-        return Ok(None);
-    };
-    let resources =
-        sqlx::query_scalar("SELECT resource_id FROM rental_resources WHERE rental_id = ? ORDER BY resource_id")
-            .bind(id)
-            .fetch_all(&mut *db)
-            .await?;
-    Ok(Some(RentalRow {
-        id,
-        order_revision_id,
-        started_at,
-        stopped_at,
-        released_at,
-        resources,
-    }))
-}
-
-/// The stored content of one of the team's order revisions.
-pub async fn revision_content(
-    db: impl SqliteExecutor<'_>,
-    team_id: i64,
-    revision_id: i64,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT content FROM order_revisions WHERE id = ? AND team_id = ? AND state = 'approved'")
-        .bind(revision_id)
-        .bind(team_id)
-        .fetch_optional(db)
-        .await
-}
 
 fn decode<E: std::error::Error + Send + Sync + 'static>(e: E) -> sqlx::Error {
     sqlx::Error::Decode(Box::new(e))
@@ -445,19 +383,25 @@ pub async fn unmatched_count(db: impl SqliteExecutor<'_>, team_id: i64, order_id
     .await
 }
 
-/// The team's orders whose latest bill flagged a variance above the threshold:
-/// `(order id, title, variance percent)`, newest bill first.
-pub async fn flagged_orders(
-    db: impl SqliteExecutor<'_>,
-    team_id: i64,
-) -> Result<Vec<(i64, String, Option<String>)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT o.id, o.title, b.variance_pct FROM bills b JOIN orders o ON o.id = b.order_id
-         WHERE b.team_id = ? AND b.flagged = 1
+/// The team's orders whose latest bill departs from its estimate by more than the threshold,
+/// newest bill first (the managers' to-do).
+pub async fn flagged_orders(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<FlaggedBill>, sqlx::Error> {
+    let rows: Vec<(i64, String, i64, Option<String>)> = sqlx::query_as(
+        "SELECT o.id, o.title, b.id, b.variance_pct FROM bills b JOIN orders o ON o.id = b.order_id
+         WHERE b.team_id = ? AND o.team_id = b.team_id AND b.flagged = 1
            AND b.id = (SELECT MAX(id) FROM bills WHERE order_id = b.order_id AND team_id = b.team_id)
          ORDER BY b.id DESC",
     )
     .bind(team_id)
     .fetch_all(db)
-    .await
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(order_id, title, bill_id, variance_pct)| FlaggedBill {
+            order_id,
+            title,
+            bill_id,
+            variance_pct,
+        })
+        .collect())
 }

@@ -379,3 +379,17 @@ pub async fn recent_decisions(
         })
         .collect()
 }
+
+/// The stored content of one of the team's approved order revisions (what a rental follows and
+/// a bill is reconciled with).
+pub async fn revision_content(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    revision_id: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT content FROM order_revisions WHERE id = ? AND team_id = ? AND state = 'approved'")
+        .bind(revision_id)
+        .bind(team_id)
+        .fetch_optional(db)
+        .await
+}

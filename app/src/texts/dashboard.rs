@@ -82,9 +82,30 @@ pub fn todo(locale: Locale, entry: &Todo) -> String {
                 ("age", &age(locale, *days)),
             ],
         ),
+        Todo::BillOverThreshold {
+            title,
+            variance_pct: Some(pct),
+            ..
+        } => locale.fmt(
+            Msg::DashboardTodoBillOverThreshold,
+            &[("title", title), ("variance", &signed_percent(pct))],
+        ),
+        Todo::BillOverThreshold {
+            title,
+            variance_pct: None,
+            ..
+        } => locale.fmt(Msg::DashboardTodoBillWithoutEstimate, &[("title", title)]),
         Todo::UserWithoutTeam { name, email, .. } => {
             locale.fmt(Msg::DashboardTodoUserWithoutTeam, &[("name", name), ("email", email)])
         }
+    }
+}
+
+/// A stored variance ("12.5", "-20") with its sign: "+12.5 %", "−20 %".
+fn signed_percent(pct: &str) -> String {
+    match pct.strip_prefix('-') {
+        Some(magnitude) => format!("\u{2212}{magnitude} %"),
+        None => format!("+{pct} %"),
     }
 }
 
@@ -171,6 +192,21 @@ mod tests {
             days: 3,
         };
         assert_eq!(todo(Locale::En, &waiting), "Train (revision 2) submitted 3 days ago");
+        let bill = |variance_pct: Option<&str>| Todo::BillOverThreshold {
+            order_id: 1,
+            title: "Train".into(),
+            bill_id: 4,
+            variance_pct: variance_pct.map(str::to_string),
+        };
+        assert_eq!(
+            todo(Locale::En, &bill(Some("14.2"))),
+            "Bill for Train: +14.2 % against the estimate, over the team's threshold: review the reconciliation"
+        );
+        assert_eq!(
+            todo(Locale::ZhCn, &bill(Some("-20"))),
+            "Train 的账单比估算 \u{2212}20 %，超出团队阈值：请复核对账"
+        );
+        assert!(todo(Locale::En, &bill(None)).contains("estimate put at zero"));
         assert_eq!(age(Locale::En, 0), "today");
         assert_eq!(age(Locale::En, 1), "1 day ago");
     }

@@ -390,11 +390,7 @@ pub fn reconcile(inputs: &Inputs<'_>) -> Result<Reconciliation, NoRate> {
     let billed: Decimal = rows.iter().map(|r| r.billed).sum();
     let difference = billed - estimated;
     let variance_pct = (!estimated.is_zero()).then(|| (difference * Decimal::ONE_HUNDRED / estimated).round_dp(1));
-    let flagged = if estimated.is_zero() {
-        !billed.is_zero()
-    } else {
-        difference.abs() * Decimal::ONE_HUNDRED > inputs.threshold_pct * estimated.abs()
-    };
+    let flagged = flagged(estimated, billed, inputs.threshold_pct);
     Ok(Reconciliation {
         currency: inputs.currency,
         rows,
@@ -405,6 +401,18 @@ pub fn reconcile(inputs: &Inputs<'_>) -> Result<Reconciliation, NoRate> {
         threshold_pct: inputs.threshold_pct,
         flagged,
     })
+}
+
+/// Whether a bill departs from its estimate by more than `threshold_pct` percent of the
+/// estimate, either way (|billed − estimated| × 100 > threshold × |estimated|); anything billed
+/// against a zero estimate departs from it.
+#[must_use]
+pub fn flagged(estimated: Decimal, billed: Decimal, threshold_pct: Decimal) -> bool {
+    if estimated.is_zero() {
+        !billed.is_zero()
+    } else {
+        (billed - estimated).abs() * Decimal::ONE_HUNDRED > threshold_pct * estimated.abs()
+    }
 }
 
 #[cfg(test)]

@@ -6,43 +6,12 @@
 //! fraction is dropped), with `T` or a space, followed by `Z`, `+HH:MM`, `-HH:MM`, `+HHMM` or
 //! nothing (UTC). FOCUS writes `2026-12-01T00:00:00Z`; spreadsheets often write the space form.
 
-/// Days from 1970-01-01 to the civil date (proleptic Gregorian; H. Hinnant's algorithm).
-const fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The civil date of a day count from 1970-01-01 (inverse of [`days_from_civil`]).
-const fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
-}
+use crate::domain::quotes::{Date, civil_from_days};
 
 fn digits(s: &str) -> Option<i64> {
     (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
         .then(|| s.parse().ok())
         .flatten()
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
 }
 
 /// Seconds east of UTC of a zone suffix (`Z`, `+08:00`, `-0500`, empty).
@@ -73,13 +42,11 @@ pub fn parse(text: &str) -> Option<i64> {
         digits(date.get(5..7)?)?,
         digits(date.get(8..10)?)?,
     );
-    if date.as_bytes()[4] != b'-' || date.as_bytes()[7] != b'-' || !(1..=12).contains(&m) {
+    if date.as_bytes()[4] != b'-' || date.as_bytes()[7] != b'-' {
         return None;
     }
-    if d < 1 || d > days_in_month(y, m) {
-        return None;
-    }
-    let day = days_from_civil(y, m, d) * 86_400;
+    let date = Date::new(u16::try_from(y).ok()?, u8::try_from(m).ok()?, u8::try_from(d).ok()?)?;
+    let day = date.day_number() * 86_400;
     let rest = &text[10..];
     if rest.is_empty() {
         return Some(day);

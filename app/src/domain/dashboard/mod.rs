@@ -6,7 +6,7 @@
 //! |-------------|-----------------------------------------------------------------------|
 //! | procurement | rejected orders to address, drafts with what blocks them, quotes expiring within [`EXPIRY_WINDOW_DAYS`] |
 //! | engineer    | drafts with checklist items for engineers still unanswered, unexpired quotes without a valid run |
-//! | manager     | submitted orders waiting for their sign-off, oldest first             |
+//! | manager     | submitted orders waiting for their sign-off, oldest first; then orders whose latest bill departs from the estimate by more than the team's threshold, newest bill first |
 //! | admin       | users without a team (site-wide, besides their team role)             |
 //!
 //! Each [`Todo`] links to its place ([`Todo::href`]) and has a stable [`Todo::key`], so a mail
@@ -132,6 +132,16 @@ pub enum Todo {
         /// Days since submission.
         days: i64,
     },
+    /// An order whose latest bill departs from its estimate by more than the team's threshold
+    /// (issue 15): the manager reviews the reconciliation.
+    BillOverThreshold {
+        order_id: i64,
+        title: String,
+        bill_id: i64,
+        /// Billed against estimated, in percent of the estimate ("12.5", "-20"); `None` when
+        /// the estimate was zero.
+        variance_pct: Option<String>,
+    },
     /// A user in no team (administrators add them to one).
     UserWithoutTeam { user_id: i64, name: String, email: String },
 }
@@ -147,6 +157,7 @@ impl Todo {
             Todo::ItemsToAnswer { .. } => "items_to_answer",
             Todo::QuoteWithoutRun { .. } => "quote_without_run",
             Todo::AwaitingSignOff { .. } => "awaiting_sign_off",
+            Todo::BillOverThreshold { .. } => "bill_over_threshold",
             Todo::UserWithoutTeam { .. } => "user_without_team",
         }
     }
@@ -164,6 +175,7 @@ impl Todo {
             Todo::QuoteExpiring { quote, .. } | Todo::QuoteWithoutRun { quote } => {
                 format!("/quotes/{}", quote.quote_id)
             }
+            Todo::BillOverThreshold { order_id, .. } => format!("/orders/{order_id}#bill"),
             Todo::UserWithoutTeam { .. } => "/admin/users".to_string(),
         }
     }
@@ -179,6 +191,7 @@ impl Todo {
             Todo::ItemsToAnswer { order_id, revision, .. } => format!("items_to_answer:{order_id}:{revision}"),
             Todo::QuoteWithoutRun { quote } => format!("quote_without_run:{}", quote.quote_id),
             Todo::AwaitingSignOff { order_id, revision, .. } => format!("awaiting_sign_off:{order_id}:{revision}"),
+            Todo::BillOverThreshold { order_id, bill_id, .. } => format!("bill_over_threshold:{order_id}:{bill_id}"),
             Todo::UserWithoutTeam { user_id, .. } => format!("user_without_team:{user_id}"),
         }
     }
@@ -193,6 +206,18 @@ pub struct TeamFacts {
     pub expiring: Vec<QuoteFact>,
     /// Unexpired current quotes without a valid run (engineers).
     pub without_run: Vec<QuoteFact>,
+    /// Orders whose latest bill is flagged, newest bill first (managers).
+    pub flagged_bills: Vec<FlaggedBill>,
+}
+
+/// An order whose latest bill departs from its estimate by more than the team's threshold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlaggedBill {
+    pub order_id: i64,
+    pub title: String,
+    pub bill_id: i64,
+    /// As stored with the bill: percent of the estimate, `None` for a zero estimate.
+    pub variance_pct: Option<String>,
 }
 
 /// What waits for `viewer` in `role`, most pressing first.
@@ -201,7 +226,7 @@ pub fn todo(role: TeamRole, viewer: i64, facts: &TeamFacts, today: Date) -> Vec<
     match role {
         TeamRole::Procurement => procurement(facts, today),
         TeamRole::Engineer => engineer(facts),
-        TeamRole::Manager => manager(viewer, &facts.open_orders, today),
+        TeamRole::Manager => manager(viewer, facts, today),
     }
 }
 
@@ -307,9 +332,11 @@ fn engineer(facts: &TeamFacts) -> Vec<Todo> {
     items.chain(quotes).collect()
 }
 
-/// Submitted orders the viewer may sign off (not their own submission), longest waiting first.
-fn manager(viewer: i64, orders: &[OrderFact], today: Date) -> Vec<Todo> {
-    let mut waiting: Vec<(i64, &OrderFact)> = orders
+/// Submitted orders the viewer may sign off (not their own submission), longest waiting first;
+/// then the flagged bills as loaded (newest first).
+fn manager(viewer: i64, facts: &TeamFacts, today: Date) -> Vec<Todo> {
+    let mut waiting: Vec<(i64, &OrderFact)> = facts
+        .open_orders
         .iter()
         .filter(|o| o.state == OrderState::Submitted)
         .filter_map(|o| {
@@ -326,6 +353,12 @@ fn manager(viewer: i64, orders: &[OrderFact], today: Date) -> Vec<Todo> {
             revision: o.revision,
             days,
         })
+        .chain(facts.flagged_bills.iter().map(|b| Todo::BillOverThreshold {
+            order_id: b.order_id,
+            title: b.title.clone(),
+            bill_id: b.bill_id,
+            variance_pct: b.variance_pct.clone(),
+        }))
         .collect()
 }
 

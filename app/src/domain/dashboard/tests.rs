@@ -99,6 +99,7 @@ fn procurement_sees_rejections_first_then_drafts_newest_first_then_quotes() {
         ],
         expiring: vec![quote(5, "Acme", "2026-12-02")],
         without_run: vec![quote(6, "Acme", "2027-01-01")],
+        flagged_bills: Vec::new(),
     };
     let todo = todo(TeamRole::Procurement, 9, &facts, day(TODAY));
     let keys: Vec<String> = todo.iter().map(Todo::key).collect();
@@ -225,6 +226,50 @@ fn managers_see_waiting_orders_longest_waiting_first_with_their_age() {
         })
         .collect();
     assert_eq!(ages, vec![(1, 3), (2, 0)], "their own submission is not theirs to sign");
+}
+
+#[test]
+fn managers_see_flagged_bills_after_the_sign_offs_and_nobody_else_does() {
+    let mut waiting = order(1, OrderState::Submitted);
+    waiting.submitted = Some((3, day(TODAY)));
+    let flagged = |order_id, bill_id, pct: Option<&str>| FlaggedBill {
+        order_id,
+        title: format!("Order {order_id}"),
+        bill_id,
+        variance_pct: pct.map(str::to_string),
+    };
+    let facts = TeamFacts {
+        open_orders: vec![waiting],
+        flagged_bills: vec![flagged(7, 12, Some("14.2")), flagged(5, 9, None)],
+        ..TeamFacts::default()
+    };
+    let todo = todo(TeamRole::Manager, 9, &facts, day(TODAY));
+    let shown: Vec<(&str, String, String)> = todo.iter().map(|t| (t.kind(), t.href(), t.key())).collect();
+    assert_eq!(
+        shown,
+        vec![
+            (
+                "awaiting_sign_off",
+                "/orders/1".to_string(),
+                "awaiting_sign_off:1:1".to_string()
+            ),
+            (
+                "bill_over_threshold",
+                "/orders/7#bill".to_string(),
+                "bill_over_threshold:7:12".to_string()
+            ),
+            (
+                "bill_over_threshold",
+                "/orders/5#bill".to_string(),
+                "bill_over_threshold:5:9".to_string()
+            ),
+        ],
+        "a second bill on the same order is news again: the key names the bill"
+    );
+    for role in [TeamRole::Procurement, TeamRole::Engineer] {
+        let theirs = super::todo(role, 9, &facts, day(TODAY));
+        assert!(theirs.iter().all(|t| t.kind() != "bill_over_threshold"), "{role:?}");
+    }
 }
 
 #[test]

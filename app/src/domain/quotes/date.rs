@@ -74,7 +74,7 @@ impl Date {
     }
 
     /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
-    fn day_number(self) -> i64 {
+    pub(crate) fn day_number(self) -> i64 {
         let (m, d) = (i64::from(self.month), i64::from(self.day));
         let y = i64::from(self.year) - i64::from(m <= 2);
         let era = y.div_euclid(400);

@@ -6,6 +6,8 @@ mod preview;
 
 pub use preview::{CellView, RowView};
 
+#[cfg(feature = "hydrate")]
+use crate::components::text_file::{self, TextFile, TextFileError};
 use crate::{
     components::guard::member_page,
     error::AppError,
@@ -204,32 +206,6 @@ mod server {
     }
 }
 
-/// Why the browser could not read the chosen file.
-#[cfg(feature = "hydrate")]
-enum ReadError {
-    NoFile,
-    TooBig,
-    /// Not UTF-8: the offset of the first bad byte.
-    BadUtf8(usize),
-}
-
-/// Reads the chosen file in the browser. The bytes are checked as UTF-8 here: `Blob.text()`
-/// would silently replace bad bytes (a GBK file would import as mojibake).
-#[cfg(feature = "hydrate")]
-async fn read_file(input: web_sys::HtmlInputElement) -> Result<(String, usize), ReadError> {
-    let file = input.files().and_then(|f| f.get(0)).ok_or(ReadError::NoFile)?;
-    let size = file.size() as usize;
-    if size > BROWSER_LIMIT_BYTES {
-        return Err(ReadError::TooBig);
-    }
-    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
-        .await
-        .map_err(|_| ReadError::NoFile)?;
-    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-    let text = String::from_utf8(bytes).map_err(|e| ReadError::BadUtf8(e.utf8_error().valid_up_to()))?;
-    Ok((text, size))
-}
-
 /// What the page holds between checking a file and importing it.
 #[derive(Clone, Copy)]
 struct ImportForm {
@@ -273,8 +249,10 @@ impl ImportForm {
         if let Some(input) = self.file_input.get() {
             self.status.set(Some(locale.t(Msg::ImportReading).to_string()));
             leptos::task::spawn_local(async move {
-                match read_file(input).await {
-                    Ok((content, size)) => {
+                match text_file::read(input, BROWSER_LIMIT_BYTES).await {
+                    Ok(TextFile {
+                        text: content, size, ..
+                    }) => {
                         self.status.set(Some(
                             locale.fmt(Msg::ImportChecking, &[("n", &size.div_ceil(1024).to_string())]),
                         ));
@@ -290,7 +268,7 @@ impl ImportForm {
                     }
                     Err(e) => {
                         self.status.set(None);
-                        self.problem.set(Some(e.text(locale)));
+                        self.problem.set(Some(unreadable(e, locale)));
                     }
                 }
             });
@@ -328,18 +306,16 @@ impl ImportForm {
     }
 }
 
+/// Why the file could not be read, in the user's language.
 #[cfg(feature = "hydrate")]
-impl ReadError {
-    /// Why the file could not be read, in the user's language.
-    fn text(self, locale: Locale) -> String {
-        match self {
-            ReadError::NoFile => locale.t(Msg::ImportChooseFile).to_string(),
-            ReadError::TooBig => locale.fmt(
-                Msg::ImportTooBigForBrowser,
-                &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))],
-            ),
-            ReadError::BadUtf8(offset) => locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())]),
-        }
+fn unreadable(e: TextFileError, locale: Locale) -> String {
+    match e {
+        TextFileError::NoFile => locale.t(Msg::ImportChooseFile).to_string(),
+        TextFileError::TooBig => locale.fmt(
+            Msg::ImportTooBigForBrowser,
+            &[("limit", &format!("{} MB", BROWSER_LIMIT_BYTES / (1024 * 1024)))],
+        ),
+        TextFileError::BadUtf8(offset) => locale.fmt(Msg::QimpBadUtf8, &[("offset", &offset.to_string())]),
     }
 }
 

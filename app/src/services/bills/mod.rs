@@ -34,7 +34,7 @@ use crate::{
         tco::{Currency, latest_rate},
     },
     error::AppError,
-    store::{self, Db, bills::RentalRow},
+    store::{self, Db, rentals::RentalRow},
 };
 use estimate::OrderEstimate;
 use rust_decimal::Decimal;
@@ -165,15 +165,14 @@ pub(crate) async fn basis(db: &Db, team_id: i64, order_id: i64) -> Result<Result
     store::orders::latest(db, team_id, order_id)
         .await?
         .ok_or(AppError::NotFound)?;
-    let mut conn = db.acquire().await?;
-    let Some(rental) = store::bills::rental_of_order(&mut conn, team_id, order_id).await? else {
+    let Some(rental) = store::rentals::of_order(db, team_id, order_id).await? else {
         return Ok(Err(Refusal::NoRental));
     };
-    let content = store::bills::revision_content(&mut *conn, team_id, rental.order_revision_id).await?;
+    let content = store::orders::revision_content(db, team_id, rental.order_revision_id).await?;
     let Some(estimate) = content.as_deref().and_then(estimate::of_content) else {
         return Ok(Err(Refusal::NoEstimate));
     };
-    let threshold_pct = store::bills::threshold(&mut *conn, team_id).await?;
+    let threshold_pct = store::bills::threshold(db, team_id).await?;
     Ok(Ok(Basis {
         rental,
         estimate,

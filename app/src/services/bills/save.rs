@@ -121,15 +121,7 @@ async fn save_checked(
         "flagged": r.flagged,
     });
     let at = crate::services::site_audit::now();
-    store::audit::append(&mut tx, order_id, actor, &at, Action::BillImported, data)
-        .await
-        .map_err(|e| match e {
-            store::audit::AppendError::Sql(e) => e.into(),
-            store::audit::AppendError::Event(msg) => {
-                tracing::error!(error = %msg, "cannot build the bill's audit event");
-                AppError::Internal
-            }
-        })?;
+    store::audit::append(&mut tx, order_id, actor, &at, Action::BillImported, data).await?;
     tx.commit().await?;
     Ok(Ok(id))
 }
@@ -141,20 +133,16 @@ async fn save_checked(
 /// [`AppError::InvalidFields`] for a threshold out of range; database failures.
 pub async fn set_threshold(db: &Db, team_id: i64, actor: i64, pct: Decimal) -> Result<(), AppError> {
     if pct <= Decimal::ZERO || pct > Decimal::from(1000) {
-        return Err(AppError::InvalidFields(vec![crate::error::FieldIssue::new(
-            "threshold",
-            "range",
-        )]));
+        return Err(AppError::InvalidFields(vec![crate::error::FieldIssue {
+            field: "threshold".into(),
+            code: "out_of_range".into(),
+            limit: Some("(0, 1000]".into()),
+        }]));
     }
     let mut tx = store::begin_write(db).await?;
     let previous = store::bills::set_threshold(&mut tx, team_id, pct, actor).await?;
     for (bill_id, estimated, billed) in store::bills::latest_per_order(&mut *tx, team_id).await? {
-        let difference = (billed - estimated).abs() * Decimal::ONE_HUNDRED;
-        let flagged = if estimated.is_zero() {
-            !billed.is_zero()
-        } else {
-            difference > pct * estimated.abs()
-        };
+        let flagged = crate::domain::bills::reconcile::flagged(estimated, billed, pct);
         store::bills::set_flag(&mut tx, team_id, bill_id, flagged).await?;
     }
     let data = serde_json::json!({

@@ -64,17 +64,6 @@ fn refusal(r: Refusal) -> AppError {
     }
 }
 
-/// The answer when the audit event cannot be appended (logged when it is not SQL's fault).
-fn append_failed(e: store::audit::AppendError) -> AppError {
-    match e {
-        store::audit::AppendError::Sql(e) => e.into(),
-        store::audit::AppendError::Event(msg) => {
-            tracing::error!(error = %msg, "cannot build an audit event");
-            AppError::Internal
-        }
-    }
-}
-
 /// Appends the audit event of a change to `order_id`, inside the change's transaction.
 async fn record(
     tx: &mut Tx,
@@ -84,10 +73,8 @@ async fn record(
     action: Action,
     data: serde_json::Value,
 ) -> Result<(), AppError> {
-    store::audit::append(tx, order_id, actor, at, action, data)
-        .await
-        .map(|_| ())
-        .map_err(append_failed)
+    store::audit::append(tx, order_id, actor, at, action, data).await?;
+    Ok(())
 }
 
 /// Creates an order (procurement) with its first draft revision; returns its id.

@@ -165,16 +165,8 @@ async fn record_event(
     action: Action,
     data: serde_json::Value,
 ) -> Result<(), AppError> {
-    store::audit::append(tx, order_id, actor, &at.to_string(), action, data)
-        .await
-        .map(|_| ())
-        .map_err(|e| match e {
-            store::audit::AppendError::Sql(e) => e.into(),
-            store::audit::AppendError::Event(msg) => {
-                tracing::error!(error = %msg, "cannot build a rental audit event");
-                AppError::Internal
-            }
-        })
+    store::audit::append(tx, order_id, actor, &at.to_string(), action, data).await?;
+    Ok(())
 }
 
 /// Records the rental of one of the team's approved orders; returns its id. The planned end is

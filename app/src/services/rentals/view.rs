@@ -8,6 +8,7 @@ use crate::{
         money::format_money,
         rentals::{Actuals, DailyCost, DailyPrices, Instant, Learned, Overdue, RentalTimes, summarise, with_learned},
         roles::Capability,
+        tco::Assumptions,
     },
     error::AppError,
     i18n::{Locale, Msg},
@@ -87,13 +88,9 @@ pub fn shown(
     }
 }
 
-/// The content of the revision a rental follows.
+/// The content of the (approved) revision a rental follows.
 async fn revision_content(db: &Db, team_id: i64, r: &RentalRow) -> Result<Option<String>, AppError> {
-    let all = store::orders::revisions(db, team_id, r.order_id).await?;
-    Ok(all
-        .into_iter()
-        .find(|v| v.revision_id == r.order_revision_id)
-        .map(|v| v.content))
+    Ok(store::orders::revision_content(db, team_id, r.order_revision_id).await?)
 }
 
 /// The rental section of one of the team's orders.
@@ -197,6 +194,40 @@ fn learned_kind(locale: Locale, kind: &str, l: &Learned) -> LearnedKind {
     }
 }
 
+/// The offer in words: what the rentals averaged and, when the page's assumptions read, what
+/// the comparison assumes now.
+fn offer_sentence(locale: Locale, v: &LearnedKind, assumed: Option<&Assumptions>) -> String {
+    let learned = [
+        ("n", v.rentals.to_string()),
+        ("kind", v.kind_label.clone()),
+        ("setup", v.setup_h.clone()),
+        ("prep", v.data_prep_h.clone()),
+        ("rerun", v.rerun_pct.clone()),
+        ("idle", v.idle_h.clone()),
+        ("stopped", v.stopped_h.clone()),
+    ];
+    let now = assumed.map(|a| {
+        [
+            ("now_setup", hours_text(a.setup_h)),
+            ("now_prep", hours_text(a.data_prep_h)),
+            ("now_rerun", hours_text(a.rerun_share * Decimal::ONE_HUNDRED)),
+            ("now_idle", hours_text(a.idle_h)),
+            ("now_stopped", hours_text(a.stopped_h)),
+        ]
+    });
+    let args: Vec<(&str, &str)> = learned
+        .iter()
+        .chain(now.iter().flatten())
+        .map(|(k, v)| (*k, v.as_str()))
+        .collect();
+    let msg = if now.is_some() {
+        Msg::RentalsLearnedOfferAssumed
+    } else {
+        Msg::RentalsLearnedOffer
+    };
+    locale.fmt(msg, &args)
+}
+
 /// What the team's released rentals took, per kind of workload, and — for `workload_id`, the
 /// cost page's workload — its kind's averages as one sentence with the page's `query` set to
 /// them (the user applies them with one click; nothing changes by itself).
@@ -223,31 +254,16 @@ pub async fn learned(
         .into_iter()
         .filter_map(|(k, list)| summarise(&list).map(|l| (k, l)))
         .collect();
-    let kind = match workload_id {
-        Some(id) => store::workloads::by_id(db, team_id, id).await?.map(|w| {
-            serde_json::to_value(w.record.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default()
-        }),
+    let workload = match workload_id {
+        Some(id) => store::workloads::by_id(db, team_id, id).await?.map(|w| w.record),
         None => None,
     };
-    let offer = kind
+    let assumed = crate::services::tco::assumed(query, workload.as_ref());
+    let offer = workload
+        .and_then(|w| serde_json::to_value(w.kind).ok()?.as_str().map(str::to_string))
         .and_then(|k| summaries.iter().find(|(s, _)| *s == k))
         .map(|(k, l)| {
-            let v = learned_kind(locale, k, l);
-            let sentence = locale.fmt(
-                Msg::RentalsLearnedOffer,
-                &[
-                    ("n", &v.rentals.to_string()),
-                    ("kind", &v.kind_label),
-                    ("setup", &v.setup_h),
-                    ("prep", &v.data_prep_h),
-                    ("rerun", &v.rerun_pct),
-                    ("idle", &v.idle_h),
-                    ("stopped", &v.stopped_h),
-                ],
-            );
+            let sentence = offer_sentence(locale, &learned_kind(locale, k, l), assumed.as_ref());
             (sentence, format!("/tco?{}", with_learned(query, l)))
         });
     Ok(LearnedOffer {

@@ -153,12 +153,17 @@ fn shared_assumptions(
             error: request.typed.shared_errors.get(name).map(|e| field_error(locale, *e)),
         })
         .collect();
-    if !request.typed.shared_errors.is_empty() {
-        return (fields, None);
-    }
-    let zero = Assumptions::NONE;
-    let shared = fill(&request.shared, |name| default_value(name, w)).apply(&zero);
-    (fields, Some(shared))
+    (fields, shared_of(request, w))
+}
+
+/// The shared assumptions `request` costs under for `w`: each field as set, else its default;
+/// none when a typed field did not read.
+pub(super) fn shared_of(request: &CostRequest, w: Option<&Workload>) -> Option<Assumptions> {
+    request
+        .typed
+        .shared_errors
+        .is_empty()
+        .then(|| fill(&request.shared, |name| default_value(name, w)).apply(&Assumptions::NONE))
 }
 
 /// A quote chosen for costing, with what the page says about it besides its cost.

@@ -101,6 +101,13 @@ pub async fn compare(
     Ok(build::build(request, loaded, locale, can_set_budget))
 }
 
+/// The shared assumptions the cost page's `query` costs `workload` under (each field as
+/// typed, else its default); `None` when a typed field does not read.
+#[must_use]
+pub fn assumed(query: &str, workload: Option<&Workload>) -> Option<Assumptions> {
+    build::shared_of(&CostRequest::from_query(query), workload)
+}
+
 /// Everything [`build::build`] needs, from the store: the team's workloads, base currency
 /// (CNY when unset), rates, quotes and labels; the chosen workload's budget; and its runs
 /// with the node of each, only when there is something to cost.
