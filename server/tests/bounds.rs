@@ -30,7 +30,6 @@ use common::{ORIGIN, PASSWORD, TestApp, form_urlencoded, l4_run, quote_form};
 use fields::{QUOTE_NUMBERS, cost_queries, form_endpoints};
 use http::{Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
-use std::time::Duration;
 use tower::ServiceExt;
 
 /// Decimals at and past what a `Decimal` holds, an exponent, the smallest step, 40 digits.
@@ -107,28 +106,41 @@ type Failure = String;
 
 impl World {
     /// Sends `req` in its own task (a panic is caught as a failure, not a crash of the test) and
-    /// records a failure for a 5xx, a panic or no answer within ten seconds.
+    /// records a failure for a 5xx, a panic or no answer within [`common::STALL`]. A page (GET)
+    /// that stalls is sent up to twice more, as [`common::TestApp::send`] does (Leptos' rare
+    /// streaming race; a third stall is a failure).
     async fn probe(&self, what: String, req: Request<Body>, failures: &mut Vec<Failure>) {
-        let router = self.app.router.clone();
-        let task = tokio::spawn(async move {
-            let res = router.oneshot(req).await.unwrap();
-            let status = res.status();
-            let body = res
-                .into_body()
-                .collect()
-                .await
-                .map(http_body_util::Collected::to_bytes)
-                .unwrap_or_default();
-            (
-                status,
-                String::from_utf8_lossy(&body).chars().take(300).collect::<String>(),
-            )
-        });
-        match tokio::time::timeout(Duration::from_secs(10), task).await {
-            Ok(Ok((status, _))) if status.as_u16() < 500 => {}
-            Ok(Ok((status, body))) => failures.push(format!("{what} → {status} {body}")),
-            Ok(Err(e)) => failures.push(format!("{what} → panic: {e}")),
-            Err(_) => failures.push(format!("{what} → no answer in 10 s")),
+        let (parts, body) = req.into_parts();
+        let body = body.collect().await.unwrap().to_bytes();
+        let retries = if parts.method == Method::GET { 2 } else { 0 };
+        for attempt in 0..=retries {
+            let req = Request::from_parts(parts.clone(), Body::from(body.clone()));
+            let router = self.app.router.clone();
+            let task = tokio::spawn(async move {
+                let res = router.oneshot(req).await.unwrap();
+                let status = res.status();
+                let body = res
+                    .into_body()
+                    .collect()
+                    .await
+                    .map(http_body_util::Collected::to_bytes)
+                    .unwrap_or_default();
+                (
+                    status,
+                    String::from_utf8_lossy(&body).chars().take(300).collect::<String>(),
+                )
+            });
+            match tokio::time::timeout(common::STALL, task).await {
+                Ok(Ok((status, _))) if status.as_u16() < 500 => {}
+                Ok(Ok((status, body))) => failures.push(format!("{what} → {status} {body}")),
+                Ok(Err(e)) => failures.push(format!("{what} → panic: {e}")),
+                Err(_) if attempt < retries => {
+                    eprintln!("warning: {what} stalled for {:?}; sending it again", common::STALL);
+                    continue;
+                }
+                Err(_) => failures.push(format!("{what} → no answer in {:?}", common::STALL)),
+            }
+            return;
         }
     }
 
