@@ -6,8 +6,7 @@
 //!
 //! | area      | pages                                                           |
 //! |-----------|-----------------------------------------------------------------|
-//! | sign-in   | sign-in (with its second-factor step)                           |
-//! | setup     | first-administrator setup (once per installation)               |
+//! | sign-in   | sign-in (with its second-factor step), first-administrator setup |
 //! | dashboard | the dashboard                                                   |
 //! | quotes    | quote list, form, import, compare, detail; vendors              |
 //! | runs      | run list, upload, detail; API tokens                            |
@@ -76,22 +75,24 @@ macro_rules! area_route {
     };
 }
 
-/// Draws the sign-in page: the sign-in chunk's one entry point.
-#[leptos::lazy]
-fn sign_in_area(_page: ()) -> AnyView {
-    view! { <LoginPage /> }.into_any()
+/// The pages of the sign-in area (nobody is signed in on them yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignInArea {
+    Login,
+    Setup,
 }
 
-area_route!(LoginRoute, sign_in_area, __preload_sign_in_area, ());
-
-/// Draws the first-administrator setup: the setup chunk's one entry point (a page shown once
-/// per installation stays out of the sign-in page's code).
+/// Draws a page of the sign-in area: the sign-in chunk's one entry point.
 #[leptos::lazy]
-fn setup_area(_page: ()) -> AnyView {
-    view! { <SetupPage /> }.into_any()
+fn sign_in_area(page: SignInArea) -> AnyView {
+    match page {
+        SignInArea::Login => view! { <LoginPage /> }.into_any(),
+        SignInArea::Setup => view! { <SetupPage /> }.into_any(),
+    }
 }
 
-area_route!(SetupRoute, setup_area, __preload_setup_area, ());
+area_route!(LoginRoute, sign_in_area, __preload_sign_in_area, SignInArea::Login);
+area_route!(SetupRoute, sign_in_area, __preload_sign_in_area, SignInArea::Setup);
 
 /// Draws the dashboard: the dashboard chunk's one entry point.
 #[leptos::lazy]
