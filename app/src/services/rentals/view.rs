@@ -88,9 +88,13 @@ pub fn shown(
     }
 }
 
-/// The content of the (approved) revision a rental follows.
-async fn revision_content(db: &Db, team_id: i64, r: &RentalRow) -> Result<Option<String>, AppError> {
-    Ok(store::orders::revision_content(db, team_id, r.order_revision_id).await?)
+/// The prices pinned by the (approved) revision a rental follows (`None`: that revision is gone
+/// or pinned no prices).
+async fn pinned_of(db: &Db, team_id: i64, r: &RentalRow) -> Result<Option<Pinned>, AppError> {
+    match store::orders::revision_content(db, team_id, r.order_revision_id).await? {
+        Some(content) => Pinned::of_content(&content),
+        None => Ok(None),
+    }
 }
 
 /// The rental section of one of the team's orders.
@@ -107,10 +111,7 @@ pub async fn section(
     let approved = latest.state == crate::domain::orders::OrderState::Approved;
     let rental = store::rentals::of_order(db, team.team_id, order_id).await?;
     let pinned = match &rental {
-        Some(r) => match revision_content(db, team.team_id, r).await? {
-            Some(c) => Pinned::of_content(&c)?,
-            None => None,
-        },
+        Some(r) => pinned_of(db, team.team_id, r).await?,
         None if approved => Pinned::of_row(&latest)?,
         None => None,
     };
@@ -279,10 +280,7 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<Option<serde
         return Ok(None);
     };
     let times = times_of(&r)?;
-    let pinned = match revision_content(db, team_id, &r).await? {
-        Some(c) => Pinned::of_content(&c)?,
-        None => None,
-    };
+    let pinned = pinned_of(db, team_id, &r).await?;
     let now = now();
     let state = times.state_at(now);
     let per_day = pinned.as_ref().and_then(|p| p.prices.per_day(state));
