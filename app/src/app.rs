@@ -9,11 +9,14 @@ use crate::{
     pages::{
         areas::{
             AccountRoute, AdminAuditRoute, AdminSecurityRoute, AdminTeamRoute, AdminTeamsRoute, AdminUsersRoute,
-            CostRoute, DashboardRoute, LoginRoute, OrderRoute, OrdersRoute, QuoteCompareRoute, QuoteDetailRoute,
-            QuoteFormRoute, QuoteImportRoute, QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute,
-            SetupRoute, TeamRoute, TokensRoute, VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
+            CostRoute, OrderRoute, OrdersRoute, QuoteCompareRoute, QuoteDetailRoute, QuoteFormRoute, QuoteImportRoute,
+            QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute, TokensRoute,
+            VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
         },
+        dashboard::DashboardPage,
+        login::LoginPage,
         not_found::NotFoundPage,
+        setup::SetupPage,
     },
 };
 use leptos::prelude::*;
@@ -92,14 +95,14 @@ pub fn App() -> impl IntoView {
             <Header />
             <main id="main" class="page" tabindex="-1">
                 <Routes fallback=NotFoundPage>
-                    // Every page is in its area's chunk, fetched on first use (pages/areas.rs); the
-                    // server names a first page's chunk in a preload link. A new page joins an area
-                    // with a variant, a match arm and an `area_route!` line there, and
-                    // `view={Lazy::<ItsRoute>::new()}` here; a plain `view=Page` would ship it in
-                    // the main bundle every page loads.
-                    <Route path=path!("/") view={Lazy::<DashboardRoute>::new()} />
-                    <Route path=path!("/setup") view={Lazy::<SetupRoute>::new()} />
-                    <Route path=path!("/login") view={Lazy::<LoginRoute>::new()} />
+                    // In the main bundle: what a first visit needs.
+                    <Route path=path!("/") view=DashboardPage />
+                    <Route path=path!("/setup") view=SetupPage />
+                    <Route path=path!("/login") view=LoginPage />
+                    // Every other page is in its area's chunk, fetched on first use (pages/areas.rs).
+                    // A new page joins an area with a variant, a match arm and an `area_route!` line
+                    // there, and `view={Lazy::<ItsRoute>::new()}` here; a plain `view=Page` ships it
+                    // in the main bundle.
                     <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
                     <Route path=path!("/team") view={Lazy::<TeamRoute>::new()} />
                     <Route path=path!("/quotes") view={Lazy::<QuoteListRoute>::new()} />

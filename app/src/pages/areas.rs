@@ -1,22 +1,16 @@
 //! Which pages share a WASM chunk (issue 14: ship only the code a page needs).
 //!
-//! The shell, the header and the router are the main bundle every page loads. Every page
-//! belongs to one *area*, and an area's pages are compiled into one chunk that the browser
-//! fetches the first time it shows a page of that area:
+//! The shell, the header, sign-in, setup and the dashboard are in the main bundle every page
+//! loads. Every other page belongs to one *area*, and an area's pages are compiled into one
+//! chunk that the browser fetches the first time it shows a page of that area:
 //!
-//! | area      | pages                                                           |
-//! |-----------|-----------------------------------------------------------------|
-//! | sign-in   | sign-in (with its second-factor step), first-administrator setup |
-//! | dashboard | the dashboard                                                   |
-//! | quotes    | quote list, form, import, compare, detail; vendors              |
-//! | runs      | run list, upload, detail; API tokens                            |
-//! | costs     | cost comparison (TCO), rates, workloads                         |
-//! | orders    | order list, order review                                        |
-//! | admin     | teams, users, second factor, audit; the team page; the account page |
-//!
-//! Sign-in and the dashboard are areas of their own (issue 14, first page): a first visit
-//! loads the main bundle and the one small chunk of the page it opens, and the sign-in page
-//! carries none of the dashboard's code, nor the dashboard the sign-in form's.
+//! | area   | pages                                                              |
+//! |--------|--------------------------------------------------------------------|
+//! | quotes | quote list, form, import, compare, detail; vendors                 |
+//! | runs   | run list, upload, detail; API tokens                               |
+//! | costs  | cost comparison (TCO), rates, workloads                            |
+//! | orders | order list, order review                                           |
+//! | admin  | teams, users, second factor, audit; the team page; the account page |
 //!
 //! How it works: each area is one `#[lazy]` function (`quotes_area`, …) that renders the page
 //! it is asked for. `cargo leptos build --split` moves everything only that function reaches into
@@ -25,14 +19,20 @@
 //! server names the chunk in a `<link rel="preload">`, so hydration does not wait for a second
 //! round trip. Without `--split` (plain `cargo build`) the functions are ordinary calls.
 //!
+//! Why sign-in and the dashboard stay in the main bundle (measured on a release build, Chromium
+//! at 10 Mbit/s, 40 ms RTT and a 4x slower CPU, `.ci/bench-load-time`): as two more areas they
+//! cut the dashboard's first download from 427 to 387 KiB and the main bundle from 412 to
+//! 291 KiB, but every page then hydrated about a second later (sign-in 1.0 → 2.0 s, dashboard
+//! 1.1 → 1.9 s, `/quotes` 1.5 → 2.3 s, even from a warm cache): the splitter makes one file per
+//! set of areas that share code, so seven areas made 25–45 chunk files per page instead of
+//! about 16, and each file is compiled and linked on its own. More areas cost more than they save.
+//!
 //! Making a new page lazy: add a variant to its area's enum, a match arm in the area function,
 //! and an `area_route!` line; then use `view={Lazy::<TheRoute>::new()}` in `app.rs`.
 
 use crate::pages::{
     account::AccountPage,
     admin::{audit::AdminAuditPage, team::AdminTeamPage, teams::AdminTeamsPage, users::AdminUsersPage},
-    dashboard::DashboardPage,
-    login::LoginPage,
     orders::{OrdersPage, detail::OrderPage},
     quotes::{
         compare::QuoteComparePage, detail::QuoteDetailPage, form::QuoteFormPage, import::QuoteImportPage,
@@ -41,7 +41,6 @@ use crate::pages::{
     rates::RatesPage,
     runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
     second_factor::admin::AdminSecurityPage,
-    setup::SetupPage,
     tco::CostPage,
     team::TeamPage,
     vendors::{VendorsPage, edit::VendorEditPage},
@@ -74,33 +73,6 @@ macro_rules! area_route {
         }
     };
 }
-
-/// The pages of the sign-in area (nobody is signed in on them yet).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SignInArea {
-    Login,
-    Setup,
-}
-
-/// Draws a page of the sign-in area: the sign-in chunk's one entry point.
-#[leptos::lazy]
-fn sign_in_area(page: SignInArea) -> AnyView {
-    match page {
-        SignInArea::Login => view! { <LoginPage /> }.into_any(),
-        SignInArea::Setup => view! { <SetupPage /> }.into_any(),
-    }
-}
-
-area_route!(LoginRoute, sign_in_area, __preload_sign_in_area, SignInArea::Login);
-area_route!(SetupRoute, sign_in_area, __preload_sign_in_area, SignInArea::Setup);
-
-/// Draws the dashboard: the dashboard chunk's one entry point.
-#[leptos::lazy]
-fn dashboard_area(_page: ()) -> AnyView {
-    view! { <DashboardPage /> }.into_any()
-}
-
-area_route!(DashboardRoute, dashboard_area, __preload_dashboard_area, ());
 
 /// The pages of the quotes area (quotes and vendors).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
