@@ -63,7 +63,9 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
   };
   console.log(`Chromium, ${NETWORK.downloadThroughput * 8 / 1e6} Mbit/s, ${NETWORK.latency} ms RTT, CPU ${CPU_SLOWDOWN}x slower; median of ${runs}`);
-  console.log("page              cache  WASM+JS+CSS KB  HTML KB  to hydrated ms");
+  // Files: how many /pkg files came from the network. Each WASM chunk is compiled and linked on
+  // its own, so the count costs time as well as the bytes do (pages/areas.rs).
+  console.log("page              cache  WASM+JS+CSS KB  files  HTML KB  to hydrated ms");
   let failed = false;
   for (const p of pages) {
     const cold = [], warm = [];
@@ -82,7 +84,8 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
       fs.rmSync(profile, { recursive: true, force: true });
     }
     for (const [label, list] of [["cold", cold], ["warm", warm]]) {
-      const row = `${p.name.padEnd(17)} ${label.padEnd(5)} ${kb(median(list.map((v) => v.assets)))}        ${kb(median(list.map((v) => v.html)))} ${String(median(list.map((v) => v.ms))).padStart(10)}`;
+      const files = String(median(list.map((v) => v.assetFiles))).padStart(5);
+      const row = `${p.name.padEnd(17)} ${label.padEnd(5)} ${kb(median(list.map((v) => v.assets)))}        ${files}  ${kb(median(list.map((v) => v.html)))} ${String(median(list.map((v) => v.ms))).padStart(10)}`;
       console.log(row);
     }
     const downloaded = warm.filter((v) => v.assets > 0);
