@@ -11,7 +11,10 @@ use app::{
     auth::{AppState, AuthConfig},
     store::{self, sessions::SqliteSessionStore},
 };
-use axum::{Router, body::Body};
+use axum::{
+    Router,
+    body::{Body, Bytes},
+};
 use http::{Request, Response, StatusCode, header};
 use http_body_util::BodyExt;
 use server::{config::ServeConfig, router};
@@ -117,6 +120,16 @@ impl TestApp {
     /// Leptos' streaming SSR has had rare races where a `Suspense` never resolves
     /// (leptos-rs/leptos #4578, #4647, #4851); a third stall fails.
     pub async fn send(&self, req: Request<Body>) -> Answer {
+        let (status, headers, bytes) = self.send_for_bytes(req).await;
+        Answer {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    /// [`Self::send`], keeping the body as bytes (compressed or binary answers).
+    pub async fn send_for_bytes(&self, req: Request<Body>) -> (StatusCode, http::HeaderMap, Bytes) {
         let (parts, body) = req.into_parts();
         let body = body.collect().await.expect("request body").to_bytes();
         let retries = if parts.method == http::Method::GET { 2 } else { 0 };
@@ -136,16 +149,12 @@ impl TestApp {
         panic!("{} {} stalled for {STALL:?}", parts.method, parts.uri)
     }
 
-    async fn send_once(&self, req: Request<Body>) -> Answer {
+    async fn send_once(&self, req: Request<Body>) -> (StatusCode, http::HeaderMap, Bytes) {
         let res: Response<Body> = self.router.clone().oneshot(req).await.expect("infallible");
         let status = res.status();
         let headers = res.headers().clone();
         let bytes = res.into_body().collect().await.expect("body").to_bytes();
-        Answer {
-            status,
-            headers,
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        }
+        (status, headers, bytes)
     }
 
     /// GET `path` with an optional cookie and `Accept-Language`.
