@@ -3,6 +3,7 @@
 use crate::{
     components::{
         header::Header,
+        page_scripts::{PageScripts, STATIC_MARK, without_wasm},
         session::{SessionResource, get_session_info},
     },
     i18n::{Locale, Msg, t},
@@ -22,7 +23,7 @@ use crate::{
 use leptos::prelude::*;
 use leptos_meta::{HashedStylesheet, MetaTags, Title, provide_meta_context};
 use leptos_router::{
-    Lazy,
+    Lazy, SsrMode,
     components::{Route, Router, Routes},
     path,
 };
@@ -59,10 +60,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // Issue 14 (warm cache): the stylesheet's name carries its content hash when
                 // cargo-leptos built with `hash-files` (read from `hash.txt`, like the scripts').
                 <HashedStylesheet options=options.clone() id="leptos" />
-                <HydrationScripts options />
+                // Issue 14 (first load): the sign-in page of a new visitor comes without WASM.
+                <PageScripts options />
                 <MetaTags />
             </head>
-            <body>
+            <body data-hydrated=without_wasm().then_some(STATIC_MARK)>
                 <App />
             </body>
         </html>
@@ -98,7 +100,9 @@ pub fn App() -> impl IntoView {
                     // In the main bundle: what a first visit needs.
                     <Route path=path!("/") view=DashboardPage />
                     <Route path=path!("/setup") view=SetupPage />
-                    <Route path=path!("/login") view=LoginPage />
+                    // Rendered whole before it is sent (no streamed parts to put in place with a
+                    // script): the sign-in page works without WASM, and without JavaScript.
+                    <Route path=path!("/login") view=LoginPage ssr=SsrMode::Async />
                     // Every other page is in its area's chunk, fetched on first use (pages/areas.rs).
                     // A new page joins an area with a variant, a match arm and an `area_route!` line
                     // there, and `view={Lazy::<ItsRoute>::new()}` here; a plain `view=Page` ships it

@@ -9,7 +9,7 @@ pub mod rentals;
 pub mod second_factor;
 pub mod tco;
 
-use crate::domain::roles::TeamRole;
+use crate::domain::{roles::TeamRole, second_factor::LoginStep};
 use serde::{Deserialize, Serialize};
 
 /// One team of a user, with the user's role there.
@@ -90,6 +90,9 @@ pub struct SessionInfo {
     /// Nobody is signed in although the request carried a session cookie: the session timed out,
     /// or was ended (user disabled, password changed elsewhere).
     pub session_ended: bool,
+    /// The password matched and the sign-in waits for this second step (a code, or setting up
+    /// the second factor the site requires): the sign-in page shows it.
+    pub sign_in_step: Option<LoginStep>,
 }
 
 /// A team record as stored, with its row id (a vendor, a workload, an exchange rate).

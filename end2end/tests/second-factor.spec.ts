@@ -111,8 +111,19 @@ test("a user sets up an authenticator app, signs in with its code, then with a r
   await expect(page.getByTestId("recovery-codes-left")).toHaveText("Unused recovery codes: 9.");
   await signOut(page);
   await passwordStep(page, email);
+  // The session keeps the step: a reload of the page asks for the code again.
+  await page.reload();
+  await hydrated(page);
   await codeForm.locator('input[name="code"]').fill(recovery[0]);
   await codeForm.locator('button[type="submit"]').click();
   await expect(codeForm.getByRole("alert")).toContainText("That code is not right");
+
+  // "Sign in again" drops it: the password form is back, also after a reload.
+  await page.getByTestId("login-start-again").click();
+  await expect(page.getByTestId("login-form")).toBeVisible();
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByTestId("login-form")).toBeVisible();
+  await expect(page.getByTestId("login-code")).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });

@@ -17,6 +17,7 @@ mod bounds;
 mod cli;
 mod csv_injection;
 mod dashboard;
+mod first_load;
 mod masters;
 mod orders;
 mod page_weight;

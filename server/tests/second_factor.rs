@@ -417,3 +417,65 @@ async fn sign_off_asks_a_manager_with_a_second_factor_for_the_code() {
     let status = app::services::audit::verify(&app.db).await.unwrap();
     assert!(status.is_ok(), "the chain verifies");
 }
+
+#[tokio::test]
+async fn the_sign_in_page_shows_the_pending_step_after_a_plain_post_until_started_again() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp plain").await;
+    app.create_member(&admin, "pia@example.com", team, "engineer").await;
+    let pia = app.login("pia@example.com", PASSWORD).await;
+    let s = fresh_step().await;
+    let (totp, _) = enrol(&app, &pia, s - 1).await;
+
+    // The password as a plain form post (the sign-in page without WASM): back to the page,
+    // which now shows the code step the session waits for.
+    let res = app
+        .browser_post(
+            "/api/login",
+            &[("email", "pia@example.com"), ("password", PASSWORD)],
+            None,
+            "/login",
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::FOUND, "{}", res.body);
+    let pending = res.session_cookie().expect("a pending session");
+    let info = json(&app.call("/api/session", &[], Some(&pending)).await.body);
+    assert_eq!(
+        (info["sign_in_step"].as_str(), info["session_ended"].as_bool()),
+        (Some("Code"), Some(false))
+    );
+    let page = app.get("/login", Some(&pending), None).await;
+    assert!(page.body.contains(r#"data-testid="login-code""#), "{}", page.body);
+    assert!(!page.body.contains(r#"data-testid="login-form""#));
+
+    // A wrong code, posted the same way, comes back as a message on the same step.
+    let wrong = app
+        .browser_post("/api/login/code", &[("code", "000000")], Some(&pending), "/login")
+        .await;
+    let back = wrong.headers["location"].to_str().unwrap().replace(common::ORIGIN, "");
+    let page = app.get(&back, Some(&pending), None).await;
+    assert!(
+        page.body.contains(r#"data-testid="login-code""#) && page.body.contains("That code is not right"),
+        "{}",
+        page.body
+    );
+
+    // "Sign in again" drops the pending step: the password form is back.
+    let restart = app
+        .browser_post("/api/login/restart", &[], Some(&pending), "/login")
+        .await;
+    assert_eq!(restart.status, StatusCode::FOUND, "{}", restart.body);
+    let page = app.get("/login", Some(&pending), None).await;
+    assert!(page.body.contains(r#"data-testid="login-form""#), "{}", page.body);
+    assert!(json(&app.call("/api/session", &[], Some(&pending)).await.body)["sign_in_step"].is_null());
+
+    // The right code after a new password step signs in.
+    let (_, pending) = password_step(&app, "pia@example.com").await;
+    let res = app
+        .browser_post("/api/login/code", &[("code", &totp.code(s))], Some(&pending), "/login")
+        .await;
+    assert_eq!(res.status, StatusCode::FOUND, "{}", res.body);
+    let signed = res.session_cookie().expect("a new session id at sign-in");
+    assert!(signed_in(&app, &signed).await);
+}

@@ -12,6 +12,17 @@ pub const SESSION_COOKIE: &str = "nl_session";
 /// prefix binds it to this host, path `/`, no `Domain`.
 pub const SECURE_SESSION_COOKIE: &str = "__Host-nl_session";
 
+/// Whether a request's headers carry a session cookie (either name), alive or not.
+pub fn carries_session_cookie(headers: &http::HeaderMap) -> bool {
+    headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.split_once('='))
+        .any(|(name, _)| [SESSION_COOKIE, SECURE_SESSION_COOKIE].contains(&name.trim()))
+}
+
 pub use caller::{AppState, AuthConfig, SessionKeys, load_caller, start_session};
 
 use crate::{

@@ -8,6 +8,7 @@ pub mod guard;
 pub mod header;
 pub mod loaded;
 pub mod notifications;
+pub mod page_scripts;
 pub mod record_form;
 pub mod route;
 pub mod session;

@@ -43,26 +43,22 @@ mod server {
     pub async fn session_info() -> Result<SessionInfo, AppError> {
         let setup_needed = !store::site::setup_completed(&auth::db()?).await?;
         let caller = auth::caller()?;
-        let session_ended = caller.is_none() && sent_session_cookie();
+        let sign_in_step = match caller {
+            Some(_) => None,
+            None => crate::services::second_factor::pending_step(&auth::session()?).await,
+        };
+        let session_ended = caller.is_none() && sign_in_step.is_none() && sent_session_cookie();
         Ok(SessionInfo {
             setup_needed,
             caller,
             session_ended,
+            sign_in_step,
         })
     }
 
     /// Whether the request carried a session cookie (either name: plain http or `__Host-`).
-    fn sent_session_cookie() -> bool {
-        use_context::<http::request::Parts>().is_some_and(|parts| {
-            parts
-                .headers
-                .get_all(http::header::COOKIE)
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(';'))
-                .filter_map(|c| c.split_once('='))
-                .any(|(name, _)| [auth::SESSION_COOKIE, auth::SECURE_SESSION_COOKIE].contains(&name.trim()))
-        })
+    pub fn sent_session_cookie() -> bool {
+        use_context::<http::request::Parts>().is_some_and(|parts| auth::carries_session_cookie(&parts.headers))
     }
 
     pub async fn switch_team(team_id: i64) -> Result<(), AppError> {

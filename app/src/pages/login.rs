@@ -2,13 +2,13 @@
 
 use crate::pages::second_factor::SecondStep;
 use crate::{
-    components::{forms::ActionError, session::SessionResource},
+    components::{forms::ActionError, page_scripts::without_wasm, session::SessionResource},
     domain::second_factor::LoginStep,
     error::AppError,
     i18n::{Msg, t},
     views::SessionInfo,
 };
-use leptos::prelude::*;
+use leptos::{nonce::use_nonce, prelude::*};
 use leptos_meta::Title;
 use leptos_router::{components::Redirect, hooks::use_query_map};
 
@@ -61,7 +61,12 @@ mod server {
     }
 }
 
-/// The sign-in page.
+/// The sign-in page. It works without its WASM: the server sends it without the hydration
+/// scripts to a browser that has no session yet (`app::sign_in_without_wasm`, issue 14), the
+/// form posts to [`login`], and the server function answers a plain post by sending the browser
+/// back here — with the error in the address, or with the session now waiting for its second
+/// step, which [`SessionInfo::sign_in_step`] brings back. Hydrated (a session cookie was sent),
+/// the same form posts in the background and the second step replaces it in place.
 #[component]
 pub fn LoginPage() -> impl IntoView {
     let SessionResource(session) = expect_context::<SessionResource>();
@@ -72,13 +77,6 @@ pub fn LoginPage() -> impl IntoView {
             let _ = window().location().set_href("/");
         }
     });
-    let second_step = move || {
-        action
-            .value()
-            .get()
-            .and_then(Result::ok)
-            .filter(|s| *s != LoginStep::Done)
-    };
     // A guarded page sends `?ended=1` when the browser's session timed out or was ended.
     let query = use_query_map();
     let ended = move || query.read().get("ended").is_some();
@@ -93,39 +91,15 @@ pub fn LoginPage() -> impl IntoView {
                         view! { <Redirect path="/setup" /> }.into_any()
                     }
                     Ok(SessionInfo { caller: Some(_), .. }) => view! { <Redirect path="/" /> }.into_any(),
-                    _ => {
+                    info => {
+                        let pending = info.ok().and_then(|i| i.sign_in_step);
+                        let second_step = move || next_step(action.value().get(), pending);
                         view! {
                             <Show
                                 when=move || second_step().is_none()
                                 fallback=move || second_step().map(|step| view! { <SecondStep step /> })
                             >
-                            <section class="card narrow">
-                                <h1>{t(Msg::LoginTitle)}</h1>
-                                {move || {
-                                    ended()
-                                        .then(|| {
-                                            view! {
-                                                <p class="form-error" role="alert" data-testid="session-ended">
-                                                    {t(Msg::ErrorUnauthenticated)}
-                                                </p>
-                                            }
-                                        })
-                                }}
-                                <ActionForm action attr:class="form" attr:data-testid="login-form">
-                                    <label>
-                                        {t(Msg::FieldEmail)}
-                                        <input type="email" name="email" required autocomplete="username" />
-                                    </label>
-                                    <label>
-                                        {t(Msg::FieldPassword)}
-                                        <input type="password" name="password" required autocomplete="current-password" />
-                                    </label>
-                                    <ActionError action />
-                                    <button type="submit" disabled=move || action.pending().get()>
-                                        {t(Msg::LoginSubmit)}
-                                    </button>
-                                </ActionForm>
-                            </section>
+                                <PasswordStep action ended />
                             </Show>
                         }
                             .into_any()
@@ -133,5 +107,86 @@ pub fn LoginPage() -> impl IntoView {
                 }
             })}
         </Suspense>
+    }
+}
+
+/// The step to show instead of the password form: the answer of a password posted from this
+/// page, else the step the session waits for (`pending`). A failed password shows the form.
+fn next_step(answer: Option<Result<LoginStep, AppError>>, pending: Option<LoginStep>) -> Option<LoginStep> {
+    match answer {
+        Some(Ok(step)) => (step != LoginStep::Done).then_some(step),
+        Some(Err(_)) => None,
+        None => pending,
+    }
+}
+
+/// The e-mail and password form.
+#[component]
+fn PasswordStep(action: ServerAction<Login>, ended: impl Fn() -> bool + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <section class="card narrow">
+            <h1>{t(Msg::LoginTitle)}</h1>
+            {move || {
+                ended()
+                    .then(|| {
+                        view! {
+                            <p class="form-error" role="alert" data-testid="session-ended">
+                                {t(Msg::ErrorUnauthenticated)}
+                            </p>
+                        }
+                    })
+            }}
+            <ActionForm action attr:class="form" attr:data-testid="login-form">
+                <label>
+                    {t(Msg::FieldEmail)}
+                    <input type="email" name="email" required autocomplete="username" />
+                </label>
+                <label>
+                    {t(Msg::FieldPassword)}
+                    <input type="password" name="password" required autocomplete="current-password" />
+                </label>
+                <ActionError action />
+                <button type="submit" disabled=move || action.pending().get()>
+                    {t(Msg::LoginSubmit)}
+                </button>
+            </ActionForm>
+            {without_wasm().then(keep_email_script)}
+        </section>
+    }
+}
+
+/// On the page sent without WASM each try is a new page, which would empty the e-mail field
+/// after a wrong password. This script (no WASM, the page's CSP nonce) keeps what was typed for
+/// the tab while the page shows an error, and forgets it otherwise.
+fn keep_email_script() -> impl IntoView {
+    const SCRIPT: &str = r#"(() => {
+  const form = document.querySelector('[data-testid="login-form"]');
+  const email = form && form.elements.namedItem("email");
+  if (!email) return;
+  const key = "nodeledger.sign_in_email";
+  if (form.querySelector('[role="alert"]')) email.value = email.value || sessionStorage.getItem(key) || "";
+  else sessionStorage.removeItem(key);
+  form.addEventListener("submit", () => sessionStorage.setItem(key, email.value));
+})();"#;
+    view! { <script nonce=use_nonce()>{SCRIPT}</script> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_shows_the_answer_of_its_own_post_before_the_pending_step() {
+        use LoginStep::{Code, Done, Enrol};
+        // Hydrated: the answer decides; signed in (`Done`) leaves the form until the page changes.
+        assert_eq!(next_step(Some(Ok(Code)), None), Some(Code));
+        assert_eq!(next_step(Some(Ok(Enrol)), Some(Code)), Some(Enrol));
+        assert_eq!(next_step(Some(Ok(Done)), Some(Code)), None);
+        // A wrong password after "start again" shows the form, whatever the session held.
+        assert_eq!(next_step(Some(Err(AppError::BadCredentials)), Some(Code)), None);
+        // Loaded again after a plain post (or a reload): the session's pending step.
+        assert_eq!(next_step(None, Some(Code)), Some(Code));
+        assert_eq!(next_step(None, Some(Enrol)), Some(Enrol));
+        assert_eq!(next_step(None, None), None);
     }
 }

@@ -100,6 +100,25 @@ pub async fn after_password(db: &Db, session: &Session, user: &User) -> Result<L
     Ok(step)
 }
 
+/// The step this session's sign-in waits for, if a password matched less than
+/// [`rules::PENDING_SECS`] ago: the sign-in page shows that step when it is loaded again — after
+/// a plain form post (the page works before and without its WASM, issue 14) or a reload. Whether
+/// the user may still sign in is checked when the step is answered ([`pending_user`]).
+pub async fn pending_step(session: &Session) -> Option<LoginStep> {
+    let pending: Pending = session.get(PENDING_KEY).await.ok().flatten()?;
+    rules::pending_alive(pending.started_at, store::now_unix()).then_some(if pending.enrol {
+        LoginStep::Enrol
+    } else {
+        LoginStep::Code
+    })
+}
+
+/// Drops this session's pending sign-in ("start again" on the second step).
+pub async fn abandon_sign_in(session: &Session) -> Result<(), AppError> {
+    session.remove::<Pending>(PENDING_KEY).await.map_err(session_error)?;
+    Ok(())
+}
+
 /// The user of this session's pending sign-in, if it is still alive, its user still may sign in
 /// and it is of the wanted kind (`enrol`); else the pending entry is dropped and the answer is
 /// "start again".

@@ -191,6 +191,23 @@ impl TestApp {
         self.send(req.body(Body::from(body)).unwrap()).await
     }
 
+    /// POSTs a form the way a browser does without the app's WASM (a plain `<form>` post from
+    /// the page `referer`): it accepts HTML, so the server function answers with a redirect.
+    pub async fn browser_post(&self, path: &str, form: &[(&str, &str)], cookie: Option<&str>, referer: &str) -> Answer {
+        let body = form_urlencoded(form);
+        let mut req = Request::post(path)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "text/html,application/xhtml+xml,*/*;q=0.8")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, ORIGIN)
+            .header(header::REFERER, format!("{ORIGIN}{referer}"))
+            .header(header::CONTENT_LENGTH, body.len());
+        if let Some(c) = cookie {
+            req = req.header(header::COOKIE, c);
+        }
+        self.send(req.body(Body::from(body)).unwrap()).await
+    }
+
     /// POSTs JSON to a server function declared with `input = Json`.
     pub async fn call_json(&self, path: &str, body: &serde_json::Value, cookie: Option<&str>) -> Answer {
         let body = body.to_string();

@@ -3,7 +3,7 @@
 //! one up before anything else.
 
 use super::{
-    ConfirmEnrolment, LoginCode,
+    ConfirmEnrolment, LoginCode, RestartSignIn,
     enrol::{CodeField, EnrolmentPanel, RecoveryCodes},
 };
 use crate::{
@@ -35,8 +35,23 @@ fn CodeStep() -> impl IntoView {
                 <ActionError action />
                 <button type="submit" disabled=move || action.pending().get()>{t(Msg::LoginSubmit)}</button>
             </ActionForm>
-            <p><a href="/login">{t(Msg::SecondFactorStartAgain)}</a></p>
+            <StartAgain />
         </section>
+    }
+}
+
+/// Forgets the matched password and shows the password form again (a form, not a link: the
+/// session keeps the pending step, and the page shows it until it is dropped).
+#[component]
+fn StartAgain() -> impl IntoView {
+    let restart = ServerAction::<RestartSignIn>::new();
+    reload_on_success(restart, "/login");
+    view! {
+        <ActionForm action=restart attr:class="inline-form">
+            <button type="submit" class="link-button" data-testid="login-start-again">
+                {t(Msg::SecondFactorStartAgain)}
+            </button>
+        </ActionForm>
     }
 }
 
@@ -49,7 +64,7 @@ fn EnrolAtSignIn() -> impl IntoView {
             <p class="lead">{t(Msg::SecondFactorEnrolLead)}</p>
             <Show
                 when=move || matches!(confirm.value().get(), Some(Ok(_)))
-                fallback=move || view! { <EnrolmentPanel confirm /> }
+                fallback=move || view! { <EnrolmentPanel confirm /> <StartAgain /> }
             >
                 {move || confirm.value().get().and_then(Result::ok).map(|codes| view! { <RecoveryCodes codes /> })}
                 <p><a href="/" rel="external" class="button" data-testid="continue">{t(Msg::SecondFactorContinue)}</a></p>

@@ -91,3 +91,9 @@ pub async fn login_code(code: String) -> Result<(), AppError> {
     use crate::auth;
     crate::services::second_factor::complete_sign_in(&auth::db()?, &auth::session()?, &code).await
 }
+
+/// "Sign in again" on the sign-in's second step: drops the pending sign-in of this session.
+#[server(endpoint = "login/restart")]
+pub async fn restart_sign_in() -> Result<(), AppError> {
+    crate::services::second_factor::abandon_sign_in(&crate::auth::session()?).await
+}
