@@ -1,38 +1,11 @@
-import { CDPSession, expect, Page, test } from "@playwright/test";
+import { expect, Page, test } from "@playwright/test";
 import fs from "fs";
 import os from "os";
 import path from "path";
-import { ADMIN, hydrated, signIn } from "./helpers";
+import { ADMIN, Asset, hydrated, signIn, watchAssets } from "./helpers";
 
 // Issue 14, "Warm cache": the WASM, JS and CSS names carry their content hash and are kept a
 // year, so a second visit takes them from the browser's cache and asks the network for none.
-
-/** One `/pkg` file as the page got it: from the network (bytes on the wire) or from the cache. */
-type Asset = { url: string; fromCache: boolean; bytes: number };
-
-/** Records every `/pkg` file the page loads, through the DevTools protocol. */
-async function watchAssets(page: Page): Promise<{ cdp: CDPSession; assets: Map<string, Asset> }> {
-  const cdp = await page.context().newCDPSession(page);
-  const assets = new Map<string, Asset>();
-  cdp.on("Network.requestWillBeSent", (e) => {
-    if (new URL(e.request.url).pathname.startsWith("/pkg/"))
-      assets.set(e.requestId, { url: e.request.url, fromCache: false, bytes: 0 });
-  });
-  cdp.on("Network.requestServedFromCache", (e) => {
-    const a = assets.get(e.requestId);
-    if (a) a.fromCache = true;
-  });
-  cdp.on("Network.responseReceived", (e) => {
-    const a = assets.get(e.requestId);
-    if (a && (e.response.fromDiskCache || e.response.fromPrefetchCache)) a.fromCache = true;
-  });
-  cdp.on("Network.loadingFinished", (e) => {
-    const a = assets.get(e.requestId);
-    if (a) a.bytes = e.encodedDataLength;
-  });
-  await cdp.send("Network.enable");
-  return { cdp, assets };
-}
 
 /** Opens `path` in a new tab of the same browser profile and returns the `/pkg` files it loaded. */
 async function visit(page: Page, path: string): Promise<Asset[]> {

@@ -1,44 +1,25 @@
-import { expect, Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import fs from "fs";
 import os from "os";
 import path from "path";
-import { ADMIN, PASSWORD, hydrated } from "./helpers";
+import { ADMIN, Asset, PASSWORD, hydrated, watchAssets } from "./helpers";
 
 // Issue 14, first load: a browser without a session gets the sign-in page without WASM. The
 // form works as a plain post; the page names the bundle in prefetch hints, so the dashboard
 // after signing in takes it from the cache.
 
-/** How each `/pkg/*.wasm` request of the page ended: from the network or from a cache. */
-type Wasm = { file: string; fromCache: boolean; finished: boolean };
-
-async function watchWasm(page: Page): Promise<Map<string, Wasm>> {
-  const cdp = await page.context().newCDPSession(page);
-  const files = new Map<string, Wasm>();
-  cdp.on("Network.requestWillBeSent", (e) => {
-    const p = new URL(e.request.url).pathname;
-    if (p.startsWith("/pkg/") && p.endsWith(".wasm")) files.set(e.requestId, { file: p.slice(5), fromCache: false, finished: false });
-  });
-  cdp.on("Network.requestServedFromCache", (e) => {
-    const f = files.get(e.requestId);
-    if (f) f.fromCache = true;
-  });
-  cdp.on("Network.responseReceived", (e) => {
-    const f = files.get(e.requestId);
-    if (f && (e.response.fromDiskCache || e.response.fromPrefetchCache)) f.fromCache = true;
-  });
-  cdp.on("Network.loadingFinished", (e) => {
-    const f = files.get(e.requestId);
-    if (f) f.finished = true;
-  });
-  await cdp.send("Network.enable");
-  return files;
+/** The `/pkg/*.wasm` files among `assets`, by file name. */
+function wasmFiles(assets: Map<string, Asset>): (Asset & { file: string })[] {
+  return [...assets.values()]
+    .map((a) => ({ ...a, file: new URL(a.url).pathname.slice("/pkg/".length) }))
+    .filter((a) => a.file.endsWith(".wasm"));
 }
 
 test("a new visitor's sign-in page loads no WASM and its prefetch serves the dashboard", async ({ playwright, baseURL }, testInfo) => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "nl-first-"));
   const context = await playwright.chromium.launchPersistentContext(profile, { ...testInfo.project.use.launchOptions, baseURL });
   const page = await context.newPage();
-  const wasm = await watchWasm(page);
+  const { assets } = await watchAssets(page);
 
   await page.goto("/login");
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", "static");
@@ -47,8 +28,8 @@ test("a new visitor's sign-in page loads no WASM and its prefetch serves the das
   await expect(page.locator('link[rel="prefetch"][href$=".wasm"]')).toHaveCount(1);
   await expect(page.locator('link[rel="prefetch"][href$=".js"]')).not.toHaveCount(0);
   // The prefetch (and nothing that would run it) is the only WASM the page asks for.
-  await expect.poll(() => [...wasm.values()].some((w) => w.finished), { message: "the bundle is prefetched" }).toBe(true);
-  expect([...wasm.values()].map((w) => w.file)).toEqual([expect.stringMatching(/^nodeledger\./)]);
+  await expect.poll(() => wasmFiles(assets).some((w) => w.finished), { message: "the bundle is prefetched" }).toBe(true);
+  expect(wasmFiles(assets).map((w) => w.file)).toEqual([expect.stringMatching(/^nodeledger\./)]);
 
   // A wrong password: the server sends the page back with the error, still without WASM.
   const form = page.getByTestId("login-form");
@@ -61,13 +42,13 @@ test("a new visitor's sign-in page loads no WASM and its prefetch serves the das
   await expect(page.getByTestId("login-form").locator('input[name="email"]')).toHaveValue(ADMIN.email);
 
   // The right one: the dashboard hydrates with the bundle the sign-in page fetched.
-  wasm.clear();
+  assets.clear();
   await page.getByTestId("login-form").locator('input[name="email"]').fill(ADMIN.email);
   await page.getByTestId("login-form").locator('input[name="password"]').fill(PASSWORD);
   await page.getByTestId("login-form").locator('button[type="submit"]').click();
   await page.waitForURL((url) => url.pathname === "/");
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
-  const main = [...wasm.values()].filter((w) => /^nodeledger\./.test(w.file));
+  const main = wasmFiles(assets).filter((w) => /^nodeledger\./.test(w.file));
   expect(main, "the dashboard asks for the main bundle once").toHaveLength(1);
   expect(main[0].fromCache, "and takes it from the cache").toBe(true);
 

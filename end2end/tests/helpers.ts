@@ -1,4 +1,4 @@
-import { expect, Page } from "@playwright/test";
+import { CDPSession, expect, Page } from "@playwright/test";
 
 /** A password that satisfies the policy (12–128 characters). */
 export const PASSWORD = "correct horse battery staple";
@@ -86,4 +86,34 @@ export async function createMember(page: Page, team: string, email: string, name
   await userForm.locator('button[type="submit"]').click();
   await expect(page.getByTestId("user-table")).toContainText(email);
   await signOut(page);
+}
+
+/** One `/pkg` file as the page got it: from the network (bytes on the wire) or from the cache. */
+export type Asset = { url: string; fromCache: boolean; bytes: number; finished: boolean };
+
+/** Records every `/pkg` file the page loads, through the DevTools protocol. */
+export async function watchAssets(page: Page): Promise<{ cdp: CDPSession; assets: Map<string, Asset> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const assets = new Map<string, Asset>();
+  cdp.on("Network.requestWillBeSent", (e) => {
+    if (new URL(e.request.url).pathname.startsWith("/pkg/"))
+      assets.set(e.requestId, { url: e.request.url, fromCache: false, bytes: 0, finished: false });
+  });
+  cdp.on("Network.requestServedFromCache", (e) => {
+    const a = assets.get(e.requestId);
+    if (a) a.fromCache = true;
+  });
+  cdp.on("Network.responseReceived", (e) => {
+    const a = assets.get(e.requestId);
+    if (a && (e.response.fromDiskCache || e.response.fromPrefetchCache)) a.fromCache = true;
+  });
+  cdp.on("Network.loadingFinished", (e) => {
+    const a = assets.get(e.requestId);
+    if (a) {
+      a.bytes = e.encodedDataLength;
+      a.finished = true;
+    }
+  });
+  await cdp.send("Network.enable");
+  return { cdp, assets };
 }
