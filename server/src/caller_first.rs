@@ -17,9 +17,9 @@ use std::{collections::HashSet, sync::Arc};
 
 /// The server functions someone signed out may call: sign-in and its second step (the code, or
 /// setting up an authenticator when managers must have one — these check the session's pending
-/// sign-in themselves — and "sign in again", which drops it), first-admin set-up, the session (who is signed in, whether set-up is
-/// needed), sign-out, and the to-do list (empty when signed out). A new sign-in step must be
-/// added here.
+/// sign-in themselves — and "sign in again", which drops it), first-admin set-up, the session
+/// (who is signed in, whether set-up is needed), sign-out, and the to-do list (empty when
+/// signed out). A new sign-in step must be added here.
 pub const OPEN: [&str; 9] = [
     "/api/login",
     "/api/login/code",

@@ -50,34 +50,28 @@ pub fn PageScripts(options: LeptosOptions) -> impl IntoView {
 /// in a split build, the chunk loader. Named as `<HydrationScripts>` names them: with the
 /// content hashes of `hash.txt` beside the server binary when the build hashes file names.
 fn bundle_files(options: &LeptosOptions) -> Vec<String> {
-    let hashes = if options.hash_files {
-        read_hashes(options)
-    } else {
-        Vec::new()
-    };
-    bundle_paths(&options.site_pkg_dir, &options.output_name, &hashes, unhashed_bg())
+    let hashes = if options.hash_files { read_hashes(options) } else { &[] };
+    bundle_paths(&options.site_pkg_dir, &options.output_name, hashes, unhashed_bg())
 }
 
 /// `hash.txt` as `(file, hash)` pairs (`js: <hash>` lines), read once.
-fn read_hashes(options: &LeptosOptions) -> Vec<(String, String)> {
+fn read_hashes(options: &LeptosOptions) -> &'static [(String, String)] {
     #[cfg(feature = "ssr")]
     {
         static HASHES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
-        HASHES
-            .get_or_init(|| {
-                let path = std::env::current_exe()
-                    .ok()
-                    .and_then(|exe| exe.parent().map(|dir| dir.join(options.hash_file.as_ref())));
-                path.and_then(|p| std::fs::read_to_string(p).ok())
-                    .map(|text| parse_hashes(&text))
-                    .unwrap_or_default()
-            })
-            .clone()
+        HASHES.get_or_init(|| {
+            let path = std::env::current_exe()
+                .ok()
+                .and_then(|exe| exe.parent().map(|dir| dir.join(options.hash_file.as_ref())));
+            path.and_then(|p| std::fs::read_to_string(p).ok())
+                .map(|text| parse_hashes(&text))
+                .unwrap_or_default()
+        })
     }
     #[cfg(not(feature = "ssr"))]
     {
         let _ = options;
-        Vec::new()
+        &[]
     }
 }
 

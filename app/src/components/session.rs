@@ -57,7 +57,7 @@ mod server {
     }
 
     /// Whether the request carried a session cookie (either name: plain http or `__Host-`).
-    pub fn sent_session_cookie() -> bool {
+    fn sent_session_cookie() -> bool {
         use_context::<http::request::Parts>().is_some_and(|parts| auth::carries_session_cookie(&parts.headers))
     }
 

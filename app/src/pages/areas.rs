@@ -1,8 +1,9 @@
 //! Which pages share a WASM chunk (issue 14: ship only the code a page needs).
 //!
 //! The shell, the header, sign-in, setup and the dashboard are in the main bundle every page
-//! loads (a new visitor's sign-in page loads none: [`crate::components::page_scripts`]). Every other page belongs to one *area*, and an area's pages are compiled into one
-//! chunk that the browser fetches the first time it shows a page of that area:
+//! loads (a new visitor's sign-in page loads none: [`crate::components::page_scripts`]). Every
+//! other page belongs to one *area*, and an area's pages are compiled into one chunk that the
+//! browser fetches the first time it shows a page of that area:
 //!
 //! | area   | pages                                                              |
 //! |--------|--------------------------------------------------------------------|

@@ -40,6 +40,13 @@ struct Pending {
     enrol: bool,
 }
 
+impl Pending {
+    /// The step this sign-in waits for.
+    fn step(&self) -> LoginStep {
+        if self.enrol { LoginStep::Enrol } else { LoginStep::Code }
+    }
+}
+
 /// How a code was accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Accepted {
@@ -106,11 +113,7 @@ pub async fn after_password(db: &Db, session: &Session, user: &User) -> Result<L
 /// the user may still sign in is checked when the step is answered ([`pending_user`]).
 pub async fn pending_step(session: &Session) -> Option<LoginStep> {
     let pending: Pending = session.get(PENDING_KEY).await.ok().flatten()?;
-    rules::pending_alive(pending.started_at, store::now_unix()).then_some(if pending.enrol {
-        LoginStep::Enrol
-    } else {
-        LoginStep::Code
-    })
+    rules::pending_alive(pending.started_at, store::now_unix()).then_some(pending.step())
 }
 
 /// Drops this session's pending sign-in ("start again" on the second step).
