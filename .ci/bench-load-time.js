@@ -1,7 +1,8 @@
 // The browser half of .ci/bench-load-time (which seeds the data and starts the server): opens
 // each page in Chromium under network and CPU emulation, cold and then warm, and prints what it
-// transferred and how long it took to hydrate. Env: BENCH_ORIGIN, BENCH_PAGES (JSON list of
-// {name, path, cookie}), CHROMIUM_PATH, BENCH_RUNS.
+// transferred and how long it took to be ready. Env: BENCH_ORIGIN, BENCH_PAGES (JSON list of
+// {name, path, cookie ("a=1; b=2"), first (a page opened before, then TYPING_MS of reading)}
+// or {name, signIn: {email, password}}), CHROMIUM_PATH, BENCH_RUNS.
 const { chromium } = require("playwright");
 const fs = require("fs");
 const os = require("os");
@@ -71,13 +72,14 @@ async function watch(context, page) {
  * One visit: what it transferred until the page was ready (`body[data-hydrated]`: hydrated, or
  * sent without WASM), how long that took, and what it fetched after that (prefetch hints).
  */
-async function visit(context, path) {
+async function visit(context, path, stayMs = 0) {
   const page = await context.newPage();
   const { tally } = await watch(context, page);
   await page.goto(origin + path, { waitUntil: "commit" });
   const ms = await readyMs(page);
   const ready = tally(ms);
   await page.waitForLoadState("networkidle");
+  if (stayMs > 0) await page.waitForTimeout(stayMs);
   const later = tally().assets - ready.assets;
   await page.close();
   return { ms, ...ready, later };
@@ -112,7 +114,7 @@ function READY_OBSERVER() {
 /**
  * A new visitor signs in: the sign-in page cold, `TYPING_MS` to type (the page prefetches
  * meanwhile), then the dashboard after the form is sent. Returns the dashboard's part: bytes
- * of WASM/JS/CSS fetched after sending and the time from sending to its hydration marker.
+ * of WASM/JS/CSS fetched after sending and the time from sending to its ready marker.
  */
 async function signInFlow(context, email, password) {
   const page = await context.newPage();
@@ -126,7 +128,8 @@ async function signInFlow(context, email, password) {
   const sentAt = await page.evaluate(() => performance.timeOrigin + performance.now());
   await page.click('[data-testid="login-form"] button[type="submit"]');
   await page.waitForURL((url) => url.pathname === "/", { timeout: 120_000 });
-  await page.waitForSelector('body[data-hydrated="true"]', { state: "attached", timeout: 120_000 });
+  // Ready: hydrated, or sent without WASM (a browser that was never sent the bundle).
+  await page.waitForFunction(() => window.__readyAt !== undefined, undefined, { timeout: 120_000, polling: 50 });
   // From sending the form to the dashboard's marker, in the pages' own clock.
   const ms = Math.round(await page.evaluate(() => performance.timeOrigin + window.__readyAt) - sentAt);
   const after = tally();
@@ -158,12 +161,16 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
       const profile = fs.mkdtempSync(path.join(os.tmpdir(), "nl-bench-"));
       const context = await chromium.launchPersistentContext(profile, launch);
       await context.addInitScript(READY_OBSERVER);
-      if (p.cookie) {
-        const [name, value] = p.cookie.split("=");
+      for (const cookie of (p.cookie ?? "").split(";").map((c) => c.trim()).filter(Boolean)) {
+        const [name, value] = cookie.split("=");
         await context.addCookies([{ name, value, url: origin }]);
       }
       if (p.signIn) {
         cold.push(await signInFlow(context, p.signIn.email, p.signIn.password));
+      } else if (p.first) {
+        // The page after a first one (read for `TYPING_MS`): what it still had to fetch.
+        await visit(context, p.first, TYPING_MS);
+        cold.push(await visit(context, p.path));
       } else {
         cold.push(await visit(context, p.path));
         warm.push(await visit(context, p.path));
@@ -171,7 +178,7 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
     }
-    for (const [label, list] of [[p.signIn ? "after" : "cold", cold], ["warm", warm]]) {
+    for (const [label, list] of [[p.signIn || p.first ? "after" : "cold", cold], ["warm", warm]]) {
       if (list.length === 0) continue;
       const m = (key) => median(list.map((v) => v[key]));
       const row = `${p.name.padEnd(21)} ${label.padEnd(5)} ${kb(m("assets"))}        ${String(m("assetFiles")).padStart(5)} ${kb(m("later"))}  ${kb(m("html"))} ${String(m("ms")).padStart(10)}`;

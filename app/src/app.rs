@@ -60,7 +60,8 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // Issue 14 (warm cache): the stylesheet's name carries its content hash when
                 // cargo-leptos built with `hash-files` (read from `hash.txt`, like the scripts').
                 <HashedStylesheet options=options.clone() id="leptos" />
-                // Issue 14 (first load): the sign-in page of a new visitor comes without WASM.
+                // Issue 14 (first load): the first page of a browser without the bundle (sign-in,
+                // dashboard) comes without WASM.
                 <PageScripts options />
                 <MetaTags />
             </head>
@@ -97,8 +98,10 @@ pub fn App() -> impl IntoView {
             <Header />
             <main id="main" class="page" tabindex="-1">
                 <Routes fallback=NotFoundPage>
-                    // In the main bundle: what a first visit needs.
-                    <Route path=path!("/") view=DashboardPage />
+                    // In the main bundle: what a first visit needs. The dashboard, like the
+                    // sign-in page, renders whole before it is sent: a browser without the bundle
+                    // gets it without WASM (`components/page_scripts.rs`).
+                    <Route path=path!("/") view=DashboardPage ssr=SsrMode::Async />
                     <Route path=path!("/setup") view=SetupPage />
                     // Rendered whole before it is sent (no streamed parts to put in place with a
                     // script): the sign-in page works without WASM, and without JavaScript.

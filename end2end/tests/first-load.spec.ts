@@ -4,9 +4,10 @@ import os from "os";
 import path from "path";
 import { ADMIN, Asset, PASSWORD, hydrated, watchAssets } from "./helpers";
 
-// Issue 14, first load: a browser without a session gets the sign-in page without WASM. The
-// form works as a plain post; the page names the bundle in prefetch hints, so the dashboard
-// after signing in takes it from the cache.
+// Issue 14, first load: a browser without a session gets the sign-in page without WASM, and a
+// browser that was never sent the bundle gets the dashboard without it. Their forms work as
+// plain posts; the pages name the bundle in prefetch hints, so the next page takes it from the
+// cache.
 
 /** The `/pkg/*.wasm` files among `assets`, by file name. */
 function wasmFiles(assets: Map<string, Asset>): (Asset & { file: string })[] {
@@ -15,7 +16,7 @@ function wasmFiles(assets: Map<string, Asset>): (Asset & { file: string })[] {
     .filter((a) => a.file.endsWith(".wasm"));
 }
 
-test("a new visitor's sign-in page loads no WASM and its prefetch serves the dashboard", async ({ playwright, baseURL }, testInfo) => {
+test("a new visitor's sign-in page and dashboard load no WASM and their prefetch serves the next page", async ({ playwright, baseURL }, testInfo) => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "nl-first-"));
   const context = await playwright.chromium.launchPersistentContext(profile, { ...testInfo.project.use.launchOptions, baseURL });
   const page = await context.newPage();
@@ -41,16 +42,33 @@ test("a new visitor's sign-in page loads no WASM and its prefetch serves the das
   // The new page keeps the e-mail typed (a small script with the page's nonce, no WASM).
   await expect(page.getByTestId("login-form").locator('input[name="email"]')).toHaveValue(ADMIN.email);
 
-  // The right one: the dashboard hydrates with the bundle the sign-in page fetched.
+  // The right one: the dashboard, also sent without WASM (this browser was never sent the
+  // bundle): nothing to download, the bell rendered by the server and opened without a script.
   assets.clear();
   await page.getByTestId("login-form").locator('input[name="email"]').fill(ADMIN.email);
   await page.getByTestId("login-form").locator('input[name="password"]').fill(PASSWORD);
   await page.getByTestId("login-form").locator('button[type="submit"]').click();
   await page.waitForURL((url) => url.pathname === "/");
+  await expect(page.locator("body")).toHaveAttribute("data-hydrated", "static");
+  await expect(page.locator('script[type="module"]')).toHaveCount(0);
+  expect(wasmFiles(assets).filter((w) => !w.fromCache), "the dashboard downloads no WASM").toEqual([]);
+  await expect(page.getByTestId("notify-panel")).toBeHidden();
+  await page.getByTestId("notifications").locator("summary").click();
+  await expect(page.getByTestId("notify-panel")).toBeVisible();
+
+  // The next page hydrates with the bundle the first pages prefetched.
+  assets.clear();
+  await page.getByTestId("user-name").click();
+  await page.waitForURL("**/account");
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
   const main = wasmFiles(assets).filter((w) => /^nodeledger\./.test(w.file));
-  expect(main, "the dashboard asks for the main bundle once").toHaveLength(1);
+  expect(main, "the account page asks for the main bundle once").toHaveLength(1);
   expect(main[0].fromCache, "and takes it from the cache").toBe(true);
+  // From now on the dashboard is the hydrating app too.
+  expect((await context.cookies()).map((c) => c.name)).toContain("nl_bundle");
+  await page.goto("/");
+  await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
+  await expect(page.getByTestId("notifications").getByRole("button")).toBeVisible();
 
   // Signed in, the sign-in page is the hydrating app again (it sends the user on).
   await page.goto("/login");
@@ -60,7 +78,7 @@ test("a new visitor's sign-in page loads no WASM and its prefetch serves the das
   fs.rmSync(profile, { recursive: true, force: true });
 });
 
-test("with JavaScript switched off, signing in still works", async ({ browser }) => {
+test("with JavaScript switched off, signing in, the dashboard and signing out still work", async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/login");
@@ -74,5 +92,12 @@ test("with JavaScript switched off, signing in still works", async ({ browser })
   await page.getByTestId("login-form").locator('button[type="submit"]').click();
   await page.waitForURL((url) => url.pathname === "/");
   expect((await context.cookies()).some((c) => c.name.endsWith("nl_session")), "a session cookie is set").toBe(true);
+  // The dashboard works too: the bell opens, and signing out ends the session.
+  await expect(page.getByTestId("dashboard-title")).toBeVisible();
+  await page.getByTestId("notifications").locator("summary").click();
+  await expect(page.getByTestId("notify-panel")).toBeVisible();
+  await page.locator(".user-menu button[type=submit]").click();
+  await page.waitForURL((url) => url.pathname === "/login");
+  await expect(page.getByTestId("login-form")).toBeVisible();
   await context.close();
 });

@@ -124,12 +124,17 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
 }
 
 /// What every page and server function finds in the Leptos context: the application state,
+/// the Leptos settings (the pages read the bundle's hashed names), whether cookies are `Secure`,
 /// the run file limit and the request's CSP nonce.
-fn leptos_context(state: &AppState, cfg: &ServeConfig) -> impl Fn() + Clone + Send + Sync + 'static {
-    let state = state.clone();
+fn leptos_context(server: &ServerState, cfg: &ServeConfig) -> impl Fn() + Clone + Send + Sync + 'static {
+    let state = server.app.clone();
+    let options = server.leptos.clone();
+    let secure = app::components::page_scripts::SecureCookies(cfg.secure_cookies());
     let run_file_limit = app::pages::runs::upload::RunFileLimit(cfg.run_file_limit());
     move || {
         provide_context(state.clone());
+        provide_context(options.clone());
+        provide_context(secure);
         provide_context(run_file_limit);
         let nonce = use_context::<http::request::Parts>().and_then(|p| p.extensions.get::<Nonce>().cloned());
         if let Some(nonce) = nonce {
@@ -161,7 +166,7 @@ fn sessions(state: &AppState, cfg: &ServeConfig) -> SessionManagerLayer<SaveAfte
 /// the not-found page), and each area's raw routes.
 fn routes(server: &ServerState, cfg: &ServeConfig) -> Router {
     let options = server.leptos.clone();
-    let context = leptos_context(&server.app, cfg);
+    let context = leptos_context(server, cfg);
     Router::<ServerState>::new()
         .route("/healthz", get(|| async { "ok" }))
         .leptos_routes_with_context(server, generate_route_list(App), context.clone(), move || {

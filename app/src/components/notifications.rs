@@ -1,7 +1,7 @@
 //! The header's notifications: a badge counting what waits for the signed-in user in the active
 //! team (the dashboard's to-do, `services::dashboard::todo`), and a list of those entries, each a
 //! link to its place. Loaded in the browser and reloaded on every navigation (one request,
-//! keyed on the path).
+//! keyed on the path); on a page sent without WASM, rendered on the server.
 
 use crate::{
     domain::dashboard::Todo,
@@ -57,7 +57,19 @@ pub fn TodoList(entries: Vec<Todo>, empty: Msg) -> impl IntoView {
     .into_any()
 }
 
-/// The bell with its count; opens the list. Closes again when the page changes.
+/// The bell with its count; opens the list of what waits. On a page that hydrates it is
+/// [`LiveBell`]; on a page sent without WASM (`components::page_scripts`) it is [`StaticBell`],
+/// which the server renders with the same count and list.
+#[component]
+pub fn Notifications() -> impl IntoView {
+    if crate::components::page_scripts::without_wasm() {
+        view! { <StaticBell /> }.into_any()
+    } else {
+        view! { <LiveBell /> }.into_any()
+    }
+}
+
+/// The bell of a hydrated page. Closes again when the page changes.
 ///
 /// Loaded in the browser only, by an effect that runs after hydration and again after every
 /// navigation: the header is itself rendered inside the session's `Suspense`, which would wait
@@ -65,7 +77,7 @@ pub fn TodoList(entries: Vec<Todo>, empty: Msg) -> impl IntoView {
 /// nothing here; the badge appears once the page is hydrated, and keeps its last count while
 /// the next one loads.
 #[component]
-pub fn Notifications() -> impl IntoView {
+fn LiveBell() -> impl IntoView {
     let location = use_location();
     let entries = RwSignal::new(None::<Vec<Todo>>);
     let open = RwSignal::new(false);
@@ -84,9 +96,7 @@ pub fn Notifications() -> impl IntoView {
         let Some(entries) = entries.get() else {
             return ().into_any();
         };
-        let n = entries.len();
-        let label = locale.fmt(Msg::NotifyBadgeLabel, &[("n", &n.to_string())]);
-        let title = label.clone();
+        let title = badge_label(locale, entries.len());
         view! {
             <div class="notifications" data-testid="notifications">
                 <button
@@ -97,18 +107,63 @@ pub fn Notifications() -> impl IntoView {
                     title=title
                     on:click=move |_| open.update(|o| *o = !*o)
                 >
-                    <span class="visually-hidden">{t(Msg::NotifyLabel)} ": " {label}</span>
-                    <span aria-hidden="true">"🔔"</span>
-                    <span class="badge" class:badge-zero=n == 0 aria-hidden="true" data-testid="notify-count">
-                        {n}
-                    </span>
+                    {bell_face(locale, entries.len())}
                 </button>
                 <div id="notify-panel" class="notify-panel" hidden=move || !open.get() data-testid="notify-panel">
-                    <TodoList entries empty=Msg::NotifyEmpty />
-                    <a href="/" class="small">{t(Msg::NotifyDashboard)}</a>
+                    {panel_body(entries)}
                 </div>
             </div>
         }
         .into_any()
+    }
+}
+
+/// The bell of a page sent without WASM (rendered whole on the server, `SsrMode::Async`): a
+/// `<details>` whose summary opens the same list without a script. Nothing when the list cannot
+/// be read, as on a hydrated page.
+#[component]
+fn StaticBell() -> impl IntoView {
+    let locale = use_locale();
+    view! {
+        <Suspense fallback=|| ()>
+            {move || Suspend::new(async move {
+                let entries = get_notifications().await.ok()?;
+                let title = badge_label(locale, entries.len());
+                Some(view! {
+                    <details class="notifications" data-testid="notifications">
+                        <summary class="link-button notify-button" title=title>
+                            {bell_face(locale, entries.len())}
+                        </summary>
+                        <div id="notify-panel" class="notify-panel" data-testid="notify-panel">
+                            {panel_body(entries)}
+                        </div>
+                    </details>
+                })
+            })}
+        </Suspense>
+    }
+}
+
+/// "n waiting", the bell's accessible name and tooltip.
+fn badge_label(locale: crate::i18n::Locale, n: usize) -> String {
+    locale.fmt(Msg::NotifyBadgeLabel, &[("n", &n.to_string())])
+}
+
+/// What the bell shows: the icon and the count (its words for screen readers).
+fn bell_face(locale: crate::i18n::Locale, n: usize) -> impl IntoView + use<> {
+    view! {
+        <span class="visually-hidden">{t(Msg::NotifyLabel)} ": " {badge_label(locale, n)}</span>
+        <span aria-hidden="true">"🔔"</span>
+        <span class="badge" class:badge-zero=n == 0 aria-hidden="true" data-testid="notify-count">
+            {n}
+        </span>
+    }
+}
+
+/// The opened bell: the list and a link to the dashboard.
+fn panel_body(entries: Vec<Todo>) -> impl IntoView {
+    view! {
+        <TodoList entries empty=Msg::NotifyEmpty />
+        <a href="/" class="small">{t(Msg::NotifyDashboard)}</a>
     }
 }

@@ -1,11 +1,22 @@
 //! Which pages load the app's WASM (issue 14, first load).
 //!
-//! Every page is rendered on the server; nearly all then load the WASM bundle and hydrate. The
-//! sign-in page for a browser that has no session yet does not: it is one form, and the form
-//! works as a plain post ([`crate::pages::login`]). Instead of the hydration scripts it names the
-//! bundle in `<link rel="prefetch">` hints, which the browser fetches at idle priority while
-//! the user types; the page after signing in then takes the bundle from the cache. So the first
-//! page of a cold visit is usable as soon as its HTML and CSS are in, on any link.
+//! Every page is rendered on the server; nearly all then load the WASM bundle and hydrate. Two
+//! first pages do not, when the browser cannot have the bundle yet:
+//! - the sign-in page for a browser without a session: one form, which works as a plain post
+//!   ([`crate::pages::login`]);
+//! - the dashboard for a browser that has not loaded this build's bundle: links, the team switch
+//!   and sign-out (plain posts), the menu (`<details>`) and the bell (rendered on the server in a
+//!   `<details>`, [`crate::components::notifications`]) all work without it.
+//!
+//! Instead of the hydration scripts such a page names the bundle in `<link rel="prefetch">`
+//! hints, which the browser fetches at idle priority while the user reads or types; the next
+//! page then takes the bundle from the cache. So the first page of a cold visit is usable as soon
+//! as its HTML and CSS are in, on any link.
+//!
+//! Whether a browser has the bundle: every page sent *with* the hydration scripts also sets the
+//! cookie [`BUNDLE_COOKIE`] to the bundle's content hash (once, when it differs), so a browser
+//! that shows it has been given this build's bundle to load and keeps it (immutable, a year).
+//! A new build has a new hash: the first dashboard after an update is sent without WASM again.
 //!
 //! The page marks itself as ready for people and for the browser tests with
 //! `<body data-hydrated>`: `"true"` once hydrated (set by the root component), `"static"` when
@@ -16,19 +27,109 @@ use leptos::prelude::*;
 /// The value of `<body data-hydrated>` on a page sent without WASM.
 pub const STATIC_MARK: &str = "static";
 
-/// Whether this request gets its page without the WASM bundle: the sign-in page, asked for
-/// without a session cookie. A browser with one (a sign-in waiting for its second step, a
-/// session that timed out) gets the hydrated page as before.
+/// The cookie that names the bundle this browser was last sent (its content hash; `dev` for an
+/// unhashed build). Not a secret and not personal: it only decides whether the dashboard is
+/// sent with or without WASM.
+pub const BUNDLE_COOKIE: &str = "nl_bundle";
+
+/// The bundle id of a build without hashed file names (a debug build, the router tests).
+#[cfg(feature = "ssr")]
+const UNHASHED_BUNDLE: &str = "dev";
+
+/// How long the browser keeps [`BUNDLE_COOKIE`]: as long as it keeps the bundle (a year).
+#[cfg(any(feature = "ssr", test))]
+const BUNDLE_COOKIE_MAX_AGE: u32 = 31_536_000;
+
+/// Whether the bundle cookie carries `Secure` (the site is served over https). The server puts
+/// it in the Leptos context.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecureCookies(pub bool);
+
+/// Whether this request gets its page without the WASM bundle: the sign-in page asked for
+/// without a session cookie, or the dashboard asked for by a browser whose bundle cookie does
+/// not name this build's bundle. A browser with a session cookie on the sign-in page (a sign-in
+/// waiting for its second step, a session that timed out) gets the hydrated page as before.
 pub fn without_wasm() -> bool {
     #[cfg(feature = "ssr")]
     {
-        use_context::<http::request::Parts>()
-            .is_some_and(|parts| parts.uri.path() == "/login" && !crate::auth::carries_session_cookie(&parts.headers))
+        use_context::<http::request::Parts>().is_some_and(|parts| {
+            let bundle = use_context::<LeptosOptions>().map(|o| bundle_id(&o));
+            sent_without_wasm(parts.uri.path(), &parts.headers, bundle.unwrap_or(UNHASHED_BUNDLE))
+        })
     }
     #[cfg(not(feature = "ssr"))]
     {
         false
     }
+}
+
+/// The rule of [`without_wasm`] for a request to `path` with `headers`, when the current
+/// bundle is `bundle`.
+#[cfg(feature = "ssr")]
+fn sent_without_wasm(path: &str, headers: &http::HeaderMap, bundle: &str) -> bool {
+    match path {
+        "/login" => !crate::auth::carries_session_cookie(headers),
+        "/" => cookie(headers, BUNDLE_COOKIE) != Some(bundle),
+        _ => false,
+    }
+}
+
+/// The value of the cookie `name` in `headers`, if the browser sent it.
+#[cfg(feature = "ssr")]
+fn cookie<'h>(headers: &'h http::HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.split_once('='))
+        .find(|(n, _)| n.trim() == name)
+        .map(|(_, value)| value.trim())
+}
+
+/// The id of the current bundle: the main WASM's content hash, or [`UNHASHED_BUNDLE`].
+#[cfg(feature = "ssr")]
+fn bundle_id(options: &LeptosOptions) -> &'static str {
+    let hashes = if options.hash_files { read_hashes(options) } else { &[] };
+    hashes
+        .iter()
+        .find(|(file, _)| file == "wasm")
+        .map_or(UNHASHED_BUNDLE, |(_, hash)| hash.as_str())
+}
+
+/// Sets [`BUNDLE_COOKIE`] on this answer when the browser's does not name the bundle the page
+/// loads (a page sent with the hydration scripts).
+fn remember_bundle(options: &LeptosOptions) {
+    #[cfg(feature = "ssr")]
+    {
+        let bundle = bundle_id(options);
+        let Some(parts) = use_context::<http::request::Parts>() else {
+            return;
+        };
+        if cookie(&parts.headers, BUNDLE_COOKIE) == Some(bundle) {
+            return;
+        }
+        let secure = use_context::<SecureCookies>().unwrap_or_default().0;
+        let value = bundle_cookie(bundle, secure);
+        if let (Some(response), Ok(value)) = (
+            use_context::<leptos_axum::ResponseOptions>(),
+            http::HeaderValue::from_str(&value),
+        ) {
+            response.append_header(http::header::SET_COOKIE, value);
+        }
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        let _ = options;
+    }
+}
+
+/// The `Set-Cookie` value for [`BUNDLE_COOKIE`]: the whole site, a year, not sent cross-site,
+/// out of reach of scripts.
+#[cfg(any(feature = "ssr", test))]
+fn bundle_cookie(bundle: &str, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{BUNDLE_COOKIE}={bundle}; Path=/; Max-Age={BUNDLE_COOKIE_MAX_AGE}; SameSite=Lax; HttpOnly{secure}")
 }
 
 /// The scripts of the page in `<head>`: Leptos' hydration scripts, or, for a page sent without
@@ -42,6 +143,7 @@ pub fn PageScripts(options: LeptosOptions) -> impl IntoView {
             .collect_view();
         links.into_any()
     } else {
+        remember_bundle(&options);
         view! { <HydrationScripts options /> }.into_any()
     }
 }
@@ -136,6 +238,56 @@ mod tests {
             bundle_paths("pkg", "nodeledger", &[], true),
             ["/pkg/nodeledger.js", "/pkg/nodeledger_bg.wasm"]
         );
+    }
+
+    #[cfg(feature = "ssr")]
+    fn headers(cookies: &[&str]) -> http::HeaderMap {
+        let mut headers = http::HeaderMap::new();
+        for c in cookies {
+            headers.append(http::header::COOKIE, http::HeaderValue::from_str(c).unwrap());
+        }
+        headers
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn the_sign_in_page_goes_without_wasm_to_a_browser_without_a_session() {
+        assert!(sent_without_wasm("/login", &headers(&[]), "h1"));
+        assert!(sent_without_wasm("/login", &headers(&["nl_bundle=h1; lang=en"]), "h1"));
+        assert!(!sent_without_wasm("/login", &headers(&["nl_session=x"]), "h1"));
+        assert!(!sent_without_wasm("/login", &headers(&["__Host-nl_session=x"]), "h1"));
+    }
+
+    #[cfg(feature = "ssr")]
+    #[test]
+    fn the_dashboard_goes_without_wasm_unless_the_browser_was_sent_this_bundle() {
+        assert!(sent_without_wasm("/", &headers(&["nl_session=x"]), "h1"));
+        assert!(
+            sent_without_wasm("/", &headers(&["nl_session=x; nl_bundle=h0"]), "h1"),
+            "an older build's"
+        );
+        assert!(
+            sent_without_wasm("/", &headers(&["nl_bundle_old=h1"]), "h1"),
+            "only the exact name"
+        );
+        assert!(!sent_without_wasm("/", &headers(&["nl_session=x; nl_bundle=h1"]), "h1"));
+        assert!(
+            !sent_without_wasm("/", &headers(&["nl_session=x", "nl_bundle = h1 "]), "h1"),
+            "any header, spaces"
+        );
+        // Every other page hydrates, whatever the cookies.
+        for path in ["/quotes", "/orders/1", "/login/", "/setup"] {
+            assert!(!sent_without_wasm(path, &headers(&[]), "h1"), "{path}");
+        }
+    }
+
+    #[test]
+    fn the_bundle_cookie_lasts_as_long_as_the_bundle_and_stays_on_this_site() {
+        assert_eq!(
+            bundle_cookie("Bi_ErVCd7rH4dm52RMlvpQ", false),
+            "nl_bundle=Bi_ErVCd7rH4dm52RMlvpQ; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly"
+        );
+        assert!(bundle_cookie("h", true).ends_with("; HttpOnly; Secure"));
     }
 
     #[test]
