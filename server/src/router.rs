@@ -112,6 +112,8 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
             crate::caller_first::refuse_strangers,
         ))
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
+        // Issue 14: the bundle cookie only on a page the browser shows.
+        .layer(from_fn(crate::assets::bundle_cookie_on_pages_only))
         // Client address for the password throttle (issue 13 item 3).
         .layer(from_fn_with_state(
             crate::client_addr::TrustedProxy(cfg.trusted_proxy_header.clone().map(Arc::new)),

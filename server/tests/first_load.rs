@@ -163,6 +163,13 @@ async fn the_dashboard_comes_without_wasm_until_the_browser_was_sent_the_bundle(
             "{cookie:?}"
         );
     }
+    // A redirect from a hydrating page loads no bundle: it does not claim the browser has it
+    // (the sign-in page sending a signed-in browser on, a guard sending a stranger to sign in).
+    for (path, cookie) in [("/login", Some(pia.as_str())), ("/quotes", None)] {
+        let hop = app.get(path, cookie, None).await;
+        assert_eq!(hop.status, StatusCode::FOUND, "{path}");
+        assert!(bundle_cookie_set(&hop).is_none(), "{path}: {:?}", hop.headers);
+    }
 }
 
 #[tokio::test]
