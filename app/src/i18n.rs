@@ -141,14 +141,7 @@ pub fn t(msg: Msg) -> &'static str {
 /// The language for this request: the cookie if set, else `Accept-Language`.
 #[cfg(feature = "ssr")]
 pub fn locale_from_headers(headers: &http::HeaderMap) -> Locale {
-    let from_cookie = headers
-        .get_all(http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|c| c.trim().split_once('='))
-        .find(|(name, _)| *name == LANG_COOKIE)
-        .and_then(|(_, value)| Locale::from_tag(value));
+    let from_cookie = crate::cookies::request_cookie(headers, LANG_COOKIE).and_then(Locale::from_tag);
     from_cookie.unwrap_or_else(|| {
         headers
             .get(http::header::ACCEPT_LANGUAGE)

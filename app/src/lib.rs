@@ -6,6 +6,7 @@
 //! - [`auth`] (server only): password hashing, the signed-in caller, permission checks.
 //! - [`pages`]: one module per page, with its server functions beside it.
 //! - [`components`]: pieces shared by pages (header, session, guards, `<Loaded>`, forms).
+//! - [`cookies`] (server only): reading the cookies a request carries.
 //! - [`views`]: the records server functions send to pages.
 //! - [`charts`] (server only): plotters SVG charts.
 //! - [`i18n`] and [`texts`]: the message catalogue, and domain values worded with it.
@@ -20,6 +21,8 @@ pub mod auth;
 #[cfg(feature = "ssr")]
 pub mod charts;
 pub mod components;
+#[cfg(feature = "ssr")]
+pub mod cookies;
 pub mod domain;
 pub mod error;
 pub mod i18n;

@@ -14,13 +14,9 @@ pub const SECURE_SESSION_COOKIE: &str = "__Host-nl_session";
 
 /// Whether a request's headers carry a session cookie (either name), alive or not.
 pub fn carries_session_cookie(headers: &http::HeaderMap) -> bool {
-    headers
-        .get_all(http::header::COOKIE)
+    [SESSION_COOKIE, SECURE_SESSION_COOKIE]
         .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|c| c.split_once('='))
-        .any(|(name, _)| [SESSION_COOKIE, SECURE_SESSION_COOKIE].contains(&name.trim()))
+        .any(|name| crate::cookies::request_cookie(headers, name).is_some())
 }
 
 pub use caller::{AppState, AuthConfig, SessionKeys, load_caller, start_session};

@@ -69,22 +69,9 @@ pub fn without_wasm() -> bool {
 fn sent_without_wasm(path: &str, headers: &http::HeaderMap, bundle: &str) -> bool {
     match path {
         "/login" => !crate::auth::carries_session_cookie(headers),
-        "/" => cookie(headers, BUNDLE_COOKIE) != Some(bundle),
+        "/" => crate::cookies::request_cookie(headers, BUNDLE_COOKIE) != Some(bundle),
         _ => false,
     }
-}
-
-/// The value of the cookie `name` in `headers`, if the browser sent it.
-#[cfg(feature = "ssr")]
-fn cookie<'h>(headers: &'h http::HeaderMap, name: &str) -> Option<&'h str> {
-    headers
-        .get_all(http::header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|c| c.split_once('='))
-        .find(|(n, _)| n.trim() == name)
-        .map(|(_, value)| value.trim())
 }
 
 /// The id of the current bundle: the main WASM's content hash, or [`UNHASHED_BUNDLE`].
@@ -106,7 +93,7 @@ fn remember_bundle(options: &LeptosOptions) {
         let Some(parts) = use_context::<http::request::Parts>() else {
             return;
         };
-        if cookie(&parts.headers, BUNDLE_COOKIE) == Some(bundle) {
+        if crate::cookies::request_cookie(&parts.headers, BUNDLE_COOKIE) == Some(bundle) {
             return;
         }
         let secure = use_context::<SecureCookies>().unwrap_or_default().0;
