@@ -151,7 +151,7 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
   // WASM+JS+CSS: bytes from the network until the page was ready; files: how many /pkg files
   // that was (each WASM chunk is compiled and linked on its own, pages/areas.rs); later: what
   // the page fetched after it was ready (the sign-in page's prefetch of the bundle).
-  console.log("page                  cache  WASM+JS+CSS KB  files  later KB  HTML KB  to ready ms");
+  console.log("page                   cache  WASM+JS+CSS KB  files  later KB  HTML KB  to ready ms");
   let failed = false;
   for (const p of pages) {
     const cold = [], warm = [];
@@ -181,7 +181,7 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
     for (const [label, list] of [[p.signIn || p.first ? "after" : "cold", cold], ["warm", warm]]) {
       if (list.length === 0) continue;
       const m = (key) => median(list.map((v) => v[key]));
-      const row = `${p.name.padEnd(21)} ${label.padEnd(5)} ${kb(m("assets"))}        ${String(m("assetFiles")).padStart(5)} ${kb(m("later"))}  ${kb(m("html"))} ${String(m("ms")).padStart(10)}`;
+      const row = `${p.name.padEnd(22)} ${label.padEnd(5)} ${kb(m("assets"))}        ${String(m("assetFiles")).padStart(5)} ${kb(m("later"))}  ${kb(m("html"))} ${String(m("ms")).padStart(10)}`;
       console.log(row);
     }
     const downloaded = warm.filter((v) => v.assets + v.later > 0);
