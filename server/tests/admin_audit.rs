@@ -36,17 +36,10 @@ async fn everything_an_admin_does() -> (TestApp, String, i64, i64) {
     let admin = app.setup_admin().await;
     let team = app.create_team(&admin, "GPU Team").await;
     let eve_id = app.create_member(&admin, "eve@example.com", team, "engineer").await;
-    let (t, u) = (team.to_string(), eve_id.to_string());
     for role in ["manager", "manager"] {
-        let set = app
-            .call(
-                "/api/admin/set_role",
-                &[("team_id", &t), ("user_id", &u), ("role", role)],
-                Some(&admin),
-            )
-            .await;
-        assert_eq!(set.status, StatusCode::OK, "{}", set.body);
+        app.set_role(&admin, team, eve_id, role).await;
     }
+    let (t, u) = (team.to_string(), eve_id.to_string());
     let eve = app.login("eve@example.com", PASSWORD).await;
     let _token = app.create_token(&eve, "ci").await;
     let token_id: i64 = sqlx::query_scalar("SELECT id FROM api_tokens")

@@ -179,18 +179,7 @@ async fn the_team_switch_and_sign_out_work_as_plain_posts_from_the_dashboard() {
     let a = app.create_team(&admin, "Alpha desk").await;
     let b = app.create_team(&admin, "Beta desk").await;
     let ann = app.create_member(&admin, "ann@example.com", a, "engineer").await;
-    let role = app
-        .call(
-            "/api/admin/set_role",
-            &[
-                ("team_id", &b.to_string()),
-                ("user_id", &ann.to_string()),
-                ("role", "manager"),
-            ],
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(role.status, StatusCode::OK, "{}", role.body);
+    app.set_role(&admin, b, ann, "manager").await;
     let cookie = app.login("ann@example.com", PASSWORD).await;
 
     let page = app.get("/", Some(&cookie), None).await;

@@ -764,18 +764,7 @@ async fn an_administrator_in_the_team_keeps_quotes_too() {
         .unwrap();
     let outside = app.call("/api/quotes/save", &[("quote_id", "")], Some(&admin)).await;
     assert!(outside.status.is_client_error(), "not in any team yet");
-    let joined = app
-        .call(
-            "/api/admin/set_role",
-            &[
-                ("team_id", &team.to_string()),
-                ("user_id", &admin_id.to_string()),
-                ("role", "manager"),
-            ],
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(joined.status, StatusCode::OK);
+    app.set_role(&admin, team, admin_id, "manager").await;
     let d = Desk {
         app,
         buyer_a: admin.clone(),

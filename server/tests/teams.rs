@@ -67,18 +67,7 @@ async fn a_user_in_two_teams_switches_the_active_team() {
     let a = app.create_team(&admin, "A").await;
     let b = app.create_team(&admin, "B").await;
     let ann = app.create_member(&admin, "ann@example.com", a, "engineer").await;
-    let set = app
-        .call(
-            "/api/admin/set_role",
-            &[
-                ("team_id", &b.to_string()),
-                ("user_id", &ann.to_string()),
-                ("role", "manager"),
-            ],
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(set.status, StatusCode::OK, "{}", set.body);
+    app.set_role(&admin, b, ann, "manager").await;
     let bad = app
         .call(
             "/api/admin/set_role",
@@ -219,18 +208,7 @@ async fn the_user_list_shows_each_users_teams_and_roles_and_who_has_none() {
     let gpu = app.create_team(&admin, "GPU Team").await;
     let infra = app.create_team(&admin, "Infra").await;
     let mia = app.create_member(&admin, "mia@example.com", gpu, "manager").await;
-    let res = app
-        .call(
-            "/api/admin/set_role",
-            &[
-                ("team_id", &infra.to_string()),
-                ("user_id", &mia.to_string()),
-                ("role", "engineer"),
-            ],
-            Some(&admin),
-        )
-        .await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    app.set_role(&admin, infra, mia, "engineer").await;
     let list = app.call("/api/admin/users", &[], Some(&admin)).await;
     assert_eq!(list.status, StatusCode::OK, "{}", list.body);
     let rows: serde_json::Value = serde_json::from_str(&list.body).unwrap();

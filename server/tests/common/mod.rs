@@ -311,6 +311,20 @@ impl TestApp {
         res.body.trim().parse().expect("user id")
     }
 
+    /// Gives a user a role in a team as the administrator (adds them to it when they are not
+    /// in it yet).
+    pub async fn set_role(&self, admin: &str, team_id: i64, user_id: i64, role: &str) {
+        let (team, user) = (team_id.to_string(), user_id.to_string());
+        let res = self
+            .call(
+                "/api/admin/set_role",
+                &[("team_id", &team), ("user_id", &user), ("role", role)],
+                Some(admin),
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    }
+
     /// Signs in; returns the session cookie.
     pub async fn login(&self, email: &str, password: &str) -> String {
         let res = self
