@@ -2,8 +2,8 @@ import { expect, Locator, Page, test } from "@playwright/test";
 import { hydrated, open, signIn, watchConsole } from "./helpers";
 import { createTeam } from "./api";
 
-// Issue 14, code splitting: the dashboard loads only the main bundle; each area's pages come in
-// one chunk (pages/areas.rs), fetched the first time the area is shown and never again.
+// Issue 14, code splitting: the hydrating dashboard loads only the main bundle; each area's pages
+// come in one chunk (pages/areas.rs), fetched the first time the area is shown and never again.
 
 test.describe.configure({ mode: "serial" });
 
@@ -41,12 +41,17 @@ test("the dashboard loads only the main bundle and each area's chunk is fetched 
   test.setTimeout(120_000);
   await createTeam(page, "Split Desk", [[MEMBER, "procurement"]]);
   await signIn(page, MEMBER);
+  // A browser that has been sent the bundle (a page that hydrates sets the `nl_bundle` cookie):
+  // its dashboard hydrates. A browser that never was gets it without WASM (first-load.spec.ts).
+  await open(page, "/account");
+  await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
 
   // A first load of the dashboard: the main bundle and nothing else.
   const wasm = watchWasm(page);
   const errors = watchConsole(page);
   await open(page, "/");
   await expect(page.getByTestId("dashboard-counts")).toBeVisible();
+  await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
   expect(wasm).toHaveLength(1);
   expect(wasm[0]).toMatch(MAIN);
 
