@@ -1,5 +1,10 @@
 //! The cookies a request carries (server only): one reading of the `Cookie` headers for the
-//! session, language and bundle cookies.
+//! session, language and bundle cookies, and whether the site's own cookies are `Secure`.
+
+/// Whether the language and bundle cookies carry `Secure` (the site is served over https). The
+/// server puts it in the Leptos context and hands it to its own routes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecureCookies(pub bool);
 
 /// The value of the cookie `name` in a request's `headers` (trimmed), if the browser sent it;
 /// the first one when it sent several. Only the exact name: `nl_bundle_x` is not `nl_bundle`.

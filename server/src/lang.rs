@@ -2,7 +2,10 @@
 //! page the user was on. A plain form post, so it works before the page is interactive.
 
 use crate::state::ServerState;
-use app::i18n::{LANG_COOKIE, Locale};
+use app::{
+    cookies::SecureCookies,
+    i18n::{LANG_COOKIE, Locale},
+};
 use axum::{
     Form, Router,
     extract::State,
@@ -32,15 +35,11 @@ pub fn router() -> Router<ServerState> {
     Router::new().route("/lang", post(set_language))
 }
 
-/// Settings of the language cookie.
-#[derive(Clone, Copy, Debug)]
-pub struct LangCookie {
-    /// Add `Secure` (site served over https).
-    pub secure: bool,
-}
-
 /// Sets the language cookie and redirects (303) back.
-pub async fn set_language(State(cookie): State<LangCookie>, Form(form): Form<LanguageForm>) -> Response {
+pub async fn set_language(
+    State(SecureCookies(secure)): State<SecureCookies>,
+    Form(form): Form<LanguageForm>,
+) -> Response {
     let Some(locale) = Locale::from_tag(&form.lang) else {
         return (StatusCode::UNPROCESSABLE_ENTITY, "unknown language / 未知语言").into_response();
     };
@@ -49,7 +48,7 @@ pub async fn set_language(State(cookie): State<LangCookie>, Form(form): Form<Lan
     } else {
         "/"
     };
-    let secure = if cookie.secure { "; Secure" } else { "" };
+    let secure = if secure { "; Secure" } else { "" };
     let value = format!(
         "{LANG_COOKIE}={}; Path=/; Max-Age=31536000; SameSite=Lax{secure}",
         locale.tag()

@@ -12,14 +12,13 @@
 
 use crate::{
     config::ServeConfig,
-    lang::LangCookie,
     runs::RunLimits,
     security::{self, BodyLimits, SiteOrigin},
     state::ServerState,
     timeouts,
 };
 use app::store::sessions::{SaveAfterResponse, SqliteSessionStore, TOUCH_EVERY_SECS, TOUCHED_AT_KEY};
-use app::{App, auth::AppState, shell};
+use app::{App, auth::AppState, cookies::SecureCookies, shell};
 use axum::{
     Router,
     extract::{DefaultBodyLimit, Request, State},
@@ -97,9 +96,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
             file_bytes: cfg.run_file_limit(),
             staging_dir: cfg.upload_staging_dir(),
         },
-        lang: LangCookie {
-            secure: cfg.secure_cookies(),
-        },
+        cookies: SecureCookies(cfg.secure_cookies()),
         app: state,
     };
     // Each `.layer` wraps what is above it: read from the bottom (and `guarded`) up for the
@@ -131,7 +128,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
 fn leptos_context(server: &ServerState, cfg: &ServeConfig) -> impl Fn() + Clone + Send + Sync + 'static {
     let state = server.app.clone();
     let options = server.leptos.clone();
-    let secure = app::components::page_scripts::SecureCookies(cfg.secure_cookies());
+    let secure = server.cookies;
     let run_file_limit = app::pages::runs::upload::RunFileLimit(cfg.run_file_limit());
     move || {
         provide_context(state.clone());

@@ -1,13 +1,13 @@
 //! The one state every route of the server shares. Each handler asks only for the part it
 //! needs (`State<store::Db>`, `State<RunLimits>`, …); [`FromRef`] hands it out.
 
-use crate::{lang::LangCookie, runs::RunLimits};
-use app::{auth::AppState, store};
+use crate::runs::RunLimits;
+use app::{auth::AppState, cookies::SecureCookies, store};
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 
 /// What the router is built with: the application's state (pool, sessions, timeouts), the
-/// Leptos settings, the run upload limits and the language cookie's settings.
+/// Leptos settings, the run upload limits and whether the site's cookies are `Secure`.
 #[derive(Clone, Debug)]
 pub struct ServerState {
     /// The pool, the session store and the session timeouts (pages get it as context too).
@@ -16,8 +16,8 @@ pub struct ServerState {
     pub leptos: LeptosOptions,
     /// The largest run file the browser and the API may upload.
     pub runs: RunLimits,
-    /// Whether the language cookie is marked `Secure`.
-    pub lang: LangCookie,
+    /// Whether the site's own cookies (language, bundle) are marked `Secure`.
+    pub cookies: SecureCookies,
 }
 
 impl FromRef<ServerState> for AppState {
@@ -44,8 +44,8 @@ impl FromRef<ServerState> for RunLimits {
     }
 }
 
-impl FromRef<ServerState> for LangCookie {
+impl FromRef<ServerState> for SecureCookies {
     fn from_ref(state: &ServerState) -> Self {
-        state.lang
+        state.cookies
     }
 }

@@ -40,11 +40,6 @@ const UNHASHED_BUNDLE: &str = "dev";
 #[cfg(any(feature = "ssr", test))]
 const BUNDLE_COOKIE_MAX_AGE: u32 = 31_536_000;
 
-/// Whether the bundle cookie carries `Secure` (the site is served over https). The server puts
-/// it in the Leptos context.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SecureCookies(pub bool);
-
 /// Whether this request gets its page without the WASM bundle: the sign-in page asked for
 /// without a session cookie, or the dashboard asked for by a browser whose bundle cookie does
 /// not name this build's bundle. A browser with a session cookie on the sign-in page (a sign-in
@@ -96,7 +91,7 @@ fn remember_bundle(options: &LeptosOptions) {
         if crate::cookies::request_cookie(&parts.headers, BUNDLE_COOKIE) == Some(bundle) {
             return;
         }
-        let secure = use_context::<SecureCookies>().unwrap_or_default().0;
+        let secure = use_context::<crate::cookies::SecureCookies>().unwrap_or_default().0;
         let value = bundle_cookie(bundle, secure);
         if let (Some(response), Ok(value)) = (
             use_context::<leptos_axum::ResponseOptions>(),
