@@ -60,6 +60,10 @@ pub enum AppError {
     /// The same files were already saved as this run.
     #[error("already uploaded as run {0}")]
     DuplicateRun(i64),
+    /// Some of the files belong to this run, which cannot take the others
+    /// (`services::run_placement`).
+    #[error("part of run {0}")]
+    PartOfRun(i64),
     /// Something failed on the server; details are in the server log.
     #[error("internal error")]
     Internal,
@@ -75,7 +79,7 @@ impl AppError {
             AppError::Unauthenticated | AppError::BadCredentials => 401,
             AppError::Forbidden | AppError::Refused(_) => 403,
             AppError::NotFound => 404,
-            AppError::Conflict(_) | AppError::DuplicateRun(_) => 409,
+            AppError::Conflict(_) | AppError::DuplicateRun(_) | AppError::PartOfRun(_) => 409,
             AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
             AppError::WeakPassword { .. } => 422,
             AppError::Throttled(_) => 429,
@@ -101,6 +105,7 @@ impl AppError {
                 Msg::from_key(&format!("run_error.{code}")).unwrap_or(Msg::RunErrorUnreadable)
             }
             AppError::DuplicateRun(_) => Msg::RunsDuplicate,
+            AppError::PartOfRun(_) => Msg::RunsPartOfRun,
             AppError::Internal => Msg::ErrorInternal,
             AppError::Transport(_) => Msg::ErrorTransport,
         }
@@ -115,6 +120,7 @@ impl AppError {
                 locale.fmt(self.message(), &args)
             }
             AppError::DuplicateRun(id) => locale.fmt(Msg::RunsDuplicate, &[("id", &id.to_string())]),
+            AppError::PartOfRun(id) => locale.fmt(Msg::RunsPartOfRun, &[("id", &id.to_string())]),
             AppError::WeakPassword { reason, suggestions } => std::iter::once(reason)
                 .chain(suggestions)
                 .map(|m| locale.t(*m))

@@ -127,6 +127,9 @@ pub struct RunSummary {
     pub gpu_name: Option<String>,
     /// GPUs seen per node.
     pub gpu_count: Option<i64>,
+    /// GPUs the run used (named, or those that worked), when the telemetry tells.
+    #[serde(default)]
+    pub gpus_used: Option<i64>,
     /// The run has a telemetry series (so a telemetry chart).
     pub has_telemetry: bool,
     /// Primary throughput figure (steady state where telemetry allowed it).
@@ -240,4 +243,18 @@ pub struct RunRequest {
     /// Nodes used (1 when not given).
     pub nodes: Option<i64>,
     pub note: String,
+    /// When the run started, on the telemetry's clock (`YYYY-MM-DDTHH:MM[:SS]`), for a result
+    /// that records no time of its own (MLPerf's summary, a script's figures).
+    #[serde(default)]
+    pub started_at: Option<String>,
+    /// The server reserves memory up front (vLLM, SGLang, TensorRT-LLM): the memory seen is
+    /// not the workload's need.
+    #[serde(default)]
+    pub reserves_memory: bool,
+    /// The GPUs (nvidia-smi indices) the run used, when the engineer names them.
+    #[serde(default)]
+    pub gpus: Vec<u32>,
+    /// The run stands for the workload although its model or precision differs.
+    #[serde(default)]
+    pub stands_for_workload: bool,
 }

@@ -50,6 +50,7 @@ fn workload(name: &str) -> Workload {
         data_gb: Decimal::from(120),
         checkpoint_gb: Decimal::from(60),
         headroom_pct: Decimal::from(20),
+        gpu_use: app::domain::runs::GpuUse::OneJob,
     }
 }
 

@@ -34,6 +34,7 @@ fn draft(i: usize) -> QuoteDraft {
             billing_increment: BillingIncrement::Minute,
             minimum_billable_hours: Decimal::ONE,
             monthly_price: i.is_multiple_of(3).then(|| Decimal::from(9000 + i as i64 % 5000)),
+            monthly_basis: None,
             commitment_months: i.is_multiple_of(3).then_some(1),
             stopped_bills_compute: i.is_multiple_of(2),
             disk_price_gb_month: Decimal::new(35, 2),
@@ -46,6 +47,7 @@ fn draft(i: usize) -> QuoteDraft {
                 label: "setup".into(),
                 amount: Decimal::from(500),
             }],
+            not_stated: Vec::new(),
         },
         auto_renewal: None,
         early_release: String::new(),
@@ -90,6 +92,7 @@ async fn main() {
         data_gb: Decimal::from(200),
         checkpoint_gb: Decimal::from(60),
         headroom_pct: Decimal::from(20),
+        gpu_use: app::domain::runs::GpuUse::OneJob,
     }
     .to_tco();
     let assumptions = Assumptions {

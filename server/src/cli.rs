@@ -94,6 +94,16 @@ enum BenchCommand {
         /// Its format.
         #[arg(long, value_enum, default_value_t = crate::tools_cli::RunFormat::Auto)]
         format: crate::tools_cli::RunFormat,
+        /// nvidia-smi telemetry of the same run, merged with the result as an upload is.
+        #[arg(long)]
+        telemetry: Option<std::path::PathBuf>,
+        /// The server reserved memory at start (vLLM, SGLang, TensorRT-LLM): judge the
+        /// headroom on the workload's need, not on the memory seen.
+        #[arg(long)]
+        reserves_memory: bool,
+        /// The GPUs the run used, as nvidia-smi numbers them (`0,1`); default: those that worked.
+        #[arg(long, value_delimiter = ',')]
+        gpus: Vec<u32>,
     },
 }
 
@@ -153,8 +163,25 @@ pub async fn run() -> ExitCode {
             role,
             team,
         })) => add_user(&cli.db, email, name, role, team).await,
-        Some(Command::Bench(BenchCommand::Parse { file, format })) => {
-            return print_or_fail(crate::tools_cli::bench_parse(&file, format));
+        Some(Command::Bench(BenchCommand::Parse {
+            file,
+            format,
+            telemetry,
+            reserves_memory,
+            gpus,
+        })) => {
+            let args = crate::tools_cli::BenchParse {
+                file,
+                format,
+                telemetry,
+                reserves_memory,
+                gpus,
+            };
+            let parsed = crate::tools_cli::bench_parse(&args).map(|p| {
+                eprint!("{}", p.summary);
+                p.json
+            });
+            return print_or_fail(parsed);
         }
         Some(Command::Tco { scenario }) => return tco(&scenario),
         Some(Command::Audit(command)) => return crate::audit_cli::run(&cli.db.path, command).await,

@@ -90,8 +90,9 @@ pub fn comparison_csv(c: &Computed) -> String {
             .as_ref()
             .and_then(|w| w.total_work.as_ref())
             .map(|w| w.amount);
-        let (unit_base, gpu_hour_base) =
-            tco::prices_in_base(&costed.ranked, c.base, work, costed.draft.spec.gpus_per_node);
+        let (_, gpu_hour_base) = tco::prices_in_base(&costed.ranked, c.base, work, costed.draft.spec.gpus_per_node);
+        // One scale for every row (`per_units`), as on the page.
+        let (unit_own, unit_base) = tco::unit_costs(costed, c.base, work, c.unit_scale);
         let head = [
             row.rank.to_string(),
             row.quote_id.to_string(),
@@ -107,8 +108,8 @@ pub fn comparison_csv(c: &Computed) -> String {
             e.billable_h.normalize().to_string(),
             e.rental_h.normalize().to_string(),
             e.time_to_finish_h.normalize().to_string(),
-            per.map(|p| price(p.amount, cur)).unwrap_or_default(),
-            per.map(|p| p.per.to_string()).unwrap_or_default(),
+            unit_own.map(|p| price(p, cur)).unwrap_or_default(),
+            per.map(|_| c.unit_scale.to_string()).unwrap_or_default(),
             per.map(|p| csv_cell::field(&p.unit)).unwrap_or_default(),
             e.effective_gpu_hour_price.map(|p| price(p, cur)).unwrap_or_default(),
             money(e.idle_cost, cur),
@@ -117,7 +118,7 @@ pub fn comparison_csv(c: &Computed) -> String {
         ]
         .join(",");
         let tail = [
-            if row.estimated { "estimated" } else { "measured" }.to_string(),
+            group_name(row).to_string(),
             unit_base.map(|p| price(p, c.base)).unwrap_or_default(),
             gpu_hour_base.map(|p| price(p, c.base)).unwrap_or_default(),
             rate.map(|r| format!("{}/{}", r.from.code(), r.to.code()))
@@ -378,4 +379,14 @@ pub async fn nodes_chart(
         time: locale.t(Msg::TcoLTime).to_string(),
     };
     svg(cost_and_time_vs_nodes_svg(&labels, &points))
+}
+
+/// The ranking group of a row as the CSV names it: `measured`, `stated` (a throughput typed by
+/// hand, not measured) or `estimated` (the workload's stated run length).
+fn group_name(row: &app::views::tco::CostRow) -> &'static str {
+    match (row.estimated, row.stated) {
+        (true, _) => "estimated",
+        (false, true) => "stated",
+        (false, false) => "measured",
+    }
 }

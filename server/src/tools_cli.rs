@@ -3,7 +3,11 @@
 
 use app::domain::{runs, tco};
 use clap::ValueEnum;
-use std::{fs::File, io::BufReader, path::Path};
+use std::{
+    fs::File,
+    io::BufReader,
+    path::{Path, PathBuf},
+};
 
 /// Largest input file read whole (telemetry in `nvidia_smi` format is streamed instead).
 const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
@@ -40,15 +44,37 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Parses a benchmark result or telemetry file, judges it on its own (duration, warm-up,
-/// throttling, MLPerf validity; no quote, the default 20 % headroom) and returns the canonical
-/// run as JSON with its `verdict` and `warmup_s` (`null` when the file cannot tell).
-pub fn bench_parse(path: &Path, format: RunFormat) -> Result<String, String> {
+/// What `bench parse` is asked to read and what the engineer says of the run.
+#[derive(Clone, Debug)]
+pub struct BenchParse {
+    /// The result (or telemetry) file.
+    pub file: PathBuf,
+    /// Its format.
+    pub format: RunFormat,
+    /// An nvidia-smi telemetry file of the same run, merged as an upload merges it.
+    pub telemetry: Option<PathBuf>,
+    /// The server reserved memory up front.
+    pub reserves_memory: bool,
+    /// The GPUs (nvidia-smi indices) the run used.
+    pub gpus: Vec<u32>,
+}
+
+/// What `bench parse` prints: the judged canonical run as JSON (standard output) and a summary
+/// a person reads (standard error): the verdict, the GPUs used, whether memory is reserved.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// Canonical JSON.
+    pub json: String,
+    /// Summary lines.
+    pub summary: String,
+}
+
+fn parse_file(path: &Path, format: RunFormat) -> Result<runs::CanonicalRun, String> {
     let fail = |e: runs::ParseError| format!("{}: {e}", path.display());
-    let run = match format {
+    match format {
         RunFormat::NvidiaSmi => {
             let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            runs::parse_nvidia_smi(BufReader::new(file)).map_err(fail)?
+            runs::parse_nvidia_smi(BufReader::new(file)).map_err(fail)
         }
         other => {
             let format = match other {
@@ -59,15 +85,79 @@ pub fn bench_parse(path: &Path, format: RunFormat) -> Result<String, String> {
                 RunFormat::Mlperf => Some(runs::Format::Mlperf),
                 RunFormat::Auto | RunFormat::NvidiaSmi => None,
             };
-            runs::parse(&read(path)?, format).map_err(fail)?
+            runs::parse(&read(path)?, format).map_err(fail)
         }
-    };
+    }
+}
+
+/// Parses a benchmark result or telemetry file (with its telemetry, when given), judges it on
+/// its own (duration, warm-up, throttling, the GPUs used, a reservation, MLPerf validity; no
+/// quote, the default 20 % headroom) and returns the canonical run as JSON with its `verdict`
+/// and `warmup_s` (`null` when the file cannot tell), and a summary for people.
+pub fn bench_parse(args: &BenchParse) -> Result<Parsed, String> {
+    let mut run = parse_file(&args.file, args.format)?;
+    if let Some(path) = &args.telemetry {
+        run = runs::merge(run, parse_file(path, RunFormat::NvidiaSmi)?);
+    }
+    if args.reserves_memory {
+        run.vram_reserved = Some(true);
+    }
+    if !args.gpus.is_empty() {
+        run.gpus_named.clone_from(&args.gpus);
+    }
     let run = runs::assess(run, &runs::VerdictContext::default());
+    let summary = summary(&run);
     let mut value = serde_json::to_value(&run).map_err(|e| e.to_string())?;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("warmup_s").or_insert(serde_json::Value::Null);
     }
-    serde_json::to_string_pretty(&value).map_err(|e| e.to_string())
+    let json = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+    Ok(Parsed { json, summary })
+}
+
+/// The verdict, the GPUs used and the memory reading, in English, one per line, then each reason.
+fn summary(run: &runs::CanonicalRun) -> String {
+    use app::{i18n::Locale, texts::runs::reason_text};
+    let list = |g: &[u32]| g.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    let verdict = run.verdict.as_ref();
+    let status = verdict.map_or("not judged", |v| match v.status {
+        runs::RunStatus::Valid => "valid",
+        runs::RunStatus::Warn => "warn",
+        runs::RunStatus::Invalid => "invalid",
+    });
+    let reasons = verdict.map(|v| v.reasons.as_slice()).unwrap_or_default();
+    let idle: Vec<u32> = reasons
+        .iter()
+        .find_map(|r| match &r.reason {
+            runs::Reason::GpusUsed { idle, .. } => Some(idle.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let gpus = match (run.gpus_used.is_empty(), idle.is_empty()) {
+        (true, _) => "not in the file".to_string(),
+        (false, true) => list(&run.gpus_used),
+        (false, false) => format!("{} (idle, left out: {})", list(&run.gpus_used), list(&idle)),
+    };
+    let reserved = reasons.iter().find_map(|r| match &r.reason {
+        runs::Reason::VramReserved { source, .. } => Some(match source {
+            runs::ReserveSource::Stated => "reserved by the server (stated)",
+            runs::ReserveSource::Telemetry => "reserved by the server (seen in the telemetry)",
+        }),
+        _ => None,
+    });
+    let mut out = format!(
+        "verdict: {status}\nGPUs used: {gpus}\nmemory: {}\n",
+        reserved.unwrap_or("as used by the workload (no reservation)")
+    );
+    for r in reasons {
+        let severity = match r.severity {
+            runs::Severity::Info => "info",
+            runs::Severity::Warn => "warn",
+            runs::Severity::Invalid => "invalid",
+        };
+        out.push_str(&format!("  {severity}: {}\n", reason_text(Locale::En, &r.reason)));
+    }
+    out
 }
 
 /// What a cost file holds: a bare scenario, or the cost page's export (`GET /tco/export.json`,

@@ -129,3 +129,37 @@ fn runs_rejudge_reports_what_it_did_and_never_creates_a_database() {
         "re-judged 0 runs; 0 changed status\n"
     );
 }
+
+/// A default `vllm bench serve` result with nvidia-smi telemetry of its whole 8-GPU node, GPU 0
+/// serving (the same files as the router test `real_uploads`): the summary on standard error
+/// names the GPUs used, the reservation and the verdict.
+#[test]
+fn with_its_telemetry_it_says_the_gpus_used_and_that_memory_is_reserved() {
+    let dir = std::env::temp_dir().join(format!("nl-bench-parse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let result = dir.join("vllm.json");
+    std::fs::write(&result, crate::common::vllm_result(1205.0)).unwrap();
+    let smi = dir.join("smi.csv");
+    std::fs::write(&smi, crate::common::h100_node_telemetry(8)).unwrap();
+    let out = Command::new(bin())
+        .args(["bench", "parse"])
+        .arg(&result)
+        .arg("--telemetry")
+        .arg(&smi)
+        .env("NODELEDGER_LOG", "error")
+        .output()
+        .expect("run nodeledger");
+    let _ = std::fs::remove_dir_all(&dir);
+    let summary = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{summary}");
+    assert!(summary.starts_with("verdict: valid\n"), "{summary}");
+    assert!(
+        summary.contains("GPUs used: 0 (idle, left out: 1, 2, 3, 4, 5, 6, 7)"),
+        "{summary}"
+    );
+    assert!(summary.contains("memory: reserved by the server (stated)"), "{summary}");
+    let run: Value = serde_json::from_slice(&out.stdout).expect("JSON on standard output");
+    assert_eq!(run["gpus_used"], serde_json::json!([0]));
+    assert_eq!(run["vram_reserved"], true);
+    assert_eq!(run["verdict"]["status"], "valid");
+}

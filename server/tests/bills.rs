@@ -552,3 +552,28 @@ fn peak_rss_kb() -> String {
             |l| l.split_whitespace().nth(1).unwrap_or("?").to_string(),
         )
 }
+
+/// A bill as Excel's "CSV UTF-8" or a cloud console's export writes it: a UTF-8 byte-order mark
+/// and CRLF line breaks (RFC 4180 §2). Before, every line came out one too low, the first as
+/// line 1, and saving failed on the `line >= 2` check with a 500.
+#[tokio::test]
+async fn a_crlf_bill_with_a_byte_order_mark_imports_with_the_files_line_numbers() {
+    let d = desk().await;
+    let crlf = format!("\u{feff}{}", d.bill().replace('\n', "\r\n"));
+    let preview = d.import("dec-excel.csv", &crlf, false).await;
+    assert_eq!(preview["file_error"], Value::Null, "{preview}");
+    let lines: Vec<u64> = preview["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [2, 3, 4], "{preview}");
+    let saved = d.import("dec-excel.csv", &crlf, true).await;
+    assert!(saved["saved"].as_i64().is_some(), "{saved}");
+    let stored: Vec<i64> = sqlx::query_scalar("SELECT line FROM bill_lines ORDER BY line")
+        .fetch_all(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(stored, [2, 3, 4]);
+}

@@ -24,6 +24,7 @@ mod page_weight;
 mod probe;
 mod quotes;
 mod raw_access;
+mod real_uploads;
 mod rentals;
 mod run_limits;
 mod runs;

@@ -693,7 +693,8 @@ async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_throug
 
     // Before submission the order shows the comparison as the cost page computes it.
     let live = d.view(order, &d.pam).await;
-    assert_eq!(live["tco_query"], query.as_str());
+    // The chosen quote is costed at the revision the order pinned (`rev_`), added to the link.
+    assert_eq!(live["tco_query"], format!("{query}&rev_{q1}=1").as_str());
     assert_eq!(
         (live["comparison_custom"].as_bool(), live["tco_frozen"].as_bool()),
         (Some(true), Some(false))
@@ -748,7 +749,7 @@ async fn the_order_freezes_the_comparison_procurement_chose_and_it_reruns_throug
         .await
         .unwrap();
     let content = json(&content);
-    assert_eq!(content["frozen"]["query"], query.as_str());
+    assert_eq!(content["frozen"]["query"], format!("{query}&rev_{q1}=1").as_str());
     let pinned: Vec<(i64, i64)> = content["frozen"]["quotes"]
         .as_array()
         .unwrap()
@@ -1127,4 +1128,121 @@ async fn a_problem_found_goes_to_sign_off_explained_and_acknowledged_and_the_man
     );
     assert_eq!(view["problems_acknowledged"], Value::Null);
     assert_eq!(submit("").await.status, StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
+async fn an_order_is_priced_and_frozen_at_the_revision_it_pinned_when_a_newer_one_exists() {
+    let d = desk().await;
+    let q = d.quote;
+    let kept = d.new_order("Kept at revision 1", q, &[q], &[d.run], "").await;
+    let moved = d.new_order("Re-pinned", q, &[q], &[d.run], "").await;
+    d.answer_all(kept, OrderKind::Batch, false).await;
+    // Revision 2 of the quote: another price and another CUDA.
+    save_quote(
+        &d,
+        Some(q),
+        &[("price.on_demand_hourly", "9.00"), ("spec.cuda", "12.4")],
+    )
+    .await;
+
+    // The order page says which revision the order is priced at, and offers to re-pin.
+    let view = d.view(kept, &d.pam).await;
+    assert_eq!(view["newer_quote_revision"], json!([1, 2]), "{view}");
+    let row = view["tco"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["quote_id"] == q)
+        .cloned();
+    let row = row.unwrap_or_else(|| panic!("{view}"));
+    assert_eq!(row["revision"], 1, "costed at the pinned revision: {row}");
+    let page = d.app.get(&format!("/orders/{kept}"), Some(&d.pam), None).await;
+    assert!(
+        page.body
+            .contains("Revision 2 of this quote exists; this order is priced at revision 1.")
+            && page.body.contains("Re-pin to revision 2"),
+        "{}",
+        page.body
+    );
+    let zh = d.app.get(&format!("/orders/{kept}"), Some(&d.pam), Some("zh-CN")).await;
+    assert!(
+        zh.body.contains("该报价已有第 2 版；本订单按第 1 版计价。"),
+        "{}",
+        zh.body
+    );
+
+    // Submitted as it is: the pinned revision's price and spec are frozen, and the event says a
+    // newer revision existed.
+    let o = kept.to_string();
+    let res = d
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let content: String = sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ? AND revision = 1")
+        .bind(kept)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let frozen = json(&content)["frozen"].clone();
+    assert_eq!(frozen["quotes"], json!([{ "quote_id": q, "revision": 1 }]), "{frozen}");
+    let sheet = &frozen["scenario"]["quotes"][0]["price_sheet"];
+    assert_eq!(
+        sheet["on_demand_hourly"], "4.00",
+        "revision 1's price, not 9.00: {sheet}"
+    );
+    let event: String = sqlx::query_scalar(
+        "SELECT data FROM audit_events WHERE order_id = ? AND action = 'submit' ORDER BY seq DESC LIMIT 1",
+    )
+    .bind(kept)
+    .fetch_one(&d.app.db)
+    .await
+    .unwrap();
+    let event = json(&event);
+    assert_eq!(
+        (event["quote_revision"].as_i64(), event["newer_quote_revision"].as_i64()),
+        (Some(1), Some(2))
+    );
+    let review = d.view(kept, &d.max).await;
+    assert_eq!(review["tco"][0]["revision"], 1);
+
+    // The rental and the bill follow the frozen revision: 4.00 a node-hour.
+    let pinned = app::services::rentals::Pinned::of_content(&content)
+        .unwrap()
+        .expect("pinned");
+    assert_eq!(pinned.prices.node_hourly, rust_decimal::Decimal::new(400, 2));
+    let estimate = app::services::bills::estimate::of_content(&content).expect("estimate");
+    let compute = estimate
+        .planned
+        .iter()
+        .find(|p| p.component == app::domain::bills::Component::Compute)
+        .expect("compute");
+    assert_eq!(compute.unit_price, Some(rust_decimal::Decimal::new(400, 2)));
+
+    // Re-pinning the other draft prices it at revision 2 and starts a new checklist round for
+    // the quote; the notice is gone.
+    let m = moved.to_string();
+    assert_eq!(
+        d.app
+            .call("/api/orders/repin", &[("order_id", &m)], Some(&d.eve))
+            .await
+            .status,
+        StatusCode::FORBIDDEN,
+        "procurement re-pins"
+    );
+    let res = d.app.call("/api/orders/repin", &[("order_id", &m)], Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let view = d.view(moved, &d.pam).await;
+    assert_eq!(view["newer_quote_revision"], Value::Null, "{view}");
+    let row = view["tco"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["quote_id"] == q)
+        .cloned();
+    assert_eq!(row.map(|r| r["revision"].clone()), Some(json!(2)));
+    // A submitted order cannot be re-pinned: it is no draft.
+    let res = d.app.call("/api/orders/repin", &[("order_id", &o)], Some(&d.pam)).await;
+    assert_ne!(res.status, StatusCode::OK, "{}", res.body);
 }

@@ -949,12 +949,17 @@ async fn a_quote_saved_without_stating_rdma_shows_not_stated_and_does_not_fail_a
             .collect();
         assert!(fails.is_empty(), "quote {i}: {fails:?}");
     }
-    assert_eq!(
-        c["questions"][0],
-        json!(["Ask the vendor: does the node support RDMA?"]),
-        "{c}"
-    );
-    assert_eq!(c["questions"][2], json!([]), "{c}");
+    // Disk, snapshot and traffic prices were left blank: not stated, so questions as well.
+    let prices = [
+        "Ask the vendor: what does disk cost per GB and month?",
+        "Ask the vendor: what do snapshots cost per GB and month?",
+        "Ask the vendor: what does outbound traffic cost per GB?",
+        "Ask the vendor: what does inbound traffic cost per GB?",
+    ];
+    let mut first = vec!["Ask the vendor: does the node support RDMA?"];
+    first.extend(prices);
+    assert_eq!(c["questions"][0], json!(first), "{c}");
+    assert_eq!(c["questions"][2], json!(prices), "{c}");
 
     // Editing the quote keeps "not stated": the form starts empty, the new revision stores null.
     let form = json(

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
 const SMI: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_multi_gpu.csv");
+const SMI_OTHER: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_units_event.csv");
 const MLPERF_VALID: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_offline_valid.txt");
 const MLPERF_INVALID: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_server_invalid.txt");
 
@@ -500,6 +501,8 @@ async fn the_browser_uploads_previews_and_saves() {
     let preview = d.app.call_json("/api/runs/preview", &request, Some(&d.eve)).await;
     assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
     let preview = json(&preview.body);
+    assert_eq!(preview["adds_to"], Value::Null, "a new run");
+    let preview = &preview["run"];
     assert_eq!(preview["source_format"], "vllm");
     assert_eq!(preview["node"]["gpu_count"], 4, "node facts come from the telemetry");
     assert!(preview["verdict"]["status"].is_string());
@@ -870,5 +873,135 @@ async fn rejudging_applies_todays_rules_to_stored_runs() {
         (again.runs, again.changed.len()),
         (1, 0),
         "judging again changes nothing"
+    );
+}
+
+/// A run can get its telemetry later: the result uploaded alone makes run A; the same result
+/// with its nvidia-smi CSV adds the telemetry to A, judged again (one execution stays one run);
+/// the same set of files again is a duplicate of A; other telemetry for A is refused naming it.
+#[tokio::test]
+async fn a_run_gains_its_telemetry_later_and_a_duplicate_is_the_same_set_of_files() {
+    let d = desk().await;
+    let token = d.token(&d.eve, "ci").await;
+    let label: &[u8] = b"Acme H100 x4 trial";
+    let post = |parts: Vec<(&'static str, Option<&'static str>, &'static [u8])>| {
+        let (app, token) = (&d.app, token.clone());
+        async move {
+            let mut parts = parts;
+            parts.push(("node_label", None, label));
+            app.multipart("/api/v1/runs", &parts, None, Some(&token)).await
+        }
+    };
+    let alone = post(vec![("result", Some("vllm.json"), VLLM)]).await;
+    assert_eq!(alone.status, StatusCode::CREATED, "{}", alone.body);
+    let id = json(&alone.body)["id"].as_i64().unwrap();
+    let telemetry_of = |id: i64| {
+        let db = d.app.db.clone();
+        async move {
+            sqlx::query_scalar::<_, Option<i64>>("SELECT telemetry_file_id FROM runs WHERE id = ?")
+                .bind(id)
+                .fetch_one(&db)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(telemetry_of(id).await, None);
+    let listed = d.app.call("/api/runs", &[], Some(&d.eve)).await;
+    assert!(listed.body.contains(r#""has_telemetry":false"#), "{}", listed.body);
+
+    let both = vec![("result", Some("vllm.json"), VLLM), ("telemetry", Some("smi.csv"), SMI)];
+    let added = post(both.clone()).await;
+    assert_eq!(added.status, StatusCode::OK, "{}", added.body);
+    let added = json(&added.body);
+    assert_eq!(
+        (
+            added["id"].as_i64(),
+            added["added"].as_bool(),
+            added["duplicate"].as_bool()
+        ),
+        (Some(id), Some(true), Some(false)),
+        "{added}"
+    );
+    assert!(telemetry_of(id).await.is_some(), "run A has its telemetry now");
+    assert_eq!((d.count("runs").await, d.count("files").await), (1, 2));
+    let listed = d.app.call("/api/runs", &[], Some(&d.eve)).await;
+    assert!(
+        listed.body.contains(r#""has_telemetry":true"#),
+        "judged again with the telemetry merged in: {}",
+        listed.body
+    );
+
+    // The same set again: a duplicate of A (the API's harmless retry), nothing stored.
+    let again = post(both).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert_eq!(
+        (
+            json(&again.body)["duplicate"].as_bool(),
+            json(&again.body)["id"].as_i64()
+        ),
+        (Some(true), Some(id))
+    );
+    // Other telemetry for A, which has telemetry: refused naming A, nothing stored.
+    let other = post(vec![
+        ("result", Some("vllm.json"), VLLM),
+        ("telemetry", Some("other.csv"), SMI_OTHER),
+    ])
+    .await;
+    assert_eq!(other.status, StatusCode::CONFLICT, "{}", other.body);
+    assert!(other.body.contains(&format!("run #{id}")), "{}", other.body);
+    // The result alone, now that A has two files: part of A, refused naming it.
+    let part = post(vec![("result", Some("vllm.json"), VLLM)]).await;
+    assert_eq!(part.status, StatusCode::CONFLICT, "{}", part.body);
+    assert_eq!((d.count("runs").await, d.count("files").await), (1, 2));
+}
+
+/// The browser: a saved run's file dropped again with the telemetry is not left out; the
+/// preview says the telemetry is added to that run, saving does so, and the same files again
+/// are 409 naming the run.
+#[tokio::test]
+async fn the_browser_adds_telemetry_to_the_run_of_its_result() {
+    let d = desk().await;
+    let up = |name: &'static str, bytes: &'static [u8]| {
+        let (app, cookie) = (&d.app, d.eve.clone());
+        async move {
+            let res = app
+                .multipart(
+                    "/runs/upload",
+                    &[("format", None, b"auto"), ("file", Some(name), bytes)],
+                    Some(&cookie),
+                    None,
+                )
+                .await;
+            assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+            json(&res.body)["file"]["id"].as_i64().unwrap()
+        }
+    };
+    let request = |files: Vec<i64>| json!({ "request": { "files": files, "quote_id": null, "revision": null, "node_label": "L40S box", "workload_id": null, "nodes": 1, "note": "" } });
+    let result = up("v.json", VLLM).await;
+    let saved = d
+        .app
+        .call_json("/api/runs/save", &request(vec![result]), Some(&d.eve))
+        .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    let id: i64 = saved.body.trim().parse().unwrap();
+
+    let telemetry = up("smi.csv", SMI).await;
+    let both = request(vec![result, telemetry]);
+    let preview = d.app.call_json("/api/runs/preview", &both, Some(&d.eve)).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.body);
+    let preview = json(&preview.body);
+    assert_eq!(preview["adds_to"].as_i64(), Some(id), "{preview}");
+    assert_eq!(preview["run"]["node"]["gpu_count"], 4, "judged with the telemetry");
+    let saved = d.app.call_json("/api/runs/save", &both, Some(&d.eve)).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.body);
+    assert_eq!(saved.body.trim(), id.to_string(), "the same run");
+    assert_eq!(d.count("runs").await, 1);
+    let again = d.app.call_json("/api/runs/preview", &both, Some(&d.eve)).await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let again = json(&again.body);
+    assert_eq!(
+        (again["error"].as_str(), again["detail"].as_i64()),
+        (Some("duplicate_run"), Some(id)),
+        "{again}"
     );
 }

@@ -159,11 +159,10 @@ async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput(
         rows[0]["throughput"].as_str().unwrap().contains("measured in run #"),
         "{c}"
     );
+    // One scale for the column, named once: every row is per 1,000 tokens.
+    assert_eq!(rows[0]["cost_per_unit"], "¥0.2778", "{c}");
     assert!(
-        rows[0]["cost_per_unit"]
-            .as_str()
-            .unwrap()
-            .contains("¥0.2778 per 1,000 tokens"),
+        rows.iter().all(|r| r["unit_cost_column"] == "Cost per 1,000 tokens"),
         "{c}"
     );
     assert!(rows[0]["warnings"].as_array().unwrap().is_empty(), "{c}");
@@ -178,6 +177,7 @@ async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput(
     assert_eq!(c["rows"].as_array().unwrap().len(), 1);
 
     // A typed throughput overrides the run: the four-GPU node at 60 tokens/s finishes in 12 h.
+    // Typed is stated, not measured: cheaper (420) but ranked after the measured 720.
     let c = d
         .compare(
             &d.pam,
@@ -187,12 +187,15 @@ async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput(
     assert_eq!(
         (
             c["rows"][0]["quote_id"].as_i64(),
-            c["rows"][0]["compared_exact"].as_str()
+            c["rows"][1]["quote_id"].as_i64(),
+            c["rows"][1]["compared_exact"].as_str(),
+            c["rows"][1]["stated"].as_bool(),
         ),
-        (Some(d.big), Some("420")),
+        (Some(d.small), Some(d.big), Some("420"), Some(true)),
         "{c}"
     );
-    assert!(c["rows"][0]["throughput"].as_str().unwrap().contains("as typed"));
+    assert!(c["rows"][1]["throughput"].as_str().unwrap().contains("as typed"));
+    assert_eq!(c["rows"][0]["stated"].as_bool(), None, "measured: not written");
 
     // Any assumption can be set for one quote: 20 h of setup on the one-GPU node turns the ranking.
     let c = d
@@ -611,6 +614,68 @@ async fn the_median_valid_run_sets_the_throughput_and_quotes_of_the_same_node_sh
     );
 }
 
+/// `form` with the quote field `key` set to `value`.
+fn with_field(mut form: Vec<(String, String)>, key: &str, value: &str) -> Vec<(String, String)> {
+    let name = format!("fields[{key}]");
+    form.retain(|(k, _)| *k != name);
+    form.push((name, value.to_string()));
+    form
+}
+
+#[tokio::test]
+async fn runs_pool_by_catalogue_model_and_form_factor_and_the_row_links_the_runs_it_used() {
+    let d = desk().await;
+    // One vendor writes the marketing name and SXM; another pastes nvidia-smi's name: the same
+    // node, so the first one's run measures both. A PCIe quote of the same card is not measured
+    // by it (nor by the desk's "A100 80GB", whose form factor is not stated).
+    let sxm = with_field(
+        with_field(quote("SXM-VENDOR", "1", "9.00"), "spec.gpu_model", "A100 SXM 80GB"),
+        "spec.form_factor",
+        "sxm",
+    );
+    let sxm = save_quote(&d.app, &d.pam, sxm).await;
+    let smi = save_quote(
+        &d.app,
+        &d.pam,
+        with_field(
+            quote("SMI-NAMED", "1", "8.00"),
+            "spec.gpu_model",
+            "NVIDIA A100-SXM4-80GB",
+        ),
+    )
+    .await;
+    let pcie = save_quote(
+        &d.app,
+        &d.pam,
+        with_field(quote("PCIE-CARD", "1", "7.00"), "spec.form_factor", "pcie"),
+    )
+    .await;
+    let run = upload_run(&d.app, &d.token, sxm, d.workload, 1, 40.0).await;
+    let c = d
+        .compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload))
+        .await;
+    let rows = c["rows"].as_array().unwrap();
+    let row = |id: i64| rows.iter().find(|r| r["quote_id"] == id);
+    for id in [sxm, smi] {
+        let r = row(id).unwrap_or_else(|| panic!("{c}"));
+        assert_eq!(r["run_ids"], json!([run]), "{c}");
+        assert_eq!(r["estimated"], false, "{c}");
+    }
+    assert!(row(pcie).is_none(), "no run measures the PCIe quote: {c}");
+    assert!(c["problems"].to_string().contains("PCIE-CARD"), "{c}");
+    // The page links the runs each measured row rests on.
+    let page = d
+        .app
+        .get(
+            &format!("/tco?workload={}&{NO_OVERHEADS}", d.workload),
+            Some(&d.max),
+            None,
+        )
+        .await;
+    assert!(page.body.contains("data-testid=\"tco-runs-used\""), "{}", page.body);
+    assert!(page.body.contains(&format!("href=\"/runs/{run}\"")), "{}", page.body);
+}
+
 #[tokio::test]
 async fn quotes_without_a_run_are_estimated_below_the_measured_ones_or_say_why_they_cannot_be_costed() {
     let d = desk().await;
@@ -719,8 +784,9 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
         "{row}"
     );
     // 777.60 × 1000 ÷ 2,592,000 = ¥0.30 per 1,000 tokens; 777.60 ÷ 72 GPU-h = ¥10.80.
-    assert_eq!(row["cost_per_unit"], "¥0.30 per 1,000 tokens", "{row}");
-    assert_eq!(row["cost_per_unit_title"], "$0.0417 per 1,000 tokens", "{row}");
+    assert_eq!(row["cost_per_unit"], "¥0.30", "{row}");
+    assert_eq!(row["cost_per_unit_title"], "$0.0417", "{row}");
+    assert_eq!(row["unit_cost_column"], "Cost per 1,000 tokens", "{row}");
     assert_eq!(
         (row["gpu_hour"].as_str(), row["gpu_hour_title"].as_str()),
         (Some("¥10.80"), Some("$1.50")),
@@ -728,8 +794,12 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
     );
     let page = d.app.get(&format!("/tco?{q}"), Some(&d.max), None).await;
     assert!(
-        page.body.contains("title=\"$0.0417 per 1,000 tokens\""),
+        page.body.contains("title=\"$0.0417\""),
         "original currency in a tooltip"
+    );
+    assert!(
+        page.body.contains("Cost per 1,000 tokens"),
+        "the scale is named once, in the column header"
     );
 
     let csv = d
@@ -742,6 +812,12 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
         .find(|l| l.contains("USD-GPU") && l.contains("on_demand_compute"))
         .unwrap();
     assert!(line.contains(",USD,108.00,CNY,777.60,2026-11-20,"), "{line}");
+    // Every row at the column's one scale: `cost_per_unit,per_units,work_unit`.
+    assert!(line.contains(",0.0417,1000,tokens,"), "{line}");
+    assert!(
+        csv.lines().skip(1).all(|l| l.contains(",1000,tokens,")),
+        "one scale for every row: {csv}"
+    );
     assert!(
         line.contains("on_demand_compute,72,1.50,108.00,measured,0.30,10.80,USD/CNY,7.2"),
         "{line}"
@@ -857,5 +933,88 @@ async fn break_even_of_a_three_month_commitment_is_1500_hours_on_the_page_and_th
         chart.body.contains("Break-even: never within the term") && !chart.body.contains(">\nBreak-even 1"),
         "{}",
         chart.body
+    );
+}
+
+#[tokio::test]
+async fn a_per_gpu_monthly_price_is_costed_per_gpu_on_the_cost_page() {
+    let d = desk().await;
+    // An 8-GPU node at 2.00 per GPU-hour (16.00 a node-hour) or 1,200 per GPU-month, entered
+    // with the monthly price on the price basis (the form's default): 9,600 per node-month.
+    let mut form = quote("EIGHT-GPU", "8", "2.00");
+    for (k, v) in [
+        ("price.basis", "per_gpu"),
+        ("price.monthly_price", "1200"),
+        ("price.commitment_months", "1"),
+    ] {
+        form.retain(|(name, _)| name != &format!("fields[{k}]"));
+        form.push((format!("fields[{k}]"), v.into()));
+    }
+    let eight = save_quote(&d.app, &d.pam, form).await;
+    // No run of this node: 10 tokens/s typed, 72 h, 72 × 16.00 = 1,152.00 on demand.
+    let q = format!(
+        "workload={}&{NO_OVERHEADS}&picked=1&q={eight}&tp_{eight}=10",
+        d.workload
+    );
+    let c = d.compare(&d.max, &q).await;
+    let note = c["rows"][0]["pricing_note"].as_str().unwrap_or_else(|| panic!("{c}"));
+    assert!(note.contains("On demand (¥1,152.00)"), "{note}");
+    assert!(
+        note.contains("break-even at 600 busy hours per node within the term"),
+        "9,600 ÷ 16.00 (read per node it was 75 h): {note}"
+    );
+    assert!(note.contains("¥9,600.00"), "{note}");
+    // The quote's CSV says on which basis its monthly price is.
+    let csv = d.app.get("/quotes/export.csv", Some(&d.pam), None).await;
+    let header = csv.body.lines().next().unwrap_or_default();
+    let row = csv.body.lines().find(|l| l.contains("EIGHT-GPU")).unwrap_or_default();
+    let column = header.split(',').position(|c| c == "price.monthly_basis");
+    assert_eq!(
+        column.and_then(|i| row.split(',').nth(i)),
+        Some("per_gpu"),
+        "{header}\n{row}"
+    );
+}
+
+#[tokio::test]
+async fn a_typed_throughput_is_its_own_group_stated_not_measured_on_the_page_and_in_the_csv() {
+    let d = desk().await;
+    // The four-GPU node's brochure says 60 tokens/s: 12 h × 35.00 = 420.00, cheaper than the
+    // measured one-GPU node (720.00), but only stated.
+    let q = format!("workload={}&{NO_OVERHEADS}&tp_{}=60", d.workload, d.big);
+    let page = d.app.get(&format!("/tco?{q}"), Some(&d.max), None).await;
+    let body = &page.body;
+    let measured_at = body.find("data-testid=\"tco-ranking\"").expect("measured table");
+    let stated_at = body.find("data-testid=\"tco-stated-group\"").expect("stated section");
+    assert!(
+        measured_at < stated_at,
+        "the stated group is below the measured ranking"
+    );
+    assert!(
+        body.contains("Stated, not measured") && body.contains("typed by hand"),
+        "{body}"
+    );
+    let zh = d.app.get(&format!("/tco?{q}"), Some(&d.max), Some("zh-CN")).await;
+    assert!(zh.body.contains("标称，非实测"), "{}", zh.body);
+    let csv = d.app.get(&format!("/tco/export.csv?{q}"), Some(&d.max), None).await;
+    let header: Vec<&str> = csv.body.lines().next().unwrap_or_default().split(',').collect();
+    let group = header.iter().position(|c| *c == "group").expect("group column");
+    let groups: Vec<(String, String)> = csv
+        .body
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            (
+                cells[1].to_string(),
+                cells.get(group).copied().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    assert!(groups.contains(&(d.big.to_string(), "stated".into())), "{}", csv.body);
+    assert!(
+        groups.contains(&(d.small.to_string(), "measured".into())),
+        "{}",
+        csv.body
     );
 }

@@ -10,7 +10,8 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let today = Date::new(2026, 12, 1).expect("a real date");
     let defaults = ImportDefaults::new("Fuzz Cloud", today, Some(today));
-    let lines = data.split(|b| *b == b'\n').count();
+    // LF, CRLF and a lone CR each end a line: at most one line per either byte.
+    let lines = data.split(|b| *b == b'\n' || *b == b'\r').count();
     for format in [None, Some(CsvFormat::NodeLedger), Some(CsvFormat::SkyPilot)] {
         if let Ok(preview) = import(data, format, &defaults) {
             assert!(preview.rows.len() <= lines, "{} rows from {lines} lines", preview.rows.len());

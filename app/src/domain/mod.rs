@@ -9,6 +9,7 @@ pub mod csv_cell;
 pub mod dashboard;
 pub mod documents;
 pub mod gpus;
+pub mod line_endings;
 pub mod money;
 // Issue 16: what `nodeledger probe` recorded about the node of a run.
 pub mod node_facts;

@@ -2,34 +2,67 @@
 //! ran (pure; see [`crate::domain::runs`] for the rules).
 
 use crate::domain::{
-    quotes::{NodeSpec, Workload},
-    runs::{QuotedNode, VerdictContext},
+    gpus::GpuMount,
+    quotes::{FormFactor, NodeSpec, Sharing, Workload},
+    runs::{QuotedNode, Slicing, VerdictContext},
 };
 use rust_decimal::Decimal;
 
 /// The quoted node as the validity gate checks it: GPU model and count, usable VRAM per GPU
-/// (the usable amount when the vendor states less; a slice's memory for MIG/vGPU offers, never
-/// the parent GPU's), driver (when stated) and slicing.
+/// ([`NodeSpec::effective_vram_gib`], the one usable-memory figure the requirement check, the
+/// checklist and the cost use too: the stated usable amount, a MIG profile's or a fractional
+/// share's memory, never the parent GPU's; unknown for a vGPU whose usable memory is not
+/// stated), driver (when stated), the kind of slicing and the form factor (PCIe or SXM).
 #[must_use]
 pub fn quoted_node(spec: &NodeSpec) -> QuotedNode {
-    let vram = spec.usable_vram_gib.unwrap_or(spec.vram_gib);
     QuotedNode {
         gpu_name: Some(spec.gpu_model.clone()).filter(|s| !s.trim().is_empty()),
         gpu_count: Some(spec.gpus_per_node),
-        vram_per_gpu_mib: Some(crate::domain::vram::gib_to_mib(vram)).filter(|m| *m > Decimal::ZERO),
+        vram_per_gpu_mib: spec
+            .effective_vram_gib()
+            .map(crate::domain::vram::gib_to_mib)
+            .filter(|m| *m > Decimal::ZERO),
         driver: Some(spec.nvidia_driver.trim().to_string()).filter(|s| !s.is_empty()),
-        mig: Some(spec.sharing.is_sliced()),
+        slicing: Some(slicing(&spec.sharing)),
+        form_factor: match spec.form_factor {
+            Some(FormFactor::Pcie) => Some(GpuMount::Pcie),
+            Some(FormFactor::Sxm) => Some(GpuMount::Sxm),
+            // "Other" (OAM, a custom chassis …) names no catalogue mount: not checked.
+            Some(FormFactor::Other) | None => None,
+        },
+    }
+}
+
+/// The verdict's kind of slicing for a quoted sharing mode.
+#[must_use]
+pub const fn slicing(sharing: &Sharing) -> Slicing {
+    match sharing {
+        Sharing::Exclusive => Slicing::Whole,
+        Sharing::Mig { .. } => Slicing::Mig,
+        Sharing::Vgpu => Slicing::Vgpu,
+        Sharing::Fractional { .. } => Slicing::Fractional,
     }
 }
 
 /// The verdict context for a run: the workload's VRAM headroom in percent (20 % when no
-/// workload is chosen, the middle of the 15–25 % of [`crate::domain::vram`]) and the quoted node, if any.
+/// workload is chosen, the middle of the 15–25 % of [`crate::domain::vram`]), how it uses a
+/// node's GPUs, the GPUs one job needs, its stated peak (judged beneath a reservation) and the
+/// quoted node, if any.
 #[must_use]
 pub fn verdict_context(spec: Option<&NodeSpec>, workload: Option<&Workload>) -> VerdictContext {
     let headroom_pct = workload.map_or(Decimal::from(20), |w| w.headroom_pct);
     VerdictContext {
         headroom_pct,
         quote: spec.map(quoted_node),
+        gpu_use: workload.map(|w| w.gpu_use).unwrap_or_default(),
+        job_gpus: workload.map(|w| w.gpus_needed).filter(|n| *n > 0),
+        workload_peak_mib: workload
+            .map(|w| crate::domain::vram::gib_to_mib(w.vram_peak_gib))
+            .filter(|m| *m > Decimal::ZERO),
+        workload_model: workload.map(|w| w.model.trim().to_owned()).filter(|m| !m.is_empty()),
+        workload_precision: workload
+            .map(|w| w.precision.trim().to_owned())
+            .filter(|p| !p.is_empty()),
         ..VerdictContext::default()
     }
 }
@@ -45,17 +78,49 @@ mod tests {
         let mut spec = NodeSpec::new("A100 80GB", 4, dec!(80), Sharing::Exclusive);
         let q = quoted_node(&spec);
         assert_eq!(
-            (q.gpu_count, q.vram_per_gpu_mib, q.mig, q.driver),
-            (Some(4), Some(dec!(81920)), Some(false), None)
+            (q.gpu_count, q.vram_per_gpu_mib, q.slicing, q.driver, q.form_factor),
+            (Some(4), Some(dec!(81920)), Some(Slicing::Whole), None, None)
         );
         spec.usable_vram_gib = Some(dec!(79.5));
         spec.nvidia_driver = " 550 ".into();
         spec.sharing = Sharing::Vgpu;
+        spec.form_factor = Some(FormFactor::Pcie);
         let q = quoted_node(&spec);
         assert_eq!(
-            (q.vram_per_gpu_mib, q.mig, q.driver.as_deref()),
-            (Some(dec!(81408.0)), Some(true), Some("550"))
+            (q.vram_per_gpu_mib, q.slicing, q.driver.as_deref(), q.form_factor),
+            (
+                Some(dec!(81408.0)),
+                Some(Slicing::Vgpu),
+                Some("550"),
+                Some(GpuMount::Pcie)
+            )
         );
+        spec.form_factor = Some(FormFactor::Other);
+        assert_eq!(quoted_node(&spec).form_factor, None);
+    }
+
+    #[test]
+    fn a_slice_is_judged_on_its_own_memory_never_the_parent_cards() {
+        // A 1g.10gb MIG profile of an 80 GB A100: 10 GiB, not 80.
+        let mig = NodeSpec::new(
+            "A100 80GB",
+            1,
+            dec!(80),
+            Sharing::Mig {
+                profile: "1g.10gb".into(),
+            },
+        );
+        assert_eq!(quoted_node(&mig).vram_per_gpu_mib, Some(dec!(10240)));
+        // Half of a 24 GiB card.
+        let half = NodeSpec::new("A10", 1, dec!(24), Sharing::Fractional { share: dec!(0.5) });
+        let q = quoted_node(&half);
+        assert_eq!(
+            (q.vram_per_gpu_mib, q.slicing),
+            (Some(dec!(12288.0)), Some(Slicing::Fractional))
+        );
+        // A vGPU without a stated usable amount: unknown (its guest reports the profile's memory).
+        let vgpu = NodeSpec::new("A100 80GB", 1, dec!(80), Sharing::Vgpu);
+        assert_eq!(quoted_node(&vgpu).vram_per_gpu_mib, None);
     }
 
     #[test]
@@ -75,9 +140,12 @@ mod tests {
             data_gb: dec!(0),
             checkpoint_gb: dec!(0),
             headroom_pct: dec!(15),
+            gpu_use: crate::domain::runs::GpuUse::TaskPerGpu,
         };
         let ctx = verdict_context(None, Some(&w));
         assert_eq!(ctx.headroom_pct, dec!(15));
         assert!(ctx.quote.is_none());
+        assert_eq!(ctx.gpu_use, crate::domain::runs::GpuUse::TaskPerGpu);
+        assert_eq!((ctx.job_gpus, ctx.workload_peak_mib), (Some(1), Some(dec!(20480))));
     }
 }

@@ -18,6 +18,12 @@
 
 use rust_decimal::Decimal;
 
+/// How far a run's observed memory per GPU may fall short of (or exceed) the quoted usable
+/// memory before the two are different cards, percent. GDDR6 cards with ECC on report 1/16
+/// less (an A10's 23,028 MiB of 24 GiB, 6.3 % short). The run verdict and the checklist both
+/// use this one figure.
+pub const VRAM_TOLERANCE_PCT: u64 = 7;
+
 /// What the rule says about one GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Headroom {

@@ -9,6 +9,7 @@ pub mod orders;
 pub mod quote_import;
 /// Issue 15: the rental that follows an approved order.
 pub mod rentals;
+pub mod run_placement;
 pub mod runs;
 pub mod second_factor;
 pub mod site_audit;

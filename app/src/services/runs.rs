@@ -10,6 +10,7 @@ use crate::{
     },
     error::AppError,
     i18n::Msg,
+    services::run_placement::{self, Placement},
     store::{self, Db, Tx, runs::RunForCreate},
     views::RunFileInfo,
 };
@@ -22,6 +23,8 @@ pub const MAX_NOTE_CHARS: usize = 2000;
 pub const MAX_NODES: i64 = 1024;
 /// Most files one run takes: one result and one telemetry file.
 pub const MAX_RUN_FILES: usize = 2;
+/// Most GPUs a request may name (nvidia-smi telemetry holds at most this many).
+pub const MAX_NAMED_GPUS: usize = crate::domain::runs::MAX_GPUS;
 
 pub use crate::views::RunRequest;
 
@@ -98,7 +101,80 @@ pub fn check_bounds(req: &RunRequest) -> Result<(), AppError> {
     if req.nodes.is_some_and(|n| !(1..=MAX_NODES).contains(&n)) {
         return Err(field_with_limit("nodes", "out_of_range", format!("[1, {MAX_NODES}]")));
     }
+    if req.gpus.len() > MAX_NAMED_GPUS
+        || req
+            .gpus
+            .iter()
+            .any(|g| usize::try_from(*g).is_ok_and(|g| g >= MAX_NAMED_GPUS))
+    {
+        return Err(field_with_limit(
+            "gpus",
+            "gpu_index_invalid",
+            MAX_NAMED_GPUS.to_string(),
+        ));
+    }
+    stated_start(req)?;
     Ok(())
+}
+
+/// The request's start time in canonical form; 422 when it is not a time.
+fn stated_start(req: &RunRequest) -> Result<Option<String>, AppError> {
+    let Some(text) = req.started_at.as_deref().map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    crate::domain::runs::stated_start(text)
+        .map(Some)
+        .ok_or_else(|| field("started_at", "run_start_invalid"))
+}
+
+/// What the uploader says of the run itself: its start, a reservation, the GPUs it used, that
+/// it stands for the workload.
+/// Applied to the merged run before it is judged; what the files say is kept where they say it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stated {
+    /// Start on the telemetry's clock, canonical form.
+    pub started_at: Option<String>,
+    /// The server reserves memory.
+    pub reserves_memory: bool,
+    /// GPU indices named.
+    pub gpus: Vec<u32>,
+    /// The run stands for the workload.
+    pub stands_for_workload: bool,
+}
+
+impl Stated {
+    /// The request's statements (checked by [`check_bounds`]).
+    ///
+    /// # Errors
+    /// 422 when the start is not a time.
+    pub fn of(req: &RunRequest) -> Result<Self, AppError> {
+        Ok(Self {
+            started_at: stated_start(req)?,
+            reserves_memory: req.reserves_memory,
+            gpus: req.gpus.clone(),
+            stands_for_workload: req.stands_for_workload,
+        })
+    }
+
+    /// Applies the statements to `run`: a start only where the result has no clock of its own
+    /// (the end follows from the duration), a reservation, the GPUs.
+    fn apply(&self, run: &mut CanonicalRun) {
+        if run.started_at.is_none()
+            && run.ended_at.is_none()
+            && let Some(start) = &self.started_at
+        {
+            run.started_at = Some(start.clone());
+        }
+        if self.reserves_memory {
+            run.vram_reserved = Some(true);
+        }
+        if !self.gpus.is_empty() {
+            run.gpus_named.clone_from(&self.gpus);
+        }
+        if self.stands_for_workload {
+            run.stands_for_workload = true;
+        }
+    }
 }
 
 /// What a run is judged against: the quote revision's node and the workload.
@@ -110,6 +186,8 @@ pub struct Against {
     pub quote_revision_id: Option<i64>,
     /// The workload.
     pub workload: Option<Workload>,
+    /// What the uploader says of the run.
+    pub stated: Stated,
 }
 
 /// Loads the request's quote revision (the latest when no revision number is given) and
@@ -143,12 +221,14 @@ pub async fn against(db: &Db, team_id: i64, req: &RunRequest) -> Result<Against,
         spec,
         quote_revision_id,
         workload,
+        stated: Stated::of(req)?,
     })
 }
 
 /// The team's stored files of the request with their parsed runs; 422 for more than
-/// [`MAX_RUN_FILES`] or a repeated id (before any is loaded), 404 when one is not the team's,
-/// 409 when one already belongs to a run.
+/// [`MAX_RUN_FILES`] or a repeated id (before any is loaded), 404 when one is not the team's.
+/// Files that already belong to a run are loaded too: whether they may make this run is
+/// [`crate::services::run_placement`]'s to say.
 pub async fn load_files(db: &Db, team_id: i64, ids: &[i64]) -> Result<Vec<(RunFileInfo, CanonicalRun)>, AppError> {
     check_file_ids(ids)?;
     let mut out = Vec::with_capacity(ids.len());
@@ -156,9 +236,6 @@ pub async fn load_files(db: &Db, team_id: i64, ids: &[i64]) -> Result<Vec<(RunFi
         let (info, parsed) = store::runs::file_parsed(db, team_id, id)
             .await?
             .ok_or(AppError::NotFound)?;
-        if let Some(run_id) = info.run_id {
-            return Err(AppError::DuplicateRun(run_id));
-        }
         let run: CanonicalRun = serde_json::from_str(&parsed).map_err(|e| {
             tracing::error!(error = %e, file = id, "stored parsed run does not decode");
             AppError::Internal
@@ -187,11 +264,12 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
     }
     let result_file = result.as_ref().map(|(id, _)| *id);
     let telemetry_file = telemetry.as_ref().map(|(id, _)| *id);
-    let merged = match (result, telemetry) {
+    let mut merged = match (result, telemetry) {
         (Some((_, r)), Some((_, t))) => merge(r, t),
         (Some((_, only)), None) | (None, Some((_, only))) => only,
         (None, None) => return Err(AppError::Invalid(Msg::RunErrorNoFile)),
     };
+    against.stated.apply(&mut merged);
     let run = assess(
         merged,
         &verdict_context(against.spec.as_ref(), against.workload.as_ref()),
@@ -205,13 +283,28 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
     })
 }
 
-/// Loads the request's stored files, quote revision and workload (all the team's), then merges
-/// and judges: the browser's preview and save.
-pub async fn assemble(db: &Db, team_id: i64, req: &RunRequest) -> Result<Assembled, AppError> {
-    check_request(req)?;
-    let files = load_files(db, team_id, &req.files).await?;
-    let against = against(db, team_id, req).await?;
-    build(files, &against)
+/// Loads the request's stored files, places them ([`run_placement`]: a new run, or files a
+/// stored run lacks), loads what the run is judged against (the request's quote revision and
+/// workload for a new run, the stored run's own otherwise; all the team's), then merges and
+/// judges: the browser's preview and save. The caller checks the request first.
+///
+/// # Errors
+/// [`AppError::DuplicateRun`] for exactly a stored run's files, [`AppError::PartOfRun`], and
+/// those of [`load_files`], [`against`] and [`build`].
+pub async fn assemble(db: &Db, team_id: i64, req: &RunRequest) -> Result<(Assembled, Placement), AppError> {
+    let mut files = load_files(db, team_id, &req.files).await?;
+    let uploaded: Vec<_> = files.iter().map(|(info, _)| run_placement::uploaded(info)).collect();
+    let placement = run_placement::place(db, team_id, &uploaded).await?;
+    let judged_against = match placement {
+        Placement::Duplicate(id) => return Err(AppError::DuplicateRun(id)),
+        Placement::Add(id) => {
+            let (run, judged_against) = run_placement::target(db, team_id, id, req).await?;
+            run_placement::carry_over(&run, &mut files);
+            judged_against
+        }
+        Placement::New => against(db, team_id, req).await?,
+    };
+    Ok((build(files, &judged_against)?, placement))
 }
 
 /// Saves an assembled run in `tx`; returns its id.
@@ -434,6 +527,39 @@ mod tests {
             "The same file was sent twice: send each file once."
         );
         assert_eq!(issue.text(Locale::ZhCn), "同一文件提交了两次：每个文件只需提交一次。");
+    }
+
+    #[test]
+    fn what_the_uploader_says_reaches_the_run_but_never_overrides_the_files_own_clock() {
+        use crate::domain::runs::{CanonicalRun, Format};
+        let req = RunRequest {
+            started_at: Some("2026-12-01 10:00".into()),
+            reserves_memory: true,
+            gpus: vec![0],
+            ..RunRequest::default()
+        };
+        let stated = Stated::of(&req).unwrap();
+        let mut summary = CanonicalRun::new(Format::Mlperf);
+        stated.apply(&mut summary);
+        assert_eq!(summary.started_at.as_deref(), Some("2026-12-01T10:00:00"));
+        assert_eq!(
+            (summary.vram_reserved, summary.gpus_named.as_slice()),
+            (Some(true), &[0][..])
+        );
+        let mut vllm = CanonicalRun::new(Format::Vllm);
+        vllm.ended_at = Some("2026-12-01T10:20:05".into());
+        stated.apply(&mut vllm);
+        assert_eq!(vllm.started_at, None, "a result with its own clock keeps it");
+        let bad = RunRequest {
+            started_at: Some("yesterday".into()),
+            ..RunRequest::default()
+        };
+        assert_eq!(only_issue(check_bounds(&bad).unwrap_err()).code, "run_start_invalid");
+        let many = RunRequest {
+            gpus: vec![64],
+            ..RunRequest::default()
+        };
+        assert_eq!(only_issue(check_bounds(&many).unwrap_err()).code, "gpu_index_invalid");
     }
 
     #[test]

@@ -245,6 +245,7 @@ macro_rules! summary_select {
         r.node_label AS node_label, r.workload_id AS workload_id, w.name AS workload_name, r.nodes AS nodes,
         r.status AS status, r.source_format AS source_format, r.gpu_name AS gpu_name,
         json_extract(r.canonical, '$.node.gpu_count') AS gpu_count,
+        NULLIF(json_array_length(r.canonical, '$.gpus_used'), 0) AS gpus_used,
         coalesce(json_array_length(r.canonical, '$.telemetry'), 0) > 0 AS has_telemetry,
         r.throughput_value AS throughput_value, r.throughput_unit AS throughput_unit,
         u.display_name AS created_by, r.created_at AS created_at
@@ -272,6 +273,7 @@ struct SummaryRow {
     source_format: String,
     gpu_name: Option<String>,
     gpu_count: Option<i64>,
+    gpus_used: Option<i64>,
     has_telemetry: bool,
     throughput_value: Option<f64>,
     throughput_unit: Option<String>,
@@ -293,6 +295,7 @@ fn summary(r: SummaryRow) -> Result<RunSummary, sqlx::Error> {
         source_format: r.source_format,
         gpu_name: r.gpu_name,
         gpu_count: r.gpu_count,
+        gpus_used: r.gpus_used,
         has_telemetry: r.has_telemetry,
         throughput_value: r.throughput_value,
         throughput_unit: r.throughput_unit,
@@ -369,6 +372,21 @@ pub async fn get(
         note,
         files.into_iter().map(file_info).collect(),
     )))
+}
+
+/// The team's run's verdict status and the quote revision (row id) it was measured on.
+pub async fn status_and_revision(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    id: i64,
+) -> Result<Option<(RunStatus, Option<i64>)>, sqlx::Error> {
+    let row: Option<(String, Option<i64>)> =
+        sqlx::query_as("SELECT status, quote_revision_id FROM runs WHERE id = ? AND team_id = ?")
+            .bind(id)
+            .bind(team_id)
+            .fetch_optional(db)
+            .await?;
+    row.map(|(status, rev)| Ok((parse_status(&status)?, rev))).transpose()
 }
 
 /// The judged canonical JSON of the team's run.
@@ -482,4 +500,184 @@ pub async fn valid_of_quotes(
     .bind(ids)
     .fetch_all(db)
     .await
+}
+
+/// A run as adding a file to it needs it: what it was judged against and the files it holds.
+#[derive(Clone, Debug)]
+pub struct RunHolding {
+    /// The run.
+    pub id: i64,
+    /// The quote revision it was judged against, if any.
+    pub quote_revision_id: Option<i64>,
+    /// That revision's quote.
+    pub quote_id: Option<i64>,
+    /// Its workload, if any.
+    pub workload_id: Option<i64>,
+    /// Its result file.
+    pub result_file_id: Option<i64>,
+    /// Its telemetry file.
+    pub telemetry_file_id: Option<i64>,
+    /// The judged canonical JSON.
+    pub canonical: String,
+}
+
+/// A `runs` row as [`holding`] reads it.
+type HoldingRow = (
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    String,
+);
+
+/// The team's run `id` with its files.
+pub async fn holding(db: impl SqliteExecutor<'_>, team_id: i64, id: i64) -> Result<Option<RunHolding>, sqlx::Error> {
+    let row: Option<HoldingRow> = sqlx::query_as(
+        "SELECT r.id, r.quote_revision_id, qr.quote_id, r.workload_id, r.result_file_id, r.telemetry_file_id, r.canonical
+         FROM runs r LEFT JOIN quote_revisions qr ON qr.id = r.quote_revision_id
+         WHERE r.team_id = ? AND r.id = ?",
+    )
+    .bind(team_id)
+    .bind(id)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(
+        |(id, quote_revision_id, quote_id, workload_id, result_file_id, telemetry_file_id, canonical)| RunHolding {
+            id,
+            quote_revision_id,
+            quote_id,
+            workload_id,
+            result_file_id,
+            telemetry_file_id,
+            canonical,
+        },
+    ))
+}
+
+/// What adding files to a run changes: its files, judged record and the figures the list shows.
+pub struct RunFilesAdded<'a> {
+    /// The result file (the one it had, or the one added).
+    pub result_file_id: Option<i64>,
+    /// The telemetry file (the one it had, or the one added).
+    pub telemetry_file_id: Option<i64>,
+    /// The merged, judged canonical JSON.
+    pub canonical: &'a str,
+    /// Its status.
+    pub status: RunStatus,
+    /// The format of its main file.
+    pub source_format: &'a str,
+    /// GPU name.
+    pub gpu_name: Option<&'a str>,
+    /// Throughput value.
+    pub throughput_value: Option<f64>,
+    /// Throughput unit.
+    pub throughput_unit: Option<&'a str>,
+}
+
+/// Points the team's run `id` at `added`'s files, the ones it had kept: a file slot already
+/// filled with another file is left as it is and nothing changes (`false`). A file another run
+/// holds breaks the unique file columns (the caller answers 409).
+pub async fn add_files(tx: &mut Tx, team_id: i64, id: i64, added: &RunFilesAdded<'_>) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE runs SET result_file_id = ?, telemetry_file_id = ?, canonical = ?, status = ?, source_format = ?,
+                gpu_name = ?, throughput_value = ?, throughput_unit = ?
+         WHERE team_id = ? AND id = ?
+           AND (result_file_id IS NULL OR result_file_id IS ?)
+           AND (telemetry_file_id IS NULL OR telemetry_file_id IS ?)
+           AND (? IS NULL OR EXISTS (SELECT 1 FROM run_files WHERE id = ? AND team_id = ?))
+           AND (? IS NULL OR EXISTS (SELECT 1 FROM run_files WHERE id = ? AND team_id = ?))",
+    )
+    .bind(added.result_file_id)
+    .bind(added.telemetry_file_id)
+    .bind(added.canonical)
+    .bind(status_str(added.status))
+    .bind(added.source_format)
+    .bind(added.gpu_name)
+    .bind(added.throughput_value)
+    .bind(added.throughput_unit)
+    .bind(team_id)
+    .bind(id)
+    .bind(added.result_file_id)
+    .bind(added.telemetry_file_id)
+    .bind(added.result_file_id)
+    .bind(added.result_file_id)
+    .bind(team_id)
+    .bind(added.telemetry_file_id)
+    .bind(added.telemetry_file_id)
+    .bind(team_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RunFilesAdded, add_files, holding};
+    use crate::domain::runs::RunStatus;
+    use crate::store::{Db, begin_write};
+
+    /// Team 1 with run 1 (result file 10 only) and an unclaimed telemetry file 11; team 2's
+    /// telemetry file 21; run 2 of team 1 holding telemetry file 12.
+    async fn fixture(db: &Db) {
+        for sql in [
+            "INSERT INTO teams (id, name) VALUES (1, 'A'), (2, 'B')",
+            "INSERT INTO users (id, email, display_name, password_hash) VALUES (1, 'a@example.com', 'a', 'x')",
+            "INSERT INTO run_files (id, team_id, sha256, file_name, size, format, parsed, uploaded_by) VALUES
+                (10, 1, printf('%064d', 10), 'v.json', 1, 'vllm', '{}', 1),
+                (11, 1, printf('%064d', 11), 's.csv', 1, 'nvidia_smi', '{}', 1),
+                (12, 1, printf('%064d', 12), 't.csv', 1, 'nvidia_smi', '{}', 1),
+                (21, 2, printf('%064d', 21), 'b.csv', 1, 'nvidia_smi', '{}', 1)",
+            "INSERT INTO runs (id, team_id, node_label, result_file_id, canonical, status, source_format, created_by)
+                VALUES (1, 1, 'box', 10, '{}', 'warn', 'vllm', 1)",
+            "INSERT INTO runs (id, team_id, node_label, telemetry_file_id, canonical, status, source_format, created_by)
+                VALUES (2, 1, 'box', 12, '{}', 'warn', 'nvidia_smi', 1)",
+        ] {
+            sqlx::query(sql).execute(db).await.expect(sql);
+        }
+    }
+
+    fn added(telemetry: i64) -> RunFilesAdded<'static> {
+        RunFilesAdded {
+            result_file_id: Some(10),
+            telemetry_file_id: Some(telemetry),
+            canonical: "{\"merged\":true}",
+            status: RunStatus::Valid,
+            source_format: "vllm",
+            gpu_name: Some("NVIDIA L40S"),
+            throughput_value: Some(1.0),
+            throughput_unit: Some("tokens/s"),
+        }
+    }
+
+    #[sqlx::test(migrations = "../migrations")]
+    async fn a_run_gains_the_file_it_lacks_and_only_that(db: Db) {
+        fixture(&db).await;
+        let mut tx = begin_write(&db).await.expect("tx");
+        assert!(
+            !add_files(&mut tx, 1, 1, &added(21)).await.expect("update"),
+            "another team's file"
+        );
+        assert!(
+            add_files(&mut tx, 1, 1, &added(12)).await.is_err(),
+            "a file another run holds breaks the unique column"
+        );
+        assert!(add_files(&mut tx, 1, 1, &added(11)).await.expect("update"));
+        assert!(
+            !add_files(&mut tx, 1, 1, &added(12)).await.expect("update"),
+            "a filled slot is not replaced"
+        );
+        assert!(
+            !add_files(&mut tx, 2, 1, &added(11)).await.expect("update"),
+            "another team's run"
+        );
+        tx.commit().await.expect("commit");
+        let run = holding(&db, 1, 1).await.expect("read").expect("found");
+        assert_eq!(
+            (run.result_file_id, run.telemetry_file_id, run.canonical.as_str()),
+            (Some(10), Some(11), "{\"merged\":true}")
+        );
+        assert!(holding(&db, 2, 1).await.expect("read").is_none());
+    }
 }

@@ -1,7 +1,9 @@
 //! Run figures and verdict reasons in the reader's language (pages and the API use these).
 
 use crate::{
-    domain::runs::{Difference, QuoteField, Reason, RunStatus, Severity},
+    domain::runs::{
+        Difference, GpuUse, NeedBasis, QuoteField, Reason, ReserveSource, RunStatus, Severity, WorkloadField,
+    },
     i18n::{Locale, Msg},
 };
 
@@ -117,6 +119,7 @@ pub const fn is_quote_mismatch(reason: &Reason) -> bool {
     matches!(
         reason,
         Reason::GpuNameMismatch { .. }
+            | Reason::GpuFormMismatch { .. }
             | Reason::GpuCountMismatch { .. }
             | Reason::VramShortfall { .. }
             | Reason::VramExceeds { .. }
@@ -143,13 +146,19 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
         | Reason::LowUtilization { .. } => telemetry_text(locale, reason),
         Reason::VramHeadroomLow { .. }
         | Reason::VramUsableUnknown
+        | Reason::VramReserved { .. }
         | Reason::VramShortfall { .. }
         | Reason::VramExceeds { .. } => vram_text(locale, reason),
+        Reason::GpusUsed { .. } | Reason::PartOfNode { .. } | Reason::WorkloadDiffers { .. } => {
+            gpus_text(locale, reason)
+        }
         Reason::MlperfInvalid { .. }
         | Reason::FilesDisagree { .. }
         | Reason::CommandFailed { .. }
         | Reason::Retired { .. } => file_text(locale, reason),
         Reason::GpuNameMismatch { .. }
+        | Reason::GpuFormMismatch { .. }
+        | Reason::UnknownGpuModel { .. }
         | Reason::GpuCountMismatch { .. }
         | Reason::DriverMismatch { .. }
         | Reason::MigMismatch { .. }
@@ -265,12 +274,17 @@ fn vram_text(locale: Locale, reason: &Reason) -> Option<String> {
     Some(match reason {
         Reason::VramHeadroomLow {
             peak_mib,
+            basis,
             usable_mib,
             headroom_pct,
             required_mib,
             ..
         } => f(
-            Msg::RunReasonVramHeadroomLow,
+            match basis {
+                None => Msg::RunReasonVramHeadroomLow,
+                Some(NeedBasis::Measured) => Msg::RunReasonVramHeadroomLowNeedMeasured,
+                Some(NeedBasis::WorkloadStated) => Msg::RunReasonVramHeadroomLowNeedStated,
+            },
             &[
                 ("peak", &num(*peak_mib, 0)),
                 ("headroom", &headroom_pct.normalize().to_string()),
@@ -279,6 +293,36 @@ fn vram_text(locale: Locale, reason: &Reason) -> Option<String> {
             ],
         ),
         Reason::VramUsableUnknown => locale.t(Msg::RunReasonVramUsableUnknown).to_string(),
+        Reason::VramReserved {
+            reserved_mib,
+            share,
+            source,
+            need_mib,
+            basis,
+        } => {
+            let held = match share {
+                Some(s) => f(
+                    Msg::RunReasonVramReservedShare,
+                    &[("mib", &num(*reserved_mib, 0)), ("share", &pct(*s))],
+                ),
+                None => f(Msg::RunReasonVramReservedMib, &[("mib", &num(*reserved_mib, 0))]),
+            };
+            let who = locale.t(match source {
+                ReserveSource::Stated => Msg::RunReasonVramReservedStated,
+                ReserveSource::Telemetry => Msg::RunReasonVramReservedSeen,
+            });
+            let judged = match (need_mib, basis) {
+                (Some(m), Some(NeedBasis::Measured)) => {
+                    f(Msg::RunReasonVramReservedNeedMeasured, &[("need", &num(*m, 0))])
+                }
+                (Some(m), _) => f(Msg::RunReasonVramReservedNeedStated, &[("need", &num(*m, 0))]),
+                (None, _) => locale.t(Msg::RunReasonVramReservedNotJudged).to_string(),
+            };
+            f(
+                Msg::RunReasonVramReserved,
+                &[("held", &held), ("who", who), ("judged", &judged)],
+            )
+        }
         Reason::VramShortfall {
             quoted_mib,
             observed_mib,
@@ -298,6 +342,59 @@ fn vram_text(locale: Locale, reason: &Reason) -> Option<String> {
             Msg::RunReasonVramExceeds,
             &[("quoted", &num(*quoted_mib, 0)), ("observed", &num(*observed_mib, 0))],
         ),
+        _ => return None,
+    })
+}
+
+/// Which GPUs the run used, a run on part of a node, and whether it ran the workload's model.
+fn gpus_text(locale: Locale, reason: &Reason) -> Option<String> {
+    let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
+    let list = |gpus: &[u32]| gpus.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    Some(match reason {
+        Reason::GpusUsed { used, idle, named } => {
+            let m = match (named, idle.is_empty()) {
+                (true, true) => Msg::RunReasonGpusNamed,
+                (true, false) => Msg::RunReasonGpusNamedOthers,
+                (false, _) => Msg::RunReasonGpusIdle,
+            };
+            f(m, &[("used", &list(used)), ("idle", &list(idle))])
+        }
+        Reason::PartOfNode {
+            used,
+            node_gpus,
+            job_gpus,
+            gpu_use,
+        } => {
+            let args = [
+                ("used", used.to_string()),
+                ("node", node_gpus.to_string()),
+                ("job", job_gpus.unwrap_or(*node_gpus).to_string()),
+            ];
+            let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let m = match gpu_use {
+                GpuUse::TaskPerGpu => Msg::RunReasonPartOfNodePerGpu,
+                GpuUse::OneJob if job_gpus.is_some_and(|j| j > *used) => Msg::RunReasonPartOfNodeJobShort,
+                GpuUse::OneJob => Msg::RunReasonPartOfNodeJob,
+            };
+            f(m, &args)
+        }
+        Reason::WorkloadDiffers {
+            what,
+            run,
+            workload,
+            stands_for,
+        } => {
+            let what = locale.t(match what {
+                WorkloadField::Model => Msg::RunReasonWorkloadModel,
+                WorkloadField::Precision => Msg::RunReasonWorkloadPrecision,
+            });
+            let m = if *stands_for {
+                Msg::RunReasonWorkloadDiffersStandsFor
+            } else {
+                Msg::RunReasonWorkloadDiffers
+            };
+            f(m, &[("what", what), ("run", run), ("workload", workload)])
+        }
         _ => return None,
     })
 }
@@ -345,6 +442,11 @@ fn quote_text(locale: Locale, reason: &Reason) -> Option<String> {
             Msg::RunReasonGpuNameMismatch,
             &[("quoted", quoted), ("observed", observed)],
         ),
+        Reason::GpuFormMismatch { quoted, observed, gpu } => f(
+            Msg::RunReasonGpuFormMismatch,
+            &[("quoted", quoted.label()), ("observed", observed.label()), ("gpu", gpu)],
+        ),
+        Reason::UnknownGpuModel { name } => f(Msg::RunReasonUnknownGpuModel, &[("name", name)]),
         Reason::GpuCountMismatch { quoted, observed } => f(
             Msg::RunReasonGpuCountMismatch,
             &[("quoted", &quoted.to_string()), ("observed", &observed.to_string())],

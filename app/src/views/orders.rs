@@ -169,6 +169,9 @@ pub struct OrderView {
     pub tco_frozen: bool,
     /// Whether procurement chose the comparison (a link) rather than the default one.
     pub comparison_custom: bool,
+    /// When the chosen quote has a revision newer than the one the order pinned (and is priced
+    /// at): the pinned revision number and the latest.
+    pub newer_quote_revision: Option<(i64, i64)>,
     /// Whether the revision holds a frozen scenario (`/orders/{id}/scenario.json?rev=N`).
     pub has_scenario: bool,
     /// History.

@@ -89,11 +89,17 @@ pub struct CostRow {
     pub compared_exact: String,
     /// "1 USD = 7.2100 CNY on 2026-11-20" when converted.
     pub rate_note: Option<String>,
-    /// Cost per unit of work in the base currency, formatted ("¥12.34 per 1,000,000 tokens").
+    /// Cost of [`CostRow::unit_cost_column`]'s units of work in the base currency, formatted
+    /// ("¥2.57"): every row of a comparison is at the same scale
+    /// ([`crate::domain::tco::unit_scale`]).
     pub cost_per_unit: Option<String>,
     /// The same in the quote's currency, when that is not the base (a tooltip).
     #[serde(default)]
     pub cost_per_unit_title: Option<String>,
+    /// The header of the cost-per-unit column, naming its one scale ("Cost per 1,000,000
+    /// tokens"); the same on every row of a comparison.
+    #[serde(default)]
+    pub unit_cost_column: Option<String>,
     /// Effective price per GPU-hour of compute in the base currency, formatted.
     pub gpu_hour: Option<String>,
     /// The same in the quote's currency, when that is not the base (a tooltip).
@@ -128,6 +134,11 @@ pub struct CostRow {
     /// In the "estimated, not measured" group: no throughput measures this quote.
     #[serde(default)]
     pub estimated: bool,
+    /// In the "stated, not measured" group: costed with a throughput typed by hand (a vendor's
+    /// figure), which no run measured. Left out of a stored row when false, so rows frozen
+    /// before the group existed read and hash as they were written.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stated: bool,
     /// What to measure to move the quote into the measured group.
     #[serde(default)]
     pub to_measure: Option<String>,

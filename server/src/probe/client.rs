@@ -72,10 +72,18 @@ pub fn fields(u: &Upload) -> Vec<Part<'static>> {
     num("revision", u.revision);
     num("workload", u.workload);
     num("nodes", u.nodes);
-    for (name, v) in [("node_label", &u.node_label), ("note", &u.note), ("format", &u.format)] {
+    for (name, v) in [
+        ("node_label", &u.node_label),
+        ("note", &u.note),
+        ("format", &u.format),
+        ("gpus", &u.gpus),
+    ] {
         if let Some(v) = v {
             out.push(Part::Text(name, v.clone()));
         }
+    }
+    if u.reserves_memory {
+        out.push(Part::Text("reserves_memory", "true".into()));
     }
     out
 }
@@ -162,5 +170,21 @@ mod tests {
             })
             .collect();
         assert_eq!(names, ["quote", "workload", "note"]);
+        let u = Upload {
+            gpus: Some("0,1".into()),
+            reserves_memory: true,
+            ..Upload::default()
+        };
+        let sent: Vec<(&str, String)> = fields(&u)
+            .iter()
+            .filter_map(|p| match p {
+                Part::Text(n, v) => Some((*n, v.clone())),
+                Part::File(..) => None,
+            })
+            .collect();
+        assert_eq!(
+            sent,
+            [("gpus", "0,1".to_string()), ("reserves_memory", "true".to_string())]
+        );
     }
 }

@@ -64,6 +64,8 @@ fn plan(args: &ProbeArgs) -> Result<Plan, Failure> {
         format: args.format.clone(),
         result: None,
         telemetry: !args.no_telemetry,
+        reserves_memory: args.reserves_memory,
+        gpus: (!args.gpus.is_empty()).then(|| args.gpus.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
     };
     Ok(Plan {
         upload,

@@ -58,6 +58,14 @@ pub struct ProbeArgs {
     /// Run a command that does not end by itself for this long, then stop it (20m, 1h30m, 90s).
     #[arg(long)]
     pub duration: Option<String>,
+    /// The measured server reserves GPU memory at start (vLLM's --gpu-memory-utilization,
+    /// SGLang's --mem-fraction-static): the memory seen is not the workload's need.
+    #[arg(long)]
+    pub reserves_memory: bool,
+    /// The GPUs the command uses, as nvidia-smi numbers them (`0` or `0,1`); default: the
+    /// cards that worked during the run.
+    #[arg(long, value_delimiter = ',')]
+    pub gpus: Vec<u32>,
     /// Judge the run without storing it (nothing is saved on the server).
     #[arg(long)]
     pub dry_run: bool,
@@ -68,7 +76,7 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub no_telemetry: bool,
     /// Upload the runs kept after failed uploads, then exit.
-    #[arg(long, conflicts_with_all = ["quote", "workload", "result", "duration", "dry_run", "keep_failed", "no_telemetry"])]
+    #[arg(long, conflicts_with_all = ["quote", "workload", "result", "duration", "dry_run", "keep_failed", "no_telemetry", "reserves_memory", "gpus"])]
     pub upload_pending: bool,
     /// The probe's folder of kept and pending runs (default: NODELEDGER_PROBE_DIR, else
     /// ~/.local/state/nodeledger/probe).

@@ -43,6 +43,12 @@ pub struct Upload {
     pub result: Option<String>,
     /// Whether `telemetry.csv` is sent.
     pub telemetry: bool,
+    /// `reserves_memory`: the measured server reserves memory at start.
+    #[serde(default)]
+    pub reserves_memory: bool,
+    /// `gpus`: the nvidia-smi indices the run used, as given (`0,1`).
+    #[serde(default)]
+    pub gpus: Option<String>,
 }
 
 /// The probe's folder.

@@ -4,7 +4,17 @@
 //! Fields: `result` and/or `telemetry` (files; `file` is accepted too, its kind detected),
 //! `format` (applies to the result file; default: detect), `quote` (quote id) and `revision`
 //! (default: latest), `node_label` (needed without a quote), `workload` (id), `nodes`, `note`,
-//! `dry_run` (`true`: judge and answer, store nothing). Either everything is stored or nothing.
+//! `dry_run` (`true`: judge and answer, store nothing), `started_at` (the run's start on the
+//! telemetry's clock, `YYYY-MM-DD HH:MM[:SS]`, for a result without a time of its own),
+//! `reserves_memory` (`true`: the server reserved memory up front, as vLLM and SGLang do) and
+//! `gpus` (the nvidia-smi indices the run used, `0,1`) and `stands_for_workload` (`true`: the run
+//! stands for the workload although its model or precision differs). Either everything is
+//! stored or nothing.
+//!
+//! Files sent before ([`run_placement`]): exactly a stored run's files are answered 200 with
+//! `"duplicate": true` and that run (so a retried upload is harmless); all of a run's files plus
+//! the telemetry (or result) it lacks are added to it and it is judged again (200,
+//! `"added": true`); any other mix with a run's files is 409 naming the run.
 //!
 //! Issue 16 (`nodeledger probe`): a `node` field carries the node facts as JSON
 //! ([`NodeFacts`]), stored with the run and shown on its page; and `dry_run` without any file is
@@ -23,6 +33,7 @@ use app::{
     },
     error::{AppError, FieldIssue, Localized},
     i18n::{Locale, Msg, locale_from_headers},
+    services::run_placement::{self, Placement, UploadedFile},
     services::runs::{self as service, RunRequest},
     services::tokens::Refusal,
     store::{self, api_tokens::TokenGrant},
@@ -224,11 +235,41 @@ fn text_field(upload: &mut ApiUpload, format: &mut Option<Format>, name: &str, t
         "nodes" => req.nodes = id_field("nodes", &text)?,
         "node_label" => req.node_label = text,
         "note" => req.note = text,
-        "dry_run" => upload.dry_run = matches!(text.trim(), "true" | "1" | "yes"),
+        "started_at" => req.started_at = Some(text),
+        "reserves_memory" => req.reserves_memory = yes(&text),
+        "gpus" => req.gpus = gpus_field(&text)?,
+        "stands_for_workload" => req.stands_for_workload = yes(&text),
+        "dry_run" => upload.dry_run = yes(&text),
         "node" => upload.node = Some(node_field(&text)?),
         _ => {}
     }
     Ok(())
+}
+
+/// A yes/no text field: `true`, `1`, `yes` or `on` is yes.
+fn yes(text: &str) -> bool {
+    matches!(text.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
+}
+
+/// The `gpus` field: nvidia-smi indices separated by commas or spaces (`0,1`), as many as
+/// telemetry can hold; 422 naming the field otherwise.
+fn gpus_field(text: &str) -> Result<Vec<u32>, AppError> {
+    let refused = || {
+        AppError::InvalidFields(vec![FieldIssue {
+            field: "gpus".into(),
+            code: "gpu_index_invalid".into(),
+            limit: Some(service::MAX_NAMED_GPUS.to_string()),
+        }])
+    };
+    let mut gpus = Vec::new();
+    for part in text.split([',', ' ']).filter(|p| !p.trim().is_empty()) {
+        let gpu: u32 = part.trim().parse().map_err(|_| refused())?;
+        if gpus.len() >= service::MAX_NAMED_GPUS || gpus.contains(&gpu) {
+            return Err(refused());
+        }
+        gpus.push(gpu);
+    }
+    Ok(gpus)
 }
 
 /// Reads the `node` field (issue 16): 422 naming the line and column of bad JSON, or the bound.
@@ -277,16 +318,24 @@ async fn finish(db: &store::Db, grant: &TokenGrant, upload: &ApiUpload, locale: 
     if staged.is_empty() {
         return Err(AppError::Invalid(Msg::RunErrorNoFile));
     }
-    if let Some(run_id) = saved_run(db, grant.team_id, staged).await? {
+    let placement = placement_of(db, grant.team_id, staged).await?;
+    if let Placement::Duplicate(run_id) = placement {
         return Ok((
             StatusCode::OK,
             Json(json!({ "id": run_id, "url": format!("/runs/{run_id}"), "duplicate": true })),
         )
             .into_response());
     }
-    let against = service::against(db, grant.team_id, req).await?;
     let mut files = provisional_files(staged);
     mark_exit_code(&mut files, upload.node.as_ref());
+    let against = match placement.adds_to() {
+        Some(run_id) => {
+            let (run, judged_against) = run_placement::target(db, grant.team_id, run_id, req).await?;
+            run_placement::carry_over(&run, &mut files);
+            judged_against
+        }
+        None => service::against(db, grant.team_id, req).await?,
+    };
     let mut built = service::build(files, &against)?;
     let verdict = built
         .run
@@ -294,47 +343,41 @@ async fn finish(db: &store::Db, grant: &TokenGrant, upload: &ApiUpload, locale: 
         .clone()
         .unwrap_or_else(|| Verdict::from_reasons(Vec::new()));
     let reasons = reasons_json(&verdict, locale);
+    let adds_to = placement.adds_to();
     if dry_run {
         return Ok((
             StatusCode::OK,
-            Json(json!({ "dry_run": true, "status": verdict.status, "reasons": reasons, "run": built.run })),
+            Json(json!({ "dry_run": true, "adds_to": adds_to, "status": verdict.status, "reasons": reasons, "run": built.run })),
         )
             .into_response());
     }
-    let id = save(db, grant, upload, &mut built).await?;
+    let id = save(db, grant, upload, &mut built, adds_to).await?;
+    // A stored run that gained its telemetry (or result) is answered 200: no run was created.
+    let status = if adds_to.is_some() {
+        StatusCode::OK
+    } else {
+        StatusCode::CREATED
+    };
     Ok((
-        StatusCode::CREATED,
-        Json(json!({ "id": id, "url": format!("/runs/{id}"), "duplicate": false, "status": verdict.status, "reasons": reasons })),
+        status,
+        Json(json!({ "id": id, "url": format!("/runs/{id}"), "duplicate": false, "added": adds_to.is_some(), "status": verdict.status, "reasons": reasons })),
     )
         .into_response())
 }
 
-/// The same bytes as a saved run: that run's id when every file belongs to it (answered
-/// instead of a copy); a conflict when only some of them were saved with a run.
-async fn saved_run(db: &store::Db, team_id: i64, staged: &[ingest::Staged]) -> Result<Option<i64>, AppError> {
-    let mut held = Vec::new();
+/// Where the staged files go ([`run_placement`]): each with the run its bytes already belong to.
+async fn placement_of(db: &store::Db, team_id: i64, staged: &[ingest::Staged]) -> Result<Placement, AppError> {
+    let mut files = Vec::with_capacity(staged.len());
     for s in staged {
-        held.push(
-            store::runs::file_by_sha(db, team_id, &s.sha256)
-                .await?
-                .and_then(|f| f.run_id),
-        );
+        let run_id = store::runs::file_by_sha(db, team_id, &s.sha256)
+            .await?
+            .and_then(|f| f.run_id);
+        files.push(UploadedFile {
+            telemetry: s.parsed.source_format == Format::NvidiaSmi,
+            run_id,
+        });
     }
-    duplicate_of(&held)
-}
-
-/// Of the runs holding each file (`None`: a file no run holds): the run holding them all, or
-/// [`AppError::DuplicateRun`] naming a run that holds only some.
-fn duplicate_of(held: &[Option<i64>]) -> Result<Option<i64>, AppError> {
-    if let Some(Some(run_id)) = held.first().copied()
-        && held.iter().all(|h| *h == Some(run_id))
-    {
-        return Ok(Some(run_id));
-    }
-    match held.iter().flatten().next() {
-        Some(run_id) => Err(AppError::DuplicateRun(*run_id)),
-        None => Ok(None),
-    }
+    run_placement::place(db, team_id, &files).await
 }
 
 /// The staged files as the service judges them, numbered by position until they are stored.
@@ -382,12 +425,14 @@ fn reasons_json(verdict: &Verdict, locale: Locale) -> Vec<serde_json::Value> {
 }
 
 /// Stores the files, points the run at their real ids and saves it with its node facts, all in
-/// one transaction.
+/// one transaction: a new run, or the stored run `adds_to` gaining the files (its node facts,
+/// when it has some, stay as they are).
 async fn save(
     db: &store::Db,
     grant: &TokenGrant,
     upload: &ApiUpload,
     built: &mut service::Assembled,
+    adds_to: Option<i64>,
 ) -> Result<i64, AppError> {
     let (req, staged) = (&upload.req, &upload.staged);
     let mut tx = store::begin_write(db).await?;
@@ -401,8 +446,12 @@ async fn save(
     };
     built.result_file = remap(built.result_file);
     built.telemetry_file = remap(built.telemetry_file);
-    let id = service::save(&mut tx, grant.team_id, grant.user_id, req, built).await?;
-    if let Some(node) = &upload.node {
+    let id = match adds_to {
+        Some(run_id) => run_placement::add(&mut tx, grant.team_id, run_id, built).await?,
+        None => service::save(&mut tx, grant.team_id, grant.user_id, req, built).await?,
+    };
+    let has_facts = adds_to.is_some() && store::run_node_facts::get(&mut *tx, grant.team_id, id).await?.is_some();
+    if let Some(node) = upload.node.as_ref().filter(|_| !has_facts) {
         let facts = serde_json::to_string(node).map_err(|_| AppError::Internal)?;
         store::run_node_facts::insert(&mut tx, grant.team_id, id, &facts, node.exit_code).await?;
     }
@@ -414,19 +463,4 @@ async fn save(
         "run uploaded through the API"
     );
     Ok(id)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn files_all_held_by_one_run_are_that_run_some_are_a_conflict() {
-        assert_eq!(duplicate_of(&[Some(4), Some(4)]), Ok(Some(4)));
-        assert_eq!(duplicate_of(&[None, None]), Ok(None));
-        assert_eq!(duplicate_of(&[]), Ok(None));
-        assert_eq!(duplicate_of(&[None, Some(4)]), Err(AppError::DuplicateRun(4)));
-        assert_eq!(duplicate_of(&[Some(4), None]), Err(AppError::DuplicateRun(4)));
-        assert_eq!(duplicate_of(&[Some(4), Some(5)]), Err(AppError::DuplicateRun(4)));
-    }
 }

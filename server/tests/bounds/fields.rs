@@ -130,6 +130,7 @@ pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
             vec!["order_id"],
         ),
         ("/api/orders/reopen", pam.clone(), vec![], vec!["order_id"]),
+        ("/api/orders/repin", pam.clone(), vec![], vec!["order_id"]),
         (
             "/api/orders/create",
             pam.clone(),
@@ -197,6 +198,7 @@ pub fn cost_queries(w: &World, v: &str) -> Vec<String> {
     let mut out = vec![
         format!("workload={v}&q={}", w.quote),
         format!("workload={}&q={v}", w.workload),
+        format!("workload={}&q={}&rev_{}={v}", w.workload, w.quote, w.quote),
     ];
     for field in app::views::tco::ASSUMPTION_FIELDS {
         out.push(format!("{base}&{field}={v}"));

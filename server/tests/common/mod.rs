@@ -485,3 +485,50 @@ pub fn workload_form(name: &str) -> [(&'static str, &str); 14] {
         ("headroom_pct", "20"),
     ]
 }
+
+/// Files as engineers really produce them (where each fact comes from: the unit tests in
+/// `app/src/domain/runs/tests/real_uploads.rs`).
+///
+/// A default `vllm bench serve --save-result` file: a `duration`-second run of a 7B model at
+/// 850 output tokens/s that finished at 10:20:05.
+pub fn vllm_result(duration: f64) -> Vec<u8> {
+    serde_json::json!({
+        "date": "20261201-102005", "endpoint_type": "openai", "backend": "openai", "label": null,
+        "model_id": "Qwen/Qwen2.5-7B-Instruct", "num_prompts": 4000, "request_rate": "inf",
+        "max_concurrency": 32, "duration": duration, "completed": 4000, "failed": 0,
+        "request_throughput": 3.3, "output_throughput": 850.0, "total_token_throughput": 4250.0,
+        "mean_ttft_ms": 180.2, "median_ttft_ms": 171.0, "p99_ttft_ms": 402.1
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// nvidia-smi `--query-gpu=timestamp,index,name,utilization.gpu,memory.used,memory.total,
+/// clocks_event_reasons.active --format=csv -l 5` from 09:59:00 to 10:21:00 on an 8 × H100 node:
+/// GPU 0 serves (utilisation following the load, memory flat at vLLM's reservation), the
+/// others idle at 4 MiB; `cards` GPUs listed (1 as with `-i 0`).
+pub fn h100_node_telemetry(cards: u32) -> Vec<u8> {
+    use std::fmt::Write as _;
+    let mut csv = String::from(
+        "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks_event_reasons.active\n",
+    );
+    for i in 0..265u32 {
+        let t = 9 * 3600 + 59 * 60 + i * 5;
+        for gpu in 0..cards {
+            let (util, mem) = if gpu == 0 {
+                ([62, 97, 35, 88, 71, 94, 48][(i % 7) as usize], 74_213 + i % 3)
+            } else {
+                (0, 4)
+            };
+            let _ = writeln!(
+                csv,
+                "2026/12/01 {:02}:{:02}:{:02}.{:03}, {gpu}, NVIDIA H100 80GB HBM3, {util} %, {mem} MiB, 81559 MiB, 0x0000000000000000",
+                t / 3600,
+                t / 60 % 60,
+                t % 60,
+                100 + gpu * 4
+            );
+        }
+    }
+    csv.into_bytes()
+}

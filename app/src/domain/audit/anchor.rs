@@ -84,8 +84,7 @@ pub fn anchor_line(at: &str, head: &ChainHead) -> String {
 /// hex digits).
 pub fn parse_anchors(text: &str) -> Result<Vec<Anchor>, AnchorParseError> {
     let mut anchors = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
+    for (line, raw) in crate::domain::line_endings::numbered_lines(text) {
         let trimmed = raw.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;

@@ -1,6 +1,7 @@
 //! The header, layout detection and the streamed line loop shared by both layouts.
 
 use super::{BillLine, FileError, Layout, LineError, LineErrorCode, focus, simple, timestamp};
+use crate::domain::line_endings::{Lf, record_line};
 use csv::{ReaderBuilder, StringRecord};
 use rust_decimal::Decimal;
 use std::{collections::HashMap, io::Read, str::FromStr};
@@ -83,7 +84,7 @@ fn detect(header: &Header) -> Result<Columns, FileError> {
 
 /// A bill being read, one line at a time (see [`open`]).
 pub struct BillReader<R: Read> {
-    csv: csv::Reader<R>,
+    csv: csv::Reader<Lf<R>>,
     header: Header,
     columns: Columns,
     record: StringRecord,
@@ -92,7 +93,9 @@ pub struct BillReader<R: Read> {
 }
 
 /// Reads the header of a bill from `source` and detects its layout; the lines are then read by
-/// iterating the [`BillReader`], each as a [`BillLine`] or the errors found in it.
+/// iterating the [`BillReader`], each as a [`BillLine`] or the errors found in it. LF, CRLF,
+/// a byte-order mark and a last line without a line break read alike
+/// ([`crate::domain::line_endings`]): line numbers are the file's.
 ///
 /// # Errors
 /// [`FileError`] when the header is missing, unreadable, or of no known layout.
@@ -100,7 +103,7 @@ pub fn open<R: Read>(source: R) -> Result<BillReader<R>, FileError> {
     let mut csv = ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(source);
+        .from_reader(Lf::new(source));
     let mut record = StringRecord::new();
     loop {
         match csv.read_record(&mut record) {
@@ -187,7 +190,7 @@ impl<R: Read> Iterator for BillReader<R> {
                 Ok(false) => return None,
                 Ok(true) if self.record.iter().all(|c| c.trim().is_empty()) => {}
                 Ok(true) => {
-                    let line = self.record.position().map_or(0, csv::Position::line);
+                    let line = record_line(self.csv.position(), self.record.as_byte_record().as_slice());
                     return Some(self.line(line));
                 }
                 Err(e) => {
@@ -295,6 +298,45 @@ impl Cells<'_> {
         if let Some(i) = i.filter(|_| value.is_sign_negative() && !value.is_zero() && !gives_back) {
             let value = self.text(Some(i)).to_owned();
             self.fail(i, LineErrorCode::Negative { value });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::open;
+    use crate::domain::line_endings::shapes;
+
+    /// A FOCUS export as a cloud console writes it (columns of the FOCUS 1.x specification),
+    /// with a description quoted over two lines, a blank line and a line whose cost is no number.
+    /// Excel's "CSV UTF-8" writes such a file with a UTF-8 byte-order mark and CRLF (RFC 4180 §2);
+    /// <https://devlab.itlibra.com/en/blog/excel-csv-guide/> shows both.
+    const FOCUS: &str = "BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ResourceId,ChargeDescription\n\
+        40.00,CNY,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,Usage,i-l4,GPU instance\n\
+        1.60,CNY,2026-12-01T18:00:00Z,2026-12-03T08:00:00Z,Usage,vol-l4,\"Data disk\n200 GB\"\n\
+        \n\
+        ten,CNY,2026-12-01T08:00:00Z,2026-12-01T09:00:00Z,Usage,eip-l4,Public IP\n\
+        2.00,CNY,2026-12-01T08:00:00Z,2026-12-01T09:00:00Z,Usage,eip-l4,Public IP\n";
+
+    #[test]
+    fn a_bill_reads_alike_in_every_shape_with_the_files_line_numbers() {
+        let read = |bytes: &[u8]| open(bytes).expect("a FOCUS header").collect::<Vec<_>>();
+        let want = read(FOCUS.as_bytes());
+        let lines: Vec<u64> = want
+            .iter()
+            .map(|l| match l {
+                Ok(line) => line.line,
+                Err(errors) => errors[0].line,
+            })
+            .collect();
+        // The header is line 1; the quoted description spans lines 3 and 4; line 5 is blank.
+        assert_eq!(lines, [2, 3, 6, 7]);
+        assert_eq!(
+            want[1].as_ref().map(|l| l.description.as_str()),
+            Ok("Data disk\n200 GB")
+        );
+        for (shape, bytes) in shapes::four(FOCUS) {
+            assert_eq!(read(&bytes), want, "{shape}");
         }
     }
 }

@@ -31,6 +31,12 @@ use crate::domain::{
 /// The verdict reason code of a thermal or power slowdown (see `domain::runs::Reason`).
 pub const SLOWDOWN_CODE: &str = "thermal_or_power_slowdown";
 
+/// The verdict's code for memory a serving engine reserved ([`crate::domain::runs::Reason::VramReserved`]).
+pub const RESERVED_CODE: &str = "vram_reserved";
+
+/// The verdict's code for a run on part of the node ([`crate::domain::runs::Reason::PartOfNode`]).
+pub const PART_OF_NODE_CODE: &str = "part_of_node";
+
 /// What one run observed, read from its canonical JSON (`nodeledger.run/v1`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunObservation {
@@ -76,6 +82,9 @@ struct CanonicalNode {
 #[derive(Deserialize)]
 struct CanonicalReason {
     code: String,
+    /// Of `vram_reserved`: the need the verdict judged beneath the reservation.
+    #[serde(default)]
+    need_mib: Option<f64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -111,25 +120,31 @@ impl RunObservation {
         json: &str,
     ) -> Result<Self, serde_json::Error> {
         let c: Canonical = serde_json::from_str(json)?;
-        let slowdown = c
-            .verdict
-            .unwrap_or_default()
-            .reasons
-            .iter()
-            .any(|r| r.code == SLOWDOWN_CODE);
+        let reasons = c.verdict.unwrap_or_default().reasons;
+        let slowdown = reasons.iter().any(|r| r.code == SLOWDOWN_CODE);
+        // Beneath a serving engine's reservation the memory seen is not the workload's peak:
+        // the checklist takes the need the verdict judged (none: the workload's stated peak).
+        let reserved = reasons.iter().find(|r| r.code == RESERVED_CODE);
+        let vram_peak_mib = match reserved {
+            Some(r) => r.need_mib,
+            None => c.vram_peak_mib,
+        };
+        // A run on part of the node (one task per GPU, or a job on fewer GPUs) says nothing of
+        // how many GPUs the node has: the verdict already judged the count.
+        let part_of_node = reasons.iter().any(|r| r.code == PART_OF_NODE_CODE);
         Ok(Self {
             id,
             quote_id,
             status,
             gpu_name: c.node.gpu_name,
-            gpu_count: c.node.gpu_count,
+            gpu_count: c.node.gpu_count.filter(|_| !part_of_node),
             vram_total_mib: c.node.vram_total_mib,
             driver: c.node.driver_version,
             cuda: c.node.cuda_version,
             mig: c.node.mig,
             duration_s: c.duration_s,
             warmup_s: c.warmup_s,
-            vram_peak_mib: c.vram_peak_mib,
+            vram_peak_mib,
             has_telemetry: !c.telemetry.is_empty(),
             slowdown,
         })

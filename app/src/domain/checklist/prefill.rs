@@ -15,8 +15,8 @@ pub const HEADROOM_MAX_PCT: u64 = 25;
 /// Shortest benchmark that counts, minutes (checklist item `perf.benchmark`).
 pub const BENCHMARK_MIN_MINUTES: u32 = 10;
 /// Least VRAM a run must observe per GPU as a share of the quoted usable VRAM, percent: the
-/// run verdict's 5 % VRAM tolerance (driver and context reservations), so the two agree.
-pub const USABLE_VRAM_MIN_PCT: u64 = 95;
+/// run verdict's tolerance ([`crate::domain::vram::VRAM_TOLERANCE_PCT`]), so the two agree.
+pub const USABLE_VRAM_MIN_PCT: u64 = 100 - crate::domain::vram::VRAM_TOLERANCE_PCT;
 
 /// Suggest an answer for `item` from `facts`.
 ///

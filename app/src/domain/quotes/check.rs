@@ -15,7 +15,7 @@
 //! | Disk | always | data + checkpoints fit the stated disks | | do not fit both stated disks | no size, or one size that is too small |
 //! | Whole GPUs | training, inference service | exclusive; or a slice for inference at ≤ [`LOW_CONCURRENCY_MAX`] concurrent requests | a slice otherwise (“better suited: exclusive”) | | |
 //! | Interconnect | > 1 GPU in one node | a link | | no link | link not stated |
-//! | Memory pooling | need > one GPU | pooled and the sum fits | | not pooled, or the sum does not fit | not stated and the sum would fit |
+//! | Memory pooling | need > one GPU, on a node of several GPUs (a 1-GPU node has nothing to pool: not checked) | pooled and the sum fits | | not pooled, or the sum does not fit | not stated and the sum would fit |
 //!
 //! VRAM uses the one headroom rule [`crate::domain::vram::assess`] against the *usable* VRAM of
 //! one GPU or slice ([`NodeSpec::effective_vram`]): a MIG `1g.10gb` slice of an 80 GiB A100
@@ -23,6 +23,7 @@
 
 use super::spec::{Interconnect, NodeSpec, Sharing, VramSource};
 use super::workload::{Workload, WorkloadKind};
+use crate::domain::tco::{PriceSheet, UnstatedPrice};
 use crate::domain::vram;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -156,6 +157,30 @@ pub enum Unstated {
     DiskSizes,
     /// How many GPUs does one node have?
     GpusPerNode,
+    /// What does disk cost per GB and month?
+    DiskPrice,
+    /// What do snapshots cost per GB and month?
+    SnapshotPrice,
+    /// What does outbound traffic cost per GB?
+    EgressPrice,
+    /// What does inbound traffic cost per GB?
+    IngressPrice,
+}
+
+/// The questions for the vendor about the usage prices `sheet` does not state (a blank disk,
+/// snapshot or traffic price is unknown, never free), in sheet order.
+#[must_use]
+pub fn price_questions(sheet: &PriceSheet) -> Vec<Unstated> {
+    sheet
+        .not_stated
+        .iter()
+        .map(|p| match p {
+            UnstatedPrice::Disk => Unstated::DiskPrice,
+            UnstatedPrice::Snapshot => Unstated::SnapshotPrice,
+            UnstatedPrice::Egress => Unstated::EgressPrice,
+            UnstatedPrice::Ingress => Unstated::IngressPrice,
+        })
+        .collect()
 }
 
 /// The questions for the vendor in `checked`, in order, each once.
@@ -265,7 +290,9 @@ fn vram(w: &Workload, spec: &NodeSpec) -> (Requirement, Option<Requirement>) {
             }
             _ => RequirementStatus::Fail,
         };
-        pooling = Some(memory_pooling(spec.memory_pooling, sum_fits));
+        // Pooling cannot apply to a node of one GPU: there is nothing to pool with, so it is
+        // no requirement there (the VRAM requirement above already says the need does not fit).
+        pooling = (spec.gpus_per_node > 1).then(|| memory_pooling(spec.memory_pooling, sum_fits));
     }
     match source {
         VramSource::Stated => {}

@@ -5,6 +5,7 @@ use super::csv_import::choices::{BASES, FORM_FACTORS, INCREMENTS, INTERCONNECTS}
 use super::draft::QuoteDraft;
 use super::spec::Sharing;
 use crate::domain::csv_cell;
+use crate::domain::tco::{PriceSheet, UnstatedPrice};
 use rust_decimal::Decimal;
 
 /// The drafts as CSV text: a header line, then one line per draft (`\n` line ends).
@@ -94,13 +95,20 @@ fn cell(d: &QuoteDraft, column: &str) -> String {
         "price.billing_increment" => name(INCREMENTS, &p.billing_increment),
         "price.minimum_billable_hours" => p.minimum_billable_hours.to_string(),
         "price.monthly_price" => dec(p.monthly_price),
+        // Written whenever there is a monthly price, so that a record without `monthly_basis`
+        // (per node) is not read back on a per-GPU price basis.
+        "price.monthly_basis" => p
+            .monthly_price
+            .map(|_| name(BASES, &p.monthly_price_basis()))
+            .unwrap_or_default(),
         "price.commitment_months" => p.commitment_months.map(|m| m.to_string()).unwrap_or_default(),
         "price.stopped_bills_compute" => p.stopped_bills_compute.to_string(),
-        "price.disk_price_gb_month" => p.disk_price_gb_month.to_string(),
-        "price.snapshot_price_gb_month" => p.snapshot_price_gb_month.to_string(),
-        "price.egress_price_gb" => p.egress_price_gb.to_string(),
+        // A price the vendor did not state stays an empty cell (not 0).
+        "price.disk_price_gb_month" => usage(p, UnstatedPrice::Disk, p.disk_price_gb_month),
+        "price.snapshot_price_gb_month" => usage(p, UnstatedPrice::Snapshot, p.snapshot_price_gb_month),
+        "price.egress_price_gb" => usage(p, UnstatedPrice::Egress, p.egress_price_gb),
         "price.free_egress_gb" => p.free_egress_gb.to_string(),
-        "price.ingress_price_gb" => p.ingress_price_gb.to_string(),
+        "price.ingress_price_gb" => usage(p, UnstatedPrice::Ingress, p.ingress_price_gb),
         "price.public_ip_hourly" => p.public_ip_hourly.to_string(),
         "price.other_fees" => p
             .other_fees
@@ -109,6 +117,15 @@ fn cell(d: &QuoteDraft, column: &str) -> String {
             .collect::<Vec<_>>()
             .join(";"),
         _ => String::new(),
+    }
+}
+
+/// A usage price as a cell: empty when the vendor did not state it.
+fn usage(p: &PriceSheet, which: UnstatedPrice, amount: Decimal) -> String {
+    if p.not_stated.contains(&which) {
+        String::new()
+    } else {
+        amount.to_string()
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::date::Date;
 use super::spec::NodeSpec;
-use crate::domain::tco::{BillingIncrement, Currency, PriceBasis, PriceSheet};
+use crate::domain::tco::{BillingIncrement, Currency, PriceBasis, PriceSheet, UnstatedPrice};
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
@@ -50,8 +50,9 @@ impl QuoteDraft {
 }
 
 /// A per-node price sheet that states only the on-demand price, how it is billed and whether a
-/// stopped node still bills compute: no minimum, no monthly offer, no disk, snapshot, traffic,
-/// public IP or other fees (all that a catalogue import such as SkyPilot's knows).
+/// stopped node still bills compute (all that a catalogue import such as SkyPilot's knows): no
+/// minimum, no monthly offer, no public IP or other fees; disk, snapshot and traffic prices are
+/// *not stated* (a catalogue does not say them, which is not saying they are free).
 #[must_use]
 pub fn on_demand_sheet(
     currency: Currency,
@@ -66,6 +67,7 @@ pub fn on_demand_sheet(
         billing_increment,
         minimum_billable_hours: Decimal::ZERO,
         monthly_price: None,
+        monthly_basis: None,
         commitment_months: None,
         stopped_bills_compute,
         disk_price_gb_month: Decimal::ZERO,
@@ -75,6 +77,12 @@ pub fn on_demand_sheet(
         ingress_price_gb: Decimal::ZERO,
         public_ip_hourly: Decimal::ZERO,
         other_fees: Vec::new(),
+        not_stated: vec![
+            UnstatedPrice::Disk,
+            UnstatedPrice::Snapshot,
+            UnstatedPrice::Egress,
+            UnstatedPrice::Ingress,
+        ],
     }
 }
 

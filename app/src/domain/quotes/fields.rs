@@ -46,6 +46,7 @@ pub const QUOTE_FIELDS: &[&str] = &[
     "price.billing_increment",
     "price.minimum_billable_hours",
     "price.monthly_price",
+    "price.monthly_basis",
     "price.commitment_months",
     "price.stopped_bills_compute",
     "price.disk_price_gb_month",
@@ -77,7 +78,7 @@ mod tests {
         let columns: BTreeSet<&str> = COLUMNS.iter().map(|c| c.name).collect();
         assert_eq!(fields.len(), QUOTE_FIELDS.len(), "a field is listed twice");
         assert_eq!(fields, columns);
-        assert_eq!(QUOTE_FIELDS.len(), 53);
+        assert_eq!(QUOTE_FIELDS.len(), 54);
         assert_eq!(QUOTE_FIELDS.first(), Some(&"vendor"));
         assert_eq!(QUOTE_FIELDS.last(), Some(&"early_release"));
     }

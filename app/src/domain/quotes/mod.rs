@@ -53,9 +53,11 @@
 //! | `price.billing_increment` | yes | `second`, `minute`, `hour` |
 //! | `price.minimum_billable_hours` | | hours (empty = 0) |
 //! | `price.monthly_price`, `price.commitment_months` | | both or neither; term 1–120 months |
+//! | `price.monthly_basis` | | `per_node`, `per_gpu`; empty = the monthly price is on `price.basis` (1,200 on `per_gpu` = 1,200 per GPU-month). Export writes it with every monthly price, so a quote stored before the column existed (monthly price per node) keeps its meaning |
 //! | `price.stopped_bills_compute` | yes | boolean (required: the cost model needs a definite answer) |
-//! | `price.disk_price_gb_month`, `price.snapshot_price_gb_month` | | per GB-month (empty = 0) |
-//! | `price.egress_price_gb`, `price.free_egress_gb`, `price.ingress_price_gb` | | (empty = 0) |
+//! | `price.disk_price_gb_month`, `price.snapshot_price_gb_month` | | per GB-month (empty = not stated: costed at 0 and flagged, the total is a lower bound) |
+//! | `price.egress_price_gb`, `price.ingress_price_gb` | | per GB (empty = not stated, as above) |
+//! | `price.free_egress_gb` | | GB (empty = 0) |
 //! | `price.public_ip_hourly` | | per node-hour (empty = 0) |
 //! | `price.other_fees` | | `label=amount;label=amount` (labels without `;` or `=`) |
 //!
@@ -83,7 +85,7 @@ mod tests;
 
 pub use check::{
     Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, RequirementStatus, Unstated, check,
-    vendor_questions,
+    price_questions, vendor_questions,
 };
 pub use csv_export::export;
 pub use csv_import::{
@@ -95,7 +97,7 @@ pub use date::{Date, is_expired};
 pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node, on_demand_sheet};
 pub use error::{ErrorCode, FieldError};
 pub use fields::{QUOTE_FIELDS, is_quote_field};
-pub use gpu_models::{GPU_MODEL_SUGGESTIONS, GpuSuggestion, suggested_vram_gib};
+pub use gpu_models::{GpuSuggestion, gpu_model_suggestions, suggested_vram_gib};
 pub use limits::*;
 pub use spec::{FormFactor, Interconnect, NodeSpec, Sharing, VramSource, mig_profile_gib};
 pub use validate::{validate, validate_vendor};

@@ -91,7 +91,7 @@ pub enum Interconnect {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
-    /// The GPU model, free text (see [`super::GPU_MODEL_SUGGESTIONS`]).
+    /// The GPU model, free text (see [`super::gpu_model_suggestions`]).
     pub gpu_model: String,
     /// GPUs in one node, at least 1.
     pub gpus_per_node: u32,

@@ -5,6 +5,7 @@ use super::limits::{
     DEFAULT_HEADROOM_PCT, MAX_HEADROOM_PCT, MAX_SHORT_TEXT, MAX_WORKLOAD_COUNT, MAX_WORKLOAD_FIGURE, MIN_HEADROOM_PCT,
 };
 use super::rules::Errors;
+use crate::domain::runs::GpuUse;
 use crate::domain::tco;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -74,6 +75,10 @@ pub struct Workload {
     /// VRAM headroom on top of the peak, percent; 15–25, default 20 ([`crate::domain::vram`]).
     #[serde(default = "default_headroom", with = "rust_decimal::serde::str")]
     pub headroom_pct: Decimal,
+    /// How the workload uses a node's GPUs: one job across them (the reading of every workload
+    /// saved before this was asked), or one task per GPU.
+    #[serde(default)]
+    pub gpu_use: GpuUse,
 }
 
 impl Workload {

@@ -78,7 +78,7 @@ impl DailyPrices {
             node_hourly: estimate.node_hourly,
             nodes: estimate.nodes,
             monthly_price: (estimate.pricing_used == Pricing::Monthly)
-                .then_some(sheet.monthly_price)
+                .then(|| sheet.monthly_per_node(shape.gpus_per_node))
                 .flatten(),
             stopped_bills_compute: sheet.stopped_bills_compute,
             disk_gb: shape.system_disk_gb + shape.data_disk_gb,

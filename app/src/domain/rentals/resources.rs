@@ -40,8 +40,7 @@ pub enum ResourceError {
 /// The first problem found, naming its line.
 pub fn parse_resources(text: &str) -> Result<Vec<String>, ResourceError> {
     let mut ids: Vec<String> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
+    for (line, raw) in crate::domain::line_endings::numbered_lines(text) {
         let id = raw.trim();
         if id.is_empty() {
             continue;

@@ -17,7 +17,7 @@ pub const SCHEMA_V1: &str = "nodeledger.run/v1";
 pub const SCHEMA_PREFIX: &str = "nodeledger.run/";
 
 /// Top-level JSON property names of [`CanonicalRun`], in declaration order.
-pub const TOP_LEVEL_FIELDS: [&str; 21] = [
+pub const TOP_LEVEL_FIELDS: [&str; 26] = [
     "schema",
     "source_format",
     "node",
@@ -31,10 +31,15 @@ pub const TOP_LEVEL_FIELDS: [&str; 21] = [
     "latency_ms",
     "latencies",
     "vram_peak_mib",
+    "vram_reserved",
+    "vram_needed_mib",
     "gpu_util_mean_pct",
     "duration_s",
     "warmup_s",
     "throttle",
+    "gpus_named",
+    "gpus_used",
+    "stands_for_workload",
     "telemetry",
     "intervals",
     "verdict",
@@ -90,6 +95,19 @@ pub struct CanonicalRun {
     /// Highest memory used on any single GPU, MiB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vram_peak_mib: Option<f64>,
+    /// Whether `vram_peak_mib` is a reservation rather than the workload's need: serving
+    /// engines take a fixed share of every card at start (vLLM `--gpu-memory-utilization`,
+    /// default 0.9; SGLang `--mem-fraction-static`; TGI; TensorRT-LLM's KV-cache fraction) and
+    /// fill it with KV cache, so memory used shows the share, not what the model needs.
+    /// `Some(true)` when the result format, the engineer or the probe says so; the verdict also
+    /// recognises a reservation in the telemetry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vram_reserved: Option<bool>,
+    /// The workload's own peak memory on one GPU, MiB, when the tool measures it beneath a
+    /// reservation (e.g. `torch.cuda.max_memory_allocated`); the headroom rule judges this
+    /// figure instead of the reservation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vram_needed_mib: Option<f64>,
     /// Mean GPU utilisation, percent (steady state once assessed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_util_mean_pct: Option<f64>,
@@ -102,6 +120,19 @@ pub struct CanonicalRun {
     /// Thermal/power slowdown summary.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub throttle: Option<Throttle>,
+    /// The GPUs (telemetry indices) the engineer or the probe names as the run's, e.g. from
+    /// `CUDA_VISIBLE_DEVICES`; empty when not named (the verdict then takes the cards that
+    /// worked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus_named: Vec<u32>,
+    /// The GPUs the run used, as judged (set by [`assess`](super::assess)): the named ones, else
+    /// those that worked in the telemetry; empty without per-GPU telemetry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus_used: Vec<u32>,
+    /// The engineer says the run stands for the workload although its model or precision
+    /// differs (e.g. a smaller model of the same family measured on the same node).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stands_for_workload: bool,
     /// Downsampled telemetry series, grouped by GPU, time-ordered.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub telemetry: Vec<TelemetrySample>,
@@ -135,10 +166,15 @@ impl CanonicalRun {
             latency_ms: None,
             latencies: BTreeMap::new(),
             vram_peak_mib: None,
+            vram_reserved: None,
+            vram_needed_mib: None,
             gpu_util_mean_pct: None,
             duration_s: None,
             warmup_s: None,
             throttle: None,
+            gpus_named: Vec::new(),
+            gpus_used: Vec::new(),
+            stands_for_workload: false,
             telemetry: Vec::new(),
             intervals: Vec::new(),
             verdict: None,

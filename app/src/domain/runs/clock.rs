@@ -30,6 +30,21 @@ pub(crate) fn format(secs: f64) -> Option<String> {
     Some(if frac == 0 { base } else { format!("{base}.{frac:03}") })
 }
 
+/// A start time as a person or a script states it, in canonical form: `YYYY-MM-DDTHH:MM`
+/// (an HTML `datetime-local` field), with seconds and fractions or a space instead of `T`;
+/// a trailing `Z` is dropped (times are on the telemetry's naive clock). `None` when it is not
+/// such a time.
+#[must_use]
+pub fn stated_start(text: &str) -> Option<String> {
+    let t = text.trim();
+    let t = t.strip_suffix('Z').unwrap_or(t);
+    if t.len() > 40 {
+        return None;
+    }
+    let full = if t.len() == 16 { format!("{t}:00") } else { t.to_owned() };
+    seconds(&full).and_then(format)
+}
+
 /// vLLM's `date` (`"%Y%m%d-%H%M%S"`, e.g. `"20250101-120000"`) in canonical form.
 pub(crate) fn from_vllm_date(date: &str) -> Option<String> {
     let b = date.trim().as_bytes();
@@ -69,6 +84,14 @@ mod tests {
             Some(Some("2024-05-01T12:00:00.123".into()))
         );
         assert_eq!(format(-1.0).as_deref(), Some("1969-12-31T23:59:59"));
+        assert_eq!(stated_start("2026-12-02T10:30").as_deref(), Some("2026-12-02T10:30:00"));
+        assert_eq!(
+            stated_start(" 2026-12-02 10:30:15.5Z ").as_deref(),
+            Some("2026-12-02T10:30:15.500")
+        );
+        assert_eq!(stated_start("yesterday"), None);
+        assert_eq!(stated_start("2026-13-02T10:30"), None);
+        assert_eq!(stated_start(&"9".repeat(100)), None);
         assert_eq!(format(f64::NAN), None);
     }
 }

@@ -21,7 +21,7 @@ pub enum Format {
     VllmLegacy,
     /// `llama-bench -o json` (or `-o jsonl`).
     LlamaBench,
-    /// MLPerf inference `mlperf_log_summary.txt`.
+    /// MLPerf inference `mlperf_log_summary.txt` or `mlperf_log_detail.txt`.
     Mlperf,
     /// `nvidia-smi --query-gpu=… --format=csv` telemetry.
     NvidiaSmi,
@@ -76,10 +76,16 @@ pub fn detect(bytes: &[u8]) -> Result<Format, ParseError> {
 
 /// Classifies text (non-JSON) input.
 pub(crate) fn detect_text(text: &str) -> Result<Format, ParseError> {
-    if text.contains("MLPerf Results Summary") || (text.contains("SUT name") && text.contains("Scenario")) {
+    if text.contains("MLPerf Results Summary")
+        || (text.contains("SUT name") && text.contains("Scenario"))
+        || text.trim_start().starts_with(super::mlperf::DETAIL_PREFIX)
+    {
         return Ok(Format::Mlperf);
     }
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let first = crate::domain::line_endings::numbered_lines(text)
+        .map(|(_, l)| l.trim())
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
     match smi_header::sniff(first) {
         smi_header::Sniff::Header => Ok(Format::NvidiaSmi),
         smi_header::Sniff::DataRow => Err(ParseError::CsvNoHeader),

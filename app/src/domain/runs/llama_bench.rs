@@ -4,10 +4,17 @@
 //! generation rows (`n_prompt == 0`) `tg<N>`, mixed rows `pp<N>+tg<M>`; a
 //! non-zero `n_depth` appends `@d<D>`. Every row is also kept verbatim in
 //! `extra.llama_bench_rows` (so unknown, version-specific keys survive).
+//!
+//! Each row's `test_time` is written when that test starts, before its warm-up and timed
+//! repetitions (`tools/llama-bench/llama-bench.cpp`, the `test` constructor:
+//! `strftime(buf, sizeof(buf), "%FT%TZ", gmtime(&t))`, UTC to the second). The run starts at the
+//! first row's `test_time` and ends at the last row's plus its repetitions (`samples_ns`), so it
+//! can be placed in nvidia-smi telemetry taken on a node whose clock runs on UTC.
 
 use serde_json::{Map, Value};
 
 use super::canonical::{CanonicalRun, NamedThroughput, NodeInfo, RunWorkload, Throughput};
+use super::clock;
 use super::detect::Format;
 use super::error::ParseError;
 use super::json::ObjExt;
@@ -64,12 +71,42 @@ pub(crate) fn from_json(value: Value) -> Result<CanonicalRun, ParseError> {
         unit: ThroughputUnit::TokensPerS,
     });
     run.duration_s = (total_ns > 0.0).then_some(total_ns / 1e9);
+    place(&mut run, &objs);
     if let Some(first) = objs.first() {
         run.node = node_info(first);
         run.workload = Some(workload(first, &objs));
     }
     run.extra.insert("llama_bench_rows".into(), Value::Array(rows));
     Ok(run)
+}
+
+/// `started_at` from the earliest `test_time`, `ended_at` from the latest one plus its
+/// repetitions; nothing when no row has a readable `test_time`.
+fn place(run: &mut CanonicalRun, rows: &[&Map<String, Value>]) {
+    let mut span: Option<(f64, f64)> = None;
+    for row in rows {
+        let Some(start) = row.str_at("test_time").and_then(test_time_seconds) else {
+            continue;
+        };
+        let reps_ns: f64 = row.get("samples_ns").and_then(Value::as_array).map_or(0.0, |s| {
+            s.iter()
+                .filter_map(Value::as_f64)
+                .filter(|n| n.is_finite() && *n > 0.0)
+                .sum()
+        });
+        let end = start + reps_ns / 1e9;
+        span = Some(span.map_or((start, end), |(lo, hi)| (lo.min(start), hi.max(end))));
+    }
+    if let Some((start, end)) = span {
+        run.started_at = clock::format(start);
+        run.ended_at = clock::format(end);
+    }
+}
+
+/// `"2025-05-14T09:12:44Z"` (RFC 3339, UTC) as seconds on the naive clock.
+fn test_time_seconds(at: &str) -> Option<f64> {
+    let naive = at.trim().strip_suffix('Z').unwrap_or(at.trim());
+    clock::seconds(naive)
 }
 
 fn test_name(row: &Map<String, Value>, pp: u64, tg: u64) -> String {

@@ -13,7 +13,7 @@
 //! | `vllm` | `vllm bench serve --save-result` JSON (with `--save-detailed`, its per-request timestamps become `intervals`) |
 //! | `vllm_legacy` | `benchmark_serving.py` JSON (`"request_goodput:"` key) |
 //! | `llama_bench` | `llama-bench -o json` / `-o jsonl` |
-//! | `mlperf` | MLPerf inference `mlperf_log_summary.txt` |
+//! | `mlperf` | MLPerf inference `mlperf_log_summary.txt`, or `mlperf_log_detail.txt` (placeable in its telemetry) |
 //! | `nvidia_smi` | `nvidia-smi --query-gpu=… --format=csv[,nounits]` |
 //!
 //! # Use
@@ -63,11 +63,12 @@ pub use canonical::{
     CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, RunWorkload, SCHEMA_PREFIX, SCHEMA_V1,
     TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput,
 };
+pub use clock::stated_start;
 pub use detect::{Format, detect};
 pub use error::ParseError;
 pub use judge::{
-    EXTRA_COMMAND_EXIT_CODE, EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_INCL_WARMUP,
-    EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,
+    EXTRA_COMMAND_EXIT_CODE, EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_ALL_GPUS,
+    EXTRA_UTIL_INCL_WARMUP, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,
 };
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
@@ -76,7 +77,8 @@ pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
 pub use quote::{gpu_name_tokens, names_match, severity_of};
 pub use smi_header::PROBE_QUERY_COLUMNS;
 pub use verdict::{
-    Difference, QuoteField, QuotedNode, Reason, RunStatus, Severity, Thresholds, Verdict, VerdictContext, VerdictReason,
+    Difference, GpuUse, NeedBasis, QuoteField, QuotedNode, Reason, ReserveSource, RunStatus, Severity, Slicing,
+    Thresholds, Verdict, VerdictContext, VerdictReason, WorkloadField,
 };
 pub use vocab::{ThrottleReason, ThroughputUnit};
 

@@ -9,6 +9,8 @@
 use std::io::BufRead;
 
 use csv::{ByteRecord, ReaderBuilder};
+
+use crate::domain::line_endings::{Lf, record_line};
 use serde_json::{Value, json};
 
 use super::canonical::{CanonicalRun, Throttle};
@@ -52,7 +54,9 @@ struct Totals {
     reasons: u16,
 }
 
-/// Parses nvidia-smi CSV telemetry from a reader, streaming.
+/// Parses nvidia-smi CSV telemetry from a reader, streaming. LF, CRLF (what `nvidia-smi.exe`
+/// writes on Windows), a byte-order mark and a last row without a line break read alike
+/// ([`crate::domain::line_endings`]): the lines errors name are the file's.
 ///
 /// # Errors
 /// [`ParseError::Empty`], [`ParseError::CsvNoTimestamp`],
@@ -63,7 +67,7 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     let mut rdr = ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(reader);
+        .from_reader(Lf::new(reader));
     let mut rec = ByteRecord::new();
     if !read(&mut rdr, &mut rec)? {
         return Err(ParseError::Empty);
@@ -77,7 +81,7 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     let mut identities: Vec<Vec<u8>> = Vec::new();
     let mut tot = Totals::default();
     while read(&mut rdr, &mut rec)? {
-        let line = rec.position().map_or(0, csv::Position::line);
+        let line = record_line(rdr.position(), rec.as_slice());
         if rec.len() != width {
             return Err(ParseError::CsvFieldCount {
                 line,

@@ -5,6 +5,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::vocab::ThrottleReason;
+use crate::domain::gpus::GpuMount;
 
 /// Overall validity of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -165,8 +166,13 @@ pub enum Reason {
     /// The VRAM peak with the workload's headroom needs more than one GPU
     /// (or slice) offers ([`crate::domain::vram::assess`]).
     VramHeadroomLow {
-        /// Peak used on one GPU, MiB.
+        /// Peak judged on one GPU, MiB: the observed peak, or beneath a reservation the
+        /// workload's need (see `basis`).
         peak_mib: f64,
+        /// Where `peak_mib` comes from when the observed memory was a reservation; `None`: the
+        /// observed peak.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        basis: Option<NeedBasis>,
         /// Usable VRAM of one GPU or slice, MiB.
         usable_mib: f64,
         /// The workload's headroom, percent.
@@ -179,6 +185,61 @@ pub enum Reason {
     /// The headroom could not be checked: the run observed MIG (whose
     /// reported memory is the parent GPU's) and no quote states the slice.
     VramUsableUnknown,
+    /// The memory the run shows is a serving engine's up-front reservation, not the workload's
+    /// need: the headroom is judged on the need (`basis`), or not at all when none is known.
+    VramReserved {
+        /// Memory held on one GPU, MiB.
+        reserved_mib: f64,
+        /// Its share of one GPU's memory, when the card's size is known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        share: Option<f64>,
+        /// Who says it is a reservation.
+        source: ReserveSource,
+        /// The need the headroom was judged on, MiB; `None`: not judged.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        need_mib: Option<f64>,
+        /// Where `need_mib` comes from.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        basis: Option<NeedBasis>,
+    },
+    /// The run measured another model or precision than the workload's: its throughput is not
+    /// the workload's (warn: left out of the workload's costs), unless the engineer says it
+    /// stands for the workload (info).
+    WorkloadDiffers {
+        /// What differs.
+        what: WorkloadField,
+        /// As the run names it.
+        run: String,
+        /// As the workload names it.
+        workload: String,
+        /// The engineer says the run stands for the workload.
+        #[serde(default)]
+        stands_for: bool,
+    },
+    /// Which of the node's GPUs the run used: the named ones, or those that worked. Idle cards
+    /// are listed, not averaged into utilisation, memory or slowdown.
+    GpusUsed {
+        /// Telemetry indices of the GPUs the run used.
+        used: Vec<u32>,
+        /// Telemetry indices of the GPUs seen idle (or not named).
+        idle: Vec<u32>,
+        /// Whether the engineer or the probe named the GPUs.
+        named: bool,
+    },
+    /// The run used fewer GPUs than the node has. For a workload that runs one task per GPU the
+    /// node's throughput is the run's per GPU × the node's GPUs (info); for one job across GPUs a
+    /// run on fewer GPUs than the job spreads over does not measure the job (warn).
+    PartOfNode {
+        /// GPUs the run used.
+        used: u32,
+        /// GPUs in the quoted node.
+        node_gpus: u32,
+        /// GPUs one job spreads over (the workload's), when the workload runs one job.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        job_gpus: Option<u32>,
+        /// How the workload uses the node.
+        gpu_use: GpuUse,
+    },
     /// Mean utilisation is low: the bottleneck may be CPU, disk or network.
     LowUtilization {
         /// Steady-state mean, percent.
@@ -206,6 +267,19 @@ pub enum Reason {
     },
     /// Observed GPU model differs from the quote.
     GpuNameMismatch { quoted: String, observed: String },
+    /// The observed GPU is mounted otherwise than quoted (an SXM module quoted, a PCIe card
+    /// observed): another variant of the model, with other clocks, power and links.
+    GpuFormMismatch {
+        /// The quote's form factor.
+        quoted: GpuMount,
+        /// The observed variant's, from the GPU catalogue.
+        observed: GpuMount,
+        /// The observed GPU name.
+        gpu: String,
+    },
+    /// A GPU name the catalogue does not know: it was compared with the other name word by
+    /// word (every quoted word in the observed name).
+    UnknownGpuModel { name: String },
     /// Observed GPU count differs from the quote (invalid when fewer).
     GpuCountMismatch { quoted: u32, observed: u32 },
     /// Observed VRAM per GPU is short of the quote by more than the tolerance.
@@ -227,9 +301,9 @@ pub enum Reason {
     },
     /// Observed driver differs from the quote.
     DriverMismatch { quoted: String, observed: String },
-    /// MIG / slicing mode differs from the quote.
+    /// MIG mode differs from the quote: MIG on for a whole-GPU offer, or off for a MIG offer.
     MigMismatch {
-        /// Quoted as sliced.
+        /// Quoted as a MIG slice.
         quoted: bool,
         /// Observed MIG enabled.
         observed: bool,
@@ -268,10 +342,16 @@ impl Reason {
             Self::PowerCapped { .. } => "power_capped",
             Self::VramHeadroomLow { .. } => "vram_headroom_low",
             Self::VramUsableUnknown => "vram_usable_unknown",
+            Self::VramReserved { .. } => "vram_reserved",
+            Self::GpusUsed { .. } => "gpus_used",
+            Self::WorkloadDiffers { .. } => "workload_differs",
+            Self::PartOfNode { .. } => "part_of_node",
             Self::LowUtilization { .. } => "low_utilization",
             Self::MlperfInvalid { .. } => "mlperf_invalid",
             Self::FilesDisagree { .. } => "files_disagree",
             Self::GpuNameMismatch { .. } => "gpu_name_mismatch",
+            Self::GpuFormMismatch { .. } => "gpu_form_mismatch",
+            Self::UnknownGpuModel { .. } => "unknown_gpu_model",
             Self::GpuCountMismatch { .. } => "gpu_count_mismatch",
             Self::VramShortfall { .. } => "vram_shortfall",
             Self::VramExceeds { .. } => "vram_exceeds",
@@ -358,8 +438,78 @@ pub struct QuotedNode {
     pub vram_per_gpu_mib: Option<Decimal>,
     /// Driver version (a prefix such as `"550"` matches `"550.54.15"`).
     pub driver: Option<String>,
-    /// Quoted as MIG / sliced.
-    pub mig: Option<bool>,
+    /// How the GPUs are shared; `None`: not stated.
+    pub slicing: Option<Slicing>,
+    /// The quoted form factor (PCIe or SXM), when stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form_factor: Option<GpuMount>,
+}
+
+/// How a quoted GPU is shared, as the verdict checks it: only a MIG slice expects MIG mode on,
+/// and only a whole GPU or a vGPU reports its own memory (a MIG instance and a fractional share
+/// see the parent card's `memory.total`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Slicing {
+    /// Whole GPUs: MIG off.
+    Whole,
+    /// A MIG instance: MIG on; memory is the profile's.
+    Mig,
+    /// A virtual GPU (hypervisor time-slicing, e.g. NVIDIA vGPU): the guest's nvidia-smi shows
+    /// the profile's framebuffer as `memory.total` and MIG as off or not supported.
+    Vgpu,
+    /// A fractional or time-sliced share of one card (container-level): the card's own
+    /// `memory.total` is seen, the share is not.
+    Fractional,
+}
+
+impl Slicing {
+    /// Whether nvidia-smi's `memory.total` is this offer's own memory per GPU.
+    #[must_use]
+    pub const fn reports_own_memory(self) -> bool {
+        matches!(self, Self::Whole | Self::Vgpu)
+    }
+}
+
+/// How a workload uses a node's GPUs (seed 002: a task per card, or one job across them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GpuUse {
+    /// One job spread over the GPUs it needs (tensor/pipeline parallel, data-parallel training).
+    #[default]
+    OneJob,
+    /// One independent task per GPU: the node's throughput is one GPU's × its GPUs.
+    TaskPerGpu,
+}
+
+/// A fact of what ran that the workload also states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadField {
+    /// The model.
+    Model,
+    /// The numeric precision or quantisation.
+    Precision,
+}
+
+/// Who says a run's memory is a reservation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReserveSource {
+    /// The result file, the engineer or the probe.
+    Stated,
+    /// The telemetry: memory flat at a high share of the card while utilisation varies.
+    Telemetry,
+}
+
+/// What the headroom is judged on beneath a reservation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NeedBasis {
+    /// The workload's own peak as the run measured it (`vram_needed_mib`).
+    Measured,
+    /// The workload's stated peak.
+    WorkloadStated,
 }
 
 /// Thresholds of the validity gate.
@@ -382,9 +532,18 @@ pub struct Thresholds {
     pub warmup_tolerance_pct: f64,
     /// Rolling window for warm-up detection, seconds.
     pub warmup_window_s: f64,
-    /// Observed VRAM may differ from the quote by this share (7 %: GDDR6
-    /// cards with ECC on report 1/16 less, e.g. an A10's 23028 MiB of 24 GiB).
+    /// Observed VRAM may differ from the quote by this share
+    /// ([`crate::domain::vram::VRAM_TOLERANCE_PCT`], shared with the checklist).
     pub vram_tolerance_share: f64,
+    /// A GPU whose mean utilisation in the run stays below this is idle, percent: not one of
+    /// the run's GPUs unless named.
+    pub idle_gpu_util_pct: f64,
+    /// Memory held at or above this share of the card from its first high sample to the end
+    /// is a reservation (vLLM's default is 0.9), when utilisation varies meanwhile.
+    pub reserve_min_share: f64,
+    /// … by at least this many percent points (a serving benchmark's load changes; a training
+    /// step's does not).
+    pub reserve_util_range_pct: f64,
 }
 
 impl Default for Thresholds {
@@ -397,7 +556,10 @@ impl Default for Thresholds {
             low_util_pct: 50.0,
             warmup_tolerance_pct: 10.0,
             warmup_window_s: 30.0,
-            vram_tolerance_share: 0.07,
+            vram_tolerance_share: crate::domain::vram::VRAM_TOLERANCE_PCT as f64 / 100.0,
+            idle_gpu_util_pct: 5.0,
+            reserve_min_share: 0.8,
+            reserve_util_range_pct: 20.0,
         }
     }
 }
@@ -413,6 +575,22 @@ pub struct VerdictContext {
     /// The quoted node, when judging a purchase.
     #[serde(default)]
     pub quote: Option<QuotedNode>,
+    /// How the workload uses a node's GPUs.
+    #[serde(default)]
+    pub gpu_use: GpuUse,
+    /// GPUs one job of the workload spreads over, when known.
+    #[serde(default)]
+    pub job_gpus: Option<u32>,
+    /// The workload's stated peak VRAM per GPU, MiB: what the headroom is judged on beneath a
+    /// reservation when the run does not measure the need itself.
+    #[serde(default)]
+    pub workload_peak_mib: Option<Decimal>,
+    /// The workload's model, when stated.
+    #[serde(default)]
+    pub workload_model: Option<String>,
+    /// The workload's precision, when stated.
+    #[serde(default)]
+    pub workload_precision: Option<String>,
 }
 
 impl Default for VerdictContext {
@@ -421,6 +599,11 @@ impl Default for VerdictContext {
             headroom_pct: Decimal::from(20),
             thresholds: Thresholds::default(),
             quote: None,
+            gpu_use: GpuUse::default(),
+            job_gpus: None,
+            workload_peak_mib: None,
+            workload_model: None,
+            workload_precision: None,
         }
     }
 }

@@ -15,8 +15,10 @@ use super::vocab::ThroughputUnit;
 /// Latency metrics reported per request.
 const METRICS: [&str; 4] = ["ttft", "tpot", "itl", "e2el"];
 
-/// Per-request detail arrays (`--save-detailed`): dropped, they can be huge.
-const DETAIL_KEYS: [&str; 7] = [
+/// Per-request arrays: dropped, they can be huge. `vllm/benchmarks/serve.py` removes the first
+/// seven unless `--save-detailed`; `latencies` and `queue_times` stay in every result, one entry
+/// per request.
+const DETAIL_KEYS: [&str; 9] = [
     "input_lens",
     "output_lens",
     "ttfts",
@@ -24,6 +26,8 @@ const DETAIL_KEYS: [&str; 7] = [
     "generated_texts",
     "errors",
     "start_times",
+    "latencies",
+    "queue_times",
 ];
 
 /// Converts a vLLM result object.
@@ -55,6 +59,7 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
     run.duration_s = take_f64(&mut obj, "duration");
     place(&mut run, obj.str_at("date"));
     run.node = stated_node(&obj);
+    run.vram_reserved = reserves_memory(&obj).then_some(true);
     let model = obj.str_at("model_id").map(str::to_owned);
     let concurrency = obj.u64_at("max_concurrency");
     if model.is_some() || concurrency.is_some() {
@@ -91,6 +96,42 @@ pub(crate) fn from_json(value: Value, format: Format) -> Result<CanonicalRun, Pa
     }
     run.extra = obj;
     Ok(run)
+}
+
+/// `--backend` values (vLLM's `vllm bench serve`, SGLang's `bench_serving`) whose servers take
+/// a fixed share of every card at start: vLLM (`--gpu-memory-utilization`, default 0.92 in
+/// `vllm/config/cache.py`, 0.9 before), SGLang (`--mem-fraction-static`, derived from the card's
+/// memory in `server_args.py`), TensorRT-LLM (`free_gpu_memory_fraction`, default 0.9 of what
+/// is free after loading), LMDeploy (`cache_max_entry_count`). `openai`/`openai-chat` are the
+/// defaults of `vllm bench serve` (`vllm/benchmarks/serve.py`) and name the API, not the server;
+/// a result written by vLLM's own benchmark against the OpenAI API is read as a vLLM server's.
+/// TGI is left out: `--cuda-memory-fraction` (default 1.0, `launcher/src/main.rs`) caps what it
+/// may use rather than reserving it; its telemetry tells.
+const RESERVING_BACKENDS: [&str; 8] = [
+    "vllm",
+    "openai",
+    "openai-chat",
+    "sglang",
+    "sglang-oai",
+    "sglang-native",
+    "tensorrt-llm",
+    "lmdeploy",
+];
+
+/// `--metadata` keys that carry the server's reserved share (`vllm bench serve --metadata
+/// gpu_memory_utilization=0.9` writes the pair at the top level of the result).
+const RESERVE_KEYS: [&str; 2] = ["gpu_memory_utilization", "mem_fraction_static"];
+
+/// Whether the result says its server reserved memory: a reserving backend, or a reserved share
+/// passed as metadata.
+fn reserves_memory(obj: &Map<String, Value>) -> bool {
+    // `endpoint_type` is the same value, kept "for backward compatibility" (`serve.py`).
+    let backend = obj
+        .str_at("backend")
+        .or_else(|| obj.str_at("endpoint_type"))
+        .map(|b| b.trim().to_ascii_lowercase());
+    backend.is_some_and(|b| RESERVING_BACKENDS.contains(&b.as_str()))
+        || RESERVE_KEYS.iter().any(|k| obj.contains_key(*k))
 }
 
 /// Keys under which a result names its hardware (`--metadata gpu=1xNVIDIA_L40S`

@@ -187,7 +187,7 @@ pub fn cost_vs_hours(
         .map(|&busy_h| {
             non_negative(busy_h, "hours")?;
             let billable = billing::billable(sheet.billing_increment, sheet.minimum_billable_hours, busy_h)?;
-            let monthly = billing::monthly(sheet, busy_h, nodes)?.map(|m| round(m.cost));
+            let monthly = billing::monthly(sheet, shape, busy_h, nodes)?.map(|m| round(m.cost));
             Ok(HoursPoint {
                 busy_h,
                 on_demand: round(billable.cost(hourly)?),

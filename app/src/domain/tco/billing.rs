@@ -91,9 +91,14 @@ pub(crate) struct Monthly {
 
 /// The monthly commitment covering `rental_h` (busy + stopped hours per node) on `nodes`
 /// nodes, if the sheet offers one.
-pub(crate) fn monthly(sheet: &PriceSheet, rental_h: Decimal, nodes: Decimal) -> Result<Option<Monthly>, TcoError> {
+pub(crate) fn monthly(
+    sheet: &PriceSheet,
+    shape: &NodeShape,
+    rental_h: Decimal,
+    nodes: Decimal,
+) -> Result<Option<Monthly>, TcoError> {
     const F: &str = "estimate.monthly_compute";
-    let (Some(price), Some(term)) = (sheet.monthly_price, sheet.commitment_months) else {
+    let (Some(price), Some(term)) = (node_monthly(sheet, shape)?, sheet.commitment_months) else {
         return Ok(None);
     };
     let month_s = mul(HOURS_PER_MONTH, SECONDS_PER_HOUR, F)?;
@@ -111,11 +116,15 @@ pub(crate) fn monthly(sheet: &PriceSheet, rental_h: Decimal, nodes: Decimal) -> 
 }
 
 /// Busy hours per node within the term at which on demand costs as much as the commitment:
-/// term × monthly price ÷ node hourly price, when that is at most term × 730 hours; else
+/// term × node monthly price ÷ node hourly price, when that is at most term × 730 hours; else
 /// never (also for a free hourly price). `None` if the sheet offers no monthly price.
-pub(crate) fn break_even(sheet: &PriceSheet, node_hourly: Decimal) -> Result<Option<BreakEven>, TcoError> {
+pub(crate) fn break_even(
+    sheet: &PriceSheet,
+    shape: &NodeShape,
+    node_hourly: Decimal,
+) -> Result<Option<BreakEven>, TcoError> {
     const F: &str = "estimate.break_even";
-    let (Some(price), Some(term)) = (sheet.monthly_price, sheet.commitment_months) else {
+    let (Some(price), Some(term)) = (node_monthly(sheet, shape)?, sheet.commitment_months) else {
         return Ok(None);
     };
     if node_hourly.is_zero() {
@@ -138,5 +147,17 @@ pub(crate) fn node_hourly(sheet: &PriceSheet, shape: &NodeShape) -> Result<Decim
             shape.gpus_per_node.into(),
             "estimate.node_hourly",
         ),
+    }
+}
+
+/// The monthly price of one node, if the sheet offers one: × GPUs per node when the monthly
+/// price is per GPU ([`PriceSheet::monthly_basis`]; absent = per node).
+pub(crate) fn node_monthly(sheet: &PriceSheet, shape: &NodeShape) -> Result<Option<Decimal>, TcoError> {
+    let Some(price) = sheet.monthly_price else {
+        return Ok(None);
+    };
+    match sheet.monthly_price_basis() {
+        PriceBasis::PerNode => Ok(Some(price)),
+        PriceBasis::PerGpu => mul(price, shape.gpus_per_node.into(), "estimate.monthly_compute").map(Some),
     }
 }

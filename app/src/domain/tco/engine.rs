@@ -7,7 +7,7 @@ use super::costs::Rental;
 use super::currency::Currency;
 use super::error::{ErrorReason, TcoError};
 use super::estimate::{ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, TcoWarning, Unit};
-use super::model::{Assumptions, Demand, NodeShape, PriceSheet};
+use super::model::{Assumptions, Demand, NodeShape, PriceSheet, UnstatedPrice};
 use super::throughput::{self, RunThroughput};
 use super::validate;
 use rust_decimal::Decimal;
@@ -45,6 +45,7 @@ pub fn estimate(
         rental.snapshots()?,
     ]);
     components.extend(rental.other_fees());
+    unstated_prices(sheet, shape, assumptions, &mut warnings);
     let total = sum(components.iter().map(|c| c.cost), "estimate.total")?;
     let (cost_per_unit, effective_gpu_hour_price) = derived_prices(total, workload, shape, &h, sheet.currency)?;
     Ok(Estimate {
@@ -67,7 +68,7 @@ pub fn estimate(
         on_demand_compute: side.on_demand,
         monthly_compute: side.monthly,
         unused_commitment_h: side.unused_h,
-        break_even: billing::break_even(sheet, node_hourly)?,
+        break_even: billing::break_even(sheet, shape, node_hourly)?,
         total,
         idle_cost: side.idle,
         cost_per_unit,
@@ -140,7 +141,7 @@ fn compute_side(rental: &Rental<'_>, h: &Hours) -> Result<ComputeSide, TcoError>
     };
     let stopped = rental.stopped_compute()?;
     let on_demand = add(running.cost, stopped.cost, "estimate.on_demand_compute")?;
-    let monthly = billing::monthly(rental.sheet, h.rental_h, rental.nodes)?;
+    let monthly = billing::monthly(rental.sheet, rental.shape, h.rental_h, rental.nodes)?;
     let monthly_compute = monthly.map(|m| currency.round(m.cost));
     let chosen = monthly.zip(monthly_compute).filter(|(_, cost)| *cost < on_demand);
     let (pricing, lines, unused_h, idle) = match chosen {
@@ -303,4 +304,22 @@ fn cost_per_unit(total: Decimal, work: Decimal, unit: &str, currency: Currency) 
         amount: fine_round(amount, currency),
         unit: unit.to_owned(),
     })
+}
+
+/// The prices the vendor did not state that this rental needs, each as a warning: disks of
+/// some size, snapshots kept, egress beyond the free allowance, any ingress. The cost is then
+/// priced at 0 and the total is a lower bound.
+fn unstated_prices(sheet: &PriceSheet, shape: &NodeShape, a: &Assumptions, warnings: &mut Vec<TcoWarning>) {
+    for &price in &sheet.not_stated {
+        let used = match price {
+            UnstatedPrice::Disk => shape.system_disk_gb + shape.data_disk_gb > Decimal::ZERO,
+            UnstatedPrice::Snapshot => a.snapshot_gb > Decimal::ZERO && a.snapshot_months > Decimal::ZERO,
+            UnstatedPrice::Egress => a.egress_gb > sheet.free_egress_gb,
+            UnstatedPrice::Ingress => a.ingress_gb > Decimal::ZERO,
+        };
+        let warning = TcoWarning::PriceNotStated { price };
+        if used && !warnings.contains(&warning) {
+            warnings.push(warning);
+        }
+    }
 }

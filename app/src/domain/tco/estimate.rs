@@ -90,6 +90,9 @@ pub enum BreakEven {
 pub enum QuoteGroup {
     /// Compute time from a measured throughput.
     Measured,
+    /// Compute time from a throughput someone stated (typed by hand, e.g. a vendor's brochure
+    /// figure) but no run measured: "stated, not measured", ranked after every measured quote.
+    Stated,
     /// Compute time from the workload's stated run length: estimated, not measured.
     Estimated,
 }
@@ -137,6 +140,13 @@ pub enum TcoWarning {
     MinimumBillableApplied {
         /// The minimum billable duration, hours per node.
         minimum_h: Decimal,
+    },
+    /// The workload uses something whose price the vendor did not state (disk, snapshots,
+    /// traffic): it is costed at 0, so the total is a lower bound, incomplete until the vendor
+    /// states the price.
+    PriceNotStated {
+        /// The price not stated.
+        price: super::model::UnstatedPrice,
     },
 }
 

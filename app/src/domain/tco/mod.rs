@@ -10,6 +10,9 @@
 //! One month is 730 hours. Hours are per node.
 //!
 //! * `node_hourly` = on-demand price per hour, × GPUs per node when the price is per GPU.
+//! * `node_monthly` = monthly price, × GPUs per node when the monthly price is per GPU
+//!   (`monthly_basis`; absent = per node, as every sheet written before the field read it).
+//!   *Example:* 1,200 per GPU-month on an 8-GPU node = 9,600 per node-month.
 //! * `nodes` = ⌈GPUs needed ÷ GPUs per node⌉, at least 1, unless the user sets a node count n.
 //! * **Throughput and node count (rule 2).** A measured throughput `T_run` is for the node
 //!   count it ran on, `n_run` (default 1). With `e(k)` = 1 for one node, else the user's scaling
@@ -42,17 +45,18 @@
 //!   rounded.
 //! * **Monthly commitment covers the rental (rule 3)** (sheet with monthly price and term):
 //!   months = max(term, ⌈`rental_h` ÷ 730⌉) (rental in whole milliseconds), cost = months ×
-//!   monthly price × nodes; under it stopped compute costs nothing extra (the stopped line is
+//!   `node_monthly` × nodes; under it stopped compute costs nothing extra (the stopped line is
 //!   kept at price 0). The compute side costs min(on-demand side, monthly); a tie stays on
 //!   demand. Under the commitment, paid but unused hours = months × 730 − `rental_h` per node.
 //!   *Example:* 10.00/h or 5000/month (1-month term), stopped compute billed, 400 h busy +
 //!   200 h stopped: on demand 4000 + 2000 = 6000, monthly 5000 → 5000; 130 h unused.
 //!   With 700 h busy + 100 h stopped the rental is 800 h → 2 months = 10000 > 7000 + 1000:
 //!   on demand, 8000.
-//! * **Break-even (rule 4)** = term × monthly price ÷ `node_hourly`, in busy hours per node,
+//! * **Break-even (rule 4)** = term × `node_monthly` ÷ `node_hourly`, in busy hours per node,
 //!   when that is at most term × 730; otherwise [`BreakEven::NeverWithinTerm`] (also for a free
 //!   hourly price). *Example:* a 3-month term at 5000/month and 10.00/h → 1500 h (v1 showed
-//!   500 h); 5000/month at 5.00/h on a 1-month term → 1000 h > 730 h: never within the term.
+//!   500 h); 5000/month at 5.00/h on a 1-month term → 1000 h > 730 h: never within the term;
+//!   1,200 per GPU-month and 2.00 per GPU-hour on an 8-GPU node → 9,600 ÷ 16.00 = 600 h.
 //! * Disk = (system + data GB) × price per GB-month × rental hours ÷ 730 × nodes.
 //! * Public IP = price per hour × rental hours × nodes.
 //! * Traffic = max(0, egress GB − free egress GB) × egress price + ingress GB × ingress price.
@@ -63,7 +67,7 @@
 //! CNY/USD/EUR, 0 for JPY); the total is the sum of the rounded components. “Of which idle”,
 //! each part rounded, then summed: on demand, the idle-while-running share of compute
 //! (running compute × idle ÷ busy hours) + stopped compute + disk and IP during stopped hours;
-//! under the commitment, (idle + stopped + unused hours) × nodes × monthly price ÷ 730 + disk
+//! under the commitment, (idle + stopped + unused hours) × nodes × `node_monthly` ÷ 730 + disk
 //! and IP during stopped hours (seed 001's idle risk of a plan you do not use). *Example:* the
 //! 400 h + 200 h case above: (0 + 200 + 130) × 5000 ÷ 730 = 2260.27.
 //! Cost per unit of work = total ÷ W, shown per 1, 1,000 or 1,000,000 units so that the
@@ -71,10 +75,13 @@
 //! node × nodes). Derived prices keep two digits more than the minor unit.
 //!
 //! **Ranking (rule 6).** [`run_scenario`] puts quotes whose compute time comes from a
-//! throughput in the [`QuoteGroup::Measured`] group and those from a stated run length in
-//! [`QuoteGroup::Estimated`] (“estimated, not measured”); measured ones first, each group
-//! cheapest first (ties by label, then id), ranks 1..n over both. *Example:* a measured quote
-//! at 720.00 ranks 1 above an estimated one at 72.00.
+//! measured throughput in the [`QuoteGroup::Measured`] group, those from a throughput typed by
+//! hand (a quote's `throughput_stated`, e.g. a vendor's brochure figure) in
+//! [`QuoteGroup::Stated`] (“stated, not measured”) and those from a stated run length in
+//! [`QuoteGroup::Estimated`] (“estimated, not measured”); measured ones first, then stated,
+//! then estimated, each group cheapest first (ties by label, then id), ranks 1..n over all.
+//! *Example:* a measured quote at 720.00 ranks 1 above a stated one at 500.00, which ranks 2
+//! above an estimated one at 72.00.
 //!
 //! **Currencies (rule 7).** Totals are converted into the comparison currency with
 //! [`latest_rate`]: the latest rate of the pair, stated in either direction (on one date the
@@ -106,6 +113,7 @@ mod model;
 mod overrides;
 mod scenario;
 pub mod throughput;
+pub mod unit_scale;
 mod validate;
 
 #[cfg(test)]
@@ -119,7 +127,9 @@ pub use error::{ErrorReason, TcoError};
 pub use estimate::{
     BreakEven, ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, QuoteGroup, TcoWarning, Unit,
 };
-pub use model::{Assumptions, BillingIncrement, Demand, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork};
+pub use model::{
+    Assumptions, BillingIncrement, Demand, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, UnstatedPrice,
+};
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
 pub use throughput::{FromRuns, RunThroughput};

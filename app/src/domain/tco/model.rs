@@ -17,6 +17,22 @@ pub enum PriceBasis {
     PerGpu,
 }
 
+/// A usage price the vendor did not state. Its amount on the sheet is then 0 only as a
+/// placeholder: the cost it would price is unknown, and an estimate that needs it says so
+/// ([`super::TcoWarning::PriceNotStated`]: the total is a lower bound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnstatedPrice {
+    /// `disk_price_gb_month`.
+    Disk,
+    /// `snapshot_price_gb_month`.
+    Snapshot,
+    /// `egress_price_gb`.
+    Egress,
+    /// `ingress_price_gb`.
+    Ingress,
+}
+
 /// The step running time is billed in; busy time is rounded *up* to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -67,9 +83,15 @@ pub struct PriceSheet {
     /// The shortest running time billed per node, in hours (0 if none).
     #[serde(with = "rust_decimal::serde::str")]
     pub minimum_billable_hours: Decimal,
-    /// Price per node and month under a monthly commitment, if offered.
+    /// Price per month under a monthly commitment, if offered, for what `monthly_basis` says.
     #[serde(default, with = "rust_decimal::serde::str_option")]
     pub monthly_price: Option<Decimal>,
+    /// What `monthly_price` is quoted for. Quotes entered or imported since the monthly price
+    /// follows the price basis carry it (the basis they were entered on); absent means **per
+    /// node**, because that is how every quote and scenario written before this field read
+    /// their monthly price, whatever `basis` said, and a stored record keeps its meaning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monthly_basis: Option<PriceBasis>,
     /// The minimum commitment term in months, if a monthly price is offered.
     #[serde(default)]
     pub commitment_months: Option<u32>,
@@ -95,6 +117,30 @@ pub struct PriceSheet {
     pub public_ip_hourly: Decimal,
     /// Fixed fees charged once.
     pub other_fees: Vec<Fee>,
+    /// The usage prices the vendor did not state (their amounts above are 0 placeholders).
+    /// Absent: every price was stated, as sheets written before this field read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_stated: Vec<UnstatedPrice>,
+}
+
+impl PriceSheet {
+    /// What the monthly price is quoted for: `monthly_basis`, per node when absent.
+    #[must_use]
+    pub fn monthly_price_basis(&self) -> PriceBasis {
+        self.monthly_basis.unwrap_or(PriceBasis::PerNode)
+    }
+
+    /// The monthly price of one node: the monthly price × `gpus_per_node` when it is per GPU
+    /// (1,200 per GPU-month on an 8-GPU node = 9,600), as it is when per node. `None` without a
+    /// monthly price or when the product overflows.
+    #[must_use]
+    pub fn monthly_per_node(&self, gpus_per_node: u32) -> Option<Decimal> {
+        let price = self.monthly_price?;
+        match self.monthly_price_basis() {
+            PriceBasis::PerNode => Some(price),
+            PriceBasis::PerGpu => price.checked_mul(Decimal::from(gpus_per_node)),
+        }
+    }
 }
 
 /// The node type offered.

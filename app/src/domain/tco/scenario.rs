@@ -32,6 +32,11 @@ pub struct Quote {
     /// `measured_throughput_per_s`.
     #[serde(default)]
     pub n_run: Option<u32>,
+    /// The throughput this quote is costed with (its own or the shared one) was stated, not
+    /// measured: typed by hand, e.g. from a vendor's brochure. The quote then ranks in the
+    /// [`QuoteGroup::Stated`] group. Absent means false (written only when true).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub throughput_stated: bool,
     /// Changes to the shared assumptions for this quote only.
     #[serde(default)]
     pub assumption_overrides: Option<AssumptionOverrides>,
@@ -63,7 +68,8 @@ pub struct Scenario {
 pub struct RankedQuote {
     /// 1 for the cheapest measured quote; estimated quotes rank after every measured one.
     pub rank: u32,
-    /// Measured (from a throughput) or estimated (from the stated run length).
+    /// Measured (from a measured throughput), stated (from a throughput typed by hand) or
+    /// estimated (from the stated run length).
     pub group: QuoteGroup,
     /// The quote's id.
     pub id: String,
@@ -90,8 +96,8 @@ pub struct ScenarioResult {
 }
 
 /// Estimates every quote of `scenario` and ranks them: the measured group cheapest first,
-/// then the "estimated, not measured" group cheapest first (ties by label, then id); ranks
-/// run 1..n over both groups.
+/// then the "stated, not measured" group, then the "estimated, not measured" group, each
+/// cheapest first (ties by label, then id); ranks run 1..n over all groups.
 ///
 /// Errors from one quote carry its id in [`TcoError::quote`].
 pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
@@ -112,7 +118,7 @@ pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
     })
 }
 
-/// The order of a ranking (rule 6): measured quotes before estimated ones, each group cheapest
+/// The order of a ranking (rule 6): measured quotes, then stated, then estimated, each group cheapest
 /// first in the comparison currency, ties by label, then id. [`run_scenario`] and the cost page
 /// both sort with it, so the page and its exported scenario rank alike.
 #[must_use]
@@ -164,6 +170,7 @@ fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote,
     };
     let (id, label) = (q.id.clone(), q.label.clone());
     let group = match estimate.compute_basis {
+        ComputeBasis::MeasuredThroughput if q.throughput_stated => QuoteGroup::Stated,
         ComputeBasis::MeasuredThroughput => QuoteGroup::Measured,
         ComputeBasis::StatedRunLength => QuoteGroup::Estimated,
     };

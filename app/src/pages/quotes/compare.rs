@@ -145,6 +145,10 @@ mod server {
             Unstated::Interconnect => Msg::ReqQuestionInterconnect,
             Unstated::DiskSizes => Msg::ReqQuestionDiskSizes,
             Unstated::GpusPerNode => Msg::ReqQuestionGpusPerNode,
+            Unstated::DiskPrice => Msg::ReqQuestionDiskPrice,
+            Unstated::SnapshotPrice => Msg::ReqQuestionSnapshotPrice,
+            Unstated::EgressPrice => Msg::ReqQuestionEgressPrice,
+            Unstated::IngressPrice => Msg::ReqQuestionIngressPrice,
         });
         locale.fmt(Msg::ReqAskVendor, &[("question", q)])
     }
@@ -203,6 +207,7 @@ mod server {
                 questions.push(
                     quotes::vendor_questions(&checked)
                         .into_iter()
+                        .chain(quotes::price_questions(&q.draft.price))
                         .map(|about| question(locale, about))
                         .collect(),
                 );

@@ -103,6 +103,12 @@ pub(crate) fn display_value(input: Input, value: &str) -> String {
 }
 
 const BASIS: &[(&str, Msg)] = &[("per_node", Msg::QcPerNode), ("per_gpu", Msg::QcPerGpu)];
+/// Empty: the monthly price is on the price basis.
+const MONTHLY_BASIS: &[(&str, Msg)] = &[
+    ("", Msg::QcAsPriceBasis),
+    ("per_node", Msg::QcPerNode),
+    ("per_gpu", Msg::QcPerGpu),
+];
 const INCREMENT: &[(&str, Msg)] = &[
     ("second", Msg::QcSecond),
     ("minute", Msg::QcMinute),
@@ -192,6 +198,7 @@ pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
             ("price.billing_increment", Input::Choice(INCREMENT), true),
             ("price.minimum_billable_hours", Input::Number, false),
             ("price.monthly_price", Input::Number, false),
+            ("price.monthly_basis", Input::Choice(MONTHLY_BASIS), false),
             ("price.commitment_months", Input::Number, false),
             ("price.stopped_bills_compute", Input::YesNo, true),
             ("price.disk_price_gb_month", Input::Number, false),

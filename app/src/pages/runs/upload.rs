@@ -46,31 +46,49 @@ pub async fn load_run_form() -> Result<RunFormChoices, AppError> {
 #[derive(Clone, Copy, Debug)]
 pub struct RunFileLimit(pub u64);
 
-/// Merges and judges the uploaded files against the chosen quote and workload, saving nothing.
-/// The telemetry series is left out of the answer (the saved run's page charts it). The request
-/// is checked (at most two distinct files, sane fields) before anything is loaded.
+/// What the preview shows: the judged run, and the stored run it completes, if any.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunPreview {
+    /// The merged and judged run (without its telemetry series).
+    pub run: CanonicalRun,
+    /// The stored run that gains the files and is judged again
+    /// ([`crate::services::run_placement`]); `None` for a new run.
+    pub adds_to: Option<i64>,
+}
+
+/// Merges and judges the uploaded files against the chosen quote and workload (or, for files a
+/// stored run lacks, against that run's), saving nothing. The telemetry series is left out of
+/// the answer (the saved run's page charts it). The request is checked (at most two distinct
+/// files, sane fields) before anything is loaded; the files of a saved run are answered 409
+/// naming it.
 #[server(endpoint = "runs/preview", input = server_fn::codec::Json)]
-pub async fn preview_run(request: RunRequest) -> Result<CanonicalRun, AppError> {
+pub async fn preview_run(request: RunRequest) -> Result<RunPreview, AppError> {
     use crate::{auth, services::runs as service};
     let (_, team) = auth::require_team(Capability::UploadRuns)?;
     service::check_bounds(&request)?;
     let db = auth::db()?;
-    let files = service::load_files(&db, team.team_id, &request.files).await?;
-    let against = service::against(&db, team.team_id, &request).await?;
-    let mut run = service::build(files, &against)?.run;
+    let (built, placement) = service::assemble(&db, team.team_id, &request).await?;
+    let mut run = built.run;
     run.telemetry.clear();
-    Ok(run)
+    Ok(RunPreview {
+        run,
+        adds_to: placement.adds_to(),
+    })
 }
 
-/// Saves the run; returns its id.
+/// Saves the run (a new one, or the stored run the files complete); returns its id.
 #[server(endpoint = "runs/save", input = server_fn::codec::Json)]
 pub async fn save_run(request: RunRequest) -> Result<i64, AppError> {
-    use crate::{auth, services::runs as service, store};
+    use crate::{auth, services::run_placement, services::runs as service, store};
     let (caller, team) = auth::require_team(Capability::UploadRuns)?;
+    service::check_request(&request)?;
     let db = auth::db()?;
-    let built = service::assemble(&db, team.team_id, &request).await?;
+    let (built, placement) = service::assemble(&db, team.team_id, &request).await?;
     let mut tx = store::begin_write(&db).await?;
-    let id = service::save(&mut tx, team.team_id, caller.user_id, &request, &built).await?;
+    let id = match placement.adds_to() {
+        Some(run_id) => run_placement::add(&mut tx, team.team_id, run_id, &built).await?,
+        None => service::save(&mut tx, team.team_id, caller.user_id, &request, &built).await?,
+    };
     tx.commit().await?;
     Ok(id)
 }
@@ -272,6 +290,27 @@ struct RunFields {
     note: RwSignal<String>,
     /// The format the result files are read as (`auto`: detected).
     format: RwSignal<String>,
+    /// The server reserved memory up front.
+    reserves_memory: RwSignal<bool>,
+    /// The run's start on the telemetry's clock, as typed (`datetime-local`).
+    started_at: RwSignal<String>,
+    /// The GPUs used, as typed (`0,1`).
+    gpus: RwSignal<String>,
+    /// The run stands for the workload although its model or precision differs.
+    stands_for_workload: RwSignal<bool>,
+}
+
+/// GPU numbers typed as `0,1` or `0 1`: the numbers read, and whether every part was one.
+fn typed_gpus(text: &str) -> (Vec<u32>, bool) {
+    let mut gpus = Vec::new();
+    let mut readable = true;
+    for part in text.split([',', ' ', ';']).filter(|p| !p.trim().is_empty()) {
+        match part.trim().parse::<u32>() {
+            Ok(g) if !gpus.contains(&g) && gpus.len() < crate::domain::runs::MAX_GPUS => gpus.push(g),
+            _ => readable = false,
+        }
+    }
+    (gpus, readable)
 }
 
 impl RunFields {
@@ -283,17 +322,22 @@ impl RunFields {
             nodes: RwSignal::new(1),
             note: RwSignal::new(String::new()),
             format: RwSignal::new("auto".to_string()),
+            reserves_memory: RwSignal::new(false),
+            started_at: RwSignal::new(String::new()),
+            gpus: RwSignal::new(String::new()),
+            stands_for_workload: RwSignal::new(false),
         }
     }
 
-    /// The run as the form stands: the files received that no saved run holds yet, and the
-    /// choices (the note is added only when saving, so typing it does not judge the run again).
+    /// The run as the form stands: every file received (one a saved run holds too: the
+    /// preview says what becomes of it, nothing is left out silently), and the choices (the
+    /// note is added only when saving, so typing it does not judge the run again).
     fn request(self, items: &[Item]) -> RunRequest {
         RunRequest {
             files: items
                 .iter()
                 .filter_map(|i| match i.state.get() {
-                    FileState::Done(u) if u.file.run_id.is_none() => Some(u.file.id),
+                    FileState::Done(u) => Some(u.file.id),
                     _ => None,
                 })
                 .collect(),
@@ -303,6 +347,10 @@ impl RunFields {
             workload_id: self.workload.get(),
             nodes: Some(self.nodes.get()),
             note: String::new(),
+            started_at: Some(self.started_at.get()).filter(|s| !s.trim().is_empty()),
+            reserves_memory: self.reserves_memory.get(),
+            gpus: typed_gpus(&self.gpus.get()).0,
+            stands_for_workload: self.stands_for_workload.get(),
         }
     }
 }
@@ -376,7 +424,12 @@ fn run_fields(opts: RunFormChoices, fields: RunFields) -> impl IntoView {
         nodes,
         note,
         format,
+        reserves_memory,
+        started_at,
+        gpus,
+        stands_for_workload,
     } = fields;
+    let gpus_unreadable = move || !typed_gpus(&gpus.get()).1;
     view! {
         <div class="detail-grid">
             <label>{t(Msg::RunsNode)}
@@ -405,6 +458,28 @@ fn run_fields(opts: RunFormChoices, fields: RunFields) -> impl IntoView {
                     <option value="auto">{t(Msg::RunsFormatAuto)}</option>
                     {crate::domain::runs::Format::ALL.iter().map(|f| view! { <option value=f.as_str()>{f.as_str()}</option> }).collect_view()}
                 </select>
+            </label>
+            <label>{t(Msg::RunsStartedAt)}
+                <input type="datetime-local" step="1" name="started_at" data-testid="run-started-at"
+                    prop:value=started_at on:input=move |ev| started_at.set(event_target_value(&ev)) />
+                <small class="hint">{t(Msg::RunsStartedAtHint)}</small>
+            </label>
+            <label>{t(Msg::RunsGpusUsedField)}
+                <input type="text" name="gpus" inputmode="numeric" maxlength="200" data-testid="run-gpus"
+                    aria-invalid=move || gpus_unreadable().to_string()
+                    prop:value=gpus on:input=move |ev| gpus.set(event_target_value(&ev)) />
+                <small class="hint">{t(Msg::RunsGpusHint)}</small>
+            </label>
+            <label class="check">
+                <input type="checkbox" name="reserves_memory" data-testid="run-reserves-memory"
+                    prop:checked=reserves_memory on:change=move |ev| reserves_memory.set(event_target_checked(&ev)) />
+                {t(Msg::RunsReservesMemory)}
+                <small class="hint">{t(Msg::RunsReservesMemoryHint)}</small>
+            </label>
+            <label class="check">
+                <input type="checkbox" name="stands_for_workload" data-testid="run-stands-for-workload"
+                    prop:checked=stands_for_workload on:change=move |ev| stands_for_workload.set(event_target_checked(&ev)) />
+                {t(Msg::RunsStandsForWorkload)}
             </label>
             <label>{t(Msg::RunsNote)}
                 <textarea name="note" rows="2" maxlength="2000" on:input=move |ev| note.set(event_target_value(&ev))></textarea>
@@ -452,17 +527,26 @@ fn run_error(error: AppError) -> AnyView {
 }
 
 /// The verdict and figures of the files so far, judged without saving.
-fn preview_view(preview: Resource<Result<Option<CanonicalRun>, AppError>>) -> impl IntoView {
+fn preview_view(preview: Resource<Result<Option<RunPreview>, AppError>>) -> impl IntoView {
     view! {
         <Transition fallback=|| view! { <p class="loading">{t(Msg::RunsPreviewWait)}</p> }>
             {move || Suspend::new(async move {
                 match preview.await {
                     Ok(None) => ().into_any(),
                     Err(error) => run_error(error),
-                    Ok(Some(run)) => view! {
-                        <h2>{t(Msg::RunsPreview)}</h2>
-                        <div data-testid="run-preview">{verdict_view(&run)} {figures(&run)}</div>
-                    }.into_any(),
+                    Ok(Some(RunPreview { run, adds_to })) => {
+                        let locale = use_locale();
+                        let adds = adds_to.map(|id| view! {
+                            <p class="hint" role="status" data-testid="run-adds-to">
+                                <a href=format!("/runs/{id}")>{locale.fmt(Msg::RunsAddsTo, &[("id", &id.to_string())])}</a>
+                            </p>
+                        });
+                        view! {
+                            <h2>{t(Msg::RunsPreview)}</h2>
+                            {adds}
+                            <div data-testid="run-preview">{verdict_view(&run)} {figures(&run)}</div>
+                        }.into_any()
+                    }
                 }
             })}
         </Transition>

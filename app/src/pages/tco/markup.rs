@@ -57,12 +57,14 @@ pub fn part(c: &CostComparison, part: &str, locale: Locale) -> Option<String> {
     })
 }
 
-/// One ranked table: the measured group, or the "estimated, not measured" group (each row
-/// then says what to measure). Every money column is in the base currency; a quote in another
-/// currency shows its own amounts in a tooltip.
-fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use<> {
+/// One ranked table (`testid` names it): the measured group, the "stated, not measured" or the
+/// "estimated, not measured" group (each row of these then says what to measure). Every money
+/// column is in the base currency; a quote in another currency shows its own amounts in a
+/// tooltip.
+fn ranking(rows: &[CostRow], base: &str, testid: &'static str) -> impl IntoView + use<> {
     let base = base.to_string();
-    let testid = if estimated { "tco-estimated" } else { "tco-ranking" };
+    // One scale for the whole column, named once here (every row carries the same header).
+    let unit_column = column_header(rows);
     view! {
         <table class="table cards" data-testid=testid>
             <thead>
@@ -70,7 +72,7 @@ fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use
                     <th class="num">{t(Msg::TcoColRank)}</th>
                     <th>{t(Msg::TcoColQuote)}</th>
                     <th class="num">{t(Msg::TcoColTotal)}</th>
-                    <th class="num">{t(Msg::TcoColUnitCost)}</th>
+                    <th class="num" data-testid="tco-unit-cost-column">{unit_column.clone()}</th>
                     <th class="num">{t(Msg::TcoColTime)}</th>
                     <th class="num">{t(Msg::TcoColGpuHour)}</th>
                     <th>{t(Msg::TcoColNotes)}</th>
@@ -93,13 +95,14 @@ fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use
                                 {own.map(|o| view! { <br /><small class="hint">{o}</small> })}
                                 {r.rate_note.clone().map(|n| view! { <br /><small class="hint">{n}</small> })}
                             </td>
-                            <td class="num" data-label=t(Msg::TcoColUnitCost) title=r.cost_per_unit_title.clone() data-testid="tco-unit-cost">{r.cost_per_unit.clone().unwrap_or_default()}</td>
+                            <td class="num" data-label=unit_column.clone() title=r.cost_per_unit_title.clone() data-testid="tco-unit-cost">{r.cost_per_unit.clone().unwrap_or_default()}</td>
                             <td class="num" data-label=t(Msg::TcoColTime)>{r.time_to_finish.clone()}</td>
                             <td class="num" data-label=t(Msg::TcoColGpuHour) title=r.gpu_hour_title.clone() data-testid="tco-gpu-hour">{r.gpu_hour.clone().unwrap_or_default()}</td>
                             <td data-label=t(Msg::TcoColNotes)>
                                 <ul class="warnings">
                                     {r.to_measure.clone().map(|m| view! { <li data-testid="tco-to-measure"><strong>{m}</strong></li> })}
                                     {r.throughput.clone().map(|tp| view! { <li class="hint">{tp}</li> })}
+                                    {runs_used(&r.run_ids)}
                                     {r.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
                                 </ul>
                             </td>
@@ -109,6 +112,18 @@ fn ranking(rows: &[CostRow], base: &str, estimated: bool) -> impl IntoView + use
             </tbody>
         </table>
     }
+}
+
+/// The runs the throughput comes from, each a link: they may be runs of another quote of the
+/// same node (pooled), so the reader can open what the figure rests on.
+fn runs_used(ids: &[i64]) -> Option<impl IntoView + use<>> {
+    (!ids.is_empty()).then(|| {
+        let links = ids
+            .iter()
+            .map(|id| view! { " " <a href=format!("/runs/{id}")>{format!("#{id}")}</a> })
+            .collect_view();
+        view! { <li class="hint" data-testid="tco-runs-used">{t(Msg::TcoRunsUsed)}{links}</li> }
+    })
 }
 
 /// One quote's breakdown: the cheapest one open and whole, the others closed with their body
@@ -257,7 +272,8 @@ fn empty_reason(c: &CostComparison) -> Option<Msg> {
 /// ranked tables (or why there is nothing to rank).
 fn results(c: &CostComparison) -> impl IntoView + use<> {
     let fix = c.assumptions.iter().any(|f| f.error.is_some());
-    let (measured, estimated): (Vec<CostRow>, Vec<CostRow>) = c.rows.iter().cloned().partition(|r| !r.estimated);
+    let (estimated, rest): (Vec<CostRow>, Vec<CostRow>) = c.rows.iter().cloned().partition(|r| r.estimated);
+    let (stated, measured): (Vec<CostRow>, Vec<CostRow>) = rest.into_iter().partition(|r| r.stated);
     view! {
         {fix.then(|| view! { <p class="form-error" role="alert">{t(Msg::TcoFixFields)}</p> })}
         {(!c.problems.is_empty()).then(|| view! {
@@ -272,13 +288,20 @@ fn results(c: &CostComparison) -> impl IntoView + use<> {
             view! {
                 {(!measured.is_empty()).then(|| view! {
                     <h2>{t(Msg::TcoRanked)}</h2>
-                    <div class="table-scroll">{ranking(&measured, &c.base_currency, false)}</div>
+                    <div class="table-scroll">{ranking(&measured, &c.base_currency, "tco-ranking")}</div>
+                })}
+                {(!stated.is_empty()).then(|| view! {
+                    <section data-testid="tco-stated-group">
+                        <h2>{t(Msg::TcoStated)}</h2>
+                        <p class="hint">{t(Msg::TcoStatedHint)}</p>
+                        <div class="table-scroll">{ranking(&stated, &c.base_currency, "tco-stated")}</div>
+                    </section>
                 })}
                 {(!estimated.is_empty()).then(|| view! {
                     <section data-testid="tco-estimated-group">
                         <h2>{t(Msg::TcoEstimated)}</h2>
                         <p class="hint">{t(Msg::TcoEstimatedHint)}</p>
-                        <div class="table-scroll">{ranking(&estimated, &c.base_currency, true)}</div>
+                        <div class="table-scroll">{ranking(&estimated, &c.base_currency, "tco-estimated")}</div>
                     </section>
                 })}
             }.into_any()
@@ -294,4 +317,12 @@ fn details(c: &CostComparison) -> impl IntoView + use<> {
             {charts(c)}
         }
     })
+}
+
+/// The header of the cost-per-unit column: its one scale and unit ("Cost per 1,000,000
+/// tokens"), or the plain name when no row has a cost per unit.
+fn column_header(rows: &[CostRow]) -> String {
+    rows.iter()
+        .find_map(|r| r.unit_cost_column.clone())
+        .unwrap_or_else(|| t(Msg::TcoColUnitCost).to_string())
 }

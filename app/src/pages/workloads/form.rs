@@ -5,6 +5,7 @@ use crate::{
     domain::{
         numbers,
         quotes::{DEFAULT_HEADROOM_PCT, ErrorCode, FieldError, Workload, WorkloadKind},
+        runs::GpuUse,
         tco::TotalWork,
     },
     error::FieldIssue,
@@ -24,6 +25,12 @@ pub const KINDS: [(WorkloadKind, &str, Msg); 4] = [
     ),
     (WorkloadKind::Batch, "batch", Msg::WorkloadsKindBatch),
     (WorkloadKind::Other, "other", Msg::WorkloadsKindOther),
+];
+
+/// How a workload uses a node's GPUs, with their form values and labels.
+pub const GPU_USES: [(GpuUse, &str, Msg); 2] = [
+    (GpuUse::OneJob, "one_job", Msg::WorkloadsGpuUseOneJob),
+    (GpuUse::TaskPerGpu, "task_per_gpu", Msg::WorkloadsGpuUseTaskPerGpu),
 ];
 
 /// The units a total amount of work is counted in, with their labels.
@@ -68,6 +75,8 @@ pub struct WorkloadForm {
     pub concurrency: String,
     /// GPUs needed at once.
     pub gpus_needed: String,
+    /// How it uses a node's GPUs: `one_job` (also when left out) or `task_per_gpu`.
+    pub gpu_use: String,
     /// Run length, hours.
     pub run_hours: String,
     /// Total amount of work.
@@ -144,6 +153,7 @@ impl WorkloadForm {
             vram_peak_source: "measured".into(),
             concurrency: "1".into(),
             gpus_needed: "1".into(),
+            gpu_use: "one_job".into(),
             total_work_unit: "samples".into(),
             data_gb: "0".into(),
             checkpoint_gb: "0".into(),
@@ -168,6 +178,11 @@ impl WorkloadForm {
             vram_peak_source: if w.vram_peak_measured { "measured" } else { "estimated" }.into(),
             concurrency: w.concurrency.to_string(),
             gpus_needed: w.gpus_needed.to_string(),
+            gpu_use: GPU_USES
+                .iter()
+                .find(|(u, _, _)| *u == w.gpu_use)
+                .map_or("one_job", |(_, s, _)| s)
+                .into(),
             run_hours: w.run_hours.map(text).unwrap_or_default(),
             total_work_amount: w.total_work.as_ref().map(|tw| text(tw.amount)).unwrap_or_default(),
             total_work_unit: w
@@ -191,6 +206,11 @@ impl WorkloadForm {
         let vram_peak_gib = r.required_decimal("vram_peak_gib", &self.vram_peak_gib);
         let concurrency = r.count("concurrency", &self.concurrency);
         let gpus_needed = r.count("gpus_needed", &self.gpus_needed);
+        let uses = GPU_USES.map(|(u, name, _)| (u, name));
+        let gpu_use = match self.gpu_use.trim() {
+            "" => GpuUse::OneJob,
+            text => r.choice("gpu_use", text, &uses, GpuUse::OneJob),
+        };
         let run_hours = r.decimal("run_hours", &self.run_hours);
         let total_work = r.decimal("total_work.amount", &self.total_work_amount).map(|amount| {
             let units = WORK_UNITS.map(|(u, _)| (u, u));
@@ -219,6 +239,7 @@ impl WorkloadForm {
             data_gb,
             checkpoint_gb,
             headroom_pct,
+            gpu_use,
         };
         let mut errors = r.0;
         let unread: Vec<&str> = errors.iter().map(|e| e.field).collect();
@@ -263,6 +284,7 @@ fn options(choices: &[(&'static str, Msg)], selected: &str) -> impl IntoView + u
 /// The inputs of the workload form, filled with `f`, each with its error message.
 pub fn workload_fields(f: WorkloadForm, issues: Signal<Vec<FieldIssue>>) -> impl IntoView {
     let kinds = KINDS.map(|(_, name, label)| (name, label));
+    let gpu_uses = GPU_USES.map(|(_, name, label)| (name, label));
     let sources = [
         ("measured", Msg::WorkloadsPeakMeasured),
         ("estimated", Msg::WorkloadsPeakEstimated),
@@ -291,6 +313,14 @@ pub fn workload_fields(f: WorkloadForm, issues: Signal<Vec<FieldIssue>>) -> impl
                 </label>
                 {input(Msg::WorkloadsConcurrency, "concurrency", "concurrency", f.concurrency, issues, true)}
                 {input(Msg::WorkloadsGpusNeeded, "gpus_needed", "gpus_needed", f.gpus_needed, issues, true)}
+                <label>
+                    {t(Msg::WorkloadsGpuUse)}
+                    <select name="gpu_use" aria-invalid=is_invalid(issues, "gpu_use") aria-describedby="gpu_use-rule">
+                        {options(&gpu_uses, &f.gpu_use)}
+                    </select>
+                    <small class="hint" id="gpu_use-rule">{t(Msg::WorkloadsGpuUseRule)}</small>
+                    <FieldMessage issues field="gpu_use" />
+                </label>
                 <label>
                     {t(Msg::WorkloadsHeadroom)}
                     <input type="text" name="headroom_pct" value=f.headroom_pct inputmode="decimal"

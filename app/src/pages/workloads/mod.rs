@@ -97,10 +97,13 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
                             ("gib", &number(w.required_vram_gib().round_dp(1))),
                             ("pct", &number(w.headroom_pct)),
                         ]);
-                        let gpus = locale.fmt(Msg::WorkloadsGpusAtConcurrency, &[
+                        let mut gpus = locale.fmt(Msg::WorkloadsGpusAtConcurrency, &[
                             ("gpus", &w.gpus_needed.to_string()),
                             ("concurrency", &w.concurrency.to_string()),
                         ]);
+                        if w.gpu_use == crate::domain::runs::GpuUse::TaskPerGpu {
+                            gpus = format!("{gpus} · {}", locale.t(Msg::WorkloadsGpuUseTaskPerGpu));
+                        }
                         let storage = locale.fmt(Msg::WorkloadsStorage, &[
                             ("data", &number(w.data_gb)),
                             ("checkpoints", &number(w.checkpoint_gb)),

@@ -8,6 +8,7 @@ use crate::{
         orders::answers_item,
         quotes::is_quote_field,
         roles::TeamRole,
+        runs::RunStatus,
     },
     error::{AppError, FieldIssue},
     i18n::Msg,
@@ -50,15 +51,13 @@ pub async fn answer(
     let item = checklist::item(&form.item_id).ok_or(AppError::NotFound)?;
     may_answer(team.role, item.expert)?;
     let status = status_of(form)?;
-    if let Some(run) = form.evidence_run {
-        store::runs::canonical(db, team.team_id, run)
-            .await?
-            .ok_or(AppError::NotFound)?;
-    }
     let current = store::orders::latest(db, team.team_id, order_id)
         .await?
         .ok_or(AppError::NotFound)?;
     let quote_revision_id = content_of(&current)?.quote_revision_id;
+    if let Some(run) = form.evidence_run {
+        evidence_run(db, team.team_id, run, quote_revision_id).await?;
+    }
     let field = quote_field(&form.evidence_quote_field, quote_revision_id)?;
     let file = match form.evidence_file {
         Some(doc) => Some(document(db, team.team_id, quote_revision_id, doc).await?),
@@ -83,6 +82,39 @@ pub async fn answer(
         Ok(data)
     })
     .await
+}
+
+/// A run cited as evidence must be a valid run of the order's chosen quote revision, or of a
+/// revision with the same node ([`crate::services::tco::same_node`]): a run of another node, a
+/// run that is not valid, or any run before a quote is chosen is refused at `evidence_run` with
+/// the reason; 404 when the run is not the team's.
+async fn evidence_run(db: &Db, team_id: i64, run: i64, order_revision: Option<i64>) -> Result<(), AppError> {
+    let refused = |code: &str| AppError::InvalidFields(vec![FieldIssue::new("evidence_run", code)]);
+    let (status, run_revision) = store::runs::status_and_revision(db, team_id, run)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let order_revision = order_revision.ok_or_else(|| refused("run_before_quote"))?;
+    // The node first: a run of another node says nothing of this one, however it was judged.
+    let run_revision = run_revision.ok_or_else(|| refused("run_other_node"))?;
+    if run_revision != order_revision {
+        let spec = |rev: i64| async move {
+            store::quotes::revision(db, team_id, rev)
+                .await
+                .map(|q| q.map(|q| q.draft.spec))
+        };
+        let same = match (spec(run_revision).await?, spec(order_revision).await?) {
+            (Some(ran_on), Some(chosen)) => crate::services::tco::same_node(&ran_on, &chosen),
+            _ => false,
+        };
+        if !same {
+            return Err(refused("run_other_node"));
+        }
+    }
+    match status {
+        RunStatus::Valid => Ok(()),
+        RunStatus::Warn => Err(refused("run_warns")),
+        RunStatus::Invalid => Err(refused("run_invalid")),
+    }
 }
 
 /// Refuses someone whose role does not answer items meant for `expert`

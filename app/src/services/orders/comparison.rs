@@ -44,30 +44,94 @@ pub(super) fn is_usable(computed: &Computed) -> bool {
     view.assumptions.iter().all(|f| f.error.is_none()) && view.problems.is_empty() && !view.rows.is_empty()
 }
 
-/// Whether the comparison costs the quote `chosen`.
-pub(super) fn compares(computed: &Computed, chosen: Option<i64>) -> bool {
-    chosen.is_some_and(|q| computed.view.rows.iter().any(|r| r.quote_id == q))
+/// Whether the comparison costs the quote `chosen` at revision `pinned` (the one the order
+/// pinned; `None`: any revision).
+pub(super) fn compares(computed: &Computed, chosen: Option<i64>, pinned: Option<i64>) -> bool {
+    chosen.is_some_and(|q| {
+        computed
+            .view
+            .rows
+            .iter()
+            .any(|r| r.quote_id == q && pinned.is_none_or(|rev| r.revision == rev))
+    })
 }
 
-/// The default comparison of an order: the quotes considered, default assumptions.
-pub(super) fn default_request(c: &Content) -> CostRequest {
-    CostRequest::new(Some(c.workload_id)).with_quotes(c.considered.iter().copied())
+/// The revision numbers of an order's chosen quote: the one it pinned, and the quote's latest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuoteRevisions {
+    /// The revision the order pinned when the quote was chosen; the order is priced at it.
+    pub pinned: i64,
+    /// The quote's latest revision (above `pinned` when the quote was edited since).
+    pub latest: i64,
+}
+
+impl QuoteRevisions {
+    /// Whether a revision newer than the pinned one exists.
+    #[must_use]
+    pub fn newer_exists(self) -> bool {
+        self.latest > self.pinned
+    }
+}
+
+/// The revisions of `c`'s chosen quote (`None`: no quote chosen, or its revision is gone).
+pub(super) async fn quote_revisions(
+    conn: &mut sqlx::SqliteConnection,
+    team_id: i64,
+    c: &Content,
+) -> Result<Option<QuoteRevisions>, AppError> {
+    let (Some(quote_id), Some(rev_id)) = (c.quote_id, c.quote_revision_id) else {
+        return Ok(None);
+    };
+    let Some(pinned) = crate::store::quotes::revision(&mut *conn, team_id, rev_id).await? else {
+        return Ok(None);
+    };
+    let latest = crate::store::quotes::latest(&mut *conn, team_id, quote_id)
+        .await?
+        .map_or(pinned.revision, |q| q.revision);
+    Ok(Some(QuoteRevisions {
+        pinned: pinned.revision,
+        latest,
+    }))
+}
+
+/// The default comparison of an order: the quotes considered, default assumptions, the chosen
+/// quote at `pinned`, the revision number the order pinned (see [`comparison_request`]).
+pub(super) fn default_request(c: &Content, pinned: Option<i64>) -> CostRequest {
+    pin(
+        CostRequest::new(Some(c.workload_id)).with_quotes(c.considered.iter().copied()),
+        c,
+        pinned,
+    )
 }
 
 /// The cost page's query of [`default_request`] (what the order page links to).
-pub(super) fn default_query(c: &Content) -> String {
-    default_request(c).to_query()
+pub(super) fn default_query(c: &Content, pinned: Option<i64>) -> String {
+    default_request(c, pinned).to_query()
+}
+
+/// The chosen quote of `c` costed at revision `pinned` rather than its latest.
+fn pin(request: CostRequest, c: &Content, pinned: Option<i64>) -> CostRequest {
+    match (c.quote_id, pinned) {
+        (Some(quote), Some(rev)) => request.with_revision(quote, rev),
+        _ => request,
+    }
 }
 
 /// The comparison an order is (or was) submitted with: the frozen one, else the one chosen,
 /// else the default. An order records its comparison as the cost page's query, so a chosen or
 /// frozen one is read from that query once, here.
-pub(super) fn comparison_request(c: &Content) -> CostRequest {
-    c.frozen
-        .as_ref()
-        .map(|f| f.query.as_str())
-        .or(c.comparison.as_deref())
-        .map_or_else(|| default_request(c), request_of)
+///
+/// `pinned` is the revision number of the quote revision the order pinned
+/// ([`Content::quote_revision_id`]): the chosen quote is costed at it, never at a later
+/// revision, so that the price beside the spec procurement chose is that revision's. A frozen
+/// comparison is read as it was frozen (its query names the revision since orders cost what
+/// they pin).
+pub(super) fn comparison_request(c: &Content, pinned: Option<i64>) -> CostRequest {
+    match (&c.frozen, &c.comparison) {
+        (Some(f), _) => request_of(&f.query),
+        (None, Some(query)) => pin(request_of(query), c, pinned),
+        (None, None) => default_request(c, pinned),
+    }
 }
 
 /// A comparison recorded as the cost page's query (a pasted link), read once.
@@ -76,8 +140,8 @@ pub(super) fn request_of(query: &str) -> CostRequest {
 }
 
 /// The cost page's query of [`comparison_request`] (the link to open it there).
-pub(super) fn comparison_query(c: &Content) -> String {
-    comparison_request(c).to_query()
+pub(super) fn comparison_query(c: &Content, pinned: Option<i64>) -> String {
+    comparison_request(c, pinned).to_query()
 }
 
 /// The query of a comparison link: the part after `?` of a pasted address (`/tco?…` or a
@@ -153,7 +217,7 @@ pub(super) fn freeze(computed: &Computed, rates: Vec<ExchangeRate>, query: &str)
 
 #[cfg(test)]
 mod tests {
-    use super::{comparison_query, default_query, link_for_workload, link_query, same_amount};
+    use super::{comparison_query, comparison_request, default_query, link_for_workload, link_query, same_amount};
     use crate::{error::AppError, i18n::Msg, services::orders::Content};
     use rust_decimal_macros::dec;
 
@@ -204,11 +268,45 @@ mod tests {
             considered: vec![7, 9],
             ..Content::default()
         };
-        assert_eq!(default_query(&c), "workload=3&picked=1&q=7&q=9");
-        assert_eq!(comparison_query(&c), "workload=3&picked=1&q=7&q=9");
+        assert_eq!(default_query(&c, None), "workload=3&picked=1&q=7&q=9");
+        assert_eq!(comparison_query(&c, None), "workload=3&picked=1&q=7&q=9");
         c.comparison = Some("workload=3&q=7&setup_h_7=6".into());
-        assert_eq!(comparison_query(&c), "workload=3&q=7&setup_h_7=6");
-        assert_eq!(default_query(&c), "workload=3&picked=1&q=7&q=9");
+        assert_eq!(comparison_query(&c, None), "workload=3&q=7&setup_h_7=6");
+        assert_eq!(default_query(&c, None), "workload=3&picked=1&q=7&q=9");
+    }
+
+    #[test]
+    fn the_chosen_quote_is_compared_at_the_revision_the_order_pinned() {
+        let mut c = Content {
+            workload_id: 3,
+            quote_id: Some(7),
+            considered: vec![7, 9],
+            ..Content::default()
+        };
+        assert_eq!(default_query(&c, Some(1)), "workload=3&picked=1&q=7&q=9&rev_7=1");
+        assert_eq!(comparison_request(&c, Some(1)).revisions.get(&7), Some(&1));
+        c.comparison = Some("workload=3&q=7&rev_7=2".into());
+        let chosen = comparison_request(&c, Some(1));
+        assert_eq!(chosen.revisions.get(&7), Some(&1), "the pin wins over a pasted link");
+        assert_eq!(chosen.to_query(), "workload=3&q=7&rev_7=2&rev_7=1");
+        assert_eq!(
+            comparison_request(&request_of_link(&chosen.to_query()), None)
+                .revisions
+                .get(&7),
+            Some(&1),
+            "its link costs the same"
+        );
+        c.quote_id = None;
+        assert_eq!(default_query(&c, Some(1)), "workload=3&picked=1&q=7&q=9");
+    }
+
+    /// An order whose chosen comparison is `query`.
+    fn request_of_link(query: &str) -> Content {
+        Content {
+            workload_id: 3,
+            comparison: Some(query.into()),
+            ..Content::default()
+        }
     }
 
     #[test]

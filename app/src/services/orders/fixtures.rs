@@ -30,6 +30,7 @@ pub(super) fn workload() -> Workload {
         data_gb: dec!(50),
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
+        gpu_use: crate::domain::runs::GpuUse::OneJob,
     }
 }
 
@@ -50,6 +51,7 @@ pub(super) fn quote(valid_until: &str) -> QuoteDraft {
             billing_increment: BillingIncrement::Minute,
             minimum_billable_hours: Decimal::ZERO,
             monthly_price: None,
+            monthly_basis: None,
             commitment_months: None,
             stopped_bills_compute: false,
             disk_price_gb_month: Decimal::ZERO,
@@ -59,6 +61,7 @@ pub(super) fn quote(valid_until: &str) -> QuoteDraft {
             ingress_price_gb: Decimal::ZERO,
             public_ip_hourly: Decimal::ZERO,
             other_fees: Vec::new(),
+            not_stated: Vec::new(),
         },
         auto_renewal: None,
         early_release: String::new(),
@@ -81,6 +84,7 @@ pub(super) fn run(id: i64, quote_id: Option<i64>, status: RunStatus) -> RunSumma
         source_format: "nvidia_smi".into(),
         gpu_name: Some("NVIDIA A10".into()),
         gpu_count: Some(2),
+        gpus_used: None,
         has_telemetry: true,
         throughput_value: None,
         throughput_unit: None,

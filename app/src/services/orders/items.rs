@@ -38,6 +38,8 @@ pub(super) struct Checklist<'a> {
     pub locale: Locale,
     /// What blocks submission (an item shows why it blocks when that is fixed at the item).
     pub blockers: &'a [Blocker],
+    /// The revision number of the chosen quote the order pinned (its comparison costs that one).
+    pub pinned: Option<i64>,
 }
 
 /// The problems found, each with its item's text and who recorded it.
@@ -171,7 +173,7 @@ fn evidence_lines(c: &Checklist<'_>, a: &ItemAnswer) -> Vec<EvidenceLine> {
             },
             Evidence::TcoComparison { .. } => EvidenceLine {
                 label: locale.t(Msg::OrdersEvTco).to_string(),
-                href: Some(format!("/tco?{}", comparison_query(c.content))),
+                href: Some(format!("/tco?{}", comparison_query(c.content, c.pinned))),
             },
             Evidence::File { name, sha256 } => EvidenceLine {
                 label: format!(

@@ -2,7 +2,9 @@
 //! store, then hands it to the pure builder ([`super::view::build`]).
 
 use super::{
-    Content, comparison, content_of,
+    Content,
+    comparison::{self, QuoteRevisions},
+    content_of,
     submit::{Readiness, readiness},
     view::build,
 };
@@ -41,6 +43,8 @@ pub(super) struct Loaded {
     pub ready: Readiness,
     /// The comparison's rows, and whether they are the ones frozen at submission.
     pub tco: (Vec<CostRow>, bool),
+    /// The revision of the chosen quote the order pinned, and the quote's latest.
+    pub quote_revisions: Option<QuoteRevisions>,
     /// The order's events, oldest first.
     pub events: Vec<AuditEvent>,
     pub chain: ChainCheck,
@@ -104,12 +108,15 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
     let quote = quote.as_ref().map(|q| &q.draft);
     let facts = prefill_facts(db, team_id, &workload.record, content.quote_id, quote, &runs).await?;
     let names = store::orders::user_names(db, team_id).await?;
-    let ready = readiness(&mut *db.acquire().await?, team_id, &content, &workload.record).await?;
+    let mut conn = db.acquire().await?;
+    let ready = readiness(&mut conn, team_id, &content, &workload.record).await?;
+    let quote_revisions = comparison::quote_revisions(&mut conn, team_id, &content).await?;
+    drop(conn);
     let tco = match &content.tco {
         Some(rows) => (rows.clone(), true),
         None if content.considered.is_empty() && content.comparison.is_none() => (Vec::new(), false),
         None => {
-            let request = comparison::comparison_request(&content);
+            let request = comparison::comparison_request(&content, quote_revisions.map(|r| r.pinned));
             (comparison::rows(db, team_id, &request, locale).await?, false)
         }
     };
@@ -130,6 +137,7 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         names,
         ready,
         tco,
+        quote_revisions,
         events,
         chain,
     })

@@ -193,6 +193,64 @@ pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
     .await
 }
 
+/// Re-pins a draft's chosen quote to its latest revision: the order is then priced at that
+/// revision (its comparison costs it, submission freezes it). It starts a new round of the
+/// checklist for that quote: answers that cite a field of the revision pinned before speak of a
+/// spec and price no longer chosen, so they are cleared and must be answered again. A decided
+/// order is reopened first (a new draft revision), as for any other change.
+pub async fn repin(db: &Db, caller: &Caller, team: &Membership, order_id: i64) -> Result<(), AppError> {
+    let row = store::orders::latest(db, team.team_id, order_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let quote_id = content_of(&row)?.quote_id.ok_or(AppError::NotFound)?;
+    let latest = store::quotes::latest(db, team.team_id, quote_id)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    edit_draft(
+        db,
+        team.team_id,
+        caller.user_id,
+        order_id,
+        Action::EvidenceAttached,
+        move |c, _| {
+            let before = c.quote_revision_id;
+            if c.quote_id != Some(quote_id) {
+                // The quote was changed meanwhile: nothing to re-pin.
+                return Err(AppError::Conflict(Msg::OrdersRRepinChanged));
+            }
+            c.quote_revision_id = Some(latest.revision_id);
+            let cleared = clear_quote_answers(c, before);
+            Ok(serde_json::json!({
+                "quote_id": quote_id,
+                "quote_revision_id": latest.revision_id,
+                "quote_revision": latest.revision,
+                "repinned_from": before,
+                "answers_cleared": cleared,
+            }))
+        },
+    )
+    .await
+}
+
+/// Removes the answers citing a field of quote revision `revision_id` (`None`: none), and
+/// returns their item ids.
+fn clear_quote_answers(c: &mut Content, revision_id: Option<i64>) -> Vec<String> {
+    let cites = |a: &crate::domain::checklist::ItemAnswer| {
+        a.evidence.iter().any(|e| {
+            matches!(e, crate::domain::checklist::Evidence::QuoteField { quote_revision_id, .. }
+                if Some(*quote_revision_id) == revision_id)
+        })
+    };
+    let cleared: Vec<String> = c
+        .answers
+        .iter()
+        .filter(|(_, a)| cites(a))
+        .map(|(id, _)| id.clone())
+        .collect();
+    c.answers.retain(|_, a| !cites(a));
+    cleared
+}
+
 /// Approves or rejects a submitted revision: a manager of the team who did not submit it,
 /// with the password re-entered (and a code from the authenticator app when they have a second
 /// factor), and a comment when rejecting. An approval pins the hash of the revision's content in

@@ -136,9 +136,13 @@ pub async fn submit(
             "changed",
         )]));
     }
-    let request = comparison::comparison_request(&content);
+    // The order is costed and frozen at the revision it pinned, even when a newer one exists
+    // (the page says so beside the submit button, and offers to re-pin instead).
+    let revisions = comparison::quote_revisions(&mut tx, team.team_id, &content).await?;
+    let pinned = revisions.map(|r| r.pinned);
+    let request = comparison::comparison_request(&content, pinned);
     let computed = comparison::compute(db, team.team_id, &request, locale).await?;
-    if !comparison::compares(&computed, content.quote_id) {
+    if !comparison::compares(&computed, content.quote_id, pinned) {
         return Err(AppError::Invalid(Msg::OrdersRChosenNotCompared));
     }
     let rates: Vec<ExchangeRate> = store::exchange_rates::list(&mut *tx, team.team_id)
@@ -161,6 +165,11 @@ pub async fn submit(
         return Err(refusal(Refusal::Locked));
     }
     let mut data = serde_json::json!({ "revision": row.revision, "content_hash": hash });
+    if let (Some(r), Some(obj)) = (revisions.filter(|r| r.newer_exists()), data.as_object_mut()) {
+        // Submitted knowingly at the pinned revision while a newer one existed.
+        obj.insert("quote_revision".into(), r.pinned.into());
+        obj.insert("newer_quote_revision".into(), r.latest.into());
+    }
     if let (Some(ack), Some(obj)) = (&content.problems_acknowledged, data.as_object_mut()) {
         obj.insert(
             "problems_acknowledged".into(),

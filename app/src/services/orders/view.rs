@@ -33,6 +33,7 @@ fn label_of(list: &[(i64, String)], id: i64) -> String {
 pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) -> OrderView {
     let row = &l.revisions[l.shown];
     let content = &l.content;
+    let pinned = l.quote_revisions.map(|r| r.pinned);
     let name = |id: i64| label_of(&l.names, id);
     let viewing = Viewing {
         state: row.state,
@@ -52,6 +53,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         role,
         locale,
         blockers: &l.ready.blockers,
+        pinned,
     };
     let procurement = role == TeamRole::Procurement;
     let (chain_ok, chain_message) = chain_line(&l.chain, locale);
@@ -80,10 +82,14 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         problems_acknowledged: acknowledged_line(content, &name, locale),
         acknowledge_key: super::submit::acknowledgement_key(&l.ready.problems),
         tco: l.tco.0.clone(),
-        tco_query: comparison::comparison_query(content),
+        tco_query: comparison::comparison_query(content, pinned),
         comparison_custom: content.frozen.as_ref().map_or(content.comparison.is_some(), |f| {
-            f.query != comparison::default_query(content)
+            f.query != comparison::default_query(content, pinned)
         }),
+        newer_quote_revision: l
+            .quote_revisions
+            .filter(|r| r.newer_exists())
+            .map(|r| (r.pinned, r.latest)),
         has_scenario: content.frozen.is_some(),
         tco_frozen: l.tco.1,
         history: l.events.iter().map(|e| event_line(e, &name, locale)).collect(),
@@ -271,6 +277,7 @@ mod tests {
             names: vec![(PROCUREMENT, "Pat".into()), (MANAGER, "Mia".into())],
             ready,
             tco: (Vec::new(), false),
+            quote_revisions: None,
             events: Vec::new(),
             chain: ChainCheck {
                 fault: None,
@@ -290,7 +297,7 @@ mod tests {
             v.considered,
             vec![(9, "Acme · Q-9".to_string()), (11, "#11".to_string())]
         );
-        assert_eq!(v.quote_fields.len(), 53);
+        assert_eq!(v.quote_fields.len(), 54);
         assert_eq!(v.quote_fields[0].0, "vendor");
         assert_eq!(v.tco_query, "workload=3&picked=1&q=9&q=11");
         assert!(!v.comparison_custom && !v.has_scenario && !v.tco_frozen);

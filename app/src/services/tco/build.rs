@@ -7,7 +7,7 @@ use super::{
     fields::{FIELDS, field_text, fill},
     pool::{Measured, RunPool, measured},
     request::{CostRequest, QuoteSelection},
-    row::row,
+    row::{row, unit_cost_scale},
     scenario::{budget_in_base, tco_quote},
     texts::{decimal, error_sentence, field_error, quote_input_error, rate_note},
 };
@@ -16,7 +16,8 @@ use crate::{
         money::format_money,
         quotes::{self as quotes_domain, Date, RequirementKind, RequirementStatus, Workload},
         tco::{
-            Assumptions, Currency, Demand, ExchangeRate, Scenario, WhatIfProfiles, ranking_order, run_scenario, what_if,
+            Assumptions, Currency, Demand, ExchangeRate, Quote, Scenario, WhatIfProfiles, ranking_order, run_scenario,
+            what_if,
         },
     },
     i18n::{Locale, Msg},
@@ -41,7 +42,7 @@ pub(super) struct Loaded {
     pub budget: Option<(Decimal, Currency)>,
     /// The day quote validity is judged on.
     pub today: Date,
-    /// The latest revision of each of the team's quotes.
+    /// Each of the team's quotes at the revision costed (the latest unless the request names one).
     pub quotes: Vec<QuoteSummary>,
     /// The label of each quote id (quotes without one are not offered).
     pub labels: Vec<(i64, String)>,
@@ -87,9 +88,21 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
     rank(&mut costed);
     let budget_base = loaded.budget.map(|b| budget_in_base(b, base, &loaded.rates));
     let budget_amount = budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0);
+    let work = workload.as_ref().and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
+    let unit_scale = unit_cost_scale(&costed, work);
     let rows = costed
         .iter()
-        .map(|c| row(locale, c, base, budget_amount, &loaded.rates, workload.as_ref()))
+        .map(|c| {
+            row(
+                locale,
+                c,
+                base,
+                budget_amount,
+                &loaded.rates,
+                workload.as_ref(),
+                unit_scale,
+            )
+        })
         .collect();
     let view = CostComparison {
         workloads: loaded.workloads.iter().map(|w| (w.id, w.record.name.clone())).collect(),
@@ -108,6 +121,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         can_set_budget,
     };
     Computed {
+        unit_scale,
         view,
         costed,
         workload,
@@ -266,11 +280,11 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
     let runs = match &ctx.workload.total_work {
         Some(work) => measured(
             ctx.runs,
-            id,
-            summary.revision,
+            (id, summary.revision),
             &summary.draft.spec,
             &work.unit,
             a.efficiency,
+            ctx.workload.gpu_use,
         )
         .map_err(|e| error_sentence(ctx.locale, &e, ctx.workload))?,
         None => Measured::default(),
@@ -283,7 +297,11 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
         title: None,
         workload: ctx.demand.clone(),
         assumptions: a.clone(),
-        quotes: vec![tco_quote(id, &label, &summary.draft)],
+        quotes: vec![Quote {
+            // A typed throughput is a stated figure (a vendor's brochure …), not a measurement.
+            throughput_stated: typed.is_some(),
+            ..tco_quote(id, &label, &summary.draft)
+        }],
         compare_currency: Some(ctx.base),
         exchange_rates: ctx.rates.to_vec(),
     };
@@ -308,6 +326,7 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
         ranked,
         what_if,
         runs_used: if from_runs { runs.used } else { Vec::new() },
+        runs_scaled: if from_runs { runs.scaled } else { Vec::new() },
         slowest_run: slowest.map(|(id, _)| id),
         left_out: runs.left_out,
         throughput_typed: typed.is_some(),

@@ -27,6 +27,7 @@ pub use cache::{ComparisonCache, chart_of, without_chart};
 pub use fields::{FIELDS, FieldError, MAX_NODES, Query};
 pub use pool::same_node;
 pub use request::{CostRequest, QuoteInputError, QuoteSelection, TypedThroughput};
+pub use row::unit_costs;
 pub use scenario::{budget_in_base, prices_in_base, scenario_of};
 
 use crate::{
@@ -46,7 +47,8 @@ use crate::{
 pub struct Costed {
     /// Which of the team's quotes, by id.
     pub quote_id: i64,
-    /// The revision costed: the quote's latest (1, 2, …).
+    /// The revision costed (1, 2, …): the quote's latest, or the one the request names
+    /// ([`CostRequest::revisions`]).
     pub revision: i64,
     /// That revision's node and prices.
     pub draft: QuoteDraft,
@@ -58,6 +60,9 @@ pub struct Costed {
     pub what_if: Option<WhatIf>,
     /// The valid runs the throughput comes from (empty when typed or none).
     pub runs_used: Vec<i64>,
+    /// Runs among those on part of the node whose throughput per GPU was scaled to the node
+    /// (one task per GPU): run id, GPUs it used, the node's GPUs.
+    pub runs_scaled: Vec<(i64, u32, u32)>,
     /// The slowest valid run, used by the what-if.
     pub slowest_run: Option<i64>,
     /// Runs of this node and workload left out (not valid), with their status.
@@ -86,6 +91,9 @@ pub struct Computed {
     pub shared: Option<Assumptions>,
     /// The team's exchange rates the totals were converted with.
     pub rates: Vec<ExchangeRate>,
+    /// How many units of work every row's cost per unit is for (one scale for the column:
+    /// [`crate::domain::tco::unit_scale`]).
+    pub unit_scale: u32,
 }
 
 /// Builds the comparison `request` asks for, for team `team_id`: loads, then builds
@@ -136,10 +144,29 @@ async fn load(db: &Db, team_id: i64, request: &CostRequest) -> Result<build::Loa
         rates,
         budget,
         today: store::today(),
-        quotes: store::quotes::latest_all(db, team_id).await?,
+        quotes: quotes_costed(db, team_id, request).await?,
         labels: store::runs::quote_labels(db, team_id).await?,
         runs,
     })
+}
+
+/// The team's quotes at their latest revision, except those `request` names another revision
+/// of ([`CostRequest::revisions`]), which are at that one.
+async fn quotes_costed(
+    db: &Db,
+    team_id: i64,
+    request: &CostRequest,
+) -> Result<Vec<store::quotes::QuoteSummary>, AppError> {
+    let mut quotes = store::quotes::latest_all(db, team_id).await?;
+    for q in &mut quotes {
+        if let Some(&rev) = request.revisions.get(&q.quote_id)
+            && rev != q.revision
+            && let Some(pinned) = store::quotes::at_revision(db, team_id, q.quote_id, rev).await?
+        {
+            *q = pinned;
+        }
+    }
+    Ok(quotes)
 }
 
 /// The team's runs of `workload_id` (at most 1000) with the spec of each run's quote revision.

@@ -3,8 +3,9 @@
 
 use crate::{
     domain::{
-        quotes::NodeSpec,
-        runs::RunStatus,
+        gpus::{self, GpuMount},
+        quotes::{FormFactor, NodeSpec},
+        runs::{GpuUse, RunStatus},
         tco::{RunThroughput, TcoError, throughput},
     },
     views::RunSummary,
@@ -25,16 +26,33 @@ fn unit_matches(run_unit: &str, work_unit: &str) -> bool {
     !work_unit.trim().is_empty() && singular(run_unit) == singular(work_unit)
 }
 
-/// Whether two quoted nodes are the same for throughput: GPU model, GPUs per node, VRAM,
-/// usable VRAM and sharing (slice) are equal.
+/// Whether two quoted nodes are the same for throughput, so a run of one measures the other:
+/// the same GPU catalogue model (or, for a name the catalogue does not know, the same words),
+/// the same form factor, GPUs per node, VRAM, usable VRAM, sharing (slice) and GPU-to-GPU
+/// interconnect. A PCIe card is not an SXM module, nor NVLink PCIe: their throughput differs.
 #[must_use]
 pub fn same_node(a: &NodeSpec, b: &NodeSpec) -> bool {
-    a.gpu_model.trim().eq_ignore_ascii_case(b.gpu_model.trim())
+    gpus::model_key(&a.gpu_model) == gpus::model_key(&b.gpu_model)
+        && mount(a) == mount(b)
         && a.gpus_per_node == b.gpus_per_node
         && a.vram_gib == b.vram_gib
         && a.usable_vram_gib == b.usable_vram_gib
         && a.sharing == b.sharing
+        && a.interconnect == b.interconnect
 }
+
+/// The node's GPU form factor: the quote's field where it names PCIe or SXM (an NVL card
+/// stays NVL under a PCIe field, as NVL cards are PCIe cards), else what the model name states
+/// (`A100 SXM4 80GB`, `H100 PCIe`); `None` when neither says.
+fn mount(spec: &NodeSpec) -> Option<GpuMount> {
+    let stated = gpus::stated_mount(&spec.gpu_model);
+    match spec.form_factor {
+        Some(FormFactor::Sxm) => Some(GpuMount::Sxm),
+        Some(FormFactor::Pcie) => Some(stated.filter(|m| *m == GpuMount::Nvl).unwrap_or(GpuMount::Pcie)),
+        Some(FormFactor::Other) | None => stated,
+    }
+}
+
 /// The workload's runs with the node spec of the quote revision each ran under.
 #[derive(Clone, Debug, Default)]
 pub(super) struct RunPool {
@@ -68,6 +86,31 @@ pub(super) struct Measured {
     pub slowest: Option<(i64, RunThroughput)>,
     /// Runs of this node and workload left out, with their status.
     pub left_out: Vec<(i64, RunStatus)>,
+    /// Valid runs on part of the node for a workload that runs one task per GPU: run id, GPUs
+    /// it used, the node's GPUs (their throughput was scaled by the node's GPUs ÷ the run's).
+    pub scaled: Vec<(i64, u32, u32)>,
+}
+
+/// A valid run's throughput per node of `spec`: as measured, or, for a workload that runs one
+/// task per GPU, per GPU × the node's GPUs when the run used fewer of them (seed 002: 每张卡执行一个
+/// 任务, so a one-card run measures one eighth of an eight-card node). Returns the GPUs used when
+/// it scaled.
+fn per_node(per_s: Decimal, run: &RunSummary, spec: &NodeSpec, gpu_use: GpuUse) -> (Decimal, Option<u32>) {
+    let node_gpus = spec.gpus_per_node;
+    let used = run
+        .gpus_used
+        .or(run.gpu_count)
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|n| *n > 0);
+    match (gpu_use, used) {
+        (GpuUse::TaskPerGpu, Some(k)) if k < node_gpus => {
+            let scaled = per_s
+                .checked_mul(Decimal::from(node_gpus))
+                .and_then(|x| x.checked_div(Decimal::from(k)));
+            scaled.map_or((per_s, None), |x| (x, Some(k)))
+        }
+        _ => (per_s, None),
+    }
 }
 
 /// A run's throughput as the decimal it prints as (1800.0 → 1800), if finite and positive.
@@ -79,18 +122,20 @@ fn run_decimal(value: f64) -> Option<Decimal> {
 }
 
 /// The runs of this quote revision, or of any quote revision with the same node, for the
-/// workload's unit: only valid runs count; the median one-node throughput is expected and the
-/// slowest is kept for the what-if.
+/// workload's unit: only valid runs count, each per node ([`per_node`]); the median one-node
+/// throughput is expected and the slowest is kept for the what-if.
 pub(super) fn measured(
     pool: &RunPool,
-    quote_id: i64,
-    revision: i64,
+    quote: (i64, i64),
     spec: &NodeSpec,
     unit: &str,
     efficiency: Decimal,
+    gpu_use: GpuUse,
 ) -> Result<Measured, TcoError> {
+    let (quote_id, revision) = quote;
     let mut valid: Vec<(i64, RunThroughput)> = Vec::new();
     let mut left_out = Vec::new();
+    let mut scaled = Vec::new();
     for (r, run_spec) in &pool.runs {
         let this_revision = r.quote_id == Some(quote_id) && r.revision == Some(revision);
         if !this_revision && !run_spec.as_ref().is_some_and(|s| same_node(s, spec)) {
@@ -104,6 +149,10 @@ pub(super) fn measured(
         };
         if r.status == RunStatus::Valid {
             let nodes = u32::try_from(r.nodes.max(1)).unwrap_or(u32::MAX);
+            let (per_s, scaled_from) = per_node(per_s, r, spec, gpu_use);
+            if let Some(k) = scaled_from {
+                scaled.push((r.id, k, spec.gpus_per_node));
+            }
             valid.push((r.id, RunThroughput { per_s, nodes }));
         } else {
             left_out.push((r.id, r.status));
@@ -118,17 +167,20 @@ pub(super) fn measured(
             ..Measured::default()
         });
     };
+    scaled.sort_unstable();
     Ok(Measured {
         expected: Some(found.expected),
         used: found.expected_runs.iter().map(|i| valid[*i].0).collect(),
         slowest: Some((valid[found.slowest_run].0, found.slowest)),
         left_out,
+        scaled,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::quotes::Interconnect;
 
     #[test]
     fn units_match_with_or_without_per_second() {
@@ -167,7 +219,7 @@ mod tests {
                 (run(6, 9, 1, "valid", 12.0, 1), Some(a100.clone())),
             ],
         };
-        let m = measured(&pool, 7, 2, &a100, "tokens", Decimal::new(75, 2)).unwrap();
+        let m = measured(&pool, (7, 2), &a100, "tokens", Decimal::new(75, 2), GpuUse::OneJob).unwrap();
         // T1: run 1 = 10, run 4 = 30 ÷ (2 × 0.75) = 20, run 6 = 12 → median 12 (run 6), slowest 10.
         assert_eq!(
             m.expected,
@@ -189,7 +241,105 @@ mod tests {
         );
         assert_eq!(m.left_out, vec![(2, RunStatus::Warn), (3, RunStatus::Invalid)]);
         // A node nobody ran on: nothing measured, nothing left out.
-        let none = measured(&pool, 10, 1, &spec("H100", 8, "80"), "tokens", Decimal::ONE).unwrap();
+        let none = measured(
+            &pool,
+            (10, 1),
+            &spec("H100", 8, "80"),
+            "tokens",
+            Decimal::ONE,
+            GpuUse::OneJob,
+        )
+        .unwrap();
         assert_eq!((none.expected, none.left_out.len()), (None, 0));
+    }
+
+    fn with(mut s: NodeSpec, form: Option<FormFactor>, link: Option<Interconnect>) -> NodeSpec {
+        s.form_factor = form;
+        s.interconnect = link;
+        s
+    }
+
+    /// Valid runs 1 (quote 8) and 2 (quote 9) on the given nodes, measured for quote 7's `spec`.
+    fn pooled(spec: &NodeSpec, eight: NodeSpec, nine: NodeSpec) -> Vec<i64> {
+        let pool = RunPool {
+            runs: vec![
+                (run(1, 8, 1, "valid", 10.0, 1), Some(eight)),
+                (run(2, 9, 1, "valid", 30.0, 1), Some(nine)),
+            ],
+        };
+        let m = measured(&pool, (7, 1), spec, "tokens", Decimal::ONE, GpuUse::OneJob).unwrap();
+        let mut used = m.used;
+        used.extend(m.slowest.map(|(id, _)| id));
+        used.sort_unstable();
+        used.dedup();
+        used
+    }
+
+    #[test]
+    fn a_pcie_quote_does_not_take_an_sxm_quotes_runs() {
+        use FormFactor::{Pcie, Sxm};
+        let a100 = spec("A100 80GB", 8, "80");
+        let pcie = with(a100.clone(), Some(Pcie), None);
+        // By the form-factor field, or by the name when the field is empty.
+        let sxm = with(a100.clone(), Some(Sxm), None);
+        let named_sxm = spec("NVIDIA A100-SXM4-80GB", 8, "80");
+        assert_eq!(pooled(&pcie, sxm.clone(), named_sxm.clone()), Vec::<i64>::new());
+        assert_eq!(
+            pooled(&spec("A100 PCIe 80GB", 8, "80"), sxm.clone(), named_sxm),
+            Vec::<i64>::new()
+        );
+        // Another PCIe quote's run counts.
+        assert_eq!(pooled(&pcie, sxm, spec("A100 PCIe 80GB", 8, "80")), vec![2]);
+        assert!(!same_node(&spec("H100 PCIe", 8, "80"), &spec("H100 SXM5", 8, "80")));
+        assert!(same_node(
+            &with(spec("H100 NVL", 2, "94"), Some(Pcie), None),
+            &spec("NVIDIA H100 NVL", 2, "94")
+        ));
+    }
+
+    #[test]
+    fn nvlink_and_pcie_interconnects_are_not_pooled() {
+        use Interconnect::{Nvlink, Nvswitch, Pcie};
+        let base = spec("A100 SXM4 80GB", 8, "80");
+        let nvlink = with(base.clone(), None, Some(Nvlink));
+        let bus = with(base.clone(), None, Some(Pcie));
+        assert_eq!(
+            pooled(&nvlink, bus.clone(), with(base.clone(), None, Some(Nvswitch))),
+            Vec::<i64>::new()
+        );
+        assert_eq!(pooled(&nvlink, bus, with(base, None, Some(Nvlink))), vec![2]);
+    }
+
+    #[test]
+    fn the_same_node_under_another_vendors_name_is_pooled() {
+        // One vendor writes the marketing name and the form-factor field, another pastes
+        // nvidia-smi's name: the same A100 SXM4 80GB node, so its runs count for both.
+        let ours = with(
+            spec("A100 SXM 80GB", 8, "80"),
+            Some(FormFactor::Sxm),
+            Some(Interconnect::Nvswitch),
+        );
+        let smi = with(
+            spec("NVIDIA A100-SXM4-80GB", 8, "80"),
+            None,
+            Some(Interconnect::Nvswitch),
+        );
+        let other_case = with(spec("a100 sxm4 80gb", 8, "80.0"), None, Some(Interconnect::Nvswitch));
+        assert_eq!(pooled(&ours, smi.clone(), other_case), vec![1, 2]);
+        assert!(same_node(
+            &spec("RTX 4090D", 8, "24"),
+            &spec("NVIDIA GeForce RTX 4090 D", 8, "24")
+        ));
+        assert!(!same_node(&spec("RTX 4090", 8, "24"), &spec("RTX 4090 D", 8, "24")));
+        // Names the catalogue does not know pool by their words, as before.
+        assert!(same_node(&spec("Ascend 910B", 8, "64"), &spec("ascend-910b", 8, "64")));
+        assert!(!same_node(&spec("Ascend 910B", 8, "64"), &spec("Ascend 910C", 8, "64")));
+        // Other GPU counts stay apart.
+        let four = with(
+            spec("NVIDIA A100-SXM4-80GB", 4, "80"),
+            None,
+            Some(Interconnect::Nvswitch),
+        );
+        assert!(!same_node(&ours, &four));
     }
 }

@@ -17,6 +17,8 @@ pub(super) struct QuoteParts<'a> {
     pub tp: Option<&'a str>,
     /// `tpn_<id>`: the node count the typed throughput was measured on.
     pub tpn: Option<&'a str>,
+    /// `rev_<id>`: the revision costed instead of the latest.
+    pub rev: Option<&'a str>,
 }
 
 /// A cost page query with every key filed: what [`super::CostRequest::from_query`] reads.
@@ -43,6 +45,7 @@ enum Key {
     QuoteField(i64, usize),
     Throughput(i64),
     ThroughputNodes(i64),
+    Revision(i64),
     Other,
 }
 
@@ -66,6 +69,7 @@ fn key(k: &str) -> Key {
     match prefix {
         "tp" => Key::Throughput(id),
         "tpn" => Key::ThroughputNodes(id),
+        "rev" => Key::Revision(id),
         _ => FIELDS
             .iter()
             .position(|f| *f == prefix)
@@ -92,6 +96,7 @@ impl<'a> QueryParts<'a> {
                 }
                 Key::Throughput(id) => parts.per_quote.entry(id).or_default().tp = Some(v),
                 Key::ThroughputNodes(id) => parts.per_quote.entry(id).or_default().tpn = Some(v),
+                Key::Revision(id) => parts.per_quote.entry(id).or_default().rev = Some(v),
                 Key::Other => {}
             }
         }

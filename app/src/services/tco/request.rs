@@ -5,8 +5,9 @@
 //! The query of the cost page (a GET form, so a comparison is a link):
 //! `workload=<id>`, `picked=1` and `q=<quote id>` (repeated) for the quotes chosen, one
 //! `<field>=<value>` per shared assumption ([`FIELDS`]; percent fields in percent), the same
-//! per quote as `<field>_<quote id>`, and a typed throughput `tp_<quote id>` measured on
-//! `tpn_<quote id>` nodes.
+//! per quote as `<field>_<quote id>`, a typed throughput `tp_<quote id>` measured on
+//! `tpn_<quote id>` nodes, and `rev_<quote id>=<revision>` to cost that revision of the quote
+//! instead of its latest (an order costs the revision it pinned).
 
 use super::{
     fields::{FIELDS, FieldError, MAX_NODES, Query, apply, check_field, field_text},
@@ -79,6 +80,9 @@ pub struct CostRequest {
     pub overrides: BTreeMap<i64, AssumptionOverrides>,
     /// Per quote id, a throughput typed instead of the one its valid runs give (rule 5).
     pub throughput: BTreeMap<i64, TypedThroughput>,
+    /// Per quote id, the revision number costed instead of the latest (`rev_<quote id>`); a
+    /// revision the quote does not have leaves the latest, which the row's revision shows.
+    pub revisions: BTreeMap<i64, i64>,
     /// What the query said, as read: empty for a request built in code.
     pub(super) typed: Typed,
 }
@@ -135,6 +139,24 @@ impl CostRequest {
         self
     }
 
+    /// Costs revision `revision` of quote `quote_id` instead of its latest. On a request read
+    /// from a query, the pair is also added to that query, so that its link costs the same.
+    #[must_use]
+    pub fn with_revision(mut self, quote_id: i64, revision: i64) -> Self {
+        self.revisions.insert(quote_id, revision);
+        if let Some(q) = &mut self.typed.query {
+            let pair = format!("rev_{quote_id}={revision}");
+            // The last value of a key wins, so appending overrides a `rev_` already there.
+            if q.split('&').next_back().is_none_or(|last| last != pair) {
+                if !q.is_empty() {
+                    q.push('&');
+                }
+                q.push_str(&pair);
+            }
+        }
+        self
+    }
+
     /// Reads the cost page's query (with or without `?`). Nothing bad is replaced by a
     /// default: a bad shared field is kept with its error (the comparison then costs nothing),
     /// a bad per-quote input makes that quote a problem.
@@ -165,6 +187,12 @@ impl CostRequest {
                         request.typed.quote_errors.insert(id, e);
                     }
                 }
+            }
+            if let Some(rev) = given(inputs.rev)
+                .and_then(|v| v.parse::<i64>().ok())
+                .filter(|r| *r >= 1)
+            {
+                request.revisions.insert(id, rev);
             }
             match typed_throughput(inputs) {
                 Ok(Some(t)) => {
@@ -236,6 +264,9 @@ impl CostRequest {
             if let Some(n) = t.n_run {
                 pairs.push((format!("tpn_{id}"), n.to_string()));
             }
+        }
+        for (id, rev) in &self.revisions {
+            pairs.push((format!("rev_{id}"), rev.to_string()));
         }
         serde_urlencoded::to_string(&pairs).unwrap_or_default()
     }

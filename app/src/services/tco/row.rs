@@ -12,7 +12,10 @@ use crate::{
         money::{format_money, format_unit_price, group},
         quotes::Workload,
         runs::RunStatus,
-        tco::{BreakEven, CostPerUnit, Currency, Estimate, ExchangeRate, Pricing, QuoteGroup, TcoWarning, latest_rate},
+        tco::{
+            BreakEven, Currency, Estimate, ExchangeRate, Pricing, QuoteGroup, TcoWarning, UnstatedPrice, latest_rate,
+            unit_scale,
+        },
     },
     i18n::{Locale, Msg},
     views::tco::CostRow,
@@ -20,7 +23,8 @@ use crate::{
 use rust_decimal::Decimal;
 
 /// The row of costed quote `c`: `budget` is the workload's budget in `base` (when it could be
-/// converted), `rates` the team's exchange rates.
+/// converted), `rates` the team's exchange rates, `unit_scale` the one scale of the comparison's
+/// cost-per-unit column ([`unit_cost_scale`]).
 pub(super) fn row(
     locale: Locale,
     c: &Costed,
@@ -28,14 +32,17 @@ pub(super) fn row(
     budget: Option<Decimal>,
     rates: &[ExchangeRate],
     workload: Option<&Workload>,
+    unit_scale: u32,
 ) -> CostRow {
     let e = &c.ranked.estimate;
     let cur = e.currency;
     let rate = latest_rate(rates, cur, base);
     let over_budget = budget.is_some_and(|amount| c.ranked.compared_total > amount);
     let estimated = c.ranked.group == QuoteGroup::Estimated;
+    let stated = c.ranked.group == QuoteGroup::Stated;
     let work = workload.and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
-    let (unit_base, gpu_hour_base) = prices_in_base(&c.ranked, base, work, c.draft.spec.gpus_per_node);
+    let (_, gpu_hour_base) = prices_in_base(&c.ranked, base, work, c.draft.spec.gpus_per_node);
+    let (unit_own, unit_base) = unit_costs(c, base, work, unit_scale);
     let own_currency_title = |amount: String| (cur != base).then_some(amount);
     CostRow {
         rank: c.ranked.rank,
@@ -48,15 +55,12 @@ pub(super) fn row(
         compared_total: format_money(c.ranked.compared_total, base),
         compared_exact: decimal(c.ranked.compared_total),
         rate_note: c.ranked.rate_date.as_ref().and(rate).map(|r| rate_note(locale, r)),
-        cost_per_unit: e
+        cost_per_unit: unit_base.map(|p| format_unit_price(p, base, 2)),
+        cost_per_unit_title: unit_own.and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
+        unit_cost_column: e
             .cost_per_unit
             .as_ref()
-            .zip(unit_base)
-            .map(|(u, p)| per_unit(locale, u, p, base)),
-        cost_per_unit_title: e
-            .cost_per_unit
-            .as_ref()
-            .and_then(|u| own_currency_title(per_unit(locale, u, u.amount, cur))),
+            .map(|u| unit_cost_column(locale, unit_scale, &u.unit)),
         gpu_hour: gpu_hour_base.map(|p| format_unit_price(p, base, 2)),
         gpu_hour_title: e
             .effective_gpu_hour_price
@@ -78,19 +82,50 @@ pub(super) fn row(
         throughput: throughput_note(locale, c),
         over_budget,
         estimated,
-        to_measure: estimated.then(|| to_measure(locale, workload)),
+        stated,
+        to_measure: if stated {
+            Some(locale.t(Msg::TcoToMeasureStated).to_string())
+        } else {
+            estimated.then(|| to_measure(locale, workload))
+        },
     }
 }
 
-/// "<amount> per <per> <unit>" with `amount` (the price of `per` units) in `currency`.
-fn per_unit(locale: Locale, u: &CostPerUnit, amount: Decimal, currency: Currency) -> String {
+/// The one scale of the cost-per-unit column of `costed`: by the median cost of a unit of work in
+/// the base currency ([`unit_scale::column_scale`]); per 1 without a stated total work.
+#[must_use]
+pub fn unit_cost_scale(costed: &[Costed], work: Option<Decimal>) -> u32 {
+    let Some(work) = work.filter(|w| !w.is_zero()) else {
+        return 1;
+    };
+    let each: Vec<Decimal> = costed
+        .iter()
+        .filter(|c| c.ranked.estimate.cost_per_unit.is_some())
+        .filter_map(|c| c.ranked.compared_total.checked_div(work))
+        .collect();
+    unit_scale::column_scale(&each)
+}
+
+/// The cost of `scale` units of work in the quote's currency and in `base` (the total in base,
+/// the rate of the totals), with two digits more than each currency's minor unit; none when the
+/// workload states no total work.
+#[must_use]
+pub fn unit_costs(c: &Costed, base: Currency, work: Option<Decimal>, scale: u32) -> (Option<Decimal>, Option<Decimal>) {
+    let e = &c.ranked.estimate;
+    let Some(work) = work.filter(|_| e.cost_per_unit.is_some()) else {
+        return (None, None);
+    };
+    (
+        unit_scale::at_scale(e.total, work, scale, e.currency.minor_units() + 2),
+        unit_scale::at_scale(c.ranked.compared_total, work, scale, base.minor_units() + 2),
+    )
+}
+
+/// "Cost per <scale> <unit>": the header of the cost-per-unit column.
+fn unit_cost_column(locale: Locale, scale: u32, unit: &str) -> String {
     locale.fmt(
-        Msg::TcoPerUnit,
-        &[
-            ("amount", &format_unit_price(amount, currency, 2)),
-            ("per", &group(Decimal::from(u.per), 0)),
-            ("unit", &u.unit),
-        ],
+        Msg::TcoColUnitCostPer,
+        &[("per", &group(Decimal::from(scale), 0)), ("unit", unit)],
     )
 }
 
@@ -135,6 +170,16 @@ fn warnings(locale: Locale, c: &Costed, base: Currency, over_budget: Option<Deci
         ));
     }
     warnings.extend(e.warnings.iter().map(|w| engine_warning(locale, w)));
+    for (id, used, node) in &c.runs_scaled {
+        warnings.push(locale.fmt(
+            Msg::TcoWRunScaledPerGpu,
+            &[
+                ("id", &id.to_string()),
+                ("used", &used.to_string()),
+                ("node", &node.to_string()),
+            ],
+        ));
+    }
     for (id, status) in &c.left_out {
         let why = locale.t(if *status == RunStatus::Invalid {
             Msg::TcoWhyInvalid
@@ -165,6 +210,15 @@ fn engine_warning(locale: Locale, w: &TcoWarning) -> String {
         ),
         TcoWarning::MinimumBillableApplied { minimum_h } => {
             locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))])
+        }
+        TcoWarning::PriceNotStated { price } => {
+            let what = locale.t(match price {
+                UnstatedPrice::Disk => Msg::TcoPriceDisk,
+                UnstatedPrice::Snapshot => Msg::TcoPriceSnapshot,
+                UnstatedPrice::Egress => Msg::TcoPriceEgress,
+                UnstatedPrice::Ingress => Msg::TcoPriceIngress,
+            });
+            locale.fmt(Msg::TcoWPriceNotStated, &[("price", what)])
         }
     }
 }

@@ -35,6 +35,7 @@ pub(super) fn tco_quote(quote_id: i64, label: &str, draft: &QuoteDraft) -> Quote
         node_shape: draft.spec.shape(),
         measured_throughput_per_s: None,
         n_run: None,
+        throughput_stated: false,
         assumption_overrides: None,
     }
 }
@@ -78,6 +79,7 @@ fn scenario_from(
                 .n_run
                 .filter(|_| c.assumptions.measured_throughput_per_s.is_some()),
             assumption_overrides: overrides_of(&c.assumptions, shared),
+            throughput_stated: c.throughput_typed,
             ..tco_quote(c.quote_id, &c.ranked.label, &c.draft)
         })
         .collect();

@@ -134,6 +134,18 @@ pub async fn revision(
     Ok(summaries(db, sql, &[revision_id, team_id]).await?.pop())
 }
 
+/// Revision number `revision` of the team's quote `quote_id`.
+pub async fn at_revision(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    quote_id: i64,
+    revision: i64,
+) -> Result<Option<QuoteSummary>, sqlx::Error> {
+    let sql = "SELECT quote_id, id, revision, body FROM quote_revisions
+         WHERE quote_id = ? AND revision = ? AND team_id = ?";
+    Ok(summaries(db, sql, &[quote_id, revision, team_id]).await?.pop())
+}
+
 /// The team's quote revisions that its runs of `workload_id` were measured on, in one query
 /// (the cost comparison matches runs to quotes by node spec).
 pub async fn measured_revisions(

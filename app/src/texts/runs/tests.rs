@@ -1,7 +1,7 @@
 //! The run texts read well, with their figures, in both languages.
 
 use super::*;
-use crate::domain::runs::ThrottleReason;
+use crate::domain::{gpus::GpuMount, runs::ThrottleReason};
 
 #[test]
 fn numbers_read_well() {
@@ -14,6 +14,33 @@ fn numbers_read_well() {
     assert_eq!(duration(1500.0), "25 min");
     assert_eq!(duration(45.2), "45 s");
     assert_eq!(duration(7200.0), "2 h");
+}
+
+#[test]
+fn a_reservation_and_a_run_on_part_of_the_node_read_with_their_figures() {
+    // A reservation is said as such, with what the headroom was judged on instead.
+    let r = Reason::VramReserved {
+        reserved_mib: 74_213.0,
+        share: Some(0.91),
+        source: ReserveSource::Stated,
+        need_mib: Some(20_480.0),
+        basis: Some(NeedBasis::WorkloadStated),
+    };
+    assert_eq!(
+        reason_text(Locale::En, &r),
+        "74213 MiB (91 % of the card) is held by the serving engine up front (stated by the result or the engineer), \
+         not needed by the workload; the headroom is judged on the workload's stated peak of 20480 MiB."
+    );
+    let r = Reason::PartOfNode {
+        used: 1,
+        node_gpus: 8,
+        job_gpus: None,
+        gpu_use: GpuUse::TaskPerGpu,
+    };
+    assert_eq!(
+        reason_text(Locale::ZhCn, &r),
+        "在节点 8 张卡中的 1 张上运行，每卡一个任务：节点吞吐量 = 每卡吞吐量 × 8。"
+    );
 }
 
 #[test]
@@ -34,6 +61,7 @@ fn every_reason_reads_in_both_languages_with_its_figures() {
         headroom_pct: rust_decimal::Decimal::from(20),
         required_mib: rust_decimal::Decimal::from(24_576),
         actual_pct: Some(12),
+        basis: None,
     };
     assert_eq!(
         reason_text(Locale::En, &r),
@@ -73,7 +101,10 @@ fn every_reason_reads_in_both_languages_with_its_figures() {
         quoted: false,
         observed: true,
     };
-    assert!(reason_text(Locale::En, &r).contains("quoted whole GPU, observed sliced"));
+    assert_eq!(
+        reason_text(Locale::En, &r),
+        "MIG mode: the quote implies MIG off, observed MIG on."
+    );
     let r = Reason::QuoteUnverifiable {
         field: QuoteField::Driver,
     };
@@ -131,8 +162,33 @@ fn every_reason() -> Vec<Reason> {
             headroom_pct: rust_decimal::Decimal::from(20),
             required_mib: rust_decimal::Decimal::from(24_576),
             actual_pct: Some(12),
+            basis: None,
         },
         Reason::VramUsableUnknown,
+        Reason::VramReserved {
+            reserved_mib: 74_213.0,
+            share: Some(0.91),
+            source: ReserveSource::Telemetry,
+            need_mib: Some(20_480.0),
+            basis: Some(NeedBasis::WorkloadStated),
+        },
+        Reason::GpusUsed {
+            used: vec![0],
+            idle: vec![1, 2, 3],
+            named: false,
+        },
+        Reason::PartOfNode {
+            used: 1,
+            node_gpus: 8,
+            job_gpus: Some(8),
+            gpu_use: GpuUse::OneJob,
+        },
+        Reason::WorkloadDiffers {
+            what: WorkloadField::Model,
+            run: "Qwen/Qwen2.5-7B-Instruct".into(),
+            workload: "Llama-3.1-8B".into(),
+            stands_for: false,
+        },
         Reason::LowUtilization {
             mean_pct: 40.0,
             threshold_pct: 70.0,
@@ -150,6 +206,14 @@ fn every_reason() -> Vec<Reason> {
         Reason::GpuNameMismatch {
             quoted: "H100".into(),
             observed: "A100".into(),
+        },
+        Reason::GpuFormMismatch {
+            quoted: GpuMount::Pcie,
+            observed: GpuMount::Sxm,
+            gpu: "NVIDIA A100-SXM4-80GB".into(),
+        },
+        Reason::UnknownGpuModel {
+            name: "Ascend 910B".into(),
         },
         Reason::GpuCountMismatch { quoted: 8, observed: 4 },
         Reason::VramShortfall {
@@ -190,10 +254,16 @@ fn every_reason() -> Vec<Reason> {
             | Reason::PowerCapped { .. }
             | Reason::VramHeadroomLow { .. }
             | Reason::VramUsableUnknown
+            | Reason::VramReserved { .. }
+            | Reason::GpusUsed { .. }
+            | Reason::PartOfNode { .. }
+            | Reason::WorkloadDiffers { .. }
             | Reason::LowUtilization { .. }
             | Reason::MlperfInvalid { .. }
             | Reason::FilesDisagree { .. }
             | Reason::GpuNameMismatch { .. }
+            | Reason::GpuFormMismatch { .. }
+            | Reason::UnknownGpuModel { .. }
             | Reason::GpuCountMismatch { .. }
             | Reason::VramShortfall { .. }
             | Reason::VramExceeds { .. }
@@ -211,7 +281,7 @@ fn every_reason() -> Vec<Reason> {
 fn every_reason_variant_has_a_sentence_in_both_languages() {
     let all = every_reason();
     let codes: std::collections::BTreeSet<&str> = all.iter().map(Reason::code).collect();
-    assert_eq!(codes.len(), 24, "one sample of each of the 24 reasons");
+    assert_eq!(codes.len(), 30, "one sample of each of the 30 reasons");
     for reason in &all {
         for locale in Locale::ALL {
             let text = reason_text(locale, reason);

@@ -28,6 +28,7 @@ fn workload() -> Workload {
         data_gb: dec!(50),
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
+        gpu_use: crate::domain::runs::GpuUse::OneJob,
     }
 }
 
@@ -56,6 +57,7 @@ fn quote() -> QuoteDraft {
             billing_increment: BillingIncrement::Minute,
             minimum_billable_hours: dec!(1.5),
             monthly_price: None,
+            monthly_basis: None,
             commitment_months: None,
             stopped_bills_compute: false,
             disk_price_gb_month: dec!(0.35),
@@ -68,6 +70,7 @@ fn quote() -> QuoteDraft {
                 label: "镜像存储".into(),
                 amount: dec!(20),
             }],
+            not_stated: Vec::new(),
         },
         auto_renewal: None,
         early_release: String::new(),

@@ -63,6 +63,7 @@ pub const COLUMNS: &[Column] = &[
     req("price.billing_increment"),
     opt("price.minimum_billable_hours"),
     opt("price.monthly_price"),
+    opt("price.monthly_basis"),
     opt("price.commitment_months"),
     req("price.stopped_bills_compute"),
     opt("price.disk_price_gb_month"),

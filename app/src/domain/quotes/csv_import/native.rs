@@ -8,7 +8,8 @@ use super::{CsvFormat, SkipReason};
 use crate::domain::quotes::date::Date;
 use crate::domain::quotes::draft::QuoteDraft;
 use crate::domain::quotes::spec::NodeSpec;
-use crate::domain::tco::{BillingIncrement, PriceBasis, PriceSheet};
+use crate::domain::tco::{BillingIncrement, PriceBasis, PriceSheet, UnstatedPrice};
+use rust_decimal::Decimal;
 
 /// Reads NodeLedger rows.
 pub(super) struct Native;
@@ -100,22 +101,46 @@ fn spec(c: &mut Cells<'_>) -> NodeSpec {
     }
 }
 
+/// The price sheet of a row. A monthly price is on the basis `price.monthly_basis` names, or
+/// on the price basis when that cell is empty (a file written before the column existed reads
+/// its monthly price on the price basis, as the form does).
 fn price(c: &mut Cells<'_>) -> PriceSheet {
+    let currency = c.currency("currency");
+    let basis = c.choice("price.basis", BASES, PriceBasis::PerNode);
+    let on_demand_hourly = c.decimal("price.on_demand_hourly");
+    let billing_increment = c.choice("price.billing_increment", INCREMENTS, BillingIncrement::Hour);
+    let minimum_billable_hours = c.amount("price.minimum_billable_hours");
+    let monthly_price = c.opt_decimal("price.monthly_price");
+    let monthly_basis = c.opt_choice("price.monthly_basis", BASES);
+    // A usage price left blank is not stated, not free: 0 stands in and the sheet says so.
+    let mut not_stated = Vec::new();
+    let mut usage = |c: &mut Cells<'_>, col: &'static str, which: UnstatedPrice| {
+        c.opt_decimal(col).unwrap_or_else(|| {
+            not_stated.push(which);
+            Decimal::ZERO
+        })
+    };
+    let disk_price_gb_month = usage(c, "price.disk_price_gb_month", UnstatedPrice::Disk);
+    let snapshot_price_gb_month = usage(c, "price.snapshot_price_gb_month", UnstatedPrice::Snapshot);
+    let egress_price_gb = usage(c, "price.egress_price_gb", UnstatedPrice::Egress);
+    let ingress_price_gb = usage(c, "price.ingress_price_gb", UnstatedPrice::Ingress);
     PriceSheet {
-        currency: c.currency("currency"),
-        basis: c.choice("price.basis", BASES, PriceBasis::PerNode),
-        on_demand_hourly: c.decimal("price.on_demand_hourly"),
-        billing_increment: c.choice("price.billing_increment", INCREMENTS, BillingIncrement::Hour),
-        minimum_billable_hours: c.amount("price.minimum_billable_hours"),
-        monthly_price: c.opt_decimal("price.monthly_price"),
+        currency,
+        basis,
+        on_demand_hourly,
+        billing_increment,
+        minimum_billable_hours,
+        monthly_price,
+        monthly_basis: monthly_price.map(|_| monthly_basis.unwrap_or(basis)),
         commitment_months: c.opt_u32("price.commitment_months"),
         stopped_bills_compute: c.bool("price.stopped_bills_compute"),
-        disk_price_gb_month: c.amount("price.disk_price_gb_month"),
-        snapshot_price_gb_month: c.amount("price.snapshot_price_gb_month"),
-        egress_price_gb: c.amount("price.egress_price_gb"),
+        disk_price_gb_month,
+        snapshot_price_gb_month,
+        egress_price_gb,
         free_egress_gb: c.amount("price.free_egress_gb"),
-        ingress_price_gb: c.amount("price.ingress_price_gb"),
+        ingress_price_gb,
         public_ip_hourly: c.amount("price.public_ip_hourly"),
         other_fees: c.fees("price.other_fees"),
+        not_stated,
     }
 }

@@ -2,6 +2,7 @@
 
 use super::cells::Cells;
 use super::{CsvFormat, ImportError, ImportPreview, ImportRow, RowError, SkipReason};
+use crate::domain::line_endings::{Lf, numbered_lines, record_line};
 use crate::domain::quotes::draft::QuoteDraft;
 use crate::domain::quotes::error::ErrorCode;
 use crate::domain::quotes::validate::validate;
@@ -25,11 +26,13 @@ pub(super) fn decode(bytes: &[u8], max_bytes: usize) -> Result<&str, ImportError
     Ok(text)
 }
 
-fn reader(text: &str) -> csv::Reader<&[u8]> {
+/// The CSV records of `text`, LF, CRLF and lone CR alike, so that line numbers are the file's
+/// ([`crate::domain::line_endings`]).
+fn reader(text: &str) -> csv::Reader<Lf<&[u8]>> {
     ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(text.as_bytes())
+        .from_reader(Lf::new(text.as_bytes()))
 }
 
 fn is_blank(rec: &StringRecord) -> bool {
@@ -45,7 +48,10 @@ pub(super) struct Header {
 impl Header {
     /// Reads the first non-blank line as the header.
     pub(super) fn read(text: &str) -> Result<Header, ImportError> {
-        let first_line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let first_line = numbered_lines(text)
+            .map(|(_, l)| l)
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         let other = [';', '\t'].into_iter().find(|d| first_line.contains(*d));
         if let Some(found) = other.filter(|_| !first_line.contains(',')) {
             return Err(ImportError::WrongDelimiter { found });
@@ -131,17 +137,20 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
     };
     let mut seen: HashMap<(String, String), u64> = HashMap::new();
     let mut header_done = false;
-    for result in reader(text).records() {
-        let rec = match result {
-            Ok(rec) => rec,
+    let mut rdr = reader(text);
+    let mut rec = StringRecord::new();
+    loop {
+        match rdr.read_record(&mut rec) {
+            Ok(true) => {}
+            Ok(false) => break,
             Err(e) => {
                 let line = e.position().map_or(0, csv::Position::line);
                 let error = row_error(line, None, None, ErrorCode::MalformedRow);
                 preview.rows.push(ImportRow::unread(line, vec![error]));
                 continue;
             }
-        };
-        let line = rec.position().map_or(0, csv::Position::line);
+        }
+        let line = record_line(rdr.position(), rec.as_byte_record().as_slice());
         if is_blank(&rec) {
             if header_done {
                 preview.skipped.push((line, SkipReason::Blank));

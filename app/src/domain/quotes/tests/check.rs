@@ -322,11 +322,26 @@ fn a_spec_without_gpus_gives_unknown_count() {
 #[test]
 fn pooling_not_stated_still_fails_when_even_the_sum_is_too_small() {
     let mut w = workload();
-    w.vram_peak_gib = dec!(100);
-    let s = spec(1);
+    // 200 GiB × 1.2 = 240 GiB > 2 × 80 GiB even pooled.
+    w.vram_peak_gib = dec!(200);
+    let s = spec(2);
     assert_eq!(get(&w, &s, RequirementKind::Vram).status, RequirementStatus::Fail);
     let r = get(&w, &s, RequirementKind::MemoryPooling);
     assert_eq!((r.status, r.offered), (RequirementStatus::Fail, None));
+}
+
+#[test]
+fn memory_pooling_cannot_apply_to_a_one_gpu_node_and_is_no_failure_there() {
+    let mut w = workload();
+    w.vram_peak_gib = dec!(100);
+    let mut s = spec(1);
+    // The need does not fit the one GPU: that is the VRAM requirement's failure, and the only
+    // one; there is nothing to pool with, whatever the vendor says about pooling.
+    for pooling in [None, Some(false), Some(true)] {
+        s.memory_pooling = pooling;
+        assert_eq!(get(&w, &s, RequirementKind::Vram).status, RequirementStatus::Fail);
+        assert!(find(&w, &s, RequirementKind::MemoryPooling).is_none(), "{pooling:?}");
+    }
 }
 
 #[test]

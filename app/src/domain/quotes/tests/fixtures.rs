@@ -46,6 +46,7 @@ pub(super) fn workload() -> Workload {
         data_gb: dec!(50),
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
+        gpu_use: crate::domain::runs::GpuUse::OneJob,
     }
 }
 

@@ -38,6 +38,8 @@ fn reads_a_realistic_file() {
     assert_eq!(d.price.billing_increment, BillingIncrement::Minute);
     assert_eq!(d.price.monthly_price, Some(dec!(118000.00)));
     assert_eq!(d.price.commitment_months, Some(3));
+    // No `price.monthly_basis` column: the monthly price is on the price basis.
+    assert_eq!(d.price.monthly_basis, Some(d.price.basis));
     assert_eq!(
         d.price.other_fees,
         vec![
@@ -319,4 +321,111 @@ V,R1,2025-03-01,2025-04-01,CNY,A10,1,24,exclusive,maybe,per_node,5,hour,yes\n";
     let p = read(csv.as_bytes()).expect("import");
     let got: Vec<_> = row_errors(&p).into_iter().map(|e| (e.column, e.code)).collect();
     assert_eq!(got, vec![(Some("spec.rdma".to_owned()), ErrorCode::InvalidBool)]);
+}
+
+/// Every quote file reads alike as LF, CRLF, with a byte-order mark (Excel's "CSV UTF-8" writes
+/// one, with CRLF) and without a final line break: same rows, same line numbers, same errors.
+#[test]
+fn quote_files_read_alike_in_every_shape() {
+    let lambda = include_bytes!("../fixtures/lambda_vms.csv");
+    for (name, fixture) in [
+        ("nodeledger_quotes.csv", QUOTES),
+        ("nodeledger_one_bad_row.csv", ONE_BAD_ROW),
+        ("lambda_vms.csv", &lambda[..]),
+    ] {
+        let lf = std::str::from_utf8(fixture).expect("utf-8");
+        let want = import(fixture, None, &defaults("Lambda")).expect(name);
+        assert!(want.rows.iter().all(|r| r.line >= 2), "{name}");
+        for (shape, bytes) in crate::domain::line_endings::shapes::four(lf) {
+            assert_eq!(
+                import(&bytes, None, &defaults("Lambda")).as_ref(),
+                Ok(&want),
+                "{name}, {shape}"
+            );
+        }
+    }
+}
+
+/// A quote stored before the monthly price followed the basis (no `monthly_basis`: per node)
+/// exports its monthly basis, so that it reads back per node on a per-GPU price basis; an
+/// empty cell follows the price basis.
+#[test]
+fn the_monthly_basis_is_exported_with_every_monthly_price_and_an_empty_cell_follows_the_basis() {
+    let mut old = draft();
+    old.spec.gpus_per_node = 8;
+    old.price.basis = PriceBasis::PerGpu;
+    (old.price.monthly_price, old.price.commitment_months) = (Some(dec!(9600)), Some(1));
+    old.price.monthly_basis = None;
+    let text = export(std::slice::from_ref(&old));
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().expect("header").clone();
+    let mut row = reader.records().next().expect("row").expect("record");
+    let column = header.iter().position(|c| c == "price.monthly_basis").expect("column");
+    assert_eq!(row.get(column), Some("per_node"), "{row:?}");
+    let back = read(text.as_bytes()).expect("import");
+    let back = back.rows[0].draft.clone().expect("draft");
+    assert_eq!(back.price.monthly_basis, Some(PriceBasis::PerNode));
+    assert_eq!(
+        back.price.monthly_per_node(8),
+        Some(dec!(9600)),
+        "the same price per node-month"
+    );
+
+    // Emptied, the cell follows the price basis: 1,200 per GPU-month on 8 GPUs = 9,600.
+    let price = header.iter().position(|c| c == "price.monthly_price").expect("column");
+    row = row
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match i {
+            i if i == column => "",
+            i if i == price => "1200",
+            _ => v,
+        })
+        .collect();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&header).expect("header");
+    w.write_record(&row).expect("row");
+    let edited = w.into_inner().expect("csv");
+    let new = read(&edited).expect("import").rows[0].draft.clone().expect("draft");
+    assert_eq!(new.price.monthly_basis, Some(PriceBasis::PerGpu));
+    assert_eq!(new.price.monthly_per_node(8), Some(dec!(9600)));
+}
+
+/// A disk, snapshot or traffic price left blank is not stated (0 stands in, flagged), stays
+/// blank when exported, and is a question for the vendor; a price written 0 is stated.
+#[test]
+fn a_blank_usage_price_is_not_stated_and_stays_blank() {
+    use crate::domain::quotes::{Unstated, price_questions};
+    use crate::domain::tco::UnstatedPrice as P;
+    let mut d = draft();
+    (d.price.disk_price_gb_month, d.price.not_stated) = (dec!(0), Vec::new());
+    let text = export(std::slice::from_ref(&d));
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().expect("header").clone();
+    let row = reader.records().next().expect("row").expect("record");
+    let blank = ["price.snapshot_price_gb_month", "price.egress_price_gb"];
+    let edited: csv::StringRecord = row
+        .iter()
+        .zip(header.iter())
+        .map(|(v, h)| if blank.contains(&h) { "" } else { v })
+        .collect();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&header).expect("header");
+    w.write_record(&edited).expect("row");
+    let bytes = w.into_inner().expect("csv");
+    let back = read(&bytes).expect("import").rows[0].draft.clone().expect("draft");
+    assert_eq!(back.price.not_stated, [P::Snapshot, P::Egress]);
+    assert_eq!(back.price.disk_price_gb_month, dec!(0), "0 written is stated");
+    assert_eq!(
+        price_questions(&back.price),
+        [Unstated::SnapshotPrice, Unstated::EgressPrice]
+    );
+    let again = export(std::slice::from_ref(&back));
+    let mut reader = csv::Reader::from_reader(again.as_bytes());
+    let row = reader.records().next().expect("row").expect("record");
+    for (h, v) in header.iter().zip(row.iter()) {
+        if blank.contains(&h) {
+            assert_eq!(v, "", "{h} stays blank");
+        }
+    }
 }

@@ -72,6 +72,16 @@ fn an_on_demand_sheet_states_its_price_and_billing_and_nothing_else() {
         s.public_ip_hourly,
     ];
     assert!(extras.iter().all(rust_decimal::Decimal::is_zero), "{extras:?}");
+    // A catalogue does not state disk, snapshot or traffic prices: not stated, never free.
+    assert_eq!(
+        s.not_stated,
+        [
+            crate::domain::tco::UnstatedPrice::Disk,
+            crate::domain::tco::UnstatedPrice::Snapshot,
+            crate::domain::tco::UnstatedPrice::Egress,
+            crate::domain::tco::UnstatedPrice::Ingress,
+        ]
+    );
     assert!(s.other_fees.is_empty());
     assert_eq!(hourly_per_gpu(&s, 4), Some(dec!(0.6125)));
 }

@@ -132,8 +132,12 @@ prop_compose! {
         p.ingress_price_gb = prices[6];
         p.public_ip_hourly = prices[7];
         (p.monthly_price, p.commitment_months) = commitment.map_or((None, None), |(m, t)| (Some(m), Some(t)));
+        // A monthly price is on a stated basis: the price basis, or per node on odd terms (as a
+        // quote stored before the monthly basis existed reads).
+        p.monthly_basis = commitment.map(|(_, t)| if t % 2 == 0 { basis } else { PriceBasis::PerNode });
         (p.stopped_bills_compute, d.auto_renewal) = flags;
         p.other_fees = fees;
+        p.not_stated = Vec::new();
         (d.early_release, d.notes) = words;
         d
     }

@@ -12,7 +12,9 @@
 //! # Rules, in the order their reasons appear
 //! | rule | severity |
 //! |---|---|
+//! | the run's GPUs: named, or those that worked; idle cards listed, left out of what follows | info |
 //! | window covered ≥ 95 % / partly / not at all | info / warn / invalid |
+//! | result not placeable in its telemetry: the whole telemetry is judged | info |
 //! | warm-up left out of a per-interval throughput | info |
 //! | whole-run throughput includes a warm-up > 10 % of the run | invalid (≤ 10 %: info) |
 //! | under 10 min after the warm-up | invalid |
@@ -20,13 +22,19 @@
 //! | no telemetry of VRAM peak and throttling | warn |
 //! | thermal/power-brake/hardware slowdown > 10 % of the run | invalid (else warn) |
 //! | `sw_power_cap` (at the configured power limit) | info |
-//! | VRAM peak × (1 + headroom) > usable ([`crate::domain::vram`]) | warn |
+//! | memory is a serving engine's reservation (stated, or seen in the telemetry) | info |
+//! | VRAM peak (beneath a reservation: the workload's need) × (1 + headroom) > usable ([`crate::domain::vram`]) | warn |
 //! | steady utilisation < 50 % | warn |
 //! | MLPerf INVALID | invalid |
+//! | another model or precision than the workload's (unless it stands for it) | warn (info) |
 //! | result file and telemetry disagree; quote vs observed | [`severity_of`](super::severity_of) |
+//! | run on fewer GPUs than the node: one task per GPU / one job across more GPUs than it used | info / warn |
 
+mod reserve;
 mod rules;
+mod used;
 mod window;
+mod workload;
 
 use rules::Judging;
 
@@ -37,6 +45,10 @@ use super::verdict::{Verdict, VerdictContext};
 /// Key in `extra` keeping the whole-run mean utilisation once [`assess`]
 /// replaced `gpu_util_mean_pct` with the steady-state mean.
 pub const EXTRA_UTIL_INCL_WARMUP: &str = "gpu_util_mean_pct_incl_warmup";
+
+/// Key in `extra` keeping the mean utilisation over every GPU of the file once [`assess`]
+/// replaced `gpu_util_mean_pct` with the mean of the run's GPUs (idle cards left out).
+pub const EXTRA_UTIL_ALL_GPUS: &str = "gpu_util_mean_pct_all_gpus";
 
 /// Key in `extra` keeping the whole-run throughput once [`assess`] replaced
 /// `throughput.value` with the steady state of the run's `intervals`.
@@ -69,7 +81,8 @@ pub fn judge(run: &CanonicalRun, ctx: &VerdictContext) -> Verdict {
 /// steady-state throughput (the whole-run figure moves to
 /// `extra[EXTRA_THROUGHPUT_INCL_WARMUP]`). When the result was placed in its
 /// telemetry, `vram_peak_mib` and `throttle` become the window's (the whole
-/// capture's move to `extra`). Judging the result again gives the same record.
+/// capture's move to `extra`). `gpus_used` becomes the run's GPUs. Judging the result again
+/// gives the same record.
 #[must_use]
 pub fn assess(mut run: CanonicalRun, ctx: &VerdictContext) -> CanonicalRun {
     let found = evaluate(&run, ctx);
@@ -85,6 +98,13 @@ pub fn assess(mut run: CanonicalRun, ctx: &VerdictContext) -> CanonicalRun {
             run.extra.insert(EXTRA_UTIL_INCL_WARMUP.into(), whole.into());
         }
         run.gpu_util_mean_pct = Some(steady);
+    } else if let Some(used) = found.used_util {
+        if let Some(all) = run.gpu_util_mean_pct
+            && !run.extra.contains_key(EXTRA_UTIL_ALL_GPUS)
+        {
+            run.extra.insert(EXTRA_UTIL_ALL_GPUS.into(), all.into());
+        }
+        run.gpu_util_mean_pct = Some(used);
     }
     if let (Some(steady), Some(t)) = (found.steady_throughput, run.throughput.as_mut()) {
         if !run.extra.contains_key(EXTRA_THROUGHPUT_INCL_WARMUP) {
@@ -109,6 +129,7 @@ pub fn assess(mut run: CanonicalRun, ctx: &VerdictContext) -> CanonicalRun {
         }
         run.throttle = Some(throttle);
     }
+    run.gpus_used = found.gpus_used;
     run.verdict = Some(found.verdict);
     run
 }
@@ -116,6 +137,8 @@ pub fn assess(mut run: CanonicalRun, ctx: &VerdictContext) -> CanonicalRun {
 /// What [`evaluate`] found besides the verdict.
 struct Found {
     verdict: Verdict,
+    gpus_used: Vec<u32>,
+    used_util: Option<f64>,
     warmup_s: Option<f64>,
     steady_util: Option<f64>,
     steady_throughput: Option<f64>,
@@ -126,7 +149,13 @@ struct Found {
 /// Runs the rule steps of [`rules`] in the order of the module docs' table.
 fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
     let place = window::placement(run);
-    let mut judging = Judging::new(run, ctx, &place);
+    let window = match place {
+        window::Placement::Placed(w) => Some(w),
+        _ => None,
+    };
+    let used = used::find(run, window, ctx.thresholds.idle_gpu_util_pct);
+    let mut judging = Judging::new(run, ctx, window, &used);
+    judging.gpus_used(&used);
     judging.window_covered(&place);
     let warm = judging.warmup();
     let mlperf = MlperfSummary::from_run(run);
@@ -139,9 +168,16 @@ fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
     let window_peak = judging.vram_headroom();
     judging.utilisation(warm.steady_util);
     judging.mlperf_valid(mlperf.as_ref());
-    judging.stated_nodes();
+    judging.reasons.extend(
+        workload::differences(run, ctx)
+            .into_iter()
+            .map(|(severity, reason)| crate::domain::runs::VerdictReason { severity, reason }),
+    );
+    judging.stated_nodes(&used);
     judging.command_succeeded();
     Found {
+        gpus_used: used.used,
+        used_util: judging.used_util_mean(),
         verdict: Verdict::from_reasons(judging.reasons),
         warmup_s: warm.warmup_s,
         steady_util: warm.steady_util,

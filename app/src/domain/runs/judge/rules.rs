@@ -5,12 +5,15 @@ use std::borrow::Cow;
 
 use rust_decimal::Decimal;
 
+use super::used::UsedGpus;
 use super::window::{Placement, Window, coverage, slowdown_in, telemetry_span};
-use super::{EPS, EXTRA_THROUGHPUT_INCL_WARMUP};
+use super::{EPS, EXTRA_THROUGHPUT_INCL_WARMUP, reserve};
 use crate::domain::runs::canonical::{CanonicalRun, TelemetrySample, Throttle};
 use crate::domain::runs::mlperf::MlperfSummary;
 use crate::domain::runs::quote::{self, dec};
-use crate::domain::runs::verdict::{Reason, Severity, VerdictContext, VerdictReason};
+use crate::domain::runs::verdict::{
+    NeedBasis, Reason, ReserveSource, Severity, Slicing, VerdictContext, VerdictReason,
+};
 use crate::domain::runs::vocab::ThrottleReason;
 use crate::domain::runs::warmup;
 use crate::domain::vram;
@@ -22,8 +25,12 @@ pub(super) struct Judging<'a> {
     ctx: &'a VerdictContext,
     /// The result's window in its telemetry; `None` when the whole telemetry is judged.
     window: Option<Window>,
-    /// The telemetry inside `window` (all of it without a window).
+    /// The telemetry of the run's GPUs inside `window` (all of it without a window).
     samples: Cow<'a, [TelemetrySample]>,
+    /// The telemetry of the run's GPUs, whole.
+    used_telemetry: Cow<'a, [TelemetrySample]>,
+    /// Whether idle GPUs were left out of `samples`.
+    idle_left_out: bool,
     pub(super) reasons: Vec<VerdictReason>,
 }
 
@@ -40,22 +47,55 @@ pub(super) struct Warmup {
 }
 
 impl<'a> Judging<'a> {
-    pub(super) fn new(run: &'a CanonicalRun, ctx: &'a VerdictContext, place: &Placement) -> Self {
-        let window = match place {
-            Placement::Placed(w) => Some(*w),
-            _ => None,
+    pub(super) fn new(run: &'a CanonicalRun, ctx: &'a VerdictContext, window: Option<Window>, used: &UsedGpus) -> Self {
+        let idle_left_out = !used.idle.is_empty();
+        let used_telemetry: Cow<'a, [TelemetrySample]> = if idle_left_out {
+            Cow::Owned(run.telemetry.iter().filter(|s| used.includes(s)).cloned().collect())
+        } else {
+            Cow::Borrowed(&run.telemetry)
         };
         let samples: Cow<'a, [TelemetrySample]> = match window {
-            Some(w) => Cow::Owned(run.telemetry.iter().filter(|s| w.contains(s.t)).cloned().collect()),
-            None => Cow::Borrowed(&run.telemetry),
+            Some(w) => Cow::Owned(used_telemetry.iter().filter(|s| w.contains(s.t)).cloned().collect()),
+            None => used_telemetry.clone(),
         };
         Self {
             run,
             ctx,
             window,
             samples,
+            used_telemetry,
+            idle_left_out,
             reasons: Vec::new(),
         }
+    }
+
+    /// Rule "the run's GPUs" (info): said when the GPUs were named or idle cards were seen.
+    pub(super) fn gpus_used(&mut self, used: &UsedGpus) {
+        if used.named || !used.idle.is_empty() {
+            self.push(
+                Severity::Info,
+                Reason::GpusUsed {
+                    used: used.used.clone(),
+                    idle: used.idle.clone(),
+                    named: used.named,
+                },
+            );
+        }
+    }
+
+    /// Mean utilisation of the run's GPUs over `samples`, when idle GPUs were left out (the
+    /// whole-run mean of the file averages them in).
+    pub(super) fn used_util_mean(&self) -> Option<f64> {
+        if !self.idle_left_out {
+            return None;
+        }
+        let (sum, n) = self
+            .samples
+            .iter()
+            .filter_map(|s| s.util_pct)
+            .filter(|u| u.is_finite())
+            .fold((0.0, 0_u32), |(s, n), u| (s + u, n + 1));
+        (n > 0).then(|| sum / f64::from(n))
     }
 
     fn push(&mut self, severity: Severity, reason: Reason) {
@@ -85,7 +125,8 @@ impl<'a> Judging<'a> {
                     },
                 );
             }
-            Placement::Unknown => self.push(Severity::Warn, Reason::RunWindowUnknown),
+            // Said, not warned: without a clock on one side the whole telemetry is judged.
+            Placement::Unknown => self.push(Severity::Info, Reason::RunWindowUnknown),
             Placement::Own => {}
         }
     }
@@ -218,7 +259,7 @@ impl<'a> Judging<'a> {
         let mut window_throttle = None;
         let (active_s, capped_s, reasons, base) = match self.window {
             Some(w) => {
-                let (active, capped, mask) = slowdown_in(&run.telemetry, w);
+                let (active, capped, mask) = slowdown_in(&self.used_telemetry, w);
                 let reasons = ThrottleReason::from_mask(mask & ThrottleReason::SLOWDOWN_MASK);
                 window_throttle = Some(Throttle {
                     active_s: active,
@@ -269,11 +310,11 @@ impl<'a> Judging<'a> {
         window_throttle
     }
 
-    /// Rule "VRAM peak × (1 + headroom) > usable" (warn), by
-    /// [`crate::domain::vram`]. Returns the VRAM peak inside the window, when
-    /// the result was placed.
+    /// Rules "memory is a reservation" (info) and "VRAM peak × (1 + headroom) > usable" (warn),
+    /// by [`crate::domain::vram`]. Beneath a reservation the peak judged is the workload's need:
+    /// the one the run measured, else the workload's stated peak, else none (not judged). Returns
+    /// the VRAM peak inside the window, when the result was placed.
     pub(super) fn vram_headroom(&mut self) -> Option<f64> {
-        let (run, ctx) = (self.run, self.ctx);
         let window_peak = self.window.and_then(|_| {
             self.samples
                 .iter()
@@ -281,13 +322,82 @@ impl<'a> Judging<'a> {
                 .filter(|m| m.is_finite())
                 .reduce(f64::max)
         });
-        let peak_mib = window_peak.or(run.vram_peak_mib)?;
-        let quoted = ctx.quote.as_ref().and_then(|q| q.vram_per_gpu_mib);
-        let observed = run.node.vram_total_mib.filter(|_| run.node.mig != Some(true));
+        let observed_peak = window_peak.or(self.run.vram_peak_mib)?;
+        let (peak_mib, basis) = match self.reservation() {
+            Some(source) => {
+                let need = self.need();
+                let card = self.run.node.vram_total_mib.filter(|m| *m > 0.0);
+                self.push(
+                    Severity::Info,
+                    Reason::VramReserved {
+                        reserved_mib: observed_peak,
+                        share: card.map(|c| observed_peak / c),
+                        source,
+                        need_mib: need.map(|(m, _)| m),
+                        basis: need.map(|(_, b)| b),
+                    },
+                );
+                match need {
+                    Some((m, b)) => (m, Some(b)),
+                    None => return window_peak,
+                }
+            }
+            None => (observed_peak, None),
+        };
+        self.headroom_of(peak_mib, basis);
+        window_peak
+    }
+
+    /// Who says the run's memory is a reservation, if anyone: the run (its format, the engineer
+    /// or the probe), else its telemetry.
+    fn reservation(&self) -> Option<ReserveSource> {
+        if self.run.vram_reserved == Some(true) {
+            return Some(ReserveSource::Stated);
+        }
+        let card = self.run.node.vram_total_mib?;
+        reserve::seen_in(&self.samples, card, &self.ctx.thresholds).then_some(ReserveSource::Telemetry)
+    }
+
+    /// The workload's need beneath a reservation, MiB, and where it comes from.
+    fn need(&self) -> Option<(f64, NeedBasis)> {
+        let measured = self.run.vram_needed_mib.filter(|m| m.is_finite() && *m > 0.0);
+        let stated = self
+            .ctx
+            .workload_peak_mib
+            .filter(|m| *m > Decimal::ZERO)
+            .and_then(|m| f64::try_from(m).ok());
+        measured
+            .map(|m| (m, NeedBasis::Measured))
+            .or(stated.map(|m| (m, NeedBasis::WorkloadStated)))
+    }
+
+    /// What one GPU (or slice) offers, MiB: the quoted usable memory and the card's own
+    /// observed `memory.total`, the smaller of the two when both are known (an A10 with ECC on
+    /// has 23,028 MiB, not the 24,576 of its datasheet). A MIG instance or a fractional share
+    /// sees the parent card's memory, which is not the offer's.
+    fn usable_mib(&self) -> Option<Decimal> {
+        let quote = self.ctx.quote.as_ref();
+        let quoted = quote.and_then(|q| q.vram_per_gpu_mib);
+        let own_memory = quote.and_then(|q| q.slicing).is_none_or(Slicing::reports_own_memory);
+        let observed = self
+            .run
+            .node
+            .vram_total_mib
+            .filter(|_| own_memory && self.run.node.mig != Some(true))
+            .and_then(dec);
         // Physical bounds (1 KiB … 1 PiB per GPU) keep the exact arithmetic in range.
-        let plausible = |m: Decimal| m >= Decimal::new(1, 3) && m <= Decimal::from(1_000_000_000_000_i64);
-        let usable = quoted.or_else(|| observed.and_then(dec)).filter(|u| plausible(*u));
-        match (dec(peak_mib).filter(|p| plausible(*p)), usable) {
+        let plausible = |m: &Decimal| *m >= Decimal::new(1, 3) && *m <= Decimal::from(1_000_000_000_000_i64);
+        match (quoted.filter(plausible), observed.filter(plausible)) {
+            (Some(q), Some(o)) => Some(q.min(o)),
+            (q, o) => q.or(o),
+        }
+    }
+
+    /// The headroom rule on `peak_mib` per GPU.
+    fn headroom_of(&mut self, peak_mib: f64, basis: Option<NeedBasis>) {
+        let ctx = self.ctx;
+        let plausible = |m: &Decimal| *m >= Decimal::new(1, 3) && *m <= Decimal::from(1_000_000_000_000_i64);
+        match (dec(peak_mib).filter(plausible), self.usable_mib()) {
             (Some(p), Some(usable)) => {
                 let h = vram::assess(p, ctx.headroom_pct, usable);
                 if !h.fits {
@@ -295,6 +405,7 @@ impl<'a> Judging<'a> {
                         Severity::Warn,
                         Reason::VramHeadroomLow {
                             peak_mib,
+                            basis,
                             usable_mib: f64::try_from(usable).unwrap_or(f64::NAN),
                             headroom_pct: ctx.headroom_pct,
                             required_mib: h.required.round_dp(3),
@@ -303,10 +414,9 @@ impl<'a> Judging<'a> {
                     );
                 }
             }
-            (Some(_), None) if run.node.mig == Some(true) => self.push(Severity::Info, Reason::VramUsableUnknown),
+            (Some(_), None) if self.run.node.mig == Some(true) => self.push(Severity::Info, Reason::VramUsableUnknown),
             _ => {}
         }
-        window_peak
     }
 
     /// Rule "steady utilisation < 50 %" (warn); without a window the
@@ -315,7 +425,9 @@ impl<'a> Judging<'a> {
         let th = &self.ctx.thresholds;
         let util = match self.window {
             Some(_) => steady_util,
-            None => steady_util.or(self.run.gpu_util_mean_pct),
+            None => steady_util
+                .or_else(|| self.used_util_mean())
+                .or(self.run.gpu_util_mean_pct),
         };
         if let Some(mean_pct) = util.filter(|u| *u < th.low_util_pct) {
             let threshold_pct = th.low_util_pct;
@@ -345,13 +457,17 @@ impl<'a> Judging<'a> {
 
     /// Rule "result file and telemetry disagree; quote vs observed", with the
     /// severities of [`quote::severity_of`].
-    pub(super) fn stated_nodes(&mut self) {
-        let (run, th) = (self.run, &self.ctx.thresholds);
+    pub(super) fn stated_nodes(&mut self, used: &UsedGpus) {
+        let (run, ctx) = (self.run, self.ctx);
         if let Some(stated) = &run.result_node {
-            quote::check_files(stated, &run.node, th, &mut self.reasons);
+            quote::check_files(stated, &run.node, &ctx.thresholds, &mut self.reasons);
         }
-        if let Some(q) = &self.ctx.quote {
-            quote::check(q, &run.node, th, &mut self.reasons);
+        if let Some(q) = &ctx.quote {
+            let seen = quote::SeenGpus {
+                used: used.count(),
+                idle: u32::try_from(used.idle.len()).unwrap_or(u32::MAX),
+            };
+            quote::check(q, &run.node, seen, ctx, &mut self.reasons);
         }
     }
 }

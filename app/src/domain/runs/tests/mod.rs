@@ -4,13 +4,16 @@
 mod detection;
 mod errors;
 mod formats;
+mod line_endings;
 mod merge;
 mod props;
+mod real_uploads;
 mod schema;
 mod smi;
 mod steady;
 mod verdict_edges;
 mod verdict_fixtures;
+mod verdict_gpu_catalog;
 mod verdict_quote;
 mod verdict_vram;
 mod window;
@@ -31,6 +34,7 @@ pub(super) const FIXTURES: &[(&str, &[u8], super::Format)] = {
         ("llama_bench.json", LLAMA, LlamaBench),
         ("mlperf_offline_valid.txt", MLPERF_OFFLINE, Mlperf),
         ("mlperf_server_invalid.txt", MLPERF_SERVER, Mlperf),
+        ("mlperf_detail_offline.txt", MLPERF_DETAIL, Mlperf),
         ("smi_units_event.csv", SMI_UNITS, NvidiaSmi),
         ("smi_nounits_throttle.csv", SMI_NOUNITS, NvidiaSmi),
         ("smi_multi_gpu.csv", SMI_MULTI, NvidiaSmi),
@@ -45,6 +49,7 @@ pub(super) const VLLM_LEGACY: &[u8] = include_bytes!("../fixtures/vllm_legacy.js
 pub(super) const LLAMA: &[u8] = include_bytes!("../fixtures/llama_bench.json");
 pub(super) const MLPERF_OFFLINE: &[u8] = include_bytes!("../fixtures/mlperf_offline_valid.txt");
 pub(super) const MLPERF_SERVER: &[u8] = include_bytes!("../fixtures/mlperf_server_invalid.txt");
+pub(super) const MLPERF_DETAIL: &[u8] = include_bytes!("../fixtures/mlperf_detail_offline.txt");
 pub(super) const SMI_UNITS: &[u8] = include_bytes!("../fixtures/smi_units_event.csv");
 pub(super) const SMI_NOUNITS: &[u8] = include_bytes!("../fixtures/smi_nounits_throttle.csv");
 pub(super) const SMI_MULTI: &[u8] = include_bytes!("../fixtures/smi_multi_gpu.csv");

@@ -136,6 +136,7 @@ fn schema_lists_every_reason_code() {
             headroom_pct: Decimal::from(20),
             required_mib: Decimal::new(12, 1),
             actual_pct: Some(0),
+            basis: None,
         },
         Reason::VramUsableUnknown,
         Reason::LowUtilization {
@@ -156,6 +157,12 @@ fn schema_lists_every_reason_code() {
             quoted: "a".into(),
             observed: "b".into(),
         },
+        Reason::GpuFormMismatch {
+            quoted: crate::domain::gpus::GpuMount::Sxm,
+            observed: crate::domain::gpus::GpuMount::Pcie,
+            gpu: "b".into(),
+        },
+        Reason::UnknownGpuModel { name: "a".into() },
         Reason::GpuCountMismatch { quoted: 1, observed: 2 },
         Reason::VramShortfall {
             quoted_mib: 2.0,
@@ -177,6 +184,30 @@ fn schema_lists_every_reason_code() {
         Reason::QuoteUnverifiable { field: QuoteField::Mig },
         Reason::CommandFailed { exit_code: 1 },
         Reason::Retired { was: "x".into() },
+        Reason::VramReserved {
+            reserved_mib: 1.0,
+            share: None,
+            source: crate::domain::runs::ReserveSource::Stated,
+            need_mib: None,
+            basis: None,
+        },
+        Reason::GpusUsed {
+            used: vec![0],
+            idle: Vec::new(),
+            named: true,
+        },
+        Reason::PartOfNode {
+            used: 1,
+            node_gpus: 8,
+            job_gpus: None,
+            gpu_use: crate::domain::runs::GpuUse::TaskPerGpu,
+        },
+        Reason::WorkloadDiffers {
+            what: crate::domain::runs::WorkloadField::Model,
+            run: "a".into(),
+            workload: "b".into(),
+            stands_for: false,
+        },
     ];
     assert_eq!(codes.as_array().map(Vec::len), Some(samples.len()));
     for r in samples {

@@ -130,13 +130,13 @@ fn the_severity_table() {
 fn driver_warns_and_mig_mismatch_is_invalid() {
     let ok = quoted(QuotedNode {
         driver: Some("550".into()),
-        mig: Some(false),
+        slicing: Some(crate::domain::runs::Slicing::Whole),
         ..QuotedNode::default()
     });
     assert_eq!(judge(&base(), &ok).status, RunStatus::Valid);
     let bad = quoted(QuotedNode {
         driver: Some("535.104".into()),
-        mig: Some(true),
+        slicing: Some(crate::domain::runs::Slicing::Mig),
         ..QuotedNode::default()
     });
     let found = codes(&base(), &bad);
@@ -175,7 +175,8 @@ fn unobserved_quote_fields_are_informational() {
         gpu_count: Some(1),
         vram_per_gpu_mib: Some(dec!(81920)),
         driver: Some("550".into()),
-        mig: Some(false),
+        slicing: Some(crate::domain::runs::Slicing::Whole),
+        form_factor: None,
     });
     let v = judge(&run, &ctx);
     assert_eq!(v.status, RunStatus::Valid);

@@ -179,13 +179,13 @@ fn slowdown_is_judged_inside_the_results_window() {
     );
 }
 
-/// No date in the result: the window cannot be placed; say so and judge the
-/// whole capture (60 s of max(412, 1199) s = 5 %: a warning, not invalid).
+/// No date in the result: the window cannot be placed; say so (info: it is no fault of the
+/// run) and judge the whole capture (60 s of max(412, 1199) s = 5 %: a warning, not invalid).
 #[test]
 fn an_unplaced_result_is_judged_on_the_whole_telemetry() {
     let run = merged(&vllm(None, 412.0, None), &capture("NVIDIA L40S", 0));
     let v = judge(&run, &VerdictContext::default());
-    assert_eq!(reason(&v, "run_window_unknown").severity, Severity::Warn);
+    assert_eq!(reason(&v, "run_window_unknown").severity, Severity::Info);
     let slow = reason(&v, "thermal_or_power_slowdown");
     assert_eq!(slow.severity, Severity::Warn);
     assert!(

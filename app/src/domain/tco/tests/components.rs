@@ -279,3 +279,53 @@ fn hours_work(amount: Decimal, run_hours: Decimal) -> crate::domain::tco::Demand
         ..work(amount, 1)
     }
 }
+
+#[test]
+fn a_price_not_stated_is_costed_at_zero_and_flags_the_total_as_a_lower_bound() {
+    use crate::domain::tco::UnstatedPrice as P;
+    let s = PriceSheet {
+        not_stated: vec![P::Disk, P::Snapshot, P::Egress, P::Ingress],
+        ..sheet(dec!(10.00))
+    };
+    // No disk, no snapshots, no traffic: nothing unknown is used, nothing to flag.
+    let e = estimate(&s, &shape(1), &hours(dec!(10), 1), &assumptions()).unwrap();
+    assert!(
+        !e.warnings
+            .iter()
+            .any(|w| matches!(w, TcoWarning::PriceNotStated { .. }))
+    );
+    // 100 GB of disk, 50 GB of snapshots for a month, 20 GB out (10 free), 5 GB in: each
+    // used price unknown is a warning, and its line costs 0.
+    let a = Assumptions {
+        snapshot_gb: dec!(50),
+        snapshot_months: dec!(1),
+        egress_gb: dec!(20),
+        ingress_gb: dec!(5),
+        ..assumptions()
+    };
+    let s = PriceSheet {
+        free_egress_gb: dec!(10),
+        ..s
+    };
+    let e = estimate(&s, &with_disks(1, dec!(100), dec!(0)), &hours(dec!(10), 1), &a).unwrap();
+    let unknown: Vec<_> = e
+        .warnings
+        .iter()
+        .filter_map(|w| match w {
+            TcoWarning::PriceNotStated { price } => Some(*price),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(unknown, [P::Disk, P::Snapshot, P::Egress, P::Ingress]);
+    assert_eq!(cost(&e, &K::Disk), dec!(0.00));
+    assert_eq!(e.total, dec!(100.00), "a lower bound: compute only");
+    // Egress within the free allowance needs no price.
+    let within = Assumptions {
+        egress_gb: dec!(10),
+        ..a
+    };
+    let e = estimate(&s, &shape(1), &hours(dec!(10), 1), &within).unwrap();
+    assert!(!e.warnings.contains(&TcoWarning::PriceNotStated { price: P::Egress }));
+    let json = serde_json::to_value(TcoWarning::PriceNotStated { price: P::Disk }).unwrap();
+    assert_eq!(json, serde_json::json!({ "code": "price_not_stated", "price": "disk" }));
+}

@@ -15,6 +15,7 @@ fn quote(id: &str, label: &str, hourly: Decimal, gpus: u32, throughput: Decimal)
         node_shape: shape(gpus),
         measured_throughput_per_s: Some(throughput),
         n_run: None,
+        throughput_stated: false,
         assumption_overrides: None,
     }
 }

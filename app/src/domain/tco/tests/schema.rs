@@ -163,6 +163,7 @@ fn representative_scenarios_and_results_validate() {
         "stated_run_length_ignored",
         "nodes_below_requirement",
         "minimum_billable_applied",
+        "price_not_stated",
     ]);
     assert_eq!(warnings, every_warning);
     assert_eq!(pricings, all(&[r#""on_demand""#, r#""monthly""#]));

@@ -3,7 +3,7 @@
 use super::fixtures::{assumptions, hours, shape, sheet, with_disks, work};
 use crate::domain::tco::{
     AssumptionOverrides, Assumptions, BillingIncrement, Currency, Demand, ExchangeRate, Fee, NodeShape, PriceBasis,
-    PriceSheet, Quote, Scenario, TotalWork,
+    PriceSheet, Quote, Scenario, TotalWork, UnstatedPrice,
 };
 use rust_decimal_macros::dec;
 
@@ -26,6 +26,7 @@ fn quote(id: &str, price_sheet: PriceSheet, node_shape: NodeShape) -> Quote {
         node_shape,
         measured_throughput_per_s: None,
         n_run: None,
+        throughput_stated: false,
         assumption_overrides: None,
     }
 }
@@ -55,6 +56,7 @@ pub(super) fn full() -> Scenario {
         basis: PriceBasis::PerGpu,
         billing_increment: BillingIncrement::Minute,
         monthly_price: Some(dec!(100000)),
+        monthly_basis: Some(PriceBasis::PerNode),
         commitment_months: Some(1),
         stopped_bills_compute: true,
         disk_price_gb_month: dec!(0.5),
@@ -67,6 +69,7 @@ pub(super) fn full() -> Scenario {
             label: "setup fee".into(),
             amount: dec!(100),
         }],
+        not_stated: vec![UnstatedPrice::Snapshot],
         ..sheet(dec!(20.00))
     };
     let disks = with_disks(8, dec!(100), dec!(500));
@@ -94,6 +97,7 @@ pub(super) fn full() -> Scenario {
     let mut a_quote = quote("a", gpu_sheet, disks);
     a_quote.measured_throughput_per_s = Some(dec!(50));
     a_quote.n_run = Some(1);
+    a_quote.throughput_stated = true;
     a_quote.assumption_overrides = Some(overrides);
     let workload = Demand {
         gpus_needed: 16,

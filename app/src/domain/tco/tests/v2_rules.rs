@@ -2,8 +2,8 @@
 
 use super::fixtures::{assumptions, hours, run, shape, sheet, what_if_36k_tokens, work};
 use crate::domain::tco::{
-    Assumptions, BillingIncrement, BreakEven, ComponentKind, Currency, ExchangeRate, PriceSheet, Pricing, Quote,
-    QuoteGroup, RunThroughput, Scenario, billable_hours, estimate, latest_rate, run_scenario, throughput,
+    Assumptions, BillingIncrement, BreakEven, ComponentKind, Currency, ExchangeRate, PriceBasis, PriceSheet, Pricing,
+    Quote, QuoteGroup, RunThroughput, Scenario, billable_hours, estimate, latest_rate, run_scenario, throughput,
 };
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -175,6 +175,55 @@ fn rule4_break_even_of_a_3_month_term_at_5000_and_10_per_hour_is_1500_hours() {
     assert_eq!(json, serde_json::json!({ "kind": "never_within_term" }));
 }
 
+/// 2.00 per GPU-hour and 1,200 per GPU-month (1-month term) on an 8-GPU node, the monthly
+/// price on `monthly_basis`.
+fn per_gpu_month(monthly_basis: Option<PriceBasis>) -> PriceSheet {
+    PriceSheet {
+        basis: PriceBasis::PerGpu,
+        monthly_price: Some(dec!(1200)),
+        monthly_basis,
+        commitment_months: Some(1),
+        ..sheet(dec!(2.00))
+    }
+}
+
+#[test]
+fn a_per_gpu_monthly_price_is_multiplied_by_the_gpus_of_the_node() {
+    // 1,200 per GPU-month × 8 GPUs = 9,600 per node-month; on demand 2.00 × 8 = 16.00 per
+    // node-hour, so the break-even is 9,600 ÷ 16 = 600 h (read per node it was 75 h).
+    let s = per_gpu_month(Some(PriceBasis::PerGpu));
+    assert_eq!(s.monthly_per_node(8), Some(dec!(9600)));
+    let short = run(&s, 8, 8, dec!(100));
+    assert_eq!(short.node_hourly, dec!(16.00));
+    assert_eq!(short.break_even, Some(BreakEven::WithinTerm { hours: dec!(600) }));
+    // 100 h: 1,600 on demand < 9,600 a month.
+    assert_eq!((short.pricing_used, short.total), (Pricing::OnDemand, dec!(1600.00)));
+    assert_eq!(short.monthly_compute, Some(dec!(9600.00)));
+    // 700 h: 11,200 on demand > 9,600 a month, one node-month at 9,600.
+    let long = run(&s, 8, 8, dec!(700));
+    assert_eq!((long.pricing_used, long.total), (Pricing::Monthly, dec!(9600.00)));
+    let line = long.component(&ComponentKind::MonthlyCommitment).unwrap();
+    assert_eq!((line.quantity, line.unit_price), (dec!(1), Some(dec!(9600))));
+    // A per-node monthly price on a per-GPU hourly basis is taken as it is.
+    let per_node = run(&per_gpu_month(Some(PriceBasis::PerNode)), 8, 8, dec!(100));
+    assert_eq!(per_node.break_even, Some(BreakEven::WithinTerm { hours: dec!(75) }));
+}
+
+#[test]
+fn a_sheet_without_a_monthly_basis_keeps_reading_its_monthly_price_per_node() {
+    // Quotes and scenario files written before `monthly_basis` existed read the monthly price
+    // per node whatever `basis` said; they keep that meaning, and serialise as they were.
+    let old = per_gpu_month(None);
+    assert_eq!(old.monthly_per_node(8), Some(dec!(1200)));
+    let e = run(&old, 8, 8, dec!(100));
+    assert_eq!(e.break_even, Some(BreakEven::WithinTerm { hours: dec!(75) }));
+    assert_eq!((e.pricing_used, e.total), (Pricing::Monthly, dec!(1200.00)));
+    let json = serde_json::to_value(&old).unwrap();
+    assert!(json.get("monthly_basis").is_none(), "{json}");
+    let new = serde_json::to_value(per_gpu_month(Some(PriceBasis::PerGpu))).unwrap();
+    assert_eq!(new["monthly_basis"], "per_gpu");
+}
+
 // Rule 5 ------------------------------------------------------------------------------------
 
 fn t(per_s: Decimal, nodes: u32) -> RunThroughput {
@@ -221,6 +270,7 @@ fn rule6_a_quote_without_a_run_ranks_in_the_estimated_group_below_measured_ones(
         node_shape: shape(1),
         measured_throughput_per_s: Some(dec!(10)),
         n_run: None,
+        throughput_stated: false,
         assumption_overrides: None,
     };
     let estimated = Quote {
@@ -254,6 +304,64 @@ fn rule6_a_quote_without_a_run_ranks_in_the_estimated_group_below_measured_ones(
             (2, "e", QuoteGroup::Estimated, dec!(72.00)),
         ]
     );
+}
+
+#[test]
+fn rule6_a_throughput_typed_by_hand_ranks_as_stated_after_measured_and_before_estimated() {
+    let measured = Quote {
+        id: "m".into(),
+        label: "Measured".into(),
+        price_sheet: sheet(dec!(10.00)),
+        node_shape: shape(1),
+        measured_throughput_per_s: Some(dec!(10)),
+        n_run: None,
+        throughput_stated: false,
+        assumption_overrides: None,
+    };
+    // A vendor's brochure says 20/s: 36 h at 10.00 = 360.00, cheaper than the measured 720.00.
+    let stated = Quote {
+        id: "s".into(),
+        label: "Brochure".into(),
+        measured_throughput_per_s: Some(dec!(20)),
+        throughput_stated: true,
+        ..measured.clone()
+    };
+    let estimated = Quote {
+        id: "e".into(),
+        label: "Estimated".into(),
+        price_sheet: sheet(dec!(1.00)),
+        measured_throughput_per_s: None,
+        ..measured.clone()
+    };
+    let mut workload = work(dec!(2592000), 1);
+    workload.run_hours = Some(dec!(72));
+    let s = Scenario {
+        title: None,
+        workload,
+        assumptions: assumptions(),
+        quotes: vec![estimated, stated, measured],
+        compare_currency: None,
+        exchange_rates: Vec::new(),
+    };
+    let r = run_scenario(&s).unwrap();
+    let got: Vec<_> = r
+        .quotes
+        .iter()
+        .map(|q| (q.rank, q.id.as_str(), q.group, q.compared_total))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, "m", QuoteGroup::Measured, dec!(720.00)),
+            (2, "s", QuoteGroup::Stated, dec!(360.00)),
+            (3, "e", QuoteGroup::Estimated, dec!(72.00)),
+        ]
+    );
+    assert_eq!(serde_json::to_value(QuoteGroup::Stated).unwrap(), "stated");
+    // Written only when true, so scenario files of measured quotes are unchanged.
+    let json = serde_json::to_value(&s.quotes[2]).unwrap();
+    assert!(json.get("throughput_stated").is_none(), "{json}");
+    assert_eq!(serde_json::to_value(&s.quotes[1]).unwrap()["throughput_stated"], true);
 }
 
 // Rule 7 ------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 //! The cards of the order page: the selection, the comparison, the next actions, the record.
 
-use super::{DecideOrder, Live, ReopenOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
+use super::{DecideOrder, Live, ReopenOrder, RepinOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
 use crate::{
     components::forms::{ActionError, reload_on_success},
     i18n::{Msg, t, use_locale},
@@ -42,6 +42,7 @@ pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
                 </dd>
                 {(!v.waiver.is_empty()).then(|| view! { <dt>{t(Msg::OrdersWaiver)}</dt><dd>{v.waiver.clone()}</dd> })}
             </dl>
+            {newer_revision(v)}
             {v.runs.iter().filter(|r| r.has_telemetry).take(4).map(|r| view! {
                 <figure class="run-chart">
                     <img class="chart" src=format!("/runs/{}/telemetry.svg", r.id) alt=t(Msg::RunsChartAlt) data-testid="order-run-chart" />
@@ -100,6 +101,12 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
         String::new()
     };
     let order_id = v.id.to_string();
+    // The cost-per-unit column's one scale, named once (as on the cost page).
+    let unit_column = v
+        .tco
+        .iter()
+        .find_map(|r| r.unit_cost_column.clone())
+        .unwrap_or_else(|| t(Msg::TcoColUnitCost).to_string());
     view! {
         <section class="card" data-testid="order-comparison">
             <h2>{t(Msg::OrdersTco)}</h2>
@@ -113,15 +120,18 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
                 <thead><tr>
                     <th class="num">{t(Msg::TcoColRank)}</th><th>{t(Msg::TcoColQuote)}</th><th class="num">{t(Msg::TcoColTotal)}</th>
                     <th class="num">{t(Msg::OrdersColOwnTotal)}</th><th>{t(Msg::OrdersColRate)}</th>
-                    <th class="num">{t(Msg::TcoColUnitCost)}</th><th class="num">{t(Msg::TcoColTime)}</th>
+                    <th class="num">{unit_column.clone()}</th><th class="num">{t(Msg::TcoColTime)}</th>
                 </tr></thead>
                 <tbody>
                     {v.tco.iter().map(|r| view! {
                         <tr class=if chosen == Some(r.quote_id) { "cheapest" } else { "" } data-testid="order-tco-row" data-quote=r.quote_id.to_string()>
-                            <td class="num" data-label=t(Msg::TcoColRank)>{r.rank}</td><td data-label=t(Msg::TcoColQuote)>{r.label.clone()}</td>
+                            <td class="num" data-label=t(Msg::TcoColRank)>{r.rank}</td><td data-label=t(Msg::TcoColQuote)>{r.label.clone()}
+                                {r.stated.then(|| view! { <span class="tag" data-testid="order-tco-stated">{t(Msg::TcoStated)}</span> })}
+                                {r.estimated.then(|| view! { <span class="tag">{t(Msg::TcoEstimated)}</span> })}
+                            </td>
                             <td class="num" data-label=t(Msg::TcoColTotal)><strong data-testid="order-tco-total">{r.compared_total.clone()}</strong></td>
                             <td class="num" data-label=t(Msg::OrdersColOwnTotal)>{r.total.clone()}</td><td data-label=t(Msg::OrdersColRate)>{r.rate_note.clone().unwrap_or_default()}</td>
-                            <td class="num" data-label=t(Msg::TcoColUnitCost)>{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num" data-label=t(Msg::TcoColTime)>{r.time_to_finish.clone()}</td>
+                            <td class="num" data-label=unit_column.clone()>{r.cost_per_unit.clone().unwrap_or_default()}</td><td class="num" data-label=t(Msg::TcoColTime)>{r.time_to_finish.clone()}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>
@@ -138,6 +148,33 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
             })}
         </section>
     }
+}
+
+/// The notice that the chosen quote has a revision newer than the one the order is priced at,
+/// with the action to re-pin (procurement, draft); submitting keeps the pinned revision.
+fn newer_revision(v: &OrderView) -> Option<impl IntoView + use<>> {
+    let (pinned, latest) = v.newer_quote_revision?;
+    let repin = ServerAction::<RepinOrder>::new();
+    reload_on_success(repin, "");
+    let locale = use_locale();
+    let (p, l) = (pinned.to_string(), latest.to_string());
+    let notice = locale.fmt(Msg::OrdersNewerRevision, &[("latest", &l), ("pinned", &p)]);
+    let button = locale.fmt(Msg::OrdersRepin, &[("latest", &l)]);
+    let order_id = v.id.to_string();
+    let editable = v.can_edit;
+    Some(view! {
+        <div class="form-error" role="status" data-testid="order-newer-revision">
+            <p>{notice}</p>
+            {editable.then(|| view! {
+                <p>{t(Msg::OrdersRepinHint)}</p>
+                <ActionForm action=repin attr:class="no-print" attr:data-testid="repin-form">
+                    <input type="hidden" name="order_id" value=order_id />
+                    <button type="submit" class="secondary">{button}</button>
+                </ActionForm>
+                <ActionError action=repin />
+            })}
+        </div>
+    })
 }
 
 /// What the viewer may do next: submit (acknowledging the problems found, when there are any),

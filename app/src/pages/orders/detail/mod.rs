@@ -180,6 +180,14 @@ pub async fn decide_order(
     .await
 }
 
+/// Re-pins a draft's chosen quote to its latest revision (procurement, draft only).
+#[server(endpoint = "orders/repin")]
+pub async fn repin_order(order_id: i64) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    orders::repin(&auth::db()?, &caller, &team, order_id).await
+}
+
 /// Reopens a decided order as a new draft revision.
 #[server(endpoint = "orders/reopen")]
 pub async fn reopen_order(order_id: i64) -> Result<(), AppError> {

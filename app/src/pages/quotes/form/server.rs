@@ -5,7 +5,7 @@ use super::*;
 use crate::{
     auth,
     domain::{
-        quotes::{self, COLUMNS, CsvFormat, GPU_MODEL_SUGGESTIONS, ImportDefaults},
+        quotes::{self, COLUMNS, CsvFormat, ImportDefaults, gpu_model_suggestions},
         roles::Capability,
         tco::Currency,
     },
@@ -64,7 +64,8 @@ fn defaults() -> BTreeMap<String, String> {
         ("spec.sharing", "exclusive".into()),
         ("price.basis", "per_node".into()),
         ("price.billing_increment", "hour".into()),
-        ("price.stopped_bills_compute", "yes".into()),
+        // No answer is chosen for whether a stopped instance bills compute: the vendor has to
+        // say it, the form does not assume it.
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
@@ -93,7 +94,7 @@ pub async fn form_data(quote_id: Option<i64>) -> Result<QuoteFormData, AppError>
             .into_iter()
             .map(|v| v.name)
             .collect(),
-        gpu_models: GPU_MODEL_SUGGESTIONS.iter().map(|g| g.label.to_string()).collect(),
+        gpu_models: gpu_model_suggestions().map(|g| g.label.to_string()).collect(),
         currencies: Currency::ALL.iter().map(|c| c.code().to_string()).collect(),
         revision,
     })
@@ -187,5 +188,18 @@ mod tests {
             assert!(names.contains(&name), "{name}");
         }
         assert!(!names.contains(&"reference") && !names.contains(&"spec.cuda"));
+    }
+
+    #[test]
+    fn a_new_quote_form_does_not_answer_for_the_vendor() {
+        let values = super::defaults();
+        assert!(!values.contains_key("price.stopped_bills_compute"), "{values:?}");
+        for price in [
+            "price.disk_price_gb_month",
+            "price.egress_price_gb",
+            "price.snapshot_price_gb_month",
+        ] {
+            assert!(!values.contains_key(price), "{price}");
+        }
     }
 }

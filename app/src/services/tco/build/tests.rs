@@ -22,6 +22,7 @@ fn sheet(hourly: Decimal) -> PriceSheet {
         billing_increment: BillingIncrement::Hour,
         minimum_billable_hours: Decimal::ZERO,
         monthly_price: None,
+        monthly_basis: None,
         commitment_months: None,
         stopped_bills_compute: false,
         disk_price_gb_month: Decimal::ZERO,
@@ -31,6 +32,7 @@ fn sheet(hourly: Decimal) -> PriceSheet {
         ingress_price_gb: Decimal::ZERO,
         public_ip_hourly: Decimal::ZERO,
         other_fees: Vec::new(),
+        not_stated: Vec::new(),
     }
 }
 
@@ -73,6 +75,7 @@ fn workload() -> Workload {
         data_gb: dec!(0),
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
+        gpu_use: crate::domain::runs::GpuUse::OneJob,
     }
 }
 
@@ -141,6 +144,19 @@ fn seventy_two_hours_at_10_rank_above_twenty_four_hours_on_four_gpus_at_35() {
     );
     assert_eq!((c.view.rows[0].over_budget, c.view.rows[1].over_budget), (false, true));
     assert!(c.costed.iter().all(|q| q.throughput_typed && q.runs_used.is_empty()));
+    // A typed throughput is stated, not measured: its own group, labelled so on the row.
+    assert!(
+        c.costed
+            .iter()
+            .all(|q| q.ranked.group == crate::domain::tco::QuoteGroup::Stated)
+    );
+    assert!(c.view.rows.iter().all(|r| r.stated && !r.estimated));
+    assert!(
+        c.view.rows[0]
+            .to_measure
+            .as_deref()
+            .is_some_and(|m| m.starts_with("Stated, not measured"))
+    );
     assert_eq!(c.view.query, format!("{NO_EXTRAS}&tp_1=1000&tp_2=3000"));
     let (_, result) = scenario_of(&c, c.rates.clone()).unwrap();
     let rerun: Vec<_> = result.quotes.iter().map(|q| q.estimate.total).collect();

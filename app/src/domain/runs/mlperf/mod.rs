@@ -1,8 +1,16 @@
-//! MLPerf inference `mlperf_log_summary.txt`.
+//! MLPerf inference `mlperf_log_summary.txt` and `mlperf_log_detail.txt`.
 //!
 //! Throughput, latencies (ns → ms) and the result validity are mapped to
 //! canonical fields; scenario, mode and the constraint checks are kept as an
 //! [`MlperfSummary`] under `extra.mlperf`.
+//!
+//! The summary holds no wall-clock time (`loadgen/results.cc`), so a run read from it cannot
+//! be placed in its telemetry. The detail log can: LoadGen writes one `:::MLLOG {json}` line
+//! per event (`loadgen/logging.h`, `AsyncLog::LogDetail`) with `time_ms` since logging started,
+//! and the event `test_datetime` whose value is the *local* time in `%FT%TZ` form with a literal
+//! `Z` (`loadgen/utils.cc`, `CurrentDateTimeISO8601`: `utc=false`) — the clock nvidia-smi
+//! writes too. The run starts at `test_datetime` and ends at the last event. Its results are the
+//! `result_*` events (`result_validity`, `result_min_duration_met`, …, `loadgen/results.cc`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -12,6 +20,10 @@ use super::detect::Format;
 use super::error::ParseError;
 use super::vllm::pct_label;
 use super::vocab::ThroughputUnit;
+
+mod detail;
+
+pub(crate) use detail::DETAIL_PREFIX;
 
 /// Key of the [`MlperfSummary`] inside `CanonicalRun::extra`.
 pub const EXTRA_KEY: &str = "mlperf";
@@ -59,13 +71,17 @@ impl MlperfSummary {
     }
 }
 
-/// Parses the summary text.
+/// Parses a summary or, when the text is LoadGen's detail log, the detail log.
 pub(crate) fn parse(text: &str) -> Result<CanonicalRun, ParseError> {
+    if text.trim_start().starts_with(DETAIL_PREFIX) {
+        return detail::parse(text);
+    }
     let mut run = CanonicalRun::new(Format::Mlperf);
     let mut s = MlperfSummary::default();
     let mut pct = LatencyPercentiles::default();
     let mut recognised = false;
-    for line in text.lines() {
+    // LF, CRLF and a lone CR alike: the summary may come from Windows.
+    for (_, line) in crate::domain::line_endings::numbered_lines(text) {
         let Some((key, value)) = line.split_once(':') else {
             continue;
         };
@@ -116,7 +132,7 @@ fn apply(key: &str, value: &str, run: &mut CanonicalRun, s: &mut MlperfSummary, 
 }
 
 /// Throughput lines; the first primary-looking one becomes `throughput`.
-fn throughput(key: &str, v: f64, run: &mut CanonicalRun) -> bool {
+pub(super) fn throughput(key: &str, v: f64, run: &mut CanonicalRun) -> bool {
     let (name, unit, primary) = match key {
         "Samples per second" => ("samples", ThroughputUnit::SamplesPerS, true),
         "Tokens per second" => ("tokens", ThroughputUnit::TokensPerS, true),
