@@ -82,7 +82,7 @@ test("procurement imports the vendor's bill on a rented order, sees the variance
   // Saved: the reconciliation of the order, flagged above the 10 % threshold.
   await expect(card.getByTestId("bill-list")).toContainText("november.csv");
   const recon = card.getByTestId("bill-reconciliation");
-  await expect(recon.getByTestId("bill-row-compute")).toContainText("Price drift: billed ¥4.40 per unit, quoted ¥4.00");
+  await expect(recon.getByTestId("bill-row-compute")).toContainText("Price drift: billed ¥4.40/h, quoted ¥4.00/h");
   await expect(recon.getByTestId("bill-row-disk")).toContainText("Unplanned: not in the estimate, billed +¥1.60");
   await expect(recon.getByTestId("bill-billed")).toHaveText("¥133.60");
   await expect(card.getByTestId("bill-flag")).toHaveText("Bill variance above the threshold");

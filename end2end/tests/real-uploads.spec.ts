@@ -42,8 +42,8 @@ function telemetry(cards: number): Buffer {
 
 test("a one-card vLLM run on an 8-GPU node is valid and the cost page ranks its quote as measured", async ({ page, request }) => {
   const consoleErrors = watchConsole(page);
-  await createTeam(page, "Serving Desk", [["sara@example.com", "procurement"], ["enzo@example.com", "engineer"]]);
-  await signIn(page, "sara@example.com");
+  await createTeam(page, "Serving Desk", [["sara.serving@example.com", "procurement"], ["enzo.serving@example.com", "engineer"]]);
+  await signIn(page, "sara.serving@example.com");
 
   // The workload form asks how the workload uses a node's GPUs.
   await open(page, "/workloads");
@@ -63,7 +63,7 @@ test("a one-card vLLM run on an 8-GPU node is valid and the cost page ranks its 
   });
   await signOut(page);
 
-  await signIn(page, "enzo@example.com");
+  await signIn(page, "enzo.serving@example.com");
   const token: string = await call(page, "/api/tokens/create", { name: "serving bench" });
   const res = await request.post("/api/v1/runs", {
     headers: { Authorization: `Bearer ${token}` },
@@ -86,7 +86,7 @@ test("a one-card vLLM run on an 8-GPU node is valid and the cost page ranks its 
   await expect(page.getByTestId("run-verdict")).toContainText("held by the serving engine up front");
   await signOut(page);
 
-  await signIn(page, "sara@example.com");
+  await signIn(page, "sara.serving@example.com");
   await open(page, `/tco?workload=${workload}&setup_h=0&rerun_pct=0&efficiency_pct=100&egress_gb=0&ingress_gb=0`);
   await hydrated(page);
   const measured = page.getByTestId("tco-ranking");
@@ -94,5 +94,38 @@ test("a one-card vLLM run on an 8-GPU node is valid and the cost page ranks its 
   await expect(measured).toContainText("H100-8X");
   await expect(measured).toContainText("used 1 of the node's 8 GPUs");
   await expect(page.getByTestId("tco-estimated")).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("an order whose quote got a newer revision says so, and re-pinning prices it at that revision", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await createTeam(page, "Pin Desk", [["pina.pinned@example.com", "procurement"]]);
+  await signIn(page, "pina.pinned@example.com");
+  const workload = await call(page, "/api/workloads/create", {
+    name: "Pinned render", kind: "batch", model: "", precision: "", vram_peak_gib: "16", vram_peak_source: "measured",
+    concurrency: "1", gpus_needed: "1", run_hours: "20", total_work_amount: "", total_work_unit: "", data_gb: "0", checkpoint_gb: "0", headroom_pct: "20",
+  });
+  const fields: Record<string, string> = {
+    vendor: "Pin Cloud", reference: "L4-PIN", received_on: "2026-11-20", valid_until: "2099-12-31", "spec.gpu_model": "L4 24GB",
+    "spec.gpus_per_node": "1", "spec.vram_gib": "24", "spec.sharing": "exclusive", currency: "CNY", "price.basis": "per_node",
+    "price.on_demand_hourly": "4.00", "price.billing_increment": "hour", "price.stopped_bills_compute": "no",
+  };
+  const quote = await saveQuote(page, fields);
+  const order = Number(await call(page, "/api/orders/create", { title: "Pinned at revision 1", workload_id: String(workload) }));
+  await call(page, "/api/orders/select", { order_id: String(order), quote_id: String(quote), waiver: "Benchmarked last month; report on file." });
+
+  // The vendor sends a new price: revision 2 of the same quote.
+  const revised: Record<string, string> = { quote_id: String(quote) };
+  for (const [k, v] of Object.entries({ ...fields, "price.on_demand_hourly": "9.00" })) revised[`fields[${k}]`] = v;
+  await call(page, "/api/quotes/save", revised);
+
+  await open(page, `/orders/${order}`);
+  await hydrated(page);
+  const notice = page.getByTestId("order-newer-revision");
+  await expect(notice).toContainText("Revision 2 of this quote exists; this order is priced at revision 1.");
+  await notice.getByRole("button", { name: "Re-pin to revision 2" }).click();
+  await expect(page.getByTestId("order-newer-revision")).toHaveCount(0);
+  const view = await call(page, "/api/orders/get", { id: String(order) });
+  expect(view.newer_quote_revision).toBeNull();
   expect(consoleErrors).toEqual([]);
 });

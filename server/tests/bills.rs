@@ -577,3 +577,101 @@ async fn a_crlf_bill_with_a_byte_order_mark_imports_with_the_files_line_numbers(
         .unwrap();
     assert_eq!(stored, [2, 3, 4]);
 }
+
+/// A vendor billing GPU-hours, and the rental's disk billed for the day after its release: the
+/// GPU-hours compare with the node-hour estimate without a false drift, and the disk left
+/// behind is inside the variance, named, and flags the order even under a 50 % threshold.
+#[tokio::test]
+async fn gpu_hours_compare_with_node_hours_and_a_disk_left_after_release_flags() {
+    let d = desk().await;
+    // The L4 node has one GPU: the planned hours billed as that many GPU-hours, at the quoted price.
+    let cost = d.hours * d.price;
+    let bill = format!(
+        "{HEADER}\n\
+         acct,Usage,,GPU L4 on demand,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,{cost},CNY,{h},GPU-Hours,{p},{p},i-l4,GPU Cloud,l4-gpu-h\n\
+         acct,Usage,,Data disk 200 GB,2026-12-03T08:00:00Z,2026-12-04T08:00:00Z,0.80,CNY,0.2,GB-Mo,4.00,4.00,vol-l4,Block Storage,ssd\n",
+        h = d.hours,
+        p = d.price,
+    );
+    let preview = d.import("gpu-hours.csv", &bill, false).await;
+    assert_eq!(
+        (preview["matched"].as_u64(), preview["unmatched"].as_u64()),
+        (Some(2), Some(0)),
+        "the disk after release is the rental's: {preview}"
+    );
+    let saved = d.import("gpu-hours.csv", &bill, true).await;
+    assert!(saved["saved"].as_i64().is_some(), "{saved}");
+    let section = d.section(&d.pam).await;
+    let recon = &section["reconciliation"];
+    let rows = recon["rows"].as_array().unwrap();
+    let compute = rows.iter().find(|r| r["component"] == "compute").unwrap();
+    assert_eq!(compute["difference"], "¥0.00", "{compute}");
+    // Billed the planned GPU-hours of a one-GPU node that ran 10 h: no price drift (the
+    // GPU-hour price is the node-hour price), and the hours are stated in GPU-hours.
+    assert_eq!(
+        reasons(compute),
+        [
+            "Billed in GPU-hours: each node-hour of the estimate counts as 1 GPU-hours (hours and prices below are per GPU).",
+            "Fewer hours: 10 GPU-h billed, 12 GPU-h estimated: -¥8.00",
+            "Minimum billing: 12 GPU-h billed for 10 GPU-h the rental ran: +¥8.00",
+        ],
+        "{compute}"
+    );
+    let disk = rows.iter().find(|r| r["component"] == "disk").unwrap();
+    assert_eq!(
+        reasons(disk),
+        [
+            "After release: charged for the rental's resources after it was released (a disk, snapshot or address left behind): +¥0.80"
+        ]
+    );
+    assert_eq!(recon["flagged"], true, "{recon}");
+    assert!(
+        recon["verdict"].as_str().unwrap().contains("¥0.80 was charged"),
+        "{recon}"
+    );
+    assert_eq!(section["unmatched_count"], 0);
+
+    let res = d
+        .app
+        .call("/api/orders/bills/threshold", &[("threshold", "50")], Some(&d.max))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert_eq!(
+        d.bills_to_review().await,
+        [format!("/orders/{}#bill", d.order)],
+        "a charge after release stays on the manager's to-do whatever the threshold"
+    );
+}
+
+/// Decimal's largest value as a bill's cost once panicked the request (the bill's total
+/// overflowed): it is refused at its cell, the request answers 200 with the line error, and
+/// nothing is saved.
+#[tokio::test]
+async fn a_bill_with_the_largest_decimal_is_refused_at_its_cell_not_a_panic() {
+    let d = desk().await;
+    let bill = format!(
+        "{HEADER}\n\
+         acct,Usage,,GPU instance L4,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,79228162514264337593543950335,CNY,10,Hours,4.00,4.00,i-l4,Compute,l4-od\n\
+         acct,Usage,,GPU instance L4,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,79228162514264337593543950335,CNY,10,Hours,4.00,4.00,i-l4,Compute,l4-od2\n\
+         acct,Usage,,Zone,2026-12-01T08:00:00+1é1,2026-12-01T18:00:00Z,1,CNY,10,Hours,4.00,4.00,i-l4,Compute,l4-od3\n"
+    );
+    let preview = d.import("huge.csv", &bill, false).await;
+    let errors = preview["problems"].as_array().unwrap_or_else(|| panic!("{preview}"));
+    let cells: Vec<(u64, &str)> = errors
+        .iter()
+        .map(|e| (e["line"].as_u64().unwrap(), e["column"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        cells,
+        [(2, "BilledCost"), (3, "BilledCost"), (4, "ChargePeriodStart")],
+        "{preview}"
+    );
+    assert!(
+        errors[0]["message"].as_str().unwrap().contains("out of range"),
+        "{preview}"
+    );
+    assert_eq!(preview["ready"], false);
+    let saved = d.import("huge.csv", &bill, true).await;
+    assert_eq!(saved["saved"], Value::Null, "{saved}");
+    assert_eq!(d.stored().await, (0, 0, 0));
+}

@@ -2,7 +2,6 @@
 //! ran (pure; see [`crate::domain::runs`] for the rules).
 
 use crate::domain::{
-    gpus::GpuMount,
     quotes::{FormFactor, NodeSpec, Sharing, Workload},
     runs::{QuotedNode, Slicing, VerdictContext},
 };
@@ -24,12 +23,7 @@ pub fn quoted_node(spec: &NodeSpec) -> QuotedNode {
             .filter(|m| *m > Decimal::ZERO),
         driver: Some(spec.nvidia_driver.trim().to_string()).filter(|s| !s.is_empty()),
         slicing: Some(slicing(&spec.sharing)),
-        form_factor: match spec.form_factor {
-            Some(FormFactor::Pcie) => Some(GpuMount::Pcie),
-            Some(FormFactor::Sxm) => Some(GpuMount::Sxm),
-            // "Other" (OAM, a custom chassis …) names no catalogue mount: not checked.
-            Some(FormFactor::Other) | None => None,
-        },
+        form_factor: spec.form_factor.and_then(FormFactor::mount),
     }
 }
 
@@ -70,7 +64,7 @@ pub fn verdict_context(spec: Option<&NodeSpec>, workload: Option<&Workload>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::quotes::Sharing;
+    use crate::domain::{gpus::GpuMount, quotes::Sharing};
     use rust_decimal_macros::dec;
 
     #[test]

@@ -195,6 +195,7 @@ pub struct NewBill<'a> {
     pub estimated_total: Decimal,
     pub reconciled_total: Decimal,
     pub variance_pct: Option<Decimal>,
+    pub after_release: Decimal,
     pub flagged: bool,
     pub imported_by: i64,
 }
@@ -210,8 +211,8 @@ pub async fn insert(
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO bills (team_id, order_id, rental_id, file_name, file_sha256, layout, currency, period_start,
                             period_end, line_count, matched_count, billed_total, estimated_total, reconciled_total,
-                            variance_pct, flagged, imported_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                            variance_pct, after_release_total, flagged, imported_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(bill.team_id)
     .bind(bill.order_id)
@@ -228,6 +229,7 @@ pub async fn insert(
     .bind(bill.estimated_total.normalize().to_string())
     .bind(bill.reconciled_total.normalize().to_string())
     .bind(bill.variance_pct.map(|v| v.normalize().to_string()))
+    .bind(bill.after_release.normalize().to_string())
     .bind(i64::from(bill.flagged))
     .bind(bill.imported_by)
     .fetch_one(&mut **tx)
@@ -271,21 +273,21 @@ pub async fn set_flag(tx: &mut Tx, team_id: i64, bill_id: i64, flagged: bool) ->
     Ok(())
 }
 
-/// The latest bill of each of the team's orders: `(bill id, estimated total, reconciled total)`
-/// of the order's reconciliation when it was saved.
+/// The latest bill of each of the team's orders: `(bill id, estimated total, reconciled total,
+/// charged after release)` of the order's reconciliation when it was saved.
 pub async fn latest_per_order(
     db: impl SqliteExecutor<'_>,
     team_id: i64,
-) -> Result<Vec<(i64, Decimal, Decimal)>, sqlx::Error> {
-    let rows: Vec<(i64, String, String)> = sqlx::query_as(
-        "SELECT id, estimated_total, reconciled_total FROM bills b WHERE team_id = ?
+) -> Result<Vec<(i64, Decimal, Decimal, Decimal)>, sqlx::Error> {
+    let rows: Vec<(i64, String, String, String)> = sqlx::query_as(
+        "SELECT id, estimated_total, reconciled_total, after_release_total FROM bills b WHERE team_id = ?
            AND id = (SELECT MAX(id) FROM bills WHERE order_id = b.order_id AND team_id = b.team_id)",
     )
     .bind(team_id)
     .fetch_all(db)
     .await?;
     rows.into_iter()
-        .map(|(id, e, r)| Ok((id, decimal(&e)?, decimal(&r)?)))
+        .map(|(id, e, r, a)| Ok((id, decimal(&e)?, decimal(&r)?, decimal(&a)?)))
         .collect()
 }
 

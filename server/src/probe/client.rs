@@ -77,6 +77,7 @@ pub fn fields(u: &Upload) -> Vec<Part<'static>> {
         ("note", &u.note),
         ("format", &u.format),
         ("gpus", &u.gpus),
+        ("started_at", &u.started_at),
     ] {
         if let Some(v) = v {
             out.push(Part::Text(name, v.clone()));
@@ -172,6 +173,7 @@ mod tests {
         assert_eq!(names, ["quote", "workload", "note"]);
         let u = Upload {
             gpus: Some("0,1".into()),
+            started_at: Some("2026-12-01 10:00:00".into()),
             reserves_memory: true,
             ..Upload::default()
         };
@@ -184,7 +186,11 @@ mod tests {
             .collect();
         assert_eq!(
             sent,
-            [("gpus", "0,1".to_string()), ("reserves_memory", "true".to_string())]
+            [
+                ("gpus", "0,1".to_string()),
+                ("started_at", "2026-12-01 10:00:00".to_string()),
+                ("reserves_memory", "true".to_string())
+            ]
         );
     }
 }

@@ -66,6 +66,7 @@ fn plan(args: &ProbeArgs) -> Result<Plan, Failure> {
         telemetry: !args.no_telemetry,
         reserves_memory: args.reserves_memory,
         gpus: (!args.gpus.is_empty()).then(|| args.gpus.iter().map(u32::to_string).collect::<Vec<_>>().join(",")),
+        started_at: None,
     };
     Ok(Plan {
         upload,
@@ -315,6 +316,9 @@ async fn finish(
         eprintln!("nodeledger probe: nvidia-smi wrote no samples: the run is sent without telemetry");
         plan.upload.telemetry = false;
     }
+    if plan.upload.telemetry {
+        plan.upload.started_at = first_sample_time(&dir.join(pending::TELEMETRY));
+    }
     let fail_code = |c: Option<i32>| c.map_or(1, passed_on);
     if let Some(result) = &plan.result {
         let name = copy_result(result, dir, plan.started)
@@ -330,6 +334,30 @@ async fn finish(
         .map_err(|e| Failure::new(1, format!("cannot write {}: {e}", dir.display())))?;
     upload::send_and_report(folder, dir, &plan.upload, token, args.dry_run).await?;
     Ok(failed.map_or(0, passed_on))
+}
+
+/// The time of the telemetry's first sample as `YYYY-MM-DD HH:MM:SS`: the run's start on the
+/// telemetry's own clock (nvidia-smi writes local time, `2026/12/01 10:00:00.123`; the sampler
+/// starts just before the command), so a result without a time of its own is placed in it.
+fn first_sample_time(csv: &Path) -> Option<String> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(csv).ok()?;
+    let line = std::io::BufReader::new(file).lines().nth(1)?.ok()?;
+    sample_time(&line)
+}
+
+/// The time of one sample line (`timestamp` is the first column the sampler queries).
+fn sample_time(line: &str) -> Option<String> {
+    let stamp = line.split(',').next()?.trim();
+    let (date, clock) = stamp.split_once(' ')?;
+    let clock = clock.split('.').next()?;
+    let date = date.replace('/', "-");
+    let valid = date.len() == 10
+        && clock.len() == 8
+        && (date.clone() + clock)
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'-' || b == b':');
+    valid.then(|| format!("{date} {clock}"))
 }
 
 /// Copies the result into the run folder; the message names the path when it is missing, or
@@ -369,6 +397,26 @@ fn write_files(dir: &Path, upload: &Upload, node: &NodeFacts) -> std::io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// nvidia-smi's `timestamp` as `--format=csv,nounits` prints it (`YYYY/MM/DD HH:MM:SS.mmm`,
+    /// local time; nvidia-smi's documentation of `--query-gpu=timestamp`).
+    #[test]
+    fn the_run_starts_at_the_first_sample_on_the_telemetry_clock() {
+        let dir = std::env::temp_dir().join(format!("nl-probe-start-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let csv = dir.join("telemetry.csv");
+        let text = format!(
+            "{}\n2026/12/01 10:00:00.123, 0, GPU-1, NVIDIA H100 80GB HBM3, 0, 1, 81559\n2026/12/01 10:00:01.124, 0, GPU-1, NVIDIA H100 80GB HBM3, 97, 70000, 81559\n",
+            app::domain::runs::PROBE_QUERY_COLUMNS
+        );
+        std::fs::write(&csv, text).unwrap();
+        assert_eq!(first_sample_time(&csv).as_deref(), Some("2026-12-01 10:00:00"));
+        assert_eq!(sample_time("[Not Supported], 0"), None);
+        assert_eq!(sample_time("2026/12/01 10:00, 0"), None, "no seconds: not nvidia-smi's");
+        std::fs::write(&csv, format!("{}\n", app::domain::runs::PROBE_QUERY_COLUMNS)).unwrap();
+        assert_eq!(first_sample_time(&csv), None, "no sample");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn a_failed_command_s_code_is_passed_on_and_never_becomes_success() {

@@ -49,6 +49,10 @@ pub struct Upload {
     /// `gpus`: the nvidia-smi indices the run used, as given (`0,1`).
     #[serde(default)]
     pub gpus: Option<String>,
+    /// `started_at`: when the command started, on the telemetry's clock (`YYYY-MM-DD HH:MM:SS`,
+    /// the first sample's time: the sampler starts just before the command).
+    #[serde(default)]
+    pub started_at: Option<String>,
 }
 
 /// The probe's folder.

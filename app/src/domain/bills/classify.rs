@@ -10,8 +10,8 @@
 //! | 3 | "stopped", "停机", "关机" with an instance word (rule 7's words)          | stopped compute  |
 //! | 4 | "public ip", "elastic ip", "eip", "ip address", "公网ip", "弹性公网", "ipv4" | IP               |
 //! | 5 | "egress", "data transfer", "traffic", "bandwidth", "outbound", "internet", "流量", "带宽", or the unit is GB/GiB/TB (not per month) | traffic |
-//! | 6 | "disk", "volume", "storage", "ebs", "ssd", "硬盘", "磁盘", "云盘", "存储", or the unit is GB-month | disk |
-//! | 7 | "compute", "instance", "gpu", "vm", "virtual machine", "node", "ec2", "ecs", "实例", "计算", "算力", "gpu", or the unit is hours | compute |
+//! | 6 | "disk", "volume", "storage", "ebs", "ssd", "硬盘", "磁盘", "云盘", "存储", or the unit is GB-month or GB-hour | disk |
+//! | 7 | "compute", "instance", "gpu", "vm", "virtual machine", "node", "ec2", "ecs", "实例", "计算", "算力", "gpu", or the unit is hours (of a node or a GPU) | compute |
 //! | 8 | anything else (support, setup, marketplace…)                            | fees             |
 //!
 //! A stopped node's disks match rule 6 ("stopped" alone is not enough for rule 3): a stopped but
@@ -83,14 +83,22 @@ fn any(text: &str, words: &[&str]) -> bool {
     words.iter().any(|w| text.contains(w))
 }
 
-/// Whether `unit` (lower case) counts hours.
+/// Whether `unit` (lower case) counts hours: of a node, or of a GPU (`GPU-Hours`, `卡时`).
 fn is_hours(unit: &str) -> bool {
-    matches!(unit, "h" | "hr" | "hrs" | "小时") || unit.contains("hour")
+    matches!(unit, "h" | "hr" | "hrs") || unit.contains("hour") || unit.contains("小时") || unit.ends_with("卡时")
 }
 
-/// Whether `unit` (lower case) is stored data per month.
+/// Whether `unit` (lower case) counts hours of one GPU rather than of a node.
+#[must_use]
+pub fn per_gpu(unit: &str) -> bool {
+    let unit = unit.to_lowercase();
+    is_hours(&unit) && (unit.contains("gpu") || unit.contains('卡'))
+}
+
+/// Whether `unit` (lower case) is stored data over time (GB-months, GB-hours).
 fn is_gb_month(unit: &str) -> bool {
-    (unit.contains("gb") || unit.contains("gib")) && (unit.contains("mo") || unit.contains("月"))
+    (unit.contains("gb") || unit.contains("gib"))
+        && (unit.contains("mo") || unit.contains("月") || unit.contains("hour") || unit.contains("小时"))
 }
 
 /// Whether `unit` (lower case) is data transferred.
@@ -232,5 +240,16 @@ mod tests {
         assert_eq!(hours(dec!(90), "Minutes"), Some(dec!(1.5)));
         assert_eq!(hours(dec!(5400), "s"), Some(dec!(1.5)));
         assert_eq!(hours(dec!(5), "GB"), None);
+        assert_eq!(hours(dec!(384), "GPU-Hours"), Some(dec!(384)));
+        assert_eq!(hours(dec!(384), "卡时"), Some(dec!(384)));
+        assert!(per_gpu("GPU-Hours") && per_gpu("gpu_hour") && per_gpu("卡时") && per_gpu("GPU·小时"));
+        assert!(!per_gpu("Hours") && !per_gpu("小时") && !per_gpu("GPU"));
+    }
+
+    #[test]
+    fn gpu_hours_are_compute_and_gb_hours_are_disk() {
+        assert_eq!(of("", "", "GPU-Hours"), Component::Compute);
+        assert_eq!(of("", "", "卡时"), Component::Compute);
+        assert_eq!(of("", "", "GB-Hours"), Component::Disk);
     }
 }

@@ -208,6 +208,28 @@ mod tests {
         assert!(lines[1].is_ok());
     }
 
+    /// Decimal's largest value as a cost once overflowed the bill's total (a panic); numbers
+    /// beyond a trillion, or with more than 10 decimals, are refused at their cell.
+    #[test]
+    fn numbers_beyond_any_bill_are_refused_at_their_cell() {
+        let lines = read(&[
+            "a,Usage,,x,2026-12-01,2026-12-02,79228162514264337593543950335,USD,,,,,,,i-1,,,",
+            "a,Usage,,x,2026-12-01,2026-12-02,1000000000000.5,USD,,,,,,,i-1,,,",
+            "a,Usage,,x,2026-12-01,2026-12-02,0.12345678901,USD,,,,,,,i-1,,,",
+            "a,Usage,,x,2026-12-01,2026-12-02,1e13,USD,,,,,,,i-1,,,",
+            "a,Usage,,x,2026-12-01,2026-12-02,1000000000000,USD,,,,,,,i-1,,,",
+        ]);
+        for (i, line) in lines.iter().enumerate().take(4) {
+            let errors = line.as_ref().expect_err("out of range");
+            assert_eq!(errors[0].column, "BilledCost", "line {i}");
+            assert!(
+                matches!(errors[0].code, LineErrorCode::OutOfRange { .. }),
+                "line {i}: {errors:?}"
+            );
+        }
+        assert!(lines[4].is_ok(), "a trillion itself is a number a bill may hold");
+    }
+
     #[test]
     fn one_bill_one_currency() {
         let lines = read(&[

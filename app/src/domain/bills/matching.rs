@@ -3,8 +3,14 @@
 //! A line is the rental's when both hold:
 //! - its `ResourceId` is one of the rental's resource ids — exactly, or ending in `/` and the
 //!   id (`arn:aws:ec2:…:instance/i-0abc` matches `i-0abc`); compared without surrounding spaces;
-//! - its charge period `[start, end)` overlaps the rental's `[started_at, released_at)` (an
-//!   unreleased rental is open-ended). A zero-length period counts as the instant it names.
+//! - its charge period ends after the rental started. A zero-length period counts as the instant
+//!   it names.
+//!
+//! A matched line is placed ([`Placement`]): a period starting at or after the release
+//! (`released_at`) is charged **after release** — the disk, snapshot or address left behind that
+//! the seeds warn about (seed 000: 释放 vs 停止). It is still the rental's cost: reconciliation
+//! counts it inside the variance and flags it. A period that straddles the release is an
+//! ordinary charge of the rental.
 //!
 //! Every other line is kept and listed as unmatched, with the reason ([`Unmatched`]).
 
@@ -22,6 +28,16 @@ pub struct RentalSpan {
     pub released_at: Option<i64>,
 }
 
+/// Where a matched line falls in the rental's life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Charged while the rental held the resource.
+    Rental,
+    /// Charged for a period starting at or after the rental's release.
+    AfterRelease,
+}
+
 /// Why a line is not the rental's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -30,7 +46,7 @@ pub enum Unmatched {
     NoResource,
     /// The resource is not one the rental holds.
     OtherResource,
-    /// The resource is the rental's, but the period is outside the rental's.
+    /// The resource is the rental's, but the period ends before the rental started.
     OutsidePeriod,
 }
 
@@ -63,24 +79,30 @@ fn same_resource(billed: &str, held: &str) -> bool {
     !held.is_empty() && (billed == held || billed.strip_suffix(held).is_some_and(|head| head.ends_with('/')))
 }
 
-/// `Ok(())` when `line` is the rental's, else why not (rules in the module docs).
+/// Where `line` falls when it is the rental's, else why it is not (rules in the module docs).
 ///
 /// # Errors
 /// [`Unmatched`] with the reason the line is not the rental's.
-pub fn match_line(line: &BillLine, rental: &RentalSpan) -> Result<(), Unmatched> {
+pub fn match_line(line: &BillLine, rental: &RentalSpan) -> Result<Placement, Unmatched> {
     if line.resource_id.trim().is_empty() {
         return Err(Unmatched::NoResource);
     }
     if !rental.resources.iter().any(|r| same_resource(&line.resource_id, r)) {
         return Err(Unmatched::OtherResource);
     }
-    let end = line.period_end.max(line.period_start + 1);
-    let after_start = end > rental.started_at;
-    let before_release = rental.released_at.is_none_or(|released| line.period_start < released);
-    if after_start && before_release {
-        Ok(())
-    } else {
-        Err(Unmatched::OutsidePeriod)
+    let end = line.period_end.max(line.period_start.saturating_add(1));
+    if end <= rental.started_at {
+        return Err(Unmatched::OutsidePeriod);
+    }
+    Ok(placement(line, rental))
+}
+
+/// Where a line of the rental falls: after release when its period starts at or after it.
+#[must_use]
+pub fn placement(line: &BillLine, rental: &RentalSpan) -> Placement {
+    match rental.released_at {
+        Some(released) if line.period_start >= released => Placement::AfterRelease,
+        _ => Placement::Rental,
     }
 }
 
@@ -125,14 +147,14 @@ mod tests {
         let r = rental(Some("2026-12-03T08:00:00Z"));
         assert_eq!(
             match_line(&line("i-0abc", "2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), &r),
-            Ok(())
+            Ok(Placement::Rental)
         );
         let arn = line(
             "arn:aws:ec2:us-east-1:1:instance/i-0abc",
             "2026-12-02T00:00:00Z",
             "2026-12-03T00:00:00Z",
         );
-        assert_eq!(match_line(&arn, &r), Ok(()), "an ARN ending in the id");
+        assert_eq!(match_line(&arn, &r), Ok(Placement::Rental), "an ARN ending in the id");
         assert_eq!(
             match_line(&line("xi-0abc", "2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z"), &r),
             Err(Unmatched::OtherResource),
@@ -141,7 +163,7 @@ mod tests {
     }
 
     #[test]
-    fn periods_touching_the_rental_only_at_its_edges_do_not_match() {
+    fn periods_before_the_start_do_not_match_and_after_the_release_are_placed_after_it() {
         let r = rental(Some("2026-12-03T08:00:00Z"));
         let before = line("i-0abc", "2026-11-30T00:00:00Z", "2026-12-01T08:00:00Z");
         assert_eq!(
@@ -152,13 +174,27 @@ mod tests {
         let after = line("vol-9", "2026-12-03T08:00:00Z", "2026-12-04T00:00:00Z");
         assert_eq!(
             match_line(&after, &r),
-            Err(Unmatched::OutsidePeriod),
-            "starts at the release"
+            Ok(Placement::AfterRelease),
+            "the disk left behind, from the release on"
+        );
+        let straddles = line("vol-9", "2026-12-03T00:00:00Z", "2026-12-04T00:00:00Z");
+        assert_eq!(
+            match_line(&straddles, &r),
+            Ok(Placement::Rental),
+            "the last day of the rental"
         );
         let open = rental(None);
-        assert_eq!(match_line(&after, &open), Ok(()), "an unreleased rental is open-ended");
+        assert_eq!(
+            match_line(&after, &open),
+            Ok(Placement::Rental),
+            "an unreleased rental is open-ended"
+        );
         let instant = line("vol-9", "2026-12-01T08:00:00Z", "2026-12-01T08:00:00Z");
-        assert_eq!(match_line(&instant, &r), Ok(()), "a zero-length period at the start");
+        assert_eq!(
+            match_line(&instant, &r),
+            Ok(Placement::Rental),
+            "a zero-length period at the start"
+        );
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod classify;
 pub mod focus;
 pub mod matching;
 mod reader;
+pub use reader::{MAX_AMOUNT, MAX_DECIMALS};
 pub mod reconcile;
 pub mod simple;
 pub mod timestamp;
@@ -244,6 +245,12 @@ pub enum LineErrorCode {
     },
     /// The line cannot be read as CSV (an unclosed quote, bytes that are not UTF-8).
     Unreadable,
+    /// A number larger than any bill holds, or with more decimals ([`MAX_AMOUNT`],
+    /// [`MAX_DECIMALS`]).
+    OutOfRange {
+        /// The cell as written.
+        value: String,
+    },
     /// The line charges exactly what an earlier line of the file charges.
     Repeated {
         /// The earlier line.

@@ -251,6 +251,12 @@ impl Cells<'_> {
         }
         let parsed = Decimal::from_str(text).or_else(|_| Decimal::from_scientific(text));
         match (parsed, i) {
+            (Ok(d), Some(i)) if !in_range(d) => {
+                let value = text.to_owned();
+                self.fail(i, LineErrorCode::OutOfRange { value });
+                None
+            }
+            (Ok(d), _) if !in_range(d) => None,
             (Ok(d), _) => Some(d),
             (Err(_), Some(i)) => {
                 let value = text.to_owned();
@@ -300,6 +306,18 @@ impl Cells<'_> {
             self.fail(i, LineErrorCode::Negative { value });
         }
     }
+}
+
+/// The largest magnitude a bill's number may have: a trillion, far above any real line (costs,
+/// quantities and prices alike). Sums and products of many such numbers can still leave
+/// `Decimal`'s range (≈ 7.9 × 10²⁸): reconciliation adds and multiplies checked.
+pub const MAX_AMOUNT: Decimal = Decimal::from_parts(3_567_587_328, 232, 0, false, 0);
+/// The most decimals a bill's number may have.
+pub const MAX_DECIMALS: u32 = 10;
+
+/// Whether a number read from a bill is within the bounds above.
+fn in_range(d: Decimal) -> bool {
+    d.abs() <= MAX_AMOUNT && d.normalize().scale() <= MAX_DECIMALS
 }
 
 #[cfg(test)]

@@ -24,6 +24,17 @@
 //! - **other** — what the reasons above leave of D (rounding, quantities in units that cannot
 //!   be compared), so the reasons always add up to D.
 //!
+//! - **after release** — usage charged for the rental's resources for periods starting at or
+//!   after its release ([`super::matching::Placement::AfterRelease`]: a disk, snapshot or
+//!   address left behind): its cost. It is inside the difference, is not counted in the
+//!   quantities above, and flags the order whatever the variance.
+//!
+//! Quantities are compared in the unit the bill uses. A vendor billing **GPU-hours** (`GPU-Hours`,
+//! `卡时`) against an estimate in node-hours is compared at the quote's GPUs per node g: the
+//! estimate's h × g GPU-hours, the quoted price ÷ g per GPU-hour (the effects are the same money
+//! as in node-hours). Minutes and seconds count as hours, GB-hours as GB-months (÷ 730, the
+//! engine's hours per month) and TB as 1,000 GB (TiB as 1,024 GiB).
+//!
 //! Each effect is rounded to the estimate's minor unit. The variance is D ÷ E over the whole
 //! order; it **flags** the order for the manager when |D| > threshold × E (or E = 0 and B ≠ 0).
 //!
@@ -32,8 +43,8 @@
 //! more hours (49 − 48) × 86.64 = 86.64, minimum billing (50 − 49) × 86.64 = 86.64; E = 4158.72,
 //! B = 4500.00, D = 341.28 = 168.00 + 86.64 + 86.64.
 
-use super::{BillLine, ChargeKind, Component, classify};
-use crate::domain::tco::{Currency, ExchangeRate};
+use super::{BillLine, ChargeKind, Component, classify, matching::Placement};
+use crate::domain::tco::{Currency, ExchangeRate, HOURS_PER_MONTH};
 use rust_decimal::Decimal;
 
 use serde::Serialize;
@@ -81,49 +92,88 @@ pub struct Sums {
     pub priced_amount: Decimal,
     /// Σ quantity of those lines.
     pub priced_quantity: Decimal,
-    /// Usage lines whose unit is not time, GB-month or GB.
+    /// Usage lines whose unit is not time, GB-month or GB, or differs from the first line's.
     pub odd_units: u64,
+    /// Cost of the usage lines charged after the rental's release (also in `usage`, not in the
+    /// quantities).
+    pub after_release: Decimal,
     /// The comparable unit of the usage lines (of the first, when they agree).
-    unit: Option<PlannedUnit>,
+    unit: Option<Measure>,
+    /// A sum or product left `Decimal`'s range: the component cannot be reconciled.
+    overflow: bool,
+}
+
+/// `total += x`, checked: on overflow (or no `x`) the total stays and `overflow` is set.
+fn add_checked(total: &mut Decimal, x: Option<Decimal>, overflow: &mut bool) {
+    match x.and_then(|x| total.checked_add(x)) {
+        Some(sum) => *total = sum,
+        None => *overflow = true,
+    }
+}
+
+/// A bill's unit as compared with the estimate's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Measure {
+    /// The estimate's unit it counts.
+    unit: PlannedUnit,
+    /// Hours of one GPU, not of a node.
+    per_gpu: bool,
 }
 
 /// The matched lines of a bill (or of every bill of the order), summed per component.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Billed(pub BTreeMap<Component, Sums>);
 
-fn unit_of(unit: &str) -> PlannedUnit {
+/// The measure of a bill's unit and the factor turning its quantities into that measure's
+/// (rules in the module docs).
+fn measure_of(unit: &str) -> (Measure, Decimal) {
     let u = unit.trim().to_lowercase();
-    if classify::hours(Decimal::ONE, &u).is_some() {
-        PlannedUnit::Hours
-    } else if (u.contains("gb") || u.contains("gib")) && (u.contains("mo") || u.contains('月')) {
-        PlannedUnit::GbMonth
+    let gb = u.contains("gb") || u.contains("gib");
+    let measure = |unit, per_gpu| Measure { unit, per_gpu };
+    if let Some(hours) = classify::hours(Decimal::ONE, &u) {
+        if gb {
+            return (measure(PlannedUnit::GbMonth, false), hours / HOURS_PER_MONTH);
+        }
+        return (measure(PlannedUnit::Hours, classify::per_gpu(&u)), hours);
+    }
+    if gb && (u.contains("mo") || u.contains('月')) {
+        (measure(PlannedUnit::GbMonth, false), Decimal::ONE)
     } else if matches!(u.as_str(), "gb" | "gib") {
-        PlannedUnit::Gb
+        (measure(PlannedUnit::Gb, false), Decimal::ONE)
+    } else if u == "tb" {
+        (measure(PlannedUnit::Gb, false), Decimal::ONE_THOUSAND)
+    } else if u == "tib" {
+        (measure(PlannedUnit::Gb, false), Decimal::from(1024))
     } else {
-        PlannedUnit::Other
+        (measure(PlannedUnit::Other, false), Decimal::ONE)
     }
 }
 
 impl Billed {
-    /// Adds a matched line.
-    pub fn add(&mut self, line: &BillLine) {
+    /// Adds a matched line, placed in the rental's life.
+    pub fn add(&mut self, line: &BillLine, placement: Placement) {
         let sums = self.0.entry(line.component).or_default();
+        let overflow = &mut sums.overflow;
         if line.kind != ChargeKind::Usage {
-            sums.credits += line.cost;
+            add_checked(&mut sums.credits, Some(line.cost), overflow);
             return;
         }
-        sums.usage += line.cost;
-        let unit = unit_of(&line.unit);
-        let quantity = classify::hours(line.quantity, &line.unit).unwrap_or(line.quantity);
-        sums.quantity += quantity;
-        if let Some(price) = line.unit_price {
-            sums.priced_amount += price * line.quantity;
-            sums.priced_quantity += quantity;
+        add_checked(&mut sums.usage, Some(line.cost), overflow);
+        if placement == Placement::AfterRelease {
+            add_checked(&mut sums.after_release, Some(line.cost), overflow);
+            return;
         }
-        match (unit, sums.unit) {
+        let (measure, factor) = measure_of(&line.unit);
+        let quantity = line.quantity.checked_mul(factor);
+        add_checked(&mut sums.quantity, quantity, overflow);
+        if let Some(price) = line.unit_price {
+            add_checked(&mut sums.priced_amount, price.checked_mul(line.quantity), overflow);
+            add_checked(&mut sums.priced_quantity, quantity, overflow);
+        }
+        match (measure.unit, sums.unit) {
             (PlannedUnit::Other, _) => sums.odd_units += 1,
-            (u, None) => sums.unit = Some(u),
-            (u, Some(first)) if u != first => sums.odd_units += 1,
+            (_, None) => sums.unit = Some(measure),
+            (_, Some(first)) if measure != first => sums.odd_units += 1,
             _ => {}
         }
     }
@@ -136,6 +186,8 @@ impl Billed {
 pub enum Reason {
     /// Credits and corrections.
     Credits { effect: Decimal },
+    /// Charged for the rental's resources after its release.
+    AfterRelease { effect: Decimal },
     /// Charged, not estimated.
     Unplanned { effect: Decimal },
     /// Billed unit price ≠ quoted.
@@ -173,6 +225,7 @@ impl Reason {
     pub const fn effect(&self) -> Decimal {
         match self {
             Reason::Credits { effect }
+            | Reason::AfterRelease { effect }
             | Reason::Unplanned { effect }
             | Reason::PriceDrift { effect, .. }
             | Reason::MoreHours { effect, .. }
@@ -196,6 +249,12 @@ pub struct Row {
     pub difference: Decimal,
     /// Why, adding up to `difference`.
     pub reasons: Vec<Reason>,
+    /// The unit the reasons' quantities and prices are in (the estimate's; `Other` when the
+    /// component was not estimated in a comparable unit).
+    pub unit: PlannedUnit,
+    /// The GPUs per node the quantities were compared at, when the bill counts GPU-hours (the
+    /// reasons' hours and prices are then per GPU).
+    pub per_gpu: Option<u32>,
 }
 
 /// The whole reconciliation, in the estimate's currency.
@@ -215,7 +274,10 @@ pub struct Reconciliation {
     pub variance_pct: Option<Decimal>,
     /// The team's threshold, percent.
     pub threshold_pct: Decimal,
-    /// The variance is above the threshold: the manager should look.
+    /// Charged for the rental's resources after its release (inside `billed`).
+    pub after_release: Decimal,
+    /// The variance is above the threshold, or something was charged after release: the
+    /// manager should look.
     pub flagged: bool,
 }
 
@@ -233,19 +295,52 @@ pub struct Inputs<'a> {
     pub rate: Option<&'a ExchangeRate>,
     /// Node-hours the rental ran (start to stop or release, × nodes), when known.
     pub ran_node_hours: Option<Decimal>,
+    /// GPUs per node of the quote, to compare a bill in GPU-hours; `None` when unknown.
+    pub gpus_per_node: Option<u32>,
     /// The team's variance threshold, percent.
     pub threshold_pct: Decimal,
 }
 
-/// The bill is in a currency the team has no rate for (to the estimate's currency).
+/// Why a bill cannot be reconciled with its estimate.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("no exchange rate from {from} to {to}")]
-pub struct NoRate {
-    /// The bill's currency.
-    pub from: Currency,
-    /// The estimate's.
-    pub to: Currency,
+pub enum ReconcileError {
+    /// The bill is in a currency the team has no rate for (to the estimate's currency).
+    #[error("no exchange rate from {from} to {to}")]
+    NoRate {
+        /// The bill's currency.
+        from: Currency,
+        /// The estimate's.
+        to: Currency,
+    },
+    /// A sum or product of the bill's figures leaves the range of exact decimals: the bill's
+    /// numbers are beyond any real bill.
+    #[error("the bill's amounts are too large to add up")]
+    TooLarge,
 }
+
+/// Checked arithmetic: `None` when the result leaves `Decimal`'s range (or divides by zero).
+mod checked {
+    use rust_decimal::Decimal;
+
+    pub(super) fn add(a: Decimal, b: Decimal) -> Option<Decimal> {
+        a.checked_add(b)
+    }
+    pub(super) fn sub(a: Decimal, b: Decimal) -> Option<Decimal> {
+        a.checked_sub(b)
+    }
+    pub(super) fn mul(a: Decimal, b: Decimal) -> Option<Decimal> {
+        a.checked_mul(b)
+    }
+    pub(super) fn div(a: Decimal, b: Decimal) -> Option<Decimal> {
+        a.checked_div(b)
+    }
+    /// Σ, checked.
+    pub(super) fn sum(items: impl IntoIterator<Item = Decimal>) -> Option<Decimal> {
+        items.into_iter().try_fold(Decimal::ZERO, add)
+    }
+}
+
+use checked::{add, div, mul, sub};
 
 struct Convert<'a> {
     inputs: &'a Inputs<'a>,
@@ -253,145 +348,243 @@ struct Convert<'a> {
 
 impl Convert<'_> {
     /// An amount of the bill, in the estimate's currency, rounded to its minor unit.
-    fn amount(&self, amount: Decimal) -> Decimal {
+    fn amount(&self, amount: Decimal) -> Option<Decimal> {
         let i = self.inputs;
         match i.rate {
-            Some(rate) if i.bill_currency != i.currency => rate
-                .convert(amount, i.bill_currency)
-                .unwrap_or_else(|_| i.currency.round(amount)),
-            _ => i.currency.round(amount),
+            Some(rate) if i.bill_currency != i.currency => rate.convert(amount, i.bill_currency).ok(),
+            _ => Some(i.currency.round(amount)),
         }
     }
 
     /// A unit price of the bill in the estimate's currency, not rounded.
-    fn price(&self, price: Decimal) -> Decimal {
+    fn price(&self, price: Decimal) -> Option<Decimal> {
         let i = self.inputs;
         match i.rate {
-            Some(rate) if i.bill_currency != i.currency && rate.from == i.bill_currency => price * rate.rate,
-            Some(rate) if i.bill_currency != i.currency && !rate.rate.is_zero() => price / rate.rate,
-            _ => price,
+            Some(rate) if i.bill_currency != i.currency && rate.from == i.bill_currency => mul(price, rate.rate),
+            Some(rate) if i.bill_currency != i.currency && !rate.rate.is_zero() => div(price, rate.rate),
+            _ => Some(price),
         }
     }
 
     /// Whether the billed price differs from the quoted one (exactly, or by 0.5 % when converted).
-    fn differs(&self, billed: Decimal, quoted: Decimal) -> bool {
+    fn differs(&self, billed: Decimal, quoted: Decimal) -> Option<bool> {
         if self.inputs.bill_currency == self.inputs.currency {
-            billed != quoted
+            Some(billed != quoted)
         } else {
-            (billed - quoted).abs() * Decimal::from(200) > quoted.abs()
+            Some(mul(sub(billed, quoted)?.abs(), Decimal::from(200))? > quoted.abs())
         }
     }
 }
 
-/// The reasons of one component (rules in the module docs).
-fn reasons(c: Component, planned: &[&Planned], sums: &Sums, conv: &Convert<'_>, ran: Option<Decimal>) -> Vec<Reason> {
-    let round = |d: Decimal| conv.inputs.currency.round(d);
+/// What the quantity reasons of one component read.
+struct Basis<'a> {
+    plan: &'a Planned,
+    quoted: Decimal,
+    unit: PlannedUnit,
+    /// Bill units per estimate unit: the GPUs per node for GPU-hours, else 1.
+    scale: Decimal,
+}
+
+/// The quantity reasons' basis, when the bill's quantities can be compared with the estimate's.
+fn comparable<'a>(planned: &[&'a Planned], sums: &Sums, gpus: Option<u32>) -> Option<Basis<'a>> {
+    let [plan] = planned else { return None };
+    let (quoted, measure) = (plan.unit_price?, sums.unit?);
+    let unit = measure.unit;
+    if sums.odd_units > 0 || unit != plan.unit || unit == PlannedUnit::Other || sums.quantity.is_zero() {
+        return None;
+    }
+    let scale = if measure.per_gpu {
+        Decimal::from(gpus.filter(|g| *g > 0)?)
+    } else {
+        Decimal::ONE
+    };
+    Some(Basis {
+        plan,
+        quoted,
+        unit,
+        scale,
+    })
+}
+
+/// A quantity as shown: in the bill's unit, four decimals at most.
+fn shown(quantity: Decimal) -> Decimal {
+    quantity.round_dp(4).normalize()
+}
+
+/// The reasons of one component (rules in the module docs); `None` when a figure leaves the
+/// range of exact decimals.
+fn reasons(c: Component, planned: &[&Planned], sums: &Sums, conv: &Convert<'_>) -> Option<Vec<Reason>> {
     let mut out = Vec::new();
     if !sums.credits.is_zero() {
         out.push(Reason::Credits {
-            effect: conv.amount(sums.credits),
+            effect: conv.amount(sums.credits)?,
         });
     }
-    let estimated: Decimal = planned.iter().map(|p| p.cost).sum();
+    if !sums.after_release.is_zero() {
+        out.push(Reason::AfterRelease {
+            effect: conv.amount(sums.after_release)?,
+        });
+    }
+    let estimated = checked::sum(planned.iter().map(|p| p.cost))?;
+    let in_rental = sub(sums.usage, sums.after_release)?;
     if estimated.is_zero() {
-        if !sums.usage.is_zero() {
+        if !in_rental.is_zero() {
             out.push(Reason::Unplanned {
-                effect: conv.amount(sums.usage),
+                effect: conv.amount(in_rental)?,
             });
         }
-        return out;
+        return Some(out);
     }
-    let [plan] = planned else { return out };
-    let (Some(quoted), Some(unit)) = (plan.unit_price, sums.unit) else {
-        return out;
-    };
-    if sums.odd_units > 0 || unit != plan.unit || unit == PlannedUnit::Other || sums.quantity.is_zero() {
-        return out;
+    if let Some(basis) = comparable(planned, sums, conv.inputs.gpus_per_node) {
+        quantity_reasons(c, &basis, sums, in_rental, conv, &mut out)?;
     }
+    Some(out)
+}
+
+/// Price drift, more hours or usage, and minimum billing, in the bill's unit.
+fn quantity_reasons(
+    c: Component,
+    basis: &Basis<'_>,
+    sums: &Sums,
+    in_rental: Decimal,
+    conv: &Convert<'_>,
+    out: &mut Vec<Reason>,
+) -> Option<()> {
+    let round = |d: Decimal| conv.inputs.currency.round(d);
+    let Basis {
+        plan,
+        quoted,
+        unit,
+        scale,
+    } = *basis;
+    // Per bill unit (per GPU-hour when the bill counts them).
     let billed_price = if sums.priced_quantity.is_zero() {
-        conv.price(sums.usage / sums.quantity)
+        conv.price(div(in_rental, sums.quantity)?)?
     } else {
-        conv.price(sums.priced_amount / sums.priced_quantity)
+        conv.price(div(sums.priced_amount, sums.priced_quantity)?)?
     };
-    if conv.differs(billed_price, quoted) {
+    let node_price = mul(billed_price, scale)?;
+    let drift = round(div(mul(sub(node_price, quoted)?, sums.quantity)?, scale)?);
+    // A price derived from cost ÷ quantity differs by rounding alone: no effect, no reason.
+    if conv.differs(node_price, quoted)? && !drift.is_zero() {
         out.push(Reason::PriceDrift {
-            quoted,
+            quoted: div(quoted, scale)?.round_dp(6).normalize(),
             billed: billed_price.round_dp(6).normalize(),
             quantity: sums.quantity,
-            effect: round((billed_price - quoted) * sums.quantity),
+            effect: drift,
         });
     }
-    let (estimated_q, billed_q) = (plan.quantity, sums.quantity);
-    let ran = ran.filter(|ran| c == Component::Compute && billed_q > *ran);
+    // In the estimate's unit (node-hours), as the rental's run time is counted.
+    let (estimated_q, billed_q) = (plan.quantity, div(sums.quantity, scale)?);
+    let ran = conv
+        .inputs
+        .ran_node_hours
+        .filter(|ran| c == Component::Compute && billed_q > *ran);
     let reached = ran.unwrap_or(billed_q);
-    let more = round((reached - estimated_q) * quoted);
+    let more = round(mul(sub(reached, estimated_q)?, quoted)?);
     if !more.is_zero() {
+        let (estimated, billed) = (shown(mul(estimated_q, scale)?), shown(mul(reached, scale)?));
         out.push(if unit == PlannedUnit::Hours {
             Reason::MoreHours {
-                estimated: estimated_q.normalize(),
-                billed: reached.normalize(),
+                estimated,
+                billed,
                 effect: more,
             }
         } else {
             Reason::MoreUsage {
-                estimated: estimated_q.round_dp(4).normalize(),
-                billed: reached.round_dp(4).normalize(),
+                estimated,
+                billed,
                 effect: more,
             }
         });
     }
     if let Some(ran) = ran {
         out.push(Reason::MinimumBilling {
-            ran: ran.normalize(),
-            billed: billed_q.normalize(),
-            effect: round((billed_q - ran) * quoted),
+            ran: shown(mul(ran, scale)?),
+            billed: shown(sums.quantity),
+            effect: round(mul(sub(billed_q, ran)?, quoted)?),
         });
     }
-    out
+    Some(())
+}
+
+/// One component's row; `None` when a figure leaves the range of exact decimals.
+fn row(c: Component, inputs: &Inputs<'_>, conv: &Convert<'_>) -> Option<Option<Row>> {
+    let empty = Sums::default();
+    let planned: Vec<&Planned> = inputs.planned.iter().filter(|p| p.component == c).collect();
+    let sums = inputs.billed.0.get(&c).unwrap_or(&empty);
+    if sums.overflow {
+        return None;
+    }
+    if planned.iter().all(|p| p.cost.is_zero()) && sums.usage.is_zero() && sums.credits.is_zero() {
+        return Some(None);
+    }
+    let estimated = checked::sum(planned.iter().map(|p| p.cost))?;
+    let billed = add(conv.amount(sums.usage)?, conv.amount(sums.credits)?)?;
+    let difference = sub(billed, estimated)?;
+    let mut why = reasons(c, &planned, sums, conv)?;
+    let rest = sub(difference, checked::sum(why.iter().map(Reason::effect))?)?;
+    if !rest.is_zero() {
+        why.push(Reason::Other { effect: rest });
+    }
+    let per_gpu = sums
+        .unit
+        .filter(|m| m.per_gpu && !estimated.is_zero())
+        .and(inputs.gpus_per_node);
+    let unit = match planned.as_slice() {
+        [plan] => plan.unit,
+        _ => PlannedUnit::Other,
+    };
+    Some(Some(Row {
+        component: c,
+        estimated,
+        billed,
+        difference,
+        reasons: why,
+        unit,
+        per_gpu,
+    }))
 }
 
 /// Reconciles the estimate with what was billed (rules in the module docs).
 ///
 /// # Errors
-/// [`NoRate`] when the bill's currency differs from the estimate's and no rate was given.
-pub fn reconcile(inputs: &Inputs<'_>) -> Result<Reconciliation, NoRate> {
+/// [`ReconcileError::NoRate`] when the bill's currency differs from the estimate's and no rate
+/// was given; [`ReconcileError::TooLarge`] when a sum or product leaves the range of exact
+/// decimals.
+pub fn reconcile(inputs: &Inputs<'_>) -> Result<Reconciliation, ReconcileError> {
     if inputs.bill_currency != inputs.currency && inputs.rate.is_none() {
-        return Err(NoRate {
+        return Err(ReconcileError::NoRate {
             from: inputs.bill_currency,
             to: inputs.currency,
         });
     }
     let conv = Convert { inputs };
-    let empty = Sums::default();
     let mut rows = Vec::new();
     for c in Component::ALL {
-        let planned: Vec<&Planned> = inputs.planned.iter().filter(|p| p.component == c).collect();
-        let sums = inputs.billed.0.get(&c).unwrap_or(&empty);
-        if planned.iter().all(|p| p.cost.is_zero()) && sums.usage.is_zero() && sums.credits.is_zero() {
-            continue;
+        if let Some(r) = row(c, inputs, &conv).ok_or(ReconcileError::TooLarge)? {
+            rows.push(r);
         }
-        let estimated: Decimal = planned.iter().map(|p| p.cost).sum();
-        let billed = conv.amount(sums.usage) + conv.amount(sums.credits);
-        let difference = billed - estimated;
-        let mut why = reasons(c, &planned, sums, &conv, inputs.ran_node_hours);
-        let rest = difference - why.iter().map(Reason::effect).sum::<Decimal>();
-        if !rest.is_zero() {
-            why.push(Reason::Other { effect: rest });
-        }
-        rows.push(Row {
-            component: c,
-            estimated,
-            billed,
-            difference,
-            reasons: why,
-        });
     }
-    let estimated: Decimal = rows.iter().map(|r| r.estimated).sum();
-    let billed: Decimal = rows.iter().map(|r| r.billed).sum();
-    let difference = billed - estimated;
-    let variance_pct = (!estimated.is_zero()).then(|| (difference * Decimal::ONE_HUNDRED / estimated).round_dp(1));
-    let flagged = flagged(estimated, billed, inputs.threshold_pct);
-    Ok(Reconciliation {
+    totals(inputs, rows).ok_or(ReconcileError::TooLarge)
+}
+
+/// The reconciliation of `rows`: totals, variance and flag.
+fn totals(inputs: &Inputs<'_>, rows: Vec<Row>) -> Option<Reconciliation> {
+    let estimated = checked::sum(rows.iter().map(|r| r.estimated))?;
+    let billed = checked::sum(rows.iter().map(|r| r.billed))?;
+    let after_release = checked::sum(rows.iter().flat_map(|r| &r.reasons).filter_map(|r| match r {
+        Reason::AfterRelease { effect } => Some(*effect),
+        _ => None,
+    }))?;
+    let difference = sub(billed, estimated)?;
+    let variance_pct = if estimated.is_zero() {
+        None
+    } else {
+        Some(div(mul(difference, Decimal::ONE_HUNDRED)?, estimated)?.round_dp(1))
+    };
+    let over = flagged(estimated, billed, inputs.threshold_pct);
+    Some(Reconciliation {
         currency: inputs.currency,
         rows,
         estimated,
@@ -399,7 +592,8 @@ pub fn reconcile(inputs: &Inputs<'_>) -> Result<Reconciliation, NoRate> {
         difference,
         variance_pct,
         threshold_pct: inputs.threshold_pct,
-        flagged,
+        after_release,
+        flagged: over || after_release > Decimal::ZERO,
     })
 }
 
@@ -409,10 +603,13 @@ pub fn reconcile(inputs: &Inputs<'_>) -> Result<Reconciliation, NoRate> {
 #[must_use]
 pub fn flagged(estimated: Decimal, billed: Decimal, threshold_pct: Decimal) -> bool {
     if estimated.is_zero() {
-        !billed.is_zero()
-    } else {
-        (billed - estimated).abs() * Decimal::ONE_HUNDRED > threshold_pct * estimated.abs()
+        return !billed.is_zero();
     }
+    // |D| ÷ |E| × 100, checked: a difference too large to compute is above any threshold.
+    sub(billed, estimated)
+        .and_then(|d| div(d.abs(), estimated.abs()))
+        .and_then(|r| mul(r, Decimal::ONE_HUNDRED))
+        .is_none_or(|pct| pct > threshold_pct)
 }
 
 #[cfg(test)]

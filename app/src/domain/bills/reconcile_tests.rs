@@ -1,7 +1,7 @@
 //! Each variance reason with figures computed by hand (in the comments).
 
 use super::*;
-use crate::domain::bills::{BillLine, ChargeKind, Component};
+use crate::domain::bills::{BillLine, ChargeKind, Component, matching::Placement};
 use rust_decimal_macros::dec;
 
 fn charge(component: Component, quantity: Decimal, unit: &str, price: Option<Decimal>, cost: Decimal) -> BillLine {
@@ -34,8 +34,19 @@ fn compute_plan() -> Planned {
 }
 
 fn run(planned: &[Planned], lines: &[BillLine], ran: Option<Decimal>, threshold: Decimal) -> Reconciliation {
+    let placed: Vec<(BillLine, Placement)> = lines.iter().map(|l| (l.clone(), Placement::Rental)).collect();
+    run_placed(planned, &placed, ran, None, threshold)
+}
+
+fn run_placed(
+    planned: &[Planned],
+    lines: &[(BillLine, Placement)],
+    ran: Option<Decimal>,
+    gpus_per_node: Option<u32>,
+    threshold: Decimal,
+) -> Reconciliation {
     let mut billed = Billed::default();
-    lines.iter().for_each(|l| billed.add(l));
+    lines.iter().for_each(|(l, p)| billed.add(l, *p));
     reconcile(&Inputs {
         currency: Currency::USD,
         planned,
@@ -43,6 +54,7 @@ fn run(planned: &[Planned], lines: &[BillLine], ran: Option<Decimal>, threshold:
         bill_currency: Currency::USD,
         rate: None,
         ran_node_hours: ran,
+        gpus_per_node,
         threshold_pct: threshold,
     })
     .expect("same currency")
@@ -208,7 +220,7 @@ fn a_bill_in_another_currency_converts_with_the_rate_or_is_refused() {
         dec!(4158.72),
     )];
     let mut billed = Billed::default();
-    lines.iter().for_each(|l| billed.add(l));
+    lines.iter().for_each(|l| billed.add(l, Placement::Rental));
     let rate = ExchangeRate {
         from: Currency::USD,
         to: Currency::CNY,
@@ -222,6 +234,7 @@ fn a_bill_in_another_currency_converts_with_the_rate_or_is_refused() {
         bill_currency: Currency::USD,
         rate: Some(&rate),
         ran_node_hours: None,
+        gpus_per_node: None,
         threshold_pct: dec!(10),
     };
     let r = reconcile(&inputs).expect("a rate");
@@ -230,7 +243,7 @@ fn a_bill_in_another_currency_converts_with_the_rate_or_is_refused() {
     inputs.rate = None;
     assert_eq!(
         reconcile(&inputs),
-        Err(NoRate {
+        Err(ReconcileError::NoRate {
             from: Currency::USD,
             to: Currency::CNY
         })
@@ -249,4 +262,214 @@ fn nothing_estimated_and_something_billed_flags() {
     let r = run(&[], &lines, None, dec!(10));
     assert_eq!((r.variance_pct, r.flagged), (None, true));
     assert_eq!(r.rows[0].reasons, vec![Reason::Unplanned { effect: dec!(9.00) }]);
+}
+
+fn disk_plan() -> Planned {
+    // 2,000 GB for 48 h: 2000 × 48 ÷ 730 = 131.5068… GB-months at 0.10 = 13.15.
+    Planned {
+        component: Component::Disk,
+        unit: PlannedUnit::GbMonth,
+        quantity: dec!(131.5068),
+        unit_price: Some(dec!(0.10)),
+        cost: dec!(13.15),
+    }
+}
+
+#[test]
+fn a_disk_left_behind_after_release_is_inside_the_variance_and_flags() {
+    // Compute as estimated, the disk as estimated, then 3 more days of the same disk after the
+    // release: 2000 GB × 72 h ÷ 730 × 0.10 = 19.73. D = 19.73 = 0.5 % of 4171.87, under the
+    // 10 % threshold, and still flagged: a charge after release is what the seeds warn of.
+    let disk = |cost, quantity| charge(Component::Disk, quantity, "GB-Mo", Some(dec!(0.10)), cost);
+    let lines = [
+        (
+            charge(Component::Compute, dec!(48), "Hours", Some(dec!(86.64)), dec!(4158.72)),
+            Placement::Rental,
+        ),
+        (disk(dec!(13.15), dec!(131.5068)), Placement::Rental),
+        (disk(dec!(19.73), dec!(197.2603)), Placement::AfterRelease),
+    ];
+    let r = run_placed(&[compute_plan(), disk_plan()], &lines, None, None, dec!(10));
+    let row = &r.rows[1];
+    assert_eq!((row.estimated, row.billed), (dec!(13.15), dec!(32.88)));
+    assert_eq!(
+        row.reasons,
+        vec![Reason::AfterRelease { effect: dec!(19.73) }],
+        "the in-rental quantity matches the estimate, so nothing else"
+    );
+    assert_eq!(
+        (r.after_release, r.difference, r.variance_pct),
+        (dec!(19.73), dec!(19.73), Some(dec!(0.5)))
+    );
+    assert!(r.flagged);
+    let in_rental_only = run_placed(&[compute_plan(), disk_plan()], &lines[..2], None, None, dec!(10));
+    assert!(!in_rental_only.flagged && in_rental_only.after_release.is_zero());
+}
+
+#[test]
+fn after_release_charges_of_an_unplanned_component_are_not_also_unplanned() {
+    // A snapshot kept after release, 5.00, nothing estimated: one reason, not two.
+    let snap = charge(Component::Snapshots, dec!(50), "GB-Mo", Some(dec!(0.10)), dec!(5.00));
+    let r = run_placed(
+        &[compute_plan()],
+        &[(snap, Placement::AfterRelease)],
+        None,
+        None,
+        dec!(10),
+    );
+    let row = r
+        .rows
+        .iter()
+        .find(|r| r.component == Component::Snapshots)
+        .expect("a row");
+    assert_eq!(row.reasons, vec![Reason::AfterRelease { effect: dec!(5.00) }]);
+}
+
+#[test]
+fn a_bill_in_gpu_hours_that_equals_its_node_hour_estimate_has_no_reason() {
+    // 48 node-hours of an 8-GPU node at 86.64 = 4158.72, billed as 384 GPU-hours at 10.83
+    // (86.64 ÷ 8) = 4158.72. Read as hours, it was "price drift (10.83 − 86.64) × 384" and
+    // "more hours (384 − 48) × 86.64", cancelling to 0: two large, false reasons.
+    let gpu_hours = charge(
+        Component::Compute,
+        dec!(384),
+        "GPU-Hours",
+        Some(dec!(10.83)),
+        dec!(4158.72),
+    );
+    let r = run_placed(
+        &[compute_plan()],
+        &[(gpu_hours, Placement::Rental)],
+        Some(dec!(48)),
+        Some(8),
+        dec!(10),
+    );
+    let row = &r.rows[0];
+    assert_eq!(
+        (row.difference, row.reasons.clone(), row.per_gpu),
+        (dec!(0), vec![], Some(8))
+    );
+    assert!(!r.flagged);
+}
+
+#[test]
+fn gpu_hours_reasons_are_stated_in_gpu_hours() {
+    // Billed 400 GPU-hours at 11.25 = 4500.00; the rental ran 49 node-hours = 392 GPU-hours.
+    // Per GPU-hour: quoted 86.64 ÷ 8 = 10.83; drift (11.25 − 10.83) × 400 = 168.00; more hours
+    // (392 − 384) × 10.83 = 86.64; minimum billing (400 − 392) × 10.83 = 86.64 — the worked
+    // example's figures, in the bill's unit.
+    let gpu_hours = charge(
+        Component::Compute,
+        dec!(400),
+        "GPU-Hours",
+        Some(dec!(11.25)),
+        dec!(4500.00),
+    );
+    let r = run_placed(
+        &[compute_plan()],
+        &[(gpu_hours, Placement::Rental)],
+        Some(dec!(49)),
+        Some(8),
+        dec!(10),
+    );
+    assert_eq!(
+        r.rows[0].reasons,
+        vec![
+            Reason::PriceDrift {
+                quoted: dec!(10.83),
+                billed: dec!(11.25),
+                quantity: dec!(400),
+                effect: dec!(168.00)
+            },
+            Reason::MoreHours {
+                estimated: dec!(384),
+                billed: dec!(392),
+                effect: dec!(86.64)
+            },
+            Reason::MinimumBilling {
+                ran: dec!(392),
+                billed: dec!(400),
+                effect: dec!(86.64)
+            },
+        ]
+    );
+}
+
+#[test]
+fn gpu_hours_without_the_gpus_per_node_are_not_compared() {
+    let gpu_hours = charge(Component::Compute, dec!(384), "卡时", Some(dec!(10.83)), dec!(4158.72));
+    let r = run_placed(
+        &[compute_plan()],
+        &[(gpu_hours, Placement::Rental)],
+        None,
+        None,
+        dec!(10),
+    );
+    assert_eq!((r.rows[0].reasons.clone(), r.rows[0].per_gpu), (vec![], None));
+}
+
+#[test]
+fn gb_hours_count_as_gb_months_and_terabytes_as_gigabytes() {
+    // 96,000 GB-hours ÷ 730 = 131.5068… GB-months: the disk estimate, priced 0.10 per GB-month
+    // as 0.000137 per GB-hour, billed 13.15: no more usage.
+    let gb_hours = charge(Component::Disk, dec!(96000), "GB-Hours", None, dec!(13.15));
+    let r = run_placed(&[disk_plan()], &[(gb_hours, Placement::Rental)], None, None, dec!(10));
+    assert_eq!(r.rows[0].reasons, vec![], "{:?}", r.rows[0].reasons);
+    // 1.2 TB of egress at 0.09 per GB = 108.00 against 1,000 GB estimated = 90.00:
+    // more usage (1200 − 1000) × 0.09 = 18.00.
+    let traffic = Planned {
+        component: Component::Traffic,
+        unit: PlannedUnit::Gb,
+        quantity: dec!(1000),
+        unit_price: Some(dec!(0.09)),
+        cost: dec!(90.00),
+    };
+    let tb = charge(Component::Traffic, dec!(1.2), "TB", None, dec!(108.00));
+    let r = run_placed(&[traffic], &[(tb, Placement::Rental)], None, None, dec!(10));
+    assert_eq!(
+        r.rows[0].reasons,
+        vec![Reason::MoreUsage {
+            estimated: dec!(1000),
+            billed: dec!(1200),
+            effect: dec!(18.00)
+        }]
+    );
+}
+
+/// The largest figures a bill may hold (a trillion each, `reader::MAX_AMOUNT`) on many lines:
+/// sums and products leave `Decimal`'s range, and the answer is an error, never a panic.
+#[test]
+fn figures_beyond_any_real_bill_are_refused_not_a_panic() {
+    let max = crate::domain::bills::MAX_AMOUNT;
+    let line = charge(Component::Compute, max, "Hours", Some(max), max);
+    let mut billed = Billed::default();
+    for _ in 0..200_000 {
+        billed.add(&line, Placement::Rental);
+    }
+    let inputs = Inputs {
+        currency: Currency::USD,
+        planned: &[compute_plan()],
+        billed: &billed,
+        bill_currency: Currency::USD,
+        rate: None,
+        ran_node_hours: Some(dec!(48)),
+        gpus_per_node: None,
+        threshold_pct: dec!(10),
+    };
+    assert_eq!(reconcile(&inputs), Err(ReconcileError::TooLarge));
+    // Decimal's largest value as a cost once panicked in the sums; a rate that makes the
+    // conversion overflow is refused the same way.
+    let mut huge = Billed::default();
+    let top = charge(Component::Compute, dec!(1), "Hours", None, Decimal::MAX);
+    huge.add(&top, Placement::Rental);
+    huge.add(&top, Placement::Rental);
+    assert_eq!(
+        reconcile(&Inputs {
+            billed: &huge,
+            ..inputs
+        }),
+        Err(ReconcileError::TooLarge)
+    );
+    assert!(flagged(dec!(1), Decimal::MAX, dec!(10)));
+    assert!(flagged(Decimal::MIN, Decimal::MAX, dec!(10)));
 }

@@ -28,7 +28,8 @@ fn offset(zone: &str) -> Option<i64> {
     if rest.len() != 4 {
         return None;
     }
-    let (h, m) = (digits(&rest[..2])?, digits(&rest[2..])?);
+    // `get`, not slicing: the four bytes may not be four characters (`+1é1`).
+    let (h, m) = (digits(rest.get(..2)?)?, digits(rest.get(2..)?)?);
     (h <= 14 && m < 60).then_some(sign * (h * 3600 + m * 60))
 }
 
@@ -108,6 +109,9 @@ mod tests {
             "2026-12-01T25:00",
             "2026-12-01T08:00:00+8",
             "2026/12/01",
+            // Four bytes, three characters: once a panic, slicing inside the `é`.
+            "2026-12-01T08:00:00+1é1",
+            "2026-12-01T08:00:00-é12",
         ] {
             assert_eq!(parse(bad), None, "{bad}");
         }

@@ -35,6 +35,16 @@ pub enum AnswerCode {
         /// The form factor.
         form_factor: FormFactor,
     },
+    /// The backing run's GPU is mounted otherwise than quoted (the catalogue's mount of its
+    /// name).
+    FormFactorNotSeen {
+        /// The form factor quoted.
+        form_factor: FormFactor,
+        /// The mount of the GPU seen: `PCIe`, `SXM`, `NVL`.
+        observed: String,
+        /// The GPU's name as the run saw it.
+        gpu: String,
+    },
     /// Quoted exclusivity, fine for this workload.
     Exclusivity { exclusivity: Exclusivity },
     /// A sliced GPU for training (checklist item `gpu.exclusivity`: training wants exclusive GPUs).

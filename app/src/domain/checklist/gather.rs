@@ -323,7 +323,12 @@ pub fn gather(src: &FactSources<'_>) -> PrefillFacts {
         }),
         run_minutes: run.and_then(RunObservation::steady_minutes),
         throttling_observed: run.and_then(RunObservation::throttling),
-        stopped_bills_compute: sheet.map(|s| s.stopped_bills_compute),
+        stopped_bills_compute: sheet
+            .filter(|s| {
+                !s.not_stated
+                    .contains(&crate::domain::tco::UnstatedPrice::StoppedCompute)
+            })
+            .map(|s| s.stopped_bills_compute),
         stopped_bills_disk: sheet.map(|s| s.disk_price_gb_month > Decimal::ZERO),
         min_duration_hours: sheet.and_then(|s| s.minimum_billable_hours.ceil().to_u32()),
         fees_stated: src.quote.map(fees_stated),

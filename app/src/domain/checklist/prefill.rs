@@ -39,10 +39,7 @@ type Rule = Result<Suggestion, Vec<F>>;
 fn rule(source: P, f: &PrefillFacts) -> Rule {
     match source {
         P::GpuModel => gpu_model(f),
-        P::FormFactor => {
-            let form_factor = one(f.form_factor, F::FormFactor)?;
-            ok(S::Confirmed, C::FormFactor { form_factor }, &[F::FormFactor])
-        }
+        P::FormFactor => form_factor(f),
         P::Exclusivity => exclusivity(f),
         P::VramHeadroom => headroom(f),
         P::Interconnect => interconnect(f),
@@ -126,6 +123,32 @@ fn gpu_model(f: &PrefillFacts) -> Rule {
         vram_mib,
     };
     ok(S::Confirmed, code, &[F::GpuModel, F::QuotedVramMib])
+}
+
+/// The quoted form factor, checked against the GPU the backing run saw where the catalogue
+/// knows its mount (an `A100-PCIE-40GB` on a quote of SXM modules is another node).
+fn form_factor(f: &PrefillFacts) -> Rule {
+    let form_factor = one(f.form_factor, F::FormFactor)?;
+    let seen = f
+        .observed_gpu_name
+        .as_deref()
+        .and_then(|name| Some((name, crate::domain::gpus::lookup(name)?)));
+    match (form_factor.mount(), seen) {
+        (Some(quoted), Some((gpu, spec))) => {
+            let used = [F::FormFactor, F::ObservedGpuName];
+            if quoted.fits(spec.form) {
+                ok(S::Confirmed, C::FormFactor { form_factor }, &used)
+            } else {
+                let code = C::FormFactorNotSeen {
+                    form_factor,
+                    observed: spec.form.label().to_owned(),
+                    gpu: gpu.to_owned(),
+                };
+                ok(S::Problem, code, &used)
+            }
+        }
+        _ => ok(S::Confirmed, C::FormFactor { form_factor }, &[F::FormFactor]),
+    }
 }
 
 fn exclusivity(f: &PrefillFacts) -> Rule {

@@ -165,10 +165,13 @@ pub enum Unstated {
     EgressPrice,
     /// What does inbound traffic cost per GB?
     IngressPrice,
+    /// Does a stopped (not released) node still bill compute?
+    StoppedCompute,
 }
 
 /// The questions for the vendor about the usage prices `sheet` does not state (a blank disk,
-/// snapshot or traffic price is unknown, never free), in sheet order.
+/// snapshot or traffic price is unknown, never free; a blank "stopped node bills compute" is
+/// neither yes nor no), in sheet order.
 #[must_use]
 pub fn price_questions(sheet: &PriceSheet) -> Vec<Unstated> {
     sheet
@@ -179,6 +182,7 @@ pub fn price_questions(sheet: &PriceSheet) -> Vec<Unstated> {
             UnstatedPrice::Snapshot => Unstated::SnapshotPrice,
             UnstatedPrice::Egress => Unstated::EgressPrice,
             UnstatedPrice::Ingress => Unstated::IngressPrice,
+            UnstatedPrice::StoppedCompute => Unstated::StoppedCompute,
         })
         .collect()
 }

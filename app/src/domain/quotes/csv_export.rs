@@ -102,6 +102,7 @@ fn cell(d: &QuoteDraft, column: &str) -> String {
             .map(|_| name(BASES, &p.monthly_price_basis()))
             .unwrap_or_default(),
         "price.commitment_months" => p.commitment_months.map(|m| m.to_string()).unwrap_or_default(),
+        "price.stopped_bills_compute" if p.not_stated.contains(&UnstatedPrice::StoppedCompute) => String::new(),
         "price.stopped_bills_compute" => p.stopped_bills_compute.to_string(),
         // A price the vendor did not state stays an empty cell (not 0).
         "price.disk_price_gb_month" => usage(p, UnstatedPrice::Disk, p.disk_price_gb_month),

@@ -54,7 +54,7 @@
 //! | `price.minimum_billable_hours` | | hours (empty = 0) |
 //! | `price.monthly_price`, `price.commitment_months` | | both or neither; term 1–120 months |
 //! | `price.monthly_basis` | | `per_node`, `per_gpu`; empty = the monthly price is on `price.basis` (1,200 on `per_gpu` = 1,200 per GPU-month). Export writes it with every monthly price, so a quote stored before the column existed (monthly price per node) keeps its meaning |
-//! | `price.stopped_bills_compute` | yes | boolean (required: the cost model needs a definite answer) |
+//! | `price.stopped_bills_compute` | | boolean (empty = not stated: stopped hours are costed as not billing compute and flagged, the total is a lower bound, and it becomes a question for the vendor) |
 //! | `price.disk_price_gb_month`, `price.snapshot_price_gb_month` | | per GB-month (empty = not stated: costed at 0 and flagged, the total is a lower bound) |
 //! | `price.egress_price_gb`, `price.ingress_price_gb` | | per GB (empty = not stated, as above) |
 //! | `price.free_egress_gb` | | GB (empty = 0) |

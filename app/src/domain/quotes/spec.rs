@@ -18,6 +18,20 @@ pub enum FormFactor {
     Other,
 }
 
+impl FormFactor {
+    /// The catalogue's mount of this form factor; "other" (OAM, a custom chassis …) names none
+    /// and is not compared.
+    #[must_use]
+    pub const fn mount(self) -> Option<crate::domain::gpus::GpuMount> {
+        use crate::domain::gpus::GpuMount;
+        match self {
+            FormFactor::Pcie => Some(GpuMount::Pcie),
+            FormFactor::Sxm => Some(GpuMount::Sxm),
+            FormFactor::Other => None,
+        }
+    }
+}
+
 /// Whether the GPU is the buyer's alone or cut into slices (checklist item `gpu.exclusivity`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)]

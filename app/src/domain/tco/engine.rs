@@ -307,8 +307,9 @@ fn cost_per_unit(total: Decimal, work: Decimal, unit: &str, currency: Currency) 
 }
 
 /// The prices the vendor did not state that this rental needs, each as a warning: disks of
-/// some size, snapshots kept, egress beyond the free allowance, any ingress. The cost is then
-/// priced at 0 and the total is a lower bound.
+/// some size, snapshots kept, egress beyond the free allowance, any ingress, stopped hours when
+/// the sheet does not say whether a stopped node bills compute. The cost is then priced at 0
+/// and the total is a lower bound.
 fn unstated_prices(sheet: &PriceSheet, shape: &NodeShape, a: &Assumptions, warnings: &mut Vec<TcoWarning>) {
     for &price in &sheet.not_stated {
         let used = match price {
@@ -316,6 +317,7 @@ fn unstated_prices(sheet: &PriceSheet, shape: &NodeShape, a: &Assumptions, warni
             UnstatedPrice::Snapshot => a.snapshot_gb > Decimal::ZERO && a.snapshot_months > Decimal::ZERO,
             UnstatedPrice::Egress => a.egress_gb > sheet.free_egress_gb,
             UnstatedPrice::Ingress => a.ingress_gb > Decimal::ZERO,
+            UnstatedPrice::StoppedCompute => a.stopped_h > Decimal::ZERO,
         };
         let warning = TcoWarning::PriceNotStated { price };
         if used && !warnings.contains(&warning) {

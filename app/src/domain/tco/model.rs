@@ -31,6 +31,9 @@ pub enum UnstatedPrice {
     Egress,
     /// `ingress_price_gb`.
     Ingress,
+    /// `stopped_bills_compute` (false stands in: stopped hours are costed as not billing
+    /// compute, a lower bound).
+    StoppedCompute,
 }
 
 /// The step running time is billed in; busy time is rounded *up* to it.
@@ -95,7 +98,8 @@ pub struct PriceSheet {
     /// The minimum commitment term in months, if a monthly price is offered.
     #[serde(default)]
     pub commitment_months: Option<u32>,
-    /// Whether a stopped (not released) instance still bills compute.
+    /// Whether a stopped (not released) instance still bills compute (false as a placeholder
+    /// when `not_stated` lists [`UnstatedPrice::StoppedCompute`]).
     pub stopped_bills_compute: bool,
     /// Disk price per GB and month.
     #[serde(with = "rust_decimal::serde::str")]

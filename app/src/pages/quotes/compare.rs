@@ -149,6 +149,7 @@ mod server {
             Unstated::SnapshotPrice => Msg::ReqQuestionSnapshotPrice,
             Unstated::EgressPrice => Msg::ReqQuestionEgressPrice,
             Unstated::IngressPrice => Msg::ReqQuestionIngressPrice,
+            Unstated::StoppedCompute => Msg::ReqQuestionStoppedCompute,
         });
         locale.fmt(Msg::ReqAskVendor, &[("question", q)])
     }

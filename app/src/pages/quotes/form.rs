@@ -200,7 +200,7 @@ pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
             ("price.monthly_price", Input::Number, false),
             ("price.monthly_basis", Input::Choice(MONTHLY_BASIS), false),
             ("price.commitment_months", Input::Number, false),
-            ("price.stopped_bills_compute", Input::YesNo, true),
+            ("price.stopped_bills_compute", Input::YesNo, false),
             ("price.disk_price_gb_month", Input::Number, false),
             ("price.snapshot_price_gb_month", Input::Number, false),
             ("price.egress_price_gb", Input::Number, false),

@@ -39,14 +39,16 @@ pub struct RunView {
 pub async fn get_run(id: i64) -> Result<RunView, AppError> {
     use crate::{auth, domain::roles::Capability, store};
     let (_, team) = auth::require_team(Capability::ReadTeamData)?;
-    let (summary, canonical, note, files) = store::runs::get(&auth::db()?, team.team_id, id)
+    // Everything from the context before the first `.await`: it is not sure to be there after.
+    let db = auth::db()?;
+    let (summary, canonical, note, files) = store::runs::get(&db, team.team_id, id)
         .await?
         .ok_or(AppError::NotFound)?;
     let run = serde_json::from_str(&canonical).map_err(|e| {
         tracing::error!(error = %e, run = id, "stored run does not decode");
         AppError::Internal
     })?;
-    let node_facts = super::node_facts::load(team.team_id, id).await?;
+    let node_facts = super::node_facts::load(&db, team.team_id, id).await?;
     Ok(RunView {
         summary,
         run,

@@ -9,9 +9,15 @@ use crate::{
 use leptos::prelude::*;
 
 /// The stored facts of the team's run (server only; `None` for a run not from the probe).
+/// Takes the pool rather than reading it from the Leptos context: a server function's context
+/// is only sure to be there before its first `.await`.
 #[cfg(feature = "ssr")]
-pub(crate) async fn load(team_id: i64, run_id: i64) -> Result<Option<NodeFacts>, crate::error::AppError> {
-    let Some(json) = crate::store::run_node_facts::get(&crate::auth::db()?, team_id, run_id).await? else {
+pub(crate) async fn load(
+    db: &crate::store::Db,
+    team_id: i64,
+    run_id: i64,
+) -> Result<Option<NodeFacts>, crate::error::AppError> {
+    let Some(json) = crate::store::run_node_facts::get(db, team_id, run_id).await? else {
         return Ok(None);
     };
     serde_json::from_str(&json).map(Some).map_err(|e| {

@@ -21,6 +21,8 @@ pub struct OrderEstimate {
     pub currency: Currency,
     /// Nodes rented.
     pub nodes: u32,
+    /// GPUs per node of the chosen quote's node (to compare a bill in GPU-hours).
+    pub gpus_per_node: Option<u32>,
     /// Its components.
     pub planned: Vec<Planned>,
 }
@@ -47,9 +49,9 @@ const fn unit_of(unit: Unit) -> PlannedUnit {
     }
 }
 
-/// The planned components of one estimate.
+/// The planned components of one estimate, of a node with `gpus_per_node` GPUs.
 #[must_use]
-pub fn planned(estimate: &Estimate) -> OrderEstimate {
+pub fn planned(estimate: &Estimate, gpus_per_node: Option<u32>) -> OrderEstimate {
     let planned = estimate
         .components
         .iter()
@@ -64,6 +66,7 @@ pub fn planned(estimate: &Estimate) -> OrderEstimate {
     OrderEstimate {
         currency: estimate.currency,
         nodes: estimate.nodes,
+        gpus_per_node,
         planned,
     }
 }
@@ -76,7 +79,13 @@ pub fn of_content(content: &str) -> Option<OrderEstimate> {
     let quote = content.quote_id?.to_string();
     let frozen = content.frozen?;
     let ranked = frozen.result.quotes.iter().find(|q| q.id == quote)?;
-    Some(planned(&ranked.estimate))
+    let gpus = frozen
+        .scenario
+        .quotes
+        .iter()
+        .find(|q| q.id == quote)
+        .map(|q| q.node_shape.gpus_per_node);
+    Some(planned(&ranked.estimate, gpus))
 }
 
 /// Node-hours the rental ran: from its start to its stop (else its release), × nodes; `None`

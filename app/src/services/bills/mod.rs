@@ -25,10 +25,9 @@ use crate::{
     domain::{
         bills::{
             BillLine, Layout, LineError,
-            matching::RentalSpan,
-            matching::Unmatched,
+            matching::{RentalSpan, Unmatched, placement},
             open,
-            reconcile::{Billed, Inputs, Reconciliation, reconcile},
+            reconcile::{Billed, Inputs, ReconcileError, Reconciliation, reconcile},
             timestamp,
         },
         tco::{Currency, latest_rate},
@@ -66,6 +65,8 @@ pub enum Refusal {
         /// Its column.
         column: &'static str,
     },
+    /// The bill's figures add up beyond the range of exact decimals (numbers no real bill has).
+    TooLarge,
     /// The same file was imported before.
     DuplicateFile {
         /// The order it was imported onto.
@@ -211,12 +212,15 @@ pub(crate) async fn reconciliation(
         .map(|s| s.record)
         .collect();
     let rate = latest_rate(&rates, bill_currency, basis.estimate.currency);
+    // Placed against the rental as it is now: a release recorded after a bill was imported
+    // turns that bill's later lines into charges after release.
+    let span = span_of(&basis.rental);
     let mut billed = Billed::default();
-    stored.iter().for_each(|s| billed.add(&s.line));
-    extra
+    let matched = stored
         .iter()
-        .filter(|(_, u)| u.is_none())
-        .for_each(|(l, _)| billed.add(l));
+        .map(|s| &s.line)
+        .chain(extra.iter().filter(|(_, u)| u.is_none()).map(|(l, _)| l));
+    matched.for_each(|l| billed.add(l, placement(l, &span)));
     let started = timestamp::parse(&basis.rental.started_at).unwrap_or_default();
     let stopped = basis.rental.stopped_at.as_deref().and_then(timestamp::parse);
     let released = basis.rental.released_at.as_deref().and_then(timestamp::parse);
@@ -227,9 +231,13 @@ pub(crate) async fn reconciliation(
         bill_currency,
         rate,
         ran_node_hours: estimate::ran_node_hours(started, stopped, released, basis.estimate.nodes),
+        gpus_per_node: basis.estimate.gpus_per_node,
         threshold_pct: basis.threshold_pct,
     };
-    Ok(reconcile(&inputs).map_err(|_| no_rate(&bill_code)))
+    Ok(reconcile(&inputs).map_err(|e| match e {
+        ReconcileError::NoRate { .. } => no_rate(&bill_code),
+        ReconcileError::TooLarge => Refusal::TooLarge,
+    }))
 }
 
 /// Reads `content` line by line, matching each to the rental; line errors are collected.

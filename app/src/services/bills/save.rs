@@ -97,6 +97,7 @@ async fn save_checked(
         estimated_total: r.estimated,
         reconciled_total: r.billed,
         variance_pct: r.variance_pct,
+        after_release: r.after_release,
         flagged: r.flagged,
         imported_by: actor,
     };
@@ -118,6 +119,7 @@ async fn save_checked(
         "estimated_total": r.estimated.normalize().to_string(),
         "variance_pct": r.variance_pct.map(|v| v.normalize().to_string()),
         "threshold_pct": r.threshold_pct.normalize().to_string(),
+        "after_release": r.after_release.normalize().to_string(),
         "flagged": r.flagged,
     });
     let at = crate::services::site_audit::now();
@@ -141,8 +143,9 @@ pub async fn set_threshold(db: &Db, team_id: i64, actor: i64, pct: Decimal) -> R
     }
     let mut tx = store::begin_write(db).await?;
     let previous = store::bills::set_threshold(&mut tx, team_id, pct, actor).await?;
-    for (bill_id, estimated, billed) in store::bills::latest_per_order(&mut *tx, team_id).await? {
-        let flagged = crate::domain::bills::reconcile::flagged(estimated, billed, pct);
+    for (bill_id, estimated, billed, after_release) in store::bills::latest_per_order(&mut *tx, team_id).await? {
+        // A charge after release flags the order whatever the threshold.
+        let flagged = crate::domain::bills::reconcile::flagged(estimated, billed, pct) || after_release > Decimal::ZERO;
         store::bills::set_flag(&mut tx, team_id, bill_id, flagged).await?;
     }
     let data = serde_json::json!({

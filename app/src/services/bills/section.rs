@@ -59,11 +59,7 @@ pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>)
             estimated: money(row.estimated),
             billed: money(row.billed),
             difference: texts::signed(row.difference, r.currency),
-            reasons: row
-                .reasons
-                .iter()
-                .map(|why| texts::reason(locale, why, r.currency))
-                .collect(),
+            reasons: texts::reasons(locale, row, r.currency),
         })
         .collect();
     let variance = r
@@ -71,14 +67,19 @@ pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>)
         .map(|v| format!("{}{v} %", if v > Decimal::ZERO { "+" } else { "" }))
         .unwrap_or_default();
     let threshold = r.threshold_pct.normalize().to_string();
-    let verdict = locale.fmt(
-        if r.flagged {
+    let over = crate::domain::bills::reconcile::flagged(r.estimated, r.billed, r.threshold_pct);
+    let mut verdict = locale.fmt(
+        if over {
             Msg::BillsVerdictFlagged
         } else {
             Msg::BillsVerdictOk
         },
         &[("variance", &variance), ("threshold", &threshold)],
     );
+    if r.after_release > Decimal::ZERO {
+        verdict.push(' ');
+        verdict.push_str(&locale.fmt(Msg::BillsVerdictAfterRelease, &[("amount", &money(r.after_release))]));
+    }
     let groups: Vec<BillBars> = r
         .rows
         .iter()
@@ -340,4 +341,53 @@ pub async fn add_to_export(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::bills::{
+        Component,
+        reconcile::{PlannedUnit, Reason, Row},
+    };
+    use rust_decimal_macros::dec;
+
+    /// A charge after release under the threshold: the verdict says the variance is within it,
+    /// and still that the order is flagged for what was charged after release, in both languages.
+    #[test]
+    fn the_verdict_names_a_charge_after_release_in_both_languages() {
+        let r = Reconciliation {
+            currency: Currency::CNY,
+            rows: vec![Row {
+                component: Component::Disk,
+                estimated: dec!(13.15),
+                billed: dec!(13.95),
+                difference: dec!(0.80),
+                reasons: vec![Reason::AfterRelease { effect: dec!(0.80) }],
+                unit: PlannedUnit::GbMonth,
+                per_gpu: None,
+            }],
+            estimated: dec!(13.15),
+            billed: dec!(13.95),
+            difference: dec!(0.80),
+            variance_pct: Some(dec!(6.1)),
+            threshold_pct: dec!(10),
+            after_release: dec!(0.80),
+            flagged: true,
+        };
+        let en = recon_view(Locale::En, &r, None);
+        assert!(en.flagged);
+        assert!(
+            en.verdict.contains("within the team's threshold") && en.verdict.contains("¥0.80 was charged"),
+            "{}",
+            en.verdict
+        );
+        let zh = recon_view(Locale::ZhCn, &r, None);
+        assert!(zh.verdict.contains("租用释放后仍对其资源计费 ¥0.80"), "{}", zh.verdict);
+        assert!(
+            zh.rows[0].reasons[0].starts_with("释放后计费"),
+            "{:?}",
+            zh.rows[0].reasons
+        );
+    }
 }

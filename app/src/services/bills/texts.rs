@@ -3,7 +3,11 @@
 use super::Refusal;
 use crate::{
     domain::{
-        bills::{ChargeKind, Component, FileError, Layout, LineErrorCode, matching::Unmatched, reconcile::Reason},
+        bills::{
+            ChargeKind, Component, FileError, Layout, LineErrorCode,
+            matching::Unmatched,
+            reconcile::{PlannedUnit, Reason, Row},
+        },
         money::{format_money, group},
         tco::Currency,
     },
@@ -69,13 +73,39 @@ fn number(d: Decimal) -> String {
     group(d.round_dp(4).normalize(), d.round_dp(4).normalize().scale())
 }
 
-/// One reason, with its effect.
+/// The unit a row's reasons count in: "h", "GPU-h", "GB-month", "GB".
 #[must_use]
-pub fn reason(locale: Locale, r: &Reason, currency: Currency) -> String {
+pub fn unit(locale: Locale, row: &Row) -> &'static str {
+    locale.t(match (row.unit, row.per_gpu) {
+        (PlannedUnit::Hours, Some(_)) => Msg::BillsUnitGpuHours,
+        (PlannedUnit::Hours, None) => Msg::BillsUnitHours,
+        (PlannedUnit::GbMonth, _) => Msg::BillsUnitGbMonth,
+        (PlannedUnit::Gb, _) => Msg::BillsUnitGb,
+        (PlannedUnit::Other, _) => Msg::BillsUnitOther,
+    })
+}
+
+/// Every reason of a row, with its effect; first, when the bill counts GPU-hours, at how many
+/// GPUs per node they were compared.
+#[must_use]
+pub fn reasons(locale: Locale, row: &Row, currency: Currency) -> Vec<String> {
+    let note = row
+        .per_gpu
+        .map(|gpus| locale.fmt(Msg::BillsPerGpuNote, &[("gpus", &gpus.to_string())]));
+    let unit = unit(locale, row);
+    note.into_iter()
+        .chain(row.reasons.iter().map(|why| reason(locale, why, currency, unit)))
+        .collect()
+}
+
+/// One reason, with its effect; `unit` is what its quantities count ([`unit`]).
+#[must_use]
+pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> String {
     let effect = signed(r.effect(), currency);
     let price = |p: Decimal| crate::domain::money::format_unit_price(p, currency, 4);
     match r {
         Reason::Credits { .. } => locale.fmt(Msg::BillsRCredits, &[("effect", &effect)]),
+        Reason::AfterRelease { .. } => locale.fmt(Msg::BillsRAfterRelease, &[("effect", &effect)]),
         Reason::Unplanned { .. } => locale.fmt(Msg::BillsRUnplanned, &[("effect", &effect)]),
         Reason::PriceDrift {
             quoted,
@@ -88,6 +118,7 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency) -> String {
                 ("billed", &price(*billed)),
                 ("quoted", &price(*quoted)),
                 ("quantity", &number(*quantity)),
+                ("unit", unit),
                 ("effect", &effect),
             ],
         ),
@@ -104,6 +135,7 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency) -> String {
             &[
                 ("billed", &number(*billed)),
                 ("estimated", &number(*estimated)),
+                ("unit", unit),
                 ("effect", &effect),
             ],
         ),
@@ -112,6 +144,7 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency) -> String {
             &[
                 ("billed", &number(*billed)),
                 ("ran", &number(*ran)),
+                ("unit", unit),
                 ("effect", &effect),
             ],
         ),
@@ -120,6 +153,7 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency) -> String {
             &[
                 ("billed", &number(*billed)),
                 ("estimated", &number(*estimated)),
+                ("unit", unit),
                 ("effect", &effect),
             ],
         ),
@@ -133,6 +167,7 @@ pub fn line_error(locale: Locale, code: &LineErrorCode) -> String {
     match code {
         LineErrorCode::Required => locale.t(Msg::BillsERequired).to_string(),
         LineErrorCode::NotANumber { value } => locale.fmt(Msg::BillsENotANumber, &[("value", value)]),
+        LineErrorCode::OutOfRange { value } => locale.fmt(Msg::BillsEOutOfRange, &[("value", value)]),
         LineErrorCode::NotATime { value } => locale.fmt(Msg::BillsENotATime, &[("value", value)]),
         LineErrorCode::EndBeforeStart => locale.t(Msg::BillsEEndBeforeStart).to_string(),
         LineErrorCode::Negative { value } => locale.fmt(Msg::BillsENegative, &[("value", value)]),
@@ -184,6 +219,7 @@ pub fn refusal(locale: Locale, r: &Refusal) -> String {
         Refusal::NoEstimate => locale.t(Msg::BillsFNoEstimate).to_string(),
         Refusal::File(e) => file_error(locale, e),
         Refusal::NoLines => locale.t(Msg::BillsFNoLines).to_string(),
+        Refusal::TooLarge => locale.t(Msg::BillsFTooLarge).to_string(),
         Refusal::NoRate { code, to, line, column } => locale.fmt(
             Msg::BillsFNoRate,
             &[
@@ -232,18 +268,37 @@ mod tests {
             quantity: dec!(50),
             effect: dec!(168.00),
         };
-        let en = reason(Locale::En, &drift, Currency::USD);
+        let en = reason(Locale::En, &drift, Currency::USD, "h");
         assert!(
             en.contains("$90") && en.contains("$86.64") && en.contains("+$168.00"),
             "{en}"
         );
-        assert_ne!(reason(Locale::ZhCn, &drift, Currency::USD), en);
+        assert_ne!(reason(Locale::ZhCn, &drift, Currency::USD, "小时"), en);
         let fewer = Reason::MoreHours {
             estimated: dec!(48),
             billed: dec!(40),
             effect: dec!(-693.12),
         };
-        assert!(reason(Locale::En, &fewer, Currency::USD).contains("-$693.12"));
+        assert!(reason(Locale::En, &fewer, Currency::USD, "h").contains("-$693.12"));
+        let left = Reason::AfterRelease { effect: dec!(19.73) };
+        assert!(reason(Locale::En, &left, Currency::USD, "GB-month").contains("after it was released"));
+        let row = Row {
+            component: Component::Compute,
+            estimated: dec!(4158.72),
+            billed: dec!(4500),
+            difference: dec!(341.28),
+            reasons: vec![Reason::MoreHours {
+                estimated: dec!(384),
+                billed: dec!(392),
+                effect: dec!(86.64),
+            }],
+            unit: PlannedUnit::Hours,
+            per_gpu: Some(8),
+        };
+        let texts = reasons(Locale::En, &row, Currency::USD);
+        assert!(texts[0].contains("8 GPU-hours"), "{texts:?}");
+        assert!(texts[1].contains("392 GPU-h billed, 384 GPU-h estimated"), "{texts:?}");
+        assert!(reasons(Locale::ZhCn, &row, Currency::USD)[1].contains("392 卡时"));
         let refused = Refusal::NoRate {
             code: "EUR".into(),
             to: Currency::CNY,

@@ -135,6 +135,14 @@ pub(super) fn describe(locale: Locale, code: &AnswerCode) -> String {
             &[("model", model), ("vram", &vram_mib.to_string())],
         ),
         C::FormFactor { form_factor } => one(Msg::OrdersCFormFactor, "value", &code_of(form_factor)),
+        C::FormFactorNotSeen {
+            form_factor,
+            observed,
+            gpu,
+        } => locale.fmt(
+            Msg::OrdersCFormFactorNotSeen,
+            &[("value", &code_of(form_factor)), ("observed", observed), ("gpu", gpu)],
+        ),
         C::Exclusivity { exclusivity } => one(Msg::OrdersCExclusivity, "value", &code_of(exclusivity)),
         C::SlicedForTraining { exclusivity } => one(Msg::OrdersCSlicedForTraining, "value", &code_of(exclusivity)),
         C::HeadroomWithinRange { pct: p } => pct(Msg::OrdersCHeadroomWithinRange, p),
@@ -337,6 +345,11 @@ mod tests {
             C::InvalidFact {
                 fact: Fact::VramPeakMib,
             },
+            C::FormFactorNotSeen {
+                form_factor: FormFactor::Sxm,
+                observed: "PCIe".into(),
+                gpu: "NVIDIA A100-PCIE-40GB".into(),
+            },
         ];
         for code in &codes {
             for locale in [Locale::En, Locale::ZhCn] {
@@ -358,6 +371,11 @@ mod tests {
             "{differs}"
         );
         assert_eq!(describe(Locale::ZhCn, &codes[23]), "关机后计算资源仍计费：否；磁盘：是");
+        let form = describe(Locale::En, codes.last().expect("codes"));
+        assert!(
+            form.contains("NVIDIA A100-PCIE-40GB") && form.contains("PCIe"),
+            "{form}"
+        );
     }
 
     #[test]

@@ -211,12 +211,15 @@ fn engine_warning(locale: Locale, w: &TcoWarning) -> String {
         TcoWarning::MinimumBillableApplied { minimum_h } => {
             locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))])
         }
+        TcoWarning::PriceNotStated {
+            price: UnstatedPrice::StoppedCompute,
+        } => locale.t(Msg::TcoWStoppedComputeNotStated).to_string(),
         TcoWarning::PriceNotStated { price } => {
             let what = locale.t(match price {
                 UnstatedPrice::Disk => Msg::TcoPriceDisk,
                 UnstatedPrice::Snapshot => Msg::TcoPriceSnapshot,
                 UnstatedPrice::Egress => Msg::TcoPriceEgress,
-                UnstatedPrice::Ingress => Msg::TcoPriceIngress,
+                UnstatedPrice::Ingress | UnstatedPrice::StoppedCompute => Msg::TcoPriceIngress,
             });
             locale.fmt(Msg::TcoWPriceNotStated, &[("price", what)])
         }

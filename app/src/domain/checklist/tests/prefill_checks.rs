@@ -257,3 +257,46 @@ fn gpu_facts() {
     f.throttling_observed = Some(true);
     assert_eq!(suggestion("perf.throttling", &f), (S::Problem, C::ThrottlingObserved));
 }
+
+/// The quoted form factor against the mount the catalogue gives the run's GPU name (names as
+/// `nvidia-smi --query-gpu=name` prints them: `NVIDIA A100-PCIE-40GB`, `NVIDIA A100-SXM4-80GB`,
+/// `NVIDIA H100 NVL`).
+#[test]
+fn the_form_factor_is_checked_against_the_gpu_the_run_saw() {
+    let mut f = PrefillFacts {
+        form_factor: Some(FormFactor::Sxm),
+        ..Default::default()
+    };
+    let quoted = C::FormFactor {
+        form_factor: FormFactor::Sxm,
+    };
+    assert_eq!(
+        suggestion("gpu.form_factor", &f),
+        (S::Confirmed, quoted.clone()),
+        "no run yet"
+    );
+    f.observed_gpu_name = Some("NVIDIA A100-SXM4-80GB".into());
+    assert_eq!(suggestion("gpu.form_factor", &f), (S::Confirmed, quoted.clone()));
+    f.observed_gpu_name = Some("NVIDIA A100-PCIE-40GB".into());
+    assert_eq!(
+        suggestion("gpu.form_factor", &f),
+        (
+            S::Problem,
+            C::FormFactorNotSeen {
+                form_factor: FormFactor::Sxm,
+                observed: "PCIe".into(),
+                gpu: "NVIDIA A100-PCIE-40GB".into(),
+            }
+        )
+    );
+    f.observed_gpu_name = Some("Acme Tensor 9000".into());
+    assert_eq!(
+        suggestion("gpu.form_factor", &f),
+        (S::Confirmed, quoted),
+        "unknown to the catalogue"
+    );
+    // An NVL card is a PCIe card.
+    f.form_factor = Some(FormFactor::Pcie);
+    f.observed_gpu_name = Some("NVIDIA H100 NVL".into());
+    assert_eq!(suggestion("gpu.form_factor", &f).0, S::Confirmed);
+}

@@ -149,11 +149,6 @@ impl<'a> Cells<'a> {
         self.opt(col, ErrorCode::InvalidBool, parse_bool)
     }
 
-    /// A required yes/no.
-    pub(super) fn bool(&mut self, col: &'static str) -> bool {
-        self.required(col, ErrorCode::InvalidBool, false, parse_bool)
-    }
-
     /// A required date.
     pub(super) fn date(&mut self, col: &'static str, fallback: Date) -> Date {
         self.required(col, ErrorCode::InvalidDate, fallback, |s| Date::parse(s).ok())

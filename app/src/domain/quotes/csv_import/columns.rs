@@ -65,7 +65,7 @@ pub const COLUMNS: &[Column] = &[
     opt("price.monthly_price"),
     opt("price.monthly_basis"),
     opt("price.commitment_months"),
-    req("price.stopped_bills_compute"),
+    opt("price.stopped_bills_compute"),
     opt("price.disk_price_gb_month"),
     opt("price.snapshot_price_gb_month"),
     opt("price.egress_price_gb"),

@@ -124,6 +124,11 @@ fn price(c: &mut Cells<'_>) -> PriceSheet {
     let snapshot_price_gb_month = usage(c, "price.snapshot_price_gb_month", UnstatedPrice::Snapshot);
     let egress_price_gb = usage(c, "price.egress_price_gb", UnstatedPrice::Egress);
     let ingress_price_gb = usage(c, "price.ingress_price_gb", UnstatedPrice::Ingress);
+    // Blank is neither yes nor no: the sheet says it is not stated, false stands in.
+    let stopped_bills_compute = c.opt_bool("price.stopped_bills_compute").unwrap_or_else(|| {
+        not_stated.push(UnstatedPrice::StoppedCompute);
+        false
+    });
     PriceSheet {
         currency,
         basis,
@@ -133,7 +138,7 @@ fn price(c: &mut Cells<'_>) -> PriceSheet {
         monthly_price,
         monthly_basis: monthly_price.map(|_| monthly_basis.unwrap_or(basis)),
         commitment_months: c.opt_u32("price.commitment_months"),
-        stopped_bills_compute: c.bool("price.stopped_bills_compute"),
+        stopped_bills_compute,
         disk_price_gb_month,
         snapshot_price_gb_month,
         egress_price_gb,

@@ -392,7 +392,8 @@ fn the_monthly_basis_is_exported_with_every_monthly_price_and_an_empty_cell_foll
 }
 
 /// A disk, snapshot or traffic price left blank is not stated (0 stands in, flagged), stays
-/// blank when exported, and is a question for the vendor; a price written 0 is stated.
+/// blank when exported, and is a question for the vendor; a price written 0 is stated. So is a
+/// blank "stopped node bills compute" (neither yes nor no).
 #[test]
 fn a_blank_usage_price_is_not_stated_and_stays_blank() {
     use crate::domain::quotes::{Unstated, price_questions};
@@ -403,7 +404,11 @@ fn a_blank_usage_price_is_not_stated_and_stays_blank() {
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let header = reader.headers().expect("header").clone();
     let row = reader.records().next().expect("row").expect("record");
-    let blank = ["price.snapshot_price_gb_month", "price.egress_price_gb"];
+    let blank = [
+        "price.snapshot_price_gb_month",
+        "price.egress_price_gb",
+        "price.stopped_bills_compute",
+    ];
     let edited: csv::StringRecord = row
         .iter()
         .zip(header.iter())
@@ -414,11 +419,12 @@ fn a_blank_usage_price_is_not_stated_and_stays_blank() {
     w.write_record(&edited).expect("row");
     let bytes = w.into_inner().expect("csv");
     let back = read(&bytes).expect("import").rows[0].draft.clone().expect("draft");
-    assert_eq!(back.price.not_stated, [P::Snapshot, P::Egress]);
+    assert_eq!(back.price.not_stated, [P::Snapshot, P::Egress, P::StoppedCompute]);
+    assert!(!back.price.stopped_bills_compute, "false stands in for not stated");
     assert_eq!(back.price.disk_price_gb_month, dec!(0), "0 written is stated");
     assert_eq!(
         price_questions(&back.price),
-        [Unstated::SnapshotPrice, Unstated::EgressPrice]
+        [Unstated::SnapshotPrice, Unstated::EgressPrice, Unstated::StoppedCompute]
     );
     let again = export(std::slice::from_ref(&back));
     let mut reader = csv::Reader::from_reader(again.as_bytes());

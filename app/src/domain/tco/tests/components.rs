@@ -329,3 +329,36 @@ fn a_price_not_stated_is_costed_at_zero_and_flags_the_total_as_a_lower_bound() {
     let json = serde_json::to_value(TcoWarning::PriceNotStated { price: P::Disk }).unwrap();
     assert_eq!(json, serde_json::json!({ "code": "price_not_stated", "price": "disk" }));
 }
+
+#[test]
+fn stopped_hours_on_a_sheet_silent_about_stopped_compute_are_a_lower_bound() {
+    use crate::domain::tco::UnstatedPrice as P;
+    let s = PriceSheet {
+        not_stated: vec![P::StoppedCompute],
+        ..sheet(dec!(10.00))
+    };
+    let unknown = TcoWarning::PriceNotStated {
+        price: P::StoppedCompute,
+    };
+    let never_stopped = estimate(&s, &shape(1), &hours(dec!(10), 1), &assumptions()).unwrap();
+    assert!(
+        !never_stopped.warnings.contains(&unknown),
+        "no stopped hours: the answer does not matter"
+    );
+    // 5 h stopped: costed as not billing (0), flagged; had the vendor said yes, 5 × 10.00.
+    let stopped = Assumptions {
+        stopped_h: dec!(5),
+        ..assumptions()
+    };
+    let e = estimate(&s, &shape(1), &hours(dec!(10), 1), &stopped).unwrap();
+    assert!(e.warnings.contains(&unknown));
+    assert_eq!(cost(&e, &K::StoppedCompute), dec!(0.00));
+    let said_yes = PriceSheet {
+        stopped_bills_compute: true,
+        not_stated: Vec::new(),
+        ..s
+    };
+    let e = estimate(&said_yes, &shape(1), &hours(dec!(10), 1), &stopped).unwrap();
+    assert_eq!(cost(&e, &K::StoppedCompute), dec!(50.00));
+    assert!(!e.warnings.contains(&unknown));
+}
