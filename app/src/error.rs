@@ -111,6 +111,44 @@ impl AppError {
         }
     }
 
+    /// This error as read back from a page's address. A form posted without the app's WASM gets
+    /// its error back in the address it is sent to (`?__path=…&__err=…`, Leptos' round trip),
+    /// and anyone can write such a link to the real page: only what names one of our own messages
+    /// is kept. Message keys decode only to known messages; a field issue keeps its field and
+    /// code when they look like names and its limit when it looks like a number or an interval
+    /// (else it says "not accepted"); a file error keeps a known code with numeric arguments (else
+    /// it says "could not be read"); transport text is dropped.
+    #[must_use]
+    pub fn from_url(self) -> AppError {
+        match self {
+            AppError::Transport(_) => AppError::Transport(String::new()),
+            AppError::Unreadable { code, args }
+                if Msg::from_key(&format!("run_error.{code}")).is_some()
+                    && args
+                        .iter()
+                        .all(|(name, value)| looks_like_name(name) && looks_like_limit(value)) =>
+            {
+                AppError::Unreadable { code, args }
+            }
+            // Said without the parts that were not ours (rather than with a gap in the sentence).
+            AppError::Unreadable { .. } => AppError::Unreadable {
+                code: "unreadable".into(),
+                args: Vec::new(),
+            },
+            AppError::InvalidFields(issues) => AppError::InvalidFields(
+                issues
+                    .into_iter()
+                    .filter(|i| looks_like_name(&i.field) && looks_like_name(&i.code))
+                    .map(|i| match &i.limit {
+                        Some(limit) if !looks_like_limit(limit) => FieldIssue::new(&i.field, "invalid"),
+                        _ => i,
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+
     /// The message in the given language, placeholders filled.
     pub fn localized(&self, locale: crate::i18n::Locale) -> String {
         match self {
@@ -387,9 +425,77 @@ impl From<&crate::domain::runs::ParseError> for AppError {
 /// Result of a server function or service.
 pub type AppResult<T> = Result<T, AppError>;
 
+/// A form field's name or a machine code as the server writes them (`headroom_pct`,
+/// `fields[spec.gpu_model]`, `out_of_range`).
+fn looks_like_name(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-[]".contains(&b))
+}
+
+/// A limit or a file error's argument as the server writes them: a number (`200`, `28.5`) or an
+/// interval (`[15, 25]`, `(0, 1)`).
+fn looks_like_limit(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 32 && s.bytes().all(|b| b.is_ascii_digit() || b".,-[]() ".contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_read_from_an_address_keeps_our_codes_and_drops_any_other_text() {
+        use crate::i18n::Locale;
+        let bait = "Your session expired. Call +1 555 0100 to unlock your account";
+        let crafted = [
+            AppError::Transport(bait.into()),
+            AppError::Unreadable {
+                code: "truncated_json".into(),
+                args: vec![("line".into(), bait.into()), ("column".into(), "7".into())],
+            },
+            AppError::Unreadable {
+                code: bait.into(),
+                args: vec![],
+            },
+            AppError::InvalidFields(vec![
+                FieldIssue {
+                    field: "headroom_pct".into(),
+                    code: "out_of_range".into(),
+                    limit: Some(bait.into()),
+                },
+                FieldIssue::new(bait, "required"),
+                FieldIssue::new("name", bait),
+            ]),
+        ];
+        for error in crafted {
+            let shown = error.clone().from_url();
+            for locale in Locale::ALL {
+                let text = shown.localized(locale);
+                assert!(!text.contains("555"), "{error:?} → {text}");
+            }
+            if let AppError::InvalidFields(issues) = &shown {
+                assert_eq!(issues.len(), 1, "only the issue with our names: {issues:?}");
+                assert_eq!((issues[0].code.as_str(), &issues[0].limit), ("invalid", &None));
+                assert!(!issues[0].text(Locale::En).contains("555"));
+            }
+        }
+        // What the server itself puts in the address comes back whole.
+        let ours = [
+            AppError::BadCredentials,
+            AppError::Throttled(15),
+            AppError::Invalid(Msg::PasswordMismatch),
+            AppError::InvalidFields(vec![FieldIssue {
+                field: "fields[spec.sharing]".into(),
+                code: "out_of_range".into(),
+                limit: Some("(0, 1)".into()),
+            }]),
+            AppError::Unreadable {
+                code: "too_large".into(),
+                args: vec![("mb".into(), "64".into())],
+            },
+        ];
+        for error in ours {
+            assert_eq!(error.clone().from_url(), error);
+        }
+    }
 
     #[test]
     fn round_trips_as_json() {

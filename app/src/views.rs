@@ -83,7 +83,7 @@ impl Caller {
 /// What every page needs to know about the session.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionInfo {
-    /// No administrator exists yet: the first-run page is open.
+    /// The database has no user at all (and set-up never completed): the first-run page is open.
     pub setup_needed: bool,
     /// The signed-in user, if any.
     pub caller: Option<Caller>,

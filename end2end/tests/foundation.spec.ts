@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { PASSWORD, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { PASSWORD, hydrated, open, setupCode, signIn, signOut, watchConsole } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -13,6 +13,7 @@ test("first run: create the admin, a team and an engineer; the engineer signs in
 
   // Client-side validation is backed by the server: a mismatch is reported in place.
   const setup = page.getByTestId("setup-form");
+  await setup.locator('input[name="setup_code"]').fill(setupCode());
   await setup.locator('input[name="email"]').fill("admin@example.com");
   await setup.locator('input[name="display_name"]').fill("Ada Admin");
   await setup.locator('input[name="password"]').fill(PASSWORD);

@@ -1,4 +1,6 @@
 import { CDPSession, expect, Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** A password that satisfies the policy (12–128 characters). */
 export const PASSWORD = "correct horse battery staple";
@@ -52,11 +54,20 @@ export async function signOut(page: Page) {
 /** The administrator every spec can rely on (created on the first-run page if needed). */
 export const ADMIN = { email: "admin@example.com", name: "Ada Admin" };
 
+/**
+ * The one-time setup code the server under test wrote next to its database
+ * (NODELEDGER_DB=end2end/.tmp/e2e.db, playwright.config.ts); gone once set-up is done.
+ */
+export function setupCode(): string {
+  return readFileSync(join(__dirname, "../.tmp/setup-code"), "utf8").trim();
+}
+
 /** Creates the first administrator when the database is still empty. */
 export async function ensureAdmin(page: Page) {
   await open(page, "/");
   if (!page.url().endsWith("/setup")) return;
   const form = page.getByTestId("setup-form");
+  await form.locator('input[name="setup_code"]').fill(setupCode());
   await form.locator('input[name="email"]').fill(ADMIN.email);
   await form.locator('input[name="display_name"]').fill(ADMIN.name);
   await form.locator('input[name="password"]').fill(PASSWORD);

@@ -6,7 +6,7 @@ use crate::{
     router,
 };
 use app::{
-    auth::{AppState, AuthConfig, password},
+    auth::{AppState, AuthConfig, password, setup_code::SetupCode},
     domain::{accounts, roles::TeamRole},
     store::{self, sessions::SqliteSessionStore, users::UserForCreate},
 };
@@ -276,6 +276,8 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
             "serving plain http on a non-loopback address: set NODELEDGER_PUBLIC_URL to an https URL behind a TLS proxy"
         );
     }
+    let setup_code = SetupCode::at_start(&pool, &db.path).await?;
+    announce_setup_code(&setup_code, &cfg);
     let sessions = SqliteSessionStore::new(pool.clone());
     let state = AppState {
         db: pool.clone(),
@@ -286,6 +288,7 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
         },
         // Issue 13 item 8: the cost comparison cache.
         tco_cache: Default::default(),
+        setup_code,
     };
     password::warm_up().await.map_err(|e| CliError::Usage(e.to_string()))?;
     tokio::spawn(housekeeping(pool.clone(), sessions));
@@ -308,6 +311,24 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
     .await?;
     pool.close().await;
     Ok(())
+}
+
+/// Prints the one-time set-up code on standard error (whatever the log level) and in the log,
+/// when the database has no user yet: only who runs the server can then create the first
+/// administrator.
+fn announce_setup_code(code: &SetupCode, cfg: &ServeConfig) {
+    let Some(shown) = code.shown() else {
+        return;
+    };
+    let file = code
+        .file()
+        .map_or_else(|| "(not written)".to_string(), |f| f.display().to_string());
+    tracing::warn!(setup_code = %shown, file = %file, "no users yet: create the first administrator at /setup with this setup code");
+    let rule = "=".repeat(72);
+    eprintln!(
+        "{rule}\nNodeLedger has no users yet. Open {}/setup to create the first administrator\nwith this one-time setup code:\n\n    {shown}\n\nIt is also in the file {file} (readable by this account only),\ndeleted once set-up is done.\n{rule}",
+        cfg.public_url()
+    );
 }
 
 /// Starts the optional to-do mail when an SMTP server is configured (see `crate::mail`).

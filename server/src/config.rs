@@ -126,9 +126,12 @@ impl ServeConfig {
             .to_string()
     }
 
-    /// Whether the session cookie must carry `Secure` (served over https).
+    /// Whether the session cookie must carry `Secure` (served over https). URL schemes are
+    /// case-insensitive (RFC 3986): `HTTPS://…` is https too.
     pub fn secure_cookies(&self) -> bool {
-        self.public_url().starts_with("https://")
+        self.public_url()
+            .get(..8)
+            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"))
     }
 
     /// Idle timeout.

@@ -46,6 +46,128 @@ async fn empty_database_sends_everyone_to_setup_and_setup_closes_for_good() {
     assert_eq!(anon.headers["location"], "/login");
 }
 
+/// A set-up form with `code` for the set-up code.
+fn setup_form(code: &str) -> [(&'static str, String); 5] {
+    [
+        ("setup_code", code.to_string()),
+        ("email", "eve@example.com".into()),
+        ("display_name", "Eve".into()),
+        ("password", PASSWORD.into()),
+        ("password_confirm", PASSWORD.into()),
+    ]
+}
+
+async fn post_setup(app: &TestApp, code: Option<&str>) -> common::Answer {
+    let form = setup_form(code.unwrap_or_default());
+    let form: Vec<(&str, &str)> = form
+        .iter()
+        .skip(usize::from(code.is_none()))
+        .map(|(k, v)| (*k, v.as_str()))
+        .collect();
+    app.call("/api/setup", &form, None).await
+}
+
+async fn user_count(app: &TestApp) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM users")
+        .fetch_one(&app.db)
+        .await
+        .expect("count users")
+}
+
+/// What `nodeledger user add --role engineer --team Research` writes: a team member, no
+/// administrator.
+async fn add_engineer_from_the_command_line(app: &TestApp) {
+    use app::store::{self, users::UserForCreate};
+    let hash = app::auth::password::hash(PASSWORD.into()).await.expect("hash");
+    let mut tx = store::begin_write(&app.db).await.expect("begin");
+    let user = UserForCreate {
+        email: "eng@example.com",
+        display_name: "Eng",
+        password_hash: &hash,
+        is_admin: false,
+    };
+    let id = store::users::insert(&mut tx, &user)
+        .await
+        .expect("insert user")
+        .expect("new e-mail");
+    let team = store::teams::insert(&mut tx, "Research")
+        .await
+        .expect("insert team")
+        .expect("new team");
+    store::memberships::upsert(&mut tx, id, team, app::domain::roles::TeamRole::Engineer)
+        .await
+        .expect("membership");
+    tx.commit().await.expect("commit");
+}
+
+#[tokio::test]
+async fn setup_is_closed_once_any_user_exists_even_without_an_administrator() {
+    let app = TestApp::new().await;
+    let code = app.setup_code();
+    add_engineer_from_the_command_line(&app).await;
+
+    let page = app.get("/setup", None, None).await;
+    assert_eq!(page.status, StatusCode::FOUND, "no set-up page: {}", page.body);
+    let home = app.get("/", None, None).await;
+    assert_eq!(home.headers["location"], "/login", "sign-in, not set-up");
+    // Even with the code the server printed before the user was added.
+    let res = post_setup(&app, Some(&code)).await;
+    assert_eq!(res.status, StatusCode::CONFLICT, "{}", res.body);
+    assert!(res.body.contains("setup.already_done"), "{}", res.body);
+    assert_eq!(user_count(&app).await, 1, "no administrator made by a stranger");
+    let admins: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users WHERE is_admin = 1")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(admins, 0);
+
+    // The next start issues no code and removes the file of the earlier one.
+    let db_path = app.setup_code_file().with_file_name("test.db");
+    let next = app::auth::setup_code::SetupCode::at_start(&app.db, db_path.to_str().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(next.shown(), None);
+    assert!(!app.setup_code_file().exists(), "stale code file removed");
+}
+
+#[tokio::test]
+async fn setup_needs_the_one_time_code_written_beside_the_database() {
+    let app = TestApp::new().await;
+    let file = app.setup_code_file();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "readable by the server's account only");
+    }
+    let code = app.setup_code();
+    assert_eq!(code.len(), 23, "four groups of five: {code}");
+
+    for wrong in [None, Some(""), Some("AAAAA-AAAAA-AAAAA-AAAAA"), Some("<b>x</b>")] {
+        let res = post_setup(&app, wrong).await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{wrong:?}: {}", res.body);
+        let body: serde_json::Value = serde_json::from_str(&res.body).unwrap();
+        assert_eq!(body["error"], "invalid_fields", "{}", res.body);
+        assert_eq!(body["detail"][0]["field"], "setup_code", "{}", res.body);
+        assert_eq!(body["detail"][0]["code"], "setup_code_wrong", "{}", res.body);
+    }
+    assert_eq!(user_count(&app).await, 0);
+    let page = app.get("/setup", None, Some("zh-CN")).await;
+    assert!(
+        page.body.contains(r#"name="setup_code""#) && page.body.contains("初始化代码"),
+        "the form asks for it: {}",
+        page.body
+    );
+
+    // Typed leniently: lower case, spaces instead of dashes.
+    let typed = code.to_lowercase().replace('-', " ");
+    let res = post_setup(&app, Some(&typed)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert!(res.session_cookie().is_some());
+    assert!(!file.exists(), "the file is deleted once set-up succeeds");
+    assert_eq!(user_count(&app).await, 1);
+}
+
 #[tokio::test]
 async fn setup_rejects_bad_input_with_field_messages() {
     let app = TestApp::new().await;
@@ -58,11 +180,13 @@ async fn setup_rejects_bad_input_with_field_messages() {
             "password.mismatch",
         ),
     ];
+    let setup_code = app.setup_code();
     for ((email, pw, confirm), code) in cases {
         let res = app
             .call(
                 "/api/setup",
                 &[
+                    ("setup_code", &setup_code),
                     ("email", email),
                     ("display_name", "A"),
                     ("password", pw),
@@ -74,7 +198,13 @@ async fn setup_rejects_bad_input_with_field_messages() {
         assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{code}: {}", res.body);
         assert!(res.body.contains(code), "{code}: {}", res.body);
     }
-    let missing = app.call("/api/setup", &[("email", "a@example.com")], None).await;
+    let missing = app
+        .call(
+            "/api/setup",
+            &[("setup_code", &setup_code), ("email", "a@example.com")],
+            None,
+        )
+        .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", missing.body);
     let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users")
         .fetch_one(&app.db)
@@ -354,7 +484,9 @@ async fn the_session_cookie_is_secure_when_served_over_https() {
         ..ServeConfig::for_tests()
     };
     let app = TestApp::with_config(Duration::from_secs(3600), &cfg).await;
+    let code = app.setup_code();
     let form = [
+        ("setup_code", code.as_str()),
         ("email", "admin@example.com"),
         ("display_name", "Ada"),
         ("password", PASSWORD),

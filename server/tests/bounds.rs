@@ -403,3 +403,46 @@ async fn the_largest_numbers_in_every_field_get_a_4xx_at_worst() {
         failures.join("\n")
     );
 }
+
+/// The order's selection as the page posts it: `count` entries of `list` (`runs[]` or
+/// `considered[]`), all `id`.
+fn selection_form(w: &World, list: &'static str, id: i64, count: usize) -> Vec<(String, String)> {
+    let mut form = vec![
+        ("order_id".to_string(), w.order.to_string()),
+        ("quote_id".to_string(), String::new()),
+        ("waiver".to_string(), String::new()),
+    ];
+    form.extend(std::iter::repeat_n((list.to_string(), id.to_string()), count));
+    form
+}
+
+#[tokio::test]
+async fn an_orders_lists_of_runs_and_quotes_considered_are_capped() {
+    let w = world().await;
+    let post = |form: Vec<(String, String)>| {
+        let app = &w.app;
+        let pam = w.pam.clone();
+        async move {
+            let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            app.call("/api/orders/select", &form, Some(&pam)).await
+        }
+    };
+    for (list, id, field) in [("runs[]", w.run, "runs"), ("considered[]", w.quote, "considered")] {
+        // 50 000 entries fit in the body limit: refused before one is looked up.
+        for count in [101, 50_000] {
+            let res = post(selection_form(&w, list, id, count)).await;
+            assert_eq!(
+                res.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{list} × {count}: {}",
+                res.body
+            );
+            let body: serde_json::Value = serde_json::from_str(&res.body).unwrap();
+            assert_eq!(body["detail"][0]["field"], field, "{}", res.body);
+            assert_eq!(body["detail"][0]["code"], "too_many_items", "{}", res.body);
+            assert_eq!(body["detail"][0]["limit"], "100", "{}", res.body);
+        }
+        let res = post(selection_form(&w, list, id, 100)).await;
+        assert_eq!(res.status, StatusCode::OK, "{list} × 100 is allowed: {}", res.body);
+    }
+}

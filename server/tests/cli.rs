@@ -744,3 +744,97 @@ async fn audit_verify_names_the_order_whose_approved_content_changed() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Starts `nodeledger serve` on `db` (any free port) and reads its standard error until a line
+/// contains `until`; returns the lines read, then stops the server.
+fn serve_until(db: &Path, until: &str) -> Vec<String> {
+    use std::io::BufRead as _;
+    let site = db.with_file_name("site");
+    let mut child = Command::new(BIN)
+        .arg("--db")
+        .arg(db)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("NODELEDGER_LOG", "info")
+        .env("LEPTOS_SITE_ROOT", &site)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run nodeledger serve");
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                let done = line.contains(until);
+                lines.push(line);
+                if done {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        lines.iter().any(|l| l.contains(until)),
+        "no {until:?} on standard error:\n{}",
+        lines.join("\n")
+    );
+    lines
+}
+
+#[test]
+fn serve_prints_a_setup_code_on_an_empty_database_and_keeps_it_beside_the_database() {
+    let (db, dir) = temp_db("setup-code");
+    let lines = serve_until(&db, "NodeLedger listening");
+    let file = dir.join("setup-code");
+    let code = std::fs::read_to_string(&file).expect("setup-code beside the database");
+    let code = code.trim();
+    assert_eq!(code.len(), 23, "{code}");
+    assert!(
+        lines.iter().any(|l| l.trim() == code),
+        "the code on a line of its own:\n{}",
+        lines.join("\n")
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("setup code") && l.contains(code)),
+        "and in the log"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+
+    // A team member added from the command line closes set-up: no code, the old file removed.
+    let eng = run(
+        &db,
+        &[
+            "user",
+            "add",
+            "--email",
+            "e@example.com",
+            "--role",
+            "engineer",
+            "--team",
+            "Research",
+        ],
+        "a long enough passphrase\n",
+    );
+    assert!(eng.status.success(), "{}", text(&eng.stderr));
+    let lines = serve_until(&db, "NodeLedger listening");
+    assert!(!lines.iter().any(|l| l.contains("setup code")), "{}", lines.join("\n"));
+    assert!(!file.exists(), "stale code file removed");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -264,3 +264,40 @@ async fn a_plain_post_of_the_sign_in_form_shows_errors_on_the_page_and_signs_in(
     assert_eq!(home.status, StatusCode::OK);
     assert!(home.body.contains(r#"data-testid="dashboard-title""#), "{}", home.body);
 }
+
+/// `__err` as Leptos writes it: URL-safe base64 with padding.
+fn url_error(json: &serde_json::Value) -> String {
+    let mut text = app::domain::tokens::base64url(json.to_string().as_bytes());
+    while !text.len().is_multiple_of(4) {
+        text.push('=');
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_crafted_error_link_to_the_sign_in_page_shows_only_our_own_messages() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    let bait = "Your account is locked. Call 555 0100 now";
+    let crafted = serde_json::json!({ "error": "unreadable",
+        "detail": { "code": "truncated_json", "args": [["line", bait], ["column", "1"]] } });
+    let query = common::form_urlencoded(&[("__path", "/api/login"), ("__err", &url_error(&crafted))]);
+    let page = app.get(&format!("/login?{query}"), None, None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(
+        !page.body.contains("555 0100"),
+        "no text of the link's author: {}",
+        page.body
+    );
+    assert!(
+        page.body.contains("The file could not be read."),
+        "our own message instead: {}",
+        page.body
+    );
+
+    // What the server itself sends back (a wrong password) is still shown as it is.
+    let ours = serde_json::json!({ "error": "bad_credentials" });
+    let query = common::form_urlencoded(&[("__path", "/api/login"), ("__err", &url_error(&ours))]);
+    let page = app.get(&format!("/login?{query}"), None, None).await;
+    assert!(page.body.contains("Wrong e-mail or password."), "{}", page.body);
+}

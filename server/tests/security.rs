@@ -22,7 +22,9 @@ use tower::ServiceExt as _;
 #[tokio::test]
 async fn cross_site_and_origin_less_posts_are_refused() {
     let app = TestApp::new().await;
+    let code = app.setup_code();
     let form = [
+        ("setup_code", code.as_str()),
         ("email", "admin@example.com"),
         ("display_name", "A"),
         ("password", PASSWORD),
@@ -147,8 +149,10 @@ async fn language_switch_sets_a_cookie_and_returns_to_the_page() {
 }
 
 /// A first-admin set-up as a DNS rebinding page sends it: its own name as `Host` and `Origin`.
-fn setup_from(host: &str, origin: &str) -> http::Request<axum::body::Body> {
+fn setup_from(app: &TestApp, host: &str, origin: &str) -> http::Request<axum::body::Body> {
+    let code = app.setup_code();
     let form = [
+        ("setup_code", code.as_str()),
         ("email", "eve@example.com"),
         ("display_name", "Eve"),
         ("password", PASSWORD),
@@ -174,7 +178,7 @@ async fn a_rebound_host_cannot_set_up_the_first_admin() {
     // No public URL configured: the site is http://127.0.0.1:3000, reached as localhost too.
     let app = TestApp::new().await;
     let rebound = app
-        .send(setup_from("rebound.example:3000", "http://rebound.example:3000"))
+        .send(setup_from(&app, "rebound.example:3000", "http://rebound.example:3000"))
         .await;
     assert_eq!(rebound.status, StatusCode::MISDIRECTED_REQUEST, "{}", rebound.body);
     let page = app
@@ -197,7 +201,9 @@ async fn a_rebound_host_cannot_set_up_the_first_admin() {
         page.body
     );
     assert_eq!(users(&app).await, 0, "nobody set up");
-    let local = app.send(setup_from("localhost:3000", "http://localhost:3000")).await;
+    let local = app
+        .send(setup_from(&app, "localhost:3000", "http://localhost:3000"))
+        .await;
     assert_eq!(
         local.status,
         StatusCode::OK,
@@ -215,7 +221,9 @@ async fn with_a_public_url_only_it_and_loopback_names_are_served() {
         ..ServeConfig::for_tests()
     };
     let app = TestApp::with_config(Duration::from_secs(3600), &cfg).await;
-    let foreign = app.send(setup_from("rebound.example", "https://rebound.example")).await;
+    let foreign = app
+        .send(setup_from(&app, "rebound.example", "https://rebound.example"))
+        .await;
     assert_eq!(foreign.status, StatusCode::MISDIRECTED_REQUEST, "{}", foreign.body);
     let health = app
         .send(
@@ -227,7 +235,7 @@ async fn with_a_public_url_only_it_and_loopback_names_are_served() {
         .await;
     assert_eq!(health.status, StatusCode::OK, "health checks by address still answer");
     assert_eq!(users(&app).await, 0);
-    let public = app.send(setup_from("desk.example.com", site)).await;
+    let public = app.send(setup_from(&app, "desk.example.com", site)).await;
     assert_eq!(public.status, StatusCode::OK, "{}", public.body);
     assert_eq!(users(&app).await, 1);
 }

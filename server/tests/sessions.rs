@@ -187,6 +187,50 @@ async fn a_session_save_that_fails_after_the_answer_keeps_the_answer() {
 }
 
 #[tokio::test]
+async fn an_https_public_url_in_upper_case_still_gives_secure_cookies() {
+    let secure = |url: &str| {
+        ServeConfig {
+            public_url: Some(url.into()),
+            ..ServeConfig::for_tests()
+        }
+        .secure_cookies()
+    };
+    assert!(secure("HTTPS://desk.example.com") && secure("Https://desk.example.com"));
+    assert!(secure("https://desk.example.com"));
+    assert!(!secure("http://desk.example.com") && !secure("HTTP://desk.example.com") && !secure("https:"));
+
+    let site = "HTTPS://Desk.Example.com";
+    let cfg = ServeConfig {
+        public_url: Some(site.into()),
+        ..ServeConfig::for_tests()
+    };
+    let app = TestApp::with_config(Duration::from_secs(3600), &cfg).await;
+    let code = app.setup_code();
+    let form = [
+        ("setup_code", code.as_str()),
+        ("email", "admin@example.com"),
+        ("display_name", "Ada"),
+        ("password", PASSWORD),
+        ("password_confirm", PASSWORD),
+    ];
+    let res = app
+        .post("/api/setup", &form, None, Some("https://desk.example.com"))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let cookie = res
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|c| c.contains("nl_session="))
+        .unwrap();
+    assert!(
+        cookie.starts_with("__Host-nl_session=") && cookie.contains("Secure"),
+        "{cookie}"
+    );
+}
+
+#[tokio::test]
 async fn over_https_the_session_cookie_is_host_prefixed() {
     let site = "https://desk.example.com";
     let cfg = ServeConfig {
@@ -194,7 +238,9 @@ async fn over_https_the_session_cookie_is_host_prefixed() {
         ..ServeConfig::for_tests()
     };
     let app = TestApp::with_config(Duration::from_secs(3600), &cfg).await;
+    let code = app.setup_code();
     let form = [
+        ("setup_code", code.as_str()),
         ("email", "admin@example.com"),
         ("display_name", "Ada"),
         ("password", PASSWORD),

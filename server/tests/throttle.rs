@@ -22,7 +22,7 @@ async fn call_from(
     headers: &[(&str, &str)],
 ) -> Answer {
     let body = form_urlencoded(form);
-    let peer: SocketAddr = format!("{peer}:40000").parse().unwrap();
+    let peer = SocketAddr::new(peer.parse().unwrap(), 40000);
     let mut req = Request::post(path)
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
         .header(header::ACCEPT, "application/json")
@@ -98,6 +98,70 @@ async fn thirty_failures_from_one_address_across_accounts_lock_that_address() {
     let addresses = stored_addresses(&app).await;
     assert!(addresses.iter().filter(|a| a.as_deref() == Some(attacker)).count() >= 30);
     assert!(addresses.contains(&Some("198.51.100.7".into())));
+}
+
+#[tokio::test]
+async fn ipv6_clients_are_counted_by_their_64_prefix() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    for i in 0..30 {
+        // A new address of the same /64 for every guess, as any IPv6 host can pick.
+        let peer = format!("2001:db8:1:2::{:x}", i + 1);
+        let res = login_from(
+            &app,
+            &peer,
+            &format!("user{}@example.com", i % 4),
+            "wrong password attempt",
+        )
+        .await;
+        assert_eq!(res.status, StatusCode::UNAUTHORIZED, "attempt {i}: {}", res.body);
+    }
+    assert_throttled(&login_from(&app, "2001:db8:1:2:ffff::9", "admin@example.com", PASSWORD).await);
+    let other = login_from(&app, "2001:db8:1:3::1", "admin@example.com", PASSWORD).await;
+    assert_eq!(
+        other.status,
+        StatusCode::OK,
+        "another /64 is not locked: {}",
+        other.body
+    );
+    let v4 = login_from(&app, "203.0.113.5", "admin@example.com", PASSWORD).await;
+    assert_eq!(v4.status, StatusCode::OK, "{}", v4.body);
+    let addresses = stored_addresses(&app).await;
+    assert!(addresses.contains(&Some("2001:db8:1:2::/64".into())), "{addresses:?}");
+    assert!(addresses.contains(&Some("203.0.113.5".into())), "IPv4 stays exact");
+}
+
+#[tokio::test]
+async fn wrong_setup_codes_are_throttled_by_address_like_passwords() {
+    let app = TestApp::new().await;
+    let code = app.setup_code();
+    let setup = |peer: &'static str, code: String| {
+        let app = &app;
+        async move {
+            let form = [
+                ("setup_code", code.as_str()),
+                ("email", "admin@example.com"),
+                ("display_name", "Ada Admin"),
+                ("password", PASSWORD),
+                ("password_confirm", PASSWORD),
+            ];
+            call_from(app, peer, "/api/setup", &form, None, &[]).await
+        }
+    };
+    for i in 0..30 {
+        let res = setup("203.0.113.5", format!("guess-{i}")).await;
+        assert_eq!(
+            res.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "attempt {i}: {}",
+            res.body
+        );
+    }
+    assert_throttled(&setup("203.0.113.5", code.clone()).await);
+    // The guesses count for sign-in from that address too.
+    assert_throttled(&login_from(&app, "203.0.113.5", "admin@example.com", PASSWORD).await);
+    let operator = setup("198.51.100.7", code).await;
+    assert_eq!(operator.status, StatusCode::OK, "{}", operator.body);
 }
 
 #[tokio::test]
@@ -257,9 +321,11 @@ async fn eleven_wrong_current_passwords_throttle_the_password_change() {
 
 /// `(email, display_name, password)` for the set-up form.
 async fn setup_with(app: &TestApp, password: &str) -> Answer {
+    let code = app.setup_code();
     app.call(
         "/api/setup",
         &[
+            ("setup_code", &code),
             ("email", "admin@example.com"),
             ("display_name", "Ada Admin"),
             ("password", password),

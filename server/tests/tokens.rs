@@ -168,6 +168,65 @@ async fn a_disabled_users_tokens_stay_revoked_when_they_are_enabled_again() {
 }
 
 #[tokio::test]
+async fn leaving_the_team_or_a_role_change_revokes_the_users_tokens_there_for_good() {
+    let (app, admin, eve_id, eve) = desk().await;
+    let team: i64 = sqlx::query_scalar("SELECT id FROM teams WHERE name = 'GPU Team'")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    let ci = app.create_token(&eve, "ci").await;
+    assert_ne!(api(&app, &ci).await.0, StatusCode::UNAUTHORIZED);
+    let (team_s, eve_s) = (team.to_string(), eve_id.to_string());
+    let removed = app
+        .call(
+            "/api/admin/remove_member",
+            &[("team_id", &team_s), ("user_id", &eve_s)],
+            Some(&admin),
+        )
+        .await;
+    assert_eq!(removed.status, StatusCode::OK, "{}", removed.body);
+    // Back in the team with the role the token was made with: the token stays dead.
+    app.set_role(&admin, team, eve_id, "engineer").await;
+    assert_eq!(api(&app, &ci).await.0, StatusCode::UNAUTHORIZED, "no resurrection");
+
+    // A role change revokes too, even when the old role comes back.
+    let eve = app.login("eve@example.com", PASSWORD).await;
+    let laptop = app.create_token(&eve, "laptop").await;
+    assert_ne!(api(&app, &laptop).await.0, StatusCode::UNAUTHORIZED);
+    app.set_role(&admin, team, eve_id, "manager").await;
+    app.set_role(&admin, team, eve_id, "engineer").await;
+    assert_eq!(api(&app, &laptop).await.0, StatusCode::UNAUTHORIZED);
+
+    let eve = app.login("eve@example.com", PASSWORD).await;
+    let listed = tokens(&app, &eve).await;
+    assert!(
+        listed.len() == 2
+            && listed
+                .iter()
+                .all(|t| t["revoked_reason"] == "role_changed" && t["revoked_at"].is_string()),
+        "{listed:?}"
+    );
+    // Audited with the event that caused it.
+    let counts: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT action, json_extract(data, '$.tokens_revoked') FROM audit_events
+         WHERE action IN ('member_removed', 'role_set') AND json_extract(data, '$.tokens_revoked') IS NOT NULL
+         ORDER BY seq",
+    )
+    .fetch_all(&app.db)
+    .await
+    .unwrap();
+    assert_eq!(
+        counts,
+        [
+            ("member_removed".to_string(), 1),
+            ("role_set".to_string(), 0),
+            ("role_set".to_string(), 1),
+            ("role_set".to_string(), 0),
+        ]
+    );
+}
+
+#[tokio::test]
 async fn last_use_is_written_at_most_once_a_minute() {
     let (app, _, _, eve) = desk().await;
     let ci = app.create_token(&eve, "ci").await;

@@ -41,6 +41,9 @@ pub struct AppState {
     /// Issue 13 item 8: cost comparisons of the last few seconds, shared by the cost page and
     /// its charts (`Default::default()` for a new server).
     pub tco_cache: crate::services::tco::ComparisonCache,
+    /// The one-time code that proves the first administrator runs the server
+    /// ([`crate::auth::setup_code`]; `Default::default()`: none issued, set-up refused).
+    pub setup_code: crate::auth::setup_code::SetupCode,
 }
 
 /// Keys of the values kept in a session.

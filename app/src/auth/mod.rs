@@ -3,6 +3,7 @@
 
 pub mod caller;
 pub mod password;
+pub mod setup_code;
 pub mod throttle;
 
 /// Name of the session cookie.

@@ -1,7 +1,8 @@
 //! The one password check every form that asks for a password goes through — sign-in, the
 //! manager's sign-off on an order, the password change — throttled by account and by client
 //! address ([`crate::domain::throttle`]), on the bounded hashing queue of
-//! [`crate::auth::password`]; and where the client address comes from.
+//! [`crate::auth::password`]; the set-up code check, counted by address alike
+//! ([`check_setup_code`]); and where the client address comes from.
 //!
 //! The client address is the TCP peer, unless the server is told that a reverse proxy in front
 //! of it appends the client's address to a header (`NODELEDGER_TRUSTED_PROXY_HEADER`, e.g.
@@ -96,8 +97,10 @@ pub async fn check_password_from(
     purpose: Purpose,
 ) -> Result<bool, AppError> {
     let email = email.trim().to_lowercase();
-    let address = address.map(|a| a.to_string());
-    let shown = address.as_deref().unwrap_or("unknown");
+    let shown = address.map_or_else(|| "unknown".to_string(), |a| a.to_string());
+    let shown = shown.as_str();
+    // Counted by address key: IPv4 exactly, IPv6 by its /64.
+    let address = address.map(throttle::address_key);
     let now = store::now_unix();
     let mut tx = store::begin_write(db).await?;
     let account = store::login_attempts::recent_failures(&mut *tx, &email, now).await?;
@@ -127,6 +130,44 @@ pub async fn check_password_from(
             Err(e)
         }
     }
+}
+
+/// What failed attempts at the set-up code are stored under in `login_attempts`, in place of an
+/// account e-mail (it can never be one: it has no `@`).
+pub const SETUP_CODE_KEY: &str = "(setup code)";
+
+/// [`check_setup_code_from`] with the address of the request being served.
+pub async fn check_setup_code(db: &Db, matches: impl FnOnce() -> bool) -> Result<bool, AppError> {
+    check_setup_code_from(db, client_addr(), matches).await
+}
+
+/// Whether the set-up code given matches (`matches` compares it), throttled like a password by
+/// client address: refused with [`AppError::Throttled`] before comparing when the address is
+/// locked, and a wrong code counts as a failed attempt of that address (sign-in included). There
+/// is no per-account lock: anyone could then keep the operator out of set-up.
+pub async fn check_setup_code_from(
+    db: &Db,
+    address: Option<IpAddr>,
+    matches: impl FnOnce() -> bool,
+) -> Result<bool, AppError> {
+    let shown = address.map_or_else(|| "unknown".to_string(), |a| a.to_string());
+    let address = address.map(throttle::address_key);
+    let now = store::now_unix();
+    let mut tx = store::begin_write(db).await?;
+    if let Some(a) = &address {
+        let failures = store::login_attempts::address_failures(&mut *tx, a, now).await?;
+        if let Some(until) = throttle::refused_until(&[], &failures, now) {
+            tracing::warn!(address = shown, until, "set-up code attempt refused: throttled");
+            return Err(AppError::Throttled(throttle::minutes_left(until, now)));
+        }
+    }
+    if matches() {
+        return Ok(true);
+    }
+    store::login_attempts::reserve_from(&mut *tx, SETUP_CODE_KEY, address.as_deref(), now).await?;
+    tx.commit().await?;
+    tracing::warn!(address = shown, "wrong set-up code");
+    Ok(false)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! form once it was saved.
 
 use crate::{
-    components::forms::ActionError,
+    components::forms::{ActionError, last_error},
     error::{AppError, FieldIssue},
     i18n::{Locale, Msg, t, use_locale},
 };
@@ -14,8 +14,8 @@ where
     S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
     S::Output: Clone + Send + Sync + 'static,
 {
-    Signal::derive(move || match action.value().get() {
-        Some(Err(AppError::InvalidFields(issues))) => issues,
+    Signal::derive(move || match last_error(action) {
+        Some(AppError::InvalidFields(issues)) => issues,
         _ => Vec::new(),
     })
 }

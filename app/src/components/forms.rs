@@ -3,6 +3,25 @@
 use crate::{error::AppError, i18n::use_locale};
 use leptos::{prelude::*, server_fn::ServerFn};
 
+/// The error of the last submission of `action`, if it failed: the only way pages read it.
+///
+/// Before anything was submitted from this page (`version` 0) the value comes from the page's
+/// address — the error a form posted without WASM is sent back with (`__err`), which any link
+/// can carry — so it is read with [`AppError::from_url`]: our own messages only, no text of the
+/// link's author.
+pub fn last_error<S>(action: ServerAction<S>) -> Option<AppError>
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    let error = action.value().get().and_then(Result::err)?;
+    Some(if action.version().get() == 0 {
+        error.from_url()
+    } else {
+        error
+    })
+}
+
 /// Shows the error of the last submission of `action`, if it failed.
 #[component]
 pub fn ActionError<S>(action: ServerAction<S>) -> impl IntoView
@@ -11,11 +30,7 @@ where
     S::Output: Clone + Send + Sync + 'static,
 {
     let locale = use_locale();
-    move || {
-        action.value().get().and_then(Result::err).map(|e| {
-            view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }
-        })
-    }
+    move || last_error(action).map(|e| view! { <p class="form-error" role="alert">{e.localized(locale)}</p> })
 }
 
 /// Shows an error box for a failed load.

@@ -41,7 +41,7 @@ mod server {
     };
 
     pub async fn session_info() -> Result<SessionInfo, AppError> {
-        let setup_needed = !store::site::setup_completed(&auth::db()?).await?;
+        let setup_needed = store::site::setup_open(&auth::db()?).await?;
         let caller = auth::caller()?;
         let sign_in_step = match caller {
             Some(_) => None,

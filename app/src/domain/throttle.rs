@@ -10,6 +10,8 @@
 //!
 //! The per-address rule stops one client from guessing across many accounts (ten each, just
 //! under the account lock); a success on one account (the attacker's own) does not clear it.
+//! An address is counted by [`address_key`]: IPv4 exactly, IPv6 by its /64 prefix. Wrong
+//! set-up codes count as failures of their address too (`auth::throttle`).
 //! Refusals are answered 429 with `Retry-After` and say in how many minutes to try again.
 
 /// Failures that lock an account.
@@ -75,6 +77,21 @@ pub fn refused_until(account_failures: &[i64], address_failures: &[i64], now: i6
     account.max(address)
 }
 
+/// The key a client address is counted under: an IPv4 address exactly, an IPv6 address by its
+/// /64 prefix (`2001:db8:1:2::/64`). One IPv6 subscriber or host is routinely given a whole /64
+/// and can pick a new address in it for every request, so counting exact IPv6 addresses would
+/// never lock anyone. An IPv4 address written as IPv6 (`::ffff:192.0.2.1`) counts as IPv4.
+pub fn address_key(address: std::net::IpAddr) -> String {
+    use std::net::{IpAddr, Ipv6Addr};
+    match address.to_canonical() {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => {
+            let [a, b, c, d, ..] = v6.segments();
+            format!("{}/64", Ipv6Addr::new(a, b, c, d, 0, 0, 0, 0))
+        }
+    }
+}
+
 /// Whole minutes left until `until`, rounded up (at least 1).
 pub fn minutes_left(until: i64, now: i64) -> u32 {
     let secs = (until - now).max(1);
@@ -125,6 +142,18 @@ mod tests {
         assert_eq!(refused_until(&account, &[], 1200), Some(1009 + LOCK_SECS));
         assert_eq!(refused_until(&account, &address, 1200), Some(1129 + LOCK_SECS));
         assert_eq!(refused_until(&[], &[], 1200), None);
+    }
+
+    #[test]
+    fn ipv4_is_counted_exactly_and_ipv6_by_its_64_prefix() {
+        let key = |s: &str| address_key(s.parse().unwrap());
+        assert_eq!(key("203.0.113.5"), "203.0.113.5");
+        assert_ne!(key("203.0.113.5"), key("203.0.113.6"));
+        assert_eq!(key("::ffff:203.0.113.5"), "203.0.113.5", "IPv4-mapped is IPv4");
+        assert_eq!(key("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+        assert_eq!(key("2001:db8:1:2:ffff:ffff:ffff:ffff"), key("2001:db8:1:2::7"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"), "another /64");
+        assert_eq!(key("::1"), "::/64");
     }
 
     #[test]

@@ -38,6 +38,10 @@ pub enum RevokeReason {
     PasswordChanged,
     /// With all the user's tokens, when an administrator disabled them.
     UserDisabled,
+    /// With all the user's tokens of a team, when they left it or their role there changed: a
+    /// token acts with the role its user held when making it, and must not come back to life if
+    /// they rejoin with that role.
+    RoleChanged,
 }
 
 impl RevokeReason {
@@ -48,15 +52,21 @@ impl RevokeReason {
             RevokeReason::Owner => "owner",
             RevokeReason::PasswordChanged => "password_changed",
             RevokeReason::UserDisabled => "user_disabled",
+            RevokeReason::RoleChanged => "role_changed",
         }
     }
 
     /// The reason of a stored name.
     #[must_use]
     pub fn parse(s: &str) -> Option<Self> {
-        [Self::Owner, Self::PasswordChanged, Self::UserDisabled]
-            .into_iter()
-            .find(|r| r.as_str() == s)
+        [
+            Self::Owner,
+            Self::PasswordChanged,
+            Self::UserDisabled,
+            Self::RoleChanged,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
     }
 }
 
@@ -225,6 +235,7 @@ mod tests {
             RevokeReason::Owner,
             RevokeReason::PasswordChanged,
             RevokeReason::UserDisabled,
+            RevokeReason::RoleChanged,
         ] {
             assert_eq!(RevokeReason::parse(r.as_str()), Some(r));
         }

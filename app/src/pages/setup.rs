@@ -3,10 +3,11 @@
 use crate::{
     components::{
         account_fields::{NewPasswordFields, NewUserFields},
+        form_fields::{FieldMessage, field_issues, is_invalid},
         forms::{ActionError, reload_on_success},
         session::SessionResource,
     },
-    error::AppError,
+    error::{AppError, FieldIssue},
     i18n::{Msg, t},
     views::SessionInfo,
 };
@@ -14,29 +15,43 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::components::Redirect;
 
-/// Creates the first administrator and signs them in. Refused once any administrator exists.
+/// Creates the first administrator and signs them in, given the one-time set-up code the
+/// server printed at start ([`crate::auth::setup_code`]). Refused (409) once set-up is closed:
+/// any user exists, even one added from the command line without an administrator; a wrong or
+/// missing code is refused (422 on `setup_code`) and counted against the client address like a
+/// wrong password.
 #[server(endpoint = "setup")]
 pub async fn create_first_admin(
+    #[server(default)] setup_code: String,
     email: String,
     display_name: String,
     password: String,
     password_confirm: String,
 ) -> Result<(), AppError> {
     use crate::{
-        auth::{self, password, start_session},
+        auth::{self, password, start_session, throttle},
         domain::accounts,
         store::{self, users::UserForCreate},
     };
+    let state = auth::state()?;
+    let db = state.db.clone();
+    if !store::site::setup_open(&db).await? {
+        return Err(AppError::Conflict(Msg::SetupAlreadyDone));
+    }
+    if !throttle::check_setup_code(&db, || state.setup_code.matches(&setup_code)).await? {
+        return Err(AppError::InvalidFields(vec![FieldIssue::new(
+            "setup_code",
+            "setup_code_wrong",
+        )]));
+    }
     let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
     let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
     accounts::check_new_password_quality(&password, &password_confirm, &[&email, &display_name])?;
-    let db = auth::db()?;
-    if store::site::setup_completed(&db).await? {
-        return Err(AppError::Conflict(Msg::SetupAlreadyDone));
-    }
     let hash = password::hash(password).await?;
     let mut tx = store::begin_write(&db).await?;
-    if !store::site::complete_setup(&mut tx).await? {
+    // Checked again inside the write transaction: a user added meanwhile (command line, a
+    // parallel set-up) closes it.
+    if !store::site::setup_open(&mut *tx).await? || !store::site::complete_setup(&mut tx).await? {
         return Err(AppError::Conflict(Msg::SetupAlreadyDone));
     }
     let user = UserForCreate {
@@ -52,8 +67,32 @@ pub async fn create_first_admin(
     let event = crate::services::site_audit::user_created(id, &email, true, None, "setup");
     crate::services::site_audit::record(&mut tx, id, crate::domain::audit::Action::UserCreated, event).await?;
     tx.commit().await?;
+    state.setup_code.used();
     tracing::info!(user_id = id, "first administrator created");
     start_session(&auth::session()?, id, 0).await
+}
+
+/// The set-up code input, with where to find the code and the message when it was wrong.
+#[component]
+fn SetupCodeField(issues: Signal<Vec<FieldIssue>>) -> impl IntoView {
+    view! {
+        <label>
+            {t(Msg::SetupCode)}
+            <input
+                type="text"
+                name="setup_code"
+                required
+                autocomplete="off"
+                autocapitalize="characters"
+                spellcheck="false"
+                maxlength="64"
+                aria-describedby="setup_code-hint setup_code-error"
+                aria-invalid=is_invalid(issues, "setup_code")
+            />
+            <small class="hint" id="setup_code-hint">{t(Msg::SetupCodeHint)}</small>
+            <FieldMessage issues field="setup_code" />
+        </label>
+    }
 }
 
 /// The first-run page.
@@ -75,6 +114,7 @@ pub fn SetupPage() -> impl IntoView {
                                 <h1>{t(Msg::SetupTitle)}</h1>
                                 <p class="lead">{t(Msg::SetupLead)}</p>
                                 <ActionForm action attr:class="form" attr:data-testid="setup-form">
+                                    <SetupCodeField issues=field_issues(action) />
                                     <NewUserFields own=true />
                                     <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword hint=true />
                                     <ActionError action />

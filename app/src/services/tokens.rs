@@ -140,3 +140,14 @@ pub async fn on_user_disabled(tx: &mut store::Tx, admin_id: i64, user_id: i64) -
     site_audit::record(tx, admin_id, Action::UserDisabled, data).await?;
     Ok(revoked)
 }
+
+/// Inside the transaction that gives a user a new role in a team, or removes them from it:
+/// revokes their tokens of that team ([`RevokeReason::RoleChanged`]), so none comes back to life
+/// when they rejoin with the role it was made with. Returns how many; the caller records the
+/// count in its audit event (`tokens_revoked`).
+///
+/// # Errors
+/// The database.
+pub async fn on_membership_changed(tx: &mut store::Tx, user_id: i64, team_id: i64) -> Result<u64, AppError> {
+    Ok(store::api_tokens::revoke_in_team(tx, user_id, team_id, RevokeReason::RoleChanged).await?)
+}

@@ -117,6 +117,21 @@ pub async fn revoke_all_of_user(tx: &mut Tx, user_id: i64, reason: RevokeReason)
     Ok(done.rows_affected())
 }
 
+/// Revokes every token of the user in one team not revoked yet (they left it, or their role
+/// there changed); returns how many.
+pub async fn revoke_in_team(tx: &mut Tx, user_id: i64, team_id: i64, reason: RevokeReason) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), revoked_reason = ?
+         WHERE user_id = ? AND team_id = ? AND revoked_at IS NULL",
+    )
+    .bind(reason.as_str())
+    .bind(user_id)
+    .bind(team_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// Who a presented token acts for: the user, the team it is limited to and the role there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TokenGrant {

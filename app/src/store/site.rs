@@ -11,6 +11,15 @@ pub async fn setup_completed(db: impl SqliteExecutor<'_>) -> Result<bool, sqlx::
     Ok(done.is_some())
 }
 
+/// Whether first-run set-up is open: it never completed and the database has no user at all.
+/// Users added from the command line (even without an administrator among them) close it: the
+/// set-up page then has nobody to protect the site from.
+pub async fn setup_open(db: impl SqliteExecutor<'_>) -> Result<bool, sqlx::Error> {
+    sqlx::query_scalar("SELECT setup_completed_at IS NULL AND NOT EXISTS (SELECT 1 FROM users) FROM site WHERE id = 1")
+        .fetch_one(db)
+        .await
+}
+
 /// Marks set-up as done; returns `false` when it already was.
 pub async fn complete_setup(tx: &mut Tx) -> Result<bool, sqlx::Error> {
     let res = sqlx::query(

@@ -8,7 +8,7 @@
 )]
 
 use app::{
-    auth::{AppState, AuthConfig},
+    auth::{AppState, AuthConfig, setup_code::SetupCode},
     store::{self, sessions::SqliteSessionStore},
 };
 use axum::{
@@ -91,12 +91,16 @@ impl TestApp {
         ));
         let path = dir.join("test.db");
         let db = store::connect(path.to_str().unwrap()).await.expect("open database");
+        // As `nodeledger serve` does at start: the one-time set-up code, in `setup-code` beside
+        // the database.
+        let setup_code = SetupCode::at_start(&db, path.to_str().unwrap()).await.unwrap();
         let state = AppState {
             db: db.clone(),
             sessions: SqliteSessionStore::new(db.clone()),
             auth,
             // Issue 13 item 8: the cost comparison cache, kept so a test can count computations.
             tco_cache: Default::default(),
+            setup_code,
         };
         let tco_cache = state.tco_cache.clone();
         let router = router::build(state, cfg);
@@ -263,12 +267,29 @@ impl TestApp {
         self.send(req.body(Body::from(body)).unwrap()).await
     }
 
-    /// Creates the first administrator through the set-up page; returns their session cookie.
+    /// Where the server wrote the one-time set-up code: `setup-code` beside the database.
+    pub fn setup_code_file(&self) -> PathBuf {
+        self.path.join(app::auth::setup_code::FILE_NAME)
+    }
+
+    /// The one-time set-up code, read from its file as an operator would (panics once set-up is
+    /// done: the file is gone).
+    pub fn setup_code(&self) -> String {
+        std::fs::read_to_string(self.setup_code_file())
+            .expect("the set-up code file")
+            .trim()
+            .to_string()
+    }
+
+    /// Creates the first administrator through the set-up page with the set-up code; returns
+    /// their session cookie.
     pub async fn setup_admin(&self) -> String {
+        let code = self.setup_code();
         let res = self
             .call(
                 "/api/setup",
                 &[
+                    ("setup_code", &code),
                     ("email", "admin@example.com"),
                     ("display_name", "Ada Admin"),
                     ("password", PASSWORD),

@@ -38,9 +38,11 @@ pub enum Action {
     /// A team was created (`team_id`, `name`).
     TeamCreated,
     /// A user was given a role in a team or had it changed (`user_id`, `team_id`, `role`,
-    /// `previous`: the role before, `""` for a new member).
+    /// `previous`: the role before, `""` for a new member; `tokens_revoked`: their API tokens of
+    /// the team revoked with it, in events recorded since that is done).
     RoleSet,
-    /// A user was removed from a team (`user_id`, `team_id`, `role` they had).
+    /// A user was removed from a team (`user_id`, `team_id`, `role` they had; `tokens_revoked`
+    /// as for [`Action::RoleSet`]).
     MemberRemoved,
     /// A user was disabled (`user_id`, `tokens_revoked`).
     UserDisabled,

@@ -62,9 +62,11 @@ pub async fn set_role(team_id: i64, user_id: i64, role: String) -> Result<(), Ap
     store::memberships::upsert(&mut tx, user_id, team_id, role).await?;
     // Audit: a new member or a changed role (the same role again changes nothing, records nothing).
     if previous != Some(role) {
+        // Tokens made with another role (or in an earlier membership) stop working.
+        let revoked = crate::services::tokens::on_membership_changed(&mut tx, user_id, team_id).await?;
         let event = serde_json::json!({
             "user_id": user_id, "team_id": team_id, "role": role.as_str(),
-            "previous": previous.map_or("", TeamRole::as_str),
+            "previous": previous.map_or("", TeamRole::as_str), "tokens_revoked": revoked,
         });
         crate::services::site_audit::record(&mut tx, admin.user_id, crate::domain::audit::Action::RoleSet, event)
             .await?;
@@ -81,9 +83,12 @@ pub async fn remove_member(team_id: i64, user_id: i64) -> Result<(), AppError> {
     let mut tx = store::begin_write(&auth::db()?).await?;
     let previous = crate::services::site_audit::role_in(&mut tx, user_id, team_id).await?;
     let removed = store::memberships::remove(&mut tx, user_id, team_id).await?;
-    // Audit: who left which team, and the role they had.
+    // Audit: who left which team, and the role they had; their tokens of the team stop working.
     if let (true, Some(role)) = (removed, previous) {
-        let event = serde_json::json!({ "user_id": user_id, "team_id": team_id, "role": role.as_str() });
+        let revoked = crate::services::tokens::on_membership_changed(&mut tx, user_id, team_id).await?;
+        let event = serde_json::json!({
+            "user_id": user_id, "team_id": team_id, "role": role.as_str(), "tokens_revoked": revoked,
+        });
         crate::services::site_audit::record(
             &mut tx,
             admin.user_id,

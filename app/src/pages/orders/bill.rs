@@ -6,6 +6,7 @@
 
 use super::bill_view::{bills_list, lines_table, preview_view, recon_view};
 use crate::{
+    components::forms::last_error,
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
     views::bills::{BillPreview, BillSection},
@@ -209,10 +210,10 @@ fn threshold_form(current: String, refresh: RwSignal<u32>) -> impl IntoView {
         <ActionForm action attr:class="form-inline no-print" attr:data-testid="bill-threshold-form">
             <label>{t(Msg::BillsThreshold)}<input type="text" inputmode="decimal" name="threshold" value=current size="6" /></label>
             <button type="submit">{t(Msg::BillsThresholdSave)}</button>
-            {move || match action.value().get() {
-                Some(Ok(())) => Some(view! { <span role="status">{t(Msg::BillsThresholdSaved)}</span> }.into_any()),
-                Some(Err(e)) => Some(view! { <span class="form-error" role="alert">{e.localized(locale)}</span> }.into_any()),
-                None => None,
+            {move || match (action.value().get(), last_error(action)) {
+                (Some(Ok(())), _) => Some(view! { <span role="status">{t(Msg::BillsThresholdSaved)}</span> }.into_any()),
+                (_, Some(e)) => Some(view! { <span class="form-error" role="alert">{e.localized(locale)}</span> }.into_any()),
+                _ => None,
             }}
         </ActionForm>
     }

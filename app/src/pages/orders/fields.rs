@@ -6,7 +6,7 @@
 //! answer form per checklist item.
 
 use crate::{
-    components::form_fields::issue_text,
+    components::{form_fields::issue_text, forms::last_error},
     error::{AppError, FieldIssue},
     i18n::{Locale, Msg, use_locale},
 };
@@ -46,9 +46,9 @@ where
     S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
     S::Output: Clone + Send + Sync + 'static,
 {
-    Signal::derive(move || match action.value().get() {
-        Some(Err(AppError::InvalidFields(issues))) => issues,
-        Some(Err(AppError::Refused(m))) => match refused {
+    Signal::derive(move || match last_error(action) {
+        Some(AppError::InvalidFields(issues)) => issues,
+        Some(AppError::Refused(m)) => match refused {
             Some((msg, field)) if msg == m => vec![FieldIssue::new(field, "refused")],
             _ => Vec::new(),
         },
@@ -109,7 +109,7 @@ where
 {
     let locale = use_locale();
     move || {
-        action.value().get().and_then(Result::err).and_then(|e| match e {
+        last_error(action).and_then(|e| match e {
             AppError::InvalidFields(_) => None,
             AppError::Refused(m) if Some(m) == at_field => None,
             e => Some(view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }),

@@ -5,6 +5,7 @@
 use crate::{
     components::{
         form_fields::{field_issues, issue_text},
+        forms::last_error,
         guard::member_page,
         loaded::Loaded,
     },
@@ -340,7 +341,7 @@ fn quote_form(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
             {move || (!issues.with(Vec::is_empty)).then(|| view! {
                 <p class="form-error" role="alert">{t(Msg::QuotesFixFields)}</p>
             })}
-            {move || save.value().get().and_then(Result::err).filter(|e| !matches!(e, AppError::InvalidFields(_))).map(|e| {
+            {move || last_error(save).filter(|e| !matches!(e, AppError::InvalidFields(_))).map(|e| {
                 view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }
             })}
             <button type="submit" disabled=move || save.pending().get()>{t(Msg::QuotesSave)}</button>

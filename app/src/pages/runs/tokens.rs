@@ -62,6 +62,7 @@ fn ended(tk: &ApiTokenInfo) -> Option<(Msg, String)> {
         let msg = match tk.revoked_reason {
             Some(RevokeReason::PasswordChanged) => Msg::SecAuditRevokedPassword,
             Some(RevokeReason::UserDisabled) => Msg::SecAuditRevokedDisabled,
+            Some(RevokeReason::RoleChanged) => Msg::SecAuditRevokedRole,
             Some(RevokeReason::Owner) | None => Msg::TokensRevoked,
         };
         return Some((msg, when.clone()));

@@ -4,7 +4,11 @@
 
 use super::detail::{figures, verdict_view};
 use crate::{
-    components::{forms::ErrorBox, guard::member_page, loaded::Loaded},
+    components::{
+        forms::{ErrorBox, last_error},
+        guard::member_page,
+        loaded::Loaded,
+    },
     domain::{roles::Capability, runs::CanonicalRun},
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -576,7 +580,7 @@ fn save_actions(request: Memo<RunRequest>, note: RwSignal<String>) -> impl IntoV
                 disabled=move || request.get().files.is_empty() || save.pending().get()>
                 {move || if save.pending().get() { t(Msg::RunsSaving) } else { t(Msg::RunsSave) }}
             </button>
-            {move || save.value().get().and_then(Result::err).map(run_error)}
+            {move || last_error(save).map(run_error)}
         </div>
     }
 }

@@ -142,6 +142,29 @@ async fn edit_draft(
     Ok(())
 }
 
+/// Most quotes considered, and most runs, one order's selection may list (the order page offers
+/// far fewer): a crafted form cannot make the server look up an unbounded list.
+pub const MAX_SELECTED: usize = 100;
+
+/// Refuses a selection whose `considered` or `runs` list (their lengths as posted) is longer than
+/// [`MAX_SELECTED`]: 422 naming the field and the limit.
+pub fn check_selection_sizes(considered: usize, runs: usize) -> Result<(), AppError> {
+    let too_long: Vec<FieldIssue> = [("considered", considered), ("runs", runs)]
+        .into_iter()
+        .filter(|(_, n)| *n > MAX_SELECTED)
+        .map(|(field, _)| FieldIssue {
+            field: field.to_string(),
+            code: "too_many_items".to_string(),
+            limit: Some(MAX_SELECTED.to_string()),
+        })
+        .collect();
+    if too_long.is_empty() {
+        Ok(())
+    } else {
+        Err(AppError::InvalidFields(too_long))
+    }
+}
+
 /// What the preparer chooses: the quote, the alternatives, the runs and a waiver.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Selection {
@@ -157,6 +180,7 @@ pub struct Selection {
 
 /// Sets the chosen quote (pinning its latest revision), alternatives, runs and waiver of a draft.
 pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, s: &Selection) -> Result<(), AppError> {
+    check_selection_sizes(s.considered.len(), s.runs.len())?;
     let quote_revision_id = match s.quote_id {
         Some(q) => Some(
             store::quotes::latest(db, team.team_id, q)

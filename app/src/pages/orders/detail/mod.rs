@@ -50,6 +50,8 @@ pub async fn select_for_order(
 ) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    // Before the ids are read: a crafted form may list any number of them.
+    orders::check_selection_sizes(considered.len(), runs.len())?;
     let selection = orders::Selection {
         quote_id: quote_id.trim().parse().ok(),
         considered: ids(&considered)?,
