@@ -9,6 +9,8 @@ use crate::common;
 
 #[path = "probe/desk.rs"]
 mod desk;
+#[path = "probe/hardening.rs"]
+mod hardening;
 
 use common::TestApp;
 use desk::{Desk, FIXTURES, Smi, THROTTLED_ROWS, WARMUP_ROWS, desk, run_id, says, serve, text};

@@ -5,6 +5,8 @@ pub mod audit;
 /// Issue 15: the vendor's bill — reading, classifying, matching and reconciling it.
 pub mod bills;
 pub mod checklist;
+// The probe's recorded command: secrets masked, long lines cut.
+pub mod command_line;
 pub mod csv_cell;
 pub mod dashboard;
 pub mod documents;

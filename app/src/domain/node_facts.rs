@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 pub const MAX_FACTS_BYTES: usize = 64 * 1024;
 /// Most GPUs or disks listed.
 pub const MAX_ITEMS: usize = 64;
-/// Longest text of one fact, characters.
+/// Longest text of one fact, characters. The command is cut to it instead of refused
+/// ([`super::command_line`]): long serving command lines are normal, and the whole part is
+/// already bounded by [`MAX_FACTS_BYTES`].
 pub const MAX_TEXT_CHARS: usize = 512;
 
 /// One GPU as `nvidia-smi --query-gpu=index,name,memory.total,…` lists it.
@@ -81,7 +83,8 @@ pub struct NodeFacts {
     /// Container image, or the container runtime when the image is not known.
     #[serde(default)]
     pub container: Option<String>,
-    /// The workload command as it was run (arguments joined by spaces).
+    /// The workload command as it was run (arguments joined by spaces), secret-looking values
+    /// masked and a long line cut ([`super::command_line`]).
     #[serde(default)]
     pub command: Option<String>,
     /// The command's exit code (`None`: stopped by the probe after `--duration`, or not known).
@@ -110,7 +113,8 @@ pub enum FactsError {
 
 impl NodeFacts {
     /// Reads a `node` part: size first, then the JSON (unknown keys ignored, so a newer probe
-    /// can send more), then the bounds of lists and texts.
+    /// can send more), then the command masked and cut as the probe does
+    /// ([`super::command_line::as_stored`]), then the bounds of lists and texts.
     ///
     /// # Errors
     /// [`FactsError`], naming the line and column of bad JSON.
@@ -128,10 +132,11 @@ impl NodeFacts {
                 column: before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
             });
         }
-        let facts: Self = serde_json::from_str(text).map_err(|e| FactsError::Malformed {
+        let mut facts: Self = serde_json::from_str(text).map_err(|e| FactsError::Malformed {
             line: e.line(),
             column: e.column(),
         })?;
+        facts.command = facts.command.as_deref().map(super::command_line::as_stored);
         facts.check_bounds()?;
         Ok(facts)
     }
@@ -265,6 +270,22 @@ mod tests {
             .collect();
         let many = format!("{{\"gpus\":[{}]}}", gpus.join(","));
         assert_eq!(NodeFacts::parse(&many), Err(FactsError::OutOfBounds("gpus")));
+    }
+
+    #[test]
+    fn a_long_command_is_cut_and_its_secrets_masked_instead_of_refused() {
+        let command = format!(
+            "vllm serve Qwen/Qwen2.5-7B-Instruct --api-key sk-abc {}",
+            "--max-num-seqs 256 ".repeat(100)
+        );
+        let text = serde_json::json!({ "command": command, "exit_code": 0 }).to_string();
+        let stored = NodeFacts::parse(&text).unwrap().command.unwrap();
+        assert_eq!(stored.chars().count(), MAX_TEXT_CHARS);
+        assert!(
+            stored.starts_with("vllm serve Qwen/Qwen2.5-7B-Instruct --api-key *** --max-num-seqs 256"),
+            "{stored}"
+        );
+        assert!(stored.ends_with(" …[truncated]"), "{stored}");
     }
 
     #[test]

@@ -149,7 +149,11 @@ fn disks() -> Vec<DiskFact> {
 
 /// Output of `nvidia-smi ARGS`, if it ran and succeeded.
 fn smi(smi: &Path, args: &[&str]) -> Option<String> {
-    let out = std::process::Command::new(smi).args(args).output().ok()?;
+    let out = std::process::Command::new(smi)
+        .args(args)
+        .env_remove(super::TOKEN_ENV)
+        .output()
+        .ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).into_owned())

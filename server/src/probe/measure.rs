@@ -7,7 +7,7 @@ use super::{
     runner::{self, Ended},
     sampler, upload,
 };
-use app::domain::node_facts::NodeFacts;
+use app::domain::{command_line, node_facts::NodeFacts};
 use std::{
     io::IsTerminal,
     path::{Path, PathBuf},
@@ -24,17 +24,8 @@ struct Plan {
     started: Option<std::time::SystemTime>,
 }
 
-fn plan(args: &ProbeArgs) -> Result<Plan, Failure> {
-    let server = args
-        .server
-        .clone()
-        .ok_or_else(|| Failure::new(2, "--server URL is needed (or NODELEDGER_SERVER)"))?;
-    if !(server.starts_with("http://") || server.starts_with("https://")) {
-        return Err(Failure::new(
-            2,
-            format!("--server {server:?} must start with https:// (or http://)"),
-        ));
-    }
+/// The plan for `server`, already checked ([`super::server_url`]).
+fn plan(args: &ProbeArgs, server: String) -> Result<Plan, Failure> {
     if args.command.is_empty() {
         return Err(Failure::new(
             2,
@@ -54,7 +45,7 @@ fn plan(args: &ProbeArgs) -> Result<Plan, Failure> {
         .transpose()
         .map_err(|m| Failure::new(2, m))?;
     let upload = Upload {
-        server: server.trim_end_matches('/').to_string(),
+        server,
         quote: args.quote,
         revision: args.revision,
         workload: args.workload,
@@ -105,8 +96,8 @@ fn no_smi() -> Failure {
 }
 
 /// Runs `nodeledger probe … -- COMMAND`.
-pub(super) async fn probe(args: &ProbeArgs, folder: &Folder, token: String) -> Result<u8, Failure> {
-    let mut plan = plan(args)?;
+pub(super) async fn probe(args: &ProbeArgs, server: String, folder: &Folder, token: String) -> Result<u8, Failure> {
+    let mut plan = plan(args, server)?;
     let smi = if args.no_telemetry {
         None
     } else {
@@ -117,7 +108,8 @@ pub(super) async fn probe(args: &ProbeArgs, folder: &Folder, token: String) -> R
     let mut node = tokio::task::spawn_blocking(move || facts::collect(smi_for_facts.as_deref()))
         .await
         .map_err(|e| Failure::new(1, e.to_string()))?;
-    node.command = Some(args.command.join(" "));
+    // Stored and shown to the team: secret-looking values masked, a long line cut.
+    node.command = Some(command_line::as_stored(&args.command.join(" ")));
     let dir = folder
         .start()
         .map_err(|e| Failure::new(1, format!("cannot create the probe's folder: {e}")))?;
@@ -165,7 +157,7 @@ fn tell_plan(plan: &Plan, node: &NodeFacts, workload: &str, dir: &Path, args: &P
     );
     eprintln!(
         "nodeledger probe: running {:?} {stop}, with {telemetry}",
-        args.command.join(" ")
+        command_line::mask(&args.command.join(" "))
     );
     let result = plan
         .result
@@ -380,17 +372,18 @@ fn copy_result(result: &Path, dir: &Path, started: Option<std::time::SystemTime>
             shown.display()
         ));
     }
+    // A plain name, as `--upload-pending` accepts: no `\` (a separator elsewhere) either.
     let name = result
         .file_name()
-        .map_or_else(|| "result".into(), |n| n.to_string_lossy().into_owned());
-    std::fs::copy(result, dir.join(&name))
+        .map_or_else(|| "result".into(), |n| n.to_string_lossy().replace('\\', "_"));
+    pending::copy_private(result, &dir.join(&name))
         .map_err(|e| format!("cannot copy the result file {}: {e}", shown.display()))?;
     Ok(name)
 }
 
 fn write_files(dir: &Path, upload: &Upload, node: &NodeFacts) -> std::io::Result<()> {
     let json = serde_json::to_vec_pretty(node).map_err(std::io::Error::other)?;
-    std::fs::write(dir.join(pending::NODE), json)?;
+    pending::write_private(&dir.join(pending::NODE), &json)?;
     pending::write_upload(dir, upload)
 }
 

@@ -2,7 +2,7 @@
 //! the probe decides how it stops: it ends by itself (its exit code is kept), `--duration`
 //! passes (SIGINT, as Ctrl-C would, then SIGTERM after 15 s, SIGKILL after 30 s), or the
 //! engineer presses Ctrl-C (or the probe gets SIGTERM/SIGHUP): the command is stopped the same
-//! way and the run counts as interrupted.
+//! way and the run counts as interrupted. It runs without `NODELEDGER_TOKEN` in its environment.
 
 use nix::sys::signal::Signal;
 use std::time::{Duration, Instant};
@@ -73,7 +73,12 @@ pub async fn run(argv: &[String], limit: Option<Duration>, mut tick: impl FnMut(
         .split_first()
         .ok_or_else(|| std::io::Error::other("no command given after --"))?;
     let started = Instant::now();
-    let mut child = Command::new(program).args(args).process_group(0).spawn()?;
+    // The command is measured, not trusted with the team's token.
+    let mut child = Command::new(program)
+        .args(args)
+        .env_remove(super::TOKEN_ENV)
+        .process_group(0)
+        .spawn()?;
     let deadline = tokio::time::Instant::now() + limit.unwrap_or(Duration::from_secs(u64::from(u32::MAX)));
     let stop_signal = interrupted();
     tokio::pin!(stop_signal);

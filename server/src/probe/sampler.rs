@@ -33,14 +33,21 @@ pub struct Sampler {
     copier: JoinHandle<std::io::Result<u64>>,
 }
 
-/// Starts `nvidia-smi` writing into `out` (created) and feeding `live`.
+/// Starts `nvidia-smi` writing into `out` (created 0600) and feeding `live`.
 ///
 /// # Errors
 /// When `nvidia-smi` cannot be started or `out` created.
 pub async fn start(smi: &Path, out: &Path, live: Arc<Mutex<Live>>) -> std::io::Result<Sampler> {
-    let mut file = tokio::fs::File::create(out).await?;
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(out)
+        .await?;
     let mut child = Command::new(smi)
         .args(args())
+        .env_remove(super::TOKEN_ENV)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .process_group(0)

@@ -9,18 +9,20 @@ use super::{
 use serde_json::Value;
 use std::path::Path;
 
-/// The parts of a run folder's upload: fields, result, telemetry, node facts.
-fn parts(dir: &Path, u: &Upload, dry_run: bool) -> std::io::Result<Vec<Part<'static>>> {
+/// The parts of a run folder's upload: fields, result, telemetry, node facts. Only the folder's
+/// own files are read ([`pending::read_own`]): `upload.json` may have been edited.
+fn parts(dir: &Path, u: &Upload, dry_run: bool) -> Result<Vec<Part<'static>>, String> {
     let mut parts = client::fields(u);
     if let Some(name) = &u.result {
-        parts.push(Part::File("result", name.clone(), std::fs::read(dir.join(name))?));
+        parts.push(Part::File("result", name.clone(), pending::read_own(dir, name)?));
     }
     if u.telemetry {
-        let bytes = std::fs::read(dir.join(pending::TELEMETRY))?;
+        let bytes = pending::read_own(dir, pending::TELEMETRY)?;
         parts.push(Part::File("telemetry", pending::TELEMETRY.into(), bytes));
     }
-    if let Ok(node) = std::fs::read_to_string(dir.join(pending::NODE)) {
-        parts.push(Part::Text("node", node));
+    if std::fs::symlink_metadata(dir.join(pending::NODE)).is_ok() {
+        let node = pending::read_own(dir, pending::NODE)?;
+        parts.push(Part::Text("node", String::from_utf8_lossy(&node).into_owned()));
     }
     if dry_run {
         parts.push(Part::Text("dry_run", "true".into()));
@@ -28,12 +30,9 @@ fn parts(dir: &Path, u: &Upload, dry_run: bool) -> std::io::Result<Vec<Part<'sta
     Ok(parts)
 }
 
-async fn send(dir: &Path, u: &Upload, token: &str, dry_run: bool) -> Outcome {
-    let parts = match parts(dir, u, dry_run) {
-        Ok(p) => p,
-        Err(e) => return Outcome::Refused(0, format!("cannot read the files in {}: {e}", dir.display())),
-    };
-    let (server, token) = (u.server.clone(), token.to_string());
+/// Posts `parts` to `server` with the token.
+async fn send(server: &str, token: &str, parts: Vec<Part<'static>>) -> Outcome {
+    let (server, token) = (server.to_string(), token.to_string());
     tokio::task::spawn_blocking(move || client::post_runs(&server, &token, &parts))
         .await
         .unwrap_or_else(|e| Outcome::Unreachable(e.to_string()))
@@ -70,7 +69,9 @@ pub(super) async fn send_and_report(
     token: &str,
     dry_run: bool,
 ) -> Result<(), Failure> {
-    match send(dir, u, token, dry_run).await {
+    let parts =
+        parts(dir, u, dry_run).map_err(|m| Failure::new(1, format!("{m}\nthe files are kept in {}", dir.display())))?;
+    match send(&u.server, token, parts).await {
         Outcome::Done(answer) => {
             print_verdict(&u.server, &answer);
             if dry_run {
@@ -100,9 +101,29 @@ pub(super) async fn send_and_report(
     }
 }
 
-/// `--upload-pending`: sends every pending run folder (to `server` when given, else where it was
-/// meant to go); exit 0 when all were stored, 1 when some are still pending or were refused.
-pub(super) async fn pending(folder: &Folder, token: &str, server: Option<&str>) -> Result<u8, Failure> {
+/// A pending run folder as it will be sent to `server`: its `upload.json` and its own files. The
+/// server is always the one named for this invocation, never the one `upload.json` records.
+fn pending_parts(dir: &Path, server: &str) -> Result<(Upload, Vec<Part<'static>>), String> {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Err("it is a symbolic link, not a run folder the probe made".into());
+    }
+    let mut u = pending::read_upload(dir).map_err(|e| format!("cannot read {}: {e}", pending::UPLOAD))?;
+    if u.server != server {
+        eprintln!(
+            "nodeledger probe: {} was recorded for {:?}: it goes to {server} as asked",
+            dir.display(),
+            u.server
+        );
+        server.clone_into(&mut u.server);
+    }
+    let parts = parts(dir, &u, false)?;
+    Ok((u, parts))
+}
+
+/// `--upload-pending`: sends every pending run folder to `server` (the one named for this
+/// invocation); a folder that cannot be sent as it is stays, with the problem said. Exit 0 when
+/// all were stored, 1 when some are still pending or were refused.
+pub(super) async fn pending(folder: &Folder, token: &str, server: &str) -> Result<u8, Failure> {
     let dirs = folder.pending();
     if dirs.is_empty() {
         eprintln!("nodeledger probe: no runs are pending");
@@ -110,23 +131,16 @@ pub(super) async fn pending(folder: &Folder, token: &str, server: Option<&str>) 
     }
     let mut left = 0;
     for dir in dirs {
-        let mut u = match pending::read_upload(&dir) {
-            Ok(u) => u,
-            Err(e) => {
-                eprintln!(
-                    "nodeledger probe: {}: cannot read {}: {e}",
-                    dir.display(),
-                    pending::UPLOAD
-                );
+        let (u, parts) = match pending_parts(&dir, server) {
+            Ok(ready) => ready,
+            Err(problem) => {
+                eprintln!("nodeledger probe: {} is left in place: {problem}", dir.display());
                 left += 1;
                 continue;
             }
         };
-        if let Some(s) = server {
-            s.trim_end_matches('/').clone_into(&mut u.server);
-        }
         eprintln!("nodeledger probe: uploading {}", dir.display());
-        match send(&dir, &u, token, false).await {
+        match send(server, token, parts).await {
             Outcome::Done(answer) => {
                 print_verdict(&u.server, &answer);
                 let _ = std::fs::remove_dir_all(&dir);
