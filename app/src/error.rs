@@ -388,6 +388,10 @@ impl From<&crate::domain::runs::ParseError> for AppError {
         let args = match e {
             P::Empty | P::CsvNoTimestamp | P::CsvNoHeader => vec![],
             P::InvalidUtf8 { offset } | P::Binary { offset } => vec![arg("offset", offset.to_string())],
+            P::TooManyValues { max } => vec![arg(
+                "max",
+                crate::domain::money::group(rust_decimal::Decimal::from(*max), 0),
+            )],
             P::TruncatedJson { line, column }
             | P::MalformedJson { line, column }
             | P::InvalidCanonical { line, column } => {

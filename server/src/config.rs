@@ -48,6 +48,11 @@ pub struct ServeConfig {
     /// stored or refused). Default: the system's temporary folder.
     #[arg(long, env = "NODELEDGER_UPLOAD_DIR")]
     pub upload_dir: Option<PathBuf>,
+    /// Uploaded run files read at once, process-wide; another waits on disk up to 10 s for a
+    /// slot, then is answered 503 with Retry-After. Each reading takes at most one result's
+    /// memory (≈ 110 MB).
+    #[arg(long, env = "NODELEDGER_PARSE_SLOTS", default_value_t = 2)]
+    pub parse_slots: usize,
     // -- Password throttle (issue 13 item 3) --
     /// Header a reverse proxy in front of the server appends the client address to, e.g.
     /// `X-Forwarded-For`; its last entry is then taken as the client (for throttling and the log
@@ -149,6 +154,11 @@ impl ServeConfig {
         self.run_file_limit_mb.max(1) * 1_000_000
     }
 
+    /// Uploaded files read at once (at least one).
+    pub fn parse_slots(&self) -> usize {
+        self.parse_slots.max(1)
+    }
+
     /// Where uploaded run files wait while received: `--upload-dir`, else the system's
     /// temporary folder.
     pub fn upload_staging_dir(&self) -> PathBuf {
@@ -169,6 +179,7 @@ impl ServeConfig {
             time_limits: TimeLimitConfig::default(),
             trusted_proxy_header: None,
             upload_dir: None,
+            parse_slots: 2,
         }
     }
 }

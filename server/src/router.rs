@@ -95,6 +95,7 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         runs: RunLimits {
             file_bytes: cfg.run_file_limit(),
             staging_dir: cfg.upload_staging_dir(),
+            parsing: std::sync::Arc::new(tokio::sync::Semaphore::new(cfg.parse_slots())),
         },
         cookies: SecureCookies(cfg.secure_cookies()),
         app: state,

@@ -295,3 +295,39 @@ async fn huge_text_fields_and_endless_parts_are_cut_short() {
     assert_eq!(issue(&json(&res.body)).1, "too_many_parts");
     assert_eq!(b.waiting(), Vec::<String>::new());
 }
+
+/// Reading is bounded, not only receiving: a result read whole is at most 16 MB (only
+/// nvidia-smi telemetry, streamed, may be larger), and a JSON result holds at most two million
+/// values — a 6 MB file of `[0,0,0,…]` once became a tree of three million values. Both are
+/// refused with what to do, nothing is stored and nothing is left in the upload folder.
+#[tokio::test]
+async fn a_result_too_large_to_read_whole_or_with_too_many_values_is_refused() {
+    let b = bench().await;
+    let mut big = b"{\"padding\": \"".to_vec();
+    big.resize(17 * 1024 * 1024, b'x');
+    big.extend_from_slice(b"\"}");
+    let res = b
+        .app
+        .multipart("/runs/upload", &[("file", Some("big.json"), &big)], Some(&b.eve), None)
+        .await;
+    assert_eq!(res.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", res.body);
+    assert!(res.body.contains("at most 16 MB"), "{}", res.body);
+    let mut zeros = b"[0".to_vec();
+    for _ in 0..3_000_000 {
+        zeros.extend_from_slice(b",0");
+    }
+    zeros.push(b']');
+    let res = b
+        .app
+        .multipart(
+            "/runs/upload",
+            &[("file", Some("zeros.json"), &zeros)],
+            Some(&b.eve),
+            None,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(res.body.contains("more than 2,000,000 values"), "{}", res.body);
+    assert_eq!(b.count("SELECT COUNT(*) FROM run_files").await, 0);
+    assert_eq!(b.waiting(), Vec::<String>::new());
+}

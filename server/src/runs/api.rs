@@ -134,7 +134,9 @@ pub async fn create_run(
     }
     let upload = match read_form(&mut form, &limits).await {
         Ok(upload) => upload,
-        Err((status, e)) => return Localized::with_status(status, e, locale).into_response(),
+        Err((status, e)) => {
+            return ingest::with_retry_after(Localized::with_status(status, e, locale).into_response());
+        }
     };
     match finish(&db, &grant, &upload, locale).await {
         Ok(res) => res,

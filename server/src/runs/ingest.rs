@@ -23,11 +23,26 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// How much of a file is looked at to decide whether it is an nvidia-smi CSV.
 const SNIFF_BYTES: usize = 64 * 1024;
 
+/// Largest result file read whole (everything but nvidia-smi telemetry, which is streamed):
+/// results are kilobytes, a vLLM result with per-request details a few MB. With the parsers'
+/// value budget (`app::domain::runs::MAX_VALUES`) one parse then takes at most ≈ 110 MB.
+pub const RESULT_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Seconds a client is told to wait when every parser slot is taken.
+pub const RETRY_AFTER_S: u64 = 5;
+
+/// How long a received file waits for a parser slot before the upload is answered 503.
+const SLOT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Why a file was not accepted.
 #[derive(Debug)]
 pub enum IngestError {
     /// Larger than the limit (bytes).
     TooLarge(u64),
+    /// A result (not telemetry) larger than [`RESULT_MAX_BYTES`].
+    ResultTooLarge,
+    /// Every parser slot is taken (answered 503 with `Retry-After`).
+    Busy,
     /// Not readable as any supported format.
     Unreadable(ParseError),
     /// The multipart body itself was broken.
@@ -47,6 +62,20 @@ impl IngestError {
                     args: vec![("mb".into(), (limit / 1_000_000).to_string())],
                 },
             ),
+            Self::ResultTooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                AppError::Unreadable {
+                    code: "result_too_large".into(),
+                    args: vec![("mb".into(), (RESULT_MAX_BYTES / (1024 * 1024)).to_string())],
+                },
+            ),
+            Self::Busy => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                AppError::Unreadable {
+                    code: "busy".into(),
+                    args: vec![],
+                },
+            ),
             Self::Unreadable(e) => (StatusCode::UNPROCESSABLE_ENTITY, AppError::from(e)),
             Self::BadRequest => (
                 StatusCode::BAD_REQUEST,
@@ -55,6 +84,16 @@ impl IngestError {
             Self::Internal => (StatusCode::INTERNAL_SERVER_ERROR, AppError::Internal),
         }
     }
+}
+
+/// `res` with `Retry-After` when it says the server is busy (503).
+#[must_use]
+pub fn with_retry_after(mut res: axum::response::Response) -> axum::response::Response {
+    if res.status() == StatusCode::SERVICE_UNAVAILABLE {
+        res.headers_mut()
+            .insert(http::header::RETRY_AFTER, http::HeaderValue::from(RETRY_AFTER_S));
+    }
+    res
 }
 
 /// A multipart error: 413 when the body limit cut it, else a bad request.
@@ -173,6 +212,13 @@ pub async fn stage(mut field: Field<'_>, limits: &RunLimits, forced: Option<Form
     }
     let sha256 = hex::encode(hasher.finalize());
     let read_path = path.0.clone();
+    // Receiving is bounded by the disk; reading is bounded by these slots, each at most one
+    // parse's memory. A file waits on disk for a slot (results read in milliseconds) up to
+    // SLOT_WAIT, then the upload is answered 503 rather than queueing without end.
+    let _slot = tokio::time::timeout(SLOT_WAIT, limits.parsing.clone().acquire_owned())
+        .await
+        .map_err(|_| IngestError::Busy)?
+        .map_err(|_| IngestError::Busy)?;
     let parsed = tokio::task::spawn_blocking(move || parse_file(&read_path, forced))
         .await
         .map_err(|e| {
@@ -204,6 +250,10 @@ fn parse_file(path: &std::path::Path, forced: Option<Format>) -> Result<Canonica
     if streaming {
         let reader = BufReader::with_capacity(256 * 1024, Read::chain(std::io::Cursor::new(whole), file));
         return parse_nvidia_smi(reader).map_err(IngestError::Unreadable);
+    }
+    let size = file.metadata().map_err(|e| io_failed(&e))?.len();
+    if size > RESULT_MAX_BYTES {
+        return Err(IngestError::ResultTooLarge);
     }
     file.read_to_end(&mut whole).map_err(|e| io_failed(&e))?;
     parse(&whole, forced).map_err(IngestError::Unreadable)
@@ -283,5 +333,22 @@ mod tests {
             b"================================================\nMLPerf Results Summary\n"
         ));
         assert!(!looks_like_smi(b""));
+    }
+
+    /// Every parser slot taken: 503 with `Retry-After`, the client told to try again.
+    #[test]
+    fn a_busy_server_says_when_to_try_again() {
+        let (status, error) = IngestError::Busy.answer();
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        let res = with_retry_after(axum::response::IntoResponse::into_response((
+            status,
+            format!("{error:?}"),
+        )));
+        assert_eq!(
+            res.headers()[http::header::RETRY_AFTER],
+            RETRY_AFTER_S.to_string().as_str()
+        );
+        let ok = with_retry_after(axum::response::IntoResponse::into_response(StatusCode::OK));
+        assert!(ok.headers().get(http::header::RETRY_AFTER).is_none());
     }
 }

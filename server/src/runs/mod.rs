@@ -19,6 +19,9 @@ pub struct RunLimits {
     pub file_bytes: u64,
     /// Where files wait while they are received and read.
     pub staging_dir: std::path::PathBuf,
+    /// Slots for reading uploaded files, process-wide (`--parse-slots`): each reading holds at
+    /// most one result's memory, so these bound what concurrent uploads take.
+    pub parsing: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 /// The run routes: the browser's upload, the scripts' API, the raw files and the charts.

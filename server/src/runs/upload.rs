@@ -66,7 +66,9 @@ pub async fn upload(
     };
     let staged = match read_form(&mut form, &limits).await {
         Ok(staged) => staged,
-        Err((status, e)) => return Localized::with_status(status, e, locale).into_response(),
+        Err((status, e)) => {
+            return ingest::with_retry_after(Localized::with_status(status, e, locale).into_response());
+        }
     };
     match keep(&db, &access, &staged).await {
         Ok(file) => {

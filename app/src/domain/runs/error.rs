@@ -33,6 +33,13 @@ pub enum ParseError {
         /// 1-based column.
         column: usize,
     },
+    /// The JSON holds more values than a result may ([`super::json::MAX_VALUES`]): telemetry
+    /// belongs in an nvidia-smi CSV, which is streamed.
+    #[error("more than {max} JSON values")]
+    TooManyValues {
+        /// The most values a result may hold.
+        max: usize,
+    },
     /// The JSON is syntactically invalid.
     #[error("malformed JSON at line {line}, column {column}")]
     MalformedJson {
@@ -124,6 +131,7 @@ impl ParseError {
             Self::InvalidUtf8 { .. } => "invalid_utf8",
             Self::Binary { .. } => "binary",
             Self::TruncatedJson { .. } => "truncated_json",
+            Self::TooManyValues { .. } => "too_many_values",
             Self::MalformedJson { .. } => "malformed_json",
             Self::UnrecognizedFormat { .. } => "unrecognized_format",
             Self::FormatMismatch { .. } => "format_mismatch",
