@@ -8,8 +8,11 @@
 //! 1. refuse a target that exists (unless `--force`), that is the database itself, or that has a
 //!    `-wal`/`-shm` file beside it (a database someone has open: replacing it under them, or under
 //!    a stale WAL, would corrupt it);
-//! 2. `VACUUM INTO` a hidden temporary file in the target's folder;
-//! 3. `fsync` it (SQLite does not sync a `VACUUM INTO` output), then open it read-only and require
+//! 2. `VACUUM INTO` a hidden temporary file in the target's folder, created empty beforehand
+//!    with mode 0600 (the copy holds password hashes and sealed secrets: its owner's only);
+//! 3. delete every session from the copy and `VACUUM` it (a backup is for restoring data, not
+//!    for riding sessions; the vacuum leaves no deleted row in a free page), then `fsync` it
+//!    (SQLite does not sync a `VACUUM INTO` output), then open it read-only and require
 //!    `PRAGMA integrity_check` to say `ok`, reading the audit chain's head on the way;
 //! 4. rename it onto the target and `fsync` the folder, so FILE is either the old file or the
 //!    whole new copy, never half a copy, even after a power cut.
@@ -186,16 +189,49 @@ fn remove_if_present(path: &Path) -> Result<(), std::io::Error> {
     }
 }
 
-/// `VACUUM INTO` the partial file, `fsync` it, and check it.
+/// Creates the empty partial file readable and writable by its owner only (`VACUUM INTO`
+/// accepts an empty file and keeps its mode).
+fn create_private(path: &Path) -> Result<(), std::io::Error> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)?;
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    Ok(())
+}
+
+/// Deletes every session from the copy and vacuums it, so no session is left in a free page.
+/// The copy is opened without WAL (a rollback journal beside it, gone when done).
+async fn drop_sessions(copy: &Path) -> Result<(), BackupError> {
+    let mut conn = SqliteConnectOptions::new()
+        .filename(copy)
+        .journal_mode(sqlx::sqlite::SqliteJournalMode::Delete)
+        .connect()
+        .await?;
+    let cleared = async {
+        sqlx::query("DELETE FROM sessions").execute(&mut conn).await?;
+        sqlx::query("VACUUM").execute(&mut conn).await
+    }
+    .await;
+    conn.close().await?;
+    cleared?;
+    Ok(())
+}
+
+/// `VACUUM INTO` the partial file, drop its sessions, `fsync` it, and check it.
 async fn copy_and_check(db_path: &str, partial: &Path) -> Result<Written, BackupError> {
     let into = partial
         .to_str()
         .ok_or_else(|| BackupError::BadTarget(partial.to_path_buf()))?;
+    create_private(partial)?;
     // The server's pragmas (WAL, busy timeout), but never creating a database, never migrating.
     let mut conn = store::db::options(db_path)?.create_if_missing(false).connect().await?;
     let copied = sqlx::query("VACUUM INTO ?").bind(into).execute(&mut conn).await;
     conn.close().await?;
     copied?;
+    drop_sessions(partial).await?;
     std::fs::File::open(partial)?.sync_all()?;
     let bytes = std::fs::metadata(partial)?.len();
     let head = check_copy(partial).await?;

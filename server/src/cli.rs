@@ -276,6 +276,11 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
             "serving plain http on a non-loopback address: set NODELEDGER_PUBLIC_URL to an https URL behind a TLS proxy"
         );
     }
+    let key_file = cfg.key_file(&db.path);
+    store::secret_key::at_start(&pool, &key_file)
+        .await
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    tracing::info!(key_file = %key_file.display(), "second-factor key open");
     let setup_code = SetupCode::at_start(&pool, &db.path).await?;
     announce_setup_code(&setup_code, &cfg);
     let sessions = SqliteSessionStore::new(pool.clone());

@@ -63,6 +63,11 @@ pub struct ServeConfig {
     /// Time limits on requests (issue 13 item 9).
     #[command(flatten)]
     pub time_limits: TimeLimitConfig,
+    /// File holding the key that seals second-factor secrets in the database; created (mode
+    /// 0600) at first start. Default: `nodeledger.key` in the database's folder. Keep it, and back
+    /// it up, apart from the database: without it no authenticator code can be checked.
+    #[arg(long, env = "NODELEDGER_KEY_FILE")]
+    pub key_file: Option<PathBuf>,
 }
 
 /// Time limits on requests: a stuck handler gets 503, a stalled streaming page is cut.
@@ -149,6 +154,13 @@ impl ServeConfig {
         Duration::from_secs(self.absolute_timeout_h.max(1) * 3600)
     }
 
+    /// The second-factor key file of the database at `db_path`.
+    pub fn key_file(&self, db_path: &str) -> PathBuf {
+        self.key_file
+            .clone()
+            .unwrap_or_else(|| app::store::secret_key::default_path(db_path))
+    }
+
     /// Largest run file, bytes.
     pub fn run_file_limit(&self) -> u64 {
         self.run_file_limit_mb.max(1) * 1_000_000
@@ -180,6 +192,7 @@ impl ServeConfig {
             trusted_proxy_header: None,
             upload_dir: None,
             parse_slots: 2,
+            key_file: None,
         }
     }
 }

@@ -243,11 +243,42 @@ async fn login_cycles_the_session_id_and_logout_ends_it() {
     assert!(after.body.contains(r#""caller":null"#), "{}", after.body);
     let id = second.trim_start_matches("nl_session=").to_string();
     let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions WHERE id = ?")
-        .bind(&id)
+        .bind(session_row_key(&id))
         .fetch_one(&app.db)
         .await
         .unwrap();
     assert_eq!(rows, 0, "flushed from the store");
+}
+
+/// The database key of the session whose cookie carries `id`: hex of its SHA-256.
+fn session_row_key(id: &str) -> String {
+    use sha2::Digest as _;
+    hex::encode(sha2::Sha256::digest(id.as_bytes()))
+}
+
+#[tokio::test]
+async fn the_database_holds_only_the_hash_of_the_session_id() {
+    let app = TestApp::new().await;
+    app.setup_admin().await;
+    let cookie = app.login("admin@example.com", PASSWORD).await;
+    let id = cookie.trim_start_matches("nl_session=").to_string();
+    assert!(!id.is_empty() && !id.contains('='), "{cookie}");
+    let keys: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
+        .fetch_all(&app.db)
+        .await
+        .unwrap();
+    assert!(keys.contains(&session_row_key(&id)), "{keys:?}");
+    assert!(
+        !keys.iter().any(|k| k.contains(&id)),
+        "the cookie's id is not stored: {keys:?}"
+    );
+    // A stored key presented as a cookie is no session.
+    for key in keys {
+        let res = app.call("/api/session", &[], Some(&format!("nl_session={key}"))).await;
+        assert!(res.body.contains(r#""caller":null"#), "{}", res.body);
+    }
+    let res = app.call("/api/session", &[], Some(&cookie)).await;
+    assert!(res.body.contains("admin@example.com"), "{}", res.body);
 }
 
 #[tokio::test]

@@ -224,3 +224,60 @@ async fn backup_refuses_to_overwrite_or_invent_a_database() {
     pool.close().await;
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[tokio::test]
+async fn backup_is_private_to_its_owner_and_holds_no_session() {
+    let dir = temp_dir("private");
+    let (db, copy) = (dir.join("live.db"), dir.join("copy.db"));
+    let pool = seeded(&db).await;
+    // A live session, with a marker in its data that must not reach the copy in any page.
+    sqlx::query("INSERT INTO sessions (id, user_id, data, expires_at) VALUES (?, NULL, ?, ?)")
+        .bind("f".repeat(64))
+        .bind(b"{\"marker\":\"session-marker-7c1e\"}".to_vec())
+        .bind(i64::MAX / 2)
+        .execute(&pool)
+        .await
+        .unwrap();
+    #[cfg(unix)]
+    std::fs::set_permissions(&db, std::os::unix::fs::PermissionsExt::from_mode(0o644)).unwrap();
+
+    let out = tokio::task::spawn_blocking({
+        let (db, copy) = (db.clone(), copy.clone());
+        move || run(&db, &["backup", copy.to_str().unwrap()])
+    })
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&copy).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the copy is the owner's only: {mode:o}");
+    }
+    let mut conn = SqliteConnectOptions::new()
+        .filename(&copy)
+        .read_only(true)
+        .connect()
+        .await
+        .unwrap();
+    let sessions: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    conn.close().await.unwrap();
+    assert_eq!(sessions, 0, "restored sessions are gone");
+    let bytes = std::fs::read(&copy).unwrap();
+    assert!(
+        !bytes.windows(19).any(|w| w == b"session-marker-7c1e"),
+        "no session left in a free page of the copy"
+    );
+    assert_eq!(team_names(&copy).await.len(), 40, "everything else is copied");
+    let live: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(live, 1, "the live database keeps its sessions");
+    pool.close().await;
+    std::fs::remove_dir_all(dir).ok();
+}

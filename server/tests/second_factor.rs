@@ -479,3 +479,66 @@ async fn the_sign_in_page_shows_the_pending_step_after_a_plain_post_until_starte
     let signed = res.session_cookie().expect("a new session id at sign-in");
     assert!(signed_in(&app, &signed).await);
 }
+
+async fn stored_secret(app: &TestApp, email: &str) -> String {
+    sqlx::query_scalar("SELECT f.secret FROM second_factors f JOIN users u ON u.id = f.user_id WHERE u.email = ?")
+        .bind(email)
+        .fetch_one(&app.db)
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_secret_is_stored_sealed_with_the_key_file() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp Sealed").await;
+    app.create_member(&admin, "sam@example.com", team, "engineer").await;
+    let sam = app.login("sam@example.com", PASSWORD).await;
+    let s = fresh_step().await;
+    let (totp, _) = enrol(&app, &sam, s - 1).await;
+    let stored = stored_secret(&app, "sam@example.com").await;
+    let shown = app::domain::second_factor::secret_base32(&totp.0);
+    assert!(stored.starts_with("xc1:"), "sealed: {stored}");
+    assert!(!stored.contains(&shown) && secret_from_base32(&stored).is_none());
+
+    // The sign-in's code step opens it with the key file.
+    let (_, pending) = password_step(&app, "sam@example.com").await;
+    let res = code_step(&app, &pending, &totp.code(s)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+}
+
+#[tokio::test]
+async fn a_secret_stored_before_sealing_still_works_and_start_up_seals_it() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp Legacy").await;
+    app.create_member(&admin, "lee@example.com", team, "engineer").await;
+    let secret = b"legacy-secret-20byte".to_vec();
+    let legacy = app::domain::second_factor::secret_base32(&secret);
+    // The row as an older version wrote it: base32, confirmed.
+    sqlx::query(
+        "INSERT INTO second_factors (user_id, secret, confirmed_at)
+         SELECT id, ?, '2026-12-01T00:00:00Z' FROM users WHERE email = ?",
+    )
+    .bind(&legacy)
+    .bind("lee@example.com")
+    .execute(&app.db)
+    .await
+    .unwrap();
+    let totp = Authenticator(secret);
+    let s = fresh_step().await;
+    let (_, pending) = password_step(&app, "lee@example.com").await;
+    let res = code_step(&app, &pending, &totp.code(s - 1)).await;
+    assert_eq!(res.status, StatusCode::OK, "read as it was stored: {}", res.body);
+
+    // The next start seals it; the authenticator goes on working.
+    app::store::secret_key::at_start(&app.db, &app.path.join("nodeledger.key"))
+        .await
+        .unwrap();
+    let stored = stored_secret(&app, "lee@example.com").await;
+    assert!(stored.starts_with("xc1:") && !stored.contains(&legacy), "{stored}");
+    let (_, pending) = password_step(&app, "lee@example.com").await;
+    let res = code_step(&app, &pending, &totp.code(s)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+}

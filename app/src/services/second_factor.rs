@@ -183,7 +183,7 @@ pub async fn check_code(db: &Db, user_id: i64, input: &str, recovery: bool, now:
         .ok_or(AppError::Conflict(Msg::SecondFactorNotEnabled))?;
     let accepted = match rules::parse_code(input) {
         EnteredCode::Totp(code) => {
-            let secret = stored_secret(&factor.secret)?;
+            let secret = stored_secret(user_id, &factor.secret)?;
             match rules::matching_step(&secret, &code, now, factor.last_step) {
                 Some(step) => store::second_factors::use_step(&mut tx, user_id, step)
                     .await?
@@ -215,9 +215,17 @@ async fn settle(tx: &mut store::Tx, user_id: i64, ok: bool, now: i64) -> Result<
     Ok(())
 }
 
-fn stored_secret(base32: &str) -> Result<Vec<u8>, AppError> {
-    rules::secret_from_base32(base32).ok_or_else(|| {
-        tracing::error!("a stored second-factor secret is not base32");
+/// The raw secret of `user_id` from its stored form: sealed with the key file, or base32 when
+/// written before sealing (start-up seals those; one written meanwhile by an older server is
+/// still read).
+fn stored_secret(user_id: i64, stored: &str) -> Result<Vec<u8>, AppError> {
+    let secret = if store::secret_key::is_sealed(stored) {
+        store::secret_key::installed().and_then(|key| key.open(user_id, stored))
+    } else {
+        rules::secret_from_base32(stored)
+    };
+    secret.ok_or_else(|| {
+        tracing::error!(user_id, "a stored second-factor secret does not open with the key file");
         AppError::Internal
     })
 }
@@ -236,8 +244,12 @@ pub async fn begin_enrolment(db: &Db, user: &User) -> Result<Enrolment, AppError
     let mut secret = [0u8; SECRET_BYTES];
     rand::rng().fill_bytes(&mut secret);
     let base32 = rules::secret_base32(&secret);
+    let key = store::secret_key::installed().ok_or_else(|| {
+        tracing::error!("no second-factor key installed at start");
+        AppError::Internal
+    })?;
     let mut tx = store::begin_write(db).await?;
-    if !store::second_factors::begin_enrolment(&mut tx, user.id, &base32).await? {
+    if !store::second_factors::begin_enrolment(&mut tx, user.id, &key.seal(user.id, &secret)).await? {
         return Err(AppError::Conflict(Msg::SecondFactorAlreadyEnabled));
     }
     tx.commit().await?;
@@ -264,7 +276,7 @@ pub async fn confirm_enrolment(db: &Db, user_id: i64, input: &str, now: i64) -> 
         .filter(|f| !f.confirmed)
         .ok_or(AppError::Conflict(Msg::SecondFactorNoEnrolment))?;
     let step = match rules::parse_code(input) {
-        EnteredCode::Totp(code) => rules::matching_step(&stored_secret(&factor.secret)?, &code, now, 0),
+        EnteredCode::Totp(code) => rules::matching_step(&stored_secret(user_id, &factor.secret)?, &code, now, 0),
         _ => None,
     };
     let Some(step) = step else {

@@ -24,6 +24,8 @@ pub mod runs;
 // Issue 16: the node facts `nodeledger probe` sends with a run.
 pub mod run_node_facts;
 pub mod second_factors;
+/// The key file that seals second-factor secrets at rest.
+pub mod secret_key;
 pub mod sessions;
 pub mod site;
 pub mod teams;

@@ -3,7 +3,10 @@
 //! `second_factor_failures` (wrong codes, for throttling). Kept in one module because they are
 //! only ever used together (see [`crate::services::second_factor`]).
 
-use super::Tx;
+use super::{
+    Db, Tx,
+    secret_key::{self, SecretKey},
+};
 use crate::domain::throttle::LOOKBACK_SECS;
 use sqlx::SqliteExecutor;
 
@@ -11,7 +14,8 @@ use sqlx::SqliteExecutor;
 #[derive(Clone, sqlx::FromRow)]
 pub struct SecondFactor {
     pub user_id: i64,
-    /// Base32 secret (never logged, never shown after enrolment).
+    /// The secret as stored: sealed with the key file ([`super::secret_key`]), or base32 when
+    /// written before sealing (never logged, never shown after enrolment).
     pub secret: String,
     /// Whether enrolment was confirmed with a first code; only then are codes asked for.
     pub confirmed: bool,
@@ -46,7 +50,39 @@ pub async fn is_enabled(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<boo
     Ok(of_user(db, user_id).await?.is_some_and(|f| f.confirmed))
 }
 
-/// Starts (or restarts) enrolment with a new secret; refused (`false`) while a confirmed one exists.
+/// Every stored secret with its user (start-up checks the key file against them).
+pub async fn stored_secrets(db: impl SqliteExecutor<'_>) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT user_id, secret FROM second_factors ORDER BY user_id")
+        .fetch_all(db)
+        .await
+}
+
+/// Seals every secret stored before sealing (base32) with `key`, in one transaction; how many.
+/// A row that is not base32 either is left alone (and logged): the services refuse it.
+pub async fn seal_legacy(db: &Db, key: &SecretKey) -> Result<u64, sqlx::Error> {
+    let mut tx = super::begin_write(db).await?;
+    let mut sealed = 0;
+    for (user_id, stored) in stored_secrets(&mut *tx).await? {
+        if secret_key::is_sealed(&stored) {
+            continue;
+        }
+        let Some(secret) = crate::domain::second_factor::secret_from_base32(&stored) else {
+            tracing::error!(user_id, "a stored second-factor secret is neither sealed nor base32");
+            continue;
+        };
+        sealed += sqlx::query("UPDATE second_factors SET secret = ? WHERE user_id = ? AND secret = ?")
+            .bind(key.seal(user_id, &secret))
+            .bind(user_id)
+            .bind(&stored)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+    }
+    tx.commit().await?;
+    Ok(sealed)
+}
+
+/// Starts (or restarts) enrolment with a new secret (`secret` as stored: sealed); refused (`false`) while a confirmed one exists.
 pub async fn begin_enrolment(tx: &mut Tx, user_id: i64, secret: &str) -> Result<bool, sqlx::Error> {
     let res = sqlx::query(
         "INSERT INTO second_factors (user_id, secret) VALUES (?, ?)
@@ -176,4 +212,89 @@ pub async fn users_missing_required(db: impl SqliteExecutor<'_>) -> Result<Vec<i
     )
     .fetch_all(db)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        domain::second_factor::{secret_base32, secret_from_base32},
+        store::secret_key::{KeyError, SEALED_PREFIX, prepare},
+    };
+    use std::path::PathBuf;
+
+    const SECRET: &[u8] = b"12345678901234567890";
+
+    fn key_path(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("nl-key-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("nodeledger.key")
+    }
+
+    async fn user(db: &Db, email: &str) -> i64 {
+        sqlx::query_scalar("INSERT INTO users (email, display_name, password_hash) VALUES (?, 'U', 'x') RETURNING id")
+            .bind(email)
+            .fetch_one(db)
+            .await
+            .unwrap()
+    }
+
+    async fn stored(db: &Db, user_id: i64) -> String {
+        of_user(db, user_id).await.unwrap().unwrap().secret
+    }
+
+    #[sqlx::test(migrations = "../migrations")]
+    async fn the_key_file_is_created_private_and_legacy_secrets_are_sealed(db: Db) {
+        let path = key_path("legacy");
+        let (a, b) = (user(&db, "a@example.com").await, user(&db, "b@example.com").await);
+        let legacy = secret_base32(SECRET);
+        let mut tx = crate::store::begin_write(&db).await.unwrap();
+        begin_enrolment(&mut tx, a, &legacy).await.unwrap();
+        begin_enrolment(&mut tx, b, &legacy).await.unwrap();
+        tx.commit().await.unwrap();
+
+        let key = prepare(&db, &path).await.unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        let (sa, sb) = (stored(&db, a).await, stored(&db, b).await);
+        assert!(sa.starts_with(SEALED_PREFIX) && !sa.contains(&legacy), "{sa}");
+        assert_ne!(sa, sb, "a nonce per secret");
+        assert_eq!(key.open(a, &sa).unwrap(), SECRET);
+        assert_eq!(key.open(b, &sb).unwrap(), SECRET);
+        assert!(
+            key.open(b, &sa).is_none(),
+            "a secret copied to another user does not open"
+        );
+        assert!(secret_from_base32(&sa).is_none());
+
+        // A second start reads the same file and opens them.
+        assert_eq!(prepare(&db, &path).await.unwrap(), key);
+        assert_eq!(stored(&db, a).await, sa, "sealed secrets are left as they are");
+    }
+
+    #[sqlx::test(migrations = "../migrations")]
+    async fn a_missing_or_wrong_key_file_stops_start_up(db: Db) {
+        let path = key_path("wrong");
+        let a = user(&db, "a@example.com").await;
+        let key = prepare(&db, &path).await.unwrap();
+        let mut tx = crate::store::begin_write(&db).await.unwrap();
+        begin_enrolment(&mut tx, a, &key.seal(a, SECRET)).await.unwrap();
+        tx.commit().await.unwrap();
+
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(prepare(&db, &path).await, Err(KeyError::Missing(_))));
+        assert!(!path.exists(), "no new key is made while secrets are sealed");
+
+        std::fs::write(&path, hex::encode([7u8; 32])).unwrap();
+        let wrong = prepare(&db, &path).await.unwrap_err();
+        assert!(matches!(wrong, KeyError::Wrong(_)));
+        assert!(wrong.to_string().contains("does not open"), "{wrong}");
+
+        std::fs::write(&path, "not a key").unwrap();
+        assert!(matches!(prepare(&db, &path).await, Err(KeyError::Malformed(_))));
+    }
 }

@@ -8,9 +8,14 @@
 //! so a request that loaded the session before a sign-out (or before an administrator ended it)
 //! cannot write it back when it finishes. Only [`SessionStore::create`] inserts, always under a
 //! fresh random id.
+//!
+//! Rows are keyed by the SHA-256 of the session id ([`row_key`]), never by the id itself: the id
+//! is the bearer secret in the cookie, and a copy of the database (a backup, a stolen file) must
+//! not hold anything a browser could present to ride a live session.
 
 use super::Db;
 use async_trait::async_trait;
+use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use tower_sessions::{
     ExpiredDeletion, SessionStore,
@@ -33,6 +38,11 @@ pub const TOUCH_EVERY_SECS: i64 = 60;
 #[derive(Clone, Debug)]
 pub struct SqliteSessionStore {
     pool: Db,
+}
+
+/// The database key of session `id`: lowercase hex of SHA-256 of the id as the cookie carries it.
+pub fn row_key(id: &Id) -> String {
+    hex::encode(Sha256::digest(id.to_string().as_bytes()))
 }
 
 fn backend(e: sqlx::Error) -> Error {
@@ -61,7 +71,7 @@ impl SqliteSessionStore {
             "INSERT INTO sessions (id, user_id, data, expires_at) VALUES (?, ?, ?, ?)
              ON CONFLICT (id) DO NOTHING",
         )
-        .bind(record.id.to_string())
+        .bind(row_key(&record.id))
         .bind(user_id_of(record))
         .bind(data)
         .bind(record.expiry_date.unix_timestamp())
@@ -93,7 +103,7 @@ impl SessionStore for SqliteSessionStore {
             .bind(user_id_of(record))
             .bind(data)
             .bind(record.expiry_date.unix_timestamp())
-            .bind(record.id.to_string())
+            .bind(row_key(&record.id))
             .execute(&self.pool)
             .await
             .map_err(backend)?;
@@ -106,7 +116,7 @@ impl SessionStore for SqliteSessionStore {
     async fn load(&self, id: &Id) -> Result<Option<Record>> {
         let row: Option<(Vec<u8>, i64)> =
             sqlx::query_as("SELECT data, expires_at FROM sessions WHERE id = ? AND expires_at > ?")
-                .bind(id.to_string())
+                .bind(row_key(id))
                 .bind(OffsetDateTime::now_utc().unix_timestamp())
                 .fetch_optional(&self.pool)
                 .await
@@ -121,7 +131,7 @@ impl SessionStore for SqliteSessionStore {
 
     async fn delete(&self, id: &Id) -> Result<()> {
         sqlx::query("DELETE FROM sessions WHERE id = ?")
-            .bind(id.to_string())
+            .bind(row_key(id))
             .execute(&self.pool)
             .await
             .map_err(backend)?;
@@ -168,5 +178,44 @@ impl ExpiredDeletion for SqliteSessionStore {
             .await
             .map_err(backend)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::collections::HashMap;
+
+    fn record(user_id: i64) -> Record {
+        Record {
+            id: Id::default(),
+            data: HashMap::from([(USER_ID_KEY.to_string(), json!(user_id))]),
+            expiry_date: OffsetDateTime::now_utc() + time::Duration::hours(1),
+        }
+    }
+
+    #[sqlx::test(migrations = "../migrations")]
+    async fn sessions_are_stored_under_the_hash_of_their_id(pool: Db) {
+        let store = SqliteSessionStore::new(pool.clone());
+        let mut rec = record(7);
+        store.create(&mut rec).await.unwrap();
+        let keys: Vec<String> = sqlx::query_scalar("SELECT id FROM sessions")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        let cookie_id = rec.id.to_string();
+        assert_eq!(keys, [hex::encode(Sha256::digest(cookie_id.as_bytes()))]);
+        assert!(
+            keys.iter().all(|k| !k.contains(&cookie_id)),
+            "the cookie's id is not in the database"
+        );
+        // The id from the cookie finds it, is saved through it and ends it.
+        assert_eq!(store.load(&rec.id).await.unwrap().unwrap().data, rec.data);
+        rec.data.insert("active_team".into(), json!(3));
+        store.save(&rec).await.unwrap();
+        assert_eq!(store.load(&rec.id).await.unwrap().unwrap().data, rec.data);
+        store.delete(&rec.id).await.unwrap();
+        assert!(store.load(&rec.id).await.unwrap().is_none());
     }
 }

@@ -34,13 +34,16 @@ pub const PASSWORD: &str = "correct horse battery staple";
 /// How long a response may take before the test calls it stalled.
 pub const STALL: Duration = Duration::from_secs(10);
 
+/// The second-factor key file's text of every test app (hex of 32 bytes).
+pub const TEST_KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
 /// A running app over a fresh database.
 pub struct TestApp {
     pub router: Router,
     pub db: store::Db,
-    path: PathBuf,
+    pub path: PathBuf,
     /// The cost comparison cache of this app (issue 13 item 8).
     pub tco_cache: app::services::tco::ComparisonCache,
 }
@@ -94,6 +97,12 @@ impl TestApp {
         // As `nodeledger serve` does at start: the one-time set-up code, in `setup-code` beside
         // the database.
         let setup_code = SetupCode::at_start(&db, path.to_str().unwrap()).await.unwrap();
+        // As `nodeledger serve` does at start: the second-factor key file beside the database.
+        // The key is process-wide, so every test app of this binary writes the same one.
+        std::fs::write(dir.join("nodeledger.key"), format!("{TEST_KEY}\n")).unwrap();
+        app::store::secret_key::at_start(&db, &dir.join("nodeledger.key"))
+            .await
+            .expect("second-factor key");
         let state = AppState {
             db: db.clone(),
             sessions: SqliteSessionStore::new(db.clone()),
