@@ -542,3 +542,136 @@ async fn a_secret_stored_before_sealing_still_works_and_start_up_seals_it() {
     let res = code_step(&app, &pending, &totp.code(s)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
 }
+
+/// Records `n` wrong codes of `user_id`, an hour apart and long ago (outside the 15-minute
+/// throttle), as a slow guesser would.
+async fn old_failures(app: &TestApp, user_id: i64, n: i64) {
+    for k in 0..n {
+        sqlx::query("INSERT INTO second_factor_failures (user_id, at) VALUES (?, ?)")
+            .bind(user_id)
+            .bind(now() - 86_400 - k * 3_600)
+            .execute(&app.db)
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn twenty_wrong_codes_in_a_row_lock_the_factor_until_a_recovery_code() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp L").await;
+    let lea = app.create_member(&admin, "lea@example.com", team, "procurement").await;
+    let cookie = app.login("lea@example.com", PASSWORD).await;
+    let s = fresh_step().await;
+    let (totp, recovery) = enrol(&app, &cookie, s - 1).await;
+    old_failures(&app, lea, 19).await;
+    let (_, pending) = password_step(&app, "lea@example.com").await;
+    let res = code_step(&app, &pending, "000000").await;
+    assert_eq!(
+        res.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "the 20th wrong code: {}",
+        res.body
+    );
+    let res = code_step(&app, &pending, &totp.code(s)).await;
+    assert!(
+        res.status == StatusCode::FORBIDDEN && res.body.contains("second_factor.locked"),
+        "locked for the app's codes, however slowly guessed: {} {}",
+        res.status,
+        res.body
+    );
+    assert!(!signed_in(&app, &pending).await);
+    let res = code_step(&app, &pending, &recovery[0]).await;
+    assert_eq!(res.status, StatusCode::OK, "a recovery code unlocks: {}", res.body);
+    let (_, again) = password_step(&app, "lea@example.com").await;
+    let res = code_step(&app, &again, &totp.code(s + 1)).await;
+    assert_eq!(res.status, StatusCode::OK, "the app's codes work again: {}", res.body);
+}
+
+#[tokio::test]
+async fn an_administrator_unlocks_a_locked_factor() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp U").await;
+    let ugo = app.create_member(&admin, "ugo@example.com", team, "engineer").await;
+    app.create_member(&admin, "ida@example.com", team, "manager").await;
+    let cookie = app.login("ugo@example.com", PASSWORD).await;
+    let ida = app.login("ida@example.com", PASSWORD).await;
+    let s = fresh_step().await;
+    let (totp, _) = enrol(&app, &cookie, s - 1).await;
+    old_failures(&app, ugo, 20).await;
+    let (_, pending) = password_step(&app, "ugo@example.com").await;
+    let res = code_step(&app, &pending, &totp.code(s)).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "locked: {}", res.body);
+    let id = ugo.to_string();
+    let res = app
+        .call("/api/admin/unlock_second_factor", &[("user_id", &id)], Some(&ida))
+        .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "administrators only: {}", res.body);
+    let res = app
+        .call("/api/admin/unlock_second_factor", &[("user_id", &id)], Some(&admin))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let res = code_step(&app, &pending, &totp.code(s)).await;
+    assert_eq!(res.status, StatusCode::OK, "unlocked: {}", res.body);
+}
+
+#[tokio::test]
+async fn sign_off_refuses_a_manager_whose_role_requires_a_factor_not_set_up() {
+    let (app, max, order) = submitted_order().await;
+    // A session from before the requirement (the setting written behind the sessions' back).
+    sqlx::query("UPDATE site SET second_factor_required = 1")
+        .execute(&app.db)
+        .await
+        .unwrap();
+    let o = order.to_string();
+    let form = [
+        ("order_id", o.as_str()),
+        ("decision", "approve"),
+        ("password", PASSWORD),
+        ("comment", "Within budget"),
+        ("code", ""),
+    ];
+    let res = app.call("/api/orders/decide", &form, Some(&max)).await;
+    assert!(
+        res.status == StatusCode::FORBIDDEN && res.body.contains("second_factor.enrol_first"),
+        "the password alone does not sign off: {} {}",
+        res.status,
+        res.body
+    );
+    let approvals: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM audit_events WHERE action = 'approve'")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    assert_eq!(approvals, 0);
+}
+
+#[tokio::test]
+async fn promotion_to_manager_ends_the_sessions_when_a_factor_is_required() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Totp P").await;
+    let pia = app.create_member(&admin, "pia@example.com", team, "procurement").await;
+    let eli = app.create_member(&admin, "eli@example.com", team, "engineer").await;
+    let s = fresh_step().await;
+    enrol(&app, &admin, s - 1).await;
+    let res = app
+        .call("/api/admin/second_factor/set", &[("required", "on")], Some(&admin))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let pia_cookie = app.login("pia@example.com", PASSWORD).await;
+    let eli_cookie = app.login("eli@example.com", PASSWORD).await;
+    app.set_role(&admin, team, pia, "manager").await;
+    assert!(
+        !signed_in(&app, &pia_cookie).await,
+        "promoted without a factor: signed out"
+    );
+    let (res, _) = password_step(&app, "pia@example.com").await;
+    assert_eq!(res.body, "\"Enrol\"", "and enrols at the next sign-in");
+    app.set_role(&admin, team, eli, "procurement").await;
+    assert!(
+        signed_in(&app, &eli_cookie).await,
+        "a role that requires nothing ends nothing"
+    );
+}

@@ -181,6 +181,13 @@ pub async fn check_code(db: &Db, user_id: i64, input: &str, recovery: bool, now:
         .await?
         .filter(|f| f.confirmed)
         .ok_or(AppError::Conflict(Msg::SecondFactorNotEnabled))?;
+    // A locked factor takes only a recovery code (where one is accepted): the time throttle
+    // alone would let a guesser go on for ever.
+    let consecutive = store::second_factors::consecutive_failures(&mut *tx, user_id).await?;
+    let recovery_entered = matches!(rules::parse_code(input), EnteredCode::Recovery(_));
+    if rules::factor_locked(consecutive) && !(recovery && recovery_entered) {
+        return Err(AppError::Refused(Msg::SecondFactorLocked));
+    }
     let accepted = match rules::parse_code(input) {
         EnteredCode::Totp(code) => {
             let secret = stored_secret(user_id, &factor.secret)?;
@@ -211,6 +218,14 @@ async fn settle(tx: &mut store::Tx, user_id: i64, ok: bool, now: i64) -> Result<
     } else {
         store::second_factors::add_failure(tx, user_id, now).await?;
         tracing::info!(user_id, "wrong second-factor code");
+        let consecutive = store::second_factors::consecutive_failures(&mut **tx, user_id).await?;
+        if consecutive == rules::MAX_CONSECUTIVE_FAILURES {
+            tracing::warn!(
+                user_id,
+                consecutive,
+                "second factor locked: too many wrong codes in a row"
+            );
+        }
     }
     Ok(())
 }
@@ -346,16 +361,40 @@ pub async fn disable(db: &Db, user: &User, password: String, input: &str) -> Res
     Ok(())
 }
 
-/// The code at a manager's sign-off: `Ok(false)` when the user has no second factor (nothing to
-/// ask), `Ok(true)` when the code was right; a missing or wrong code is refused.
-pub async fn confirm_sign_off(db: &Db, user_id: i64, input: &str) -> Result<bool, AppError> {
-    if !store::second_factors::is_enabled(db, user_id).await? {
+/// The code at a manager's sign-off: `Ok(false)` when the user has no second factor and none is
+/// required of them (nothing to ask), `Ok(true)` when the code was right; a missing or wrong
+/// code is refused, and so is a signer whose role requires a factor they have not set up (a
+/// session from before the requirement must not sign off with the password alone).
+pub async fn confirm_sign_off(db: &Db, user: &User, input: &str) -> Result<bool, AppError> {
+    if !store::second_factors::is_enabled(db, user.id).await? {
+        if required_for(db, user).await? {
+            return Err(AppError::Refused(Msg::SecondFactorEnrolFirst));
+        }
         return Ok(false);
     }
     if input.trim().is_empty() {
         return Err(AppError::Invalid(Msg::SecondFactorCodeNeeded));
     }
-    check_code(db, user_id, input, false, store::now_unix()).await?;
+    check_code(db, user.id, input, false, store::now_unix()).await?;
+    Ok(true)
+}
+
+/// Unlocks a user's second factor locked by wrong codes (administrators only; the wrong codes
+/// are forgotten). `false` when the user has no failures to forget.
+pub async fn unlock(db: &Db, admin_id: i64, user_id: i64) -> Result<bool, AppError> {
+    let mut tx = store::begin_write(db).await?;
+    let consecutive = store::second_factors::consecutive_failures(&mut *tx, user_id).await?;
+    if consecutive == 0 {
+        return Ok(false);
+    }
+    store::second_factors::clear_failures(&mut tx, user_id).await?;
+    tx.commit().await?;
+    tracing::info!(
+        admin_id,
+        user_id,
+        consecutive,
+        "second factor unlocked by an administrator"
+    );
     Ok(true)
 }
 

@@ -191,6 +191,15 @@ pub async fn clear_failures(tx: &mut Tx, user_id: i64) -> Result<(), sqlx::Error
     Ok(())
 }
 
+/// How many wrong codes the user has entered since the last correct one (at any time: a
+/// correct code or an administrator's unlock clears them, nothing else does).
+pub async fn consecutive_failures(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM second_factor_failures WHERE user_id = ?")
+        .bind(user_id)
+        .fetch_one(db)
+        .await
+}
+
 /// Times of the user's wrong codes within the throttle look-back, ascending.
 pub async fn recent_failures(db: impl SqliteExecutor<'_>, user_id: i64, now: i64) -> Result<Vec<i64>, sqlx::Error> {
     sqlx::query_scalar("SELECT at FROM second_factor_failures WHERE user_id = ? AND at > ? ORDER BY at, id")

@@ -72,6 +72,22 @@ pub async fn set_role(team_id: i64, user_id: i64, role: String) -> Result<(), Ap
             .await?;
     }
     tx.commit().await?;
+    // A session signed in with the password alone must not outlive a role that requires a second
+    // factor: the user signs in again and enrols first.
+    if role == TeamRole::Manager && previous != Some(role) {
+        let state = auth::state()?;
+        if let Some(user) = store::users::by_id(&state.db, user_id).await?
+            && !store::second_factors::is_enabled(&state.db, user_id).await?
+            && crate::services::second_factor::required_for(&state.db, &user).await?
+        {
+            let ended = state.sessions.delete_for_user(user_id).await?;
+            tracing::info!(
+                user_id,
+                sessions_ended = ended,
+                "second factor now required: sessions ended"
+            );
+        }
+    }
     Ok(())
 }
 

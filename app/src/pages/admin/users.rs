@@ -162,6 +162,16 @@ pub async fn set_user_disabled(user_id: i64, disabled: bool) -> Result<(), AppEr
     Ok(())
 }
 
+/// Unlocks a user's second factor that too many wrong codes in a row locked (administrators
+/// only): the way back for a user without recovery codes.
+#[server(endpoint = "admin/unlock_second_factor")]
+pub async fn unlock_second_factor(user_id: i64) -> Result<(), AppError> {
+    use crate::auth;
+    let admin = auth::require_admin()?;
+    crate::services::second_factor::unlock(&auth::db()?, admin.user_id, user_id).await?;
+    Ok(())
+}
+
 fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> impl IntoView {
     let form_ref = NodeRef::new();
     reset_on_success(create, form_ref);
@@ -197,7 +207,12 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
     }
 }
 
-fn user_table(rows: Vec<UserRow>, toggle: ServerAction<SetUserDisabled>, me: i64) -> impl IntoView {
+fn user_table(
+    rows: Vec<UserRow>,
+    toggle: ServerAction<SetUserDisabled>,
+    unlock: ServerAction<UnlockSecondFactor>,
+    me: i64,
+) -> impl IntoView {
     let locale = use_locale();
     view! {
         <table class="table" data-testid="user-table">
@@ -231,6 +246,10 @@ fn user_table(rows: Vec<UserRow>, toggle: ServerAction<SetUserDisabled>, me: i64
                                     {t(if u.disabled { Msg::UserEnable } else { Msg::UserDisable })}
                                 </button>
                             </ActionForm>
+                            <ActionForm action=unlock attr:class="inline-form">
+                                <input type="hidden" name="user_id" value=u.id.to_string() />
+                                <button type="submit" class="small">{t(Msg::SecondFactorAdminUnlock)}</button>
+                            </ActionForm>
                             })}
                         </td>
                     </tr>
@@ -247,6 +266,7 @@ pub fn AdminUsersPage() -> impl IntoView {
         let me = caller.user_id;
         let create = ServerAction::<CreateUser>::new();
         let toggle = ServerAction::<SetUserDisabled>::new();
+        let unlock = ServerAction::<UnlockSecondFactor>::new();
         let users = Resource::new(
             move || (create.version().get(), toggle.version().get()),
             |_| list_users(),
@@ -271,8 +291,13 @@ pub fn AdminUsersPage() -> impl IntoView {
                 {move || created().map(|text| view! { <p class="form-ok" role="status" data-testid="user-created">{text}</p> })}
             </section>
             <ActionError action=toggle />
+            <ActionError action=unlock />
+            {move || {
+                matches!(unlock.value().get(), Some(Ok(())))
+                    .then(|| view! { <p class="form-ok" role="status">{t(Msg::SecondFactorUnlocked)}</p> })
+            }}
             <Loaded resource=users keep_while_reloading=true let:users>
-                {user_table(users, toggle, me)}
+                {user_table(users, toggle, unlock, me)}
             </Loaded>
         }
         .into_any()

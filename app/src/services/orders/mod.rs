@@ -308,12 +308,12 @@ pub async fn decide(
             db,
             &user.email,
             password,
-            Some(user.password_hash),
+            Some(user.password_hash.clone()),
             crate::auth::throttle::Purpose::SignOff,
         )
         .await?;
     // The code is asked for only after the password matched (second factor, issue 13).
-    let second_factor = password_ok && super::second_factor::confirm_sign_off(db, user.id, code).await?;
+    let second_factor = password_ok && super::second_factor::confirm_sign_off(db, &user, code).await?;
     let action = if approve { Action::Approve } else { Action::Reject };
     let ctx = TransitionCtx::review(caller.user_id, is_manager, row.submitted_by, comment, password_ok);
     let to = match transition(row.state, action, &ctx).map_err(refusal)? {
