@@ -174,16 +174,7 @@ pub fn carry_over(run: &RunHolding, files: &mut [(RunFileInfo, CanonicalRun)]) {
 /// [`AppError::PartOfRun`] when the run took other files meanwhile, or a file another run;
 /// database failures.
 pub async fn add(tx: &mut Tx, team_id: i64, id: i64, built: &Assembled) -> Result<i64, AppError> {
-    let canonical = serde_json::to_string(&built.run).map_err(|e| {
-        tracing::error!(error = %e, "cannot encode run");
-        AppError::Internal
-    })?;
-    let status = built
-        .run
-        .verdict
-        .as_ref()
-        .map_or(crate::domain::runs::RunStatus::Valid, |v| v.status);
-    let unit = built.run.throughput.as_ref().map(|t| t.unit.as_str().to_string());
+    let (canonical, status, unit) = crate::services::runs::record_of(built)?;
     let added = RunFilesAdded {
         result_file_id: built.result_file,
         telemetry_file_id: built.telemetry_file,

@@ -307,14 +307,11 @@ pub async fn assemble(db: &Db, team_id: i64, req: &RunRequest) -> Result<(Assemb
     Ok((build(files, &judged_against)?, placement))
 }
 
-/// Saves an assembled run in `tx`; returns its id.
-pub async fn save(
-    tx: &mut Tx,
-    team_id: i64,
-    user_id: i64,
-    req: &RunRequest,
+/// What is stored of a judged run besides its files: its canonical JSON, its status (valid when
+/// it was not judged) and the unit of its throughput.
+pub(crate) fn record_of(
     built: &Assembled,
-) -> Result<i64, AppError> {
+) -> Result<(String, crate::domain::runs::RunStatus, Option<String>), AppError> {
     let canonical = serde_json::to_string(&built.run).map_err(|e| {
         tracing::error!(error = %e, "cannot encode run");
         AppError::Internal
@@ -325,6 +322,18 @@ pub async fn save(
         .as_ref()
         .map_or(crate::domain::runs::RunStatus::Valid, |v| v.status);
     let unit = built.run.throughput.as_ref().map(|t| t.unit.as_str().to_string());
+    Ok((canonical, status, unit))
+}
+
+/// Saves an assembled run in `tx`; returns its id.
+pub async fn save(
+    tx: &mut Tx,
+    team_id: i64,
+    user_id: i64,
+    req: &RunRequest,
+    built: &Assembled,
+) -> Result<i64, AppError> {
+    let (canonical, status, unit) = record_of(built)?;
     let row = RunForCreate {
         quote_revision_id: built.quote_revision_id,
         node_label: req.node_label.trim(),
