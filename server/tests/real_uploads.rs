@@ -17,9 +17,8 @@ fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
-#[tokio::test]
-#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
-async fn a_reserving_vllm_run_on_one_card_of_an_8_gpu_quote_is_valid_and_costs_the_node_as_measured() {
+/// A team with procurement pam and engineer eve, both signed in: `(app, pam, eve)`.
+async fn team_of_pam_and_eve() -> (TestApp, String, String) {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
     let team = app.create_team(&admin, "A").await;
@@ -27,6 +26,13 @@ async fn a_reserving_vllm_run_on_one_card_of_an_8_gpu_quote_is_valid_and_costs_t
     app.create_member(&admin, "eve@example.com", team, "engineer").await;
     let pam = app.login("pam@example.com", PASSWORD).await;
     let eve = app.login("eve@example.com", PASSWORD).await;
+    (app, pam, eve)
+}
+
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
+async fn a_reserving_vllm_run_on_one_card_of_an_8_gpu_quote_is_valid_and_costs_the_node_as_measured() {
+    let (app, pam, eve) = team_of_pam_and_eve().await;
     let form = [
         ("name", "Qwen chat, a task per card"),
         ("kind", "inference_service"),
@@ -164,13 +170,7 @@ async fn a_reserving_vllm_run_on_one_card_of_an_8_gpu_quote_is_valid_and_costs_t
 #[tokio::test]
 #[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn checklist_evidence_is_a_valid_run_of_the_chosen_node() {
-    let app = TestApp::new().await;
-    let admin = app.setup_admin().await;
-    let team = app.create_team(&admin, "A").await;
-    app.create_member(&admin, "pam@example.com", team, "procurement").await;
-    app.create_member(&admin, "eve@example.com", team, "engineer").await;
-    let pam = app.login("pam@example.com", PASSWORD).await;
-    let eve = app.login("eve@example.com", PASSWORD).await;
+    let (app, pam, eve) = team_of_pam_and_eve().await;
     let workload = app.create_workload(&pam, "Batch job").await;
     let chosen = app.create_quote(&pam, "L4-1").await;
     let same_node = app.create_quote(&pam, "L4-2").await;

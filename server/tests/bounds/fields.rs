@@ -72,6 +72,12 @@ pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
             vec!["user_id"],
         ),
         (
+            "/api/admin/unlock_second_factor",
+            admin.clone(),
+            vec![],
+            vec!["user_id"],
+        ),
+        (
             "/api/admin/create_user",
             admin.clone(),
             vec![

@@ -325,6 +325,11 @@ fn after_release_charges_of_an_unplanned_component_are_not_also_unplanned() {
     assert_eq!(row.reasons, vec![Reason::AfterRelease { effect: dec!(5.00) }]);
 }
 
+// Units: FOCUS leaves `ConsumedUnit` and `PricingUnit` to the provider ("provider-specified
+// measurement unit", FOCUS 1.0 as Microsoft's FocusCost metadata documents it,
+// learn.microsoft.com/cloud-computing/finops/focus/metadata; Azure's own usage files write
+// "Hours", "GB"); so a GPU cloud pricing per GPU-hour writes that unit, as `GPU-Hours` or `卡时`
+// here, and the reader must not take it for node-hours.
 #[test]
 fn a_bill_in_gpu_hours_that_equals_its_node_hour_estimate_has_no_reason() {
     // 48 node-hours of an 8-GPU node at 86.64 = 4158.72, billed as 384 GPU-hours at 10.83

@@ -211,17 +211,16 @@ fn engine_warning(locale: Locale, w: &TcoWarning) -> String {
         TcoWarning::MinimumBillableApplied { minimum_h } => {
             locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))])
         }
-        TcoWarning::PriceNotStated {
-            price: UnstatedPrice::StoppedCompute,
-        } => locale.t(Msg::TcoWStoppedComputeNotStated).to_string(),
         TcoWarning::PriceNotStated { price } => {
-            let what = locale.t(match price {
-                UnstatedPrice::Disk => Msg::TcoPriceDisk,
-                UnstatedPrice::Snapshot => Msg::TcoPriceSnapshot,
-                UnstatedPrice::Egress => Msg::TcoPriceEgress,
-                UnstatedPrice::Ingress | UnstatedPrice::StoppedCompute => Msg::TcoPriceIngress,
-            });
-            locale.fmt(Msg::TcoWPriceNotStated, &[("price", what)])
+            let price_not_stated = |what| locale.fmt(Msg::TcoWPriceNotStated, &[("price", locale.t(what))]);
+            match price {
+                UnstatedPrice::Disk => price_not_stated(Msg::TcoPriceDisk),
+                UnstatedPrice::Snapshot => price_not_stated(Msg::TcoPriceSnapshot),
+                UnstatedPrice::Egress => price_not_stated(Msg::TcoPriceEgress),
+                UnstatedPrice::Ingress => price_not_stated(Msg::TcoPriceIngress),
+                // Not a price but a yes/no: its own sentence.
+                UnstatedPrice::StoppedCompute => locale.t(Msg::TcoWStoppedComputeNotStated).to_string(),
+            }
         }
     }
 }
@@ -314,4 +313,41 @@ fn throughput_note(locale: Locale, c: &Costed) -> Option<String> {
         Msg::TcoThroughputFromRuns
     };
     Some(locale.fmt(msg, &args))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A price not stated names the price; stopped compute not stated, a yes/no, has its own
+    /// sentence; both in both languages.
+    #[test]
+    fn each_unstated_price_reads_as_its_own_sentence() {
+        let all = [
+            UnstatedPrice::Disk,
+            UnstatedPrice::Snapshot,
+            UnstatedPrice::Egress,
+            UnstatedPrice::Ingress,
+            UnstatedPrice::StoppedCompute,
+        ];
+        for locale in [Locale::En, Locale::ZhCn] {
+            let texts: Vec<String> = all
+                .iter()
+                .map(|&price| engine_warning(locale, &TcoWarning::PriceNotStated { price }))
+                .collect();
+            let distinct: std::collections::BTreeSet<&String> = texts.iter().collect();
+            assert_eq!(distinct.len(), all.len(), "{texts:?}");
+            assert!(texts.iter().all(|t| !t.contains('{')), "{texts:?}");
+        }
+        let stopped = engine_warning(
+            Locale::En,
+            &TcoWarning::PriceNotStated {
+                price: UnstatedPrice::StoppedCompute,
+            },
+        );
+        assert!(
+            stopped.contains("stopped (not released) node still bills compute"),
+            "{stopped}"
+        );
+    }
 }
