@@ -59,6 +59,7 @@ pub fn import_error(locale: Locale, e: &ImportError) -> String {
         }
         ImportError::DuplicateColumn { column } => locale.fmt(Msg::QimpDuplicateColumn, &[("column", column)]),
         ImportError::UnknownFormat => locale.t(Msg::QimpUnknownFormat).to_string(),
+        ImportError::TooManyRows { limit } => locale.fmt(Msg::QimpTooManyRows, &[("limit", &limit.to_string())]),
     }
 }
 

@@ -30,6 +30,12 @@ pub mod timestamp;
 
 pub use reader::{BillReader, open};
 
+/// Most lines one bill may have (header not counted). A month of hourly charges of a rental
+/// with ten resources is about 7,500 lines, and `.ci/bench-bills` imports 100,000; held in
+/// memory, a line takes ≈ 450 bytes, so a file of tiny lines at the body limit (≈ 830,000 lines
+/// in 30 MB) would take ≈ 370 MB per import where this cap keeps it under ≈ 70 MB.
+pub const MAX_LINES: u64 = 150_000;
+
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 

@@ -90,7 +90,7 @@ pub use check::{
 pub use csv_export::export;
 pub use csv_import::{
     COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError, ImportDefaults, ImportError,
-    ImportPreview, ImportRow, RowError, SkipReason, detect_format, import, parse_gpu_info,
+    ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info,
 };
 pub(crate) use date::civil_from_days;
 pub use date::{Date, is_expired};

@@ -24,7 +24,7 @@ pub use save::{Outcome, import, set_threshold};
 use crate::{
     domain::{
         bills::{
-            BillLine, Layout, LineError,
+            BillLine, Layout, LineError, MAX_LINES,
             matching::{RentalSpan, Unmatched, placement},
             open,
             reconcile::{Billed, Inputs, ReconcileError, Reconciliation, reconcile},
@@ -54,6 +54,11 @@ pub enum Refusal {
     File(crate::domain::bills::FileError),
     /// The file has a header and no line.
     NoLines,
+    /// The file has more lines than [`crate::domain::bills::MAX_LINES`]; reading stopped there.
+    TooManyLines {
+        /// The most lines a bill may have.
+        limit: u64,
+    },
     /// The bill's currency has no rate to the estimate's (or is not a currency NodeLedger knows).
     NoRate {
         /// The bill's currency as written.
@@ -240,13 +245,18 @@ pub(crate) async fn reconciliation(
     }))
 }
 
-/// Reads `content` line by line, matching each to the rental; line errors are collected.
+/// Reads `content` line by line, matching each to the rental; line errors are collected. A
+/// file past [`MAX_LINES`] is refused as soon as its next line is reached, so what is held stays
+/// bounded whatever the file's size.
 fn read_lines(content: &[u8], span: &RentalSpan) -> Result<Read, Refusal> {
     let reader = open(content).map_err(Refusal::File)?;
     let layout = reader.layout();
     let (mut lines, mut keys, mut errors, mut error_count) = (Vec::new(), Vec::new(), Vec::new(), 0);
     let mut seen: HashMap<String, u64> = HashMap::new();
-    for read in reader {
+    for (count, read) in (1..).zip(reader) {
+        if count > MAX_LINES {
+            return Err(Refusal::TooManyLines { limit: MAX_LINES });
+        }
         match read {
             Ok(line) => {
                 let key = line.key();
@@ -389,4 +399,42 @@ async fn already_imported(
         start,
         end,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+
+    /// A simple bill of `n` tiny lines of `i-1`, each its own charge.
+    fn tiny_bill(n: u64) -> Vec<u8> {
+        let mut text = String::from("resource_id,period_start,period_end,amount,currency\n");
+        for i in 0..n {
+            text.push_str(&format!("i-1,2026-12-01,2026-12-02,{i},CNY\n"));
+        }
+        text.into_bytes()
+    }
+
+    fn span() -> RentalSpan {
+        RentalSpan {
+            resources: vec!["i-1".into()],
+            started_at: 1_764_547_200,
+            released_at: None,
+        }
+    }
+
+    /// The largest bill body holds ≈ 830,000 such lines: reading stops past the cap, and the
+    /// refusal names it in both languages.
+    #[test]
+    fn a_bill_past_the_line_cap_is_refused_naming_the_cap() {
+        let at_cap = read_lines(&tiny_bill(MAX_LINES), &span()).map(|r| r.lines.len());
+        assert_eq!(at_cap.ok(), usize::try_from(MAX_LINES).ok());
+        let refusal = read_lines(&tiny_bill(MAX_LINES + 1), &span()).err();
+        assert_eq!(refusal, Some(Refusal::TooManyLines { limit: MAX_LINES }));
+        let refusal = Refusal::TooManyLines { limit: MAX_LINES };
+        for locale in [Locale::En, Locale::ZhCn] {
+            let text = texts::refusal(locale, &refusal);
+            assert!(text.contains("150000"), "{text}");
+        }
+    }
 }

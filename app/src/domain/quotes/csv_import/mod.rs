@@ -25,6 +25,12 @@ use serde::Serialize;
 /// The default size limit: 50 MiB.
 pub const DEFAULT_MAX_BYTES: usize = 50 * 1024 * 1024;
 
+/// Most rows one file may turn into quotes (skipped rows — blank, CPU-only — not counted). Each
+/// row is a quote: one vendor's catalog of GPU offers is a few thousand. A row read takes
+/// ≈ 2.2 KB (its draft, the draft as read, its errors), so a 12 MB file of minimal rows
+/// (≈ 700,000) would take ≈ 1.5 GB where this cap keeps it near 110 MB.
+pub const MAX_ROWS: usize = 50_000;
+
 /// Which CSV layout a file uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -111,6 +117,12 @@ pub enum ImportError {
     /// The header matches no known format.
     #[error("unknown_format")]
     UnknownFormat,
+    /// More than `limit` rows ([`MAX_ROWS`]); reading stopped there.
+    #[error("too_many_rows")]
+    TooManyRows {
+        /// The most rows a file may have.
+        limit: usize,
+    },
 }
 
 /// A problem with one row.

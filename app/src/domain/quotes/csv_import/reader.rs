@@ -1,7 +1,7 @@
 //! File checks, the header, and the row loop shared by both formats.
 
 use super::cells::Cells;
-use super::{CsvFormat, ImportError, ImportPreview, ImportRow, RowError, SkipReason};
+use super::{CsvFormat, ImportError, ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason};
 use crate::domain::line_endings::{Lf, numbered_lines, record_line};
 use crate::domain::quotes::draft::QuoteDraft;
 use crate::domain::quotes::error::ErrorCode;
@@ -146,7 +146,7 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
             Err(e) => {
                 let line = e.position().map_or(0, csv::Position::line);
                 let error = row_error(line, None, None, ErrorCode::MalformedRow);
-                preview.rows.push(ImportRow::unread(line, vec![error]));
+                push_row(&mut preview, ImportRow::unread(line, vec![error]))?;
                 continue;
             }
         }
@@ -166,9 +166,10 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
                 expected: header.names.len(),
                 found: rec.len(),
             };
-            preview
-                .rows
-                .push(ImportRow::unread(line, vec![row_error(line, None, None, code)]));
+            push_row(
+                &mut preview,
+                ImportRow::unread(line, vec![row_error(line, None, None, code)]),
+            )?;
             continue;
         }
         let mut cells = Cells::new(&rec, &header);
@@ -181,11 +182,21 @@ pub(super) fn run(text: &str, header: Header, fmt: &mut impl RowFormat) -> Resul
                     .iter()
                     .filter_map(|(col, _)| Some((header.spelling(col)?, cell_text(&rec, &header, col))))
                     .collect();
-                preview.rows.push(row);
+                push_row(&mut preview, row)?;
             }
         }
     }
     Ok(preview)
+}
+
+/// Adds a row read, or refuses the file once it has more than [`MAX_ROWS`]: what a file holds
+/// in memory stays bounded whatever its size.
+fn push_row(preview: &mut ImportPreview, row: ImportRow) -> Result<(), ImportError> {
+    if preview.rows.len() >= MAX_ROWS {
+        return Err(ImportError::TooManyRows { limit: MAX_ROWS });
+    }
+    preview.rows.push(row);
+    Ok(())
 }
 
 fn row_error(line: u64, column: Option<String>, field: Option<&'static str>, code: ErrorCode) -> RowError {

@@ -223,3 +223,33 @@ fn a_catalog_without_a_validity_date_is_read_but_not_clean_and_no_date_is_made_u
     assert!(p.valid_drafts().all(|q| q.valid_until == q.received_on));
     assert!(import(LAMBDA, None, &defaults("Lambda")).expect("import").is_clean());
 }
+
+/// A catalog of `n` minimal GPU rows (`i,L4,1,1,r,`), and one CPU-only row after each when
+/// `with_cpu_rows`.
+fn minimal_catalog(n: usize, with_cpu_rows: bool) -> Vec<u8> {
+    let mut text = String::from("InstanceType,AcceleratorName,AcceleratorCount,Price,Region,GpuInfo\n");
+    for i in 0..n {
+        text.push_str(&format!("{i},L4,1,1,r,\n"));
+        if with_cpu_rows {
+            text.push_str(&format!("c{i},,,1,r,\n"));
+        }
+    }
+    text.into_bytes()
+}
+
+/// A 12 MB file of minimal rows holds ≈ 700,000: reading stops past the cap, which only counts
+/// rows that become quotes (a catalog's CPU-only rows are skipped, not counted).
+#[test]
+fn a_catalog_past_the_row_cap_is_refused_naming_the_cap() {
+    use crate::domain::quotes::MAX_ROWS;
+    let at_cap = import(&minimal_catalog(MAX_ROWS, true), None, &defaults("V")).map(|p| p.rows.len());
+    assert_eq!(at_cap, Ok(MAX_ROWS));
+    assert_eq!(
+        import(&minimal_catalog(MAX_ROWS + 1, false), None, &defaults("V")).map(|p| p.rows.len()),
+        Err(ImportError::TooManyRows { limit: MAX_ROWS })
+    );
+    for locale in [crate::i18n::Locale::En, crate::i18n::Locale::ZhCn] {
+        let text = crate::texts::quotes::import_error(locale, &ImportError::TooManyRows { limit: MAX_ROWS });
+        assert!(text.contains("50000"), "{text}");
+    }
+}
