@@ -4,6 +4,10 @@ use rust_decimal::Decimal;
 
 /// Largest VRAM per GPU, GiB.
 pub const MAX_VRAM_GIB: Decimal = Decimal::from_parts(1024, 0, 0, false, 0);
+
+/// Smallest VRAM per GPU, GiB: one MiB (1/1024 GiB). The quote list stores VRAM in whole MiB
+/// and refuses zero there, so less would read but could not be saved.
+pub const MIN_VRAM_GIB: Decimal = Decimal::from_parts(9_765_625, 0, 0, false, 10);
 /// Most GPUs in one node.
 pub const MAX_GPUS_PER_NODE: u32 = 64;
 /// Highest on-demand price per hour.

@@ -39,6 +39,14 @@ fn spec(e: &mut Errors, s: &NodeSpec) {
     e.required_text("spec.gpu_model", &s.gpu_model, MAX_SHORT_TEXT);
     e.count("spec.gpus_per_node", s.gpus_per_node, MAX_GPUS_PER_NODE);
     e.positive("spec.vram_gib", s.vram_gib, MAX_VRAM_GIB);
+    if s.vram_gib > Decimal::ZERO && s.vram_gib < MIN_VRAM_GIB {
+        e.push(
+            "spec.vram_gib",
+            ErrorCode::OutOfRange {
+                allowed: "[0.0009765625, 1024]",
+            },
+        );
+    }
     if let Some(usable) = s.usable_vram_gib {
         e.positive("spec.usable_vram_gib", usable, MAX_VRAM_GIB);
         if usable > s.vram_gib {

@@ -24,6 +24,24 @@ fn the_fixture_is_valid() {
     assert_eq!(validate(&draft()), Ok(()));
 }
 
+/// Found by the bounds test: `1e-28` GiB passed the check, then rounded to 0 MiB and broke the
+/// quote list's `vram_mib > 0` constraint when saved (a 500). Less than one MiB is refused.
+#[test]
+fn vram_below_one_mib_is_rejected() {
+    let mut d = draft();
+    d.spec.usable_vram_gib = None;
+    d.spec.vram_gib = dec!(0.0000000000000000000000000001);
+    only(
+        &d,
+        "spec.vram_gib",
+        ErrorCode::OutOfRange {
+            allowed: "[0.0009765625, 1024]",
+        },
+    );
+    d.spec.vram_gib = dec!(0.0009765625);
+    assert_eq!(validate(&d), Ok(()), "exactly one MiB");
+}
+
 #[test]
 fn vram_zero_is_rejected() {
     let mut d = draft();
