@@ -2,13 +2,13 @@
 //! for vendors who send their bill as a PDF (columns in the README, "Bills").
 
 use crate::access::{ReadTeamData, TeamAccess};
-use crate::state::ServerState;
-use axum::{Router, response::IntoResponse, routing::get};
+use crate::listed::Listed;
+use axum::{response::IntoResponse, routing::get};
 use http::header;
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new().route("/bills/template.csv", get(template))
+pub fn router() -> Listed {
+    Listed::new().route("/bills/template.csv", get(template))
 }
 
 /// The template, as a download.

@@ -1,10 +1,8 @@
 //! Vendors' original quote documents: `POST /quotes/{id}/documents` (a plain multipart form, so
 //! it works without scripts) and `GET /documents/{id}` (served as a download, never rendered).
 
-use crate::{
-    access::{EditProcurement, ReadTeamData, TeamAccess},
-    state::ServerState,
-};
+use crate::access::{EditProcurement, ReadTeamData, TeamAccess};
+use crate::listed::Listed;
 use app::{
     domain::documents::{
         DocumentKind, MAX_DOCUMENT_BYTES, content_disposition, detect_kind, safe_file_name, sha256_of,
@@ -12,7 +10,6 @@ use app::{
     store::{self, documents::DocumentForCreate, quotes::RevisionInfo},
 };
 use axum::{
-    Router,
     extract::{Multipart, Path, State},
     response::{IntoResponse, Redirect, Response},
     routing::{get, post},
@@ -31,8 +28,8 @@ fn back(quote_id: i64, revision: i64, error: Option<&str>) -> Response {
 }
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new()
+pub fn router() -> Listed {
+    Listed::new()
         .route("/quotes/{id}/documents", post(upload))
         .route("/documents/{id}", get(download))
 }

@@ -1,17 +1,14 @@
 //! `GET /quotes/export.csv`: the active team's current quotes as CSV in NodeLedger's format
 //! (the importer reads it back unchanged), filtered and ordered like the quote list.
 
-use crate::{
-    access::{ReadTeamData, TeamAccess},
-    state::ServerState,
-};
+use crate::access::{ReadTeamData, TeamAccess};
+use crate::listed::Listed;
 use app::{
     domain::quotes,
     pages::quotes::list::{QuoteQuery, parse_query},
     store,
 };
 use axum::{
-    Router,
     extract::{Query, State, rejection::QueryRejection},
     response::{IntoResponse, Response},
     routing::get,
@@ -19,8 +16,8 @@ use axum::{
 use http::{HeaderValue, StatusCode, header};
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new().route("/quotes/export.csv", get(quotes_csv))
+pub fn router() -> Listed {
+    Listed::new().route("/quotes/export.csv", get(quotes_csv))
 }
 
 /// Exports the caller's active team's current quotes that the list's query string selects (the

@@ -1,13 +1,13 @@
 //! `POST /lang`: the language switch. Remembers the choice in a cookie and goes back to the
 //! page the user was on. A plain form post, so it works before the page is interactive.
 
-use crate::state::ServerState;
+use crate::listed::Listed;
 use app::{
     cookies::SecureCookies,
     i18n::{LANG_COOKIE, Locale},
 };
 use axum::{
-    Form, Router,
+    Form,
     extract::State,
     response::{IntoResponse, Redirect, Response},
     routing::post,
@@ -31,8 +31,8 @@ fn is_local_path(next: &str) -> bool {
 }
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new().route("/lang", post(set_language))
+pub fn router() -> Listed {
+    Listed::new().route("/lang", post(set_language))
 }
 
 /// Sets the language cookie and redirects (303) back.

@@ -17,8 +17,10 @@ pub mod config;
 pub mod documents;
 pub mod export;
 pub mod lang;
+pub mod listed;
 pub mod mail;
 pub mod orders;
+pub mod parse_slots;
 /// `nodeledger probe` (issue 16): measure a rented node with the team's own workload.
 pub mod probe;
 pub mod quotes_cli;

@@ -3,13 +3,11 @@
 //! `GET /orders/{id}/scenario.json[?rev=N]`: the comparison frozen at submission, as the
 //! scenario file `nodeledger tco FILE` reruns to the same cent.
 
-use crate::{
-    access::{ReadTeamData, TeamAccess},
-    state::ServerState,
-};
+use crate::access::{ReadTeamData, TeamAccess};
+use crate::listed::Listed;
 use app::store;
 use axum::{
-    Json, Router,
+    Json,
     extract::{Path, Query, State},
     response::{IntoResponse, Response},
     routing::get,
@@ -18,8 +16,8 @@ use http::{HeaderValue, header};
 use serde::Deserialize;
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new()
+pub fn router() -> Listed {
+    Listed::new()
         .route("/orders/{id}/export.json", get(export))
         .route("/orders/{id}/scenario.json", get(scenario))
 }

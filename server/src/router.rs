@@ -4,7 +4,8 @@
 //! first): `Strict-Transport-Security` (https only) → compression of pages and answers
 //! (`assets::compression`) → security headers → time limits → foreign
 //! `Host` refusal → cross-site refusal → body limit → server-function error status → session →
-//! caller → strangers refused at server functions that need a caller (before their body is read).
+//! caller → strangers refused at server functions that need a caller (before their body is read)
+//! → a parse slot for the bill and quote imports (before their body is read, `parse_slots`).
 //!
 //! The session layer writes a session only when a request changed it (sign-in, team switch,
 //! sign-out) — and, to push the idle timeout back, at most once a minute for a signed-in
@@ -12,6 +13,8 @@
 
 use crate::{
     config::ServeConfig,
+    listed::Listed,
+    parse_slots::{self, ParseSlots},
     runs::RunLimits,
     security::{self, BodyLimits, SiteOrigin},
     state::ServerState,
@@ -95,14 +98,17 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         runs: RunLimits {
             file_bytes: cfg.run_file_limit(),
             staging_dir: cfg.upload_staging_dir(),
-            parsing: std::sync::Arc::new(tokio::sync::Semaphore::new(cfg.parse_slots())),
         },
+        slots: ParseSlots::new(cfg.parse_slots()),
         cookies: SecureCookies(cfg.secure_cookies()),
         app: state,
     };
     // Each `.layer` wraps what is above it: read from the bottom (and `guarded`) up for the
     // order the module documentation gives.
     let routed = routes(&server, cfg)
+        // The imports read their whole file from the body: a parse slot first, once the
+        // caller is known (a stranger is refused below without taking one).
+        .layer(from_fn_with_state(server.slots.clone(), parse_slots::hold_for_imports))
         // Issue 13 item 8: a server function that needs a caller refuses a stranger before
         // its body is read (runs just inside `attach_caller`).
         .layer(from_fn_with_state(
@@ -168,11 +174,18 @@ fn routes(server: &ServerState, cfg: &ServeConfig) -> Router {
     let options = server.leptos.clone();
     let context = leptos_context(server, cfg);
     Router::<ServerState>::new()
-        .route("/healthz", get(|| async { "ok" }))
         .leptos_routes_with_context(server, generate_route_list(App), context.clone(), move || {
             shell(options.clone())
         })
         .fallback(file_and_error_handler_with_context::<ServerState, _>(context, shell))
+        .merge(raw_routes(cfg).into_router())
+        .with_state(server.clone())
+}
+
+/// Every raw route, area by area, with the paths they answer.
+fn raw_routes(cfg: &ServeConfig) -> Listed {
+    Listed::new()
+        .route("/healthz", get(|| async { "ok" }))
         .merge(crate::lang::router())
         .merge(crate::export::router())
         .merge(crate::documents::router())
@@ -180,10 +193,16 @@ fn routes(server: &ServerState, cfg: &ServeConfig) -> Router {
         .merge(crate::orders::router())
         .merge(crate::tco::router())
         // Issue 14 (warm cache): `/pkg` precompressed, before the fallback's plain files.
-        .merge(crate::assets::pkg_router(&cfg.site_root))
+        .merge_listed_as("/pkg/{*file}", crate::assets::pkg_router(&cfg.site_root))
         // Issue 15: the simple bill template.
         .merge(crate::bills::router())
-        .with_state(server.clone())
+}
+
+/// The paths of the raw routes the router built with `cfg` answers, as written in it
+/// (`/runs/{id}/files/{file}`); the server functions are `server_fn_paths()`.
+#[must_use]
+pub fn raw_paths(cfg: &ServeConfig) -> Vec<&'static str> {
+    raw_routes(cfg).paths().to_vec()
 }
 
 /// The body limit, the cross-site and foreign-host refusals, the time limits and the security

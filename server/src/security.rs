@@ -222,11 +222,13 @@ pub struct BodyLimits {
 /// Which paths take uploads, and the body limit there.
 type UploadRoute = (fn(&str) -> bool, usize);
 
-fn is_quote_import(path: &str) -> bool {
+/// The quote import server function.
+pub fn is_quote_import(path: &str) -> bool {
     path == "/api/quotes/import"
 }
 
-fn is_bill_import(path: &str) -> bool {
+/// The bill import server function.
+pub fn is_bill_import(path: &str) -> bool {
     path == "/api/orders/bills/import"
 }
 

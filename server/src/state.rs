@@ -1,13 +1,14 @@
 //! The one state every route of the server shares. Each handler asks only for the part it
 //! needs (`State<store::Db>`, `State<RunLimits>`, …); [`FromRef`] hands it out.
 
-use crate::runs::RunLimits;
+use crate::{parse_slots::ParseSlots, runs::RunLimits};
 use app::{auth::AppState, cookies::SecureCookies, store};
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 
 /// What the router is built with: the application's state (pool, sessions, timeouts), the
-/// Leptos settings, the run upload limits and whether the site's cookies are `Secure`.
+/// Leptos settings, the run upload limits, the parse slots and whether the site's cookies are
+/// `Secure`.
 #[derive(Clone, Debug)]
 pub struct ServerState {
     /// The pool, the session store and the session timeouts (pages get it as context too).
@@ -16,6 +17,9 @@ pub struct ServerState {
     pub leptos: LeptosOptions,
     /// The largest run file the browser and the API may upload.
     pub runs: RunLimits,
+    /// The process's slots for reading uploaded files: run uploads and the bill and quote
+    /// imports share them.
+    pub slots: ParseSlots,
     /// Whether the site's own cookies (language, bundle) are marked `Secure`.
     pub cookies: SecureCookies,
 }
@@ -41,6 +45,12 @@ impl FromRef<ServerState> for LeptosOptions {
 impl FromRef<ServerState> for RunLimits {
     fn from_ref(state: &ServerState) -> Self {
         state.runs.clone()
+    }
+}
+
+impl FromRef<ServerState> for ParseSlots {
+    fn from_ref(state: &ServerState) -> Self {
+        state.slots.clone()
     }
 }
 

@@ -2,10 +2,8 @@
 //! `GET /tco/export.csv`, `GET /tco/export.json` (the scenario `nodeledger tco` reruns, and its
 //! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`.
 
-use crate::{
-    access::{ReadTeamData, TeamAccess},
-    state::ServerState,
-};
+use crate::access::{ReadTeamData, TeamAccess};
+use crate::listed::Listed;
 use app::auth::AppState;
 use app::domain::csv_cell;
 use app::domain::tco::{BreakEven, Currency, latest_rate};
@@ -19,7 +17,7 @@ use app::{
     store,
 };
 use axum::{
-    Json, Router,
+    Json,
     extract::{RawQuery, State},
     response::{IntoResponse, Response},
     routing::get,
@@ -29,8 +27,8 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use std::sync::Arc;
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new()
+pub fn router() -> Listed {
+    Listed::new()
         .route("/tco/export.csv", get(export_csv))
         .route("/tco/export.json", get(export_json))
         .route("/tco/stack.svg", get(stack_chart))

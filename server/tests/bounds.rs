@@ -17,6 +17,11 @@
 //! - raw routes: `grep -rn 'Query<\|Path<\|\.route(' server/src` (ids in paths, `?revision=`,
 //!   `?workload=`, the quote CSV export's filter, the cost exports and charts);
 //! - pages: the `path!(…)` routes of `app/src/lib.rs` with an `:id` or a numeric query.
+//!
+//! That no route is forgotten is checked from the router itself: `every_route_is_in_the_field_table`
+//! lists every server function (`server_fn_paths()`) and raw route (`server::router::raw_paths`)
+//! and fails for one missing from `fields::ROUTES`; the probing test then fails for a route
+//! listed there with numeric fields that no request reached.
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
@@ -27,7 +32,7 @@ use axum::body::Body;
 mod fields;
 
 use common::{ORIGIN, PASSWORD, TestApp, form_urlencoded, l4_run, quote_form};
-use fields::{QUOTE_NUMBERS, cost_queries, form_endpoints};
+use fields::{BILL_NUMBERS, QUOTE_CSV_ROW, QUOTE_NUMBERS, ROUTES, cost_queries, form_endpoints, route_matches};
 use http::{Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
@@ -69,6 +74,8 @@ struct World {
     workload: i64,
     order: i64,
     run: i64,
+    /// The path of every request sent.
+    probed: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 async fn world() -> World {
@@ -98,6 +105,7 @@ async fn world() -> World {
         workload,
         order,
         run,
+        probed: std::sync::Mutex::default(),
     }
 }
 
@@ -111,6 +119,7 @@ impl World {
     /// streaming race; a third stall is a failure).
     async fn probe(&self, what: String, req: Request<Body>, failures: &mut Vec<Failure>) {
         let (parts, body) = req.into_parts();
+        self.probed.lock().unwrap().insert(parts.uri.path().to_string());
         let body = body.collect().await.unwrap().to_bytes();
         let retries = if parts.method == Method::GET { 2 } else { 0 };
         for attempt in 0..=retries {
@@ -264,8 +273,56 @@ async fn probe_forms(w: &World, failures: &mut Vec<Failure>) {
     }
     for v in extremes() {
         for query in cost_queries(w, v) {
-            w.form("/api/tco", &[("query".into(), query)], &w.pam, failures).await;
+            w.form("/api/tco", &[("query".into(), query.clone())], &w.pam, failures)
+                .await;
+            w.form("/api/tco/page", &[("query".into(), query.clone())], &w.pam, failures)
+                .await;
+            let part = [
+                ("query".into(), query.clone()),
+                ("part".into(), app::pages::tco::OVERRIDES.into()),
+            ];
+            w.form("/api/tco/part", &part, &w.pam, failures).await;
+            let learned = [("workload_id".into(), w.workload.to_string()), ("query".into(), query)];
+            w.form("/api/rentals/learned", &learned, &w.pam, failures).await;
         }
+    }
+}
+
+/// A quote CSV of one row, `field` set to `v` (added as a column when the row lacks it).
+fn quote_csv(field: &str, v: &str) -> String {
+    let mut row: Vec<(&str, &str)> = QUOTE_CSV_ROW.into_iter().filter(|(k, _)| *k != field).collect();
+    row.push((field, v));
+    let header: Vec<&str> = row.iter().map(|(k, _)| *k).collect();
+    let values: Vec<&str> = row.iter().map(|(_, v)| *v).collect();
+    format!("{}\n{}\n", header.join(","), values.join(","))
+}
+
+/// The imports: the numbers inside the file (every numeric quote column, a bill line's
+/// amounts) and the bill's order id.
+async fn probe_imports(w: &World, failures: &mut Vec<Failure>) {
+    for v in extremes() {
+        for field in QUOTE_NUMBERS {
+            let request = serde_json::json!({ "content": quote_csv(field, v), "format": "csv", "vendor": "",
+                "currency": "CNY", "valid_until": "" });
+            let body = serde_json::json!({ "request": request, "save": true }).to_string();
+            w.json("/api/quotes/import", body, &w.pam, failures).await;
+        }
+        for field in BILL_NUMBERS {
+            let line = |name: &str| if name == field { v } else { "1" };
+            let content = format!(
+                "resource_id,period_start,period_end,currency,amount,quantity,unit_price\n\
+                 i-1,2026-12-01,2026-12-02,CNY,{},{},{}\n",
+                line("amount"),
+                line("quantity"),
+                line("unit_price")
+            );
+            let request = serde_json::json!({ "order_id": w.order, "file_name": "b.csv", "content": content });
+            let body = serde_json::json!({ "request": request, "save": false }).to_string();
+            w.json("/api/orders/bills/import", body, &w.pam, failures).await;
+        }
+        let raw = v.trim_start_matches('+');
+        let body = format!(r#"{{"request":{{"order_id":{raw},"file_name":"b.csv","content":"x"}},"save":false}}"#);
+        w.json("/api/orders/bills/import", body, &w.pam, failures).await;
     }
 }
 
@@ -393,9 +450,20 @@ async fn the_largest_numbers_in_every_field_get_a_4xx_at_worst() {
     let mut failures = Vec::new();
     probe_forms(&w, &mut failures).await;
     probe_json(&w, &mut failures).await;
+    probe_imports(&w, &mut failures).await;
     probe_raw_routes(&w, &mut failures).await;
     let health = w.app.get("/healthz", None, None).await;
     assert_eq!(health.status, StatusCode::OK, "the server still answers");
+    let probed = w.probed.lock().unwrap().clone();
+    let unprobed: Vec<&str> = ROUTES
+        .iter()
+        .filter(|(route, numbers)| !numbers.is_empty() && !probed.iter().any(|p| route_matches(route, p)))
+        .map(|(route, _)| *route)
+        .collect();
+    assert!(
+        unprobed.is_empty(),
+        "listed with numeric fields in server/tests/bounds/fields.rs, but never probed: {unprobed:?}"
+    );
     assert!(
         failures.is_empty(),
         "{} requests failed:\n{}",
@@ -445,4 +513,38 @@ async fn an_orders_lists_of_runs_and_quotes_considered_are_capped() {
         let res = post(selection_form(&w, list, id, 100)).await;
         assert_eq!(res.status, StatusCode::OK, "{list} × 100 is allowed: {}", res.body);
     }
+}
+
+/// Every path the router answers: its server functions and its raw routes.
+fn routed_paths() -> Vec<&'static str> {
+    let functions = leptos::server_fn::axum::server_fn_paths().map(|(path, _)| path);
+    let mut paths: Vec<&'static str> = functions
+        .chain(server::router::raw_paths(&server::config::ServeConfig::for_tests()))
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+}
+
+/// A server function or raw route added to the app without its numbers probed here fails this
+/// test, naming it; a route removed from the app is named too, so the table stays true.
+#[test]
+fn every_route_is_in_the_field_table() {
+    let routed = routed_paths();
+    assert!(routed.contains(&"/api/quotes/import") && routed.contains(&"/runs/{id}/files/{file}"));
+    let missing: Vec<String> = routed
+        .iter()
+        .filter(|path| !ROUTES.iter().any(|(listed, _)| listed == *path))
+        .map(|path| format!("add {path} to server/tests/bounds/fields.rs (ROUTES, with its numeric fields)"))
+        .collect();
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+    let gone: Vec<&str> = ROUTES
+        .iter()
+        .map(|(listed, _)| *listed)
+        .filter(|listed| !routed.contains(listed))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "no longer routed, remove from server/tests/bounds/fields.rs: {gone:?}"
+    );
 }

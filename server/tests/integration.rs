@@ -21,6 +21,7 @@ mod first_load;
 mod masters;
 mod orders;
 mod page_weight;
+mod parse_slots;
 mod probe;
 mod quotes;
 mod raw_access;

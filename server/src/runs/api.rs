@@ -22,7 +22,8 @@
 //! the token's team's (200 with `"ready": true`, else the same 401/403/404/422 an upload gets).
 
 use super::{RunLimits, ingest, upload::format_field};
-use crate::state::ServerState;
+use crate::listed::Listed;
+use crate::parse_slots::{ParseSlots, with_retry_after};
 use app::{
     // Issue 16: the node facts of `nodeledger probe`.
     domain::node_facts::{FactsError, MAX_FACTS_BYTES, NodeFacts},
@@ -41,7 +42,7 @@ use app::{
     views::RunFileInfo,
 };
 use axum::{
-    Json, Router,
+    Json,
     extract::{Multipart, State},
     response::{IntoResponse, Response},
     routing::{get, post},
@@ -50,8 +51,8 @@ use http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde_json::json;
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new()
+pub fn router() -> Listed {
+    Listed::new()
         .route("/api/v1/runs", post(create_run))
         .route("/api/v1/schema/run.json", get(run_schema))
 }
@@ -116,6 +117,7 @@ fn id_field(name: &str, text: &str) -> Result<Option<i64>, AppError> {
 pub async fn create_run(
     State(db): State<store::Db>,
     State(limits): State<RunLimits>,
+    State(slots): State<ParseSlots>,
     headers: HeaderMap,
     mut form: Multipart,
 ) -> Response {
@@ -132,10 +134,10 @@ pub async fn create_run(
         )
         .into_response();
     }
-    let upload = match read_form(&mut form, &limits).await {
+    let upload = match read_form(&mut form, &limits, &slots).await {
         Ok(upload) => upload,
         Err((status, e)) => {
-            return ingest::with_retry_after(Localized::with_status(status, e, locale).into_response());
+            return with_retry_after(Localized::with_status(status, e, locale).into_response());
         }
     };
     match finish(&db, &grant, &upload, locale).await {
@@ -159,7 +161,11 @@ struct ApiUpload {
 /// second `result` or `telemetry` is refused before it is read (422), and the files staged so
 /// far are deleted. The error carries the status to answer with (413 when the body limit cut a
 /// file).
-async fn read_form(form: &mut Multipart, limits: &RunLimits) -> Result<ApiUpload, (StatusCode, AppError)> {
+async fn read_form(
+    form: &mut Multipart,
+    limits: &RunLimits,
+    slots: &ParseSlots,
+) -> Result<ApiUpload, (StatusCode, AppError)> {
     let cut = |e: &axum::extract::multipart::MultipartError| ingest::multipart_error(e, limits.file_bytes).answer();
     let mut upload = ApiUpload {
         req: RunRequest::default(),
@@ -188,7 +194,9 @@ async fn read_form(form: &mut Multipart, limits: &RunLimits) -> Result<ApiUpload
                 "result" => format,
                 _ => None,
             };
-            let staged = ingest::stage(field, limits, forced).await.map_err(|e| e.answer())?;
+            let staged = ingest::stage(field, limits, slots, forced)
+                .await
+                .map_err(|e| e.answer())?;
             if upload.staged.iter().any(|s| s.sha256 == staged.sha256) {
                 return Err(refusal(service::duplicate_file(&name)));
             }

@@ -1,9 +1,9 @@
 //! A run's files as uploaded (`GET /runs/{id}/files/{file}`), streamed chunk by chunk, and its
 //! charts (`GET /runs/{id}/telemetry.svg`, `GET /runs/compare.svg`).
 
+use crate::listed::Listed;
 use crate::{
     access::{ReadTeamData, TeamAccess},
-    state::ServerState,
     tco::svg,
 };
 use app::{
@@ -13,7 +13,6 @@ use app::{
     store,
 };
 use axum::{
-    Router,
     body::Body,
     extract::{Path, Query, State},
     response::{IntoResponse, Response},
@@ -23,8 +22,8 @@ use http::{HeaderMap, HeaderValue, StatusCode, header};
 use serde::Deserialize;
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new()
+pub fn router() -> Listed {
+    Listed::new()
         .route("/runs/{id}/files/{file}", get(download))
         .route("/runs/{id}/telemetry.svg", get(telemetry_chart))
         .route("/runs/compare.svg", get(compare_chart))

@@ -3,6 +3,7 @@
 //! parsers (nvidia-smi CSV streaming), then stored in chunks.
 
 use super::RunLimits;
+use crate::parse_slots::ParseSlots;
 use app::{
     domain::{
         documents::safe_file_name,
@@ -27,12 +28,6 @@ const SNIFF_BYTES: usize = 64 * 1024;
 /// results are kilobytes, a vLLM result with per-request details a few MB. With the parsers'
 /// value budget (`app::domain::runs::MAX_VALUES`) one parse then takes at most ≈ 110 MB.
 pub const RESULT_MAX_BYTES: u64 = 16 * 1024 * 1024;
-
-/// Seconds a client is told to wait when every parser slot is taken.
-pub const RETRY_AFTER_S: u64 = 5;
-
-/// How long a received file waits for a parser slot before the upload is answered 503.
-const SLOT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Why a file was not accepted.
 #[derive(Debug)]
@@ -84,16 +79,6 @@ impl IngestError {
             Self::Internal => (StatusCode::INTERNAL_SERVER_ERROR, AppError::Internal),
         }
     }
-}
-
-/// `res` with `Retry-After` when it says the server is busy (503).
-#[must_use]
-pub fn with_retry_after(mut res: axum::response::Response) -> axum::response::Response {
-    if res.status() == StatusCode::SERVICE_UNAVAILABLE {
-        res.headers_mut()
-            .insert(http::header::RETRY_AFTER, http::HeaderValue::from(RETRY_AFTER_S));
-    }
-    res
 }
 
 /// A multipart error: 413 when the body limit cut it, else a bad request.
@@ -183,8 +168,14 @@ fn io_failed(e: &std::io::Error) -> IngestError {
 }
 
 /// Receives one file field: streams it to a temporary file in `limits.staging_dir` while
-/// hashing, refused past `limits.file_bytes`, then parses it (`forced` format, or detected).
-pub async fn stage(mut field: Field<'_>, limits: &RunLimits, forced: Option<Format>) -> Result<Staged, IngestError> {
+/// hashing, refused past `limits.file_bytes`, then parses it (`forced` format, or detected)
+/// holding one of the process's parse `slots`.
+pub async fn stage(
+    mut field: Field<'_>,
+    limits: &RunLimits,
+    slots: &ParseSlots,
+    forced: Option<Format>,
+) -> Result<Staged, IngestError> {
     let limit = limits.file_bytes;
     let file_name = safe_file_name(field.file_name().unwrap_or("upload"));
     let path = TempFile(temp_path(&limits.staging_dir));
@@ -212,13 +203,10 @@ pub async fn stage(mut field: Field<'_>, limits: &RunLimits, forced: Option<Form
     }
     let sha256 = hex::encode(hasher.finalize());
     let read_path = path.0.clone();
-    // Receiving is bounded by the disk; reading is bounded by these slots, each at most one
-    // parse's memory. A file waits on disk for a slot (results read in milliseconds) up to
-    // SLOT_WAIT, then the upload is answered 503 rather than queueing without end.
-    let _slot = tokio::time::timeout(SLOT_WAIT, limits.parsing.clone().acquire_owned())
-        .await
-        .map_err(|_| IngestError::Busy)?
-        .map_err(|_| IngestError::Busy)?;
+    // Receiving is bounded by the disk; reading is bounded by the parse slots, each at most
+    // one parse's memory. A file waits on disk for a slot (results read in milliseconds), and
+    // the upload is answered 503 when none frees up in time.
+    let _slot = slots.acquire().await.ok_or(IngestError::Busy)?;
     let parsed = tokio::task::spawn_blocking(move || parse_file(&read_path, forced))
         .await
         .map_err(|e| {
@@ -338,6 +326,7 @@ mod tests {
     /// Every parser slot taken: 503 with `Retry-After`, the client told to try again.
     #[test]
     fn a_busy_server_says_when_to_try_again() {
+        use crate::parse_slots::{RETRY_AFTER_S, with_retry_after};
         let (status, error) = IngestError::Busy.answer();
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
         let res = with_retry_after(axum::response::IntoResponse::into_response((

@@ -9,24 +9,21 @@ pub mod files;
 pub mod ingest;
 pub mod upload;
 
-use crate::state::ServerState;
-use axum::Router;
+use crate::listed::Listed;
 
 /// Settings of the run routes.
 #[derive(Clone, Debug)]
 pub struct RunLimits {
     /// Largest file accepted, bytes.
     pub file_bytes: u64,
-    /// Where files wait while they are received and read.
+    /// Where files wait while they are received and read (then each takes one of the
+    /// process's parse slots, `crate::parse_slots`).
     pub staging_dir: std::path::PathBuf,
-    /// Slots for reading uploaded files, process-wide (`--parse-slots`): each reading holds at
-    /// most one result's memory, so these bound what concurrent uploads take.
-    pub parsing: std::sync::Arc<tokio::sync::Semaphore>,
 }
 
 /// The run routes: the browser's upload, the scripts' API, the raw files and the charts.
-pub fn router() -> Router<ServerState> {
-    Router::new()
+pub fn router() -> Listed {
+    Listed::new()
         .merge(upload::router())
         .merge(api::router())
         .merge(files::router())

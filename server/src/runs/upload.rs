@@ -3,10 +3,9 @@
 //! uploaded again are recognised by their SHA-256, and the answer names the run that holds them.
 
 use super::{RunLimits, ingest};
-use crate::{
-    access::{Refused, TeamAccess, UploadRuns},
-    state::ServerState,
-};
+use crate::access::{Refused, TeamAccess, UploadRuns};
+use crate::listed::Listed;
+use crate::parse_slots::{ParseSlots, with_retry_after};
 use app::{
     domain::runs::Format,
     error::{AppError, Localized},
@@ -15,7 +14,7 @@ use app::{
     views::RunFileInfo,
 };
 use axum::{
-    Json, Router,
+    Json,
     extract::{Multipart, State},
     response::{IntoResponse, Response},
     routing::post,
@@ -24,8 +23,8 @@ use http::{HeaderMap, StatusCode};
 use serde::Serialize;
 
 /// The routes of this module.
-pub fn router() -> Router<ServerState> {
-    Router::new().route("/runs/upload", post(upload))
+pub fn router() -> Listed {
+    Listed::new().route("/runs/upload", post(upload))
 }
 
 /// What the browser gets back for one file.
@@ -55,6 +54,7 @@ pub fn format_field(text: &str) -> Result<Option<Format>, AppError> {
 pub async fn upload(
     State(db): State<store::Db>,
     State(limits): State<RunLimits>,
+    State(slots): State<ParseSlots>,
     access: Result<TeamAccess<UploadRuns>, Refused>,
     headers: HeaderMap,
     mut form: Multipart,
@@ -64,10 +64,10 @@ pub async fn upload(
         Ok(access) => access,
         Err(refused) => return refused.error().in_language(locale).into_response(),
     };
-    let staged = match read_form(&mut form, &limits).await {
+    let staged = match read_form(&mut form, &limits, &slots).await {
         Ok(staged) => staged,
         Err((status, e)) => {
-            return ingest::with_retry_after(Localized::with_status(status, e, locale).into_response());
+            return with_retry_after(Localized::with_status(status, e, locale).into_response());
         }
     };
     match keep(&db, &access, &staged).await {
@@ -86,7 +86,11 @@ pub async fn upload(
 /// Reads the form: the `format` field (default: detect) and one `file`, staged. A second file
 /// or a part past [`ingest::MAX_PARTS`] is refused (422) before it is read, and the staged file
 /// deleted. The error carries the status to answer with (413 when the body limit cut the file).
-async fn read_form(form: &mut Multipart, limits: &RunLimits) -> Result<ingest::Staged, (StatusCode, AppError)> {
+async fn read_form(
+    form: &mut Multipart,
+    limits: &RunLimits,
+    slots: &ParseSlots,
+) -> Result<ingest::Staged, (StatusCode, AppError)> {
     let mut format = None;
     let mut staged = None;
     for part in 1.. {
@@ -108,7 +112,11 @@ async fn read_form(form: &mut Multipart, limits: &RunLimits) -> Result<ingest::S
                 return Err((e.status(), e));
             }
             Some("file") => {
-                staged = Some(ingest::stage(field, limits, format).await.map_err(|e| e.answer())?);
+                staged = Some(
+                    ingest::stage(field, limits, slots, format)
+                        .await
+                        .map_err(|e| e.answer())?,
+                );
             }
             _ => {}
         }

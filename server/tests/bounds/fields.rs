@@ -1,4 +1,5 @@
-//! Every numeric field the bounds test fills, found as `bounds.rs` describes.
+//! Every numeric field the bounds test fills, found as `bounds.rs` describes, and [`ROUTES`]:
+//! every server function and raw route the router answers, with those fields.
 
 use super::World;
 use crate::common::PASSWORD;
@@ -165,12 +166,75 @@ pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
         ),
         ("/api/runs", eve.clone(), vec![], vec!["quote", "workload"]),
         ("/api/tokens/revoke", eve.clone(), vec![], vec!["id"]),
-        ("/api/runs/get", eve, vec![], vec!["id"]),
+        ("/api/runs/get", eve.clone(), vec![], vec!["id"]),
         (
             "/api/tco/budget",
-            pam,
+            pam.clone(),
             vec![("workload_id", w.workload.to_string()), ("amount", "1000".into())],
             vec!["workload_id", "amount"],
+        ),
+        ("/api/admin/audit", admin, vec![], vec!["before"]),
+        ("/api/orders/bills", pam.clone(), vec![], vec!["order_id"]),
+        ("/api/orders/bills/threshold", w.max.clone(), vec![], vec!["threshold"]),
+        (
+            "/api/tokens/create",
+            eve.clone(),
+            vec![("name", "T".into())],
+            vec!["expires_in_days"],
+        ),
+        (
+            "/api/rentals/learned",
+            pam.clone(),
+            vec![("query", String::new())],
+            vec!["workload_id"],
+        ),
+        // Codes are digits read as text; each asked of someone without a pending second step
+        // or factor, so nothing is counted against a real one.
+        ("/api/login/code", String::new(), vec![], vec!["code"]),
+        ("/api/second_factor/confirm", String::new(), vec![], vec!["code"]),
+        ("/api/second_factor/recovery_codes", pam.clone(), vec![], vec!["code"]),
+        (
+            "/api/second_factor/disable",
+            pam.clone(),
+            vec![("password", PASSWORD.into())],
+            vec!["code"],
+        ),
+    ]
+    .into_iter()
+    .chain(rental_endpoints(&pam, &order))
+    .collect()
+}
+
+/// The rental server functions (the order has none: every call is refused, after its numbers
+/// are read).
+fn rental_endpoints(pam: &str, order: &str) -> Vec<Endpoint> {
+    let started = || ("started_at", "2026-12-01T00:00:00Z".to_string());
+    let order = || ("order_id", order.to_string());
+    vec![
+        ("/api/rentals/get", pam.into(), vec![], vec!["order_id"]),
+        (
+            "/api/rentals/record",
+            pam.into(),
+            vec![started(), ("resources", "i-1".into())],
+            vec!["order_id"],
+        ),
+        ("/api/rentals/stop", pam.into(), vec![], vec!["order_id"]),
+        (
+            "/api/rentals/release",
+            pam.into(),
+            vec![
+                order(),
+                ("setup_hours", "1".into()),
+                ("data_prep_hours", "1".into()),
+                ("rerun_hours", "1".into()),
+            ],
+            vec!["order_id", "setup_hours", "data_prep_hours", "rerun_hours"],
+        ),
+        (
+            "/api/rentals/correct",
+            pam.into(),
+            vec![started(), ("resources", "i-1".into())],
+            vec!["order_id"],
         ),
     ]
 }
@@ -213,4 +277,162 @@ pub fn cost_queries(w: &World, v: &str) -> Vec<String> {
     out.push(format!("{base}&tp_{}={v}", w.quote));
     out.push(format!("{base}&tp_{}=100&tpn_{}={v}", w.quote, w.quote));
     out
+}
+
+/// The columns of NodeLedger's quote CSV a row needs, with a value each (`QUOTE_NUMBERS` are
+/// then set one at a time).
+pub const QUOTE_CSV_ROW: [(&str, &str); 13] = [
+    ("vendor", "Bounds Cloud"),
+    ("reference", "B-1"),
+    ("received_on", "2026-11-01"),
+    ("valid_until", "2099-12-31"),
+    ("currency", "CNY"),
+    ("spec.gpu_model", "L4"),
+    ("spec.gpus_per_node", "1"),
+    ("spec.vram_gib", "24"),
+    ("spec.sharing", "exclusive"),
+    ("price.basis", "per_node"),
+    ("price.on_demand_hourly", "4.00"),
+    ("price.billing_increment", "hour"),
+    ("price.stopped_bills_compute", "no"),
+];
+
+/// The numeric cells of a simple bill line (`app/src/domain/bills/simple.rs`).
+pub const BILL_NUMBERS: [&str; 3] = ["amount", "quantity", "unit_price"];
+
+/// Every server function and raw route the router answers (`server_fn_paths()` and
+/// `server::router::raw_paths`), with the numeric fields the bounds test fills in it; an empty
+/// list says nothing in it is read as a number (checked by reading its arguments, as the module
+/// documentation of `bounds.rs` describes). A path the router answers and this table lacks fails
+/// `every_route_is_in_the_field_table`; a path listed with fields that no probe sent fails
+/// `the_largest_numbers_in_every_field_get_a_4xx_at_worst`.
+pub const ROUTES: &[(&str, &[&str])] = &[
+    // Server functions.
+    ("/api/notifications", &[]),
+    ("/api/session", &[]),
+    ("/api/switch_team", &["team_id"]),
+    ("/api/logout", &[]),
+    ("/api/change_password", &[]),
+    ("/api/admin/audit", &["before"]),
+    ("/api/admin/team", &["team_id"]),
+    ("/api/admin/set_role", &["team_id", "user_id"]),
+    ("/api/admin/remove_member", &["team_id", "user_id"]),
+    ("/api/admin/teams", &[]),
+    ("/api/admin/create_team", &[]),
+    ("/api/admin/users", &[]),
+    ("/api/admin/create_user", &["team_id"]),
+    ("/api/admin/set_user_disabled", &["user_id"]),
+    ("/api/admin/unlock_second_factor", &["user_id"]),
+    ("/api/admin/second_factor", &[]),
+    ("/api/admin/second_factor/set", &[]),
+    ("/api/dashboard", &[]),
+    ("/api/login", &[]),
+    ("/api/login/code", &["code"]),
+    ("/api/login/restart", &[]),
+    ("/api/setup", &[]),
+    ("/api/second_factor/state", &[]),
+    ("/api/second_factor/start", &[]),
+    ("/api/second_factor/confirm", &["code"]),
+    ("/api/second_factor/recovery_codes", &["code"]),
+    ("/api/second_factor/disable", &["code"]),
+    ("/api/orders", &[]),
+    ("/api/orders/create", &["workload_id"]),
+    ("/api/orders/get", &["id", "revision"]),
+    ("/api/orders/select", &["order_id", "quote_id", "considered", "runs"]),
+    ("/api/orders/comparison", &["order_id"]),
+    ("/api/orders/answer", &["order_id", "evidence_run", "evidence_file"]),
+    ("/api/orders/submit", &["order_id"]),
+    ("/api/orders/decide", &["order_id", "code"]),
+    ("/api/orders/repin", &["order_id"]),
+    ("/api/orders/reopen", &["order_id"]),
+    ("/api/orders/bills", &["order_id"]),
+    (
+        "/api/orders/bills/import",
+        &["order_id", "amount", "quantity", "unit_price"],
+    ),
+    ("/api/orders/bills/threshold", &["threshold"]),
+    ("/api/rentals/get", &["order_id"]),
+    ("/api/rentals/record", &["order_id"]),
+    ("/api/rentals/stop", &["order_id"]),
+    (
+        "/api/rentals/release",
+        &["order_id", "setup_hours", "data_prep_hours", "rerun_hours"],
+    ),
+    ("/api/rentals/correct", &["order_id"]),
+    ("/api/rentals/overdue", &[]),
+    ("/api/rentals/learned", &["workload_id", "query"]),
+    ("/api/quotes/compare", &["ids", "workload_id"]),
+    ("/api/quotes/detail", &["quote_id", "revision"]),
+    ("/api/quotes/form", &["quote_id"]),
+    ("/api/quotes/save", &["quote_id", "spec.*", "price.*"]),
+    ("/api/quotes/import", &["spec.*", "price.*"]),
+    ("/api/quotes/list", &["vram", "gpus", "max_price", "page"]),
+    ("/api/rates", &[]),
+    ("/api/rates/base", &[]),
+    ("/api/rates/set_base", &[]),
+    ("/api/rates/add", &["rate"]),
+    ("/api/runs", &["quote", "workload"]),
+    ("/api/runs/get", &["id"]),
+    ("/api/runs/options", &[]),
+    (
+        "/api/runs/preview",
+        &["files", "quote_id", "revision", "workload_id", "nodes"],
+    ),
+    (
+        "/api/runs/save",
+        &["files", "quote_id", "revision", "workload_id", "nodes"],
+    ),
+    ("/api/tokens", &[]),
+    ("/api/tokens/create", &["expires_in_days"]),
+    ("/api/tokens/revoke", &["id"]),
+    ("/api/tco", &["query"]),
+    ("/api/tco/page", &["query"]),
+    ("/api/tco/part", &["query"]),
+    ("/api/tco/budget", &["workload_id", "amount"]),
+    ("/api/team_members", &[]),
+    ("/api/vendors", &[]),
+    ("/api/vendors/create", &[]),
+    ("/api/vendors/get", &["id"]),
+    ("/api/vendors/update", &["id"]),
+    ("/api/workloads", &[]),
+    (
+        "/api/workloads/create",
+        &["vram_peak_gib", "concurrency", "gpus_needed", "run_hours"],
+    ),
+    ("/api/workloads/get", &["id"]),
+    ("/api/workloads/update", &["id", "vram_peak_gib"]),
+    // Raw routes.
+    ("/healthz", &[]),
+    ("/lang", &[]),
+    ("/pkg/{*file}", &[]),
+    ("/bills/template.csv", &[]),
+    ("/quotes/export.csv", &["vram", "gpus", "max_price", "page"]),
+    ("/quotes/{id}/documents", &["id", "revision"]),
+    ("/documents/{id}", &["id"]),
+    ("/runs/upload", &[]),
+    ("/api/v1/runs", &["quote", "revision", "workload", "nodes"]),
+    ("/api/v1/schema/run.json", &[]),
+    ("/runs/{id}/files/{file}", &["id", "file"]),
+    ("/runs/{id}/telemetry.svg", &["id"]),
+    ("/runs/compare.svg", &["workload"]),
+    ("/orders/{id}/export.json", &["id"]),
+    ("/orders/{id}/scenario.json", &["id", "revision"]),
+    ("/tco/export.csv", &["query"]),
+    ("/tco/export.json", &["query"]),
+    ("/tco/stack.svg", &["query"]),
+    ("/tco/hours.svg", &["chart"]),
+    ("/tco/nodes.svg", &["query"]),
+];
+
+/// Whether the route `template` (`/runs/{id}/files/{file}`) answers `path` (`/runs/7/files/1`).
+pub fn route_matches(template: &str, path: &str) -> bool {
+    let (mut t, mut p) = (template.split('/'), path.split('/'));
+    loop {
+        match (t.next(), p.next()) {
+            (None, None) => return true,
+            (Some(seg), Some(_)) if seg.starts_with("{*") => return true,
+            (Some(seg), Some(got)) if seg == got || (seg.starts_with('{') && !got.is_empty()) => {}
+            _ => return false,
+        }
+    }
 }
