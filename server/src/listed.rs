@@ -51,7 +51,6 @@ impl Listed {
     }
 
     /// The router.
-    #[must_use]
     pub fn into_router(self) -> Router<ServerState> {
         self.router
     }
