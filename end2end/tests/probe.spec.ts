@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { open, signIn, signOut, watchConsole } from "./helpers";
+import { PASSWORD, open, signIn, signOut, watchConsole } from "./helpers";
 import { call, createTeam, saveQuote } from "./api";
 
 test.describe.configure({ mode: "serial" });
@@ -38,7 +38,7 @@ test("an engineer runs the workload under `nodeledger probe` and the run page sh
   });
   await signOut(page);
   await signIn(page, "piet@example.com");
-  const token: string = await call(page, "/api/tokens/create", { name: "probe on node-3" });
+  const token: string = await call(page, "/api/tokens/create", { name: "probe on node-3", password: PASSWORD });
 
   // The node: a scratch folder, the captured vLLM result moved into the captured telemetry's
   // time (as the router tests do), written by the "benchmark" the probe runs.

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { PASSWORD, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
 import { call, createTeam, saveQuote } from "./api";
 
 test.describe.configure({ mode: "serial" });
@@ -64,7 +64,7 @@ test("a one-card vLLM run on an 8-GPU node is valid and the cost page ranks its 
   await signOut(page);
 
   await signIn(page, "enzo.serving@example.com");
-  const token: string = await call(page, "/api/tokens/create", { name: "serving bench" });
+  const token: string = await call(page, "/api/tokens/create", { name: "serving bench", password: PASSWORD });
   const res = await request.post("/api/v1/runs", {
     headers: { Authorization: `Bearer ${token}` },
     multipart: {

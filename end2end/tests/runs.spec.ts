@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import path from "node:path";
-import { createMember, ensureAdmin, open, signIn, watchConsole } from "./helpers";
+import { PASSWORD, createMember, ensureAdmin, open, signIn, watchConsole } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -62,6 +62,8 @@ test("an engineer uploads a run with progress, sees the verdict and chart, and s
   await open(page, "/account/tokens");
   const form = page.getByTestId("token-form");
   await form.locator('input[name="name"]').fill("CI on node-7");
+  // A token acts without the session: making one asks for the current password.
+  await form.locator('input[name="password"]').fill(PASSWORD);
   await form.locator('button[type="submit"]').click();
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^nlt_[A-Za-z0-9_-]{43}$/);

@@ -18,6 +18,7 @@ test("a token shows its expiry and last use, dies with a password change, and th
   await form.locator('input[name="name"]').fill("nightly CI");
   await expect(form.getByTestId("token-expiry")).toHaveValue("90");
   await form.getByTestId("token-expiry").selectOption("30");
+  await form.locator('input[name="password"]').fill(PASSWORD);
   await form.locator('button[type="submit"]').click();
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^nlt_/);

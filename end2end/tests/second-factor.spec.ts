@@ -69,6 +69,12 @@ test("a user sets up an authenticator app, signs in with its code, then with a r
   await open(page, "/account");
   const section = page.getByTestId("second-factor");
   await expect(section.getByTestId("second-factor-state")).toHaveText("Second factor: off.");
+  // Setting one up asks for the current password first (a stolen session cannot add its own).
+  const start = section.getByTestId("enrol-start");
+  await start.locator('input[name="password"]').fill("not my password");
+  await section.getByRole("button", { name: "Set up an authenticator app" }).click();
+  await expect(section.getByRole("alert")).toContainText("The current password is wrong.");
+  await start.locator('input[name="password"]').fill(PASSWORD);
   await section.getByRole("button", { name: "Set up an authenticator app" }).click();
   await expect(section.locator(".qr svg")).toBeVisible();
   const secret = base32((await section.getByTestId("second-factor-secret").innerText()).trim());

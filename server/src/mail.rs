@@ -5,6 +5,11 @@
 //! app in. What was mailed is recorded (`notification_mail`), so no entry is mailed twice; an
 //! entry is recorded only once its mail was accepted by the server, so a failed send is retried
 //! on the next pass.
+//!
+//! The same passes send the security notices queued in `security_mail` (a user's second factor
+//! switched on, off, locked or unlocked, a recovery code used, new recovery codes, an API token
+//! created, the password changed; [`security_pass`]), each once, in the user's language or in
+//! both when it is not known.
 
 use crate::config::MailConfig;
 use app::{
@@ -12,8 +17,8 @@ use app::{
     error::AppError,
     i18n::{Locale, Msg},
     services::dashboard as todo,
-    store::{self, Db, notification_mail},
-    texts::dashboard as words,
+    store::{self, Db, notification_mail, security_mail},
+    texts::{dashboard as words, security_mail as notice_words},
     views::UserSummary,
 };
 use lettre::{
@@ -108,6 +113,11 @@ pub async fn run(mailer: Mailer, db: Db, interval: Duration) {
     let mut tick = tokio::time::interval(interval);
     loop {
         tick.tick().await;
+        match security_pass(&mailer, &db).await {
+            Ok(sent) if sent > 0 => tracing::info!(sent, "security notices mailed"),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "security notice pass failed"),
+        }
         match pass(&mailer, &db, store::today()).await {
             Ok(p) if p.mails + p.failed > 0 => {
                 tracing::info!(
@@ -242,6 +252,67 @@ impl Mailer {
             .from(self.from.clone())
             .to(to)
             .subject(subject)
+            .header(ContentType::TEXT_PLAIN)
+            .body(body)
+            .map_err(|e| MailError::Message(e.to_string()))
+    }
+}
+
+/// Security notices sent per pass at most (the rest wait for the next).
+const NOTICES_PER_PASS: i64 = 200;
+
+/// Sends the queued security notices; how many were accepted. A notice that cannot be built or
+/// sent is logged and tried again next pass; one whose user is gone is dropped as sent.
+///
+/// # Errors
+/// The first failure to load or record.
+pub async fn security_pass(mailer: &Mailer, db: &Db) -> Result<usize, MailError> {
+    let mut sent = 0;
+    for notice in security_mail::unsent(db, NOTICES_PER_PASS).await? {
+        let Some(user) = store::users::by_id(db, notice.user_id).await? else {
+            mark_sent(db, notice.id).await?;
+            continue;
+        };
+        let locale = notification_mail::locale(db, user.id).await?;
+        let result = match mailer.notice_message(&user.email, &user.display_name, locale, &notice) {
+            Ok(message) => mailer.transport.send(message).await.map_err(MailError::from),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(_) => {
+                mark_sent(db, notice.id).await?;
+                sent += 1;
+            }
+            Err(e) => tracing::warn!(error = %e, user = user.id, notice = notice.id, "security notice not sent"),
+        }
+    }
+    Ok(sent)
+}
+
+async fn mark_sent(db: &Db, id: i64) -> Result<(), MailError> {
+    let mut tx = store::begin_write(db).await?;
+    security_mail::mark_sent(&mut tx, id).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+impl Mailer {
+    /// The mail of one security notice to its user.
+    fn notice_message(
+        &self,
+        email: &str,
+        name: &str,
+        locale: Option<Locale>,
+        notice: &security_mail::Notice,
+    ) -> Result<Message, MailError> {
+        let address: Address = email
+            .parse()
+            .map_err(|e| MailError::Message(format!("recipient {email}: {e}")))?;
+        let body = notice_words::body(locale, email, &notice.at, notice.action, &notice.data, &self.public_url);
+        Message::builder()
+            .from(self.from.clone())
+            .to(Mailbox::new(Some(name.to_string()), address))
+            .subject(notice_words::subject(locale, notice.action))
             .header(ContentType::TEXT_PLAIN)
             .body(body)
             .map_err(|e| MailError::Message(e.to_string()))

@@ -6,7 +6,7 @@
 
 use crate::common;
 #[path = "dashboard/fake_smtp.rs"]
-mod fake_smtp;
+pub(crate) mod fake_smtp;
 
 use app::{
     domain::checklist::{Expert, OrderKind, applicable_items},

@@ -26,6 +26,7 @@ mod probe;
 mod quotes;
 mod raw_access;
 mod real_uploads;
+mod reauth;
 mod rentals;
 mod run_limits;
 mod runs;

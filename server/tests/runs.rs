@@ -54,7 +54,11 @@ impl Desk {
     async fn token(&self, cookie: &str, name: &str) -> String {
         let res = self
             .app
-            .call("/api/tokens/create", &[("name", name)], Some(cookie))
+            .call(
+                "/api/tokens/create",
+                &[("name", name), ("password", PASSWORD)],
+                Some(cookie),
+            )
             .await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         json(&res.body).as_str().expect("the token").to_string()

@@ -14,7 +14,7 @@ use common::{Answer, PASSWORD, TestApp};
 use http::StatusCode;
 use serde_json::Value;
 
-fn json(body: &str) -> Value {
+pub(crate) fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
@@ -24,7 +24,7 @@ fn now() -> i64 {
 
 /// The current time step, waiting out the last 3 s of a step so that a test's codes of steps
 /// `s - 1`, `s` and `s + 1` all stay within the accepted window while it runs.
-async fn fresh_step() -> i64 {
+pub(crate) async fn fresh_step() -> i64 {
     let into = now().rem_euclid(STEP_SECS);
     if into > STEP_SECS - 4 {
         tokio::time::sleep(std::time::Duration::from_secs((STEP_SECS - into + 1).unsigned_abs())).await;
@@ -33,17 +33,23 @@ async fn fresh_step() -> i64 {
 }
 
 /// An authenticator app: the secret read from the enrolment answer.
-struct Authenticator(Vec<u8>);
+pub(crate) struct Authenticator(Vec<u8>);
 
 impl Authenticator {
-    fn code(&self, step: i64) -> String {
+    pub(crate) fn code(&self, step: i64) -> String {
         code_at(&self.0, step)
     }
 }
 
-/// Starts enrolment with `cookie` and reads the secret the page shows.
-async fn start(app: &TestApp, cookie: &str) -> Authenticator {
-    let res = app.call("/api/second_factor/start", &[], Some(cookie)).await;
+/// Starts enrolment with `cookie` (a signed-in user confirming with the password) and reads
+/// the secret the page shows.
+pub(crate) async fn start(app: &TestApp, cookie: &str) -> Authenticator {
+    start_with(app, cookie, &[("password", PASSWORD)]).await
+}
+
+/// Starts enrolment with `cookie` and `form`, and reads the secret the page shows.
+pub(crate) async fn start_with(app: &TestApp, cookie: &str, form: &[(&str, &str)]) -> Authenticator {
+    let res = app.call("/api/second_factor/start", form, Some(cookie)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let enrolment = json(&res.body);
     assert!(
@@ -56,7 +62,7 @@ async fn start(app: &TestApp, cookie: &str) -> Authenticator {
 }
 
 /// Enrols the user of `cookie` with the code of `step`; returns the app and the recovery codes.
-async fn enrol(app: &TestApp, cookie: &str, step: i64) -> (Authenticator, Vec<String>) {
+pub(crate) async fn enrol(app: &TestApp, cookie: &str, step: i64) -> (Authenticator, Vec<String>) {
     let totp = start(app, cookie).await;
     let res = app
         .call(
@@ -72,7 +78,7 @@ async fn enrol(app: &TestApp, cookie: &str, step: i64) -> (Authenticator, Vec<St
 }
 
 /// The password step: its answer (the next step) and the session cookie it set.
-async fn password_step(app: &TestApp, email: &str) -> (Answer, String) {
+pub(crate) async fn password_step(app: &TestApp, email: &str) -> (Answer, String) {
     let res = app
         .call("/api/login", &[("email", email), ("password", PASSWORD)], None)
         .await;
@@ -80,11 +86,11 @@ async fn password_step(app: &TestApp, email: &str) -> (Answer, String) {
     (res, cookie)
 }
 
-async fn code_step(app: &TestApp, cookie: &str, code: &str) -> Answer {
+pub(crate) async fn code_step(app: &TestApp, cookie: &str, code: &str) -> Answer {
     app.call("/api/login/code", &[("code", code)], Some(cookie)).await
 }
 
-async fn signed_in(app: &TestApp, cookie: &str) -> bool {
+pub(crate) async fn signed_in(app: &TestApp, cookie: &str) -> bool {
     let res = app.call("/api/session", &[], Some(cookie)).await;
     !json(&res.body)["caller"].is_null()
 }
@@ -103,7 +109,9 @@ async fn sign_in_with_a_second_factor_needs_the_code_once() {
         (state["enabled"].as_bool(), state["recovery_codes_left"].as_i64()),
         (Some(true), Some(10))
     );
-    let again = app.call("/api/second_factor/start", &[], Some(&eve)).await;
+    let again = app
+        .call("/api/second_factor/start", &[("password", PASSWORD)], Some(&eve))
+        .await;
     assert_eq!(
         again.status,
         StatusCode::CONFLICT,
@@ -225,7 +233,7 @@ async fn switching_off_needs_password_and_code() {
     let res = app
         .call(
             "/api/second_factor/recovery_codes",
-            &[("code", &totp.code(s))],
+            &[("password", PASSWORD), ("code", &totp.code(s))],
             Some(&eli),
         )
         .await;
@@ -295,7 +303,8 @@ async fn required_for_managers_sends_them_to_enrol_first() {
         StatusCode::UNAUTHORIZED,
         "nothing else until enrolled"
     );
-    let totp = start(&app, &pending).await;
+    // The password was given a moment ago: the sign-in's enrolment does not ask again.
+    let totp = start_with(&app, &pending, &[]).await;
     let res = app
         .call("/api/second_factor/confirm", &[("code", &totp.code(s))], Some(&pending))
         .await;
@@ -545,7 +554,7 @@ async fn a_secret_stored_before_sealing_still_works_and_start_up_seals_it() {
 
 /// Records `n` wrong codes of `user_id`, an hour apart and long ago (outside the 15-minute
 /// throttle), as a slow guesser would.
-async fn old_failures(app: &TestApp, user_id: i64, n: i64) {
+pub(crate) async fn old_failures(app: &TestApp, user_id: i64, n: i64) {
     for k in 0..n {
         sqlx::query("INSERT INTO second_factor_failures (user_id, at) VALUES (?, ?)")
             .bind(user_id)

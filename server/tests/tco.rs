@@ -75,10 +75,18 @@ async fn desk() -> Desk {
     let workload = create_workload(&app, &pam, "Seed 002 job", "").await;
     let small = save_quote(&app, &pam, quote("ONE-GPU", "1", "10.00")).await;
     let big = save_quote(&app, &pam, quote("FOUR-GPU", "4", "35.00")).await;
-    let token = json(&app.call("/api/tokens/create", &[("name", "ci")], Some(&eve)).await.body)
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = json(
+        &app.call(
+            "/api/tokens/create",
+            &[("name", "ci"), ("password", PASSWORD)],
+            Some(&eve),
+        )
+        .await
+        .body,
+    )
+    .as_str()
+    .unwrap()
+    .to_string();
     for (quote, gpus, tps) in [(small, 1, 10.0), (big, 4, 30.0)] {
         upload_run(&app, &token, quote, workload, gpus, tps).await;
     }

@@ -13,7 +13,7 @@ use server::config::ServeConfig;
 use std::{net::SocketAddr, time::Duration};
 
 /// POSTs a form to a server function from the TCP peer `peer`, with extra headers.
-async fn call_from(
+pub(crate) async fn call_from(
     app: &TestApp,
     peer: &str,
     path: &str,

@@ -57,7 +57,7 @@ async fn a_token_lives_the_days_chosen_and_the_api_says_when_it_has_expired() {
     let week = app
         .call(
             "/api/tokens/create",
-            &[("name", "week"), ("expires_in_days", "7")],
+            &[("name", "week"), ("expires_in_days", "7"), ("password", PASSWORD)],
             Some(&eve),
         )
         .await;
@@ -65,7 +65,7 @@ async fn a_token_lives_the_days_chosen_and_the_api_says_when_it_has_expired() {
     let odd = app
         .call(
             "/api/tokens/create",
-            &[("name", "odd"), ("expires_in_days", "1000")],
+            &[("name", "odd"), ("expires_in_days", "1000"), ("password", PASSWORD)],
             Some(&eve),
         )
         .await;

@@ -1,5 +1,5 @@
 //! The one password check every form that asks for a password goes through — sign-in, the
-//! manager's sign-off on an order, the password change — throttled by account and by client
+//! manager's sign-off on an order, the password change, re-authentication — throttled by account and by client
 //! address ([`crate::domain::throttle`]), on the bounded hashing queue of
 //! [`crate::auth::password`]; the set-up code check, counted by address alike
 //! ([`check_setup_code`]); and where the client address comes from.
@@ -67,6 +67,9 @@ pub enum Purpose {
     SignOff,
     /// The current password, to set a new one.
     PasswordChange,
+    /// The current password, to confirm another change to one's own account (second factor,
+    /// recovery codes, API token).
+    Reauthentication,
 }
 
 /// [`check_password_from`] with the address of the request being served.
@@ -135,6 +138,11 @@ pub async fn check_password_from(
 /// What failed attempts at the set-up code are stored under in `login_attempts`, in place of an
 /// account e-mail (it can never be one: it has no `@`).
 pub const SETUP_CODE_KEY: &str = "(setup code)";
+
+/// What wrong second-factor codes are stored under in `login_attempts`, with their client
+/// address, in place of an account e-mail (it has no `@`): they count towards the address's
+/// limit like wrong passwords, so one address cannot guess codes across many accounts.
+pub const SECOND_FACTOR_KEY: &str = "(second factor)";
 
 /// [`check_setup_code_from`] with the address of the request being served.
 pub async fn check_setup_code(db: &Db, matches: impl FnOnce() -> bool) -> Result<bool, AppError> {

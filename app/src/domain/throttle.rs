@@ -11,7 +11,8 @@
 //! The per-address rule stops one client from guessing across many accounts (ten each, just
 //! under the account lock); a success on one account (the attacker's own) does not clear it.
 //! An address is counted by [`address_key`]: IPv4 exactly, IPv6 by its /64 prefix. Wrong
-//! set-up codes count as failures of their address too (`auth::throttle`).
+//! set-up codes and wrong second-factor codes count as failures of their address too
+//! (`auth::throttle`), so an address guessing codes across accounts is stopped as well.
 //! Refusals are answered 429 with `Retry-After` and say in how many minutes to try again.
 
 /// Failures that lock an account.

@@ -4,26 +4,26 @@ use crate::{
     components::{account_fields::NewPasswordFields, forms::ActionError, guard::member_page},
     error::AppError,
     i18n::{Msg, t},
-    pages::second_factor::SecondFactorSection,
+    pages::second_factor::{ReauthCode, SecondFactorSection},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
 
-/// Changes the caller's password after checking the current one (throttled like sign-in). The
-/// new one must pass the password rules, quality included. Every other session of the user
-/// ends, and every API token of theirs is revoked; this session continues.
+/// Changes the caller's password after checking the current one (throttled like sign-in) and,
+/// when the caller has a second factor, a current `code` (or a recovery code). The new one must
+/// pass the password rules, quality included. Every other session of the user ends, and every
+/// API token of theirs is revoked; this session continues. The user is mailed.
 #[server(endpoint = "change_password")]
 pub async fn change_password(
     current_password: String,
     new_password: String,
     new_password_confirm: String,
+    code: Option<String>,
 ) -> Result<(), AppError> {
     use crate::{
-        auth::{
-            self, password, start_session,
-            throttle::{Purpose, check_password},
-        },
+        auth::{self, password, start_session, throttle::Purpose},
         domain::accounts,
+        services::account_security,
         store,
     };
     let caller = auth::require_caller()?;
@@ -32,17 +32,22 @@ pub async fn change_password(
         .await?
         .ok_or(AppError::Unauthenticated)?;
     accounts::check_new_password_quality(&new_password, &new_password_confirm, &[&user.email, &user.display_name])?;
-    let phc = Some(user.password_hash.clone());
-    if !check_password(&db, &user.email, current_password, phc, Purpose::PasswordChange).await? {
-        return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
-    }
+    account_security::confirm(
+        &db,
+        &user,
+        Some(current_password),
+        code.as_deref(),
+        Purpose::PasswordChange,
+    )
+    .await?;
     let hash = password::hash(new_password).await?;
     let mut tx = store::begin_write(&db).await?;
     store::users::set_password(&mut tx, user.id, &hash).await?;
     // Every API token of the user ends with the old password (recorded in the audit chain).
     crate::services::tokens::on_password_changed(&mut tx, user.id).await?;
     tx.commit().await?;
-    auth::state()?.sessions.delete_for_user(user.id).await?;
+    // This session continues under a new id (stored once this answer is sent): none is kept.
+    account_security::end_other_sessions(&auth::state()?.sessions, user.id, None).await?;
     start_session(&auth::session()?, user.id, user.auth_epoch + 1).await
 }
 
@@ -51,6 +56,8 @@ pub async fn change_password(
 pub fn AccountPage() -> impl IntoView {
     member_page(|caller| {
         let action = ServerAction::<ChangePassword>::new();
+        // Switching the second factor on or off below adds or drops the code field above.
+        let changed = RwSignal::new(0u32);
         view! {
             <Title text=t(Msg::AccountTitle) />
             <section class="card narrow">
@@ -73,6 +80,7 @@ pub fn AccountPage() -> impl IntoView {
                         label=Msg::FieldNewPassword
                         hint=true
                     />
+                    <ReauthCode changed />
                     <ActionError action />
                     {move || {
                         matches!(action.value().get(), Some(Ok(())))
@@ -83,7 +91,7 @@ pub fn AccountPage() -> impl IntoView {
                     </button>
                 </ActionForm>
             </section>
-            <SecondFactorSection />
+            <SecondFactorSection changed />
         }
         .into_any()
     })

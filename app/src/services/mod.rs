@@ -1,6 +1,8 @@
 //! Server-side use cases shared by pages, routes and the API: they combine the domain with the
 //! store and speak [`AppError`](crate::error::AppError).
 
+/// Re-authentication, other sessions ended and notices for changes to one's own account.
+pub mod account_security;
 pub mod audit;
 /// Issue 15: the vendor's bill imported onto an order and reconciled.
 pub mod bills;

@@ -11,14 +11,19 @@
 //! and the code step turns it into a signed-in session within [`PENDING_SECS`].
 
 use crate::{
-    auth::start_session,
+    auth::{
+        start_session,
+        throttle::{Purpose, SECOND_FACTOR_KEY},
+    },
     domain::{
+        audit::Action,
         roles::TeamRole,
         second_factor::{self as rules, EnteredCode, LoginStep, RECOVERY_CHARS, RECOVERY_CODES, SECRET_BYTES},
         throttle,
     },
     error::AppError,
     i18n::Msg,
+    services::account_security,
     store::{self, Db, sessions::SqliteSessionStore, users::User},
     views::second_factor::{Enrolment, SecondFactorStatus},
 };
@@ -169,12 +174,46 @@ pub async fn confirm_enrolment_at_sign_in(db: &Db, session: &Session, input: &st
     Ok(codes)
 }
 
+/// The client address of the request being served, as wrong codes are counted by
+/// ([`throttle::address_key`]: IPv4 exactly, IPv6 by its /64); `None` when unknown.
+fn code_address() -> Option<String> {
+    crate::auth::throttle::client_addr().map(throttle::address_key)
+}
+
+/// When code checks of `user_id` from `address` are refused at `now`: the user's own lock
+/// (five wrong codes in 15 minutes) or the address's (wrong passwords and codes from it, across
+/// every account, [`throttle::ADDRESS`]), whichever ends later.
+async fn code_refused_until(
+    conn: &mut sqlx::SqliteConnection,
+    user_id: i64,
+    address: Option<&str>,
+    now: i64,
+) -> Result<Option<i64>, AppError> {
+    let failures = store::second_factors::recent_failures(&mut *conn, user_id, now).await?;
+    let from_address = match address {
+        Some(a) => store::login_attempts::address_failures(&mut *conn, a, now).await?,
+        None => Vec::new(),
+    };
+    let own = rules::code_locked_until(&failures, now);
+    Ok(own.max(throttle::ADDRESS.locked_until(&from_address, now)))
+}
+
+/// Refuses at once while the code check of `user_id` is throttled (for this client address
+/// too), before anything else is checked or counted.
+pub async fn refuse_while_locked(db: &Db, user_id: i64) -> Result<(), AppError> {
+    let now = store::now_unix();
+    let mut conn = db.acquire().await?;
+    let until = code_refused_until(&mut conn, user_id, code_address().as_deref(), now).await?;
+    until.map_or(Ok(()), |until| Err(throttled(until, now)))
+}
+
 /// Checks a code of `user_id`'s confirmed authenticator (or, with `recovery`, a recovery code)
-/// at `now`, using it up; wrong codes count towards the lock.
+/// at `now`, using it up; wrong codes count towards the lock, the user's and the client
+/// address's. A recovery code used is recorded and mailed to the user.
 pub async fn check_code(db: &Db, user_id: i64, input: &str, recovery: bool, now: i64) -> Result<Accepted, AppError> {
+    let address = code_address();
     let mut tx = store::begin_write(db).await?;
-    let failures = store::second_factors::recent_failures(&mut *tx, user_id, now).await?;
-    if let Some(until) = rules::code_locked_until(&failures, now) {
+    if let Some(until) = code_refused_until(&mut tx, user_id, address.as_deref(), now).await? {
         return Err(throttled(until, now));
     }
     let factor = store::second_factors::of_user(&mut *tx, user_id)
@@ -205,27 +244,39 @@ pub async fn check_code(db: &Db, user_id: i64, input: &str, recovery: bool, now:
         }
         EnteredCode::Recovery(_) | EnteredCode::Unusable => None,
     };
-    let result = settle(&mut tx, user_id, accepted.is_some(), now).await;
+    let result = settle(&mut tx, user_id, accepted.is_some(), now, address.as_deref()).await;
+    if result.is_ok() && accepted == Some(Accepted::RecoveryCode) {
+        let left = store::second_factors::recovery_codes_left(&mut *tx, user_id).await?;
+        let data = serde_json::json!({ "user_id": user_id, "codes_left": left });
+        account_security::notice(&mut tx, user_id, user_id, Action::RecoveryCodeUsed, data).await?;
+    }
     tx.commit().await?;
     result?;
     accepted.ok_or(AppError::Invalid(Msg::SecondFactorCodeWrong))
 }
 
-/// Clears the failures after a correct code, or records a wrong one.
-async fn settle(tx: &mut store::Tx, user_id: i64, ok: bool, now: i64) -> Result<(), AppError> {
+/// Clears the user's failures after a correct code, or records a wrong one: for the user, and
+/// for the client `address` (which a correct code does not clear: it may be the guesser's own
+/// account). The wrong code that locks the factor is recorded and mailed to the user.
+async fn settle(tx: &mut store::Tx, user_id: i64, ok: bool, now: i64, address: Option<&str>) -> Result<(), AppError> {
     if ok {
         store::second_factors::clear_failures(tx, user_id).await?;
-    } else {
-        store::second_factors::add_failure(tx, user_id, now).await?;
-        tracing::info!(user_id, "wrong second-factor code");
-        let consecutive = store::second_factors::consecutive_failures(&mut **tx, user_id).await?;
-        if consecutive == rules::MAX_CONSECUTIVE_FAILURES {
-            tracing::warn!(
-                user_id,
-                consecutive,
-                "second factor locked: too many wrong codes in a row"
-            );
-        }
+        return Ok(());
+    }
+    store::second_factors::add_failure(tx, user_id, now).await?;
+    if let Some(a) = address {
+        store::login_attempts::reserve_from(&mut **tx, SECOND_FACTOR_KEY, Some(a), now).await?;
+    }
+    tracing::info!(user_id, address, "wrong second-factor code");
+    let consecutive = store::second_factors::consecutive_failures(&mut **tx, user_id).await?;
+    if consecutive == rules::MAX_CONSECUTIVE_FAILURES {
+        tracing::warn!(
+            user_id,
+            consecutive,
+            "second factor locked: too many wrong codes in a row"
+        );
+        let data = serde_json::json!({ "user_id": user_id, "failures": consecutive });
+        account_security::notice(tx, user_id, user_id, Action::SecondFactorLocked, data).await?;
     }
     Ok(())
 }
@@ -280,10 +331,11 @@ pub async fn begin_enrolment(db: &Db, user: &User) -> Result<Enrolment, AppError
 }
 
 /// Confirms enrolment with a first code from the app; returns the recovery codes (shown once).
+/// Recorded and mailed to the user; the caller ends the user's other sessions.
 pub async fn confirm_enrolment(db: &Db, user_id: i64, input: &str, now: i64) -> Result<Vec<String>, AppError> {
+    let address = code_address();
     let mut tx = store::begin_write(db).await?;
-    let failures = store::second_factors::recent_failures(&mut *tx, user_id, now).await?;
-    if let Some(until) = rules::code_locked_until(&failures, now) {
+    if let Some(until) = code_refused_until(&mut tx, user_id, address.as_deref(), now).await? {
         return Err(throttled(until, now));
     }
     let factor = store::second_factors::of_user(&mut *tx, user_id)
@@ -295,13 +347,15 @@ pub async fn confirm_enrolment(db: &Db, user_id: i64, input: &str, now: i64) -> 
         _ => None,
     };
     let Some(step) = step else {
-        settle(&mut tx, user_id, false, now).await?;
+        settle(&mut tx, user_id, false, now, address.as_deref()).await?;
         tx.commit().await?;
         return Err(AppError::Invalid(Msg::SecondFactorCodeWrong));
     };
     store::second_factors::confirm(&mut tx, user_id, step).await?;
     let codes = new_recovery_codes(&mut tx, user_id).await?;
-    settle(&mut tx, user_id, true, now).await?;
+    settle(&mut tx, user_id, true, now, address.as_deref()).await?;
+    let data = serde_json::json!({ "user_id": user_id });
+    account_security::notice(&mut tx, user_id, user_id, Action::SecondFactorEnrolled, data).await?;
     tx.commit().await?;
     tracing::info!(user_id, "second factor switched on");
     Ok(codes)
@@ -326,36 +380,36 @@ async fn new_recovery_codes(tx: &mut store::Tx, user_id: i64) -> Result<Vec<Stri
     Ok(codes)
 }
 
-/// New recovery codes (the old ones stop working), after a current code from the app.
-pub async fn regenerate_recovery_codes(db: &Db, user_id: i64, input: &str) -> Result<Vec<String>, AppError> {
-    check_code(db, user_id, input, false, store::now_unix()).await?;
+/// New recovery codes (the old ones stop working), after the password and a current code (or
+/// a recovery code); recorded and mailed to the user.
+pub async fn regenerate_recovery_codes(
+    db: &Db,
+    user: &User,
+    password: Option<String>,
+    input: Option<&str>,
+) -> Result<Vec<String>, AppError> {
+    account_security::confirm(db, user, password, input, Purpose::Reauthentication).await?;
     let mut tx = store::begin_write(db).await?;
-    let codes = new_recovery_codes(&mut tx, user_id).await?;
+    let codes = new_recovery_codes(&mut tx, user.id).await?;
+    let data = serde_json::json!({ "user_id": user.id });
+    account_security::notice(&mut tx, user.id, user.id, Action::RecoveryCodesRegenerated, data).await?;
     tx.commit().await?;
-    tracing::info!(user_id, "recovery codes regenerated");
+    tracing::info!(user_id = user.id, "recovery codes regenerated");
     Ok(codes)
 }
 
 /// Switches the second factor off after the password and a code (or a recovery code); refused
-/// while the site requires one for this user.
-pub async fn disable(db: &Db, user: &User, password: String, input: &str) -> Result<(), AppError> {
+/// while the site requires one for this user. Recorded and mailed to the user; the caller ends
+/// the user's other sessions.
+pub async fn disable(db: &Db, user: &User, password: Option<String>, input: Option<&str>) -> Result<(), AppError> {
     if required_for(db, user).await? {
         return Err(AppError::Refused(Msg::SecondFactorRequiredKeep));
     }
-    let now = store::now_unix();
-    let failures = store::second_factors::recent_failures(db, user.id, now).await?;
-    if let Some(until) = rules::code_locked_until(&failures, now) {
-        return Err(throttled(until, now));
-    }
-    if !crate::auth::password::verify(password, Some(user.password_hash.clone())).await? {
-        let mut tx = store::begin_write(db).await?;
-        settle(&mut tx, user.id, false, now).await?;
-        tx.commit().await?;
-        return Err(AppError::Invalid(Msg::PasswordCurrentWrong));
-    }
-    check_code(db, user.id, input, true, now).await?;
+    account_security::confirm(db, user, password, input, Purpose::Reauthentication).await?;
     let mut tx = store::begin_write(db).await?;
     store::second_factors::remove(&mut tx, user.id).await?;
+    let data = serde_json::json!({ "user_id": user.id });
+    account_security::notice(&mut tx, user.id, user.id, Action::SecondFactorDisabled, data).await?;
     tx.commit().await?;
     tracing::info!(user_id = user.id, "second factor switched off");
     Ok(())
@@ -380,7 +434,8 @@ pub async fn confirm_sign_off(db: &Db, user: &User, input: &str) -> Result<bool,
 }
 
 /// Unlocks a user's second factor locked by wrong codes (administrators only; the wrong codes
-/// are forgotten). `false` when the user has no failures to forget.
+/// are forgotten), recorded and mailed to the user. `false` when the user has no failures to
+/// forget.
 pub async fn unlock(db: &Db, admin_id: i64, user_id: i64) -> Result<bool, AppError> {
     let mut tx = store::begin_write(db).await?;
     let consecutive = store::second_factors::consecutive_failures(&mut *tx, user_id).await?;
@@ -388,6 +443,8 @@ pub async fn unlock(db: &Db, admin_id: i64, user_id: i64) -> Result<bool, AppErr
         return Ok(false);
     }
     store::second_factors::clear_failures(&mut tx, user_id).await?;
+    let data = serde_json::json!({ "user_id": user_id, "failures": consecutive });
+    account_security::notice(&mut tx, admin_id, user_id, Action::SecondFactorUnlocked, data).await?;
     tx.commit().await?;
     tracing::info!(
         admin_id,

@@ -26,6 +26,8 @@ pub mod run_node_facts;
 pub mod second_factors;
 /// The key file that seals second-factor secrets at rest.
 pub mod secret_key;
+/// Notices to a user about their own account, waiting for the mail pass.
+pub mod security_mail;
 pub mod sessions;
 pub mod site;
 pub mod teams;

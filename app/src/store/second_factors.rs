@@ -200,6 +200,16 @@ pub async fn consecutive_failures(db: impl SqliteExecutor<'_>, user_id: i64) -> 
         .await
 }
 
+/// Users whose wrong codes in a row reached `limit` (their factor is locked), ascending.
+pub async fn locked_users(db: impl SqliteExecutor<'_>, limit: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT user_id FROM second_factor_failures GROUP BY user_id HAVING COUNT(*) >= ? ORDER BY user_id",
+    )
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}
+
 /// Times of the user's wrong codes within the throttle look-back, ascending.
 pub async fn recent_failures(db: impl SqliteExecutor<'_>, user_id: i64, now: i64) -> Result<Vec<i64>, sqlx::Error> {
     sqlx::query_scalar("SELECT at FROM second_factor_failures WHERE user_id = ? AND at > ? ORDER BY at, id")

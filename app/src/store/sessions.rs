@@ -64,6 +64,18 @@ impl SqliteSessionStore {
             .rows_affected())
     }
 
+    /// Ends every session of `user_id` but `keep` (the one making a change to the account, which
+    /// stays signed in); returns how many.
+    pub async fn delete_others_of_user(&self, user_id: i64, keep: Option<Id>) -> std::result::Result<u64, sqlx::Error> {
+        let keep = keep.map(|id| row_key(&id)).unwrap_or_default();
+        Ok(sqlx::query("DELETE FROM sessions WHERE user_id = ? AND id <> ?")
+            .bind(user_id)
+            .bind(keep)
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
     /// Inserts `record` under its id unless that id is taken; whether it was inserted.
     async fn insert(&self, record: &Record) -> Result<bool> {
         let data = serde_json::to_vec(&record.data).map_err(|e| Error::Encode(e.to_string()))?;
@@ -217,5 +229,18 @@ mod tests {
         assert_eq!(store.load(&rec.id).await.unwrap().unwrap().data, rec.data);
         store.delete(&rec.id).await.unwrap();
         assert!(store.load(&rec.id).await.unwrap().is_none());
+    }
+
+    #[sqlx::test(migrations = "../migrations")]
+    async fn a_change_to_the_account_ends_the_users_other_sessions_only(pool: Db) {
+        let store = SqliteSessionStore::new(pool.clone());
+        let (mut here, mut there, mut other) = (record(7), record(7), record(8));
+        for rec in [&mut here, &mut there, &mut other] {
+            store.create(rec).await.unwrap();
+        }
+        assert_eq!(store.delete_others_of_user(7, Some(here.id)).await.unwrap(), 1);
+        assert!(store.load(&here.id).await.unwrap().is_some(), "this session stays");
+        assert!(store.load(&there.id).await.unwrap().is_none());
+        assert!(store.load(&other.id).await.unwrap().is_some(), "another user's stays");
     }
 }

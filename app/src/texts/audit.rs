@@ -37,6 +37,12 @@ pub const fn action_msg(action: Action) -> Msg {
         // Issue 15, the vendor's bill.
         Action::BillImported => Msg::BillsABillImported,
         Action::BillThresholdSet => Msg::BillsAThresholdSet,
+        Action::SecondFactorEnrolled => Msg::SecAuditASecondFactorEnrolled,
+        Action::SecondFactorDisabled => Msg::SecAuditASecondFactorDisabled,
+        Action::SecondFactorLocked => Msg::SecAuditASecondFactorLocked,
+        Action::SecondFactorUnlocked => Msg::SecAuditASecondFactorUnlocked,
+        Action::RecoveryCodeUsed => Msg::SecAuditARecoveryCodeUsed,
+        Action::RecoveryCodesRegenerated => Msg::SecAuditARecoveryCodesRegenerated,
     }
 }
 

@@ -7,6 +7,7 @@ pub mod dashboard;
 #[cfg(feature = "ssr")]
 pub mod quotes;
 pub mod runs;
+pub mod security_mail;
 
 /// A stored moment (`2026-11-03T10:00:00Z`, RFC 3339 in UTC) as a reader reads it:
 /// `2026-11-03 10:00 UTC`. Text in any other shape is shown as it is, never dropped.

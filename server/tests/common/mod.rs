@@ -406,9 +406,11 @@ impl TestApp {
         body["id"].as_i64().expect("run id")
     }
 
-    /// An API token of an engineer, as shown once; returns the token.
+    /// An API token of an engineer (who confirms with the password), as shown once; returns the
+    /// token.
     pub async fn create_token(&self, engineer: &str, name: &str) -> String {
-        let res = self.call("/api/tokens/create", &[("name", name)], Some(engineer)).await;
+        let form = [("name", name), ("password", PASSWORD)];
+        let res = self.call("/api/tokens/create", &form, Some(engineer)).await;
         assert_eq!(res.status, StatusCode::OK, "{}", res.body);
         let token: serde_json::Value = serde_json::from_str(&res.body).expect("json");
         token.as_str().expect("the token").to_string()

@@ -76,11 +76,25 @@ pub enum Action {
     /// A manager changed the team's bill variance threshold (`team_id`, `value`, `previous`,
     /// percent as text): a site event.
     BillThresholdSet,
+    // A user's own second factor; each is also mailed to them (`store::security_mail`).
+    /// A user switched their second factor on (`user_id`).
+    SecondFactorEnrolled,
+    /// A user switched their second factor off (`user_id`).
+    SecondFactorDisabled,
+    /// Too many wrong codes in a row locked a user's second factor (`user_id`, `failures`).
+    SecondFactorLocked,
+    /// An administrator unlocked a user's locked second factor (`user_id`, `failures`).
+    SecondFactorUnlocked,
+    /// A user signed in or confirmed a change with a recovery code, now used up (`user_id`,
+    /// `codes_left`).
+    RecoveryCodeUsed,
+    /// A user made new recovery codes; the old ones stopped working (`user_id`).
+    RecoveryCodesRegenerated,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 23] = [
+    pub const ALL: [Action; 29] = [
         Action::Create,
         Action::ItemAnswered,
         Action::EvidenceAttached,
@@ -106,6 +120,12 @@ impl Action {
         // Issue 15, the vendor's bill.
         Action::BillImported,
         Action::BillThresholdSet,
+        Action::SecondFactorEnrolled,
+        Action::SecondFactorDisabled,
+        Action::SecondFactorLocked,
+        Action::SecondFactorUnlocked,
+        Action::RecoveryCodeUsed,
+        Action::RecoveryCodesRegenerated,
     ];
 
     /// The snake_case name, as serialized and hashed.
@@ -137,6 +157,12 @@ impl Action {
             // Issue 15, the vendor's bill.
             Action::BillImported => "bill_imported",
             Action::BillThresholdSet => "bill_threshold_set",
+            Action::SecondFactorEnrolled => "second_factor_enrolled",
+            Action::SecondFactorDisabled => "second_factor_disabled",
+            Action::SecondFactorLocked => "second_factor_locked",
+            Action::SecondFactorUnlocked => "second_factor_unlocked",
+            Action::RecoveryCodeUsed => "recovery_code_used",
+            Action::RecoveryCodesRegenerated => "recovery_codes_regenerated",
         }
     }
 
@@ -176,7 +202,7 @@ mod tests {
         for a in Action::ALL {
             assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::json!(a.as_str())));
         }
-        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 11);
+        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 17);
         assert!(!Action::Approve.is_site() && Action::TokenCreated.is_site());
     }
 }

@@ -27,6 +27,9 @@ pub struct UserRow {
     pub user: UserSummary,
     /// Empty for a user in no team.
     pub teams: Vec<Membership>,
+    /// Too many wrong codes in a row locked their second factor: only then may an
+    /// administrator unlock it.
+    pub second_factor_locked: bool,
 }
 
 /// Every user with their teams (administrators only).
@@ -37,10 +40,13 @@ pub async fn list_users() -> Result<Vec<UserRow>, AppError> {
     let db = auth::db()?;
     let users = store::users::list(&db).await?;
     let mut teams = store::memberships::of_every_user(&db).await?;
+    let locked =
+        store::second_factors::locked_users(&db, crate::domain::second_factor::MAX_CONSECUTIVE_FAILURES).await?;
     Ok(users
         .into_iter()
         .map(|user| UserRow {
             teams: teams.remove(&user.id).unwrap_or_default(),
+            second_factor_locked: locked.binary_search(&user.id).is_ok(),
             user,
         })
         .collect())
@@ -226,7 +232,7 @@ fn user_table(
                 </tr>
             </thead>
             <tbody>
-                {rows.into_iter().map(|UserRow { user: u, teams }| view! {
+                {rows.into_iter().map(|UserRow { user: u, teams, second_factor_locked }| view! {
                     <tr class:muted=u.disabled>
                         <td>{u.display_name} {u.is_admin.then(|| view! { <span class="tag">{t(Msg::UserAdminTag)}</span> })}</td>
                         <td>{u.email}</td>
@@ -246,9 +252,13 @@ fn user_table(
                                     {t(if u.disabled { Msg::UserEnable } else { Msg::UserDisable })}
                                 </button>
                             </ActionForm>
+                            })}
+                            {(second_factor_locked && u.id != me).then(|| view! {
                             <ActionForm action=unlock attr:class="inline-form">
                                 <input type="hidden" name="user_id" value=u.id.to_string() />
-                                <button type="submit" class="small">{t(Msg::SecondFactorAdminUnlock)}</button>
+                                <button type="submit" class="small" data-testid="unlock-second-factor">
+                                    {t(Msg::SecondFactorAdminUnlock)}
+                                </button>
                             </ActionForm>
                             })}
                         </td>
@@ -268,7 +278,7 @@ pub fn AdminUsersPage() -> impl IntoView {
         let toggle = ServerAction::<SetUserDisabled>::new();
         let unlock = ServerAction::<UnlockSecondFactor>::new();
         let users = Resource::new(
-            move || (create.version().get(), toggle.version().get()),
+            move || (create.version().get(), toggle.version().get(), unlock.version().get()),
             |_| list_users(),
         );
         let teams = Resource::new(|| (), |_| list_teams());
@@ -342,6 +352,7 @@ mod tests {
                 disabled: false,
             },
             teams: Vec::new(),
+            second_factor_locked: false,
         };
         let text = created_text(Locale::En, std::slice::from_ref(&row), 7).unwrap_or_default();
         assert!(text.contains("Ada") && text.contains("ada@example.com"), "{text}");

@@ -6,6 +6,7 @@ use crate::{
     domain::tokens::{DEFAULT_EXPIRY_DAYS, EXPIRY_CHOICES_DAYS, RevokeReason, shown_prefix},
     error::AppError,
     i18n::{Msg, t, use_locale},
+    pages::second_factor::{PasswordField, ReauthCode},
     texts::moment,
     views::ApiTokenInfo,
 };
@@ -22,16 +23,30 @@ pub async fn list_tokens() -> Result<Vec<ApiTokenInfo>, AppError> {
 
 /// Creates a token for the active team and the caller's role there, living `expires_in_days`
 /// (7, 30, 90 or 365; 90 when not given); returns it (the only time it is shown). The list
-/// shows when it expires.
+/// shows when it expires. A token acts without the browser's session, so making one needs the
+/// current `password` and, when the caller has a second factor, a current `code`.
 #[server(endpoint = "tokens/create")]
-pub async fn create_token(name: String, expires_in_days: Option<String>) -> Result<String, AppError> {
-    use crate::{auth, domain::roles::Capability, domain::tokens, services};
+pub async fn create_token(
+    name: String,
+    expires_in_days: Option<String>,
+    password: Option<String>,
+    code: Option<String>,
+) -> Result<String, AppError> {
+    use crate::{
+        auth, auth::throttle::Purpose, domain::roles::Capability, domain::tokens, services, services::account_security,
+        store,
+    };
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     let name = tokens::clean_name(&name)
         .ok_or_else(|| AppError::InvalidFields(vec![crate::error::FieldIssue::new("name", "required")]))?;
     let days = tokens::expiry_days(expires_in_days.as_deref())
         .ok_or_else(|| AppError::InvalidFields(vec![crate::error::FieldIssue::new("expires_in_days", "invalid")]))?;
-    let made = services::tokens::create(&auth::db()?, caller.user_id, &team, &name, days).await?;
+    let db = auth::db()?;
+    let user = store::users::by_id(&db, caller.user_id)
+        .await?
+        .ok_or(AppError::Unauthenticated)?;
+    account_security::confirm(&db, &user, password, code.as_deref(), Purpose::Reauthentication).await?;
+    let made = services::tokens::create(&db, caller.user_id, &team, &name, days).await?;
     Ok(made.token)
 }
 
@@ -142,8 +157,11 @@ fn new_token(
                         }).collect_view()}
                     </select>
                 </label>
+                <PasswordField />
+                <ReauthCode />
                 <button type="submit">{t(Msg::TokensCreate)}</button>
             </ActionForm>
+            <p class="hint">{t(Msg::ReauthLead)}</p>
             <ActionError action=create />
             {move || create.value().get().and_then(Result::ok).map(|token| {
                 let curl = curl_example(&origin(), &token);

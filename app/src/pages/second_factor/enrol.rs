@@ -9,15 +9,15 @@ use crate::{
 };
 use leptos::prelude::*;
 
-/// The second-factor section of the account page.
+/// The second-factor section of the account page. `changed` counts the changes that
+/// succeeded, so other forms of the page ([`ReauthCode`]) follow.
 #[component]
-pub fn SecondFactorSection() -> impl IntoView {
+pub fn SecondFactorSection(changed: RwSignal<u32>) -> impl IntoView {
     let confirm = ServerAction::<ConfirmEnrolment>::new();
     let regenerate = ServerAction::<RegenerateRecoveryCodes>::new();
     let disable = ServerAction::<DisableSecondFactor>::new();
     // Reloaded only after a change succeeded: a wrong code keeps the form (and the enrolment
     // under way) as it is.
-    let changed = RwSignal::new(0u32);
     count_success(confirm, changed);
     count_success(regenerate, changed);
     count_success(disable, changed);
@@ -26,6 +26,10 @@ pub fn SecondFactorSection() -> impl IntoView {
         <section class="card narrow" data-testid="second-factor">
             <h2>{t(Msg::SecondFactorTitle)}</h2>
             <p class="lead">{t(Msg::SecondFactorLead)}</p>
+            {move || {
+                let ended = matches!(confirm.value().get(), Some(Ok(_))) || matches!(disable.value().get(), Some(Ok(())));
+                ended.then(|| view! { <p class="form-ok" role="status" data-testid="others-ended">{t(Msg::ReauthOthersEnded)}</p> })
+            }}
             <Loaded resource=status keep_while_reloading=true let:status>
                 {status_view(status, confirm, regenerate, disable)}
             </Loaded>
@@ -58,7 +62,7 @@ fn status_view(
         return view! {
             {required}
             <p data-testid="second-factor-state">{t(Msg::SecondFactorOff)}</p>
-            <EnrolmentPanel confirm />
+            <EnrolmentPanel confirm ask_password=true />
         }
         .into_any();
     }
@@ -74,7 +78,9 @@ fn status_view(
         <p data-testid="recovery-codes-left">{left}</p>
         <h3>{t(Msg::SecondFactorRegenerate)}</h3>
         <ActionForm action=regenerate attr:class="form" attr:data-testid="regenerate-form">
-            <CodeField recovery=false />
+            <p class="hint">{t(Msg::ReauthLead)}</p>
+            <PasswordField />
+            <CodeField recovery=true />
             <ActionError action=regenerate />
             <button type="submit">{t(Msg::SecondFactorRegenerate)}</button>
         </ActionForm>
@@ -88,14 +94,35 @@ fn disable_form(disable: ServerAction<DisableSecondFactor>) -> impl IntoView {
     view! {
         <h3>{t(Msg::SecondFactorDisable)}</h3>
         <ActionForm action=disable attr:class="form" attr:data-testid="disable-form">
-            <label>
-                {t(Msg::FieldCurrentPassword)}
-                <input type="password" name="password" required autocomplete="current-password" />
-            </label>
+            <PasswordField />
             <CodeField recovery=true />
             <ActionError action=disable />
             <button type="submit" class="danger">{t(Msg::SecondFactorDisable)}</button>
         </ActionForm>
+    }
+}
+
+/// The current password, asked before a change to one's own account.
+#[component]
+pub fn PasswordField() -> impl IntoView {
+    view! {
+        <label>
+            {t(Msg::FieldCurrentPassword)}
+            <input type="password" name="password" required autocomplete="current-password" data-testid="reauth-password" />
+        </label>
+    }
+}
+
+/// The code asked with the current password before a change to one's own account, shown when
+/// the signed-in user has a second factor (an app code or a recovery code); asked again when
+/// `changed` moves (the factor switched on or off on the same page).
+#[component]
+pub fn ReauthCode(#[prop(optional)] changed: Option<RwSignal<u32>>) -> impl IntoView {
+    let status = Resource::new(move || changed.map(|c| c.get()), |_| second_factor_state());
+    view! {
+        <Loaded resource=status quiet=true let:status>
+            {status.enabled.then(|| view! { <CodeField recovery=true /> })}
+        </Loaded>
     }
 }
 
@@ -125,12 +152,14 @@ pub fn CodeField(recovery: bool) -> impl IntoView {
 
 /// "Set up an authenticator app": starts enrolment, shows the QR code and the secret, and asks
 /// for a first code; then shows the recovery codes. `confirm` is the caller's action, so the
-/// page can react when the second factor is on.
+/// page can react when the second factor is on. With `ask_password` (a signed-in user, not a
+/// sign-in that must enrol first) the start asks for the current password.
 #[component]
-pub fn EnrolmentPanel(confirm: ServerAction<ConfirmEnrolment>) -> impl IntoView {
+pub fn EnrolmentPanel(confirm: ServerAction<ConfirmEnrolment>, ask_password: bool) -> impl IntoView {
     let start = ServerAction::<StartEnrolment>::new();
     view! {
         <ActionForm action=start attr:class="form-inline" attr:data-testid="enrol-start">
+            {ask_password.then(|| view! { <PasswordField /> })}
             <button type="submit" disabled=move || start.pending().get()>{t(Msg::SecondFactorSetUp)}</button>
         </ActionForm>
         <ActionError action=start />

@@ -64,7 +64,7 @@ fn EnrolAtSignIn() -> impl IntoView {
             <p class="lead">{t(Msg::SecondFactorEnrolLead)}</p>
             <Show
                 when=move || matches!(confirm.value().get(), Some(Ok(_)))
-                fallback=move || view! { <EnrolmentPanel confirm /> <StartAgain /> }
+                fallback=move || view! { <EnrolmentPanel confirm ask_password=false /> <StartAgain /> }
             >
                 {move || confirm.value().get().and_then(Result::ok).map(|codes| view! { <RecoveryCodes codes /> })}
                 <p><a href="/" rel="external" class="button" data-testid="continue">{t(Msg::SecondFactorContinue)}</a></p>

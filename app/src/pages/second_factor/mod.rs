@@ -7,7 +7,7 @@ pub mod admin;
 mod enrol;
 mod login_step;
 
-pub use enrol::{SecondFactorSection, SignOffCode};
+pub use enrol::{PasswordField, ReauthCode, SecondFactorSection, SignOffCode};
 pub use login_step::SecondStep;
 
 use crate::{
@@ -49,40 +49,61 @@ pub async fn second_factor_state() -> Result<SecondFactorStatus, AppError> {
     crate::services::second_factor::status(&db, &user).await
 }
 
-/// Starts setting up an authenticator app: a new secret, as a QR code and as text. Works for the
-/// signed-in caller and for a sign-in that must enrol first.
+/// Starts setting up an authenticator app: a new secret, as a QR code and as text. The
+/// signed-in caller confirms with their current `password` first (a stolen session must not
+/// put its own authenticator on the account); a sign-in that must enrol first has just given it.
 #[server(endpoint = "second_factor/start")]
-pub async fn start_enrolment() -> Result<Enrolment, AppError> {
-    let (user, _) = server::enrolling_user().await?;
-    crate::services::second_factor::begin_enrolment(&crate::auth::db()?, &user).await
+pub async fn start_enrolment(password: Option<String>) -> Result<Enrolment, AppError> {
+    use crate::{auth, auth::throttle::Purpose, services::account_security};
+    let db = auth::db()?;
+    let (user, at_sign_in) = server::enrolling_user().await?;
+    if !at_sign_in {
+        account_security::confirm_password(&db, &user, password, Purpose::Reauthentication).await?;
+    }
+    crate::services::second_factor::begin_enrolment(&db, &user).await
 }
 
 /// Switches the second factor on with a first code from the app; returns the ten recovery codes
-/// (shown this once). A sign-in that had to enrol is signed in by it.
+/// (shown this once). Every other session of the user ends; a sign-in that had to enrol is
+/// signed in by it, a signed-in caller stays signed in.
 #[server(endpoint = "second_factor/confirm")]
 pub async fn confirm_enrolment(code: String) -> Result<Vec<String>, AppError> {
-    use crate::{auth, services::second_factor, store};
-    let db = auth::db()?;
+    use crate::{auth, services::account_security, services::second_factor, store};
+    let state = auth::state()?;
+    let session = auth::session()?;
     let (user, at_sign_in) = server::enrolling_user().await?;
-    if at_sign_in {
-        second_factor::confirm_enrolment_at_sign_in(&db, &auth::session()?, &code).await
+    let codes = if at_sign_in {
+        second_factor::confirm_enrolment_at_sign_in(&state.db, &session, &code).await?
     } else {
-        second_factor::confirm_enrolment(&db, user.id, &code, store::now_unix()).await
-    }
+        second_factor::confirm_enrolment(&state.db, user.id, &code, store::now_unix()).await?
+    };
+    // At sign-in the session's new id is stored only once this answer is sent: none is kept.
+    let keep = if at_sign_in { None } else { session.id() };
+    account_security::end_other_sessions(&state.sessions, user.id, keep).await?;
+    Ok(codes)
 }
 
-/// New recovery codes after a current code from the app; the old ones stop working.
+/// New recovery codes, after the current `password` and a code from the app (or a recovery
+/// code); the old ones stop working.
 #[server(endpoint = "second_factor/recovery_codes")]
-pub async fn regenerate_recovery_codes(code: String) -> Result<Vec<String>, AppError> {
+pub async fn regenerate_recovery_codes(
+    password: Option<String>,
+    code: Option<String>,
+) -> Result<Vec<String>, AppError> {
     let user = server::caller_user().await?;
-    crate::services::second_factor::regenerate_recovery_codes(&crate::auth::db()?, user.id, &code).await
+    crate::services::second_factor::regenerate_recovery_codes(&crate::auth::db()?, &user, password, code.as_deref())
+        .await
 }
 
-/// Switches the second factor off, with the password and a code (or a recovery code).
+/// Switches the second factor off, with the password and a code (or a recovery code). Every
+/// other session of the user ends; this one stays signed in.
 #[server(endpoint = "second_factor/disable")]
-pub async fn disable_second_factor(password: String, code: String) -> Result<(), AppError> {
+pub async fn disable_second_factor(password: Option<String>, code: Option<String>) -> Result<(), AppError> {
+    use crate::{auth, services::account_security};
+    let state = auth::state()?;
     let user = server::caller_user().await?;
-    crate::services::second_factor::disable(&crate::auth::db()?, &user, password, &code).await
+    crate::services::second_factor::disable(&state.db, &user, password, code.as_deref()).await?;
+    account_security::end_other_sessions(&state.sessions, user.id, auth::session()?.id()).await
 }
 
 /// The sign-in's second step: the code from the app (or a recovery code) after the password.
