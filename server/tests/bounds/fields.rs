@@ -179,7 +179,7 @@ pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
         (
             "/api/tokens/create",
             eve.clone(),
-            vec![("name", "T".into())],
+            vec![("name", "T".into()), ("password", PASSWORD.into())],
             vec!["expires_in_days"],
         ),
         (
