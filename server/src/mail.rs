@@ -243,14 +243,17 @@ impl Mailer {
         }
         body.push_str(locale.t(Msg::MailFooter));
         body.push('\n');
-        let address: Address = user
-            .email
+        self.plain_mail(&user.email, &user.display_name, subject, body)
+    }
+
+    /// A plain-text mail from the site to `name <email>`.
+    fn plain_mail(&self, email: &str, name: &str, subject: String, body: String) -> Result<Message, MailError> {
+        let address: Address = email
             .parse()
-            .map_err(|e| MailError::Message(format!("recipient {}: {e}", user.email)))?;
-        let to = Mailbox::new(Some(user.display_name.clone()), address);
+            .map_err(|e| MailError::Message(format!("recipient {email}: {e}")))?;
         Message::builder()
             .from(self.from.clone())
-            .to(to)
+            .to(Mailbox::new(Some(name.to_string()), address))
             .subject(subject)
             .header(ContentType::TEXT_PLAIN)
             .body(body)
@@ -305,16 +308,7 @@ impl Mailer {
         locale: Option<Locale>,
         notice: &security_mail::Notice,
     ) -> Result<Message, MailError> {
-        let address: Address = email
-            .parse()
-            .map_err(|e| MailError::Message(format!("recipient {email}: {e}")))?;
         let body = notice_words::body(locale, email, &notice.at, notice.action, &notice.data, &self.public_url);
-        Message::builder()
-            .from(self.from.clone())
-            .to(Mailbox::new(Some(name.to_string()), address))
-            .subject(notice_words::subject(locale, notice.action))
-            .header(ContentType::TEXT_PLAIN)
-            .body(body)
-            .map_err(|e| MailError::Message(e.to_string()))
+        self.plain_mail(email, name, notice_words::subject(locale, notice.action), body)
     }
 }

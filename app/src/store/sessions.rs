@@ -57,11 +57,7 @@ impl SqliteSessionStore {
 
     /// Ends every session of `user_id`; returns how many.
     pub async fn delete_for_user(&self, user_id: i64) -> std::result::Result<u64, sqlx::Error> {
-        Ok(sqlx::query("DELETE FROM sessions WHERE user_id = ?")
-            .bind(user_id)
-            .execute(&self.pool)
-            .await?
-            .rows_affected())
+        self.delete_others_of_user(user_id, None).await
     }
 
     /// Ends every session of `user_id` but `keep` (the one making a change to the account, which
