@@ -57,10 +57,10 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 <meta name="viewport" content="width=device-width, initial-scale=1" />
                 <meta name="color-scheme" content="light dark" />
                 <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-                // Issue 14 (warm cache): the stylesheet's name carries its content hash when
+                // The stylesheet's name carries its content hash when
                 // cargo-leptos built with `hash-files` (read from `hash.txt`, like the scripts').
                 <HashedStylesheet options=options.clone() id="leptos" />
-                // Issue 14 (first load): the first page of a browser without the bundle (sign-in,
+                // The first page of a browser without the bundle (sign-in,
                 // dashboard) comes without WASM.
                 <PageScripts options />
                 <MetaTags />

@@ -176,7 +176,7 @@ impl FromServerFnError for AppError {
         match value {
             ServerFnErrorErr::Args(_) | ServerFnErrorErr::MissingArg(_) => AppError::Invalid(Msg::ErrorBadRequest),
             // On the server a body that does not decode is the caller's fault (422), e.g. a JSON
-            // number past i64 (issue 13, item 4); in the browser it stays a transport fault.
+            // number past i64; in the browser it stays a transport fault.
             ServerFnErrorErr::Deserialization(_) if cfg!(feature = "ssr") => AppError::Invalid(Msg::ErrorBadRequest),
             ServerFnErrorErr::ServerError(_) => AppError::Internal,
             other => AppError::Transport(other.to_string()),

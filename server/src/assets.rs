@@ -1,4 +1,4 @@
-//! Static files (issue 14, "Warm cache"): how the built site's `/pkg` files are served, how long
+//! Static files: how the built site's `/pkg` files are served, how long
 //! browsers keep them, and the compression of everything else.
 //!
 //! - cargo-leptos builds with `hash-files = true`: every file in `/pkg` (WASM, JS, CSS, split

@@ -1,4 +1,4 @@
-//! Server functions refuse a stranger before reading the body (issue 13, item 8).
+//! Server functions refuse a stranger before reading the body.
 //!
 //! Leptos decodes a server function's arguments (a form, or JSON up to the quote import's
 //! limit) before its body runs `require_caller`/`require_team`; without this layer anyone could

@@ -10,7 +10,7 @@ use app::{
     domain::{accounts, roles::TeamRole},
     store::{self, sessions::SqliteSessionStore, users::UserForCreate},
 };
-// Audit of `user add` (issue 13).
+// Audit of `user add`.
 use app::domain::audit::{Action, CLI_ACTOR};
 use axum::serve::ListenerExt;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -70,12 +70,12 @@ enum Command {
         /// cost-comparison.json exported from the cost page.
         scenario: std::path::PathBuf,
     },
-    // Backup and restore (issue 13, durability): `crate::backup`.
+    // Backup and restore: `crate::backup`.
     /// Write an online, consistent copy of the database to FILE while the server runs (SQLite
     /// `VACUUM INTO`), check it and print its size and audit head. Refuses an existing FILE
     /// unless --force. Restore: README, "Backup and restore".
     Backup(crate::backup::BackupArgs),
-    // `nodeledger probe` (issue 16): `crate::probe`.
+    // `nodeledger probe`: `crate::probe`.
     /// Measure a rented node with your own workload in one command: check the token, quote and
     /// workload with the server, record the node, sample nvidia-smi while COMMAND runs, then
     /// upload result, telemetry and node facts and print the verdict and the run's URL. The
@@ -186,9 +186,9 @@ pub async fn run() -> ExitCode {
         Some(Command::Tco { scenario }) => return tco(&scenario),
         Some(Command::Audit(command)) => return crate::audit_cli::run(&cli.db.path, command).await,
         Some(Command::Runs(command)) => return crate::runs::cli::run(&cli.db.path, command).await,
-        // Backup and restore (issue 13, durability).
+        // Backup and restore.
         Some(Command::Backup(args)) => return crate::backup::run(&cli.db.path, args).await,
-        // `nodeledger probe` (issue 16).
+        // `nodeledger probe`.
         Some(Command::Probe(args)) => return crate::probe::run(args).await,
         Some(Command::Quotes(command)) => {
             return match crate::quotes_cli::run(&cli.db.path, command).await {
@@ -291,7 +291,7 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
             idle_timeout: cfg.idle_timeout(),
             absolute_timeout: cfg.absolute_timeout(),
         },
-        // Issue 13 item 8: the cost comparison cache.
+        // The cost comparison cache.
         tco_cache: Default::default(),
         setup_code,
     };
@@ -307,7 +307,7 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
         }
     });
     tracing::info!("NodeLedger listening on http://{}", cfg.addr);
-    // With the peer address: the client address of the password throttle (issue 13 item 3).
+    // With the peer address: the client address of the password throttle.
     axum::serve(
         listener,
         app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
@@ -478,7 +478,7 @@ async fn add_user(
                 let id = store::teams::insert(&mut tx, team_name)
                     .await?
                     .ok_or_else(|| CliError::Usage("team name taken".into()))?;
-                // Audit (issue 13): the team the command line created.
+                // Audit: the team the command line created.
                 let event = serde_json::json!({ "team_id": id, "name": team_name });
                 audit_cli_event(&mut tx, Action::TeamCreated, event).await?;
                 id
@@ -487,7 +487,7 @@ async fn add_user(
         store::memberships::upsert(&mut tx, id, team_id, *role).await?;
         joined = Some((team_id, *role));
     }
-    // Audit (issue 13): the user the command line created, by actor 0 (the command line).
+    // Audit: the user the command line created, by actor 0 (the command line).
     let event = app::services::site_audit::user_created(id, &email, is_admin, joined, "cli");
     audit_cli_event(&mut tx, Action::UserCreated, event).await?;
     tx.commit().await?;

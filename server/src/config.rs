@@ -43,7 +43,7 @@ pub struct ServeConfig {
     /// The optional to-do mail.
     #[command(flatten)]
     pub mail: MailConfig,
-    // Run uploads (issue 13, item 1): where files being received are kept until stored.
+    // Run uploads: where files being received are kept until stored.
     /// Folder where uploaded run files are kept while they are received and read (deleted once
     /// stored or refused). Default: the system's temporary folder.
     #[arg(long, env = "NODELEDGER_UPLOAD_DIR")]
@@ -53,14 +53,14 @@ pub struct ServeConfig {
     /// memory (≈ 110 MB).
     #[arg(long, env = "NODELEDGER_PARSE_SLOTS", default_value_t = 2)]
     pub parse_slots: usize,
-    // -- Password throttle (issue 13 item 3) --
+    // -- Password throttle --
     /// Header a reverse proxy in front of the server appends the client address to, e.g.
     /// `X-Forwarded-For`; its last entry is then taken as the client (for throttling and the log
     /// of failed sign-ins). Unset: the TCP peer is the client and the header is never trusted.
     /// Set it only when every request comes through that proxy.
     #[arg(long, env = "NODELEDGER_TRUSTED_PROXY_HEADER", value_parser = crate::client_addr::parse_header_name)]
     pub trusted_proxy_header: Option<http::HeaderName>,
-    /// Time limits on requests (issue 13 item 9).
+    /// Time limits on requests.
     #[command(flatten)]
     pub time_limits: TimeLimitConfig,
     /// File holding the key that seals second-factor secrets in the database; created (mode

@@ -2,16 +2,16 @@
 //! The binary (`src/main.rs`) only parses the command line and calls into here.
 
 pub mod access;
-/// Issue 14: hashed, precompressed, cached static files; compression of pages.
+/// Hashed, precompressed, cached static files; compression of pages.
 pub mod assets;
 pub mod audit_cli;
 pub mod backup;
-/// Issue 15: the simple bill template download.
+/// The simple bill template download.
 pub mod bills;
-/// Issue 13 item 8: server functions refuse a stranger before reading the body.
+/// Server functions refuse a stranger before reading the body.
 pub mod caller_first;
 pub mod cli;
-/// Client address for the password throttle (issue 13 item 3).
+/// Client address for the password throttle.
 pub mod client_addr;
 pub mod config;
 pub mod documents;
@@ -21,7 +21,7 @@ pub mod listed;
 pub mod mail;
 pub mod orders;
 pub mod parse_slots;
-/// `nodeledger probe` (issue 16): measure a rented node with the team's own workload.
+/// `nodeledger probe`: measure a rented node with the team's own workload.
 pub mod probe;
 pub mod quotes_cli;
 pub mod router;
@@ -29,6 +29,6 @@ pub mod runs;
 pub mod security;
 pub mod state;
 pub mod tco;
-/// Time limits on every request (issue 13 item 9).
+/// Time limits on every request.
 pub mod timeouts;
 pub mod tools_cli;

@@ -51,7 +51,7 @@ pub fn leptos_options(cfg: &ServeConfig) -> LeptosOptions {
         .site_root(cfg.site_root.to_string_lossy().to_string())
         .site_pkg_dir("pkg")
         .site_addr(cfg.addr)
-        // Issue 14 (warm cache): hashed `/pkg` names when cargo-leptos built them.
+        // Hashed `/pkg` names when cargo-leptos built them.
         .hash_files(crate::assets::hash_file().is_some())
         .build()
 }
@@ -109,16 +109,16 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
         // The imports read their whole file from the body: a parse slot first, once the
         // caller is known (a stranger is refused below without taking one).
         .layer(from_fn_with_state(server.slots.clone(), parse_slots::hold_for_imports))
-        // Issue 13 item 8: a server function that needs a caller refuses a stranger before
+        // A server function that needs a caller refuses a stranger before
         // its body is read (runs just inside `attach_caller`).
         .layer(from_fn_with_state(
             crate::caller_first::CallerOnly::registered(),
             crate::caller_first::refuse_strangers,
         ))
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
-        // Issue 14: the bundle cookie only on a page the browser shows.
+        // The bundle cookie only on a page the browser shows.
         .layer(from_fn(crate::assets::bundle_cookie_on_pages_only))
-        // Client address for the password throttle (issue 13 item 3).
+        // Client address for the password throttle.
         .layer(from_fn_with_state(
             crate::client_addr::TrustedProxy(cfg.trusted_proxy_header.clone().map(Arc::new)),
             crate::client_addr::attach,
@@ -192,9 +192,9 @@ fn raw_routes(cfg: &ServeConfig) -> Listed {
         .merge(crate::runs::router())
         .merge(crate::orders::router())
         .merge(crate::tco::router())
-        // Issue 14 (warm cache): `/pkg` precompressed, before the fallback's plain files.
+        // `/pkg` precompressed, before the fallback's plain files.
         .merge_listed_as("/pkg/{*file}", crate::assets::pkg_router(&cfg.site_root))
-        // Issue 15: the simple bill template.
+        // The simple bill template.
         .merge(crate::bills::router())
 }
 
@@ -217,13 +217,13 @@ fn guarded(routed: Router, cfg: &ServeConfig) -> Router {
             security::limit_body,
         ))
         .layer(from_fn_with_state(site.clone(), security::reject_cross_site))
-        // DNS rebinding (issue 13 item 6) and stalled responses (item 9).
+        // DNS rebinding and stalled responses.
         .layer(from_fn_with_state(site, security::refuse_foreign_host))
         .layer(from_fn_with_state(cfg.time_limits.limits(), timeouts::limit_time))
         .layer(from_fn(security::security_headers))
-        // Issue 14: pages and answers compressed on the fly (static files are precompressed).
+        // Pages and answers compressed on the fly (static files are precompressed).
         .layer(crate::assets::compression());
-    // HSTS (issue 13 item 7): only a site served over https may tell browsers to insist on it.
+    // HSTS: only a site served over https may tell browsers to insist on it.
     if cfg.secure_cookies() {
         router.layer(SetResponseHeaderLayer::overriding(
             http::header::STRICT_TRANSPORT_SECURITY,

@@ -187,7 +187,7 @@ pub fn content_security_policy(nonce: &str) -> String {
 pub async fn security_headers(mut req: Request, next: Next) -> Response {
     let nonce = new_nonce();
     req.extensions_mut().insert(Nonce::from_value(nonce.clone()));
-    // Issue 14 (warm cache): static files say how long they may be kept (`assets::cache_control`).
+    // Static files say how long they may be kept (`assets::cache_control`).
     let static_path = is_static_asset(req.uri().path()).then(|| req.uri().path().to_string());
     let mut res = next.run(req).await;
     let cache = static_path.map_or("no-store", |path| crate::assets::cache_control(&path, res.status()));

@@ -1,4 +1,4 @@
-//! Static files and compression (issue 14, "Warm cache"): hashed `/pkg` files are kept a year
+//! Static files and compression: hashed `/pkg` files are kept a year
 //! and sent precompressed in the encoding the browser accepts; other static files briefly;
 //! pages are compressed on the fly and never stored.
 

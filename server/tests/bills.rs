@@ -1,4 +1,4 @@
-//! Bills through the router (issue 15): a FOCUS bill imported onto an approved order with a
+//! Bills through the router: a FOCUS bill imported onto an approved order with a
 //! rental — a price drift, an unplanned stopped-disk charge and one unmatched line — and every
 //! bad input refused with its line and column, nothing saved.
 

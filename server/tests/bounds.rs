@@ -1,4 +1,4 @@
-//! Crafted numbers cannot make the server fail (issue 13, item 4): the largest and smallest
+//! Crafted numbers cannot make the server fail: the largest and smallest
 //! decimals and integers, sent to every numeric field of every form, filter, query and API,
 //! are answered 2xx or 4xx — never 5xx, never a panic, never a stalled answer — and the server
 //! still answers `/healthz` afterwards.

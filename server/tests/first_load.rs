@@ -1,4 +1,4 @@
-//! Issue 14, first load: the sign-in page of a browser without a session, and the dashboard of a
+//! First load: the sign-in page of a browser without a session, and the dashboard of a
 //! browser that has not been sent this build's bundle, come without the WASM bundle (prefetch
 //! hints instead of the hydration scripts); their forms work as plain posts: errors come back on
 //! the page, a right password signs in, the team switch and sign-out work.

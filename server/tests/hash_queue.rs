@@ -1,4 +1,4 @@
-//! A flood of sign-ins meets the bounded password-hashing queue (issue 13 item 3): those past
+//! A flood of sign-ins meets the bounded password-hashing queue: those past
 //! the queue are refused at once with 503 and `Retry-After`, none hangs, and a refused attempt
 //! is not counted against anyone. Alone in its binary: the queue is one per process.
 

@@ -1,4 +1,4 @@
-//! Page weight (issue 14): the heavy pages stay light, and no record is sent twice — once in
+//! Page weight: the heavy pages stay light, and no record is sent twice — once in
 //! the markup and again in the hydration data the browser reads to take the page over.
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]

@@ -1,4 +1,4 @@
-//! `nodeledger probe` (issue 16) end to end: the real router over a real database served on a
+//! `nodeledger probe` end to end: the real router over a real database served on a
 //! real port, the real `nodeledger` binary as the engineer runs it on the node, a fake
 //! `nvidia-smi` on `PATH` that prints telemetry captured on real nodes (`tests/probe/bin`), and
 //! `sh -c …` as the workload. Also the API's side: the check before starting and the `node` part.

@@ -1,4 +1,4 @@
-//! The rental after an approved order (issue 15) through the router: record it, see it
+//! The rental after an approved order through the router: record it, see it
 //! running with its planned end and cost per day, stop it, see it on the dashboard's overdue
 //! list, release it with the actual hours; the refusals (not approved, times out of order,
 //! bad resource lines, another team's order, roles) leave nothing written; every step is in

@@ -1,4 +1,4 @@
-//! One request cannot make the server load or write more than a run needs (issue 13, item 1): a
+//! One request cannot make the server load or write more than a run needs: a
 //! run is at most two distinct files, and more ids, more file parts or a repeated one are
 //! refused (422 naming `files`) before anything is loaded from the database or written to the
 //! upload folder.

@@ -666,7 +666,7 @@ fn telemetry_1199s(name: &str) -> Vec<u8> {
     csv.into_bytes()
 }
 
-/// Issue 10, found with real files: the slowdown is judged inside the result's own window
+/// Found with real files: the slowdown is judged inside the result's own window
 /// (60 s of 412 s = 14.6 %, not 60 s of 1199 s = 5 %), the run is too short, and a result
 /// naming an L40S with telemetry from an A100 is not from the same node. A preview (dry run)
 /// answers exactly what the upload stores.

@@ -78,7 +78,7 @@ async fn page_and_charts(app: &TestApp, cookie: &str, query: &str) {
     }
 }
 
-/// The query read the way it was before issue 13: every per-quote input looked up by searching
+/// The query read the way it was before it was indexed: every per-quote input looked up by searching
 /// the whole query (what the measurement compares against).
 fn read_by_search(query: &str, ids: &[i64]) -> usize {
     let q = app::services::tco::Query::parse(query);

@@ -1,4 +1,4 @@
-//! Password throttling through the router (issue 13 item 3): by client address across
+//! Password throttling through the router: by client address across
 //! accounts, the manager's sign-off and the password change counted like sign-in, the trusted
 //! proxy header; and the password rules wherever a password is set.
 

@@ -38,7 +38,7 @@ pub struct AppState {
     pub sessions: SqliteSessionStore,
     /// Session timeouts.
     pub auth: AuthConfig,
-    /// Issue 13 item 8: cost comparisons of the last few seconds, shared by the cost page and
+    /// Cost comparisons of the last few seconds, shared by the cost page and
     /// its charts (`Default::default()` for a new server).
     pub tco_cache: crate::services::tco::ComparisonCache,
     /// The one-time code that proves the first administrator runs the server

@@ -1,4 +1,4 @@
-//! Which pages load the app's WASM (issue 14, first load).
+//! Which pages load the app's WASM.
 //!
 //! Every page is rendered on the server; nearly all then load the WASM bundle and hydrate. Two
 //! first pages do not, when the browser cannot have the bundle yet:

@@ -2,7 +2,7 @@
 
 pub mod accounts;
 pub mod audit;
-/// Issue 15: the vendor's bill — reading, classifying, matching and reconciling it.
+/// The vendor's bill — reading, classifying, matching and reconciling it.
 pub mod bills;
 pub mod checklist;
 // The probe's recorded command: secrets masked, long lines cut.
@@ -13,7 +13,7 @@ pub mod documents;
 pub mod gpus;
 pub mod line_endings;
 pub mod money;
-// Issue 16: what `nodeledger probe` recorded about the node of a run.
+// What `nodeledger probe` recorded about the node of a run.
 pub mod node_facts;
 pub mod numbers;
 pub mod orders;

@@ -1,4 +1,4 @@
-//! What `nodeledger probe` recorded about the node a run was measured on (issue 16): the GPUs as
+//! What `nodeledger probe` recorded about the node a run was measured on: the GPUs as
 //! `nvidia-smi` names them, CPU, memory, disks, OS, kernel and container image, and the command it
 //! ran with its exit code. Sent with the run as the API's `node` part (JSON) and shown on the
 //! run's page beside what the telemetry saw.

@@ -63,7 +63,6 @@ pub enum Capability {
     SubmitOrders,
     /// Approve or reject submitted orders.
     SignOffOrders,
-    // Issue 15 (rental part).
     /// Record, stop, release and correct the rental of an approved order (the people who act on
     /// orders; managers see it).
     RecordRentals,
@@ -92,7 +91,6 @@ pub const fn allows(role: TeamRole, capability: Capability) -> bool {
         UploadRuns => matches!(role, Engineer),
         AnswerChecklist => matches!(role, Engineer | Procurement),
         SignOffOrders => matches!(role, Manager),
-        // Issue 15 (rental part).
         RecordRentals => matches!(role, Engineer | Procurement),
     }
 }

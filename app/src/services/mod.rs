@@ -4,12 +4,12 @@
 /// Re-authentication, other sessions ended and notices for changes to one's own account.
 pub mod account_security;
 pub mod audit;
-/// Issue 15: the vendor's bill imported onto an order and reconciled.
+/// The vendor's bill imported onto an order and reconciled.
 pub mod bills;
 pub mod dashboard;
 pub mod orders;
 pub mod quote_import;
-/// Issue 15: the rental that follows an approved order.
+/// The rental that follows an approved order.
 pub mod rentals;
 pub mod run_placement;
 pub mod runs;

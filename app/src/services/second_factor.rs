@@ -114,7 +114,7 @@ pub async fn after_password(db: &Db, session: &Session, user: &User) -> Result<L
 
 /// The step this session's sign-in waits for, if a password matched less than
 /// [`rules::PENDING_SECS`] ago: the sign-in page shows that step when it is loaded again — after
-/// a plain form post (the page works before and without its WASM, issue 14) or a reload. Whether
+/// a plain form post (the page works before and without its WASM) or a reload. Whether
 /// the user may still sign in is checked when the step is answered ([`pending_user`]).
 pub async fn pending_step(session: &Session) -> Option<LoginStep> {
     let pending: Pending = session.get(PENDING_KEY).await.ok().flatten()?;

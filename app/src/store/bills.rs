@@ -1,4 +1,4 @@
-//! The `bills`, `bill_lines` and `bill_settings` tables (issue 15).
+//! The `bills`, `bill_lines` and `bill_settings` tables.
 //!
 //! Every query takes the team id from the session. Lines are inserted in chunks inside the
 //! caller's `BEGIN IMMEDIATE` transaction: a refused line leaves nothing of its bill.

@@ -5,10 +5,10 @@
 
 pub mod api_tokens;
 pub mod audit;
-/// Issue 15: imported bills, their lines, the team's variance threshold.
+/// Imported bills, their lines, the team's variance threshold.
 pub mod bills;
 pub mod budgets;
-/// Issue 13 item 8: the per-team data version the cost comparison cache is keyed by.
+/// The per-team data version the cost comparison cache is keyed by.
 pub mod data_versions;
 pub mod db;
 pub mod documents;
@@ -18,10 +18,10 @@ pub mod memberships;
 pub mod notification_mail;
 pub mod orders;
 pub mod quotes;
-/// Issue 15: the rental that follows an approved order.
+/// The rental that follows an approved order.
 pub mod rentals;
 pub mod runs;
-// Issue 16: the node facts `nodeledger probe` sends with a run.
+// The node facts `nodeledger probe` sends with a run.
 pub mod run_node_facts;
 pub mod second_factors;
 /// The key file that seals second-factor secrets at rest.

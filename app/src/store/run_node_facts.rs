@@ -1,4 +1,4 @@
-//! `run_node_facts`: the node facts `nodeledger probe` sent with a run (issue 16), one row per
+//! `run_node_facts`: the node facts `nodeledger probe` sent with a run, one row per
 //! run, of the run's team.
 
 use super::Tx;

@@ -31,7 +31,7 @@ pub async fn complete_setup(tx: &mut Tx) -> Result<bool, sqlx::Error> {
     Ok(res.rows_affected() == 1)
 }
 
-// Second factor (issue 13): the site setting that requires one for managers and administrators.
+// Second factor: the site setting that requires one for managers and administrators.
 
 /// Whether managers (of any team) and administrators must sign in with a second factor.
 pub async fn second_factor_required(db: impl SqliteExecutor<'_>) -> Result<bool, sqlx::Error> {

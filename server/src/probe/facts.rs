@@ -1,4 +1,4 @@
-//! The node's facts (issue 16): GPUs, driver and CUDA from `nvidia-smi`, CPU, memory, disks, OS,
+//! The node's facts: GPUs, driver and CUDA from `nvidia-smi`, CPU, memory, disks, OS,
 //! kernel, host name and container from `/proc`, `/sys` and `/etc`. Each reader is a pure parser
 //! of the text it reads, tested on captured text; a fact that cannot be read is left out.
 

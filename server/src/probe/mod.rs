@@ -1,4 +1,4 @@
-//! `nodeledger probe` (issue 16): measure a rented node with the team's own workload in one
+//! `nodeledger probe`: measure a rented node with the team's own workload in one
 //! command. It checks the token, quote and workload with the server first (a dry run without
 //! files), records the node ([`facts`]), samples `nvidia-smi` for the whole run ([`sampler`])
 //! while the command runs with its output passed through ([`runner`]) and a live line shows how

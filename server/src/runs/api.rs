@@ -16,7 +16,7 @@
 //! the telemetry (or result) it lacks are added to it and it is judged again (200,
 //! `"added": true`); any other mix with a run's files is 409 naming the run.
 //!
-//! Issue 16 (`nodeledger probe`): a `node` field carries the node facts as JSON
+//! A `node` field carries the node facts as JSON
 //! ([`NodeFacts`]), stored with the run and shown on its page; and `dry_run` without any file is
 //! the probe's check before it starts: the token may upload runs, and the quote and workload are
 //! the token's team's (200 with `"ready": true`, else the same 401/403/404/422 an upload gets).
@@ -25,7 +25,7 @@ use super::{RunLimits, ingest, upload::format_field};
 use crate::listed::Listed;
 use crate::parse_slots::{ParseSlots, with_retry_after};
 use app::{
-    // Issue 16: the node facts of `nodeledger probe`.
+    // The node facts of `nodeledger probe`.
     domain::node_facts::{FactsError, MAX_FACTS_BYTES, NodeFacts},
     domain::{
         roles::{Capability, allows},
@@ -151,7 +151,7 @@ struct ApiUpload {
     req: RunRequest,
     staged: Vec<ingest::Staged>,
     dry_run: bool,
-    /// Issue 16: the probe's node facts, if sent.
+    /// The probe's node facts, if sent.
     node: Option<NodeFacts>,
 }
 
@@ -282,7 +282,7 @@ fn gpus_field(text: &str) -> Result<Vec<u32>, AppError> {
     Ok(gpus)
 }
 
-/// Reads the `node` field (issue 16): 422 naming the line and column of bad JSON, or the bound.
+/// Reads the `node` field: 422 naming the line and column of bad JSON, or the bound.
 fn node_field(text: &str) -> Result<NodeFacts, AppError> {
     let issue = match NodeFacts::parse(text) {
         Ok(facts) => return Ok(facts),
@@ -305,7 +305,7 @@ fn node_field(text: &str) -> Result<NodeFacts, AppError> {
     Err(AppError::InvalidFields(vec![issue]))
 }
 
-/// Issue 16, the probe's check before it starts (`dry_run` without files): the request's own
+/// The probe's check before it starts (`dry_run` without files): the request's own
 /// fields, then the quote revision and workload in the token's team (404 when not).
 async fn ready(db: &store::Db, grant: &TokenGrant, req: &RunRequest) -> Result<Response, AppError> {
     let against = service::against(db, grant.team_id, req).await?;
@@ -409,7 +409,7 @@ fn provisional_files(staged: &[ingest::Staged]) -> Vec<(RunFileInfo, CanonicalRu
         .collect()
 }
 
-/// Issue 16: the exit code the probe recorded goes into the result's `extra` (the telemetry's
+/// The exit code the probe recorded goes into the result's `extra` (the telemetry's
 /// when there is no result), where the judge reads it, so a failed command's run is invalid
 /// and stays so when it is judged again.
 fn mark_exit_code(files: &mut [(RunFileInfo, CanonicalRun)], node: Option<&NodeFacts>) {

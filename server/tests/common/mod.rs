@@ -44,7 +44,7 @@ pub struct TestApp {
     pub router: Router,
     pub db: store::Db,
     pub path: PathBuf,
-    /// The cost comparison cache of this app (issue 13 item 8).
+    /// The cost comparison cache of this app.
     pub tco_cache: app::services::tco::ComparisonCache,
 }
 
@@ -107,7 +107,7 @@ impl TestApp {
             db: db.clone(),
             sessions: SqliteSessionStore::new(db.clone()),
             auth,
-            // Issue 13 item 8: the cost comparison cache, kept so a test can count computations.
+            // The cost comparison cache, kept so a test can count computations.
             tco_cache: Default::default(),
             setup_code,
         };

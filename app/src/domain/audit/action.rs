@@ -56,7 +56,7 @@ pub enum Action {
     TokenRevoked,
     /// A site setting was changed (`setting`, `value` as text).
     SettingChanged,
-    // The rental that follows an approved order (issue 15, rental part); `order_id` is the order.
+    // The rental that follows an approved order; `order_id` is the order.
     /// A rental was recorded (`rental_id`, `revision`, `started_at`, `planned_end_at`,
     /// `resources`, `note`).
     RentalRecorded,
@@ -68,7 +68,7 @@ pub enum Action {
     /// The rental was released, with the actual hours (`rental_id`, `released_at`,
     /// `setup_hours`, `data_prep_hours`, `rerun_hours`).
     RentalReleased,
-    // Issue 15, the vendor's bill (bill import and reconciliation).
+    // The vendor's bill (bill import and reconciliation).
     /// A vendor's bill was imported onto the order (`bill_id`, `file_sha256`, `file_name`,
     /// `layout`, `lines`, `matched`, `unmatched`, `currency`, `billed_total`, `estimated_total`,
     /// `variance_pct` and `threshold_pct` as exact decimals in text, `flagged`).
@@ -112,12 +112,12 @@ impl Action {
         Action::TokenCreated,
         Action::TokenRevoked,
         Action::SettingChanged,
-        // Rentals (issue 15).
+        // Rentals.
         Action::RentalRecorded,
         Action::RentalCorrected,
         Action::RentalStopped,
         Action::RentalReleased,
-        // Issue 15, the vendor's bill.
+        // The vendor's bill.
         Action::BillImported,
         Action::BillThresholdSet,
         Action::SecondFactorEnrolled,
@@ -149,12 +149,12 @@ impl Action {
             Action::TokenCreated => "token_created",
             Action::TokenRevoked => "token_revoked",
             Action::SettingChanged => "setting_changed",
-            // Rentals (issue 15).
+            // Rentals.
             Action::RentalRecorded => "rental_recorded",
             Action::RentalCorrected => "rental_corrected",
             Action::RentalStopped => "rental_stopped",
             Action::RentalReleased => "rental_released",
-            // Issue 15, the vendor's bill.
+            // The vendor's bill.
             Action::BillImported => "bill_imported",
             Action::BillThresholdSet => "bill_threshold_set",
             Action::SecondFactorEnrolled => "second_factor_enrolled",
@@ -178,12 +178,12 @@ impl Action {
                 | Action::Approve
                 | Action::Reject
                 | Action::Reopen
-                // Rentals (issue 15).
+                // Rentals.
                 | Action::RentalRecorded
                 | Action::RentalCorrected
                 | Action::RentalStopped
                 | Action::RentalReleased
-                // Issue 15: a bill is imported onto an order.
+                // A bill is imported onto an order.
                 | Action::BillImported
         )
     }

@@ -49,7 +49,7 @@ pub const MAX_WORKLOAD_FIGURE: Decimal = Decimal::from_parts(1_000_000_000, 0, 0
 /// Most GPUs or concurrent requests a workload may state.
 pub const MAX_WORKLOAD_COUNT: u32 = 1_000_000;
 
-// Bounds of numbers typed outside the quote form (issue 13, item 4: crafted numbers).
+// Bounds of numbers typed outside the quote form.
 /// Largest workload budget, in the team's base currency.
 pub const MAX_BUDGET: i64 = 1_000_000_000_000;
 /// Smallest and largest exchange rate accepted (one unit of one currency in another).

@@ -1,4 +1,4 @@
-//! The rental that follows an approved order (issue 15): where it stands at a moment (running,
+//! The rental that follows an approved order: where it stands at a moment (running,
 //! stopped but not released, released), the checks on its times, its planned end, what it costs
 //! per day in its current state, when it is overdue, and what released rentals teach the next
 //! estimate. Pure: the caller passes "now"; nothing reads the clock.

@@ -73,7 +73,7 @@ pub use judge::{
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
-// Issue 16: the columns `nodeledger probe` samples.
+// The columns `nodeledger probe` samples.
 pub use quote::{gpu_name_tokens, names_match, severity_of};
 pub use smi_header::PROBE_QUERY_COLUMNS;
 pub use verdict::{

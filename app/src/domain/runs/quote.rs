@@ -10,7 +10,7 @@ use super::verdict::{
     Difference, GpuUse, QuoteField, QuotedNode, Reason, Severity, Slicing, Thresholds, VerdictContext, VerdictReason,
 };
 
-/// THE severity table of node differences (issue 10): what makes a run not
+/// THE severity table of node differences: what makes a run not
 /// valid for costs (another GPU model, fewer GPUs, less VRAM, slicing) and
 /// what only warns (more GPUs or VRAM than quoted, driver or CUDA).
 #[must_use]

@@ -3,7 +3,7 @@
 
 use super::vocab::ThrottleReason;
 
-/// The columns `nodeledger probe` asks `nvidia-smi --query-gpu=` for (issue 16): one of each
+/// The columns `nodeledger probe` asks `nvidia-smi --query-gpu=` for: one of each
 /// field [`Layout`] reads, so what the probe records is exactly what this parser judges. The
 /// throttle mask is asked by its older name `clocks_throttle_reasons.active`, which drivers
 /// before and after the `clocks_event_reasons` rename both accept.

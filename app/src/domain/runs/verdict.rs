@@ -310,7 +310,7 @@ pub enum Reason {
     },
     /// A quoted field could not be checked: nothing was observed.
     QuoteUnverifiable { field: QuoteField },
-    /// Issue 16: the measured command exited non-zero (`nodeledger probe
+    /// The measured command exited non-zero (`nodeledger probe
     /// --keep-failed` uploaded it anyway, [`EXTRA_COMMAND_EXIT_CODE`](super::EXTRA_COMMAND_EXIT_CODE)):
     /// the run is a failure on record, never a measurement.
     CommandFailed {

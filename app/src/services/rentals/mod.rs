@@ -1,4 +1,4 @@
-//! The rental that follows an approved order (issue 15): record it, mark it stopped, release it
+//! The rental that follows an approved order: record it, mark it stopped, release it
 //! with the actual hours, correct a mistake before release. Each step is checked (the order is
 //! the team's and approved, the times follow each other and are not ahead of now, the resource
 //! ids are one per line) and appends its audit event to the order's chain in the same

@@ -62,8 +62,8 @@ pub const EXTRA_VRAM_PEAK_WHOLE_CAPTURE: &str = "vram_peak_mib_whole_capture";
 /// [`assess`] set `throttle` to the one inside the result's window.
 pub const EXTRA_THROTTLE_WHOLE_CAPTURE: &str = "throttle_whole_capture";
 
-/// Key in `extra`: the exit code of the command `nodeledger probe --keep-failed` measured
-/// (issue 16); not 0 makes the run invalid ([`Reason::CommandFailed`](super::Reason::CommandFailed)).
+/// Key in `extra`: the exit code of the command `nodeledger probe --keep-failed` measured;
+/// not 0 makes the run invalid ([`Reason::CommandFailed`](super::Reason::CommandFailed)).
 pub const EXTRA_COMMAND_EXIT_CODE: &str = "command_exit_code";
 
 /// Tolerance of time comparisons, seconds.

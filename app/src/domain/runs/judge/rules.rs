@@ -229,7 +229,7 @@ impl<'a> Judging<'a> {
         }
     }
 
-    /// Rule "the measured command failed" (invalid; issue 16): the exit code the probe recorded
+    /// Rule "the measured command failed" (invalid): the exit code the probe recorded
     /// in `extra`, when it is not 0.
     pub(super) fn command_succeeded(&mut self) {
         let code = self

@@ -1,4 +1,4 @@
-//! Steady state and run length (issue 10, "runs a buyer can trust"): a
+//! Steady state and run length: a
 //! per-interval throughput excludes its warm-up; a microbenchmark is too short.
 
 use super::super::{

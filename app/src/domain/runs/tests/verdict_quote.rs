@@ -87,7 +87,7 @@ fn vram_differs_beyond_seven_percent_either_way() {
         matches!(v.reasons[0].reason, Reason::VramShortfall { quoted_mib, observed_mib, .. }
         if quoted_mib == 81_920.0 && observed_mib == 76_185.0)
     );
-    // Issue 10: a quote of 24 GiB against 81920 MiB observed is flagged.
+    // A quote of 24 GiB against 81920 MiB observed is flagged.
     let small = quoted(QuotedNode {
         vram_per_gpu_mib: Some(dec!(24576)),
         ..QuotedNode::default()

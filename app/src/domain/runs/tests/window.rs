@@ -1,5 +1,4 @@
-//! One clock per run, and files that disagree (issue 10, "found when used
-//! with real files"). The files are generated here: a vLLM result with its
+//! One clock per run, and files that disagree, as found with real files. The files are generated here: a vLLM result with its
 //! end `date` and `duration`, and a 1 s nvidia-smi capture with throttle masks.
 
 use std::fmt::Write as _;

@@ -1,4 +1,4 @@
-//! One test per rule of cost model v2 (issue 10), with the figures in it.
+//! One test per rule of cost model v2, with the figures in it.
 
 use super::fixtures::{assumptions, hours, run, shape, sheet, what_if_36k_tokens, work};
 use crate::domain::tco::{
