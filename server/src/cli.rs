@@ -2,18 +2,19 @@
 //! `runs rejudge`, `tco`, `audit verify`, `backup`.
 
 use crate::{
+    cli_args,
     config::{DbArgs, ServeConfig},
     router,
 };
 use app::{
     auth::{AppState, AuthConfig, password, setup_code::SetupCode},
-    domain::{accounts, roles::TeamRole},
+    domain::{accounts, roles::TeamRole, runs},
     store::{self, sessions::SqliteSessionStore, users::UserForCreate},
 };
 // Audit of `user add`.
 use app::domain::audit::{Action, CLI_ACTOR};
 use axum::serve::ListenerExt;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::{
     io::{BufRead, IsTerminal},
     process::ExitCode,
@@ -92,8 +93,9 @@ enum BenchCommand {
         /// The file.
         file: std::path::PathBuf,
         /// Its format.
-        #[arg(long, value_enum, default_value_t = crate::tools_cli::RunFormat::Auto)]
-        format: crate::tools_cli::RunFormat,
+        #[arg(long, default_value = cli_args::AUTO,
+              value_parser = cli_args::named_or(cli_args::AUTO, runs::Format::ALL, runs::Format::as_str))]
+        format: Option<runs::Format>,
         /// nvidia-smi telemetry of the same run, merged with the result as an upload is.
         #[arg(long)]
         telemetry: Option<std::path::PathBuf>,
@@ -119,20 +121,12 @@ enum UserCommand {
         #[arg(long)]
         name: Option<String>,
         /// `admin` for a site administrator, or a team role (needs --team).
-        #[arg(long, value_enum)]
-        role: CliRole,
+        #[arg(long, value_parser = cli_args::named_or(cli_args::ADMIN, &TeamRole::ALL, TeamRole::as_str))]
+        role: Option<TeamRole>,
         /// Team for a team role (created if it does not exist).
         #[arg(long)]
         team: Option<String>,
     },
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum CliRole {
-    Admin,
-    Procurement,
-    Engineer,
-    Manager,
 }
 
 /// A failure of a command, printed on standard error.
@@ -429,7 +423,7 @@ async fn add_user(
     db: &DbArgs,
     email: String,
     name: Option<String>,
-    role: CliRole,
+    team_role: Option<TeamRole>,
     team: Option<String>,
 ) -> Result<(), CliError> {
     let en = |m| CliError::Usage(app::i18n::Locale::En.t(m).to_string());
@@ -439,12 +433,6 @@ async fn add_user(
             .unwrap_or_else(|| email.split('@').next().unwrap_or(&email)),
     )
     .map_err(en)?;
-    let team_role = match role {
-        CliRole::Admin => None,
-        CliRole::Procurement => Some(TeamRole::Procurement),
-        CliRole::Engineer => Some(TeamRole::Engineer),
-        CliRole::Manager => Some(TeamRole::Manager),
-    };
     let team = match (team_role, team) {
         (Some(r), Some(t)) => Some((r, accounts::normalize_team_name(&t).map_err(en)?)),
         (Some(_), None) => return Err(CliError::Usage("a team role needs --team NAME".into())),

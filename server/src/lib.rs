@@ -11,6 +11,8 @@ pub mod bills;
 /// Server functions refuse a stranger before reading the body.
 pub mod caller_first;
 pub mod cli;
+/// Command-line values read by the domain's own names (formats, roles).
+pub mod cli_args;
 /// Client address for the password throttle.
 pub mod client_addr;
 pub mod config;

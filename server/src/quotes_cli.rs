@@ -1,6 +1,7 @@
 //! `nodeledger quotes import|export`: quotes from and to CSV, for scripts and bulk loads. The
 //! import is the same use case as the import page ([`app::services::quote_import`]).
 
+use crate::cli_args;
 use app::{
     domain::{
         quotes::{self, CsvFormat, Date},
@@ -14,7 +15,7 @@ use app::{
     },
     texts::quotes as text,
 };
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use std::{
     path::{Path, PathBuf},
     time::Instant,
@@ -49,8 +50,9 @@ pub struct ImportArgs {
     #[arg(long)]
     pub vendor: Option<String>,
     /// File layout.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
+    #[arg(long, default_value = cli_args::AUTO,
+          value_parser = cli_args::named_or(cli_args::AUTO, CsvFormat::ALL, CsvFormat::as_str))]
+    pub format: Option<CsvFormat>,
     /// Currency of a SkyPilot catalog's prices.
     #[arg(long, default_value = "USD")]
     pub currency: String,
@@ -63,29 +65,8 @@ pub struct ImportArgs {
     pub dry_run: bool,
 }
 
-/// `--format`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum FormatArg {
-    /// Detect from the header line.
-    Auto,
-    /// NodeLedger's CSV format.
-    Csv,
-    /// SkyPilot catalog `vms.csv`.
-    Skypilot,
-}
-
 /// Largest file accepted (about 150,000 quotes in our format; larger catalogs: split them).
 pub const MAX_IMPORT_BYTES: usize = 32 * 1024 * 1024;
-
-impl From<FormatArg> for Option<CsvFormat> {
-    fn from(format: FormatArg) -> Self {
-        match format {
-            FormatArg::Auto => None,
-            FormatArg::Csv => Some(CsvFormat::NodeLedger),
-            FormatArg::Skypilot => Some(CsvFormat::SkyPilot),
-        }
-    }
-}
 
 /// Runs a quote command; `Err` is the message for standard error with exit code 2 (bad input)
 /// or 1 (anything else).
@@ -109,7 +90,7 @@ async fn import(db_path: &str, args: ImportArgs) -> Result<(), (u8, String)> {
     let bytes = read_limited(&args.file)?;
     let currency = Currency::parse(&args.currency).map_err(|_| (2, format!("unknown currency {:?}", args.currency)))?;
     let settings = ImportSettings {
-        format: args.format.into(),
+        format: args.format,
         vendor: args.vendor,
         currency,
         valid_until: args.valid_until,

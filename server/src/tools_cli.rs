@@ -2,7 +2,6 @@
 //! the same code the pages use.
 
 use app::domain::{runs, tco};
-use clap::ValueEnum;
 use std::{
     fs::File,
     io::BufReader,
@@ -11,25 +10,6 @@ use std::{
 
 /// Largest input file read whole (telemetry in `nvidia_smi` format is streamed instead).
 const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
-
-/// `--format` of `bench parse`.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum RunFormat {
-    /// Detect from the content.
-    Auto,
-    /// NodeLedger's `nodeledger.run/v1` JSON.
-    Canonical,
-    /// `vllm bench serve --save-result` JSON.
-    Vllm,
-    /// Older vLLM `benchmark_serving.py` JSON.
-    VllmLegacy,
-    /// `llama-bench -o json`.
-    LlamaBench,
-    /// MLPerf inference `mlperf_log_summary.txt`.
-    Mlperf,
-    /// `nvidia-smi --query-gpu=… --format=csv` telemetry (read streaming).
-    NvidiaSmi,
-}
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
     let size = std::fs::metadata(path)
@@ -49,8 +29,8 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
 pub struct BenchParse {
     /// The result (or telemetry) file.
     pub file: PathBuf,
-    /// Its format.
-    pub format: RunFormat,
+    /// Its format (`None`: detect from the content).
+    pub format: Option<runs::Format>,
     /// An nvidia-smi telemetry file of the same run, merged as an upload merges it.
     pub telemetry: Option<PathBuf>,
     /// The server reserved memory up front.
@@ -69,25 +49,14 @@ pub struct Parsed {
     pub summary: String,
 }
 
-fn parse_file(path: &Path, format: RunFormat) -> Result<runs::CanonicalRun, String> {
+/// Telemetry in `nvidia_smi` format is streamed; everything else is read whole.
+fn parse_file(path: &Path, format: Option<runs::Format>) -> Result<runs::CanonicalRun, String> {
     let fail = |e: runs::ParseError| format!("{}: {e}", path.display());
-    match format {
-        RunFormat::NvidiaSmi => {
-            let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            runs::parse_nvidia_smi(BufReader::new(file)).map_err(fail)
-        }
-        other => {
-            let format = match other {
-                RunFormat::Canonical => Some(runs::Format::Canonical),
-                RunFormat::Vllm => Some(runs::Format::Vllm),
-                RunFormat::VllmLegacy => Some(runs::Format::VllmLegacy),
-                RunFormat::LlamaBench => Some(runs::Format::LlamaBench),
-                RunFormat::Mlperf => Some(runs::Format::Mlperf),
-                RunFormat::Auto | RunFormat::NvidiaSmi => None,
-            };
-            runs::parse(&read(path)?, format).map_err(fail)
-        }
+    if format == Some(runs::Format::NvidiaSmi) {
+        let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        return runs::parse_nvidia_smi(BufReader::new(file)).map_err(fail);
     }
+    runs::parse(&read(path)?, format).map_err(fail)
 }
 
 /// Parses a benchmark result or telemetry file (with its telemetry, when given), judges it on
@@ -97,7 +66,7 @@ fn parse_file(path: &Path, format: RunFormat) -> Result<runs::CanonicalRun, Stri
 pub fn bench_parse(args: &BenchParse) -> Result<Parsed, String> {
     let mut run = parse_file(&args.file, args.format)?;
     if let Some(path) = &args.telemetry {
-        run = runs::merge(run, parse_file(path, RunFormat::NvidiaSmi)?);
+        run = runs::merge(run, parse_file(path, Some(runs::Format::NvidiaSmi))?);
     }
     if args.reserves_memory {
         run.vram_reserved = Some(true);

@@ -10,6 +10,7 @@ pub use preview::{CellView, RowView};
 use crate::components::text_file::{self, TextFile, TextFileError};
 use crate::{
     components::guard::member_page,
+    domain::quotes::CsvFormat,
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
 };
@@ -85,11 +86,7 @@ mod server {
     use crate::{
         app::request_locale,
         auth,
-        domain::{
-            quotes::{CsvFormat, Date},
-            roles::Capability,
-            tco::Currency,
-        },
+        domain::{quotes::Date, roles::Capability, tco::Currency},
         services::quote_import::{self, CatalogValidity, CheckedFile, ImportSettings, PREVIEW_ROWS, Refusal},
         store::{self, quotes::SaveImportError},
         texts::quotes as text,
@@ -101,11 +98,7 @@ mod server {
     pub async fn run(req: ImportRequest, save: bool) -> Result<ImportOutcome, AppError> {
         let (caller, team) = auth::require_team(Capability::EditProcurement)?;
         let locale = request_locale();
-        let format = match req.format.as_str() {
-            "csv" => Some(CsvFormat::NodeLedger),
-            "skypilot" => Some(CsvFormat::SkyPilot),
-            _ => None,
-        };
+        let format = CsvFormat::parse(&req.format);
         let currency = Currency::parse(req.currency.trim()).map_err(|_| AppError::Invalid(Msg::QerrUnknownCurrency))?;
         let vendor = req.vendor.trim();
         let date_text = req.valid_until.trim();
@@ -359,8 +352,8 @@ fn import_form(form: ImportForm) -> impl IntoView {
                         {t(Msg::ImportFormat)}
                         <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
                             <option value="auto">{t(Msg::ImportFormatAuto)}</option>
-                            <option value="csv">{t(Msg::ImportFormatCsv)}</option>
-                            <option value="skypilot">{t(Msg::ImportFormatSkypilot)}</option>
+                            <option value=CsvFormat::NodeLedger.as_str()>{t(Msg::ImportFormatCsv)}</option>
+                            <option value=CsvFormat::SkyPilot.as_str()>{t(Msg::ImportFormatSkypilot)}</option>
                         </select>
                     </label>
                     <label>{t(Msg::ImportVendor)}<input type="text" name="vendor" on:input=move |ev| vendor.set(event_target_value(&ev)) /></label>

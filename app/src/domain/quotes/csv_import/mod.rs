@@ -41,6 +41,26 @@ pub enum CsvFormat {
     SkyPilot,
 }
 
+impl CsvFormat {
+    /// Every layout, in the order the import form lists them.
+    pub const ALL: &'static [Self] = &[Self::NodeLedger, Self::SkyPilot];
+
+    /// The name the import form and `nodeledger quotes import --format` use.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::NodeLedger => "csv",
+            Self::SkyPilot => "skypilot",
+        }
+    }
+
+    /// The layout named `name` ([`CsvFormat::as_str`]); `None` for anything else (detect).
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|f| f.as_str() == name)
+    }
+}
+
 /// What a SkyPilot catalog does not say, supplied by the caller.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportDefaults {
