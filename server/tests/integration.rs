@@ -25,6 +25,7 @@ mod parse_slots;
 mod probe;
 mod quotes;
 mod raw_access;
+mod readme_layout;
 mod real_uploads;
 mod reauth;
 mod rentals;
