@@ -20,6 +20,8 @@ pub mod app;
 pub mod auth;
 #[cfg(feature = "ssr")]
 pub mod charts;
+#[cfg(feature = "ssr")]
+pub mod clock;
 pub mod components;
 #[cfg(feature = "ssr")]
 pub mod cookies;

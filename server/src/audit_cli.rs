@@ -77,11 +77,7 @@ async fn head(db_path: &str) -> Result<String, String> {
         .await
         .map_err(|e| format!("database error: {e}"));
     db.close().await;
-    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
-    let now = time::OffsetDateTime::now_utc()
-        .format(&format)
-        .map_err(|e| e.to_string())?;
-    Ok(anchor_line(&now, &head?))
+    Ok(anchor_line(&app::clock::now_stamp(), &head?))
 }
 
 /// The anchors of an anchor file.

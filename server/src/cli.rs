@@ -366,8 +366,7 @@ async fn housekeeping(pool: store::Db, sessions: SqliteSessionStore) {
 
 async fn delete_unclaimed_run_files(pool: &store::Db) -> Result<(), sqlx::Error> {
     let day_ago = time::OffsetDateTime::now_utc() - time::Duration::days(1);
-    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
-    let before = day_ago.format(&format).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let before = app::clock::stamp(day_ago);
     let mut tx = store::begin_write(pool).await?;
     let deleted = store::runs::delete_unclaimed_files(&mut tx, &before).await?;
     tx.commit().await?;
@@ -408,7 +407,7 @@ fn read_password(personal: &[&str]) -> Result<String, CliError> {
         (password.clone(), password)
     };
     accounts::check_new_password_quality(&first, &second, personal)
-        .map_err(|e| CliError::Usage(e.localized(app::i18n::Locale::En)))?;
+        .map_err(|e| CliError::Usage(app::error::AppError::from(e).localized(app::i18n::Locale::En)))?;
     Ok(first)
 }
 

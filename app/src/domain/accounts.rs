@@ -33,18 +33,24 @@ pub fn check_new_password_quality(
     password: &str,
     confirmation: &str,
     personal: &[&str],
-) -> Result<(), crate::error::AppError> {
-    use crate::{domain::password_quality, error::AppError};
-    let weak = |w: password_quality::Weakness| AppError::WeakPassword {
-        reason: w.reason,
-        suggestions: w.suggestions,
-    };
+) -> Result<(), PasswordRefusal> {
+    use crate::domain::password_quality;
     // The list first: "password1" is better refused as common than as short.
     if password_quality::is_common(password) {
-        return Err(weak(password_quality::common_weakness()));
+        return Err(PasswordRefusal::Weak(password_quality::common_weakness()));
     }
-    check_new_password(password, confirmation).map_err(AppError::Invalid)?;
-    password_quality::judge(password, personal).map_err(weak)
+    check_new_password(password, confirmation).map_err(PasswordRefusal::Invalid)?;
+    password_quality::judge(password, personal).map_err(PasswordRefusal::Weak)
+}
+
+/// Why a new password is refused.
+#[cfg(feature = "ssr")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PasswordRefusal {
+    /// Too short, too long, or not typed the same twice.
+    Invalid(Msg),
+    /// Common, or built from the user's own name or address, or otherwise easy to guess.
+    Weak(crate::domain::password_quality::Weakness),
 }
 
 /// Normalises and checks an e-mail address: trimmed, lower-cased, one `@` with text on both

@@ -18,8 +18,7 @@ pub const LOG_PAGE: i64 = 100;
 /// Now, as events store it (UTC, seconds).
 #[must_use]
 pub fn now() -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
-    time::OffsetDateTime::now_utc().format(&format).unwrap_or_default()
+    crate::clock::now_stamp()
 }
 
 /// Appends the site event `action` by `actor_id` (a user, or [`crate::domain::audit::CLI_ACTOR`])

@@ -26,11 +26,7 @@ pub enum Refusal {
     Expired(String),
 }
 
-/// A moment as stored (UTC, seconds).
-fn stamp(at: time::OffsetDateTime) -> String {
-    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
-    at.format(&format).unwrap_or_default()
-}
+use crate::clock::stamp;
 
 /// What a presented (well-formed) token grants now. Records the use when the last recorded one
 /// is a minute old or more; failing to record it is logged, never refused.

@@ -158,17 +158,7 @@ pub fn updated(result: Result<sqlx::sqlite::SqliteQueryResult, sqlx::Error>) -> 
     }
 }
 
-/// Today's date (UTC), for validity checks.
-pub fn today() -> crate::domain::quotes::Date {
-    let d = time::OffsetDateTime::now_utc().date();
-    crate::domain::quotes::Date::parse(&format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day()))
-        .expect("the clock gives a valid calendar date")
-}
-
-/// Current time in Unix seconds.
-pub fn now_unix() -> i64 {
-    time::OffsetDateTime::now_utc().unix_timestamp()
-}
+pub use crate::clock::{now_unix, today};
 
 #[cfg(test)]
 mod tests {

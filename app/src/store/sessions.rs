@@ -125,7 +125,7 @@ impl SessionStore for SqliteSessionStore {
         let row: Option<(Vec<u8>, i64)> =
             sqlx::query_as("SELECT data, expires_at FROM sessions WHERE id = ? AND expires_at > ?")
                 .bind(row_key(id))
-                .bind(OffsetDateTime::now_utc().unix_timestamp())
+                .bind(crate::clock::now_unix())
                 .fetch_optional(&self.pool)
                 .await
                 .map_err(backend)?;
@@ -181,7 +181,7 @@ impl<S: SessionStore + Clone> SessionStore for SaveAfterResponse<S> {
 impl ExpiredDeletion for SqliteSessionStore {
     async fn delete_expired(&self) -> Result<()> {
         sqlx::query("DELETE FROM sessions WHERE expires_at <= ?")
-            .bind(OffsetDateTime::now_utc().unix_timestamp())
+            .bind(crate::clock::now_unix())
             .execute(&self.pool)
             .await
             .map_err(backend)?;

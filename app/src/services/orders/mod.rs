@@ -40,9 +40,7 @@ use serde::{Deserialize, Serialize};
 
 /// The time of a change as events and revisions store it (UTC, seconds).
 fn now() -> String {
-    let at = time::OffsetDateTime::now_utc();
-    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
-    at.format(&format).unwrap_or_default()
+    crate::clock::now_stamp()
 }
 
 /// The answer to a refused action, in the caller's terms.
