@@ -285,14 +285,12 @@ async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
             idle_timeout: cfg.idle_timeout(),
             absolute_timeout: cfg.absolute_timeout(),
         },
-        // The cost comparison cache.
-        tco_cache: Default::default(),
         setup_code,
     };
     password::warm_up().await.map_err(|e| CliError::Usage(e.to_string()))?;
     tokio::spawn(housekeeping(pool.clone(), sessions));
     spawn_mail(&cfg, &pool)?;
-    let app = router::build(state, &cfg);
+    let app = router::build(state, Default::default(), &cfg);
     // No Nagle delay: streamed pages are written in several chunks, and waiting for the
     // client's delayed ACK would add ~40 ms to every response.
     let listener = tokio::net::TcpListener::bind(cfg.addr).await?.tap_io(|tcp| {

@@ -21,7 +21,7 @@ use crate::{
     timeouts,
 };
 use app::store::sessions::{SaveAfterResponse, SqliteSessionStore, TOUCH_EVERY_SECS, TOUCHED_AT_KEY};
-use app::{App, auth::AppState, cookies::SecureCookies, shell};
+use app::{App, auth::AppState, cookies::SecureCookies, services::tco::ComparisonCache, shell};
 use axum::{
     Router,
     extract::{DefaultBodyLimit, Request, State},
@@ -92,8 +92,9 @@ async fn keep_alive(session: &Session, idle: std::time::Duration) {
 
 /// Builds the whole application router: the routes, then the layers in the order the module
 /// documentation gives.
-pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
+pub fn build(state: AppState, comparisons: ComparisonCache, cfg: &ServeConfig) -> Router {
     let server = ServerState {
+        comparisons,
         leptos: leptos_options(cfg),
         runs: RunLimits {
             file_bytes: cfg.run_file_limit(),
@@ -130,15 +131,17 @@ pub fn build(state: AppState, cfg: &ServeConfig) -> Router {
 }
 
 /// What every page and server function finds in the Leptos context: the application state,
-/// the Leptos settings (the pages read the bundle's hashed names), whether cookies are `Secure`,
+/// the recent cost comparisons, the Leptos settings (the pages read the bundle's hashed names), whether cookies are `Secure`,
 /// the run file limit and the request's CSP nonce.
 fn leptos_context(server: &ServerState, cfg: &ServeConfig) -> impl Fn() + Clone + Send + Sync + 'static {
     let state = server.app.clone();
+    let comparisons = server.comparisons.clone();
     let options = server.leptos.clone();
     let secure = server.cookies;
     let run_file_limit = app::pages::runs::upload::RunFileLimit(cfg.run_file_limit());
     move || {
         provide_context(state.clone());
+        provide_context(comparisons.clone());
         provide_context(options.clone());
         provide_context(secure);
         provide_context(run_file_limit);

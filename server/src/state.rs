@@ -2,7 +2,7 @@
 //! needs (`State<store::Db>`, `State<RunLimits>`, …); [`FromRef`] hands it out.
 
 use crate::{parse_slots::ParseSlots, runs::RunLimits};
-use app::{auth::AppState, cookies::SecureCookies, store};
+use app::{auth::AppState, cookies::SecureCookies, services::tco::ComparisonCache, store};
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
 
@@ -22,6 +22,27 @@ pub struct ServerState {
     pub slots: ParseSlots,
     /// Whether the site's own cookies (language, bundle) are marked `Secure`.
     pub cookies: SecureCookies,
+    /// Cost comparisons of the last few seconds, shared by the cost page and its exports and
+    /// charts (pages get it as context too).
+    pub comparisons: ComparisonCache,
+}
+
+/// What the cost comparison's exports and charts read: the pool and the recent comparisons.
+#[derive(Clone, Debug)]
+pub struct CostState {
+    /// The database.
+    pub db: store::Db,
+    /// Cost comparisons of the last few seconds.
+    pub comparisons: ComparisonCache,
+}
+
+impl FromRef<ServerState> for CostState {
+    fn from_ref(state: &ServerState) -> Self {
+        Self {
+            db: state.app.db.clone(),
+            comparisons: state.comparisons.clone(),
+        }
+    }
 }
 
 impl FromRef<ServerState> for AppState {

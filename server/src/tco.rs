@@ -4,7 +4,7 @@
 
 use crate::access::{ReadTeamData, TeamAccess};
 use crate::listed::Listed;
-use app::auth::AppState;
+use crate::state::CostState;
 use app::domain::csv_cell;
 use app::domain::tco::{BreakEven, Currency, latest_rate};
 use app::{
@@ -40,14 +40,18 @@ pub fn router() -> Listed {
 /// requests for the same query in the last few seconds (the page and its charts); an error is
 /// answered in the reader's language.
 pub async fn computed(
-    state: &AppState,
+    state: &CostState,
     access: &TeamAccess<ReadTeamData>,
     headers: &HeaderMap,
     query: Option<String>,
 ) -> Result<(Arc<Computed>, Locale), Response> {
     let locale = locale_from_headers(headers);
     let raw = query.as_deref().unwrap_or_default();
-    match state.tco_cache.compare(&state.db, access.team_id(), raw, locale).await {
+    match state
+        .comparisons
+        .compare(&state.db, access.team_id(), raw, locale)
+        .await
+    {
         Ok(c) => Ok((c, locale)),
         Err(e) => Err(e.in_language(locale).into_response()),
     }
@@ -151,7 +155,7 @@ fn attachment(mut res: Response, content_type: &'static str, name: &'static str)
 
 /// `GET /tco/export.csv`.
 pub async fn export_csv(
-    State(state): State<AppState>,
+    State(state): State<CostState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
@@ -169,7 +173,7 @@ pub async fn export_csv(
 /// `GET /tco/export.json`: `{ "scenario": …, "result": … }`; the scenario is a valid input of
 /// `nodeledger tco`.
 pub async fn export_json(
-    State(state): State<AppState>,
+    State(state): State<CostState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
@@ -214,7 +218,7 @@ fn f64_of(d: rust_decimal::Decimal) -> f64 {
 
 /// `GET /tco/stack.svg`: each quote's cost by component, in the base currency, cheapest first.
 pub async fn stack_chart(
-    State(state): State<AppState>,
+    State(state): State<CostState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
@@ -264,7 +268,7 @@ fn chart_quote(c: &Computed, q: Option<&str>) -> Option<usize> {
 /// The comparison for the query and the position of the quote a per-quote chart is drawn for
 /// (404 when there is none).
 async fn charted(
-    state: &AppState,
+    state: &CostState,
     access: &TeamAccess<ReadTeamData>,
     headers: &HeaderMap,
     q: Option<String>,
@@ -277,7 +281,7 @@ async fn charted(
 /// `GET /tco/hours.svg`: compute cost on demand and under the monthly commitment against busy
 /// hours, with the break-even point and this workload's hours.
 pub async fn hours_chart(
-    State(state): State<AppState>,
+    State(state): State<CostState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
@@ -335,7 +339,7 @@ pub async fn hours_chart(
 
 /// `GET /tco/nodes.svg`: total cost and time to finish against the number of nodes.
 pub async fn nodes_chart(
-    State(state): State<AppState>,
+    State(state): State<CostState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,

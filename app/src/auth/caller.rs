@@ -38,9 +38,6 @@ pub struct AppState {
     pub sessions: SqliteSessionStore,
     /// Session timeouts.
     pub auth: AuthConfig,
-    /// Cost comparisons of the last few seconds, shared by the cost page and
-    /// its charts (`Default::default()` for a new server).
-    pub tco_cache: crate::services::tco::ComparisonCache,
     /// The one-time code that proves the first administrator runs the server
     /// ([`crate::auth::setup_code`]; `Default::default()`: none issued, set-up refused).
     pub setup_code: crate::auth::setup_code::SetupCode,

@@ -122,17 +122,7 @@ impl SetupCode {
 /// The set-up code file beside the database `db_path` (a path or a `sqlite:` URL); `None` for an
 /// in-memory database.
 pub fn file_next_to(db_path: &str) -> Option<PathBuf> {
-    let in_memory = db_path == ":memory:" || db_path.starts_with("sqlite::memory:") || db_path.contains("mode=memory");
-    let options = store::db::options(db_path).ok()?;
-    let db_file = options.get_filename();
-    if in_memory || db_file.as_os_str().is_empty() {
-        return None;
-    }
-    let dir = db_file
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    Some(dir.join(FILE_NAME))
+    store::db::file_beside(db_path, FILE_NAME)
 }
 
 fn generate() -> String {

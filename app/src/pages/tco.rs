@@ -34,10 +34,12 @@ pub const BREAKDOWN: &str = "breakdown:";
 pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
     use crate::{app::request_locale, auth, domain::roles::Capability};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
-    let state = auth::state()?;
-    let computed = state
-        .tco_cache
-        .compare(&state.db, team.team_id, &query, request_locale())
+    let comparisons = use_context::<crate::services::tco::ComparisonCache>().ok_or_else(|| {
+        tracing::error!("the comparison cache is missing from the Leptos context");
+        AppError::Internal
+    })?;
+    let computed = comparisons
+        .compare(&auth::db()?, team.team_id, &query, request_locale())
         .await?;
     let mut view = computed.view.clone();
     view.can_set_budget = caller.may(Capability::EditWorkloads);

@@ -41,6 +41,22 @@ pub enum OpenError {
     Sql(#[from] sqlx::Error),
 }
 
+/// The file `name` in the folder of the database `db_path` (a path or a `sqlite:` URL): where
+/// the set-up code and the second-factor key live. `None` for an in-memory database.
+pub fn file_beside(db_path: &str, name: &str) -> Option<std::path::PathBuf> {
+    let in_memory = db_path == ":memory:" || db_path.starts_with("sqlite::memory:") || db_path.contains("mode=memory");
+    let options = options(db_path).ok()?;
+    let db_file = options.get_filename();
+    if in_memory || db_file.as_os_str().is_empty() {
+        return None;
+    }
+    let dir = db_file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    Some(dir.join(name))
+}
+
 /// Connection options with NodeLedger's pragmas: WAL, `synchronous=FULL`, foreign keys on,
 /// a 5 s busy timeout.
 pub fn options(url_or_path: &str) -> Result<SqliteConnectOptions, sqlx::Error> {

@@ -127,10 +127,7 @@ pub enum KeyError {
 
 /// The key file of the database at `db_path` when no path is set: `nodeledger.key` in its folder.
 pub fn default_path(db_path: &str) -> PathBuf {
-    crate::auth::setup_code::file_next_to(db_path).map_or_else(
-        || PathBuf::from(DEFAULT_FILE_NAME),
-        |p| p.with_file_name(DEFAULT_FILE_NAME),
-    )
+    super::db::file_beside(db_path, DEFAULT_FILE_NAME).unwrap_or_else(|| PathBuf::from(DEFAULT_FILE_NAME))
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> KeyError + '_ {

@@ -107,12 +107,11 @@ impl TestApp {
             db: db.clone(),
             sessions: SqliteSessionStore::new(db.clone()),
             auth,
-            // The cost comparison cache, kept so a test can count computations.
-            tco_cache: Default::default(),
             setup_code,
         };
-        let tco_cache = state.tco_cache.clone();
-        let router = router::build(state, cfg);
+        // The cost comparison cache, kept so a test can count computations.
+        let tco_cache = app::services::tco::ComparisonCache::default();
+        let router = router::build(state, tco_cache.clone(), cfg);
         Self {
             router,
             db,
