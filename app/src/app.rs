@@ -6,7 +6,7 @@ use crate::{
         page_scripts::{PageScripts, STATIC_MARK, without_wasm},
         session::{SessionResource, get_session_info},
     },
-    i18n::{Locale, Msg, t},
+    i18n::{Msg, request_locale, t},
     pages::{
         areas::{
             AccountRoute, AdminAuditRoute, AdminSecurityRoute, AdminTeamRoute, AdminTeamsRoute, AdminUsersRoute,
@@ -27,24 +27,6 @@ use leptos_router::{
     components::{Route, Router, Routes},
     path,
 };
-
-/// The language of this request (server) or of the rendered page (browser).
-pub fn request_locale() -> Locale {
-    #[cfg(feature = "ssr")]
-    {
-        use_context::<http::request::Parts>()
-            .map(|p| crate::i18n::locale_from_headers(&p.headers))
-            .unwrap_or_default()
-    }
-    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
-    {
-        crate::i18n::locale_from_document()
-    }
-    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
-    {
-        Locale::default()
-    }
-}
 
 /// The HTML document around the app (server-rendered only).
 pub fn shell(options: LeptosOptions) -> impl IntoView {

@@ -128,6 +128,24 @@ fn parse_quality(q: &str) -> u16 {
     (whole * 1000 + frac.parse::<u16>().unwrap_or(0)).min(1000)
 }
 
+/// The language of this request (server) or of the rendered page (browser).
+pub fn request_locale() -> Locale {
+    #[cfg(feature = "ssr")]
+    {
+        use_context::<http::request::Parts>()
+            .map(|p| locale_from_headers(&p.headers))
+            .unwrap_or_default()
+    }
+    #[cfg(all(feature = "hydrate", not(feature = "ssr")))]
+    {
+        locale_from_document()
+    }
+    #[cfg(not(any(feature = "ssr", feature = "hydrate")))]
+    {
+        Locale::default()
+    }
+}
+
 /// The language of the current page, provided by [`crate::App`].
 pub fn use_locale() -> Locale {
     use_context::<Locale>().unwrap_or_default()

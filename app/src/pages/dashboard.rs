@@ -19,7 +19,7 @@ pub async fn get_dashboard() -> Result<Dashboard, AppError> {
     use crate::{auth, services, store};
     let caller = auth::require_caller()?;
     let db = auth::db()?;
-    store::notification_mail::remember_locale(&db, caller.user_id, crate::app::request_locale()).await?;
+    store::notification_mail::remember_locale(&db, caller.user_id, crate::i18n::request_locale()).await?;
     services::dashboard::load(&db, &caller, store::today()).await
 }
 

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 /// The team's overdue rentals, longest overdue first.
 #[server(endpoint = "rentals/overdue")]
 pub async fn overdue_rentals() -> Result<Vec<OverdueRental>, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::rentals};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::rentals};
     let (_, team) = auth::require_team(Capability::ReadTeamData)?;
     rentals::overdue(&auth::db()?, team.team_id, request_locale()).await
 }

@@ -32,7 +32,7 @@ pub const BREAKDOWN: &str = "breakdown:";
 /// page's charts for a few seconds (`services::tco::ComparisonCache`).
 #[server(endpoint = "tco")]
 pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     let comparisons = use_context::<crate::services::tco::ComparisonCache>().ok_or_else(|| {
         tracing::error!("the comparison cache is missing from the Leptos context");
@@ -118,7 +118,7 @@ impl From<CostPageAnswer> for CostPageData {
 #[server(endpoint = "tco/page")]
 pub async fn cost_page(query: String) -> Result<CostPageAnswer, AppError> {
     let comparison = compare_costs(query).await?;
-    Ok(markup::answer(&comparison, crate::app::request_locale()))
+    Ok(markup::answer(&comparison, crate::i18n::request_locale()))
 }
 
 /// One part of the comparison page loaded when it is opened ([`OVERRIDES`] or
@@ -126,7 +126,7 @@ pub async fn cost_page(query: String) -> Result<CostPageAnswer, AppError> {
 #[server(endpoint = "tco/part")]
 pub async fn cost_page_part(query: String, part: String) -> Result<String, AppError> {
     let comparison = compare_costs(query).await?;
-    markup::part(&comparison, &part, crate::app::request_locale()).ok_or(AppError::NotFound)
+    markup::part(&comparison, &part, crate::i18n::request_locale()).ok_or(AppError::NotFound)
 }
 
 /// Sets the budget of one of the team's workloads in the base currency; an empty amount removes it.

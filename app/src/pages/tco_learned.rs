@@ -15,7 +15,7 @@ use leptos_router::hooks::use_location;
 /// them.
 #[server(endpoint = "rentals/learned")]
 pub async fn learned_defaults(workload_id: Option<i64>, query: String) -> Result<LearnedOffer, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::rentals};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::rentals};
     let (_, team) = auth::require_team(Capability::ReadTeamData)?;
     rentals::learned(&auth::db()?, team.team_id, workload_id, &query, request_locale()).await
 }

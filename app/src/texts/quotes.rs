@@ -72,3 +72,19 @@ pub fn skip_reason(locale: Locale, reason: SkipReason) -> String {
         })
         .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{
+        domain::quotes::{ImportError, MAX_ROWS},
+        i18n::Locale,
+    };
+
+    #[test]
+    fn a_catalog_past_the_row_cap_is_refused_naming_the_cap_in_both_languages() {
+        for locale in [Locale::En, Locale::ZhCn] {
+            let text = super::import_error(locale, &ImportError::TooManyRows { limit: MAX_ROWS });
+            assert!(text.contains("50000"), "{text}");
+        }
+    }
+}

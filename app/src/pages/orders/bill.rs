@@ -32,7 +32,7 @@ pub struct BillRequest {
 /// The bill section of one of the team's orders.
 #[server(endpoint = "orders/bills")]
 pub async fn load_bills(order_id: i64) -> Result<BillSection, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::bills};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::bills};
     let (caller, _team) = auth::require_team(Capability::ReadTeamData)?;
     let (team_id, db) = (_team.team_id, auth::db()?);
     let may_import = caller.may(Capability::EditProcurement);
@@ -43,7 +43,7 @@ pub async fn load_bills(order_id: i64) -> Result<BillSection, AppError> {
 /// Checks a bill for the order and, with `save`, imports it all-or-nothing.
 #[server(endpoint = "orders/bills/import", input = server_fn::codec::Json)]
 pub async fn import_bill(request: BillRequest, save: bool) -> Result<BillPreview, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::bills};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::bills};
     let (caller, team) = auth::require_team(Capability::EditProcurement)?;
     let db = auth::db()?;
     let content = request.content.as_bytes();

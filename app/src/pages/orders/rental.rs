@@ -16,7 +16,7 @@ use leptos::prelude::*;
 /// The rental section of one of the team's orders.
 #[server(endpoint = "rentals/get")]
 pub async fn load_rental(order_id: i64) -> Result<RentalSection, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::rentals};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::rentals};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     rentals::section(&auth::db()?, &caller, &team, order_id, request_locale()).await
 }

@@ -73,7 +73,6 @@ pub async fn compare_quotes(ids: Vec<i64>, workload_id: Option<i64>) -> Result<C
 mod server {
     use super::*;
     use crate::{
-        app::request_locale,
         auth,
         domain::{
             money::format_money,
@@ -82,6 +81,7 @@ mod server {
             tco::{Currency, ExchangeRate},
         },
         i18n::Locale,
+        i18n::request_locale,
         pages::quotes::form::{Input, display_value, server::csv_to_map},
         store,
     };

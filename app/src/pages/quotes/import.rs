@@ -84,9 +84,9 @@ pub async fn import_quotes(request: ImportRequest, save: bool) -> Result<ImportO
 mod server {
     use super::*;
     use crate::{
-        app::request_locale,
         auth,
         domain::{quotes::Date, roles::Capability, tco::Currency},
+        i18n::request_locale,
         services::quote_import::{self, CatalogValidity, CheckedFile, ImportSettings, PREVIEW_ROWS, Refusal},
         store::{self, quotes::SaveImportError},
         texts::quotes as text,

@@ -25,7 +25,7 @@ use problems::problems_card;
 /// One of the active team's orders, at `revision` (default: the latest).
 #[server(endpoint = "orders/get")]
 pub async fn load_order(id: i64, revision: Option<i64>) -> Result<OrderView, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::orders};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     orders::view(&auth::db()?, &caller, &team, id, revision, request_locale()).await
 }
@@ -65,7 +65,7 @@ pub async fn select_for_order(
 /// default comparison of the quotes considered); procurement, draft only.
 #[server(endpoint = "orders/comparison")]
 pub async fn set_order_comparison(order_id: i64, link: String) -> Result<(), AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
     orders::set_comparison(&auth::db()?, &caller, &team, order_id, &link, request_locale()).await
 }
@@ -107,7 +107,7 @@ pub struct AnswerFields {
 /// the item as it now reads and what changed for the order, so the page updates in place.
 #[server(endpoint = "orders/answer")]
 pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<ItemSaved, AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::orders};
     let (caller, team) = auth::require_team(Capability::AnswerChecklist)?;
     let form = orders::AnswerForm {
         item_id: fields.item_id,
@@ -142,7 +142,7 @@ pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<Item
 /// must name them as the page listed them (the form's checkbox sends it).
 #[server(endpoint = "orders/submit")]
 pub async fn submit_order(order_id: i64, #[server(default)] acknowledge_problems: String) -> Result<(), AppError> {
-    use crate::{app::request_locale, auth, domain::roles::Capability, services::orders};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
     let db = auth::db()?;
     orders::submit(&db, &caller, &team, order_id, &acknowledge_problems, request_locale()).await
