@@ -61,7 +61,7 @@ pub enum AppError {
     #[error("already uploaded as run {0}")]
     DuplicateRun(i64),
     /// Some of the files belong to this run, which cannot take the others
-    /// (`services::run_placement`).
+    /// (`services::runs::placement`).
     #[error("part of run {0}")]
     PartOfRun(i64),
     /// Something failed on the server; details are in the server log.

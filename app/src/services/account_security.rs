@@ -11,7 +11,7 @@
 //! 2. **Other sessions end** ([`end_other_sessions`]) after the second factor is switched on or
 //!    off (and after a password change): a session opened before, perhaps by someone else,
 //!    does not outlive the change. The session making it stays signed in.
-//! 3. **A notice** ([`notice`]): the audit event and, in the same transaction, a mail to the
+//! 3. **A notice** ([`site_audit::notice`]): the audit event and, in the same transaction, a mail to the
 //!    user queued in `security_mail` (sent by the server's mail pass), so the owner hears of a
 //!    change they did not make.
 
@@ -21,9 +21,8 @@ use crate::{
     error::AppError,
     i18n::Msg,
     services::{second_factor, site_audit},
-    store::{self, Db, Tx, sessions::SqliteSessionStore, users::User},
+    store::{self, Db, sessions::SqliteSessionStore, users::User},
 };
-use serde_json::Value;
 
 /// The current password of `user` (`None` or empty: not given), through the throttled check.
 ///
@@ -91,14 +90,37 @@ pub async fn end_other_sessions(
     Ok(())
 }
 
-/// Inside the transaction that makes the change: records `action` about `user_id` by
-/// `actor_id` in the audit chain and queues the mail telling `user_id` (`data` names the user
-/// and the details the mail shows).
-///
-/// # Errors
-/// The database, or the audit event.
-pub async fn notice(tx: &mut Tx, actor_id: i64, user_id: i64, action: Action, data: Value) -> Result<(), AppError> {
-    let at = site_audit::now();
-    store::security_mail::queue(tx, user_id, action, &at, &data).await?;
-    site_audit::record(tx, actor_id, action, data).await
+/// New recovery codes (the old ones stop working), after the password and a current code (or
+/// a recovery code); recorded and mailed to the user.
+pub async fn regenerate_recovery_codes(
+    db: &Db,
+    user: &User,
+    password: Option<String>,
+    input: Option<&str>,
+) -> Result<Vec<String>, AppError> {
+    confirm(db, user, password, input, Purpose::Reauthentication).await?;
+    let mut tx = store::begin_write(db).await?;
+    let codes = second_factor::new_recovery_codes(&mut tx, user.id).await?;
+    let data = serde_json::json!({ "user_id": user.id });
+    site_audit::notice(&mut tx, user.id, user.id, Action::RecoveryCodesRegenerated, data).await?;
+    tx.commit().await?;
+    tracing::info!(user_id = user.id, "recovery codes regenerated");
+    Ok(codes)
+}
+
+/// Switches the second factor off after the password and a code (or a recovery code); refused
+/// while the site requires one for this user. Recorded and mailed to the user; the caller ends
+/// the user's other sessions.
+pub async fn disable(db: &Db, user: &User, password: Option<String>, input: Option<&str>) -> Result<(), AppError> {
+    if second_factor::required_for(db, user).await? {
+        return Err(AppError::Refused(Msg::SecondFactorRequiredKeep));
+    }
+    confirm(db, user, password, input, Purpose::Reauthentication).await?;
+    let mut tx = store::begin_write(db).await?;
+    store::second_factors::remove(&mut tx, user.id).await?;
+    let data = serde_json::json!({ "user_id": user.id });
+    site_audit::notice(&mut tx, user.id, user.id, Action::SecondFactorDisabled, data).await?;
+    tx.commit().await?;
+    tracing::info!(user_id = user.id, "second factor switched off");
+    Ok(())
 }

@@ -11,7 +11,6 @@ pub mod orders;
 pub mod quote_import;
 /// The rental that follows an approved order.
 pub mod rentals;
-pub mod run_placement;
 pub mod runs;
 pub mod second_factor;
 pub mod site_audit;

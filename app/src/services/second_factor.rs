@@ -1,5 +1,6 @@
 //! The second factor at work: enrolment, the sign-in step after the password, sign-off codes,
-//! switching it off, and the site setting that requires it. The rules (code window, replay,
+//! and the site setting that requires it (switching it off and new recovery codes, which need
+//! the password first, are in [`super::account_security`]). The rules (code window, replay,
 //! recovery codes, throttling) are in [`crate::domain::second_factor`].
 //!
 //! Every code check is one `BEGIN IMMEDIATE` transaction: the lock check, the code, the step
@@ -11,10 +12,7 @@
 //! and the code step turns it into a signed-in session within [`PENDING_SECS`].
 
 use crate::{
-    auth::{
-        start_session,
-        throttle::{Purpose, SECOND_FACTOR_KEY},
-    },
+    auth::{start_session, throttle::SECOND_FACTOR_KEY},
     domain::{
         audit::Action,
         roles::TeamRole,
@@ -23,7 +21,7 @@ use crate::{
     },
     error::AppError,
     i18n::Msg,
-    services::account_security,
+    services::site_audit,
     store::{self, Db, sessions::SqliteSessionStore, users::User},
     views::second_factor::{Enrolment, SecondFactorStatus},
 };
@@ -248,7 +246,7 @@ pub async fn check_code(db: &Db, user_id: i64, input: &str, recovery: bool, now:
     if result.is_ok() && accepted == Some(Accepted::RecoveryCode) {
         let left = store::second_factors::recovery_codes_left(&mut *tx, user_id).await?;
         let data = serde_json::json!({ "user_id": user_id, "codes_left": left });
-        account_security::notice(&mut tx, user_id, user_id, Action::RecoveryCodeUsed, data).await?;
+        site_audit::notice(&mut tx, user_id, user_id, Action::RecoveryCodeUsed, data).await?;
     }
     tx.commit().await?;
     result?;
@@ -276,7 +274,7 @@ async fn settle(tx: &mut store::Tx, user_id: i64, ok: bool, now: i64, address: O
             "second factor locked: too many wrong codes in a row"
         );
         let data = serde_json::json!({ "user_id": user_id, "failures": consecutive });
-        account_security::notice(tx, user_id, user_id, Action::SecondFactorLocked, data).await?;
+        site_audit::notice(tx, user_id, user_id, Action::SecondFactorLocked, data).await?;
     }
     Ok(())
 }
@@ -355,13 +353,13 @@ pub async fn confirm_enrolment(db: &Db, user_id: i64, input: &str, now: i64) -> 
     let codes = new_recovery_codes(&mut tx, user_id).await?;
     settle(&mut tx, user_id, true, now, address.as_deref()).await?;
     let data = serde_json::json!({ "user_id": user_id });
-    account_security::notice(&mut tx, user_id, user_id, Action::SecondFactorEnrolled, data).await?;
+    site_audit::notice(&mut tx, user_id, user_id, Action::SecondFactorEnrolled, data).await?;
     tx.commit().await?;
     tracing::info!(user_id, "second factor switched on");
     Ok(codes)
 }
 
-async fn new_recovery_codes(tx: &mut store::Tx, user_id: i64) -> Result<Vec<String>, AppError> {
+pub(crate) async fn new_recovery_codes(tx: &mut store::Tx, user_id: i64) -> Result<Vec<String>, AppError> {
     let codes: Vec<String> = (0..RECOVERY_CODES)
         .map(|_| {
             let mut random = [0u8; RECOVERY_CHARS];
@@ -378,41 +376,6 @@ async fn new_recovery_codes(tx: &mut store::Tx, user_id: i64) -> Result<Vec<Stri
         .collect();
     store::second_factors::replace_recovery_codes(tx, user_id, &hashes).await?;
     Ok(codes)
-}
-
-/// New recovery codes (the old ones stop working), after the password and a current code (or
-/// a recovery code); recorded and mailed to the user.
-pub async fn regenerate_recovery_codes(
-    db: &Db,
-    user: &User,
-    password: Option<String>,
-    input: Option<&str>,
-) -> Result<Vec<String>, AppError> {
-    account_security::confirm(db, user, password, input, Purpose::Reauthentication).await?;
-    let mut tx = store::begin_write(db).await?;
-    let codes = new_recovery_codes(&mut tx, user.id).await?;
-    let data = serde_json::json!({ "user_id": user.id });
-    account_security::notice(&mut tx, user.id, user.id, Action::RecoveryCodesRegenerated, data).await?;
-    tx.commit().await?;
-    tracing::info!(user_id = user.id, "recovery codes regenerated");
-    Ok(codes)
-}
-
-/// Switches the second factor off after the password and a code (or a recovery code); refused
-/// while the site requires one for this user. Recorded and mailed to the user; the caller ends
-/// the user's other sessions.
-pub async fn disable(db: &Db, user: &User, password: Option<String>, input: Option<&str>) -> Result<(), AppError> {
-    if required_for(db, user).await? {
-        return Err(AppError::Refused(Msg::SecondFactorRequiredKeep));
-    }
-    account_security::confirm(db, user, password, input, Purpose::Reauthentication).await?;
-    let mut tx = store::begin_write(db).await?;
-    store::second_factors::remove(&mut tx, user.id).await?;
-    let data = serde_json::json!({ "user_id": user.id });
-    account_security::notice(&mut tx, user.id, user.id, Action::SecondFactorDisabled, data).await?;
-    tx.commit().await?;
-    tracing::info!(user_id = user.id, "second factor switched off");
-    Ok(())
 }
 
 /// The code at a manager's sign-off: `Ok(false)` when the user has no second factor and none is
@@ -444,7 +407,7 @@ pub async fn unlock(db: &Db, admin_id: i64, user_id: i64) -> Result<bool, AppErr
     }
     store::second_factors::clear_failures(&mut tx, user_id).await?;
     let data = serde_json::json!({ "user_id": user_id, "failures": consecutive });
-    account_security::notice(&mut tx, admin_id, user_id, Action::SecondFactorUnlocked, data).await?;
+    site_audit::notice(&mut tx, admin_id, user_id, Action::SecondFactorUnlocked, data).await?;
     tx.commit().await?;
     tracing::info!(
         admin_id,

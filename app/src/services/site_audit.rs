@@ -119,3 +119,15 @@ pub async fn role_in(
         .find(|m| m.team_id == team_id)
         .map(|m| m.role))
 }
+
+/// Inside the transaction that makes the change: records `action` about `user_id` by
+/// `actor_id` in the audit chain and queues the mail telling `user_id` (`data` names the user
+/// and the details the mail shows).
+///
+/// # Errors
+/// The database, or the audit event.
+pub async fn notice(tx: &mut Tx, actor_id: i64, user_id: i64, action: Action, data: Value) -> Result<(), AppError> {
+    let at = now();
+    store::security_mail::queue(tx, user_id, action, &at, &data).await?;
+    record(tx, actor_id, action, data).await
+}

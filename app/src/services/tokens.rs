@@ -8,7 +8,7 @@ use crate::{
         tokens::{self, RevokeReason, TOUCH_EVERY_SECS},
     },
     error::AppError,
-    services::{account_security, site_audit},
+    services::site_audit,
     store::{
         self, Db,
         api_tokens::{TokenForCreate, TokenGrant},
@@ -62,7 +62,7 @@ pub struct NewToken {
 
 /// Makes a token for `user_id` in `team` (with their role there) that lives `days` days,
 /// records it in the audit chain and mails the user. The caller has re-authenticated the user
-/// ([`account_security::confirm`]).
+/// ([`super::account_security::confirm`]).
 ///
 /// # Errors
 /// The database, or the audit event.
@@ -87,7 +87,7 @@ pub async fn create(db: &Db, user_id: i64, team: &Membership, name: &str, days: 
         "token_id": id, "user_id": user_id, "team_id": team.team_id, "role": team.role.as_str(),
         "name": name, "expires_at": expires_at, "prefix": prefix,
     });
-    account_security::notice(&mut tx, user_id, user_id, Action::TokenCreated, data).await?;
+    site_audit::notice(&mut tx, user_id, user_id, Action::TokenCreated, data).await?;
     tx.commit().await?;
     tracing::info!(token = id, user = user_id, team = team.team_id, %expires_at, "API token created");
     Ok(NewToken { token, expires_at })
@@ -122,7 +122,7 @@ pub async fn revoke(db: &Db, user_id: i64, id: i64) -> Result<bool, AppError> {
 pub async fn on_password_changed(tx: &mut store::Tx, user_id: i64) -> Result<u64, AppError> {
     let revoked = store::api_tokens::revoke_all_of_user(tx, user_id, RevokeReason::PasswordChanged).await?;
     let data = json!({ "user_id": user_id, "tokens_revoked": revoked });
-    account_security::notice(tx, user_id, user_id, Action::PasswordChanged, data).await?;
+    site_audit::notice(tx, user_id, user_id, Action::PasswordChanged, data).await?;
     Ok(revoked)
 }
 

@@ -11,7 +11,7 @@
 //! stands for the workload although its model or precision differs). Either everything is
 //! stored or nothing.
 //!
-//! Files sent before ([`run_placement`]): exactly a stored run's files are answered 200 with
+//! Files sent before ([`placement`]): exactly a stored run's files are answered 200 with
 //! `"duplicate": true` and that run (so a retried upload is harmless); all of a run's files plus
 //! the telemetry (or result) it lacks are added to it and it is judged again (200,
 //! `"added": true`); any other mix with a run's files is 409 naming the run.
@@ -34,7 +34,7 @@ use app::{
     },
     error::{AppError, FieldIssue, Localized},
     i18n::{Locale, Msg, locale_from_headers},
-    services::run_placement::{self, Placement, UploadedFile},
+    services::runs::placement::{self, Placement, UploadedFile},
     services::runs::{self as service, RunRequest},
     services::tokens::Refusal,
     store::{self, api_tokens::TokenGrant},
@@ -340,8 +340,8 @@ async fn finish(db: &store::Db, grant: &TokenGrant, upload: &ApiUpload, locale: 
     mark_exit_code(&mut files, upload.node.as_ref());
     let against = match placement.adds_to() {
         Some(run_id) => {
-            let (run, judged_against) = run_placement::target(db, grant.team_id, run_id, req).await?;
-            run_placement::carry_over(&run, &mut files);
+            let (run, judged_against) = placement::target(db, grant.team_id, run_id, req).await?;
+            placement::carry_over(&run, &mut files);
             judged_against
         }
         None => service::against(db, grant.team_id, req).await?,
@@ -375,7 +375,7 @@ async fn finish(db: &store::Db, grant: &TokenGrant, upload: &ApiUpload, locale: 
         .into_response())
 }
 
-/// Where the staged files go ([`run_placement`]): each with the run its bytes already belong to.
+/// Where the staged files go ([`placement`]): each with the run its bytes already belong to.
 async fn placement_of(db: &store::Db, team_id: i64, staged: &[ingest::Staged]) -> Result<Placement, AppError> {
     let mut files = Vec::with_capacity(staged.len());
     for s in staged {
@@ -387,7 +387,7 @@ async fn placement_of(db: &store::Db, team_id: i64, staged: &[ingest::Staged]) -
             run_id,
         });
     }
-    run_placement::place(db, team_id, &files).await
+    placement::place(db, team_id, &files).await
 }
 
 /// The staged files as the service judges them, numbered by position until they are stored.
@@ -457,7 +457,7 @@ async fn save(
     built.result_file = remap(built.result_file);
     built.telemetry_file = remap(built.telemetry_file);
     let id = match adds_to {
-        Some(run_id) => run_placement::add(&mut tx, grant.team_id, run_id, built).await?,
+        Some(run_id) => placement::add(&mut tx, grant.team_id, run_id, built).await?,
         None => service::save(&mut tx, grant.team_id, grant.user_id, req, built).await?,
     };
     let has_facts = adds_to.is_some() && store::run_node_facts::get(&mut *tx, grant.team_id, id).await?.is_some();

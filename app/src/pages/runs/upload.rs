@@ -56,7 +56,7 @@ pub struct RunPreview {
     /// The merged and judged run (without its telemetry series).
     pub run: CanonicalRun,
     /// The stored run that gains the files and is judged again
-    /// ([`crate::services::run_placement`]); `None` for a new run.
+    /// ([`crate::services::runs::placement`]); `None` for a new run.
     pub adds_to: Option<i64>,
 }
 
@@ -83,14 +83,14 @@ pub async fn preview_run(request: RunRequest) -> Result<RunPreview, AppError> {
 /// Saves the run (a new one, or the stored run the files complete); returns its id.
 #[server(endpoint = "runs/save", input = server_fn::codec::Json)]
 pub async fn save_run(request: RunRequest) -> Result<i64, AppError> {
-    use crate::{auth, services::run_placement, services::runs as service, store};
+    use crate::{auth, services::runs as service, services::runs::placement, store};
     let (caller, team) = auth::require_team(Capability::UploadRuns)?;
     service::check_request(&request)?;
     let db = auth::db()?;
     let (built, placement) = service::assemble(&db, team.team_id, &request).await?;
     let mut tx = store::begin_write(&db).await?;
     let id = match placement.adds_to() {
-        Some(run_id) => run_placement::add(&mut tx, team.team_id, run_id, &built).await?,
+        Some(run_id) => placement::add(&mut tx, team.team_id, run_id, &built).await?,
         None => service::save(&mut tx, team.team_id, caller.user_id, &request, &built).await?,
     };
     tx.commit().await?;

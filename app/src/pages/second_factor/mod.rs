@@ -91,7 +91,7 @@ pub async fn regenerate_recovery_codes(
     code: Option<String>,
 ) -> Result<Vec<String>, AppError> {
     let user = server::caller_user().await?;
-    crate::services::second_factor::regenerate_recovery_codes(&crate::auth::db()?, &user, password, code.as_deref())
+    crate::services::account_security::regenerate_recovery_codes(&crate::auth::db()?, &user, password, code.as_deref())
         .await
 }
 
@@ -102,7 +102,7 @@ pub async fn disable_second_factor(password: Option<String>, code: Option<String
     use crate::{auth, services::account_security};
     let state = auth::state()?;
     let user = server::caller_user().await?;
-    crate::services::second_factor::disable(&state.db, &user, password, code.as_deref()).await?;
+    crate::services::account_security::disable(&state.db, &user, password, code.as_deref()).await?;
     account_security::end_other_sessions(&state.sessions, user.id, auth::session()?.id()).await
 }
 

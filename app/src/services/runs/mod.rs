@@ -2,6 +2,8 @@
 //! quote revision and the workload, and save it. The browser's preview and save and the API's
 //! upload all go through here, so they judge alike.
 
+pub mod placement;
+
 use crate::{
     domain::{
         quotes::{NodeSpec, Workload},
@@ -10,10 +12,10 @@ use crate::{
     },
     error::AppError,
     i18n::Msg,
-    services::run_placement::{self, Placement},
     store::{self, Db, Tx, runs::RunForCreate},
     views::RunFileInfo,
 };
+use placement::Placement;
 
 /// Longest node label, in characters.
 pub const MAX_LABEL_CHARS: usize = 120;
@@ -228,7 +230,7 @@ pub async fn against(db: &Db, team_id: i64, req: &RunRequest) -> Result<Against,
 /// The team's stored files of the request with their parsed runs; 422 for more than
 /// [`MAX_RUN_FILES`] or a repeated id (before any is loaded), 404 when one is not the team's.
 /// Files that already belong to a run are loaded too: whether they may make this run is
-/// [`crate::services::run_placement`]'s to say.
+/// [`placement`]'s to say.
 pub async fn load_files(db: &Db, team_id: i64, ids: &[i64]) -> Result<Vec<(RunFileInfo, CanonicalRun)>, AppError> {
     check_file_ids(ids)?;
     let mut out = Vec::with_capacity(ids.len());
@@ -283,7 +285,7 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
     })
 }
 
-/// Loads the request's stored files, places them ([`run_placement`]: a new run, or files a
+/// Loads the request's stored files, places them ([`placement`]: a new run, or files a
 /// stored run lacks), loads what the run is judged against (the request's quote revision and
 /// workload for a new run, the stored run's own otherwise; all the team's), then merges and
 /// judges: the browser's preview and save. The caller checks the request first.
@@ -293,13 +295,13 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
 /// those of [`load_files`], [`against`] and [`build`].
 pub async fn assemble(db: &Db, team_id: i64, req: &RunRequest) -> Result<(Assembled, Placement), AppError> {
     let mut files = load_files(db, team_id, &req.files).await?;
-    let uploaded: Vec<_> = files.iter().map(|(info, _)| run_placement::uploaded(info)).collect();
-    let placement = run_placement::place(db, team_id, &uploaded).await?;
+    let uploaded: Vec<_> = files.iter().map(|(info, _)| placement::uploaded(info)).collect();
+    let placement = placement::place(db, team_id, &uploaded).await?;
     let judged_against = match placement {
         Placement::Duplicate(id) => return Err(AppError::DuplicateRun(id)),
         Placement::Add(id) => {
-            let (run, judged_against) = run_placement::target(db, team_id, id, req).await?;
-            run_placement::carry_over(&run, &mut files);
+            let (run, judged_against) = placement::target(db, team_id, id, req).await?;
+            placement::carry_over(&run, &mut files);
             judged_against
         }
         Placement::New => against(db, team_id, req).await?,

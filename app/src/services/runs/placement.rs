@@ -19,10 +19,10 @@
 //! workload than R's is refused (409 naming R), as the telemetry belongs to the run as it was
 //! judged.
 
+use super::{Against, Assembled, RunRequest, against};
 use crate::{
     domain::runs::{CanonicalRun, EXTRA_COMMAND_EXIT_CODE, Format},
     error::AppError,
-    services::runs::{Against, Assembled, RunRequest, against},
     store::{self, Db, Tx, runs::RunFilesAdded, runs::RunHolding},
     views::RunFileInfo,
 };
@@ -174,7 +174,7 @@ pub fn carry_over(run: &RunHolding, files: &mut [(RunFileInfo, CanonicalRun)]) {
 /// [`AppError::PartOfRun`] when the run took other files meanwhile, or a file another run;
 /// database failures.
 pub async fn add(tx: &mut Tx, team_id: i64, id: i64, built: &Assembled) -> Result<i64, AppError> {
-    let (canonical, status, unit) = crate::services::runs::record_of(built)?;
+    let (canonical, status, unit) = super::record_of(built)?;
     let added = RunFilesAdded {
         result_file_id: built.result_file,
         telemetry_file_id: built.telemetry_file,
