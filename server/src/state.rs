@@ -1,7 +1,7 @@
 //! The one state every route of the server shares. Each handler asks only for the part it
 //! needs (`State<store::Db>`, `State<RunLimits>`, …); [`FromRef`] hands it out.
 
-use crate::{parse_slots::ParseSlots, runs::RunLimits};
+use crate::parse_slots::ParseSlots;
 use app::{auth::AppState, cookies::SecureCookies, services::tco::ComparisonCache, store};
 use axum::extract::FromRef;
 use leptos::config::LeptosOptions;
@@ -43,6 +43,16 @@ impl FromRef<ServerState> for CostState {
             comparisons: state.comparisons.clone(),
         }
     }
+}
+
+/// Settings of the run routes.
+#[derive(Clone, Debug)]
+pub struct RunLimits {
+    /// Largest file accepted, bytes.
+    pub file_bytes: u64,
+    /// Where files wait while they are received and read (then each takes one of the
+    /// process's parse slots, `crate::parse_slots`).
+    pub staging_dir: std::path::PathBuf,
 }
 
 impl FromRef<ServerState> for AppState {

@@ -11,15 +11,7 @@ pub mod upload;
 
 use crate::listed::Listed;
 
-/// Settings of the run routes.
-#[derive(Clone, Debug)]
-pub struct RunLimits {
-    /// Largest file accepted, bytes.
-    pub file_bytes: u64,
-    /// Where files wait while they are received and read (then each takes one of the
-    /// process's parse slots, `crate::parse_slots`).
-    pub staging_dir: std::path::PathBuf,
-}
+pub use crate::state::RunLimits;
 
 /// The run routes: the browser's upload, the scripts' API, the raw files and the charts.
 pub fn router() -> Listed {
