@@ -9,10 +9,11 @@ use crate::{
 use app::{
     auth::{AppState, AuthConfig, password, setup_code::SetupCode},
     domain::{accounts, roles::TeamRole, runs},
-    store::{self, sessions::SqliteSessionStore, users::UserForCreate},
+    error::AppError,
+    i18n::Msg,
+    services::accounts::{NewUser, Origin, TeamChoice, create_user},
+    store::{self, sessions::SqliteSessionStore},
 };
-// Audit of `user add`.
-use app::domain::audit::{Action, CLI_ACTOR};
 use axum::serve::ListenerExt;
 use clap::{Parser, Subcommand};
 use std::{
@@ -409,13 +410,6 @@ fn read_password(personal: &[&str]) -> Result<String, CliError> {
     Ok(first)
 }
 
-/// Appends a site event made by the command line (audit of `user add`).
-async fn audit_cli_event(tx: &mut store::Tx, action: Action, data: serde_json::Value) -> Result<(), CliError> {
-    app::services::site_audit::record(tx, CLI_ACTOR, action, data)
-        .await
-        .map_err(|e| CliError::Usage(format!("cannot record the audit event: {e:?}")))
-}
-
 async fn add_user(
     db: &DbArgs,
     email: String,
@@ -437,45 +431,19 @@ async fn add_user(
         (None, None) => None,
     };
     let password = read_password(&[&email, &name])?;
+    let user = NewUser::check(&email, &name, password.clone(), &password, team_role.is_none())
+        .map_err(|e| CliError::Usage(e.localized(app::i18n::Locale::En)))?;
     let pool = store::connect(&db.path).await?;
-    let hash = password::hash(password)
+    let choice = team.clone().map(|(role, name)| (TeamChoice::Named(name), role));
+    let created = create_user(&pool, user, choice, Origin::CommandLine)
         .await
-        .map_err(|e| CliError::Usage(e.to_string()))?;
-    let mut tx = store::begin_write(&pool).await?;
-    let is_admin = team_role.is_none();
-    let user = UserForCreate {
-        email: &email,
-        display_name: &name,
-        password_hash: &hash,
-        is_admin,
-    };
-    let Some(id) = store::users::insert(&mut tx, &user).await? else {
-        return Err(CliError::Usage(format!("a user with e-mail {email} already exists")));
-    };
-    if is_admin {
-        store::site::complete_setup(&mut tx).await?;
-    }
-    let mut joined = None;
-    if let Some((role, team_name)) = &team {
-        let team_id = match store::teams::id_by_name(&mut *tx, team_name).await? {
-            Some(id) => id,
-            None => {
-                let id = store::teams::insert(&mut tx, team_name)
-                    .await?
-                    .ok_or_else(|| CliError::Usage("team name taken".into()))?;
-                // Audit: the team the command line created.
-                let event = serde_json::json!({ "team_id": id, "name": team_name });
-                audit_cli_event(&mut tx, Action::TeamCreated, event).await?;
-                id
+        .map_err(|e| match e {
+            AppError::Conflict(Msg::EmailTaken) => {
+                CliError::Usage(format!("a user with e-mail {email} already exists"))
             }
-        };
-        store::memberships::upsert(&mut tx, id, team_id, *role).await?;
-        joined = Some((team_id, *role));
-    }
-    // Audit: the user the command line created, by actor 0 (the command line).
-    let event = app::services::site_audit::user_created(id, &email, is_admin, joined, "cli");
-    audit_cli_event(&mut tx, Action::UserCreated, event).await?;
-    tx.commit().await?;
+            e => CliError::Usage(e.localized(app::i18n::Locale::En)),
+        })?;
+    let id = created.user_id;
     match team {
         Some((role, t)) => println!("added user {email} (id {id}) as {} in team {t}", role.as_str()),
         None => println!("added administrator {email} (id {id})"),

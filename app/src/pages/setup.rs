@@ -29,9 +29,9 @@ pub async fn create_first_admin(
     password_confirm: String,
 ) -> Result<(), AppError> {
     use crate::{
-        auth::{self, password, start_session, throttle},
-        domain::accounts,
-        store::{self, users::UserForCreate},
+        auth::{self, start_session, throttle},
+        services::accounts::{NewUser, Origin, create_user},
+        store,
     };
     let state = auth::state()?;
     let db = state.db.clone();
@@ -44,29 +44,8 @@ pub async fn create_first_admin(
             "setup_code_wrong",
         )]));
     }
-    let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
-    let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
-    accounts::check_new_password_quality(&password, &password_confirm, &[&email, &display_name])?;
-    let hash = password::hash(password).await?;
-    let mut tx = store::begin_write(&db).await?;
-    // Checked again inside the write transaction: a user added meanwhile (command line, a
-    // parallel set-up) closes it.
-    if !store::site::setup_open(&mut *tx).await? || !store::site::complete_setup(&mut tx).await? {
-        return Err(AppError::Conflict(Msg::SetupAlreadyDone));
-    }
-    let user = UserForCreate {
-        email: &email,
-        display_name: &display_name,
-        password_hash: &hash,
-        is_admin: true,
-    };
-    let id = store::users::insert(&mut tx, &user)
-        .await?
-        .ok_or(AppError::Conflict(Msg::EmailTaken))?;
-    // Audit (issue 13): the first administrator, created by themselves.
-    let event = crate::services::site_audit::user_created(id, &email, true, None, "setup");
-    crate::services::site_audit::record(&mut tx, id, crate::domain::audit::Action::UserCreated, event).await?;
-    tx.commit().await?;
+    let user = NewUser::check(&email, &display_name, password, &password_confirm, true)?;
+    let id = create_user(&db, user, None, Origin::Setup).await?.user_id;
     state.setup_code.used();
     tracing::info!(user_id = id, "first administrator created");
     start_session(&auth::session()?, id, 0).await

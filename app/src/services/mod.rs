@@ -1,8 +1,10 @@
 //! Server-side use cases shared by pages, routes and the API: they combine the domain with the
 //! store and speak [`AppError`](crate::error::AppError).
 
-/// Re-authentication, other sessions ended and notices for changes to one's own account.
 pub mod account_security;
+/// Re-authentication, other sessions ended and notices for changes to one's own account.
+/// Creating a user: the first-run page, the administrators' page and the command line.
+pub mod accounts;
 pub mod audit;
 /// The vendor's bill imported onto an order and reconciled.
 pub mod bills;

@@ -87,41 +87,14 @@ pub async fn create_user(
     role: Option<String>,
 ) -> Result<i64, AppError> {
     use crate::{
-        auth::{self, password},
-        domain::accounts,
-        store::{self, users::UserForCreate},
+        auth,
+        services::accounts::{NewUser, Origin, TeamChoice, create_user},
     };
     let admin = auth::require_admin()?;
-    let email = accounts::normalize_email(&email).map_err(AppError::Invalid)?;
-    let display_name = accounts::normalize_display_name(&display_name).map_err(AppError::Invalid)?;
-    accounts::check_new_password_quality(&password, &password_confirm, &[&email, &display_name])?;
-    let team = team_and_role(team_id.as_deref(), role.as_deref())?;
-    let db = auth::db()?;
-    if let Some((id, _)) = team {
-        store::teams::name_of(&db, id)
-            .await?
-            .ok_or(AppError::Invalid(Msg::TeamUnknown))?;
-    }
-    let hash = password::hash(password).await?;
-    let mut tx = store::begin_write(&db).await?;
-    let user = UserForCreate {
-        email: &email,
-        display_name: &display_name,
-        password_hash: &hash,
-        is_admin: is_admin.is_some(),
-    };
-    let id = store::users::insert(&mut tx, &user)
-        .await?
-        .ok_or(AppError::Conflict(Msg::EmailTaken))?;
-    if let Some((team_id, role)) = team {
-        store::memberships::upsert(&mut tx, id, team_id, role).await?;
-    }
-    // Audit: the new user, in the same transaction.
-    let event = crate::services::site_audit::user_created(id, &email, is_admin.is_some(), team, "web");
-    crate::services::site_audit::record(&mut tx, admin.user_id, crate::domain::audit::Action::UserCreated, event)
-        .await?;
-    tx.commit().await?;
-    Ok(id)
+    let user = NewUser::check(&email, &display_name, password, &password_confirm, is_admin.is_some())?;
+    let team = team_and_role(team_id.as_deref(), role.as_deref())?.map(|(id, role)| (TeamChoice::Existing(id), role));
+    let created = create_user(&auth::db()?, user, team, Origin::AdminPage(admin.user_id)).await?;
+    Ok(created.user_id)
 }
 
 /// The team a new user joins and their role there, as posted: no team when `team_id` is empty;
