@@ -188,6 +188,20 @@ pub(super) fn describe(locale: Locale, code: &AnswerCode) -> String {
             one(Msg::OrdersCObservedDiffers, "mismatches", &parts.join("; "))
         }
         C::InvalidFact { fact } => one(Msg::OrdersCInvalidFact, "fact", &fact_name(locale, *fact)),
+        C::UsableVramStated { mib } => one(Msg::ChecklistCUsableVramStated, "vram", &mib.to_string()),
+        C::StorageOffered {
+            snapshots,
+            object_storage,
+        } => {
+            let said = |b: &Option<bool>| b.map_or_else(|| locale.t(Msg::ChecklistNotSaid), |b| yes_no(locale, b));
+            locale.fmt(
+                Msg::ChecklistCStorageOffered,
+                &[("snapshots", said(snapshots)), ("object_storage", said(object_storage))],
+            )
+        }
+        C::AutoRenewal { renews } => one(Msg::ChecklistCAutoRenewal, "value", yes_no(locale, *renews)),
+        C::EarlyRelease { rule } => one(Msg::ChecklistCEarlyRelease, "rule", rule),
+        C::Region { region } => one(Msg::ChecklistCRegion, "region", region),
         C::StoppedBilling { .. }
         | C::NoMinimumDuration
         | C::MinimumDurationHours { .. }
@@ -344,6 +358,18 @@ mod tests {
             C::EgressNotStated,
             C::InvalidFact {
                 fact: Fact::VramPeakMib,
+            },
+            C::UsableVramStated { mib: 80_896 },
+            C::StorageOffered {
+                snapshots: Some(true),
+                object_storage: None,
+            },
+            C::AutoRenewal { renews: false },
+            C::EarlyRelease {
+                rule: "unused days refunded".into(),
+            },
+            C::Region {
+                region: "cn-east-2".into(),
             },
             C::FormFactorNotSeen {
                 form_factor: FormFactor::Sxm,
