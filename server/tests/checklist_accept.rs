@@ -171,7 +171,10 @@ async fn only_the_role_that_answers_an_item_accepts_it_and_a_mixed_request_recor
     let d = desk().await;
     let procurement = d.token(&d.pam, "gpu.model_vram").await;
     let engineer = d.token(&d.eve, "env.smoke_test").await;
-    assert!(d.item(&d.eve, "gpu.model_vram").await["accept"].is_null(), "not offered to eve");
+    assert!(
+        d.item(&d.eve, "gpu.model_vram").await["accept"].is_null(),
+        "not offered to eve"
+    );
     let before = d.answered_events().await.len();
     let res = d.accept(&d.eve, &[&procurement]).await;
     assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
@@ -200,7 +203,11 @@ async fn a_suggestion_that_changed_or_an_item_answered_meanwhile_is_refused_whol
     let res = d.accept(&d.pam, &[&model, &form_factor]).await;
     assert_eq!(res.status, StatusCode::CONFLICT, "{}", res.body);
     assert!(res.body.contains("changed"), "{}", res.body);
-    assert_eq!(d.answered_events().await.len(), before, "the one unchanged was not recorded either");
+    assert_eq!(
+        d.answered_events().await.len(),
+        before,
+        "the one unchanged was not recorded either"
+    );
     // Someone answered the item since the page showed it.
     let model = d.token(&d.pam, "gpu.model_vram").await;
     let o = d.order.to_string();
@@ -268,5 +275,8 @@ async fn a_section_is_accepted_at_once_each_item_audited() {
         .iter()
         .map(|e| e["detail"].as_str().unwrap())
         .collect();
-    assert!(history.iter().any(|h| h.ends_with("suggestion accepted")), "{history:?}");
+    assert!(
+        history.iter().any(|h| h.ends_with("suggestion accepted")),
+        "{history:?}"
+    );
 }

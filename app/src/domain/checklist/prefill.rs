@@ -100,6 +100,18 @@ fn rule(source: P, f: &PrefillFacts) -> Rule {
                 &used,
             )
         }
+        P::UsableVram | P::Snapshots | P::AutoRenewal | P::EarlyRelease | P::DataRegion => stated(source, f),
+        P::EgressPricing => match one(f.egress, F::Egress)? {
+            EgressPricing::NotStated => ok(S::Open, C::EgressNotStated, &[F::Egress]),
+            pricing => ok(S::Confirmed, C::Egress { pricing }, &[F::Egress]),
+        },
+    }
+}
+
+/// Items the quote answers by stating something: usable VRAM, snapshots and object storage,
+/// auto-renewal, the early-release rule, the region.
+fn stated(source: P, f: &PrefillFacts) -> Rule {
+    match source {
         P::UsableVram => {
             let mib = one(f.stated_usable_vram_mib, F::StatedUsableVramMib)?;
             if mib == 0 {
@@ -136,10 +148,8 @@ fn rule(source: P, f: &PrefillFacts) -> Rule {
             let region = one(f.region.as_deref(), F::Region)?.trim().to_owned();
             ok(S::Confirmed, C::Region { region }, &[F::Region])
         }
-        P::EgressPricing => match one(f.egress, F::Egress)? {
-            EgressPricing::NotStated => ok(S::Open, C::EgressNotStated, &[F::Egress]),
-            pricing => ok(S::Confirmed, C::Egress { pricing }, &[F::Egress]),
-        },
+        // Every other source has its own rule ([`rule`] sends only the five above here).
+        other => rule(other, f),
     }
 }
 

@@ -55,7 +55,10 @@ pub fn source_facts(source: PrefillSource) -> &'static [Fact] {
 /// The quote fields of items, by item id, besides those of their pre-fill source: what a person
 /// looks up in the quote to answer them.
 pub const ITEM_FIELDS: &[(&str, &[&str])] = &[
-    ("gpu.usable_vram", &["spec.usable_vram_gib", "spec.vram_gib", "spec.sharing"]),
+    (
+        "gpu.usable_vram",
+        &["spec.usable_vram_gib", "spec.vram_gib", "spec.sharing"],
+    ),
     ("gpu.no_memory_pooling", &["spec.memory_pooling", "spec.gpus_per_node"]),
     (
         "env.stack_versions",
@@ -73,18 +76,34 @@ pub const ITEM_FIELDS: &[(&str, &[&str])] = &[
             "spec.data_disk_type",
         ],
     ),
-    ("store.small_files_tmp", &["spec.data_disk_type", "spec.temp_disk_wiped"]),
+    (
+        "store.small_files_tmp",
+        &["spec.data_disk_type", "spec.temp_disk_wiped"],
+    ),
     (
         "store.snapshots",
         &["spec.snapshots", "spec.object_storage", "price.snapshot_price_gb_month"],
     ),
     (
         "net.bandwidth_ports",
-        &["spec.public_bandwidth_mbps", "spec.internal_bandwidth_gbps", "price.public_ip_hourly"],
+        &[
+            "spec.public_bandwidth_mbps",
+            "spec.internal_bandwidth_gbps",
+            "price.public_ip_hourly",
+        ],
     ),
-    ("net.cross_node", &["spec.network_gbps", "spec.rdma", "spec.internal_bandwidth_gbps"]),
-    ("perf.sync_bandwidth", &["spec.interconnect", "spec.network_gbps", "spec.rdma"]),
-    ("bill.image_management_fees", &["price.other_fees", "spec.object_storage"]),
+    (
+        "net.cross_node",
+        &["spec.network_gbps", "spec.rdma", "spec.internal_bandwidth_gbps"],
+    ),
+    (
+        "perf.sync_bandwidth",
+        &["spec.interconnect", "spec.network_gbps", "spec.rdma"],
+    ),
+    (
+        "bill.image_management_fees",
+        &["price.other_fees", "spec.object_storage"],
+    ),
     ("bill.auto_renewal", &["auto_renewal", "price.commitment_months"]),
     ("bill.early_release", &["early_release", "price.commitment_months"]),
     ("bill.inference_availability", &["notes"]),
@@ -98,9 +117,15 @@ pub const ITEM_FIELDS: &[(&str, &[&str])] = &[
             "price.commitment_months",
         ],
     ),
-    ("bill.total_cost", &["price.on_demand_hourly", "price.billing_increment"]),
+    (
+        "bill.total_cost",
+        &["price.on_demand_hourly", "price.billing_increment"],
+    ),
     ("sec.data_region", &["spec.region"]),
-    ("sec.private_network", &["spec.internal_bandwidth_gbps", "spec.network_gbps", "notes"]),
+    (
+        "sec.private_network",
+        &["spec.internal_bandwidth_gbps", "spec.network_gbps", "notes"],
+    ),
     ("sec.disk_migration", &["spec.data_disk_survives_release"]),
 ];
 

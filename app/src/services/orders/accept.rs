@@ -63,7 +63,11 @@ fn answer_of(item: &Item, a: &Acceptable, by: i64, at: &str, locale: Locale) -> 
     let text = describe(locale, &a.suggestion.code);
     let status = checklist::accepted_status(a.suggestion.status, &text)?;
     // The words go where the status keeps them: a reason or an explanation, else the answer.
-    let answer = if status == ItemStatus::Confirmed { text } else { String::new() };
+    let answer = if status == ItemStatus::Confirmed {
+        text
+    } else {
+        String::new()
+    };
     Some(ItemAnswer {
         item_id: item.id.to_string(),
         status,
@@ -105,7 +109,10 @@ pub async fn accept(
     locale: Locale,
 ) -> Result<Vec<String>, AppError> {
     if accepted.is_empty() {
-        return Err(AppError::InvalidFields(vec![FieldIssue::new("suggestions", "required")]));
+        return Err(AppError::InvalidFields(vec![FieldIssue::new(
+            "suggestions",
+            "required",
+        )]));
     }
     if accepted.len() > MAX_ACCEPTED {
         return Err(AppError::InvalidFields(vec![FieldIssue {
@@ -142,7 +149,8 @@ pub async fn accept(
     let mut content = content_of(&row)?;
     // The suggestions were computed from what the order cited when loaded: another quote or
     // other runs since then change them.
-    if (content.workload_id, content.quote_revision_id, &content.runs) != (read.workload_id, read.quote_revision_id, &read.runs)
+    if (content.workload_id, content.quote_revision_id, &content.runs)
+        != (read.workload_id, read.quote_revision_id, &read.runs)
     {
         return Err(changed());
     }

@@ -188,6 +188,27 @@ pub(super) fn describe(locale: Locale, code: &AnswerCode) -> String {
             one(Msg::OrdersCObservedDiffers, "mismatches", &parts.join("; "))
         }
         C::InvalidFact { fact } => one(Msg::OrdersCInvalidFact, "fact", &fact_name(locale, *fact)),
+        C::StoppedBilling { .. }
+        | C::NoMinimumDuration
+        | C::MinimumDurationHours { .. }
+        | C::AllFeesStated
+        | C::FeesNotStated { .. }
+        | C::DiskRelease { .. }
+        | C::Egress { .. }
+        | C::EgressNotStated => describe_billing(locale, code),
+        C::UsableVramStated { .. }
+        | C::StorageOffered { .. }
+        | C::AutoRenewal { .. }
+        | C::EarlyRelease { .. }
+        | C::Region { .. } => describe_stated(locale, code),
+    }
+}
+
+/// What a pre-fill code about something the quote states says (for [`describe`]).
+fn describe_stated(locale: Locale, code: &AnswerCode) -> String {
+    use AnswerCode as C;
+    let one = |msg, key, value: &str| locale.fmt(msg, &[(key, value)]);
+    match code {
         C::UsableVramStated { mib } => one(Msg::ChecklistCUsableVramStated, "vram", &mib.to_string()),
         C::StorageOffered {
             snapshots,
@@ -202,14 +223,8 @@ pub(super) fn describe(locale: Locale, code: &AnswerCode) -> String {
         C::AutoRenewal { renews } => one(Msg::ChecklistCAutoRenewal, "value", yes_no(locale, *renews)),
         C::EarlyRelease { rule } => one(Msg::ChecklistCEarlyRelease, "rule", rule),
         C::Region { region } => one(Msg::ChecklistCRegion, "region", region),
-        C::StoppedBilling { .. }
-        | C::NoMinimumDuration
-        | C::MinimumDurationHours { .. }
-        | C::AllFeesStated
-        | C::FeesNotStated { .. }
-        | C::DiskRelease { .. }
-        | C::Egress { .. }
-        | C::EgressNotStated => describe_billing(locale, code),
+        // [`describe`] sends only the codes above here.
+        _ => String::new(),
     }
 }
 

@@ -1,10 +1,10 @@
 //! Accepting suggestions, by section with progress, and the evidence picker's order.
 
 use super::super::{
-    Acceptable, Evidence, EvidenceSources, Expert, Fact, ITEMS, Item, ItemAnswer, ItemStatus, OrderKind,
-    PrefillFacts, Progress, RunVerdict, Section, Suggested, acceptable, accepted_status,
-    applicable_items, by_section, fields_by_relevance, is_done, progress, quote_fields, relevant_fields,
-    source_facts, suggestion_key, takes_suggestion,
+    Acceptable, Evidence, EvidenceSources, Expert, Fact, ITEMS, Item, ItemAnswer, ItemStatus, OrderKind, PrefillFacts,
+    Progress, RunVerdict, Section, Suggested, acceptable, accepted_status, applicable_items, by_section,
+    fields_by_relevance, is_done, progress, quote_fields, relevant_fields, source_facts, suggestion_key,
+    takes_suggestion,
 };
 use super::prefill::{full, get};
 use crate::domain::quotes::QUOTE_FIELDS as QUOTE_FIELDS_FOR_TESTS;
@@ -143,7 +143,11 @@ fn the_key_changes_with_the_suggestion_its_evidence_and_the_answer_it_replaces()
     moved.evidence.pop();
     assert_ne!(key, suggestion_key("gpu.model_vram", &moved, None), "other evidence");
     let open = answer("gpu.model_vram", ItemStatus::Open, vec![]);
-    assert_ne!(key, suggestion_key("gpu.model_vram", &a, Some(&open)), "an answer since");
+    assert_ne!(
+        key,
+        suggestion_key("gpu.model_vram", &a, Some(&open)),
+        "an answer since"
+    );
     assert_ne!(key, suggestion_key("gpu.form_factor", &a, None), "another item");
 }
 
@@ -160,10 +164,13 @@ fn items_group_by_section_in_order_and_progress_counts_each_role() {
     let procurement = items.iter().filter(|i| i.expert == Expert::Procurement).count();
     let none = |_: &str| None;
     let p = progress(&items, &none);
-    assert_eq!(p.procurement, Progress {
-        done: 0,
-        total: u32::try_from(procurement).expect("small")
-    });
+    assert_eq!(
+        p.procurement,
+        Progress {
+            done: 0,
+            total: u32::try_from(procurement).expect("small")
+        }
+    );
     assert_eq!(p.procurement.plus(p.engineer).total as usize, items.len());
     // Confirmed with its evidence, an explained problem and a reasoned "not applicable" are
     // done; a confirmation without evidence and an open answer are not.
@@ -171,9 +178,17 @@ fn items_group_by_section_in_order_and_progress_counts_each_role() {
         answer("gpu.model_vram", ItemStatus::Confirmed, vec![field("spec.gpu_model")]),
         answer("gpu.form_factor", ItemStatus::Confirmed, vec![]),
         answer("gpu.exclusivity", ItemStatus::Problem { note: "MIG".into() }, vec![]),
-        answer("gpu.usable_vram", ItemStatus::NotApplicable { reason: "r".into() }, vec![]),
+        answer(
+            "gpu.usable_vram",
+            ItemStatus::NotApplicable { reason: "r".into() },
+            vec![],
+        ),
         answer("store.disks", ItemStatus::Open, vec![]),
-        answer("gpu.vram_headroom", ItemStatus::Confirmed, vec![Evidence::Run { run_id: 5 }]),
+        answer(
+            "gpu.vram_headroom",
+            ItemStatus::Confirmed,
+            vec![Evidence::Run { run_id: 5 }],
+        ),
     ];
     let of = |id: &str| answers.iter().find(|a| a.item_id == id);
     let p = progress(&items, &of);
@@ -194,7 +209,10 @@ fn the_evidence_picker_offers_the_fields_an_item_is_about_first() {
     assert_eq!(&fields[..first], &["spec.gpu_model", "spec.vram_gib"]);
     assert_eq!(fields.len(), QUOTE_FIELDS_FOR_TESTS.len(), "every field once");
     let (fields, first) = fields_by_relevance(get("bill.stop_vs_release"));
-    assert_eq!(&fields[..first], &["price.stopped_bills_compute", "price.disk_price_gb_month"]);
+    assert_eq!(
+        &fields[..first],
+        &["price.stopped_bills_compute", "price.disk_price_gb_month"]
+    );
     assert_eq!(relevant_fields(get("sec.data_region")), vec!["spec.region"]);
     assert_eq!(relevant_fields(get("bill.auto_renewal"))[0], "auto_renewal");
     // A run-only item is about no quote field: the list stays in the quote form's order.
@@ -269,12 +287,19 @@ fn what_the_quote_states_answers_usable_vram_storage_renewal_release_and_region(
     // One of the two storage facts is enough; neither is missing; a zero usable VRAM is invalid.
     let mut f = full();
     f.object_storage_offered = None;
-    assert_eq!(accept("store.snapshots", &f).expect("one known").evidence, vec![field("spec.snapshots")]);
+    assert_eq!(
+        accept("store.snapshots", &f).expect("one known").evidence,
+        vec![field("spec.snapshots")]
+    );
     f.snapshots_offered = None;
     assert_eq!(
         super::super::prefill(get("store.snapshots"), &f),
         super::super::Prefill::Missing(vec![Fact::SnapshotsOffered, Fact::ObjectStorageOffered])
     );
     f.stated_usable_vram_mib = Some(0);
-    assert_eq!(accept("gpu.usable_vram", &f), None, "an invalid fact leaves the item open");
+    assert_eq!(
+        accept("gpu.usable_vram", &f),
+        None,
+        "an invalid fact leaves the item open"
+    );
 }

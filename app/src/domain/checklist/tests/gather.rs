@@ -167,7 +167,10 @@ fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
     );
     assert_eq!(f.egress, Some(EgressPricing::Metered));
     assert_eq!(f.stated_usable_vram_mib, Some(24_576));
-    assert_eq!((f.snapshots_offered, f.object_storage_offered), (Some(true), Some(false)));
+    assert_eq!(
+        (f.snapshots_offered, f.object_storage_offered),
+        (Some(true), Some(false))
+    );
     assert_eq!(f.auto_renewal, Some(false));
     assert_eq!(f.early_release.as_deref(), Some("Unused days refunded at 50 %"));
     assert_eq!(f.region.as_deref(), Some("cn-east-2"), "trimmed");

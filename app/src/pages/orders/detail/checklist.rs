@@ -14,7 +14,6 @@ use crate::{
 };
 use leptos::prelude::*;
 
-
 /// What an item can cite: runs, fields and documents of the chosen quote.
 #[derive(Clone)]
 pub(super) struct Citable {
@@ -191,7 +190,12 @@ fn answer_view(item: &ItemLine) -> impl IntoView + use<> {
 fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live) -> impl IntoView + use<> {
     let item = line.get_untracked();
     let runs = cite.runs.clone();
-    let (item_id, note, answer, current) = (item.id.clone(), item.status_note.clone(), item.answer.clone(), item.status.clone());
+    let (item_id, note, answer, current) = (
+        item.id.clone(),
+        item.status_note.clone(),
+        item.answer.clone(),
+        item.status.clone(),
+    );
     let testid = format!("answer-{item_id}");
     let action = ServerAction::<AnswerItem>::new();
     Effect::new(move |_| {
