@@ -14,6 +14,7 @@ mod backup;
 mod bench_parse;
 mod bills;
 mod bounds;
+mod checklist_accept;
 mod cli;
 mod csv_injection;
 mod dashboard;

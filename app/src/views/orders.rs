@@ -1,7 +1,11 @@
 //! An order as its pages show it: the checklist, the chosen quote and alternatives, the runs,
 //! the history with hashes, and what the caller may do.
 
-use crate::{domain::orders::OrderState, views::RunSummary, views::tco::CostRow};
+use crate::{
+    domain::{checklist::RoleProgress, orders::OrderState},
+    views::RunSummary,
+    views::tco::CostRow,
+};
 use serde::{Deserialize, Serialize};
 
 /// One line of the order list.
@@ -64,6 +68,30 @@ pub struct ItemLine {
     /// explanation or evidence), in the reader's language.
     #[serde(default)]
     pub blocker: Option<String>,
+    /// Whether the answer lets the order go to sign-off (counts in the section's progress).
+    #[serde(default)]
+    pub done: bool,
+    /// The suggestion the caller may accept in one action (none when there is nothing to accept
+    /// or the item is not theirs to answer).
+    #[serde(default)]
+    pub accept: Option<AcceptLine>,
+    /// The quote fields this item is about (column names, most telling first): the evidence
+    /// picker offers them before the others.
+    #[serde(default)]
+    pub fields_first: Vec<String>,
+}
+
+/// A suggestion the caller may accept as their answer, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AcceptLine {
+    /// What the page sends back to accept it: `item_id=key`, the key of what is shown here.
+    pub token: String,
+    /// The status accepting records: `confirmed`, `not_applicable`, `problem`.
+    pub status: String,
+    /// What the data says, in the reader's language (the answer, reason or explanation).
+    pub text: String,
+    /// The evidence accepting attaches.
+    pub evidence: Vec<EvidenceLine>,
 }
 
 /// A problem found on the checklist, as the submit form and the manager's review list it.
@@ -100,6 +128,34 @@ pub struct SectionLine {
     pub title: String,
     /// Items that apply.
     pub items: Vec<ItemLine>,
+    /// The section's code (`gpu`, `software`, `performance`, `storage_network`, `billing`,
+    /// `security`).
+    #[serde(default)]
+    pub code: String,
+    /// Its number, 1 to 6.
+    #[serde(default)]
+    pub number: u8,
+    /// How many items each role has done here.
+    #[serde(default)]
+    pub progress: RoleProgress,
+    /// Whether the section shows its items unfolded: something in it is open for the viewer
+    /// (or, for a viewer who answers nothing, a problem was found in it).
+    #[serde(default)]
+    pub open: bool,
+}
+
+/// What accepting suggestions answers to the page: the items as they now read, and what changed
+/// for the whole order (as [`ItemSaved`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuggestionsAccepted {
+    /// The items answered.
+    pub items: Vec<ItemLine>,
+    /// What blocks submission now.
+    pub blockers: Vec<(String, String)>,
+    /// The problems found now.
+    pub problems: Vec<ProblemLine>,
+    /// As [`OrderView::acknowledge_key`].
+    pub acknowledge_key: String,
 }
 
 /// One audit event in the history.

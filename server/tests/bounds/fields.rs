@@ -121,6 +121,12 @@ pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
             vec!["order_id", "evidence_run", "evidence_file"],
         ),
         (
+            "/api/orders/accept",
+            pam.clone(),
+            vec![("suggestions[]", format!("gpu.model_vram={}", "0".repeat(64)))],
+            vec!["order_id"],
+        ),
+        (
             "/api/orders/submit",
             pam.clone(),
             vec![("acknowledge_problems", String::new())],
@@ -341,6 +347,7 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/orders/select", &["order_id", "quote_id", "considered", "runs"]),
     ("/api/orders/comparison", &["order_id"]),
     ("/api/orders/answer", &["order_id", "evidence_run", "evidence_file"]),
+    ("/api/orders/accept", &["order_id"]),
     ("/api/orders/submit", &["order_id"]),
     ("/api/orders/decide", &["order_id", "code"]),
     ("/api/orders/repin", &["order_id"]),

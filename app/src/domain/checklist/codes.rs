@@ -167,6 +167,22 @@ pub enum AnswerCode {
     },
     /// The quote does not say how traffic is priced.
     EgressNotStated,
+    /// The quote states the usable VRAM per GPU.
+    UsableVramStated {
+        /// Usable VRAM per GPU or slice, MiB.
+        mib: u64,
+    },
+    /// What the quote says of snapshots and object storage (`None`: not said).
+    StorageOffered {
+        snapshots: Option<bool>,
+        object_storage: Option<bool>,
+    },
+    /// Whether a commitment renews automatically.
+    AutoRenewal { renews: bool },
+    /// The early-release rule, as the vendor wrote it.
+    EarlyRelease { rule: String },
+    /// The region the node and its data are in.
+    Region { region: String },
     /// A known fact has an unusable value (e.g. a zero VRAM figure, an empty model).
     InvalidFact { fact: Fact },
 }

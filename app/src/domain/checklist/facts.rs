@@ -165,6 +165,24 @@ pub struct PrefillFacts {
     pub data_disk_survives_release: Option<bool>,
     /// How traffic is priced.
     pub egress: Option<EgressPricing>,
+    /// Usable VRAM per GPU or slice as the quote states it (not the nominal VRAM), MiB.
+    #[serde(default)]
+    pub stated_usable_vram_mib: Option<u64>,
+    /// Whether the provider offers snapshots.
+    #[serde(default)]
+    pub snapshots_offered: Option<bool>,
+    /// Whether the provider offers object storage.
+    #[serde(default)]
+    pub object_storage_offered: Option<bool>,
+    /// Whether a commitment renews automatically.
+    #[serde(default)]
+    pub auto_renewal: Option<bool>,
+    /// The early-release rule, in the vendor's words.
+    #[serde(default)]
+    pub early_release: Option<String>,
+    /// The region where the node (and its data) is.
+    #[serde(default)]
+    pub region: Option<String>,
 }
 
 /// The name of one field of [`PrefillFacts`]; serialized as that field's name.
@@ -231,4 +249,16 @@ pub enum Fact {
     DataDiskSurvivesRelease,
     /// [`PrefillFacts::egress`].
     Egress,
+    /// [`PrefillFacts::stated_usable_vram_mib`].
+    StatedUsableVramMib,
+    /// [`PrefillFacts::snapshots_offered`].
+    SnapshotsOffered,
+    /// [`PrefillFacts::object_storage_offered`].
+    ObjectStorageOffered,
+    /// [`PrefillFacts::auto_renewal`].
+    AutoRenewal,
+    /// [`PrefillFacts::early_release`].
+    EarlyRelease,
+    /// [`PrefillFacts::region`].
+    Region,
 }

@@ -17,6 +17,8 @@
 //! | temp_disk_wiped_on_release, data_disk_survives_release | the quote's node |
 //! | run_verdict, run_minutes, throttling_observed, observed_* | the backing run ([`backing_run`]) |
 //! | vram_peak_mib | the workload's peak, or the backing run's observed peak when higher |
+//! | stated_usable_vram_mib, snapshots_offered, object_storage_offered, region | the quote's node, when stated |
+//! | auto_renewal, early_release | the quote, when stated |
 
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use serde::Deserialize;
@@ -335,5 +337,11 @@ pub fn gather(src: &FactSources<'_>) -> PrefillFacts {
         temp_disk_wiped_on_release: spec.and_then(|s| s.temp_disk_wiped),
         data_disk_survives_release: spec.and_then(|s| s.data_disk_survives_release),
         egress: src.quote.map(egress),
+        stated_usable_vram_mib: spec.and_then(|s| s.usable_vram_gib).and_then(mib),
+        snapshots_offered: spec.and_then(|s| s.snapshots),
+        object_storage_offered: spec.and_then(|s| s.object_storage),
+        auto_renewal: src.quote.and_then(|q| q.auto_renewal),
+        early_release: src.quote.and_then(|q| text(&q.early_release)),
+        region: spec.and_then(|s| text(&s.region)),
     }
 }

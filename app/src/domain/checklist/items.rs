@@ -84,7 +84,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "gpu.usable_vram", section: S::Gpu, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE_OR_RUN,
+        expert: E::Procurement, prefill: Some(P::UsableVram), evidence: QUOTE_OR_RUN,
         text: Text {
             en: "The quote states the actually usable VRAM per GPU, not only the nominal capacity.",
             zh: "报价说明单卡实际可用显存，而不只是标称容量。",
@@ -425,7 +425,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "store.snapshots", section: S::StorageNetwork, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE,
+        expert: E::Procurement, prefill: Some(P::Snapshots), evidence: QUOTE,
         text: Text {
             en: "Whether snapshots or object storage are offered is confirmed.",
             zh: "确认是否支持快照或对象存储。",
@@ -543,7 +543,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "bill.auto_renewal", section: S::Billing, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE,
+        expert: E::Procurement, prefill: Some(P::AutoRenewal), evidence: QUOTE,
         text: Text {
             en: "Auto-renewal is known and set as intended.",
             zh: "已确认是否自动续费，并按需要设置。",
@@ -556,7 +556,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "bill.early_release", section: S::Billing, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE,
+        expert: E::Procurement, prefill: Some(P::EarlyRelease), evidence: QUOTE,
         text: Text {
             en: "Early release rules (refund, penalty, mid-term changes) are known.",
             zh: "已确认提前释放的规则（退款、违约金、中途调整）。",
@@ -661,7 +661,7 @@ pub static ITEMS: &[Item] = &[
     // §6 Security, permissions and failure handling
     Item {
         id: "sec.data_region", section: S::Security, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE,
+        expert: E::Procurement, prefill: Some(P::DataRegion), evidence: QUOTE,
         text: Text {
             en: "The region where data is stored is known and acceptable.",
             zh: "已确认数据存放区域，且符合要求。",

@@ -17,9 +17,15 @@
 //! - Evidence: an item may ask for evidence ([`Item::evidence`]); a confirmed answer without
 //!   it blocks submission ([`BlockerReason::EvidenceMissing`]).
 //!
+//! - Accepting a suggestion in one action: [`acceptable`] (the suggestion with its evidence),
+//!   [`suggestion_key`] (what the person read, checked again by the server).
+//! - By section, with each role's progress: [`by_section`], [`progress`], [`is_done`].
+//! - The quote fields an item is about, for its evidence picker: [`fields_by_relevance`].
+//!
 //! Messages are codes (enums, serialized snake_case) for the UI to translate; only the
 //! item texts are prose, given in English and Simplified Chinese.
 
+mod accept;
 mod answer;
 mod codes;
 mod facts;
@@ -27,10 +33,15 @@ mod gather;
 mod items;
 mod model;
 mod prefill;
+mod progress;
+mod relevance;
 mod rules;
 #[cfg(test)]
 mod tests;
 
+pub use accept::{
+    Acceptable, EvidenceSources, acceptable, accepted_status, from_run, quote_fields, suggestion_key, takes_suggestion,
+};
 pub use answer::{AnswerIssue, Evidence, ItemAnswer, ItemStatus};
 pub use codes::{AnswerCode, Mismatch, Prefill, Suggested, Suggestion};
 pub use facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, PrefillFacts, RunVerdict};
@@ -40,6 +51,8 @@ pub use model::{AppliesTo, Cite, EvidenceKind, Expert, Item, OrderKind, PrefillS
 pub use prefill::{
     BENCHMARK_MIN_MINUTES, HEADROOM_MAX_PCT, HEADROOM_MIN_PCT, USABLE_VRAM_MIN_PCT, image_is_pinned, prefill,
 };
+pub use progress::{Progress, RoleProgress, by_section, is_done, progress};
+pub use relevance::{ITEM_FIELDS, fields_by_relevance, relevant_fields, source_facts};
 pub use rules::{
     Blocker, BlockerReason, OpenProblem, applicable_items, evidence_kind, has_evidence, item, open_problems,
     submission_blockers,

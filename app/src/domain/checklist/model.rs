@@ -158,6 +158,16 @@ pub enum PrefillSource {
     EgressPricing,
     /// Whether the VRAM peak is near the limit (then look for leaks and needless copies).
     PeakNearLimit,
+    /// The usable VRAM per GPU the quote states.
+    UsableVram,
+    /// Whether snapshots or object storage are offered.
+    Snapshots,
+    /// Whether a commitment renews automatically.
+    AutoRenewal,
+    /// The early-release rule.
+    EarlyRelease,
+    /// The region of the node.
+    DataRegion,
 }
 
 /// A kind of evidence an item can ask for before it may be confirmed.

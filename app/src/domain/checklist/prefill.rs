@@ -100,10 +100,56 @@ fn rule(source: P, f: &PrefillFacts) -> Rule {
                 &used,
             )
         }
+        P::UsableVram | P::Snapshots | P::AutoRenewal | P::EarlyRelease | P::DataRegion => stated(source, f),
         P::EgressPricing => match one(f.egress, F::Egress)? {
             EgressPricing::NotStated => ok(S::Open, C::EgressNotStated, &[F::Egress]),
             pricing => ok(S::Confirmed, C::Egress { pricing }, &[F::Egress]),
         },
+    }
+}
+
+/// Items the quote answers by stating something: usable VRAM, snapshots and object storage,
+/// auto-renewal, the early-release rule, the region.
+fn stated(source: P, f: &PrefillFacts) -> Rule {
+    match source {
+        P::UsableVram => {
+            let mib = one(f.stated_usable_vram_mib, F::StatedUsableVramMib)?;
+            if mib == 0 {
+                return invalid(F::StatedUsableVramMib);
+            }
+            ok(S::Confirmed, C::UsableVramStated { mib }, &[F::StatedUsableVramMib])
+        }
+        P::Snapshots => match (f.snapshots_offered, f.object_storage_offered) {
+            (None, None) => Err(vec![F::SnapshotsOffered, F::ObjectStorageOffered]),
+            (snapshots, object_storage) => {
+                let used: Vec<F> = [
+                    (snapshots.is_some(), F::SnapshotsOffered),
+                    (object_storage.is_some(), F::ObjectStorageOffered),
+                ]
+                .into_iter()
+                .filter_map(|(known, fact)| known.then_some(fact))
+                .collect();
+                let code = C::StorageOffered {
+                    snapshots,
+                    object_storage,
+                };
+                ok(S::Confirmed, code, &used)
+            }
+        },
+        P::AutoRenewal => {
+            let renews = one(f.auto_renewal, F::AutoRenewal)?;
+            ok(S::Confirmed, C::AutoRenewal { renews }, &[F::AutoRenewal])
+        }
+        P::EarlyRelease => {
+            let rule = one(f.early_release.as_deref(), F::EarlyRelease)?.trim().to_owned();
+            ok(S::Confirmed, C::EarlyRelease { rule }, &[F::EarlyRelease])
+        }
+        P::DataRegion => {
+            let region = one(f.region.as_deref(), F::Region)?.trim().to_owned();
+            ok(S::Confirmed, C::Region { region }, &[F::Region])
+        }
+        // Every other source has its own rule ([`rule`] sends only the five above here).
+        other => rule(other, f),
     }
 }
 

@@ -48,7 +48,10 @@ fn flag(v: Option<bool>) -> String {
     v.map(|b| b.to_string()).unwrap_or_default()
 }
 
-fn cell(d: &QuoteDraft, column: &str) -> String {
+/// The text of one field (`column`, [`super::QUOTE_FIELDS`]) of a quote as the CSV writes it:
+/// empty when the vendor did not state it.
+#[must_use]
+pub fn cell(d: &QuoteDraft, column: &str) -> String {
     let (s, p) = (&d.spec, &d.price);
     match column {
         "vendor" => d.vendor.clone(),

@@ -87,7 +87,7 @@ pub use check::{
     Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, RequirementStatus, Unstated, check,
     price_questions, vendor_questions,
 };
-pub use csv_export::export;
+pub use csv_export::{cell as field_text, export};
 pub use csv_import::{
     COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError, ImportDefaults, ImportError,
     ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info,

@@ -88,7 +88,7 @@ pub async fn answer(
 /// revision with the same node ([`crate::services::tco::same_node`]): a run of another node, a
 /// run that is not valid, or any run before a quote is chosen is refused at `evidence_run` with
 /// the reason; 404 when the run is not the team's.
-async fn evidence_run(db: &Db, team_id: i64, run: i64, order_revision: Option<i64>) -> Result<(), AppError> {
+pub(super) async fn evidence_run(db: &Db, team_id: i64, run: i64, order_revision: Option<i64>) -> Result<(), AppError> {
     let refused = |code: &str| AppError::InvalidFields(vec![FieldIssue::new("evidence_run", code)]);
     let (status, run_revision) = store::runs::status_and_revision(db, team_id, run)
         .await?
@@ -119,7 +119,7 @@ async fn evidence_run(db: &Db, team_id: i64, run: i64, order_revision: Option<i6
 
 /// Refuses someone whose role does not answer items meant for `expert`
 /// ([`answers_item`]), naming who does.
-fn may_answer(role: TeamRole, expert: Expert) -> Result<(), AppError> {
+pub(super) fn may_answer(role: TeamRole, expert: Expert) -> Result<(), AppError> {
     if answers_item(role, expert) {
         return Ok(());
     }

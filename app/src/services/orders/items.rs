@@ -4,6 +4,7 @@
 use super::{
     Content,
     comparison::comparison_query,
+    load::Suggestions,
     texts::{
         blocker_reason, describe, evidence_kind_code, evidence_kinds, fact_name, localized, quote_field_label,
         status_code,
@@ -12,8 +13,8 @@ use super::{
 use crate::{
     domain::{
         checklist::{
-            self, Blocker, BlockerReason, Evidence, Expert, Item, ItemAnswer, OpenProblem, Prefill, PrefillFacts,
-            Suggested,
+            self, Acceptable, Blocker, BlockerReason, Evidence, Expert, Item, ItemAnswer, OpenProblem, Prefill,
+            PrefillFacts, RoleProgress, Section, Suggested,
         },
         orders::answers_item,
         quotes::Workload,
@@ -21,7 +22,7 @@ use crate::{
     },
     i18n::{Locale, Msg},
     store::documents::DocumentInfo,
-    views::orders::{EvidenceLine, ItemLine, ProblemLine, SectionLine},
+    views::orders::{AcceptLine, EvidenceLine, ItemLine, ProblemLine, SectionLine},
 };
 
 /// What the checklist of one revision is built from.
@@ -40,6 +41,8 @@ pub(super) struct Checklist<'a> {
     pub blockers: &'a [Blocker],
     /// The revision number of the chosen quote the order pinned (its comparison costs that one).
     pub pinned: Option<i64>,
+    /// What the suggestions may cite.
+    pub suggest: &'a Suggestions,
 }
 
 /// The problems found, each with its item's text and who recorded it.
@@ -76,28 +79,63 @@ fn answered(c: &Checklist<'_>, a: &ItemAnswer) -> String {
     )
 }
 
-/// The sections that have an item applicable to the workload, in checklist order.
+/// The sections that have an item applicable to the workload, in checklist order, each with
+/// each role's progress; a section is unfolded when something in it is open for the viewer
+/// (for a viewer who answers nothing: when a problem was found in it).
 pub(super) fn section_lines(c: &Checklist<'_>) -> Vec<SectionLine> {
     let kind = checklist::workload_kind(c.workload.kind);
     let items = checklist::applicable_items(kind, c.workload.gpus_needed > 1);
-    checklist::SECTIONS
-        .iter()
-        .map(|s| SectionLine {
-            title: localized(c.locale, &s.title),
-            items: items
-                .iter()
-                .filter(|i| i.section == s.section)
-                .map(|i| item_line(c, i))
-                .collect(),
+    let answer_of = |id: &str| c.content.answers.get(id);
+    let sections: Vec<(Section, Vec<ItemLine>, RoleProgress)> = checklist::by_section(&items)
+        .into_iter()
+        .map(|(section, of)| {
+            let lines = of.iter().map(|i| item_line(c, i)).collect();
+            (section, lines, checklist::progress(&of, &answer_of))
         })
-        .filter(|s| !s.items.is_empty())
+        .collect();
+    let answers_any = sections.iter().flat_map(|(_, l, _)| l).any(|i| i.can_answer);
+    sections
+        .into_iter()
+        .map(|(section, items, progress)| SectionLine {
+            title: checklist::SECTIONS
+                .iter()
+                .find(|s| s.section == section)
+                .map(|s| localized(c.locale, &s.title))
+                .unwrap_or_default(),
+            code: section_code(section),
+            number: section.number(),
+            progress,
+            open: section_open(&items, answers_any),
+            items,
+        })
         .collect()
+}
+
+/// The code of a section, as its serialized name.
+fn section_code(s: Section) -> String {
+    serde_json::to_value(s)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Whether a section shows its items unfolded: one is still the viewer's to answer (open, or
+/// blocking at the item); for a viewer who answers nothing, a problem was found in it.
+pub(super) fn section_open(items: &[ItemLine], answers_any: bool) -> bool {
+    if answers_any {
+        items
+            .iter()
+            .any(|i| i.can_answer && (i.status == "open" || i.blocker.is_some()))
+    } else {
+        items.iter().any(|i| i.status == "problem")
+    }
 }
 
 fn item_line(c: &Checklist<'_>, i: &Item) -> ItemLine {
     let locale = c.locale;
     let a = c.content.answers.get(i.id);
     let (status, status_note) = a.map_or(("open", String::new()), |a| status_code(&a.status));
+    let can_answer = c.editable && answers_item(c.role, i.expert);
     ItemLine {
         id: i.id.to_string(),
         text: localized(locale, &i.text),
@@ -117,15 +155,38 @@ fn item_line(c: &Checklist<'_>, i: &Item) -> ItemLine {
         status: status.into(),
         status_note,
         answer: a.map(|a| a.answer.clone()).unwrap_or_default(),
-        evidence: a.map(|a| evidence_lines(c, a)).unwrap_or_default(),
+        evidence: a.map(|a| evidence_lines(c, &a.evidence)).unwrap_or_default(),
         answered: a.map(|a| answered(c, a)),
         suggestion: suggestion(locale, i, c.facts),
-        can_answer: c.editable && answers_item(c.role, i.expert),
+        can_answer,
         blocker: c
             .blockers
             .iter()
             .find(|b| b.item_id == i.id && !matches!(b.reason, BlockerReason::Unanswered | BlockerReason::Open))
             .map(|b| blocker_reason(locale, b)),
+        done: checklist::is_done(i, a),
+        accept: if can_answer && checklist::takes_suggestion(a) {
+            c.suggest.acceptable(i, c.facts).map(|s| accept_line(c, i, &s, a))
+        } else {
+            None
+        },
+        fields_first: checklist::relevant_fields(i).into_iter().map(str::to_string).collect(),
+    }
+}
+
+/// A suggestion the viewer may accept, as the item shows it: what accepting records, with the
+/// key of exactly that ([`checklist::suggestion_key`]).
+fn accept_line(c: &Checklist<'_>, i: &Item, s: &Acceptable, current: Option<&ItemAnswer>) -> AcceptLine {
+    AcceptLine {
+        token: format!("{}={}", i.id, checklist::suggestion_key(i.id, s, current)),
+        status: match s.suggestion.status {
+            Suggested::Confirmed | Suggested::Open => "confirmed",
+            Suggested::NotApplicable => "not_applicable",
+            Suggested::Problem => "problem",
+        }
+        .into(),
+        text: describe(c.locale, &s.suggestion.code),
+        evidence: evidence_lines(c, &s.evidence),
     }
 }
 
@@ -153,10 +214,10 @@ fn suggestion(locale: Locale, i: &Item, facts: &PrefillFacts) -> Option<String> 
     }
 }
 
-/// The evidence of an answer as links: the run, the quote, the comparison, the document.
-fn evidence_lines(c: &Checklist<'_>, a: &ItemAnswer) -> Vec<EvidenceLine> {
+/// Evidence as links: the run, the quote, the comparison, the document.
+fn evidence_lines(c: &Checklist<'_>, evidence: &[Evidence]) -> Vec<EvidenceLine> {
     let locale = c.locale;
-    a.evidence
+    evidence
         .iter()
         .map(|e| match e {
             Evidence::Run { run_id } => EvidenceLine {

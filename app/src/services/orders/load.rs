@@ -11,8 +11,9 @@ use super::{
 use crate::{
     domain::{
         audit::AuditEvent,
-        checklist::{self, FactSources, PrefillFacts, RunObservation},
-        quotes::{QuoteDraft, Workload},
+        checklist::{self, Acceptable, EvidenceSources, FactSources, Item, PrefillFacts, RunObservation},
+        quotes::{self, QUOTE_FIELDS, QuoteDraft, Workload},
+        runs::RunStatus,
     },
     error::AppError,
     i18n::Locale,
@@ -38,6 +39,8 @@ pub(super) struct Loaded {
     /// The documents of the chosen quote revision.
     pub documents: Vec<DocumentInfo>,
     pub facts: PrefillFacts,
+    /// What the facts' suggestions may cite ([`Suggestions::acceptable`]).
+    pub suggest: Suggestions,
     /// The team's members: id and display name.
     pub names: Vec<(i64, String)>,
     pub ready: Readiness,
@@ -106,7 +109,7 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         None => Vec::new(),
     };
     let quote = quote.as_ref().map(|q| &q.draft);
-    let facts = prefill_facts(db, team_id, &workload.record, content.quote_id, quote, &runs).await?;
+    let (facts, suggest) = suggestions(db, team_id, &workload.record, &content, quote, &runs).await?;
     let names = store::orders::user_names(db, team_id).await?;
     let mut conn = db.acquire().await?;
     let ready = readiness(&mut conn, team_id, &content, &workload.record).await?;
@@ -134,6 +137,7 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         runs,
         documents,
         facts,
+        suggest,
         names,
         ready,
         tco,
@@ -181,20 +185,64 @@ async fn observations(
     Ok(out)
 }
 
-/// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]).
-async fn prefill_facts(
+/// What a suggestion may cite: the evidence sources of the order and the fields its chosen quote
+/// states (a blank field is not cited).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Suggestions {
+    pub sources: EvidenceSources,
+    pub stated: Vec<&'static str>,
+}
+
+impl Suggestions {
+    /// The suggestion for `item` that may be accepted, with its evidence ([`checklist::acceptable`]).
+    pub fn acceptable(&self, item: &Item, facts: &PrefillFacts) -> Option<Acceptable> {
+        checklist::acceptable(item, facts, &self.sources, &|f| self.stated.contains(&f))
+    }
+}
+
+/// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]), with
+/// what its suggestions may cite: the chosen quote's stated fields, and the run backing it when
+/// that run is valid and may be cited as a manual answer may cite it.
+pub(super) async fn suggestions(
     db: &Db,
     team_id: i64,
     workload: &Workload,
-    quote_id: Option<i64>,
+    content: &Content,
     quote: Option<&QuoteDraft>,
     runs: &[RunSummary],
-) -> Result<PrefillFacts, AppError> {
+) -> Result<(PrefillFacts, Suggestions), AppError> {
+    let quote_id = content.quote_id;
     let observed = observations(db, team_id, quote_id, runs).await?;
-    Ok(checklist::gather(&FactSources {
+    let facts = checklist::gather(&FactSources {
         workload,
         quote_id,
         quote,
         runs: &observed,
-    }))
+    });
+    let backing = checklist::backing_run(&observed, quote_id).filter(|r| r.status == Some(RunStatus::Valid));
+    let valid_run = match backing {
+        Some(r) => match super::answer::evidence_run(db, team_id, r.id, content.quote_revision_id).await {
+            Ok(()) => Some(r.id),
+            Err(AppError::InvalidFields(_) | AppError::NotFound) => None,
+            Err(e) => return Err(e),
+        },
+        None => None,
+    };
+    let stated = quote.map_or_else(Vec::new, |q| {
+        QUOTE_FIELDS
+            .iter()
+            .copied()
+            .filter(|f| !quotes::field_text(q, f).trim().is_empty())
+            .collect()
+    });
+    Ok((
+        facts,
+        Suggestions {
+            sources: EvidenceSources {
+                quote_revision_id: content.quote_revision_id,
+                valid_run,
+            },
+            stated,
+        },
+    ))
 }

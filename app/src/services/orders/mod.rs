@@ -7,6 +7,7 @@
 //! page and `view.rs` builds it (pure, with `items.rs` and `texts.rs`), `comparison.rs` every
 //! call into the cost comparison, `content.rs` what a revision records.
 
+mod accept;
 mod answer;
 mod comparison;
 mod content;
@@ -18,6 +19,7 @@ mod submit;
 mod texts;
 mod view;
 
+pub use accept::{Accepted, MAX_ACCEPTED, accept};
 pub use answer::{AnswerForm, answer};
 pub use content::{AcknowledgedProblem, Acknowledgement, Content, Frozen, PinnedQuote};
 pub use load::view;

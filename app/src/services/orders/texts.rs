@@ -196,6 +196,35 @@ pub(super) fn describe(locale: Locale, code: &AnswerCode) -> String {
         | C::DiskRelease { .. }
         | C::Egress { .. }
         | C::EgressNotStated => describe_billing(locale, code),
+        C::UsableVramStated { .. }
+        | C::StorageOffered { .. }
+        | C::AutoRenewal { .. }
+        | C::EarlyRelease { .. }
+        | C::Region { .. } => describe_stated(locale, code),
+    }
+}
+
+/// What a pre-fill code about something the quote states says (for [`describe`]).
+fn describe_stated(locale: Locale, code: &AnswerCode) -> String {
+    use AnswerCode as C;
+    let one = |msg, key, value: &str| locale.fmt(msg, &[(key, value)]);
+    match code {
+        C::UsableVramStated { mib } => one(Msg::ChecklistCUsableVramStated, "vram", &mib.to_string()),
+        C::StorageOffered {
+            snapshots,
+            object_storage,
+        } => {
+            let said = |b: &Option<bool>| b.map_or_else(|| locale.t(Msg::ChecklistNotSaid), |b| yes_no(locale, b));
+            locale.fmt(
+                Msg::ChecklistCStorageOffered,
+                &[("snapshots", said(snapshots)), ("object_storage", said(object_storage))],
+            )
+        }
+        C::AutoRenewal { renews } => one(Msg::ChecklistCAutoRenewal, "value", yes_no(locale, *renews)),
+        C::EarlyRelease { rule } => one(Msg::ChecklistCEarlyRelease, "rule", rule),
+        C::Region { region } => one(Msg::ChecklistCRegion, "region", region),
+        // [`describe`] sends only the codes above here.
+        _ => String::new(),
     }
 }
 
@@ -344,6 +373,18 @@ mod tests {
             C::EgressNotStated,
             C::InvalidFact {
                 fact: Fact::VramPeakMib,
+            },
+            C::UsableVramStated { mib: 80_896 },
+            C::StorageOffered {
+                snapshots: Some(true),
+                object_storage: None,
+            },
+            C::AutoRenewal { renews: false },
+            C::EarlyRelease {
+                rule: "unused days refunded".into(),
+            },
+            C::Region {
+                region: "cn-east-2".into(),
             },
             C::FormFactorNotSeen {
                 form_factor: FormFactor::Sxm,

@@ -54,6 +54,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         locale,
         blockers: &l.ready.blockers,
         pinned,
+        suggest: &l.suggest,
     };
     let procurement = role == TeamRole::Procurement;
     let (chain_ok, chain_message) = chain_line(&l.chain, locale);
@@ -152,7 +153,13 @@ fn event_line(e: &AuditEvent, name: &dyn Fn(i64) -> String, locale: Locale) -> E
                 .get("status")
                 .and_then(|v| v.get("kind"))
                 .and_then(|v| v.as_str());
-            format!("{} · {}", text("item_id"), status.unwrap_or_default())
+            let detail = format!("{} · {}", text("item_id"), status.unwrap_or_default());
+            // An accepted suggestion says so: the answer is the data's words, taken as read.
+            if e.data.get("suggestion").is_some() {
+                format!("{detail} · {}", locale.t(Msg::ChecklistHistoryAccepted))
+            } else {
+                detail
+            }
         }
         Action::Approve | Action::Reject => text("comment").to_string(),
         _ => String::new(),
@@ -274,6 +281,7 @@ mod tests {
             runs,
             documents: Vec::new(),
             facts: PrefillFacts::default(),
+            suggest: Default::default(),
             names: vec![(PROCUREMENT, "Pat".into()), (MANAGER, "Mia".into())],
             ready,
             tco: (Vec::new(), false),

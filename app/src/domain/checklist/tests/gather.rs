@@ -44,6 +44,9 @@ fn quote() -> QuoteDraft {
     spec.object_storage = Some(false);
     spec.temp_disk_wiped = Some(true);
     spec.data_disk_survives_release = Some(false);
+    spec.usable_vram_gib = Some(dec!(24));
+    spec.snapshots = Some(true);
+    spec.region = " cn-east-2 ".into();
     QuoteDraft {
         vendor: "Acme".into(),
         reference: "A10-2".into(),
@@ -72,8 +75,8 @@ fn quote() -> QuoteDraft {
             }],
             not_stated: Vec::new(),
         },
-        auto_renewal: None,
-        early_release: String::new(),
+        auto_renewal: Some(false),
+        early_release: "Unused days refunded at 50 %".into(),
         notes: String::new(),
     }
 }
@@ -163,6 +166,14 @@ fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
         ])
     );
     assert_eq!(f.egress, Some(EgressPricing::Metered));
+    assert_eq!(f.stated_usable_vram_mib, Some(24_576));
+    assert_eq!(
+        (f.snapshots_offered, f.object_storage_offered),
+        (Some(true), Some(false))
+    );
+    assert_eq!(f.auto_renewal, Some(false));
+    assert_eq!(f.early_release.as_deref(), Some("Unused days refunded at 50 %"));
+    assert_eq!(f.region.as_deref(), Some("cn-east-2"), "trimmed");
     // The rest.
     assert_eq!(f.workload, Some(super::super::OrderKind::Training));
     assert_eq!((f.multi_gpu, f.headroom_pct), (Some(true), Some(dec!(20))));

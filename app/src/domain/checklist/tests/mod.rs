@@ -1,5 +1,6 @@
 //! Tests of the checklist module.
 
+mod accept;
 mod gather;
 mod prefill;
 mod prefill_checks;

@@ -40,6 +40,12 @@ pub(super) fn full() -> PrefillFacts {
         temp_disk_wiped_on_release: Some(true),
         data_disk_survives_release: Some(true),
         egress: Some(EgressPricing::Metered),
+        stated_usable_vram_mib: Some(46_000),
+        snapshots_offered: Some(true),
+        object_storage_offered: Some(false),
+        auto_renewal: Some(false),
+        early_release: Some("unused days refunded".into()),
+        region: Some("cn-east-2".into()),
     }
 }
 
@@ -58,7 +64,7 @@ pub(super) fn suggestion(id: &str, f: &PrefillFacts) -> (S, C) {
 
 #[test]
 fn items_without_source_give_no_source() {
-    assert_eq!(prefill(get("gpu.usable_vram"), &full()), Prefill::NoSource);
+    assert_eq!(prefill(get("sec.fault_handling"), &full()), Prefill::NoSource);
 }
 
 #[test]
@@ -125,6 +131,12 @@ fn fact_names_are_prefill_facts_field_names() {
         Fact::TempDiskWipedOnRelease,
         Fact::DataDiskSurvivesRelease,
         Fact::Egress,
+        Fact::StatedUsableVramMib,
+        Fact::SnapshotsOffered,
+        Fact::ObjectStorageOffered,
+        Fact::AutoRenewal,
+        Fact::EarlyRelease,
+        Fact::Region,
     ]
     .iter()
     .map(|f| serde_json::to_value(f).expect("s").as_str().expect("str").to_owned())

@@ -78,7 +78,7 @@ fn ids_are_unique_well_formed_and_match_their_section() {
     }
 }
 
-fn all_sources() -> [PrefillSource; 16] {
+fn all_sources() -> [PrefillSource; 21] {
     use PrefillSource as P;
     // Exhaustive match: a new variant must be added to the list below.
     let guard = |p: P| match p {
@@ -97,7 +97,12 @@ fn all_sources() -> [PrefillSource; 16] {
         | P::OtherFees
         | P::DiskRelease
         | P::EgressPricing
-        | P::PeakNearLimit => (),
+        | P::PeakNearLimit
+        | P::UsableVram
+        | P::Snapshots
+        | P::AutoRenewal
+        | P::EarlyRelease
+        | P::DataRegion => (),
     };
     let all = [
         P::GpuModel,
@@ -116,6 +121,11 @@ fn all_sources() -> [PrefillSource; 16] {
         P::DiskRelease,
         P::EgressPricing,
         P::PeakNearLimit,
+        P::UsableVram,
+        P::Snapshots,
+        P::AutoRenewal,
+        P::EarlyRelease,
+        P::DataRegion,
     ];
     all.iter().copied().for_each(guard);
     all

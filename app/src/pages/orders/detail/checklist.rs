@@ -1,10 +1,16 @@
-//! The checklist items of the order page, each with its answer form.
+//! The checklist of the order page: the six sections, each with how far each role has come and
+//! folded once nothing in it is left for the viewer; every item with its answer form, the
+//! suggestion the data gives (accepted in one action, `accept.rs`) and, per section, all its
+//! suggestions accepted at once after reading them.
 
-use super::{AnswerItem, Live, keys::is_open};
+mod accept;
+
+use super::{AnswerItem, Live, keys, keys::is_open};
 use crate::{
-    i18n::{Msg, t},
+    domain::checklist::{Progress, RoleProgress},
+    i18n::{Locale, Msg, t, use_locale},
     pages::orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
-    views::orders::ItemLine,
+    views::orders::{ItemLine, OrderView, SectionLine},
 };
 use leptos::prelude::*;
 
@@ -17,6 +23,101 @@ pub(super) struct Citable {
     pub fields: Vec<(String, String)>,
     /// Documents of the chosen quote revision: id and file name.
     pub documents: Vec<(i64, String)>,
+}
+
+/// The checklist card: each role's progress over the whole checklist, the "next open item" bar
+/// for someone who answers, then the sections.
+pub(super) fn checklist_card(v: &OrderView, live: Live) -> impl IntoView + use<> {
+    let cite = Citable {
+        runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
+        fields: v.quote_fields.clone(),
+        documents: v.documents.clone(),
+    };
+    let order_id = v.id;
+    let lines: Vec<Vec<RwSignal<ItemLine>>> = v
+        .sections
+        .iter()
+        .map(|s| s.items.iter().cloned().map(RwSignal::new).collect())
+        .collect();
+    let items: keys::Items = StoredValue::new(lines.iter().flatten().copied().collect());
+    let answering = v.sections.iter().flat_map(|s| &s.items).any(|i| i.can_answer);
+    let all: Vec<RwSignal<ItemLine>> = lines.iter().flatten().copied().collect();
+    let locale = use_locale();
+    let sections = v
+        .sections
+        .iter()
+        .zip(lines)
+        .map(|(s, lines)| section_view(order_id, s, lines, &cite, items, live))
+        .collect_view();
+    view! {
+        <section class="card" data-testid="order-checklist">
+            <h2>{t(Msg::OrdersChecklist)}</h2>
+            <p class="checklist-progress" data-testid="checklist-progress">
+                <span class="hint">{t(Msg::ChecklistProgressLabel)} ": "</span>
+                {move || progress_text(locale, live_progress(&all))}
+            </p>
+            {answering.then(|| keys::next_open_bar(items))}
+            {sections}
+        </section>
+    }
+}
+
+/// One section: a `<details>` unfolded when something in it is left for the viewer, its title
+/// and progress as the summary, the suggestions to accept at once, then the items.
+fn section_view(
+    order_id: i64,
+    s: &SectionLine,
+    lines: Vec<RwSignal<ItemLine>>,
+    cite: &Citable,
+    items: keys::Items,
+    live: Live,
+) -> impl IntoView + use<> {
+    let locale = use_locale();
+    let counted = lines.clone();
+    let progress = move || progress_text(locale, live_progress(&counted));
+    let accept_all = accept::section_form(order_id, s.code.clone(), lines.clone(), items, live);
+    view! {
+        <details class="checklist-section" open=s.open data-testid="checklist-section" data-section=s.code.clone()>
+            <summary>
+                <h3>{format!("{} ", s.number)} {s.title.clone()}</h3>
+                " " <span class="hint section-progress" data-testid="section-progress">{progress}</span>
+            </summary>
+            {accept_all}
+            <ul class="checklist">{lines.into_iter().map(|line| item_view(order_id, line, cite.clone(), items, live)).collect_view()}</ul>
+        </details>
+    }
+}
+
+/// Each role's progress over `lines` as they now read (saving or accepting updates them).
+fn live_progress(lines: &[RwSignal<ItemLine>]) -> RoleProgress {
+    let mut p = RoleProgress::default();
+    for line in lines {
+        line.with(|l| {
+            let done = u32::from(l.done);
+            let role = if l.expert == "engineer" {
+                &mut p.engineer
+            } else {
+                &mut p.procurement
+            };
+            *role = role.plus(Progress { done, total: 1 });
+        });
+    }
+    p
+}
+
+/// "Procurement: 18 of 24 · Engineer: 3 of 26", leaving out a role with no item.
+fn progress_text(locale: Locale, p: RoleProgress) -> String {
+    let part = |msg, p: Progress| {
+        (p.total > 0).then(|| locale.fmt(msg, &[("done", &p.done.to_string()), ("total", &p.total.to_string())]))
+    };
+    [
+        part(Msg::ChecklistProgressProcurement, p.procurement),
+        part(Msg::ChecklistProgressEngineer, p.engineer),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ")
 }
 
 /// The label of an answer status code.
@@ -33,7 +134,7 @@ fn status_label(s: &str) -> &'static str {
 /// and the answer form when the viewer may answer it. `line` is the item as it now reads: saving
 /// the form replaces it in place (and the page's `live` state), so nothing reloads and focus and
 /// scroll stay where they are.
-pub(super) fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live) -> impl IntoView {
+fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, items: keys::Items, live: Live) -> impl IntoView {
     let item = line.get_untracked();
     let expert = t(if item.expert == "engineer" {
         Msg::OrdersExpertEngineer
@@ -52,6 +153,7 @@ pub(super) fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, 
             </p>
             <p class="hint">{item.why.clone()}</p>
             {item.suggestion.clone().map(|s| view! { <p class="hint suggestion" data-testid="item-suggestion">{s}</p> })}
+            {accept::item_accept(order_id, line, items, live)}
             {item.evidence_hint.clone().map(|h| view! { <p class="hint" data-testid="item-evidence-needed">{h}</p> })}
             {move || answer_view(&line.read())}
             {move || line.read().blocker.clone().map(|b| view! { <p class="field-error" data-testid="item-blocker">{b}</p> })}
@@ -88,7 +190,12 @@ fn answer_view(item: &ItemLine) -> impl IntoView + use<> {
 fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live) -> impl IntoView + use<> {
     let item = line.get_untracked();
     let runs = cite.runs.clone();
-    let (item_id, note, answer, current) = (item.id.clone(), item.status_note, item.answer, item.status);
+    let (item_id, note, answer, current) = (
+        item.id.clone(),
+        item.status_note.clone(),
+        item.answer.clone(),
+        item.status.clone(),
+    );
     let testid = format!("answer-{item_id}");
     let action = ServerAction::<AnswerItem>::new();
     Effect::new(move |_| {
@@ -108,16 +215,16 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
             <label>{t(Msg::OrdersStatus)}
                 <select name="status" aria-invalid=invalid(issues, "status")>
                     {["open", "confirmed", "not_applicable", "problem"].into_iter().map(|s| view! {
-                        <option value=s selected=s == current>{status_label(s)}</option>
+                        <option value=s selected=s == current prop:selected=move || line.read().status == s>{status_label(s)}</option>
                     }).collect_view()}
                 </select>
             </label>
             <FieldNote issues field="status" scope=scope.clone() />
             <label>{t(Msg::OrdersStatusNote)}
-                <input type="text" name="status_note" value=note aria-invalid=invalid(issues, "status_note") aria-describedby=note_error />
+                <input type="text" name="status_note" value=note prop:value=move || line.read().status_note.clone() aria-invalid=invalid(issues, "status_note") aria-describedby=note_error />
             </label>
             <FieldNote issues field="status_note" scope=scope.clone() />
-            <label>{t(Msg::OrdersAnswer)}<input type="text" name="answer" value=answer /></label>
+            <label>{t(Msg::OrdersAnswer)}<input type="text" name="answer" value=answer prop:value=move || line.read().answer.clone() /></label>
             <label>{t(Msg::OrdersEvidenceRun)}
                 <select name="evidence_run">
                     <option value="">{t(Msg::OrdersNone)}</option>
@@ -129,7 +236,7 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
                 <label>{t(Msg::OrdersEvidenceQuoteField)}
                     <select name="evidence_quote_field" aria-invalid=invalid(issues, "evidence_quote_field")>
                         <option value="">{t(Msg::OrdersNone)}</option>
-                        {cite.fields.iter().map(|(c, l)| view! { <option value=c.clone()>{l.clone()}</option> }).collect_view()}
+                        {field_options(&item.fields_first, &cite.fields)}
                     </select>
                 </label>
                 <FieldNote issues field="evidence_quote_field" scope=scope.clone() />
@@ -148,4 +255,23 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
         </ActionForm>
         <FormError action />
     }
+}
+
+/// The quote fields as options: those the item is about first, in their order, then the others
+/// in the quote form's order (a flat list when the item names none).
+fn field_options(first: &[String], fields: &[(String, String)]) -> impl IntoView + use<> {
+    let option = |(c, l): &(String, String)| view! { <option value=c.clone()>{l.clone()}</option> };
+    let relevant: Vec<&(String, String)> = first
+        .iter()
+        .filter_map(|f| fields.iter().find(|(c, _)| c == f))
+        .collect();
+    if relevant.is_empty() {
+        return fields.iter().map(option).collect_view().into_any();
+    }
+    let others: Vec<&(String, String)> = fields.iter().filter(|(c, _)| !first.contains(c)).collect();
+    view! {
+        <optgroup label=t(Msg::ChecklistFieldsRelevant) data-testid="fields-relevant">{relevant.into_iter().map(option).collect_view()}</optgroup>
+        <optgroup label=t(Msg::ChecklistFieldsOther)>{others.into_iter().map(option).collect_view()}</optgroup>
+    }
+    .into_any()
 }

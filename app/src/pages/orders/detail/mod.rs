@@ -16,7 +16,6 @@ use crate::{
     views::orders::{ItemSaved, OrderView, ProblemLine},
 };
 use cards::{actions, comparison, record, selection};
-use checklist::{Citable, item_view};
 use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
@@ -274,20 +273,8 @@ pub fn OrderPage() -> impl IntoView {
 /// One loaded order: heading, revisions, decisions, the cards and the checklist.
 fn order_view(v: OrderView) -> impl IntoView {
     let locale = use_locale();
-    let cite = Citable {
-        runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
-        fields: v.quote_fields.clone(),
-        documents: v.documents.clone(),
-    };
     let order_id = v.id;
     let live = Live::of(&v);
-    let lines: Vec<Vec<RwSignal<_>>> = v
-        .sections
-        .iter()
-        .map(|s| s.items.iter().cloned().map(RwSignal::new).collect())
-        .collect();
-    let items: keys::Items = StoredValue::new(lines.iter().flatten().copied().collect());
-    let answering = v.sections.iter().flat_map(|s| &s.items).any(|i| i.can_answer);
     view! {
         <Title text=v.title.clone() />
         <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
@@ -308,14 +295,7 @@ fn order_view(v: OrderView) -> impl IntoView {
         {comparison(&v)}
         {blockers(v.state, live)}
         {actions(&v, live)}
-        <section class="card" data-testid="order-checklist">
-            <h2>{t(Msg::OrdersChecklist)}</h2>
-            {answering.then(|| keys::next_open_bar(items))}
-            {v.sections.iter().zip(lines).map(|(s, lines)| view! {
-                <h3>{s.title.clone()}</h3>
-                <ul class="checklist">{lines.into_iter().map(|line| item_view(order_id, line, cite.clone(), live)).collect_view()}</ul>
-            }).collect_view()}
-        </section>
+        {checklist::checklist_card(&v, live)}
         {(v.state == OrderState::Approved).then(|| view! { <super::bill::BillCard order_id /> })}
         {record(&v)}
     }

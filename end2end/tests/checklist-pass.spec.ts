@@ -1,0 +1,213 @@
+import { expect, Locator, Page, test } from "@playwright/test";
+import { open, signIn, signOut, watchConsole } from "./helpers";
+import { call, createTeam, saveQuote } from "./api";
+
+// A procurement pass over a well-filled quote: every procurement item of the checklist answered,
+// counting what a person does (clicks, fills, selects) and timing it. The old way answers each
+// item by hand (status, evidence, save); the new way accepts what the data suggests, a section
+// at a time, and answers the rest by hand. Both print their figures:
+//   npx playwright test tests/checklist-pass.spec.ts   (look for "procurement pass")
+
+test.describe.configure({ mode: "serial" });
+
+/** Counts a person's actions on the page. */
+class Person {
+  actions = 0;
+  async click(l: Locator) {
+    this.actions += 1;
+    await l.click();
+  }
+  async fill(l: Locator, value: string) {
+    this.actions += 1;
+    await l.fill(value);
+  }
+  async select(l: Locator, value: string) {
+    this.actions += 1;
+    await l.selectOption(value);
+  }
+}
+
+/** A quote with every field a vendor commonly states. */
+const WELL_FILLED: Record<string, string> = {
+  reference: "H100-FULL",
+  received_on: "2026-11-20",
+  valid_until: "2099-12-31",
+  notes: "Availability: 24/7, 99.5 % monthly",
+  currency: "CNY",
+  "spec.gpu_model": "H100 80GB",
+  "spec.gpus_per_node": "1",
+  "spec.vram_gib": "80",
+  "spec.usable_vram_gib": "79",
+  "spec.form_factor": "sxm",
+  "spec.sharing": "exclusive",
+  "spec.interconnect": "nvswitch",
+  "spec.vcpus": "16",
+  "spec.ram_gib": "128",
+  "spec.system_disk_gb": "100",
+  "spec.system_disk_type": "ssd",
+  "spec.data_disk_gb": "2000",
+  "spec.data_disk_type": "nvme",
+  "spec.data_disk_survives_release": "yes",
+  "spec.temp_disk_wiped": "yes",
+  "spec.snapshots": "yes",
+  "spec.object_storage": "yes",
+  "spec.public_bandwidth_mbps": "200",
+  "spec.internal_bandwidth_gbps": "25",
+  "spec.region": "cn-east-2",
+  "spec.os": "nvcr.io/nvidia/pytorch:24.05-py3",
+  "spec.nvidia_driver": "550",
+  "spec.cuda": "12.4",
+  "spec.docker_allowed": "yes",
+  "spec.root_ssh": "yes",
+  "price.basis": "per_node",
+  "price.on_demand_hourly": "32.00",
+  "price.billing_increment": "minute",
+  "price.minimum_billable_hours": "1",
+  "price.stopped_bills_compute": "no",
+  "price.disk_price_gb_month": "0.35",
+  "price.snapshot_price_gb_month": "0.12",
+  "price.egress_price_gb": "0.80",
+  "price.public_ip_hourly": "0.02",
+  "price.other_fees": "image storage=0;management=0",
+  auto_renewal: "no",
+  early_release: "Unused days refunded at 50 %",
+};
+
+/** The quote field a person picks as evidence for an item, by hand. */
+const FIELD: Record<string, string> = {
+  "gpu.model_vram": "spec.gpu_model",
+  "gpu.form_factor": "spec.form_factor",
+  "gpu.exclusivity": "spec.sharing",
+  "gpu.usable_vram": "spec.usable_vram_gib",
+  "store.disks": "spec.data_disk_gb",
+  "store.snapshots": "spec.snapshots",
+  "net.traffic_billing": "price.egress_price_gb",
+  "bill.all_items": "price.other_fees",
+  "bill.image_management_fees": "price.other_fees",
+  "bill.minimum_duration": "price.minimum_billable_hours",
+  "bill.auto_renewal": "auto_renewal",
+  "bill.early_release": "early_release",
+  "bill.stop_vs_release": "price.stopped_bills_compute",
+  "sec.data_region": "spec.region",
+  "sec.private_network": "spec.internal_bandwidth_gbps",
+};
+
+type Line = {
+  id: string; can_answer: boolean; status: string; evidence_needed: string[]; blocker?: string | null; fields_first?: string[];
+};
+
+/** What the old way cost, to compare the new way with (when both ran). */
+let oldActions = 0;
+
+/** A procurement desk with a batch workload, a well-filled quote and a draft order choosing it. */
+async function desk(page: Page, team: string, email: string) {
+  await createTeam(page, team, [[email, "procurement"]]);
+  await signIn(page, email);
+  const workload = await call(page, "/api/workloads/create", {
+    name: `${team} batch`, kind: "batch", model: "", precision: "", vram_peak_gib: "60", vram_peak_source: "measured",
+    concurrency: "1", gpus_needed: "1", run_hours: "40", total_work_amount: "", total_work_unit: "", data_gb: "500", checkpoint_gb: "200", headroom_pct: "20",
+  });
+  const quote = await saveQuote(page, { vendor: `${team} Cloud`, ...WELL_FILLED });
+  const order = Number(await call(page, "/api/orders/create", { title: `${team} order`, workload_id: String(workload) }));
+  const select = new URLSearchParams({ order_id: String(order), quote_id: String(quote), waiver: "Benchmarked on the same node type last month." });
+  select.append("considered[]", String(quote));
+  await call(page, "/api/orders/select", select);
+  return order;
+}
+
+/** The procurement items of the order, as the server reads them now. */
+async function mine(page: Page, order: number): Promise<Line[]> {
+  const view = await call(page, "/api/orders/get", { id: String(order) });
+  return view.sections.flatMap((s: { items: Line[] }) => s.items).filter((i: Line) => i.can_answer);
+}
+
+/** Answers one item the old way: status, evidence, save. */
+async function byHand(page: Page, person: Person, line: Line) {
+  const form = page.getByTestId(`answer-${line.id}`);
+  await person.select(form.locator('select[name="status"]'), "confirmed");
+  const needed = line.evidence_needed;
+  if (needed.includes("quote_field")) {
+    // The new picker lists the item's own fields first: a person takes the first of them.
+    const first = line.fields_first?.[0];
+    await person.select(form.locator('select[name="evidence_quote_field"]'), FIELD[line.id] ?? first ?? "notes");
+  } else if (needed.includes("note")) {
+    await person.fill(form.locator('input[name="evidence_note"]'), "asked the vendor");
+  } else if (needed.includes("cost_comparison")) {
+    await person.click(form.locator('input[name="evidence_tco"]'));
+  }
+  await person.click(form.locator('button[type="submit"]'));
+  await expect(form.getByTestId("item-saved")).toHaveText("Saved.");
+}
+
+/** Every procurement item is settled (nothing open, nothing blocking). */
+async function allSettled(page: Page, order: number) {
+  const left = (await mine(page, order)).filter((i) => i.status === "open" || i.blocker);
+  expect(left.map((i) => i.id)).toEqual([]);
+}
+
+test("procurement pass, the old way: status, evidence and save for every item", async ({ page }) => {
+  test.slow();
+  const consoleErrors = watchConsole(page);
+  const order = await desk(page, "Pass Old", "paula@example.com");
+  const items = await mine(page, order);
+  await open(page, `/orders/${order}`);
+  const person = new Person();
+  const started = Date.now();
+  for (const line of items) await byHand(page, person, line);
+  const seconds = (Date.now() - started) / 1000;
+  await allSettled(page, order);
+  console.log(`procurement pass, old way: ${items.length} items, ${person.actions} actions, ${seconds.toFixed(1)} s`);
+  oldActions = person.actions;
+  await signOut(page);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("procurement pass, the new way: accept what the data suggests, a section at a time, then the rest", async ({ page }) => {
+  test.slow();
+  const consoleErrors = watchConsole(page);
+  const order = await desk(page, "Pass New", "nora@example.com");
+  const items = await mine(page, order);
+  await open(page, `/orders/${order}`);
+  await expect(page.getByTestId("checklist-progress")).toContainText(`Procurement: 0 of ${items.length}`);
+  const person = new Person();
+  const started = Date.now();
+  // Every section with something left for procurement is unfolded; its suggestions are listed
+  // above one button (or, for a single one, accepted at the item).
+  const sections = page.locator('[data-testid="checklist-section"][open]');
+  const count = await sections.count();
+  let accepted = 0;
+  for (let i = 0; i < count; i += 1) {
+    const section = sections.nth(i);
+    const all = section.getByTestId("accept-section-button");
+    if (await all.count()) {
+      const listed = await section.getByTestId("accept-section-list").locator("li").count();
+      await person.click(all);
+      await expect(all).toHaveCount(0);
+      accepted += listed;
+    }
+    const one = section.locator('form.accept-one button[type="submit"]');
+    for (let n = await one.count(); n > 0; n -= 1) {
+      await person.click(one.first());
+      await expect(one).toHaveCount(n - 1);
+      accepted += 1;
+    }
+  }
+  const left = (await mine(page, order)).filter((i) => i.status === "open" || i.blocker);
+  for (const line of left) await byHand(page, person, line);
+  const seconds = (Date.now() - started) / 1000;
+  await allSettled(page, order);
+  await expect(page.getByTestId("checklist-progress")).toContainText(`Procurement: ${items.length} of ${items.length}`);
+  console.log(
+    `procurement pass, new way: ${items.length} items (${accepted} suggestions accepted, ${left.length} by hand), ${person.actions} actions, ${seconds.toFixed(1)} s`,
+  );
+  // Each acceptance is in the order's history as the person's own answer.
+  const view = await call(page, "/api/orders/get", { id: String(order) });
+  const marked = view.history.filter((e: { detail: string }) => e.detail.endsWith("suggestion accepted"));
+  expect(marked.length).toBe(accepted);
+  if (oldActions > 0) expect(person.actions).toBeLessThan(oldActions);
+  // Reloaded, the sections procurement finished are folded.
+  await open(page, `/orders/${order}`);
+  await expect(page.locator('[data-testid="checklist-section"][data-section="gpu"]')).not.toHaveAttribute("open", /.*/);
+  await signOut(page);
+  expect(consoleErrors).toEqual([]);
+});
