@@ -96,7 +96,7 @@ enum BenchCommand {
         /// Its format.
         #[arg(long, default_value = cli_args::AUTO,
               value_parser = cli_args::named_or(cli_args::AUTO, runs::Format::ALL, runs::Format::as_str))]
-        format: Option<runs::Format>,
+        format: cli_args::Choice<runs::Format>,
         /// nvidia-smi telemetry of the same run, merged with the result as an upload is.
         #[arg(long)]
         telemetry: Option<std::path::PathBuf>,
@@ -123,7 +123,7 @@ enum UserCommand {
         name: Option<String>,
         /// `admin` for a site administrator, or a team role (needs --team).
         #[arg(long, value_parser = cli_args::named_or(cli_args::ADMIN, &TeamRole::ALL, TeamRole::as_str))]
-        role: Option<TeamRole>,
+        role: cli_args::Choice<TeamRole>,
         /// Team for a team role (created if it does not exist).
         #[arg(long)]
         team: Option<String>,
@@ -157,7 +157,7 @@ pub async fn run() -> ExitCode {
             name,
             role,
             team,
-        })) => add_user(&cli.db, email, name, role, team).await,
+        })) => add_user(&cli.db, email, name, role.0, team).await,
         Some(Command::Bench(BenchCommand::Parse {
             file,
             format,
@@ -167,7 +167,7 @@ pub async fn run() -> ExitCode {
         })) => {
             let args = crate::tools_cli::BenchParse {
                 file,
-                format,
+                format: format.0,
                 telemetry,
                 reserves_memory,
                 gpus,
@@ -450,4 +450,27 @@ async fn add_user(
     }
     pool.close().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BenchCommand, Cli, Command, UserCommand};
+    use clap::{CommandFactory, Parser};
+
+    #[test]
+    fn the_command_line_is_well_formed_and_reads_formats_and_roles_by_their_domain_names() {
+        Cli::command().debug_assert();
+        let cli =
+            Cli::try_parse_from(["nodeledger", "bench", "parse", "r.json", "--format", "vllm-legacy"]).expect("parses");
+        let Some(Command::Bench(BenchCommand::Parse { format, .. })) = cli.command else {
+            panic!("bench parse")
+        };
+        assert_eq!(format.0, Some(app::domain::runs::Format::VllmLegacy));
+        let cli =
+            Cli::try_parse_from(["nodeledger", "user", "add", "--email", "a@b.c", "--role", "admin"]).expect("parses");
+        let Some(Command::User(UserCommand::Add { role, .. })) = cli.command else {
+            panic!("user add")
+        };
+        assert_eq!(role.0, None);
+    }
 }

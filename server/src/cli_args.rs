@@ -18,22 +18,26 @@ where
     choices(all.iter().map(move |v| name(*v))).try_map(move |s: String| find(all, name, &s))
 }
 
-/// Parses `word` (`None`: [`AUTO`] to detect, [`ADMIN`] for no team role) or one of `all` by
-/// its domain name.
+/// A domain value, or `None` for the word that stands for none of them ([`AUTO`]: detect;
+/// [`ADMIN`]: no team role). Not an `Option`, which clap would read as "may be left out".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice<T>(pub Option<T>);
+
+/// Parses `word` or one of `all` by its domain name.
 pub fn named_or<T>(
     word: &'static str,
     all: &'static [T],
     name: fn(T) -> &'static str,
-) -> impl TypedValueParser<Value = Option<T>>
+) -> impl TypedValueParser<Value = Choice<T>>
 where
     T: Copy + Send + Sync + 'static,
 {
     let names = std::iter::once(word).chain(all.iter().map(move |v| name(*v)));
     choices(names).try_map(move |s: String| {
         if s == word {
-            Ok(None)
+            Ok(Choice(None))
         } else {
-            find(all, name, &s).map(Some)
+            find(all, name, &s).map(|v| Choice(Some(v)))
         }
     })
 }
@@ -77,31 +81,23 @@ mod tests {
 
     #[test]
     fn every_domain_format_is_a_command_line_value_by_its_own_name_and_with_dashes() {
+        let formats = || named_or(AUTO, Format::ALL, Format::as_str);
         for &f in Format::ALL {
-            assert_eq!(
-                parse(named_or(AUTO, Format::ALL, Format::as_str), f.as_str()),
-                Ok(Some(f))
-            );
-            let dashed = f.as_str().replace('_', "-");
-            assert_eq!(parse(named_or(AUTO, Format::ALL, Format::as_str), &dashed), Ok(Some(f)));
+            assert_eq!(parse(formats(), f.as_str()), Ok(Choice(Some(f))));
+            assert_eq!(parse(formats(), &f.as_str().replace('_', "-")), Ok(Choice(Some(f))));
         }
-        assert_eq!(parse(named_or(AUTO, Format::ALL, Format::as_str), "auto"), Ok(None));
-        let err = parse(named_or(AUTO, Format::ALL, Format::as_str), "sglang-old").expect_err("unknown");
+        assert_eq!(parse(formats(), "auto"), Ok(Choice(None)));
+        let err = parse(formats(), "sglang-old").expect_err("unknown");
         assert!(err.contains("vllm_legacy"), "the error lists the names: {err}");
     }
 
     #[test]
     fn roles_are_read_by_their_stored_names() {
+        let roles = || named_or(ADMIN, &TeamRole::ALL, TeamRole::as_str);
         for r in TeamRole::ALL {
-            assert_eq!(
-                parse(named_or(ADMIN, &TeamRole::ALL, TeamRole::as_str), r.as_str()),
-                Ok(Some(r))
-            );
+            assert_eq!(parse(roles(), r.as_str()), Ok(Choice(Some(r))));
         }
-        assert_eq!(
-            parse(named_or(ADMIN, &TeamRole::ALL, TeamRole::as_str), "admin"),
-            Ok(None)
-        );
-        assert!(parse(named_or(ADMIN, &TeamRole::ALL, TeamRole::as_str), "owner").is_err());
+        assert_eq!(parse(roles(), "admin"), Ok(Choice(None)));
+        assert!(parse(roles(), "owner").is_err());
     }
 }

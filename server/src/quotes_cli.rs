@@ -52,7 +52,7 @@ pub struct ImportArgs {
     /// File layout.
     #[arg(long, default_value = cli_args::AUTO,
           value_parser = cli_args::named_or(cli_args::AUTO, CsvFormat::ALL, CsvFormat::as_str))]
-    pub format: Option<CsvFormat>,
+    pub format: cli_args::Choice<CsvFormat>,
     /// Currency of a SkyPilot catalog's prices.
     #[arg(long, default_value = "USD")]
     pub currency: String,
@@ -90,7 +90,7 @@ async fn import(db_path: &str, args: ImportArgs) -> Result<(), (u8, String)> {
     let bytes = read_limited(&args.file)?;
     let currency = Currency::parse(&args.currency).map_err(|_| (2, format!("unknown currency {:?}", args.currency)))?;
     let settings = ImportSettings {
-        format: args.format,
+        format: args.format.0,
         vendor: args.vendor,
         currency,
         valid_until: args.valid_until,

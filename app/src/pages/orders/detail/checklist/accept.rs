@@ -20,7 +20,7 @@ pub async fn accept_suggestions(
     order_id: i64,
     #[server(default)] suggestions: Vec<String>,
 ) -> Result<SuggestionsAccepted, AppError> {
-    use crate::{i18n::request_locale, auth, domain::roles::Capability, error::FieldIssue, services::orders};
+    use crate::{auth, domain::roles::Capability, error::FieldIssue, i18n::request_locale, services::orders};
     let (caller, team) = auth::require_team(Capability::AnswerChecklist)?;
     // Before the list is read: a crafted form may send any number of them.
     if suggestions.len() > orders::MAX_ACCEPTED {
