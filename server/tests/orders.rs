@@ -1253,6 +1253,7 @@ async fn an_order_is_priced_and_frozen_at_the_revision_it_pinned_when_a_newer_on
 /// `app/src/domain/orders/fixtures/record-v2.json` was made; `record-v1.json` is the same
 /// story approved by the release before version 2).
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn an_approved_record_verifies_and_decodes_to_what_the_manager_signed() {
     use app::domain::orders::record::{SignedRows, decode};
     let d = desk().await;
