@@ -1246,3 +1246,139 @@ async fn an_order_is_priced_and_frozen_at_the_revision_it_pinned_when_a_newer_on
     let res = d.app.call("/api/orders/repin", &[("order_id", &o)], Some(&d.pam)).await;
     assert_ne!(res.status, StatusCode::OK, "{}", res.body);
 }
+
+/// The record a manager signs is the text the approval hashed: it verifies on the chain and
+/// decodes, in the version this release writes, to the choice and the rows the manager read.
+/// With `NODELEDGER_WRITE_RECORD_FIXTURE=PATH` it also writes that text to PATH (how
+/// `app/src/domain/orders/fixtures/record-v2.json` was made; `record-v1.json` is the same
+/// story approved by the release before version 2).
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
+async fn an_approved_record_verifies_and_decodes_to_what_the_manager_signed() {
+    use app::domain::orders::record::{SignedRows, decode};
+    let d = desk().await;
+    let rate = d
+        .app
+        .call(
+            "/api/rates/add",
+            &[
+                ("from", "USD"),
+                ("to", "CNY"),
+                ("rate", "7.1234"),
+                ("date", "2026-11-15"),
+            ],
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(rate.status, StatusCode::OK, "{}", rate.body);
+    let usd = save_quote(
+        &d,
+        None,
+        &[
+            ("vendor", "Far Cloud"),
+            ("reference", "L4-USD"),
+            ("currency", "USD"),
+            ("price.on_demand_hourly", "0.61"),
+            ("price.billing_increment", "minute"),
+            ("spec.system_disk_gb", "100"),
+            ("price.disk_price_gb_month", "0.05"),
+        ],
+    )
+    .await;
+    let order = d
+        .new_order("Frozen comparison", d.quote, &[d.quote, usd], &[d.run], "")
+        .await;
+    let o = order.to_string();
+    d.answer_all(order, OrderKind::Batch, false).await;
+    let (w, q1, q2) = (d.workload, d.quote, usd);
+    let link = format!(
+        "http://127.0.0.1:3000/tco?workload={w}&picked=1&q={q1}&q={q2}&setup_h=2&rerun_pct_{q1}=25&idle_h_{q2}=3&stopped_h_{q2}=4&export_h_{q1}=0.5"
+    );
+    let res = d
+        .app
+        .call(
+            "/api/orders/comparison",
+            &[("order_id", o.as_str()), ("link", link.as_str())],
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let res = d
+        .app
+        .call("/api/orders/submit", &[("order_id", &o)], Some(&d.pam))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let res = d.decide(&d.max, order, "approve", PASSWORD, "").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    d.chain().await;
+
+    let (content, hash): (String, String) =
+        sqlx::query_as("SELECT content, content_hash FROM order_revisions WHERE order_id = ? AND revision = 1")
+            .bind(order)
+            .fetch_one(&d.app.db)
+            .await
+            .unwrap();
+    assert_eq!(app::domain::audit::sha256_hex(&content), hash);
+    let record = decode(&content).unwrap();
+    assert_eq!(
+        record.canonical().unwrap(),
+        content,
+        "the text is the record's one form"
+    );
+    assert_eq!(record.chosen_quote().map(|c| c.quote_id), Some(q1));
+    let Some(SignedRows::V2(rows)) = &record.tco else {
+        panic!("version 2 rows: {content}");
+    };
+    // The order page shows the rows built from the record: the signed totals, to the digit.
+    let review = d.view(order, &d.max).await;
+    let shown: Vec<(i64, String)> = review["tco"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["quote_id"].as_i64().unwrap(),
+                r["compared_exact"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let signed: Vec<(i64, String)> = rows
+        .iter()
+        .map(|r| (r.quote_id, r.compared_total.normalize().to_string()))
+        .collect();
+    assert_eq!(shown, signed);
+    assert_eq!(signed.len(), 2);
+    if let Ok(path) = std::env::var("NODELEDGER_WRITE_RECORD_FIXTURE") {
+        std::fs::write(path, &content).unwrap();
+    }
+}
+
+/// The order page lists every attached run, however many runs the team uploads after it.
+#[tokio::test]
+async fn an_attached_run_stays_on_the_order_however_many_runs_come_after_it() {
+    let d = desk().await;
+    let order = d.new_order("Old run", d.quote, &[d.quote], &[d.run], "").await;
+    // 2,100 newer runs of the same node, each with its own file, written straight to the table.
+    for sql in [
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2100)
+         INSERT INTO run_files (id, team_id, sha256, file_name, size, format, parsed, uploaded_by)
+         SELECT 100000 + i, r.team_id, printf('%064d', 100000 + i), 'v.json', 1, 'vllm', '{}', r.created_by
+         FROM n, runs r WHERE r.id = ?",
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2100)
+         INSERT INTO runs (team_id, quote_revision_id, workload_id, node_label, result_file_id, canonical, status,
+                           source_format, created_by)
+         SELECT r.team_id, r.quote_revision_id, r.workload_id, r.node_label, 100000 + i, '{}', 'warn', r.source_format,
+                r.created_by
+         FROM n, runs r WHERE r.id = ?",
+    ] {
+        sqlx::query(sql).bind(d.run).execute(&d.app.db).await.unwrap();
+    }
+    let view = d.view(order, &d.pam).await;
+    let runs: Vec<i64> = view["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(runs, vec![d.run]);
+}

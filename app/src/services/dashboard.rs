@@ -154,7 +154,7 @@ async fn team_facts(db: &Db, team_id: i64, role: TeamRole, today: Date) -> Resul
 /// A stored revision's content (logged when it does not decode: only a hand-edited database
 /// can hold such a row).
 fn decode(row: &OrderRow) -> Result<Content, AppError> {
-    serde_json::from_str(&row.content).map_err(|e| {
+    crate::domain::orders::record::decode(&row.content).map_err(|e| {
         tracing::error!(error = %e, order = row.id, "stored order content does not decode");
         AppError::Internal
     })

@@ -336,6 +336,25 @@ pub async fn list(
     rows.into_iter().map(summary).collect()
 }
 
+/// The team's runs among `run_ids` (an order's attached runs), newest first: every one of them,
+/// however many newer runs the team has; ids of another team's runs are left out.
+pub async fn attached(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    run_ids: &[i64],
+) -> Result<Vec<RunSummary>, sqlx::Error> {
+    if run_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids = serde_json::to_string(run_ids).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let sql = concat!(
+        summary_select!(),
+        " WHERE r.team_id = ? AND r.id IN (SELECT value FROM json_each(?)) ORDER BY r.id DESC"
+    );
+    let rows: Vec<SummaryRow> = sqlx::query_as(sql).bind(team_id).bind(ids).fetch_all(db).await?;
+    rows.into_iter().map(summary).collect()
+}
+
 /// One of the team's runs: its summary, judged canonical JSON, note and files.
 pub async fn get(
     db: &super::Db,
@@ -614,7 +633,7 @@ pub async fn add_files(tx: &mut Tx, team_id: i64, id: i64, added: &RunFilesAdded
 
 #[cfg(test)]
 mod tests {
-    use super::{RunFilesAdded, add_files, holding};
+    use super::{RunFilesAdded, RunFilter, add_files, attached, holding, list};
     use crate::domain::runs::RunStatus;
     use crate::store::{Db, begin_write};
 
@@ -679,5 +698,34 @@ mod tests {
             (Some(10), Some(11), "{\"merged\":true}")
         );
         assert!(holding(&db, 2, 1).await.expect("read").is_none());
+    }
+
+    /// An order's attached runs are found by id however many newer runs the team has (more
+    /// than any list of the newest would show), and only the team's own.
+    #[sqlx::test(migrations = "../migrations")]
+    async fn attached_runs_are_found_by_id_past_any_list_of_the_newest(db: Db) {
+        fixture(&db).await;
+        for sql in [
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+             INSERT INTO run_files (id, team_id, sha256, file_name, size, format, parsed, uploaded_by)
+             SELECT 1000 + i, 1, printf('%064d', 1000 + i), 'v.json', 1, 'vllm', '{}', 1 FROM n",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+             INSERT INTO runs (team_id, node_label, result_file_id, canonical, status, source_format, created_by)
+             SELECT 1, 'box', 1000 + i, '{}', 'warn', 'vllm', 1 FROM n",
+        ] {
+            sqlx::query(sql).execute(&db).await.expect("newer runs");
+        }
+        sqlx::query(
+            "INSERT INTO runs (id, team_id, node_label, telemetry_file_id, canonical, status, source_format, created_by)
+             VALUES (9000, 2, 'theirs', 21, '{}', 'warn', 'vllm', 1)",
+        )
+        .execute(&db)
+        .await
+        .expect("another team's run");
+        let newest = list(&db, 1, RunFilter::default(), 2000).await.expect("list");
+        assert!(newest.iter().all(|r| r.id != 1), "run 1 is past the newest 2,000");
+        let found = attached(&db, 1, &[1, 9000, 2]).await.expect("attached");
+        assert_eq!(found.iter().map(|r| r.id).collect::<Vec<_>>(), vec![2, 1]);
+        assert!(attached(&db, 1, &[]).await.expect("none").is_empty());
     }
 }

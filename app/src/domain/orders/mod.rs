@@ -4,9 +4,11 @@
 //! and why it is refused otherwise; `lifecycle.rs` draws the state diagram. What the order page
 //! offers the person looking at a revision ([`is_editable`], [`can_decide`], [`can_reopen`],
 //! [`answers_item`]) is derived from it. The audit chain (`domain::audit`) records every
-//! transition as an event.
+//! transition as an event. What a revision records — the content a manager signs — is
+//! [`record`]: a versioned format of plain values with one decoder for every version written.
 
 mod lifecycle;
+pub mod record;
 #[cfg(test)]
 mod tests;
 

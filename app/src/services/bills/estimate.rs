@@ -1,16 +1,14 @@
 //! The estimate a bill is reconciled against: the frozen comparison of the approved revision the
-//! rental follows (`Content::frozen`, the scenario's result), the chosen quote's estimate, its
+//! rental follows (`OrderRecord::frozen`, the scenario's result), the chosen quote's estimate, its
 //! cost components mapped to the bill's.
 
-use crate::{
-    domain::{
-        bills::{
-            Component,
-            reconcile::{Planned, PlannedUnit},
-        },
-        tco::{ComponentKind, Currency, Estimate, Unit},
+use crate::domain::{
+    bills::{
+        Component,
+        reconcile::{Planned, PlannedUnit},
     },
-    services::orders::Content,
+    orders::record,
+    tco::{ComponentKind, Currency, Estimate, Unit},
 };
 use rust_decimal::Decimal;
 
@@ -75,17 +73,9 @@ pub fn planned(estimate: &Estimate, gpus_per_node: Option<u32>) -> OrderEstimate
 /// when the revision froze no comparison or it does not cost the chosen quote.
 #[must_use]
 pub fn of_content(content: &str) -> Option<OrderEstimate> {
-    let content: Content = serde_json::from_str(content).ok()?;
-    let quote = content.quote_id?.to_string();
-    let frozen = content.frozen?;
-    let ranked = frozen.result.quotes.iter().find(|q| q.id == quote)?;
-    let gpus = frozen
-        .scenario
-        .quotes
-        .iter()
-        .find(|q| q.id == quote)
-        .map(|q| q.node_shape.gpus_per_node);
-    Some(planned(&ranked.estimate, gpus))
+    let content = record::decode(content).ok()?;
+    let (ranked, quote) = content.chosen_costing()?;
+    Some(planned(&ranked.estimate, Some(quote.node_shape.gpus_per_node)))
 }
 
 /// Node-hours the rental ran: from its start to its stop (else its release), × nodes; `None`
@@ -111,12 +101,12 @@ mod tests {
 
     #[test]
     fn a_revision_without_a_frozen_comparison_has_no_estimate() {
-        let content = Content {
+        let content = record::OrderRecord {
             workload_id: 1,
             quote_id: Some(3),
-            ..Content::default()
+            ..record::OrderRecord::default()
         };
-        let text = serde_json::to_string(&content).expect("json");
+        let text = content.canonical().expect("json");
         assert_eq!(of_content(&text), None);
         assert_eq!(of_content("not json"), None);
     }

@@ -4,6 +4,7 @@
 use super::{
     Content,
     comparison::{self, QuoteRevisions},
+    content::SignedRows,
     content_of,
     submit::{Readiness, readiness},
     view::build,
@@ -17,9 +18,13 @@ use crate::{
     },
     error::AppError,
     i18n::Locale,
+    services::tco,
     store::{self, Db, documents::DocumentInfo, orders::OrderRow, runs::RunFilter},
     views::{Caller, Membership, RunSummary, orders::OrderView, tco::CostRow},
 };
+
+/// Most of the workload's runs the page offers to attach (the newest).
+const RUN_CHOICES: i64 = 500;
 
 /// Everything the order page shows, as loaded.
 pub(super) struct Loaded {
@@ -34,7 +39,7 @@ pub(super) struct Loaded {
     pub quote_labels: Vec<(i64, String)>,
     /// The team's runs of the workload.
     pub run_choices: Vec<RunSummary>,
-    /// The runs attached.
+    /// The runs attached, newest first (every one, loaded by id).
     pub runs: Vec<RunSummary>,
     /// The documents of the chosen quote revision.
     pub documents: Vec<DocumentInfo>,
@@ -93,7 +98,9 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         .await?
         .ok_or(AppError::NotFound)?;
     let quote_labels = store::runs::quote_labels(db, team_id).await?;
-    let quote = match content.quote_revision_id {
+    let chosen = content.chosen_quote();
+    let pinned_revision = chosen.and_then(|c| c.revision_id);
+    let quote = match pinned_revision {
         Some(rev) => store::quotes::revision(db, team_id, rev).await?,
         None => None,
     };
@@ -101,10 +108,10 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         quote_id: None,
         workload_id: Some(content.workload_id),
     };
-    let run_choices = store::runs::list(db, team_id, filter, 500).await?;
-    let team_runs = store::runs::list(db, team_id, RunFilter::default(), 2000).await?;
-    let runs: Vec<RunSummary> = team_runs.into_iter().filter(|r| content.runs.contains(&r.id)).collect();
-    let documents = match content.quote_revision_id {
+    let run_choices = store::runs::list(db, team_id, filter, RUN_CHOICES).await?;
+    // By id: an attached run stays listed however many runs the team adds after it.
+    let runs = store::runs::attached(db, team_id, &content.runs).await?;
+    let documents = match pinned_revision {
         Some(rev) => store::documents::of_revision(db, team_id, rev).await?,
         None => Vec::new(),
     };
@@ -116,7 +123,10 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
     let quote_revisions = comparison::quote_revisions(&mut conn, team_id, &content).await?;
     drop(conn);
     let tco = match &content.tco {
-        Some(rows) => (rows.clone(), true),
+        // A signed comparison is shown from the record: version 1 as its rows were written,
+        // version 2 built for this reader from its values.
+        Some(SignedRows::V1(rows)) => (rows.iter().map(tco::shown_v1).collect(), true),
+        Some(SignedRows::V2(rows)) => (rows.iter().map(|r| tco::shown(locale, r)).collect(), true),
         None if content.considered.is_empty() && content.comparison.is_none() => (Vec::new(), false),
         None => {
             let request = comparison::comparison_request(&content, quote_revisions.map(|r| r.pinned));

@@ -5,7 +5,8 @@
 //! Where things are: this file holds the use cases that change an order; `answer.rs` the
 //! checklist answers, `submit.rs` submission and the chosen comparison, `load.rs` loads the order
 //! page and `view.rs` builds it (pure, with `items.rs` and `texts.rs`), `comparison.rs` every
-//! call into the cost comparison, `content.rs` what a revision records.
+//! call into the cost comparison, `content.rs` reads and writes what a revision records (the
+//! record itself is `domain::orders::record`).
 
 mod accept;
 mod answer;

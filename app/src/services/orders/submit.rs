@@ -1,7 +1,10 @@
 //! Submitting a draft: what blocks it, the comparison it is submitted with, and freezing that
 //! comparison into the record.
 
-use super::{AcknowledgedProblem, Acknowledgement, Content, comparison, content_of, edit_draft, now, record, refusal};
+use super::{
+    AcknowledgedProblem, Acknowledgement, Content, comparison, content::SignedRows, content_of, edit_draft, now,
+    record, refusal,
+};
 use crate::{
     domain::{
         audit::{Action, sha256_hex},
@@ -152,7 +155,7 @@ pub async fn submit(
         .collect();
     let frozen = comparison::freeze(&computed, rates, &request.to_query())
         .ok_or(AppError::Invalid(Msg::OrdersRFrozenMismatch))?;
-    content.tco = Some(computed.view.rows);
+    content.tco = Some(SignedRows::V2(computed.signed));
     content.frozen = Some(frozen);
     let at = now();
     content.problems_acknowledged = acknowledgement(caller.user_id, &at, &ready.problems);

@@ -65,7 +65,9 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         state: row.state,
         revisions: l.revisions.iter().map(|r| (r.revision, r.state)).collect(),
         workload: (l.workload_id, l.workload.name.clone()),
-        chosen: content.quote_id.map(|q| (q, label_of(&l.quote_labels, q))),
+        chosen: content
+            .chosen_quote()
+            .map(|c| (c.quote_id, label_of(&l.quote_labels, c.quote_id))),
         considered: content
             .considered
             .iter()
@@ -109,7 +111,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
 /// The fields of the chosen quote an answer may cite: column and label (none before a quote is
 /// chosen).
 fn quote_fields(content: &Content, locale: Locale) -> Vec<(String, String)> {
-    if content.quote_revision_id.is_none() {
+    if content.chosen_quote().and_then(|c| c.revision_id).is_none() {
         return Vec::new();
     }
     QUOTE_FIELDS

@@ -22,9 +22,7 @@ impl Pinned {
     /// chosen quote is not in it.
     pub fn of(content: &Content) -> Option<Pinned> {
         let frozen = content.frozen.as_ref()?;
-        let id = content.quote_id?.to_string();
-        let ranked = frozen.result.quotes.iter().find(|q| q.id == id)?;
-        let quote = frozen.scenario.quotes.iter().find(|q| q.id == id)?;
+        let (ranked, quote) = content.chosen_costing()?;
         let assumptions = quote.assumption_overrides.as_ref().map_or_else(
             || frozen.scenario.assumptions.clone(),
             |o| o.apply(&frozen.scenario.assumptions),
@@ -45,7 +43,7 @@ impl Pinned {
 
     /// [`Pinned::of`] a revision's content as stored (canonical JSON).
     pub fn of_content(content: &str) -> Result<Option<Pinned>, AppError> {
-        let content: Content = serde_json::from_str(content).map_err(|e| {
+        let content = crate::domain::orders::record::decode(content).map_err(|e| {
             tracing::error!(error = %e, "stored order content does not decode");
             AppError::Internal
         })?;

@@ -7,7 +7,7 @@ use super::{
     fields::{FIELDS, field_text, fill},
     pool::{Measured, RunPool, measured},
     request::{CostRequest, QuoteSelection},
-    row::{row, unit_cost_scale},
+    row::{shown, signed, unit_cost_scale},
     scenario::{budget_in_base, tco_quote},
     texts::{decimal, error_sentence, field_error, quote_input_error, rate_note},
 };
@@ -90,20 +90,11 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
     let budget_amount = budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0);
     let work = workload.as_ref().and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
     let unit_scale = unit_cost_scale(&costed, work);
-    let rows = costed
+    let signed: Vec<_> = costed
         .iter()
-        .map(|c| {
-            row(
-                locale,
-                c,
-                base,
-                budget_amount,
-                &loaded.rates,
-                workload.as_ref(),
-                unit_scale,
-            )
-        })
+        .map(|c| signed(c, base, budget_amount, &loaded.rates, workload.as_ref(), unit_scale))
         .collect();
+    let rows = signed.iter().map(|s| shown(locale, s)).collect();
     let view = CostComparison {
         workloads: loaded.workloads.iter().map(|w| (w.id, w.record.name.clone())).collect(),
         workload_id,
@@ -123,6 +114,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
     Computed {
         unit_scale,
         view,
+        signed,
         costed,
         workload,
         base,

@@ -10,7 +10,7 @@
 //!   ranking, budget); `pool`: the runs behind a quote's throughput;
 //! - `cache`: comparisons of the last few seconds, so the page and its charts compute once;
 //!   `query`: the query read in one pass;
-//! - `row`: one ranked row as shown; `texts`: the sentences; `scenario`: the scenario file that
+//! - `row`: one ranked row, as signed and as shown; `texts`: the sentences; `scenario`: the scenario file that
 //!   reproduces a comparison, and prices and budgets in the base currency.
 
 mod build;
@@ -27,11 +27,12 @@ pub use cache::{ComparisonCache, chart_of, without_chart};
 pub use fields::{FIELDS, FieldError, MAX_NODES, Query};
 pub use pool::same_node;
 pub use request::{CostRequest, QuoteInputError, QuoteSelection, TypedThroughput};
-pub use row::unit_costs;
+pub use row::{shown, shown_v1, unit_costs};
 pub use scenario::{budget_in_base, prices_in_base, scenario_of};
 
 use crate::{
     domain::{
+        orders::record::SignedCostRow,
         quotes::{QuoteDraft, RequirementKind, Workload},
         runs::RunStatus,
         tco::{Assumptions, Currency, ExchangeRate, RankedQuote, WhatIf},
@@ -81,6 +82,8 @@ pub struct Costed {
 pub struct Computed {
     /// The comparison as the page shows it, in the reader's language.
     pub view: CostComparison,
+    /// The rows of `view` as plain values, in the same order: what an order signs.
+    pub signed: Vec<SignedCostRow>,
     /// Ranked quotes with their domain results.
     pub costed: Vec<Costed>,
     /// The workload (domain form), when one exists.

@@ -1,6 +1,9 @@
-//! One ranked row of the comparison: a costed quote as the page, the CSV and the order show it,
-//! in the reader's language, with money in the base currency and the quote's own currency in
-//! tooltips.
+//! One ranked row of the comparison, in two steps: [`signed`] takes a costed quote to the plain
+//! values an order record signs ([`SignedCostRow`]: exact amounts, codes, ids), and [`shown`]
+//! builds from those values the row the page, the CSV and the order show, in the reader's
+//! language, with money in the base currency and the quote's own currency in tooltips. The
+//! cost page and an order's frozen comparison go through the same [`shown`], so a manager reads
+//! a signed comparison as the cost page showed it, in their own language.
 
 use super::{
     Costed,
@@ -10,84 +13,200 @@ use super::{
 use crate::{
     domain::{
         money::{format_money, format_unit_price, group},
+        orders::record::{
+            SignedComponent, SignedCostRow, SignedCostRowV1, SignedPricing, SignedRate, SignedThroughput,
+            SignedUnitCost, SignedWarning, SignedWhatIf, ToMeasure,
+        },
         quotes::Workload,
         runs::RunStatus,
         tco::{
-            BreakEven, Currency, Estimate, ExchangeRate, Pricing, QuoteGroup, TcoWarning, UnstatedPrice, latest_rate,
-            unit_scale,
+            BreakEven, ComponentKind, CostComponent, Currency, Estimate, ExchangeRate, Pricing, QuoteGroup, TcoWarning,
+            Unit, UnstatedPrice, latest_rate, unit_scale,
         },
     },
     i18n::{Locale, Msg},
-    views::tco::CostRow,
+    views::tco::{ComponentLine, CostRow},
 };
 use rust_decimal::Decimal;
 
-/// The row of costed quote `c`: `budget` is the workload's budget in `base` (when it could be
-/// converted), `rates` the team's exchange rates, `unit_scale` the one scale of the comparison's
-/// cost-per-unit column ([`unit_cost_scale`]).
-pub(super) fn row(
-    locale: Locale,
+/// How much slower and faster the what-if's throughput cases are, in percent
+/// ([`crate::domain::tco::WhatIfProfiles`]).
+const SENSITIVITY_PCT: u32 = 20;
+
+/// The signed values of costed quote `c`: `budget` is the workload's budget in `base` (when it
+/// could be converted), `rates` the team's exchange rates, `unit_scale` the one scale of the
+/// comparison's cost-per-unit column ([`unit_cost_scale`]).
+pub(super) fn signed(
     c: &Costed,
     base: Currency,
     budget: Option<Decimal>,
     rates: &[ExchangeRate],
     workload: Option<&Workload>,
     unit_scale: u32,
-) -> CostRow {
+) -> SignedCostRow {
     let e = &c.ranked.estimate;
     let cur = e.currency;
-    let rate = latest_rate(rates, cur, base);
+    let rate = c.ranked.rate_date.as_ref().and(latest_rate(rates, cur, base));
     let over_budget = budget.is_some_and(|amount| c.ranked.compared_total > amount);
     let estimated = c.ranked.group == QuoteGroup::Estimated;
     let stated = c.ranked.group == QuoteGroup::Stated;
     let work = workload.and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
     let (_, gpu_hour_base) = prices_in_base(&c.ranked, base, work, c.draft.spec.gpus_per_node);
     let (unit_own, unit_base) = unit_costs(c, base, work, unit_scale);
-    let own_currency_title = |amount: String| (cur != base).then_some(amount);
-    CostRow {
+    SignedCostRow {
         rank: c.ranked.rank,
         quote_id: c.quote_id,
         revision: c.revision,
         label: c.ranked.label.clone(),
-        currency: cur.code().to_string(),
-        total: format_money(e.total, cur),
-        total_exact: decimal(e.total),
-        compared_total: format_money(c.ranked.compared_total, base),
-        compared_exact: decimal(c.ranked.compared_total),
-        rate_note: c.ranked.rate_date.as_ref().and(rate).map(|r| rate_note(locale, r)),
-        cost_per_unit: unit_base.map(|p| format_unit_price(p, base, 2)),
-        cost_per_unit_title: unit_own.and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
-        unit_cost_column: e
-            .cost_per_unit
-            .as_ref()
-            .map(|u| unit_cost_column(locale, unit_scale, &u.unit)),
-        gpu_hour: gpu_hour_base.map(|p| format_unit_price(p, base, 2)),
-        gpu_hour_title: e
-            .effective_gpu_hour_price
-            .and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
-        time_to_finish: format!("{} h", hours(e.time_to_finish_h)),
-        hours_note: hours_note(locale, e),
+        currency: cur,
+        total: e.total,
+        compare_currency: base,
+        compared_total: c.ranked.compared_total,
+        rate: rate.map(|r| SignedRate {
+            from: r.from,
+            to: r.to,
+            rate: r.rate,
+            date: r.date.clone(),
+        }),
+        unit_cost: e.cost_per_unit.as_ref().map(|u| SignedUnitCost {
+            scale: unit_scale,
+            unit: u.unit.clone(),
+            compared: unit_base,
+            own: unit_own,
+        }),
+        gpu_hour: gpu_hour_base,
+        gpu_hour_own: e.effective_gpu_hour_price,
+        time_to_finish_h: e.time_to_finish_h,
+        busy_h: e.busy_h,
+        billable_h: e.billable_h,
+        rental_h: e.rental_h,
         nodes: e.nodes,
-        idle: format_money(e.idle_cost, cur),
-        pricing_note: pricing_note(locale, e),
-        components: e
-            .components
-            .iter()
-            .map(|comp| component_line(locale, comp, cur))
-            .collect(),
-        what_if: what_if_lines(locale, c),
-        warnings: warnings(locale, c, base, budget.filter(|_| over_budget)),
-        run_id: c.runs_used.first().copied(),
+        idle: e.idle_cost,
+        pricing: pricing(e),
+        components: e.components.iter().map(component).collect(),
+        what_if: what_if(c),
+        warnings: warnings(c, budget.filter(|_| over_budget)),
         run_ids: c.runs_used.clone(),
-        throughput: throughput_note(locale, c),
+        throughput: throughput(e),
         over_budget,
         estimated,
         stated,
         to_measure: if stated {
-            Some(locale.t(Msg::TcoToMeasureStated).to_string())
+            Some(ToMeasure::Stated)
         } else {
-            estimated.then(|| to_measure(locale, workload))
+            estimated.then_some(if workload.is_some_and(|w| w.total_work.is_some()) {
+                ToMeasure::Run
+            } else {
+                ToMeasure::WorkSize
+            })
         },
+    }
+}
+
+/// The row of signed values `r`, as shown to a reader of `locale`.
+#[must_use]
+pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
+    let (cur, base) = (r.currency, r.compare_currency);
+    let own_currency_title =
+        |amount: Option<Decimal>| amount.filter(|_| cur != base).map(|p| format_unit_price(p, cur, 2));
+    let unit = r.unit_cost.as_ref();
+    CostRow {
+        rank: r.rank,
+        quote_id: r.quote_id,
+        revision: r.revision,
+        label: r.label.clone(),
+        currency: cur.code().to_string(),
+        total: format_money(r.total, cur),
+        total_exact: decimal(r.total),
+        compared_total: format_money(r.compared_total, base),
+        compared_exact: decimal(r.compared_total),
+        rate_note: r.rate.as_ref().map(|s| {
+            let rate = ExchangeRate {
+                from: s.from,
+                to: s.to,
+                rate: s.rate,
+                date: s.date.clone(),
+            };
+            rate_note(locale, &rate)
+        }),
+        cost_per_unit: unit.and_then(|u| u.compared).map(|p| format_unit_price(p, base, 2)),
+        cost_per_unit_title: own_currency_title(unit.and_then(|u| u.own)),
+        unit_cost_column: unit.map(|u| unit_cost_column(locale, u.scale, &u.unit)),
+        gpu_hour: r.gpu_hour.map(|p| format_unit_price(p, base, 2)),
+        gpu_hour_title: own_currency_title(r.gpu_hour_own),
+        time_to_finish: format!("{} h", hours(r.time_to_finish_h)),
+        hours_note: hours_note(locale, r),
+        nodes: r.nodes,
+        idle: format_money(r.idle, cur),
+        pricing_note: r.pricing.as_ref().map(|p| pricing_note(locale, p, cur)),
+        components: r.components.iter().map(|c| component_line(locale, c, cur)).collect(),
+        what_if: r.what_if.iter().map(|w| what_if_line(locale, w, cur)).collect(),
+        warnings: r.warnings.iter().map(|w| warning_text(locale, w, base)).collect(),
+        run_id: r.run_ids.first().copied(),
+        run_ids: r.run_ids.clone(),
+        throughput: r.throughput.as_ref().map(|t| throughput_note(locale, t, r)),
+        over_budget: r.over_budget,
+        estimated: r.estimated,
+        stated: r.stated,
+        to_measure: r.to_measure.map(|m| {
+            locale
+                .t(match m {
+                    ToMeasure::Stated => Msg::TcoToMeasureStated,
+                    ToMeasure::Run => Msg::TcoToMeasure,
+                    ToMeasure::WorkSize => Msg::TcoToMeasureWork,
+                })
+                .to_string()
+        }),
+    }
+}
+
+/// A version 1 row, shown as it was signed: it holds the texts the submitter's page showed.
+#[must_use]
+pub fn shown_v1(r: &SignedCostRowV1) -> CostRow {
+    let r = r.clone();
+    CostRow {
+        rank: r.rank,
+        quote_id: r.quote_id,
+        revision: r.revision,
+        label: r.label,
+        currency: r.currency,
+        total: r.total,
+        total_exact: r.total_exact,
+        compared_total: r.compared_total,
+        compared_exact: r.compared_exact,
+        rate_note: r.rate_note,
+        cost_per_unit: r.cost_per_unit,
+        cost_per_unit_title: r.cost_per_unit_title,
+        unit_cost_column: r.unit_cost_column,
+        gpu_hour: r.gpu_hour,
+        gpu_hour_title: r.gpu_hour_title,
+        time_to_finish: r.time_to_finish,
+        hours_note: r.hours_note,
+        nodes: r.nodes,
+        idle: r.idle,
+        pricing_note: r.pricing_note,
+        components: r
+            .components
+            .into_iter()
+            .map(|c| ComponentLine {
+                code: c.code,
+                name: c.name,
+                unit: c.unit,
+                quantity: c.quantity,
+                price: c.price,
+                cost: c.cost,
+                cost_exact: c.cost_exact,
+            })
+            .collect(),
+        what_if: r.what_if,
+        warnings: r.warnings,
+        run_id: r.run_id,
+        run_ids: r.run_ids,
+        throughput: r.throughput,
+        over_budget: r.over_budget,
+        estimated: r.estimated,
+        stated: r.stated,
+        to_measure: r.to_measure,
     }
 }
 
@@ -130,194 +249,280 @@ fn unit_cost_column(locale: Locale, scale: u32, unit: &str) -> String {
 }
 
 /// Nodes, busy, billable and rental hours.
-fn hours_note(locale: Locale, e: &Estimate) -> String {
+fn hours_note(locale: Locale, r: &SignedCostRow) -> String {
     locale.fmt(
         Msg::TcoHours,
         &[
-            ("nodes", &e.nodes.to_string()),
-            ("busy", &hours(e.busy_h)),
-            ("billable", &hours(e.billable_h)),
-            ("rental", &hours(e.rental_h)),
+            ("nodes", &r.nodes.to_string()),
+            ("busy", &hours(r.busy_h)),
+            ("billable", &hours(r.billable_h)),
+            ("rental", &hours(r.rental_h)),
         ],
     )
 }
 
-/// What to measure to move an estimated quote into the measured group: a run, or first the
-/// workload's total work.
-fn to_measure(locale: Locale, workload: Option<&Workload>) -> String {
-    locale
-        .t(if workload.is_some_and(|w| w.total_work.is_some()) {
-            Msg::TcoToMeasure
-        } else {
-            Msg::TcoToMeasureWork
-        })
-        .to_string()
+/// A cost component's code and unit code, as the record writes them.
+fn component(c: &CostComponent) -> SignedComponent {
+    let (code, fee) = match &c.kind {
+        ComponentKind::OnDemandCompute => ("on_demand_compute", None),
+        ComponentKind::MonthlyCommitment => ("monthly_commitment", None),
+        ComponentKind::StoppedCompute => ("stopped_compute", None),
+        ComponentKind::Disk => ("disk", None),
+        ComponentKind::PublicIp => ("public_ip", None),
+        ComponentKind::Traffic => ("traffic", None),
+        ComponentKind::Snapshots => ("snapshots", None),
+        ComponentKind::OtherFee(label) => ("other_fee", Some(label.clone())),
+    };
+    let unit = match c.unit {
+        Unit::NodeHour => "node_hour",
+        Unit::NodeMonth => "node_month",
+        Unit::GbMonth => "gb_month",
+        Unit::Gb => "gb",
+        Unit::IpHour => "ip_hour",
+        Unit::Item => "item",
+    };
+    SignedComponent {
+        code: code.to_string(),
+        fee,
+        unit: unit.to_string(),
+        quantity: c.quantity,
+        unit_price: c.unit_price,
+        cost: c.cost,
+    }
 }
 
 /// The row's warnings, in this order: validity ended, failed requirements, the engine's
-/// warnings, runs left out, over `over_budget` (the budget in `base`, when exceeded), unused
-/// commitment hours.
-fn warnings(locale: Locale, c: &Costed, base: Currency, over_budget: Option<Decimal>) -> Vec<String> {
+/// warnings, runs scaled, runs left out, over `over_budget` (the budget in the base currency,
+/// when exceeded), unused commitment hours.
+fn warnings(c: &Costed, over_budget: Option<Decimal>) -> Vec<SignedWarning> {
     let e = &c.ranked.estimate;
     let mut warnings = Vec::new();
     if c.expired {
-        warnings.push(locale.t(Msg::TcoWExpired).to_string());
+        warnings.push(SignedWarning::Expired);
     }
     for kind in &c.failing {
-        warnings.push(locale.fmt(
-            Msg::TcoWRequirement,
-            &[("requirement", &requirement_text(locale, *kind))],
-        ));
+        let requirement = serde_json::to_value(kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        warnings.push(SignedWarning::Requirement { requirement });
     }
-    warnings.extend(e.warnings.iter().map(|w| engine_warning(locale, w)));
-    for (id, used, node) in &c.runs_scaled {
-        warnings.push(locale.fmt(
-            Msg::TcoWRunScaledPerGpu,
-            &[
-                ("id", &id.to_string()),
-                ("used", &used.to_string()),
-                ("node", &node.to_string()),
-            ],
-        ));
+    warnings.extend(e.warnings.iter().map(engine));
+    for &(run_id, used, node) in &c.runs_scaled {
+        warnings.push(SignedWarning::RunScaledPerGpu { run_id, used, node });
     }
-    for (id, status) in &c.left_out {
-        let why = locale.t(if *status == RunStatus::Invalid {
-            Msg::TcoWhyInvalid
-        } else {
-            Msg::TcoWhyWarn
+    for &(run_id, status) in &c.left_out {
+        warnings.push(SignedWarning::RunNotUsed {
+            run_id,
+            invalid: status == RunStatus::Invalid,
         });
-        warnings.push(locale.fmt(Msg::TcoWRunNotUsed, &[("id", &id.to_string()), ("why", why)]));
     }
-    if let Some(amount) = over_budget {
-        warnings.push(locale.fmt(Msg::TcoWOverBudget, &[("budget", &format_money(amount, base))]));
+    if let Some(budget) = over_budget {
+        warnings.push(SignedWarning::OverBudget { budget });
     }
-    if let Some(unused) = e.unused_commitment_h.filter(|h| !h.is_zero()) {
-        warnings.push(locale.fmt(Msg::TcoWUnusedCommitment, &[("hours", &hours(unused))]));
+    if let Some(hours) = e.unused_commitment_h.filter(|h| !h.is_zero()) {
+        warnings.push(SignedWarning::UnusedCommitment { hours });
     }
     warnings
 }
 
-/// One of the engine's warnings as a sentence.
-fn engine_warning(locale: Locale, w: &TcoWarning) -> String {
+/// One of the engine's warnings, as the record writes it.
+fn engine(w: &TcoWarning) -> SignedWarning {
     match w {
-        TcoWarning::ThroughputAssumed => locale.t(Msg::TcoWThroughputAssumed).to_string(),
-        TcoWarning::StatedRunLengthIgnored { run_hours } => {
-            locale.fmt(Msg::TcoWRunLengthIgnored, &[("hours", &hours(*run_hours))])
-        }
-        TcoWarning::NodesBelowRequirement { needed, chosen } => locale.fmt(
+        TcoWarning::ThroughputAssumed => SignedWarning::ThroughputAssumed,
+        TcoWarning::StatedRunLengthIgnored { run_hours } => SignedWarning::RunLengthIgnored { hours: *run_hours },
+        TcoWarning::NodesBelowRequirement { needed, chosen } => SignedWarning::NodesBelowRequirement {
+            needed: *needed,
+            chosen: *chosen,
+        },
+        TcoWarning::MinimumBillableApplied { minimum_h } => SignedWarning::MinimumBillable { hours: *minimum_h },
+        TcoWarning::PriceNotStated { price } => SignedWarning::PriceNotStated {
+            price: match price {
+                UnstatedPrice::Disk => "disk",
+                UnstatedPrice::Snapshot => "snapshot",
+                UnstatedPrice::Egress => "egress",
+                UnstatedPrice::Ingress => "ingress",
+                UnstatedPrice::StoppedCompute => "stopped_compute",
+            }
+            .to_string(),
+        },
+    }
+}
+
+/// A warning as a sentence; `base` is the currency of the budget.
+fn warning_text(locale: Locale, w: &SignedWarning, base: Currency) -> String {
+    match w {
+        SignedWarning::Expired => locale.t(Msg::TcoWExpired).to_string(),
+        SignedWarning::Requirement { requirement } => locale.fmt(
+            Msg::TcoWRequirement,
+            &[("requirement", &requirement_text(locale, requirement))],
+        ),
+        SignedWarning::ThroughputAssumed => locale.t(Msg::TcoWThroughputAssumed).to_string(),
+        SignedWarning::RunLengthIgnored { hours: h } => locale.fmt(Msg::TcoWRunLengthIgnored, &[("hours", &hours(*h))]),
+        SignedWarning::NodesBelowRequirement { needed, chosen } => locale.fmt(
             Msg::TcoWNodesBelow,
             &[("needed", &needed.to_string()), ("chosen", &chosen.to_string())],
         ),
-        TcoWarning::MinimumBillableApplied { minimum_h } => {
-            locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*minimum_h))])
-        }
-        TcoWarning::PriceNotStated { price } => {
-            let price_not_stated = |what| locale.fmt(Msg::TcoWPriceNotStated, &[("price", locale.t(what))]);
-            match price {
-                UnstatedPrice::Disk => price_not_stated(Msg::TcoPriceDisk),
-                UnstatedPrice::Snapshot => price_not_stated(Msg::TcoPriceSnapshot),
-                UnstatedPrice::Egress => price_not_stated(Msg::TcoPriceEgress),
-                UnstatedPrice::Ingress => price_not_stated(Msg::TcoPriceIngress),
+        SignedWarning::MinimumBillable { hours: h } => locale.fmt(Msg::TcoWMinimum, &[("hours", &hours(*h))]),
+        SignedWarning::PriceNotStated { price } => {
+            let price_not_stated = |what| locale.fmt(Msg::TcoWPriceNotStated, &[("price", what)]);
+            match price.as_str() {
+                "disk" => price_not_stated(locale.t(Msg::TcoPriceDisk)),
+                "snapshot" => price_not_stated(locale.t(Msg::TcoPriceSnapshot)),
+                "egress" => price_not_stated(locale.t(Msg::TcoPriceEgress)),
+                "ingress" => price_not_stated(locale.t(Msg::TcoPriceIngress)),
                 // Not a price but a yes/no: its own sentence.
-                UnstatedPrice::StoppedCompute => locale.t(Msg::TcoWStoppedComputeNotStated).to_string(),
+                "stopped_compute" => locale.t(Msg::TcoWStoppedComputeNotStated).to_string(),
+                other => price_not_stated(other),
             }
         }
+        SignedWarning::RunScaledPerGpu { run_id, used, node } => locale.fmt(
+            Msg::TcoWRunScaledPerGpu,
+            &[
+                ("id", &run_id.to_string()),
+                ("used", &used.to_string()),
+                ("node", &node.to_string()),
+            ],
+        ),
+        SignedWarning::RunNotUsed { run_id, invalid } => {
+            let why = locale.t(if *invalid { Msg::TcoWhyInvalid } else { Msg::TcoWhyWarn });
+            locale.fmt(Msg::TcoWRunNotUsed, &[("id", &run_id.to_string()), ("why", why)])
+        }
+        SignedWarning::OverBudget { budget } => {
+            locale.fmt(Msg::TcoWOverBudget, &[("budget", &format_money(*budget, base))])
+        }
+        SignedWarning::UnusedCommitment { hours: h } => locale.fmt(Msg::TcoWUnusedCommitment, &[("hours", &hours(*h))]),
     }
 }
 
 /// With a monthly commitment on the sheet: the pricing used, both compute prices and the
 /// break-even (rule 4).
-fn pricing_note(locale: Locale, e: &Estimate) -> Option<String> {
-    let cur = e.currency;
+fn pricing(e: &Estimate) -> Option<SignedPricing> {
     let (monthly, be) = e.monthly_compute.zip(e.break_even)?;
-    let break_even = match be {
-        BreakEven::WithinTerm { hours: h } => locale.fmt(Msg::TcoBreakEvenAt, &[("hours", &hours(h))]),
-        BreakEven::NeverWithinTerm => locale.t(Msg::TcoBreakEvenNever).to_string(),
+    Some(SignedPricing {
+        monthly_used: e.pricing_used == Pricing::Monthly,
+        monthly,
+        on_demand: e.on_demand_compute,
+        break_even_h: match be {
+            BreakEven::WithinTerm { hours: h } => Some(h),
+            BreakEven::NeverWithinTerm => None,
+        },
+    })
+}
+
+/// The pricing used, both compute prices and the break-even, in one line.
+fn pricing_note(locale: Locale, p: &SignedPricing, cur: Currency) -> String {
+    let break_even = match p.break_even_h {
+        Some(h) => locale.fmt(Msg::TcoBreakEvenAt, &[("hours", &hours(h))]),
+        None => locale.t(Msg::TcoBreakEvenNever).to_string(),
     };
     let args = [
-        ("monthly", format_money(monthly, cur)),
-        ("on_demand", format_money(e.on_demand_compute, cur)),
+        ("monthly", format_money(p.monthly, cur)),
+        ("on_demand", format_money(p.on_demand, cur)),
         ("break_even", break_even),
     ];
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    Some(locale.fmt(
-        if e.pricing_used == Pricing::Monthly {
+    locale.fmt(
+        if p.monthly_used {
             Msg::TcoPricingMonthly
         } else {
             Msg::TcoPricingOnDemand
         },
         &args,
-    ))
+    )
 }
 
-/// Low / expected / high totals, then 20 % slower and faster throughput and the slowest valid
-/// run when the engine gave them, in the quote's currency.
-fn what_if_lines(locale: Locale, c: &Costed) -> Vec<(String, String)> {
+/// Low / expected / high totals, then slower and faster throughput and the slowest valid run
+/// when the engine gave them.
+fn what_if(c: &Costed) -> Vec<SignedWhatIf> {
     let Some(w) = &c.what_if else {
         return Vec::new();
     };
-    let cur = c.ranked.estimate.currency;
-    let pct = "20";
     let mut out = vec![
-        (locale.t(Msg::TcoWiLow).to_string(), format_money(w.low.total, cur)),
-        (
-            locale.t(Msg::TcoWiExpected).to_string(),
-            format_money(w.expected.total, cur),
-        ),
-        (locale.t(Msg::TcoWiHigh).to_string(), format_money(w.high.total, cur)),
+        SignedWhatIf::Low { total: w.low.total },
+        SignedWhatIf::Expected {
+            total: w.expected.total,
+        },
+        SignedWhatIf::High { total: w.high.total },
     ];
     if let Some(s) = &w.slower_throughput {
-        out.push((
-            locale.fmt(Msg::TcoWiSlower, &[("pct", pct)]),
-            format_money(s.total, cur),
-        ));
+        out.push(SignedWhatIf::Slower {
+            pct: SENSITIVITY_PCT,
+            total: s.total,
+        });
     }
     if let Some(f) = &w.faster_throughput {
-        out.push((
-            locale.fmt(Msg::TcoWiFaster, &[("pct", pct)]),
-            format_money(f.total, cur),
-        ));
+        out.push(SignedWhatIf::Faster {
+            pct: SENSITIVITY_PCT,
+            total: f.total,
+        });
     }
-    if let (Some(s), Some(id)) = (&w.slowest_run, c.slowest_run) {
-        out.push((
-            locale.fmt(Msg::TcoWiSlowest, &[("id", &id.to_string())]),
-            format_money(s.total, cur),
-        ));
+    if let (Some(s), Some(run_id)) = (&w.slowest_run, c.slowest_run) {
+        out.push(SignedWhatIf::SlowestRun { run_id, total: s.total });
     }
     out
 }
 
+/// One what-if case and its total in the quote's currency.
+fn what_if_line(locale: Locale, w: &SignedWhatIf, cur: Currency) -> (String, String) {
+    let (name, total) = match w {
+        SignedWhatIf::Low { total } => (locale.t(Msg::TcoWiLow).to_string(), total),
+        SignedWhatIf::Expected { total } => (locale.t(Msg::TcoWiExpected).to_string(), total),
+        SignedWhatIf::High { total } => (locale.t(Msg::TcoWiHigh).to_string(), total),
+        SignedWhatIf::Slower { pct, total } => (locale.fmt(Msg::TcoWiSlower, &[("pct", &pct.to_string())]), total),
+        SignedWhatIf::Faster { pct, total } => (locale.fmt(Msg::TcoWiFaster, &[("pct", &pct.to_string())]), total),
+        SignedWhatIf::SlowestRun { run_id, total } => {
+            (locale.fmt(Msg::TcoWiSlowest, &[("id", &run_id.to_string())]), total)
+        }
+    };
+    (name, format_money(*total, cur))
+}
+
+/// The one-node and planned throughput (rule 2), when the estimate is measured.
+fn throughput(e: &Estimate) -> Option<SignedThroughput> {
+    let (one_node_per_s, planned_per_s) = e.one_node_throughput_per_s.zip(e.planned_throughput_per_s)?;
+    Some(SignedThroughput {
+        one_node_per_s,
+        planned_per_s,
+        unit: e.cost_per_unit.as_ref().map_or_else(String::new, |u| u.unit.clone()),
+        n_run: e.n_run.unwrap_or(1),
+    })
+}
+
 /// Where the throughput comes from (typed, or the runs used) and the one-node and planned
-/// figures (rule 2), when the estimate is measured.
-fn throughput_note(locale: Locale, c: &Costed) -> Option<String> {
-    let e = &c.ranked.estimate;
-    let unit = e.cost_per_unit.as_ref().map_or("", |u| u.unit.as_str());
-    let (t1, planned) = e.one_node_throughput_per_s.zip(e.planned_throughput_per_s)?;
-    let ids = c
-        .runs_used
+/// figures.
+fn throughput_note(locale: Locale, t: &SignedThroughput, r: &SignedCostRow) -> String {
+    let unit = &t.unit;
+    let ids = r
+        .run_ids
         .iter()
         .map(|id| format!("#{id}"))
         .collect::<Vec<_>>()
         .join(", ");
     let args = [
-        ("t1", format!("{} {unit}/s", throughput_text(t1))),
-        ("planned", format!("{} {unit}/s", throughput_text(planned))),
-        ("nodes", e.nodes.to_string()),
-        ("n_run", e.n_run.unwrap_or(1).to_string()),
+        ("t1", format!("{} {unit}/s", throughput_text(t.one_node_per_s))),
+        ("planned", format!("{} {unit}/s", throughput_text(t.planned_per_s))),
+        ("nodes", r.nodes.to_string()),
+        ("n_run", t.n_run.to_string()),
         ("ids", ids),
     ];
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let msg = if c.runs_used.is_empty() {
+    let msg = if r.run_ids.is_empty() {
         Msg::TcoThroughputTyped
     } else {
         Msg::TcoThroughputFromRuns
     };
-    Some(locale.fmt(msg, &args))
+    locale.fmt(msg, &args)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An engine warning as the row shows it.
+    fn engine_warning(locale: Locale, w: &TcoWarning) -> String {
+        warning_text(locale, &engine(w), Currency::parse("CNY").unwrap())
+    }
 
     /// A price not stated names the price; stopped compute not stated, a yes/no, has its own
     /// sentence; both in both languages.

@@ -8,8 +8,9 @@ use super::{
 use crate::{
     domain::{
         money::{format_money, format_unit_price, group},
-        quotes::{RequirementKind, Workload},
-        tco::{ComponentKind, CostComponent, Currency, ErrorReason, ExchangeRate, TcoError, Unit},
+        orders::record::SignedComponent,
+        quotes::Workload,
+        tco::{Currency, ErrorReason, ExchangeRate, TcoError},
     },
     i18n::{Locale, Msg},
     views::tco::ComponentLine,
@@ -78,34 +79,35 @@ pub(super) fn error_sentence(locale: Locale, e: &TcoError, workload: &Workload) 
     }
 }
 
-/// One cost component as a line of the breakdown.
-pub(super) fn component_line(locale: Locale, c: &CostComponent, currency: Currency) -> ComponentLine {
-    let (code, name) = match &c.kind {
-        ComponentKind::OnDemandCompute => ("on_demand_compute", locale.t(Msg::TcoCOnDemandCompute).to_string()),
-        ComponentKind::MonthlyCommitment => ("monthly_commitment", locale.t(Msg::TcoCMonthlyCommitment).to_string()),
-        ComponentKind::StoppedCompute => ("stopped_compute", locale.t(Msg::TcoCStoppedCompute).to_string()),
-        ComponentKind::Disk => ("disk", locale.t(Msg::TcoCDisk).to_string()),
-        ComponentKind::PublicIp => ("public_ip", locale.t(Msg::TcoCPublicIp).to_string()),
-        ComponentKind::Traffic => ("traffic", locale.t(Msg::TcoCTraffic).to_string()),
-        ComponentKind::Snapshots => ("snapshots", locale.t(Msg::TcoCSnapshots).to_string()),
-        ComponentKind::OtherFee(label) => ("other_fee", locale.fmt(Msg::TcoCOtherFee, &[("label", label)])),
+/// One cost component (as signed: codes and exact values) as a line of the breakdown; a code
+/// this release does not know is shown as it is.
+pub(super) fn component_line(locale: Locale, c: &SignedComponent, currency: Currency) -> ComponentLine {
+    let name = match c.code.as_str() {
+        "on_demand_compute" => locale.t(Msg::TcoCOnDemandCompute).to_string(),
+        "monthly_commitment" => locale.t(Msg::TcoCMonthlyCommitment).to_string(),
+        "stopped_compute" => locale.t(Msg::TcoCStoppedCompute).to_string(),
+        "disk" => locale.t(Msg::TcoCDisk).to_string(),
+        "public_ip" => locale.t(Msg::TcoCPublicIp).to_string(),
+        "traffic" => locale.t(Msg::TcoCTraffic).to_string(),
+        "snapshots" => locale.t(Msg::TcoCSnapshots).to_string(),
+        "other_fee" => locale.fmt(Msg::TcoCOtherFee, &[("label", c.fee.as_deref().unwrap_or_default())]),
+        other => other.to_string(),
     };
-    let unit = locale.t(match c.unit {
-        Unit::NodeHour => Msg::TcoUNodeHour,
-        Unit::NodeMonth => Msg::TcoUNodeMonth,
-        Unit::GbMonth => Msg::TcoUGbMonth,
-        Unit::Gb => Msg::TcoUGb,
-        Unit::IpHour => Msg::TcoUIpHour,
-        Unit::Item => Msg::TcoUItem,
-    });
+    let unit = match c.unit.as_str() {
+        "node_hour" => locale.t(Msg::TcoUNodeHour),
+        "node_month" => locale.t(Msg::TcoUNodeMonth),
+        "gb_month" => locale.t(Msg::TcoUGbMonth),
+        "gb" => locale.t(Msg::TcoUGb),
+        "ip_hour" => locale.t(Msg::TcoUIpHour),
+        "item" => locale.t(Msg::TcoUItem),
+        other => other,
+    };
+    let quantity = c.quantity.round_dp(4).normalize();
     ComponentLine {
-        code: code.into(),
+        code: c.code.clone(),
         name,
         unit: unit.into(),
-        quantity: group(
-            c.quantity.round_dp(4).normalize(),
-            c.quantity.round_dp(4).normalize().scale(),
-        ),
+        quantity: group(quantity, quantity.scale()),
         price: c
             .unit_price
             .map(|p| format_unit_price(p, currency, 4))
@@ -138,13 +140,10 @@ pub(super) fn rate_note(locale: Locale, r: &ExchangeRate) -> String {
     )
 }
 
-/// A requirement's name in the reader's language (`req.<kind>` of the locale files).
-pub(super) fn requirement_text(locale: Locale, kind: RequirementKind) -> String {
-    let code = serde_json::to_value(kind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
-    Msg::from_key(&format!("req.{code}")).map_or(code, |m| locale.t(m).to_string())
+/// A requirement's name in the reader's language (`req.<code>` of the locale files), from its
+/// code (e.g. `vram`); a code this release does not know is shown as it is.
+pub(super) fn requirement_text(locale: Locale, code: &str) -> String {
+    Msg::from_key(&format!("req.{code}")).map_or_else(|| code.to_string(), |m| locale.t(m).to_string())
 }
 
 #[cfg(test)]

@@ -1,0 +1,280 @@
+//! Every version of the record reads; a new record's text is one exact canonical form.
+
+use super::{
+    AcknowledgedProblem, Acknowledgement, ChosenQuote, DecodeError, EncodeError, OrderRecord, SignedComponent,
+    SignedCostRow, SignedPricing, SignedRate, SignedRows, SignedThroughput, SignedUnitCost, SignedWarning,
+    SignedWhatIf, ToMeasure, decode,
+};
+use crate::domain::{
+    audit::{content_hash, sha256_hex},
+    tco::Currency,
+};
+use rust_decimal_macros::dec;
+
+/// An approved record written by the release before version 2 (an order submitted with a
+/// comparison of two quotes, one in USD, and approved; the text as `order_revisions.content`
+/// held it), and the hash its approval event pinned.
+const V1: &str = include_str!("../fixtures/record-v1.json");
+const V1_APPROVED_HASH: &str = include_str!("../fixtures/record-v1.sha256");
+
+/// The same order approved by this release.
+const V2: &str = include_str!("../fixtures/record-v2.json");
+
+#[test]
+fn a_version_1_record_still_hashes_to_what_its_approval_pinned() {
+    assert_eq!(sha256_hex(V1), V1_APPROVED_HASH.trim());
+    // Verification hashes the parsed text the audit way: the same hash, whatever the version.
+    let value: serde_json::Value = serde_json::from_str(V1).expect("json");
+    assert_eq!(content_hash(&value).expect("canonical"), V1_APPROVED_HASH.trim());
+}
+
+#[test]
+fn a_version_1_record_reads_with_its_chosen_quote_totals_and_answers() {
+    let record = decode(V1).expect("version 1 reads");
+    let chosen = record.chosen_quote().expect("a quote was chosen");
+    assert!(chosen.revision_id.is_some());
+    let Some(SignedRows::V1(rows)) = &record.tco else {
+        panic!("version 1 rows: {:?}", record.tco);
+    };
+    assert_eq!(rows.len(), 2);
+    let row = rows
+        .iter()
+        .find(|r| r.quote_id == chosen.quote_id)
+        .expect("the chosen quote is costed");
+    let (ranked, quote) = record.chosen_costing().expect("the chosen quote is frozen");
+    assert_eq!(quote.id, chosen.quote_id.to_string());
+    assert_eq!(
+        row.total_exact.parse::<rust_decimal::Decimal>().ok(),
+        Some(ranked.estimate.total)
+    );
+    assert_eq!(
+        row.compared_exact.parse::<rust_decimal::Decimal>().ok(),
+        Some(ranked.compared_total)
+    );
+    assert!(rows.iter().any(|r| r.currency == "USD" && r.rate_note.is_some()));
+    assert!(!record.answers.is_empty());
+    assert!(
+        record
+            .answers
+            .values()
+            .all(|a| a.status == crate::domain::checklist::ItemStatus::Confirmed)
+    );
+    assert!(record.frozen.is_some() && record.comparison.is_some());
+    // Read, never written again: a new revision starts without the old rows.
+    assert!(matches!(record.canonical(), Err(EncodeError::OldRows)));
+    let mut next = record;
+    next.tco = None;
+    assert!(next.canonical().expect("canonical").starts_with("{\"answers\":"));
+}
+
+#[test]
+fn a_version_2_record_reads_and_its_text_round_trips_byte_for_byte() {
+    let record = decode(V2).expect("version 2 reads");
+    assert_eq!(record.canonical().expect("canonical"), V2);
+    let chosen = record.chosen_quote().expect("a quote was chosen");
+    let Some(SignedRows::V2(rows)) = &record.tco else {
+        panic!("version 2 rows: {:?}", record.tco);
+    };
+    assert_eq!(rows.len(), 2);
+    let row = rows
+        .iter()
+        .find(|r| r.quote_id == chosen.quote_id)
+        .expect("the chosen quote is costed");
+    let (ranked, _) = record.chosen_costing().expect("the chosen quote is frozen");
+    assert_eq!(
+        (row.total, row.compared_total),
+        (ranked.estimate.total, ranked.compared_total)
+    );
+    let usd = rows.iter().find(|r| r.currency.code() == "USD").expect("the USD quote");
+    assert_eq!(usd.rate.as_ref().map(|r| r.rate), Some(dec!(7.1234)));
+    assert!(!record.answers.is_empty());
+}
+
+/// A row with every kind of value, in a record with every key set.
+#[expect(clippy::too_many_lines, reason = "one value with every field, read top to bottom")]
+fn full() -> OrderRecord {
+    let cny = Currency::parse("CNY").expect("CNY");
+    let usd = Currency::parse("USD").expect("USD");
+    let row = SignedCostRow {
+        rank: 1,
+        quote_id: 7,
+        revision: 2,
+        label: "Far Cloud · L4-USD · 1× L4 24GB".into(),
+        currency: usd,
+        total: dec!(12.20),
+        compare_currency: cny,
+        compared_total: dec!(86.91),
+        rate: Some(SignedRate {
+            from: usd,
+            to: cny,
+            rate: dec!(7.1234),
+            date: "2026-11-15".into(),
+        }),
+        unit_cost: Some(SignedUnitCost {
+            scale: 1_000_000,
+            unit: "tokens".into(),
+            compared: Some(dec!(2.5700)),
+            own: Some(dec!(0.3600)),
+        }),
+        gpu_hour: Some(dec!(4.35)),
+        gpu_hour_own: Some(dec!(0.61)),
+        time_to_finish_h: dec!(20),
+        busy_h: dec!(20),
+        billable_h: dec!(20),
+        rental_h: dec!(23),
+        nodes: 1,
+        idle: dec!(1.83),
+        pricing: Some(SignedPricing {
+            monthly_used: false,
+            monthly: dec!(300),
+            on_demand: dec!(12.20),
+            break_even_h: None,
+        }),
+        components: vec![
+            SignedComponent {
+                code: "on_demand_compute".into(),
+                fee: None,
+                unit: "node_hour".into(),
+                quantity: dec!(20),
+                unit_price: Some(dec!(0.61)),
+                cost: dec!(12.20),
+            },
+            SignedComponent {
+                code: "other_fee".into(),
+                fee: Some("Setup".into()),
+                unit: "item".into(),
+                quantity: dec!(1),
+                unit_price: None,
+                cost: dec!(0),
+            },
+        ],
+        what_if: vec![
+            SignedWhatIf::Low { total: dec!(11) },
+            SignedWhatIf::Slower {
+                pct: 20,
+                total: dec!(15),
+            },
+            SignedWhatIf::SlowestRun {
+                run_id: 4,
+                total: dec!(16),
+            },
+        ],
+        warnings: vec![
+            SignedWarning::Expired,
+            SignedWarning::Requirement {
+                requirement: "vram".into(),
+            },
+            SignedWarning::PriceNotStated { price: "disk".into() },
+            SignedWarning::RunNotUsed {
+                run_id: 5,
+                invalid: true,
+            },
+            SignedWarning::OverBudget { budget: dec!(80) },
+        ],
+        run_ids: vec![4, 6],
+        throughput: Some(SignedThroughput {
+            one_node_per_s: dec!(1500.5),
+            planned_per_s: dec!(1500.5),
+            unit: "tokens".into(),
+            n_run: 1,
+        }),
+        over_budget: true,
+        estimated: false,
+        stated: false,
+        to_measure: Some(ToMeasure::Run),
+    };
+    OrderRecord {
+        workload_id: 3,
+        quote_id: Some(7),
+        quote_revision_id: Some(90),
+        considered: vec![7, 2],
+        runs: vec![4, 6],
+        waiver: String::new(),
+        tco: Some(SignedRows::V2(vec![row])),
+        comparison: Some("workload=3&q=7".into()),
+        problems_acknowledged: Some(Acknowledgement {
+            by: 7,
+            at: "2026-12-01T10:00:00Z".into(),
+            problems: vec![AcknowledgedProblem {
+                item_id: "sec.disk_encryption".into(),
+                note: "no encryption at rest".into(),
+            }],
+        }),
+        ..OrderRecord::default()
+    }
+}
+
+#[test]
+fn a_full_record_round_trips_and_holds_no_formatted_text() {
+    let record = full();
+    let text = record.canonical().expect("canonical");
+    assert!(
+        text.starts_with("{\"answers\":{},\"comparison\":\"workload=3&q=7\""),
+        "{text}"
+    );
+    assert!(text.contains(r#""version":2"#), "{text}");
+    assert!(
+        text.contains(r#""compared_total":"86.91""#) && text.contains(r#""currency":"USD""#),
+        "exact amounts and codes: {text}"
+    );
+    assert!(!text.contains('$') && !text.contains('¥'), "no money formatted: {text}");
+    let back = decode(&text).expect("reads back");
+    assert_eq!(back, record);
+    assert_eq!(back.canonical().expect("canonical"), text);
+    assert_eq!(
+        back.chosen_quote(),
+        Some(ChosenQuote {
+            quote_id: 7,
+            revision_id: Some(90),
+        })
+    );
+}
+
+#[test]
+fn a_new_orders_record_is_one_exact_canonical_text_that_reads_back() {
+    let record = OrderRecord {
+        workload_id: 3,
+        considered: vec![7, 2],
+        waiver: "run booked for May".into(),
+        ..OrderRecord::default()
+    };
+    let text = record.canonical().expect("canonical");
+    assert_eq!(
+        text,
+        r#"{"answers":{},"comparison":null,"considered":[7,2],"frozen":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":2,"waiver":"run booked for May","workload_id":3}"#
+    );
+    assert_eq!(decode(&text).expect("reads back"), record);
+    assert_eq!(record.chosen_quote(), None);
+}
+
+#[test]
+fn an_acknowledgement_is_part_of_the_hashed_record_and_absent_without_one() {
+    let mut record = OrderRecord {
+        workload_id: 3,
+        ..OrderRecord::default()
+    };
+    assert!(!record.canonical().expect("canonical").contains("problems_acknowledged"));
+    record.problems_acknowledged = Some(Acknowledgement {
+        by: 7,
+        at: "2026-12-01T10:00:00Z".into(),
+        problems: vec![AcknowledgedProblem {
+            item_id: "sec.disk_encryption".into(),
+            note: "no encryption at rest".into(),
+        }],
+    });
+    let text = record.canonical().expect("canonical");
+    assert!(
+        text.contains(r#""problems_acknowledged":{"at":"2026-12-01T10:00:00Z","by":7,"problems":[{"item_id":"sec.disk_encryption","note":"no encryption at rest"}]}"#),
+        "{text}"
+    );
+    assert_eq!(decode(&text).expect("reads back"), record);
+}
+
+#[test]
+fn a_version_no_release_wrote_or_a_key_of_no_version_is_refused() {
+    let v3 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":3,"waiver":"","workload_id":3}"#;
+    assert!(matches!(decode(v3), Err(DecodeError::UnknownVersion(_))));
+    let unknown_key = r#"{"answers":{},"comparison":null,"considered":[],"extra":1,"frozen":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":2,"waiver":"","workload_id":3}"#;
+    assert!(matches!(decode(unknown_key), Err(DecodeError::Shape(_))));
+    assert!(matches!(decode("not json"), Err(DecodeError::Shape(_))));
+}
