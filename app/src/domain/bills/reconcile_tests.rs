@@ -541,9 +541,19 @@ mod accountant {
             plan(Component::Disk, PlannedUnit::GbMonth, dec!(100), dec!(0.50)),
             plan(Component::Ip, PlannedUnit::Hours, dec!(72), dec!(0.05)),
         ];
-        let lines = [charge(Component::Disk, dec!(80), "GB-Month", Some(dec!(0.50)), dec!(40.00))];
+        let lines = [charge(
+            Component::Disk,
+            dec!(80),
+            "GB-Month",
+            Some(dec!(0.50)),
+            dec!(40.00),
+        )];
         let r = cny(&planned, &lines);
-        let disk = r.rows.iter().find(|row| row.component == Component::Disk).expect("disk");
+        let disk = r
+            .rows
+            .iter()
+            .find(|row| row.component == Component::Disk)
+            .expect("disk");
         assert_eq!(
             disk.reasons,
             vec![Reason::MoreUsage {
@@ -554,6 +564,11 @@ mod accountant {
         );
         let ip = r.rows.iter().find(|row| row.component == Component::Ip).expect("ip");
         assert_eq!(ip.reasons, vec![Reason::NotBilled { effect: dec!(-3.60) }]);
-        assert!(r.rows.iter().flat_map(|row| &row.reasons).all(|why| !matches!(why, Reason::Other { .. })));
+        assert!(
+            r.rows
+                .iter()
+                .flat_map(|row| &row.reasons)
+                .all(|why| !matches!(why, Reason::Other { .. }))
+        );
     }
 }

@@ -131,7 +131,10 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
             quantity,
             ..
         } => {
-            let total = |p: Decimal| p.checked_mul(*quantity).map_or_else(String::new, |t| format_money(t, currency));
+            let total = |p: Decimal| {
+                p.checked_mul(*quantity)
+                    .map_or_else(String::new, |t| format_money(t, currency))
+            };
             locale.fmt(
                 Msg::BillsRPriceDrift,
                 &[
@@ -329,7 +332,10 @@ mod tests {
         };
         let texts = reasons(Locale::En, &row, Currency::USD);
         assert!(texts[0].contains("8 GPU-hours"), "{texts:?}");
-        assert!(texts[1].contains("392 GPU-h billed, 384 GPU-h estimated"), "{texts:?}");
+        assert!(
+            texts[1].contains("392 GPU-h billed against 384 GPU-h planned"),
+            "{texts:?}"
+        );
         assert!(reasons(Locale::ZhCn, &row, Currency::USD)[1].contains("392 卡时"));
         let refused = Refusal::NoRate {
             code: "EUR".into(),
@@ -356,8 +362,14 @@ mod tests {
             effect: dec!(14.40),
         };
         let en = reason(Locale::En, &drift, Currency::CNY, "h");
-        assert!(en.starts_with("Price: 24 h at ¥13.10 instead of the agreed ¥12.50"), "{en}");
-        assert!(en.contains("24 × ¥13.10 = ¥314.40 against 24 × ¥12.50 = ¥300.00") && en.ends_with("+¥14.40"), "{en}");
+        assert!(
+            en.starts_with("Price: 24 h at ¥13.10 instead of the agreed ¥12.50"),
+            "{en}"
+        );
+        assert!(
+            en.contains("24 × ¥13.10 = ¥314.40 against 24 × ¥12.50 = ¥300.00") && en.ends_with("+¥14.40"),
+            "{en}"
+        );
         let zh = reason(Locale::ZhCn, &drift, Currency::CNY, "小时");
         assert!(zh.contains("24 小时 按 ¥13.10 计费") && zh.contains("¥314.40"), "{zh}");
         let less = Reason::MoreUsage {
@@ -365,7 +377,10 @@ mod tests {
             billed: dec!(80),
             effect: dec!(-10.00),
         };
-        assert!(reason(Locale::En, &less, Currency::CNY, "GB-month").starts_with("Less usage: 80 GB-month billed against 100"));
+        assert!(
+            reason(Locale::En, &less, Currency::CNY, "GB-month")
+                .starts_with("Less usage: 80 GB-month billed against 100")
+        );
         assert!(reason(Locale::ZhCn, &less, Currency::CNY, "GB·月").starts_with("用量减少"));
         let ip = Row {
             component: Component::Ip,
@@ -383,4 +398,3 @@ mod tests {
         assert!(reasons(Locale::ZhCn, &ip, Currency::CNY)[0].contains("已计划，未计费"));
     }
 }
-
