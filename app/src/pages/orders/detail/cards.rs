@@ -33,7 +33,7 @@ pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
                 <dt>{t(Msg::OrdersChosen)}</dt>
                 <dd data-testid="order-chosen">{v.chosen.as_ref().map_or_else(|| t(Msg::OrdersNone).to_string(), |(_, l)| l.clone())}</dd>
                 <dt>{t(Msg::OrdersConsidered)}</dt>
-                <dd>{v.considered.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join(" · ")}</dd>
+                <dd data-testid="order-considered">{v.considered.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join(" · ")}</dd>
                 <dt>{t(Msg::OrdersRuns)}</dt>
                 <dd>
                     {v.runs.iter().map(|r| view! {
