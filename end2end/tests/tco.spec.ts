@@ -93,8 +93,8 @@ test("procurement compares three quotes, changes an assumption and the ranking f
 
 test("procurement orders the quote the cost page shows in one click and lands on the draft order", async ({ page }) => {
   const consoleErrors = watchConsole(page);
-  await createTeam(page, "Order Desk", [["olga@example.com", "procurement"], ["oskar@example.com", "engineer"]]);
-  await signIn(page, "olga@example.com");
+  await createTeam(page, "Cost Order Desk", [["tess@example.com", "procurement"], ["tomas@example.com", "engineer"]]);
+  await signIn(page, "tess@example.com");
   const workload = await call(page, "/api/workloads/create", {
     name: "Order batch", kind: "batch", model: "", precision: "", vram_peak_gib: "20", vram_peak_source: "estimated",
     concurrency: "1", gpus_needed: "1", run_hours: "10", total_work_amount: "", total_work_unit: "", data_gb: "0", checkpoint_gb: "0", headroom_pct: "20",
@@ -132,7 +132,7 @@ test("procurement orders the quote the cost page shows in one click and lands on
 
   // An engineer may not order: the cost page does not offer it.
   await signOut(page);
-  await signIn(page, "oskar@example.com");
+  await signIn(page, "tomas@example.com");
   await open(page, `/tco?workload=${workload}&setup_h=0&rerun_pct=0`);
   await expect(page.getByTestId("tco-row")).toHaveCount(2);
   await expect(page.getByTestId("tco-order-this")).toHaveCount(0);
