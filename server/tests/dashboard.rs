@@ -100,6 +100,7 @@ fn count(board: &Value, what: &Value) -> i64 {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_same() {
     let t = team().await;
     // An empty team: the counts are zero and nothing waits.
@@ -133,8 +134,7 @@ async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_s
         "the header lists the dashboard's to-do"
     );
 
-    // Engineers: the order's items for them; no quote is asked for while no open order weighs
-    // one.
+    // Engineers: the order's items for them; no quote asked for while no open order weighs one.
     assert_eq!(kinds(&t.notifications(&t.eve).await), ["items_to_answer"]);
     // Procurement weighs both quotes in the order: both still lack a valid run.
     let (o, l, e) = (order.to_string(), lasting.to_string(), expiring.to_string());

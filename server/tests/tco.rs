@@ -1044,6 +1044,7 @@ async fn order_record(app: &TestApp, order: i64) -> (Value, Vec<String>) {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one story: create, check, update, refuse")]
 async fn order_this_carries_the_comparison_into_the_workloads_draft_and_a_second_call_updates_it() {
     let d = desk().await;
     let query = format!(

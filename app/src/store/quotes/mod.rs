@@ -463,15 +463,15 @@ pub async fn run_candidates(
         return Ok(Vec::new());
     }
     let ids = serde_json::to_string(ids).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
-    let rows: Vec<(i64, String, String, String, String, bool)> = sqlx::query_as(concat!(
+    let rows: Vec<(i64, String, String, String, String, bool)> = sqlx::query_as(
         "SELECT l.quote_id, v.name, l.gpus_per_node || '× ' || l.gpu_model, l.valid_until,
                 (SELECT body FROM quote_revisions WHERE id = l.revision_id),
                 EXISTS (SELECT 1 FROM quote_revisions qr JOIN runs r ON r.quote_revision_id = qr.id
                         WHERE qr.quote_id = l.quote_id AND r.team_id = l.team_id AND r.status = 'valid')
          FROM quote_list l JOIN vendors v ON v.id = l.vendor_id
          WHERE l.team_id = ? AND l.quote_id IN (SELECT value FROM json_each(?))
-         ORDER BY v.name, l.quote_id"
-    ))
+         ORDER BY v.name, l.quote_id",
+    )
     .bind(team_id)
     .bind(&ids)
     .fetch_all(db)
