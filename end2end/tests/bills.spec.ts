@@ -77,13 +77,17 @@ test("procurement imports the vendor's bill on a rented order, sees the variance
   await card.getByTestId("bill-check").click();
   await expect(card.getByTestId("bill-summary")).toHaveText("FOCUS bill, 3 lines: 2 matched to the rental, 1 unmatched; 0 errors.");
   await expect(card.getByTestId("bill-preview-lines")).toContainText("i-someone-else");
+  // Before importing: what was matched and what was not add up to the bill, and the line not
+  // matched is listed first.
+  await expect(card.getByTestId("bill-tie")).toHaveText("Matched to the rental ¥133.60 + not matched ¥40.00 = bill total ¥173.60");
+  await expect(card.getByTestId("bill-preview-lines").locator("tbody tr").first()).toContainText("i-someone-else");
   await card.getByTestId("bill-save").click();
 
   // Saved: the reconciliation of the order, flagged above the 10 % threshold.
   await expect(card.getByTestId("bill-list")).toContainText("november.csv");
   const recon = card.getByTestId("bill-reconciliation");
-  await expect(recon.getByTestId("bill-row-compute")).toContainText("Price drift: billed ¥4.40/h, quoted ¥4.00/h");
-  await expect(recon.getByTestId("bill-row-disk")).toContainText("Unplanned: not in the estimate, billed +¥1.60");
+  await expect(recon.getByTestId("bill-row-compute")).toContainText("Price: 30 h at ¥4.40 instead of the agreed ¥4.00 (30 × ¥4.40 = ¥132.00 against 30 × ¥4.00 = ¥120.00)");
+  await expect(recon.getByTestId("bill-row-disk")).toContainText("Disk: billed, not planned: +¥1.60");
   await expect(recon.getByTestId("bill-billed")).toHaveText("¥133.60");
   await expect(card.getByTestId("bill-flag")).toHaveText("Bill variance above the threshold");
   await expect(recon.getByTestId("bill-verdict")).toContainText("above the team's threshold of 10 %");

@@ -59,12 +59,14 @@ test("each role's dashboard and the header badge show what waits for them, and f
   await answerMine(page, order);
   await signOut(page);
 
-  // The engineer: the order's items for engineers wait, and two quotes without a valid run.
+  // The engineer: the order's items for engineers wait, and the one quote the order weighs lacks a
+  // valid run (the quote no open order weighs asks nothing of engineers).
   await signIn(page, "erik@example.com");
   await expect(count(page, "Runs")).toHaveText("0");
   const erikTodo = page.getByTestId("dashboard-todo").getByTestId("todo-entry");
   await expect(erikTodo.first()).toContainText(/^Dash order: \d+ checklist items? for engineers unanswered$/);
-  await expect(erikTodo.filter({ hasText: "no valid run yet" })).toHaveCount(2);
+  await expect(erikTodo.filter({ hasText: "no valid run yet" })).toHaveCount(1);
+  await expect(erikTodo.filter({ hasText: "no valid run yet" })).toContainText("Long Cloud");
   await expect(page.getByTestId("notify-count")).toHaveText(String(await erikTodo.count()));
   await erikTodo.first().locator("a").click();
   await page.waitForURL(new RegExp(`/orders/${order}#item-`));

@@ -49,6 +49,10 @@ test("engineer and procurement complete the checklist, the manager approves with
   await selection.locator('textarea[name="waiver"]').fill("Same node type benchmarked last month; report on file.");
   await selection.locator('button[type="submit"]').click();
   await expect(page.getByTestId("order-chosen")).toContainText("L4-ORDER");
+  // Saved: the page opens again at the selection, not at the top.
+  await expect(page).toHaveURL(/#order-selection$/);
+  await hydrated(page);
+  await expect(page.getByTestId("order-selection")).toBeInViewport();
 
   // Procurement answers its items (one through the page), then the engineer answers theirs.
   const { view } = await answerMine(page, order, []);

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { createMember, ensureAdmin, hydrated, signIn, watchConsole } from "./helpers";
-import { call } from "./api";
+import { createMember, ensureAdmin, hydrated, open, signIn, signOut, watchConsole } from "./helpers";
+import { call, createTeam } from "./api";
 
 test.describe.configure({ mode: "serial" });
 
@@ -88,5 +88,53 @@ test("procurement compares three quotes, changes an assumption and the ranking f
   await page.getByTestId("tco-compare").click();
   await expect(page.getByText("Must not be negative.")).toBeVisible();
   await expect(rows).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("procurement orders the quote the cost page shows in one click and lands on the draft order", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await createTeam(page, "Cost Order Desk", [["tess@example.com", "procurement"], ["tomas@example.com", "engineer"]]);
+  await signIn(page, "tess@example.com");
+  const workload = await call(page, "/api/workloads/create", {
+    name: "Order batch", kind: "batch", model: "", precision: "", vram_peak_gib: "20", vram_peak_source: "estimated",
+    concurrency: "1", gpus_needed: "1", run_hours: "10", total_work_amount: "", total_work_unit: "", data_gb: "0", checkpoint_gb: "0", headroom_pct: "20",
+  });
+  await call(page, "/api/quotes/save", quote("ORDER-STEADY", "10.00", "no"));
+  await call(page, "/api/quotes/save", quote("ORDER-PRICEY", "12.00", "no"));
+
+  await open(page, `/tco?workload=${workload}&setup_h=0&rerun_pct=0`);
+  await expect(page.getByTestId("tco-row")).toHaveCount(2);
+  const section = page.getByTestId("tco-order-this");
+  await expect(section.getByTestId("tco-order-what")).toContainText("Creates a draft order for Order batch");
+  await expect(section.getByTestId("tco-order-quote").locator("option:checked")).toContainText("ORDER-STEADY");
+  await section.getByTestId("tco-order-this-button").click();
+
+  await page.waitForURL(/\/orders\/\d+\?made=created/);
+  await hydrated(page);
+  await expect(page.getByTestId("order-made")).toContainText("Created this draft order from the cost comparison");
+  await expect(page.getByTestId("order-chosen")).toContainText("ORDER-STEADY");
+  await expect(page.getByTestId("order-considered")).toContainText("ORDER-STEADY");
+  await expect(page.getByTestId("order-considered")).toContainText("ORDER-PRICEY");
+  // The comparison goes with it, assumptions included.
+  await expect(page.getByTestId("order-comparison-open")).toHaveAttribute("href", /setup_h=0/);
+  const order = page.url().match(/\/orders\/(\d+)/)![1];
+
+  // Again with the other quote: the same draft is updated, and the page says so beforehand.
+  await open(page, `/tco?workload=${workload}&setup_h=0&rerun_pct=0`);
+  await expect(section.getByTestId("tco-order-what")).toContainText("Updates the team's draft order");
+  const pricey = section.getByTestId("tco-order-quote").locator("option", { hasText: "ORDER-PRICEY" });
+  await section.getByTestId("tco-order-quote").selectOption(await pricey.getAttribute("value"));
+  await section.getByTestId("tco-order-this-button").click();
+  await page.waitForURL(new RegExp(`/orders/${order}\\?made=updated`));
+  await hydrated(page);
+  await expect(page.getByTestId("order-made")).toContainText("no new order was created");
+  await expect(page.getByTestId("order-chosen")).toContainText("ORDER-PRICEY");
+
+  // An engineer may not order: the cost page does not offer it.
+  await signOut(page);
+  await signIn(page, "tomas@example.com");
+  await open(page, `/tco?workload=${workload}&setup_h=0&rerun_pct=0`);
+  await expect(page.getByTestId("tco-row")).toHaveCount(2);
+  await expect(page.getByTestId("tco-order-this")).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });

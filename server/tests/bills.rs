@@ -238,6 +238,17 @@ async fn a_focus_bill_with_a_price_drift_a_stopped_disk_and_a_stranger_line_reco
         (unmatched[0]["line"].as_u64(), unmatched[0]["resource_id"].as_str()),
         (Some(4), Some("i-other-team"))
     );
+    assert_eq!(
+        preview["lines"][0]["line"], 4,
+        "the unmatched line is listed first: {preview}"
+    );
+    let tie = preview["tie"].as_str().unwrap();
+    assert!(
+        tie.starts_with("Matched to the rental ¥")
+            && tie.contains(" + not matched ¥")
+            && tie.contains(" = bill total ¥"),
+        "{tie}"
+    );
 
     let saved = d.import("dec.csv", &bill, true).await;
     assert!(saved["saved"].as_i64().is_some(), "{saved}");
@@ -255,15 +266,15 @@ async fn a_focus_bill_with_a_price_drift_a_stopped_disk_and_a_stranger_line_reco
     let drift = (Decimal::from_str("4.40").unwrap() - d.price) * d.hours;
     let drift_text = format!("+¥{}", drift.round_dp(2));
     assert!(
-        reasons(compute)
-            .iter()
-            .any(|r| r.starts_with("Price drift") && r.contains(&drift_text)),
+        reasons(compute).iter().any(|r| r.starts_with("Price: ")
+            && r.contains("at ¥4.40 instead of the agreed ¥4.00")
+            && r.contains(&drift_text)),
         "{compute}"
     );
     let disk = rows.iter().find(|r| r["component"] == "disk").unwrap();
     assert_eq!(disk["estimated"], "¥0.00");
     assert_eq!(disk["billed"], "¥1.60");
-    assert_eq!(reasons(disk), ["Unplanned: not in the estimate, billed +¥1.60"]);
+    assert_eq!(reasons(disk), ["Disk: billed, not planned: +¥1.60"]);
     // 10 % more on compute, plus the disk: above the default 10 % threshold.
     assert_eq!(recon["flagged"], true, "{recon}");
     assert!(recon["chart_src"].as_str().unwrap().starts_with("data:image/svg+xml"));
@@ -568,7 +579,8 @@ async fn a_crlf_bill_with_a_byte_order_mark_imports_with_the_files_line_numbers(
         .iter()
         .map(|l| l["line"].as_u64().unwrap())
         .collect();
-    assert_eq!(lines, [2, 3, 4], "{preview}");
+    // The unmatched line 4 first (the preview lists what needs a look first), then the file's.
+    assert_eq!(lines, [4, 2, 3], "{preview}");
     let saved = d.import("dec-excel.csv", &crlf, true).await;
     assert!(saved["saved"].as_i64().is_some(), "{saved}");
     let stored: Vec<i64> = sqlx::query_scalar("SELECT line FROM bill_lines ORDER BY line")
@@ -612,7 +624,7 @@ async fn gpu_hours_compare_with_node_hours_and_a_disk_left_after_release_flags()
         reasons(compute),
         [
             "Billed in GPU-hours: each node-hour of the estimate counts as 1 GPU-hours (hours and prices below are per GPU).",
-            "Fewer hours: 10 GPU-h billed, 12 GPU-h estimated: -¥8.00",
+            "Fewer hours: 10 GPU-h billed against 12 GPU-h planned: -¥8.00",
             "Minimum billing: 12 GPU-h billed for 10 GPU-h the rental ran: +¥8.00",
         ],
         "{compute}"

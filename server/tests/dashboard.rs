@@ -100,6 +100,7 @@ fn count(board: &Value, what: &Value) -> i64 {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_same() {
     let t = team().await;
     // An empty team: the counts are zero and nothing waits.
@@ -133,7 +134,19 @@ async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_s
         "the header lists the dashboard's to-do"
     );
 
-    // Engineers: the order's items for them, and both quotes still lack a valid run.
+    // Engineers: the order's items for them; no quote asked for while no open order weighs one.
+    assert_eq!(kinds(&t.notifications(&t.eve).await), ["items_to_answer"]);
+    // Procurement weighs both quotes in the order: both still lack a valid run.
+    let (o, l, e) = (order.to_string(), lasting.to_string(), expiring.to_string());
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", ""),
+        ("waiver", ""),
+        ("considered[]", l.as_str()),
+        ("considered[]", e.as_str()),
+    ];
+    let res = t.app.call("/api/orders/select", &select, Some(&t.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let board = t.dashboard(&t.eve).await;
     assert_eq!(count(&board, &json!("runs")), 0);
     let todo = board["todo"].as_array().unwrap();
@@ -155,7 +168,6 @@ async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_s
     assert!(quotes.contains(&lasting) && quotes.contains(&expiring));
 
     // An engineer answers one of theirs: one fewer waits.
-    let o = order.to_string();
     let form = [
         ("order_id", o.as_str()),
         ("item_id", engineer_items[0]),
@@ -183,6 +195,78 @@ async fn each_role_sees_live_counts_and_its_own_to_do_and_the_header_lists_the_s
     assert_eq!(count(&board, &json!("current_quotes")), 0);
     assert_eq!(count(&board, &json!({ "orders": "draft" })), 0);
     assert!(board["todo"].as_array().unwrap().is_empty(), "{board}");
+}
+
+/// The quote ids of the engineers' "no valid run yet" entries.
+fn quotes_without_run(todo: &[Value]) -> Vec<i64> {
+    todo.iter()
+        .filter(|e| e["kind"] == "quote_without_run")
+        .map(|e| e["quote"]["quote_id"].as_i64().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn engineers_are_asked_for_runs_only_of_quotes_an_open_order_weighs_that_fit_its_workload() {
+    let t = team().await;
+    // A catalogue of five rows nobody compared, two fitting quotes, one too small (16 GiB for a
+    // 20 GiB workload) and one already measured.
+    for n in 0..5 {
+        t.app.create_quote(&t.pam, &format!("catalog-{n}")).await;
+    }
+    let chosen = t.app.create_quote(&t.pam, "L4-chosen").await;
+    let considered = t.app.create_quote(&t.pam, "L4-considered").await;
+    let small = t
+        .app
+        .create_quote_with(
+            &t.pam,
+            "T4-small",
+            &[("spec.gpu_model", "T4 16GB"), ("spec.vram_gib", "16")],
+        )
+        .await;
+    let measured = t.app.create_quote(&t.pam, "L4-measured").await;
+    let token = t.app.create_token(&t.eve, "ci").await;
+    t.app.upload_valid_l4_run(&token, measured, t.workload).await;
+    assert!(
+        quotes_without_run(&t.notifications(&t.eve).await).is_empty(),
+        "nine quotes, no open order: nothing to measure"
+    );
+
+    let order = t.app.create_order(&t.pam, "Batch nodes", t.workload).await.to_string();
+    let ids = [chosen, considered, small, measured].map(|q| q.to_string());
+    let mut select = vec![
+        ("order_id", order.as_str()),
+        ("quote_id", ids[0].as_str()),
+        ("waiver", ""),
+    ];
+    select.extend(ids.iter().map(|q| ("considered[]", q.as_str())));
+    let res = t.app.call("/api/orders/select", &select, Some(&t.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let mut asked = quotes_without_run(&t.notifications(&t.eve).await);
+    asked.sort_unstable();
+    assert_eq!(
+        asked,
+        [chosen, considered],
+        "not the catalogue, the small node or the measured one"
+    );
+    assert_eq!(
+        quotes_without_run(&t.dashboard(&t.eve).await["todo"].as_array().unwrap().clone()).len(),
+        2,
+        "the dashboard lists the same"
+    );
+    let team: i64 = sqlx::query_scalar("SELECT team_id FROM quotes WHERE id = ?")
+        .bind(chosen)
+        .fetch_one(&t.app.db)
+        .await
+        .unwrap();
+    let stored = store::quotes::run_candidates(&t.app.db, team, &[measured, small, chosen, 9999])
+        .await
+        .unwrap();
+    let loaded: Vec<(i64, bool)> = stored.iter().map(|c| (c.fact.quote_id, c.has_valid_run)).collect();
+    assert_eq!(
+        loaded,
+        [(chosen, false), (small, false), (measured, true)],
+        "by vendor then id, unknown ids skipped"
+    );
 }
 
 #[tokio::test]

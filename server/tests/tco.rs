@@ -1026,3 +1026,153 @@ async fn a_typed_throughput_is_its_own_group_stated_not_measured_on_the_page_and
         csv.body
     );
 }
+
+/// The order's content as stored (latest revision) and its events' actions.
+async fn order_record(app: &TestApp, order: i64) -> (Value, Vec<String>) {
+    let content: String =
+        sqlx::query_scalar("SELECT content FROM order_revisions WHERE order_id = ? ORDER BY revision DESC LIMIT 1")
+            .bind(order)
+            .fetch_one(&app.db)
+            .await
+            .unwrap();
+    let actions: Vec<String> = sqlx::query_scalar("SELECT action FROM audit_events WHERE order_id = ? ORDER BY seq")
+        .bind(order)
+        .fetch_all(&app.db)
+        .await
+        .unwrap();
+    (json(&content), actions)
+}
+
+#[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one story: create, check, update, refuse")]
+async fn order_this_carries_the_comparison_into_the_workloads_draft_and_a_second_call_updates_it() {
+    let d = desk().await;
+    let query = format!(
+        "workload={}&picked=1&q={}&q={}&{NO_OVERHEADS}&nodes=1",
+        d.workload, d.small, d.big
+    );
+    let runs: Vec<i64> = d.compare(&d.pam, &query).await["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["run_ids"].as_array().unwrap().iter().map(|id| id.as_i64().unwrap()))
+        .collect();
+    assert_eq!(runs.len(), 2, "each quote measured by its run");
+
+    // The cost page offers it to procurement only.
+    let page = json(
+        &d.app
+            .call("/api/tco/page", &[("query", &query)], Some(&d.pam))
+            .await
+            .body,
+    );
+    assert_eq!(page["page"]["order"]["draft"], Value::Null, "{page}");
+    let page = json(
+        &d.app
+            .call("/api/tco/page", &[("query", &query)], Some(&d.eve))
+            .await
+            .body,
+    );
+    assert_eq!(page["page"]["order"], Value::Null);
+    let small = d.small.to_string();
+    let res = d
+        .app
+        .call(
+            "/api/tco/order",
+            &[("query", &query), ("quote_id", &small)],
+            Some(&d.eve),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{}", res.body);
+
+    // One action: a draft with the chosen quote, both quotes considered, both runs and the
+    // assumptions.
+    let res = d
+        .app
+        .call(
+            "/api/tco/order",
+            &[("query", &query), ("quote_id", &small)],
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let made = json(&res.body);
+    assert_eq!(made["created"], true);
+    let order = made["order_id"].as_i64().unwrap();
+    let (content, actions) = order_record(&d.app, order).await;
+    assert_eq!(content["workload_id"], d.workload);
+    assert_eq!(content["quote_id"], d.small);
+    assert!(content["quote_revision_id"].is_i64());
+    let mut considered: Vec<i64> = content["considered"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_i64().unwrap())
+        .collect();
+    considered.sort_unstable();
+    assert_eq!(considered, [d.small, d.big]);
+    let mut attached: Vec<i64> = content["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_i64().unwrap())
+        .collect();
+    attached.sort_unstable();
+    let mut expected = runs.clone();
+    expected.sort_unstable();
+    assert_eq!(attached, expected);
+    let comparison = content["comparison"].as_str().unwrap();
+    assert!(
+        comparison.contains("setup_h=0") && comparison.contains("nodes=1"),
+        "{comparison}"
+    );
+    assert_eq!(actions, ["create", "evidence_attached"], "the order page's events");
+    let view = json(
+        &d.app
+            .call("/api/orders/get", &[("id", &order.to_string())], Some(&d.pam))
+            .await
+            .body,
+    );
+    assert!(view["comparison_custom"].as_bool().unwrap(), "{view}");
+
+    // The page now says it updates that draft; a second call (another quote, other hours)
+    // updates the same draft instead of creating a second one.
+    let page = json(
+        &d.app
+            .call("/api/tco/page", &[("query", &query)], Some(&d.pam))
+            .await
+            .body,
+    );
+    assert_eq!(page["page"]["order"]["draft"][0], order);
+    let hours = query.replace("setup_h=0", "setup_h=2");
+    let big = d.big.to_string();
+    let res = d
+        .app
+        .call("/api/tco/order", &[("query", &hours), ("quote_id", &big)], Some(&d.pam))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert_eq!(json(&res.body), json!({ "order_id": order, "created": false }));
+    let (content, actions) = order_record(&d.app, order).await;
+    assert_eq!(content["quote_id"], d.big);
+    assert!(content["comparison"].as_str().unwrap().contains("setup_h=2"));
+    assert_eq!(actions, ["create", "evidence_attached", "evidence_attached"]);
+    let orders: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM orders")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(orders, 1, "no duplicate");
+
+    // A quote the comparison does not cost is refused.
+    let res = d
+        .app
+        .call(
+            "/api/tco/order",
+            &[
+                ("query", &format!("workload={}&picked=1&q={}", d.workload, d.small)),
+                ("quote_id", &big),
+            ],
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+}

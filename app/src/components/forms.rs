@@ -60,3 +60,23 @@ where
         }
     });
 }
+
+/// After `action` succeeds, reloads the page at the element with id `anchor` (the form's card):
+/// the reader stays where they saved instead of landing at the top of a long page.
+pub fn reload_at<S>(action: ServerAction<S>, anchor: &'static str)
+where
+    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
+    S::Output: Clone + Send + Sync + 'static,
+{
+    Effect::new(move |_| {
+        if matches!(action.value().get(), Some(Ok(_))) {
+            let location = window().location();
+            let path = location.pathname().unwrap_or_else(|_| "/".into());
+            let here = format!("{path}{}#{anchor}", location.search().unwrap_or_default());
+            // Same document: only the fragment changes (no history entry), then the reload
+            // opens the page at it.
+            let _ = location.replace(&here);
+            let _ = location.reload();
+        }
+    });
+}

@@ -59,6 +59,9 @@ pub struct CostPageData {
     pub query: String,
     /// The budget section.
     pub budget: PageBudget,
+    /// "Order this", for a caller who may start orders when a quote was costed.
+    #[serde(default)]
+    pub order: Option<OrderThis>,
     /// The server-rendered parts; empty in the browser when it hydrated from the server's HTML.
     #[serde(skip)]
     pub markup: Markup,
@@ -81,6 +84,50 @@ pub struct PageBudget {
     pub budget_unconverted: bool,
     /// The caller may set the budget.
     pub can_set_budget: bool,
+}
+
+/// The "Order this" section: which quote to order and what the action will do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderThis {
+    /// The workload's name.
+    pub workload: String,
+    /// The costed quotes, cheapest first: id and label.
+    pub quotes: Vec<(i64, String)>,
+    /// The team's draft order for the workload that the action updates (id and title); `None`:
+    /// it creates one.
+    pub draft: Option<(i64, String)>,
+}
+
+/// The order "Order this" made or updated, and which of the two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderedAnswer {
+    /// The draft order.
+    pub order_id: i64,
+    /// A new order was created (else the workload's draft was updated).
+    pub created: bool,
+}
+
+/// Where "Order this" leads: the order, saying whether it was created or updated.
+#[must_use]
+pub fn ordered_href(answer: &OrderedAnswer) -> String {
+    let made = if answer.created { "created" } else { "updated" };
+    format!("/orders/{}?made={made}", answer.order_id)
+}
+
+/// Makes the comparison of `query` (the cost page's query string) the draft order of its
+/// workload with `quote_id` chosen: the quotes compared, the runs behind the measured figures
+/// and the assumptions go with it (procurement). Updates the team's draft for the workload when
+/// there is one, else creates it.
+#[server(endpoint = "tco/order")]
+pub async fn order_from_comparison(query: String, quote_id: i64) -> Result<OrderedAnswer, AppError> {
+    use crate::{i18n::request_locale, auth, domain::roles::Capability, services::orders};
+    let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
+    let db = auth::db()?;
+    let made = orders::order_this(&db, &caller, &team, &query, quote_id, request_locale()).await?;
+    Ok(OrderedAnswer {
+        order_id: made.order_id,
+        created: made.created,
+    })
 }
 
 /// The read-only parts of the page as HTML, in page order around the budget section and the
@@ -117,8 +164,29 @@ impl From<CostPageAnswer> for CostPageData {
 /// The comparison page for the query string of the page, its read-only parts rendered.
 #[server(endpoint = "tco/page")]
 pub async fn cost_page(query: String) -> Result<CostPageAnswer, AppError> {
+    use crate::{auth, domain::orders::OrderState, domain::roles::Capability, store};
     let comparison = compare_costs(query).await?;
-    Ok(markup::answer(&comparison, crate::i18n::request_locale()))
+    let mut answer = markup::answer(&comparison, crate::i18n::request_locale());
+    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    if let Some(workload_id) = comparison.workload_id
+        && caller.may(Capability::SubmitOrders)
+        && !comparison.rows.is_empty()
+    {
+        let db = auth::db()?;
+        let draft = store::orders::latest_in_states(&db, team.team_id, &[OrderState::Draft])
+            .await?
+            .into_iter()
+            .map(|(row, _)| row)
+            .filter(|row| row.workload_id == workload_id)
+            .max_by_key(|row| row.id)
+            .map(|row| (row.id, row.title));
+        answer.page.order = Some(OrderThis {
+            workload: comparison.workload_name.clone(),
+            quotes: comparison.rows.iter().map(|r| (r.quote_id, r.label.clone())).collect(),
+            draft,
+        });
+    }
+    Ok(answer)
 }
 
 /// One part of the comparison page loaded when it is opened ([`OVERRIDES`] or
@@ -196,6 +264,39 @@ fn budget_form(c: &PageBudget) -> impl IntoView + use<> {
     }
 }
 
+/// "Order this": the quote to order (the cheapest first) and what the action will do — create
+/// the workload's draft order or update the one there is; then the order opens.
+fn order_this_form(o: OrderThis, query: String) -> impl IntoView {
+    let locale = use_locale();
+    let action = ServerAction::<OrderFromComparison>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(answer)) = action.value().get() {
+            let navigate = leptos_router::hooks::use_navigate();
+            navigate(&ordered_href(&answer), Default::default());
+        }
+    });
+    let what = match &o.draft {
+        Some((_, title)) => locale.fmt(Msg::TcoOrderUpdates, &[("title", title), ("workload", &o.workload)]),
+        None => locale.fmt(Msg::TcoOrderCreates, &[("workload", &o.workload)]),
+    };
+    view! {
+        <section class="card no-print" data-testid="tco-order-this">
+            <h2>{t(Msg::TcoOrderTitle)}</h2>
+            <p class="hint" data-testid="tco-order-what">{what}</p>
+            <ActionForm action attr:class="form-inline" attr:data-testid="tco-order-form">
+                <input type="hidden" name="query" value=query />
+                <label>{t(Msg::TcoOrderQuote)}
+                    <select name="quote_id" data-testid="tco-order-quote">
+                        {o.quotes.iter().map(|(id, label)| view! { <option value=id.to_string()>{label.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <button type="submit" data-testid="tco-order-this-button">{t(Msg::TcoOrderThis)}</button>
+            </ActionForm>
+            <crate::components::forms::ActionError action />
+        </section>
+    }
+}
+
 /// A button that opens the browser's print dialog (the page prints without forms).
 #[component]
 fn PrintButton() -> impl IntoView {
@@ -269,6 +370,7 @@ fn comparison(c: CostPageData) -> impl IntoView {
             <div class="server-markup" inner_html=c.markup.form />
             {budget_form(&c.budget)}
             <div class="server-markup" inner_html=c.markup.results />
+            {c.order.clone().map(|o| order_this_form(o, c.query.clone()))}
             {c.has_rows.then(|| actions(&c.query))}
             <div class="server-markup" inner_html=c.markup.details />
         </div>

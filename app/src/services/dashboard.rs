@@ -6,7 +6,7 @@ use super::orders::Content;
 use crate::{
     domain::{
         checklist,
-        dashboard::{self, Count, Counted, Dashboard, Decision, OrderFact, TeamFacts, Todo},
+        dashboard::{self, Count, Counted, Dashboard, Decision, OrderFact, TeamFacts, Todo, Weighed},
         orders::OrderState,
         quotes::{Date, Workload},
         roles::TeamRole,
@@ -16,8 +16,8 @@ use crate::{
     views::{Caller, Membership, Stored},
 };
 
-/// Quotes without a valid run listed at most (the dashboard is a to-do, not the quote list).
-const WITHOUT_RUN_LIMIT: i64 = 50;
+/// Quotes asked to be benchmarked listed at most (the dashboard is a to-do, not the quote list).
+const WITHOUT_RUN_LIMIT: usize = 50;
 
 /// Decisions a manager's dashboard lists.
 const RECENT_DECISIONS: i64 = 5;
@@ -102,12 +102,12 @@ async fn counts(db: &Db, team: &Membership, today: Date) -> Result<Vec<Count>, A
 }
 
 /// Loads what `role`'s to-do reads, and only that: procurement its drafts, rejections and
-/// expiring quotes; engineers the drafts and the quotes without a valid run; managers the
-/// submitted orders and the flagged bills.
+/// expiring quotes; engineers the open orders (drafts and submitted) and the quotes they weigh;
+/// managers the submitted orders and the flagged bills.
 async fn team_facts(db: &Db, team_id: i64, role: TeamRole, today: Date) -> Result<TeamFacts, AppError> {
     let states: &[OrderState] = match role {
         TeamRole::Procurement => &[OrderState::Draft, OrderState::Rejected],
-        TeamRole::Engineer => &[OrderState::Draft],
+        TeamRole::Engineer => &[OrderState::Draft, OrderState::Submitted],
         TeamRole::Manager => &[OrderState::Submitted],
     };
     let rows = store::orders::latest_in_states(db, team_id, states).await?;
@@ -142,13 +142,43 @@ async fn team_facts(db: &Db, team_id: i64, role: TeamRole, today: Date) -> Resul
             }
         }
         TeamRole::Engineer => {
-            facts.without_run = store::quotes::without_valid_run(db, team_id, today, WITHOUT_RUN_LIMIT).await?;
+            facts.without_run = to_measure(db, team_id, &rows, &contents, &workloads, today).await?;
         }
         TeamRole::Manager => {
             facts.flagged_bills = store::bills::flagged_orders(db, team_id).await?;
         }
     }
     Ok(facts)
+}
+
+/// The quotes the open orders `rows` (with their `contents`) weigh that an engineer is asked to
+/// benchmark ([`dashboard::quotes_to_measure`]), at most [`WITHOUT_RUN_LIMIT`].
+async fn to_measure(
+    db: &Db,
+    team_id: i64,
+    rows: &[(OrderRow, Option<String>)],
+    contents: &[Content],
+    workloads: &[Stored<Workload>],
+    today: Date,
+) -> Result<Vec<dashboard::QuoteFact>, AppError> {
+    let weighed: Vec<Weighed> = rows
+        .iter()
+        .zip(contents)
+        .map(|((row, _), c)| Weighed {
+            workload: workloads
+                .iter()
+                .find(|w| w.id == row.workload_id)
+                .map(|w| w.record.clone()),
+            quotes: c.considered.iter().copied().chain(c.quote_id).collect(),
+        })
+        .collect();
+    let mut ids: Vec<i64> = weighed.iter().flat_map(|w| w.quotes.iter().copied()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let candidates = store::quotes::run_candidates(db, team_id, &ids).await?;
+    let mut quotes = dashboard::quotes_to_measure(&weighed, &candidates, today);
+    quotes.truncate(WITHOUT_RUN_LIMIT);
+    Ok(quotes)
 }
 
 /// A stored revision's content (logged when it does not decode: only a hand-edited database

@@ -124,7 +124,8 @@ pub struct BillPreview {
     pub summary: String,
     /// Line errors (at most 500 listed).
     pub problems: Vec<BillProblem>,
-    /// The first lines as read.
+    /// The first lines: credits and corrections, then the lines not matched, then the matched
+    /// charges (each group in file order).
     pub lines: Vec<LineView>,
     /// Lines beyond those listed.
     pub more_lines: usize,
@@ -132,6 +133,10 @@ pub struct BillPreview {
     pub matched: usize,
     /// Lines not matched.
     pub unmatched: usize,
+    /// "Matched ¥966.67 + not matched ¥4.20 = bill total ¥970.87" (empty when it cannot be
+    /// summed).
+    #[serde(default)]
+    pub tie: String,
     /// The order's reconciliation with this bill added.
     pub reconciliation: Option<ReconView>,
     /// The bill can be saved (no error, not refused).

@@ -14,7 +14,8 @@
 //!
 //! Every other line is kept and listed as unmatched, with the reason ([`Unmatched`]).
 
-use super::BillLine;
+use super::{BillLine, ChargeKind};
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 /// What a bill is matched against: the rental's resources and period.
@@ -104,6 +105,49 @@ pub fn placement(line: &BillLine, rental: &RentalSpan) -> Placement {
         Some(released) if line.period_start >= released => Placement::AfterRelease,
         _ => Placement::Rental,
     }
+}
+
+/// A bill's total tied back to what was reconciled: the lines matched to the rental plus the
+/// lines not matched make the bill's total, every line counted once (in the bill's currency).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tie {
+    /// Σ cost of the matched lines (what the reconciliation counts).
+    pub matched: Decimal,
+    /// Σ cost of the unmatched lines.
+    pub unmatched: Decimal,
+    /// Σ cost of every line: `matched + unmatched`.
+    pub total: Decimal,
+}
+
+/// The [`Tie`] of a bill's lines, each with why it is not the rental's (`None`: matched); `None`
+/// when a sum leaves the range of exact decimals.
+#[must_use]
+pub fn tie(lines: &[(BillLine, Option<Unmatched>)]) -> Option<Tie> {
+    let (mut matched, mut unmatched) = (Decimal::ZERO, Decimal::ZERO);
+    for (line, why) in lines {
+        let sum = if why.is_none() { &mut matched } else { &mut unmatched };
+        *sum = sum.checked_add(line.cost)?;
+    }
+    Some(Tie {
+        matched,
+        unmatched,
+        total: matched.checked_add(unmatched)?,
+    })
+}
+
+/// The order a bill's preview lists its lines in (indexes into `lines`): what a reader must see
+/// before importing first — credits and corrections, then the lines not matched to the rental —
+/// then the matched charges; each group in file order.
+#[must_use]
+pub fn preview_order(lines: &[(BillLine, Option<Unmatched>)]) -> Vec<usize> {
+    let rank = |(line, why): &(BillLine, Option<Unmatched>)| match (line.kind, why) {
+        (ChargeKind::Credit | ChargeKind::Correction, _) => 0,
+        (ChargeKind::Usage, Some(_)) => 1,
+        (ChargeKind::Usage, None) => 2,
+    };
+    let mut order: Vec<usize> = (0..lines.len()).collect();
+    order.sort_by_key(|i| rank(&lines[*i]));
+    order
 }
 
 #[cfg(test)]
@@ -208,5 +252,48 @@ mod tests {
             match_line(&line("i-other", "2026-12-01T00:00:00Z", "2026-12-02T00:00:00Z"), &r),
             Err(Unmatched::OtherResource)
         );
+    }
+
+    #[test]
+    fn matched_and_unmatched_lines_tie_back_to_the_bills_total() {
+        use rust_decimal_macros::dec;
+        let cost = |c: Decimal, why| {
+            let mut l = line("i-0abc", "2026-12-01T09:00:00Z", "2026-12-01T10:00:00Z");
+            l.cost = c;
+            (l, why)
+        };
+        let lines = [
+            cost(dec!(900.00), None),
+            cost(dec!(66.67), None),
+            cost(dec!(4.20), Some(Unmatched::OtherResource)),
+        ];
+        assert_eq!(
+            tie(&lines),
+            Some(Tie {
+                matched: dec!(966.67),
+                unmatched: dec!(4.20),
+                total: dec!(970.87),
+            })
+        );
+        assert_eq!(tie(&[cost(Decimal::MAX, None), cost(Decimal::MAX, None)]), None);
+    }
+
+    #[test]
+    fn a_preview_lists_credits_then_unmatched_lines_then_the_charges_each_in_file_order() {
+        let l = |n: u64, kind, why| {
+            let mut x = line("i-0abc", "2026-12-01T09:00:00Z", "2026-12-01T10:00:00Z");
+            x.line = n;
+            x.kind = kind;
+            (x, why)
+        };
+        let lines = [
+            l(2, ChargeKind::Usage, None),
+            l(3, ChargeKind::Usage, Some(Unmatched::OtherResource)),
+            l(4, ChargeKind::Usage, None),
+            l(5, ChargeKind::Credit, None),
+            l(6, ChargeKind::Correction, Some(Unmatched::NoResource)),
+        ];
+        let order: Vec<u64> = preview_order(&lines).into_iter().map(|i| lines[i].0.line).collect();
+        assert_eq!(order, [5, 6, 3, 2, 4]);
     }
 }

@@ -11,16 +11,21 @@
 //! - **credits** — credits and corrections billed: their (negative) sum;
 //! - **unplanned** — E = 0 and the vendor charged it (stopped disks, egress, snapshots the
 //!   estimate did not have): the usage billed;
-//! - **price drift** — billed unit price p_b (Σ price × quantity ÷ Σ quantity of the usage
-//!   lines, or their cost ÷ quantity when they state no price) ≠ the quoted price p_q of the
-//!   pinned revision: (p_b − p_q) × billed quantity. The same currency compares exactly; a
-//!   converted price differs when it is more than 0.5 % off (conversion rounds);
+//! - **not billed** — E ≠ 0 and the bill charges nothing for it (a public IP planned, not
+//!   billed): −E;
+//! - **price drift** — per billed unit price p_b the usage lines state (or their cost ÷ quantity
+//!   when none states a price) that ≠ the quoted price p_q of the pinned revision: the quantity q
+//!   billed at it, q × p_b against q × p_q, effect (p_b − p_q) × q — one reason per price, as an
+//!   accountant reads it ("24 h at ¥13.10 instead of ¥12.50"), never an average over lines at
+//!   different prices. The same currency compares exactly; a converted price differs when it is
+//!   more than 0.5 % off (conversion rounds);
 //! - **more hours** (compute, stopped compute, IP: quantities in hours) — (billed h − estimated h)
 //!   × p_q; negative when fewer hours were billed. For compute, when the vendor billed more
 //!   node-hours than the rental ran (the rental's start to its stop or release, × nodes), the
 //!   excess is the **minimum billing** effect, (billed h − ran h) × p_q, and more hours is
 //!   (ran h − estimated h) × p_q;
 //! - **more usage** (disk in GB-months, traffic in GB) — the same with the component's quantity;
+//!   **less usage** when it is negative;
 //! - **other** — what the reasons above leave of D (rounding, quantities in units that cannot
 //!   be compared), so the reasons always add up to D.
 //!
@@ -92,6 +97,8 @@ pub struct Sums {
     pub priced_amount: Decimal,
     /// Σ quantity of those lines.
     pub priced_quantity: Decimal,
+    /// Per unit price stated (per unit of the quantity above), the quantity billed at it.
+    pub by_price: BTreeMap<Decimal, Decimal>,
     /// Usage lines whose unit is not time, GB-month or GB, or differs from the first line's.
     pub odd_units: u64,
     /// Cost of the usage lines charged after the rental's release (also in `usage`, not in the
@@ -169,6 +176,13 @@ impl Billed {
         if let Some(price) = line.unit_price {
             add_checked(&mut sums.priced_amount, price.checked_mul(line.quantity), overflow);
             add_checked(&mut sums.priced_quantity, quantity, overflow);
+            match (price.checked_div(factor), quantity) {
+                (Some(per_unit), Some(q)) => {
+                    let at = sums.by_price.entry(per_unit.normalize()).or_default();
+                    add_checked(at, Some(q), overflow);
+                }
+                _ => *overflow = true,
+            }
         }
         match (measure.unit, sums.unit) {
             (PlannedUnit::Other, _) => sums.odd_units += 1,
@@ -190,6 +204,8 @@ pub enum Reason {
     AfterRelease { effect: Decimal },
     /// Charged, not estimated.
     Unplanned { effect: Decimal },
+    /// Estimated, not charged.
+    NotBilled { effect: Decimal },
     /// Billed unit price ≠ quoted.
     PriceDrift {
         quoted: Decimal,
@@ -227,6 +243,7 @@ impl Reason {
             Reason::Credits { effect }
             | Reason::AfterRelease { effect }
             | Reason::Unplanned { effect }
+            | Reason::NotBilled { effect }
             | Reason::PriceDrift { effect, .. }
             | Reason::MoreHours { effect, .. }
             | Reason::MinimumBilling { effect, .. }
@@ -435,6 +452,10 @@ fn reasons(c: Component, planned: &[&Planned], sums: &Sums, conv: &Convert<'_>) 
         }
         return Some(out);
     }
+    if sums.usage.is_zero() {
+        out.push(Reason::NotBilled { effect: -estimated });
+        return Some(out);
+    }
     if let Some(basis) = comparable(planned, sums, conv.inputs.gpus_per_node) {
         quantity_reasons(c, &basis, sums, in_rental, conv, &mut out)?;
     }
@@ -457,22 +478,29 @@ fn quantity_reasons(
         unit,
         scale,
     } = *basis;
-    // Per bill unit (per GPU-hour when the bill counts them).
-    let billed_price = if sums.priced_quantity.is_zero() {
-        conv.price(div(in_rental, sums.quantity)?)?
+    // Per bill unit (per GPU-hour when the bill counts them): each price the lines state with
+    // the quantity billed at it, else one price derived from cost ÷ quantity.
+    let prices: Vec<(Decimal, Decimal)> = if sums.by_price.is_empty() {
+        vec![(conv.price(div(in_rental, sums.quantity)?)?, sums.quantity)]
     } else {
-        conv.price(div(sums.priced_amount, sums.priced_quantity)?)?
+        let mut at = Vec::new();
+        for (price, quantity) in &sums.by_price {
+            at.push((conv.price(*price)?, *quantity));
+        }
+        at
     };
-    let node_price = mul(billed_price, scale)?;
-    let drift = round(div(mul(sub(node_price, quoted)?, sums.quantity)?, scale)?);
-    // A price derived from cost ÷ quantity differs by rounding alone: no effect, no reason.
-    if conv.differs(node_price, quoted)? && !drift.is_zero() {
-        out.push(Reason::PriceDrift {
-            quoted: div(quoted, scale)?.round_dp(6).normalize(),
-            billed: billed_price.round_dp(6).normalize(),
-            quantity: sums.quantity,
-            effect: drift,
-        });
+    for (billed_price, quantity) in prices {
+        let node_price = mul(billed_price, scale)?;
+        let drift = round(div(mul(sub(node_price, quoted)?, quantity)?, scale)?);
+        // A price derived from cost ÷ quantity differs by rounding alone: no effect, no reason.
+        if conv.differs(node_price, quoted)? && !drift.is_zero() {
+            out.push(Reason::PriceDrift {
+                quoted: div(quoted, scale)?.round_dp(6).normalize(),
+                billed: billed_price.round_dp(6).normalize(),
+                quantity: shown(quantity),
+                effect: drift,
+            });
+        }
     }
     // In the estimate's unit (node-hours), as the rental's run time is counted.
     let (estimated_q, billed_q) = (plan.quantity, div(sums.quantity, scale)?);

@@ -478,3 +478,97 @@ fn figures_beyond_any_real_bill_are_refused_not_a_panic() {
     assert!(flagged(dec!(1), Decimal::MAX, dec!(10)));
     assert!(flagged(Decimal::MIN, Decimal::MAX, dec!(10)));
 }
+
+/// A CNY bill of a 72-hour rental quoted at ¥12.50/h, 100 GB-months of disk at ¥0.50 and a
+/// public IP at ¥0.05/h: the figures an accountant checks.
+mod accountant {
+    use super::*;
+
+    fn plan(component: Component, unit: PlannedUnit, quantity: Decimal, price: Decimal) -> Planned {
+        Planned {
+            component,
+            unit,
+            quantity,
+            unit_price: Some(price),
+            cost: quantity * price,
+        }
+    }
+
+    fn cny(planned: &[Planned], lines: &[BillLine]) -> Reconciliation {
+        let mut billed = Billed::default();
+        lines.iter().for_each(|l| billed.add(l, Placement::Rental));
+        reconcile(&Inputs {
+            currency: Currency::CNY,
+            planned,
+            billed: &billed,
+            bill_currency: Currency::CNY,
+            rate: None,
+            ran_node_hours: None,
+            gpus_per_node: None,
+            threshold_pct: dec!(10),
+        })
+        .expect("same currency")
+    }
+
+    #[test]
+    fn a_price_change_on_part_of_the_hours_is_those_hours_at_the_new_price_not_an_average() {
+        // 48 h at the agreed ¥12.50 = 600.00 and 24 h at ¥13.10 = 314.40: billed 914.40 against
+        // 72 × 12.50 = 900.00. The average (¥12.70 on 72 h) says nothing an accountant can check;
+        // 24 × 13.10 = 314.40 against 24 × 12.50 = 300.00 does: +14.40.
+        let lines = [
+            charge(Component::Compute, dec!(48), "Hours", Some(dec!(12.50)), dec!(600.00)),
+            charge(Component::Compute, dec!(24), "Hours", Some(dec!(13.10)), dec!(314.40)),
+        ];
+        let planned = [plan(Component::Compute, PlannedUnit::Hours, dec!(72), dec!(12.50))];
+        let row = &cny(&planned, &lines).rows[0];
+        assert_eq!(row.difference, dec!(14.40));
+        assert_eq!(
+            row.reasons,
+            vec![Reason::PriceDrift {
+                quoted: dec!(12.5),
+                billed: dec!(13.1),
+                quantity: dec!(24),
+                effect: dec!(14.40)
+            }]
+        );
+    }
+
+    #[test]
+    fn less_disk_than_planned_is_less_usage_and_an_unbilled_ip_is_named_not_rounding() {
+        // Disk: 80 of the 100 GB-months planned at ¥0.50: (80 − 100) × 0.50 = −10.00.
+        // IP: 72 h × ¥0.05 = 3.60 planned, nothing billed: −3.60.
+        let planned = [
+            plan(Component::Disk, PlannedUnit::GbMonth, dec!(100), dec!(0.50)),
+            plan(Component::Ip, PlannedUnit::Hours, dec!(72), dec!(0.05)),
+        ];
+        let lines = [charge(
+            Component::Disk,
+            dec!(80),
+            "GB-Month",
+            Some(dec!(0.50)),
+            dec!(40.00),
+        )];
+        let r = cny(&planned, &lines);
+        let disk = r
+            .rows
+            .iter()
+            .find(|row| row.component == Component::Disk)
+            .expect("disk");
+        assert_eq!(
+            disk.reasons,
+            vec![Reason::MoreUsage {
+                estimated: dec!(100),
+                billed: dec!(80),
+                effect: dec!(-10.00)
+            }]
+        );
+        let ip = r.rows.iter().find(|row| row.component == Component::Ip).expect("ip");
+        assert_eq!(ip.reasons, vec![Reason::NotBilled { effect: dec!(-3.60) }]);
+        assert!(
+            r.rows
+                .iter()
+                .flat_map(|row| &row.reasons)
+                .all(|why| !matches!(why, Reason::Other { .. }))
+        );
+    }
+}

@@ -5,7 +5,7 @@
 //! | role        | to-do                                                                 |
 //! |-------------|-----------------------------------------------------------------------|
 //! | procurement | rejected orders to address, drafts with what blocks them, quotes expiring within [`EXPIRY_WINDOW_DAYS`] |
-//! | engineer    | drafts with checklist items for engineers still unanswered, unexpired quotes without a valid run |
+//! | engineer    | drafts with checklist items for engineers still unanswered; unexpired quotes without a valid run that an open order weighs and that pass its workload ([`quotes_to_measure`]) |
 //! | manager     | submitted orders waiting for their sign-off, oldest first; then orders whose latest bill departs from the estimate by more than the team's threshold, newest bill first |
 //! | admin       | users without a team (site-wide, besides their team role)             |
 //!
@@ -13,10 +13,12 @@
 //! never repeats an entry it already sent.
 
 mod board;
+mod measure;
 #[cfg(test)]
 mod tests;
 
 pub use board::{Count, Counted, Dashboard, Decision, order_counts};
+pub use measure::{RunCandidate, Weighed, quotes_to_measure};
 
 use crate::domain::{
     checklist::{self, Expert, ItemAnswer, ItemStatus, OrderKind},
@@ -204,7 +206,7 @@ pub struct TeamFacts {
     pub open_orders: Vec<OrderFact>,
     /// Current quotes whose last valid day is in [`expiry_window`] (procurement).
     pub expiring: Vec<QuoteFact>,
-    /// Unexpired current quotes without a valid run (engineers).
+    /// The quotes engineers are asked to benchmark ([`quotes_to_measure`]).
     pub without_run: Vec<QuoteFact>,
     /// Orders whose latest bill is flagged, newest bill first (managers).
     pub flagged_bills: Vec<FlaggedBill>,

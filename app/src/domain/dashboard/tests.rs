@@ -330,3 +330,108 @@ fn an_entrys_kind_is_its_serialized_tag() {
     let json = serde_json::to_value(&entry).expect("json");
     assert_eq!(json["kind"], entry.kind());
 }
+
+mod measure {
+    use super::{day, quote};
+    use crate::domain::{
+        dashboard::{RunCandidate, Weighed, quotes_to_measure},
+        quotes::{NodeSpec, Sharing, Workload, WorkloadKind},
+    };
+    use rust_decimal_macros::dec;
+
+    /// A batch job needing 20 GiB on one GPU (24 GiB with the headroom).
+    fn workload() -> Workload {
+        Workload {
+            name: "chat".into(),
+            kind: WorkloadKind::Batch,
+            model: "Qwen2-7B".into(),
+            precision: "bf16".into(),
+            vram_peak_gib: dec!(20),
+            vram_peak_measured: true,
+            concurrency: 8,
+            gpus_needed: 1,
+            run_hours: Some(dec!(72)),
+            total_work: None,
+            data_gb: dec!(10),
+            checkpoint_gb: dec!(0),
+            headroom_pct: dec!(20),
+            gpu_use: crate::domain::runs::GpuUse::OneJob,
+        }
+    }
+
+    /// Quote `id` of `vendor` on a node of one GPU with `vram` GiB, valid until `until`.
+    fn candidate(id: i64, vendor: &str, vram: u32, until: &str, has_valid_run: bool) -> RunCandidate {
+        RunCandidate {
+            fact: quote(id, vendor, until),
+            spec: NodeSpec::new("L40S", 1, rust_decimal::Decimal::from(vram), Sharing::Exclusive),
+            has_valid_run,
+        }
+    }
+
+    fn weighed(quotes: &[i64]) -> Weighed {
+        Weighed {
+            workload: Some(workload()),
+            quotes: quotes.to_vec(),
+        }
+    }
+
+    fn ids(open: &[Weighed], candidates: &[RunCandidate]) -> Vec<i64> {
+        quotes_to_measure(open, candidates, day("2026-12-01"))
+            .into_iter()
+            .map(|q| q.quote_id)
+            .collect()
+    }
+
+    #[test]
+    fn a_quote_an_open_order_weighs_that_fits_and_lacks_a_run_is_asked_for() {
+        let candidates = [
+            candidate(2, "Zeta", 48, "2027-01-01", false),
+            candidate(1, "Acme", 48, "2027-01-01", false),
+        ];
+        assert_eq!(ids(&[weighed(&[2, 1])], &candidates), [1, 2], "by vendor");
+        // Weighed by two orders: asked for once.
+        assert_eq!(ids(&[weighed(&[1]), weighed(&[1])], &candidates[1..]), [1]);
+    }
+
+    #[test]
+    fn a_quote_no_open_order_weighs_is_never_asked_for() {
+        // A catalogue import of fifty rows, or the quote of an order rented and released (an
+        // approved order is not open, so it weighs nothing here): no entry.
+        let catalogue: Vec<RunCandidate> = (1..=50)
+            .map(|id| candidate(id, "Cloud", 48, "2027-01-01", false))
+            .collect();
+        assert!(ids(&[], &catalogue).is_empty());
+        assert_eq!(ids(&[weighed(&[7])], &catalogue), [7], "only the one an order weighs");
+    }
+
+    #[test]
+    fn a_quote_that_fails_the_workload_is_not_asked_for() {
+        let small = candidate(3, "Acme", 16, "2027-01-01", false);
+        assert!(
+            ids(&[weighed(&[3])], std::slice::from_ref(&small)).is_empty(),
+            "16 GiB < 24 GiB"
+        );
+        // It fits another open order's smaller workload: asked for.
+        let mut light = workload();
+        light.vram_peak_gib = dec!(8);
+        let other = Weighed {
+            workload: Some(light),
+            quotes: vec![3],
+        };
+        assert_eq!(ids(&[weighed(&[3]), other], std::slice::from_ref(&small)), [3]);
+        // The order's workload is gone: nothing to fail.
+        let gone = Weighed {
+            workload: None,
+            quotes: vec![3],
+        };
+        assert_eq!(ids(&[gone], &[small]), [3]);
+    }
+
+    #[test]
+    fn a_quote_with_a_valid_run_or_past_its_last_day_is_not_asked_for() {
+        let measured = candidate(4, "Acme", 48, "2027-01-01", true);
+        let expired = candidate(5, "Acme", 48, "2026-11-30", false);
+        let last_day = candidate(6, "Acme", 48, "2026-12-01", false);
+        assert_eq!(ids(&[weighed(&[4, 5, 6])], &[measured, expired, last_day]), [6]);
+    }
+}

@@ -99,6 +99,7 @@ pub fn preview_view(p: BillPreview) -> impl IntoView {
     view! {
         <div data-testid="bill-preview">
             <p data-testid="bill-summary">{p.summary}</p>
+            {(!p.tie.is_empty()).then(|| view! { <p data-testid="bill-tie"><strong>{p.tie}</strong></p> })}
             {(!p.problems.is_empty()).then(|| problems_table(p.problems))}
             {p.saved.map(|_| view! { <p class="callout" role="status" data-testid="bill-saved">{t(Msg::BillsSaved)}</p> })}
             {p.reconciliation.filter(|_| p.saved.is_none()).map(recon_view)}

@@ -36,6 +36,7 @@ pub fn answer(c: &CostComparison, locale: Locale) -> CostPageAnswer {
             budget_unconverted: c.budget_unconverted,
             can_set_budget: c.can_set_budget,
         },
+        order: None,
         markup: Markup::default(),
     };
     CostPageAnswer { page, markup }

@@ -5,7 +5,12 @@ use super::{Checked, Refusal, basis, reconciliation, texts};
 use crate::{
     charts::{BillBars, estimate_vs_billed_svg},
     domain::{
-        bills::{BillLine, matching::Unmatched, reconcile::Reconciliation, timestamp},
+        bills::{
+            BillLine,
+            matching::{self, Unmatched},
+            reconcile::Reconciliation,
+            timestamp,
+        },
         money::format_money,
         tco::Currency,
     },
@@ -275,19 +280,38 @@ pub fn preview(locale: Locale, checked: &Result<Checked, Refusal>, saved: Option
                 message: texts::line_error(locale, &e.code),
             })
             .collect(),
-        lines: c
-            .lines
-            .iter()
+        lines: matching::preview_order(&c.lines)
+            .into_iter()
             .take(LISTED_LINES)
-            .map(|(l, u)| line_view(locale, l, *u))
+            .map(|i| line_view(locale, &c.lines[i].0, c.lines[i].1))
             .collect(),
         more_lines: c.lines.len().saturating_sub(LISTED_LINES),
         matched,
         unmatched,
+        tie: tie_text(locale, c),
         reconciliation: c.reconciliation.as_ref().map(|r| recon_view(locale, r, None)),
         ready: c.error_count == 0 && c.reconciliation.is_some() && saved.is_none(),
         saved,
     }
+}
+
+/// "Matched ¥966.67 + not matched ¥4.20 = bill total ¥970.87", in the bill's currency (empty
+/// when a sum is out of range).
+fn tie_text(locale: Locale, c: &Checked) -> String {
+    let Some(t) = matching::tie(&c.lines) else {
+        return String::new();
+    };
+    let money = |d: Decimal| {
+        Currency::parse(&c.currency).map_or_else(|_| format!("{d} {}", c.currency), |cur| format_money(d, cur))
+    };
+    locale.fmt(
+        Msg::BillsTie,
+        &[
+            ("matched", &money(t.matched)),
+            ("unmatched", &money(t.unmatched)),
+            ("total", &money(t.total)),
+        ],
+    )
 }
 
 /// Adds the order's bills to its export (`bills`: each bill, the reconciliation with exact

@@ -93,9 +93,27 @@ pub fn reasons(locale: Locale, row: &Row, currency: Currency) -> Vec<String> {
         .per_gpu
         .map(|gpus| locale.fmt(Msg::BillsPerGpuNote, &[("gpus", &gpus.to_string())]));
     let unit = unit(locale, row);
+    let name = component(locale, row.component);
     note.into_iter()
-        .chain(row.reasons.iter().map(|why| reason(locale, why, currency, unit)))
+        .chain(row.reasons.iter().map(|why| match why {
+            Reason::Unplanned { .. } | Reason::NotBilled { .. } => named(locale, why, currency, name, row.estimated),
+            _ => reason(locale, why, currency, unit),
+        }))
         .collect()
+}
+
+/// A reason that names what was billed and not planned, or planned and not billed: "Public IP:
+/// planned, not billed"; `planned` is the row's estimate.
+#[must_use]
+pub fn named(locale: Locale, r: &Reason, currency: Currency, name: &str, planned: Decimal) -> String {
+    let effect = signed(r.effect(), currency);
+    let planned = format_money(planned, currency);
+    let msg = if matches!(r, Reason::NotBilled { .. }) {
+        Msg::BillsRNotBilled
+    } else {
+        Msg::BillsRUnplanned
+    };
+    locale.fmt(msg, &[("component", name), ("planned", &planned), ("effect", &effect)])
 }
 
 /// One reason, with its effect; `unit` is what its quantities count ([`unit`]).
@@ -106,22 +124,30 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
     match r {
         Reason::Credits { .. } => locale.fmt(Msg::BillsRCredits, &[("effect", &effect)]),
         Reason::AfterRelease { .. } => locale.fmt(Msg::BillsRAfterRelease, &[("effect", &effect)]),
-        Reason::Unplanned { .. } => locale.fmt(Msg::BillsRUnplanned, &[("effect", &effect)]),
+        Reason::Unplanned { .. } | Reason::NotBilled { .. } => named(locale, r, currency, unit, Decimal::ZERO),
         Reason::PriceDrift {
             quoted,
             billed,
             quantity,
             ..
-        } => locale.fmt(
-            Msg::BillsRPriceDrift,
-            &[
-                ("billed", &price(*billed)),
-                ("quoted", &price(*quoted)),
-                ("quantity", &number(*quantity)),
-                ("unit", unit),
-                ("effect", &effect),
-            ],
-        ),
+        } => {
+            let total = |p: Decimal| {
+                p.checked_mul(*quantity)
+                    .map_or_else(String::new, |t| format_money(t, currency))
+            };
+            locale.fmt(
+                Msg::BillsRPriceDrift,
+                &[
+                    ("billed", &price(*billed)),
+                    ("quoted", &price(*quoted)),
+                    ("quantity", &number(*quantity)),
+                    ("unit", unit),
+                    ("billed_total", &total(*billed)),
+                    ("quoted_total", &total(*quoted)),
+                    ("effect", &effect),
+                ],
+            )
+        }
         Reason::MoreHours {
             estimated,
             billed,
@@ -148,8 +174,16 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
                 ("effect", &effect),
             ],
         ),
-        Reason::MoreUsage { estimated, billed, .. } => locale.fmt(
-            Msg::BillsRMoreUsage,
+        Reason::MoreUsage {
+            estimated,
+            billed,
+            effect: e,
+        } => locale.fmt(
+            if e.is_sign_negative() {
+                Msg::BillsRLessUsage
+            } else {
+                Msg::BillsRMoreUsage
+            },
             &[
                 ("billed", &number(*billed)),
                 ("estimated", &number(*estimated)),
@@ -298,7 +332,10 @@ mod tests {
         };
         let texts = reasons(Locale::En, &row, Currency::USD);
         assert!(texts[0].contains("8 GPU-hours"), "{texts:?}");
-        assert!(texts[1].contains("392 GPU-h billed, 384 GPU-h estimated"), "{texts:?}");
+        assert!(
+            texts[1].contains("392 GPU-h billed against 384 GPU-h planned"),
+            "{texts:?}"
+        );
         assert!(reasons(Locale::ZhCn, &row, Currency::USD)[1].contains("392 卡时"));
         let refused = Refusal::NoRate {
             code: "EUR".into(),
@@ -314,5 +351,50 @@ mod tests {
         for c in Component::ALL {
             assert_ne!(component(Locale::En, c), component(Locale::ZhCn, c));
         }
+    }
+
+    #[test]
+    fn reasons_read_in_an_accountants_terms_with_quantities_and_both_prices() {
+        let drift = Reason::PriceDrift {
+            quoted: dec!(12.5),
+            billed: dec!(13.1),
+            quantity: dec!(24),
+            effect: dec!(14.40),
+        };
+        let en = reason(Locale::En, &drift, Currency::CNY, "h");
+        assert!(
+            en.starts_with("Price: 24 h at ¥13.10 instead of the agreed ¥12.50"),
+            "{en}"
+        );
+        assert!(
+            en.contains("24 × ¥13.10 = ¥314.40 against 24 × ¥12.50 = ¥300.00") && en.ends_with("+¥14.40"),
+            "{en}"
+        );
+        let zh = reason(Locale::ZhCn, &drift, Currency::CNY, "小时");
+        assert!(zh.contains("24 小时 按 ¥13.10 计费") && zh.contains("¥314.40"), "{zh}");
+        let less = Reason::MoreUsage {
+            estimated: dec!(100),
+            billed: dec!(80),
+            effect: dec!(-10.00),
+        };
+        assert!(
+            reason(Locale::En, &less, Currency::CNY, "GB-month")
+                .starts_with("Less usage: 80 GB-month billed against 100")
+        );
+        assert!(reason(Locale::ZhCn, &less, Currency::CNY, "GB·月").starts_with("用量减少"));
+        let ip = Row {
+            component: Component::Ip,
+            estimated: dec!(3.60),
+            billed: Decimal::ZERO,
+            difference: dec!(-3.60),
+            reasons: vec![Reason::NotBilled { effect: dec!(-3.60) }],
+            unit: PlannedUnit::Hours,
+            per_gpu: None,
+        };
+        assert_eq!(
+            reasons(Locale::En, &ip, Currency::CNY),
+            ["Public IP: planned, not billed (¥3.60 in the estimate): -¥3.60"]
+        );
+        assert!(reasons(Locale::ZhCn, &ip, Currency::CNY)[0].contains("已计划，未计费"));
     }
 }

@@ -16,6 +16,7 @@ mod content;
 mod fixtures;
 mod items;
 mod load;
+mod order_this;
 mod submit;
 mod texts;
 mod view;
@@ -24,6 +25,7 @@ pub use accept::{Accepted, MAX_ACCEPTED, accept};
 pub use answer::{AnswerForm, answer};
 pub use content::{AcknowledgedProblem, Acknowledgement, Content, Frozen, PinnedQuote};
 pub use load::view;
+pub use order_this::{Ordered, order_this};
 pub use submit::{set_comparison, submit};
 
 use crate::{
@@ -86,8 +88,24 @@ pub async fn create(
     title: &str,
     workload_id: i64,
 ) -> Result<i64, AppError> {
+    let at = now();
+    let mut tx = store::begin_write(db).await?;
+    let id = create_in(&mut tx, caller, team, title, workload_id, &at).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// [`create`] inside the caller's write transaction `tx`, at time `at`.
+async fn create_in(
+    tx: &mut Tx,
+    caller: &Caller,
+    team: &Membership,
+    title: &str,
+    workload_id: i64,
+    at: &str,
+) -> Result<i64, AppError> {
     let title = title.trim();
-    if title.is_empty() || title.chars().count() > 200 {
+    if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS {
         return Err(AppError::InvalidFields(vec![FieldIssue::new("title", "required")]));
     }
     let content = Content {
@@ -95,23 +113,23 @@ pub async fn create(
         ..Content::default()
     }
     .canonical()?;
-    let at = now();
-    let mut tx = store::begin_write(db).await?;
-    let (id, _) = store::orders::insert(&mut tx, team.team_id, title, workload_id, caller.user_id, &content)
+    let (id, _) = store::orders::insert(tx, team.team_id, title, workload_id, caller.user_id, &content)
         .await?
         .ok_or(AppError::NotFound)?;
     record(
-        &mut tx,
+        tx,
         id,
         caller.user_id,
-        &at,
+        at,
         Action::Create,
         serde_json::json!({ "revision": 1, "title": title, "workload_id": workload_id }),
     )
     .await?;
-    tx.commit().await?;
     Ok(id)
 }
+
+/// The longest order title, in characters.
+pub const MAX_TITLE_CHARS: usize = 200;
 
 /// Changes a draft under the lifecycle: loads the latest revision, checks `action` is allowed,
 /// applies `change` to the content, stores it and appends the event with `data`.
@@ -125,22 +143,35 @@ async fn edit_draft(
 ) -> Result<(), AppError> {
     let at = now();
     let mut tx = store::begin_write(db).await?;
-    let row = store::orders::latest(&mut *tx, team_id, order_id)
+    edit_in(&mut tx, team_id, actor, order_id, action, &at, change).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// [`edit_draft`] inside the caller's write transaction `tx`, at time `at`.
+async fn edit_in(
+    tx: &mut Tx,
+    team_id: i64,
+    actor: i64,
+    order_id: i64,
+    action: Action,
+    at: &str,
+    change: impl FnOnce(&mut Content, &str) -> Result<serde_json::Value, AppError>,
+) -> Result<(), AppError> {
+    let row = store::orders::latest(&mut **tx, team_id, order_id)
         .await?
         .ok_or(AppError::NotFound)?;
     let ctx = TransitionCtx::edit(actor);
     transition(row.state, action, &ctx).map_err(refusal)?;
     let mut content = content_of(&row)?;
-    let mut data = change(&mut content, &at)?;
+    let mut data = change(&mut content, at)?;
     if let Some(obj) = data.as_object_mut() {
         obj.insert("revision".into(), row.revision.into());
     }
-    if !store::orders::set_content(&mut tx, row.revision_id, &content.canonical()?).await? {
+    if !store::orders::set_content(tx, row.revision_id, &content.canonical()?).await? {
         return Err(refusal(Refusal::Locked));
     }
-    record(&mut tx, order_id, actor, &at, action, data).await?;
-    tx.commit().await?;
-    Ok(())
+    record(tx, order_id, actor, at, action, data).await
 }
 
 /// Most quotes considered, and most runs, one order's selection may list (the order page offers
@@ -181,10 +212,26 @@ pub struct Selection {
 
 /// Sets the chosen quote (pinning its latest revision), alternatives, runs and waiver of a draft.
 pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, s: &Selection) -> Result<(), AppError> {
+    let quote_revision_id = check_selection(db, team.team_id, s).await?;
+    let s = s.clone();
+    edit_draft(
+        db,
+        team.team_id,
+        caller.user_id,
+        order_id,
+        Action::EvidenceAttached,
+        move |c, _| Ok(apply_selection(c, &s, quote_revision_id)),
+    )
+    .await
+}
+
+/// Checks a selection names only the team's quotes and runs; returns the revision id of the
+/// chosen quote's latest revision (what the order pins), `None` when none is chosen.
+async fn check_selection(db: &Db, team_id: i64, s: &Selection) -> Result<Option<i64>, AppError> {
     check_selection_sizes(s.considered.len(), s.runs.len())?;
     let quote_revision_id = match s.quote_id {
         Some(q) => Some(
-            store::quotes::latest(db, team.team_id, q)
+            store::quotes::latest(db, team_id, q)
                 .await?
                 .ok_or(AppError::NotFound)?
                 .revision_id,
@@ -192,30 +239,32 @@ pub async fn select(db: &Db, caller: &Caller, team: &Membership, order_id: i64, 
         None => None,
     };
     for run in &s.runs {
-        store::runs::canonical(db, team.team_id, *run)
+        store::runs::canonical(db, team_id, *run)
             .await?
             .ok_or(AppError::NotFound)?;
     }
     for q in &s.considered {
-        store::quotes::latest(db, team.team_id, *q)
+        store::quotes::latest(db, team_id, *q)
             .await?
             .ok_or(AppError::NotFound)?;
     }
-    let s = s.clone();
-    edit_draft(db, team.team_id, caller.user_id, order_id, Action::EvidenceAttached, move |c, _| {
-        c.quote_id = s.quote_id;
-        c.quote_revision_id = quote_revision_id;
-        c.considered = s.considered.clone();
-        if let Some(q) = s.quote_id
-            && !c.considered.contains(&q)
-        {
-            c.considered.push(q);
-        }
-        c.runs = s.runs.clone();
-        c.waiver = s.waiver.trim().to_string();
-        Ok(serde_json::json!({ "quote_id": c.quote_id, "quote_revision_id": c.quote_revision_id, "considered": c.considered, "runs": c.runs, "waiver": c.waiver }))
-    })
-    .await
+    Ok(quote_revision_id)
+}
+
+/// Puts a checked selection into a draft's content (the chosen quote pinned at
+/// `quote_revision_id` and added to the alternatives when missing); returns the event's data.
+fn apply_selection(c: &mut Content, s: &Selection, quote_revision_id: Option<i64>) -> serde_json::Value {
+    c.quote_id = s.quote_id;
+    c.quote_revision_id = quote_revision_id;
+    c.considered = s.considered.clone();
+    if let Some(q) = s.quote_id
+        && !c.considered.contains(&q)
+    {
+        c.considered.push(q);
+    }
+    c.runs = s.runs.clone();
+    c.waiver = s.waiver.trim().to_string();
+    serde_json::json!({ "quote_id": c.quote_id, "quote_revision_id": c.quote_revision_id, "considered": c.considered, "runs": c.runs, "waiver": c.waiver })
 }
 
 /// Re-pins a draft's chosen quote to its latest revision: the order is then priced at that

@@ -451,27 +451,41 @@ pub async fn expiring(
     rows.into_iter().map(fact).collect()
 }
 
-/// The team's unexpired current quotes that no valid run (of any of their revisions) backs, by
-/// vendor (at most `limit`).
-pub async fn without_valid_run(
+/// The team's current quotes among `ids` (any order, unknown ids skipped), each with its latest
+/// revision's node and whether some revision of it has a valid run: what
+/// [`crate::domain::dashboard::quotes_to_measure`] judges.
+pub async fn run_candidates(
     db: impl SqliteExecutor<'_>,
     team_id: i64,
-    today: Date,
-    limit: i64,
-) -> Result<Vec<crate::domain::dashboard::QuoteFact>, sqlx::Error> {
-    let rows: Vec<FactRow> = sqlx::query_as(concat!(
-        quote_fact_columns!(),
-        " WHERE l.team_id = ? AND l.valid_until >= ?
-           AND NOT EXISTS (SELECT 1 FROM quote_revisions qr JOIN runs r ON r.quote_revision_id = qr.id
-                           WHERE qr.quote_id = l.quote_id AND r.team_id = l.team_id AND r.status = 'valid')
-         ORDER BY v.name, l.quote_id LIMIT ?"
-    ))
+    ids: &[i64],
+) -> Result<Vec<crate::domain::dashboard::RunCandidate>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids = serde_json::to_string(ids).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let rows: Vec<(i64, String, String, String, String, bool)> = sqlx::query_as(
+        "SELECT l.quote_id, v.name, l.gpus_per_node || '× ' || l.gpu_model, l.valid_until,
+                (SELECT body FROM quote_revisions WHERE id = l.revision_id),
+                EXISTS (SELECT 1 FROM quote_revisions qr JOIN runs r ON r.quote_revision_id = qr.id
+                        WHERE qr.quote_id = l.quote_id AND r.team_id = l.team_id AND r.status = 'valid')
+         FROM quote_list l JOIN vendors v ON v.id = l.vendor_id
+         WHERE l.team_id = ? AND l.quote_id IN (SELECT value FROM json_each(?))
+         ORDER BY v.name, l.quote_id",
+    )
     .bind(team_id)
-    .bind(today.to_string())
-    .bind(limit)
+    .bind(&ids)
     .fetch_all(db)
     .await?;
-    rows.into_iter().map(fact).collect()
+    rows.into_iter()
+        .map(|(quote_id, vendor, gpus, valid_until, body, has_valid_run)| {
+            let draft: QuoteDraft = serde_json::from_str(&body).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+            Ok(crate::domain::dashboard::RunCandidate {
+                fact: fact((quote_id, vendor, gpus, valid_until))?,
+                spec: draft.spec,
+                has_valid_run,
+            })
+        })
+        .collect()
 }
 
 /// How many of the team's current quotes are still valid on `today`.

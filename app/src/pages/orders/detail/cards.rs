@@ -2,7 +2,7 @@
 
 use super::{DecideOrder, Live, ReopenOrder, RepinOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
 use crate::{
-    components::forms::{ActionError, reload_on_success},
+    components::forms::{ActionError, reload_at, reload_on_success},
     i18n::{Msg, t, use_locale},
     pages::{
         orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
@@ -17,7 +17,7 @@ use leptos::prelude::*;
 /// for procurement on a draft, the form to change them.
 pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
     let action = ServerAction::<SelectForOrder>::new();
-    reload_on_success(action, "");
+    reload_at(action, "order-selection");
     let chosen = v.chosen.as_ref().map(|(id, _)| *id);
     let considered: Vec<i64> = v.considered.iter().map(|(id, _)| *id).collect();
     let attached: Vec<i64> = v.runs.iter().map(|r| r.id).collect();
@@ -27,13 +27,13 @@ pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
     let run_choices = v.run_choices.clone();
     let waiver = v.waiver.clone();
     view! {
-        <section class="card" data-testid="order-selection">
+        <section class="card" id="order-selection" data-testid="order-selection">
             <h2>{t(Msg::OrdersSelection)}</h2>
             <dl class="facts">
                 <dt>{t(Msg::OrdersChosen)}</dt>
                 <dd data-testid="order-chosen">{v.chosen.as_ref().map_or_else(|| t(Msg::OrdersNone).to_string(), |(_, l)| l.clone())}</dd>
                 <dt>{t(Msg::OrdersConsidered)}</dt>
-                <dd>{v.considered.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join(" · ")}</dd>
+                <dd data-testid="order-considered">{v.considered.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join(" · ")}</dd>
                 <dt>{t(Msg::OrdersRuns)}</dt>
                 <dd>
                     {v.runs.iter().map(|r| view! {
@@ -89,7 +89,7 @@ pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
 /// now), where they come from, and for procurement on a draft the link to use instead.
 pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
     let action = ServerAction::<SetOrderComparison>::new();
-    reload_on_success(action, "");
+    reload_at(action, "order-comparison");
     let query = v.tco_query.clone();
     let chosen = v.chosen.as_ref().map(|(q, _)| *q);
     let scenario = v
@@ -108,7 +108,7 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
         .find_map(|r| r.unit_cost_column.clone())
         .unwrap_or_else(|| t(Msg::TcoColUnitCost).to_string());
     view! {
-        <section class="card" data-testid="order-comparison">
+        <section class="card" id="order-comparison" data-testid="order-comparison">
             <h2>{t(Msg::OrdersTco)}</h2>
             <p class="hint">
                 {t(if v.tco_frozen { Msg::OrdersTcoFrozen } else { Msg::OrdersTcoLive })} " · "

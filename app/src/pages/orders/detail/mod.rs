@@ -242,6 +242,18 @@ fn blockers(state: OrderState, live: Live) -> impl IntoView {
     }
 }
 
+/// After "Order this" on the cost page (`?made=created|updated`): whether the draft was created
+/// or an existing one updated.
+fn made_note() -> Option<impl IntoView> {
+    let made = use_query_map().read_untracked().get("made");
+    let msg = match made.as_deref() {
+        Some("created") => Msg::OrdersMadeCreated,
+        Some("updated") => Msg::OrdersMadeUpdated,
+        _ => return None,
+    };
+    Some(view! { <p class="callout" role="status" data-testid="order-made">{t(msg)}</p> })
+}
+
 /// The order page.
 #[component]
 pub fn OrderPage() -> impl IntoView {
@@ -286,6 +298,7 @@ fn order_view(v: OrderView) -> impl IntoView {
                 " · " <a href=format!("/orders/{order_id}?rev={n}") rel="external">{locale.fmt(Msg::OrdersRevision, &[("n", &n.to_string())])} " (" {t(state_msg(*s))} ")"</a>
             }).collect_view()}
         </p>
+        {made_note()}
         {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
         {problems_card(v.state, v.problems_acknowledged.clone(), live)}
         <p class="actions no-print">
