@@ -9,7 +9,7 @@ use super::{
 };
 use crate::{
     domain::{
-        money::{format_money, format_unit_price, group},
+        money::{format_money, format_per_unit, group},
         quotes::Workload,
         runs::RunStatus,
         tco::{
@@ -55,16 +55,16 @@ pub(super) fn row(
         compared_total: format_money(c.ranked.compared_total, base),
         compared_exact: decimal(c.ranked.compared_total),
         rate_note: c.ranked.rate_date.as_ref().and(rate).map(|r| rate_note(locale, r)),
-        cost_per_unit: unit_base.map(|p| format_unit_price(p, base, 2)),
-        cost_per_unit_title: unit_own.and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
+        cost_per_unit: unit_base.map(|p| format_per_unit(p, base)),
+        cost_per_unit_title: unit_own.and_then(|p| own_currency_title(format_per_unit(p, cur))),
         unit_cost_column: e
             .cost_per_unit
             .as_ref()
             .map(|u| unit_cost_column(locale, unit_scale, &u.unit)),
-        gpu_hour: gpu_hour_base.map(|p| format_unit_price(p, base, 2)),
+        gpu_hour: gpu_hour_base.map(|p| format_per_unit(p, base)),
         gpu_hour_title: e
             .effective_gpu_hour_price
-            .and_then(|p| own_currency_title(format_unit_price(p, cur, 2))),
+            .and_then(|p| own_currency_title(format_per_unit(p, cur))),
         time_to_finish: format!("{} h", hours(e.time_to_finish_h)),
         hours_note: hours_note(locale, e),
         nodes: e.nodes,
@@ -169,7 +169,15 @@ fn warnings(locale: Locale, c: &Costed, base: Currency, over_budget: Option<Deci
             &[("requirement", &requirement_text(locale, *kind))],
         ));
     }
-    warnings.extend(e.warnings.iter().map(|w| engine_warning(locale, w)));
+    // An estimated row already says it is not measured (its "to measure" note, first in the
+    // row): the engine's "throughput assumed" would say it a second time.
+    let estimated = c.ranked.group == QuoteGroup::Estimated;
+    warnings.extend(
+        e.warnings
+            .iter()
+            .filter(|w| !(estimated && matches!(w, TcoWarning::ThroughputAssumed)))
+            .map(|w| engine_warning(locale, w)),
+    );
     for (id, used, node) in &c.runs_scaled {
         warnings.push(locale.fmt(
             Msg::TcoWRunScaledPerGpu,

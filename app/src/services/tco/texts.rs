@@ -7,7 +7,7 @@ use super::{
 };
 use crate::{
     domain::{
-        money::{format_money, format_unit_price, group},
+        money::{format_money, format_per_unit, group},
         quotes::{RequirementKind, Workload},
         tco::{ComponentKind, CostComponent, Currency, ErrorReason, ExchangeRate, TcoError, Unit},
     },
@@ -108,7 +108,7 @@ pub(super) fn component_line(locale: Locale, c: &CostComponent, currency: Curren
         ),
         price: c
             .unit_price
-            .map(|p| format_unit_price(p, currency, 4))
+            .map(|p| format_per_unit(p, currency))
             .unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
