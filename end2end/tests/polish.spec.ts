@@ -79,11 +79,11 @@ test("the admin's create-user form keeps the team and role for the next person",
   await signOut(page);
 });
 
-test("quotes, a workload and a run, typed the way people type them", async ({ page }) => {
+test("quotes, a workload and a run, typed the way people type them", async ({ page, request }) => {
   await signIn(page, BUYER);
   ids.workload = await call(page, "/api/workloads/create", {
     name: "Serve 7B", kind: "inference_service", model: "", precision: "", vram_peak_gib: "18 GiB", vram_peak_source: "measured",
-    concurrency: "1", gpus_needed: "8", run_hours: "", total_work_amount: "2,000,000,000", total_work_unit: "tokens",
+    concurrency: "1", gpus_needed: "8", run_hours: "72", total_work_amount: "2,000,000,000", total_work_unit: "tokens",
     data_gb: "50", checkpoint_gb: "0", headroom_pct: "20",
   });
   const base = {
@@ -100,7 +100,7 @@ test("quotes, a workload and a run, typed the way people type them", async ({ pa
 
   await signIn(page, ENGINEER);
   const token: string = await call(page, "/api/tokens/create", { name: "bench", password: PASSWORD });
-  const res = await page.request.post("/api/v1/runs", {
+  const res = await request.post("/api/v1/runs", {
     headers: { Authorization: `Bearer ${token}` },
     multipart: {
       result: { name: "benchmark_serving.json", mimeType: "application/json", buffer: readFileSync(path.join(FIXTURES, "vllm_legacy.json")) },
@@ -136,8 +136,10 @@ test.describe("in Beijing time", () => {
 
     await open(page, `/runs/${ids.run}`);
     await expect(page.getByTestId("run-figures")).toContainText("Total tokens (input and output): 2,206.65 tokens/s");
-    await expect(page.locator("main")).not.toContainText("total_tokens");
-    await expect(page.locator("main")).not.toContainText("vllm_legacy");
+    // What is read (the stored record, in its closed disclosure, keeps the ids).
+    const shown = await page.locator("main").innerText();
+    expect(shown).not.toContain("total_tokens");
+    expect(shown).not.toContain("vllm_legacy");
     expect(consoleErrors).toEqual([]);
   });
 });
@@ -171,8 +173,10 @@ test("at 390 px: the runs, a quote and the cost page fit, money is in minor unit
 
   await open(page, `/tco?workload=${ids.workload}&picked=1&q=${ids.quote}`);
   await expect(page.getByTestId("tco-gpu-hour").first()).toHaveText(/^¥[\d,]+\.\d{2}$/);
-  const main = (await page.locator("main").textContent()) ?? "";
-  expect(main.match(/[¥$€][\d,]*\.\d{3,}/g) ?? [], "money with more than two decimals").toEqual([]);
+  // Cell by cell (the text of a whole row runs one cell into the next).
+  const texts = await page.locator("main").locator("td, th, li, p, dd, summary").allInnerTexts();
+  const long = texts.flatMap((text) => text.match(/[¥$€][\d,]*\.\d{3,}/g) ?? []);
+  expect(long, "money with more than two decimals").toEqual([]);
   await expectNoSidewaysScroll(page, "/tco");
   // The cost form alone, before anything is compared.
   await open(page, "/tco");

@@ -170,6 +170,17 @@ fn grouped(digits: &str, sep: &str) -> String {
 
 proptest! {
     #[test]
+    fn a_number_with_its_field_s_unit_reads_as_the_number(d in any_decimal(), space in "[ ]{0,2}", unit in "(GiB|gib|GIB|GiB )") {
+        prop_assert_eq!(parse_field("spec.vram_gib", &format!("{d}{space}{unit}")), Ok(d));
+    }
+
+    #[test]
+    fn any_text_in_a_unit_field_is_read_or_refused_without_panicking(text in "\\PC{0,24}") {
+        let _ = parse_field("spec.ram_gib", &text);
+        let _ = without_unit(&text, "GiB");
+    }
+
+    #[test]
     fn every_decimal_reads_back_as_itself_with_its_scale(d in any_decimal()) {
         let back = parse_decimal(&d.to_string()).unwrap();
         prop_assert_eq!(back, d);
