@@ -801,10 +801,7 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
         "{row}"
     );
     let page = d.app.get(&format!("/tco?{q}"), Some(&d.max), None).await;
-    assert!(
-        page.body.contains("title=\"$0.04\""),
-        "original currency in a tooltip"
-    );
+    assert!(page.body.contains("title=\"$0.04\""), "original currency in a tooltip");
     assert!(
         page.body.contains("Cost per 1,000 tokens"),
         "the scale is named once, in the column header"
@@ -921,7 +918,7 @@ async fn break_even_of_a_three_month_commitment_is_1500_hours_on_the_page_and_th
         "{note}"
     );
     let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
-    assert!(chart.body.contains(">\nBreak-even 1500\n</text>"), "{}", chart.body);
+    assert!(chart.body.contains(">\nBreak-even 1,500\n</text>"), "{}", chart.body);
     // 5000 a month at 5.00/h never pays off within a 1-month term: said, not drawn.
     let mut form = quote("NEVER", "1", "5.00");
     form.push(("fields[price.monthly_price]".into(), "5000".into()));

@@ -120,7 +120,10 @@ mod tests {
 
     #[test]
     fn a_long_title_shrinks_then_is_cut_but_never_overflows() {
-        assert_eq!(fitted_title("Cost by component (CNY)", 960), (20, "Cost by component (CNY)".to_owned()));
+        assert_eq!(
+            fitted_title("Cost by component (CNY)", 960),
+            (20, "Cost by component (CNY)".to_owned())
+        );
         let long = "Compute cost against busy hours — Zhisuan Cloud · ZS-H800-8-2026Q4-north (r2)";
         let (px, text) = fitted_title(long, 960);
         assert!(px < 20 && text == long, "{px} {text}");

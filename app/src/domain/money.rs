@@ -112,13 +112,33 @@ mod tests {
     fn per_unit_figures_are_in_minor_units_unless_below_one() {
         assert_eq!(format_per_unit(dec!(14.7242), Currency::CNY), "¥14.72", "minor units");
         assert_eq!(format_per_unit(dec!(2.5), Currency::CNY), "¥2.50");
-        assert_eq!(format_per_unit(dec!(1234567.891), Currency::USD), "$1,234,567.89", "grouped");
+        assert_eq!(
+            format_per_unit(dec!(1234567.891), Currency::USD),
+            "$1,234,567.89",
+            "grouped"
+        );
         assert_eq!(format_per_unit(dec!(0.01), Currency::USD), "$0.01", "one minor unit");
-        assert_eq!(format_per_unit(dec!(0.0034567), Currency::CNY), "¥0.003457", "4 significant");
-        assert_eq!(format_per_unit(dec!(0.005), Currency::USD), "$0.005", "trailing zeros trimmed");
-        assert_eq!(format_per_unit(dec!(0.0099999), Currency::USD), "$0.01", "rounds up to a cent");
+        assert_eq!(
+            format_per_unit(dec!(0.0034567), Currency::CNY),
+            "¥0.003457",
+            "4 significant"
+        );
+        assert_eq!(
+            format_per_unit(dec!(0.005), Currency::USD),
+            "$0.005",
+            "trailing zeros trimmed"
+        );
+        assert_eq!(
+            format_per_unit(dec!(0.0099999), Currency::USD),
+            "$0.01",
+            "rounds up to a cent"
+        );
         assert_eq!(format_per_unit(dec!(0.000012345), Currency::EUR), "€0.00001235");
-        assert_eq!(format_per_unit(dec!(-0.0034567), Currency::CNY), "-¥0.003457", "negative");
+        assert_eq!(
+            format_per_unit(dec!(-0.0034567), Currency::CNY),
+            "-¥0.003457",
+            "negative"
+        );
         assert_eq!(format_per_unit(Decimal::ZERO, Currency::CNY), "¥0.00", "zero");
         assert_eq!(format_per_unit(dec!(0.25), Currency::JPY), "JP¥0.25", "below one yen");
         assert_eq!(format_per_unit(dec!(1199.5), Currency::JPY), "JP¥1,200");

@@ -247,7 +247,10 @@ pub fn without_unit<'a>(text: &'a str, unit: &str) -> &'a str {
 /// # Errors
 /// As [`parse_decimal`].
 pub fn parse_field(name: &str, text: &str) -> Result<Decimal, NumberError> {
-    let unit = FIELD_UNITS.iter().find(|(end, _)| name.ends_with(end)).map(|(_, unit)| *unit);
+    let unit = FIELD_UNITS
+        .iter()
+        .find(|(end, _)| name.ends_with(end))
+        .map(|(_, unit)| *unit);
     parse_decimal(unit.map_or(text, |u| without_unit(text, u)))
 }
 

@@ -249,10 +249,17 @@ fn a_field_reads_its_own_unit_and_no_other() {
     assert_eq!(parse_field("spec.vram_gib", "GiB"), Err(NumberError::Invalid));
     assert_eq!(parse_field("spec.vram_gib", "80 MiB"), Err(NumberError::Invalid));
     // A field without a unit in its name takes none off.
-    assert_eq!(parse_field("price.on_demand_hourly", "80 GiB"), Err(NumberError::Invalid));
+    assert_eq!(
+        parse_field("price.on_demand_hourly", "80 GiB"),
+        Err(NumberError::Invalid)
+    );
     assert_eq!(without_unit("80 GiB", "GiB"), "80");
     assert_eq!(without_unit("80 GiB", "GB"), "80 GiB");
-    assert_eq!(without_unit("显存80", "GiB"), "显存80", "no panic inside a wide character");
+    assert_eq!(
+        without_unit("显存80", "GiB"),
+        "显存80",
+        "no panic inside a wide character"
+    );
 }
 
 #[test]
@@ -261,4 +268,3 @@ fn a_form_s_gib_fields_are_written_back_without_the_unit() {
     assert!(normalise_fields(&mut fields, &["spec.vram_gib"]).is_empty());
     assert_eq!(fields["spec.vram_gib"], "80");
 }
-

@@ -179,7 +179,12 @@ pub(crate) mod server {
         let filter = QuoteFilter {
             vendor: text(&q.vendor),
             gpu_model: text(&q.gpu),
-            min_vram_gib: whole(&q.vram.as_deref().map(|v| numbers::without_unit(v, "GiB").to_string()), 0, 1024, Msg::LimitsFilterVram)?,
+            min_vram_gib: whole(
+                &q.vram.as_deref().map(|v| numbers::without_unit(v, "GiB").to_string()),
+                0,
+                1024,
+                Msg::LimitsFilterVram,
+            )?,
             gpus_per_node: whole(&q.gpus, 1, 64, Msg::LimitsFilterGpus)?,
             exclusive_only: q.exclusive.is_some(),
             region: text(&q.region),

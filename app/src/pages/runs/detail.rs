@@ -72,7 +72,14 @@ pub fn figures(run: &CanonicalRun) -> impl IntoView + use<> {
     let others = run
         .throughputs
         .iter()
-        .map(|n| format!("{}: {} {}", metric_label(locale, &n.name), num(n.value, 2), n.unit.as_str()))
+        .map(|n| {
+            format!(
+                "{}: {} {}",
+                metric_label(locale, &n.name),
+                num(n.value, 2),
+                n.unit.as_str()
+            )
+        })
         .collect::<Vec<_>>()
         .join(" · ");
     let latency = run.latency_ms.as_ref().map(|l| {

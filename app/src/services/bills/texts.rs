@@ -219,7 +219,9 @@ pub fn refusal(locale: Locale, r: &Refusal) -> String {
         Refusal::NoEstimate => locale.t(Msg::BillsFNoEstimate).to_string(),
         Refusal::File(e) => file_error(locale, e),
         Refusal::NoLines => locale.t(Msg::BillsFNoLines).to_string(),
-        Refusal::TooManyLines { limit } => locale.fmt(Msg::BillsFTooManyLines, &[("limit", &group(Decimal::from(*limit), 0))]),
+        Refusal::TooManyLines { limit } => {
+            locale.fmt(Msg::BillsFTooManyLines, &[("limit", &group(Decimal::from(*limit), 0))])
+        }
         Refusal::TooLarge => locale.t(Msg::BillsFTooLarge).to_string(),
         Refusal::NoRate { code, to, line, column } => locale.fmt(
             Msg::BillsFNoRate,

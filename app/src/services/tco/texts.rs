@@ -106,10 +106,7 @@ pub(super) fn component_line(locale: Locale, c: &CostComponent, currency: Curren
             c.quantity.round_dp(4).normalize(),
             c.quantity.round_dp(4).normalize().scale(),
         ),
-        price: c
-            .unit_price
-            .map(|p| format_per_unit(p, currency))
-            .unwrap_or_default(),
+        price: c.unit_price.map(|p| format_per_unit(p, currency)).unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
     }
