@@ -113,6 +113,16 @@ impl Locale {
         }
         text
     }
+
+    /// A count in words: `one` when `n` is 1 (`Import the bill (1 line)`), else `many` with
+    /// `{n}` written grouped by thousands (`Import the bill (1,250 lines)`).
+    pub fn count(self, one: Msg, many: Msg, n: u64) -> String {
+        if n == 1 {
+            self.t(one).to_string()
+        } else {
+            self.fmt(many, &[("n", &crate::domain::money::group(n.into(), 0))])
+        }
+    }
 }
 
 /// Parses an HTTP quality value ("0.8") to thousandths, without floating point.

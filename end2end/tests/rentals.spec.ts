@@ -61,7 +61,7 @@ test("a rental is recorded on an approved order, stopped, listed overdue on the 
   await hydrated(page);
   await expect(page.getByTestId("rental-resources")).toHaveText("i-rent-1vol-rent-1");
   await expect(page.getByTestId("rental-per-day")).toHaveText("¥100.20");
-  await expect(page.getByTestId("rental-overdue")).toHaveText(/^running 4[89] h past its planned end$/);
+  await expect(page.getByTestId("rental-overdue")).toHaveText(/^4[89] h past its planned end$/);
 
   // Stopped 30 hours ago: stopped but not released, the disks and the IP still bill.
   await page.getByTestId("rental-stopped-at").fill(ago(30));

@@ -36,8 +36,8 @@ test("an engineer uploads a run with progress, sees the verdict and chart, and s
   ]);
   const recognised = page.getByTestId("upload-recognised");
   await expect(recognised).toHaveCount(2);
-  await expect(recognised.nth(0)).toContainText("read as vllm");
-  await expect(recognised.nth(1)).toContainText("read as nvidia_smi");
+  await expect(recognised.nth(0)).toContainText("read as vLLM benchmark (vllm bench serve)");
+  await expect(recognised.nth(1)).toContainText("read as nvidia-smi telemetry");
   expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
 
   // The preview: the verdict and what the node really was, before anything is saved.

@@ -62,22 +62,24 @@ fn money(amount: Decimal, currency: Currency) -> String {
     currency.round(amount).to_string()
 }
 
-/// A unit or derived price: two digits more than the minor unit at most, the minor unit at
-/// least (`10.00`, `0.2778`).
+/// A unit or derived price, as the page shows it: in minor units, or to four significant
+/// digits below one minor unit (`10.00`, `0.28`, `0.003457`).
 fn price(amount: Decimal, currency: Currency) -> String {
-    let minor = currency.minor_units();
-    let mut p = amount
-        .round_dp_with_strategy(minor + 2, RoundingStrategy::MidpointAwayFromZero)
-        .normalize();
-    if p.scale() < minor {
-        p.rescale(minor);
-    }
-    p.to_string()
+    app::domain::money::round_per_unit(amount, currency).to_string()
+}
+
+/// Hours and quantities: at most four decimals, trailing zeros dropped (`72`, `436368.7225`);
+/// the exact figures are in `export.json`.
+fn quantity(value: Decimal) -> String {
+    value
+        .round_dp_with_strategy(4, RoundingStrategy::MidpointAwayFromZero)
+        .normalize()
+        .to_string()
 }
 
 /// The ranked comparison as CSV: one line per quote and component. Money is rounded to the
-/// currency's minor unit, unit prices keep two digits more, quantities and the exchange rate
-/// keep their full precision.
+/// currency's minor unit, unit prices as the page shows them ([`price`]), hours and quantities
+/// to four decimals ([`quantity`]); the exchange rate as it was entered.
 pub fn comparison_csv(c: &Computed) -> String {
     let mut out = String::from(
         "rank,quote_id,revision,quote,currency,total,base_currency,total_in_base,rate_date,nodes,busy_h,billable_h,rental_h,time_to_finish_h,cost_per_unit,per_units,work_unit,effective_gpu_hour,idle_cost,pricing,over_budget,component,quantity,unit_price,component_cost,group,cost_per_unit_in_base,effective_gpu_hour_in_base,rate_pair,rate\n",
@@ -106,10 +108,10 @@ pub fn comparison_csv(c: &Computed) -> String {
             money(costed.ranked.compared_total, c.base),
             costed.ranked.rate_date.clone().unwrap_or_default(),
             e.nodes.to_string(),
-            e.busy_h.normalize().to_string(),
-            e.billable_h.normalize().to_string(),
-            e.rental_h.normalize().to_string(),
-            e.time_to_finish_h.normalize().to_string(),
+            quantity(e.busy_h),
+            quantity(e.billable_h),
+            quantity(e.rental_h),
+            quantity(e.time_to_finish_h),
             unit_own.map(|p| price(p, cur)).unwrap_or_default(),
             per.map(|_| c.unit_scale.to_string()).unwrap_or_default(),
             per.map(|p| csv_cell::field(&p.unit)).unwrap_or_default(),
@@ -137,7 +139,7 @@ pub fn comparison_csv(c: &Computed) -> String {
             out.push_str(&format!(
                 "{head},{},{},{},{},{tail}\n",
                 csv_cell::field(&name),
-                comp.quantity.normalize(),
+                quantity(comp.quantity),
                 comp.unit_price.map(|p| price(p, cur)).unwrap_or_default(),
                 money(comp.cost, cur)
             ));

@@ -117,7 +117,7 @@ async fn a_reserving_vllm_run_on_one_card_of_an_8_gpu_quote_is_valid_and_costs_t
             .unwrap()
     };
     assert!(
-        message("vram_reserved").contains("judged on the workload's stated peak of 20480 MiB"),
+        message("vram_reserved").contains("judged on the workload's stated peak of 20,480 MiB"),
         "{}",
         message("vram_reserved")
     );

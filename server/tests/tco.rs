@@ -168,7 +168,7 @@ async fn the_seed_example_ranks_the_one_gpu_node_first_from_measured_throughput(
         "{c}"
     );
     // One scale for the column, named once: every row is per 1,000 tokens.
-    assert_eq!(rows[0]["cost_per_unit"], "¥0.2778", "{c}");
+    assert_eq!(rows[0]["cost_per_unit"], "¥0.28", "{c}");
     assert!(
         rows.iter().all(|r| r["unit_cost_column"] == "Cost per 1,000 tokens"),
         "{c}"
@@ -793,7 +793,7 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
     );
     // 777.60 × 1000 ÷ 2,592,000 = ¥0.30 per 1,000 tokens; 777.60 ÷ 72 GPU-h = ¥10.80.
     assert_eq!(row["cost_per_unit"], "¥0.30", "{row}");
-    assert_eq!(row["cost_per_unit_title"], "$0.0417", "{row}");
+    assert_eq!(row["cost_per_unit_title"], "$0.04", "{row}");
     assert_eq!(row["unit_cost_column"], "Cost per 1,000 tokens", "{row}");
     assert_eq!(
         (row["gpu_hour"].as_str(), row["gpu_hour_title"].as_str()),
@@ -801,10 +801,7 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
         "{row}"
     );
     let page = d.app.get(&format!("/tco?{q}"), Some(&d.max), None).await;
-    assert!(
-        page.body.contains("title=\"$0.0417\""),
-        "original currency in a tooltip"
-    );
+    assert!(page.body.contains("title=\"$0.04\""), "original currency in a tooltip");
     assert!(
         page.body.contains("Cost per 1,000 tokens"),
         "the scale is named once, in the column header"
@@ -821,7 +818,7 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
         .unwrap();
     assert!(line.contains(",USD,108.00,CNY,777.60,2026-11-20,"), "{line}");
     // Every row at the column's one scale: `cost_per_unit,per_units,work_unit`.
-    assert!(line.contains(",0.0417,1000,tokens,"), "{line}");
+    assert!(line.contains(",0.04,1000,tokens,"), "{line}");
     assert!(
         csv.lines().skip(1).all(|l| l.contains(",1000,tokens,")),
         "one scale for every row: {csv}"
@@ -921,7 +918,7 @@ async fn break_even_of_a_three_month_commitment_is_1500_hours_on_the_page_and_th
         "{note}"
     );
     let chart = d.app.get(&format!("/tco/hours.svg?{q}"), Some(&d.max), None).await;
-    assert!(chart.body.contains(">\nBreak-even 1500\n</text>"), "{}", chart.body);
+    assert!(chart.body.contains(">\nBreak-even 1,500\n</text>"), "{}", chart.body);
     // 5000 a month at 5.00/h never pays off within a 1-month term: said, not drawn.
     let mut form = quote("NEVER", "1", "5.00");
     form.push(("fields[price.monthly_price]".into(), "5000".into()));

@@ -11,7 +11,7 @@ pub(super) fn tick(v: &f64) -> String {
     }
 }
 
-/// An amount: whole units (grouped by thousands from 10 000) from 1000 up, else two
+/// An amount: whole units (grouped by thousands) from 1000 up, else two
 /// decimals; then `unit` when not empty; `–` when not finite.
 pub(super) fn amount(v: f64, unit: &str) -> String {
     if !v.is_finite() {
@@ -31,14 +31,14 @@ pub(super) fn amount(v: f64, unit: &str) -> String {
     }
 }
 
-/// A number with a comma every three digits of its integer part (from five digits).
+/// A number with a comma every three digits of its integer part, as every page writes numbers.
 fn grouped(number: &str) -> String {
     let (sign, digits) = match number.strip_prefix('-') {
         Some(rest) => ("-", rest),
         None => ("", number),
     };
     let (int, frac) = digits.split_at(digits.find('.').unwrap_or(digits.len()));
-    if int.len() <= 4 {
+    if int.len() <= 3 {
         return number.to_owned();
     }
     let mut out = String::from(sign);
@@ -58,13 +58,13 @@ mod tests {
 
     #[test]
     fn amounts_and_ticks() {
-        assert_eq!(amount(1234.56, "CNY"), "1235 CNY");
+        assert_eq!(amount(1234.56, "CNY"), "1,235 CNY");
         assert_eq!(amount(12_345.4, ""), "12,345");
         assert_eq!(amount(-1_234_567.0, "$"), "-1,234,567 $");
         assert_eq!(amount(12.5, "元"), "12.50 元");
         assert_eq!(amount(f64::NAN, "元"), "–");
         assert_eq!(amount(-0.0, ""), "0.00");
-        assert_eq!(tick(&2000.0), "2000");
+        assert_eq!(tick(&2000.0), "2,000");
         assert_eq!(tick(&20_000.0), "20,000");
         assert_eq!(tick(&2.5), "2.5");
         assert_eq!(tick(&0.25), "0.25");

@@ -79,7 +79,7 @@ fn break_even_iff_given() {
     s.break_even_h = Some(2000.0);
     let svg = cost_vs_hours_svg(&labels(), &s);
     assert!(polylines(&svg, style::BREAK_EVEN) > 5, "axis extended to it");
-    assert!(svg.contains(">\nBreak-even 2000\n</text>"));
+    assert!(svg.contains(">\nBreak-even 2,000\n</text>"));
 }
 
 #[test]

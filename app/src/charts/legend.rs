@@ -31,6 +31,25 @@ const ROW_H: i32 = 20;
 /// Vertical centre of the first legend row, pixels.
 const FIRST_ROW: i32 = 44;
 
+/// Title sizes tried, largest first (before [`style::font`]'s scaling).
+const TITLE_PX: [u32; 4] = [20, 18, 16, 14];
+
+/// The title's size and text so that it fits `width` with a margin each side: the largest size
+/// at which it fits whole, else the smallest, cut with an ellipsis (the SVG's `<title>` keeps it
+/// whole). Widths are measured at the drawn size (`style::font` scales by 1.24) plus a tenth
+/// for bold: an English title with a quote's label is long.
+fn fitted_title(title: &str, width: u32) -> (u32, String) {
+    let room = width.saturating_sub(32);
+    let drawn = |px: u32| (px * 124).div_ceil(100) * 11 / 10;
+    TITLE_PX
+        .into_iter()
+        .find(|&px| svg::text_width(title, drawn(px)) <= room)
+        .map_or_else(
+            || (TITLE_PX[3], svg::truncate_to(title, drawn(TITLE_PX[3]), room)),
+            |px| (px, title.to_owned()),
+        )
+}
+
 /// The centre of each legend item and the header height, for a chart `width` wide.
 fn layout<S>(width: u32, legend: &[(S, String)]) -> (Vec<(i32, i32)>, u32) {
     let right = i32::try_from(width).unwrap_or(0) - 24;
@@ -62,12 +81,13 @@ pub(super) fn draw_header<DB: DrawingBackend>(
     title: &str,
     legend: &[(Swatch, String)],
 ) -> Result<u32, DrawingAreaErrorKind<DB::ErrorType>> {
-    let title_style = style::font(20)
+    let (title_px, title) = fitted_title(title, width);
+    let title_style = style::font(title_px)
         .style(FontStyle::Bold)
         .color(&style::INK)
         .pos(Pos::new(HPos::Center, VPos::Top));
     let centre = i32::try_from(width / 2).unwrap_or(0);
-    root.draw(&Text::new(title.to_owned(), (centre, 8), title_style))?;
+    root.draw(&Text::new(title, (centre, 8), title_style))?;
 
     let text_style = style::font(LEGEND_PX)
         .color(&style::INK)
@@ -92,4 +112,25 @@ pub(super) fn draw_header<DB: DrawingBackend>(
         root.draw(&Text::new(text.clone(), (x + 28, y), text_style.clone()))?;
     }
     Ok(height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fitted_title, svg};
+
+    #[test]
+    fn a_long_title_shrinks_then_is_cut_but_never_overflows() {
+        assert_eq!(
+            fitted_title("Cost by component (CNY)", 960),
+            (20, "Cost by component (CNY)".to_owned())
+        );
+        let long = "Compute cost against busy hours — Zhisuan Cloud · ZS-H800-8-2026Q4-north (r2)";
+        let (px, text) = fitted_title(long, 960);
+        assert!(px < 20 && text == long, "{px} {text}");
+        let longer = long.repeat(3);
+        let (px, text) = fitted_title(&longer, 960);
+        assert_eq!(px, 14);
+        assert!(text.ends_with('…'));
+        assert!(svg::text_width(&text, (14 * 124u32).div_ceil(100) * 11 / 10) <= 960 - 32);
+    }
 }

@@ -7,6 +7,7 @@ pub mod forms;
 pub mod guard;
 pub mod header;
 pub mod loaded;
+pub mod local_time;
 pub mod notifications;
 pub mod page_scripts;
 pub mod record_form;

@@ -149,11 +149,28 @@ fn badge_label(locale: crate::i18n::Locale, n: usize) -> String {
     locale.fmt(Msg::NotifyBadgeLabel, &[("n", &n.to_string())])
 }
 
-/// What the bell shows: the icon and the count (its words for screen readers).
+/// What the bell shows: the icon and the count (its words for screen readers). The icon is an
+/// inline SVG drawn in the text colour, so it shows on a system without an emoji font; its name
+/// is the hidden text before it.
 fn bell_face(locale: crate::i18n::Locale, n: usize) -> impl IntoView + use<> {
     view! {
         <span class="visually-hidden">{t(Msg::NotifyLabel)} ": " {badge_label(locale, n)}</span>
-        <span aria-hidden="true">"🔔"</span>
+        <svg
+            class="icon bell-icon"
+            aria-hidden="true"
+            focusable="false"
+            width="18"
+            height="18"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            stroke-width="2"
+            stroke-linecap="round"
+            stroke-linejoin="round"
+        >
+            <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+            <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg>
         <span class="badge" class:badge-zero=n == 0 aria-hidden="true" data-testid="notify-count">
             {n}
         </span>

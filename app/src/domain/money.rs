@@ -17,15 +17,50 @@ fn with_symbol(amount: Decimal, currency: Currency, digits: u32) -> String {
     }
 }
 
-/// Formats a unit price that may carry more digits than the currency's minor unit (up to
-/// `max_extra` more, trailing zeros trimmed back to the minor unit): `$3.3333`, `¥2.50`.
-pub fn format_unit_price(amount: Decimal, currency: Currency, max_extra: u32) -> String {
+/// The most significant digits a per-unit figure below one minor unit keeps.
+const PER_UNIT_SIGNIFICANT: u32 = 4;
+
+/// Formats a figure per unit of something (a GPU-hour, a million tokens, a GB-month) in
+/// `currency`: like any amount, in the currency's minor units (`¥14.72`, `JP¥1,200`); but a
+/// figure below one minor unit, which would read as zero, keeps up to four significant digits,
+/// trailing zeros trimmed (`¥0.003457`, `$0.005`, `JP¥0.25`). What it is per is said once, in
+/// the column's or the sentence's words, never in the figure.
+pub fn format_per_unit(amount: Decimal, currency: Currency) -> String {
+    let rounded = round_per_unit(amount, currency);
+    with_symbol(rounded, currency, rounded.scale())
+}
+
+/// A figure per unit rounded as [`format_per_unit`] shows it, written with at least the
+/// currency's minor digits (`14.72`, `0.003457`, JPY `1200`): what an export writes.
+pub fn round_per_unit(amount: Decimal, currency: Currency) -> Decimal {
     let minor = currency.minor_units();
-    let scaled = amount
-        .round_dp_with_strategy(minor + max_extra, RoundingStrategy::MidpointAwayFromZero)
+    if amount.is_zero() || amount.abs() >= currency.minor_unit() {
+        return currency.round(amount);
+    }
+    let digits = significant_scale(amount, PER_UNIT_SIGNIFICANT).max(minor);
+    let mut rounded = amount
+        .round_dp_with_strategy(digits, RoundingStrategy::MidpointAwayFromZero)
         .normalize();
-    let digits = scaled.scale().max(minor);
-    with_symbol(amount, currency, digits)
+    if rounded.scale() < minor {
+        rounded.rescale(minor);
+    }
+    rounded
+}
+
+/// The decimals that keep `significant` significant digits of `amount` (not zero, below 1):
+/// 0.0034567 has its first significant digit at the 3rd decimal, so 4 digits need 6 decimals.
+fn significant_scale(amount: Decimal, significant: u32) -> u32 {
+    let n = amount.abs().normalize();
+    let mantissa_digits = n.mantissa().unsigned_abs().to_string().len() as u32;
+    let first = (n.scale() + 1).saturating_sub(mantissa_digits);
+    (first + significant - 1).min(28)
+}
+
+/// A plain number (tokens, rows, GiB) with all its digits, trailing zeros dropped, grouped by
+/// thousands the way both languages write them: `2000000000` → `2,000,000,000`, `18.50` → `18.5`.
+pub fn grouped(value: Decimal) -> String {
+    let value = value.normalize();
+    group(value, value.scale())
 }
 
 /// `amount` rounded to `digits` decimals with thousands separators.
@@ -67,12 +102,51 @@ mod tests {
         assert_eq!(group(dec!(1234567.891), 2), "1,234,567.89");
         assert_eq!(group(dec!(999), 0), "999");
         assert_eq!(group(dec!(-0.001), 2), "0.00", "no negative zero");
+        assert_eq!(grouped(dec!(2000000000)), "2,000,000,000");
+        assert_eq!(grouped(dec!(18.50)), "18.5");
+        assert_eq!(grouped(dec!(-1234.5)), "-1,234.5");
+        assert_eq!(grouped(Decimal::ZERO), "0");
     }
 
     #[test]
-    fn unit_prices_keep_meaningful_extra_digits() {
-        assert_eq!(format_unit_price(dec!(3.33333), Currency::USD, 2), "$3.3333");
-        assert_eq!(format_unit_price(dec!(2.5), Currency::CNY, 2), "¥2.50");
-        assert_eq!(format_unit_price(dec!(1000.125), Currency::CNY, 2), "¥1,000.125");
+    fn per_unit_figures_are_in_minor_units_unless_below_one() {
+        assert_eq!(format_per_unit(dec!(14.7242), Currency::CNY), "¥14.72", "minor units");
+        assert_eq!(format_per_unit(dec!(2.5), Currency::CNY), "¥2.50");
+        assert_eq!(
+            format_per_unit(dec!(1234567.891), Currency::USD),
+            "$1,234,567.89",
+            "grouped"
+        );
+        assert_eq!(format_per_unit(dec!(0.01), Currency::USD), "$0.01", "one minor unit");
+        assert_eq!(
+            format_per_unit(dec!(0.0034567), Currency::CNY),
+            "¥0.003457",
+            "4 significant"
+        );
+        assert_eq!(
+            format_per_unit(dec!(0.005), Currency::USD),
+            "$0.005",
+            "trailing zeros trimmed"
+        );
+        assert_eq!(
+            format_per_unit(dec!(0.0099999), Currency::USD),
+            "$0.01",
+            "rounds up to a cent"
+        );
+        assert_eq!(format_per_unit(dec!(0.000012345), Currency::EUR), "€0.00001235");
+        assert_eq!(
+            format_per_unit(dec!(-0.0034567), Currency::CNY),
+            "-¥0.003457",
+            "negative"
+        );
+        assert_eq!(format_per_unit(Decimal::ZERO, Currency::CNY), "¥0.00", "zero");
+        assert_eq!(format_per_unit(dec!(0.25), Currency::JPY), "JP¥0.25", "below one yen");
+        assert_eq!(format_per_unit(dec!(1199.5), Currency::JPY), "JP¥1,200");
+        assert_eq!(format_per_unit(dec!(0.123456), Currency::KRW), "₩0.1235");
+        assert_eq!(round_per_unit(dec!(14.7242), Currency::CNY).to_string(), "14.72");
+        assert_eq!(round_per_unit(dec!(0.0417), Currency::USD).to_string(), "0.04");
+        assert_eq!(round_per_unit(dec!(0.0099999), Currency::USD).to_string(), "0.01");
+        assert_eq!(round_per_unit(dec!(0.0034567), Currency::CNY).to_string(), "0.003457");
+        assert_eq!(round_per_unit(dec!(1199.5), Currency::JPY).to_string(), "1200");
     }
 }

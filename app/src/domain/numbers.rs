@@ -221,9 +221,43 @@ fn ungroup(integer: &str) -> Result<String, NumberError> {
     Ok(digits)
 }
 
-/// Reads each of `names` in `fields` with [`parse_decimal`] and writes it back normalised
-/// (`2,000,000` → `2000000`, `12,50` → `12.50`); an empty value stays empty for the form's own
-/// "required" rule. Returns the fields that could not be read; their text is left as typed.
+/// The units a field's name may end in (`spec.vram_gib` holds GiB), longest ending first, as
+/// its label says them (`VRAM per GPU (GiB)`).
+const FIELD_UNITS: [(&str, &str); 4] = [("_gbps", "Gbps"), ("_mbps", "Mbps"), ("_gib", "GiB"), ("_gb", "GB")];
+
+/// `text` without a trailing `unit` (any case, with or without a space before it): a field
+/// labelled "(GiB)" reads `80 GiB`, `80GiB` and `80 gib` as it reads `80`. Only the field's own
+/// unit is taken off; another (`80 GB` in a GiB field) is left, and refused as not a number,
+/// never converted or guessed.
+#[must_use]
+pub fn without_unit<'a>(text: &'a str, unit: &str) -> &'a str {
+    let trimmed = text.trim_end();
+    let Some(at) = trimmed.len().checked_sub(unit.len()) else {
+        return text;
+    };
+    match trimmed.get(at..) {
+        Some(end) if at > 0 && end.eq_ignore_ascii_case(unit) => trimmed[..at].trim_end(),
+        _ => text,
+    }
+}
+
+/// Reads the value of field `name` with [`parse_decimal`], after taking off the unit the name
+/// ends in ([`without_unit`]): `("vram_peak_gib", "80 GiB")` is 80.
+///
+/// # Errors
+/// As [`parse_decimal`].
+pub fn parse_field(name: &str, text: &str) -> Result<Decimal, NumberError> {
+    let unit = FIELD_UNITS
+        .iter()
+        .find(|(end, _)| name.ends_with(end))
+        .map(|(_, unit)| *unit);
+    parse_decimal(unit.map_or(text, |u| without_unit(text, u)))
+}
+
+/// Reads each of `names` in `fields` with [`parse_field`] and writes it back normalised
+/// (`2,000,000` → `2000000`, `12,50` → `12.50`, `80 GiB` → `80`); an empty value stays empty for
+/// the form's own "required" rule. Returns the fields that could not be read; their text is
+/// left as typed.
 pub fn normalise_fields(fields: &mut BTreeMap<String, String>, names: &[&str]) -> Vec<(String, NumberError)> {
     let mut refused = Vec::new();
     for name in names {
@@ -231,7 +265,7 @@ pub fn normalise_fields(fields: &mut BTreeMap<String, String>, names: &[&str]) -
         if value.trim().is_empty() {
             continue;
         }
-        match parse_decimal(value) {
+        match parse_field(name, value) {
             Ok(number) => *value = number.to_string(),
             Err(e) => refused.push(((*name).to_string(), e)),
         }

@@ -170,6 +170,17 @@ fn grouped(digits: &str, sep: &str) -> String {
 
 proptest! {
     #[test]
+    fn a_number_with_its_field_s_unit_reads_as_the_number(d in any_decimal(), space in "[ ]{0,2}", unit in "(GiB|gib|GIB|GiB )") {
+        prop_assert_eq!(parse_field("spec.vram_gib", &format!("{d}{space}{unit}")), Ok(d));
+    }
+
+    #[test]
+    fn any_text_in_a_unit_field_is_read_or_refused_without_panicking(text in "\\PC{0,24}") {
+        let _ = parse_field("spec.ram_gib", &text);
+        let _ = without_unit(&text, "GiB");
+    }
+
+    #[test]
     fn every_decimal_reads_back_as_itself_with_its_scale(d in any_decimal()) {
         let back = parse_decimal(&d.to_string()).unwrap();
         prop_assert_eq!(back, d);
@@ -221,4 +232,39 @@ proptest! {
             prop_assert_eq!(parse_decimal(&d.to_string()), Ok(d));
         }
     }
+}
+
+#[test]
+fn a_field_reads_its_own_unit_and_no_other() {
+    use rust_decimal::Decimal;
+    let eighty = Ok(Decimal::from(80));
+    for typed in ["80 GiB", "80GiB", "80 gib", " 80 GIB ", "80\u{a0}GiB", "80"] {
+        assert_eq!(parse_field("spec.vram_gib", typed), eighty, "{typed:?}");
+    }
+    assert_eq!(parse_field("vram_peak_gib", "18,5 GiB"), Ok("18.5".parse().unwrap()));
+    assert_eq!(parse_field("spec.data_disk_gb", "1,000 GB"), Ok(Decimal::from(1000)));
+    assert_eq!(parse_field("spec.network_gbps", "200Gbps"), Ok(Decimal::from(200)));
+    // Another unit is refused, never converted; a unit alone is no number.
+    assert_eq!(parse_field("spec.vram_gib", "80 GB"), Err(NumberError::Invalid));
+    assert_eq!(parse_field("spec.vram_gib", "GiB"), Err(NumberError::Invalid));
+    assert_eq!(parse_field("spec.vram_gib", "80 MiB"), Err(NumberError::Invalid));
+    // A field without a unit in its name takes none off.
+    assert_eq!(
+        parse_field("price.on_demand_hourly", "80 GiB"),
+        Err(NumberError::Invalid)
+    );
+    assert_eq!(without_unit("80 GiB", "GiB"), "80");
+    assert_eq!(without_unit("80 GiB", "GB"), "80 GiB");
+    assert_eq!(
+        without_unit("显存80", "GiB"),
+        "显存80",
+        "no panic inside a wide character"
+    );
+}
+
+#[test]
+fn a_form_s_gib_fields_are_written_back_without_the_unit() {
+    let mut fields = BTreeMap::from([("spec.vram_gib".to_string(), "80 GiB".to_string())]);
+    assert!(normalise_fields(&mut fields, &["spec.vram_gib"]).is_empty());
+    assert_eq!(fields["spec.vram_gib"], "80");
 }

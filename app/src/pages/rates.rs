@@ -206,6 +206,18 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
     let issues = field_issues(add);
     let form_ref = NodeRef::new();
     reset_on_success(add, form_ref);
+    // The rate's date is today's by default (the reader's today, so only in the browser, after
+    // hydration): a rate is usually entered the day it is read. Its default value, so that
+    // clearing the form after a save keeps it.
+    let date_ref = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if let (Some(input), Some(today)) = (date_ref.get(), crate::components::local_time::browser_today())
+            && input.value().is_empty()
+        {
+            input.set_default_value(&today);
+            input.set_value(&today);
+        }
+    });
     let from = if base == Currency::USD {
         Currency::CNY
     } else {
@@ -234,7 +246,7 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
                     </label>
                     <label>
                         {t(Msg::RatesDate)}
-                        <input type="date" name="date" required
+                        <input type="date" name="date" required node_ref=date_ref data-testid="rate-date"
                             aria-invalid=is_invalid(issues, "date") aria-describedby="date-error" />
                         <FieldMessage issues field="date" />
                     </label>

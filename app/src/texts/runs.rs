@@ -7,18 +7,34 @@ use crate::{
     i18n::{Locale, Msg},
 };
 
-/// A number with at most `decimals` places, without trailing zeros ("12.5", "600").
+/// A number with at most `decimals` places, without trailing zeros, grouped by thousands
+/// ("12.5", "600", "81,920").
 #[must_use]
 pub fn num(value: f64, decimals: usize) -> String {
     if !value.is_finite() {
         return "—".into();
     }
     let s = format!("{value:.decimals$}");
-    if s.contains('.') {
+    let s = if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         s
+    };
+    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("-", d));
+    let (int, frac) = digits.split_at(digits.find('.').unwrap_or(digits.len()));
+    let mut out = String::with_capacity(s.len() + int.len() / 3);
+    // No "-0" once the places are cut.
+    if !(int.bytes().all(|b| b == b'0') && frac.is_empty()) {
+        out.push_str(sign);
     }
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push_str(frac);
+    out
 }
 
 /// A share as a percentage with one decimal ("14.3 %").
@@ -51,6 +67,20 @@ pub fn duration(seconds: f64) -> String {
     } else {
         format!("{} s", num(seconds, 0))
     }
+}
+
+/// A benchmark format (`vllm_legacy`, `nvidia_smi`: the stored id) by its name for people
+/// (`vLLM benchmark (older benchmark_serving.py)`); an id without a name is shown as it is.
+#[must_use]
+pub fn format_label(locale: Locale, id: &str) -> String {
+    Msg::from_key(&format!("runs.format_{id}")).map_or_else(|| id.to_owned(), |m| locale.t(m).to_owned())
+}
+
+/// A named throughput of a run (`total_tokens`, `requests`, `goodput`: what the parsers name
+/// them) by its name for people; others (llama-bench's `pp512`, a script's own) as they are.
+#[must_use]
+pub fn metric_label(locale: Locale, name: &str) -> String {
+    Msg::from_key(&format!("runs.metric_{name}")).map_or_else(|| name.to_owned(), |m| locale.t(m).to_owned())
 }
 
 /// The message of a verdict status.
@@ -288,7 +318,7 @@ fn vram_text(locale: Locale, reason: &Reason) -> Option<String> {
             &[
                 ("peak", &num(*peak_mib, 0)),
                 ("headroom", &headroom_pct.normalize().to_string()),
-                ("required", &required_mib.round_dp(0).to_string()),
+                ("required", &crate::domain::money::grouped(required_mib.round_dp(0))),
                 ("usable", &num(*usable_mib, 0)),
             ],
         ),

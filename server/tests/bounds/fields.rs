@@ -397,6 +397,7 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ),
     ("/api/tokens", &[]),
     ("/api/tokens/create", &["expires_in_days"]),
+    ("/api/tokens/example", &[]),
     ("/api/tokens/revoke", &["id"]),
     ("/api/tco", &["query"]),
     ("/api/tco/page", &["query"]),

@@ -2,10 +2,10 @@
 //! the tamper-evident chain, newest first, with the chain's head. Administrators only.
 
 use crate::{
-    components::{guard::admin_page, loaded::Loaded},
+    components::{guard::admin_page, loaded::Loaded, local_time::Moment},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    texts::{audit as words, moment},
+    texts::audit as words,
     views::audit::{SiteEvent, SiteLog},
 };
 use leptos::prelude::*;
@@ -24,7 +24,7 @@ fn event_row(e: SiteEvent) -> impl IntoView {
     view! {
         <tr data-testid="audit-event" data-action=e.action.as_str()>
             <td>{e.seq}</td>
-            <td>{moment(&e.at)}</td>
+            <td><Moment at=e.at.clone() /></td>
             <td>{words::actor(locale, &e)}</td>
             <td>{t(words::action_msg(e.action))}</td>
             <td>{words::detail(locale, &e)}</td>

@@ -13,7 +13,7 @@ use crate::{
     domain::roles::TeamRole,
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
-    pages::admin::{team::role_options, teams::list_teams},
+    pages::admin::teams::list_teams,
     views::{Membership, TeamSummary, UserSummary},
 };
 use leptos::prelude::*;
@@ -151,9 +151,15 @@ pub async fn unlock_second_factor(user_id: i64) -> Result<(), AppError> {
     Ok(())
 }
 
+/// The form to create a user. Its team and role stay as chosen after a user is created (an
+/// administrator usually adds several people to one team): each choice is the option's default
+/// (`selected` attribute), which is what the form's reset returns to; name, e-mail and password
+/// are cleared.
 fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> impl IntoView {
     let form_ref = NodeRef::new();
     reset_on_success(create, form_ref);
+    let team = RwSignal::new(String::new());
+    let role = RwSignal::new(TeamRole::Engineer.as_str().to_owned());
     view! {
         <ActionForm action=create node_ref=form_ref attr:class="form" attr:data-testid="create-user-form">
             <div class="form-row">
@@ -165,14 +171,21 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
             <div class="form-row">
                 <label>
                     {t(Msg::FieldTeam)}
-                    <select name="team_id">
-                        <option value="">{t(Msg::UserNoTeam)}</option>
-                        {teams.into_iter().map(|team| view! { <option value=team.id.to_string()>{team.name}</option> }).collect_view()}
+                    <select name="team_id" data-testid="create-user-team" on:change=move |ev| team.set(event_target_value(&ev))>
+                        <option value="" selected=move || team.read().is_empty()>{t(Msg::UserNoTeam)}</option>
+                        {teams.into_iter().map(|summary| {
+                            let id = summary.id.to_string();
+                            view! { <option value=id.clone() selected=move || *team.read() == id>{summary.name}</option> }
+                        }).collect_view()}
                     </select>
                 </label>
                 <label>
                     {t(Msg::FieldRole)}
-                    <select name="role">{role_options(Some(TeamRole::Engineer))}</select>
+                    <select name="role" data-testid="create-user-role" on:change=move |ev| role.set(event_target_value(&ev))>
+                        {TeamRole::ALL.into_iter().map(|r| view! {
+                            <option value=r.as_str() selected=move || *role.read() == r.as_str()>{t(r.label())}</option>
+                        }).collect_view()}
+                    </select>
                 </label>
             </div>
             <label class="checkbox">

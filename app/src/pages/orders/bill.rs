@@ -182,7 +182,7 @@ fn import_form(form: ImportForm, refresh: RwSignal<u32>) -> impl IntoView {
                 <button type="button" data-testid="bill-check" on:click=move |_| form.check(locale) disabled=move || pending.get()>{t(Msg::BillsImportCheck)}</button>
                 {move || form.ready().map(|n| view! {
                     <button type="button" class="primary" data-testid="bill-save" on:click=move |_| form.save(locale) disabled=move || pending.get()>
-                        {locale.fmt(Msg::BillsImportSave, &[("n", &n.to_string())])}
+                        {locale.count(Msg::BillsImportSaveOne, Msg::BillsImportSave, n as u64)}
                     </button>
                 })}
                 <a class="button-link secondary" rel="external" href="/bills/template.csv" download="nodeledger-bill.csv">{t(Msg::BillsTemplate)}</a>
@@ -234,7 +234,7 @@ fn section_view(s: BillSection, refresh: RwSignal<u32>) -> impl IntoView {
             {(!s.unmatched.is_empty()).then(|| view! {
                 <h3>{t(Msg::BillsUnmatchedTitle)}</h3>
                 {lines_table(s.unmatched, true, "bill-unmatched")}
-                {(more > 0).then(|| view! { <p class="hint">{locale.fmt(Msg::BillsUnmatchedMore, &[("more", &more.to_string())])}</p> })}
+                {(more > 0).then(|| view! { <p class="hint">{locale.fmt(Msg::BillsUnmatchedMore, &[("more", &crate::domain::money::grouped(more.into()))])}</p> })}
             })}
             {bills_list(s.bills)}
             {s.can_set_threshold.then(|| threshold_form(s.threshold_pct.clone(), refresh))}

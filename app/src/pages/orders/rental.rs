@@ -5,7 +5,7 @@
 
 use super::rental_forms::{correct_form, record_form, release_form, stop_form};
 use crate::{
-    components::loaded::Loaded,
+    components::{loaded::Loaded, local_time::Moment},
     domain::rentals::RentalState,
     error::AppError,
     i18n::{Msg, t},
@@ -171,10 +171,10 @@ fn facts(r: &RentalShown) -> impl IntoView + use<> {
             {r.overdue.clone().map(|o| view! { " " <span class="verdict verdict-invalid" data-testid="rental-overdue">{o}</span> })}
         </p>
         <dl class="facts">
-            <dt>{t(Msg::RentalsStarted)}</dt><dd data-testid="rental-started">{r.started_at.clone()}</dd>
-            <dt>{t(Msg::RentalsPlannedEnd)}</dt><dd data-testid="rental-planned-end">{r.planned_end_at.clone()}</dd>
-            <dt>{t(Msg::RentalsStopped)}</dt><dd data-testid="rental-stopped">{r.stopped_at.clone().unwrap_or_else(dash)}</dd>
-            <dt>{t(Msg::RentalsReleased)}</dt><dd data-testid="rental-released">{r.released_at.clone().unwrap_or_else(dash)}</dd>
+            <dt>{t(Msg::RentalsStarted)}</dt><dd data-testid="rental-started"><Moment at=r.started_at.clone() /></dd>
+            <dt>{t(Msg::RentalsPlannedEnd)}</dt><dd data-testid="rental-planned-end"><Moment at=r.planned_end_at.clone() /></dd>
+            <dt>{t(Msg::RentalsStopped)}</dt><dd data-testid="rental-stopped">{r.stopped_at.clone().map_or_else(|| dash().into_any(), |at| view! { <Moment at /> }.into_any())}</dd>
+            <dt>{t(Msg::RentalsReleased)}</dt><dd data-testid="rental-released">{r.released_at.clone().map_or_else(|| dash().into_any(), |at| view! { <Moment at /> }.into_any())}</dd>
             <dt>{t(Msg::RentalsHours)}</dt>
             <dd data-testid="rental-hours">{crate::i18n::use_locale().fmt(Msg::RentalsHoursValue, &[("running", &r.running_h), ("stopped", &r.stopped_h)])}</dd>
             <dt>{t(Msg::RentalsResources)}</dt>

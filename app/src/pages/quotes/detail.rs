@@ -1,9 +1,9 @@
 //! One quote: every field of a revision, and the revision history.
 
 use crate::{
-    components::{guard::member_page, loaded::Loaded, route::route_id},
+    components::{guard::member_page, loaded::Loaded, local_time::Moment, route::route_id},
     domain::{
-        money::{format_money, format_unit_price},
+        money::{format_money, format_per_unit},
         quotes::{hourly_per_gpu, hourly_per_node},
         tco::PriceSheet,
     },
@@ -79,7 +79,7 @@ pub fn hourly_prices(price: &PriceSheet, gpus_per_node: u32) -> (String, String)
             .map(|p| format_money(p, currency))
             .unwrap_or_default(),
         hourly_per_gpu(price, gpus_per_node)
-            .map(|p| format_unit_price(p, currency, 2))
+            .map(|p| format_per_unit(p, currency))
             .unwrap_or_default(),
     )
 }
@@ -194,7 +194,8 @@ fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
             {d.can_edit.then(|| view! { <a class="button-link" href=format!("/quotes/{id}/edit")>{t(Msg::QuotesEdit)}</a> })}
         </div>
         <p class="lead" data-testid="quote-revision">
-            {locale.fmt(Msg::QuotesRevision, &[("n", &shown.to_string())])}
+            <span data-testid="quote-id">{locale.fmt(Msg::QuotesId, &[("id", &id.to_string())])}</span>
+            " · " {locale.fmt(Msg::QuotesRevision, &[("n", &shown.to_string())])}
             " · " {t(Msg::QuotesColNodeHour)} " " <strong>{d.node_hour}</strong>
             " · " {t(Msg::QuotesColGpuHour)} " " <strong>{d.gpu_hour}</strong>
         </p>
@@ -215,11 +216,12 @@ fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
                 <h2>{t(Msg::QuotesRevisions)}</h2>
                 <ul class="links" data-testid="revision-list">
                     {d.revisions.into_iter().map(|r| {
-                        let label = format!("{} · {} · {}", locale.fmt(Msg::QuotesRevision, &[("n", &r.revision.to_string())]), r.created_at, r.created_by);
+                        let name = locale.fmt(Msg::QuotesRevision, &[("n", &r.revision.to_string())]);
+                        let when = view! { " · " <Moment at=r.created_at.clone() /> " · " {r.created_by.clone()} };
                         if r.revision == shown {
-                            view! { <li><strong>{label}</strong></li> }.into_any()
+                            view! { <li><strong>{name}</strong>{when}</li> }.into_any()
                         } else {
-                            view! { <li><a href=format!("/quotes/{id}?rev={}", r.revision)>{label}</a></li> }.into_any()
+                            view! { <li><a href=format!("/quotes/{id}?rev={}", r.revision)>{name}</a>{when}</li> }.into_any()
                         }
                     }).collect_view()}
                 </ul>
@@ -284,7 +286,7 @@ mod tests {
     #[test]
     fn node_and_gpu_hour_in_the_quotes_currency() {
         let (node, gpu) = hourly_prices(&sheet("USD", "per_node", "10"), 3);
-        assert_eq!((node.as_str(), gpu.as_str()), ("$10.00", "$3.3333"));
+        assert_eq!((node.as_str(), gpu.as_str()), ("$10.00", "$3.33"));
         let (node, gpu) = hourly_prices(&sheet("CNY", "per_gpu", "12.5"), 8);
         assert_eq!((node.as_str(), gpu.as_str()), ("¥100.00", "¥12.50"));
         assert_eq!(

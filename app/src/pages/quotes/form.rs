@@ -99,6 +99,11 @@ pub(crate) fn display_value(input: Input, value: &str) -> String {
             _ => value.to_string(),
         },
         _ if value.trim().is_empty() => t(Msg::QuotesNotStated).to_string(),
+        // As stated, every digit kept, grouped by thousands (`3,840`).
+        Input::Number => value
+            .trim()
+            .parse::<rust_decimal::Decimal>()
+            .map_or_else(|_| value.to_string(), |d| crate::domain::money::group(d, d.scale())),
         _ => value.to_string(),
     }
 }

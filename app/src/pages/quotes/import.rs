@@ -365,7 +365,7 @@ fn import_form(form: ImportForm) -> impl IntoView {
                     {move || form.ready().map(|n| view! {
                         <button type="button" class="primary" data-testid="import-save" on:click=move |_| form.import_all(locale)
                             disabled=move || pending.get() || (form.asks_valid_until().is_some() && form.valid_until.get().trim().is_empty())>
-                            {locale.fmt(Msg::ImportSave, &[("n", &n.to_string())])}
+                            {locale.count(Msg::ImportSaveOne, Msg::ImportSave, n as u64)}
                         </button>
                     })}
                 </p>

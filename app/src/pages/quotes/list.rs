@@ -179,7 +179,12 @@ pub(crate) mod server {
         let filter = QuoteFilter {
             vendor: text(&q.vendor),
             gpu_model: text(&q.gpu),
-            min_vram_gib: whole(&q.vram, 0, 1024, Msg::LimitsFilterVram)?,
+            min_vram_gib: whole(
+                &q.vram.as_deref().map(|v| numbers::without_unit(v, "GiB").to_string()),
+                0,
+                1024,
+                Msg::LimitsFilterVram,
+            )?,
             gpus_per_node: whole(&q.gpus, 1, 64, Msg::LimitsFilterGpus)?,
             exclusive_only: q.exclusive.is_some(),
             region: text(&q.region),
@@ -424,7 +429,7 @@ fn table(page: QuotePage, q: QuoteQuery) -> impl IntoView {
                             <tr class:muted=r.expired data-testid="quote-row">
                                 <td data-label=t(Msg::QuotesCompare)><input type="checkbox" name="id" value=r.quote_id.to_string() aria-label=r.reference.clone() /></td>
                                 <td data-label=t(Msg::QfVendor)>{r.vendor}</td>
-                                <td data-label=t(Msg::QfReference)><a href=format!("/quotes/{}", r.quote_id)>{r.reference}</a></td>
+                                <td data-label=t(Msg::QfReference)><a href=format!("/quotes/{}", r.quote_id)>{r.reference}</a> <small class="hint" data-testid="quote-id">{format!("#{}", r.quote_id)}</small></td>
                                 <td data-label=t(Msg::QuotesColGpu)>
                                     {format!("{} × {}", r.gpus_per_node, r.gpu_model)}
                                     {r.sliced.then(|| view! { <span class="tag warn">{t(Msg::QuotesSliced)}</span> })}

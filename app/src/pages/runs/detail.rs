@@ -2,7 +2,8 @@
 //! telemetry chart, and the files as uploaded.
 
 use crate::texts::runs::{
-    bytes, duration, is_quote_mismatch, num, reason_text, severity_msg, status_class, status_msg,
+    bytes, duration, format_label, is_quote_mismatch, metric_label, num, reason_text, severity_msg, status_class,
+    status_msg,
 };
 use crate::{
     components::{
@@ -64,13 +65,21 @@ fn opt<T>(v: Option<T>, f: impl FnOnce(T) -> String) -> String {
 
 /// The figures, the observed node and the workload as run, as definition lists.
 pub fn figures(run: &CanonicalRun) -> impl IntoView + use<> {
+    let locale = use_locale();
     let throughput = opt(run.throughput.as_ref(), |tp| {
         format!("{} {}", num(tp.value, 2), tp.unit.as_str())
     });
     let others = run
         .throughputs
         .iter()
-        .map(|n| format!("{}: {} {}", n.name, num(n.value, 2), n.unit.as_str()))
+        .map(|n| {
+            format!(
+                "{}: {} {}",
+                metric_label(locale, &n.name),
+                num(n.value, 2),
+                n.unit.as_str()
+            )
+        })
         .collect::<Vec<_>>()
         .join(" · ");
     let latency = run.latency_ms.as_ref().map(|l| {
@@ -157,6 +166,7 @@ pub fn verdict_view(run: &CanonicalRun) -> impl IntoView + use<> {
 }
 
 fn files_view(run_id: i64, files: Vec<RunFileInfo>, run: &CanonicalRun) -> impl IntoView + use<> {
+    let locale = use_locale();
     let json = serde_json::to_string_pretty(run).unwrap_or_default();
     view! {
         <section class="card">
@@ -165,7 +175,7 @@ fn files_view(run_id: i64, files: Vec<RunFileInfo>, run: &CanonicalRun) -> impl 
                 {files.into_iter().map(|f| view! {
                     <li>
                         <a href=format!("/runs/{run_id}/files/{}", f.id) rel="external" download=f.file_name.clone()>{f.file_name.clone()}</a>
-                        {format!(" · {} · {} · SHA-256 ", f.format, bytes(f.size))}
+                        {format!(" · {} · {} · SHA-256 ", format_label(locale, &f.format), bytes(f.size))}
                         <code class="hash">{f.sha256.clone()}</code>
                     </li>
                 }).collect_view()}
@@ -199,7 +209,7 @@ fn run_view(v: RunView) -> impl IntoView {
         <p class="lead">
             {node}
             {s.workload_name.clone().map(|w| view! { " · " {w} })}
-            {format!(" · {} · {}", s.source_format, s.created_by)}
+            {format!(" · {} · {}", format_label(locale, &s.source_format), s.created_by)}
         </p>
         {(!v.note.is_empty()).then(|| view! { <p class="note">{v.note.clone()}</p> })}
         {verdict_view(&v.run)}

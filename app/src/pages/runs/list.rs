@@ -1,11 +1,12 @@
 //! The team's benchmark runs, newest first, filtered by quote or workload, and the
 //! steady-state throughput comparison across quotes.
 
-use crate::texts::runs::{num, status_class, status_msg};
+use crate::texts::runs::{format_label, num, status_class, status_msg};
 use crate::{
     components::{
         guard::member_page,
         loaded::{Loaded, list_or_empty},
+        local_time::Moment,
         route::urlencode,
     },
     error::AppError,
@@ -91,13 +92,13 @@ fn run_table(runs: Vec<RunSummary>) -> impl IntoView {
                         };
                         view! {
                             <tr>
-                                <td><a href=format!("/runs/{}", r.id)>{format!("#{}", r.id)}</a> <small class="hint">{r.source_format.clone()}</small></td>
+                                <td><a href=format!("/runs/{}", r.id)>{format!("#{}", r.id)}</a> <small class="hint" data-testid="run-format">{format_label(locale, &r.source_format)}</small></td>
                                 <td>{node_cell(&r)} {nodes.map(|n| view! { <br /><small class="hint">{n}</small> })}</td>
                                 <td>{r.workload_name.clone().unwrap_or_default()}</td>
                                 <td>{gpu}</td>
                                 <td class="num">{throughput}</td>
                                 <td><span class=status_class(r.status)>{t(status_msg(r.status))}</span></td>
-                                <td>{r.created_at.replace('T', " ").trim_end_matches('Z').to_string()} <br /><small class="hint">{r.created_by.clone()}</small></td>
+                                <td><Moment at=r.created_at.clone() /> <br /><small class="hint">{r.created_by.clone()}</small></td>
                             </tr>
                         }
                     })

@@ -2,7 +2,7 @@
 //! revokes it. A token acts in the team active when it was made, with the user's role there.
 
 use crate::{
-    components::{forms::ActionError, guard::member_page, loaded::Loaded},
+    components::{forms::ActionError, guard::member_page, loaded::Loaded, local_time::Moment},
     domain::tokens::{DEFAULT_EXPIRY_DAYS, EXPIRY_CHOICES_DAYS, RevokeReason, shown_prefix},
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -86,10 +86,27 @@ fn ended(tk: &ApiTokenInfo) -> Option<(Msg, String)> {
         .then(|| (Msg::SecAuditExpired, tk.expires_at.clone().unwrap_or_default()))
 }
 
-/// The `curl` line a script uses, with the site's own address.
-fn curl_example(origin: &str, token: &str) -> String {
+/// The newest quote and workload of the active team, for the `curl` example: ids the team really
+/// has, so the example works as it is shown.
+#[server(endpoint = "tokens/example")]
+pub async fn example_ids() -> Result<(Option<i64>, Option<i64>), AppError> {
+    use crate::{auth, domain::roles::Capability};
+    let (_, team) = auth::require_team(Capability::ReadTeamData)?;
+    let (quotes, workloads) = super::choices(&auth::db()?, team.team_id).await?;
+    let newest = |list: &[(i64, String)]| list.iter().map(|(id, _)| *id).max();
+    Ok((newest(&quotes), newest(&workloads)))
+}
+
+/// The `curl` line a script uses, with the site's own address and the team's `quote` and
+/// `workload` (a node label instead when the team has no quote yet; no workload without one).
+fn curl_example(origin: &str, token: &str, (quote, workload): (Option<i64>, Option<i64>)) -> String {
+    let node = quote.map_or_else(|| "-F node_label=\"my node\"".to_owned(), |q| format!("-F quote={q}"));
+    let what = match workload {
+        Some(w) => format!("{node} -F workload={w}"),
+        None => node,
+    };
     format!(
-        "curl -sS -X POST {origin}/api/v1/runs \\\n  -H \"Authorization: Bearer {token}\" \\\n  -F result=@vllm-result.json \\\n  -F telemetry=@nvidia-smi.csv \\\n  -F quote=17 -F workload=3 -F note=\"nightly\""
+        "curl -sS -X POST {origin}/api/v1/runs \\\n  -H \"Authorization: Bearer {token}\" \\\n  -F result=@vllm-result.json \\\n  -F telemetry=@nvidia-smi.csv \\\n  {what} -F note=\"nightly\""
     )
 }
 
@@ -137,6 +154,7 @@ fn new_token(
     tokens: Resource<Result<Vec<ApiTokenInfo>, AppError>>,
 ) -> impl IntoView {
     let locale = use_locale();
+    let ids = Resource::new(|| (), |()| example_ids());
     let expiry = move |token: &str| {
         let list = tokens.get().and_then(Result::ok)?;
         let at = expiry_of(&list, token)?;
@@ -164,7 +182,7 @@ fn new_token(
             <p class="hint">{t(Msg::ReauthLead)}</p>
             <ActionError action=create />
             {move || create.value().get().and_then(Result::ok).map(|token| {
-                let curl = curl_example(&origin(), &token);
+                let curl = curl_example(&origin(), &token, ids.get().and_then(Result::ok).unwrap_or_default());
                 let expires = { let token = token.clone(); move || expiry(&token) };
                 view! {
                     <div class="callout callout-ok" role="status">
@@ -218,9 +236,12 @@ fn token_list(list: Vec<ApiTokenInfo>, revoke: ServerAction<RevokeToken>) -> Any
                             <td>{tk.name.clone()}</td>
                             <td><code>{format!("{}…", tk.prefix)}</code></td>
                             <td>{tk.team_name.clone()} " · " {t(tk.role.label())}</td>
-                            <td>{moment(&tk.created_at)}</td>
-                            <td data-testid="token-expires">{tk.expires_at.as_deref().map(moment).unwrap_or_default()}</td>
-                            <td data-testid="token-used">{tk.last_used_at.as_deref().map_or_else(|| t(Msg::TokensNeverUsed).to_string(), moment)}</td>
+                            <td><Moment at=tk.created_at.clone() /></td>
+                            <td data-testid="token-expires">{tk.expires_at.clone().map(|at| view! { <Moment at /> })}</td>
+                            <td data-testid="token-used">{match tk.last_used_at.clone() {
+                                Some(at) => view! { <Moment at /> }.into_any(),
+                                None => t(Msg::TokensNeverUsed).into_any(),
+                            }}</td>
                             <td>{state}</td>
                         </tr>
                     }

@@ -12,7 +12,7 @@ use crate::{
     domain::{roles::Capability, runs::CanonicalRun},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    texts::runs::{bytes, num},
+    texts::runs::{bytes, format_label, num},
     views::{RunFileInfo, RunRequest},
 };
 use leptos::prelude::*;
@@ -205,7 +205,7 @@ fn file_line(item: Item, items: RwSignal<Vec<Item>>) -> impl IntoView {
                     });
                     view! {
                         <span class="tag">{t(role)}</span>
-                        <span data-testid="upload-recognised">{locale.fmt(Msg::RunsRecognised, &[("format", &u.file.format), ("size", &bytes(u.file.size))])}</span>
+                        <span data-testid="upload-recognised">{locale.fmt(Msg::RunsRecognised, &[("format", &format_label(locale, &u.file.format)), ("size", &bytes(u.file.size))])}</span>
                         {held}
                     }.into_any()
                 }

@@ -106,7 +106,7 @@ impl Reader {
         if text.is_empty() {
             return None;
         }
-        let value = numbers::parse_decimal(text).ok();
+        let value = numbers::parse_field(field, text).ok();
         if value.is_none() {
             self.fail(field, ErrorCode::InvalidNumber);
         }

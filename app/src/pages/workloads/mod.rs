@@ -56,10 +56,10 @@ const PAGES: RecordPages<Workload> = RecordPages {
 };
 
 fn number(d: Decimal) -> String {
-    d.normalize().to_string()
+    crate::domain::money::grouped(d)
 }
 
-/// How much work, in one line: “72 h”, “1000000 tokens”, or both.
+/// How much work, in one line: “72 h”, “1,000,000 tokens”, or both.
 fn work_size(locale: Locale, w: &Workload) -> String {
     let hours = w
         .run_hours
@@ -121,7 +121,7 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
                         };
                         view! {
                             <tr>
-                                <td>{name}</td>
+                                <td>{name} <br /><small class="hint" data-testid="workload-id">{locale.fmt(Msg::WorkloadsId, &[("id", &id.to_string())])}</small></td>
                                 <td>{t(kind_label(w.kind))}</td>
                                 <td>{model}</td>
                                 <td class="num">{peak} <br /><small class="hint">{t(source)}</small></td>

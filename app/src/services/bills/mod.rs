@@ -434,7 +434,7 @@ mod tests {
         let refusal = Refusal::TooManyLines { limit: MAX_LINES };
         for locale in [Locale::En, Locale::ZhCn] {
             let text = texts::refusal(locale, &refusal);
-            assert!(text.contains("150000"), "{text}");
+            assert!(text.contains("150,000"), "{text}");
         }
     }
 }

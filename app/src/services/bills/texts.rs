@@ -120,7 +120,7 @@ pub fn named(locale: Locale, r: &Reason, currency: Currency, name: &str, planned
 #[must_use]
 pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> String {
     let effect = signed(r.effect(), currency);
-    let price = |p: Decimal| crate::domain::money::format_unit_price(p, currency, 4);
+    let price = |p: Decimal| crate::domain::money::format_per_unit(p, currency);
     match r {
         Reason::Credits { .. } => locale.fmt(Msg::BillsRCredits, &[("effect", &effect)]),
         Reason::AfterRelease { .. } => locale.fmt(Msg::BillsRAfterRelease, &[("effect", &effect)]),
@@ -253,7 +253,9 @@ pub fn refusal(locale: Locale, r: &Refusal) -> String {
         Refusal::NoEstimate => locale.t(Msg::BillsFNoEstimate).to_string(),
         Refusal::File(e) => file_error(locale, e),
         Refusal::NoLines => locale.t(Msg::BillsFNoLines).to_string(),
-        Refusal::TooManyLines { limit } => locale.fmt(Msg::BillsFTooManyLines, &[("limit", &limit.to_string())]),
+        Refusal::TooManyLines { limit } => {
+            locale.fmt(Msg::BillsFTooManyLines, &[("limit", &group(Decimal::from(*limit), 0))])
+        }
         Refusal::TooLarge => locale.t(Msg::BillsFTooLarge).to_string(),
         Refusal::NoRate { code, to, line, column } => locale.fmt(
             Msg::BillsFNoRate,

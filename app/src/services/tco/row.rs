@@ -12,7 +12,7 @@ use super::{
 };
 use crate::{
     domain::{
-        money::{format_money, format_unit_price, group},
+        money::{format_money, format_per_unit, group},
         orders::record::{
             SignedComponent, SignedCostRow, SignedCostRowV1, SignedPricing, SignedRate, SignedThroughput,
             SignedUnitCost, SignedWarning, SignedWhatIf, ToMeasure,
@@ -108,7 +108,7 @@ pub(super) fn signed(
 pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
     let (cur, base) = (r.currency, r.compare_currency);
     let own_currency_title =
-        |amount: Option<Decimal>| amount.filter(|_| cur != base).map(|p| format_unit_price(p, cur, 2));
+        |amount: Option<Decimal>| amount.filter(|_| cur != base).map(|p| format_per_unit(p, cur));
     let unit = r.unit_cost.as_ref();
     CostRow {
         rank: r.rank,
@@ -129,10 +129,10 @@ pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
             };
             rate_note(locale, &rate)
         }),
-        cost_per_unit: unit.and_then(|u| u.compared).map(|p| format_unit_price(p, base, 2)),
+        cost_per_unit: unit.and_then(|u| u.compared).map(|p| format_per_unit(p, base)),
         cost_per_unit_title: own_currency_title(unit.and_then(|u| u.own)),
         unit_cost_column: unit.map(|u| unit_cost_column(locale, u.scale, &u.unit)),
-        gpu_hour: r.gpu_hour.map(|p| format_unit_price(p, base, 2)),
+        gpu_hour: r.gpu_hour.map(|p| format_per_unit(p, base)),
         gpu_hour_title: own_currency_title(r.gpu_hour_own),
         time_to_finish: format!("{} h", hours(r.time_to_finish_h)),
         hours_note: hours_note(locale, r),
@@ -307,7 +307,15 @@ fn warnings(c: &Costed, over_budget: Option<Decimal>) -> Vec<SignedWarning> {
             .unwrap_or_default();
         warnings.push(SignedWarning::Requirement { requirement });
     }
-    warnings.extend(e.warnings.iter().map(engine));
+    // An estimated row already says it is not measured (its "to measure" note, first in the
+    // row): the engine's "throughput assumed" would say it a second time.
+    let estimated = c.ranked.group == QuoteGroup::Estimated;
+    warnings.extend(
+        e.warnings
+            .iter()
+            .filter(|w| !(estimated && matches!(w, TcoWarning::ThroughputAssumed)))
+            .map(engine),
+    );
     for &(run_id, used, node) in &c.runs_scaled {
         warnings.push(SignedWarning::RunScaledPerGpu { run_id, used, node });
     }

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::{
     domain::{
-        money::{format_money, format_unit_price, group},
+        money::{format_money, format_per_unit, group},
         orders::record::SignedComponent,
         quotes::Workload,
         tco::{Currency, ErrorReason, ExchangeRate, TcoError},
@@ -110,7 +110,7 @@ pub(super) fn component_line(locale: Locale, c: &SignedComponent, currency: Curr
         quantity: group(quantity, quantity.scale()),
         price: c
             .unit_price
-            .map(|p| format_unit_price(p, currency, 4))
+            .map(|p| format_per_unit(p, currency))
             .unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),

@@ -7,6 +7,9 @@ use crate::domain::{gpus::GpuMount, runs::ThrottleReason};
 fn numbers_read_well() {
     assert_eq!(num(12.50, 2), "12.5");
     assert_eq!(num(600.0, 1), "600");
+    assert_eq!(num(81_920.0, 0), "81,920", "grouped");
+    assert_eq!(num(-1_234_567.26, 1), "-1,234,567.3");
+    assert_eq!(num(-0.01, 1), "0", "no negative zero");
     assert_eq!(num(f64::NAN, 1), "—");
     assert_eq!(pct(0.142_86), "14.3 %");
     assert_eq!(bytes(1_234_567), "1.2 MB");
@@ -28,8 +31,8 @@ fn a_reservation_and_a_run_on_part_of_the_node_read_with_their_figures() {
     };
     assert_eq!(
         reason_text(Locale::En, &r),
-        "74213 MiB (91 % of the card) is held by the serving engine up front (stated by the result or the engineer), \
-         not needed by the workload; the headroom is judged on the workload's stated peak of 20480 MiB."
+        "74,213 MiB (91 % of the card) is held by the serving engine up front (stated by the result or the engineer), \
+         not needed by the workload; the headroom is judged on the workload's stated peak of 20,480 MiB."
     );
     let r = Reason::PartOfNode {
         used: 1,
@@ -65,7 +68,7 @@ fn every_reason_reads_in_both_languages_with_its_figures() {
     };
     assert_eq!(
         reason_text(Locale::En, &r),
-        "VRAM peak 20480 MiB with the workload's 20 % headroom needs 24576 MiB per GPU; 23028 MiB are usable."
+        "VRAM peak 20,480 MiB with the workload's 20 % headroom needs 24,576 MiB per GPU; 23,028 MiB are usable."
     );
     let r = Reason::FilesDisagree {
         difference: Difference::GpuModel,
@@ -94,7 +97,7 @@ fn every_reason_reads_in_both_languages_with_its_figures() {
     };
     assert_eq!(
         reason_text(Locale::En, &r),
-        "VRAM per GPU: quoted 81920 MiB, observed 40960 MiB (50 % short)."
+        "VRAM per GPU: quoted 81,920 MiB, observed 40,960 MiB (50 % short)."
     );
     assert!(is_quote_mismatch(&r));
     let r = Reason::MigMismatch {

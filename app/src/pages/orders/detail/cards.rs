@@ -2,7 +2,10 @@
 
 use super::{DecideOrder, Live, ReopenOrder, RepinOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
 use crate::{
-    components::forms::{ActionError, reload_at, reload_on_success},
+    components::{
+        forms::{ActionError, reload_at, reload_on_success},
+        local_time::Moment,
+    },
     i18n::{Msg, t, use_locale},
     pages::{
         orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
@@ -266,7 +269,7 @@ pub(super) fn record(v: &OrderView) -> impl IntoView + use<> {
             <ol class="timeline">
                 {v.history.iter().map(|e| view! {
                     <li>
-                        <strong>{e.action.clone()}</strong> " · " {e.actor.clone()} " · " {e.at.clone()}
+                        <strong>{e.action.clone()}</strong> " · " {e.actor.clone()} " · " <Moment at=e.at.clone() />
                         {(!e.detail.is_empty()).then(|| view! { " · " {e.detail.clone()} })}
                         <br /><small class="hint">{format!("#{} ", e.seq)}<code class="hash">{e.hash.clone()}</code></small>
                     </li>

@@ -102,8 +102,10 @@ fn cell_view(cell: CellView, pending_date: bool) -> impl IntoView {
     }
 }
 
-fn row_view(row: RowView, pending_date: bool) -> impl IntoView {
+/// One row; `saved` once the import ran, when a ready row has become a quote.
+fn row_view(row: RowView, pending_date: bool, saved: bool) -> impl IntoView {
     let (class, label) = match row.status.as_str() {
+        "ready" if saved => ("verdict verdict-valid", t(Msg::ImportsStatusCreated)),
         "ready" => ("verdict verdict-valid", t(Msg::ImportsStatusReady)),
         "skipped" => ("verdict verdict-warn", t(Msg::ImportsStatusSkipped)),
         _ => ("verdict verdict-invalid", t(Msg::ImportsStatusError)),
@@ -122,7 +124,7 @@ fn row_view(row: RowView, pending_date: bool) -> impl IntoView {
 }
 
 /// The rows table, and how many rows it leaves out.
-fn rows_table(rows: Vec<RowView>, more: usize, pending_date: bool) -> impl IntoView {
+fn rows_table(rows: Vec<RowView>, more: usize, pending_date: bool, saved: bool) -> impl IntoView {
     let locale = use_locale();
     let shown = rows.len();
     view! {
@@ -136,7 +138,7 @@ fn rows_table(rows: Vec<RowView>, more: usize, pending_date: bool) -> impl IntoV
                         {HEADINGS.into_iter().map(|m| view! { <th>{t(m)}</th> }).collect_view()}
                     </tr>
                 </thead>
-                <tbody>{rows.into_iter().map(|r| row_view(r, pending_date)).collect_view()}</tbody>
+                <tbody>{rows.into_iter().map(|r| row_view(r, pending_date, saved)).collect_view()}</tbody>
             </table>
         </div>
         {(more > 0).then(|| view! {
@@ -173,17 +175,18 @@ pub fn outcome_view(o: ImportOutcome) -> impl IntoView {
         Vec::new()
     };
     let pending_date = o.asks_valid_until && o.saved.is_none();
+    let saved = o.saved.is_some();
     view! {
         <section class="card" data-testid="import-result">
             {o.file_error.map(|e| view! { <p class="form-error" role="alert">{e}</p> })}
             {(!o.summary.is_empty()).then(|| view! { <p data-testid="import-summary">{o.summary.clone()}</p> })}
             {o.saved.map(|n| view! {
                 <p class="form-ok" role="status" data-testid="import-done">
-                    {locale.fmt(Msg::ImportDone, &[("n", &n.to_string())])} " " <a href="/quotes">{t(Msg::QuotesBack)}</a>
+                    {locale.count(Msg::ImportDoneOne, Msg::ImportDone, n as u64)} " " <a href="/quotes">{t(Msg::QuotesBack)}</a>
                 </p>
             })}
             {has_errors.then(|| view! { <p class="form-error">{t(Msg::ImportFixAndRetry)}</p> })}
-            {(!o.rows.is_empty()).then(|| rows_table(o.rows, o.more_rows, pending_date))}
+            {(!o.rows.is_empty()).then(|| rows_table(o.rows, o.more_rows, pending_date, saved))}
             {(!unlisted.is_empty()).then(|| unlisted_problems(unlisted))}
         </section>
     }
