@@ -1,11 +1,15 @@
-//! One order on one page: the chosen quote against the alternatives (cost table and chart), the
-//! runs and their verdicts, the six-point checklist with evidence, the history with hashes and
-//! the chain status; submit, approve or reject with the password, reopen. Prints as the record.
+//! One order on one page: first the summary (decisions, who the order waits for, the chosen
+//! quote's total, the problems) with the links to the sections and, for whoever acts next, the
+//! form to submit, sign off or reopen; then the chosen quote against the alternatives (cost
+//! table and chart), the runs and their verdicts, the six-point checklist with evidence, the
+//! rental and the bill; last the chain status with the history collapsed. Prints as the record
+//! a manager signs: the forms, the links and the collapsed history are left out.
 
 mod cards;
 mod checklist;
 mod keys;
 mod problems;
+mod summary;
 
 use super::{state_class, state_msg};
 use crate::{
@@ -21,6 +25,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use problems::problems_card;
+use summary::{section_nav, summary};
 
 /// One of the active team's orders, at `revision` (default: the latest).
 #[server(endpoint = "orders/get")]
@@ -261,17 +266,25 @@ pub fn OrderPage() -> impl IntoView {
                 None => Err(AppError::NotFound),
             }
         });
+        // The rental is a sibling of the order's own parts, not inside them (see `RentalCard`);
+        // the history comes after it, so the order is read twice from the one resource.
         view! {
-            <Loaded resource=data let:v>
-                {order_view(v)}
-            </Loaded>
-            <super::rental::RentalCard order_id=Signal::derive(move || key().0) />
+            <div class="order-page">
+                <Loaded resource=data let:v>
+                    {order_view(v)}
+                </Loaded>
+                <super::rental::RentalCard order_id=Signal::derive(move || key().0) />
+                <Loaded resource=data quiet=true let:v>
+                    {order_tail(&v)}
+                </Loaded>
+            </div>
         }
         .into_any()
     })
 }
 
-/// One loaded order: heading, revisions, decisions, the cards and the checklist.
+/// One loaded order: heading and revisions, the summary and the links to the sections, the
+/// problems, what the viewer may do next, the selection, the comparison and the checklist.
 fn order_view(v: OrderView) -> impl IntoView {
     let locale = use_locale();
     let cite = Citable {
@@ -299,16 +312,14 @@ fn order_view(v: OrderView) -> impl IntoView {
                 " · " <a href=format!("/orders/{order_id}?rev={n}") rel="external">{locale.fmt(Msg::OrdersRevision, &[("n", &n.to_string())])} " (" {t(state_msg(*s))} ")"</a>
             }).collect_view()}
         </p>
-        {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
+        {summary(&v, items, live)}
+        {section_nav(&v, v.can_decide)}
         {problems_card(v.state, v.problems_acknowledged.clone(), live)}
-        <p class="actions no-print">
-            <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
-        </p>
-        {selection(&v)}
-        {comparison(&v)}
         {blockers(v.state, live)}
         {actions(&v, live)}
-        <section class="card" data-testid="order-checklist">
+        {selection(&v)}
+        {comparison(&v)}
+        <section class="card" id="order-checklist" data-testid="order-checklist">
             <h2>{t(Msg::OrdersChecklist)}</h2>
             {answering.then(|| keys::next_open_bar(items))}
             {v.sections.iter().zip(lines).map(|(s, lines)| view! {
@@ -316,7 +327,17 @@ fn order_view(v: OrderView) -> impl IntoView {
                 <ul class="checklist">{lines.into_iter().map(|line| item_view(order_id, line, cite.clone(), live)).collect_view()}</ul>
             }).collect_view()}
         </section>
+    }
+}
+
+/// After the rental: the bill of an approved order, the export, the chain and the history.
+fn order_tail(v: &OrderView) -> impl IntoView + use<> {
+    let order_id = v.id;
+    view! {
         {(v.state == OrderState::Approved).then(|| view! { <super::bill::BillCard order_id /> })}
-        {record(&v)}
+        <p class="actions no-print">
+            <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
+        </p>
+        {record(v)}
     }
 }
