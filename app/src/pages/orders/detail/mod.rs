@@ -154,11 +154,12 @@ pub async fn submit_order(order_id: i64, #[server(default)] acknowledge_problems
 }
 
 /// Approves or rejects (`decision` = `approve` | `reject`) with the password re-entered, and the
-/// code from the authenticator app when the manager has a second factor.
+/// code from the authenticator app when the manager has a second factor. A form sent with
+/// neither chosen (nothing is pre-selected) is refused at the decision field.
 #[server(endpoint = "orders/decide")]
 pub async fn decide_order(
     order_id: i64,
-    decision: String,
+    #[server(default)] decision: String,
     password: String,
     comment: String,
     #[server(default)] code: String,
