@@ -89,7 +89,16 @@ test("engineer and procurement complete the checklist, the manager approves with
   await open(page, `/orders/${order}`);
   await expect(page.getByTestId("order-tco")).toContainText("L4-ORDER");
   await expect(page.getByTestId("order-checklist")).toContainText("Verified on the trial node");
+  // The sign-off form is near the top, and nothing is decided for the manager.
+  await expect(page.getByTestId("order-waits-for")).toHaveText("The manager's sign-off");
   const decide = page.getByTestId("decide-form");
+  await expect(decide.locator('input[name="decision"]:checked')).toHaveCount(0);
+  await decide.locator('input[name="password"]').fill(PASSWORD);
+  await decide.locator('button[type="submit"]').click();
+  await expect(decide.locator('[data-field="decision"]')).toHaveText("Choose approve or reject.");
+  await expect(decide.getByRole("radiogroup")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("order-state")).toHaveText("Waiting for sign-off");
+  await decide.locator('input[name="decision"][value="approve"]').check();
   await decide.locator('input[name="password"]').fill("wrong password entirely");
   await decide.locator('button[type="submit"]').click();
   await expect(page.getByText("The password is wrong.")).toBeVisible();

@@ -248,6 +248,10 @@ pub struct OrderView {
     pub can_submit: bool,
     /// The caller may approve or reject.
     pub can_decide: bool,
+    /// The sign-off asks the caller for their authenticator's code (they may decide and have a
+    /// second factor).
+    #[serde(default)]
+    pub sign_off_code: bool,
     /// The caller may reopen.
     pub can_reopen: bool,
 }

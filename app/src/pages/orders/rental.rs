@@ -139,7 +139,7 @@ fn card(s: &RentalSection) -> impl IntoView + use<> {
     let can_act = s.can_act;
     let planned = s.time_to_finish_h.clone();
     view! {
-        <section class="card" data-testid="rental">
+        <section class="card" id="rental" data-testid="rental">
             <h2>{t(Msg::RentalsTitle)}</h2>
             {match s.rental.clone() {
                 Some(r) => view! {

@@ -223,20 +223,3 @@ fn print_page() {
         let _ = window().print();
     }
 }
-
-/// The code field of a manager's sign-off, shown when the signed-in user has a second factor.
-#[component]
-pub fn SignOffCode() -> impl IntoView {
-    let status = Resource::new(|| (), |()| second_factor_state());
-    view! {
-        <Loaded resource=status quiet=true let:status>
-            {status.enabled.then(|| view! {
-                <label>
-                    {t(Msg::SecondFactorSignOffCode)}
-                    <input type="text" name="code" required autocomplete="one-time-code" spellcheck="false"
-                        maxlength="20" data-testid="sign-off-code" />
-                </label>
-            })}
-        </Loaded>
-    }
-}

@@ -7,7 +7,7 @@ pub mod admin;
 mod enrol;
 mod login_step;
 
-pub use enrol::{PasswordField, ReauthCode, SecondFactorSection, SignOffCode};
+pub use enrol::{PasswordField, ReauthCode, SecondFactorSection};
 pub use login_step::SecondStep;
 
 use crate::{
@@ -42,8 +42,8 @@ mod server {
 /// The caller's second factor.
 #[server(endpoint = "second_factor/state")]
 pub async fn second_factor_state() -> Result<SecondFactorStatus, AppError> {
-    // The pool is taken before the first await: this runs as a resource on the sign-off form,
-    // and a form re-rendered meanwhile loses its owner, and with it the contexts.
+    // The pool is taken before the first await: this runs as a resource of a form, and a form
+    // re-rendered meanwhile loses its owner, and with it the contexts.
     let db = crate::auth::db()?;
     let user = server::caller_user().await?;
     crate::services::second_factor::status(&db, &user).await

@@ -78,7 +78,12 @@ pub async fn view(
     locale: Locale,
 ) -> Result<OrderView, AppError> {
     let loaded = load(db, team.team_id, order_id, revision, locale).await?;
-    Ok(build(&loaded, caller.user_id, team.role, locale))
+    let mut view = build(&loaded, caller.user_id, team.role, locale);
+    // Read with the order, so the sign-off form is whole in the page's first answer.
+    if view.can_decide {
+        view.sign_off_code = store::second_factors::is_enabled(db, caller.user_id).await?;
+    }
+    Ok(view)
 }
 
 async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, locale: Locale) -> Result<Loaded, AppError> {

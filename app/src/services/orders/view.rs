@@ -104,6 +104,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         can_edit: editable && procurement,
         can_submit: editable && procurement,
         can_decide: can_decide(&viewing),
+        sign_off_code: false,
         can_reopen: can_reopen(&viewing),
     }
 }

@@ -7,10 +7,7 @@ use crate::{
         local_time::Moment,
     },
     i18n::{Msg, t, use_locale},
-    pages::{
-        orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
-        second_factor::SignOffCode,
-    },
+    pages::orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
     texts::runs::{status_class as run_class, status_msg as run_msg},
     views::orders::OrderView,
 };
@@ -181,7 +178,13 @@ fn newer_revision(v: &OrderView) -> Option<impl IntoView + use<>> {
 }
 
 /// What the viewer may do next: submit (acknowledging the problems found, when there are any),
-/// approve or reject with the password, reopen. Each rejected field's message is at the field.
+/// approve or reject with the password (and the authenticator's code when the manager has a
+/// second factor), reopen. Each rejected field's message is at the field. Nothing is decided
+/// for the manager: neither approve nor reject is chosen until they choose.
+///
+/// Whether the code is asked comes with the order (`sign_off_code`), not from a resource of its
+/// own: a resource created inside the order's `<Loaded>` is not in the server's hydration data,
+/// and the browser then panics hydrating the form.
 pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
     let decide = ServerAction::<DecideOrder>::new();
     let reopen = ServerAction::<ReopenOrder>::new();
@@ -189,16 +192,18 @@ pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
     reload_on_success(reopen, "");
     let id = v.id.to_string();
     let (id2, id3) = (id.clone(), id.clone());
+    let code = v.sign_off_code;
+    let (can_submit, can_decide, can_reopen) = (v.can_submit, v.can_decide, v.can_reopen);
     let issues = issues_of(decide, Some((Msg::OrdersRWrongPassword, "password")));
-    view! {
-        <section class="card no-print" data-testid="order-actions">
-            {v.can_submit.then(|| submit_form(id, live))}
-            {v.can_decide.then(|| view! {
+    (can_submit || can_decide || can_reopen).then(move || view! {
+        <section class="card no-print" id="order-actions" data-testid="order-actions">
+            {can_submit.then(|| submit_form(id, live))}
+            {can_decide.then(|| view! {
                 <h2>{t(Msg::OrdersDecide)}</h2>
                 <ActionForm action=decide attr:class="form" attr:data-testid="decide-form">
                     <input type="hidden" name="order_id" value=id2 />
-                    <div class="form-inline" role="radiogroup" aria-describedby=message_id("decision", "decide")>
-                        <label class="check"><input type="radio" name="decision" value="approve" checked=true />{t(Msg::OrdersApprove)}</label>
+                    <div class="form-inline" role="radiogroup" aria-label=t(Msg::OrdersDecide) aria-invalid=invalid(issues, "decision") aria-describedby=message_id("decision", "decide")>
+                        <label class="check"><input type="radio" name="decision" value="approve" />{t(Msg::OrdersApprove)}</label>
                         <label class="check"><input type="radio" name="decision" value="reject" />{t(Msg::OrdersReject)}</label>
                     </div>
                     <FieldNote issues field="decision" scope="decide" />
@@ -210,12 +215,18 @@ pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
                         <input type="password" name="password" autocomplete="current-password" required aria-invalid=invalid(issues, "password") aria-describedby=message_id("password", "decide") />
                     </label>
                     <FieldNote issues field="password" scope="decide" refused=Msg::OrdersRWrongPassword />
-                    <SignOffCode />
+                    {code.then(|| view! {
+                        <label>
+                            {t(Msg::SecondFactorSignOffCode)}
+                            <input type="text" name="code" required autocomplete="one-time-code" spellcheck="false"
+                                maxlength="20" data-testid="sign-off-code" />
+                        </label>
+                    })}
                     <button type="submit">{t(Msg::OrdersDecide)}</button>
                 </ActionForm>
                 <FormError action=decide at_field=Msg::OrdersRWrongPassword />
             })}
-            {v.can_reopen.then(|| view! {
+            {can_reopen.then(|| view! {
                 <ActionForm action=reopen attr:data-testid="reopen-form">
                     <input type="hidden" name="order_id" value=id3 />
                     <button type="submit" class="secondary">{t(Msg::OrdersReopen)}</button>
@@ -223,7 +234,7 @@ pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
                 <ActionError action=reopen />
             })}
         </section>
-    }
+    })
 }
 
 /// The submit form; with problems found, the acknowledgement the submitter ticks (it sends the
@@ -256,25 +267,31 @@ fn submit_form(order_id: String, live: Live) -> impl IntoView {
     }
 }
 
-/// The history with its hashes and whether the audit chain holds.
+/// Whether the audit chain holds and its hashes, then the history, collapsed: the page's last
+/// section, whose events (dozens on a real order) are opened on demand and not printed.
 pub(super) fn record(v: &OrderView) -> impl IntoView + use<> {
+    let locale = use_locale();
+    let count = locale.fmt(Msg::OrderPageHistoryEvents, &[("n", &v.history.len().to_string())]);
     view! {
-        <section class="card" data-testid="order-history">
+        <section class="card" id="order-history" data-testid="order-history">
             <h2>{t(Msg::OrdersHistory)}</h2>
             <p class=if v.chain_ok { "callout callout-ok" } else { "callout callout-danger" } data-testid="chain-status">{v.chain_message.clone()}</p>
             <dl class="facts">
                 <dt>{t(Msg::OrdersHeadHash)}</dt><dd><code class="hash" data-testid="head-hash">{v.head_hash.clone()}</code></dd>
                 {v.content_hash.clone().map(|h| view! { <dt>{t(Msg::OrdersContentHash)}</dt><dd><code class="hash" data-testid="content-hash">{h}</code></dd> })}
             </dl>
-            <ol class="timeline">
-                {v.history.iter().map(|e| view! {
-                    <li>
-                        <strong>{e.action.clone()}</strong> " · " {e.actor.clone()} " · " <Moment at=e.at.clone() />
-                        {(!e.detail.is_empty()).then(|| view! { " · " {e.detail.clone()} })}
-                        <br /><small class="hint">{format!("#{} ", e.seq)}<code class="hash">{e.hash.clone()}</code></small>
-                    </li>
-                }).collect_view()}
-            </ol>
+            <details class="history" data-testid="order-history-events">
+                <summary>{count}</summary>
+                <ol class="timeline">
+                    {v.history.iter().map(|e| view! {
+                        <li>
+                            <strong>{e.action.clone()}</strong> " · " {e.actor.clone()} " · " <Moment at=e.at.clone() />
+                            {(!e.detail.is_empty()).then(|| view! { " · " {e.detail.clone()} })}
+                            <br /><small class="hint">{format!("#{} ", e.seq)}<code class="hash">{e.hash.clone()}</code></small>
+                        </li>
+                    }).collect_view()}
+                </ol>
+            </details>
         </section>
     }
 }

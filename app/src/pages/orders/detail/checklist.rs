@@ -26,20 +26,31 @@ pub(super) struct Citable {
 }
 
 /// The checklist card: each role's progress over the whole checklist, the "next open item" bar
-/// for someone who answers, then the sections.
-pub(super) fn checklist_card(v: &OrderView, live: Live) -> impl IntoView + use<> {
-    let cite = Citable {
-        runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
-        fields: v.quote_fields.clone(),
-        documents: v.documents.clone(),
-    };
-    let order_id = v.id;
+/// Each item of each section as a signal the page updates in place when an answer is saved,
+/// and all of them together (the summary counts them, the keys move between them).
+pub(super) fn item_lines(v: &OrderView) -> (Vec<Vec<RwSignal<ItemLine>>>, keys::Items) {
     let lines: Vec<Vec<RwSignal<ItemLine>>> = v
         .sections
         .iter()
         .map(|s| s.items.iter().cloned().map(RwSignal::new).collect())
         .collect();
     let items: keys::Items = StoredValue::new(lines.iter().flatten().copied().collect());
+    (lines, items)
+}
+
+/// for someone who answers, then the sections.
+pub(super) fn checklist_card(
+    v: &OrderView,
+    lines: Vec<Vec<RwSignal<ItemLine>>>,
+    items: keys::Items,
+    live: Live,
+) -> impl IntoView + use<> {
+    let cite = Citable {
+        runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
+        fields: v.quote_fields.clone(),
+        documents: v.documents.clone(),
+    };
+    let order_id = v.id;
     let answering = v.sections.iter().flat_map(|s| &s.items).any(|i| i.can_answer);
     let all: Vec<RwSignal<ItemLine>> = lines.iter().flatten().copied().collect();
     let locale = use_locale();
@@ -50,7 +61,7 @@ pub(super) fn checklist_card(v: &OrderView, live: Live) -> impl IntoView + use<>
         .map(|(s, lines)| section_view(order_id, s, lines, &cite, items, live))
         .collect_view();
     view! {
-        <section class="card" data-testid="order-checklist">
+        <section class="card" id="order-checklist" data-testid="order-checklist">
             <h2>{t(Msg::OrdersChecklist)}</h2>
             <p class="checklist-progress" data-testid="checklist-progress">
                 <span class="hint">{t(Msg::ChecklistProgressLabel)} ": "</span>

@@ -1,11 +1,15 @@
-//! One order on one page: the chosen quote against the alternatives (cost table and chart), the
-//! runs and their verdicts, the six-point checklist with evidence, the history with hashes and
-//! the chain status; submit, approve or reject with the password, reopen. Prints as the record.
+//! One order on one page: first the summary (decisions, who the order waits for, the chosen
+//! quote's total, the problems) with the links to the sections and, for whoever acts next, the
+//! form to submit, sign off or reopen; then the chosen quote against the alternatives (cost
+//! table and chart), the runs and their verdicts, the six-point checklist with evidence, the
+//! rental and the bill; last the chain status with the history collapsed. Prints as the record
+//! a manager signs: the forms, the links and the collapsed history are left out.
 
 mod cards;
 mod checklist;
 mod keys;
 mod problems;
+mod summary;
 
 use super::{state_class, state_msg};
 use crate::{
@@ -20,6 +24,7 @@ use leptos::prelude::*;
 use leptos_meta::Title;
 use leptos_router::hooks::{use_params_map, use_query_map};
 use problems::problems_card;
+use summary::{section_nav, summary};
 
 /// One of the active team's orders, at `revision` (default: the latest).
 #[server(endpoint = "orders/get")]
@@ -148,11 +153,12 @@ pub async fn submit_order(order_id: i64, #[server(default)] acknowledge_problems
 }
 
 /// Approves or rejects (`decision` = `approve` | `reject`) with the password re-entered, and the
-/// code from the authenticator app when the manager has a second factor.
+/// code from the authenticator app when the manager has a second factor. A form sent with
+/// neither chosen (nothing is pre-selected) is refused at the decision field.
 #[server(endpoint = "orders/decide")]
 pub async fn decide_order(
     order_id: i64,
-    decision: String,
+    #[server(default)] decision: String,
     password: String,
     comment: String,
     #[server(default)] code: String,
@@ -272,21 +278,30 @@ pub fn OrderPage() -> impl IntoView {
                 None => Err(AppError::NotFound),
             }
         });
+        // The rental is a sibling of the order's own parts, not inside them (see `RentalCard`);
+        // the history comes after it, so the order is read twice from the one resource.
         view! {
-            <Loaded resource=data let:v>
-                {order_view(v)}
-            </Loaded>
-            <super::rental::RentalCard order_id=Signal::derive(move || key().0) />
+            <div class="order-page">
+                <Loaded resource=data let:v>
+                    {order_view(v)}
+                </Loaded>
+                <super::rental::RentalCard order_id=Signal::derive(move || key().0) />
+                <Loaded resource=data quiet=true let:v>
+                    {order_tail(&v)}
+                </Loaded>
+            </div>
         }
         .into_any()
     })
 }
 
-/// One loaded order: heading, revisions, decisions, the cards and the checklist.
+/// One loaded order: heading and revisions, the summary and the links to the sections, the
+/// problems, what the viewer may do next, the selection, the comparison and the checklist.
 fn order_view(v: OrderView) -> impl IntoView {
     let locale = use_locale();
     let order_id = v.id;
     let live = Live::of(&v);
+    let (lines, items) = checklist::item_lines(&v);
     view! {
         <Title text=v.title.clone() />
         <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
@@ -299,17 +314,25 @@ fn order_view(v: OrderView) -> impl IntoView {
             }).collect_view()}
         </p>
         {made_note()}
-        {v.decisions.iter().map(|d| view! { <p data-testid="order-decision">{d.clone()}</p> }).collect_view()}
+        {summary(&v, items, live)}
+        {section_nav(&v, v.can_decide)}
         {problems_card(v.state, v.problems_acknowledged.clone(), live)}
+        {blockers(v.state, live)}
+        {actions(&v, live)}
+        {selection(&v)}
+        {comparison(&v)}
+        {checklist::checklist_card(&v, lines, items, live)}
+    }
+}
+
+/// After the rental: the bill of an approved order, the export, the chain and the history.
+fn order_tail(v: &OrderView) -> impl IntoView + use<> {
+    let order_id = v.id;
+    view! {
+        {(v.state == OrderState::Approved).then(|| view! { <super::bill::BillCard order_id /> })}
         <p class="actions no-print">
             <a class="button-link secondary" rel="external" href=format!("/orders/{order_id}/export.json")>{t(Msg::OrdersExportJson)}</a>
         </p>
-        {selection(&v)}
-        {comparison(&v)}
-        {blockers(v.state, live)}
-        {actions(&v, live)}
-        {checklist::checklist_card(&v, live)}
-        {(v.state == OrderState::Approved).then(|| view! { <super::bill::BillCard order_id /> })}
-        {record(&v)}
+        {record(v)}
     }
 }

@@ -21,7 +21,7 @@ pub(super) fn problems_card(state: OrderState, acknowledged: Option<String>, liv
         let problems = live.problems.get();
         (!problems.is_empty()).then(|| {
             view! {
-                <section class="card callout callout-warn" data-testid="order-problems" aria-labelledby="order-problems-title">
+                <section class="card callout callout-warn" id="order-problems" data-testid="order-problems" aria-labelledby="order-problems-title">
                     <h2 id="order-problems-title">{t(Msg::OrdersProblemsTitle)}</h2>
                     <p class="hint">{lead}</p>
                     <ul>{problems.into_iter().map(problem_view).collect_view()}</ul>
