@@ -120,7 +120,7 @@ pub fn ordered_href(answer: &OrderedAnswer) -> String {
 /// there is one, else creates it.
 #[server(endpoint = "tco/order")]
 pub async fn order_from_comparison(query: String, quote_id: i64) -> Result<OrderedAnswer, AppError> {
-    use crate::{i18n::request_locale, auth, domain::roles::Capability, services::orders};
+    use crate::{auth, domain::roles::Capability, i18n::request_locale, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
     let db = auth::db()?;
     let made = orders::order_this(&db, &caller, &team, &query, quote_id, request_locale()).await?;

@@ -107,8 +107,7 @@ pub(super) fn signed(
 #[must_use]
 pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
     let (cur, base) = (r.currency, r.compare_currency);
-    let own_currency_title =
-        |amount: Option<Decimal>| amount.filter(|_| cur != base).map(|p| format_per_unit(p, cur));
+    let own_currency_title = |amount: Option<Decimal>| amount.filter(|_| cur != base).map(|p| format_per_unit(p, cur));
     let unit = r.unit_cost.as_ref();
     CostRow {
         rank: r.rank,

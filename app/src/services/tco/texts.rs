@@ -108,10 +108,7 @@ pub(super) fn component_line(locale: Locale, c: &SignedComponent, currency: Curr
         name,
         unit: unit.into(),
         quantity: group(quantity, quantity.scale()),
-        price: c
-            .unit_price
-            .map(|p| format_per_unit(p, currency))
-            .unwrap_or_default(),
+        price: c.unit_price.map(|p| format_per_unit(p, currency)).unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
     }
