@@ -159,6 +159,9 @@ mod tests {
             suggestion: None,
             can_answer: false,
             blocker: None,
+            done: status != "open",
+            accept: None,
+            fields_first: Vec::new(),
         }
     }
 
