@@ -11,7 +11,7 @@ include!(concat!(env!("OUT_DIR"), "/messages.rs"));
 
 /// A message travels as its key (`"quotes.title"`), as serde's derive would write it, but without
 /// the derive's per-variant code, which for a thousand variants was the largest code in the
-/// browser bundle (issue 14).
+/// browser bundle.
 impl Serialize for Msg {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.key())

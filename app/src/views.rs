@@ -1,10 +1,10 @@
 //! Records shared by server and browser: what server functions return to pages.
 
 pub mod audit;
-/// Issue 15: the bill section of the order page and the bill import preview.
+/// The bill section of the order page and the bill import preview.
 pub mod bills;
 pub mod orders;
-/// Issue 15: the rental after an approved order.
+/// The rental after an approved order.
 pub mod rentals;
 pub mod second_factor;
 pub mod tco;

@@ -4,7 +4,7 @@ import os from "os";
 import path from "path";
 import { ADMIN, Asset, hydrated, signIn, watchAssets } from "./helpers";
 
-// Issue 14, "Warm cache": the WASM, JS and CSS names carry their content hash and are kept a
+// "Warm cache": the WASM, JS and CSS names carry their content hash and are kept a
 // year, so a second visit takes them from the browser's cache and asks the network for none.
 
 /** Opens `path` in a new tab of the same browser profile and returns the `/pkg` files it loaded. */

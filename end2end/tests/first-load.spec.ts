@@ -4,7 +4,7 @@ import os from "os";
 import path from "path";
 import { ADMIN, Asset, PASSWORD, hydrated, watchAssets } from "./helpers";
 
-// Issue 14, first load: a browser without a session gets the sign-in page without WASM, and a
+// First load: a browser without a session gets the sign-in page without WASM, and a
 // browser that was never sent the bundle gets the dashboard without it. Their forms work as
 // plain posts; the pages name the bundle in prefetch hints, so the next page takes it from the
 // cache.

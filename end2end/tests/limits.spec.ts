@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import path from "node:path";
 import { createMember, ensureAdmin, open, signIn, watchConsole } from "./helpers";
 
-// Issue 13, items 1 and 4: a run takes at most two distinct files, and a crafted number in a
+// A run takes at most two distinct files, and a crafted number in a
 // filter gets a message naming the field and its limit, in both languages (never a broken page).
 
 test.describe.configure({ mode: "serial" });

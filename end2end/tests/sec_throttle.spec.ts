@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { ADMIN, PASSWORD, ensureAdmin, hydrated, open, signIn } from "./helpers";
 
-// Issue 13: common passwords are refused with the reason, and a throttled sign-in says when to
+// Common passwords are refused with the reason, and a throttled sign-in says when to
 // try again, in both languages.
 
 test("a common password is refused with the reason and advice, in English and Chinese", async ({ page }) => {
@@ -33,7 +33,7 @@ test("a common password is refused with the reason and advice, in English and Ch
 test("after ten failed sign-ins the page says when to try again", async ({ page }) => {
   await ensureAdmin(page);
   await open(page, "/login");
-  // Signed out, the sign-in page comes without WASM (issue 14): each try is a plain post, and
+  // Signed out, the sign-in page comes without WASM: each try is a plain post, and
   // the server sends the page back with the answer. Waits for that new page before going on.
   const send = async () => {
     await page.evaluate(() => document.body.setAttribute("data-sent", ""));

@@ -2,7 +2,7 @@ import { expect, Locator, Page, test } from "@playwright/test";
 import { hydrated, open, signIn, watchConsole } from "./helpers";
 import { createTeam } from "./api";
 
-// Issue 14, code splitting: the hydrating dashboard loads only the main bundle; each area's pages
+// Code splitting: the hydrating dashboard loads only the main bundle; each area's pages
 // come in one chunk (pages/areas.rs), fetched the first time the area is shown and never again.
 
 test.describe.configure({ mode: "serial" });

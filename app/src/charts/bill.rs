@@ -1,4 +1,4 @@
-//! Estimate vs billed per cost component (issue 15): two horizontal bars per component, the
+//! Estimate vs billed per cost component: two horizontal bars per component, the
 //! estimate in grey and the bill in blue (red where it is above the estimate), each with its
 //! formatted amount at its end.
 

@@ -13,7 +13,7 @@
 //! `f64` (callers convert exact decimals), so charts know nothing of pricing.
 
 mod bars;
-/// Issue 15: estimate vs billed by component.
+/// Estimate vs billed by component.
 mod bill;
 mod cost_stack;
 mod format;

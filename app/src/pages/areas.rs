@@ -1,4 +1,4 @@
-//! Which pages share a WASM chunk (issue 14: ship only the code a page needs).
+//! Which pages share a WASM chunk (ship only the code a page needs).
 //!
 //! The shell, the header, sign-in, setup and the dashboard are in the main bundle every page
 //! loads (a new visitor's sign-in page loads none: [`crate::components::page_scripts`]). Every

@@ -128,7 +128,7 @@ fn dashboard(caller: Caller) -> AnyView {
         <Loaded resource=data let:loaded>
             {board(&caller, loaded)}
         </Loaded>
-        // Issue 15: a sibling of the board's `<Loaded>` (nested suspense does not hydrate reliably).
+        // A sibling of the board's `<Loaded>` (nested suspense does not hydrate reliably).
         {in_team.then(|| view! { <super::rentals_overdue::OverdueRentals /> })}
     }
     .into_any()

@@ -62,7 +62,7 @@ mod server {
 }
 
 /// The sign-in page. It works without its WASM: the server sends it without the hydration
-/// scripts to a browser that has no session yet ([`without_wasm`], issue 14), the
+/// scripts to a browser that has no session yet ([`without_wasm`]), the
 /// form posts to [`login`], and the server function answers a plain post by sending the browser
 /// back here — with the error in the address, or with the session now waiting for its second
 /// step, which [`SessionInfo::sign_in_step`] brings back. Hydrated (a session cookie was sent),

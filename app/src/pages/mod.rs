@@ -9,7 +9,7 @@ pub mod not_found;
 pub mod orders;
 pub mod quotes;
 pub mod rates;
-// Issue 15: overdue rentals on the dashboard, learned actuals on the cost page.
+// Overdue rentals on the dashboard, learned actuals on the cost page.
 pub mod rentals_overdue;
 pub mod runs;
 pub mod second_factor;

@@ -70,8 +70,7 @@ pub async fn add_rate(from: String, to: String, rate: String, date: String) -> R
 }
 
 /// A rate the conversions can always multiply and divide by: zero and below are left to
-/// [`ExchangeRate::validate`]; above zero it must lie within [`crate::domain::quotes::RATE_RANGE`]
-/// (issue 13, item 4).
+/// [`ExchangeRate::validate`]; above zero it must lie within [`crate::domain::quotes::RATE_RANGE`].
 fn bounded_rate(rate: rust_decimal::Decimal) -> Result<rust_decimal::Decimal, FieldIssue> {
     let (min, max) = crate::domain::quotes::RATE_RANGE;
     if rate <= rust_decimal::Decimal::ZERO || (min..=max).contains(&rate) {

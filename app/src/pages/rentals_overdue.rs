@@ -1,4 +1,4 @@
-//! The dashboard's list of overdue rentals (issue 15): every rental of the team past its planned
+//! The dashboard's list of overdue rentals: every rental of the team past its planned
 //! end, or stopped and not released for more than a day, with what it costs per day now and a
 //! link to its order. Shown to every member of the team; nothing when none is overdue.
 

@@ -2,7 +2,7 @@
 //! their breakdown, what-if profiles, budget, charts and exports. The page is a GET form, so a
 //! comparison is a link that can be shared, printed or exported.
 //!
-//! Page weight (issue 14): the server renders the read-only parts (`markup`) once, as HTML, and
+//! Page weight: the server renders the read-only parts (`markup`) once, as HTML, and
 //! the page hydrates only the budget form and the print button from a few fields ([`CostPageData`]);
 //! the comparison's records are not sent again as hydration data.
 
@@ -214,7 +214,7 @@ pub async fn set_budget(workload_id: i64, amount: String) -> Result<(), AppError
         if value <= Decimal::ZERO {
             return Err(AppError::InvalidFields(vec![FieldIssue::new("amount", "not_positive")]));
         }
-        // Bounded so budget arithmetic can never overflow (issue 13, item 4).
+        // Bounded so budget arithmetic can never overflow.
         if value > Decimal::from(crate::domain::quotes::MAX_BUDGET) {
             return Err(AppError::InvalidFields(vec![FieldIssue {
                 limit: Some(crate::domain::quotes::MAX_BUDGET.to_string()),
@@ -345,7 +345,7 @@ pub fn CostPage() -> impl IntoView {
                     }.into_any()
                 }}
             </Loaded>
-            // Issue 15: what past rentals took, offered as assumptions (a sibling suspense).
+            // What past rentals took, offered as assumptions (a sibling suspense).
             <super::tco_learned::LearnedDefaults />
         }
         .into_any()

@@ -1,4 +1,4 @@
-//! What past rentals took (issue 15, "learn"): on the cost page, the team's actuals per kind of
+//! What past rentals took: on the cost page, the team's actuals per kind of
 //! workload, and for the page's workload an offer to use its kind's averages as the assumptions
 //! — one click on a link, never applied by itself.
 

@@ -29,12 +29,12 @@ pub const fn action_msg(action: Action) -> Msg {
         Action::TokenCreated => Msg::SecAuditATokenCreated,
         Action::TokenRevoked => Msg::SecAuditATokenRevoked,
         Action::SettingChanged => Msg::SecAuditASettingChanged,
-        // Rentals (issue 15).
+        // Rentals.
         Action::RentalRecorded => Msg::RentalsARecorded,
         Action::RentalCorrected => Msg::RentalsACorrected,
         Action::RentalStopped => Msg::RentalsAStopped,
         Action::RentalReleased => Msg::RentalsAReleased,
-        // Issue 15, the vendor's bill.
+        // The vendor's bill.
         Action::BillImported => Msg::BillsABillImported,
         Action::BillThresholdSet => Msg::BillsAThresholdSet,
         Action::SecondFactorEnrolled => Msg::SecAuditASecondFactorEnrolled,
@@ -117,7 +117,7 @@ pub fn detail(locale: Locale, event: &SiteEvent) -> String {
             Msg::SecAuditDSetting,
             &[("setting", text("setting")), ("value", text("value"))],
         ),
-        // Issue 15: the team's bill variance threshold.
+        // The team's bill variance threshold.
         Action::BillThresholdSet => locale.fmt(
             Msg::BillsDThresholdSet,
             &[

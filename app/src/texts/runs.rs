@@ -458,7 +458,7 @@ fn file_text(locale: Locale, reason: &Reason) -> Option<String> {
             ],
         ),
         Reason::Retired { was } => f(Msg::RunReasonRetired, &[("was", was)]),
-        // Issue 16.
+        // The measured command of `nodeledger probe` failed.
         Reason::CommandFailed { exit_code } => f(Msg::ProbeReasonCommandFailed, &[("code", &exit_code.to_string())]),
         _ => return None,
     })

@@ -1,4 +1,4 @@
-//! What the order page shows of the vendor's bills (issue 15): the reconciliation, the chart,
+//! What the order page shows of the vendor's bills: the reconciliation, the chart,
 //! the bills imported, the unmatched lines; and the import preview. Every text is in the
 //! reader's language, every amount formatted; exact figures are in the export.
 

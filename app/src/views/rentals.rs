@@ -1,4 +1,4 @@
-//! What the rental pieces of the order page, the dashboard and the cost page show (issue 15).
+//! What the rental pieces of the order page, the dashboard and the cost page show.
 //! Texts are in the reader's language, amounts formatted; `*_exact` fields are for tests and
 //! exports.
 

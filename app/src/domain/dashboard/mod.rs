@@ -134,8 +134,8 @@ pub enum Todo {
         /// Days since submission.
         days: i64,
     },
-    /// An order whose latest bill departs from its estimate by more than the team's threshold
-    /// (issue 15): the manager reviews the reconciliation.
+    /// An order whose latest bill departs from its estimate by more than the team's threshold:
+    /// the manager reviews the reconciliation.
     BillOverThreshold {
         order_id: i64,
         title: String,

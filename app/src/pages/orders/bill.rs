@@ -1,4 +1,4 @@
-//! The order page's bill section (issue 15): the reconciliation of the bills imported with the
+//! The order page's bill section: the reconciliation of the bills imported with the
 //! frozen estimate (table, reasons, chart, the flag when the variance is above the team's
 //! threshold), the bills, the unmatched lines; the import form (check, then save all or
 //! nothing) and, for managers, the team's threshold. The section prints with the order; its

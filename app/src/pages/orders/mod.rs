@@ -1,11 +1,11 @@
 //! Orders: the team's list, starting an order, and one order's review page.
 
-/// Issue 15: the bill section of the order page.
+/// The bill section of the order page.
 pub mod bill;
 mod bill_view;
 pub mod detail;
 mod fields;
-// Issue 15: the rental section of an approved order.
+// The rental section of an approved order.
 pub mod rental;
 mod rental_forms;
 

@@ -1,4 +1,4 @@
-//! The rental section of an approved order (issue 15): running / stopped but not released /
+//! The rental section of an approved order: running / stopped but not released /
 //! released, started, planned end, the resources, what it costs per day now; for procurement
 //! and engineers the forms to record it, stop it, release it with the actual hours, and correct
 //! a mistake before release. Managers see it. Prints with the order record.

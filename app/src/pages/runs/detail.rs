@@ -31,7 +31,7 @@ pub struct RunView {
     pub note: String,
     /// Files as uploaded.
     pub files: Vec<RunFileInfo>,
-    /// Issue 16: the node as `nodeledger probe` recorded it, when the run came from the probe.
+    /// The node as `nodeledger probe` recorded it, when the run came from the probe.
     pub node_facts: Option<crate::domain::node_facts::NodeFacts>,
 }
 

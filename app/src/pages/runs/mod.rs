@@ -3,7 +3,7 @@
 
 pub mod detail;
 pub mod list;
-// Issue 16: the node facts `nodeledger probe` recorded.
+// The node facts `nodeledger probe` recorded.
 pub mod node_facts;
 pub mod tokens;
 pub mod upload;

@@ -1,4 +1,4 @@
-//! The run page's section on the node as `nodeledger probe` recorded it (issue 16): GPUs, driver
+//! The run page's section on the node as `nodeledger probe` recorded it: GPUs, driver
 //! and CUDA, CPU, memory, disks, OS, container and the command with its exit code. A run
 //! uploaded as failed (`--keep-failed`) says so first.
 

@@ -1,4 +1,4 @@
-//! The read-only parts of the cost comparison (issue 14, "Page weight"), rendered to HTML on the
+//! The read-only parts of the cost comparison, rendered to HTML on the
 //! server only: the form (a plain GET form), the ranked tables, each quote's breakdown and the
 //! charts. The browser takes them over as they are — they have no event handlers — so their
 //! records are not sent a second time as hydration data; only the budget form and the print

@@ -362,7 +362,7 @@ pub async fn decide(
             crate::auth::throttle::Purpose::SignOff,
         )
         .await?;
-    // The code is asked for only after the password matched (second factor, issue 13).
+    // The code is asked for only after the password matched (second factor).
     let second_factor = password_ok && super::second_factor::confirm_sign_off(db, &user, code).await?;
     let action = if approve { Action::Approve } else { Action::Reject };
     let ctx = TransitionCtx::review(caller.user_id, is_manager, row.submitted_by, comment, password_ok);
@@ -462,11 +462,11 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
         .await?
         .ok_or(AppError::NotFound)?;
     let mut value = serde_json::to_value(record).map_err(|_| AppError::Internal)?;
-    // Issue 15: the rental that followed the approval, beside the record.
+    // The rental that followed the approval, beside the record.
     if let Some(rental) = crate::services::rentals::export(db, team_id, order_id).await? {
         value["rental"] = rental;
     }
-    // Issue 15: the bills and their reconciliation (ignored by `audit verify --export`).
+    // The bills and their reconciliation (ignored by `audit verify --export`).
     crate::services::bills::section::add_to_export(db, team_id, order_id, &mut value).await?;
     Ok(value)
 }
