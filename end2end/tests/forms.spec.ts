@@ -28,12 +28,16 @@ test("after Create user the form is empty, a confirmation names the user, the li
   for (const name of ["email", "display_name", "password", "password_confirm"]) {
     await expect(form.locator(`input[name="${name}"]`)).toHaveValue("");
   }
-  await expect(form.locator('select[name="team_id"]')).toHaveValue("");
+  // The team and role stay for the next person of the same team.
+  await expect(form.locator('select[name="team_id"] option:checked')).toHaveText("Forms Desk");
+  await expect(form.locator('select[name="role"]')).toHaveValue("procurement");
   const users = page.getByTestId("user-table");
   const fiona = users.locator("tr", { hasText: "fiona@example.com" });
   await expect(fiona.getByTestId("user-teams")).toHaveText("Forms Desk · Procurement");
 
-  // The next user, in no team: confirmed by name, and visibly without a team in the list.
+  // The next user, in no team (chosen, since the form kept the last team): confirmed by name,
+  // and visibly without a team in the list.
+  await form.locator('select[name="team_id"]').selectOption("");
   await form.locator('input[name="email"]').fill("nils@example.com");
   await form.locator('input[name="display_name"]').fill("Nils Noteam");
   await form.locator('input[name="password"]').fill(PASSWORD);

@@ -56,6 +56,7 @@ test("the admin's create-user form keeps the team and role for the next person",
   await team.selectOption({ label: TEAM });
   await role.selectOption("procurement");
   await form.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("user-created")).toContainText(BUYER);
   await expect(page.getByTestId("user-table")).toContainText(BUYER);
   // Cleared for the next person, but still in the same team and role.
   await expect(form.locator('input[name="email"]')).toHaveValue("");
