@@ -12,9 +12,9 @@ const FIXTURES = path.join(__dirname, "../../app/src/domain/runs/fixtures");
 /** An iPhone 12-sized viewport. */
 const PHONE = { width: 390, height: 844 };
 const TEAM = "Polish Desk";
-const BUYER = "pia@example.com";
-const SECOND = "paul@example.com";
-const ENGINEER = "pete@example.com";
+const BUYER = "pia.polish@example.com";
+const SECOND = "paul.polish@example.com";
+const ENGINEER = "pete.polish@example.com";
 
 /** Built by the first tests. */
 const ids = { quote: 0, workload: 0, run: 0 };
