@@ -164,7 +164,7 @@ impl From<CostPageAnswer> for CostPageData {
 /// The comparison page for the query string of the page, its read-only parts rendered.
 #[server(endpoint = "tco/page")]
 pub async fn cost_page(query: String) -> Result<CostPageAnswer, AppError> {
-    use crate::{auth, domain::orders::OrderState, domain::roles::Capability, store};
+    use crate::{auth, domain::roles::Capability, services::orders};
     let comparison = compare_costs(query).await?;
     let mut answer = markup::answer(&comparison, crate::i18n::request_locale());
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
@@ -172,13 +172,8 @@ pub async fn cost_page(query: String) -> Result<CostPageAnswer, AppError> {
         && caller.may(Capability::SubmitOrders)
         && !comparison.rows.is_empty()
     {
-        let db = auth::db()?;
-        let draft = store::orders::latest_in_states(&db, team.team_id, &[OrderState::Draft])
+        let draft = orders::workload_draft(&auth::db()?, team.team_id, workload_id)
             .await?
-            .into_iter()
-            .map(|(row, _)| row)
-            .filter(|row| row.workload_id == workload_id)
-            .max_by_key(|row| row.id)
             .map(|row| (row.id, row.title));
         answer.page.order = Some(OrderThis {
             workload: comparison.workload_name.clone(),

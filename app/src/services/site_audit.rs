@@ -4,6 +4,7 @@
 //! orders' chain: [`crate::domain::audit`] ("Site events").
 
 use crate::{
+    clock::now_stamp,
     domain::audit::{Action, NO_ORDER},
     error::AppError,
     store::{self, Db, Tx},
@@ -14,12 +15,6 @@ use std::collections::HashMap;
 
 /// Site events per page of the audit log.
 pub const LOG_PAGE: i64 = 100;
-
-/// Now, as events store it (UTC, seconds).
-#[must_use]
-pub fn now() -> String {
-    crate::clock::now_stamp()
-}
 
 /// Appends the site event `action` by `actor_id` (a user, or [`crate::domain::audit::CLI_ACTOR`])
 /// inside `tx`, so the event and the change it records commit together or not at all.
@@ -32,7 +27,7 @@ pub async fn record(tx: &mut Tx, actor_id: i64, action: Action, data: Value) -> 
         tracing::error!(action = action.as_str(), "an order action recorded as a site event");
         return Err(AppError::Internal);
     }
-    store::audit::append(tx, NO_ORDER, actor_id, &now(), action, data).await?;
+    store::audit::append(tx, NO_ORDER, actor_id, &now_stamp(), action, data).await?;
     Ok(())
 }
 
@@ -127,7 +122,7 @@ pub async fn role_in(
 /// # Errors
 /// The database, or the audit event.
 pub async fn notice(tx: &mut Tx, actor_id: i64, user_id: i64, action: Action, data: Value) -> Result<(), AppError> {
-    let at = now();
+    let at = now_stamp();
     store::security_mail::queue(tx, user_id, action, &at, &data).await?;
     record(tx, actor_id, action, data).await
 }

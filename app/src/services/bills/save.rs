@@ -122,7 +122,7 @@ async fn save_checked(
         "after_release": r.after_release.normalize().to_string(),
         "flagged": r.flagged,
     });
-    let at = crate::services::site_audit::now();
+    let at = crate::clock::now_stamp();
     store::audit::append(&mut tx, order_id, actor, &at, Action::BillImported, data).await?;
     tx.commit().await?;
     Ok(Ok(id))

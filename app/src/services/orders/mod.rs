@@ -25,7 +25,7 @@ pub use accept::{Accepted, MAX_ACCEPTED, accept};
 pub use answer::{AnswerForm, answer};
 pub use content::{AcknowledgedProblem, Acknowledgement, Content, Frozen, PinnedQuote};
 pub use load::view;
-pub use order_this::{Ordered, order_this};
+pub use order_this::{Ordered, order_this, workload_draft};
 pub use submit::{set_comparison, submit};
 
 use crate::{
@@ -44,9 +44,7 @@ use content::content_of;
 use serde::{Deserialize, Serialize};
 
 /// The time of a change as events and revisions store it (UTC, seconds).
-fn now() -> String {
-    crate::clock::now_stamp()
-}
+use crate::clock::now_stamp as now;
 
 /// The answer to a refused action, in the caller's terms.
 fn refusal(r: Refusal) -> AppError {

@@ -16,7 +16,7 @@ use crate::{
     domain::{audit::Action, orders::OrderState},
     error::AppError,
     i18n::{Locale, Msg},
-    store::{self, Db},
+    store::{self, Db, orders::OrderRow},
     views::{Caller, Membership},
 };
 
@@ -27,6 +27,24 @@ pub struct Ordered {
     pub order_id: i64,
     /// A new order was created (else the workload's draft was updated).
     pub created: bool,
+}
+
+/// The team's newest draft order for `workload_id`: the one "order this" updates (the cost page
+/// names it before the click).
+///
+/// # Errors
+/// The database.
+pub async fn workload_draft(
+    db: impl sqlx::SqliteExecutor<'_>,
+    team_id: i64,
+    workload_id: i64,
+) -> Result<Option<OrderRow>, sqlx::Error> {
+    Ok(store::orders::latest_in_states(db, team_id, &[OrderState::Draft])
+        .await?
+        .into_iter()
+        .map(|(row, _)| row)
+        .filter(|row| row.workload_id == workload_id)
+        .max_by_key(|row| row.id))
 }
 
 /// The title of a new order for `quote` on `workload`, cut to the longest title.
@@ -74,12 +92,7 @@ pub async fn order_this(
 
     let at = now();
     let mut tx = store::begin_write(db).await?;
-    let draft = store::orders::latest_in_states(&mut *tx, team.team_id, &[OrderState::Draft])
-        .await?
-        .into_iter()
-        .map(|(row, _)| row)
-        .filter(|row| row.workload_id == workload_id)
-        .max_by_key(|row| row.id);
+    let draft = workload_draft(&mut *tx, team.team_id, workload_id).await?;
     let (order_id, created) = match draft {
         Some(row) => (row.id, false),
         None => (

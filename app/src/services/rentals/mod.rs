@@ -71,7 +71,8 @@ pub struct CorrectForm {
     pub note: String,
 }
 
-fn now() -> Instant {
+/// Now, as a rental's times are compared.
+pub(super) fn now() -> Instant {
     Instant::from_unix(store::now_unix())
 }
 

@@ -2,7 +2,7 @@
 //! learned defaults of the cost page and the rental in the order's export. Each loads with the
 //! store, then builds with the pure functions below (and `domain::rentals`).
 
-use super::{Pinned, times_of};
+use super::{Pinned, now, times_of};
 use crate::{
     domain::{
         money::format_money,
@@ -20,10 +20,6 @@ use crate::{
 };
 use rust_decimal::Decimal;
 use std::str::FromStr;
-
-fn now() -> Instant {
-    Instant::from_unix(store::now_unix())
-}
 
 /// Hours as the page writes them: at most 2 decimals, trailing zeros trimmed.
 fn hours_text(h: Decimal) -> String {
