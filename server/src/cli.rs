@@ -391,10 +391,9 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
-/// Reads the new password: asked twice on a terminal, else the first line of standard input.
-/// It must pass the same rules as on the site, quality included (`personal`: the user's e-mail
-/// and name).
-fn read_password(personal: &[&str]) -> Result<String, CliError> {
+/// Reads the new password and its confirmation: asked twice on a terminal, else the first line
+/// of standard input (taken as both). [`NewUser::check`] then holds it to the site's rules.
+fn read_password() -> Result<(String, String), CliError> {
     let (first, second) = if std::io::stdin().is_terminal() {
         let first = rpassword::prompt_password("Password: ")?;
         let second = rpassword::prompt_password("Repeat password: ")?;
@@ -405,9 +404,7 @@ fn read_password(personal: &[&str]) -> Result<String, CliError> {
         let password = line.trim_end_matches(['\r', '\n']).to_string();
         (password.clone(), password)
     };
-    accounts::check_new_password_quality(&first, &second, personal)
-        .map_err(|e| CliError::Usage(app::error::AppError::from(e).localized(app::i18n::Locale::En)))?;
-    Ok(first)
+    Ok((first, second))
 }
 
 async fn add_user(
@@ -430,8 +427,8 @@ async fn add_user(
         (None, Some(_)) => return Err(CliError::Usage("--team goes with a team role, not admin".into())),
         (None, None) => None,
     };
-    let password = read_password(&[&email, &name])?;
-    let user = NewUser::check(&email, &name, password.clone(), &password, team_role.is_none())
+    let (password, confirmation) = read_password()?;
+    let user = NewUser::check(&email, &name, password, &confirmation, team_role.is_none())
         .map_err(|e| CliError::Usage(e.localized(app::i18n::Locale::En)))?;
     let pool = store::connect(&db.path).await?;
     let choice = team.clone().map(|(role, name)| (TeamChoice::Named(name), role));

@@ -119,14 +119,20 @@ pub async fn create_user(
     team: Option<(TeamChoice, TeamRole)>,
     origin: Origin,
 ) -> Result<Created, AppError> {
-    let hash = password::hash(user.password.clone()).await?;
+    let NewUser {
+        email,
+        display_name,
+        password,
+        is_admin,
+    } = user;
+    let hash = password::hash(password).await?;
     let mut tx = store::begin_write(db).await?;
     // Checked again inside the write transaction: a user added meanwhile (command line, a
     // parallel set-up) closes it.
     if origin == Origin::Setup && !store::site::setup_open(&mut *tx).await? {
         return Err(AppError::Conflict(Msg::SetupAlreadyDone));
     }
-    if user.is_admin {
+    if is_admin {
         // Any administrator closes set-up; at set-up, only the first one does.
         let closed_now = store::site::complete_setup(&mut tx).await?;
         if origin == Origin::Setup && !closed_now {
@@ -134,10 +140,10 @@ pub async fn create_user(
         }
     }
     let row = UserForCreate {
-        email: &user.email,
-        display_name: &user.display_name,
+        email: &email,
+        display_name: &display_name,
         password_hash: &hash,
-        is_admin: user.is_admin,
+        is_admin,
     };
     let user_id = store::users::insert(&mut tx, &row)
         .await?
@@ -151,7 +157,7 @@ pub async fn create_user(
         }
         None => None,
     };
-    let event = site_audit::user_created(user_id, &user.email, user.is_admin, joined, origin.via());
+    let event = site_audit::user_created(user_id, &email, is_admin, joined, origin.via());
     site_audit::record(&mut tx, actor, Action::UserCreated, event).await?;
     tx.commit().await?;
     tracing::info!(user_id, via = origin.via(), "user created");
