@@ -85,6 +85,8 @@ test("procurement imports the vendor's bill on a rented order, sees the variance
 
   // Saved: the reconciliation of the order, flagged above the 10 % threshold.
   await expect(card.getByTestId("bill-list")).toContainText("november.csv");
+  // The saved bill still ties back to its total.
+  await expect(card.getByTestId("bill-saved-tie")).toHaveText("Matched to the rental ¥133.60 + not matched ¥40.00 = bill total ¥173.60");
   const recon = card.getByTestId("bill-reconciliation");
   await expect(recon.getByTestId("bill-row-compute")).toContainText("Price: 30 h at ¥4.40 instead of the agreed ¥4.00 (30 × ¥4.40 = ¥132.00 against 30 × ¥4.00 = ¥120.00)");
   await expect(recon.getByTestId("bill-row-disk")).toContainText("Disk: billed, not planned: +¥1.60");

@@ -280,6 +280,16 @@ async fn a_focus_bill_with_a_price_drift_a_stopped_disk_and_a_stranger_line_reco
     assert!(recon["chart_src"].as_str().unwrap().starts_with("data:image/svg+xml"));
     assert_eq!(section["unmatched_count"], 1);
     assert_eq!(section["unmatched"][0]["unmatched"], "not a resource of this rental");
+    assert_eq!(
+        section["bills"][0]["tie"], tie,
+        "the saved bill ties back to its total as the preview did"
+    );
+    // A bill imported before its matched total was kept ties back from its lines.
+    sqlx::query("UPDATE bills SET matched_total = NULL")
+        .execute(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(d.section(&d.pam).await["bills"][0]["tie"], tie);
 
     export_carries_the_reconciliation(&d).await;
     assert_eq!(

@@ -1173,3 +1173,32 @@ async fn order_this_carries_the_comparison_into_the_workloads_draft_and_a_second
         .await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
 }
+
+/// A quote far cheaper than the rest costs less than one minor unit at the column's scale: it
+/// keeps four significant digits on the page and in the CSV, not two digits past the cent.
+#[tokio::test]
+async fn a_cost_per_unit_below_one_minor_unit_keeps_four_significant_digits() {
+    let d = desk().await;
+    // The one-GPU node's run gives 72 h: 72 × ¥0.01 = ¥0.72; per 1,000 of the 2,592,000
+    // tokens 0.72 × 1000 ÷ 2,592,000 = ¥0.000277…, shown ¥0.0002778 (it read ¥0.0003).
+    let cheap = save_quote(&d.app, &d.pam, quote_in("Cheap-GPU", "1", "0.01", "CNY")).await;
+    let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
+    let c = d.compare(&d.max, &q).await;
+    let row = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["quote_id"] == cheap)
+        .cloned()
+        .unwrap();
+    assert_eq!(row["total"], "¥0.72", "{row}");
+    assert_eq!(row["unit_cost_column"], "Cost per 1,000 tokens", "{row}");
+    assert_eq!(row["cost_per_unit"], "¥0.0002778", "{row}");
+    let csv = d
+        .app
+        .get(&format!("/tco/export.csv?{q}"), Some(&d.max), None)
+        .await
+        .body;
+    let line = csv.lines().find(|l| l.contains("Cheap-GPU")).unwrap();
+    assert!(line.contains(",0.0002778,1000,tokens,"), "{line}");
+}

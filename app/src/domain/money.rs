@@ -1,6 +1,7 @@
 //! Showing money: the currency's symbol, its minor units, thousands separators. Exact decimals.
 
 use crate::domain::tco::Currency;
+use crate::domain::tco::unit_scale::{PER_UNIT_SIGNIFICANT, significant_scale};
 use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Formats `amount` in `currency`: symbol, grouped thousands, the currency's minor units,
@@ -16,9 +17,6 @@ fn with_symbol(amount: Decimal, currency: Currency, digits: u32) -> String {
         None => format!("{}{text}", currency.symbol()),
     }
 }
-
-/// The most significant digits a per-unit figure below one minor unit keeps.
-const PER_UNIT_SIGNIFICANT: u32 = 4;
 
 /// Formats a figure per unit of something (a GPU-hour, a million tokens, a GB-month) in
 /// `currency`: like any amount, in the currency's minor units (`¥14.72`, `JP¥1,200`); but a
@@ -45,15 +43,6 @@ pub fn round_per_unit(amount: Decimal, currency: Currency) -> Decimal {
         rounded.rescale(minor);
     }
     rounded
-}
-
-/// The decimals that keep `significant` significant digits of `amount` (not zero, below 1):
-/// 0.0034567 has its first significant digit at the 3rd decimal, so 4 digits need 6 decimals.
-fn significant_scale(amount: Decimal, significant: u32) -> u32 {
-    let n = amount.abs().normalize();
-    let mantissa_digits = n.mantissa().unsigned_abs().to_string().len() as u32;
-    let first = (n.scale() + 1).saturating_sub(mantissa_digits);
-    (first + significant - 1).min(28)
 }
 
 /// A plain number (tokens, rows, GiB) with all its digits, trailing zeros dropped, grouped by

@@ -64,6 +64,8 @@ pub struct BillRow {
     pub line_count: i64,
     pub matched_count: i64,
     pub billed_total: String,
+    /// What the matched lines cost; `None` for a bill imported before it was kept.
+    pub matched_total: Option<String>,
     pub variance_pct: Option<String>,
     pub flagged: bool,
     pub imported_by: String,
@@ -82,6 +84,7 @@ type BillTuple = (
     i64,
     String,
     Option<String>,
+    Option<String>,
     i64,
     String,
     String,
@@ -99,10 +102,11 @@ fn bill_of(t: BillTuple) -> BillRow {
         line_count: t.7,
         matched_count: t.8,
         billed_total: t.9,
-        variance_pct: t.10,
-        flagged: t.11 != 0,
-        imported_by: t.12,
-        imported_at: t.13,
+        matched_total: t.10,
+        variance_pct: t.11,
+        flagged: t.12 != 0,
+        imported_by: t.13,
+        imported_at: t.14,
     }
 }
 
@@ -110,7 +114,7 @@ fn bill_of(t: BillTuple) -> BillRow {
 pub async fn of_order(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<Vec<BillRow>, sqlx::Error> {
     let rows: Vec<BillTuple> = sqlx::query_as(
         "SELECT b.id, b.file_name, b.file_sha256, b.layout, b.currency, b.period_start, b.period_end, b.line_count,
-                b.matched_count, b.billed_total, b.variance_pct, b.flagged, COALESCE(u.display_name, u.email, ''), b.imported_at
+                b.matched_count, b.billed_total, b.matched_total, b.variance_pct, b.flagged, COALESCE(u.display_name, u.email, ''), b.imported_at
          FROM bills b LEFT JOIN users u ON u.id = b.imported_by
          WHERE b.team_id = ? AND b.order_id = ? ORDER BY b.id",
     )
@@ -192,6 +196,8 @@ pub struct NewBill<'a> {
     pub period_end: &'a str,
     pub matched_count: usize,
     pub billed_total: Decimal,
+    /// What the lines matched to the rental cost, in the bill's currency.
+    pub matched_total: Decimal,
     pub estimated_total: Decimal,
     pub reconciled_total: Decimal,
     pub variance_pct: Option<Decimal>,
@@ -210,9 +216,9 @@ pub async fn insert(
 ) -> Result<i64, sqlx::Error> {
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO bills (team_id, order_id, rental_id, file_name, file_sha256, layout, currency, period_start,
-                            period_end, line_count, matched_count, billed_total, estimated_total, reconciled_total,
-                            variance_pct, after_release_total, flagged, imported_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                            period_end, line_count, matched_count, billed_total, matched_total, estimated_total,
+                            reconciled_total, variance_pct, after_release_total, flagged, imported_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(bill.team_id)
     .bind(bill.order_id)
@@ -226,6 +232,7 @@ pub async fn insert(
     .bind(i64::try_from(lines.len()).unwrap_or(i64::MAX))
     .bind(i64::try_from(bill.matched_count).unwrap_or(i64::MAX))
     .bind(bill.billed_total.normalize().to_string())
+    .bind(bill.matched_total.normalize().to_string())
     .bind(bill.estimated_total.normalize().to_string())
     .bind(bill.reconciled_total.normalize().to_string())
     .bind(bill.variance_pct.map(|v| v.normalize().to_string()))
@@ -371,6 +378,25 @@ pub async fn lines_of_order(
     .fetch_all(db)
     .await?;
     rows.into_iter().map(line_of).collect()
+}
+
+/// The cost of each line of one of the team's bills and whether it matched the rental, in line
+/// order: what a bill imported before its matched total was kept is tied back from.
+pub async fn line_costs(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    bill_id: i64,
+) -> Result<Vec<(Decimal, bool)>, sqlx::Error> {
+    let rows: Vec<(String, bool)> = sqlx::query_as(
+        "SELECT cost, unmatched IS NULL FROM bill_lines WHERE team_id = ? AND bill_id = ? ORDER BY line",
+    )
+    .bind(team_id)
+    .bind(bill_id)
+    .fetch_all(db)
+    .await?;
+    rows.into_iter()
+        .map(|(cost, matched)| Ok((decimal(&cost)?, matched)))
+        .collect()
 }
 
 /// How many of the order's bill lines are unmatched.

@@ -79,6 +79,9 @@ pub struct BillSummary {
     pub title: String,
     /// "120 lines, 118 matched · 4,500.00 USD · imported by … on …".
     pub detail: String,
+    /// "Matched to the rental ¥966.67 + not matched ¥4.20 = bill total ¥970.87"; empty when a
+    /// sum is out of range.
+    pub tie: String,
 }
 
 /// One problem of a bill file.

@@ -123,15 +123,33 @@ pub struct Tie {
 /// when a sum leaves the range of exact decimals.
 #[must_use]
 pub fn tie(lines: &[(BillLine, Option<Unmatched>)]) -> Option<Tie> {
+    tie_costs(lines.iter().map(|(line, why)| (line.cost, why.is_none())))
+}
+
+/// The [`Tie`] of line costs, each with whether it matched the rental; `None` when a sum leaves
+/// the range of exact decimals.
+#[must_use]
+pub fn tie_costs(costs: impl IntoIterator<Item = (Decimal, bool)>) -> Option<Tie> {
     let (mut matched, mut unmatched) = (Decimal::ZERO, Decimal::ZERO);
-    for (line, why) in lines {
-        let sum = if why.is_none() { &mut matched } else { &mut unmatched };
-        *sum = sum.checked_add(line.cost)?;
+    for (cost, is_matched) in costs {
+        let sum = if is_matched { &mut matched } else { &mut unmatched };
+        *sum = sum.checked_add(cost)?;
     }
     Some(Tie {
         matched,
         unmatched,
         total: matched.checked_add(unmatched)?,
+    })
+}
+
+/// The [`Tie`] of a stored bill from its total and what its matched lines cost; `None` when the
+/// difference leaves the range of exact decimals.
+#[must_use]
+pub fn tie_of_total(total: Decimal, matched: Decimal) -> Option<Tie> {
+    Some(Tie {
+        matched,
+        unmatched: total.checked_sub(matched)?,
+        total,
     })
 }
 

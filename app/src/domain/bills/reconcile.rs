@@ -213,22 +213,26 @@ pub enum Reason {
         quantity: Decimal,
         effect: Decimal,
     },
-    /// More (or fewer) hours billed than estimated.
+    /// More (or fewer) hours billed than estimated, at the agreed price per bill unit.
     MoreHours {
         estimated: Decimal,
         billed: Decimal,
+        agreed: Decimal,
         effect: Decimal,
     },
-    /// More hours billed than the rental ran.
+    /// More hours billed than the rental ran, at the agreed price per bill unit.
     MinimumBilling {
         ran: Decimal,
         billed: Decimal,
+        agreed: Decimal,
         effect: Decimal,
     },
-    /// More (or less) usage billed than estimated (GB-months, GB).
+    /// More (or less) usage billed than estimated (GB-months, GB), at the agreed price per
+    /// bill unit.
     MoreUsage {
         estimated: Decimal,
         billed: Decimal,
+        agreed: Decimal,
         effect: Decimal,
     },
     /// What the other reasons leave.
@@ -478,6 +482,9 @@ fn quantity_reasons(
         unit,
         scale,
     } = *basis;
+    // The agreed price per bill unit: what drift is measured against, and what the extra (or
+    // missing) quantity is priced at, so that an accountant can check quantity × price = effect.
+    let agreed = div(quoted, scale)?.round_dp(6).normalize();
     // Per bill unit (per GPU-hour when the bill counts them): each price the lines state with
     // the quantity billed at it, else one price derived from cost ÷ quantity.
     let prices: Vec<(Decimal, Decimal)> = if sums.by_price.is_empty() {
@@ -495,7 +502,7 @@ fn quantity_reasons(
         // A price derived from cost ÷ quantity differs by rounding alone: no effect, no reason.
         if conv.differs(node_price, quoted)? && !drift.is_zero() {
             out.push(Reason::PriceDrift {
-                quoted: div(quoted, scale)?.round_dp(6).normalize(),
+                quoted: agreed,
                 billed: billed_price.round_dp(6).normalize(),
                 quantity: shown(quantity),
                 effect: drift,
@@ -516,12 +523,14 @@ fn quantity_reasons(
             Reason::MoreHours {
                 estimated,
                 billed,
+                agreed,
                 effect: more,
             }
         } else {
             Reason::MoreUsage {
                 estimated,
                 billed,
+                agreed,
                 effect: more,
             }
         });
@@ -530,6 +539,7 @@ fn quantity_reasons(
         out.push(Reason::MinimumBilling {
             ran: shown(mul(ran, scale)?),
             billed: shown(sums.quantity),
+            agreed,
             effect: round(mul(sub(billed_q, ran)?, quoted)?),
         });
     }

@@ -90,12 +90,14 @@ fn the_worked_example_price_drift_more_hours_and_minimum_billing_add_up() {
             Reason::MoreHours {
                 estimated: dec!(48),
                 billed: dec!(49),
+                agreed: dec!(86.64),
                 effect: dec!(86.64)
             },
             // (50 − 49) × 86.64 = 86.64
             Reason::MinimumBilling {
                 ran: dec!(49),
                 billed: dec!(50),
+                agreed: dec!(86.64),
                 effect: dec!(86.64)
             },
         ]
@@ -121,6 +123,7 @@ fn fewer_hours_at_the_quoted_price_is_a_negative_more_hours_and_nothing_else() {
         vec![Reason::MoreHours {
             estimated: dec!(48),
             billed: dec!(40),
+            agreed: dec!(86.64),
             effect: dec!(-693.12)
         }]
     );
@@ -170,6 +173,7 @@ fn more_disk_usage_than_estimated_is_more_usage() {
         vec![Reason::MoreUsage {
             estimated: dec!(100),
             billed: dec!(120),
+            agreed: dec!(0.1),
             effect: dec!(2.00)
         }]
     );
@@ -389,11 +393,13 @@ fn gpu_hours_reasons_are_stated_in_gpu_hours() {
             Reason::MoreHours {
                 estimated: dec!(384),
                 billed: dec!(392),
+                agreed: dec!(10.83),
                 effect: dec!(86.64)
             },
             Reason::MinimumBilling {
                 ran: dec!(392),
                 billed: dec!(400),
+                agreed: dec!(10.83),
                 effect: dec!(86.64)
             },
         ]
@@ -436,6 +442,7 @@ fn gb_hours_count_as_gb_months_and_terabytes_as_gigabytes() {
         vec![Reason::MoreUsage {
             estimated: dec!(1000),
             billed: dec!(1200),
+            agreed: dec!(0.09),
             effect: dec!(18.00)
         }]
     );
@@ -559,6 +566,7 @@ mod accountant {
             vec![Reason::MoreUsage {
                 estimated: dec!(100),
                 billed: dec!(80),
+                agreed: dec!(0.50),
                 effect: dec!(-10.00)
             }]
         );

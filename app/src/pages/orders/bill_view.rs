@@ -72,7 +72,13 @@ pub fn bills_list(bills: Vec<BillSummary>) -> impl IntoView {
         } else {
             view! {
                 <ul class="plain" data-testid="bill-list">
-                    {bills.into_iter().map(|b| view! { <li><strong>{b.title}</strong><br /><span class="hint">{b.detail}</span></li> }).collect_view()}
+                    {bills.into_iter().map(|b| view! {
+                        <li>
+                            <strong>{b.title}</strong><br />
+                            <span class="hint">{b.detail}</span>
+                            {(!b.tie.is_empty()).then(|| view! { <br /><span data-testid="bill-saved-tie">{b.tie}</span> })}
+                        </li>
+                    }).collect_view()}
                 </ul>
             }.into_any()
         }}

@@ -135,6 +135,16 @@ impl Checked {
         self.lines.iter().map(|(l, _)| l.cost).sum()
     }
 
+    /// What the lines matched to the rental cost, in the bill's currency.
+    #[must_use]
+    pub fn matched_total(&self) -> Decimal {
+        self.lines
+            .iter()
+            .filter(|(_, u)| u.is_none())
+            .map(|(l, _)| l.cost)
+            .sum()
+    }
+
     /// Start and end of the matched lines' periods (of every line when none matched).
     #[must_use]
     pub fn period(&self) -> (i64, i64) {

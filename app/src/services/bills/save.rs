@@ -94,6 +94,7 @@ async fn save_checked(
         period_end: &end,
         matched_count: c.matched(),
         billed_total: c.total(),
+        matched_total: c.matched_total(),
         estimated_total: r.estimated,
         reconciled_total: r.billed,
         variance_pct: r.variance_pct,

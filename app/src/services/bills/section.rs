@@ -201,7 +201,10 @@ pub async fn load(
         let note = rate_note(db, team_id, &first.currency, basis.estimate.currency, locale).await?;
         section.reconciliation = Some(recon_view(locale, &r, note));
     }
-    section.bills = bills.iter().map(|b| summary(locale, b)).collect();
+    for b in &bills {
+        let tie = tie_of(db, team_id, b).await?;
+        section.bills.push(summary(locale, b, tie));
+    }
     let limit = i64::try_from(LISTED_LINES).unwrap_or(50);
     section.unmatched = store::bills::lines_of_order(db, team_id, order_id, false, limit)
         .await?
@@ -212,7 +215,18 @@ pub async fn load(
     Ok(section)
 }
 
-fn summary(locale: Locale, b: &store::bills::BillRow) -> BillSummary {
+/// A stored bill's lines tied back to its total: from the matched total kept with the bill, or
+/// from its lines for a bill imported before that total was kept.
+async fn tie_of(db: &Db, team_id: i64, b: &store::bills::BillRow) -> Result<Option<matching::Tie>, AppError> {
+    let total = Decimal::from_str_exact(&b.billed_total).ok();
+    let matched = b.matched_total.as_deref().and_then(|m| Decimal::from_str_exact(m).ok());
+    if let (Some(total), Some(matched)) = (total, matched) {
+        return Ok(matching::tie_of_total(total, matched));
+    }
+    Ok(matching::tie_costs(store::bills::line_costs(db, team_id, b.id).await?))
+}
+
+fn summary(locale: Locale, b: &store::bills::BillRow, tie: Option<matching::Tie>) -> BillSummary {
     let layout = match b.layout.as_str() {
         "focus" => Msg::BillsLayoutFocus,
         _ => Msg::BillsLayoutNodeledger,
@@ -241,6 +255,7 @@ fn summary(locale: Locale, b: &store::bills::BillRow) -> BillSummary {
                 ("at", &b.imported_at.replace('T', " ").replace('Z', " UTC")),
             ],
         ),
+        tie: tie.map_or_else(String::new, |t| tie_text(locale, t, &b.currency)),
     }
 }
 
@@ -288,22 +303,17 @@ pub fn preview(locale: Locale, checked: &Result<Checked, Refusal>, saved: Option
         more_lines: c.lines.len().saturating_sub(LISTED_LINES),
         matched,
         unmatched,
-        tie: tie_text(locale, c),
+        tie: matching::tie(&c.lines).map_or_else(String::new, |t| tie_text(locale, t, &c.currency)),
         reconciliation: c.reconciliation.as_ref().map(|r| recon_view(locale, r, None)),
         ready: c.error_count == 0 && c.reconciliation.is_some() && saved.is_none(),
         saved,
     }
 }
 
-/// "Matched ¥966.67 + not matched ¥4.20 = bill total ¥970.87", in the bill's currency (empty
-/// when a sum is out of range).
-fn tie_text(locale: Locale, c: &Checked) -> String {
-    let Some(t) = matching::tie(&c.lines) else {
-        return String::new();
-    };
-    let money = |d: Decimal| {
-        Currency::parse(&c.currency).map_or_else(|_| format!("{d} {}", c.currency), |cur| format_money(d, cur))
-    };
+/// "Matched ¥966.67 + not matched ¥4.20 = bill total ¥970.87", in the bill's currency.
+fn tie_text(locale: Locale, t: matching::Tie, currency: &str) -> String {
+    let money =
+        |d: Decimal| Currency::parse(currency).map_or_else(|_| format!("{d} {currency}"), |cur| format_money(d, cur));
     locale.fmt(
         Msg::BillsTie,
         &[

@@ -151,25 +151,25 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
         Reason::MoreHours {
             estimated,
             billed,
+            agreed,
             effect: e,
-        } => locale.fmt(
-            if e.is_sign_negative() {
+        } => {
+            let msg = if e.is_sign_negative() {
                 Msg::BillsRFewerHours
             } else {
                 Msg::BillsRMoreHours
-            },
-            &[
-                ("billed", &number(*billed)),
-                ("estimated", &number(*estimated)),
-                ("unit", unit),
-                ("effect", &effect),
-            ],
-        ),
-        Reason::MinimumBilling { ran, billed, .. } => locale.fmt(
+            };
+            quantity_reason(locale, msg, (*estimated, *billed), &price(*agreed), unit, &effect)
+        }
+        Reason::MinimumBilling {
+            ran, billed, agreed, ..
+        } => locale.fmt(
             Msg::BillsRMinimumBilling,
             &[
                 ("billed", &number(*billed)),
                 ("ran", &number(*ran)),
+                ("difference", &billed.checked_sub(*ran).map_or_else(String::new, number)),
+                ("agreed", &price(*agreed)),
                 ("unit", unit),
                 ("effect", &effect),
             ],
@@ -177,22 +177,45 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
         Reason::MoreUsage {
             estimated,
             billed,
+            agreed,
             effect: e,
-        } => locale.fmt(
-            if e.is_sign_negative() {
+        } => {
+            let msg = if e.is_sign_negative() {
                 Msg::BillsRLessUsage
             } else {
                 Msg::BillsRMoreUsage
-            },
-            &[
-                ("billed", &number(*billed)),
-                ("estimated", &number(*estimated)),
-                ("unit", unit),
-                ("effect", &effect),
-            ],
-        ),
+            };
+            quantity_reason(locale, msg, (*estimated, *billed), &price(*agreed), unit, &effect)
+        }
         Reason::Other { .. } => locale.fmt(Msg::BillsROther, &[("effect", &effect)]),
     }
+}
+
+/// "{billed} {unit} billed against {estimated} {unit} planned, {difference} {unit} more at the
+/// agreed {agreed}": the quantity that differs, priced at the agreed price per bill unit.
+fn quantity_reason(
+    locale: Locale,
+    msg: Msg,
+    (estimated, billed): (Decimal, Decimal),
+    agreed: &str,
+    unit: &str,
+    effect: &str,
+) -> String {
+    // Both quantities are shown to four places at most, so their difference is exact.
+    let difference = billed
+        .checked_sub(estimated)
+        .map_or_else(String::new, |d| number(d.abs()));
+    locale.fmt(
+        msg,
+        &[
+            ("billed", &number(billed)),
+            ("estimated", &number(estimated)),
+            ("difference", &difference),
+            ("agreed", agreed),
+            ("unit", unit),
+            ("effect", effect),
+        ],
+    )
 }
 
 /// What is wrong with a line or cell.
@@ -314,9 +337,24 @@ mod tests {
         let fewer = Reason::MoreHours {
             estimated: dec!(48),
             billed: dec!(40),
+            agreed: dec!(86.64),
             effect: dec!(-693.12),
         };
-        assert!(reason(Locale::En, &fewer, Currency::USD, "h").contains("-$693.12"));
+        assert_eq!(
+            reason(Locale::En, &fewer, Currency::USD, "h"),
+            "Fewer hours: 40 h billed against 48 h planned, 8 h fewer at the agreed $86.64: -$693.12"
+        );
+        let minimum = Reason::MinimumBilling {
+            ran: dec!(49),
+            billed: dec!(50),
+            agreed: dec!(86.64),
+            effect: dec!(86.64),
+        };
+        assert_eq!(
+            reason(Locale::En, &minimum, Currency::USD, "h"),
+            "Minimum billing: 50 h billed for 49 h the rental ran, 1 h more at the agreed $86.64: +$86.64"
+        );
+        assert!(reason(Locale::ZhCn, &minimum, Currency::USD, "小时").contains("按约定单价 $86.64"));
         let left = Reason::AfterRelease { effect: dec!(19.73) };
         assert!(reason(Locale::En, &left, Currency::USD, "GB-month").contains("after it was released"));
         let row = Row {
@@ -327,6 +365,7 @@ mod tests {
             reasons: vec![Reason::MoreHours {
                 estimated: dec!(384),
                 billed: dec!(392),
+                agreed: dec!(10.83),
                 effect: dec!(86.64),
             }],
             unit: PlannedUnit::Hours,
@@ -335,7 +374,7 @@ mod tests {
         let texts = reasons(Locale::En, &row, Currency::USD);
         assert!(texts[0].contains("8 GPU-hours"), "{texts:?}");
         assert!(
-            texts[1].contains("392 GPU-h billed against 384 GPU-h planned"),
+            texts[1].contains("392 GPU-h billed against 384 GPU-h planned, 8 GPU-h more at the agreed $10.83"),
             "{texts:?}"
         );
         assert!(reasons(Locale::ZhCn, &row, Currency::USD)[1].contains("392 卡时"));
@@ -377,11 +416,12 @@ mod tests {
         let less = Reason::MoreUsage {
             estimated: dec!(100),
             billed: dec!(80),
+            agreed: dec!(0.5),
             effect: dec!(-10.00),
         };
-        assert!(
-            reason(Locale::En, &less, Currency::CNY, "GB-month")
-                .starts_with("Less usage: 80 GB-month billed against 100")
+        assert_eq!(
+            reason(Locale::En, &less, Currency::CNY, "GB-month"),
+            "Less usage: 80 GB-month billed against 100 GB-month planned, 20 GB-month less at the agreed ¥0.50: -¥10.00"
         );
         assert!(reason(Locale::ZhCn, &less, Currency::CNY, "GB·月").starts_with("用量减少"));
         let ip = Row {

@@ -225,18 +225,20 @@ pub fn unit_cost_scale(costed: &[Costed], work: Option<Decimal>) -> u32 {
 }
 
 /// The cost of `scale` units of work in the quote's currency and in `base` (the total in base,
-/// the rate of the totals), with two digits more than each currency's minor unit; none when the
-/// workload states no total work.
+/// the rate of the totals), with two digits more than each currency's minor unit and four
+/// significant digits below one minor unit ([`unit_scale::derived`]); none when the workload
+/// states no total work.
 #[must_use]
 pub fn unit_costs(c: &Costed, base: Currency, work: Option<Decimal>, scale: u32) -> (Option<Decimal>, Option<Decimal>) {
     let e = &c.ranked.estimate;
     let Some(work) = work.filter(|_| e.cost_per_unit.is_some()) else {
         return (None, None);
     };
-    (
-        unit_scale::at_scale(e.total, work, scale, e.currency.minor_units() + 2),
-        unit_scale::at_scale(c.ranked.compared_total, work, scale, base.minor_units() + 2),
-    )
+    // Unrounded first: `derived` decides the digits from the figure itself.
+    let at = |total: Decimal, currency: Currency| {
+        unit_scale::at_scale(total, work, scale, 28).map(|cost| unit_scale::derived(cost, currency.minor_units()))
+    };
+    (at(e.total, e.currency), at(c.ranked.compared_total, base))
 }
 
 /// "Cost per <scale> <unit>": the header of the cost-per-unit column.
