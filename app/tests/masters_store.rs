@@ -51,6 +51,8 @@ fn workload(name: &str) -> Workload {
         checkpoint_gb: Decimal::from(60),
         headroom_pct: Decimal::from(20),
         gpu_use: app::domain::runs::GpuUse::OneJob,
+        deadline: None,
+        earliest_start: None,
     }
 }
 

@@ -51,6 +51,8 @@ fn draft(i: usize) -> QuoteDraft {
         },
         auto_renewal: None,
         early_release: String::new(),
+        nodes_available: None,
+        lead_time_hours: None,
         notes: String::new(),
     }
 }
@@ -93,6 +95,8 @@ async fn main() {
         checkpoint_gb: Decimal::from(60),
         headroom_pct: Decimal::from(20),
         gpu_use: app::domain::runs::GpuUse::OneJob,
+        deadline: None,
+        earliest_start: None,
     }
     .to_tco();
     let assumptions = Assumptions {

@@ -284,6 +284,42 @@ async fn procurement_describes_workloads_engineers_and_managers_read_them() {
         "{}",
         too_much.body
     );
+    // A schedule: a deadline in hours from the start is kept, and listed under the size; one
+    // that is neither hours nor a date and time says how to write it.
+    let scheduled = app
+        .call(
+            "/api/workloads/create",
+            &with(
+                WORKLOAD,
+                &[
+                    ("name", "Due soon"),
+                    ("deadline", "2 d"),
+                    ("earliest_start", "2026-12-10 09:00 +08:00"),
+                ],
+            ),
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(scheduled.status, StatusCode::OK, "{}", scheduled.body);
+    let list = app.get("/workloads", Some(&d.pam), None).await;
+    assert!(list.body.contains("Due within 48 h of the start"), "{}", list.body);
+    assert!(
+        list.body.contains("2026-12-10 01:00 UTC"),
+        "the earliest start, in UTC before hydration"
+    );
+    let vague = app
+        .call(
+            "/api/workloads/create",
+            &with(WORKLOAD, &[("name", "Vague"), ("deadline", "soon")]),
+            Some(&d.pam),
+        )
+        .await;
+    assert_eq!(vague.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        vague.body.contains(r#"{"field":"deadline","code":"invalid_deadline"}"#),
+        "{}",
+        vague.body
+    );
     let all_wrong = with(
         WORKLOAD,
         &[
@@ -313,7 +349,7 @@ async fn procurement_describes_workloads_engineers_and_managers_read_them() {
         .await;
     assert_eq!(dup.status, StatusCode::CONFLICT);
     assert!(dup.body.contains("workloads.name_taken"));
-    assert_eq!(d.count("workloads").await, 2, "refused requests write nothing");
+    assert_eq!(d.count("workloads").await, 3, "refused requests write nothing");
 
     let edit = with(
         WORKLOAD,

@@ -711,6 +711,39 @@ async fn comparing_against_a_workload_names_each_requirement() {
             .contains(&json!("Ask the vendor: is GPU memory pooled across the node's GPUs?")),
         "{c}"
     );
+    // Supply not stated is asked, never assumed: how many nodes at once, and how soon.
+    let questions = c["questions"][0].as_array().unwrap();
+    for q in [
+        "Ask the vendor: how many of these nodes can you provide at once?",
+        "Ask the vendor: how long from the order until the nodes are ready?",
+    ] {
+        assert!(questions.contains(&json!(q)), "{q} in {c}");
+    }
+    let supplied = with(
+        quote_form("SMALL-SUPPLIED", "48", "1"),
+        &[("nodes_available", "4"), ("lead_time_hours", "3 d")],
+    );
+    let supplied = json(&save(&d, &d.buyer_a, None, supplied).await.body)["quote_id"]
+        .as_i64()
+        .unwrap();
+    let c = json(
+        &d.app
+            .call_json(
+                "/api/quotes/compare",
+                &json!({ "ids": [supplied], "workload_id": workload_id }),
+                Some(&d.engineer_a),
+            )
+            .await
+            .body,
+    );
+    assert!(
+        !c["questions"][0].to_string().contains("until the nodes are ready")
+            && !c["questions"][0].to_string().contains("at once"),
+        "{c}"
+    );
+    let csv = d.app.get("/quotes/export.csv", Some(&d.buyer_a), None).await.body;
+    let row = csv.lines().find(|l| l.contains("SMALL-SUPPLIED")).unwrap();
+    assert!(row.contains(",4,72,"), "lead time stored in hours: {row}");
     let other = d
         .app
         .call_json(
@@ -956,10 +989,18 @@ async fn a_quote_saved_without_stating_rdma_shows_not_stated_and_does_not_fail_a
         "Ask the vendor: what does outbound traffic cost per GB?",
         "Ask the vendor: what does inbound traffic cost per GB?",
     ];
+    // Nor do they say how many nodes they can provide or how soon: asked after the prices.
+    let supply = [
+        "Ask the vendor: how many of these nodes can you provide at once?",
+        "Ask the vendor: how long from the order until the nodes are ready?",
+    ];
     let mut first = vec!["Ask the vendor: does the node support RDMA?"];
     first.extend(prices);
+    first.extend(supply);
     assert_eq!(c["questions"][0], json!(first), "{c}");
-    assert_eq!(c["questions"][2], json!(prices), "{c}");
+    let mut third = prices.to_vec();
+    third.extend(supply);
+    assert_eq!(c["questions"][2], json!(third), "{c}");
 
     // Editing the quote keeps "not stated": the form starts empty, the new revision stores null.
     let form = json(

@@ -135,6 +135,8 @@ mod tests {
             checkpoint_gb: dec!(0),
             headroom_pct: dec!(15),
             gpu_use: crate::domain::runs::GpuUse::TaskPerGpu,
+            deadline: None,
+            earliest_start: None,
         };
         let ctx = verdict_context(None, Some(&w));
         assert_eq!(ctx.headroom_pct, dec!(15));

@@ -28,6 +28,8 @@ pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
         "data_gb",
         "checkpoint_gb",
         "headroom_pct",
+        "deadline",
+        "earliest_start",
     ];
     let mut workload_update = workload_form.clone();
     workload_update.push(("id", w.workload.to_string()));

@@ -4,7 +4,7 @@
 //!
 //! Accepted: `YYYY-MM-DD` (midnight UTC), `YYYY-MM-DDTHH:MM`, `…:SS`, `…:SS.fraction` (the
 //! fraction is dropped), with `T` or a space, followed by `Z`, `+HH:MM`, `-HH:MM`, `+HHMM` or
-//! nothing (UTC). FOCUS writes `2026-12-01T00:00:00Z`; spreadsheets often write the space form.
+//! nothing (UTC); one space may stand before the zone. FOCUS writes `2026-12-01T00:00:00Z`; spreadsheets often write the space form.
 
 use crate::domain::quotes::{Date, civil_from_days};
 
@@ -55,6 +55,8 @@ pub fn parse(text: &str) -> Option<i64> {
     let rest = rest.strip_prefix(['T', 't', ' '])?;
     let zone_at = rest.find(['Z', 'z', '+', '-']).unwrap_or(rest.len());
     let (clock, zone) = rest.split_at(zone_at);
+    // A space may stand before the zone, as people type it: `2026-12-15 18:00 +08:00`.
+    let clock = clock.strip_suffix(' ').unwrap_or(clock);
     let clock = clock.split('.').next()?;
     let mut parts = clock.split(':');
     let h = digits(parts.next()?)?;
@@ -88,6 +90,7 @@ mod tests {
         let at = parse("2026-12-01T08:00:00Z").expect("FOCUS form");
         assert_eq!(format(at), "2026-12-01T08:00:00Z");
         assert_eq!(parse("2026-12-01 08:00:00"), Some(at));
+        assert_eq!(parse("2026-12-01 16:00 +08:00"), Some(at));
         assert_eq!(parse("2026-12-01T16:00:00+08:00"), Some(at), "Beijing time");
         assert_eq!(parse("2026-12-01T03:00-0500"), Some(at));
         assert_eq!(parse("2026-12-01T08:00:00.000Z"), Some(at));

@@ -356,6 +356,8 @@ mod measure {
             checkpoint_gb: dec!(0),
             headroom_pct: dec!(20),
             gpu_use: crate::domain::runs::GpuUse::OneJob,
+            deadline: None,
+            earliest_start: None,
         }
     }
 

@@ -167,6 +167,24 @@ pub enum Unstated {
     IngressPrice,
     /// Does a stopped (not released) node still bill compute?
     StoppedCompute,
+    /// How many such nodes can the vendor provide at once?
+    NodesAvailable,
+    /// How long from the order until the nodes are ready?
+    LeadTime,
+}
+
+/// The questions for the vendor about what the quote does not say of supply: how many nodes it
+/// can provide and how soon. A plan needs both; neither is assumed.
+#[must_use]
+pub fn supply_questions(draft: &super::QuoteDraft) -> Vec<Unstated> {
+    let mut out = Vec::new();
+    if draft.nodes_available.is_none() {
+        out.push(Unstated::NodesAvailable);
+    }
+    if draft.lead_time_hours.is_none() {
+        out.push(Unstated::LeadTime);
+    }
+    out
 }
 
 /// The questions for the vendor about the usage prices `sheet` does not state (a blank disk,

@@ -60,6 +60,8 @@ pub fn cell(d: &QuoteDraft, column: &str) -> String {
         "valid_until" => d.valid_until.to_string(),
         "auto_renewal" => flag(d.auto_renewal),
         "early_release" => d.early_release.clone(),
+        "nodes_available" => d.nodes_available.map(|n| n.to_string()).unwrap_or_default(),
+        "lead_time_hours" => d.lead_time_hours.map(|h| h.normalize().to_string()).unwrap_or_default(),
         "notes" => d.notes.clone(),
         "spec.gpu_model" => s.gpu_model.clone(),
         "spec.gpus_per_node" => s.gpus_per_node.to_string(),

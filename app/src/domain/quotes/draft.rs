@@ -27,6 +27,18 @@ pub struct QuoteDraft {
     /// The early-release rule, in the vendor's words (checklist item `bill.early_release`).
     #[serde(default)]
     pub early_release: String,
+    /// How many such nodes the vendor can provide at once, if the quote says: the most a
+    /// rental plan may use. Not stated is a question for the vendor, never "unlimited".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes_available: Option<u32>,
+    /// Hours from the order until the nodes are ready, if the quote says: a plan finishes
+    /// that much later. Not stated is a question for the vendor, never "at once".
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "rust_decimal::serde::str_option"
+    )]
+    pub lead_time_hours: Option<Decimal>,
     /// Free text; may be empty.
     #[serde(default)]
     pub notes: String,

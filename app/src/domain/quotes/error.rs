@@ -75,6 +75,10 @@ pub enum ErrorCode {
     },
     /// The row is not well-formed CSV.
     MalformedRow,
+    /// Not a date and time (`2026-12-15 18:00`, with an optional zone such as `+08:00`).
+    InvalidMoment,
+    /// Neither a date and time nor hours from the start (`48 h`, `2 d`).
+    InvalidDeadline,
 }
 
 impl ErrorCode {
@@ -104,6 +108,8 @@ impl ErrorCode {
             ErrorCode::Duplicate { .. } => "duplicate",
             ErrorCode::FieldCount { .. } => "field_count",
             ErrorCode::MalformedRow => "malformed_row",
+            ErrorCode::InvalidMoment => "invalid_moment",
+            ErrorCode::InvalidDeadline => "invalid_deadline",
         }
     }
 }

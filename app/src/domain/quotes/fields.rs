@@ -58,6 +58,8 @@ pub const QUOTE_FIELDS: &[&str] = &[
     "price.other_fees",
     "auto_renewal",
     "early_release",
+    "nodes_available",
+    "lead_time_hours",
 ];
 
 /// Whether `column` names a field of a quote revision.
@@ -78,9 +80,9 @@ mod tests {
         let columns: BTreeSet<&str> = COLUMNS.iter().map(|c| c.name).collect();
         assert_eq!(fields.len(), QUOTE_FIELDS.len(), "a field is listed twice");
         assert_eq!(fields, columns);
-        assert_eq!(QUOTE_FIELDS.len(), 54);
+        assert_eq!(QUOTE_FIELDS.len(), 56);
         assert_eq!(QUOTE_FIELDS.first(), Some(&"vendor"));
-        assert_eq!(QUOTE_FIELDS.last(), Some(&"early_release"));
+        assert_eq!(QUOTE_FIELDS.last(), Some(&"lead_time_hours"));
     }
 
     #[test]

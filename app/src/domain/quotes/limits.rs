@@ -34,6 +34,10 @@ pub const MAX_DISK_GB: Decimal = Decimal::from_parts(10_000_000, 0, 0, false, 0)
 pub const MAX_GBPS: Decimal = Decimal::from_parts(100_000, 0, 0, false, 0);
 /// Fastest public bandwidth, Mbit/s.
 pub const MAX_PUBLIC_MBPS: Decimal = Decimal::from_parts(1_000_000, 0, 0, false, 0);
+/// Most nodes a vendor may offer at once on one quote.
+pub const MAX_NODES_AVAILABLE: u32 = 10_000;
+/// Longest lead time until the nodes are ready, hours (one year).
+pub const MAX_LEAD_TIME_HOURS: Decimal = Decimal::from_parts(8760, 0, 0, false, 0);
 /// Longest short text (names, references, versions), characters.
 pub const MAX_SHORT_TEXT: usize = 200;
 /// Longest long text (notes, rules), characters.

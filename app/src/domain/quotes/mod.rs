@@ -28,6 +28,8 @@
 //! | `received_on`, `valid_until` | yes | dates; `valid_until` ≥ `received_on` |
 //! | `auto_renewal` | | boolean |
 //! | `early_release`, `notes` | | text (≤ 4000 characters) |
+//! | `nodes_available` | | nodes the vendor can provide at once, 1–10,000 (empty = not stated: asked as a vendor question) |
+//! | `lead_time_hours` | | hours until the nodes are ready, ≤ 8,760; `3 d` and `3 天` read as 72 (empty = not stated: asked as a vendor question) |
 //! | `spec.gpu_model` | yes | free text, e.g. `A100 80GB` |
 //! | `spec.gpus_per_node` | yes | 1–64 |
 //! | `spec.vram_gib` | yes | per GPU, (0, 1024] |
@@ -85,12 +87,12 @@ mod tests;
 
 pub use check::{
     Figure, LOW_CONCURRENCY_MAX, Note, Requirement, RequirementKind, RequirementStatus, Unstated, check,
-    price_questions, vendor_questions,
+    price_questions, supply_questions, vendor_questions,
 };
 pub use csv_export::{cell as field_text, export};
 pub use csv_import::{
     COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError, ImportDefaults, ImportError,
-    ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info,
+    ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info, parse_hours,
 };
 pub(crate) use date::civil_from_days;
 pub use date::{Date, is_expired};
@@ -102,4 +104,4 @@ pub use limits::*;
 pub use spec::{FormFactor, Interconnect, NodeSpec, Sharing, VramSource, mig_profile_gib};
 pub use validate::{validate, validate_vendor};
 pub use vendor::{SupportScope, Vendor};
-pub use workload::{Workload, WorkloadKind};
+pub use workload::{Deadline, SCHEDULE_RANGE, Workload, WorkloadKind};

@@ -20,6 +20,12 @@ pub fn validate(draft: &QuoteDraft) -> Result<(), Vec<FieldError>> {
     spec(&mut e, &draft.spec);
     price(&mut e, &draft.price);
     e.text("early_release", &draft.early_release, MAX_LONG_TEXT);
+    if let Some(nodes) = draft.nodes_available {
+        e.count("nodes_available", nodes, MAX_NODES_AVAILABLE);
+    }
+    if let Some(hours) = draft.lead_time_hours {
+        e.non_negative("lead_time_hours", hours, MAX_LEAD_TIME_HOURS);
+    }
     e.text("notes", &draft.notes, MAX_LONG_TEXT);
     e.finish()
 }

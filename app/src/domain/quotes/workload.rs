@@ -79,7 +79,29 @@ pub struct Workload {
     /// saved before this was asked), or one task per GPU.
     #[serde(default)]
     pub gpu_use: GpuUse,
+    /// When the work must be done, if it must. Left out when not stated, so a workload saved
+    /// before the schedule was asked reads and writes as it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<Deadline>,
+    /// The earliest moment the rental may start, Unix seconds (UTC); not stated = as soon as it
+    /// is ordered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub earliest_start: Option<i64>,
 }
+
+/// When a workload's work must be done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Deadline {
+    /// By a moment, Unix seconds (UTC).
+    At(i64),
+    /// Within this many hours of the start (the earliest start, or the order).
+    HoursFromStart(#[serde(with = "rust_decimal::serde::str")] Decimal),
+}
+
+/// The earliest and latest moments a schedule may name: 2000-01-01 and 2200-01-01 (UTC). Outside
+/// them a figure is a typo, not a plan.
+pub const SCHEDULE_RANGE: (i64, i64) = (946_684_800, 7_258_118_400);
 
 impl Workload {
     /// Checks every field; `Err` lists all problems found.
@@ -106,7 +128,29 @@ impl Workload {
         if self.headroom_pct < MIN_HEADROOM_PCT || self.headroom_pct > MAX_HEADROOM_PCT {
             e.push("headroom_pct", ErrorCode::OutOfRange { allowed: "[15, 25]" });
         }
+        self.validate_schedule(&mut e);
         e.finish()
+    }
+
+    /// A deadline after the earliest start, both within [`SCHEDULE_RANGE`]; hours positive.
+    fn validate_schedule(&self, e: &mut Errors) {
+        let in_range = |at: i64| (SCHEDULE_RANGE.0..SCHEDULE_RANGE.1).contains(&at);
+        let range = ErrorCode::OutOfRange {
+            allowed: "[2000-01-01, 2200-01-01)",
+        };
+        if let Some(start) = self.earliest_start
+            && !in_range(start)
+        {
+            e.push("earliest_start", range.clone());
+        }
+        match self.deadline {
+            Some(Deadline::HoursFromStart(hours)) => e.positive("deadline", hours, MAX_WORKLOAD_FIGURE),
+            Some(Deadline::At(at)) if !in_range(at) => e.push("deadline", range),
+            Some(Deadline::At(at)) if self.earliest_start.is_some_and(|start| at <= start) => {
+                e.push("deadline", ErrorCode::EndBeforeStart);
+            }
+            _ => {}
+        }
     }
 
     /// The VRAM to look for per GPU: [`crate::domain::vram::required`] of the peak and the

@@ -150,6 +150,8 @@ mod server {
             Unstated::EgressPrice => Msg::ReqQuestionEgressPrice,
             Unstated::IngressPrice => Msg::ReqQuestionIngressPrice,
             Unstated::StoppedCompute => Msg::ReqQuestionStoppedCompute,
+            Unstated::NodesAvailable => Msg::ReqQuestionNodesAvailable,
+            Unstated::LeadTime => Msg::ReqQuestionLeadTime,
         });
         locale.fmt(Msg::ReqAskVendor, &[("question", q)])
     }
@@ -209,6 +211,7 @@ mod server {
                     quotes::vendor_questions(&checked)
                         .into_iter()
                         .chain(quotes::price_questions(&q.draft.price))
+                        .chain(quotes::supply_questions(&q.draft))
                         .map(|about| question(locale, about))
                         .collect(),
                 );

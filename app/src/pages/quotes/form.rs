@@ -218,6 +218,14 @@ pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
             ("early_release", Input::Long, false),
         ],
     ),
+    (
+        Msg::QuotesSectionSupply,
+        &[
+            ("nodes_available", Input::Number, false),
+            // Text, not a number field: "3 d" and "3 天" are read as 72 hours.
+            ("lead_time_hours", Input::Text, false),
+        ],
+    ),
 ];
 
 /// The label of a column.

@@ -3,8 +3,9 @@
 use crate::{
     components::form_fields::{FieldMessage, is_invalid},
     domain::{
+        bills::timestamp,
         numbers,
-        quotes::{DEFAULT_HEADROOM_PCT, ErrorCode, FieldError, Workload, WorkloadKind},
+        quotes::{DEFAULT_HEADROOM_PCT, Deadline, ErrorCode, FieldError, Workload, WorkloadKind, parse_hours},
         runs::GpuUse,
         tco::TotalWork,
     },
@@ -89,6 +90,10 @@ pub struct WorkloadForm {
     pub checkpoint_gb: String,
     /// VRAM headroom, percent (15–25).
     pub headroom_pct: String,
+    /// When the work must be done: a date and time, or hours from the start; empty = none.
+    pub deadline: String,
+    /// The earliest moment the rental may start; empty = as soon as it is ordered.
+    pub earliest_start: String,
 }
 
 /// Reads typed values, remembering every field that cannot be read.
@@ -132,6 +137,37 @@ impl Reader {
             self.fail(field, ErrorCode::InvalidInteger);
             1
         })
+    }
+
+    /// An optional date and time as Unix seconds (UTC): `2026-12-15 18:00`, `…T18:00:00Z`,
+    /// `… +08:00`; without a zone, UTC.
+    fn moment(&mut self, field: &'static str, text: &str) -> Option<i64> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        let at = timestamp::parse(text);
+        if at.is_none() {
+            self.fail(field, ErrorCode::InvalidMoment);
+        }
+        at
+    }
+
+    /// An optional deadline: hours from the start (`48`, `48 h`, `2 d`, `2 天`), else a date and
+    /// time as [`Reader::moment`] reads it.
+    fn deadline(&mut self, text: &str) -> Option<Deadline> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        if let Some(hours) = parse_hours(text) {
+            return Some(Deadline::HoursFromStart(hours));
+        }
+        let at = timestamp::parse(text).map(Deadline::At);
+        if at.is_none() {
+            self.fail("deadline", ErrorCode::InvalidDeadline);
+        }
+        at
     }
 
     fn choice<T: Copy>(&mut self, field: &'static str, text: &str, options: &[(T, &str)], fallback: T) -> T {
@@ -192,6 +228,12 @@ impl WorkloadForm {
             data_gb: text(w.data_gb),
             checkpoint_gb: text(w.checkpoint_gb),
             headroom_pct: text(w.headroom_pct),
+            deadline: match w.deadline {
+                Some(Deadline::At(at)) => timestamp::format(at),
+                Some(Deadline::HoursFromStart(hours)) => format!("{} h", text(hours)),
+                None => String::new(),
+            },
+            earliest_start: w.earliest_start.map(timestamp::format).unwrap_or_default(),
         }
     }
 
@@ -225,6 +267,8 @@ impl WorkloadForm {
         let headroom_pct = r
             .decimal("headroom_pct", &self.headroom_pct)
             .unwrap_or(DEFAULT_HEADROOM_PCT);
+        let deadline = r.deadline(&self.deadline);
+        let earliest_start = r.moment("earliest_start", &self.earliest_start);
         let workload = Workload {
             name: self.name.trim().to_string(),
             kind,
@@ -240,6 +284,8 @@ impl WorkloadForm {
             checkpoint_gb,
             headroom_pct,
             gpu_use,
+            deadline,
+            earliest_start,
         };
         let mut errors = r.0;
         let unread: Vec<&str> = errors.iter().map(|e| e.field).collect();
@@ -348,6 +394,14 @@ pub fn workload_fields(f: WorkloadForm, issues: Signal<Vec<FieldIssue>>) -> impl
                 {input(Msg::WorkloadsCheckpointGb, "checkpoint_gb", "checkpoint_gb", f.checkpoint_gb, issues, true)}
             </div>
         </fieldset>
+        <fieldset class="fieldset">
+            <legend>{t(Msg::WorkloadsScheduleTitle)}</legend>
+            <p class="hint">{t(Msg::WorkloadsScheduleHint)}</p>
+            <div class="form-row">
+                {input(Msg::WorkloadsDeadline, "deadline", "deadline", f.deadline, issues, false)}
+                {input(Msg::WorkloadsEarliestStart, "earliest_start", "earliest_start", f.earliest_start, issues, false)}
+            </div>
+        </fieldset>
     }
 }
 
@@ -374,6 +428,53 @@ mod tests {
             .into_iter()
             .map(|e| (e.field, e.code.code()))
             .collect()
+    }
+
+    /// A deadline is hours from the start (a number, `h` or days) or a date and time (UTC
+    /// unless a zone is written); it must fall after the earliest start; both fill back.
+    #[test]
+    fn a_deadline_reads_as_hours_or_a_moment_after_the_earliest_start() {
+        let with = |deadline: &str, earliest_start: &str| WorkloadForm {
+            deadline: deadline.into(),
+            earliest_start: earliest_start.into(),
+            ..good()
+        };
+        let w = with("48 h", "").to_workload().unwrap();
+        assert_eq!(
+            (w.deadline, w.earliest_start),
+            (Some(Deadline::HoursFromStart(Decimal::from(48))), None)
+        );
+        assert_eq!(
+            with("2 天", "").to_workload().unwrap().deadline,
+            Some(Deadline::HoursFromStart(Decimal::from(48)))
+        );
+        // 18:00 at +08:00 is 10:00 UTC.
+        let w = with("2026-12-15 18:00 +08:00", "2026-12-10 09:00")
+            .to_workload()
+            .unwrap();
+        assert_eq!(
+            w.deadline,
+            Some(Deadline::At(timestamp::parse("2026-12-15T10:00:00Z").unwrap()))
+        );
+        assert_eq!(w.earliest_start, timestamp::parse("2026-12-10T09:00:00Z"));
+        let back = WorkloadForm::from_workload(&w);
+        assert_eq!(
+            (back.deadline.as_str(), back.earliest_start.as_str()),
+            ("2026-12-15T10:00:00Z", "2026-12-10T09:00:00Z")
+        );
+        assert_eq!(back.to_workload().unwrap(), w);
+        assert_eq!(
+            WorkloadForm::from_workload(&with("48", "").to_workload().unwrap()).deadline,
+            "48 h"
+        );
+        assert_eq!(fields(&with("soon", "")), [("deadline", "invalid_deadline")]);
+        assert_eq!(fields(&with("", "tomorrow")), [("earliest_start", "invalid_moment")]);
+        assert_eq!(
+            fields(&with("2026-12-10 08:00", "2026-12-10 09:00")),
+            [("deadline", "end_before_start")]
+        );
+        assert_eq!(fields(&with("0 h", "")), [("deadline", "not_positive")]);
+        assert_eq!(fields(&with("1800-01-01", "")), [("deadline", "out_of_range")]);
     }
 
     #[test]

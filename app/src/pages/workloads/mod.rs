@@ -71,6 +71,33 @@ fn work_size(locale: Locale, w: &Workload) -> String {
     hours.into_iter().chain(total).collect::<Vec<_>>().join(" · ")
 }
 
+/// The workload's schedule under its size: "Due 2026-12-15 10:00 UTC" (in the reader's zone once
+/// hydrated) or "Due within 48 h of the start", and the earliest start; nothing when none.
+fn schedule(locale: Locale, w: &Workload) -> impl IntoView + use<> {
+    use crate::components::local_time::Moment;
+    use crate::domain::{bills::timestamp, quotes::Deadline};
+    let deadline = w.deadline.map(|d| match d {
+        Deadline::At(at) => view! {
+            <br /><small class="hint" data-testid="workload-deadline">
+                {locale.t(Msg::WorkloadsDueAt)} " " <Moment at=timestamp::format(at) />
+            </small>
+        }
+        .into_any(),
+        Deadline::HoursFromStart(hours) => view! {
+            <br /><small class="hint" data-testid="workload-deadline">
+                {locale.fmt(Msg::WorkloadsDueWithin, &[("hours", &number(hours))])}
+            </small>
+        }
+        .into_any(),
+    });
+    let start = w.earliest_start.map(|at| {
+        view! {
+            <br /><small class="hint">{locale.t(Msg::WorkloadsStartsFrom)} " " <Moment at=timestamp::format(at) /></small>
+        }
+    });
+    (deadline, start)
+}
+
 fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl IntoView {
     let locale = use_locale();
     view! {
@@ -114,6 +141,7 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
                             .collect::<Vec<_>>()
                             .join(" · ");
                         let size = work_size(locale, &w);
+                        let when = schedule(locale, &w);
                         let name = if can_edit {
                             view! { <a href=format!("/workloads/{id}")>{w.name}</a> }.into_any()
                         } else {
@@ -127,7 +155,7 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
                                 <td class="num">{peak} <br /><small class="hint">{t(source)}</small></td>
                                 <td class="num">{to_find}</td>
                                 <td class="num">{gpus}</td>
-                                <td>{size}</td>
+                                <td>{size}{when}</td>
                                 <td class="num">{storage}</td>
                             </tr>
                         }

@@ -31,6 +31,8 @@ pub(super) fn workload() -> Workload {
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
         gpu_use: crate::domain::runs::GpuUse::OneJob,
+        deadline: None,
+        earliest_start: None,
     }
 }
 
@@ -65,6 +67,8 @@ pub(super) fn quote(valid_until: &str) -> QuoteDraft {
         },
         auto_renewal: None,
         early_release: String::new(),
+        nodes_available: None,
+        lead_time_hours: None,
         notes: String::new(),
     }
 }

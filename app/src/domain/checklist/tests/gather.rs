@@ -29,6 +29,8 @@ fn workload() -> Workload {
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
         gpu_use: crate::domain::runs::GpuUse::OneJob,
+        deadline: None,
+        earliest_start: None,
     }
 }
 
@@ -77,6 +79,8 @@ fn quote() -> QuoteDraft {
         },
         auto_renewal: Some(false),
         early_release: "Unused days refunded at 50 %".into(),
+        nodes_available: None,
+        lead_time_hours: None,
         notes: String::new(),
     }
 }

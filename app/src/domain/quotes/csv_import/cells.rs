@@ -48,6 +48,20 @@ pub(crate) fn parse_u32(text: &str) -> Option<u32> {
     d.to_u32()
 }
 
+/// A duration in hours, written as a number of hours or days with an optional unit: `72`,
+/// `72 h`, `72 hours`, `72 小时`, `3 d`, `3 days`, `3 天` (a day is 24 hours; case ignored).
+pub fn parse_hours(text: &str) -> Option<Decimal> {
+    let s = text.trim().to_lowercase();
+    let number_end = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (number, unit) = s.split_at(number_end);
+    let value = parse_decimal(number)?;
+    match unit.trim() {
+        "" | "h" | "hr" | "hrs" | "hour" | "hours" | "小时" | "小時" => Some(value),
+        "d" | "day" | "days" | "天" | "日" => value.checked_mul(Decimal::from(24)),
+        _ => None,
+    }
+}
+
 /// `true/false/yes/no/1/0/是/否` (ASCII case ignored).
 pub(crate) fn parse_bool(text: &str) -> Option<bool> {
     match text.trim().to_ascii_lowercase().as_str() {
@@ -142,6 +156,11 @@ impl<'a> Cells<'a> {
     /// A required whole number.
     pub(super) fn u32(&mut self, col: &'static str) -> u32 {
         self.required(col, ErrorCode::InvalidInteger, 1, parse_u32)
+    }
+
+    /// An optional duration in hours ([`parse_hours`]).
+    pub(super) fn opt_hours(&mut self, col: &'static str) -> Option<Decimal> {
+        self.opt(col, ErrorCode::InvalidNumber, parse_hours)
     }
 
     /// An optional yes/no.

@@ -25,6 +25,8 @@ pub const COLUMNS: &[Column] = &[
     req("valid_until"),
     opt("auto_renewal"),
     opt("early_release"),
+    opt("nodes_available"),
+    opt("lead_time_hours"),
     opt("notes"),
     req("spec.gpu_model"),
     req("spec.gpus_per_node"),

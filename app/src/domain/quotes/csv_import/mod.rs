@@ -13,6 +13,7 @@ mod native;
 mod reader;
 mod skypilot;
 
+pub use cells::parse_hours;
 pub use columns::{COLUMNS, Column};
 pub use gpu_info::{GpuInfo, GpuInfoEntry, GpuInfoError, parse_gpu_info};
 

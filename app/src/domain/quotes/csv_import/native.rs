@@ -57,6 +57,8 @@ impl RowFormat for Native {
             valid_until: c.date("valid_until", Date::EPOCH),
             auto_renewal: c.opt_bool("auto_renewal"),
             early_release: c.text("early_release"),
+            nodes_available: c.opt_u32("nodes_available"),
+            lead_time_hours: c.opt_hours("lead_time_hours"),
             notes: c.text("notes"),
             spec: spec(c),
             price: price(c),

@@ -128,6 +128,8 @@ impl RowFormat for SkyPilot<'_> {
             ),
             auto_renewal: None,
             early_release: String::new(),
+            nodes_available: None,
+            lead_time_hours: None,
             notes,
         })
     }

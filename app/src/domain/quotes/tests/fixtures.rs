@@ -26,6 +26,8 @@ pub(super) fn draft() -> QuoteDraft {
         price: sheet(dec!(220.00)),
         auto_renewal: None,
         early_release: String::new(),
+        nodes_available: None,
+        lead_time_hours: None,
         notes: String::new(),
     }
 }
@@ -47,6 +49,8 @@ pub(super) fn workload() -> Workload {
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
         gpu_use: crate::domain::runs::GpuUse::OneJob,
+        deadline: None,
+        earliest_start: None,
     }
 }
 

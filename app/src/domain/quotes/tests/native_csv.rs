@@ -435,3 +435,42 @@ fn a_blank_usage_price_is_not_stated_and_stays_blank() {
         }
     }
 }
+
+/// What the vendor can supply — nodes at once and lead time — round-trips through the CSV; a
+/// lead time in days reads as hours; a blank cell is not stated and a question for the vendor,
+/// and a figure outside its bounds is refused at its column.
+#[test]
+fn supply_round_trips_days_read_as_hours_and_blank_is_asked() {
+    use crate::domain::quotes::{Unstated, supply_questions};
+    let edit = |cells: &[(&str, &str)]| {
+        let text = export(std::slice::from_ref(&draft()));
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().expect("header").clone();
+        let row = reader.records().next().expect("row").expect("record");
+        let edited: csv::StringRecord = row
+            .iter()
+            .zip(header.iter())
+            .map(|(v, h)| cells.iter().find(|(c, _)| *c == h).map_or(v, |(_, new)| new))
+            .collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&header).expect("header");
+        w.write_record(&edited).expect("row");
+        read(&w.into_inner().expect("csv")).expect("import")
+    };
+    let stated = edit(&[("nodes_available", "4"), ("lead_time_hours", "3 天")]);
+    let back = stated.rows[0].draft.clone().expect("draft");
+    assert_eq!((back.nodes_available, back.lead_time_hours), (Some(4), Some(dec!(72))));
+    assert!(supply_questions(&back).is_empty());
+    let again = export(std::slice::from_ref(&back));
+    assert!(again.contains(",4,72,"), "{again}");
+    let blank = edit(&[("nodes_available", ""), ("lead_time_hours", "")]);
+    let back = blank.rows[0].draft.clone().expect("draft");
+    assert_eq!((back.nodes_available, back.lead_time_hours), (None, None));
+    assert_eq!(supply_questions(&back), [Unstated::NodesAvailable, Unstated::LeadTime]);
+    let wrong = edit(&[("nodes_available", "0"), ("lead_time_hours", "2 weeks")]);
+    let fields: Vec<&str> = row_errors(&wrong).iter().filter_map(|e| e.field).collect();
+    assert!(
+        fields.contains(&"nodes_available") && fields.contains(&"lead_time_hours"),
+        "{fields:?}"
+    );
+}

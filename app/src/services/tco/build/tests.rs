@@ -51,6 +51,8 @@ fn quote(id: i64, gpu: &str, gpus: u32, vram: Decimal, hourly: Decimal, valid_un
             price: sheet(hourly),
             auto_renewal: None,
             early_release: String::new(),
+            nodes_available: None,
+            lead_time_hours: None,
             notes: String::new(),
         },
     }
@@ -76,6 +78,8 @@ fn workload() -> Workload {
         checkpoint_gb: dec!(30),
         headroom_pct: dec!(20),
         gpu_use: crate::domain::runs::GpuUse::OneJob,
+        deadline: None,
+        earliest_start: None,
     }
 }
 
