@@ -92,9 +92,8 @@ pub use csv_import::{
     COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError, ImportDefaults, ImportError,
     ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info,
 };
-pub(crate) use date::civil_from_days;
 pub use date::{Date, is_expired};
-pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node, on_demand_sheet};
+pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
 pub use error::{ErrorCode, FieldError};
 pub use fields::{QUOTE_FIELDS, is_quote_field};
 pub use gpu_models::{GpuSuggestion, gpu_model_suggestions, suggested_vram_gib};

@@ -40,6 +40,7 @@ mod canonical_json;
 mod clock;
 mod detect;
 mod error;
+mod format;
 mod json;
 mod judge;
 mod llama_bench;
@@ -64,8 +65,9 @@ pub use canonical::{
     TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput,
 };
 pub use clock::stated_start;
-pub use detect::{Format, detect};
+pub use detect::detect;
 pub use error::ParseError;
+pub use format::Format;
 pub use judge::{
     EXTRA_COMMAND_EXIT_CODE, EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_ALL_GPUS,
     EXTRA_UTIL_INCL_WARMUP, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,

@@ -117,6 +117,8 @@ pub mod unit_scale;
 mod validate;
 
 #[cfg(test)]
+pub(crate) mod test_fixtures;
+#[cfg(test)]
 mod tests;
 
 pub use analysis::{HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if};
@@ -129,6 +131,7 @@ pub use estimate::{
 };
 pub use model::{
     Assumptions, BillingIncrement, Demand, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, UnstatedPrice,
+    on_demand_sheet,
 };
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
