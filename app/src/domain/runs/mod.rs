@@ -77,7 +77,8 @@ pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
 // The columns `nodeledger probe` samples.
 pub use quote::{gpu_name_tokens, names_match, severity_of};
-pub use smi_header::PROBE_QUERY_COLUMNS;
+pub use smi_header::{PROBE_QUERY_COLUMNS, SmiColumns};
+pub use smi_value::{smi_mask, smi_number};
 pub use verdict::{
     Difference, GpuUse, NeedBasis, QuoteField, QuotedNode, Reason, ReserveSource, RunStatus, Severity, Slicing,
     Thresholds, Verdict, VerdictContext, VerdictReason, WorkloadField,
