@@ -6,10 +6,11 @@
 //! concerns ([`ErrorCode`], [`FieldError`], [`ImportError`], [`RowError`]) for the UI to
 //! translate. Prices reuse the cost model's [`crate::domain::tco::PriceSheet`].
 //!
-//! Sources: seed 000 §1 (GPU model, VRAM, PCIe or not, sliced or not), §2 (OS, driver, CUDA,
-//! cuDNN, Docker, SSH, ROCm), §4 (disks, snapshots, object storage, bandwidth), §5 (billing,
-//! auto-renewal, early release); seed 001 §1–§2 (usable VRAM, memory pooling, interconnect,
-//! cross-node network, RDMA), §5 (vendor support scope); seed 002 (VRAM peak + 15–25 %).
+//! What a quote states: the GPU (model, VRAM, PCIe or not, sliced or not), the software (OS,
+//! driver, CUDA, cuDNN, Docker, SSH, ROCm), storage and network (disks, snapshots, object storage,
+//! bandwidth), billing (auto-renewal, early release), what the node really offers (usable VRAM,
+//! memory pooling, interconnect, cross-node network, RDMA) and the vendor's support scope; a
+//! workload needs its measured VRAM peak plus 15–25 % headroom.
 //!
 //! # NodeLedger CSV format
 //!
