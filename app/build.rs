@@ -64,7 +64,7 @@ fn main() {
     let mut out = String::new();
     out.push_str("/// Every user-facing message; one variant per key of `app/locales/*.json`.\n");
     // Serialized as its key by hand (i18n.rs): serde's derive for a thousand variants was the
-    // largest code in the browser bundle (issue 14).
+    // largest code in the browser bundle.
     out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n");
     out.push_str("pub enum Msg {\n");
     for k in &keys {

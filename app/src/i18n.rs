@@ -5,6 +5,7 @@
 //! key missing in one language fails the build.
 
 use leptos::prelude::*;
+use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
 include!(concat!(env!("OUT_DIR"), "/messages.rs"));
@@ -120,7 +121,7 @@ impl Locale {
         if n == 1 {
             self.t(one).to_string()
         } else {
-            self.fmt(many, &[("n", &crate::domain::money::group(n.into(), 0))])
+            self.fmt(many, &[("n", &group(n.into(), 0))])
         }
     }
 }
@@ -187,6 +188,31 @@ pub fn locale_from_document() -> Locale {
         .and_then(|e| e.get_attribute("lang"))
         .and_then(|tag| Locale::from_tag(&tag))
         .unwrap_or_default()
+}
+
+/// `amount` rounded to `digits` decimals with thousands separators, as both languages write a
+/// number (`1,234,567.89`); money and counts alike are shown through it.
+pub fn group(amount: Decimal, digits: u32) -> String {
+    let rounded = amount.round_dp_with_strategy(digits, RoundingStrategy::MidpointAwayFromZero);
+    let text = format!("{:.*}", digits as usize, rounded.abs());
+    let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let mut grouped = String::with_capacity(text.len() + whole.len() / 3 + 1);
+    for (i, ch) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    let sign = if rounded.is_sign_negative() && !rounded.is_zero() {
+        "-"
+    } else {
+        ""
+    };
+    if frac.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped}.{frac}")
+    }
 }
 
 #[cfg(test)]

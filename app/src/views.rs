@@ -201,7 +201,8 @@ pub struct CompareBar {
     pub gpus: Option<u32>,
 }
 
-/// A case of seed 002's warning: much more compute on paper, barely more measured throughput.
+/// A bottleneck: much more compute on paper, barely more measured throughput (the extra GPUs
+/// wait on something else, so paying for them buys nothing).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BottleneckNote {
     /// The node with more theoretical compute.

@@ -7,7 +7,7 @@ use app::{
     domain::runs::RunStatus,
     store::{
         self,
-        runs::{FileForCreate, RunFilter, RunForCreate},
+        runs::{FileForCreate, RunFilter, RunForCreate, RunJudged},
     },
 };
 use sqlx::SqlitePool;
@@ -53,14 +53,16 @@ fn run(result: i64) -> RunForCreate<'static> {
         node_label: "box",
         workload_id: None,
         nodes: 1,
-        result_file_id: Some(result),
-        telemetry_file_id: None,
-        canonical: "{}",
-        status: RunStatus::Warn,
-        source_format: "vllm",
-        gpu_name: Some("NVIDIA L4"),
-        throughput_value: Some(12.5),
-        throughput_unit: Some("tokens/s"),
+        judged: RunJudged {
+            result_file_id: Some(result),
+            telemetry_file_id: None,
+            canonical: "{}",
+            status: RunStatus::Warn,
+            source_format: "vllm",
+            gpu_name: Some("NVIDIA L4"),
+            throughput_value: Some(12.5),
+            throughput_unit: Some("tokens/s"),
+        },
         note: "",
         created_by: 0,
     }

@@ -11,7 +11,7 @@ test("procurement records a vendor, a workload and an exchange rate", async ({ p
   await createMember(page, "Inference Desk", "pia@example.com", "Pia Procurement", "procurement");
   await signIn(page, "pia@example.com");
 
-  // A vendor, with what its support covers (seed 001 §5).
+  // A vendor, with the operations tasks its support covers.
   await page.getByRole("link", { name: "Vendors", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Vendors");
   const vendorForm = page.getByTestId("vendor-form");

@@ -7,14 +7,14 @@
 //! word by word on spaces, so a secret inside `sh -c "… --api-key sk-…"` is masked as well as one
 //! given as its own argument.
 
-use super::node_facts::MAX_TEXT_CHARS;
-
 /// What a masked value reads.
 pub const MASK: &str = "***";
 /// The end of a line that was cut.
 pub const TRUNCATED: &str = " …[truncated]";
-/// Longest line kept, characters: a longer one keeps its start and ends in [`TRUNCATED`].
-pub const MAX_CHARS: usize = MAX_TEXT_CHARS;
+/// Longest line kept, characters: a longer one keeps its start and ends in [`TRUNCATED`]. It is
+/// also the bound of every other text of the node facts (`node_facts::MAX_TEXT_CHARS`), so a cut
+/// line is always accepted with them.
+pub const MAX_CHARS: usize = 512;
 
 /// Options whose value is a secret (`--api-key X` or `--api-key=X`; `_` read as `-`, any case).
 const SECRET_OPTIONS: [&str; 5] = ["--api-key", "--token", "--password", "--secret", "--hf-token"];

@@ -4,6 +4,8 @@ pub mod accounts;
 pub mod audit;
 /// The vendor's bill — reading, classifying, matching and reconciling it.
 pub mod bills;
+// Day counts to calendar dates, for every reader of dates.
+pub(crate) mod calendar;
 pub mod checklist;
 // The probe's recorded command: secrets masked, long lines cut.
 pub mod command_line;
@@ -16,6 +18,8 @@ pub mod money;
 // What `nodeledger probe` recorded about the node of a run.
 pub mod node_facts;
 pub mod numbers;
+// The four states of an order revision, for the lifecycle and the audit trail alike.
+pub mod order_state;
 pub mod orders;
 #[cfg(feature = "ssr")]
 pub mod password_quality;
@@ -26,8 +30,6 @@ pub mod run_checks;
 pub mod runs;
 pub mod second_factor;
 pub mod tco;
-#[cfg(test)]
-pub(crate) mod test_fixtures;
 pub mod throttle;
 pub mod tokens;
 pub mod vram;

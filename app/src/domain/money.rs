@@ -2,6 +2,7 @@
 
 use crate::domain::tco::Currency;
 use crate::domain::tco::unit_scale::{PER_UNIT_SIGNIFICANT, significant_scale};
+pub use crate::i18n::group;
 use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Formats `amount` in `currency`: symbol, grouped thousands, the currency's minor units,
@@ -50,30 +51,6 @@ pub fn round_per_unit(amount: Decimal, currency: Currency) -> Decimal {
 pub fn grouped(value: Decimal) -> String {
     let value = value.normalize();
     group(value, value.scale())
-}
-
-/// `amount` rounded to `digits` decimals with thousands separators.
-pub fn group(amount: Decimal, digits: u32) -> String {
-    let rounded = amount.round_dp_with_strategy(digits, RoundingStrategy::MidpointAwayFromZero);
-    let text = format!("{:.*}", digits as usize, rounded.abs());
-    let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
-    let mut grouped = String::with_capacity(text.len() + whole.len() / 3 + 1);
-    for (i, ch) in whole.chars().enumerate() {
-        if i > 0 && (whole.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(ch);
-    }
-    let sign = if rounded.is_sign_negative() && !rounded.is_zero() {
-        "-"
-    } else {
-        ""
-    };
-    if frac.is_empty() {
-        format!("{sign}{grouped}")
-    } else {
-        format!("{sign}{grouped}.{frac}")
-    }
 }
 
 #[cfg(test)]

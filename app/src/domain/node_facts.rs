@@ -12,10 +12,10 @@ use serde::{Deserialize, Serialize};
 pub const MAX_FACTS_BYTES: usize = 64 * 1024;
 /// Most GPUs or disks listed.
 pub const MAX_ITEMS: usize = 64;
-/// Longest text of one fact, characters. The command is cut to it instead of refused
-/// ([`super::command_line`]): long serving command lines are normal, and the whole part is
-/// already bounded by [`MAX_FACTS_BYTES`].
-pub const MAX_TEXT_CHARS: usize = 512;
+/// Longest text of one fact, characters: the command line's bound. The command is cut to it
+/// instead of refused ([`super::command_line`]): long serving command lines are normal, and the
+/// whole part is already bounded by [`MAX_FACTS_BYTES`].
+pub const MAX_TEXT_CHARS: usize = super::command_line::MAX_CHARS;
 
 /// One GPU as `nvidia-smi --query-gpu=index,name,memory.total,…` lists it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! with the pure [`crate::domain::dashboard`]. [`todo`] is the one source of the dashboard's
 //! to-do, the header's badge and the optional mail.
 
-use super::orders::Content;
+use crate::domain::orders::record::OrderRecord;
 use crate::{
     domain::{
         checklist,
@@ -119,7 +119,7 @@ async fn team_facts(db: &Db, team_id: i64, role: TeamRole, today: Date) -> Resul
     let contents = rows
         .iter()
         .map(|(row, _)| decode(row))
-        .collect::<Result<Vec<Content>, AppError>>()?;
+        .collect::<Result<Vec<OrderRecord>, AppError>>()?;
     let valid_runs = if role == TeamRole::Procurement {
         let attached: Vec<i64> = contents.iter().flat_map(|c| c.runs.iter().copied()).collect();
         store::runs::valid_of_quotes(db, team_id, &attached).await?
@@ -157,7 +157,7 @@ async fn to_measure(
     db: &Db,
     team_id: i64,
     rows: &[(OrderRow, Option<String>)],
-    contents: &[Content],
+    contents: &[OrderRecord],
     workloads: &[Stored<Workload>],
     today: Date,
 ) -> Result<Vec<dashboard::QuoteFact>, AppError> {
@@ -183,7 +183,7 @@ async fn to_measure(
 
 /// A stored revision's content (logged when it does not decode: only a hand-edited database
 /// can hold such a row).
-fn decode(row: &OrderRow) -> Result<Content, AppError> {
+fn decode(row: &OrderRow) -> Result<OrderRecord, AppError> {
     crate::domain::orders::record::decode(&row.content).map_err(|e| {
         tracing::error!(error = %e, order = row.id, "stored order content does not decode");
         AppError::Internal
@@ -195,7 +195,7 @@ fn decode(row: &OrderRow) -> Result<Content, AppError> {
 fn order_fact(
     row: &OrderRow,
     quote_valid_until: Option<&str>,
-    content: &Content,
+    content: &OrderRecord,
     workloads: &[Stored<Workload>],
     valid_runs: &[(i64, i64)],
 ) -> OrderFact {

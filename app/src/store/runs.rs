@@ -148,20 +148,8 @@ pub struct RunForCreate<'a> {
     pub workload_id: Option<i64>,
     /// How many nodes the run used (≥ 1).
     pub nodes: i64,
-    /// Result file id.
-    pub result_file_id: Option<i64>,
-    /// Telemetry file id.
-    pub telemetry_file_id: Option<i64>,
-    /// The judged canonical run, JSON.
-    pub canonical: &'a str,
-    pub status: RunStatus,
-    /// Source format of the result.
-    pub source_format: &'a str,
-    /// GPU name the run observed, when it says.
-    pub gpu_name: Option<&'a str>,
-    /// Primary throughput, in `throughput_unit`.
-    pub throughput_value: Option<f64>,
-    pub throughput_unit: Option<&'a str>,
+    /// Its files and what judging them gave.
+    pub judged: RunJudged<'a>,
     /// Free text; may be empty.
     pub note: &'a str,
     /// The user who stored the run.
@@ -201,11 +189,11 @@ pub async fn insert(tx: &mut Tx, team_id: i64, run: &RunForCreate<'_>) -> Result
     .bind(run.workload_id)
     .bind(run.workload_id)
     .bind(team_id)
-    .bind(run.result_file_id)
-    .bind(run.result_file_id)
+    .bind(run.judged.result_file_id)
+    .bind(run.judged.result_file_id)
     .bind(team_id)
-    .bind(run.telemetry_file_id)
-    .bind(run.telemetry_file_id)
+    .bind(run.judged.telemetry_file_id)
+    .bind(run.judged.telemetry_file_id)
     .bind(team_id)
     .fetch_one(&mut **tx)
     .await?;
@@ -222,14 +210,14 @@ pub async fn insert(tx: &mut Tx, team_id: i64, run: &RunForCreate<'_>) -> Result
     .bind(run.node_label)
     .bind(run.workload_id)
     .bind(run.nodes)
-    .bind(run.result_file_id)
-    .bind(run.telemetry_file_id)
-    .bind(run.canonical)
-    .bind(status_str(run.status))
-    .bind(run.source_format)
-    .bind(run.gpu_name)
-    .bind(run.throughput_value)
-    .bind(run.throughput_unit)
+    .bind(run.judged.result_file_id)
+    .bind(run.judged.telemetry_file_id)
+    .bind(run.judged.canonical)
+    .bind(status_str(run.judged.status))
+    .bind(run.judged.source_format)
+    .bind(run.judged.gpu_name)
+    .bind(run.judged.throughput_value)
+    .bind(run.judged.throughput_unit)
     .bind(run.note)
     .bind(run.created_by)
     .fetch_one(&mut **tx)
@@ -575,11 +563,13 @@ pub async fn holding(db: impl SqliteExecutor<'_>, team_id: i64, id: i64) -> Resu
     ))
 }
 
-/// What adding files to a run changes: its files, judged record and the figures the list shows.
-pub struct RunFilesAdded<'a> {
-    /// The result file (the one it had, or the one added).
+/// A run's files and what judging them gave, as stored with it: the judged record and the figures
+/// the list shows. A new run is stored with it ([`RunForCreate`]); a run that gains files is
+/// updated to it ([`add_files`]).
+pub struct RunJudged<'a> {
+    /// The result file (for a run that gains files: the one it had, or the one added).
     pub result_file_id: Option<i64>,
-    /// The telemetry file (the one it had, or the one added).
+    /// The telemetry file (likewise).
     pub telemetry_file_id: Option<i64>,
     /// The merged, judged canonical JSON.
     pub canonical: &'a str,
@@ -587,9 +577,9 @@ pub struct RunFilesAdded<'a> {
     pub status: RunStatus,
     /// The format of its main file.
     pub source_format: &'a str,
-    /// GPU name.
+    /// GPU name the run observed, when it says.
     pub gpu_name: Option<&'a str>,
-    /// Throughput value.
+    /// Primary throughput, in `throughput_unit`.
     pub throughput_value: Option<f64>,
     /// Throughput unit.
     pub throughput_unit: Option<&'a str>,
@@ -598,7 +588,7 @@ pub struct RunFilesAdded<'a> {
 /// Points the team's run `id` at `added`'s files, the ones it had kept: a file slot already
 /// filled with another file is left as it is and nothing changes (`false`). A file another run
 /// holds breaks the unique file columns (the caller answers 409).
-pub async fn add_files(tx: &mut Tx, team_id: i64, id: i64, added: &RunFilesAdded<'_>) -> Result<bool, sqlx::Error> {
+pub async fn add_files(tx: &mut Tx, team_id: i64, id: i64, added: &RunJudged<'_>) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "UPDATE runs SET result_file_id = ?, telemetry_file_id = ?, canonical = ?, status = ?, source_format = ?,
                 gpu_name = ?, throughput_value = ?, throughput_unit = ?
@@ -633,7 +623,7 @@ pub async fn add_files(tx: &mut Tx, team_id: i64, id: i64, added: &RunFilesAdded
 
 #[cfg(test)]
 mod tests {
-    use super::{RunFilesAdded, RunFilter, add_files, attached, holding, list};
+    use super::{RunFilter, RunJudged, add_files, attached, holding, list};
     use crate::domain::runs::RunStatus;
     use crate::store::{Db, begin_write};
 
@@ -657,8 +647,8 @@ mod tests {
         }
     }
 
-    fn added(telemetry: i64) -> RunFilesAdded<'static> {
-        RunFilesAdded {
+    fn added(telemetry: i64) -> RunJudged<'static> {
+        RunJudged {
             result_file_id: Some(10),
             telemetry_file_id: Some(telemetry),
             canonical: "{\"merged\":true}",

@@ -3,10 +3,7 @@
 //! `second_factor_failures` (wrong codes, for throttling). Kept in one module because they are
 //! only ever used together (see [`crate::services::second_factor`]).
 
-use super::{
-    Db, Tx,
-    secret_key::{self, SecretKey},
-};
+use super::Tx;
 use crate::domain::throttle::LOOKBACK_SECS;
 use sqlx::SqliteExecutor;
 
@@ -48,38 +45,6 @@ pub async fn of_user(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<Option
 /// Whether the user has a confirmed authenticator.
 pub async fn is_enabled(db: impl SqliteExecutor<'_>, user_id: i64) -> Result<bool, sqlx::Error> {
     Ok(of_user(db, user_id).await?.is_some_and(|f| f.confirmed))
-}
-
-/// Every stored secret with its user (start-up checks the key file against them).
-pub async fn stored_secrets(db: impl SqliteExecutor<'_>) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT user_id, secret FROM second_factors ORDER BY user_id")
-        .fetch_all(db)
-        .await
-}
-
-/// Seals every secret stored before sealing (base32) with `key`, in one transaction; how many.
-/// A row that is not base32 either is left alone (and logged): the services refuse it.
-pub async fn seal_legacy(db: &Db, key: &SecretKey) -> Result<u64, sqlx::Error> {
-    let mut tx = super::begin_write(db).await?;
-    let mut sealed = 0;
-    for (user_id, stored) in stored_secrets(&mut *tx).await? {
-        if secret_key::is_sealed(&stored) {
-            continue;
-        }
-        let Some(secret) = crate::domain::second_factor::secret_from_base32(&stored) else {
-            tracing::error!(user_id, "a stored second-factor secret is neither sealed nor base32");
-            continue;
-        };
-        sealed += sqlx::query("UPDATE second_factors SET secret = ? WHERE user_id = ? AND secret = ?")
-            .bind(key.seal(user_id, &secret))
-            .bind(user_id)
-            .bind(&stored)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-    }
-    tx.commit().await?;
-    Ok(sealed)
 }
 
 /// Starts (or restarts) enrolment with a new secret (`secret` as stored: sealed); refused (`false`) while a confirmed one exists.
@@ -238,7 +203,10 @@ mod tests {
     use super::*;
     use crate::{
         domain::second_factor::{secret_base32, secret_from_base32},
-        store::secret_key::{KeyError, SEALED_PREFIX, prepare},
+        store::{
+            Db,
+            secret_key::{KeyError, SEALED_PREFIX, prepare},
+        },
     };
     use std::path::PathBuf;
 

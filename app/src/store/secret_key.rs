@@ -17,6 +17,7 @@ use chacha20poly1305::{
     aead::{Aead, KeyInit, Payload},
 };
 use rand::RngCore;
+use sqlx::SqliteExecutor;
 use std::{
     path::{Path, PathBuf},
     sync::OnceLock,
@@ -166,7 +167,7 @@ fn create_file(path: &Path, key: &SecretKey) -> Result<(), KeyError> {
 /// # Errors
 /// See [`KeyError`]: the key file is missing while secrets are sealed, malformed or wrong.
 pub async fn prepare(db: &Db, path: &Path) -> Result<SecretKey, KeyError> {
-    let rows = super::second_factors::stored_secrets(db).await?;
+    let rows = stored_secrets(db).await?;
     let key = match read_file(path)? {
         Some(key) => key,
         None if rows.iter().any(|(_, s)| is_sealed(s)) => return Err(KeyError::Missing(path.to_path_buf())),
@@ -183,11 +184,44 @@ pub async fn prepare(db: &Db, path: &Path) -> Result<SecretKey, KeyError> {
     {
         return Err(KeyError::Wrong(path.to_path_buf()));
     }
-    let sealed = super::second_factors::seal_legacy(db, &key).await?;
+    let sealed = seal_legacy(db, &key).await?;
     if sealed > 0 {
         tracing::info!(sealed, "second-factor secrets stored before sealing are now sealed");
     }
     Ok(key)
+}
+
+/// Every stored secret with its user, from the `second_factors` table (start-up checks the key
+/// file against them).
+async fn stored_secrets(db: impl SqliteExecutor<'_>) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT user_id, secret FROM second_factors ORDER BY user_id")
+        .fetch_all(db)
+        .await
+}
+
+/// Seals every secret stored before sealing (base32) with `key`, in one transaction; how many.
+/// A row that is not base32 either is left alone (and logged): the services refuse it.
+async fn seal_legacy(db: &Db, key: &SecretKey) -> Result<u64, sqlx::Error> {
+    let mut tx = super::begin_write(db).await?;
+    let mut sealed = 0;
+    for (user_id, stored) in stored_secrets(&mut *tx).await? {
+        if is_sealed(&stored) {
+            continue;
+        }
+        let Some(secret) = crate::domain::second_factor::secret_from_base32(&stored) else {
+            tracing::error!(user_id, "a stored second-factor secret is neither sealed nor base32");
+            continue;
+        };
+        sealed += sqlx::query("UPDATE second_factors SET secret = ? WHERE user_id = ? AND secret = ?")
+            .bind(key.seal(user_id, &secret))
+            .bind(user_id)
+            .bind(&stored)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+    }
+    tx.commit().await?;
+    Ok(sealed)
 }
 
 static INSTALLED: OnceLock<SecretKey> = OnceLock::new();

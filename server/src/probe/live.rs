@@ -3,11 +3,12 @@
 //! length (10 minutes) without its warm-up.
 //!
 //! Rows are read by their header's names (any order, with or without `[unit]`), so a captured
-//! file or the probe's own `nvidia-smi` reads alike. The warm-up comes from the telemetry so far
-//! through the server's own parser and judge ([`app::domain::runs`]): one rule, not two.
+//! file or the probe's own `nvidia-smi` reads alike: the header and the values are read by the
+//! server's own parser ([`SmiColumns`], [`smi_number`], [`smi_mask`]), and the warm-up comes
+//! from the telemetry so far through its judge ([`app::domain::runs`]): one rule, not two.
 
 use super::duration::clock;
-use app::domain::runs::{Thresholds, VerdictContext, assess, parse_nvidia_smi};
+use app::domain::runs::{SmiColumns, Thresholds, VerdictContext, assess, parse_nvidia_smi, smi_mask, smi_number};
 
 /// The newest sample of one GPU.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -21,32 +22,15 @@ pub struct GpuNow {
     limited: bool,
 }
 
-/// Column positions of the telemetry header.
-#[derive(Clone, Debug, Default)]
-struct Columns {
-    index: Option<usize>,
-    util: Option<usize>,
-    mem_used: Option<usize>,
-    mem_total: Option<usize>,
-    sm: Option<usize>,
-    mask: Option<usize>,
-}
-
 /// The telemetry read so far, newest sample per GPU.
 #[derive(Clone, Debug, Default)]
 pub struct Live {
-    columns: Option<Columns>,
+    columns: Option<SmiColumns>,
     gpus: Vec<GpuNow>,
 }
 
-fn base(name: &str) -> String {
-    name.split('[').next().unwrap_or_default().trim().to_ascii_lowercase()
-}
-
 fn number(field: Option<&&str>) -> Option<f64> {
-    let text = field?.trim();
-    let digits = text.split_whitespace().next()?;
-    digits.parse().ok()
+    smi_number(field?)
 }
 
 impl Live {
@@ -54,27 +38,17 @@ impl Live {
     pub fn feed(&mut self, line: &str) {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let Some(cols) = &self.columns else {
-            let pos = |names: &[&str]| fields.iter().position(|f| names.contains(&base(f).as_str()));
-            self.columns = Some(Columns {
-                index: pos(&["index"]),
-                util: pos(&["utilization.gpu"]),
-                mem_used: pos(&["memory.used"]),
-                mem_total: pos(&["memory.total"]),
-                sm: pos(&["clocks.sm", "clocks.current.sm"]),
-                mask: pos(&["clocks_event_reasons.active", "clocks_throttle_reasons.active"]),
-            });
+            self.columns = Some(SmiColumns::of_header(line));
             return;
         };
         let at = |i: Option<usize>| i.and_then(|i| fields.get(i));
-        let mask = at(cols.mask)
-            .and_then(|m| u64::from_str_radix(m.trim_start_matches("0x"), 16).ok())
-            .unwrap_or(0);
+        let mask = at(cols.mask).and_then(|m| smi_mask(m)).unwrap_or(0);
         let now = GpuNow {
             index: at(cols.index).map_or_else(String::new, |s| (*s).to_string()),
             util_pct: number(at(cols.util)),
             mem_used_mib: number(at(cols.mem_used)),
             mem_total_mib: number(at(cols.mem_total)),
-            sm_mhz: number(at(cols.sm)),
+            sm_mhz: number(at(cols.sm_clock)),
             limited: mask & !1 != 0,
         };
         match self.gpus.iter_mut().find(|g| g.index == now.index) {

@@ -1,6 +1,6 @@
 //! Receiving one uploaded file: streamed to a temporary file while hashing (never held whole in
 //! memory unless it is a JSON or text result), refused past the size limit, read by the run
-//! parsers (nvidia-smi CSV streaming), then stored in chunks.
+//! parsers (nvidia-smi CSV streaming). Storing it in chunks is `app::services::runs::staged`.
 
 use super::RunLimits;
 use crate::parse_slots::ParseSlots;
@@ -10,7 +10,7 @@ use app::{
         runs::{CanonicalRun, Format, ParseError, detect, parse, parse_nvidia_smi},
     },
     error::AppError,
-    store::{self, Tx, runs::FileForCreate},
+    services::runs::staged::{Staged, TempFile},
 };
 use axum::extract::multipart::{Field, MultipartError};
 use http::StatusCode;
@@ -19,7 +19,7 @@ use std::{
     io::{BufReader, Read},
     path::{Path, PathBuf},
 };
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 
 /// How much of a file is looked at to decide whether it is an nvidia-smi CSV.
 const SNIFF_BYTES: usize = 64 * 1024;
@@ -132,30 +132,6 @@ pub async fn text(mut field: Field<'_>, name: &str, limit: u64) -> Result<String
     String::from_utf8(bytes).map_err(|_| IngestError::BadRequest.answer())
 }
 
-/// A temporary file, deleted when dropped.
-#[derive(Debug)]
-struct TempFile(PathBuf);
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// An uploaded file, received and parsed but not stored yet.
-#[derive(Debug)]
-pub struct Staged {
-    file: TempFile,
-    /// SHA-256 of the bytes, hex.
-    pub sha256: String,
-    /// Size in bytes.
-    pub size: u64,
-    /// Safe file name.
-    pub file_name: String,
-    /// The file alone, as a canonical run.
-    pub parsed: CanonicalRun,
-}
-
 fn temp_path(dir: &Path) -> PathBuf {
     let mut random = [0u8; 16];
     rand::RngCore::fill_bytes(&mut rand::rng(), &mut random);
@@ -178,8 +154,8 @@ pub async fn stage(
 ) -> Result<Staged, IngestError> {
     let limit = limits.file_bytes;
     let file_name = safe_file_name(field.file_name().unwrap_or("upload"));
-    let path = TempFile(temp_path(&limits.staging_dir));
-    let mut out = tokio::fs::File::create(&path.0).await.map_err(|e| io_failed(&e))?;
+    let path = TempFile::new(temp_path(&limits.staging_dir));
+    let mut out = tokio::fs::File::create(path.path()).await.map_err(|e| io_failed(&e))?;
     let mut hasher = Sha256::new();
     let mut size: u64 = 0;
     loop {
@@ -202,7 +178,7 @@ pub async fn stage(
         return Err(IngestError::Unreadable(ParseError::Empty));
     }
     let sha256 = hex::encode(hasher.finalize());
-    let read_path = path.0.clone();
+    let read_path = path.path().to_path_buf();
     // Receiving is bounded by the disk; reading is bounded by the parse slots, each at most
     // one parse's memory. A file waits on disk for a slot (results read in milliseconds), and
     // the upload is answered 503 when none frees up in time.
@@ -259,52 +235,6 @@ fn looks_like_smi(head: &[u8]) -> bool {
         head.iter().rposition(|b| *b == b'\n').map_or(head.len(), |i| i + 1)
     };
     detect(&head[..cut]) == Ok(Format::NvidiaSmi)
-}
-
-/// Stores a staged file for the team, or finds the team's file with the same bytes; returns
-/// the file id.
-pub async fn store(tx: &mut Tx, team_id: i64, user_id: i64, staged: &Staged) -> Result<i64, AppError> {
-    let parsed = serde_json::to_string(&staged.parsed).map_err(|e| {
-        tracing::error!(error = %e, "cannot encode a parsed file");
-        AppError::Internal
-    })?;
-    let record = FileForCreate {
-        sha256: &staged.sha256,
-        file_name: &staged.file_name,
-        size: i64::try_from(staged.size).map_err(|_| AppError::Internal)?,
-        format: staged.parsed.source_format.as_str(),
-        parsed: &parsed,
-        uploaded_by: user_id,
-    };
-    let Some(id) = store::runs::insert_file(tx, team_id, &record).await? else {
-        let existing = store::runs::file_by_sha(&mut **tx, team_id, &staged.sha256).await?;
-        return existing.map(|f| f.id).ok_or(AppError::Internal);
-    };
-    let mut file = tokio::fs::File::open(&staged.file.0).await.map_err(|e| {
-        tracing::error!(error = %e, "cannot reopen an upload");
-        AppError::Internal
-    })?;
-    let mut buf = vec![0u8; store::runs::CHUNK_BYTES];
-    let mut seq = 0;
-    loop {
-        let mut filled = 0;
-        while filled < buf.len() {
-            let n = file.read(&mut buf[filled..]).await.map_err(|e| {
-                tracing::error!(error = %e, "cannot read an upload back");
-                AppError::Internal
-            })?;
-            if n == 0 {
-                break;
-            }
-            filled += n;
-        }
-        if filled == 0 {
-            break;
-        }
-        store::runs::insert_chunk(tx, id, seq, &buf[..filled]).await?;
-        seq += 1;
-    }
-    Ok(id)
 }
 
 #[cfg(test)]

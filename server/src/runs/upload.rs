@@ -10,6 +10,10 @@ use app::{
     domain::runs::Format,
     error::{AppError, Localized},
     i18n::locale_from_headers,
+    services::runs::{
+        script::format_field,
+        staged::{self, Staged},
+    },
     store,
     views::RunFileInfo,
 };
@@ -35,20 +39,6 @@ struct Uploaded {
     role: &'static str,
 }
 
-/// Reads a `format` text field: empty or `auto` means detect.
-pub fn format_field(text: &str) -> Result<Option<Format>, AppError> {
-    let text = text.trim();
-    if text.is_empty() || text == "auto" {
-        return Ok(None);
-    }
-    Format::ALL
-        .iter()
-        .copied()
-        .find(|f| f.as_str() == text)
-        .map(Some)
-        .ok_or_else(|| AppError::InvalidFields(vec![app::error::FieldIssue::new("format", "unknown_format")]))
-}
-
 /// Receives one file of a run being prepared in the browser. Every refusal, 401 and 403
 /// included, is a JSON answer in the reader's language: the upload page shows its `message`.
 pub async fn upload(
@@ -70,7 +60,7 @@ pub async fn upload(
             return with_retry_after(Localized::with_status(status, e, locale).into_response());
         }
     };
-    match keep(&db, &access, &staged).await {
+    match staged::keep(&db, access.team_id(), access.caller.user_id, &staged).await {
         Ok(file) => {
             let role = if file.format == Format::NvidiaSmi.as_str() {
                 "telemetry"
@@ -90,7 +80,7 @@ async fn read_form(
     form: &mut Multipart,
     limits: &RunLimits,
     slots: &ParseSlots,
-) -> Result<ingest::Staged, (StatusCode, AppError)> {
+) -> Result<Staged, (StatusCode, AppError)> {
     let mut format = None;
     let mut staged = None;
     for part in 1.. {
@@ -124,28 +114,5 @@ async fn read_form(
     staged.ok_or_else(|| {
         let e = AppError::Invalid(app::i18n::Msg::RunErrorNoFile);
         (e.status(), e)
-    })
-}
-
-/// Keeps the staged file as an unclaimed file of the team; the same bytes already kept are
-/// answered with the file that holds them.
-async fn keep(
-    db: &store::Db,
-    access: &TeamAccess<UploadRuns>,
-    staged: &ingest::Staged,
-) -> Result<RunFileInfo, AppError> {
-    if let Some(existing) = store::runs::file_by_sha(db, access.team_id(), &staged.sha256).await? {
-        return Ok(existing);
-    }
-    let mut tx = store::begin_write(db).await?;
-    let id = ingest::store(&mut tx, access.team_id(), access.caller.user_id, staged).await?;
-    tx.commit().await?;
-    Ok(RunFileInfo {
-        id,
-        file_name: staged.file_name.clone(),
-        size: i64::try_from(staged.size).unwrap_or(i64::MAX),
-        sha256: staged.sha256.clone(),
-        format: staged.parsed.source_format.as_str().to_string(),
-        run_id: None,
     })
 }

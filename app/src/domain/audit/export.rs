@@ -32,7 +32,7 @@ use serde_json::Value;
 
 use super::action::Action;
 use super::event::{AuditEvent, content_hash};
-use crate::domain::orders::OrderState;
+use crate::domain::order_state::OrderState;
 
 /// One exported order revision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

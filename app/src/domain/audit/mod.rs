@@ -65,7 +65,7 @@ mod export;
 #[cfg(test)]
 mod tests;
 
-pub use crate::domain::orders::OrderState;
+pub use crate::domain::order_state::OrderState;
 pub use action::{Action, CLI_ACTOR, NO_ORDER};
 pub use anchor::{Anchor, AnchorMismatch, AnchorParseError, anchor_line, check_anchor, parse_anchors};
 pub use canonical::{CanonicalError, canonical_json};

@@ -15,7 +15,8 @@
 //! | 8 | anything else (support, setup, marketplace…)                            | fees             |
 //!
 //! A stopped node's disks match rule 6 ("stopped" alone is not enough for rule 3): a stopped but
-//! unreleased node's disk is the classic unplanned charge (seed 000), and it is a disk charge.
+//! unreleased node's disk is the classic unplanned charge (a stopped node still bills its disks
+//! until it is released), and it is a disk charge.
 //!
 //! The kind ([`charge_kind`]): `ChargeClass = Correction` is a correction; `ChargeCategory`
 //! `Credit` or `Adjustment` is a credit; anything else is a usage charge, which may not be

@@ -17,7 +17,7 @@
 //! Negative `BilledCost`, `ConsumedQuantity` or `PricingQuantity` are refused (line and column
 //! named) unless the line is a credit or a correction.
 
-use super::reader::{Cells, Header};
+use super::cells::{Cells, Header};
 use super::{BillLine, FileError, classify};
 
 /// The columns a FOCUS file must have.

@@ -7,8 +7,8 @@
 //!   it names.
 //!
 //! A matched line is placed ([`Placement`]): a period starting at or after the release
-//! (`released_at`) is charged **after release** — the disk, snapshot or address left behind that
-//! the seeds warn about (seed 000: 释放 vs 停止). It is still the rental's cost: reconciliation
+//! (`released_at`) is charged **after release** — a disk, snapshot or address left behind, because
+//! stopping a node (停止) is not releasing it (释放). It is still the rental's cost: reconciliation
 //! counts it inside the variance and flags it. A period that straddles the release is an
 //! ordinary charge of the rental.
 //!

@@ -19,11 +19,12 @@
 //!    unmatched with the reason.
 //! 4. **Reconciliation** ([`reconcile`]): per component, estimated vs billed, and why.
 
+mod cells;
 pub mod classify;
 pub mod focus;
 pub mod matching;
 mod reader;
-pub use reader::{MAX_AMOUNT, MAX_DECIMALS};
+pub use cells::{MAX_AMOUNT, MAX_DECIMALS};
 pub mod reconcile;
 pub mod simple;
 pub mod timestamp;

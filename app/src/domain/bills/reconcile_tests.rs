@@ -448,7 +448,7 @@ fn gb_hours_count_as_gb_months_and_terabytes_as_gigabytes() {
     );
 }
 
-/// The largest figures a bill may hold (a trillion each, `reader::MAX_AMOUNT`) on many lines:
+/// The largest figures a bill may hold (a trillion each, `cells::MAX_AMOUNT`) on many lines:
 /// sums and products leave `Decimal`'s range, and the answer is an error, never a panic.
 #[test]
 fn figures_beyond_any_real_bill_are_refused_not_a_panic() {

@@ -16,7 +16,7 @@
 //! | `unit_price`    | no       | the price per unit charged                                         |
 //! | `kind`          | no       | `usage` (default), `credit` or `correction` (these may be negative) |
 
-use super::reader::{Cells, Header};
+use super::cells::{Cells, Header};
 use super::{BillLine, ChargeKind, Component, FileError, LineErrorCode, classify};
 
 /// The columns a simple bill must have.

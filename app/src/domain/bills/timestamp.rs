@@ -6,7 +6,8 @@
 //! fraction is dropped), with `T` or a space, followed by `Z`, `+HH:MM`, `-HH:MM`, `+HHMM` or
 //! nothing (UTC); one space may stand before the zone. FOCUS writes `2026-12-01T00:00:00Z`; spreadsheets often write the space form.
 
-use crate::domain::quotes::{Date, civil_from_days};
+use crate::domain::calendar::civil_from_days;
+use crate::domain::quotes::Date;
 
 fn digits(s: &str) -> Option<i64> {
     (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))

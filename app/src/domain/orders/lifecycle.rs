@@ -14,26 +14,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::domain::order_state::OrderState;
 use crate::domain::{audit::Action, checklist::Expert, roles::TeamRole};
-
-/// State of one order revision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OrderState {
-    /// Being written; editable.
-    Draft,
-    /// Waiting for a manager; locked.
-    Submitted,
-    /// Approved; locked.
-    Approved,
-    /// Rejected; locked.
-    Rejected,
-}
-
-impl OrderState {
-    /// The state a `Create` event starts in.
-    pub const INITIAL: OrderState = OrderState::Draft;
-}
 
 /// What the caller knows when an action is attempted. Gathering it (sessions, team
 /// membership, password check, quote expiry, runs) is the caller's job.

@@ -1,5 +1,7 @@
-//! Does a node fit a workload? (seed 002 “第一步：确认显存下限”, seed 001 §1–§2, seed 000 §1, §4
-//! and its FAQ on exclusive vs sliced nodes.)
+//! Does a node fit a workload? The VRAM floor comes first (“第一步：确认显存下限”: the measured peak
+//! plus headroom must fit the usable VRAM), then interconnect, storage and network, and whether a
+//! sliced GPU suits the workload (inference at low concurrency may share; training, performance
+//! tests and latency-sensitive services are better on exclusive GPUs).
 //!
 //! Each requirement is Pass, Warning, Fail or Unknown. A fact the vendor has not stated gives
 //! Unknown with a question for the vendor ([`Note::AskVendor`], collected by

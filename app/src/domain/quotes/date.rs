@@ -1,6 +1,7 @@
 //! A calendar date written `YYYY-MM-DD` (years 0001–9999); no clock, no time zone.
 
 use super::error::ErrorCode;
+use crate::domain::calendar::civil_from_days;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -83,20 +84,6 @@ impl Date {
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         era * 146_097 + doe - 719_468
     }
-}
-
-/// Proleptic Gregorian `(year, month, day)` of a day count since 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`, the inverse of [`Date::day_number`]).
-pub(crate) fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// The date of a day count since 1970-01-01.

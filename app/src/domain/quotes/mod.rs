@@ -6,10 +6,11 @@
 //! concerns ([`ErrorCode`], [`FieldError`], [`ImportError`], [`RowError`]) for the UI to
 //! translate. Prices reuse the cost model's [`crate::domain::tco::PriceSheet`].
 //!
-//! Sources: seed 000 §1 (GPU model, VRAM, PCIe or not, sliced or not), §2 (OS, driver, CUDA,
-//! cuDNN, Docker, SSH, ROCm), §4 (disks, snapshots, object storage, bandwidth), §5 (billing,
-//! auto-renewal, early release); seed 001 §1–§2 (usable VRAM, memory pooling, interconnect,
-//! cross-node network, RDMA), §5 (vendor support scope); seed 002 (VRAM peak + 15–25 %).
+//! What a quote states: the GPU (model, VRAM, PCIe or not, sliced or not), the software (OS,
+//! driver, CUDA, cuDNN, Docker, SSH, ROCm), storage and network (disks, snapshots, object storage,
+//! bandwidth), billing (auto-renewal, early release), what the node really offers (usable VRAM,
+//! memory pooling, interconnect, cross-node network, RDMA) and the vendor's support scope; a
+//! workload needs its measured VRAM peak plus 15–25 % headroom.
 //!
 //! # NodeLedger CSV format
 //!
@@ -94,9 +95,8 @@ pub use csv_import::{
     COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError, ImportDefaults, ImportError,
     ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info, parse_hours,
 };
-pub(crate) use date::civil_from_days;
 pub use date::{Date, is_expired};
-pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node, on_demand_sheet};
+pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
 pub use error::{ErrorCode, FieldError};
 pub use fields::{QUOTE_FIELDS, is_quote_field};
 pub use gpu_models::{GpuSuggestion, gpu_model_suggestions, suggested_vram_gib};

@@ -1,5 +1,5 @@
-//! The node offered: GPUs, sharing, interconnect, CPU, disks, network and software image
-//! (seed 000 §1, §2, §4; seed 001 §1–§4). `None` / empty text means “the vendor has not said”:
+//! The node offered: GPUs, sharing, interconnect, CPU, disks, network and software image — what a
+//! buyer must know before renting. `None` / empty text means “the vendor has not said”:
 //! every yes/no fact is an `Option<bool>`, so “not stated” is never read as “no”.
 
 use crate::domain::tco::NodeShape;

@@ -1,9 +1,9 @@
-//! The vendor and what its operations support covers (seed 001 §5).
+//! The vendor and what its operations support covers: which operations tasks it helps with.
 
 use serde::{Deserialize, Serialize};
 
-/// Which operations tasks the vendor helps with (seed 001 §5: image, network and fault
-/// handling; remote help with environment set-up, instance provisioning and resource release).
+/// Which operations tasks the vendor helps with: image, network and fault handling; remote help
+/// with environment set-up, instance provisioning and resource release.
 /// `None` means the vendor has not said.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,4 +1,6 @@
-//! What the buyer needs to run, as measured in a small test run (seed 002 “先把任务拆成四个可测指标”).
+//! What the buyer needs to run, as measured in a small test run: the task split into measurable
+//! figures (VRAM peak, throughput, run length or total work, data sizes) before any node is
+//! compared (“先把任务拆成四个可测指标”).
 
 use super::error::{ErrorCode, FieldError};
 use super::limits::{

@@ -5,7 +5,7 @@
 //!      └─────────────────────(release)──────────────────────────▲
 //! ```
 //!
-//! Stopping is not releasing (seed 000): a stopped node keeps its disks and addresses, and the
+//! Stopping is not releasing: a stopped node keeps its disks and addresses, and the
 //! vendor keeps billing them (and compute too, on some sheets) until the rental is released.
 
 use super::Instant;

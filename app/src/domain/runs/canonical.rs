@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::detect::Format;
+use super::format::Format;
 use super::verdict::Verdict;
 use super::vocab::{ThrottleReason, ThroughputUnit};
 

@@ -4,8 +4,8 @@ use serde_json::Value;
 use serde_json::error::Category;
 
 use super::canonical::{CanonicalRun, SCHEMA_V1, TOP_LEVEL_FIELDS};
-use super::detect::Format;
 use super::error::ParseError;
+use super::format::Format;
 use super::json;
 
 /// Parses a canonical run. `value` is the already-parsed document, `bytes`

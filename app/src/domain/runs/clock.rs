@@ -9,7 +9,7 @@
 //! overlap the telemetry and the verdict says so.
 
 use super::smi_value::parse_timestamp;
-use crate::domain::quotes::civil_from_days;
+use crate::domain::calendar::civil_from_days;
 
 /// Seconds on the naive clock of a canonical time (`None` when malformed).
 pub(crate) fn seconds(at: &str) -> Option<f64> {

@@ -1,62 +1,11 @@
-//! Input formats and auto-detection.
+//! Auto-detection of a run file's format.
 
-use std::fmt;
-
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::canonical::SCHEMA_PREFIX;
 use super::error::ParseError;
+use super::format::Format;
 use super::{json, smi_header, text};
-
-/// A supported input format; also the canonical `source_format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// Our own `nodeledger.run/v1` JSON.
-    Canonical,
-    /// `vllm bench serve --save-result` JSON.
-    Vllm,
-    /// Older `benchmark_serving.py` JSON (has the `"request_goodput:"` key).
-    VllmLegacy,
-    /// `llama-bench -o json` (or `-o jsonl`).
-    LlamaBench,
-    /// MLPerf inference `mlperf_log_summary.txt` or `mlperf_log_detail.txt`.
-    Mlperf,
-    /// `nvidia-smi --query-gpu=… --format=csv` telemetry.
-    NvidiaSmi,
-}
-
-impl Format {
-    /// Every supported format.
-    pub const ALL: &'static [Self] = &[
-        Self::Canonical,
-        Self::Vllm,
-        Self::VllmLegacy,
-        Self::LlamaBench,
-        Self::Mlperf,
-        Self::NvidiaSmi,
-    ];
-
-    /// The snake_case wire name.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Canonical => "canonical",
-            Self::Vllm => "vllm",
-            Self::VllmLegacy => "vllm_legacy",
-            Self::LlamaBench => "llama_bench",
-            Self::Mlperf => "mlperf",
-            Self::NvidiaSmi => "nvidia_smi",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Detects the format of a whole input.
 ///

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use thiserror::Error;
 
-use super::detect::Format;
+use super::format::Format;
 
 /// Why an input could not be turned into a canonical run.
 #[derive(Debug, Clone, PartialEq, Eq, Error, Serialize)]

@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 
 use super::canonical::{CanonicalRun, NamedThroughput, NodeInfo, RunWorkload, Throughput};
 use super::clock;
-use super::detect::Format;
 use super::error::ParseError;
+use super::format::Format;
 use super::json::ObjExt;
 use super::vocab::ThroughputUnit;
 

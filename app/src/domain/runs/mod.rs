@@ -40,6 +40,7 @@ mod canonical_json;
 mod clock;
 mod detect;
 mod error;
+mod format;
 mod json;
 mod judge;
 mod llama_bench;
@@ -64,8 +65,9 @@ pub use canonical::{
     TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput,
 };
 pub use clock::stated_start;
-pub use detect::{Format, detect};
+pub use detect::detect;
 pub use error::ParseError;
+pub use format::Format;
 pub use judge::{
     EXTRA_COMMAND_EXIT_CODE, EXTRA_THROTTLE_WHOLE_CAPTURE, EXTRA_THROUGHPUT_INCL_WARMUP, EXTRA_UTIL_ALL_GPUS,
     EXTRA_UTIL_INCL_WARMUP, EXTRA_VRAM_PEAK_WHOLE_CAPTURE, assess, judge,
@@ -75,7 +77,8 @@ pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
 // The columns `nodeledger probe` samples.
 pub use quote::{gpu_name_tokens, names_match, severity_of};
-pub use smi_header::PROBE_QUERY_COLUMNS;
+pub use smi_header::{PROBE_QUERY_COLUMNS, SmiColumns};
+pub use smi_value::{smi_mask, smi_number};
 pub use verdict::{
     Difference, GpuUse, NeedBasis, QuoteField, QuotedNode, Reason, ReserveSource, RunStatus, Severity, Slicing,
     Thresholds, Verdict, VerdictContext, VerdictReason, WorkloadField,

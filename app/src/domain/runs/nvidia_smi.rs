@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 
 use super::canonical::{CanonicalRun, Throttle};
 use super::clock;
-use super::detect::Format;
 use super::error::ParseError;
+use super::format::Format;
 use super::series::{Point, Series};
 use super::smi_header::Layout;
 use super::smi_value::{parse_active, parse_enabled, parse_hex, parse_num, parse_timestamp, parse_u32};

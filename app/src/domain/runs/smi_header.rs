@@ -127,6 +127,42 @@ impl Layout {
     }
 }
 
+/// Where the columns a live view of the telemetry shows are, read from one header line by the
+/// parser's own rules ([`Layout`]): any order, with or without `[unit]`, the old and the new
+/// name of a renamed field. `nodeledger probe` reads its live line through it, so the probe and
+/// the server never read a header differently.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SmiColumns {
+    /// `index`.
+    pub index: Option<usize>,
+    /// `utilization.gpu`, percent.
+    pub util: Option<usize>,
+    /// `memory.used`, MiB.
+    pub mem_used: Option<usize>,
+    /// `memory.total`, MiB.
+    pub mem_total: Option<usize>,
+    /// `clocks.sm` (printed `clocks.current.sm`), MHz.
+    pub sm_clock: Option<usize>,
+    /// `clocks_event_reasons.active` (or its older name `clocks_throttle_reasons.active`).
+    pub mask: Option<usize>,
+}
+
+impl SmiColumns {
+    /// The columns of the header line `line` (`timestamp, index, utilization.gpu [%], …`).
+    #[must_use]
+    pub fn of_header(line: &str) -> Self {
+        let l = Layout::from_header(line.split(',').map(str::as_bytes));
+        Self {
+            index: l.index,
+            util: l.util,
+            mem_used: l.mem_used,
+            mem_total: l.mem_total,
+            sm_clock: l.sm_clock,
+            mask: l.mask,
+        }
+    }
+}
+
 /// The header name without surrounding spaces and without a `[unit]` suffix.
 fn base_name(raw: &[u8]) -> &[u8] {
     let cut = raw.iter().position(|&b| b == b'[').unwrap_or(raw.len());
@@ -199,5 +235,53 @@ mod probe_query_tests {
             read.len(),
             "one column per field"
         );
+    }
+}
+
+#[cfg(test)]
+mod columns_tests {
+    use super::SmiColumns;
+
+    /// The header `nvidia-smi --query-gpu=timestamp,index,name,utilization.gpu,memory.used,
+    /// memory.total,clocks.sm,clocks_event_reasons.active --format=csv` prints. Where the facts
+    /// come from: nvidia-smi's `--help-query-gpu` documents each field and its unit (MiB for
+    /// memory, MHz for clocks, % for utilisation) and `clocks.sm` as the short name of
+    /// `clocks.current.sm`; with `--format=csv` (no `nounits`) the header names carry the unit in
+    /// brackets after a space and fields are separated by `", "` — the same header as the capture
+    /// in `fixtures/smi_units_event.csv`.
+    const REAL_HEADER: &str = "timestamp, index, name, utilization.gpu [%], memory.used [MiB], memory.total [MiB], clocks.current.sm [MHz], clocks_event_reasons.active";
+
+    #[test]
+    fn a_real_nvidia_smi_header_is_read_by_its_names_and_units() {
+        assert_eq!(
+            SmiColumns::of_header(REAL_HEADER),
+            SmiColumns {
+                index: Some(1),
+                util: Some(3),
+                mem_used: Some(4),
+                mem_total: Some(5),
+                sm_clock: Some(6),
+                mask: Some(7),
+            }
+        );
+    }
+
+    #[test]
+    fn nounits_the_older_mask_name_and_another_order_read_alike() {
+        let cols = SmiColumns::of_header(
+            "memory.total, clocks_throttle_reasons.active, index, clocks.sm, utilization.gpu, memory.used",
+        );
+        assert_eq!(
+            cols,
+            SmiColumns {
+                index: Some(2),
+                util: Some(4),
+                mem_used: Some(5),
+                mem_total: Some(0),
+                sm_clock: Some(3),
+                mask: Some(1),
+            }
+        );
+        assert_eq!(SmiColumns::of_header("timestamp, name"), SmiColumns::default());
     }
 }

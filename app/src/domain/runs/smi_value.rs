@@ -65,6 +65,20 @@ fn slow_parse(field: &[u8]) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
+/// A number of one nvidia-smi field as text, its unit ignored (`45 %`, `40960 MiB`, `1980`);
+/// `None` for `[N/A]` and other text ([`parse_num`]).
+#[must_use]
+pub fn smi_number(field: &str) -> Option<f64> {
+    parse_num(field.as_bytes())
+}
+
+/// The clock event reasons bit mask of one nvidia-smi field as text (`0x0000000000000004`;
+/// [`parse_hex`]).
+#[must_use]
+pub fn smi_mask(field: &str) -> Option<u64> {
+    parse_hex(field.as_bytes())
+}
+
 /// Parses a small non-negative integer (GPU index).
 pub(crate) fn parse_u32(field: &[u8]) -> Option<u32> {
     let field = field.trim_ascii();

@@ -471,7 +471,7 @@ impl Slicing {
     }
 }
 
-/// How a workload uses a node's GPUs (seed 002: a task per card, or one job across them).
+/// How a workload uses a node's GPUs: a task per card, or one job across them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GpuUse {

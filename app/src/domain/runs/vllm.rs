@@ -7,8 +7,8 @@ use super::canonical::{
     CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, RunWorkload, Throughput,
 };
 use super::clock;
-use super::detect::Format;
 use super::error::ParseError;
+use super::format::Format;
 use super::json::ObjExt;
 use super::vocab::ThroughputUnit;
 

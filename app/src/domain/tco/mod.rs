@@ -2,8 +2,8 @@
 //!
 //! Pure logic — no I/O, no clock, no threads, no floating point: every amount is an exact
 //! [`rust_decimal::Decimal`] in the quote's currency, and every overflow is an error.
-//! Sources: seed 002 “把租用时长换算成总成本” (turn rental time into a total cost), seed 001
-//! (billing, idle risk of a plan you do not use) and seed 000 §5.
+//! The rule: turn rental time into a total cost (“把租用时长换算成总成本”), counting how each sheet
+//! bills and the idle risk of a plan you pay for and do not use.
 //!
 //! # The model
 //!
@@ -68,7 +68,7 @@
 //! each part rounded, then summed: on demand, the idle-while-running share of compute
 //! (running compute × idle ÷ busy hours) + stopped compute + disk and IP during stopped hours;
 //! under the commitment, (idle + stopped + unused hours) × nodes × `node_monthly` ÷ 730 + disk
-//! and IP during stopped hours (seed 001's idle risk of a plan you do not use). *Example:* the
+//! and IP during stopped hours (the idle risk of a plan you pay for and do not use). *Example:* the
 //! 400 h + 200 h case above: (0 + 200 + 130) × 5000 ÷ 730 = 2260.27.
 //! Cost per unit of work = total ÷ W, shown per 1, 1,000 or 1,000,000 units so that the
 //! figure is at least 0.01; the effective price per GPU-hour = total ÷ (`compute_h` × GPUs per
@@ -117,6 +117,8 @@ pub mod unit_scale;
 mod validate;
 
 #[cfg(test)]
+pub(crate) mod test_fixtures;
+#[cfg(test)]
 mod tests;
 
 pub use analysis::{HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if};
@@ -129,6 +131,7 @@ pub use estimate::{
 };
 pub use model::{
     Assumptions, BillingIncrement, Demand, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, UnstatedPrice,
+    on_demand_sheet,
 };
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};

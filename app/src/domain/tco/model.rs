@@ -147,6 +147,43 @@ impl PriceSheet {
     }
 }
 
+/// A per-node price sheet that states only the on-demand price, how it is billed and whether a
+/// stopped node still bills compute (all that a catalogue import such as SkyPilot's knows): no
+/// minimum, no monthly offer, no public IP or other fees; disk, snapshot and traffic prices are
+/// *not stated* (a catalogue does not say them, which is not saying they are free).
+#[must_use]
+pub fn on_demand_sheet(
+    currency: Currency,
+    on_demand_hourly: Decimal,
+    billing_increment: BillingIncrement,
+    stopped_bills_compute: bool,
+) -> PriceSheet {
+    PriceSheet {
+        currency,
+        basis: PriceBasis::PerNode,
+        on_demand_hourly,
+        billing_increment,
+        minimum_billable_hours: Decimal::ZERO,
+        monthly_price: None,
+        monthly_basis: None,
+        commitment_months: None,
+        stopped_bills_compute,
+        disk_price_gb_month: Decimal::ZERO,
+        snapshot_price_gb_month: Decimal::ZERO,
+        egress_price_gb: Decimal::ZERO,
+        free_egress_gb: Decimal::ZERO,
+        ingress_price_gb: Decimal::ZERO,
+        public_ip_hourly: Decimal::ZERO,
+        other_fees: Vec::new(),
+        not_stated: vec![
+            UnstatedPrice::Disk,
+            UnstatedPrice::Snapshot,
+            UnstatedPrice::Egress,
+            UnstatedPrice::Ingress,
+        ],
+    }
+}
+
 /// The node type offered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

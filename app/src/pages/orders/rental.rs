@@ -1,7 +1,8 @@
 //! The rental section of an approved order: running / stopped but not released /
 //! released, started, planned end, the resources, what it costs per day now; for procurement
 //! and engineers the forms to record it, stop it, release it with the actual hours, and correct
-//! a mistake before release. Managers see it. Prints with the order record.
+//! a mistake before release ([`super::rental_forms`], with the server functions they call).
+//! Managers see it. Prints with the order record.
 
 use super::rental_forms::{correct_form, record_form, release_form, stop_form};
 use crate::{
@@ -19,73 +20,6 @@ pub async fn load_rental(order_id: i64) -> Result<RentalSection, AppError> {
     use crate::{auth, domain::roles::Capability, i18n::request_locale, services::rentals};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
     rentals::section(&auth::db()?, &caller, &team, order_id, request_locale()).await
-}
-
-/// Records the rental of an approved order: the start (UTC), the vendor's resource ids one per
-/// line, a note. Answers the rental's id.
-#[server(endpoint = "rentals/record")]
-pub async fn record_rental(
-    order_id: i64,
-    started_at: String,
-    resources: String,
-    #[server(default)] note: String,
-) -> Result<i64, AppError> {
-    use crate::{auth, domain::roles::Capability, services::rentals};
-    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
-    let form = rentals::RecordForm {
-        started_at,
-        resources,
-        note,
-    };
-    rentals::record(&auth::db()?, &caller, &team, order_id, &form).await
-}
-
-/// Marks the rental stopped at `stopped_at` (UTC; empty: now). Its resources are still held.
-#[server(endpoint = "rentals/stop")]
-pub async fn stop_rental(order_id: i64, #[server(default)] stopped_at: String) -> Result<(), AppError> {
-    use crate::{auth, domain::roles::Capability, services::rentals};
-    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
-    rentals::stop(&auth::db()?, &caller, &team, order_id, &stopped_at).await
-}
-
-/// Releases the rental at `released_at` (UTC; empty: now) with the actual hours.
-#[server(endpoint = "rentals/release")]
-pub async fn release_rental(
-    order_id: i64,
-    #[server(default)] released_at: String,
-    setup_hours: String,
-    data_prep_hours: String,
-    rerun_hours: String,
-) -> Result<(), AppError> {
-    use crate::{auth, domain::roles::Capability, services::rentals};
-    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
-    let form = rentals::ReleaseForm {
-        released_at,
-        setup_hours,
-        data_prep_hours,
-        rerun_hours,
-    };
-    rentals::release(&auth::db()?, &caller, &team, order_id, &form).await
-}
-
-/// Corrects the start, the stop (empty: not stopped), the resources or the note before release.
-#[server(endpoint = "rentals/correct")]
-pub async fn correct_rental(
-    order_id: i64,
-    started_at: String,
-    #[server(default)] stopped_at: String,
-    resources: String,
-    #[server(default)] note: String,
-) -> Result<(), AppError> {
-    use crate::{auth, domain::roles::Capability, services::rentals};
-    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
-    let form = rentals::CorrectForm {
-        started_at,
-        stopped_at,
-        resources,
-        note,
-    };
-    rentals::correct(&auth::db()?, &caller, &team, order_id, &form).await
 }
 
 /// The message of a rental state.

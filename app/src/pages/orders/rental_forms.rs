@@ -1,17 +1,83 @@
-//! The forms of the rental section: record, stop, release with the actual hours, correct.
+//! The forms of the rental section and the server functions they call: record, stop, release
+//! with the actual hours, correct.
 //! Times are UTC, typed `YYYY-MM-DD HH:MM` (a `datetime-local` field sends that form); each
 //! rejected field's message is beside it. After a success the page reloads.
 
-use super::{
-    fields::{FieldNote, FormError, invalid, issues_of, message_id},
-    rental::{CorrectRental, RecordRental, ReleaseRental, StopRental},
-};
+use super::fields::{FieldNote, FormError, invalid, issues_of, message_id};
 use crate::{
     components::forms::reload_on_success,
+    error::AppError,
     i18n::{Msg, t},
     views::rentals::RentalShown,
 };
 use leptos::prelude::*;
+
+/// Records the rental of an approved order: the start (UTC), the vendor's resource ids one per
+/// line, a note. Answers the rental's id.
+#[server(endpoint = "rentals/record")]
+pub async fn record_rental(
+    order_id: i64,
+    started_at: String,
+    resources: String,
+    #[server(default)] note: String,
+) -> Result<i64, AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    let form = rentals::RecordForm {
+        started_at,
+        resources,
+        note,
+    };
+    rentals::record(&auth::db()?, &caller, &team, order_id, &form).await
+}
+
+/// Marks the rental stopped at `stopped_at` (UTC; empty: now). Its resources are still held.
+#[server(endpoint = "rentals/stop")]
+pub async fn stop_rental(order_id: i64, #[server(default)] stopped_at: String) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    rentals::stop(&auth::db()?, &caller, &team, order_id, &stopped_at).await
+}
+
+/// Releases the rental at `released_at` (UTC; empty: now) with the actual hours.
+#[server(endpoint = "rentals/release")]
+pub async fn release_rental(
+    order_id: i64,
+    #[server(default)] released_at: String,
+    setup_hours: String,
+    data_prep_hours: String,
+    rerun_hours: String,
+) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    let form = rentals::ReleaseForm {
+        released_at,
+        setup_hours,
+        data_prep_hours,
+        rerun_hours,
+    };
+    rentals::release(&auth::db()?, &caller, &team, order_id, &form).await
+}
+
+/// Corrects the start, the stop (empty: not stopped), the resources or the note before release.
+#[server(endpoint = "rentals/correct")]
+pub async fn correct_rental(
+    order_id: i64,
+    started_at: String,
+    #[server(default)] stopped_at: String,
+    resources: String,
+    #[server(default)] note: String,
+) -> Result<(), AppError> {
+    use crate::{auth, domain::roles::Capability, services::rentals};
+    let (caller, team) = auth::require_team(Capability::RecordRentals)?;
+    let form = rentals::CorrectForm {
+        started_at,
+        stopped_at,
+        resources,
+        note,
+    };
+    rentals::correct(&auth::db()?, &caller, &team, order_id, &form).await
+}
 
 /// The form value of a stored time (`2026-12-01T08:00:00Z` → `2026-12-01T08:00`).
 fn local_value(stored: &str) -> String {

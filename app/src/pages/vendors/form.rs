@@ -9,7 +9,8 @@ use crate::{
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// One support task of seed 001 §5: its input name, its label, and its answer in the scope.
+/// One operations task the vendor's support may cover: its input name, its label, and its answer
+/// in the scope.
 pub struct ScopeItem {
     /// The input's name (and the scope field's name).
     pub name: &'static str,

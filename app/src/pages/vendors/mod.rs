@@ -1,5 +1,6 @@
 //! The team's vendors: who the team rents from, how to reach them, and which operations tasks
-//! their support covers (seed 001 §5). Every member reads; procurement adds and edits.
+//! their support covers (image, network, faults, set-up, provisioning, release). Every member
+//! reads; procurement adds and edits.
 
 pub mod edit;
 mod form;

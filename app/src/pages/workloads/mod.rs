@@ -1,5 +1,6 @@
-//! The team's workloads: what has to run, written down before comparing nodes (seed 000
-//! “一套可执行的下单顺序” step 1; seed 002: measured VRAM peak plus 15–25 % headroom).
+//! The team's workloads: what has to run, written down before comparing nodes (the first step of
+//! an ordering sequence that can be followed, “一套可执行的下单顺序”; a workload needs its
+//! measured VRAM peak plus 15–25 % headroom).
 //! Procurement adds and edits them (`Capability::EditWorkloads`); every member reads.
 
 pub mod edit;

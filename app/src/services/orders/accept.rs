@@ -11,12 +11,7 @@
 //! 3. In one transaction each answer is stored as the caller's own, and each appends the same
 //!    `item_answered` event as a manual answer, with `suggestion`: the code it accepted.
 
-use super::{
-    Content, content_of,
-    load::{Suggestions, suggestions},
-    now, record, refusal,
-    texts::describe,
-};
+use super::{OrderRecord, content_of, load::suggestions, loaded::Suggestions, now, record, refusal, texts::describe};
 use crate::{
     domain::{
         audit::Action,
@@ -79,7 +74,7 @@ fn answer_of(item: &Item, a: &Acceptable, by: i64, at: &str, locale: Locale) -> 
 }
 
 /// The suggestions of the order as it is now, for the items to accept.
-async fn load(db: &Db, team_id: i64, content: &Content) -> Result<(PrefillFacts, Suggestions), AppError> {
+async fn load(db: &Db, team_id: i64, content: &OrderRecord) -> Result<(PrefillFacts, Suggestions), AppError> {
     let workload = store::workloads::by_id(db, team_id, content.workload_id)
         .await?
         .ok_or(AppError::NotFound)?;

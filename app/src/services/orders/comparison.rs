@@ -1,9 +1,9 @@
 //! Every call from orders into the cost comparison (`services::tco`), in one place. An order's
-//! comparison is named by the cost page's query (see [`Content::comparison`]); this module turns
+//! comparison is named by the cost page's query (see [`OrderRecord::comparison`]); this module turns
 //! it into rows, checks it, and freezes it at submission. Nothing else in `services::orders`
 //! calls `services::tco`.
 
-use super::{Content, Frozen, PinnedQuote};
+use super::{Frozen, OrderRecord, PinnedQuote};
 use crate::{
     domain::tco::ExchangeRate,
     error::AppError,
@@ -77,7 +77,7 @@ impl QuoteRevisions {
 pub(super) async fn quote_revisions(
     conn: &mut sqlx::SqliteConnection,
     team_id: i64,
-    c: &Content,
+    c: &OrderRecord,
 ) -> Result<Option<QuoteRevisions>, AppError> {
     let (Some(quote_id), Some(rev_id)) = (c.quote_id, c.quote_revision_id) else {
         return Ok(None);
@@ -96,7 +96,7 @@ pub(super) async fn quote_revisions(
 
 /// The default comparison of an order: the quotes considered, default assumptions, the chosen
 /// quote at `pinned`, the revision number the order pinned (see [`comparison_request`]).
-pub(super) fn default_request(c: &Content, pinned: Option<i64>) -> CostRequest {
+pub(super) fn default_request(c: &OrderRecord, pinned: Option<i64>) -> CostRequest {
     pin(
         CostRequest::new(Some(c.workload_id)).with_quotes(c.considered.iter().copied()),
         c,
@@ -105,12 +105,12 @@ pub(super) fn default_request(c: &Content, pinned: Option<i64>) -> CostRequest {
 }
 
 /// The cost page's query of [`default_request`] (what the order page links to).
-pub(super) fn default_query(c: &Content, pinned: Option<i64>) -> String {
+pub(super) fn default_query(c: &OrderRecord, pinned: Option<i64>) -> String {
     default_request(c, pinned).to_query()
 }
 
 /// The chosen quote of `c` costed at revision `pinned` rather than its latest.
-fn pin(request: CostRequest, c: &Content, pinned: Option<i64>) -> CostRequest {
+fn pin(request: CostRequest, c: &OrderRecord, pinned: Option<i64>) -> CostRequest {
     match (c.quote_id, pinned) {
         (Some(quote), Some(rev)) => request.with_revision(quote, rev),
         _ => request,
@@ -122,11 +122,11 @@ fn pin(request: CostRequest, c: &Content, pinned: Option<i64>) -> CostRequest {
 /// frozen one is read from that query once, here.
 ///
 /// `pinned` is the revision number of the quote revision the order pinned
-/// ([`Content::quote_revision_id`]): the chosen quote is costed at it, never at a later
+/// ([`OrderRecord::quote_revision_id`]): the chosen quote is costed at it, never at a later
 /// revision, so that the price beside the spec procurement chose is that revision's. A frozen
 /// comparison is read as it was frozen (its query names the revision since orders cost what
 /// they pin).
-pub(super) fn comparison_request(c: &Content, pinned: Option<i64>) -> CostRequest {
+pub(super) fn comparison_request(c: &OrderRecord, pinned: Option<i64>) -> CostRequest {
     match (&c.frozen, &c.comparison) {
         (Some(f), _) => request_of(&f.query),
         (None, Some(query)) => pin(request_of(query), c, pinned),
@@ -140,7 +140,7 @@ pub(super) fn request_of(query: &str) -> CostRequest {
 }
 
 /// The cost page's query of [`comparison_request`] (the link to open it there).
-pub(super) fn comparison_query(c: &Content, pinned: Option<i64>) -> String {
+pub(super) fn comparison_query(c: &OrderRecord, pinned: Option<i64>) -> String {
     comparison_request(c, pinned).to_query()
 }
 
@@ -218,7 +218,7 @@ pub(super) fn freeze(computed: &Computed, rates: Vec<ExchangeRate>, query: &str)
 #[cfg(test)]
 mod tests {
     use super::{comparison_query, comparison_request, default_query, link_for_workload, link_query, same_amount};
-    use crate::{error::AppError, i18n::Msg, services::orders::Content};
+    use crate::{error::AppError, i18n::Msg, services::orders::OrderRecord};
     use rust_decimal_macros::dec;
 
     #[test]
@@ -263,10 +263,10 @@ mod tests {
 
     #[test]
     fn an_order_is_compared_as_frozen_else_as_chosen_else_over_the_quotes_considered() {
-        let mut c = Content {
+        let mut c = OrderRecord {
             workload_id: 3,
             considered: vec![7, 9],
-            ..Content::default()
+            ..OrderRecord::default()
         };
         assert_eq!(default_query(&c, None), "workload=3&picked=1&q=7&q=9");
         assert_eq!(comparison_query(&c, None), "workload=3&picked=1&q=7&q=9");
@@ -277,11 +277,11 @@ mod tests {
 
     #[test]
     fn the_chosen_quote_is_compared_at_the_revision_the_order_pinned() {
-        let mut c = Content {
+        let mut c = OrderRecord {
             workload_id: 3,
             quote_id: Some(7),
             considered: vec![7, 9],
-            ..Content::default()
+            ..OrderRecord::default()
         };
         assert_eq!(default_query(&c, Some(1)), "workload=3&picked=1&q=7&q=9&rev_7=1");
         assert_eq!(comparison_request(&c, Some(1)).revisions.get(&7), Some(&1));
@@ -301,11 +301,11 @@ mod tests {
     }
 
     /// An order whose chosen comparison is `query`.
-    fn request_of_link(query: &str) -> Content {
-        Content {
+    fn request_of_link(query: &str) -> OrderRecord {
+        OrderRecord {
             workload_id: 3,
             comparison: Some(query.into()),
-            ..Content::default()
+            ..OrderRecord::default()
         }
     }
 

@@ -2,7 +2,7 @@
 //! its decoder are `domain::orders::record`; here it is read from and written to a revision row.
 
 pub use crate::domain::orders::record::{
-    AcknowledgedProblem, Acknowledgement, Frozen, OrderRecord as Content, PinnedQuote, SignedRows,
+    AcknowledgedProblem, Acknowledgement, Frozen, OrderRecord, PinnedQuote, SignedRows,
 };
 
 use crate::{
@@ -13,7 +13,7 @@ use crate::{
 
 /// The record of a stored revision, in whichever version it was written (a row that does not
 /// decode is logged: it cannot happen unless the database was edited by hand).
-pub(super) fn content_of(row: &OrderRow) -> Result<Content, AppError> {
+pub(super) fn content_of(row: &OrderRow) -> Result<OrderRecord, AppError> {
     record::decode(&row.content).map_err(|e| {
         tracing::error!(error = %e, order = row.id, "stored order content does not decode");
         AppError::Internal

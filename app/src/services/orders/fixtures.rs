@@ -6,12 +6,12 @@ use crate::{
         orders::OrderState,
         quotes::{self, Date, NodeSpec, QuoteDraft, Sharing, Workload, WorkloadKind},
         runs::RunStatus,
-        tco::{BillingIncrement, Currency, PriceBasis, PriceSheet},
+        tco::{BillingIncrement, Currency, PriceSheet, on_demand_sheet},
     },
     store::orders::OrderRow,
     views::RunSummary,
 };
-use rust_decimal::Decimal;
+
 use rust_decimal_macros::dec;
 
 /// A fine-tune on two GPUs (so the multi-GPU items apply).
@@ -47,23 +47,8 @@ pub(super) fn quote(valid_until: &str) -> QuoteDraft {
         valid_until: Date::parse(valid_until).expect("date"),
         spec,
         price: PriceSheet {
-            currency: Currency::CNY,
-            basis: PriceBasis::PerNode,
-            on_demand_hourly: dec!(9.50),
-            billing_increment: BillingIncrement::Minute,
-            minimum_billable_hours: Decimal::ZERO,
-            monthly_price: None,
-            monthly_basis: None,
-            commitment_months: None,
-            stopped_bills_compute: false,
-            disk_price_gb_month: Decimal::ZERO,
-            snapshot_price_gb_month: Decimal::ZERO,
-            egress_price_gb: Decimal::ZERO,
-            free_egress_gb: Decimal::ZERO,
-            ingress_price_gb: Decimal::ZERO,
-            public_ip_hourly: Decimal::ZERO,
-            other_fees: Vec::new(),
             not_stated: Vec::new(),
+            ..on_demand_sheet(Currency::CNY, dec!(9.50), BillingIncrement::Minute, false)
         },
         auto_renewal: None,
         early_release: String::new(),

@@ -2,9 +2,9 @@
 //! suggestion and whether the viewer may answer it. Pure: built from the loaded order.
 
 use super::{
-    Content,
+    OrderRecord,
     comparison::comparison_query,
-    load::Suggestions,
+    loaded::Suggestions,
     texts::{
         blocker_reason, describe, evidence_kind_code, evidence_kinds, fact_name, localized, quote_field_label,
         status_code,
@@ -27,7 +27,7 @@ use crate::{
 
 /// What the checklist of one revision is built from.
 pub(super) struct Checklist<'a> {
-    pub content: &'a Content,
+    pub content: &'a OrderRecord,
     pub workload: &'a Workload,
     pub facts: &'a PrefillFacts,
     pub documents: &'a [DocumentInfo],
@@ -59,7 +59,7 @@ pub(super) fn problem_lines(c: &Checklist<'_>, problems: &[OpenProblem]) -> Vec<
 }
 
 /// "Acknowledged by … on …" when the revision records procurement's acknowledgement.
-pub(super) fn acknowledged_line(content: &Content, name: &dyn Fn(i64) -> String, locale: Locale) -> Option<String> {
+pub(super) fn acknowledged_line(content: &OrderRecord, name: &dyn Fn(i64) -> String, locale: Locale) -> Option<String> {
     content.problems_acknowledged.as_ref().map(|a| {
         locale.fmt(
             Msg::OrdersProblemsAcknowledgedBy,

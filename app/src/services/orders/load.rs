@@ -2,71 +2,28 @@
 //! store, then hands it to the pure builder ([`super::view::build`]).
 
 use super::{
-    Content,
-    comparison::{self, QuoteRevisions},
+    OrderRecord, comparison,
     content::SignedRows,
     content_of,
-    submit::{Readiness, readiness},
+    loaded::{ChainCheck, Loaded, Suggestions},
+    submit::readiness,
     view::build,
 };
 use crate::{
     domain::{
-        audit::AuditEvent,
-        checklist::{self, Acceptable, EvidenceSources, FactSources, Item, PrefillFacts, RunObservation},
+        checklist::{self, EvidenceSources, FactSources, PrefillFacts, RunObservation},
         quotes::{self, QUOTE_FIELDS, QuoteDraft, Workload},
         runs::RunStatus,
     },
     error::AppError,
     i18n::Locale,
     services::tco,
-    store::{self, Db, documents::DocumentInfo, orders::OrderRow, runs::RunFilter},
-    views::{Caller, Membership, RunSummary, orders::OrderView, tco::CostRow},
+    store::{self, Db, runs::RunFilter},
+    views::{Caller, Membership, RunSummary, orders::OrderView},
 };
 
 /// Most of the workload's runs the page offers to attach (the newest).
 const RUN_CHOICES: i64 = 500;
-
-/// Everything the order page shows, as loaded.
-pub(super) struct Loaded {
-    /// Every revision, newest first.
-    pub revisions: Vec<OrderRow>,
-    /// The index in `revisions` of the one shown.
-    pub shown: usize,
-    pub content: Content,
-    pub workload_id: i64,
-    pub workload: Workload,
-    /// The team's quotes: id and label.
-    pub quote_labels: Vec<(i64, String)>,
-    /// The team's runs of the workload.
-    pub run_choices: Vec<RunSummary>,
-    /// The runs attached, newest first (every one, loaded by id).
-    pub runs: Vec<RunSummary>,
-    /// The documents of the chosen quote revision.
-    pub documents: Vec<DocumentInfo>,
-    pub facts: PrefillFacts,
-    /// What the facts' suggestions may cite ([`Suggestions::acceptable`]).
-    pub suggest: Suggestions,
-    /// The team's members: id and display name.
-    pub names: Vec<(i64, String)>,
-    pub ready: Readiness,
-    /// The comparison's rows, and whether they are the ones frozen at submission.
-    pub tco: (Vec<CostRow>, bool),
-    /// The revision of the chosen quote the order pinned, and the quote's latest.
-    pub quote_revisions: Option<QuoteRevisions>,
-    /// The order's events, oldest first.
-    pub events: Vec<AuditEvent>,
-    pub chain: ChainCheck,
-}
-
-/// What verifying the order's events gave.
-pub(super) struct ChainCheck {
-    /// The first fault, in words (`None`: every event checks).
-    pub fault: Option<String>,
-    /// Events verified.
-    pub events: u64,
-    /// The hash of the last event of the whole chain.
-    pub head_hash: String,
-}
 
 /// The order page for the caller.
 pub async fn view(
@@ -200,21 +157,6 @@ async fn observations(
     Ok(out)
 }
 
-/// What a suggestion may cite: the evidence sources of the order and the fields its chosen quote
-/// states (a blank field is not cited).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Suggestions {
-    pub sources: EvidenceSources,
-    pub stated: Vec<&'static str>,
-}
-
-impl Suggestions {
-    /// The suggestion for `item` that may be accepted, with its evidence ([`checklist::acceptable`]).
-    pub fn acceptable(&self, item: &Item, facts: &PrefillFacts) -> Option<Acceptable> {
-        checklist::acceptable(item, facts, &self.sources, &|f| self.stated.contains(&f))
-    }
-}
-
 /// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]), with
 /// what its suggestions may cite: the chosen quote's stated fields, and the run backing it when
 /// that run is valid and may be cited as a manual answer may cite it.
@@ -222,7 +164,7 @@ pub(super) async fn suggestions(
     db: &Db,
     team_id: i64,
     workload: &Workload,
-    content: &Content,
+    content: &OrderRecord,
     quote: Option<&QuoteDraft>,
     runs: &[RunSummary],
 ) -> Result<(PrefillFacts, Suggestions), AppError> {

@@ -16,6 +16,7 @@ mod content;
 mod fixtures;
 mod items;
 mod load;
+mod loaded;
 mod order_this;
 mod submit;
 mod texts;
@@ -23,7 +24,7 @@ mod view;
 
 pub use accept::{Accepted, MAX_ACCEPTED, accept};
 pub use answer::{AnswerForm, answer};
-pub use content::{AcknowledgedProblem, Acknowledgement, Content, Frozen, PinnedQuote};
+pub use content::{AcknowledgedProblem, Acknowledgement, Frozen, OrderRecord, PinnedQuote};
 pub use load::view;
 pub use order_this::{Ordered, order_this, workload_draft};
 pub use submit::{set_comparison, submit};
@@ -106,9 +107,9 @@ async fn create_in(
     if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS {
         return Err(AppError::InvalidFields(vec![FieldIssue::new("title", "required")]));
     }
-    let content = Content {
+    let content = OrderRecord {
         workload_id,
-        ..Content::default()
+        ..OrderRecord::default()
     }
     .canonical()?;
     let (id, _) = store::orders::insert(tx, team.team_id, title, workload_id, caller.user_id, &content)
@@ -137,7 +138,7 @@ async fn edit_draft(
     actor: i64,
     order_id: i64,
     action: Action,
-    change: impl FnOnce(&mut Content, &str) -> Result<serde_json::Value, AppError>,
+    change: impl FnOnce(&mut OrderRecord, &str) -> Result<serde_json::Value, AppError>,
 ) -> Result<(), AppError> {
     let at = now();
     let mut tx = store::begin_write(db).await?;
@@ -154,7 +155,7 @@ async fn edit_in(
     order_id: i64,
     action: Action,
     at: &str,
-    change: impl FnOnce(&mut Content, &str) -> Result<serde_json::Value, AppError>,
+    change: impl FnOnce(&mut OrderRecord, &str) -> Result<serde_json::Value, AppError>,
 ) -> Result<(), AppError> {
     let row = store::orders::latest(&mut **tx, team_id, order_id)
         .await?
@@ -251,7 +252,7 @@ async fn check_selection(db: &Db, team_id: i64, s: &Selection) -> Result<Option<
 
 /// Puts a checked selection into a draft's content (the chosen quote pinned at
 /// `quote_revision_id` and added to the alternatives when missing); returns the event's data.
-fn apply_selection(c: &mut Content, s: &Selection, quote_revision_id: Option<i64>) -> serde_json::Value {
+fn apply_selection(c: &mut OrderRecord, s: &Selection, quote_revision_id: Option<i64>) -> serde_json::Value {
     c.quote_id = s.quote_id;
     c.quote_revision_id = quote_revision_id;
     c.considered = s.considered.clone();
@@ -306,7 +307,7 @@ pub async fn repin(db: &Db, caller: &Caller, team: &Membership, order_id: i64) -
 
 /// Removes the answers citing a field of quote revision `revision_id` (`None`: none), and
 /// returns their item ids.
-fn clear_quote_answers(c: &mut Content, revision_id: Option<i64>) -> Vec<String> {
+fn clear_quote_answers(c: &mut OrderRecord, revision_id: Option<i64>) -> Vec<String> {
     let cites = |a: &crate::domain::checklist::ItemAnswer| {
         a.evidence.iter().any(|e| {
             matches!(e, crate::domain::checklist::Evidence::QuoteField { quote_revision_id, .. }

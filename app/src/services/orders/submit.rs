@@ -2,7 +2,7 @@
 //! comparison into the record.
 
 use super::{
-    AcknowledgedProblem, Acknowledgement, Content, comparison, content::SignedRows, content_of, edit_draft, now,
+    AcknowledgedProblem, Acknowledgement, OrderRecord, comparison, content::SignedRows, content_of, edit_draft, now,
     record, refusal,
 };
 use crate::{
@@ -40,7 +40,7 @@ impl Readiness {
     /// valid: a run with warnings, an invalid one or one the verdict could not judge (no
     /// telemetry) backs an order only through a written waiver.
     pub fn of(
-        content: &Content,
+        content: &OrderRecord,
         workload: &Workload,
         quote: Option<&QuoteDraft>,
         quote_runs: &[RunSummary],
@@ -69,7 +69,7 @@ impl Readiness {
 pub(super) async fn readiness(
     conn: &mut SqliteConnection,
     team_id: i64,
-    content: &Content,
+    content: &OrderRecord,
     workload: &Workload,
 ) -> Result<Readiness, AppError> {
     let quote = match content.quote_revision_id {
@@ -210,7 +210,7 @@ fn acknowledgement(by: i64, at: &str, problems: &[OpenProblem]) -> Option<Acknow
 }
 
 /// Sets the comparison the order is submitted with, from a pasted cost page link (see
-/// [`Content::comparison`]); an empty link goes back to the default. The link must be for
+/// [`OrderRecord::comparison`]); an empty link goes back to the default. The link must be for
 /// the order's workload (added when missing) and must compute: every field valid and at
 /// least one quote costed.
 pub async fn set_comparison(
@@ -259,7 +259,7 @@ mod tests {
             runs::RunStatus,
         },
         services::orders::{
-            Content,
+            OrderRecord,
             fixtures::{quote, run, workload},
         },
         views::RunSummary,
@@ -271,9 +271,9 @@ mod tests {
 
     #[test]
     fn an_empty_draft_is_blocked_by_every_required_item_the_quote_and_the_run() {
-        let content = Content {
+        let content = OrderRecord {
             workload_id: 3,
-            ..Content::default()
+            ..OrderRecord::default()
         };
         let ready = Readiness::of(&content, &workload(), None, &[], today());
         assert!(ready.quote_missing && !ready.quote_expired && !ready.run_or_waiver);
@@ -287,16 +287,16 @@ mod tests {
 
     #[test]
     fn only_an_attached_valid_run_of_the_chosen_quote_or_a_waiver_backs_the_order() {
-        let mut content = Content {
+        let mut content = OrderRecord {
             workload_id: 3,
             quote_id: Some(9),
             quote_revision_id: Some(90),
             runs: vec![5, 6],
-            ..Content::default()
+            ..OrderRecord::default()
         };
         let q = quote("2099-12-31");
         let judge =
-            |c: &Content, runs: &[RunSummary]| Readiness::of(c, &workload(), Some(&q), runs, today()).run_or_waiver;
+            |c: &OrderRecord, runs: &[RunSummary]| Readiness::of(c, &workload(), Some(&q), runs, today()).run_or_waiver;
         let valid = [run(5, Some(9), RunStatus::Valid)];
         assert!(judge(&content, &valid));
         assert!(
@@ -313,9 +313,9 @@ mod tests {
 
     #[test]
     fn a_quote_past_its_last_valid_day_blocks() {
-        let content = Content {
+        let content = OrderRecord {
             workload_id: 3,
-            ..Content::default()
+            ..OrderRecord::default()
         };
         let expired = quote("2026-11-30");
         let last_day = quote("2026-12-01");
@@ -327,9 +327,9 @@ mod tests {
 
     #[test]
     fn an_explained_problem_waits_for_the_acknowledgement_which_names_it() {
-        let mut content = Content {
+        let mut content = OrderRecord {
             workload_id: 3,
-            ..Content::default()
+            ..OrderRecord::default()
         };
         let answer = |item: &str, status| ItemAnswer {
             item_id: item.into(),

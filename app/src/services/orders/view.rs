@@ -2,10 +2,10 @@
 //! page is tested without a database.
 
 use super::{
-    Content, comparison,
+    OrderRecord, comparison,
     items::{Checklist, section_lines},
     items::{acknowledged_line, problem_lines},
-    load::{ChainCheck, Loaded},
+    loaded::{ChainCheck, Loaded},
     submit::Readiness,
     texts::{action_name, blocker_reason, localized, quote_field_label},
 };
@@ -111,7 +111,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
 
 /// The fields of the chosen quote an answer may cite: column and label (none before a quote is
 /// chosen).
-fn quote_fields(content: &Content, locale: Locale) -> Vec<(String, String)> {
+fn quote_fields(content: &OrderRecord, locale: Locale) -> Vec<(String, String)> {
     if content.chosen_quote().and_then(|c| c.revision_id).is_none() {
         return Vec::new();
     }
@@ -229,9 +229,9 @@ mod tests {
         },
         i18n::Locale,
         services::orders::{
-            Content,
+            OrderRecord,
             fixtures::{order_row, quote, run, workload},
-            load::{ChainCheck, Loaded},
+            loaded::{ChainCheck, Loaded},
             submit::Readiness,
         },
     };
@@ -247,7 +247,7 @@ mod tests {
     }
 
     /// A draft choosing quote 9 over 11, with run 5 attached and one procurement item confirmed.
-    fn draft_content() -> Content {
+    fn draft_content() -> OrderRecord {
         let item = item_of(Expert::Procurement);
         let answer = ItemAnswer {
             item_id: item.id.into(),
@@ -257,18 +257,18 @@ mod tests {
             answered_by: PROCUREMENT,
             answered_at: "2026-11-02T10:00:00Z".into(),
         };
-        Content {
+        OrderRecord {
             workload_id: 3,
             quote_id: Some(9),
             quote_revision_id: Some(90),
             considered: vec![9, 11],
             runs: vec![5],
             answers: [(item.id.to_string(), answer)].into(),
-            ..Content::default()
+            ..OrderRecord::default()
         }
     }
 
-    fn loaded(revisions: Vec<crate::store::orders::OrderRow>, shown: usize, content: Content) -> Loaded {
+    fn loaded(revisions: Vec<crate::store::orders::OrderRow>, shown: usize, content: OrderRecord) -> Loaded {
         let runs = vec![run(5, Some(9), RunStatus::Valid)];
         let q = quote("2099-12-31");
         let today = Date::parse("2026-12-01").expect("date");

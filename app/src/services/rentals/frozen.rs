@@ -1,7 +1,11 @@
 //! What an approved revision froze that a rental needs: the chosen quote's estimate (time to
 //! finish, compute hours, download and export hours) and its pinned prices.
 
-use crate::{domain::rentals::DailyPrices, error::AppError, services::orders::Content, store::orders::OrderRow};
+use crate::{
+    domain::{orders::record::OrderRecord, rentals::DailyPrices},
+    error::AppError,
+    store::orders::OrderRow,
+};
 use rust_decimal::Decimal;
 
 /// The chosen quote as the approved revision's frozen comparison costed it.
@@ -20,7 +24,7 @@ pub struct Pinned {
 impl Pinned {
     /// The chosen quote in `content`'s frozen comparison; `None` when nothing was frozen or the
     /// chosen quote is not in it.
-    pub fn of(content: &Content) -> Option<Pinned> {
+    pub fn of(content: &OrderRecord) -> Option<Pinned> {
         let frozen = content.frozen.as_ref()?;
         let (ranked, quote) = content.chosen_costing()?;
         let assumptions = quote.assumption_overrides.as_ref().map_or_else(

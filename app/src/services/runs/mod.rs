@@ -3,6 +3,8 @@
 //! upload all go through here, so they judge alike.
 
 pub mod placement;
+pub mod script;
+pub mod staged;
 
 use crate::{
     domain::{
@@ -12,7 +14,10 @@ use crate::{
     },
     error::AppError,
     i18n::Msg,
-    store::{self, Db, Tx, runs::RunForCreate},
+    store::{
+        self, Db, Tx,
+        runs::{RunForCreate, RunJudged},
+    },
     views::RunFileInfo,
 };
 use placement::Placement;
@@ -327,6 +332,26 @@ pub(crate) fn record_of(
     Ok((canonical, status, unit))
 }
 
+/// The files of `built` and what judging them gave, as stored: `canonical`, `status` and `unit`
+/// are [`record_of`] it.
+pub(crate) fn judged_of<'a>(
+    built: &'a Assembled,
+    canonical: &'a str,
+    status: crate::domain::runs::RunStatus,
+    unit: Option<&'a str>,
+) -> RunJudged<'a> {
+    RunJudged {
+        result_file_id: built.result_file,
+        telemetry_file_id: built.telemetry_file,
+        canonical,
+        status,
+        source_format: built.run.source_format.as_str(),
+        gpu_name: built.run.node.gpu_name.as_deref(),
+        throughput_value: built.run.throughput.as_ref().map(|t| t.value),
+        throughput_unit: unit,
+    }
+}
+
 /// Saves an assembled run in `tx`; returns its id.
 pub async fn save(
     tx: &mut Tx,
@@ -341,14 +366,7 @@ pub async fn save(
         node_label: req.node_label.trim(),
         workload_id: req.workload_id,
         nodes: req.nodes.unwrap_or(1),
-        result_file_id: built.result_file,
-        telemetry_file_id: built.telemetry_file,
-        canonical: &canonical,
-        status,
-        source_format: built.run.source_format.as_str(),
-        gpu_name: built.run.node.gpu_name.as_deref(),
-        throughput_value: built.run.throughput.as_ref().map(|t| t.value),
-        throughput_unit: unit.as_deref(),
+        judged: judged_of(built, &canonical, status, unit.as_deref()),
         note: req.note.trim(),
         created_by: user_id,
     };
@@ -361,7 +379,8 @@ pub async fn save(
 }
 
 /// Steady-state throughput per node of the team's trusted runs (valid or warn), best run per
-/// quote (or node label), grouped by workload and unit, with seed 002's bottleneck warnings.
+/// quote (or node label), grouped by workload and unit, with a bottleneck warning where much
+/// more compute on paper measured barely more throughput ([`crate::views::BottleneckNote`]).
 pub async fn comparison(db: &Db, team_id: i64) -> Result<Vec<crate::views::CompareGroup>, AppError> {
     use crate::views::{BottleneckNote, CompareBar, CompareGroup};
     use std::collections::BTreeMap;

@@ -23,7 +23,7 @@ use super::{Against, Assembled, RunRequest, against};
 use crate::{
     domain::runs::{CanonicalRun, EXTRA_COMMAND_EXIT_CODE, Format},
     error::AppError,
-    store::{self, Db, Tx, runs::RunFilesAdded, runs::RunHolding},
+    store::{self, Db, Tx, runs::RunHolding},
     views::RunFileInfo,
 };
 
@@ -156,15 +156,21 @@ pub fn carry_over(run: &RunHolding, files: &mut [(RunFileInfo, CanonicalRun)]) {
     let Ok(stored) = serde_json::from_str::<CanonicalRun>(&run.canonical) else {
         return;
     };
-    let Some(code) = stored.extra.get(EXTRA_COMMAND_EXIT_CODE) else {
-        return;
-    };
+    if let Some(code) = stored.extra.get(EXTRA_COMMAND_EXIT_CODE) {
+        mark_exit_code(files, code.clone());
+    }
+}
+
+/// Records the exit `code` of the command `nodeledger probe` ran in the `extra` of the result (the
+/// telemetry's when there is no result), where the judge reads it, so a failed command's run is
+/// invalid and stays so when it is judged again.
+pub fn mark_exit_code(files: &mut [(RunFileInfo, CanonicalRun)], code: serde_json::Value) {
     let target = files
         .iter()
         .position(|(_, r)| r.source_format != Format::NvidiaSmi)
         .or(if files.is_empty() { None } else { Some(0) });
     if let Some((_, r)) = target.and_then(|i| files.get_mut(i)) {
-        r.extra.insert(EXTRA_COMMAND_EXIT_CODE.into(), code.clone());
+        r.extra.insert(EXTRA_COMMAND_EXIT_CODE.into(), code);
     }
 }
 
@@ -175,16 +181,7 @@ pub fn carry_over(run: &RunHolding, files: &mut [(RunFileInfo, CanonicalRun)]) {
 /// database failures.
 pub async fn add(tx: &mut Tx, team_id: i64, id: i64, built: &Assembled) -> Result<i64, AppError> {
     let (canonical, status, unit) = super::record_of(built)?;
-    let added = RunFilesAdded {
-        result_file_id: built.result_file,
-        telemetry_file_id: built.telemetry_file,
-        canonical: &canonical,
-        status,
-        source_format: built.run.source_format.as_str(),
-        gpu_name: built.run.node.gpu_name.as_deref(),
-        throughput_value: built.run.throughput.as_ref().map(|t| t.value),
-        throughput_unit: unit.as_deref(),
-    };
+    let added = super::judged_of(built, &canonical, status, unit.as_deref());
     match store::runs::add_files(tx, team_id, id, &added).await {
         Ok(true) => Ok(id),
         Ok(false) => Err(AppError::PartOfRun(id)),

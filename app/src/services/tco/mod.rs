@@ -11,10 +11,14 @@
 //! - `cache`: comparisons of the last few seconds, so the page and its charts compute once;
 //!   `query`: the query read in one pass;
 //! - `row`: one ranked row, as signed and as shown; `texts`: the sentences; `scenario`: the scenario file that
-//!   reproduces a comparison, and prices and budgets in the base currency.
+//!   reproduces a comparison, and prices and budgets in the base currency;
+//! - `export`: the comparison as CSV and as the scenario file with its result; `charts`: the
+//!   cost stack, cost against hours and cost and time against nodes, as SVG.
 
 mod build;
 mod cache;
+mod charts;
+mod export;
 mod fields;
 mod pool;
 mod query;
@@ -24,6 +28,8 @@ mod scenario;
 mod texts;
 
 pub use cache::{ComparisonCache, chart_of, without_chart};
+pub use charts::{chart_quote, hours_svg, nodes_svg, stack_svg};
+pub use export::{comparison_csv, scenario_json};
 pub use fields::{FIELDS, FieldError, MAX_NODES, Query};
 pub use pool::same_node;
 pub use request::{CostRequest, QuoteInputError, QuoteSelection, TypedThroughput};

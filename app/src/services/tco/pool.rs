@@ -92,9 +92,9 @@ pub(super) struct Measured {
 }
 
 /// A valid run's throughput per node of `spec`: as measured, or, for a workload that runs one
-/// task per GPU, per GPU × the node's GPUs when the run used fewer of them (seed 002: 每张卡执行一个
-/// 任务, so a one-card run measures one eighth of an eight-card node). Returns the GPUs used when
-/// it scaled.
+/// task per GPU, per GPU × the node's GPUs when the run used fewer of them (each card runs its
+/// own task, 每张卡执行一个任务, so a one-card run measures one eighth of an eight-card node).
+/// Returns the GPUs used when it scaled.
 fn per_node(per_s: Decimal, run: &RunSummary, spec: &NodeSpec, gpu_use: GpuUse) -> (Decimal, Option<u32>) {
     let node_gpus = spec.gpus_per_node;
     let used = run

@@ -184,8 +184,9 @@ fn applicability_filters_by_kind_and_multi_gpu() {
 }
 
 #[test]
-fn the_seed_points_of_issue_10_have_items() {
-    // (id, seed, part, applies to): seed 001 / 002 points that had no item before.
+fn the_buying_guides_points_without_an_item_before_have_items() {
+    // (id, guide, section, applies to): points of the buying guides 001 and 002 that had no item
+    // before; each item's rule is its own text in the checklist table.
     let expected = [
         ("sec.training_record", 1, "§6", AppliesTo::Training),
         ("sec.private_network", 1, "§6", AppliesTo::All),

@@ -2,7 +2,7 @@
 //! A cell that cannot be read records a failure and yields a placeholder, so that every
 //! problem of a row is reported at once.
 
-use super::reader::Header;
+use super::header::Header;
 use crate::domain::csv_cell;
 use crate::domain::quotes::date::Date;
 use crate::domain::quotes::error::ErrorCode;

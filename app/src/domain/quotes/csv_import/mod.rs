@@ -9,6 +9,7 @@ mod cells;
 pub(super) mod choices;
 mod columns;
 pub(super) mod gpu_info;
+mod header;
 mod native;
 mod reader;
 mod skypilot;
@@ -220,7 +221,7 @@ impl ImportPreview {
 /// Recognises the format from the header line (after the file-level checks except size).
 pub fn detect_format(bytes: &[u8]) -> Result<CsvFormat, ImportError> {
     let text = reader::decode(bytes, usize::MAX)?;
-    let header = reader::Header::read(text)?;
+    let header = header::Header::read(text)?;
     header.format()
 }
 
@@ -231,7 +232,7 @@ pub fn import(
     defaults: &ImportDefaults,
 ) -> Result<ImportPreview, ImportError> {
     let text = reader::decode(bytes, defaults.max_bytes)?;
-    let header = reader::Header::read(text)?;
+    let header = header::Header::read(text)?;
     let format = match format {
         Some(f) => f,
         None => header.format()?,

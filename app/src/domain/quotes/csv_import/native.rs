@@ -3,7 +3,8 @@
 use super::cells::Cells;
 use super::choices::{BASES, FORM_FACTORS, INCREMENTS, INTERCONNECTS};
 use super::columns::{self, COLUMNS};
-use super::reader::{Header, RowFormat};
+use super::header::Header;
+use super::reader::RowFormat;
 use super::{CsvFormat, SkipReason};
 use crate::domain::quotes::date::Date;
 use crate::domain::quotes::draft::QuoteDraft;

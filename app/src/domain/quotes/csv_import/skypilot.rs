@@ -7,11 +7,13 @@
 
 use super::cells::{Cells, parse_decimal};
 use super::gpu_info::parse_gpu_info;
-use super::reader::{Header, RowFormat};
+use super::header::Header;
+use super::reader::RowFormat;
 use super::{CsvFormat, ImportDefaults, SkipReason};
-use crate::domain::quotes::draft::{QuoteDraft, on_demand_sheet};
+use crate::domain::quotes::draft::QuoteDraft;
 use crate::domain::quotes::error::ErrorCode;
 use crate::domain::quotes::spec::{FormFactor, NodeSpec, Sharing};
+use crate::domain::tco::on_demand_sheet;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 

@@ -8,7 +8,7 @@ pub(super) fn date(text: &str) -> Date {
     Date::parse(text).expect("test date")
 }
 
-pub(super) use crate::domain::test_fixtures::sheet;
+pub(super) use crate::domain::tco::test_fixtures::sheet;
 
 /// An exclusive node with `gpus` GPUs of 80 GiB, nothing else stated.
 pub(super) fn spec(gpus: u32) -> NodeSpec {

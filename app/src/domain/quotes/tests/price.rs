@@ -44,7 +44,7 @@ fn draft_helpers_use_its_spec() {
 
 #[test]
 fn an_on_demand_sheet_states_its_price_and_billing_and_nothing_else() {
-    let s = crate::domain::quotes::on_demand_sheet(Currency::USD, dec!(2.45), BillingIncrement::Second, true);
+    let s = crate::domain::tco::on_demand_sheet(Currency::USD, dec!(2.45), BillingIncrement::Second, true);
     assert_eq!(
         (
             s.currency,

@@ -2,7 +2,7 @@
 //!
 //! nvidia-smi's `--query-gpu` prints one row per GPU per sample, numbered by `index`, for every
 //! GPU it is asked about (all of them unless `-i` names some). An engineer who measures a
-//! one-GPU job on an eight-GPU node (seed 002: one task per card) therefore sends eight series,
+//! one-GPU job on an eight-GPU node (one task per card) therefore sends eight series,
 //! seven of them idle. The run's GPUs are the ones the engineer names ([`CanonicalRun::gpus_named`]),
 //! else the ones that worked: mean utilisation inside the run's window at or above
 //! [`Thresholds::idle_gpu_util_pct`](crate::domain::runs::Thresholds::idle_gpu_util_pct). When

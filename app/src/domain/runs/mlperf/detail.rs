@@ -6,8 +6,8 @@ use serde_json::Value;
 use super::{EXTRA_KEY, MlperfSummary, throughput};
 use crate::domain::runs::canonical::CanonicalRun;
 use crate::domain::runs::clock;
-use crate::domain::runs::detect::Format;
 use crate::domain::runs::error::ParseError;
+use crate::domain::runs::format::Format;
 
 /// How every detail line begins (`USE_NEW_LOGGING_FORMAT`, `loadgen/logging.h`).
 pub(crate) const DETAIL_PREFIX: &str = ":::MLLOG";

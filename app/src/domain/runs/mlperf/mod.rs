@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::canonical::{CanonicalRun, LatencyPercentiles, NamedThroughput, Throughput};
-use super::detect::Format;
 use super::error::ParseError;
+use super::format::Format;
 use super::vllm::pct_label;
 use super::vocab::ThroughputUnit;
 

@@ -7,7 +7,7 @@ use crate::domain::tco::{
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
-pub(super) use crate::domain::test_fixtures::sheet;
+pub(super) use crate::domain::tco::test_fixtures::sheet;
 
 /// A node with `gpus` GPUs and no disks.
 pub(super) fn shape(gpus: u32) -> NodeShape {

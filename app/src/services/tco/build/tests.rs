@@ -4,7 +4,7 @@
 use super::*;
 use crate::domain::{
     quotes::{NodeSpec, QuoteDraft, Sharing, WorkloadKind},
-    tco::{AssumptionOverrides, BillingIncrement, PriceBasis, PriceSheet, TotalWork},
+    tco::{AssumptionOverrides, BillingIncrement, PriceSheet, TotalWork, on_demand_sheet},
 };
 use crate::services::tco::{TypedThroughput, scenario_of};
 use rust_decimal_macros::dec;
@@ -13,26 +13,11 @@ fn date(text: &str) -> Date {
     Date::parse(text).expect("test date")
 }
 
-/// A CNY per-node sheet at `hourly`, billed per hour, nothing else.
+/// A CNY per-node sheet at `hourly`, billed per hour, nothing else (and nothing left unstated).
 fn sheet(hourly: Decimal) -> PriceSheet {
     PriceSheet {
-        currency: Currency::CNY,
-        basis: PriceBasis::PerNode,
-        on_demand_hourly: hourly,
-        billing_increment: BillingIncrement::Hour,
-        minimum_billable_hours: Decimal::ZERO,
-        monthly_price: None,
-        monthly_basis: None,
-        commitment_months: None,
-        stopped_bills_compute: false,
-        disk_price_gb_month: Decimal::ZERO,
-        snapshot_price_gb_month: Decimal::ZERO,
-        egress_price_gb: Decimal::ZERO,
-        free_egress_gb: Decimal::ZERO,
-        ingress_price_gb: Decimal::ZERO,
-        public_ip_hourly: Decimal::ZERO,
-        other_fees: Vec::new(),
         not_stated: Vec::new(),
+        ..on_demand_sheet(Currency::CNY, hourly, BillingIncrement::Hour, false)
     }
 }
 

@@ -1,7 +1,6 @@
-//! Test inputs shared by the test modules of more than one domain module.
+//! Test inputs shared by the tests of the cost engine and of the modules above it (quotes).
 
-use crate::domain::quotes::on_demand_sheet;
-use crate::domain::tco::{BillingIncrement, Currency, PriceSheet};
+use crate::domain::tco::{BillingIncrement, Currency, PriceSheet, on_demand_sheet};
 use rust_decimal::Decimal;
 
 /// A CNY per-node sheet at `hourly`, billed per started hour, with no extras.
