@@ -308,7 +308,7 @@ mod tests {
             v.considered,
             vec![(9, "Acme · Q-9".to_string()), (11, "#11".to_string())]
         );
-        assert_eq!(v.quote_fields.len(), 54);
+        assert_eq!(v.quote_fields.len(), 56);
         assert_eq!(v.quote_fields[0].0, "vendor");
         assert_eq!(v.tco_query, "workload=3&picked=1&q=9&q=11");
         assert!(!v.comparison_custom && !v.has_scenario && !v.tco_frozen);
