@@ -19,6 +19,7 @@ pub mod numbers;
 pub mod orders;
 #[cfg(feature = "ssr")]
 pub mod password_quality;
+pub mod plan;
 pub mod quotes;
 pub mod rentals;
 pub mod roles;
