@@ -80,7 +80,8 @@
 //!
 //! # Entry point and speed
 //!
-//! [`plan`] returns a [`PlanResult`]. Goal: 200 quotes × 1–16 nodes × 2 pricings in under
+//! [`plan`] (or [`plan_for`] with the scenario and the request apart) returns a
+//! [`PlanResult`]. Goal: 200 quotes × 1–16 nodes × 2 pricings in under
 //! 200 ms in release (`.ci/bench-plan`).
 
 mod basis;
@@ -95,7 +96,7 @@ mod tests;
 
 pub use front::dominates;
 pub use input::{PlanRequest, PlanScenario, QuoteSupply, RunFigure};
-pub use planner::plan;
+pub use planner::{plan, plan_for};
 pub use result::{
     EfficiencySource, LossReason, NoPlan, Pessimism, Plan, PlanKey, PlanResult, QuotePlanning, Recommendation,
     VendorQuestion,

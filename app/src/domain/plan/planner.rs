@@ -23,7 +23,12 @@ struct Timing {
 /// Plans `input`: see the module documentation for the rules. Errors name the field at
 /// fault (and the quote, for a quote's inputs), as [`crate::domain::tco::run_scenario`] does.
 pub fn plan(input: &PlanScenario) -> Result<PlanResult, TcoError> {
-    let (s, r) = (&input.scenario, &input.plan);
+    plan_for(&input.scenario, &input.plan)
+}
+
+/// [`plan`] for a scenario and a request held apart (a page that built its scenario from the
+/// database does not copy it into a [`PlanScenario`]).
+pub fn plan_for(s: &Scenario, r: &PlanRequest) -> Result<PlanResult, TcoError> {
     let compare = check_scenario(s)?;
     let cap = cap(r)?;
     let timing = timing(r)?;

@@ -96,7 +96,8 @@
 //!
 //! # Entry points
 //!
-//! [`estimate`] for one quote, [`what_if`] for low/expected/high profiles, throughput
+//! [`estimate`] for one quote ([`estimate_priced`] with the pricing forced: on demand or the
+//! commitment, for the rental planner), [`what_if`] for low/expected/high profiles, throughput
 //! sensitivity and the slowest valid run, [`throughput`] for run throughputs,
 //! [`cost_vs_hours`] and [`cost_vs_nodes`] for charts, [`run_scenario`] for a ranked
 //! comparison of a [`Scenario`] file, [`ExchangeRate::convert`] for currencies.
