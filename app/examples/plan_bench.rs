@@ -24,7 +24,7 @@ fn quote(i: u32) -> (Quote, QuoteSupply) {
         monthly_price: Some(Decimal::from(900 + (i * 53) % 2000)),
         monthly_basis: Some(PriceBasis::PerGpu),
         commitment_months: Some(1),
-        stopped_bills_compute: i % 2 == 0,
+        stopped_bills_compute: i.is_multiple_of(2),
         disk_price_gb_month: Decimal::new(35, 2),
         snapshot_price_gb_month: Decimal::new(10, 2),
         egress_price_gb: Decimal::new(80, 2),
@@ -52,7 +52,7 @@ fn quote(i: u32) -> (Quote, QuoteSupply) {
         throughput_stated: false,
         assumption_overrides: None,
     };
-    let runs = if i % 5 == 0 {
+    let runs = if i.is_multiple_of(5) {
         vec![
             RunFigure { per_s, nodes: 1 },
             RunFigure {
@@ -69,8 +69,8 @@ fn quote(i: u32) -> (Quote, QuoteSupply) {
     };
     let supply = QuoteSupply {
         id: q.id.clone(),
-        capacity_nodes: (i % 3 != 0).then_some(16),
-        lead_time_h: (i % 4 != 0).then(|| Decimal::from(i % 72)),
+        capacity_nodes: (!i.is_multiple_of(3)).then_some(16),
+        lead_time_h: (!i.is_multiple_of(4)).then(|| Decimal::from(i % 72)),
         lead_time_days: None,
         runs,
     };

@@ -64,6 +64,41 @@ pub(super) fn basis<'a>(
         ComputeBasis::StatedRunLength
     };
     let group = quote_group(basis, quote.throughput_stated && runs.is_empty());
+    let c = costed(s, quote, group, slowest, expected)?;
+    let (capacity, lead_time_h, questions) = supply_facts(supply)?;
+    Ok(Basis {
+        quote,
+        group,
+        workload: c.workload,
+        expected: c.expected,
+        pessimistic_workload: c.pessimistic_workload,
+        pessimistic: c.pessimistic,
+        pessimism: c.pessimism,
+        efficiency_source,
+        capacity,
+        lead_time_h,
+        questions,
+    })
+}
+
+/// The work and assumptions of the expected and the pessimistic finish.
+struct Costed {
+    workload: Demand,
+    expected: Assumptions,
+    pessimistic_workload: Demand,
+    pessimistic: Assumptions,
+    pessimism: Pessimism,
+}
+
+/// The pessimistic side of a quote in `group` (`slowest`: its slowest valid run, if runs were
+/// given), and an estimated quote's run length as work.
+fn costed(
+    s: &Scenario,
+    quote: &Quote,
+    group: QuoteGroup,
+    slowest: Option<RunThroughput>,
+    mut expected: Assumptions,
+) -> Result<Costed, TcoError> {
     let profiles = WhatIfProfiles::default();
     let mut workload = s.workload.clone();
     let mut pessimistic = expected.clone();
@@ -106,6 +141,20 @@ pub(super) fn basis<'a>(
             Pessimism::LongerRun { multiplier }
         }
     };
+    Ok(Costed {
+        workload,
+        expected,
+        pessimistic_workload,
+        pessimistic,
+        pessimism,
+    })
+}
+
+/// Capacity, lead time in hours, and the vendor questions.
+type SupplyFacts = (Option<u32>, Option<Decimal>, Vec<VendorQuestion>);
+
+/// The stated capacity and lead time, and what to ask the vendor for what is not stated.
+fn supply_facts(supply: Option<&QuoteSupply>) -> Result<SupplyFacts, TcoError> {
     let capacity = supply.and_then(|q| q.capacity_nodes);
     if capacity == Some(0) {
         return Err(TcoError::new("plan.quotes.capacity_nodes", ErrorReason::NotPositive));
@@ -118,19 +167,7 @@ pub(super) fn basis<'a>(
     if lead_time_h.is_none() {
         questions.push(VendorQuestion::LeadTimeNotStated);
     }
-    Ok(Basis {
-        quote,
-        group,
-        workload,
-        expected,
-        pessimistic_workload,
-        pessimistic,
-        pessimism,
-        efficiency_source,
-        capacity,
-        lead_time_h,
-        questions,
-    })
+    Ok((capacity, lead_time_h, questions))
 }
 
 /// A stated run length as work the throughput rule can scale: `run_h × 3600` seconds of work

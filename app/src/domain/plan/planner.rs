@@ -160,6 +160,25 @@ fn whole_seconds(hours: Decimal, field: &'static str) -> Result<u64, TcoError> {
     u64::try_from(s).map_err(|_| TcoError::overflow(field))
 }
 
+/// Busy hours per node on `nodes` nodes with the pessimistic throughput or run length.
+fn pessimistic_busy_h(b: &Basis<'_>, nodes: u32) -> Result<Decimal, TcoError> {
+    let q = b.quote;
+    let pessimistic = Assumptions {
+        nodes: Some(nodes),
+        ..b.pessimistic.clone()
+    };
+    let choice = PricingChoice::OnDemand;
+    let slow = estimate_priced(
+        &q.price_sheet,
+        &q.node_shape,
+        &b.pessimistic_workload,
+        &pessimistic,
+        choice,
+    )?;
+    slow.map(|e| e.busy_h)
+        .ok_or_else(|| TcoError::overflow("plan.pessimistic_finish_s"))
+}
+
 /// The plans of one quote for every node count it can run on, each priced on demand and,
 /// when offered, under the monthly commitment; appended to `out`.
 fn quote_plans(
@@ -181,22 +200,8 @@ fn quote_plans(
     let lead_h = b.lead_time_h.unwrap_or(Decimal::ZERO);
     let mut monthly_offered = false;
     for nodes in min_nodes..=max_nodes {
-        let pessimistic = Assumptions {
-            nodes: Some(nodes),
-            ..b.pessimistic.clone()
-        };
-        let slow = estimate_priced(
-            &q.price_sheet,
-            &q.node_shape,
-            &b.pessimistic_workload,
-            &pessimistic,
-            PricingChoice::OnDemand,
-        )?
-        .ok_or_else(|| TcoError::overflow("plan.pessimistic_finish_s"))?;
-        let slow_s = whole_seconds(
-            add(lead_h, slow.busy_h, "plan.pessimistic_finish_s")?,
-            "plan.pessimistic_finish_s",
-        )?;
+        let slow_h = add(lead_h, pessimistic_busy_h(b, nodes)?, "plan.pessimistic_finish_s")?;
+        let slow_s = whole_seconds(slow_h, "plan.pessimistic_finish_s")?;
         let expected = Assumptions {
             nodes: Some(nodes),
             ..b.expected.clone()

@@ -12,15 +12,18 @@ prop_compose! {
         hourly in 1i64..5000, gpus in 1u32..=8, per_s in 1i64..2000,
         monthly in proptest::option::of(1i64..2_000_000), capacity in proptest::option::of(1u32..=6),
         lead in proptest::option::of(0i64..100),
-    ) -> (Decimal, u32, Decimal, Option<Decimal>, Option<u32>, Option<Decimal>) {
+    ) -> QuoteInput {
         (Decimal::new(hourly, 2), gpus, Decimal::from(per_s), monthly.map(|m| Decimal::new(m, 2)),
          capacity, lead.map(Decimal::from))
     }
 }
 
+/// A generated quote: hourly price, GPUs per node, throughput, monthly price, capacity, lead time.
+type QuoteInput = (Decimal, u32, Decimal, Option<Decimal>, Option<u32>, Option<Decimal>);
+
 /// A plan input of 1–6 quotes, efficiency `efficiency`, with optional deadline and budget.
 fn build(
-    quotes: &[(Decimal, u32, Decimal, Option<Decimal>, Option<u32>, Option<Decimal>)],
+    quotes: &[QuoteInput],
     efficiency: Decimal,
     deadline_h: Option<Decimal>,
     budget: Option<Decimal>,

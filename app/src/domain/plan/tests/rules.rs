@@ -83,7 +83,7 @@ fn a_plan_no_dearer_and_no_later_dominates() {
         quote("worse", dec!(12), 1, dec!(10)),
     ]));
     assert_eq!(
-        r.front.iter().map(|p| p.key()).collect::<Vec<_>>(),
+        r.front.iter().map(crate::domain::plan::Plan::key).collect::<Vec<_>>(),
         vec![on_demand("good", 1)]
     );
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The seed's worked example: 72 h on one card for 720.00, or 24 h on four for 840.00.
 
 use super::fixtures::{all, example, on_demand, quote, run, scenario, supply};
+use crate::domain::plan::VendorQuestion::{CapacityNotStated, LeadTimeNotStated};
 use crate::domain::plan::{LossReason, NoPlan};
 use crate::domain::rentals::Instant;
 use rust_decimal_macros::dec;
@@ -31,7 +32,7 @@ fn a_48_hour_deadline_picks_the_four_card_node_and_says_why() {
     assert_eq!(r.cheapest_in_time, Some(on_demand("big", 1)));
     assert_eq!(r.fastest_within_budget, Some(on_demand("big", 1)));
     // Both plans are on the front: one is cheaper, the other sooner.
-    let front: Vec<_> = r.front.iter().map(|p| p.key()).collect();
+    let front: Vec<_> = r.front.iter().map(crate::domain::plan::Plan::key).collect();
     assert_eq!(front, vec![on_demand("big", 1), on_demand("a", 1)]);
 }
 
@@ -60,7 +61,6 @@ fn capacity_and_lead_time_not_stated_are_vendor_questions_never_silent() {
     // Rule: an unstated capacity is planned up to the cap and asked; an unstated lead time is
     // planned as 0 h and asked. The example states a's lead time but not big's.
     let r = run(&example());
-    use crate::domain::plan::VendorQuestion::*;
     let questions: Vec<_> = r.quotes.iter().map(|q| (q.id.as_str(), q.questions.clone())).collect();
     assert_eq!(questions, vec![("big", vec![LeadTimeNotStated]), ("a", vec![])]);
     let big = &r.recommended.as_ref().unwrap().plan;
