@@ -180,7 +180,8 @@ pub struct QuotePlanning {
     pub efficiency_source: EfficiencySource,
     /// What the pessimistic finish is computed from.
     pub pessimism: Pessimism,
-    /// The sheet offers a monthly commitment (else only on demand is planned).
+    /// Plans under the monthly commitment were priced: the sheet offers one and some node
+    /// count fits (else only on demand, or nothing).
     pub monthly_offered: bool,
     /// The vendor cannot provide the nodes one job needs (`min_nodes` > capacity or cap).
     pub too_few_nodes: bool,
