@@ -1,5 +1,5 @@
 //! The command line: `serve` (default), `migrate`, `user add`, `quotes`, `bench parse`,
-//! `runs rejudge`, `tco`, `audit verify`, `backup`.
+//! `runs rejudge`, `tco`, `plan`, `audit verify`, `backup`.
 
 use crate::{
     cli_args,
@@ -71,6 +71,18 @@ enum Command {
         /// The scenario file (example: app/src/domain/tco/example-scenario.json), or a
         /// cost-comparison.json exported from the cost page.
         scenario: std::path::PathBuf,
+    },
+    /// Plan a rental: for every quote, node count (1 up to the vendor's capacity, at most 16
+    /// unless `plan.max_nodes` says otherwise) and pricing (on demand, monthly commitment), the
+    /// total and the finish; the Pareto front (no plan both cheaper and sooner), the
+    /// recommendation (cheapest in time and within budget, not at risk when possible) and why
+    /// every other plan lost, as JSON on standard output.
+    ///
+    /// The file is `{"scenario": <a tco scenario>, "plan": {deadline, budget, gpu use,
+    /// capacity and lead time per quote}}`; schema: app/src/domain/plan/plan.schema.json.
+    Plan {
+        /// The plan file (example: app/src/domain/plan/example-plan.json).
+        file: std::path::PathBuf,
     },
     // Backup and restore: `crate::backup`.
     /// Write an online, consistent copy of the database to FILE while the server runs (SQLite
@@ -179,6 +191,7 @@ pub async fn run() -> ExitCode {
             return print_or_fail(parsed);
         }
         Some(Command::Tco { scenario }) => return tco(&scenario),
+        Some(Command::Plan { file }) => return print_or_fail(crate::tools_cli::plan(&file)),
         Some(Command::Audit(command)) => return crate::audit_cli::run(&cli.db.path, command).await,
         Some(Command::Runs(command)) => return crate::runs::cli::run(&cli.db.path, command).await,
         // Backup and restore.

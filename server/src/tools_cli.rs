@@ -1,7 +1,7 @@
-//! `nodeledger bench parse` and `nodeledger tco`: the parsers and the cost engine for scripts,
-//! the same code the pages use.
+//! `nodeledger bench parse`, `nodeledger tco` and `nodeledger plan`: the parsers, the cost
+//! engine and the planner for scripts, the same code the pages use.
 
-use app::domain::{runs, tco};
+use app::domain::{plan, runs, tco};
 use std::{
     fs::File,
     io::BufReader,
@@ -224,4 +224,45 @@ pub fn tco(path: &Path) -> Result<TcoRun, String> {
         json,
         stored: stored.map(|stored| differences(&stored, &result)),
     })
+}
+
+/// Runs a plan file (`{"scenario": …, "plan": …}`) and returns the [`plan::PlanResult`] as
+/// JSON. A file that does not read names the line, column and field; a plan the planner
+/// rejects names the field (and quote) and what to change.
+pub fn plan(path: &Path) -> Result<String, String> {
+    let bytes = read(path)?;
+    let input: plan::PlanScenario = serde_json::from_slice(&bytes).map_err(|e| {
+        format!(
+            "{}: line {}, column {}: {e} (schema: app/src/domain/plan/plan.schema.json)",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
+    let result = plan::plan(&input).map_err(|e| match plan_hint(&e) {
+        Some(hint) => format!("{}: {e} — {hint}", path.display()),
+        None => format!("{}: {e}", path.display()),
+    })?;
+    serde_json::to_string_pretty(&result).map_err(|e| e.to_string())
+}
+
+/// What to change for the planner's own rules (the cost engine's errors speak for themselves).
+fn plan_hint(e: &tco::TcoError) -> Option<&'static str> {
+    Some(match e.field {
+        "plan.deadline_at" if e.reason.code() == "out_of_range" && plan_has_both(e) => {
+            "give either plan.deadline_h or plan.deadline_at, not both"
+        }
+        "plan.deadline_at" => "set plan.deadline_at after plan.earliest_start",
+        "plan.earliest_start" => "plan.deadline_at needs plan.earliest_start (or give plan.deadline_h instead)",
+        "plan.quotes.id" => "each entry of plan.quotes names a quote of scenario.quotes, once",
+        "plan.quotes.lead_time_days" => "give either lead_time_h or lead_time_days, not both",
+        "plan.quotes.capacity_nodes" => "capacity_nodes is at least 1; leave it out when the vendor did not state it",
+        "plan.max_nodes" => "plan.max_nodes is 1 to 64; leave it out for 16",
+        _ => return None,
+    })
+}
+
+/// Whether a `plan.deadline_at` error is the "both deadlines" one.
+fn plan_has_both(e: &tco::TcoError) -> bool {
+    matches!(&e.reason, tco::ErrorReason::OutOfRange { allowed } if allowed.contains("deadline_h"))
 }

@@ -460,6 +460,50 @@ fn tco_runs_the_example_scenario_and_names_bad_fields() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+#[test]
+fn plan_picks_the_four_card_node_for_a_48_hour_deadline_and_names_bad_fields() {
+    // The seed's worked example as `nodeledger plan` prints it: exact decimals, whole seconds.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/plan/example-plan.json");
+    let ok = run_plain(&["plan", example]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let result: Value = serde_json::from_slice(&ok.stdout).unwrap();
+    let rec = &result["recommended"]["plan"];
+    assert_eq!(
+        (rec["quote_id"].as_str(), rec["nodes"].as_u64()),
+        (Some("big"), Some(1))
+    );
+    assert_eq!(
+        (rec["compared_total"].as_str(), rec["finish_s"].as_u64()),
+        (Some("840.00"), Some(86_400))
+    );
+    assert_eq!(rec["finish_at"], "2026-12-14T08:00:00Z");
+    assert_eq!(
+        result["recommended"]["cheapest"]["reasons"],
+        json!([{ "code": "late", "by_s": 86_400 }, { "code": "capacity_reached", "capacity": 1 }])
+    );
+
+    let dir = std::env::temp_dir().join(format!("nl-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    let mut file: Value = serde_json::from_str(&std::fs::read_to_string(example).unwrap()).unwrap();
+    file["plan"]["deadline_at"] = json!("2026-12-15T00:00:00Z");
+    std::fs::write(&bad, file.to_string()).unwrap();
+    let out = run_plain(&["plan", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("plan.deadline_at") && err.contains("not both"), "{err}");
+    file["plan"]["deadline"] = json!("48");
+    std::fs::write(&bad, file.to_string()).unwrap();
+    let out = run_plain(&["plan", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown field `deadline`"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// The cost page's JSON export of two quotes for one workload, as the router answers it.
 async fn exported_comparison() -> Value {
     let app = TestApp::new().await;

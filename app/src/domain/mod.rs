@@ -23,6 +23,7 @@ pub mod order_state;
 pub mod orders;
 #[cfg(feature = "ssr")]
 pub mod password_quality;
+pub mod plan;
 pub mod quotes;
 pub mod rentals;
 pub mod roles;

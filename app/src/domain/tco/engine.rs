@@ -24,6 +24,33 @@ pub fn estimate(
     workload: &Demand,
     assumptions: &Assumptions,
 ) -> Result<Estimate, TcoError> {
+    let priced = estimate_priced(sheet, shape, workload, assumptions, PricingChoice::Cheaper)?;
+    priced.ok_or_else(|| TcoError::overflow("estimate.total"))
+}
+
+/// Which compute pricing an estimate may use (rule 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PricingChoice {
+    /// The cheaper of on demand and the monthly commitment, a tie on demand: what
+    /// [`estimate`] does.
+    Cheaper,
+    /// On demand, even when the commitment would be cheaper (a planner comparing both).
+    OnDemand,
+    /// The monthly commitment, even when on demand would be cheaper; no estimate when the
+    /// sheet offers no commitment.
+    Monthly,
+}
+
+/// [`estimate`] with the compute pricing forced by `choice`; `Ok(None)` only for
+/// [`PricingChoice::Monthly`] on a sheet without a monthly price. Every other rule is the
+/// same: the lines, idle cost and warnings of the side priced.
+pub fn estimate_priced(
+    sheet: &PriceSheet,
+    shape: &NodeShape,
+    workload: &Demand,
+    assumptions: &Assumptions,
+    choice: PricingChoice,
+) -> Result<Option<Estimate>, TcoError> {
     validate::inputs(sheet, shape, workload, assumptions)?;
     let mut warnings = Vec::new();
     let node_hourly = billing::node_hourly(sheet, shape)?;
@@ -36,7 +63,9 @@ pub fn estimate(
         node_hourly,
         rental_h: h.rental_h,
     };
-    let side = compute_side(&rental, &h)?;
+    let Some(side) = compute_side(&rental, &h, choice)? else {
+        return Ok(None);
+    };
     let mut components = side.lines.to_vec();
     components.extend([
         rental.disk()?,
@@ -48,7 +77,7 @@ pub fn estimate(
     unstated_prices(sheet, shape, assumptions, &mut warnings);
     let total = sum(components.iter().map(|c| c.cost), "estimate.total")?;
     let (cost_per_unit, effective_gpu_hour_price) = derived_prices(total, workload, shape, &h, sheet.currency)?;
-    Ok(Estimate {
+    Ok(Some(Estimate {
         currency: sheet.currency,
         nodes: h.nodes,
         node_hourly,
@@ -74,7 +103,7 @@ pub fn estimate(
         cost_per_unit,
         effective_gpu_hour_price,
         warnings,
-    })
+    }))
 }
 
 /// The hours of one estimate, per node: nodes, compute, busy, billable and rental.
@@ -125,8 +154,9 @@ struct ComputeSide {
 }
 
 /// Step 2: on-demand running + stopped compute, and the monthly commitment when it is
-/// cheaper (rule 3; a tie stays on demand), with the idle cost of the side chosen.
-fn compute_side(rental: &Rental<'_>, h: &Hours) -> Result<ComputeSide, TcoError> {
+/// cheaper (rule 3; a tie stays on demand) or forced by `choice`, with the idle cost of the
+/// side chosen; `None` when `choice` forces a commitment the sheet does not offer.
+fn compute_side(rental: &Rental<'_>, h: &Hours, choice: PricingChoice) -> Result<Option<ComputeSide>, TcoError> {
     let currency = rental.sheet.currency;
     let node_hours = mul(h.billable.hours, rental.nodes, "estimate.on_demand_compute")?;
     let running_exact = h
@@ -143,7 +173,13 @@ fn compute_side(rental: &Rental<'_>, h: &Hours) -> Result<ComputeSide, TcoError>
     let on_demand = add(running.cost, stopped.cost, "estimate.on_demand_compute")?;
     let monthly = billing::monthly(rental.sheet, rental.shape, h.rental_h, rental.nodes)?;
     let monthly_compute = monthly.map(|m| currency.round(m.cost));
-    let chosen = monthly.zip(monthly_compute).filter(|(_, cost)| *cost < on_demand);
+    let offered = monthly.zip(monthly_compute);
+    let chosen = match choice {
+        PricingChoice::Cheaper => offered.filter(|(_, cost)| *cost < on_demand),
+        PricingChoice::OnDemand => None,
+        PricingChoice::Monthly if offered.is_none() => return Ok(None),
+        PricingChoice::Monthly => offered,
+    };
     let (pricing, lines, unused_h, idle) = match chosen {
         Some((m, cost)) => {
             let line = CostComponent {
@@ -162,14 +198,14 @@ fn compute_side(rental: &Rental<'_>, h: &Hours) -> Result<ComputeSide, TcoError>
             (Pricing::OnDemand, [running, stopped], None, idle)
         }
     };
-    Ok(ComputeSide {
+    Ok(Some(ComputeSide {
         pricing,
         lines,
         unused_h,
         idle,
         on_demand,
         monthly: monthly_compute,
-    })
+    }))
 }
 
 /// Step 3: cost per unit of work (when the workload states its work) and the effective

@@ -96,7 +96,8 @@
 //!
 //! # Entry points
 //!
-//! [`estimate`] for one quote, [`what_if`] for low/expected/high profiles, throughput
+//! [`estimate`] for one quote ([`estimate_priced`] with the pricing forced: on demand or the
+//! commitment, for the rental planner), [`what_if`] for low/expected/high profiles, throughput
 //! sensitivity and the slowest valid run, [`throughput`] for run throughputs,
 //! [`cost_vs_hours`] and [`cost_vs_nodes`] for charts, [`run_scenario`] for a ranked
 //! comparison of a [`Scenario`] file, [`ExchangeRate::convert`] for currencies.
@@ -122,9 +123,10 @@ pub(crate) mod test_fixtures;
 mod tests;
 
 pub use analysis::{HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if};
+pub(crate) use billing::seconds_ms;
 pub use billing::{HOURS_PER_MONTH, billable_hours};
 pub use currency::{Currency, ExchangeRate, latest_rate};
-pub use engine::estimate;
+pub use engine::{PricingChoice, estimate, estimate_priced};
 pub use error::{ErrorReason, TcoError};
 pub use estimate::{
     BreakEven, ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, QuoteGroup, TcoWarning, Unit,
@@ -135,6 +137,7 @@ pub use model::{
 };
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
+pub(crate) use scenario::{check_scenario, compared_total, quote_assumptions, quote_group};
 pub use throughput::{FromRuns, RunThroughput};
 
 /// The JSON Schema (draft 2020-12) of a [`Scenario`] file, the input of

@@ -101,7 +101,7 @@ pub struct ScenarioResult {
 ///
 /// Errors from one quote carry its id in [`TcoError::quote`].
 pub fn run_scenario(scenario: &Scenario) -> Result<ScenarioResult, TcoError> {
-    let compare_currency = check(scenario)?;
+    let compare_currency = check_scenario(scenario)?;
     let mut quotes = scenario
         .quotes
         .iter()
@@ -126,8 +126,9 @@ pub fn ranking_order(a: &RankedQuote, b: &RankedQuote) -> Ordering {
     (a.group, a.compared_total, &a.label, &a.id).cmp(&(b.group, b.compared_total, &b.label, &b.id))
 }
 
-/// Checks the scenario as a whole and returns the comparison currency.
-fn check(s: &Scenario) -> Result<Currency, TcoError> {
+/// Checks the scenario as a whole (quotes present, unique ids, valid rates, a comparison
+/// currency when currencies differ) and returns the comparison currency.
+pub(crate) fn check_scenario(s: &Scenario) -> Result<Currency, TcoError> {
     let Some(first) = s.quotes.first() else {
         return Err(TcoError::new("scenario.quotes", ErrorReason::Empty));
     };
@@ -150,30 +151,11 @@ fn check(s: &Scenario) -> Result<Currency, TcoError> {
 
 /// The estimate of one quote, with its total in the comparison currency (rank set later).
 fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote, TcoError> {
-    let mut assumptions = match &q.assumption_overrides {
-        Some(o) => o.apply(&s.assumptions),
-        None => s.assumptions.clone(),
-    };
-    if let Some(t) = q.measured_throughput_per_s {
-        assumptions.measured_throughput_per_s = Some(positive(t, "quote.measured_throughput_per_s")?);
-        assumptions.n_run = q.n_run;
-    }
+    let assumptions = quote_assumptions(s, q)?;
     let estimate = estimate(&q.price_sheet, &q.node_shape, &s.workload, &assumptions)?;
-    let (compared_total, rate_date) = if estimate.currency == compare {
-        (estimate.total, None)
-    } else {
-        let rate = find_rate(&s.exchange_rates, estimate.currency, compare)?;
-        (
-            rate.convert(estimate.total, estimate.currency)?,
-            Some(rate.date.clone()),
-        )
-    };
+    let (compared_total, rate_date) = compared_total(s, estimate.total, estimate.currency, compare)?;
     let (id, label) = (q.id.clone(), q.label.clone());
-    let group = match estimate.compute_basis {
-        ComputeBasis::MeasuredThroughput if q.throughput_stated => QuoteGroup::Stated,
-        ComputeBasis::MeasuredThroughput => QuoteGroup::Measured,
-        ComputeBasis::StatedRunLength => QuoteGroup::Estimated,
-    };
+    let group = quote_group(estimate.compute_basis, q.throughput_stated);
     Ok(RankedQuote {
         rank: 0,
         group,
@@ -183,6 +165,44 @@ fn rank_input(s: &Scenario, q: &Quote, compare: Currency) -> Result<RankedQuote,
         rate_date,
         estimate,
     })
+}
+
+/// The shared assumptions with the quote's overrides and its own measured throughput.
+pub(crate) fn quote_assumptions(s: &Scenario, q: &Quote) -> Result<Assumptions, TcoError> {
+    let mut assumptions = match &q.assumption_overrides {
+        Some(o) => o.apply(&s.assumptions),
+        None => s.assumptions.clone(),
+    };
+    if let Some(t) = q.measured_throughput_per_s {
+        assumptions.measured_throughput_per_s = Some(positive(t, "quote.measured_throughput_per_s")?);
+        assumptions.n_run = q.n_run;
+    }
+    Ok(assumptions)
+}
+
+/// `total` in `currency` converted to `compare` (rule 7) with the date of the rate used;
+/// unchanged, without a date, in the same currency.
+pub(crate) fn compared_total(
+    s: &Scenario,
+    total: Decimal,
+    currency: Currency,
+    compare: Currency,
+) -> Result<(Decimal, Option<String>), TcoError> {
+    if currency == compare {
+        return Ok((total, None));
+    }
+    let rate = find_rate(&s.exchange_rates, currency, compare)?;
+    Ok((rate.convert(total, currency)?, Some(rate.date.clone())))
+}
+
+/// The ranking group (rule 6) of a quote costed on `basis`; `stated` when its throughput was
+/// typed by hand.
+pub(crate) fn quote_group(basis: ComputeBasis, stated: bool) -> QuoteGroup {
+    match basis {
+        ComputeBasis::MeasuredThroughput if stated => QuoteGroup::Stated,
+        ComputeBasis::MeasuredThroughput => QuoteGroup::Measured,
+        ComputeBasis::StatedRunLength => QuoteGroup::Estimated,
+    }
 }
 
 /// The latest rate between `from` and `to` ([`latest_rate`]), or a missing-rate error.

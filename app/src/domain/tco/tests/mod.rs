@@ -5,6 +5,7 @@ mod billing;
 mod components;
 mod errors;
 mod fixtures;
+mod forced_pricing;
 mod props;
 mod scenario;
 mod schema;

@@ -1,0 +1,293 @@
+//! One test per rule: reasons (late, over budget, at risk, capacity, dominated, costlier),
+//! lead time, GPU use, efficiency from runs, pricings, estimated quotes and input errors.
+
+use super::fixtures::{all, on_demand, quote, run, scenario, supply};
+use crate::domain::plan::{
+    EfficiencySource, LossReason, NoPlan, Pessimism, PlanKey, PlanScenario, RunFigure, VendorQuestion, plan,
+};
+use crate::domain::rentals::Instant;
+use crate::domain::runs::GpuUse;
+use crate::domain::tco::Pricing;
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+/// 36,000 tokens (1 h at 10 tokens/s) over the given quotes, efficiency 1, one node each.
+fn small(quotes: Vec<crate::domain::tco::Quote>) -> PlanScenario {
+    let ids: Vec<String> = quotes.iter().map(|q| q.id.clone()).collect();
+    let mut s = scenario(dec!(36000), Decimal::ONE, quotes);
+    s.plan.quotes = ids.iter().map(|id| supply(id, Some(1), Some(dec!(0)))).collect();
+    s
+}
+
+fn reasons_of(r: &crate::domain::plan::PlanResult, key: &PlanKey) -> Vec<LossReason> {
+    all(r).find(|p| &p.key() == key).expect("planned").reasons.clone()
+}
+
+#[test]
+fn a_plan_over_budget_loses_by_how_much() {
+    // Rule: a plan whose compared total is over the budget is not a candidate; its reason
+    // says by how much.
+    let mut s = small(vec![
+        quote("cheap", dec!(10), 1, dec!(10)),
+        quote("dear", dec!(30), 1, dec!(20)),
+    ]);
+    s.plan.budget = Some(dec!(12));
+    let r = run(&s);
+    assert_eq!(
+        r.recommended.as_ref().map(|x| x.plan.key()),
+        Some(on_demand("cheap", 1))
+    );
+    // dear: 0.5 h billed as 1 h at 30 = 30.00, 18.00 over.
+    assert_eq!(
+        reasons_of(&r, &on_demand("dear", 1)),
+        vec![LossReason::OverBudget { by: dec!(18.00) }]
+    );
+    assert_eq!(r.fastest_within_budget, Some(on_demand("cheap", 1)));
+}
+
+#[test]
+fn nothing_in_time_or_nothing_within_budget_recommends_nothing_and_says_which() {
+    // Rule: no candidate, no recommendation; `no_plan` tells late from over budget from both.
+    let mut s = small(vec![
+        quote("cheap", dec!(10), 1, dec!(10)),
+        quote("dear", dec!(30), 1, dec!(20)),
+    ]);
+    s.plan.deadline_h = Some(dec!(0.25));
+    assert_eq!(run(&s).no_plan, Some(NoPlan::NoneInTime));
+    s.plan.deadline_h = None;
+    s.plan.budget = Some(dec!(5));
+    assert_eq!(run(&s).no_plan, Some(NoPlan::NoneWithinBudget));
+    // cheap is in budget but late (1 h), dear in time (0.5 h) but over budget.
+    s.plan.deadline_h = Some(dec!(0.75));
+    s.plan.budget = Some(dec!(10));
+    let r = run(&s);
+    assert_eq!(
+        (r.recommended.is_none(), r.no_plan),
+        (true, Some(NoPlan::NoneInTimeAndBudget))
+    );
+    assert_eq!(
+        reasons_of(&r, &on_demand("cheap", 1)),
+        vec![
+            LossReason::Late { by_s: 900 },
+            LossReason::CapacityReached { capacity: 1 }
+        ]
+    );
+}
+
+#[test]
+fn a_plan_no_dearer_and_no_later_dominates() {
+    // Rule: A dominates B when A costs no more and finishes no later, one strictly; B is off
+    // the front and names A.
+    let r = run(&small(vec![
+        quote("good", dec!(10), 1, dec!(10)),
+        quote("worse", dec!(12), 1, dec!(10)),
+    ]));
+    assert_eq!(
+        r.front.iter().map(crate::domain::plan::Plan::key).collect::<Vec<_>>(),
+        vec![on_demand("good", 1)]
+    );
+    assert_eq!(
+        reasons_of(&r, &on_demand("worse", 1)),
+        vec![LossReason::Dominated {
+            by: on_demand("good", 1)
+        }]
+    );
+}
+
+#[test]
+fn a_cheaper_plan_at_risk_loses_to_a_safe_one() {
+    // Rule: the recommendation is not at risk when a safe candidate exists; the cheaper plan
+    // whose slowest valid run would miss the deadline says so.
+    let mut s = small(vec![
+        quote("risky", dec!(10), 1, dec!(10)),
+        quote("safe", dec!(12), 1, dec!(10)),
+    ]);
+    s.plan.deadline_h = Some(dec!(1.5));
+    // risky: runs at 10, 10 and 5 tokens/s: expected 1 h, slowest 2 h (0.5 h after the deadline).
+    s.plan.quotes[0].runs = [dec!(10), dec!(10), dec!(5)]
+        .map(|per_s| RunFigure { per_s, nodes: 1 })
+        .to_vec();
+    let r = run(&s);
+    let rec = r.recommended.expect("safe is in time");
+    assert_eq!(rec.plan.key(), on_demand("safe", 1));
+    let risky = rec.cheapest.expect("risky is cheaper");
+    assert!(risky.at_risk && !risky.late);
+    assert_eq!(risky.pessimistic_finish_s, 7200);
+    assert_eq!(risky.reasons, vec![LossReason::AtRisk { by_s: 1800 }]);
+    assert_eq!(r.cheapest_in_time, Some(on_demand("risky", 1)), "in time, risk aside");
+    // With every candidate at risk, the cheapest is recommended, marked at risk.
+    s.plan.quotes[1].runs = s.plan.quotes[0].runs.clone();
+    let rec = run(&s).recommended.expect("in time");
+    assert_eq!((rec.plan.key(), rec.plan.at_risk), (on_demand("risky", 1), true));
+}
+
+#[test]
+fn the_lead_time_delays_the_finish_and_its_date() {
+    // Rule: finish = lead time + busy hours; days count 24 h; the date is the start + finish.
+    let mut s = small(vec![quote("a", dec!(10), 1, dec!(10))]);
+    s.plan.quotes[0].lead_time_h = None;
+    s.plan.quotes[0].lead_time_days = Some(dec!(1.5));
+    s.plan.earliest_start = Instant::parse("2026-12-01T08:00:00Z");
+    s.plan.deadline_at = Instant::parse("2026-12-02T21:00:00Z");
+    let r = run(&s);
+    assert_eq!(r.deadline_s, Some(37 * 3600));
+    let p = &r.recommended.expect("finishing at the deadline is in time").plan;
+    assert_eq!((p.lead_time_h, p.finish_s), (dec!(36), 37 * 3600));
+    assert_eq!(p.finish_at, Instant::parse("2026-12-02T21:00:00Z"));
+    assert_eq!(r.quotes[0].questions, Vec::<VendorQuestion>::new());
+    // One second earlier it is late by one second.
+    s.plan.deadline_at = Instant::parse("2026-12-02T20:59:59Z");
+    let r = run(&s);
+    assert_eq!(r.no_plan, Some(NoPlan::NoneInTime));
+    assert_eq!(reasons_of(&r, &on_demand("a", 1))[0], LossReason::Late { by_s: 1 });
+}
+
+#[test]
+fn one_task_per_gpu_scales_linearly_one_job_uses_the_efficiency() {
+    // Rule: one task per GPU has efficiency 1 on any node count; one job across nodes uses the
+    // stated efficiency (here 0.5: two nodes are no faster than one).
+    let mut s = scenario(dec!(72000), dec!(0.5), vec![quote("a", dec!(10), 1, dec!(10))]);
+    s.plan.max_nodes = Some(2);
+    let two = |s: &PlanScenario| {
+        let r = run(s);
+        let p = all(&r).find(|p| p.nodes == 2).expect("planned").clone();
+        (p.efficiency, p.finish_s, r.quotes[0].efficiency_source)
+    };
+    assert_eq!(two(&s), (dec!(0.5), 7200, EfficiencySource::Assumption));
+    s.plan.gpu_use = GpuUse::TaskPerGpu;
+    assert_eq!(two(&s), (dec!(1), 3600, EfficiencySource::TaskPerGpu));
+}
+
+#[test]
+fn runs_on_one_and_on_several_nodes_measure_the_efficiency() {
+    // Rule: with one-node and multi-node runs, efficiency = median of T_run ÷ (n_run × T1),
+    // in place of the stated one; the median run sets the expected throughput.
+    let mut s = scenario(dec!(72000), dec!(0.5), vec![quote("a", dec!(10), 1, dec!(1))]);
+    s.plan.max_nodes = Some(4);
+    s.plan.quotes = vec![supply("a", None, None)];
+    s.plan.quotes[0].runs = vec![
+        RunFigure {
+            per_s: dec!(10),
+            nodes: 1,
+        },
+        RunFigure {
+            per_s: dec!(18),
+            nodes: 2,
+        },
+        RunFigure {
+            per_s: dec!(36),
+            nodes: 4,
+        },
+    ];
+    let r = run(&s);
+    assert_eq!(r.quotes[0].efficiency_source, EfficiencySource::Runs);
+    assert_eq!(r.quotes[0].efficiency, dec!(0.9));
+    let four = all(&r).find(|p| p.nodes == 4).expect("planned");
+    // 72,000 ÷ (10 × 4 × 0.9) = 2000 s.
+    assert_eq!(four.finish_s, 2000);
+}
+
+#[test]
+fn each_node_count_is_priced_on_demand_and_under_the_commitment() {
+    // Rule: both pricings are planned when the sheet offers a commitment, each forced; the
+    // dearer one at the same finish is dominated by the cheaper.
+    let mut q = quote("a", dec!(10), 1, dec!(10));
+    q.price_sheet.monthly_price = Some(dec!(5000));
+    q.price_sheet.commitment_months = Some(1);
+    let mut s = small(vec![q]);
+    s.plan.quotes[0].capacity_nodes = Some(2);
+    let r = run(&s);
+    assert!(r.quotes[0].monthly_offered);
+    let mut priced: Vec<_> = all(&r).map(|p| (p.nodes, p.pricing, p.compared_total)).collect();
+    priced.sort_by_key(|x| (x.0, x.1 == Pricing::Monthly));
+    assert_eq!(
+        priced,
+        vec![
+            (1, Pricing::OnDemand, dec!(10.00)),
+            (1, Pricing::Monthly, dec!(5000.00)),
+            (2, Pricing::OnDemand, dec!(20.00)),
+            (2, Pricing::Monthly, dec!(10000.00)),
+        ]
+    );
+    let monthly = PlanKey {
+        quote_id: "a".into(),
+        nodes: 1,
+        pricing: Pricing::Monthly,
+    };
+    assert_eq!(
+        reasons_of(&r, &monthly),
+        vec![LossReason::Dominated { by: on_demand("a", 1) }]
+    );
+}
+
+#[test]
+fn an_estimated_quote_scales_its_run_length_and_its_pessimistic_finish_is_longer() {
+    // Rule: a stated run length is the run on the nodes the workload needs, scaled by the
+    // efficiency on other counts; the pessimistic finish is the run length × 1.3.
+    let mut s = scenario(dec!(1), Decimal::ONE, vec![quote("a", dec!(10), 1, dec!(1))]);
+    s.scenario.quotes[0].measured_throughput_per_s = None;
+    s.scenario.workload.total_work = None;
+    s.scenario.workload.run_hours = Some(dec!(72));
+    s.plan.max_nodes = Some(2);
+    let r = run(&s);
+    assert_eq!(r.quotes[0].pessimism, Pessimism::LongerRun { multiplier: dec!(1.3) });
+    let mut f: Vec<_> = all(&r).map(|p| (p.nodes, p.finish_s, p.pessimistic_finish_s)).collect();
+    f.sort_unstable();
+    // 93.6 h = 336,960 s; on two nodes half of each.
+    assert_eq!(f, vec![(1, 259_200, 336_960), (2, 129_600, 168_480)]);
+}
+
+#[test]
+fn a_vendor_without_enough_nodes_for_one_job_gets_no_plan() {
+    // Rule: node counts start at ⌈GPUs needed ÷ GPUs per node⌉; a capacity below that plans
+    // nothing and says so.
+    let mut s = small(vec![quote("a", dec!(10), 1, dec!(10))]);
+    s.scenario.workload.gpus_needed = 2;
+    let r = run(&s);
+    assert!(r.quotes[0].too_few_nodes);
+    assert_eq!((r.quotes[0].min_nodes, r.quotes[0].max_nodes), (2, 1));
+    assert_eq!(r.no_plan, Some(NoPlan::NoQuotePlanned));
+}
+
+#[test]
+fn bad_input_names_the_field() {
+    // Rule: invalid input is an error naming the field (and the quote), never a guess.
+    let base = small(vec![quote("a", dec!(10), 1, dec!(10))]);
+    let field = |f: &dyn Fn(&mut PlanScenario)| {
+        let mut s = base.clone();
+        f(&mut s);
+        let e = plan(&s).expect_err("rejected");
+        (e.field, e.reason.code(), e.quote)
+    };
+    assert_eq!(
+        field(&|s| {
+            s.plan.deadline_h = Some(dec!(1));
+            s.plan.deadline_at = Instant::parse("2026-12-01T00:00:00Z");
+        }),
+        ("plan.deadline_at", "out_of_range", None)
+    );
+    assert_eq!(
+        field(&|s| s.plan.deadline_at = Instant::parse("2026-12-01T00:00:00Z")),
+        ("plan.earliest_start", "missing", None)
+    );
+    assert_eq!(
+        field(&|s| s.plan.quotes[0].id = "nope".into()),
+        ("plan.quotes.id", "out_of_range", Some("nope".into()))
+    );
+    assert_eq!(
+        field(&|s| s.plan.quotes[0].capacity_nodes = Some(0)),
+        ("plan.quotes.capacity_nodes", "not_positive", Some("a".into()))
+    );
+    assert_eq!(
+        field(&|s| s.plan.quotes[0].lead_time_days = Some(dec!(1))),
+        ("plan.quotes.lead_time_days", "out_of_range", Some("a".into()))
+    );
+    assert_eq!(
+        field(&|s| s.plan.max_nodes = Some(65)),
+        ("plan.max_nodes", "out_of_range", None)
+    );
+    assert_eq!(
+        field(&|s| s.plan.budget = Some(dec!(-1))),
+        ("plan.budget", "negative", None)
+    );
+}
