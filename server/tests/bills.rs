@@ -634,8 +634,8 @@ async fn gpu_hours_compare_with_node_hours_and_a_disk_left_after_release_flags()
         reasons(compute),
         [
             "Billed in GPU-hours: each node-hour of the estimate counts as 1 GPU-hours (hours and prices below are per GPU).",
-            "Fewer hours: 10 GPU-h billed against 12 GPU-h planned: -¥8.00",
-            "Minimum billing: 12 GPU-h billed for 10 GPU-h the rental ran: +¥8.00",
+            "Fewer hours: 10 GPU-h billed against 12 GPU-h planned, 2 GPU-h fewer at the agreed ¥4.00: -¥8.00",
+            "Minimum billing: 12 GPU-h billed for 10 GPU-h the rental ran, 2 GPU-h more at the agreed ¥4.00: +¥8.00",
         ],
         "{compute}"
     );
