@@ -72,6 +72,17 @@ fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
+/// The side-by-side comparison of `ids` checked against `workload_id`, as an engineer reads it.
+async fn compared(d: &Desk, ids: &[i64], workload_id: i64) -> Value {
+    let body = json!({ "ids": ids, "workload_id": workload_id });
+    json(
+        &d.app
+            .call_json("/api/quotes/compare", &body, Some(&d.engineer_a))
+            .await
+            .body,
+    )
+}
+
 async fn count(d: &Desk) -> i64 {
     sqlx::query_scalar("SELECT COUNT(*) FROM quote_revisions")
         .fetch_one(&d.app.db)
@@ -684,16 +695,7 @@ async fn comparing_against_a_workload_names_each_requirement() {
     )["quote_id"]
         .as_i64()
         .unwrap();
-    let c = json(
-        &d.app
-            .call_json(
-                "/api/quotes/compare",
-                &json!({ "ids": [unstated, big], "workload_id": workload_id }),
-                Some(&d.engineer_a),
-            )
-            .await
-            .body,
-    );
+    let c = compared(&d, &[unstated, big], workload_id).await;
     let vram = |i: usize| {
         c["check"][1][i]
             .as_array()
@@ -726,16 +728,7 @@ async fn comparing_against_a_workload_names_each_requirement() {
     let supplied = json(&save(&d, &d.buyer_a, None, supplied).await.body)["quote_id"]
         .as_i64()
         .unwrap();
-    let c = json(
-        &d.app
-            .call_json(
-                "/api/quotes/compare",
-                &json!({ "ids": [supplied], "workload_id": workload_id }),
-                Some(&d.engineer_a),
-            )
-            .await
-            .body,
-    );
+    let c = compared(&d, &[supplied], workload_id).await;
     assert!(
         !c["questions"][0].to_string().contains("until the nodes are ready")
             && !c["questions"][0].to_string().contains("at once"),

@@ -779,13 +779,7 @@ async fn one_currency_per_column_budgets_convert_and_csv_rounds_money() {
     let usd = save_quote(&d.app, &d.pam, quote_in("USD-GPU", "1", "1.50", "USD")).await;
     let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
     let c = d.compare(&d.max, &q).await;
-    let row = c["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["quote_id"] == usd)
-        .cloned()
-        .unwrap();
+    let row = row_of(&c, usd);
     assert_eq!(
         (row["total"].as_str(), row["compared_total"].as_str()),
         (Some("$108.00"), Some("¥777.60")),
@@ -1174,6 +1168,17 @@ async fn order_this_carries_the_comparison_into_the_workloads_draft_and_a_second
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
 }
 
+/// The comparison's row of quote `id`.
+fn row_of(c: &Value, id: i64) -> Value {
+    c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["quote_id"] == id)
+        .cloned()
+        .unwrap()
+}
+
 /// A quote far cheaper than the rest costs less than one minor unit at the column's scale: it
 /// keeps four significant digits on the page and in the CSV, not two digits past the cent.
 #[tokio::test]
@@ -1184,13 +1189,7 @@ async fn a_cost_per_unit_below_one_minor_unit_keeps_four_significant_digits() {
     let cheap = save_quote(&d.app, &d.pam, quote_in("Cheap-GPU", "1", "0.01", "CNY")).await;
     let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
     let c = d.compare(&d.max, &q).await;
-    let row = c["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["quote_id"] == cheap)
-        .cloned()
-        .unwrap();
+    let row = row_of(&c, cheap);
     assert_eq!(row["total"], "¥0.72", "{row}");
     assert_eq!(row["unit_cost_column"], "Cost per 1,000 tokens", "{row}");
     assert_eq!(row["cost_per_unit"], "¥0.0002778", "{row}");
