@@ -153,11 +153,19 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
             billed,
             agreed,
             effect: e,
+        }
+        | Reason::MoreUsage {
+            estimated,
+            billed,
+            agreed,
+            effect: e,
         } => {
-            let msg = if e.is_sign_negative() {
-                Msg::BillsRFewerHours
-            } else {
-                Msg::BillsRMoreHours
+            let hours = matches!(r, Reason::MoreHours { .. });
+            let msg = match (hours, e.is_sign_negative()) {
+                (true, false) => Msg::BillsRMoreHours,
+                (true, true) => Msg::BillsRFewerHours,
+                (false, false) => Msg::BillsRMoreUsage,
+                (false, true) => Msg::BillsRLessUsage,
             };
             quantity_reason(locale, msg, (*estimated, *billed), &price(*agreed), unit, &effect)
         }
@@ -174,19 +182,6 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
                 ("effect", &effect),
             ],
         ),
-        Reason::MoreUsage {
-            estimated,
-            billed,
-            agreed,
-            effect: e,
-        } => {
-            let msg = if e.is_sign_negative() {
-                Msg::BillsRLessUsage
-            } else {
-                Msg::BillsRMoreUsage
-            };
-            quantity_reason(locale, msg, (*estimated, *billed), &price(*agreed), unit, &effect)
-        }
         Reason::Other { .. } => locale.fmt(Msg::BillsROther, &[("effect", &effect)]),
     }
 }
