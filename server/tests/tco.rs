@@ -1201,3 +1201,66 @@ async fn a_cost_per_unit_below_one_minor_unit_keeps_four_significant_digits() {
     let line = csv.lines().find(|l| l.contains("Cheap-GPU")).unwrap();
     assert!(line.contains(",0.0002778,1000,tokens,"), "{line}");
 }
+
+/// The cost page's JSON export carries the rental plan of its workload: the plan file the
+/// planner was given and its result. `nodeledger plan` on that file prints the same plans,
+/// to the cent and the second; with a 48-hour deadline the recommendation finishes in time.
+#[tokio::test]
+async fn the_export_carries_the_plan_and_nodeledger_plan_reruns_it_to_the_same_plans() {
+    let d = desk().await;
+    let mut form: Vec<(&str, String)> = vec![("id", d.workload.to_string()), ("deadline", "48 h".into())];
+    for (k, v) in [
+        ("name", "Seed 002 job"),
+        ("kind", "batch"),
+        ("vram_peak_gib", "20"),
+        ("vram_peak_source", "measured"),
+        ("concurrency", "1"),
+        ("gpus_needed", "1"),
+        ("total_work_amount", "2592000"),
+        ("total_work_unit", "tokens"),
+        ("data_gb", "0"),
+        ("checkpoint_gb", "0"),
+        ("headroom_pct", "20"),
+    ] {
+        form.push((k, v.to_string()));
+    }
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let res = d.app.call("/api/workloads/update", &pairs, Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+
+    let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
+    let export: Value = json(
+        &d.app
+            .get(&format!("/tco/export.json?{q}"), Some(&d.max), None)
+            .await
+            .body,
+    );
+    assert_eq!(export["plan_error"], Value::Null, "{export}");
+    let file = &export["plan_file"];
+    assert_eq!(file["plan"]["deadline_h"], "48", "{file}");
+    let planned = &export["plan_result"];
+    let recommended = &planned["recommended"]["plan"];
+    assert!(
+        recommended["finish_s"].as_u64().unwrap() <= 48 * 3600 && recommended["late"] == false,
+        "{planned}"
+    );
+    // Capacity and lead time are not stated on these quotes: questions, not assumptions.
+    assert_eq!(
+        planned["quotes"][0]["questions"],
+        json!(["capacity_not_stated", "lead_time_not_stated"]),
+        "{planned}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("nl-plan-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("plan.json");
+    std::fs::write(&path, file.to_string()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger"))
+        .args(["plan", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rerun: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(&rerun, planned, "the CLI and the export agree");
+}

@@ -113,6 +113,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
     };
     Computed {
         unit_scale,
+        budget_base: budget_amount,
         view,
         signed,
         costed,
@@ -320,6 +321,7 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
         runs_used: if from_runs { runs.used } else { Vec::new() },
         runs_scaled: if from_runs { runs.scaled } else { Vec::new() },
         slowest_run: slowest.map(|(id, _)| id),
+        valid_runs: if from_runs { runs.valid } else { Vec::new() },
         left_out: runs.left_out,
         throughput_typed: typed.is_some(),
         failing,

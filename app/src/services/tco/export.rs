@@ -117,9 +117,11 @@ fn group_name(row: &CostRow) -> &'static str {
     }
 }
 
-/// `{ "scenario": …, "result": … }` for comparison `c` of team `team_id`: loads the team's
-/// exchange rates (every one, as the scenario file carries them), then builds the scenario that
-/// reproduces `c` ([`scenario_of`]); both `null` when there is nothing to reproduce.
+/// `{ "scenario": …, "result": …, "plan_file": …, "plan_result": …, "plan_error": … }` for
+/// comparison `c` of team `team_id`: loads the team's exchange rates (every one, as the scenario
+/// file carries them), then builds the scenario that reproduces `c` ([`scenario_of`]) and the
+/// rental plan of its workload ([`super::plan`]: `plan_file` is what `nodeledger plan` reads,
+/// `plan_error` why the planner made no plan); all `null` when there is nothing to reproduce.
 ///
 /// # Errors
 /// [`AppError::Internal`] when the rates cannot be read (logged).
@@ -134,7 +136,23 @@ pub async fn scenario_json(db: &Db, team_id: i64, c: &Computed) -> Result<serde_
         .map(|r| r.record)
         .collect();
     Ok(match scenario_of(c, rates) {
-        Some((scenario, result)) => serde_json::json!({ "scenario": scenario, "result": result }),
-        None => serde_json::json!({ "scenario": null, "result": null }),
+        Some((scenario, result)) => {
+            let file = super::plan::plan_file(c, &scenario, crate::clock::now_unix());
+            let (plan_result, plan_error) = match file.as_ref().map(crate::domain::plan::plan) {
+                Some(Ok(r)) => (serde_json::to_value(r).ok(), None),
+                Some(Err(e)) => (None, Some(e.to_string())),
+                None => (None, None),
+            };
+            serde_json::json!({
+                "scenario": scenario,
+                "result": result,
+                "plan_file": file,
+                "plan_result": plan_result,
+                "plan_error": plan_error,
+            })
+        }
+        None => serde_json::json!({
+            "scenario": null, "result": null, "plan_file": null, "plan_result": null, "plan_error": null
+        }),
     })
 }

@@ -20,6 +20,7 @@ mod cache;
 mod charts;
 mod export;
 mod fields;
+mod plan;
 mod pool;
 mod query;
 mod request;
@@ -72,6 +73,8 @@ pub struct Costed {
     pub runs_scaled: Vec<(i64, u32, u32)>,
     /// The slowest valid run, used by the what-if.
     pub slowest_run: Option<i64>,
+    /// Every valid run's throughput per node (empty when the throughput was typed).
+    pub valid_runs: Vec<crate::domain::tco::RunThroughput>,
     /// Runs of this node and workload left out (not valid), with their status.
     pub left_out: Vec<(i64, RunStatus)>,
     /// The throughput was typed on the page.
@@ -103,6 +106,8 @@ pub struct Computed {
     /// How many units of work every row's cost per unit is for (one scale for the column:
     /// [`crate::domain::tco::unit_scale`]).
     pub unit_scale: u32,
+    /// The workload's budget in the base currency, when set and convertible.
+    pub budget_base: Option<rust_decimal::Decimal>,
 }
 
 /// Builds the comparison `request` asks for, for team `team_id`: loads, then builds

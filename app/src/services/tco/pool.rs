@@ -84,6 +84,8 @@ pub(super) struct Measured {
     pub used: Vec<i64>,
     /// The slowest valid run and its throughput.
     pub slowest: Option<(i64, RunThroughput)>,
+    /// Every valid run's throughput per node, by run id: what a rental plan weighs.
+    pub valid: Vec<RunThroughput>,
     /// Runs of this node and workload left out, with their status.
     pub left_out: Vec<(i64, RunStatus)>,
     /// Valid runs on part of the node for a workload that runs one task per GPU: run id, GPUs
@@ -172,6 +174,7 @@ pub(super) fn measured(
         expected: Some(found.expected),
         used: found.expected_runs.iter().map(|i| valid[*i].0).collect(),
         slowest: Some((valid[found.slowest_run].0, found.slowest)),
+        valid: valid.iter().map(|(_, t)| *t).collect(),
         left_out,
         scaled,
     })

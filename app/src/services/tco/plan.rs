@@ -1,0 +1,63 @@
+//! The rental plan of a comparison: the workload's schedule and budget, and each costed quote's
+//! supply and valid runs, handed to the planner ([`crate::domain::plan`]) with the scenario
+//! that reproduces the comparison. What the planner is given is exported beside its result, so
+//! `nodeledger plan` reruns it to the same plans.
+
+use super::Computed;
+use crate::domain::{
+    plan::{PlanRequest, PlanScenario, QuoteSupply, RunFigure},
+    quotes::Deadline,
+    rentals::Instant,
+    tco::Scenario,
+};
+
+/// The plan file for comparison `c` and its `scenario` ([`super::scenario_of`]): only the quotes
+/// that pass the workload's requirement check and are still valid, with the workload's
+/// deadline and budget. Plans start at the workload's earliest start, or at `now` (Unix
+/// seconds) when that is earlier or not stated. `None` without a workload.
+#[must_use]
+pub fn plan_file(c: &Computed, scenario: &Scenario, now: i64) -> Option<PlanScenario> {
+    let w = c.workload.as_ref()?;
+    let eligible: Vec<&super::Costed> = c.costed.iter().filter(|q| q.failing.is_empty() && !q.expired).collect();
+    let mut scenario = scenario.clone();
+    scenario
+        .quotes
+        .retain(|q| eligible.iter().any(|e| e.quote_id.to_string() == q.id));
+    let (deadline_h, deadline_at) = match w.deadline {
+        Some(Deadline::HoursFromStart(hours)) => (Some(hours), None),
+        Some(Deadline::At(at)) => (None, Some(Instant::from_unix(at))),
+        None => (None, None),
+    };
+    let start = w.earliest_start.map_or(now, |s| s.max(now));
+    let request = PlanRequest {
+        earliest_start: Some(Instant::from_unix(start)),
+        deadline_h,
+        deadline_at,
+        budget: c.budget_base,
+        gpu_use: w.gpu_use,
+        max_nodes: None,
+        quotes: eligible.iter().map(|q| supply(q)).collect(),
+    };
+    Some(PlanScenario {
+        scenario,
+        plan: request,
+    })
+}
+
+/// What a quote's vendor can deliver, and its valid runs.
+fn supply(q: &super::Costed) -> QuoteSupply {
+    QuoteSupply {
+        id: q.quote_id.to_string(),
+        capacity_nodes: q.draft.nodes_available,
+        lead_time_h: q.draft.lead_time_hours,
+        lead_time_days: None,
+        runs: q
+            .valid_runs
+            .iter()
+            .map(|r| RunFigure {
+                per_s: r.per_s,
+                nodes: r.nodes,
+            })
+            .collect(),
+    }
+}
