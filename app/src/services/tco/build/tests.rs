@@ -268,3 +268,41 @@ fn a_budget_in_another_currency_without_a_rate_is_flagged_not_converted_1_to_1()
     assert!(c.view.budget_note.unwrap().contains("USD"));
     assert!(c.view.rows.iter().all(|r| !r.over_budget));
 }
+
+/// The plan is made only with quotes that pass the workload check and are still valid; it
+/// starts at the earliest start or now, whichever is later, with the workload's deadline, the
+/// budget in the base currency, and each vendor's stated supply.
+#[test]
+fn the_plan_file_keeps_the_quotes_that_fit_and_starts_no_earlier_than_now() {
+    use crate::domain::{quotes::Deadline, rentals::Instant};
+    use crate::services::tco::plan::plan_file;
+    let mut data = loaded();
+    data.workloads[0].record.deadline = Some(Deadline::HoursFromStart(dec!(48)));
+    data.workloads[0].record.earliest_start = Some(1_000);
+    data.quotes[1].draft.nodes_available = Some(2);
+    data.quotes[1].draft.lead_time_hours = Some(dec!(24));
+    let query = format!("{NO_EXTRAS}&picked=1&q=1&q=2&q=3&q=4&tp_1=1000&tp_2=3000&tp_3=1000&tp_4=1000");
+    let c = build(&CostRequest::from_query(&query), data, Locale::En, false);
+    assert_eq!(c.costed.len(), 4, "every picked quote is costed: {:?}", c.view.problems);
+    let (scenario, _) = scenario_of(&c, Vec::new()).expect("a scenario");
+    let now = 1_765_000_000;
+    let file = plan_file(&c, &scenario, now).expect("a plan file");
+    let ids: Vec<&str> = file.scenario.quotes.iter().map(|q| q.id.as_str()).collect();
+    assert_eq!(ids, ["1", "2"], "the expired quote and the card too small are left out");
+    let plan = &file.plan;
+    assert_eq!(plan.earliest_start, Some(Instant::from_unix(now)));
+    assert_eq!((plan.deadline_h, plan.deadline_at), (Some(dec!(48)), None));
+    assert_eq!(plan.budget, Some(dec!(800)));
+    let supply: Vec<(&str, Option<u32>, Option<Decimal>)> = plan
+        .quotes
+        .iter()
+        .map(|q| (q.id.as_str(), q.capacity_nodes, q.lead_time_h))
+        .collect();
+    assert_eq!(supply, [("1", None, None), ("2", Some(2), Some(dec!(24)))]);
+    let later = plan_file(&c, &scenario, 500).expect("a plan file");
+    assert_eq!(
+        later.plan.earliest_start,
+        Some(Instant::from_unix(1_000)),
+        "a later start is kept"
+    );
+}
