@@ -591,15 +591,7 @@ async fn the_median_valid_run_sets_the_throughput_and_quotes_of_the_same_node_sh
     let c = d
         .compare(&d.max, &format!("workload={}&{NO_OVERHEADS}", d.workload))
         .await;
-    let row = |id: i64| {
-        c["rows"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["quote_id"] == id)
-            .cloned()
-            .unwrap_or_else(|| panic!("{c}"))
-    };
+    let row = |id: i64| row_of(&c, id);
     assert_eq!(row(d.small)["compared_exact"], "600", "{c}");
     assert_eq!(
         row(same)["compared_exact"],
@@ -1176,7 +1168,7 @@ fn row_of(c: &Value, id: i64) -> Value {
         .iter()
         .find(|r| r["quote_id"] == id)
         .cloned()
-        .unwrap()
+        .unwrap_or_else(|| panic!("no row for quote {id}: {c}"))
 }
 
 /// A quote far cheaper than the rest costs less than one minor unit at the column's scale: it
