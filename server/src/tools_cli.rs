@@ -130,13 +130,20 @@ fn summary(run: &runs::CanonicalRun) -> String {
 }
 
 /// What a cost file holds: a bare scenario, or the cost page's export (`GET /tco/export.json`,
-/// `{ "scenario": …, "result": … }`) with the result computed when it was exported.
+/// `{ "scenario": …, "result": … }`) with the result computed when it was exported. The
+/// export's rental plan is `nodeledger plan`'s to read, and passed over here.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExportedComparison {
     scenario: Option<tco::Scenario>,
     #[serde(default)]
     result: Option<tco::ScenarioResult>,
+    #[serde(default, rename = "plan_file")]
+    _plan_file: Option<serde::de::IgnoredAny>,
+    #[serde(default, rename = "plan_result")]
+    _plan_result: Option<serde::de::IgnoredAny>,
+    #[serde(default, rename = "plan_error")]
+    _plan_error: Option<serde::de::IgnoredAny>,
 }
 
 /// What `nodeledger tco` found: the recomputed result, and whether it equals the one stored in
@@ -226,20 +233,37 @@ pub fn tco(path: &Path) -> Result<TcoRun, String> {
     })
 }
 
-/// Runs a plan file (`{"scenario": …, "plan": …}`) and returns the [`plan::PlanResult`] as
-/// JSON. A file that does not read names the line, column and field; a plan the planner
+/// Runs a plan file (`{"scenario": …, "plan": …}`, or the cost page's JSON export, whose
+/// `plan_file` is one) and returns the [`plan::PlanResult`] as JSON. A file that does not read names the line, column and field; a plan the planner
 /// rejects names the field (and quote) and what to change.
 pub fn plan(path: &Path) -> Result<String, String> {
     let bytes = read(path)?;
-    let input: plan::PlanScenario = serde_json::from_slice(&bytes).map_err(|e| {
+    let input = read_plan_file(path, &bytes)?;
+    planned(path, &input)
+}
+
+/// Reads a plan file, or the cost page's export, whose `plan_file` is one.
+fn read_plan_file(path: &Path, bytes: &[u8]) -> Result<plan::PlanScenario, String> {
+    let schema = "schema: app/src/domain/plan/plan.schema.json";
+    let at = |e: &serde_json::Error| {
         format!(
-            "{}: line {}, column {}: {e} (schema: app/src/domain/plan/plan.schema.json)",
+            "{}: line {}, column {}: {e} ({schema})",
             path.display(),
             e.line(),
             e.column()
         )
-    })?;
-    let result = plan::plan(&input).map_err(|e| match plan_hint(&e) {
+    };
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| at(&e))?;
+    if let Some(file) = value.get("plan_file") {
+        return serde_json::from_value(file.clone())
+            .map_err(|e| format!("{}: plan_file: {e} ({schema})", path.display()));
+    }
+    serde_json::from_slice(bytes).map_err(|e| at(&e))
+}
+
+/// The planner's result for `input` (read from `path`) as JSON, or what to fix.
+fn planned(path: &Path, input: &plan::PlanScenario) -> Result<String, String> {
+    let result = plan::plan(input).map_err(|e| match plan_hint(&e) {
         Some(hint) => format!("{}: {e} — {hint}", path.display()),
         None => format!("{}: {e}", path.display()),
     })?;

@@ -1245,14 +1245,17 @@ async fn the_export_carries_the_plan_and_nodeledger_plan_reruns_it_to_the_same_p
 
     let dir = std::env::temp_dir().join(format!("nl-plan-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("plan.json");
-    std::fs::write(&path, file.to_string()).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger"))
-        .args(["plan", path.to_str().unwrap()])
-        .output()
-        .unwrap();
+    // The plan file alone, and the whole export as downloaded (its `plan_file` is read).
+    for (name, body) in [("plan.json", file), ("cost-comparison.json", &export)] {
+        let path = dir.join(name);
+        std::fs::write(&path, body.to_string()).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger"))
+            .args(["plan", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let rerun: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(&rerun, planned, "{name}: the CLI and the export agree");
+    }
     std::fs::remove_dir_all(&dir).ok();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let rerun: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(&rerun, planned, "the CLI and the export agree");
 }
