@@ -110,7 +110,8 @@ impl TestApp {
             setup_code,
         };
         // The cost comparison cache, kept so a test can count computations.
-        let tco_cache = app::services::tco::ComparisonCache::default();
+        // A long time to live: a computation count must not depend on how fast this machine is.
+        let tco_cache = app::services::tco::ComparisonCache::with_ttl(std::time::Duration::from_secs(600));
         let router = router::build(state, tco_cache.clone(), cfg);
         Self {
             router,

@@ -118,8 +118,12 @@ async fn upload_pending_sends_only_the_folder_s_own_files_and_only_to_the_server
     let absolute = pending_copy(&d, &kept, "3-absolute", |u| {
         u["result"] = secret.to_str().unwrap().into();
     });
-    let linked = pending_copy(&d, &kept, "4-symlink", |_| {});
-    std::fs::remove_file(linked.join("telemetry.csv")).unwrap();
+    // The copy always names the telemetry: on a loaded machine the short dry run may end
+    // before the fake nvidia-smi wrote two samples, and the probe then sends no telemetry.
+    let linked = pending_copy(&d, &kept, "4-symlink", |u| {
+        u["telemetry"] = true.into();
+    });
+    let _ = std::fs::remove_file(linked.join("telemetry.csv"));
     std::os::unix::fs::symlink(&secret, linked.join("telemetry.csv")).unwrap();
 
     let out = d.run(Smi::Absent, &["--upload-pending"]).await;

@@ -5,7 +5,8 @@
 //! An entry is found by (team, query without `chart`, language, the team's data version,
 //! today): the data version ([`crate::store::data_versions`]) is raised by triggers on every
 //! write to what the comparison reads, so a saved quote, run, rate, workload or budget is seen
-//! by the very next request; an entry also ends after [`ComparisonCache::TTL`]. At most
+//! by the very next request; an entry also ends [`ComparisonCache::TTL`] after its comparison
+//! was finished (a comparison still being computed is never expired: those asking wait). At most
 //! [`ComparisonCache::CAPACITY`] entries are kept; when full, expired entries go first, then
 //! the oldest.
 //!
@@ -50,19 +51,25 @@ impl<V> Default for Entries<V> {
 }
 
 impl<V: Clone> Entries<V> {
-    /// The entry for `key`, if computed less than [`ComparisonCache::TTL`] before `now`.
-    fn get(&self, key: &Key, now: Instant) -> Option<V> {
+    /// The entry for `key`, if kept less than `ttl` before `now`.
+    fn get(&self, key: &Key, now: Instant, ttl: Duration) -> Option<V> {
         self.0
             .get(key)
-            .filter(|(at, _)| now.duration_since(*at) < ComparisonCache::TTL)
+            .filter(|(at, _)| now.duration_since(*at) < ttl)
             .map(|(_, v)| v.clone())
     }
 
+    /// Restarts the time of `key`'s entry at `now` (when its comparison is finished).
+    fn touch(&mut self, key: &Key, now: Instant) {
+        if let Some((at, _)) = self.0.get_mut(key) {
+            *at = now;
+        }
+    }
+
     /// Keeps `value` for `key`; when full, expired entries go first, then the oldest.
-    fn put(&mut self, key: Key, value: V, now: Instant) {
+    fn put(&mut self, key: Key, value: V, now: Instant, ttl: Duration) {
         if self.0.len() >= ComparisonCache::CAPACITY && !self.0.contains_key(&key) {
-            self.0
-                .retain(|_, (at, _)| now.duration_since(*at) < ComparisonCache::TTL);
+            self.0.retain(|_, (at, _)| now.duration_since(*at) < ttl);
             if self.0.len() >= ComparisonCache::CAPACITY
                 && let Some(oldest) = self.0.iter().min_by_key(|(_, (at, _))| *at).map(|(k, _)| k.clone())
             {
@@ -78,17 +85,36 @@ impl<V: Clone> Entries<V> {
 type Slot = Arc<OnceCell<Arc<Computed>>>;
 
 /// Recently computed comparisons, shared by every request of the server (clones share it).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ComparisonCache {
     entries: Arc<Mutex<Entries<Slot>>>,
     computed: Arc<AtomicU64>,
+    ttl: Duration,
+}
+
+impl Default for ComparisonCache {
+    fn default() -> Self {
+        Self::with_ttl(Self::TTL)
+    }
 }
 
 impl ComparisonCache {
-    /// How long an entry is used.
+    /// How long an entry is used after its comparison is finished.
     pub const TTL: Duration = Duration::from_secs(5);
     /// Most entries kept.
     pub const CAPACITY: usize = 64;
+
+    /// A cache whose entries are used for `ttl` after they are finished. Tests that count
+    /// computations use a long one, so a slow machine's pauses do not expire an entry between
+    /// two requests; writes still end an entry at once (the data version is in the key).
+    #[must_use]
+    pub fn with_ttl(ttl: Duration) -> Self {
+        Self {
+            entries: Arc::default(),
+            computed: Arc::default(),
+            ttl,
+        }
+    }
 
     /// How many comparisons this cache has computed (each miss computes one).
     #[must_use]
@@ -100,12 +126,23 @@ impl ComparisonCache {
     fn slot(&self, key: &Key) -> Slot {
         let now = Instant::now();
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(slot) = entries.get(key, now) {
+        let live = entries
+            .0
+            .get(key)
+            .filter(|(_, slot)| !slot.initialized())
+            .map(|(_, slot)| Arc::clone(slot));
+        if let Some(slot) = live.or_else(|| entries.get(key, now, self.ttl)) {
             return slot;
         }
         let slot = Slot::default();
-        entries.put(key.clone(), Arc::clone(&slot), now);
+        entries.put(key.clone(), Arc::clone(&slot), now, self.ttl);
         slot
+    }
+
+    /// Starts `key`'s time to live now: its comparison has just been finished.
+    fn finished(&self, key: &Key) {
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.touch(key, Instant::now());
     }
 
     /// The comparison of team `team_id` for the cost page's query `raw` (with or without `?`;
@@ -126,6 +163,7 @@ impl ComparisonCache {
                 let request = CostRequest::from_query(&key.query);
                 let computed = compare(db, team_id, &request, locale, false).await?;
                 self.computed.fetch_add(1, Ordering::Relaxed);
+                self.finished(&key);
                 Ok::<_, AppError>(Arc::new(computed))
             })
             .await?;
@@ -181,18 +219,25 @@ mod tests {
     fn entries_end_after_the_ttl_and_the_oldest_goes_when_full() {
         let mut entries = Entries::<u32>::default();
         let t0 = Instant::now();
-        entries.put(key(0), 0, t0);
-        assert_eq!(entries.get(&key(0), t0 + Duration::from_secs(1)), Some(0));
-        assert_eq!(entries.get(&key(0), t0 + ComparisonCache::TTL), None, "expired");
+        let ttl = ComparisonCache::TTL;
+        entries.put(key(0), 0, t0, ttl);
+        assert_eq!(entries.get(&key(0), t0 + Duration::from_secs(1), ttl), Some(0));
+        assert_eq!(entries.get(&key(0), t0 + ttl, ttl), None, "expired");
+        entries.touch(&key(0), t0 + Duration::from_secs(1));
+        assert_eq!(
+            entries.get(&key(0), t0 + ttl, ttl),
+            Some(0),
+            "the time restarts when finished"
+        );
         for n in 1..=ComparisonCache::CAPACITY {
-            let at = t0 + Duration::from_millis(n as u64);
-            entries.put(key(n as i64), n as u32, at);
+            let at = t0 + Duration::from_secs(1) + Duration::from_millis(n as u64);
+            entries.put(key(n as i64), n as u32, at, ttl);
         }
         assert_eq!(entries.0.len(), ComparisonCache::CAPACITY, "bounded");
         assert!(!entries.0.contains_key(&key(0)), "the oldest went first");
-        assert_eq!(entries.get(&key(1), t0), Some(1));
-        let later = t0 + ComparisonCache::TTL + Duration::from_secs(1);
-        entries.put(key(1000), 1000, later);
+        assert_eq!(entries.get(&key(1), t0, ttl), Some(1));
+        let later = t0 + ttl + Duration::from_secs(2);
+        entries.put(key(1000), 1000, later, ttl);
         assert_eq!(entries.0.len(), 1, "expired entries go before any live one");
     }
 }
