@@ -12,8 +12,9 @@
 //! |---|---|---|
 //! | 1 | no `version` key | [`SignedCostRowV1`]: the cost page's rows as shown, formatted in the submitter's language, exact totals as decimal strings |
 //! | 2 | `"version":2` | [`SignedCostRow`]: plain values; the page's row is built from them for the reader |
+//! | 3 | `"version":3` | as version 2, and `plan` ([`SignedPlan`]): the rental plan the order was chosen from, with the deadline and budget it was planned against (`null` when none) |
 //!
-//! Every other key is the same in both: `workload_id`, `quote_id`, `quote_revision_id`,
+//! Every other key is the same in all: `workload_id`, `quote_id`, `quote_revision_id`,
 //! `considered`, `runs`, `waiver`, `answers`, `comparison`, `frozen` (the scenario and its result:
 //! reruns with `nodeledger tco` to the same cent), and `problems_acknowledged` (absent when
 //! none). [`decode`] reads every version ever written; [`OrderRecord::canonical`] writes the
@@ -41,7 +42,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version [`OrderRecord::canonical`] writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+
+/// Version 2: as 3, without `plan`.
+const VERSION_2: u32 = 2;
 
 /// The whole record of one order revision (see the module documentation for its format).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -73,6 +77,42 @@ pub struct OrderRecord {
     /// The problems found that procurement acknowledged when submitting (absent when none were
     /// open): part of what the manager signs.
     pub problems_acknowledged: Option<Acknowledgement>,
+    /// The rental plan the order was chosen from on the plan page (`None`: chosen otherwise).
+    pub plan: Option<SignedPlan>,
+}
+
+/// The rental plan an order was chosen from: the plan's facts as the planner gave them
+/// ([`crate::domain::plan::Plan`]) and what it was planned against. Plain values: times are
+/// whole seconds (moments as Unix seconds, UTC), amounts exact decimals.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignedPlan {
+    /// The quote planned.
+    pub quote_id: i64,
+    /// Nodes rented.
+    pub nodes: u32,
+    /// On demand or the monthly commitment.
+    pub pricing: tco::Pricing,
+    /// The plan's total in the compare currency.
+    pub compared_total: Decimal,
+    /// The compare currency (the team's base currency).
+    pub compare_currency: Currency,
+    /// When the plan starts (the workload's earliest start, or when it was planned).
+    pub earliest_start: i64,
+    /// Seconds from the start until the results are out (lead time + busy hours).
+    pub finish_s: u64,
+    /// The same with the slowest valid run (or the low what-if).
+    pub pessimistic_finish_s: u64,
+    /// The deadline planned against, seconds from the start (`None`: no deadline).
+    pub deadline_s: Option<u64>,
+    /// The same as a moment, Unix seconds.
+    pub deadline_at: Option<i64>,
+    /// The budget planned against, in the compare currency (`None`: no budget).
+    pub budget: Option<Decimal>,
+    /// The pessimistic finish is after the deadline.
+    pub at_risk: bool,
+    /// The planner recommended this plan (else procurement picked another plan on the front).
+    pub recommended: bool,
 }
 
 /// The frozen cost rows, as the version they were written in holds them.
@@ -425,7 +465,8 @@ pub fn decode(text: &str) -> Result<OrderRecord, DecodeError> {
     let value: serde_json::Value = serde_json::from_str(text)?;
     match value.get("version") {
         None => Ok(serde_json::from_value::<v1::RecordV1>(value)?.into()),
-        Some(v) if v.as_u64() == Some(u64::from(VERSION)) => Ok(serde_json::from_value::<RecordV2>(value)?.into()),
+        Some(v) if v.as_u64() == Some(u64::from(VERSION_2)) => Ok(serde_json::from_value::<RecordV2>(value)?.into()),
+        Some(v) if v.as_u64() == Some(u64::from(VERSION)) => Ok(serde_json::from_value::<RecordV3>(value)?.into()),
         Some(v) => Err(DecodeError::UnknownVersion(v.clone())),
     }
 }
@@ -442,7 +483,7 @@ impl OrderRecord {
             Some(SignedRows::V2(rows)) => Some(rows.clone()),
             Some(SignedRows::V1(_)) => return Err(EncodeError::OldRows),
         };
-        let wire = RecordV2 {
+        let wire = RecordV3 {
             version: VERSION,
             workload_id: self.workload_id,
             quote_id: self.quote_id,
@@ -455,6 +496,7 @@ impl OrderRecord {
             comparison: self.comparison.clone(),
             frozen: self.frozen.clone(),
             problems_acknowledged: self.problems_acknowledged.clone(),
+            plan: self.plan.clone(),
         };
         Ok(canonical_json(&serde_json::to_value(wire)?)?)
     }
@@ -481,8 +523,8 @@ impl OrderRecord {
     }
 }
 
-/// Version 2 as written: every key always present but `problems_acknowledged`, so a record's
-/// text is the one canonical form of its values.
+/// Version 2 as written (read, never written again): every key always present but
+/// `problems_acknowledged`.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RecordV2 {
@@ -515,6 +557,47 @@ impl From<RecordV2> for OrderRecord {
             comparison: r.comparison,
             frozen: r.frozen,
             problems_acknowledged: r.problems_acknowledged,
+            plan: None,
+        }
+    }
+}
+
+/// Version 3 as written: every key always present but `problems_acknowledged`, so a record's
+/// text is the one canonical form of its values.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordV3 {
+    version: u32,
+    workload_id: i64,
+    quote_id: Option<i64>,
+    quote_revision_id: Option<i64>,
+    considered: Vec<i64>,
+    runs: Vec<i64>,
+    waiver: String,
+    answers: BTreeMap<String, ItemAnswer>,
+    tco: Option<Vec<SignedCostRow>>,
+    comparison: Option<String>,
+    frozen: Option<Frozen>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    problems_acknowledged: Option<Acknowledgement>,
+    plan: Option<SignedPlan>,
+}
+
+impl From<RecordV3> for OrderRecord {
+    fn from(r: RecordV3) -> Self {
+        OrderRecord {
+            workload_id: r.workload_id,
+            quote_id: r.quote_id,
+            quote_revision_id: r.quote_revision_id,
+            considered: r.considered,
+            runs: r.runs,
+            waiver: r.waiver,
+            answers: r.answers,
+            tco: r.tco.map(SignedRows::V2),
+            comparison: r.comparison,
+            frozen: r.frozen,
+            problems_acknowledged: r.problems_acknowledged,
+            plan: r.plan,
         }
     }
 }

@@ -40,6 +40,7 @@ impl From<RecordV1> for OrderRecord {
             comparison: r.comparison,
             frozen: r.frozen,
             problems_acknowledged: r.problems_acknowledged,
+            plan: None,
         }
     }
 }
