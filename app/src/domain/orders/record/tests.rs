@@ -2,7 +2,7 @@
 
 use super::{
     AcknowledgedProblem, Acknowledgement, ChosenQuote, DecodeError, EncodeError, OrderRecord, SignedComponent,
-    SignedCostRow, SignedPricing, SignedRate, SignedRows, SignedThroughput, SignedUnitCost, SignedWarning,
+    SignedCostRow, SignedPlan, SignedPricing, SignedRate, SignedRows, SignedThroughput, SignedUnitCost, SignedWarning,
     SignedWhatIf, ToMeasure, decode,
 };
 use crate::domain::{
@@ -17,8 +17,13 @@ use rust_decimal_macros::dec;
 const V1: &str = include_str!("../fixtures/record-v1.json");
 const V1_APPROVED_HASH: &str = include_str!("../fixtures/record-v1.sha256");
 
-/// The same order approved by this release.
+/// The same order approved by the release that wrote version 2, and the hash its approval
+/// pinned.
 const V2: &str = include_str!("../fixtures/record-v2.json");
+const V2_APPROVED_HASH: &str = include_str!("../fixtures/record-v2.sha256");
+
+/// An order chosen on the plan page, approved by this release: [`full`] as written.
+const V3: &str = include_str!("../fixtures/record-v3.json");
 
 #[test]
 fn a_version_1_record_still_hashes_to_what_its_approval_pinned() {
@@ -68,9 +73,27 @@ fn a_version_1_record_reads_with_its_chosen_quote_totals_and_answers() {
 }
 
 #[test]
-fn a_version_2_record_reads_and_its_text_round_trips_byte_for_byte() {
+fn a_version_2_record_still_hashes_to_what_its_approval_pinned() {
+    assert_eq!(sha256_hex(V2), V2_APPROVED_HASH.trim());
+    let value: serde_json::Value = serde_json::from_str(V2).expect("json");
+    assert_eq!(content_hash(&value).expect("canonical"), V2_APPROVED_HASH.trim());
+}
+
+#[test]
+fn a_version_2_record_reads_and_is_written_again_as_version_3_without_a_plan() {
     let record = decode(V2).expect("version 2 reads");
-    assert_eq!(record.canonical().expect("canonical"), V2);
+    assert_eq!(record.plan, None);
+    // A new revision of an old order is written as the newest version: the same keys, the
+    // version number raised, and `plan` null (version 2 had no plan).
+    let rewritten = V2
+        .replacen(
+            r#","quote_id":1,"quote_revision_id""#,
+            r#","plan":null,"quote_id":1,"quote_revision_id""#,
+            1,
+        )
+        .replacen(r#""version":2,"waiver""#, r#""version":3,"waiver""#, 1);
+    assert_eq!(record.canonical().expect("canonical"), rewritten);
+    assert_eq!(decode(&rewritten).expect("reads back"), record);
     let chosen = record.chosen_quote().expect("a quote was chosen");
     let Some(SignedRows::V2(rows)) = &record.tco else {
         panic!("version 2 rows: {:?}", record.tco);
@@ -200,6 +223,21 @@ fn full() -> OrderRecord {
                 note: "no encryption at rest".into(),
             }],
         }),
+        plan: Some(SignedPlan {
+            quote_id: 7,
+            nodes: 2,
+            pricing: crate::domain::tco::Pricing::OnDemand,
+            compared_total: dec!(86.91),
+            compare_currency: cny,
+            earliest_start: 1_894_608_000,
+            finish_s: 36_000,
+            pessimistic_finish_s: 43_200,
+            deadline_s: Some(86_400),
+            deadline_at: Some(1_894_694_400),
+            budget: Some(dec!(80)),
+            at_risk: false,
+            recommended: true,
+        }),
         ..OrderRecord::default()
     }
 }
@@ -212,7 +250,11 @@ fn a_full_record_round_trips_and_holds_no_formatted_text() {
         text.starts_with("{\"answers\":{},\"comparison\":\"workload=3&q=7\""),
         "{text}"
     );
-    assert!(text.contains(r#""version":2"#), "{text}");
+    assert!(text.contains(r#""version":3"#), "{text}");
+    assert!(
+        text.contains(r#""plan":{"at_risk":false,"budget":"80","compare_currency":"CNY","compared_total":"86.91""#),
+        "the plan, exact and in key order: {text}"
+    );
     assert!(
         text.contains(r#""compared_total":"86.91""#) && text.contains(r#""currency":"USD""#),
         "exact amounts and codes: {text}"
@@ -241,7 +283,7 @@ fn a_new_orders_record_is_one_exact_canonical_text_that_reads_back() {
     let text = record.canonical().expect("canonical");
     assert_eq!(
         text,
-        r#"{"answers":{},"comparison":null,"considered":[7,2],"frozen":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":2,"waiver":"run booked for May","workload_id":3}"#
+        r#"{"answers":{},"comparison":null,"considered":[7,2],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":3,"waiver":"run booked for May","workload_id":3}"#
     );
     assert_eq!(decode(&text).expect("reads back"), record);
     assert_eq!(record.chosen_quote(), None);
@@ -272,9 +314,23 @@ fn an_acknowledgement_is_part_of_the_hashed_record_and_absent_without_one() {
 
 #[test]
 fn a_version_no_release_wrote_or_a_key_of_no_version_is_refused() {
-    let v3 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":3,"waiver":"","workload_id":3}"#;
-    assert!(matches!(decode(v3), Err(DecodeError::UnknownVersion(_))));
+    let v4 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":4,"waiver":"","workload_id":3}"#;
+    assert!(matches!(decode(v4), Err(DecodeError::UnknownVersion(_))));
+    let plan_in_v2 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":2,"waiver":"","workload_id":3}"#;
+    assert!(
+        matches!(decode(plan_in_v2), Err(DecodeError::Shape(_))),
+        "version 2 had no plan"
+    );
     let unknown_key = r#"{"answers":{},"comparison":null,"considered":[],"extra":1,"frozen":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":2,"waiver":"","workload_id":3}"#;
     assert!(matches!(decode(unknown_key), Err(DecodeError::Shape(_))));
     assert!(matches!(decode("not json"), Err(DecodeError::Shape(_))));
+}
+
+#[test]
+fn a_version_3_record_with_a_plan_reads_and_its_text_round_trips_byte_for_byte() {
+    let record = decode(V3).expect("version 3 reads");
+    assert_eq!(record, full());
+    assert_eq!(record.canonical().expect("canonical"), V3);
+    let plan = record.plan.expect("the plan");
+    assert_eq!((plan.quote_id, plan.nodes, plan.deadline_s), (7, 2, Some(86_400)));
 }
