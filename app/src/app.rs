@@ -10,9 +10,9 @@ use crate::{
     pages::{
         areas::{
             AccountRoute, AdminAuditRoute, AdminSecurityRoute, AdminTeamRoute, AdminTeamsRoute, AdminUsersRoute,
-            CostRoute, OrderRoute, OrdersRoute, QuoteCompareRoute, QuoteDetailRoute, QuoteFormRoute, QuoteImportRoute,
-            QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute, TokensRoute,
-            VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
+            CostRoute, OrderRoute, OrdersRoute, PlanRoute, QuoteCompareRoute, QuoteDetailRoute, QuoteFormRoute,
+            QuoteImportRoute, QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute,
+            TokensRoute, VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
         },
         dashboard::DashboardPage,
         login::LoginPage,
@@ -106,6 +106,7 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/workloads/:id") view={Lazy::<WorkloadEditRoute>::new()} />
                     <Route path=path!("/rates") view={Lazy::<RatesRoute>::new()} />
                     <Route path=path!("/tco") view={Lazy::<CostRoute>::new()} />
+                    <Route path=path!("/plan") view={Lazy::<PlanRoute>::new()} />
                     <Route path=path!("/orders") view={Lazy::<OrdersRoute>::new()} />
                     <Route path=path!("/orders/:id") view={Lazy::<OrderRoute>::new()} />
                     <Route path=path!("/runs") view={Lazy::<RunListRoute>::new()} />

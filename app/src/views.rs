@@ -4,6 +4,8 @@ pub mod audit;
 /// The bill section of the order page and the bill import preview.
 pub mod bills;
 pub mod orders;
+/// The rental plan page.
+pub mod plan;
 /// The rental after an approved order.
 pub mod rentals;
 pub mod second_factor;

@@ -1,7 +1,8 @@
 //! The cost comparison's exports and charts, for the same query as the page (`/tco?…`):
 //! `GET /tco/export.csv`, `GET /tco/export.json` (the scenario `nodeledger tco` reruns, and its
-//! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`. What they contain is built
-//! by `app::services::tco` (`export`, `charts`); here each is only answered.
+//! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`, and the rental plan's
+//! `/plan/chart.svg`. What they contain is built by `app::services::tco` (`export`, `charts`,
+//! `plan_chart`); here each is only answered.
 
 use crate::access::{ReadTeamData, TeamAccess};
 use crate::listed::Listed;
@@ -27,6 +28,7 @@ pub fn router() -> Listed {
         .route("/tco/stack.svg", get(stack_chart))
         .route("/tco/hours.svg", get(hours_chart))
         .route("/tco/nodes.svg", get(nodes_chart))
+        .route("/plan/chart.svg", get(plan_chart))
 }
 
 /// The comparison of the caller's active team for the request's query, shared with the other
@@ -168,5 +170,26 @@ pub async fn nodes_chart(
         Ok(Some(body)) => svg(body),
         Ok(None) => StatusCode::NOT_FOUND.into_response(),
         Err(err) => (StatusCode::UNPROCESSABLE_ENTITY, err.to_string()).into_response(),
+    }
+}
+
+/// `GET /plan/chart.svg`: [`tco::plan_svg`] of the plan page's query, planned from now as the
+/// page is; 404 when there is nothing to plan (no workload, no quote costed, or the planner
+/// gave its reason instead of plans), 500 when the rates cannot be read.
+pub async fn plan_chart(
+    State(state): State<CostState>,
+    access: TeamAccess<ReadTeamData>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
+    let (c, locale) = match computed(&state, &access, &headers, q).await {
+        Ok(c) => c,
+        Err(res) => return res,
+    };
+    match tco::planned(&state.db, access.team_id(), &c, app::clock::now_unix()).await {
+        Ok(planned) => planned
+            .and_then(|p| tco::plan_svg(&p, locale))
+            .map_or_else(|| StatusCode::NOT_FOUND.into_response(), svg),
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
 }

@@ -23,6 +23,8 @@ mod masters;
 mod orders;
 mod page_weight;
 mod parse_slots;
+mod plan;
+mod plan_chart;
 mod probe;
 mod quotes;
 mod raw_access;

@@ -21,11 +21,11 @@ struct Desk {
     token: String,
 }
 
-fn json(body: &str) -> Value {
+pub(crate) fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
-fn quote(reference: &str, gpus: &str, price: &str) -> Vec<(String, String)> {
+pub(crate) fn quote(reference: &str, gpus: &str, price: &str) -> Vec<(String, String)> {
     quote_in(reference, gpus, price, "CNY")
 }
 
@@ -50,7 +50,7 @@ fn quote_in(reference: &str, gpus: &str, price: &str, currency: &str) -> Vec<(St
     .collect()
 }
 
-async fn save_quote(app: &TestApp, cookie: &str, form: Vec<(String, String)>) -> i64 {
+pub(crate) async fn save_quote(app: &TestApp, cookie: &str, form: Vec<(String, String)>) -> i64 {
     let mut pairs: Vec<(String, String)> = vec![("quote_id".into(), String::new())];
     pairs.extend(form);
     let refs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -105,7 +105,7 @@ async fn desk() -> Desk {
 
 /// Uploads a valid 15-minute canonical run (with steady telemetry) of `quote` on `workload`
 /// (its duration differs by workload, so the file is not a duplicate of another workload's).
-async fn upload_run(app: &TestApp, token: &str, quote: i64, workload: i64, gpus: u32, tps: f64) -> i64 {
+pub(crate) async fn upload_run(app: &TestApp, token: &str, quote: i64, workload: i64, gpus: u32, tps: f64) -> i64 {
     let telemetry: Vec<Value> = (0..=30)
         .flat_map(|i| (0..gpus).map(move |g| json!({ "t": f64::from(i) * 30.0, "gpu": g, "util_pct": 95.0, "mem_used_mib": 20000.0, "temp_c": 60.0, "power_w": 300.0 })))
         .collect();
@@ -128,7 +128,7 @@ async fn upload_run(app: &TestApp, token: &str, quote: i64, workload: i64, gpus:
     json(&res.body)["id"].as_i64().unwrap_or_default()
 }
 
-const NO_OVERHEADS: &str = "setup_h=0&rerun_pct=0&efficiency_pct=100&egress_gb=0&ingress_gb=0";
+pub(crate) const NO_OVERHEADS: &str = "setup_h=0&rerun_pct=0&efficiency_pct=100&egress_gb=0&ingress_gb=0";
 
 impl Desk {
     async fn compare(&self, cookie: &str, query: &str) -> Value {

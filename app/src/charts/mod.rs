@@ -5,6 +5,7 @@
 //! - [`cost_stack_svg`]: total cost of ownership per quote as stacked bars by component.
 //! - [`cost_vs_hours_svg`]: compute cost against busy hours, on demand and monthly.
 //! - [`cost_and_time_vs_nodes_svg`]: total cost and time to finish against node count.
+//! - [`plan_scatter_svg`]: every rental plan's total cost against its time to finish.
 //!
 //! Every user-facing text comes from the caller (the UI is bilingual); this module
 //! only lays it out. Output is a standalone `<svg>` element with a `<title>` first
@@ -20,6 +21,7 @@ mod format;
 mod hours;
 mod legend;
 mod nodes;
+mod plan;
 mod plot;
 mod style;
 mod svg;
@@ -31,4 +33,5 @@ pub use bill::{BillBars, estimate_vs_billed_svg};
 pub use cost_stack::{CostStack, cost_stack_svg};
 pub use hours::{HoursLabels, HoursSeries, cost_vs_hours_svg};
 pub use nodes::{NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg};
+pub use plan::{PlanChartLabels, PlanPoint, plan_scatter_svg};
 pub use telemetry::{TelemetryLabels, telemetry_svg};

@@ -9,7 +9,7 @@
 //! |--------|--------------------------------------------------------------------|
 //! | quotes | quote list, form, import, compare, detail; vendors                 |
 //! | runs   | run list, upload, detail; API tokens                               |
-//! | costs  | cost comparison (TCO), rates, workloads                            |
+//! | costs  | cost comparison (TCO), rental plan, rates, workloads               |
 //! | orders | order list, order review                                           |
 //! | admin  | teams, users, second factor, audit; the team page; the account page |
 //!
@@ -35,6 +35,7 @@ use crate::pages::{
     account::AccountPage,
     admin::{audit::AdminAuditPage, team::AdminTeamPage, teams::AdminTeamsPage, users::AdminUsersPage},
     orders::{OrdersPage, detail::OrderPage},
+    plan::RentalPlanPage,
     quotes::{
         compare::QuoteComparePage, detail::QuoteDetailPage, form::QuoteFormPage, import::QuoteImportPage,
         list::QuoteListPage,
@@ -149,6 +150,7 @@ area_route!(TokensRoute, runs_area, __preload_runs_area, RunsArea::Tokens);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CostsArea {
     Tco,
+    Plan,
     Rates,
     Workloads,
     Workload,
@@ -159,6 +161,7 @@ pub enum CostsArea {
 fn costs_area(page: CostsArea) -> AnyView {
     match page {
         CostsArea::Tco => view! { <CostPage /> }.into_any(),
+        CostsArea::Plan => view! { <RentalPlanPage /> }.into_any(),
         CostsArea::Rates => view! { <RatesPage /> }.into_any(),
         CostsArea::Workloads => view! { <WorkloadsPage /> }.into_any(),
         CostsArea::Workload => view! { <WorkloadEditPage /> }.into_any(),
@@ -166,6 +169,7 @@ fn costs_area(page: CostsArea) -> AnyView {
 }
 
 area_route!(CostRoute, costs_area, __preload_costs_area, CostsArea::Tco);
+area_route!(PlanRoute, costs_area, __preload_costs_area, CostsArea::Plan);
 area_route!(RatesRoute, costs_area, __preload_costs_area, CostsArea::Rates);
 area_route!(WorkloadsRoute, costs_area, __preload_costs_area, CostsArea::Workloads);
 area_route!(WorkloadEditRoute, costs_area, __preload_costs_area, CostsArea::Workload);

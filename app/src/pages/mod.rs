@@ -7,6 +7,7 @@ pub mod dashboard;
 pub mod login;
 pub mod not_found;
 pub mod orders;
+pub mod plan;
 pub mod quotes;
 pub mod rates;
 // Overdue rentals on the dashboard, learned actuals on the cost page.

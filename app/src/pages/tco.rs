@@ -309,6 +309,8 @@ fn actions(query: &str) -> impl IntoView + use<> {
     let q = query.to_string();
     view! {
         <p class="actions no-print">
+            <a class="button-link" href=format!("/plan?{q}") title=t(Msg::PlanOpenHint) data-testid="tco-plan">{t(Msg::PlanOpen)}</a>
+            " "
             <a class="button-link secondary" rel="external" href=format!("/tco/export.csv?{q}") data-testid="tco-export-csv">{t(Msg::TcoExportCsv)}</a>
             " "
             <a class="button-link secondary" rel="external" href=format!("/tco/export.json?{q}") title=t(Msg::TcoExportJsonHint)>{t(Msg::TcoExportJson)}</a>

@@ -228,6 +228,9 @@ pub struct OrderView {
     /// When the chosen quote has a revision newer than the one the order pinned (and is priced
     /// at): the pinned revision number and the latest.
     pub newer_quote_revision: Option<(i64, i64)>,
+    /// The rental plan the order was chosen from, when it was chosen on the plan page.
+    #[serde(default)]
+    pub plan: Option<PlanLine>,
     /// Whether the revision holds a frozen scenario (`/orders/{id}/scenario.json?rev=N`).
     pub has_scenario: bool,
     /// History.
@@ -254,4 +257,25 @@ pub struct OrderView {
     pub sign_off_code: bool,
     /// The caller may reopen.
     pub can_reopen: bool,
+}
+
+/// The rental plan an order was chosen from, in the reader's language.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanLine {
+    /// "1 node of X, on demand: done in 24 h (…) for ¥840.00."
+    pub sentence: String,
+    /// "Start: …".
+    pub start: String,
+    /// "Deadline: … (48 h after the start)", or that there was none.
+    pub deadline: String,
+    /// "Budget: …", or that none was set.
+    pub budget: String,
+    /// When it is done at the slowest run.
+    pub slowest: String,
+    /// Late, at risk or over budget, worst first; empty when it meets all it was planned against.
+    pub shortfalls: Vec<String>,
+    /// Recommended by the planner, or chosen by procurement over the recommendation.
+    pub chosen: String,
+    /// The cost-page query to plan again from (`/plan?…`).
+    pub replan_query: Option<String>,
 }

@@ -187,6 +187,15 @@ pub fn form_endpoints(w: &World) -> Vec<Endpoint> {
             vec![("query", format!("workload={}", w.workload))],
             vec!["quote_id"],
         ),
+        (
+            "/api/plan/order",
+            pam.clone(),
+            vec![
+                ("query", format!("workload={}", w.workload)),
+                ("pricing", "on_demand".into()),
+            ],
+            vec!["quote_id", "nodes"],
+        ),
         ("/api/admin/audit", admin, vec![], vec!["before"]),
         ("/api/orders/bills", pam.clone(), vec![], vec!["order_id"]),
         ("/api/orders/bills/threshold", w.max.clone(), vec![], vec!["threshold"]),
@@ -406,6 +415,8 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/tco/part", &["query"]),
     ("/api/tco/budget", &["workload_id", "amount"]),
     ("/api/tco/order", &["query", "quote_id"]),
+    ("/api/plan", &["query"]),
+    ("/api/plan/order", &["query", "quote_id", "nodes", "pricing"]),
     ("/api/team_members", &[]),
     ("/api/vendors", &[]),
     ("/api/vendors/create", &[]),
@@ -439,6 +450,7 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/tco/stack.svg", &["query"]),
     ("/tco/hours.svg", &["chart"]),
     ("/tco/nodes.svg", &["query"]),
+    ("/plan/chart.svg", &["query"]),
 ];
 
 /// Whether the route `template` (`/runs/{id}/files/{file}`) answers `path` (`/runs/7/files/1`).

@@ -156,7 +156,7 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
                                 <td class="num">{peak} <br /><small class="hint">{t(source)}</small></td>
                                 <td class="num">{to_find}</td>
                                 <td class="num">{gpus}</td>
-                                <td>{size}{when}</td>
+                                <td>{size}{when} <br /><a class="no-print" href=format!("/plan?workload={id}") data-testid="workload-plan">{t(Msg::PlanOpen)}</a></td>
                                 <td class="num">{storage}</td>
                             </tr>
                         }

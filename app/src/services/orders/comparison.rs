@@ -38,6 +38,50 @@ pub(super) async fn rows(
     Ok(compute(db, team_id, request, locale).await?.view.rows)
 }
 
+/// The rental plan of `computed`, planned from `now` (Unix seconds) at the earliest: `None`
+/// when nothing could be planned.
+pub(super) async fn plan_of(
+    db: &Db,
+    team_id: i64,
+    computed: &Computed,
+    now: i64,
+) -> Result<Option<crate::domain::plan::PlanResult>, AppError> {
+    Ok(tco::planned(db, team_id, computed, now)
+        .await?
+        .and_then(|p| p.plan)
+        .and_then(Result::ok))
+}
+
+/// Whether `computed` costs the plan's quote as the plan did: its node count, its pricing and
+/// its total in the compare currency, exactly.
+pub(super) fn costs_as_planned(computed: &Computed, plan: &crate::domain::orders::record::SignedPlan) -> bool {
+    computed.costed.iter().any(|q| {
+        q.quote_id == plan.quote_id
+            && q.assumptions.nodes == Some(plan.nodes)
+            && q.ranked.estimate.pricing_used == plan.pricing
+            && q.ranked.compared_total == plan.compared_total
+    })
+}
+
+/// The cost page's `query` with quote `quote_id` costed on `nodes` nodes at scaling
+/// `efficiency` (a share; set only for more than one node): the comparison a plan carries
+/// into an order. The quote's earlier node and efficiency fields give way.
+pub(super) fn query_for_plan(query: &str, quote_id: i64, nodes: u32, efficiency: Option<Decimal>) -> String {
+    let node_key = format!("nodes_{quote_id}");
+    let efficiency_key = format!("efficiency_pct_{quote_id}");
+    let mut pairs: Vec<(String, String)> = tco::Query::parse(query)
+        .pairs()
+        .iter()
+        .filter(|(k, _)| *k != node_key && *k != efficiency_key)
+        .cloned()
+        .collect();
+    pairs.push((node_key, nodes.to_string()));
+    if let Some(e) = efficiency.filter(|_| nodes > 1) {
+        pairs.push((efficiency_key, (e * Decimal::ONE_HUNDRED).normalize().to_string()));
+    }
+    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+}
+
 /// Whether a comparison may be the order's: every field valid, no problem, a quote costed.
 pub(super) fn is_usable(computed: &Computed) -> bool {
     let view = &computed.view;

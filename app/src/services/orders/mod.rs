@@ -17,7 +17,9 @@ mod fixtures;
 mod items;
 mod load;
 mod loaded;
+mod order_plan;
 mod order_this;
+mod plan_line;
 mod submit;
 mod texts;
 mod view;
@@ -26,6 +28,7 @@ pub use accept::{Accepted, MAX_ACCEPTED, accept};
 pub use answer::{AnswerForm, answer};
 pub use content::{AcknowledgedProblem, Acknowledgement, Frozen, OrderRecord, PinnedQuote};
 pub use load::view;
+pub use order_plan::{PlanChoice, order_plan};
 pub use order_this::{Ordered, order_this, workload_draft};
 pub use submit::{set_comparison, submit};
 
@@ -253,6 +256,7 @@ async fn check_selection(db: &Db, team_id: i64, s: &Selection) -> Result<Option<
 /// Puts a checked selection into a draft's content (the chosen quote pinned at
 /// `quote_revision_id` and added to the alternatives when missing); returns the event's data.
 fn apply_selection(c: &mut OrderRecord, s: &Selection, quote_revision_id: Option<i64>) -> serde_json::Value {
+    let plan_cleared = (c.quote_id, c.quote_revision_id) != (s.quote_id, quote_revision_id) && clear_plan(c);
     c.quote_id = s.quote_id;
     c.quote_revision_id = quote_revision_id;
     c.considered = s.considered.clone();
@@ -263,7 +267,18 @@ fn apply_selection(c: &mut OrderRecord, s: &Selection, quote_revision_id: Option
     }
     c.runs = s.runs.clone();
     c.waiver = s.waiver.trim().to_string();
-    serde_json::json!({ "quote_id": c.quote_id, "quote_revision_id": c.quote_revision_id, "considered": c.considered, "runs": c.runs, "waiver": c.waiver })
+    let mut data = serde_json::json!({ "quote_id": c.quote_id, "quote_revision_id": c.quote_revision_id, "considered": c.considered, "runs": c.runs, "waiver": c.waiver });
+    if plan_cleared {
+        data["plan_cleared"] = serde_json::Value::Bool(true);
+    }
+    data
+}
+
+/// Drops the rental plan an order was chosen from, once the order no longer rents what was
+/// planned (another quote, another revision of its price sheet, another comparison): a signed
+/// plan must describe the rental signed. Returns whether there was one to drop.
+pub(crate) fn clear_plan(c: &mut OrderRecord) -> bool {
+    c.plan.take().is_some()
 }
 
 /// Re-pins a draft's chosen quote to its latest revision: the order is then priced at that
@@ -293,12 +308,14 @@ pub async fn repin(db: &Db, caller: &Caller, team: &Membership, order_id: i64) -
             }
             c.quote_revision_id = Some(latest.revision_id);
             let cleared = clear_quote_answers(c, before);
+            let plan_cleared = before != c.quote_revision_id && clear_plan(c);
             Ok(serde_json::json!({
                 "quote_id": quote_id,
                 "quote_revision_id": latest.revision_id,
                 "quote_revision": latest.revision,
                 "repinned_from": before,
                 "answers_cleared": cleared,
+                "plan_cleared": plan_cleared,
             }))
         },
     )
@@ -468,4 +485,66 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
     // The bills and their reconciliation (ignored by `audit verify --export`).
     crate::services::bills::section::add_to_export(db, team_id, order_id, &mut value).await?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod plan_tests {
+    use super::{OrderRecord, Selection, apply_selection};
+    use crate::domain::{
+        orders::record::SignedPlan,
+        tco::{Currency, Pricing},
+    };
+    use rust_decimal_macros::dec;
+
+    fn planned() -> OrderRecord {
+        OrderRecord {
+            workload_id: 1,
+            quote_id: Some(7),
+            quote_revision_id: Some(70),
+            considered: vec![7],
+            plan: Some(SignedPlan {
+                quote_id: 7,
+                nodes: 2,
+                pricing: Pricing::OnDemand,
+                compared_total: dec!(840),
+                compare_currency: Currency::parse("CNY").expect("CNY"),
+                earliest_start: 0,
+                finish_s: 3600,
+                pessimistic_finish_s: 3600,
+                deadline_s: None,
+                deadline_at: None,
+                budget: None,
+                at_risk: false,
+                recommended: true,
+            }),
+            ..OrderRecord::default()
+        }
+    }
+
+    fn selecting(quote_id: i64) -> Selection {
+        Selection {
+            quote_id: Some(quote_id),
+            considered: vec![7, 8],
+            runs: vec![3],
+            waiver: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_plan_stays_while_the_same_quote_revision_is_rented_and_goes_with_another() {
+        let mut c = planned();
+        let data = apply_selection(&mut c, &selecting(7), Some(70));
+        assert!(
+            c.plan.is_some() && data.get("plan_cleared").is_none(),
+            "runs and alternatives only"
+        );
+
+        let data = apply_selection(&mut c, &selecting(7), Some(71));
+        assert!(c.plan.is_none(), "another revision of the price sheet");
+        assert_eq!(data["plan_cleared"], true);
+
+        let mut c = planned();
+        let data = apply_selection(&mut c, &selecting(8), Some(80));
+        assert!(c.plan.is_none() && data["plan_cleared"] == true, "another quote");
+    }
 }

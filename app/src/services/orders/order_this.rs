@@ -13,7 +13,10 @@
 
 use super::{MAX_SELECTED, MAX_TITLE_CHARS, Selection, apply_selection, check_selection, create_in, edit_in, now};
 use crate::{
-    domain::{audit::Action, orders::OrderState},
+    domain::{
+        audit::Action,
+        orders::{OrderState, record::SignedPlan},
+    },
     error::AppError,
     i18n::{Locale, Msg},
     store::{self, Db, orders::OrderRow},
@@ -62,10 +65,30 @@ pub async fn order_this(
     quote_id: i64,
     locale: Locale,
 ) -> Result<Ordered, AppError> {
+    order_with(db, caller, team, query, quote_id, locale, None).await
+}
+
+/// [`order_this`], keeping `plan` on the order (`None` clears a plan the draft had: a plan
+/// belongs to the comparison it was made with). With a plan, the comparison must cost the
+/// chosen quote as the plan did (its node count, pricing and total), else nothing changes.
+pub(super) async fn order_with(
+    db: &Db,
+    caller: &Caller,
+    team: &Membership,
+    query: &str,
+    quote_id: i64,
+    locale: Locale,
+    plan: Option<SignedPlan>,
+) -> Result<Ordered, AppError> {
     let request = super::comparison::request_of(query);
     let computed = super::comparison::compute(db, team.team_id, &request, locale).await?;
     if !super::comparison::is_usable(&computed) {
         return Err(AppError::Invalid(Msg::OrdersRComparisonInvalid));
+    }
+    if let Some(p) = &plan
+        && !super::comparison::costs_as_planned(&computed, p)
+    {
+        return Err(AppError::Invalid(Msg::PlanPricingDiffers));
     }
     let view = &computed.view;
     let workload_id = view.workload_id.ok_or(AppError::NotFound)?;
@@ -114,6 +137,16 @@ pub async fn order_this(
             c.comparison = Some(comparison);
             data["comparison"] = serde_json::Value::from(c.comparison.clone());
             data["from_cost_page"] = serde_json::Value::Bool(true);
+            // A plan ordered replaces the one before; "Order this" from the cost page drops it,
+            // as the comparison is now the cost page's, not the plan's.
+            match &plan {
+                Some(p) => {
+                    data["plan"] = serde_json::json!({"quote_id": p.quote_id, "nodes": p.nodes, "pricing": p.pricing});
+                }
+                None if c.plan.is_some() => data["plan_cleared"] = serde_json::Value::Bool(true),
+                None => {}
+            }
+            c.plan = plan;
             Ok(data)
         },
     )

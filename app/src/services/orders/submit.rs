@@ -242,8 +242,9 @@ pub async fn set_comparison(
         order_id,
         Action::EvidenceAttached,
         move |c, _| {
+            let plan_cleared = c.comparison != query && super::clear_plan(c);
             c.comparison = query;
-            Ok(serde_json::json!({ "comparison": c.comparison }))
+            Ok(serde_json::json!({ "comparison": c.comparison, "plan_cleared": plan_cleared }))
         },
     )
     .await

@@ -93,6 +93,10 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
             .quote_revisions
             .filter(|r| r.newer_exists())
             .map(|r| (r.pinned, r.latest)),
+        plan: content.plan.as_ref().map(|p| {
+            let label = label_of(&l.quote_labels, p.quote_id);
+            super::plan_line::plan_line(p, &label, content.comparison.as_deref(), locale)
+        }),
         has_scenario: content.frozen.is_some(),
         tco_frozen: l.tco.1,
         history: l.events.iter().map(|e| event_line(e, &name, locale)).collect(),

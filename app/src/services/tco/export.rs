@@ -1,7 +1,7 @@
 //! The comparison's exports: the CSV of every quote's components (`/tco/export.csv`) and the
 //! scenario file with its result (`/tco/export.json`, what `nodeledger tco` reruns).
 
-use super::{Computed, prices_in_base, scenario_of, unit_costs};
+use super::{Computed, prices_in_base, unit_costs};
 use crate::{
     domain::{
         csv_cell,
@@ -9,7 +9,7 @@ use crate::{
         tco::{Currency, latest_rate},
     },
     error::AppError,
-    store::{self, Db},
+    store::Db,
     views::tco::CostRow,
 };
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -118,35 +118,24 @@ fn group_name(row: &CostRow) -> &'static str {
 }
 
 /// `{ "scenario": …, "result": …, "plan_file": …, "plan_result": …, "plan_error": … }` for
-/// comparison `c` of team `team_id`: loads the team's exchange rates (every one, as the scenario
-/// file carries them), then builds the scenario that reproduces `c` ([`scenario_of`]) and the
-/// rental plan of its workload ([`super::plan`]: `plan_file` is what `nodeledger plan` reads,
-/// `plan_error` why the planner made no plan); all `null` when there is nothing to reproduce.
+/// comparison `c` of team `team_id`: the scenario that reproduces `c` and the rental plan of its
+/// workload ([`super::planned`]: `plan_file` is what `nodeledger plan` reads, `plan_error` why
+/// the planner made no plan); all `null` when there is nothing to reproduce.
 ///
 /// # Errors
 /// [`AppError::Internal`] when the rates cannot be read (logged).
 pub async fn scenario_json(db: &Db, team_id: i64, c: &Computed) -> Result<serde_json::Value, AppError> {
-    let rates = store::exchange_rates::list(db, team_id)
-        .await
-        .map_err(|e| {
-            tracing::error!(error = %e, "cannot read rates");
-            AppError::Internal
-        })?
-        .into_iter()
-        .map(|r| r.record)
-        .collect();
-    Ok(match scenario_of(c, rates) {
-        Some((scenario, result)) => {
-            let file = super::plan::plan_file(c, &scenario, crate::clock::now_unix());
-            let (plan_result, plan_error) = match file.as_ref().map(crate::domain::plan::plan) {
+    Ok(match super::planned(db, team_id, c, crate::clock::now_unix()).await? {
+        Some(p) => {
+            let (plan_result, plan_error) = match p.plan {
                 Some(Ok(r)) => (serde_json::to_value(r).ok(), None),
-                Some(Err(e)) => (None, Some(e.to_string())),
+                Some(Err(e)) => (None, Some(e)),
                 None => (None, None),
             };
             serde_json::json!({
-                "scenario": scenario,
-                "result": result,
-                "plan_file": file,
+                "scenario": p.scenario,
+                "result": p.result,
+                "plan_file": p.file,
                 "plan_result": plan_result,
                 "plan_error": plan_error,
             })

@@ -33,7 +33,7 @@ impl Query {
     }
 
     /// Every pair, in the order sent (values as sent, untrimmed).
-    pub(super) fn pairs(&self) -> &[(String, String)] {
+    pub fn pairs(&self) -> &[(String, String)] {
         &self.0
     }
 

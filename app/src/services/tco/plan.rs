@@ -3,13 +3,60 @@
 //! that reproduces the comparison. What the planner is given is exported beside its result, so
 //! `nodeledger plan` reruns it to the same plans.
 
-use super::Computed;
-use crate::domain::{
-    plan::{PlanRequest, PlanScenario, QuoteSupply, RunFigure},
-    quotes::Deadline,
-    rentals::Instant,
-    tco::Scenario,
+use super::{Computed, scenario_of};
+use crate::{
+    domain::{
+        plan::{PlanRequest, PlanResult, PlanScenario, QuoteSupply, RunFigure, plan},
+        quotes::Deadline,
+        rentals::Instant,
+        tco::{Scenario, ScenarioResult},
+    },
+    error::AppError,
+    store::{self, Db},
 };
+
+/// A comparison's scenario file with its result, and its workload's rental plan.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    /// The scenario that reproduces the comparison (`nodeledger tco` reads it).
+    pub scenario: Scenario,
+    /// What it gives.
+    pub result: ScenarioResult,
+    /// What the planner is given (`nodeledger plan` reads it); `None` without a workload.
+    pub file: Option<PlanScenario>,
+    /// What the planner made of it, or why it made nothing (the engine's reason).
+    pub plan: Option<Result<PlanResult, String>>,
+}
+
+/// The scenario and the rental plan of comparison `c` of team `team_id`, planned from `now`
+/// (Unix seconds) at the earliest: loads the team's exchange rates (every one, as the scenario
+/// file carries them), then builds the scenario ([`scenario_of`]), the plan file
+/// ([`plan_file`]) and runs the planner. `None` when there is nothing to reproduce (no
+/// workload, or no quote costed).
+///
+/// # Errors
+/// [`AppError::Internal`] when the rates cannot be read (logged).
+pub async fn planned(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Option<Planned>, AppError> {
+    let rates = store::exchange_rates::list(db, team_id)
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "cannot read rates");
+            AppError::Internal
+        })?
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
+    Ok(scenario_of(c, rates).map(|(scenario, result)| {
+        let file = plan_file(c, &scenario, now);
+        let plan = file.as_ref().map(|f| plan(f).map_err(|e| e.to_string()));
+        Planned {
+            scenario,
+            result,
+            file,
+            plan,
+        }
+    }))
+}
 
 /// The plan file for comparison `c` and its `scenario` ([`super::scenario_of`]): only the quotes
 /// that pass the workload's requirement check and are still valid, with the workload's

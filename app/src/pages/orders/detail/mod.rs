@@ -1,13 +1,14 @@
 //! One order on one page: first the summary (decisions, who the order waits for, the chosen
 //! quote's total, the problems) with the links to the sections and, for whoever acts next, the
-//! form to submit, sign off or reopen; then the chosen quote against the alternatives (cost
-//! table and chart), the runs and their verdicts, the six-point checklist with evidence, the
+//! form to submit, sign off or reopen; then the chosen quote, the rental plan it was chosen from
+//! (when it was), the quote against the alternatives (cost table and chart), the runs and their verdicts, the six-point checklist with evidence, the
 //! rental and the bill; last the chain status with the history collapsed. Prints as the record
 //! a manager signs: the forms, the links and the collapsed history are left out.
 
 mod cards;
 mod checklist;
 mod keys;
+mod plan;
 mod problems;
 mod summary;
 
@@ -320,6 +321,7 @@ fn order_view(v: OrderView) -> impl IntoView {
         {blockers(v.state, live)}
         {actions(&v, live)}
         {selection(&v)}
+        {plan::plan_card(v.plan.as_ref())}
         {comparison(&v)}
         {checklist::checklist_card(&v, lines, items, live)}
     }

@@ -120,6 +120,7 @@ pub(super) fn section_nav(v: &OrderView, sign_off: bool) -> impl IntoView + use<
         (sign_off, "#order-actions", Msg::OrderPageNavSignOff),
         (!v.problems.is_empty(), "#order-problems", Msg::OrderPageNavProblems),
         (true, "#order-selection", Msg::OrderPageNavQuote),
+        (v.plan.is_some(), "#order-plan", Msg::OrderPlanNav),
         (true, "#order-comparison", Msg::OrderPageNavComparison),
         (true, "#order-checklist", Msg::OrderPageNavChecklist),
         (approved, "#rental", Msg::OrderPageNavRental),
