@@ -277,6 +277,9 @@ async fn probe_forms(w: &World, failures: &mut Vec<Failure>) {
                 .await;
             w.form("/api/tco/page", &[("query".into(), query.clone())], &w.pam, failures)
                 .await;
+            // The rental plan reads the same query, then plans every node count and pricing.
+            w.form("/api/plan", &[("query".into(), query.clone())], &w.pam, failures)
+                .await;
             let part = [
                 ("query".into(), query.clone()),
                 ("part".into(), app::pages::tco::OVERRIDES.into()),
@@ -411,6 +414,7 @@ async fn probe_raw_routes(w: &World, failures: &mut Vec<Failure>) {
                     "/tco/export.json",
                     "/tco/stack.svg",
                     "/tco/nodes.svg",
+                    "/plan/chart.svg",
                 ]
             } else {
                 &["/tco/export.json"]

@@ -13,7 +13,10 @@
 //! - `row`: one ranked row, as signed and as shown; `texts`: the sentences; `scenario`: the scenario file that
 //!   reproduces a comparison, and prices and budgets in the base currency;
 //! - `export`: the comparison as CSV and as the scenario file with its result; `charts`: the
-//!   cost stack, cost against hours and cost and time against nodes, as SVG.
+//!   cost stack, cost against hours and cost and time against nodes, as SVG;
+//! - `plan`: the rental plan of a comparison (the plan file and the planner's result, planned
+//!   from now); `plan_view`: the plan page's words; `plan_chart`: every plan's time against its
+//!   cost, as SVG.
 
 mod build;
 mod cache;
