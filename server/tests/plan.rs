@@ -6,7 +6,7 @@
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
 use crate::common::{PASSWORD, TestApp};
-use crate::tco::{NO_OVERHEADS, json, quote, save_quote, upload_run};
+use crate::tco::{NO_OVERHEADS, create_workload_with, json, quote, save_quote, seed_workload, upload_run};
 use http::StatusCode;
 use serde_json::Value;
 
@@ -15,12 +15,16 @@ const START: &str = "2030-01-15T08:00:00Z";
 /// The same, Unix seconds.
 const START_UNIX: i64 = 1_894_694_400;
 
-struct Desk {
-    app: TestApp,
-    pam: String,
+/// Team A's desk for the seed's example: the administrator, procurement (`pam`), an engineer
+/// (`eve`), a manager (`max`), the workload and the one-card (`small`) and four-card (`big`)
+/// quotes.
+pub(crate) struct Desk {
+    pub(crate) app: TestApp,
+    pub(crate) admin: String,
+    pub(crate) pam: String,
     eve: String,
     max: String,
-    workload: i64,
+    pub(crate) workload: i64,
     small: i64,
     big: i64,
 }
@@ -28,7 +32,7 @@ struct Desk {
 /// Seed 002 with supply: 2,592,000 tokens, due 48 h after the start; a one-GPU node at 10.00/h
 /// measured at 10 tokens/s and a four-GPU node at 35.00/h measured at 30 tokens/s; each vendor
 /// can provide one node, ready at once.
-async fn desk() -> Desk {
+pub(crate) async fn desk() -> Desk {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
     let a = app.create_team(&admin, "A").await;
@@ -45,24 +49,14 @@ async fn desk() -> Desk {
     };
     let small = save_quote(&app, &pam, with_supply(quote("ONE-GPU", "1", "10.00"))).await;
     let big = save_quote(&app, &pam, with_supply(quote("FOUR-GPU", "4", "35.00"))).await;
-    let token = json(
-        &app.call(
-            "/api/tokens/create",
-            &[("name", "ci"), ("password", PASSWORD)],
-            Some(&eve),
-        )
-        .await
-        .body,
-    )
-    .as_str()
-    .unwrap()
-    .to_string();
+    let token = app.create_token(&eve, "ci").await;
     for (quote, gpus, tps) in [(small, 1, 10.0), (big, 4, 30.0)] {
         upload_run(&app, &token, quote, workload, gpus, tps).await;
     }
     Desk {
         max: app.login("max@example.com", PASSWORD).await,
         app,
+        admin,
         pam,
         eve,
         workload,
@@ -71,32 +65,15 @@ async fn desk() -> Desk {
     }
 }
 
+/// Seed 002's job, one job across its GPUs, due 48 h after [`START`].
 async fn create_workload(app: &TestApp, pam: &str) -> i64 {
-    let form = [
-        ("name", "Seed 002 job"),
-        ("kind", "batch"),
-        ("model", ""),
-        ("precision", ""),
-        ("vram_peak_gib", "20"),
-        ("vram_peak_source", "measured"),
-        ("concurrency", "1"),
-        ("gpus_needed", "1"),
-        ("gpu_use", "one_job"),
-        ("run_hours", ""),
-        ("total_work_amount", "2592000"),
-        ("total_work_unit", "tokens"),
-        ("data_gb", "0"),
-        ("checkpoint_gb", "0"),
-        ("headroom_pct", "20"),
-        ("deadline", "48 h"),
-        ("earliest_start", START),
-    ];
-    let res = app.call("/api/workloads/create", &form, Some(pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    res.body.trim().parse().unwrap()
+    let mut form = seed_workload("Seed 002 job", "");
+    form.extend([("gpu_use", "one_job"), ("deadline", "48 h"), ("earliest_start", START)]);
+    create_workload_with(app, pam, &form).await
 }
 
-fn query(d: &Desk) -> String {
+/// The plan page's query for the desk's workload, without overheads (the seed's bare hours).
+pub(crate) fn query(d: &Desk) -> String {
     format!("workload={}&{NO_OVERHEADS}", d.workload)
 }
 

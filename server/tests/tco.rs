@@ -75,18 +75,7 @@ async fn desk() -> Desk {
     let workload = create_workload(&app, &pam, "Seed 002 job", "").await;
     let small = save_quote(&app, &pam, quote("ONE-GPU", "1", "10.00")).await;
     let big = save_quote(&app, &pam, quote("FOUR-GPU", "4", "35.00")).await;
-    let token = json(
-        &app.call(
-            "/api/tokens/create",
-            &[("name", "ci"), ("password", PASSWORD)],
-            Some(&eve),
-        )
-        .await
-        .body,
-    )
-    .as_str()
-    .unwrap()
-    .to_string();
+    let token = app.create_token(&eve, "ci").await;
     for (quote, gpus, tps) in [(small, 1, 10.0), (big, 4, 30.0)] {
         upload_run(&app, &token, quote, workload, gpus, tps).await;
     }
@@ -485,7 +474,12 @@ fn decimal(v: &Value) -> rust_decimal::Decimal {
 /// A batch workload of 2,592,000 tokens on one GPU (20 GiB peak, 20 % headroom), with an
 /// optional stated run length.
 async fn create_workload(app: &TestApp, pam: &str, name: &str, run_hours: &str) -> i64 {
-    let form = [
+    create_workload_with(app, pam, &seed_workload(name, run_hours)).await
+}
+
+/// Seed 002's job: 2,592,000 tokens, 20 GiB measured peak, one GPU; `run_hours` when stated.
+pub(crate) fn seed_workload<'a>(name: &'a str, run_hours: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
         ("name", name),
         ("kind", "batch"),
         ("model", ""),
@@ -500,8 +494,12 @@ async fn create_workload(app: &TestApp, pam: &str, name: &str, run_hours: &str) 
         ("data_gb", "0"),
         ("checkpoint_gb", "0"),
         ("headroom_pct", "20"),
-    ];
-    let res = app.call("/api/workloads/create", &form, Some(pam)).await;
+    ]
+}
+
+/// Creates the workload of `form` as procurement (`pam`); returns its id.
+pub(crate) async fn create_workload_with(app: &TestApp, pam: &str, form: &[(&str, &str)]) -> i64 {
+    let res = app.call("/api/workloads/create", form, Some(pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     res.body.trim().parse().unwrap()
 }

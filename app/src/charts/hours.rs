@@ -5,7 +5,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::format;
-use super::legend::{self, Swatch};
+use super::legend::Swatch;
 use super::plot::{self, Area, DrawResult, WIDTH};
 use super::style;
 use super::telemetry_data::value_range;
@@ -91,12 +91,7 @@ pub fn cost_vs_hours_svg(labels: &HoursLabels, series: &HoursSeries) -> String {
         return plot::title_only(WIDTH, &labels.title);
     }
     let legend = legend_items(&data, labels);
-    let header = legend::header_height(WIDTH, &legend);
-    plot::render(WIDTH, header + PLOT_H, &labels.title, |root| {
-        legend::draw_header(root, WIDTH, &labels.title, &legend)?;
-        let (_, body) = root.split_vertically(header);
-        draw_plot(&body, &data, labels)
-    })
+    plot::with_legend(&labels.title, &legend, PLOT_H, |body| draw_plot(body, &data, labels))
 }
 
 fn legend_items(data: &Prepared, labels: &HoursLabels) -> Vec<(Swatch, String)> {
@@ -125,17 +120,7 @@ fn draw_plot(area: &Area<'_>, data: &Prepared, labels: &HoursLabels) -> DrawResu
     let (y_low, y_high) = value_range(points().map(|p| p.1), None);
 
     let mut chart = plot::panel(area, x_low..x_high, y_low..y_high, (44, 96))?;
-    plot::draw_axes(
-        &mut chart,
-        &plot::Axes {
-            x_labels: 10,
-            y_labels: 6,
-            x_tick: &format::tick,
-            y_tick: &format::tick,
-            x_desc: Some(&labels.x_axis),
-            y_desc: &labels.y_axis,
-        },
-    )?;
+    plot::draw_axes(&mut chart, &plot::Axes::numbers(&labels.x_axis, &labels.y_axis))?;
 
     let right_half = |x: f64| x > x_low + (x_high - x_low) * 0.7;
     let marker_text = |x: f64, text: String, colour: RGBColor, dy: i32| {

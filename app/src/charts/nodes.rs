@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::format;
-use super::legend::{self, Swatch};
+use super::legend::Swatch;
 use super::plot::{self, Area, DrawResult, WIDTH, X_AXIS_PX};
 use super::style;
 use super::telemetry_data::value_range;
@@ -69,10 +69,7 @@ pub fn cost_and_time_vs_nodes_svg(labels: &NodesLabels, points: &[NodesPoint]) -
         (Swatch::Line(style::COST_LINE), labels.cost.clone()),
         (Swatch::Line(style::TIME_LINE), labels.time.clone()),
     ];
-    let header = legend::header_height(WIDTH, &legend);
-    plot::render(WIDTH, header + 2 * PANEL_H + X_AXIS_PX, &labels.title, |root| {
-        legend::draw_header(root, WIDTH, &labels.title, &legend)?;
-        let (_, body) = root.split_vertically(header);
+    plot::with_legend(&labels.title, &legend, 2 * PANEL_H + X_AXIS_PX, |body| {
         let (top, bottom) = body.split_vertically(PANEL_H);
         draw_panel(&top, shown, &cost, style::COST_LINE, &labels.cost_axis, None)?;
         draw_panel(

@@ -7,8 +7,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use super::format;
-use super::legend::{self, Swatch};
+use super::legend::Swatch;
 use super::plot::{self, Area, Chart, DrawResult, WIDTH};
 use super::style;
 use super::telemetry_data::value_range;
@@ -161,12 +160,7 @@ pub fn plan_scatter_svg(
         budget: budget.filter(|b| b.is_finite()),
     };
     let legend = legend_items(&data, labels);
-    let header = legend::header_height(WIDTH, &legend);
-    plot::render(WIDTH, header + PLOT_H, &labels.title, |root| {
-        legend::draw_header(root, WIDTH, &labels.title, &legend)?;
-        let (_, body) = root.split_vertically(header);
-        draw_plot(&body, &data, labels)
-    })
+    plot::with_legend(&labels.title, &legend, PLOT_H, |body| draw_plot(body, &data, labels))
 }
 
 /// One entry per kind of mark present. A hollow dot has no swatch of its own: its text says so.
@@ -197,17 +191,7 @@ fn draw_plot(area: &Area<'_>, data: &Prepared, labels: &PlanChartLabels) -> Draw
     let (x_low, x_high) = value_range(data.all().map(|p| p.hours), data.deadline_h);
     let (y_low, y_high) = value_range(data.all().map(|p| p.cost), data.budget);
     let mut chart = plot::panel(area, x_low..x_high, y_low..y_high, (44, 96))?;
-    plot::draw_axes(
-        &mut chart,
-        &plot::Axes {
-            x_labels: 10,
-            y_labels: 6,
-            x_tick: &format::tick,
-            y_tick: &format::tick,
-            x_desc: Some(&labels.x_axis),
-            y_desc: &labels.y_axis,
-        },
-    )?;
+    plot::draw_axes(&mut chart, &plot::Axes::numbers(&labels.x_axis, &labels.y_axis))?;
     if let Some(h) = data.deadline_h {
         chart.draw_series(std::iter::once(dashed([(h, y_low), (h, y_high)], DEADLINE)))?;
     }

@@ -39,6 +39,22 @@ pub(super) fn render(width: u32, height: u32, title: &str, draw: impl FnOnce(&Ar
     svg::finish(out, title)
 }
 
+/// A chart [`WIDTH`] wide: the title and `legend` as its header, then a body `body_h` pixels
+/// high drawn by `draw`.
+pub(super) fn with_legend(
+    title: &str,
+    legend: &[(legend::Swatch, String)],
+    body_h: u32,
+    draw: impl FnOnce(&Area<'_>) -> DrawResult,
+) -> String {
+    let header = legend::header_height(WIDTH, legend);
+    render(WIDTH, header + body_h, title, |root| {
+        legend::draw_header(root, WIDTH, title, legend)?;
+        let (_, body) = root.split_vertically(header);
+        draw(&body)
+    })
+}
+
 /// A chart holding only its heading (for input without data).
 pub(super) fn title_only(width: u32, title: &str) -> String {
     let height = legend::header_height::<()>(width, &[]);
@@ -76,6 +92,20 @@ pub(super) struct Axes<'f, XV, YV> {
     pub(super) y_tick: &'f dyn Fn(&YV) -> String,
     pub(super) x_desc: Option<&'f str>,
     pub(super) y_desc: &'f str,
+}
+
+impl<'f> Axes<'f, f64, f64> {
+    /// A panel of plain numbers on both axes (10 ticks across, 6 up), both described.
+    pub(super) fn numbers(x_desc: &'f str, y_desc: &'f str) -> Self {
+        Axes {
+            x_labels: 10,
+            y_labels: 6,
+            x_tick: &super::format::tick,
+            y_tick: &super::format::tick,
+            x_desc: Some(x_desc),
+            y_desc,
+        }
+    }
 }
 
 /// Draws `axes` on `chart` in the house style of [`style`] (light grid, ink

@@ -489,12 +489,8 @@ pub async fn export(db: &Db, team_id: i64, order_id: i64) -> Result<serde_json::
 
 #[cfg(test)]
 mod plan_tests {
-    use super::{OrderRecord, Selection, apply_selection};
-    use crate::domain::{
-        orders::record::SignedPlan,
-        tco::{Currency, Pricing},
-    };
-    use rust_decimal_macros::dec;
+    use super::{OrderRecord, Selection, apply_selection, plan_line::tests::four_cards};
+    use crate::domain::orders::record::SignedPlan;
 
     fn planned() -> OrderRecord {
         OrderRecord {
@@ -504,18 +500,7 @@ mod plan_tests {
             considered: vec![7],
             plan: Some(SignedPlan {
                 quote_id: 7,
-                nodes: 2,
-                pricing: Pricing::OnDemand,
-                compared_total: dec!(840),
-                compare_currency: Currency::parse("CNY").expect("CNY"),
-                earliest_start: 0,
-                finish_s: 3600,
-                pessimistic_finish_s: 3600,
-                deadline_s: None,
-                deadline_at: None,
-                budget: None,
-                at_risk: false,
-                recommended: true,
+                ..four_cards()
             }),
             ..OrderRecord::default()
         }

@@ -83,13 +83,13 @@ fn shortfalls(plan: &SignedPlan, locale: Locale) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::domain::tco::{Currency, Pricing};
     use rust_decimal_macros::dec;
 
     /// The seed's four-card plan: one node, 24 h, ¥840.00, against a 48-hour deadline.
-    fn four_cards() -> SignedPlan {
+    pub(in crate::services::orders) fn four_cards() -> SignedPlan {
         SignedPlan {
             quote_id: 2,
             nodes: 1,
