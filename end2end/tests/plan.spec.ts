@@ -30,12 +30,12 @@ function run(gpus: number, tps: number): string {
 test("procurement plans a rental against a deadline, orders the plan and the manager reads it on the order", async ({ page, request }) => {
   const consoleErrors = watchConsole(page);
   await createTeam(page, "Plan Desk", [
-    ["pia@example.com", "procurement"], ["ezra@example.com", "engineer"], ["mona@example.com", "manager"],
+    ["plan-pia@example.com", "procurement"], ["plan-ezra@example.com", "engineer"], ["plan-mona@example.com", "manager"],
   ]);
 
   // Procurement describes the job with its deadline (the seed's worked example: 2,592,000
   // tokens, 72 h on one card or 24 h on four, due 48 h after the start).
-  await signIn(page, "pia@example.com");
+  await signIn(page, "plan-pia@example.com");
   await open(page, "/workloads");
   const form = page.getByTestId("workload-form");
   await form.locator('input[name="name"]').fill("Plan batch");
@@ -55,7 +55,7 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   await signOut(page);
 
   // The engineer's script uploads a measured run for each node.
-  await signIn(page, "ezra@example.com");
+  await signIn(page, "plan-ezra@example.com");
   const token = await call(page, "/api/tokens/create", { name: "bench", password: PASSWORD });
   for (const [quote, gpus, tps] of [[small, 1, 10], [big, 4, 30]]) {
     // A script sends no session cookie, only its token.
@@ -71,7 +71,7 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   await signOut(page);
 
   // Procurement opens the plan from the workload list: one sentence says what to rent.
-  await signIn(page, "pia@example.com");
+  await signIn(page, "plan-pia@example.com");
   await open(page, "/workloads");
   await page.getByTestId("workload-table").locator("tr", { hasText: "Plan batch" }).getByTestId("workload-plan").click();
   await page.waitForURL(/\/plan\?workload=\d+/);
@@ -100,7 +100,7 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   await signOut(page);
 
   // The manager reads the plan and what it was planned against, in Chinese.
-  await signIn(page, "mona@example.com");
+  await signIn(page, "plan-mona@example.com");
   await page.context().addCookies([{ name: "nl_lang", value: "zh-CN", url: page.url() }]);
   await open(page, `/orders/${order}`);
   const zh = page.getByTestId("order-plan");
