@@ -53,6 +53,7 @@ async fn the_chart_has_a_dot_per_plan_weighed_the_ringed_recommendation_and_the_
         "Best trade-offs",
         "Recommended",
         "Deadline",
+        "Late or over budget",
         "Time to finish (h)",
         "Total cost (CNY)",
     ] {
@@ -71,6 +72,7 @@ async fn the_chart_has_a_dot_per_plan_weighed_the_ringed_recommendation_and_the_
         zh.body
     );
     assert!(zh.body.contains(">\n截止时间\n</text>"), "{}", zh.body);
+    assert!(zh.body.contains(">\n延误或超出预算\n</text>"), "{}", zh.body);
 }
 
 #[tokio::test]

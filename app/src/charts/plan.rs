@@ -75,6 +75,8 @@ pub struct PlanChartLabels {
     pub deadline: String,
     /// Legend entry of the dashed budget line.
     pub budget: String,
+    /// Legend entry of the warning colour: late or over the budget.
+    pub late: String,
 }
 
 /// What is drawn, after dropping non-finite values.
@@ -177,6 +179,9 @@ fn legend_items(data: &Prepared, labels: &PlanChartLabels) -> Vec<(Swatch, Strin
     }
     if data.all().any(|p| p.recommended) {
         items.push((Swatch::Block(RECOMMENDED), labels.recommended.clone()));
+    }
+    if data.all().any(|p| p.late_or_over) {
+        items.push((Swatch::Block(WARNING), labels.late.clone()));
     }
     if data.deadline_h.is_some() {
         items.push((Swatch::Dashed(DEADLINE), labels.deadline.clone()));

@@ -13,6 +13,7 @@ fn labels() -> PlanChartLabels {
         recommended: "Recommended".into(),
         deadline: "Deadline".into(),
         budget: "Budget".into(),
+        late: "Late or over budget".into(),
     }
 }
 
@@ -205,11 +206,12 @@ fn caller_texts_are_escaped() {
         recommended: evil.into(),
         deadline: evil.into(),
         budget: evil.into(),
+        late: evil.into(),
     };
     let svg = plan_scatter_svg(&l, &plans(), Some(48.0), Some(1000.0));
     assert!(!svg.contains("<&>"));
-    // Title twice, two axes, six legend entries.
-    assert_eq!(svg.matches("a &lt;&amp;&gt; b").count(), 10, "{svg}");
+    // Title twice, two axes, seven legend entries.
+    assert_eq!(svg.matches("a &lt;&amp;&gt; b").count(), 11, "{svg}");
 }
 
 /// 2,000 plans: 50 quotes × 20 node counts × 2 pricings, a tenth estimated, a quarter late.
@@ -238,9 +240,9 @@ fn two_thousand_plans_stay_a_small_file_with_a_short_legend() {
     assert!(svg.len() < 400_000, "{} bytes", svg.len());
     let circles = svg.matches("<circle").count();
     assert!(circles > 500 && circles <= 2001, "{circles} dots");
-    // The title, six legend entries, two axis texts and at most twenty ticks: nothing per plan.
+    // The title, seven legend entries, two axis texts and at most twenty ticks: nothing per plan.
     let texts = svg.matches("</text>").count();
-    assert!(texts <= 1 + 6 + 2 + 20, "{texts} texts");
+    assert!(texts <= 1 + 7 + 2 + 20, "{texts} texts");
     assert!(svg.trim_end().ends_with("</svg>"));
 }
 

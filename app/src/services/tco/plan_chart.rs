@@ -62,6 +62,7 @@ fn labels(currency: &str, locale: Locale) -> PlanChartLabels {
         recommended: t(Msg::PlanChartRecommended),
         deadline: t(Msg::PlanChartDeadline),
         budget: t(Msg::PlanChartBudget),
+        late: t(Msg::PlanChartLate),
     }
 }
 
