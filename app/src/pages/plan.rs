@@ -257,11 +257,7 @@ fn head() -> impl IntoView {
 
 /// One plan's row; the exact figures ride along as data attributes.
 fn row<A: IntoView + 'static>(r: &PlanRow, action: Option<A>) -> impl IntoView + use<A> {
-    let name = if r.nodes == 1 {
-        format!("{} × 1", r.label)
-    } else {
-        format!("{} × {}", r.label, r.nodes)
-    };
+    let name = format!("{} × {}", r.label, r.nodes);
     let badges = [
         (r.recommended, "tag", Msg::PlanBadgeRecommended),
         (r.at_risk, "tag warn", Msg::PlanBadgeAtRisk),
