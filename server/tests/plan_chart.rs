@@ -96,3 +96,40 @@ async fn nothing_to_plan_is_not_found_and_the_caller_is_checked_first() {
         "the administrator belongs to no team"
     );
 }
+
+/// Bytes that are not UTF-8 (`%FF%FE`, an overlong `%C0%AF`), a NUL and numbers past every
+/// integer type, percent-encoded into the plan's three routes: each answers 2xx or 4xx, never a
+/// server error, and the server still answers after.
+#[tokio::test]
+async fn bad_bytes_and_crafted_numbers_in_the_plan_routes_are_answered_without_a_server_error() {
+    let d = desk().await;
+    let huge = "99999999999999999999999999";
+    let bad = format!("workload=%FF%FE&q=%C0%AF&nodes_1=%00&setup_h={huge}");
+    let chart = d.app.get(&format!("/plan/chart.svg?{bad}"), Some(&d.pam), None).await;
+    let raw_post = |path: &'static str, body: String| {
+        let req = http::Request::post(path)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .header(header::ACCEPT, "application/json")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, crate::common::ORIGIN)
+            .header(header::COOKIE, d.pam.as_str())
+            .body(axum::body::Body::from(body))
+            .unwrap();
+        d.app.send(req)
+    };
+    let page = raw_post("/api/plan", "query=%FF%FE%C0%AF%00".into()).await;
+    let order = raw_post(
+        "/api/plan/order",
+        format!("query=%FF&quote_id={huge}&nodes=-{huge}&pricing=%FF%FE"),
+    )
+    .await;
+    for (route, res) in [("chart", &chart), ("page", &page), ("order", &order)] {
+        assert!(!res.status.is_server_error(), "{route}: {} {}", res.status, res.body);
+    }
+    assert!(order.status.is_client_error(), "nothing is ordered: {}", order.body);
+    let again = d
+        .app
+        .get(&format!("/plan/chart.svg?{}", query(&d)), Some(&d.pam), None)
+        .await;
+    assert_eq!(again.status, StatusCode::OK);
+}
