@@ -133,7 +133,7 @@ fn plan(page: PlanPageData) -> impl IntoView {
         </ul>
         <p class="no-print"><a href=format!("/tco?{q}")>{t(Msg::PlanOpenCosts)}</a></p>
         {recommendation(&p)}
-        {p.has_plans.then(|| view! {
+        {(p.plans_weighed > 0).then(|| view! {
             <img class="chart" data-testid="plan-chart" src=format!("/plan/chart.svg?{q}") alt=t(Msg::PlanChartAlt) />
         })}
         {(!p.front.is_empty()).then(|| front(&page))}

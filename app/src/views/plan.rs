@@ -32,8 +32,6 @@ pub struct PlanView {
     pub plans_weighed: usize,
     /// What to ask the vendors: the quote's label and the question.
     pub questions: Vec<(String, String)>,
-    /// A quote was planned (the chart is offered).
-    pub has_plans: bool,
 }
 
 /// One plan as a row of the page.
@@ -71,8 +69,6 @@ pub struct PlanRow {
     pub late: bool,
     /// Over budget.
     pub over_budget: bool,
-    /// Estimated from a stated run length, not measured.
-    pub estimated: bool,
     /// Why it lost, in words (empty for the recommendation).
     pub reasons: String,
 }

@@ -46,7 +46,6 @@ fn fill(view: &mut PlanView, r: &PlanResult, locale: Locale) {
     let words = Words { r, locale };
     view.basis = words.basis();
     view.plans_weighed = r.front.len() + r.others.len();
-    view.has_plans = view.plans_weighed > 0;
     match &r.recommended {
         Some(rec) => {
             view.sentence = Some(words.sentence(&rec.plan, [rec.fewer_nodes.as_ref(), rec.cheapest.as_ref()]));
@@ -238,7 +237,6 @@ impl Words<'_> {
             at_risk: p.at_risk,
             late: p.late,
             over_budget: p.over_budget,
-            estimated: p.group == QuoteGroup::Estimated,
             reasons: reasons.join(self.locale.t(Msg::PlanClauseSeparator)),
         }
     }
