@@ -19,7 +19,7 @@ fn quote(i: u32) -> (Quote, QuoteSupply) {
         currency: Currency::CNY,
         basis: PriceBasis::PerGpu,
         on_demand_hourly: hourly,
-        billing_increment: BillingIncrement::Minute,
+        billing_increment: BillingIncrement::MINUTE,
         minimum_billable_hours: Decimal::ONE,
         monthly_price: Some(Decimal::from(900 + (i * 53) % 2000)),
         monthly_basis: Some(PriceBasis::PerGpu),

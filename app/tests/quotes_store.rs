@@ -120,7 +120,7 @@ async fn revisions_append_and_are_immutable(pool: SqlitePool) {
     let first = rows.into_iter().find(|r| r.draft.reference == quote.reference).unwrap();
     assert_eq!(first.revision, 1);
 
-    quote.price.on_demand_hourly = Decimal::new(19900, 2);
+    quote.price.on_demand_hourly = Some(Decimal::new(19900, 2));
     let mut tx = store::begin_write(&pool).await.unwrap();
     let (rev, rev_id) = store::quotes::add_revision(&mut tx, a, first.quote_id, &quote, None)
         .await
@@ -142,11 +142,11 @@ async fn revisions_append_and_are_immutable(pool: SqlitePool) {
         .unwrap();
     assert_ne!(
         old.draft.price.on_demand_hourly,
-        Decimal::new(19900, 2),
+        Some(Decimal::new(19900, 2)),
         "the old revision stays readable as it was"
     );
     let new = store::quotes::revision(&pool, a, rev_id).await.unwrap().unwrap();
-    assert_eq!(new.draft.price.on_demand_hourly, Decimal::new(19900, 2));
+    assert_eq!(new.draft.price.on_demand_hourly, Some(Decimal::new(19900, 2)));
     assert!(
         store::quotes::revision(&pool, b, rev_id).await.unwrap().is_none(),
         "team isolation"
@@ -339,7 +339,7 @@ async fn price_filter_and_sort_compare_in_the_base_currency(pool: SqlitePool) {
         d.valid_until = day("2099-12-31");
         d.price.currency = currency;
         d.price.basis = app::domain::tco::PriceBasis::PerNode;
-        d.price.on_demand_hourly = price.parse().unwrap();
+        d.price.on_demand_hourly = Some(price.parse().unwrap());
         d
     };
     let quotes = [

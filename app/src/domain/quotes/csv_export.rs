@@ -1,11 +1,11 @@
 //! Writes drafts in NodeLedger's own CSV format (all of [`COLUMNS`], in order).
 
 use super::csv_import::COLUMNS;
-use super::csv_import::choices::{BASES, FORM_FACTORS, INCREMENTS, INTERCONNECTS};
+use super::csv_import::choices::{BASES, FORM_FACTORS, INTERCONNECTS, REFUNDS, TRAFFIC_PERIODS};
 use super::draft::QuoteDraft;
 use super::spec::Sharing;
 use crate::domain::csv_cell;
-use crate::domain::tco::{PriceSheet, UnstatedPrice};
+use crate::domain::tco::{BillingIncrement, PriceSheet, TrafficTier, UnstatedPrice};
 use rust_decimal::Decimal;
 
 /// The drafts as CSV text: a header line, then one line per draft (`\n` line ends).
@@ -96,9 +96,9 @@ pub fn cell(d: &QuoteDraft, column: &str) -> String {
         "spec.object_storage" => flag(s.object_storage),
         "currency" => p.currency.code().to_owned(),
         "price.basis" => name(BASES, &p.basis),
-        "price.on_demand_hourly" => p.on_demand_hourly.to_string(),
-        "price.billing_increment" => name(INCREMENTS, &p.billing_increment),
-        "price.minimum_billable_hours" => p.minimum_billable_hours.to_string(),
+        "price.on_demand_hourly" => on_demand(p.on_demand_hourly),
+        "price.billing_increment" => increment(p.billing_increment),
+        "price.minimum_billable_hours" => duration_hours(p.minimum_billable_hours),
         "price.monthly_price" => dec(p.monthly_price),
         // Written whenever there is a monthly price, so that a record without `monthly_basis`
         // (per node) is not read back on a per-GPU price basis.
@@ -107,12 +107,23 @@ pub fn cell(d: &QuoteDraft, column: &str) -> String {
             .map(|_| name(BASES, &p.monthly_price_basis()))
             .unwrap_or_default(),
         "price.commitment_months" => p.commitment_months.map(|m| m.to_string()).unwrap_or_default(),
+        "price.package_period" => p.package_period.map(increment).unwrap_or_default(),
+        "price.early_release_refund" => p.early_release_refund.map(|r| name(REFUNDS, &r)).unwrap_or_default(),
+        "price.stopped_compute_share" => dec(p.stopped_compute_share),
+        "price.stopped_hourly" => dec(p.stopped_hourly),
+        "price.stopped_bills_disk" => p.stopped_bills_disk.to_string(),
+        "price.stopped_bills_ip" => p.stopped_bills_ip.to_string(),
         "price.stopped_bills_compute" if p.not_stated.contains(&UnstatedPrice::StoppedCompute) => String::new(),
         "price.stopped_bills_compute" => p.stopped_bills_compute.to_string(),
         // A price the vendor did not state stays an empty cell (not 0).
         "price.disk_price_gb_month" => usage(p, UnstatedPrice::Disk, p.disk_price_gb_month),
         "price.snapshot_price_gb_month" => usage(p, UnstatedPrice::Snapshot, p.snapshot_price_gb_month),
+        "price.egress_price_gb" if !p.egress_tiers.is_empty() => String::new(),
         "price.egress_price_gb" => usage(p, UnstatedPrice::Egress, p.egress_price_gb),
+        "price.egress_tiers" => tiers(&p.egress_tiers),
+        "price.ingress_tiers" => tiers(&p.ingress_tiers),
+        "price.traffic_period" => p.traffic_period.map(|t| name(TRAFFIC_PERIODS, &t)).unwrap_or_default(),
+        "price.ingress_price_gb" if !p.ingress_tiers.is_empty() => String::new(),
         "price.free_egress_gb" => p.free_egress_gb.to_string(),
         "price.ingress_price_gb" => usage(p, UnstatedPrice::Ingress, p.ingress_price_gb),
         "price.public_ip_hourly" => p.public_ip_hourly.to_string(),
@@ -124,6 +135,52 @@ pub fn cell(d: &QuoteDraft, column: &str) -> String {
             .join(";"),
         _ => String::new(),
     }
+}
+
+/// An on-demand price: empty when not offered, `free` for 0 (a bare 0 is not read back).
+fn on_demand(price: Option<Decimal>) -> String {
+    match price {
+        None => String::new(),
+        Some(p) if p.is_zero() => "free".to_owned(),
+        Some(p) => p.to_string(),
+    }
+}
+
+/// An increment: its old name (`second`, `minute`, `hour`) where it has one, else as people
+/// write it (`10 min`, `per day`), which [`BillingIncrement::parse`] reads back.
+fn increment(inc: BillingIncrement) -> String {
+    match inc.seconds() {
+        1 | 60 | 3_600 => inc.wire(),
+        _ => inc.describe(),
+    }
+}
+
+/// A minimum in hours, or in minutes or seconds when hours would need a long fraction
+/// (10 minutes is 0.1666… h).
+fn duration_hours(hours: Decimal) -> String {
+    let hours = hours.normalize();
+    if hours.scale() <= 4 {
+        return hours.to_string();
+    }
+    let seconds = (hours * Decimal::from(3_600)).round_dp(3).normalize();
+    let minutes = (seconds / Decimal::from(60)).normalize();
+    if minutes.fract().is_zero() {
+        format!("{minutes} min")
+    } else {
+        format!("{seconds} s")
+    }
+}
+
+/// Tiers as `UP_TO:PRICE; …; *:PRICE`.
+fn tiers(tiers: &[TrafficTier]) -> String {
+    tiers
+        .iter()
+        .map(|t| match t.up_to_gb {
+            Some(bound) => format!("{}:{}", bound.normalize(), t.price_gb),
+            None => format!("*:{}", t.price_gb),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// A usage price as a cell: empty when the vendor did not state it.

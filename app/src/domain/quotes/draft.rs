@@ -59,19 +59,26 @@ impl QuoteDraft {
     pub fn hourly_per_node(&self) -> Option<Decimal> {
         hourly_per_node(&self.price, self.spec.gpus_per_node)
     }
+
+    /// The node-hour price lists sort by; see [`hourly_equivalent_per_node`].
+    pub fn hourly_equivalent_per_node(&self) -> Option<Decimal> {
+        hourly_equivalent_per_node(&self.price, self.spec.gpus_per_node)
+    }
 }
 
 /// The on-demand price of one GPU-hour. A per-node price is divided by `gpus_per_node` and
 /// rounded half away from zero to two digits more than the currency's minor unit (10.00 per
-/// 3-GPU node → 3.3333). `None` when `gpus_per_node` is 0.
+/// 3-GPU node → 3.3333). `None` when `gpus_per_node` is 0 or the sheet offers no on-demand
+/// price.
 pub fn hourly_per_gpu(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal> {
     if gpus_per_node == 0 {
         return None;
     }
+    let hourly = sheet.on_demand_hourly?;
     match sheet.basis {
-        PriceBasis::PerGpu => Some(sheet.on_demand_hourly),
+        PriceBasis::PerGpu => Some(hourly),
         PriceBasis::PerNode => {
-            let exact = sheet.on_demand_hourly.checked_div(Decimal::from(gpus_per_node))?;
+            let exact = hourly.checked_div(Decimal::from(gpus_per_node))?;
             let dp = sheet.currency.minor_units() + 2;
             Some(exact.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero))
         }
@@ -79,13 +86,26 @@ pub fn hourly_per_gpu(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal>
 }
 
 /// The on-demand price of one node-hour (exact): a per-GPU price × `gpus_per_node`.
-/// `None` when `gpus_per_node` is 0 or the product overflows.
+/// `None` when `gpus_per_node` is 0, the sheet offers no on-demand price or the product
+/// overflows.
 pub fn hourly_per_node(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal> {
     if gpus_per_node == 0 {
         return None;
     }
+    let hourly = sheet.on_demand_hourly?;
     match sheet.basis {
-        PriceBasis::PerNode => Some(sheet.on_demand_hourly),
-        PriceBasis::PerGpu => sheet.on_demand_hourly.checked_mul(Decimal::from(gpus_per_node)),
+        PriceBasis::PerNode => Some(hourly),
+        PriceBasis::PerGpu => hourly.checked_mul(Decimal::from(gpus_per_node)),
     }
+}
+
+/// What one node-hour costs for sorting a list: the on-demand price, or for a sheet of
+/// packages only the package price per node spread over its period (9,600 a month = 13.15 an
+/// hour), so a package-only quote never sorts as free.
+pub fn hourly_equivalent_per_node(sheet: &PriceSheet, gpus_per_node: u32) -> Option<Decimal> {
+    if let Some(hourly) = hourly_per_node(sheet, gpus_per_node) {
+        return Some(hourly);
+    }
+    let monthly = sheet.monthly_per_node(gpus_per_node)?;
+    monthly.checked_div(sheet.package_period().hours())
 }

@@ -79,6 +79,18 @@ pub enum ErrorCode {
     InvalidMoment,
     /// Neither a date and time nor hours from the start (`48 h`, `2 d`).
     InvalidDeadline,
+    /// A price of 0 written as a number: write `free` for a free offer, or leave it empty when
+    /// the vendor offers no such price.
+    ZeroNeedsFree,
+    /// Neither an on-demand price nor a package price: the sheet prices nothing.
+    NoPriceOffered,
+    /// Not a length of time with a unit (`10 min`, `15分钟`, `1 h`, `per day`).
+    InvalidDuration,
+    /// Not traffic tiers written `UP_TO:PRICE; …; *:PRICE` with rising bounds.
+    InvalidTiers,
+    /// Two prices for the same thing (a flat price beside tiers, a stopped share beside a
+    /// stopped rate), or a partial stopped price on a sheet that says stopped nodes bill nothing.
+    ConflictingPrices,
 }
 
 impl ErrorCode {
@@ -110,6 +122,11 @@ impl ErrorCode {
             ErrorCode::MalformedRow => "malformed_row",
             ErrorCode::InvalidMoment => "invalid_moment",
             ErrorCode::InvalidDeadline => "invalid_deadline",
+            ErrorCode::ZeroNeedsFree => "zero_needs_free",
+            ErrorCode::NoPriceOffered => "no_price_offered",
+            ErrorCode::InvalidDuration => "invalid_duration",
+            ErrorCode::InvalidTiers => "invalid_tiers",
+            ErrorCode::ConflictingPrices => "conflicting_prices",
         }
     }
 }

@@ -48,12 +48,21 @@ pub const QUOTE_FIELDS: &[&str] = &[
     "price.monthly_price",
     "price.monthly_basis",
     "price.commitment_months",
+    "price.package_period",
+    "price.early_release_refund",
     "price.stopped_bills_compute",
+    "price.stopped_compute_share",
+    "price.stopped_hourly",
+    "price.stopped_bills_disk",
+    "price.stopped_bills_ip",
     "price.disk_price_gb_month",
     "price.snapshot_price_gb_month",
     "price.egress_price_gb",
     "price.free_egress_gb",
+    "price.egress_tiers",
+    "price.traffic_period",
     "price.ingress_price_gb",
+    "price.ingress_tiers",
     "price.public_ip_hourly",
     "price.other_fees",
     "auto_renewal",
@@ -80,7 +89,7 @@ mod tests {
         let columns: BTreeSet<&str> = COLUMNS.iter().map(|c| c.name).collect();
         assert_eq!(fields.len(), QUOTE_FIELDS.len(), "a field is listed twice");
         assert_eq!(fields, columns);
-        assert_eq!(QUOTE_FIELDS.len(), 56);
+        assert_eq!(QUOTE_FIELDS.len(), 66);
         assert_eq!(QUOTE_FIELDS.first(), Some(&"vendor"));
         assert_eq!(QUOTE_FIELDS.last(), Some(&"lead_time_hours"));
     }

@@ -96,7 +96,7 @@ pub use csv_import::{
     ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info, parse_hours,
 };
 pub use date::{Date, is_expired};
-pub use draft::{QuoteDraft, hourly_per_gpu, hourly_per_node};
+pub use draft::{QuoteDraft, hourly_equivalent_per_node, hourly_per_gpu, hourly_per_node};
 pub use error::{ErrorCode, FieldError};
 pub use fields::{QUOTE_FIELDS, is_quote_field};
 pub use gpu_models::{GpuSuggestion, gpu_model_suggestions, suggested_vram_gib};

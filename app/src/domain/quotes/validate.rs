@@ -99,6 +99,45 @@ fn sharing(e: &mut Errors, s: &Sharing) {
     }
 }
 
+/// The stopped-billing parts and the traffic tiers, as the cost model reads them: one price per
+/// thing, a share in (0, 1), rising tier bounds with only the last band open.
+fn stopped_and_traffic(e: &mut Errors, p: &PriceSheet) {
+    if let Some(share) = p.stopped_compute_share {
+        if share <= Decimal::ZERO || share >= Decimal::ONE {
+            e.push("price.stopped_compute_share", ErrorCode::OutOfRange { allowed: "(0, 1)" });
+        }
+    }
+    opt(e, "price.stopped_hourly", p.stopped_hourly, MAX_HOURLY_PRICE);
+    let partial = p.stopped_compute_share.is_some() || p.stopped_hourly.is_some();
+    if (p.stopped_compute_share.is_some() && p.stopped_hourly.is_some()) || (partial && !p.stopped_bills_compute) {
+        e.push("price.stopped_hourly", ErrorCode::ConflictingPrices);
+    }
+    for (field, tiers, flat) in [
+        ("price.egress_tiers", &p.egress_tiers, p.egress_price_gb),
+        ("price.ingress_tiers", &p.ingress_tiers, p.ingress_price_gb),
+    ] {
+        if tiers.is_empty() {
+            continue;
+        }
+        if !flat.is_zero() {
+            e.push(field, ErrorCode::ConflictingPrices);
+        }
+        if tiers.len() > MAX_FEES {
+            e.push(field, ErrorCode::TooLarge { max: Decimal::from(MAX_FEES) });
+        }
+        let mut previous = Decimal::ZERO;
+        for (i, tier) in tiers.iter().enumerate() {
+            e.non_negative(field, tier.price_gb, MAX_UNIT_PRICE);
+            let open_before_last = tier.up_to_gb.is_none() && i + 1 < tiers.len();
+            let falling = tier.up_to_gb.is_some_and(|b| b <= previous || b > MAX_AMOUNT);
+            if open_before_last || falling {
+                e.push(field, ErrorCode::InvalidTiers);
+            }
+            previous = tier.up_to_gb.unwrap_or(previous);
+        }
+    }
+}
+
 fn opt(e: &mut Errors, field: &'static str, value: Option<Decimal>, max: Decimal) {
     if let Some(v) = value {
         e.non_negative(field, v, max);
@@ -106,7 +145,12 @@ fn opt(e: &mut Errors, field: &'static str, value: Option<Decimal>, max: Decimal
 }
 
 fn price(e: &mut Errors, p: &PriceSheet) {
-    e.non_negative("price.on_demand_hourly", p.on_demand_hourly, MAX_HOURLY_PRICE);
+    match p.on_demand_hourly {
+        Some(hourly) => e.non_negative("price.on_demand_hourly", hourly, MAX_HOURLY_PRICE),
+        None if p.monthly_price.is_none() => e.push("price.on_demand_hourly", ErrorCode::NoPriceOffered),
+        None => {}
+    }
+    stopped_and_traffic(e, p);
     e.non_negative(
         "price.minimum_billable_hours",
         p.minimum_billable_hours,

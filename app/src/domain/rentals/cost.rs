@@ -8,14 +8,16 @@
 //! With `node_hourly` the on-demand price per node and hour (× GPUs per node for a per-GPU
 //! price, as the estimate computed it) and `n` the nodes rented:
 //!
-//! * **Compute** (running): `node_hourly × 24 × n`; under a monthly commitment (when the frozen
-//!   estimate chose it) `monthly price × n ÷ 30`, running or stopped: the commitment is paid
-//!   either way.
-//! * **Stopped compute** (stopped, on demand): `node_hourly × 24 × n` when the sheet says a
-//!   stopped instance still bills compute, else 0.
-//! * **Disk** (running or stopped): `(system + data GB per node) × disk price per GB-month ÷ 30
-//!   × n`.
-//! * **Public IP** (running or stopped): `IP price per hour × 24 × n`.
+//! * **Compute** (running): `node_hourly × 24 × n`; under a package commitment (when the frozen
+//!   estimate chose it) `package price × n ÷ days in the period` (30 for a month, 7 for a week,
+//!   period hours ÷ 24 otherwise), running or stopped: the commitment is paid either way.
+//! * **Stopped compute** (stopped, on demand): `stopped price × 24 × n`, where the stopped price
+//!   per node-hour is what the sheet says a stopped instance bills: `node_hourly`, a share of it,
+//!   a stopped rate of its own, or 0.
+//! * **Disk** (running, and stopped unless the sheet says stopped disks bill nothing):
+//!   `(system + data GB per node) × disk price per GB-month ÷ 30 × n`.
+//! * **Public IP** (running, and stopped unless the sheet says a stopped IP bills nothing):
+//!   `IP price per hour × 24 × n`.
 //! * Released: nothing.
 //!
 //! One-off fees, traffic and snapshots are not per-day charges and are left to the bill.
@@ -26,7 +28,7 @@
 //! (with stopped compute billed: 490.96).
 
 use super::RentalState;
-use crate::domain::tco::{Currency, Estimate, NodeShape, PriceSheet, Pricing};
+use crate::domain::tco::{BillingIncrement, Currency, Estimate, NodeShape, PriceSheet, Pricing, StoppedCompute};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -38,14 +40,21 @@ pub const DAYS_PER_MONTH: u32 = 30;
 pub struct DailyPrices {
     /// The currency of every price.
     pub currency: Currency,
-    /// On-demand price per node and hour.
+    /// On-demand price per node and hour (0 on a sheet of packages only, which bills no
+    /// on-demand hour).
     pub node_hourly: Decimal,
     /// Nodes rented.
     pub nodes: u32,
-    /// The monthly price per node when the frozen estimate chose the commitment.
+    /// The package price per node when the frozen estimate chose the commitment.
     pub monthly_price: Option<Decimal>,
-    /// Whether a stopped instance still bills compute.
-    pub stopped_bills_compute: bool,
+    /// Days one package period lasts (30 for a month).
+    pub package_days: Decimal,
+    /// What a stopped node bills per hour for compute (0 when nothing).
+    pub stopped_hourly: Decimal,
+    /// Whether disks bill while stopped.
+    pub stopped_bills_disk: bool,
+    /// Whether the public IP bills while stopped.
+    pub stopped_bills_ip: bool,
     /// System plus data disk per node, GB.
     pub disk_gb: Decimal,
     /// Disk price per GB and month.
@@ -73,14 +82,30 @@ impl DailyPrices {
     /// The prices of the quote `sheet`/`shape` as the frozen `estimate` used them.
     #[must_use]
     pub fn of(sheet: &PriceSheet, shape: &NodeShape, estimate: &Estimate) -> DailyPrices {
+        let node_hourly = estimate.node_hourly.unwrap_or(Decimal::ZERO);
+        let period = sheet.package_period();
+        let package_days = if period == BillingIncrement::MONTH {
+            Decimal::from(DAYS_PER_MONTH)
+        } else {
+            period.hours() / Decimal::from(24)
+        };
+        let stopped_hourly = match sheet.stopped_compute() {
+            StoppedCompute::Free => Decimal::ZERO,
+            StoppedCompute::Full => node_hourly,
+            StoppedCompute::Share(share) => node_hourly.checked_mul(share).unwrap_or(Decimal::MAX),
+            StoppedCompute::Rate(rate) => rate,
+        };
         DailyPrices {
             currency: sheet.currency,
-            node_hourly: estimate.node_hourly,
+            node_hourly,
             nodes: estimate.nodes,
             monthly_price: (estimate.pricing_used == Pricing::Monthly)
                 .then(|| sheet.monthly_per_node(shape.gpus_per_node))
                 .flatten(),
-            stopped_bills_compute: sheet.stopped_bills_compute,
+            package_days,
+            stopped_hourly,
+            stopped_bills_disk: sheet.stopped_bills_disk,
+            stopped_bills_ip: sheet.stopped_bills_ip,
             disk_gb: shape.system_disk_gb + shape.data_disk_gb,
             disk_price_gb_month: sheet.disk_price_gb_month,
             public_ip_hourly: sheet.public_ip_hourly,
@@ -97,23 +122,31 @@ impl DailyPrices {
         let day = Decimal::from(24);
         let month = Decimal::from(DAYS_PER_MONTH);
         let round = |d: Option<Decimal>| d.map(|d| self.currency.round(d));
-        let on_demand = round(self.node_hourly.checked_mul(day).and_then(|d| d.checked_mul(n)))?;
-        let (compute, stopped_compute) = match (self.monthly_price, state) {
-            (Some(m), _) => (
-                round(m.checked_mul(n).and_then(|d| d.checked_div(month)))?,
+        let per_day = |hourly: Decimal| round(hourly.checked_mul(day).and_then(|d| d.checked_mul(n)));
+        let running = state == RentalState::Running;
+        let (compute, stopped_compute) = match self.monthly_price {
+            Some(m) => (
+                round(m.checked_mul(n).and_then(|d| d.checked_div(self.package_days)))?,
                 Decimal::ZERO,
             ),
-            (None, RentalState::Running) => (on_demand, Decimal::ZERO),
-            (None, _) if self.stopped_bills_compute => (Decimal::ZERO, on_demand),
-            (None, _) => (Decimal::ZERO, Decimal::ZERO),
+            None if running => (per_day(self.node_hourly)?, Decimal::ZERO),
+            None => (Decimal::ZERO, per_day(self.stopped_hourly)?),
         };
-        let disk = round(
-            self.disk_gb
-                .checked_mul(self.disk_price_gb_month)
-                .and_then(|d| d.checked_div(month))
-                .and_then(|d| d.checked_mul(n)),
-        )?;
-        let ip = round(self.public_ip_hourly.checked_mul(day).and_then(|d| d.checked_mul(n)))?;
+        let disk = if running || self.stopped_bills_disk {
+            round(
+                self.disk_gb
+                    .checked_mul(self.disk_price_gb_month)
+                    .and_then(|d| d.checked_div(month))
+                    .and_then(|d| d.checked_mul(n)),
+            )?
+        } else {
+            Decimal::ZERO
+        };
+        let ip = if running || self.stopped_bills_ip {
+            per_day(self.public_ip_hourly)?
+        } else {
+            Decimal::ZERO
+        };
         let total = compute
             .checked_add(stopped_compute)?
             .checked_add(disk)?
@@ -142,7 +175,10 @@ mod tests {
             node_hourly: dec!(10.00),
             nodes: 2,
             monthly_price: None,
-            stopped_bills_compute: false,
+            package_days: dec!(30),
+            stopped_hourly: dec!(0),
+            stopped_bills_disk: true,
+            stopped_bills_ip: true,
             disk_gb: dec!(500),
             disk_price_gb_month: dec!(0.30),
             public_ip_hourly: dec!(0.02),
@@ -168,12 +204,41 @@ mod tests {
             (dec!(0), dec!(0), dec!(10.96))
         );
         let billed = DailyPrices {
-            stopped_bills_compute: true,
+            stopped_hourly: dec!(10.00),
             ..prices()
         };
         let stopped = billed.per_day(RentalState::Stopped).expect("figures");
         assert_eq!((stopped.stopped_compute, stopped.total), (dec!(480.00), dec!(490.96)));
         assert_eq!(p.per_day(RentalState::Released).map(|c| c.total), Some(dec!(0)));
+    }
+
+    #[test]
+    fn a_partial_stopped_price_and_unbilled_stopped_disks_and_ip_count_as_the_sheet_says() {
+        // Stopped: CPU and RAM billed at 3.00 per node-hour, the disks and IP released with the GPU.
+        let p = DailyPrices {
+            stopped_hourly: dec!(3.00),
+            stopped_bills_disk: false,
+            stopped_bills_ip: false,
+            ..prices()
+        };
+        let stopped = p.per_day(RentalState::Stopped).expect("figures");
+        assert_eq!(
+            (stopped.stopped_compute, stopped.disk, stopped.ip, stopped.total),
+            (dec!(144.00), dec!(0), dec!(0), dec!(144.00))
+        );
+        let running = p.per_day(RentalState::Running).expect("figures");
+        assert_eq!(running.total, dec!(490.96));
+    }
+
+    #[test]
+    fn a_weekly_package_bills_a_seventh_a_day() {
+        let p = DailyPrices {
+            monthly_price: Some(dec!(700)),
+            package_days: dec!(7),
+            ..prices()
+        };
+        let c = p.per_day(RentalState::Running).expect("figures");
+        assert_eq!(c.compute, dec!(200.00));
     }
 
     #[test]
@@ -199,7 +264,7 @@ mod tests {
     fn a_monthly_commitment_bills_a_thirtieth_a_day_running_or_stopped() {
         let p = DailyPrices {
             monthly_price: Some(dec!(5000)),
-            stopped_bills_compute: true,
+            stopped_hourly: dec!(10.00),
             ..prices()
         };
         for state in [RentalState::Running, RentalState::Stopped] {
@@ -217,11 +282,12 @@ mod tests {
         fn stopping_never_costs_more_than_running_and_the_total_is_the_sum(
             hourly in 0u32..100_000, nodes in 1u32..64, disk in 0u32..100_000, billed in any::<bool>()
         ) {
+            let node_hourly = Decimal::new(i64::from(hourly), 2);
             let p = DailyPrices {
-                node_hourly: Decimal::new(i64::from(hourly), 2),
+                node_hourly,
                 nodes,
                 disk_gb: Decimal::from(disk),
-                stopped_bills_compute: billed,
+                stopped_hourly: if billed { node_hourly } else { Decimal::ZERO },
                 ..prices()
             };
             let run = p.per_day(RentalState::Running).expect("figures");

@@ -159,8 +159,9 @@ fn scaled(
 pub struct HoursPoint {
     /// Busy hours per node.
     pub busy_h: Decimal,
-    /// Compute cost on demand (increment and minimum applied), rounded.
-    pub on_demand: Decimal,
+    /// Compute cost on demand (increment and minimum applied), rounded; `None` when the sheet
+    /// offers no on-demand price.
+    pub on_demand: Option<Decimal>,
     /// Compute cost under the monthly commitment, rounded, if offered.
     pub monthly: Option<Decimal>,
 }
@@ -180,7 +181,9 @@ pub fn cost_vs_hours(
         return Err(TcoError::new("nodes", ErrorReason::NotPositive));
     }
     let nodes = Decimal::from(nodes);
-    let hourly = mul(billing::node_hourly(sheet, shape)?, nodes, "estimate.on_demand_compute")?;
+    let hourly = billing::node_hourly(sheet, shape)?
+        .map(|h| mul(h, nodes, "estimate.on_demand_compute"))
+        .transpose()?;
     let round = |x| sheet.currency.round(x);
     hours
         .iter()
@@ -190,7 +193,7 @@ pub fn cost_vs_hours(
             let monthly = billing::monthly(sheet, shape, busy_h, nodes)?.map(|m| round(m.cost));
             Ok(HoursPoint {
                 busy_h,
-                on_demand: round(billable.cost(hourly)?),
+                on_demand: hourly.map(|h| billable.cost(h).map(round)).transpose()?,
                 monthly,
             })
         })

@@ -4,20 +4,21 @@
 use super::arith::{div, mul, product, sub};
 use super::error::TcoError;
 use super::estimate::BreakEven;
-use super::model::{BillingIncrement, NodeShape, PriceBasis, PriceSheet};
+use super::model::{BillingIncrement, EarlyReleaseRefund, NodeShape, PriceBasis, PriceSheet};
 use rust_decimal::{Decimal, RoundingStrategy};
 
 /// Hours in one billing month.
 pub const HOURS_PER_MONTH: Decimal = Decimal::from_parts(730, 0, 0, false, 0);
 
-/// Billable running time per node, kept as a count of increments so costs stay exact.
+/// Billable running time per node, kept as whole seconds (or the minimum's hours) so costs
+/// stay exact.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Billable {
     /// Billable hours per node.
     pub hours: Decimal,
-    /// Billed increments (or minimum hours when the minimum applies).
+    /// Billed time: seconds (whole increments), or hours when the minimum applies.
     count: Decimal,
-    /// Increments per hour for `count`.
+    /// Units of `count` per hour: 3600 for seconds, 1 for the minimum's hours.
     per_hour: Decimal,
     /// True when the minimum billable duration replaced the rounded busy time.
     pub minimum_applied: bool,
@@ -43,15 +44,14 @@ pub(crate) fn seconds_ms(hours: Decimal, field: &'static str) -> Result<Decimal,
     Ok(mul(hours, SECONDS_PER_HOUR, field)?.round_dp_with_strategy(3, RoundingStrategy::MidpointAwayFromZero))
 }
 
-/// Busy time in whole milliseconds, rounded up to `increment`, or `minimum_h` if that is
-/// longer.
+/// Busy time in whole milliseconds, rounded up to `increment` (any whole number of seconds:
+/// 10 s, 10 or 15 minutes, a day), or `minimum_h` if that is longer (compared in whole
+/// milliseconds too, so a minimum of 10 minutes written as 0.1666… h is exactly 600 s).
 pub(crate) fn billable(increment: BillingIncrement, minimum_h: Decimal, busy_h: Decimal) -> Result<Billable, TcoError> {
     const F: &str = "estimate.billable_h";
-    let per_hour = increment.per_hour();
-    let seconds = seconds_ms(busy_h, F)?;
-    let count = div(seconds, div(SECONDS_PER_HOUR, per_hour, F)?, F)?.ceil();
-    let minimum_count = mul(minimum_h, per_hour, F)?;
-    if minimum_count > count {
+    let step = Decimal::from(increment.seconds());
+    let seconds = mul(div(seconds_ms(busy_h, F)?, step, F)?.ceil(), step, F)?;
+    if seconds_ms(minimum_h, F)? > seconds {
         return Ok(Billable {
             hours: minimum_h,
             count: minimum_h,
@@ -59,11 +59,10 @@ pub(crate) fn billable(increment: BillingIncrement, minimum_h: Decimal, busy_h: 
             minimum_applied: true,
         });
     }
-    let hours = div(count, per_hour, F)?;
     Ok(Billable {
-        hours,
-        count,
-        per_hour,
+        hours: div(seconds, SECONDS_PER_HOUR, F)?,
+        count: seconds,
+        per_hour: SECONDS_PER_HOUR,
         minimum_applied: false,
     })
 }
@@ -76,21 +75,29 @@ pub fn billable_hours(increment: BillingIncrement, minimum_h: Decimal, busy_h: D
     billable(increment, minimum_h, busy_h).map(|b| b.hours)
 }
 
-/// A monthly commitment: months billed per node and the exact cost for all nodes.
+/// A package commitment (a month unless the sheet names another period): periods billed per
+/// node and the exact cost for all nodes, less what an early release gives back.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Monthly {
-    /// Months billed per node: max(term, ⌈rental ÷ 730⌉).
+    /// Periods billed per node: max(term, ⌈rental ÷ period⌉).
     pub months: Decimal,
-    /// The monthly price per node.
+    /// The package price per period and node.
     pub price: Decimal,
-    /// months × price × nodes, unrounded.
+    /// periods × price × nodes − refund, unrounded.
     pub cost: Decimal,
-    /// Paid but unrented hours per node: months × 730 − rental hours (at least 0).
+    /// Paid but unrented hours per node: periods × period hours − rental hours (at least 0),
+    /// less the hours refunded.
     pub unused_h: Decimal,
+    /// Hours per node given back by an early-release refund (0 without one).
+    pub refunded_h: Decimal,
+    /// The exact amount given back for all nodes: refunded hours × price ÷ period hours × nodes.
+    pub refund: Decimal,
+    /// Hours in one period (730 for a month).
+    pub period_h: Decimal,
 }
 
-/// The monthly commitment covering `rental_h` (busy + stopped hours per node) on `nodes`
-/// nodes, if the sheet offers one.
+/// The package commitment covering `rental_h` (busy + stopped hours per node) on `nodes`
+/// nodes, if the sheet offers one (rule 3, with the period of the sheet and its refund rule).
 pub(crate) fn monthly(
     sheet: &PriceSheet,
     shape: &NodeShape,
@@ -101,30 +108,66 @@ pub(crate) fn monthly(
     let (Some(price), Some(term)) = (node_monthly(sheet, shape)?, sheet.commitment_months) else {
         return Ok(None);
     };
-    let month_s = mul(HOURS_PER_MONTH, SECONDS_PER_HOUR, F)?;
-    let used = div(seconds_ms(rental_h, F)?, month_s, F)?.ceil();
-    let months = used.max(Decimal::from(term));
-    let cost = product(&[months, price, nodes], F)?;
-    let paid_h = mul(months, HOURS_PER_MONTH, F)?;
+    let period = sheet.package_period();
+    let period_s = Decimal::from(period.seconds());
+    let period_h = period.hours();
+    let used = div(seconds_ms(rental_h, F)?, period_s, F)?.ceil();
+    let term = Decimal::from(term);
+    let months = used.max(term);
+    let gross = product(&[months, price, nodes], F)?;
+    let paid_h = mul(months, period_h, F)?;
     let unused_h = sub(paid_h, rental_h, F)?.max(Decimal::ZERO);
+    let refunded_h = refundable_hours(sheet.early_release_refund, paid_h, mul(term, period_h, F)?, rental_h)?;
+    let refund = div(product(&[refunded_h, price, nodes], F)?, period_h, F)?;
     Ok(Some(Monthly {
         months,
         price,
-        cost,
-        unused_h,
+        cost: sub(gross, refund, F)?,
+        unused_h: sub(unused_h, refunded_h, F)?,
+        refunded_h,
+        refund,
+        period_h,
     }))
 }
 
+/// Hours per node an early release gives back: the paid hours beyond both the rental and the
+/// minimum term, in whole days or whole hours as the refund rule says (rounded down: a started
+/// day or hour is not given back).
+///
+/// *Example:* a 30-day package (720 h) with no term beyond one period, released after 250 h,
+/// prorated by day: 720 − 250 = 470 h unused = 19 whole days = 456 h given back.
+fn refundable_hours(
+    rule: Option<EarlyReleaseRefund>,
+    paid_h: Decimal,
+    term_h: Decimal,
+    rental_h: Decimal,
+) -> Result<Decimal, TcoError> {
+    const F: &str = "estimate.refund";
+    let step = match rule {
+        None | Some(EarlyReleaseRefund::None) => return Ok(Decimal::ZERO),
+        Some(EarlyReleaseRefund::ProratedDay) => Decimal::from(24),
+        Some(EarlyReleaseRefund::ProratedHour) => Decimal::ONE,
+    };
+    let kept_h = rental_h.max(term_h);
+    let spare = sub(paid_h, kept_h, F)?.max(Decimal::ZERO);
+    // The rental's hours in whole milliseconds first (rule 1), so 2/3 h is not a hair short.
+    let spare = div(seconds_ms(spare, F)?, SECONDS_PER_HOUR, F)?;
+    mul(div(spare, step, F)?.floor(), step, F)
+}
+
 /// Busy hours per node within the term at which on demand costs as much as the commitment:
-/// term × node monthly price ÷ node hourly price, when that is at most term × 730 hours; else
-/// never (also for a free hourly price). `None` if the sheet offers no monthly price.
+/// term × node package price ÷ node hourly price, when that is at most the term's hours; else
+/// never (also for a free hourly price). `None` if the sheet offers no package or no on-demand
+/// price to compare with.
 pub(crate) fn break_even(
     sheet: &PriceSheet,
     shape: &NodeShape,
-    node_hourly: Decimal,
+    node_hourly: Option<Decimal>,
 ) -> Result<Option<BreakEven>, TcoError> {
     const F: &str = "estimate.break_even";
-    let (Some(price), Some(term)) = (node_monthly(sheet, shape)?, sheet.commitment_months) else {
+    let (Some(price), Some(term), Some(node_hourly)) =
+        (node_monthly(sheet, shape)?, sheet.commitment_months, node_hourly)
+    else {
         return Ok(None);
     };
     if node_hourly.is_zero() {
@@ -132,24 +175,23 @@ pub(crate) fn break_even(
     }
     let term = Decimal::from(term);
     let hours = div(mul(term, price, F)?, node_hourly, F)?;
-    if hours > mul(term, HOURS_PER_MONTH, F)? {
+    if hours > mul(term, sheet.package_period().hours(), F)? {
         return Ok(Some(BreakEven::NeverWithinTerm));
     }
     Ok(Some(BreakEven::WithinTerm { hours }))
 }
 
-/// The on-demand price of one node per hour (× GPUs per node on a per-GPU basis).
-pub(crate) fn node_hourly(sheet: &PriceSheet, shape: &NodeShape) -> Result<Decimal, TcoError> {
+/// The on-demand price of one node per hour (× GPUs per node on a per-GPU basis); `None` when
+/// the sheet offers no on-demand price.
+pub(crate) fn node_hourly(sheet: &PriceSheet, shape: &NodeShape) -> Result<Option<Decimal>, TcoError> {
+    let Some(hourly) = sheet.on_demand_hourly else {
+        return Ok(None);
+    };
     match sheet.basis {
-        PriceBasis::PerNode => Ok(sheet.on_demand_hourly),
-        PriceBasis::PerGpu => mul(
-            sheet.on_demand_hourly,
-            shape.gpus_per_node.into(),
-            "estimate.node_hourly",
-        ),
+        PriceBasis::PerNode => Ok(Some(hourly)),
+        PriceBasis::PerGpu => mul(hourly, shape.gpus_per_node.into(), "estimate.node_hourly").map(Some),
     }
 }
-
 /// The monthly price of one node, if the sheet offers one: × GPUs per node when the monthly
 /// price is per GPU ([`PriceSheet::monthly_basis`]; absent = per node).
 pub(crate) fn node_monthly(sheet: &PriceSheet, shape: &NodeShape) -> Result<Option<Decimal>, TcoError> {

@@ -5,7 +5,8 @@ use super::arith::{add, div, mul, product, sub, sum};
 use super::billing::HOURS_PER_MONTH;
 use super::error::TcoError;
 use super::estimate::{ComponentKind, CostComponent, Unit};
-use super::model::{Assumptions, NodeShape, PriceSheet};
+use super::model::{Assumptions, NodeShape, PriceSheet, StoppedCompute};
+use super::traffic;
 use rust_decimal::Decimal;
 
 /// Everything the cost lines depend on besides the price sheet's compute prices.
@@ -14,8 +15,11 @@ pub(crate) struct Rental<'a> {
     pub shape: &'a NodeShape,
     pub assumptions: &'a Assumptions,
     pub nodes: Decimal,
-    pub node_hourly: Decimal,
+    /// The on-demand price of one node, `None` when the sheet offers none.
+    pub node_hourly: Option<Decimal>,
     pub rental_h: Decimal,
+    /// Hours the node runs (busy); stopped hours are `rental_h` − `busy_h`.
+    pub busy_h: Decimal,
 }
 
 /// A line from its parts, with the cost rounded to the minor unit.
@@ -34,18 +38,22 @@ fn line(
         quantity,
         unit_price,
         cost,
+        bands: Vec::new(),
     }
 }
 
 impl Rental<'_> {
-    /// Stopped hours × node price × nodes if stopped nodes bill compute, else 0.
+    /// Stopped hours × the stopped price × nodes: the node's on-demand price, a share of it or
+    /// a stopped rate of its own as the sheet says, 0 when stopped nodes bill no compute.
     pub fn stopped_compute(&self) -> Result<CostComponent, TcoError> {
         const F: &str = "estimate.stopped_compute";
         let quantity = mul(self.assumptions.stopped_h, self.nodes, F)?;
-        let price = if self.sheet.stopped_bills_compute {
-            self.node_hourly
-        } else {
-            Decimal::ZERO
+        let hourly = self.node_hourly.unwrap_or(Decimal::ZERO);
+        let price = match self.sheet.stopped_compute() {
+            StoppedCompute::Free => Decimal::ZERO,
+            StoppedCompute::Full => hourly,
+            StoppedCompute::Share(share) => mul(hourly, share, F)?,
+            StoppedCompute::Rate(rate) => rate,
         };
         let exact = mul(quantity, price, F)?;
         Ok(line(
@@ -68,9 +76,30 @@ impl Rental<'_> {
         Ok((quantity, exact))
     }
 
-    /// (System + data GB) × price per GB-month × rental hours ÷ 730 × nodes.
+    /// Hours disks bill: the rental's, or only the busy hours when stopped nodes bill no disks.
+    fn disk_hours(&self) -> Decimal {
+        if self.sheet.stopped_bills_disk { self.rental_h } else { self.busy_h }
+    }
+
+    /// Hours the public IP bills: the rental's, or only the busy hours when a stopped node's
+    /// IP bills nothing.
+    fn ip_hours(&self) -> Decimal {
+        if self.sheet.stopped_bills_ip { self.rental_h } else { self.busy_h }
+    }
+
+    /// Stopped hours that bill disks (0 when stopped nodes bill none).
+    fn stopped_disk_h(&self) -> Decimal {
+        if self.sheet.stopped_bills_disk { self.assumptions.stopped_h } else { Decimal::ZERO }
+    }
+
+    /// Stopped hours that bill the IP (0 when a stopped node's IP bills nothing).
+    fn stopped_ip_h(&self) -> Decimal {
+        if self.sheet.stopped_bills_ip { self.assumptions.stopped_h } else { Decimal::ZERO }
+    }
+
+    /// (System + data GB) × price per GB-month × hours billed ÷ 730 × nodes.
     pub fn disk(&self) -> Result<CostComponent, TcoError> {
-        let (quantity, exact) = self.disk_exact(self.rental_h)?;
+        let (quantity, exact) = self.disk_exact(self.disk_hours())?;
         let price = Some(self.sheet.disk_price_gb_month);
         Ok(line(ComponentKind::Disk, Unit::GbMonth, quantity, price, exact, self))
     }
@@ -84,9 +113,9 @@ impl Rental<'_> {
         ))
     }
 
-    /// Public IP price per hour × rental hours × nodes.
+    /// Public IP price per hour × hours billed × nodes.
     pub fn public_ip(&self) -> Result<CostComponent, TcoError> {
-        let (quantity, exact) = self.ip_exact(self.rental_h)?;
+        let (quantity, exact) = self.ip_exact(self.ip_hours())?;
         let price = Some(self.sheet.public_ip_hourly);
         Ok(line(
             ComponentKind::PublicIp,
@@ -98,22 +127,36 @@ impl Rental<'_> {
         ))
     }
 
-    /// max(0, egress − free egress) × egress price + ingress × ingress price.
+    /// Traffic: flat, max(0, egress − free egress) × egress price + ingress × ingress price;
+    /// with tiers or a monthly allowance, band by band ([`traffic`]).
     pub fn traffic(&self) -> Result<CostComponent, TcoError> {
         const F: &str = "estimate.traffic";
         let (s, a) = (self.sheet, self.assumptions);
-        let egress_gb = sub(a.egress_gb, s.free_egress_gb, F)?.max(Decimal::ZERO);
-        let egress = mul(egress_gb, s.egress_price_gb, F)?;
-        let ingress = mul(a.ingress_gb, s.ingress_price_gb, F)?;
-        let exact = add(egress, ingress, F)?;
-        let (quantity, price) = if ingress.is_zero() {
-            (egress_gb, Some(s.egress_price_gb))
-        } else if egress.is_zero() {
-            (a.ingress_gb, Some(s.ingress_price_gb))
-        } else {
-            (add(egress_gb, a.ingress_gb, F)?, None)
-        };
-        Ok(line(ComponentKind::Traffic, Unit::Gb, quantity, price, exact, self))
+        if traffic::is_flat(s) {
+            let egress_gb = sub(a.egress_gb, s.free_egress_gb, F)?.max(Decimal::ZERO);
+            let egress = mul(egress_gb, s.egress_price_gb, F)?;
+            let ingress = mul(a.ingress_gb, s.ingress_price_gb, F)?;
+            let exact = add(egress, ingress, F)?;
+            let (quantity, price) = if ingress.is_zero() {
+                (egress_gb, Some(s.egress_price_gb))
+            } else if egress.is_zero() {
+                (a.ingress_gb, Some(s.ingress_price_gb))
+            } else {
+                (add(egress_gb, a.ingress_gb, F)?, None)
+            };
+            return Ok(line(ComponentKind::Traffic, Unit::Gb, quantity, price, exact, self));
+        }
+        let priced = traffic::priced(s, a, self.rental_h)?;
+        let mut component = line(
+            ComponentKind::Traffic,
+            Unit::Gb,
+            priced.billed_gb,
+            priced.single_price(),
+            priced.exact,
+            self,
+        );
+        component.bands = priced.bands;
+        Ok(component)
     }
 
     /// Snapshot GB × price per GB-month × months kept.
@@ -159,17 +202,33 @@ impl Rental<'_> {
         ))
     }
 
-    /// Of which idle under the monthly plan: idle-while-running, stopped and unused hours
-    /// (idle + stopped + `unused_h`) × nodes × `monthly_price` ÷ 730, rounded, plus disk and IP
-    /// during stopped hours, each rounded.
-    pub fn idle_cost_monthly(&self, monthly_price: Decimal, unused_h: Decimal) -> Result<Decimal, TcoError> {
+    /// Early-release refund of a package: the hours given back × nodes at −(price ÷ period
+    /// hours), the amount already exact in `refund`.
+    pub fn refund(&self, refunded_h: Decimal, price: Decimal, period_h: Decimal, refund: Decimal) -> Result<CostComponent, TcoError> {
+        const F: &str = "estimate.refund";
+        let quantity = mul(refunded_h, self.nodes, F)?;
+        let unit_price = div(price, period_h, F)?;
+        Ok(line(
+            ComponentKind::EarlyReleaseRefund,
+            Unit::NodeHour,
+            quantity,
+            Some(-unit_price),
+            -refund,
+            self,
+        ))
+    }
+
+    /// Of which idle under a package: idle-while-running, stopped and unused hours (idle +
+    /// stopped + `unused_h`) × nodes × package price ÷ period hours (730 for a month), rounded,
+    /// plus disk and IP during the stopped hours they bill, each rounded.
+    pub fn idle_cost_monthly(&self, monthly_price: Decimal, unused_h: Decimal, period_h: Decimal) -> Result<Decimal, TcoError> {
         const F: &str = "estimate.idle_cost";
         let round = |x| self.sheet.currency.round(x);
         let a = self.assumptions;
         let idle_h = sum([a.idle_h, a.stopped_h, unused_h], F)?;
-        let paid = div(product(&[idle_h, self.nodes, monthly_price], F)?, HOURS_PER_MONTH, F)?;
-        let disk = self.disk_exact(a.stopped_h)?.1;
-        let ip = self.ip_exact(a.stopped_h)?.1;
+        let paid = div(product(&[idle_h, self.nodes, monthly_price], F)?, period_h, F)?;
+        let disk = self.disk_exact(self.stopped_disk_h())?.1;
+        let ip = self.ip_exact(self.stopped_ip_h())?.1;
         sum([round(paid), round(disk), round(ip)], F)
     }
 
@@ -188,9 +247,8 @@ impl Rental<'_> {
         } else {
             div(mul(compute_cost, self.assumptions.idle_h, F)?, busy_h, F)?
         };
-        let stopped_h = self.assumptions.stopped_h;
-        let disk = self.disk_exact(stopped_h)?.1;
-        let ip = self.ip_exact(stopped_h)?.1;
+        let disk = self.disk_exact(self.stopped_disk_h())?.1;
+        let ip = self.ip_exact(self.stopped_ip_h())?.1;
         sum([round(running_idle), stopped_cost, round(disk), round(ip)], F)
     }
 }

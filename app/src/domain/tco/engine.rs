@@ -1,6 +1,6 @@
 //! [`estimate`]: the cost model v2, step by step.
 
-use super::arith::{add, div, mul, product, sum};
+use super::arith::{add, div, mul, product, sub, sum};
 use super::billing;
 use super::billing::SECONDS_PER_HOUR;
 use super::costs::Rental;
@@ -62,11 +62,12 @@ pub fn estimate_priced(
         nodes: Decimal::from(h.nodes),
         node_hourly,
         rental_h: h.rental_h,
+        busy_h: h.busy_h,
     };
     let Some(side) = compute_side(&rental, &h, choice)? else {
         return Ok(None);
     };
-    let mut components = side.lines.to_vec();
+    let mut components = side.lines;
     components.extend([
         rental.disk()?,
         rental.public_ip()?,
@@ -143,60 +144,62 @@ fn hours(
     })
 }
 
-/// The compute side of an estimate as priced: its two lines, the idle share, and both prices.
+/// The compute side of an estimate as priced: its lines, the idle share, and both prices.
 struct ComputeSide {
     pricing: Pricing,
-    lines: [CostComponent; 2],
+    lines: Vec<CostComponent>,
     unused_h: Option<Decimal>,
     idle: Decimal,
-    on_demand: Decimal,
+    on_demand: Option<Decimal>,
     monthly: Option<Decimal>,
 }
 
-/// Step 2: on-demand running + stopped compute, and the monthly commitment when it is
-/// cheaper (rule 3; a tie stays on demand) or forced by `choice`, with the idle cost of the
-/// side chosen; `None` when `choice` forces a commitment the sheet does not offer.
-fn compute_side(rental: &Rental<'_>, h: &Hours, choice: PricingChoice) -> Result<Option<ComputeSide>, TcoError> {
-    let currency = rental.sheet.currency;
-    let node_hours = mul(h.billable.hours, rental.nodes, "estimate.on_demand_compute")?;
-    let running_exact = h
-        .billable
-        .cost(mul(rental.node_hourly, rental.nodes, "estimate.on_demand_compute")?)?;
+/// The on-demand side: running + stopped compute, each rounded; `None` when the sheet offers no
+/// on-demand price.
+fn on_demand_side(rental: &Rental<'_>, h: &Hours) -> Result<Option<[CostComponent; 2]>, TcoError> {
+    const F: &str = "estimate.on_demand_compute";
+    let Some(node_hourly) = rental.node_hourly else {
+        return Ok(None);
+    };
+    let node_hours = mul(h.billable.hours, rental.nodes, F)?;
+    let running_exact = h.billable.cost(mul(node_hourly, rental.nodes, F)?)?;
     let running = CostComponent {
         kind: ComponentKind::OnDemandCompute,
         unit: Unit::NodeHour,
         quantity: node_hours,
-        unit_price: Some(rental.node_hourly),
-        cost: currency.round(running_exact),
+        unit_price: Some(node_hourly),
+        cost: rental.sheet.currency.round(running_exact),
+        bands: Vec::new(),
     };
-    let stopped = rental.stopped_compute()?;
-    let on_demand = add(running.cost, stopped.cost, "estimate.on_demand_compute")?;
+    Ok(Some([running, rental.stopped_compute()?]))
+}
+
+/// Step 2: on-demand running + stopped compute, and the package commitment when it is cheaper
+/// (rule 3; a tie stays on demand), the only price offered, or forced by `choice`, with the idle
+/// cost of the side chosen; `None` when `choice` forces a side the sheet does not offer.
+fn compute_side(rental: &Rental<'_>, h: &Hours, choice: PricingChoice) -> Result<Option<ComputeSide>, TcoError> {
+    let currency = rental.sheet.currency;
+    let on_demand_lines = on_demand_side(rental, h)?;
+    let on_demand = match &on_demand_lines {
+        Some([running, stopped]) => Some(add(running.cost, stopped.cost, "estimate.on_demand_compute")?),
+        None => None,
+    };
     let monthly = billing::monthly(rental.sheet, rental.shape, h.rental_h, rental.nodes)?;
     let monthly_compute = monthly.map(|m| currency.round(m.cost));
     let offered = monthly.zip(monthly_compute);
-    let chosen = match choice {
-        PricingChoice::Cheaper => offered.filter(|(_, cost)| *cost < on_demand),
-        PricingChoice::OnDemand => None,
-        PricingChoice::Monthly if offered.is_none() => return Ok(None),
-        PricingChoice::Monthly => offered,
+    let chosen = match (choice, on_demand) {
+        (PricingChoice::Cheaper, Some(od)) => offered.filter(|(_, cost)| *cost < od),
+        (PricingChoice::Cheaper, None) => offered,
+        (PricingChoice::OnDemand, _) => None,
+        (PricingChoice::Monthly, _) => offered,
     };
-    let (pricing, lines, unused_h, idle) = match chosen {
-        Some((m, cost)) => {
-            let line = CostComponent {
-                kind: ComponentKind::MonthlyCommitment,
-                unit: Unit::NodeMonth,
-                quantity: mul(m.months, rental.nodes, "estimate.monthly_compute")?,
-                unit_price: Some(m.price),
-                cost,
-            };
-            let idle = rental.idle_cost_monthly(m.price, m.unused_h)?;
-            let included = rental.stopped_in_commitment()?;
-            (Pricing::Monthly, [line, included], Some(m.unused_h), idle)
-        }
-        None => {
+    let (pricing, lines, unused_h, idle) = match (chosen, on_demand_lines) {
+        (Some((m, cost)), _) => package_lines(rental, &m, cost)?,
+        (None, Some([running, stopped])) => {
             let idle = rental.idle_cost(running.cost, h.busy_h, stopped.cost)?;
-            (Pricing::OnDemand, [running, stopped], None, idle)
+            (Pricing::OnDemand, vec![running, stopped], None, idle)
         }
+        (None, None) => return Ok(None),
     };
     Ok(Some(ComputeSide {
         pricing,
@@ -206,6 +209,42 @@ fn compute_side(rental: &Rental<'_>, h: &Hours, choice: PricingChoice) -> Result
         on_demand,
         monthly: monthly_compute,
     }))
+}
+
+/// The lines under a package: the periods paid (their gross cost), stopped time included at
+/// price 0, and the early-release refund when there is one; the idle cost of what is paid and
+/// not used.
+fn package_lines(
+    rental: &Rental<'_>,
+    m: &billing::Monthly,
+    cost: Decimal,
+) -> Result<(Pricing, Vec<CostComponent>, Option<Decimal>, Decimal), TcoError> {
+    const F: &str = "estimate.monthly_compute";
+    let currency = rental.sheet.currency;
+    let mut lines = Vec::with_capacity(3);
+    let refund = if m.refund.is_zero() {
+        None
+    } else {
+        Some(rental.refund(m.refunded_h, m.price, m.period_h, m.refund)?)
+    };
+    // With a refund, the package line shows the periods paid in full and the refund line what
+    // comes back, so quantity × price adds up on both; their sum is the rounded net cost.
+    let gross = match &refund {
+        Some(r) => sub(cost, r.cost, F)?,
+        None => cost,
+    };
+    lines.push(CostComponent {
+        kind: ComponentKind::MonthlyCommitment,
+        unit: Unit::NodeMonth,
+        quantity: mul(m.months, rental.nodes, F)?,
+        unit_price: Some(m.price),
+        cost: currency.round(gross),
+        bands: Vec::new(),
+    });
+    lines.push(rental.stopped_in_commitment()?);
+    lines.extend(refund);
+    let idle = rental.idle_cost_monthly(m.price, m.unused_h, m.period_h)?;
+    Ok((Pricing::Monthly, lines, Some(m.unused_h), idle))
 }
 
 /// Step 3: cost per unit of work (when the workload states its work) and the effective

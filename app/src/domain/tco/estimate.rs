@@ -24,6 +24,8 @@ pub enum ComponentKind {
     Snapshots,
     /// A fixed fee from the price sheet, with its label.
     OtherFee(String),
+    /// What an early release of a package gives back (a negative amount).
+    EarlyReleaseRefund,
 }
 
 /// The unit a component's quantity is counted in.
@@ -57,6 +59,10 @@ pub struct CostComponent {
     pub unit_price: Option<Decimal>,
     /// The cost, rounded half away from zero to the minor unit.
     pub cost: Decimal,
+    /// The traffic line's bands (free allowance, tiers), each quantity × price; empty for every
+    /// other line and for flat traffic prices.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bands: Vec<super::traffic::TrafficBand>,
 }
 
 /// Which compute pricing the total uses.
@@ -157,8 +163,8 @@ pub struct Estimate {
     pub currency: Currency,
     /// Nodes rented.
     pub nodes: u32,
-    /// On-demand price of one node per hour.
-    pub node_hourly: Decimal,
+    /// On-demand price of one node per hour; `None` when the sheet offers no on-demand price.
+    pub node_hourly: Option<Decimal>,
     /// Where `compute_h` comes from.
     pub compute_basis: ComputeBasis,
     /// Scaling efficiency e(n) on the planned nodes (1 for one node); `None` for a stated run
@@ -188,8 +194,9 @@ pub struct Estimate {
     pub components: Vec<CostComponent>,
     /// The compute pricing in the total.
     pub pricing_used: Pricing,
-    /// The compute side on demand: billable running time plus stopped compute, each rounded.
-    pub on_demand_compute: Decimal,
+    /// The compute side on demand: billable running time plus stopped compute, each rounded;
+    /// `None` when the sheet offers no on-demand price.
+    pub on_demand_compute: Option<Decimal>,
     /// The compute side under the monthly commitment (covers running and stopped time), if
     /// the sheet offers one.
     pub monthly_compute: Option<Decimal>,

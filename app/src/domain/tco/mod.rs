@@ -112,8 +112,10 @@ mod error;
 mod estimate;
 mod model;
 mod overrides;
+mod period;
 mod scenario;
 pub mod throughput;
+pub mod traffic;
 pub mod unit_scale;
 mod validate;
 
@@ -132,9 +134,10 @@ pub use estimate::{
     BreakEven, ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, QuoteGroup, TcoWarning, Unit,
 };
 pub use model::{
-    Assumptions, BillingIncrement, Demand, Fee, NodeShape, PriceBasis, PriceSheet, TotalWork, UnstatedPrice,
-    on_demand_sheet,
+    Assumptions, BillingIncrement, Demand, EarlyReleaseRefund, Fee, NodeShape, PriceBasis, PriceSheet, StoppedCompute,
+    TotalWork, TrafficPeriod, TrafficTier, UnstatedPrice, on_demand_sheet,
 };
+pub use period::MAX_INCREMENT_SECONDS;
 pub use overrides::AssumptionOverrides;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
 pub(crate) use scenario::{check_scenario, compared_total, quote_assumptions, quote_group};

@@ -36,27 +36,57 @@ pub enum UnstatedPrice {
     StoppedCompute,
 }
 
-/// The step running time is billed in; busy time is rounded *up* to it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BillingIncrement {
-    /// Per started second.
-    Second,
-    /// Per started minute.
-    Minute,
-    /// Per started hour.
-    Hour,
+pub use super::period::BillingIncrement;
+
+/// Whether stopped time bills compute, and at what price per node-hour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoppedCompute {
+    /// A stopped node bills no compute.
+    Free,
+    /// The full on-demand price of the node.
+    Full,
+    /// This share of the on-demand price, in (0, 1): e.g. CPU and RAM billed, the GPU not.
+    Share(Decimal),
+    /// A stopped rate per node-hour of its own.
+    Rate(Decimal),
 }
 
-impl BillingIncrement {
-    /// How many increments make one hour (3600, 60 or 1).
-    pub fn per_hour(self) -> Decimal {
-        match self {
-            BillingIncrement::Second => Decimal::from(3600),
-            BillingIncrement::Minute => Decimal::from(60),
-            BillingIncrement::Hour => Decimal::ONE,
-        }
-    }
+/// What a traffic allowance and the tiers are counted over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrafficPeriod {
+    /// The whole rental: one allowance, the tiers counted once.
+    Rental,
+    /// Each billing month (730 h) of the rental: the traffic is spread evenly over the months the
+    /// rental touches (⌈rental hours ÷ 730⌉), each month has its allowance and starts the tiers
+    /// again.
+    Month,
+}
+
+/// One band of a tiered traffic price: the GB up to `up_to_gb` (counted from the end of the
+/// band before) at `price_gb`; the last band has no upper bound.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrafficTier {
+    /// Where the band ends, GB counted from the first GB billed in the period (after the
+    /// allowance); `None` for the last, open band.
+    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    pub up_to_gb: Option<Decimal>,
+    /// The price per GB in this band.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub price_gb: Decimal,
+}
+
+/// What is given back when a package is released before the time paid for ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EarlyReleaseRefund {
+    /// Nothing: the periods paid for are due in full.
+    None,
+    /// The unused whole days beyond the minimum term, pro rata.
+    ProratedDay,
+    /// The unused whole hours beyond the minimum term, pro rata.
+    ProratedHour,
 }
 
 /// A fixed fee on the price sheet (set-up fee, support plan …).
@@ -78,15 +108,17 @@ pub struct PriceSheet {
     pub currency: Currency,
     /// Whether `on_demand_hourly` is per node or per GPU.
     pub basis: PriceBasis,
-    /// On-demand price per hour.
-    #[serde(with = "rust_decimal::serde::str")]
-    pub on_demand_hourly: Decimal,
-    /// The billing step for running time.
+    /// On-demand price per hour; `None` when the vendor offers no on-demand price (a sheet of
+    /// packages only). A price of 0 is a free offer, never "not offered".
+    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    pub on_demand_hourly: Option<Decimal>,
+    /// The billing step for running time (any whole number of seconds, see [`BillingIncrement`]).
     pub billing_increment: BillingIncrement,
     /// The shortest running time billed per node, in hours (0 if none).
     #[serde(with = "rust_decimal::serde::str")]
     pub minimum_billable_hours: Decimal,
-    /// Price per month under a monthly commitment, if offered, for what `monthly_basis` says.
+    /// The package price per period (`package_period`, a month when absent) under a commitment,
+    /// if offered, for what `monthly_basis` says.
     #[serde(default, with = "rust_decimal::serde::str_option")]
     pub monthly_price: Option<Decimal>,
     /// What `monthly_price` is quoted for. Quotes entered or imported since the monthly price
@@ -95,12 +127,35 @@ pub struct PriceSheet {
     /// their monthly price, whatever `basis` said, and a stored record keeps its meaning.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub monthly_basis: Option<PriceBasis>,
-    /// The minimum commitment term in months, if a monthly price is offered.
+    /// The minimum commitment term, counted in package periods (months for a monthly price), if
+    /// a package price is offered.
     #[serde(default)]
     pub commitment_months: Option<u32>,
+    /// The period one package price pays for: a month (730 h) when absent, else a week, a day or
+    /// a block of hours (`100 h` is written `360000s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package_period: Option<BillingIncrement>,
+    /// What releasing a package early gives back; absent: nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub early_release_refund: Option<EarlyReleaseRefund>,
     /// Whether a stopped (not released) instance still bills compute (false as a placeholder
     /// when `not_stated` lists [`UnstatedPrice::StoppedCompute`]).
     pub stopped_bills_compute: bool,
+    /// With `stopped_bills_compute`: the share of the on-demand price a stopped node still
+    /// bills, in (0, 1) (CPU and RAM billed, the GPU not). Absent: the full price.
+    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    pub stopped_compute_share: Option<Decimal>,
+    /// With `stopped_bills_compute`: a stopped price per node-hour of its own, instead of a
+    /// share. Absent: the full (or shared) on-demand price.
+    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    pub stopped_hourly: Option<Decimal>,
+    /// Whether disks bill while the node is stopped (true when absent, as every sheet written
+    /// before the field read).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub stopped_bills_disk: bool,
+    /// Whether the public IP bills while the node is stopped (true when absent).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub stopped_bills_ip: bool,
     /// Disk price per GB and month.
     #[serde(with = "rust_decimal::serde::str")]
     pub disk_price_gb_month: Decimal,
@@ -110,9 +165,18 @@ pub struct PriceSheet {
     /// Outbound traffic price per GB.
     #[serde(with = "rust_decimal::serde::str")]
     pub egress_price_gb: Decimal,
-    /// Outbound GB included free (for the whole rental).
+    /// Outbound GB included free, for the whole rental or each month (`traffic_period`).
     #[serde(with = "rust_decimal::serde::str")]
     pub free_egress_gb: Decimal,
+    /// Tiered outbound prices, beyond the free GB; when given, `egress_price_gb` is 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub egress_tiers: Vec<TrafficTier>,
+    /// Tiered inbound prices; when given, `ingress_price_gb` is 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ingress_tiers: Vec<TrafficTier>,
+    /// What the free GB and the tiers are counted over: the whole rental when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic_period: Option<TrafficPeriod>,
     /// Inbound traffic price per GB.
     #[serde(with = "rust_decimal::serde::str")]
     pub ingress_price_gb: Decimal,
@@ -127,7 +191,42 @@ pub struct PriceSheet {
     pub not_stated: Vec<UnstatedPrice>,
 }
 
+/// Serde default of the stopped-billing switches: billed, as before the fields existed.
+const fn yes() -> bool {
+    true
+}
+
+/// Skips a switch that says what its absence says.
+#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+const fn is_yes(value: &bool) -> bool {
+    *value
+}
+
 impl PriceSheet {
+    /// How stopped time bills compute: free, the full on-demand price, a share of it or a rate
+    /// of its own.
+    #[must_use]
+    pub fn stopped_compute(&self) -> StoppedCompute {
+        match (self.stopped_bills_compute, self.stopped_hourly, self.stopped_compute_share) {
+            (false, _, _) => StoppedCompute::Free,
+            (true, Some(rate), _) => StoppedCompute::Rate(rate),
+            (true, None, Some(share)) => StoppedCompute::Share(share),
+            (true, None, None) => StoppedCompute::Full,
+        }
+    }
+
+    /// The package period: `package_period`, a month when absent.
+    #[must_use]
+    pub fn package_period(&self) -> BillingIncrement {
+        self.package_period.unwrap_or(BillingIncrement::MONTH)
+    }
+
+    /// What the free GB and tiers are counted over: `traffic_period`, the rental when absent.
+    #[must_use]
+    pub fn traffic_period(&self) -> TrafficPeriod {
+        self.traffic_period.unwrap_or(TrafficPeriod::Rental)
+    }
+
     /// What the monthly price is quoted for: `monthly_basis`, per node when absent.
     #[must_use]
     pub fn monthly_price_basis(&self) -> PriceBasis {
@@ -161,17 +260,26 @@ pub fn on_demand_sheet(
     PriceSheet {
         currency,
         basis: PriceBasis::PerNode,
-        on_demand_hourly,
+        on_demand_hourly: Some(on_demand_hourly),
         billing_increment,
         minimum_billable_hours: Decimal::ZERO,
         monthly_price: None,
         monthly_basis: None,
         commitment_months: None,
+        package_period: None,
+        early_release_refund: None,
         stopped_bills_compute,
+        stopped_compute_share: None,
+        stopped_hourly: None,
+        stopped_bills_disk: true,
+        stopped_bills_ip: true,
         disk_price_gb_month: Decimal::ZERO,
         snapshot_price_gb_month: Decimal::ZERO,
         egress_price_gb: Decimal::ZERO,
         free_egress_gb: Decimal::ZERO,
+        egress_tiers: Vec::new(),
+        ingress_tiers: Vec::new(),
+        traffic_period: None,
         ingress_price_gb: Decimal::ZERO,
         public_ip_hourly: Decimal::ZERO,
         other_fees: Vec::new(),

@@ -5,5 +5,5 @@ use rust_decimal::Decimal;
 
 /// A CNY per-node sheet at `hourly`, billed per started hour, with no extras.
 pub(crate) fn sheet(hourly: Decimal) -> PriceSheet {
-    on_demand_sheet(Currency::CNY, hourly, BillingIncrement::Hour, false)
+    on_demand_sheet(Currency::CNY, hourly, BillingIncrement::HOUR, false)
 }

@@ -2,7 +2,7 @@
 
 use super::arith::{non_negative, positive};
 use super::error::{ErrorReason, TcoError};
-use super::model::{Assumptions, Demand, NodeShape, PriceSheet};
+use super::model::{Assumptions, Demand, NodeShape, PriceSheet, TrafficTier};
 use rust_decimal::Decimal;
 
 /// Checks all four inputs of an estimate.
@@ -19,8 +19,18 @@ pub(crate) fn inputs(
 }
 
 pub(crate) fn price_sheet(s: &PriceSheet) -> Result<(), TcoError> {
-    non_negative(s.on_demand_hourly, "price_sheet.on_demand_hourly")?;
+    match s.on_demand_hourly {
+        Some(price) => {
+            non_negative(price, "price_sheet.on_demand_hourly")?;
+        }
+        // A sheet of packages only is fine; a sheet with no price at all prices nothing.
+        None if s.monthly_price.is_none() => {
+            return Err(TcoError::new("price_sheet.on_demand_hourly", ErrorReason::Missing));
+        }
+        None => {}
+    }
     non_negative(s.minimum_billable_hours, "price_sheet.minimum_billable_hours")?;
+    stopped_billing(s)?;
     match (s.monthly_price, s.commitment_months) {
         (Some(price), Some(months)) => {
             non_negative(price, "price_sheet.monthly_price")?;
@@ -41,9 +51,71 @@ pub(crate) fn price_sheet(s: &PriceSheet) -> Result<(), TcoError> {
     non_negative(s.egress_price_gb, "price_sheet.egress_price_gb")?;
     non_negative(s.free_egress_gb, "price_sheet.free_egress_gb")?;
     non_negative(s.ingress_price_gb, "price_sheet.ingress_price_gb")?;
+    tiers(&s.egress_tiers, s.egress_price_gb, "price_sheet.egress_tiers")?;
+    tiers(&s.ingress_tiers, s.ingress_price_gb, "price_sheet.ingress_tiers")?;
     non_negative(s.public_ip_hourly, "price_sheet.public_ip_hourly")?;
     for fee in &s.other_fees {
         non_negative(fee.amount, "price_sheet.other_fees.amount")?;
+    }
+    Ok(())
+}
+
+/// A stopped share lies in (0, 1) and a stopped rate is not negative; either one needs a sheet
+/// that says stopped nodes bill compute, and not both at once.
+fn stopped_billing(s: &PriceSheet) -> Result<(), TcoError> {
+    if let Some(share) = s.stopped_compute_share {
+        if share <= Decimal::ZERO || share >= Decimal::ONE {
+            let reason = ErrorReason::OutOfRange { allowed: "(0, 1)" };
+            return Err(TcoError::new("price_sheet.stopped_compute_share", reason));
+        }
+    }
+    if let Some(rate) = s.stopped_hourly {
+        non_negative(rate, "price_sheet.stopped_hourly")?;
+        if s.stopped_compute_share.is_some() {
+            let reason = ErrorReason::OutOfRange {
+                allowed: "absent when a stopped share is given",
+            };
+            return Err(TcoError::new("price_sheet.stopped_hourly", reason));
+        }
+    }
+    let partial = s.stopped_compute_share.is_some() || s.stopped_hourly.is_some();
+    if partial && !s.stopped_bills_compute {
+        return Err(TcoError::new("price_sheet.stopped_bills_compute", ErrorReason::Missing));
+    }
+    Ok(())
+}
+
+/// Tiers: prices not negative, bounds above 0 and rising, only the last band open; the flat
+/// price beside them 0 (one price per GB, never two).
+fn tiers(tiers: &[TrafficTier], flat: Decimal, field: &'static str) -> Result<(), TcoError> {
+    if tiers.is_empty() {
+        return Ok(());
+    }
+    if !flat.is_zero() {
+        let reason = ErrorReason::OutOfRange {
+            allowed: "a flat price of 0 beside tiers",
+        };
+        return Err(TcoError::new(field, reason));
+    }
+    let mut previous = Decimal::ZERO;
+    for (i, tier) in tiers.iter().enumerate() {
+        non_negative(tier.price_gb, field)?;
+        match tier.up_to_gb {
+            Some(bound) if bound > previous => previous = bound,
+            Some(_) => {
+                let reason = ErrorReason::OutOfRange {
+                    allowed: "bounds above 0, each above the one before",
+                };
+                return Err(TcoError::new(field, reason));
+            }
+            None if i + 1 == tiers.len() => {}
+            None => {
+                let reason = ErrorReason::OutOfRange {
+                    allowed: "an open band only as the last tier",
+                };
+                return Err(TcoError::new(field, reason));
+            }
+        }
     }
     Ok(())
 }

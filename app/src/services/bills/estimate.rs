@@ -28,7 +28,9 @@ pub struct OrderEstimate {
 /// The bill's component of an estimate's component.
 const fn component_of(kind: &ComponentKind) -> Component {
     match kind {
-        ComponentKind::OnDemandCompute | ComponentKind::MonthlyCommitment => Component::Compute,
+        ComponentKind::OnDemandCompute | ComponentKind::MonthlyCommitment | ComponentKind::EarlyReleaseRefund => {
+            Component::Compute
+        }
         ComponentKind::StoppedCompute => Component::StoppedCompute,
         ComponentKind::Disk => Component::Disk,
         ComponentKind::PublicIp => Component::Ip,

@@ -48,7 +48,7 @@ pub(super) fn quote(valid_until: &str) -> QuoteDraft {
         spec,
         price: PriceSheet {
             not_stated: Vec::new(),
-            ..on_demand_sheet(Currency::CNY, dec!(9.50), BillingIncrement::Minute, false)
+            ..on_demand_sheet(Currency::CNY, dec!(9.50), BillingIncrement::MINUTE, false)
         },
         auto_renewal: None,
         early_release: String::new(),

@@ -229,7 +229,17 @@ fn key_text(q: &QuoteDraft, key: KeyField, locale: Locale) -> String {
                 PriceBasis::PerNode => Msg::QcPerNode,
                 PriceBasis::PerGpu => Msg::QcPerGpu,
             });
-            format!("{} {}/h {basis}", q.price.on_demand_hourly, q.price.currency.code())
+            match q.price.on_demand_hourly {
+                Some(hourly) => format!("{hourly} {}/h {basis}", q.price.currency.code()),
+                None => match q.price.monthly_price {
+                    Some(package) => format!(
+                        "{package} {} / {} {basis}",
+                        q.price.currency.code(),
+                        q.price.package_period().describe().trim_start_matches("per ")
+                    ),
+                    None => String::new(),
+                },
+            }
         }
         KeyField::ValidUntil => q.valid_until.to_string(),
         KeyField::Region => q.spec.region.clone(),

@@ -92,7 +92,8 @@ pub fn hours_svg(c: &Computed, at: usize, locale: Locale) -> Result<String, TcoE
     let points = cost_vs_hours(&x.draft.price, &x.draft.spec.shape(), e.nodes, &hours)?;
     let series = HoursSeries {
         busy_h: points.iter().map(|p| f64_of(p.busy_h)).collect(),
-        on_demand: points.iter().map(|p| f64_of(p.on_demand)).collect(),
+        // Empty for a sheet of packages only: it draws no on-demand line.
+        on_demand: points.iter().filter_map(|p| p.on_demand.map(f64_of)).collect(),
         monthly: points
             .iter()
             .map(|p| p.monthly.map(f64_of))

@@ -273,6 +273,7 @@ fn component(c: &CostComponent) -> SignedComponent {
         ComponentKind::Traffic => ("traffic", None),
         ComponentKind::Snapshots => ("snapshots", None),
         ComponentKind::OtherFee(label) => ("other_fee", Some(label.clone())),
+        ComponentKind::EarlyReleaseRefund => ("early_release_refund", None),
     };
     let unit = match c.unit {
         Unit::NodeHour => "node_hour",
@@ -411,7 +412,7 @@ fn pricing(e: &Estimate) -> Option<SignedPricing> {
     Some(SignedPricing {
         monthly_used: e.pricing_used == Pricing::Monthly,
         monthly,
-        on_demand: e.on_demand_compute,
+        on_demand: e.on_demand_compute?,
         break_even_h: match be {
             BreakEven::WithinTerm { hours: h } => Some(h),
             BreakEven::NeverWithinTerm => None,

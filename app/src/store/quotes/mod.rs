@@ -53,7 +53,7 @@ async fn insert_revision(
     created_by: Option<i64>,
 ) -> Result<i64, QuoteStoreError> {
     let node_hourly = draft
-        .hourly_per_node()
+        .hourly_equivalent_per_node()
         .and_then(micros)
         .ok_or(QuoteStoreError::PriceOutOfRange)?;
     let body = serde_json::to_string(draft).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;

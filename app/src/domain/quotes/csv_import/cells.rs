@@ -7,7 +7,7 @@ use crate::domain::csv_cell;
 use crate::domain::quotes::date::Date;
 use crate::domain::quotes::error::ErrorCode;
 use crate::domain::quotes::spec::Sharing;
-use crate::domain::tco::{Currency, ErrorReason, Fee};
+use crate::domain::tco::{BillingIncrement, Currency, ErrorReason, Fee, TrafficTier};
 use csv::StringRecord;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -59,6 +59,86 @@ pub fn parse_hours(text: &str) -> Option<Decimal> {
         "" | "h" | "hr" | "hrs" | "hour" | "hours" | "小时" | "小時" => Some(value),
         "d" | "day" | "days" | "天" | "日" => value.checked_mul(Decimal::from(24)),
         _ => None,
+    }
+}
+
+/// A duration as vendors write a minimum billable time, in hours: a number of hours, or a
+/// number with a unit (`10 min`, `90 s`, `1 h`, `2 d`, `10分钟`); minutes and seconds become the
+/// exact fraction of an hour the cost model rounds to whole milliseconds.
+pub fn parse_duration_hours(text: &str) -> Option<Decimal> {
+    if let Some(hours) = parse_hours(text) {
+        return Some(hours);
+    }
+    let s = text.trim().to_lowercase();
+    let number_end = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (number, unit) = s.split_at(number_end);
+    let value = parse_decimal(number)?;
+    let per_hour = match unit.trim() {
+        "min" | "mins" | "minute" | "minutes" | "m" | "分钟" | "分" => 60,
+        "s" | "sec" | "secs" | "second" | "seconds" | "秒" => 3_600,
+        _ => return None,
+    };
+    value.checked_div(Decimal::from(per_hour))
+}
+
+/// A traffic quantity in GB (10⁹ bytes): a plain number is GB; `TB` is 1,000 GB, `GiB`
+/// 1.073741824 GB and `TiB` 1,099.511627776 GB (binary units only when the sheet writes them).
+pub fn parse_gb(text: &str) -> Option<Decimal> {
+    let s = text.trim().to_lowercase();
+    let number_end = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (number, unit) = s.split_at(number_end);
+    let value = parse_decimal(number)?;
+    let factor = match unit.trim() {
+        "" | "gb" | "g" => Decimal::ONE,
+        "tb" | "t" => Decimal::from(1_000),
+        "pb" => Decimal::from(1_000_000),
+        "mb" => Decimal::new(1, 3),
+        "gib" => Decimal::new(1_073_741_824, 9),
+        "tib" => Decimal::new(1_099_511_627_776, 9),
+        _ => return None,
+    };
+    value.checked_mul(factor)
+}
+
+/// Traffic tiers as `UP_TO:PRICE` bands separated by `;`, the last one open (`*:PRICE`):
+/// `1TB:0; 10TB:0.09; *:0.085` is the first TB free, 0.09 per GB up to 10 TB, then 0.085.
+pub fn parse_tiers(text: &str) -> Option<Vec<TrafficTier>> {
+    text.split(';')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| {
+            let (bound, price) = part.split_once(':')?;
+            let bound = bound.trim();
+            let up_to_gb = match bound {
+                "*" | "" | "rest" | "其余" => None,
+                _ => Some(parse_gb(bound)?),
+            };
+            Some(TrafficTier {
+                up_to_gb,
+                price_gb: parse_decimal(price)?,
+            })
+        })
+        .collect()
+}
+
+/// A share written as a fraction (`0.3`) or a percentage (`30%`, `30 %`).
+pub fn parse_share(text: &str) -> Option<Decimal> {
+    let s = text.trim();
+    match s.strip_suffix('%') {
+        Some(pct) => parse_decimal(pct)?.checked_div(Decimal::ONE_HUNDRED),
+        None => parse_decimal(s),
+    }
+}
+
+/// An on-demand price: a number above 0, or the word `free` (`免费`) for 0. A bare 0 is refused
+/// ([`ErrorCode::ZeroNeedsFree`]): a sheet that offers no hourly price leaves the cell empty.
+fn parse_price_or_free(text: &str) -> Result<Decimal, ErrorCode> {
+    if matches!(text.trim().to_lowercase().as_str(), "free" | "免费" | "免費") {
+        return Ok(Decimal::ZERO);
+    }
+    match parse_decimal(text) {
+        Some(price) if price.is_zero() => Err(ErrorCode::ZeroNeedsFree),
+        Some(price) => Ok(price),
+        None => Err(ErrorCode::InvalidNumber),
     }
 }
 
@@ -161,6 +241,46 @@ impl<'a> Cells<'a> {
     /// An optional duration in hours ([`parse_hours`]).
     pub(super) fn opt_hours(&mut self, col: &'static str) -> Option<Decimal> {
         self.opt(col, ErrorCode::InvalidNumber, parse_hours)
+    }
+
+    /// An optional duration in hours with any unit ([`parse_duration_hours`]).
+    pub(super) fn opt_duration_hours(&mut self, col: &'static str) -> Option<Decimal> {
+        self.opt(col, ErrorCode::InvalidDuration, parse_duration_hours)
+    }
+
+    /// An optional billing increment or package period ([`BillingIncrement::parse`]).
+    pub(super) fn opt_increment(&mut self, col: &'static str) -> Option<BillingIncrement> {
+        self.opt(col, ErrorCode::InvalidDuration, BillingIncrement::parse)
+    }
+
+    /// An optional quantity of GB with a unit ([`parse_gb`]).
+    pub(super) fn opt_gb(&mut self, col: &'static str) -> Option<Decimal> {
+        self.opt(col, ErrorCode::InvalidNumber, parse_gb)
+    }
+
+    /// Traffic tiers ([`parse_tiers`]); an empty cell is none.
+    pub(super) fn tiers(&mut self, col: &'static str) -> Vec<TrafficTier> {
+        self.opt(col, ErrorCode::InvalidTiers, parse_tiers).unwrap_or_default()
+    }
+
+    /// An optional share ([`parse_share`]).
+    pub(super) fn opt_share(&mut self, col: &'static str) -> Option<Decimal> {
+        self.opt(col, ErrorCode::InvalidNumber, parse_share)
+    }
+
+    /// An optional on-demand price: empty is not offered, `free` is 0, a bare 0 is refused.
+    pub(super) fn opt_price_or_free(&mut self, col: &'static str) -> Option<Decimal> {
+        let raw = self.raw(col);
+        if raw.is_empty() {
+            return None;
+        }
+        match parse_price_or_free(raw) {
+            Ok(price) => Some(price),
+            Err(code) => {
+                self.fail(col, code);
+                None
+            }
+        }
     }
 
     /// An optional yes/no.

@@ -1,7 +1,7 @@
 //! The snake-case names of enum values in NodeLedger CSV cells.
 
 use crate::domain::quotes::spec::{FormFactor, Interconnect};
-use crate::domain::tco::{BillingIncrement, PriceBasis};
+use crate::domain::tco::{EarlyReleaseRefund, PriceBasis, TrafficPeriod};
 
 /// `spec.form_factor` values.
 pub(crate) const FORM_FACTORS: &[(&str, FormFactor)] = &[
@@ -21,9 +21,13 @@ pub(crate) const INTERCONNECTS: &[(&str, Interconnect)] = &[
 /// `price.basis` values.
 pub(crate) const BASES: &[(&str, PriceBasis)] = &[("per_node", PriceBasis::PerNode), ("per_gpu", PriceBasis::PerGpu)];
 
-/// `price.billing_increment` values.
-pub(crate) const INCREMENTS: &[(&str, BillingIncrement)] = &[
-    ("second", BillingIncrement::Second),
-    ("minute", BillingIncrement::Minute),
-    ("hour", BillingIncrement::Hour),
+/// `price.early_release_refund` values.
+pub(crate) const REFUNDS: &[(&str, EarlyReleaseRefund)] = &[
+    ("none", EarlyReleaseRefund::None),
+    ("prorated_day", EarlyReleaseRefund::ProratedDay),
+    ("prorated_hour", EarlyReleaseRefund::ProratedHour),
 ];
+
+/// `price.traffic_period` values.
+pub(crate) const TRAFFIC_PERIODS: &[(&str, TrafficPeriod)] =
+    &[("rental", TrafficPeriod::Rental), ("month", TrafficPeriod::Month)];

@@ -92,7 +92,7 @@ impl ImportDefaults {
             currency: Currency::USD,
             today,
             valid_until,
-            billing_increment: BillingIncrement::Hour,
+            billing_increment: BillingIncrement::HOUR,
             stopped_bills_compute: true,
             max_bytes: DEFAULT_MAX_BYTES,
         }

@@ -1,12 +1,13 @@
 //! NodeLedger's own format: one row per quote, columns named by dotted field path.
 
 use super::cells::Cells;
-use super::choices::{BASES, FORM_FACTORS, INCREMENTS, INTERCONNECTS};
+use super::choices::{BASES, FORM_FACTORS, INTERCONNECTS, REFUNDS, TRAFFIC_PERIODS};
 use super::columns::{self, COLUMNS};
 use super::header::Header;
 use super::reader::RowFormat;
 use super::{CsvFormat, SkipReason};
 use crate::domain::quotes::date::Date;
+use crate::domain::quotes::error::ErrorCode;
 use crate::domain::quotes::draft::QuoteDraft;
 use crate::domain::quotes::spec::NodeSpec;
 use crate::domain::tco::{BillingIncrement, PriceBasis, PriceSheet, UnstatedPrice};
@@ -106,15 +107,22 @@ fn spec(c: &mut Cells<'_>) -> NodeSpec {
 
 /// The price sheet of a row. A monthly price is on the basis `price.monthly_basis` names, or
 /// on the price basis when that cell is empty (a file written before the column existed reads
-/// its monthly price on the price basis, as the form does).
+/// its monthly price on the price basis, as the form does). An empty on-demand price is "not
+/// offered" (a sheet of packages only), never 0: a free offer is written `free`.
 fn price(c: &mut Cells<'_>) -> PriceSheet {
     let currency = c.currency("currency");
     let basis = c.choice("price.basis", BASES, PriceBasis::PerNode);
-    let on_demand_hourly = c.decimal("price.on_demand_hourly");
-    let billing_increment = c.choice("price.billing_increment", INCREMENTS, BillingIncrement::Hour);
-    let minimum_billable_hours = c.amount("price.minimum_billable_hours");
+    let on_demand_hourly = c.opt_price_or_free("price.on_demand_hourly");
+    let billing_increment = c.opt_increment("price.billing_increment");
+    if c.raw("price.billing_increment").is_empty() {
+        c.fail("price.billing_increment", ErrorCode::Required);
+    }
+    let minimum_billable_hours = c.opt_duration_hours("price.minimum_billable_hours").unwrap_or_default();
     let monthly_price = c.opt_decimal("price.monthly_price");
     let monthly_basis = c.opt_choice("price.monthly_basis", BASES);
+    if on_demand_hourly.is_none() && monthly_price.is_none() && c.raw("price.on_demand_hourly").is_empty() {
+        c.fail("price.on_demand_hourly", ErrorCode::NoPriceOffered);
+    }
     // A usage price left blank is not stated, not free: 0 stands in and the sheet says so.
     let mut not_stated = Vec::new();
     let mut usage = |c: &mut Cells<'_>, col: &'static str, which: UnstatedPrice| {
@@ -125,8 +133,19 @@ fn price(c: &mut Cells<'_>) -> PriceSheet {
     };
     let disk_price_gb_month = usage(c, "price.disk_price_gb_month", UnstatedPrice::Disk);
     let snapshot_price_gb_month = usage(c, "price.snapshot_price_gb_month", UnstatedPrice::Snapshot);
-    let egress_price_gb = usage(c, "price.egress_price_gb", UnstatedPrice::Egress);
-    let ingress_price_gb = usage(c, "price.ingress_price_gb", UnstatedPrice::Ingress);
+    let egress_tiers = c.tiers("price.egress_tiers");
+    let ingress_tiers = c.tiers("price.ingress_tiers");
+    // Tiers state the traffic price: the flat cell beside them may stay empty.
+    let egress_price_gb = if egress_tiers.is_empty() {
+        usage(c, "price.egress_price_gb", UnstatedPrice::Egress)
+    } else {
+        c.amount("price.egress_price_gb")
+    };
+    let ingress_price_gb = if ingress_tiers.is_empty() {
+        usage(c, "price.ingress_price_gb", UnstatedPrice::Ingress)
+    } else {
+        c.amount("price.ingress_price_gb")
+    };
     // Blank is neither yes nor no: the sheet says it is not stated, false stands in.
     let stopped_bills_compute = c.opt_bool("price.stopped_bills_compute").unwrap_or_else(|| {
         not_stated.push(UnstatedPrice::StoppedCompute);
@@ -136,16 +155,26 @@ fn price(c: &mut Cells<'_>) -> PriceSheet {
         currency,
         basis,
         on_demand_hourly,
-        billing_increment,
+        billing_increment: billing_increment.unwrap_or(BillingIncrement::HOUR),
         minimum_billable_hours,
         monthly_price,
         monthly_basis: monthly_price.map(|_| monthly_basis.unwrap_or(basis)),
         commitment_months: c.opt_u32("price.commitment_months"),
+        package_period: c.opt_increment("price.package_period"),
+        early_release_refund: c.opt_choice("price.early_release_refund", REFUNDS),
         stopped_bills_compute,
+        stopped_compute_share: c.opt_share("price.stopped_compute_share"),
+        stopped_hourly: c.opt_decimal("price.stopped_hourly"),
+        // Blank: billed while stopped, as every sheet written before these columns read.
+        stopped_bills_disk: c.opt_bool("price.stopped_bills_disk").unwrap_or(true),
+        stopped_bills_ip: c.opt_bool("price.stopped_bills_ip").unwrap_or(true),
         disk_price_gb_month,
         snapshot_price_gb_month,
         egress_price_gb,
-        free_egress_gb: c.amount("price.free_egress_gb"),
+        free_egress_gb: c.opt_gb("price.free_egress_gb").unwrap_or_default(),
+        egress_tiers,
+        ingress_tiers,
+        traffic_period: c.opt_choice("price.traffic_period", TRAFFIC_PERIODS),
         ingress_price_gb,
         public_ip_hourly: c.amount("price.public_ip_hourly"),
         other_fees: c.fees("price.other_fees"),

@@ -35,7 +35,7 @@ fn reads_a_realistic_file() {
     assert_eq!(d.spec.interconnect, Some(Interconnect::Nvswitch));
     assert_eq!(d.spec.rdma, Some(true));
     assert_eq!(d.spec.docker_allowed, Some(true));
-    assert_eq!(d.price.billing_increment, BillingIncrement::Minute);
+    assert_eq!(d.price.billing_increment, BillingIncrement::MINUTE);
     assert_eq!(d.price.monthly_price, Some(dec!(118000.00)));
     assert_eq!(d.price.commitment_months, Some(3));
     // No `price.monthly_basis` column: the monthly price is on the price basis.

@@ -17,7 +17,7 @@ fn ten_thousand_nodeledger_rows_import_quickly() {
         .map(|i| {
             let mut d = draft();
             d.reference = format!("DX-{i:05}");
-            d.price.on_demand_hourly = Decimal::new(22_000 + i64::try_from(i).unwrap_or(0), 2);
+            d.price.on_demand_hourly = Some(Decimal::new(22_000 + i64::try_from(i).unwrap_or(0), 2));
             d.notes = format!("批次 {i}, 含运维");
             d
         })

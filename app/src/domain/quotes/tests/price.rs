@@ -44,7 +44,7 @@ fn draft_helpers_use_its_spec() {
 
 #[test]
 fn an_on_demand_sheet_states_its_price_and_billing_and_nothing_else() {
-    let s = crate::domain::tco::on_demand_sheet(Currency::USD, dec!(2.45), BillingIncrement::Second, true);
+    let s = crate::domain::tco::on_demand_sheet(Currency::USD, dec!(2.45), BillingIncrement::SECOND, true);
     assert_eq!(
         (
             s.currency,
@@ -56,8 +56,8 @@ fn an_on_demand_sheet_states_its_price_and_billing_and_nothing_else() {
         (
             Currency::USD,
             PriceBasis::PerNode,
-            dec!(2.45),
-            BillingIncrement::Second,
+            Some(dec!(2.45)),
+            BillingIncrement::SECOND,
             true
         )
     );

@@ -109,7 +109,7 @@ prop_compose! {
         spec in spec(),
         basis in prop_oneof![Just(PriceBasis::PerNode), Just(PriceBasis::PerGpu)],
         currency in proptest::sample::select(Currency::ALL.to_vec()),
-        increment in prop_oneof![Just(BillingIncrement::Second), Just(BillingIncrement::Minute), Just(BillingIncrement::Hour)],
+        increment in prop_oneof![Just(BillingIncrement::SECOND), Just(BillingIncrement::MINUTE), Just(BillingIncrement::HOUR)],
         prices in proptest::collection::vec(amount(), 8),
         commitment in proptest::option::of((amount(), 1u32..=120)),
         flags in (any::<bool>(), proptest::option::of(any::<bool>())),
@@ -123,7 +123,7 @@ prop_compose! {
         d.spec = spec;
         let p = &mut d.price;
         (p.basis, p.currency, p.billing_increment) = (basis, currency, increment);
-        p.on_demand_hourly = prices[0];
+        p.on_demand_hourly = Some(prices[0]);
         p.minimum_billable_hours = prices[1] / Decimal::from(1000);
         p.disk_price_gb_month = prices[2];
         p.snapshot_price_gb_month = prices[3];

@@ -44,9 +44,9 @@ fn lambda_catalog_without_zone_column() {
     assert_eq!(a100.spec.interconnect, None);
     assert_eq!(a100.spec.region, "us-west-2");
     assert_eq!(a100.price.basis, PriceBasis::PerNode);
-    assert_eq!(a100.price.on_demand_hourly, dec!(14.32));
+    assert_eq!(a100.price.on_demand_hourly, Some(dec!(14.32)));
     assert_eq!(a100.price.currency, Currency::USD);
-    assert_eq!(a100.price.billing_increment, BillingIncrement::Hour);
+    assert_eq!(a100.price.billing_increment, BillingIncrement::HOUR);
     assert!(a100.price.stopped_bills_compute);
     assert_eq!(a100.received_on, date("2025-05-01"));
     assert_eq!(a100.valid_until, date("2025-05-31"));
@@ -62,7 +62,7 @@ fn lambda_catalog_without_zone_column() {
 fn vast_catalog_with_reordered_columns() {
     let mut d = defaults("Vast.ai");
     d.currency = Currency::EUR;
-    d.billing_increment = BillingIncrement::Second;
+    d.billing_increment = BillingIncrement::SECOND;
     d.valid_until = Some(date("2025-05-08"));
     let p = import(VAST, None, &d).expect("import");
     assert!(p.is_clean(), "{:?}", p.rows);
@@ -72,9 +72,9 @@ fn vast_catalog_with_reordered_columns() {
     assert_eq!(rtx.spec.gpus_per_node, 2);
     assert_eq!(rtx.spec.vram_gib, dec!(23.98828125));
     assert_eq!(rtx.spec.vcpus, Some(32));
-    assert_eq!(rtx.price.on_demand_hourly, dec!(0.68));
+    assert_eq!(rtx.price.on_demand_hourly, Some(dec!(0.68)));
     assert_eq!(rtx.price.currency, Currency::EUR);
-    assert_eq!(rtx.price.billing_increment, BillingIncrement::Second);
+    assert_eq!(rtx.price.billing_increment, BillingIncrement::SECOND);
     assert_eq!(rtx.valid_until, date("2025-05-08"));
     assert_eq!(rtx.notes, "spot_price=0.41");
     let a6000 = by_ref(&p, "2x-RTX_A6000-32@Bavaria, DE");
@@ -188,7 +188,7 @@ fn catalog_numbers_accept_python_floats_only() {
     let hourly: Vec<_> = p
         .rows
         .iter()
-        .map(|r| r.draft.as_ref().map(|d| d.price.on_demand_hourly))
+        .map(|r| r.draft.as_ref().and_then(|d| d.price.on_demand_hourly))
         .collect();
     assert_eq!(
         hourly,

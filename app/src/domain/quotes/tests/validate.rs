@@ -71,14 +71,14 @@ fn gpus_per_node_must_be_1_to_64() {
 #[test]
 fn negative_price_is_rejected() {
     let mut d = draft();
-    d.price.on_demand_hourly = dec!(-0.01);
+    d.price.on_demand_hourly = Some(dec!(-0.01));
     only(&d, "price.on_demand_hourly", ErrorCode::Negative);
 }
 
 #[test]
 fn hourly_price_above_a_million_is_absurd() {
     let mut d = draft();
-    d.price.on_demand_hourly = dec!(1000000.01);
+    d.price.on_demand_hourly = Some(dec!(1000000.01));
     only(&d, "price.on_demand_hourly", ErrorCode::TooLarge { max: dec!(1000000) });
 }
 
@@ -219,7 +219,7 @@ fn reports_every_error_at_once() {
     d.valid_until = date("2025-01-01");
     d.spec.vram_gib = dec!(0);
     d.spec.usable_vram_gib = Some(dec!(10));
-    d.price.on_demand_hourly = dec!(-1);
+    d.price.on_demand_hourly = Some(dec!(-1));
     let fields: Vec<_> = errors(&d).into_iter().map(|(f, _)| f).collect();
     assert_eq!(
         fields,

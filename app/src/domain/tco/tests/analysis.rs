@@ -83,10 +83,10 @@ fn cost_versus_hours_shows_both_pricings() {
     assert_eq!(
         pairs,
         vec![
-            (dec!(0.00), Some(dec!(10000.00))),
-            (dec!(10000.00), Some(dec!(10000.00))),
-            (dec!(10020.00), Some(dec!(10000.00))),
-            (dec!(16000.00), Some(dec!(20000.00))),
+            (Some(dec!(0.00)), Some(dec!(10000.00))),
+            (Some(dec!(10000.00)), Some(dec!(10000.00))),
+            (Some(dec!(10020.00)), Some(dec!(10000.00))),
+            (Some(dec!(16000.00)), Some(dec!(20000.00))),
         ]
     );
     assert_eq!(

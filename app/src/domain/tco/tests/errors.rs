@@ -96,7 +96,7 @@ fn negative_hours_are_rejected() {
 fn negative_prices_are_rejected() {
     let neg = dec!(-0.01);
     rejects(
-        |i| i.0.on_demand_hourly = neg,
+        |i| i.0.on_demand_hourly = Some(neg),
         "price_sheet.on_demand_hourly",
         R::Negative,
     );
@@ -209,7 +209,7 @@ fn overflowing_hours_are_errors_not_panics() {
     rejects(
         |i| {
             i.3.stopped_h = Decimal::MAX;
-            i.0.on_demand_hourly = dec!(0);
+            i.0.on_demand_hourly = Some(dec!(0));
         },
         "estimate.rental_h",
         R::Overflow,

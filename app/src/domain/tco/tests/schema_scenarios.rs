@@ -54,7 +54,7 @@ pub(super) fn full() -> Scenario {
     };
     let gpu_sheet = PriceSheet {
         basis: PriceBasis::PerGpu,
-        billing_increment: BillingIncrement::Minute,
+        billing_increment: BillingIncrement::MINUTE,
         monthly_price: Some(dec!(100000)),
         monthly_basis: Some(PriceBasis::PerNode),
         commitment_months: Some(1),
@@ -90,7 +90,7 @@ pub(super) fn full() -> Scenario {
     };
     let usd_sheet = PriceSheet {
         currency: Currency::USD,
-        billing_increment: BillingIncrement::Second,
+        billing_increment: BillingIncrement::SECOND,
         minimum_billable_hours: dec!(1000),
         ..sheet(dec!(10))
     };

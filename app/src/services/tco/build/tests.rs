@@ -17,7 +17,7 @@ fn date(text: &str) -> Date {
 fn sheet(hourly: Decimal) -> PriceSheet {
     PriceSheet {
         not_stated: Vec::new(),
-        ..on_demand_sheet(Currency::CNY, hourly, BillingIncrement::Hour, false)
+        ..on_demand_sheet(Currency::CNY, hourly, BillingIncrement::HOUR, false)
     }
 }
 
