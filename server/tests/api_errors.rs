@@ -49,7 +49,12 @@ async fn the_quote_form_reads_thousands_separators_and_decimal_commas() {
     let id = json(&res.body)["quote_id"].as_i64().unwrap();
     let saved = app::store::quotes::latest(&app.db, team, id).await.unwrap().unwrap();
     assert_eq!(
-        saved.draft.price.on_demand_hourly.map(|p| p.to_string()).unwrap_or_default(),
+        saved
+            .draft
+            .price
+            .on_demand_hourly
+            .map(|p| p.to_string())
+            .unwrap_or_default(),
         "12.50",
         "shown back as 12.50"
     );

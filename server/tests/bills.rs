@@ -697,3 +697,175 @@ async fn a_bill_with_the_largest_decimal_is_refused_at_its_cell_not_a_panic() {
     assert_eq!(saved["saved"], Value::Null, "{saved}");
     assert_eq!(d.stored().await, (0, 0, 0));
 }
+
+/// FOCUS 1.2 as the specification writes it (columns EffectiveCost, ChargeClass,
+/// CommitmentDiscountStatus, PricingUnit, ServiceCategory; FOCUS_Spec `specification/columns`):
+/// the columns a December bill and a later January bill of this rental carry.
+const FOCUS_12: &str = "BilledCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,ChargePeriodEnd,CommitmentDiscountStatus,ConsumedQuantity,ConsumedUnit,ContractedUnitPrice,EffectiveCost,ListUnitPrice,PricingQuantity,PricingUnit,ResourceId,ResourceType,ServiceCategory,ServiceName,SkuId";
+
+impl Desk {
+    /// December: the planned hours covered by a savings plan (billed 0, effectively the hours at
+    /// the agreed 4.00: `CommitmentDiscountStatus` Used) and 6 % VAT on the plan's share (FOCUS
+    /// writes no resource on a tax line, and no pricing unit).
+    fn december(&self) -> (String, Decimal) {
+        let effective = self.hours * self.price;
+        let tax = (effective * Decimal::from_str("0.06").unwrap()).round_dp(2);
+        let text = format!(
+            "{FOCUS_12}\n\
+             0,CNY,2026-12-01T00:00:00Z,2027-01-01T00:00:00Z,Usage,,L4 node under 1-month savings plan,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,Used,{h},Hours,{p},{effective},{p},{h},Hours,i-l4,Virtual Machine,Compute,GPU Cloud,l4-sp\n\
+             {tax},CNY,2026-12-01T00:00:00Z,2027-01-01T00:00:00Z,Tax,,VAT 6 %,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,,,,,{tax},,,,,,Other,Tax,\n",
+            h = self.hours,
+            p = self.price,
+        );
+        (text, tax)
+    }
+
+    /// January: the stopped node's disk (priced per GB-Months though consumed in GB-Hours), and a
+    /// correction of December — one hour credited — which FOCUS writes with December's charge
+    /// period and `ChargeClass` Correction.
+    fn january(&self) -> String {
+        format!(
+            "{FOCUS_12}\n\
+             1.60,CNY,2027-01-01T00:00:00Z,2027-02-01T00:00:00Z,Usage,,Data disk 200 GB of stopped instance,2026-12-01T18:00:00Z,2026-12-03T08:00:00Z,,7600,GB-Hours,4.00,1.60,4.00,0.4,GB-Months,vol-l4,Disk,Storage,Block Storage,ssd\n\
+             -{p},CNY,2027-01-01T00:00:00Z,2027-02-01T00:00:00Z,Usage,Correction,One hour of December billed twice,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,,,,,-{p},,,,i-l4,Virtual Machine,Compute,GPU Cloud,l4-sp\n",
+            p = self.price,
+        )
+    }
+}
+
+#[tokio::test]
+async fn a_focus_bill_with_commitment_usage_tax_and_a_later_correction_reconciles_as_an_accountant_reads_it() {
+    let d = desk().await;
+    let (december, tax) = d.december();
+    let saved = d.import("december.csv", &december, true).await;
+    assert!(saved["saved"].is_i64(), "{saved}");
+    assert_eq!(
+        saved["matched"], 2,
+        "the tax of a bill of this rental alone is the rental's: {saved}"
+    );
+    let section = d.section(&d.pam).await;
+    let recon = &section["reconciliation"];
+    let rows = recon["rows"].as_array().unwrap();
+    let compute = rows.iter().find(|r| r["component"] == "compute").unwrap();
+    let planned = format!("¥{}", (d.hours * d.price).round_dp(2));
+    assert_eq!(
+        (compute["estimated"].as_str(), compute["billed"].as_str()),
+        (Some(planned.as_str()), Some(planned.as_str())),
+        "covered usage costs its effective cost, never 'not billed': {compute}"
+    );
+    // The rental ran 10 of the 12 planned hours (stopped at 18:00): fewer hours and the
+    // minimum billing cancel, and nothing says "not billed".
+    assert!(reasons(compute).iter().all(|r| !r.contains("not billed")), "{compute}");
+    assert_eq!(compute["difference"], "¥0.00");
+    let tax_row = rows.iter().find(|r| r["component"] == "tax").unwrap();
+    assert_eq!(tax_row["name"], "Tax");
+    assert_eq!(tax_row["billed"], format!("¥{tax}"));
+    let verdict = recon["verdict"].as_str().unwrap();
+    assert!(
+        verdict.contains("within the team's threshold"),
+        "6 % VAT is not the vendor's drift: {verdict}"
+    );
+    assert!(
+        verdict.contains(&format!(
+            "Of what was billed, ¥{tax} is tax. Before tax the difference is ¥0.00 (0 %)"
+        )),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains(&format!("The lines invoice ¥{tax}.")) && verdict.contains("(FOCUS EffectiveCost)"),
+        "{verdict}"
+    );
+    assert_eq!(recon["flagged"], false);
+    let zh = d.section(&format!("{}; nl_lang=zh-CN", d.pam)).await;
+    let zh_verdict = zh["reconciliation"]["verdict"].as_str().unwrap();
+    assert!(
+        zh_verdict.contains("为税费") && zh_verdict.contains("EffectiveCost"),
+        "{zh_verdict}"
+    );
+
+    let january = d.january();
+    let saved = d.import("january.csv", &january, true).await;
+    assert!(
+        saved["saved"].is_i64(),
+        "a correction of December in a later bill is not an overlap: {saved}"
+    );
+    let section = d.section(&d.pam).await;
+    let rows = section["reconciliation"]["rows"].as_array().unwrap();
+    let compute = rows.iter().find(|r| r["component"] == "compute").unwrap();
+    let correction = format!(
+        "Correction of 2026-12-01 08:00 UTC – 2026-12-01 18:00 UTC (a period billed before): -¥{}",
+        d.price
+    );
+    assert_eq!(reasons(compute)[0], correction, "{compute}");
+    assert_eq!(compute["difference"], format!("-¥{}", d.price));
+    let disk = rows.iter().find(|r| r["component"] == "disk").unwrap();
+    assert_eq!(
+        reasons(disk),
+        ["Disk: billed, not planned: +¥1.60"],
+        "priced per GB-Months, no invented drift"
+    );
+    // The same correction in another file is still the same charge imported twice.
+    let again = january.replace("\n-", "\r\n-");
+    let message = d.import("january-copy.csv", &again, true).await["file_error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(message.contains("this charge was already imported"), "{message}");
+}
+
+/// A USD bill of the CNY order is converted at the rate of its invoice date (the end of its
+/// period), keeps it, and a rate entered later — even one with a date before the invoice's —
+/// changes nothing already reconciled.
+#[tokio::test]
+async fn a_bill_in_another_currency_keeps_the_rate_of_its_invoice_date() {
+    let d = desk().await;
+    let add_rate = |rate: &'static str, date: &'static str| {
+        let app = &d.app;
+        let pam = d.pam.clone();
+        async move {
+            let form = [("from", "USD"), ("to", "CNY"), ("rate", rate), ("date", date)];
+            let res = app.call("/api/rates/add", &form, Some(&pam)).await;
+            assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        }
+    };
+    add_rate("7.10", "2026-11-01").await;
+    add_rate("7.20", "2026-11-30").await;
+    add_rate("7.40", "2027-01-15").await;
+    // 10 h of the L4 at $0.50 = $5.00, invoiced for December 1.
+    let usd = format!(
+        "{HEADER}\nacct,Usage,,GPU instance L4 on demand,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,5.00,USD,10,Hours,0.50,0.50,i-l4,Compute,l4-od\n"
+    );
+    let saved = d.import("usd.csv", &usd, true).await;
+    assert!(saved["saved"].is_i64(), "{saved}");
+    let before = d.section(&d.pam).await;
+    let compute = |s: &Value| {
+        s["reconciliation"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["component"] == "compute")
+            .unwrap()["billed"]
+            .clone()
+    };
+    assert_eq!(
+        compute(&before),
+        "¥36.00",
+        "$5.00 × 7.20, the rate on or before 2026-12-01"
+    );
+    let note = before["reconciliation"]["rate_note"].as_str().unwrap();
+    assert_eq!(
+        note,
+        "Bill converted at 1 USD = 7.2 CNY, the rate of 2026-11-30 kept with the bill: a rate entered later does not change it."
+    );
+    add_rate("7.00", "2026-12-01").await;
+    let after = d.section(&d.pam).await;
+    assert_eq!(
+        after["reconciliation"], before["reconciliation"],
+        "a later rate rewrites nothing"
+    );
+    let kept: (Option<String>, Option<String>) = sqlx::query_as("SELECT rate, rate_date FROM bills")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    assert_eq!(kept, (Some("7.2".into()), Some("2026-11-30".into())));
+}

@@ -15,7 +15,7 @@ use std::str::FromStr;
 /// The threshold of a team without a setting, percent.
 pub const DEFAULT_THRESHOLD_PCT: Decimal = Decimal::TEN;
 
-/// How many lines one `INSERT` carries (16 parameters each, far below SQLite's limit).
+/// How many lines one `INSERT` carries (17 parameters each, far below SQLite's limit).
 const CHUNK: usize = 400;
 
 fn decode<E: std::error::Error + Send + Sync + 'static>(e: E) -> sqlx::Error {
@@ -70,6 +70,9 @@ pub struct BillRow {
     pub flagged: bool,
     pub imported_by: String,
     pub imported_at: String,
+    /// The rate the bill was converted at and its date, `"7.2 2026-11-20"`; `None` in the
+    /// estimate's currency or for a bill imported before rates were kept.
+    pub rate: Option<String>,
 }
 
 type BillTuple = (
@@ -88,6 +91,7 @@ type BillTuple = (
     i64,
     String,
     String,
+    Option<String>,
 );
 
 fn bill_of(t: BillTuple) -> BillRow {
@@ -107,6 +111,7 @@ fn bill_of(t: BillTuple) -> BillRow {
         flagged: t.12 != 0,
         imported_by: t.13,
         imported_at: t.14,
+        rate: t.15,
     }
 }
 
@@ -114,7 +119,8 @@ fn bill_of(t: BillTuple) -> BillRow {
 pub async fn of_order(db: impl SqliteExecutor<'_>, team_id: i64, order_id: i64) -> Result<Vec<BillRow>, sqlx::Error> {
     let rows: Vec<BillTuple> = sqlx::query_as(
         "SELECT b.id, b.file_name, b.file_sha256, b.layout, b.currency, b.period_start, b.period_end, b.line_count,
-                b.matched_count, b.billed_total, b.matched_total, b.variance_pct, b.flagged, COALESCE(u.display_name, u.email, ''), b.imported_at
+                b.matched_count, b.billed_total, b.matched_total, b.variance_pct, b.flagged, COALESCE(u.display_name, u.email, ''), b.imported_at,
+                b.rate || ' ' || b.rate_date
          FROM bills b LEFT JOIN users u ON u.id = b.imported_by
          WHERE b.team_id = ? AND b.order_id = ? ORDER BY b.id",
     )
@@ -204,6 +210,9 @@ pub struct NewBill<'a> {
     pub after_release: Decimal,
     pub flagged: bool,
     pub imported_by: i64,
+    /// The rate the bill was converted at (units of the estimate's currency per unit of the
+    /// bill's) and that rate's date; `None` in the estimate's currency.
+    pub rate: Option<(Decimal, String)>,
 }
 
 /// Stores a bill and every one of its lines (`keys`: each line's [`BillLine::key`], same order);
@@ -217,8 +226,8 @@ pub async fn insert(
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO bills (team_id, order_id, rental_id, file_name, file_sha256, layout, currency, period_start,
                             period_end, line_count, matched_count, billed_total, matched_total, estimated_total,
-                            reconciled_total, variance_pct, after_release_total, flagged, imported_by)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                            reconciled_total, variance_pct, after_release_total, flagged, imported_by, rate, rate_date)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(bill.team_id)
     .bind(bill.order_id)
@@ -239,12 +248,15 @@ pub async fn insert(
     .bind(bill.after_release.normalize().to_string())
     .bind(i64::from(bill.flagged))
     .bind(bill.imported_by)
+    .bind(bill.rate.as_ref().map(|(r, _)| r.normalize().to_string()))
+    .bind(bill.rate.as_ref().map(|(_, d)| d.clone()))
     .fetch_one(&mut **tx)
     .await?;
     for (chunk, chunk_keys) in lines.chunks(CHUNK).zip(keys.chunks(CHUNK)) {
         let mut q: QueryBuilder<Sqlite> = QueryBuilder::new(
             "INSERT INTO bill_lines (bill_id, team_id, line, line_key, resource_id, period_start, period_end, component,
-                                     kind, description, sku, quantity, unit, unit_price, cost, unmatched) ",
+                                     kind, description, sku, quantity, unit, unit_price, cost, effective_cost,
+                                     unmatched) ",
         );
         q.push_values(chunk.iter().zip(chunk_keys), |mut row, ((l, unmatched), key)| {
             row.push_bind(id)
@@ -262,6 +274,7 @@ pub async fn insert(
                 .push_bind(l.unit.clone())
                 .push_bind(l.unit_price.map(|p| p.normalize().to_string()))
                 .push_bind(l.cost.normalize().to_string())
+                .push_bind(l.effective_cost.normalize().to_string())
                 .push_bind(unmatched.map(Unmatched::as_str));
         });
         q.build().execute(&mut **tx).await?;
@@ -307,51 +320,61 @@ pub struct StoredLine {
     pub line: BillLine,
     /// Why it is not the rental's; `None` when matched.
     pub unmatched: Option<Unmatched>,
+    /// The rate its bill was converted at (units of the estimate's currency per unit of the
+    /// bill's); `None` for a bill in the estimate's currency or imported before rates were kept.
+    pub rate: Option<Decimal>,
 }
 
-type LineTuple = (
-    i64,
-    i64,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    String,
-    Option<String>,
-    String,
-);
+/// A stored line as selected, with its bill's currency and kept rate.
+#[derive(sqlx::FromRow)]
+struct LineRecord {
+    bill_id: i64,
+    line: i64,
+    resource_id: String,
+    period_start: String,
+    period_end: String,
+    component: String,
+    kind: String,
+    description: String,
+    sku: String,
+    quantity: String,
+    unit: String,
+    unit_price: Option<String>,
+    cost: String,
+    effective_cost: String,
+    unmatched: Option<String>,
+    currency: String,
+    rate: Option<String>,
+}
 
-fn line_of(t: LineTuple) -> Result<StoredLine, sqlx::Error> {
+fn line_of(t: LineRecord) -> Result<StoredLine, sqlx::Error> {
     let bad = |what: &str| decode(std::io::Error::other(format!("bill line: bad {what}")));
     let line = BillLine {
-        line: u64::try_from(t.1).map_err(decode)?,
-        resource_id: t.2,
-        period_start: timestamp::parse(&t.3).ok_or_else(|| bad("period_start"))?,
-        period_end: timestamp::parse(&t.4).ok_or_else(|| bad("period_end"))?,
-        component: Component::parse(&t.5).ok_or_else(|| bad("component"))?,
-        kind: ChargeKind::parse(&t.6).ok_or_else(|| bad("kind"))?,
-        description: t.7,
-        sku: t.8,
-        quantity: decimal(&t.9)?,
-        unit: t.10,
-        unit_price: t.11.as_deref().map(decimal).transpose()?,
-        cost: decimal(&t.12)?,
-        currency: t.14,
+        line: u64::try_from(t.line).map_err(decode)?,
+        resource_id: t.resource_id,
+        period_start: timestamp::parse(&t.period_start).ok_or_else(|| bad("period_start"))?,
+        period_end: timestamp::parse(&t.period_end).ok_or_else(|| bad("period_end"))?,
+        component: Component::parse(&t.component).ok_or_else(|| bad("component"))?,
+        kind: ChargeKind::parse(&t.kind).ok_or_else(|| bad("kind"))?,
+        description: t.description,
+        sku: t.sku,
+        quantity: decimal(&t.quantity)?,
+        unit: t.unit,
+        unit_price: t.unit_price.as_deref().map(decimal).transpose()?,
+        cost: decimal(&t.cost)?,
+        effective_cost: decimal(&t.effective_cost)?,
+        currency: t.currency,
     };
-    let unmatched =
-        t.13.as_deref()
-            .map(|u| Unmatched::parse(u).ok_or_else(|| bad("unmatched")))
-            .transpose()?;
+    let unmatched = t
+        .unmatched
+        .as_deref()
+        .map(|u| Unmatched::parse(u).ok_or_else(|| bad("unmatched")))
+        .transpose()?;
     Ok(StoredLine {
-        bill_id: t.0,
+        bill_id: t.bill_id,
         line,
         unmatched,
+        rate: t.rate.as_deref().map(decimal).transpose()?,
     })
 }
 
@@ -364,9 +387,9 @@ pub async fn lines_of_order(
     matched: bool,
     limit: i64,
 ) -> Result<Vec<StoredLine>, sqlx::Error> {
-    let rows: Vec<LineTuple> = sqlx::query_as(
+    let rows: Vec<LineRecord> = sqlx::query_as(
         "SELECT l.bill_id, l.line, l.resource_id, l.period_start, l.period_end, l.component, l.kind, l.description,
-                l.sku, l.quantity, l.unit, l.unit_price, l.cost, l.unmatched, b.currency
+                l.sku, l.quantity, l.unit, l.unit_price, l.cost, l.effective_cost, l.unmatched, b.currency, b.rate
          FROM bill_lines l JOIN bills b ON b.id = l.bill_id
          WHERE b.team_id = ? AND b.order_id = ? AND (l.unmatched IS NULL) = ?
          ORDER BY l.bill_id, l.line LIMIT ?",

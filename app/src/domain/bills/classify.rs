@@ -1,22 +1,30 @@
 //! Which cost component a bill line pays for, and whether it charges or gives back.
 //!
-//! The rules, first match wins; words are matched in the lower-cased text of `ServiceName`,
-//! `SkuId`, `ChargeDescription` and the units, English and Chinese, as vendors write them:
+//! The rules, first match wins. FOCUS's own classification comes before words: the charge
+//! category, then `ServiceCategory` (FOCUS 1.0–1.2 allowed values such as `Compute`, `Storage`,
+//! `Networking`, `AI and Machine Learning`); words are matched in the lower-cased text of
+//! `ResourceType`, `ServiceName`, `SkuId`, `ChargeDescription` and the unit, English and Chinese,
+//! as vendors write them:
 //!
-//! | # | when                                                                    | component        |
-//! |---|-------------------------------------------------------------------------|------------------|
-//! | 1 | `ChargeCategory` is `Tax` or `Purchase` (a tax, an up-front purchase)    | fees             |
-//! | 2 | "snapshot", "快照"                                                       | snapshots        |
-//! | 3 | "stopped", "停机", "关机" with an instance word (rule 7's words)          | stopped compute  |
-//! | 4 | "public ip", "elastic ip", "eip", "ip address", "公网ip", "弹性公网", "ipv4" | IP               |
-//! | 5 | "egress", "data transfer", "traffic", "bandwidth", "outbound", "internet", "流量", "带宽", or the unit is GB/GiB/TB (not per month) | traffic |
-//! | 6 | "disk", "volume", "storage", "ebs", "ssd", "硬盘", "磁盘", "云盘", "存储", or the unit is GB-month or GB-hour | disk |
-//! | 7 | "compute", "instance", "gpu", "vm", "virtual machine", "node", "ec2", "ecs", "实例", "计算", "算力", "gpu", or the unit is hours (of a node or a GPU) | compute |
-//! | 8 | anything else (support, setup, marketplace…)                            | fees             |
+//! | #  | when                                                                    | component        |
+//! |----|-------------------------------------------------------------------------|------------------|
+//! | 1  | `ChargeCategory` is `Tax`                                               | tax              |
+//! | 2  | `ChargeCategory` is `Purchase` (an up-front fee, a commitment bought)    | fees             |
+//! | 3  | "snapshot", "快照"                                                       | snapshots        |
+//! | 4  | "public ip", "elastic ip", "eip", "ip address", "公网ip", "弹性公网", "ipv4" | IP             |
+//! | 5  | "stopped", "停机", "关机" with an instance word (rule 10's words)         | stopped compute  |
+//! | 6  | `ServiceCategory` `Storage`                                              | disk             |
+//! | 7  | `ServiceCategory` `Networking` with a data unit or a traffic word         | traffic          |
+//! | 8  | `ServiceCategory` `Compute` or `AI and Machine Learning`, unit not data or GB-month | compute |
+//! | 9  | "egress", "data transfer", "traffic", "bandwidth", "outbound", "internet", "流量", "带宽", or the unit is GB/GiB/TB (not per month) | traffic |
+//! | 10 | "disk", "volume", "storage", "ebs", "ssd", "硬盘", "磁盘", "云盘", "存储", or the unit is GB-month or GB-hour | disk |
+//! | 11 | "compute", "instance", "gpu", "vm", "virtual machine", "node", "ec2", "ecs", "实例", "计算", "算力", or the unit is hours (of a node or a GPU) | compute |
+//! | 12 | anything else (support, setup, marketplace…)                            | fees             |
 //!
-//! A stopped node's disks match rule 6 ("stopped" alone is not enough for rule 3): a stopped but
-//! unreleased node's disk is the classic unplanned charge (a stopped node still bills its disks
-//! until it is released), and it is a disk charge.
+//! The IP comes before "stopped": "Elastic IP address, instance stopped" is the address a
+//! stopped node keeps, billed as an IP (AWS bills an idle Elastic IP by the hour). A stopped
+//! node's disks match rule 6 or 10 ("stopped" alone is not enough for rule 5): a stopped but
+//! unreleased node's disk is the classic unplanned charge, and it is a disk charge.
 //!
 //! The kind ([`charge_kind`]): `ChargeClass = Correction` is a correction; `ChargeCategory`
 //! `Credit` or `Adjustment` is a credit; anything else is a usage charge, which may not be
@@ -30,6 +38,10 @@ use rust_decimal::Decimal;
 pub struct Facts<'a> {
     /// FOCUS `ChargeCategory` (`Usage`, `Purchase`, `Tax`, `Credit`, `Adjustment`).
     pub category: &'a str,
+    /// FOCUS `ServiceCategory` (`Compute`, `Storage`, `Networking`…), empty when absent.
+    pub service_category: &'a str,
+    /// FOCUS `ResourceType` (`Virtual Machine`, `Disk`…), empty when absent.
+    pub resource_type: &'a str,
     /// FOCUS `ServiceName`.
     pub service: &'a str,
     /// FOCUS `SkuId` / `SkuPriceId`.
@@ -110,23 +122,51 @@ fn is_data(unit: &str) -> bool {
 /// The component a line pays for (rules in the module docs).
 #[must_use]
 pub fn component(f: &Facts<'_>) -> Component {
-    let category = f.category.to_ascii_lowercase();
-    if category == "tax" || category == "purchase" {
+    let category = f.category.trim().to_ascii_lowercase();
+    if category == "tax" {
+        return Component::Tax;
+    }
+    if category == "purchase" {
         return Component::Fees;
     }
     let unit = f.unit.trim().to_lowercase();
-    let text = format!(" {} {} {} {} ", f.service, f.sku, f.description, f.unit).to_lowercase();
+    let text = format!(
+        " {} {} {} {} {} ",
+        f.resource_type, f.service, f.sku, f.description, f.unit
+    )
+    .to_lowercase();
     if any(&text, SNAPSHOT) {
-        Component::Snapshots
-    } else if any(&text, STOPPED) && any(&text, COMPUTE) && !any(&text, DISK) {
-        Component::StoppedCompute
-    } else if any(&text, IP) {
-        Component::Ip
-    } else if any(&text, TRAFFIC) || is_data(&unit) {
+        return Component::Snapshots;
+    }
+    if any(&text, IP) {
+        return Component::Ip;
+    }
+    if any(&text, STOPPED) && any(&text, COMPUTE) && !any(&text, DISK) {
+        return Component::StoppedCompute;
+    }
+    if let Some(c) = by_service_category(f.service_category, &unit, &text) {
+        return c;
+    }
+    by_words(&unit, &text)
+}
+
+/// Rules 6–8: what FOCUS's `ServiceCategory` says, where it settles the component.
+fn by_service_category(category: &str, unit: &str, text: &str) -> Option<Component> {
+    match category.trim().to_ascii_lowercase().as_str() {
+        "storage" => Some(Component::Disk),
+        "networking" if is_data(unit) || any(text, TRAFFIC) => Some(Component::Traffic),
+        "compute" | "ai and machine learning" if !is_data(unit) && !is_gb_month(unit) => Some(Component::Compute),
+        _ => None,
+    }
+}
+
+/// Rules 9–12: words and units.
+fn by_words(unit: &str, text: &str) -> Component {
+    if any(text, TRAFFIC) || is_data(unit) {
         Component::Traffic
-    } else if any(&text, DISK) || is_gb_month(&unit) {
+    } else if any(text, DISK) || is_gb_month(unit) {
         Component::Disk
-    } else if any(&text, COMPUTE) || is_hours(&unit) {
+    } else if any(text, COMPUTE) || is_hours(unit) {
         Component::Compute
     } else {
         Component::Fees
@@ -182,7 +222,7 @@ mod tests {
             description: "GPU instance VAT",
             ..Facts::default()
         };
-        assert_eq!(component(&tax), Component::Fees, "rule 1 before the instance word");
+        assert_eq!(component(&tax), Component::Tax, "rule 1 before the instance word");
         assert_eq!(
             of("Block Storage", "Snapshot storage", "GB-Mo"),
             Component::Snapshots,
@@ -245,6 +285,47 @@ mod tests {
         assert_eq!(hours(dec!(384), "卡时"), Some(dec!(384)));
         assert!(per_gpu("GPU-Hours") && per_gpu("gpu_hour") && per_gpu("卡时") && per_gpu("GPU·小时"));
         assert!(!per_gpu("Hours") && !per_gpu("小时") && !per_gpu("GPU"));
+    }
+
+    #[test]
+    fn focus_service_category_comes_before_words() {
+        let with = |service_category: &str, description: &str, unit: &str| {
+            component(&Facts {
+                category: "Usage",
+                service_category,
+                description,
+                unit,
+                ..Facts::default()
+            })
+        };
+        // AWS bills an Elastic IP kept by a stopped instance by the hour under EC2 (its
+        // description: "$0.005 per Elastic IP address not attached to a running instance per
+        // hour"): the address, not stopped compute.
+        assert_eq!(
+            with("Compute", "Elastic IP address, instance stopped", "Hours"),
+            Component::Ip
+        );
+        assert_eq!(
+            with("Storage", "Provisioned gp3 for instance i-0abc", "GB-Months"),
+            Component::Disk
+        );
+        assert_eq!(with("Networking", "Outbound to Asia Pacific", "GB"), Component::Traffic);
+        // A GPU node whose description names its local disk is still compute.
+        assert_eq!(
+            with("AI and Machine Learning", "8x H100 with 30 TB local NVMe disk", "Hours"),
+            Component::Compute
+        );
+        // Data units under Compute (EC2 data transfer) fall through to the words.
+        assert_eq!(with("Compute", "Data transfer out", "GB"), Component::Traffic);
+        assert_eq!(
+            component(&Facts {
+                category: "Purchase",
+                service_category: "Compute",
+                description: "Savings plan, 1 year",
+                ..Facts::default()
+            }),
+            Component::Fees
+        );
     }
 
     #[test]

@@ -4,15 +4,22 @@
 //!
 //! | column                               | use                                                      |
 //! |--------------------------------------|----------------------------------------------------------|
-//! | `BilledCost` (required)              | what the line costs                                      |
+//! | `BilledCost` (required)              | what the line invoices                                   |
+//! | `EffectiveCost`                      | what its usage costs with commitments spread over it (reconciled; `BilledCost` when absent) |
 //! | `BillingCurrency` (required)         | its currency; one per bill                               |
 //! | `ChargePeriodStart`/`End` (required) | the period charged, matched with the rental's            |
 //! | `ChargeCategory` (required)          | `Usage`, `Purchase`, `Tax`, `Credit`, `Adjustment`       |
 //! | `ResourceId` (required, may be empty)| matched with the rental's resource ids                   |
 //! | `ChargeClass`                        | `Correction` marks a correction of an earlier charge     |
-//! | `ChargeDescription`, `ServiceName`, `SkuId`/`SkuPriceId` | classification (see `classify`)      |
-//! | `ConsumedQuantity`/`ConsumedUnit`    | the quantity used (else `PricingQuantity`/`PricingUnit`) |
-//! | `ContractedUnitPrice`/`ListUnitPrice`| the price charged per unit, compared with the quote's    |
+//! | `ServiceCategory`, `ResourceType`, `SkuId`/`SkuPriceId`, `ChargeDescription`, `ServiceName` | classification (see `classify`) |
+//! | `PricingQuantity`/`PricingUnit`      | the quantity priced, in the unit the prices are per (else `ConsumedQuantity`/`ConsumedUnit`) |
+//! | `ContractedUnitPrice`/`ListUnitPrice`| the price charged per `PricingUnit`, compared with the quote's |
+//!
+//! Prices go with `PricingQuantity`, never with `ConsumedQuantity`: FOCUS defines the unit
+//! prices per `PricingUnit` ("GB-Months"), which may differ from the `ConsumedUnit` ("GB-Hours")
+//! of the same line (FOCUS 1.2, columns PricingUnit and ContractedUnitPrice). `ConsumedQuantity`
+//! stands in only where the line has no `PricingQuantity` (FOCUS lets it be null on corrections,
+//! credits and taxes).
 //!
 //! Negative `BilledCost`, `ConsumedQuantity` or `PricingQuantity` are refused (line and column
 //! named) unless the line is a credit or a correction.
@@ -33,6 +40,7 @@ pub const REQUIRED: &[&str] = &[
 /// Where each column FOCUS defines and NodeLedger reads is in the header.
 pub(super) struct Columns {
     billed_cost: usize,
+    effective_cost: Option<usize>,
     currency: usize,
     start: usize,
     end: usize,
@@ -41,6 +49,8 @@ pub(super) struct Columns {
     class: Option<usize>,
     description: Option<usize>,
     service: Option<usize>,
+    service_category: Option<usize>,
+    resource_type: Option<usize>,
     sku: Option<usize>,
     sku_price: Option<usize>,
     consumed_quantity: Option<usize>,
@@ -62,6 +72,7 @@ impl Columns {
         };
         Ok(Columns {
             billed_cost: need("BilledCost")?,
+            effective_cost: h.position("EffectiveCost"),
             currency: need("BillingCurrency")?,
             start: need("ChargePeriodStart")?,
             end: need("ChargePeriodEnd")?,
@@ -70,6 +81,8 @@ impl Columns {
             class: h.position("ChargeClass"),
             description: h.position("ChargeDescription"),
             service: h.position("ServiceName"),
+            service_category: h.position("ServiceCategory"),
+            resource_type: h.position("ResourceType"),
             sku: h.position("SkuId"),
             sku_price: h.position("SkuPriceId"),
             consumed_quantity: h.position("ConsumedQuantity"),
@@ -91,15 +104,17 @@ impl Columns {
         let gives_back = kind != super::ChargeKind::Usage;
         let cost = cells.required_decimal(self.billed_cost);
         cells.not_negative(Some(self.billed_cost), cost, gives_back);
+        let effective_cost = cells.decimal(self.effective_cost).unwrap_or(cost);
+        cells.not_negative(self.effective_cost, effective_cost, gives_back);
         let currency = cells.required(self.currency).to_ascii_uppercase();
         let (period_start, period_end) = cells.period(self.start, self.end);
         let consumed = cells.decimal(self.consumed_quantity);
         let pricing = cells.decimal(self.pricing_quantity);
         cells.not_negative(self.consumed_quantity, consumed.unwrap_or_default(), gives_back);
         cells.not_negative(self.pricing_quantity, pricing.unwrap_or_default(), gives_back);
-        let (quantity, unit) = match consumed {
-            Some(q) => (q, cells.text(self.consumed_unit).to_owned()),
-            None => (pricing.unwrap_or_default(), cells.text(self.pricing_unit).to_owned()),
+        let (quantity, unit) = match pricing {
+            Some(q) => (q, cells.text(self.pricing_unit).to_owned()),
+            None => (consumed.unwrap_or_default(), cells.text(self.consumed_unit).to_owned()),
         };
         let contracted = cells.decimal(self.contracted_price);
         let unit_price = contracted.or(cells.decimal(self.list_price));
@@ -110,6 +125,8 @@ impl Columns {
         let description = cells.text(self.description).to_owned();
         let component = classify::component(&classify::Facts {
             category: &category,
+            service_category: cells.text(self.service_category),
+            resource_type: cells.text(self.resource_type),
             service: cells.text(self.service),
             sku: &sku,
             description: &description,
@@ -128,6 +145,7 @@ impl Columns {
             unit,
             unit_price,
             cost,
+            effective_cost,
             currency,
         };
         (cells.errors.len() == before).then_some((line, self.currency))
@@ -274,5 +292,53 @@ mod tests {
             LineErrorCode::FieldCount { expected: 18, found: 3 }
         ));
         assert_eq!(lines.len(), 2);
+    }
+
+    /// A FOCUS 1.2 export as the specification writes its columns: usage covered by a
+    /// commitment (`BilledCost` 0, `EffectiveCost` its share, `CommitmentDiscountStatus` Used),
+    /// a disk priced per `PricingUnit` GB-Months whose `ConsumedUnit` is GB-Hours, an Elastic IP
+    /// kept by a stopped instance, and a tax line (`PricingUnit` null, as FOCUS requires for tax).
+    #[test]
+    fn a_focus_1_2_export_reads_effective_cost_pricing_units_and_service_categories() {
+        let header = "BilledCost,BillingCurrency,ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,ChargePeriodEnd,CommitmentDiscountStatus,ConsumedQuantity,ConsumedUnit,ContractedUnitPrice,EffectiveCost,ListUnitPrice,PricingQuantity,PricingUnit,ResourceId,ResourceType,ServiceCategory,ServiceName,SkuId";
+        let text = format!(
+            "{header}\n\
+             0,USD,Usage,,p5.48xlarge reserved,2026-12-01T00:00:00Z,2026-12-02T00:00:00Z,Used,24,Hours,98.32,2359.68,98.32,24,Hours,i-0abc,Virtual Machine,Compute,Amazon Elastic Compute Cloud,p5\n\
+             8.00,USD,Usage,,gp3 volume 100 GB for December,2026-12-01T00:00:00Z,2027-01-01T00:00:00Z,,74400,GB-Hours,0.08,8.00,0.08,100,GB-Months,vol-1,Volume,Storage,Amazon Elastic Block Store,gp3\n\
+             0.12,USD,Usage,,\"Elastic IP address, instance stopped\",2026-12-01T00:00:00Z,2026-12-02T00:00:00Z,,24,Hours,0.005,0.12,0.005,24,Hours,eipalloc-1,Elastic IP,Compute,Amazon Elastic Compute Cloud,eip\n\
+             236.80,USD,Tax,,VAT,2026-12-01T00:00:00Z,2026-12-02T00:00:00Z,,,,,236.80,,,,,,Other,Tax,\n"
+        );
+        let reader = open(text.as_bytes()).expect("a FOCUS header");
+        let lines: Vec<super::BillLine> = reader.map(|l| l.expect("clean")).collect();
+        let [reserved, disk, ip, tax] = lines.as_slice() else {
+            panic!("four lines: {lines:?}")
+        };
+        assert_eq!((reserved.cost, reserved.effective_cost), (dec!(0), dec!(2359.68)));
+        assert_eq!(reserved.component, Component::Compute);
+        assert_eq!(
+            (disk.quantity, disk.unit.as_str(), disk.unit_price),
+            (dec!(100), "GB-Months", Some(dec!(0.08)))
+        );
+        assert_eq!(
+            disk.quantity * disk.unit_price.unwrap_or_default(),
+            disk.cost,
+            "quantity × price = cost"
+        );
+        assert_eq!(disk.component, Component::Disk);
+        assert_eq!(
+            ip.component,
+            Component::Ip,
+            "the address a stopped node keeps is the IP"
+        );
+        assert_eq!((tax.component, tax.effective_cost), (Component::Tax, dec!(236.80)));
+    }
+
+    #[test]
+    fn a_negative_effective_cost_on_a_usage_line_is_refused_at_its_column() {
+        let text = "BilledCost,BillingCurrency,ChargeCategory,ChargePeriodStart,ChargePeriodEnd,EffectiveCost,ResourceId\n\
+                    1,USD,Usage,2026-12-01,2026-12-02,-1,i-1\n";
+        let errors: Vec<_> = open(text.as_bytes()).expect("header").collect();
+        let errors = errors[0].as_ref().expect_err("negative");
+        assert_eq!(errors[0].column, "EffectiveCost");
     }
 }

@@ -12,6 +12,11 @@
 //! counts it inside the variance and flags it. A period that straddles the release is an
 //! ordinary charge of the rental.
 //!
+//! A tax line names no resource (FOCUS taxes are account-level). It is the rental's when every
+//! other line of the bill that names a resource is the rental's: a bill the vendor wrote for this
+//! rental alone ([`match_taxes`]). On a bill shared with other resources it stays unmatched and
+//! listed, since which part of it the rental bears is the vendor's to say.
+//!
 //! Every other line is kept and listed as unmatched, with the reason ([`Unmatched`]).
 
 use super::{BillLine, ChargeKind};
@@ -96,6 +101,21 @@ pub fn match_line(line: &BillLine, rental: &RentalSpan) -> Result<Placement, Unm
         return Err(Unmatched::OutsidePeriod);
     }
     Ok(placement(line, rental))
+}
+
+/// Matches the resource-less tax lines of a bill to the rental when every line naming a resource
+/// is the rental's, and at least one is (rules in the module docs).
+pub fn match_taxes(lines: &mut [(BillLine, Option<Unmatched>)]) {
+    let named = || lines.iter().filter(|(l, _)| !l.resource_id.trim().is_empty());
+    let all_ours = named().next().is_some() && named().all(|(_, u)| u.is_none());
+    if !all_ours {
+        return;
+    }
+    for (line, unmatched) in lines.iter_mut() {
+        if line.component == super::Component::Tax && *unmatched == Some(Unmatched::NoResource) {
+            *unmatched = None;
+        }
+    }
 }
 
 /// Where a line of the rental falls: after release when its period starts at or after it.
@@ -192,6 +212,7 @@ mod tests {
             unit: "Hours".into(),
             unit_price: None,
             cost: Decimal::ONE,
+            effective_cost: Decimal::ONE,
             currency: "USD".into(),
         }
     }
@@ -313,5 +334,45 @@ mod tests {
         ];
         let order: Vec<u64> = preview_order(&lines).into_iter().map(|i| lines[i].0.line).collect();
         assert_eq!(order, [5, 6, 3, 2, 4]);
+    }
+
+    #[test]
+    fn a_tax_line_is_the_rentals_only_on_a_bill_written_for_the_rental_alone() {
+        let tax = || BillLine {
+            component: super::super::Component::Tax,
+            ..line("", "2026-12-01", "2026-12-02")
+        };
+        let ours = line("i-0abc", "2026-12-01", "2026-12-02");
+        let theirs = line("i-other", "2026-12-01", "2026-12-02");
+        let fee = BillLine {
+            component: super::super::Component::Fees,
+            ..line("", "2026-12-01", "2026-12-02")
+        };
+        let mut alone = vec![
+            (ours.clone(), None),
+            (tax(), Some(Unmatched::NoResource)),
+            (fee.clone(), Some(Unmatched::NoResource)),
+        ];
+        match_taxes(&mut alone);
+        assert_eq!(alone[1].1, None, "the tax of a bill of this rental alone");
+        assert_eq!(
+            alone[2].1,
+            Some(Unmatched::NoResource),
+            "a fee without resource stays listed"
+        );
+        let mut shared = vec![
+            (ours, None),
+            (theirs, Some(Unmatched::OtherResource)),
+            (tax(), Some(Unmatched::NoResource)),
+        ];
+        match_taxes(&mut shared);
+        assert_eq!(
+            shared[2].1,
+            Some(Unmatched::NoResource),
+            "a shared bill's tax is the vendor's to split"
+        );
+        let mut only_tax = vec![(tax(), Some(Unmatched::NoResource))];
+        match_taxes(&mut only_tax);
+        assert_eq!(only_tax[0].1, Some(Unmatched::NoResource));
     }
 }

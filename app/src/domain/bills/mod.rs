@@ -77,13 +77,16 @@ pub enum Component {
     Traffic,
     /// Snapshot storage.
     Snapshots,
-    /// Everything else: support, setup, taxes, marketplace and other fees.
+    /// Everything else: support, setup, marketplace, commitment purchases and other fees.
     Fees,
+    /// Taxes (FOCUS `ChargeCategory` `Tax`): shown apart, so that the variance can be read with
+    /// and without them (an estimate before tax is compared with the bill before tax).
+    Tax,
 }
 
 impl Component {
     /// Every component, in the order tables and charts show them.
-    pub const ALL: [Component; 7] = [
+    pub const ALL: [Component; 8] = [
         Component::Compute,
         Component::StoppedCompute,
         Component::Disk,
@@ -91,6 +94,7 @@ impl Component {
         Component::Traffic,
         Component::Snapshots,
         Component::Fees,
+        Component::Tax,
     ];
 
     /// The stable code (stored, and the simple layout's `component` values).
@@ -104,6 +108,7 @@ impl Component {
             Component::Traffic => "traffic",
             Component::Snapshots => "snapshots",
             Component::Fees => "fees",
+            Component::Tax => "tax",
         }
     }
 
@@ -122,7 +127,10 @@ pub enum ChargeKind {
     Usage,
     /// A credit or adjustment (FOCUS `ChargeCategory` `Credit` or `Adjustment`): may be negative.
     Credit,
-    /// A correction of an earlier charge (FOCUS `ChargeClass` `Correction`): may be negative.
+    /// A correction of a charge of an earlier, already invoiced billing period (FOCUS
+    /// `ChargeClass` `Correction`): may be negative. FOCUS writes it in a later bill with the
+    /// `ChargePeriodStart`/`End` of the charge it corrects, so its period lies inside an earlier
+    /// bill's: it is applied to that period and never counts as an overlap.
     Correction,
 }
 
@@ -171,8 +179,13 @@ pub struct BillLine {
     pub unit: String,
     /// The price per unit charged (FOCUS `ContractedUnitPrice`, else `ListUnitPrice`).
     pub unit_price: Option<Decimal>,
-    /// What the line costs, in `currency` (FOCUS `BilledCost`).
+    /// What the line invoices, in `currency` (FOCUS `BilledCost`).
     pub cost: Decimal,
+    /// What the line's usage cost once commitments and prepaid purchases are spread over it
+    /// (FOCUS `EffectiveCost`: usage covered by a commitment is billed 0 but effectively costs
+    /// its share; the commitment's purchase line is effectively 0). Equal to `cost` where the file
+    /// has no such column.
+    pub effective_cost: Decimal,
     /// ISO 4217 code of `cost` (FOCUS `BillingCurrency`).
     pub currency: String,
 }
@@ -185,7 +198,7 @@ impl BillLine {
     pub fn key(&self) -> String {
         use sha2::{Digest, Sha256};
         let text = format!(
-            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}",
+            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{}{}",
             self.resource_id,
             self.period_start,
             self.period_end,
@@ -198,6 +211,13 @@ impl BillLine {
             self.currency,
             self.sku,
             self.description,
+            // Lines written before the effective cost was read keep their key: it only enters
+            // when it differs from the billed cost.
+            if self.effective_cost == self.cost {
+                String::new()
+            } else {
+                format!("\u{1f}{}", self.effective_cost.normalize())
+            },
         );
         hex::encode(Sha256::digest(text.as_bytes()))
     }

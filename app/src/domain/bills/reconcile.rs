@@ -6,9 +6,13 @@
 //! in the bill's currency), the team's exchange rate when the currencies differ, the node-hours
 //! the rental actually ran, and the team's variance threshold.
 //!
-//! Per component, with E the estimated cost, B the billed cost (usage + credits, converted to
-//! the estimate's currency and rounded to its minor unit) and D = B − E, the reasons are:
-//! - **credits** — credits and corrections billed: their (negative) sum;
+//! Per component, with E the estimated cost, B the billed cost (usage + credits + corrections,
+//! converted to the estimate's currency and rounded to its minor unit) and D = B − E, the reasons
+//! are:
+//! - **credits** — credits and adjustments billed: their (negative) sum;
+//! - **correction of a period** — lines FOCUS marks `ChargeClass = Correction`, which a later bill
+//!   writes with the charge period of the charge they correct: one reason per corrected period,
+//!   their sum, so the original charge plus its correction is what the period finally cost;
 //! - **unplanned** — E = 0 and the vendor charged it (stopped disks, egress, snapshots the
 //!   estimate did not have): the usage billed;
 //! - **not billed** — E ≠ 0 and the bill charges nothing for it (a public IP planned, not
@@ -40,8 +44,22 @@
 //! as in node-hours). Minutes and seconds count as hours, GB-hours as GB-months (÷ 730, the
 //! engine's hours per month) and TB as 1,000 GB (TiB as 1,024 GiB).
 //!
+//! **Which cost.** B counts each line's *effective* cost (FOCUS `EffectiveCost`: usage covered by
+//! a commitment is billed 0 but costs its share of the commitment, and the commitment's purchase
+//! line is effectively 0), so covered usage is reconciled at what it cost, never as "not
+//! billed". What the bill *invoices* (FOCUS `BilledCost`) is summed beside it per row and in
+//! total; the two differ only where commitments or prepayments moved cost between lines.
+//!
+//! **Tax.** Tax lines are their own row; the estimate is before tax, so the variance is stated
+//! with tax and before tax, and the flag reads the variance before tax.
+//!
+//! **Rates.** A bill in another currency is converted line by line at the rate that bill kept
+//! ([`Billed::add_converted`]): bills of one order may have been converted at different rates,
+//! and a rate entered later changes no bill already reconciled.
+//!
 //! Each effect is rounded to the estimate's minor unit. The variance is D ÷ E over the whole
-//! order; it **flags** the order for the manager when |D| > threshold × E (or E = 0 and B ≠ 0).
+//! order; it **flags** the order for the manager when |D| > threshold × E (or E = 0 and B ≠ 0),
+//! with D and B before tax.
 //!
 //! Worked example (in the tests): 48 node-hours of an H100 node quoted at 86.64 USD, billed
 //! 50 h at 90.00 with the rental having run 49 h: price drift (90.00 − 86.64) × 50 = 168.00,
@@ -87,10 +105,14 @@ pub struct Planned {
 /// The matched lines of one component, summed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sums {
-    /// Cost of the usage lines.
+    /// Effective cost of the usage lines.
     pub usage: Decimal,
-    /// Cost of the credit and correction lines.
+    /// Effective cost of the credit and adjustment lines.
     pub credits: Decimal,
+    /// Effective cost of the correction lines, per corrected charge period (start, end).
+    pub corrections: BTreeMap<(i64, i64), Decimal>,
+    /// What every line invoices (FOCUS `BilledCost`), usage, credits and corrections.
+    pub invoiced: Decimal,
     /// Quantity of the usage lines, in hours where the unit counts time.
     pub quantity: Decimal,
     /// Σ unit price × quantity (in the quantity above) of the usage lines stating a price.
@@ -129,7 +151,13 @@ struct Measure {
 
 /// The matched lines of a bill (or of every bill of the order), summed per component.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Billed(pub BTreeMap<Component, Sums>);
+pub struct Billed {
+    /// The sums of each component.
+    pub sums: BTreeMap<Component, Sums>,
+    /// Some line was converted from another currency ([`Billed::add_converted`]): prices are then
+    /// compared with the conversion's tolerance.
+    pub converted: bool,
+}
 
 /// The measure of a bill's unit and the factor turning its quantities into that measure's
 /// (rules in the module docs).
@@ -157,26 +185,52 @@ fn measure_of(unit: &str) -> (Measure, Decimal) {
 }
 
 impl Billed {
-    /// Adds a matched line, placed in the rental's life.
+    /// Adds a matched line, placed in the rental's life, in the currency the reconciliation's
+    /// [`Inputs::rate`] converts from.
     pub fn add(&mut self, line: &BillLine, placement: Placement) {
-        let sums = self.0.entry(line.component).or_default();
+        self.add_times(line, placement, Decimal::ONE);
+    }
+
+    /// Adds a matched line of a bill that kept its own exchange rate: its amounts and prices are
+    /// converted here, × `factor` (units of the estimate's currency per unit of the bill's,
+    /// [`conversion_factor`]), not rounded (the row rounds its sums). The reconciliation is then
+    /// given the estimate's currency as the bill's, and no rate.
+    pub fn add_converted(&mut self, line: &BillLine, placement: Placement, factor: Decimal) {
+        self.converted = true;
+        self.add_times(line, placement, factor);
+    }
+
+    /// Adds a line with its amounts and prices multiplied by `factor`.
+    fn add_times(&mut self, line: &BillLine, placement: Placement, factor: Decimal) {
+        let sums = self.sums.entry(line.component).or_default();
         let overflow = &mut sums.overflow;
-        if line.kind != ChargeKind::Usage {
-            add_checked(&mut sums.credits, Some(line.cost), overflow);
-            return;
+        let times = |x: Decimal| x.checked_mul(factor);
+        let effective = times(line.effective_cost);
+        add_checked(&mut sums.invoiced, times(line.cost), overflow);
+        match line.kind {
+            ChargeKind::Credit => {
+                add_checked(&mut sums.credits, effective, overflow);
+                return;
+            }
+            ChargeKind::Correction => {
+                let period = (line.period_start, line.period_end);
+                add_checked(sums.corrections.entry(period).or_default(), effective, overflow);
+                return;
+            }
+            ChargeKind::Usage => {}
         }
-        add_checked(&mut sums.usage, Some(line.cost), overflow);
+        add_checked(&mut sums.usage, effective, overflow);
         if placement == Placement::AfterRelease {
-            add_checked(&mut sums.after_release, Some(line.cost), overflow);
+            add_checked(&mut sums.after_release, effective, overflow);
             return;
         }
-        let (measure, factor) = measure_of(&line.unit);
-        let quantity = line.quantity.checked_mul(factor);
+        let (measure, per_unit) = measure_of(&line.unit);
+        let quantity = line.quantity.checked_mul(per_unit);
         add_checked(&mut sums.quantity, quantity, overflow);
-        if let Some(price) = line.unit_price {
+        if let Some(price) = line.unit_price.and_then(times) {
             add_checked(&mut sums.priced_amount, price.checked_mul(line.quantity), overflow);
             add_checked(&mut sums.priced_quantity, quantity, overflow);
-            match (price.checked_div(factor), quantity) {
+            match (price.checked_div(per_unit), quantity) {
                 (Some(per_unit), Some(q)) => {
                     let at = sums.by_price.entry(per_unit.normalize()).or_default();
                     add_checked(at, Some(q), overflow);
@@ -193,13 +247,32 @@ impl Billed {
     }
 }
 
+/// Units of `to` per unit of `from` by `rate` (stated in either direction); `None` when the rate
+/// is not between the two or is zero.
+#[must_use]
+pub fn conversion_factor(rate: &ExchangeRate, from: Currency, to: Currency) -> Option<Decimal> {
+    if rate.from == from && rate.to == to {
+        Some(rate.rate)
+    } else if rate.from == to && rate.to == from {
+        Decimal::ONE.checked_div(rate.rate)
+    } else {
+        None
+    }
+}
+
 /// Why a component's billed cost differs from its estimate; each with its effect in the
 /// estimate's currency (rules in the module docs).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum Reason {
-    /// Credits and corrections.
+    /// Credits and adjustments.
     Credits { effect: Decimal },
+    /// Corrections of the charges of one earlier period (start and end, Unix seconds UTC).
+    Correction {
+        period_start: i64,
+        period_end: i64,
+        effect: Decimal,
+    },
     /// Charged for the rental's resources after its release.
     AfterRelease { effect: Decimal },
     /// Charged, not estimated.
@@ -245,6 +318,7 @@ impl Reason {
     pub const fn effect(&self) -> Decimal {
         match self {
             Reason::Credits { effect }
+            | Reason::Correction { effect, .. }
             | Reason::AfterRelease { effect }
             | Reason::Unplanned { effect }
             | Reason::NotBilled { effect }
@@ -264,8 +338,10 @@ pub struct Row {
     pub component: Component,
     /// Estimated cost.
     pub estimated: Decimal,
-    /// Billed cost, converted.
+    /// Billed cost, converted: what the lines effectively cost (FOCUS `EffectiveCost`).
     pub billed: Decimal,
+    /// What the lines invoice, converted (FOCUS `BilledCost`).
+    pub invoiced: Decimal,
     /// Billed − estimated.
     pub difference: Decimal,
     /// Why, adding up to `difference`.
@@ -289,16 +365,25 @@ pub struct Reconciliation {
     pub estimated: Decimal,
     /// Σ billed.
     pub billed: Decimal,
+    /// Σ invoiced (FOCUS `BilledCost`).
+    pub invoiced: Decimal,
     /// Σ billed − Σ estimated.
     pub difference: Decimal,
     /// Difference ÷ estimated × 100, one decimal; `None` when nothing was estimated.
     pub variance_pct: Option<Decimal>,
+    /// The tax row's billed cost (0 when the bill states no tax).
+    pub tax: Decimal,
+    /// Σ billed − tax − Σ estimated: the difference before tax.
+    pub difference_before_tax: Decimal,
+    /// The difference before tax ÷ estimated × 100, one decimal; `None` when nothing was
+    /// estimated.
+    pub variance_before_tax_pct: Option<Decimal>,
     /// The team's threshold, percent.
     pub threshold_pct: Decimal,
     /// Charged for the rental's resources after its release (inside `billed`).
     pub after_release: Decimal,
-    /// The variance is above the threshold, or something was charged after release: the
-    /// manager should look.
+    /// The variance before tax is above the threshold, or something was charged after release:
+    /// the manager should look.
     pub flagged: bool,
 }
 
@@ -361,7 +446,7 @@ mod checked {
     }
 }
 
-use checked::{add, div, mul, sub};
+use checked::{div, mul, sub};
 
 struct Convert<'a> {
     inputs: &'a Inputs<'a>,
@@ -389,7 +474,7 @@ impl Convert<'_> {
 
     /// Whether the billed price differs from the quoted one (exactly, or by 0.5 % when converted).
     fn differs(&self, billed: Decimal, quoted: Decimal) -> Option<bool> {
-        if self.inputs.bill_currency == self.inputs.currency {
+        if self.inputs.bill_currency == self.inputs.currency && !self.inputs.billed.converted {
             Some(billed != quoted)
         } else {
             Some(mul(sub(billed, quoted)?.abs(), Decimal::from(200))? > quoted.abs())
@@ -439,6 +524,13 @@ fn reasons(c: Component, planned: &[&Planned], sums: &Sums, conv: &Convert<'_>) 
     if !sums.credits.is_zero() {
         out.push(Reason::Credits {
             effect: conv.amount(sums.credits)?,
+        });
+    }
+    for ((period_start, period_end), effect) in &sums.corrections {
+        out.push(Reason::Correction {
+            period_start: *period_start,
+            period_end: *period_end,
+            effect: conv.amount(*effect)?,
         });
     }
     if !sums.after_release.is_zero() {
@@ -550,15 +642,26 @@ fn quantity_reasons(
 fn row(c: Component, inputs: &Inputs<'_>, conv: &Convert<'_>) -> Option<Option<Row>> {
     let empty = Sums::default();
     let planned: Vec<&Planned> = inputs.planned.iter().filter(|p| p.component == c).collect();
-    let sums = inputs.billed.0.get(&c).unwrap_or(&empty);
+    let sums = inputs.billed.sums.get(&c).unwrap_or(&empty);
     if sums.overflow {
         return None;
     }
-    if planned.iter().all(|p| p.cost.is_zero()) && sums.usage.is_zero() && sums.credits.is_zero() {
+    let corrected = checked::sum(sums.corrections.values().copied())?;
+    if planned.iter().all(|p| p.cost.is_zero())
+        && sums.usage.is_zero()
+        && sums.credits.is_zero()
+        && sums.corrections.values().all(Decimal::is_zero)
+        && sums.invoiced.is_zero()
+    {
         return Some(None);
     }
     let estimated = checked::sum(planned.iter().map(|p| p.cost))?;
-    let billed = add(conv.amount(sums.usage)?, conv.amount(sums.credits)?)?;
+    let billed = checked::sum([
+        conv.amount(sums.usage)?,
+        conv.amount(sums.credits)?,
+        conv.amount(corrected)?,
+    ])?;
+    let invoiced = conv.amount(sums.invoiced)?;
     let difference = sub(billed, estimated)?;
     let mut why = reasons(c, &planned, sums, conv)?;
     let rest = sub(difference, checked::sum(why.iter().map(Reason::effect))?)?;
@@ -577,6 +680,7 @@ fn row(c: Component, inputs: &Inputs<'_>, conv: &Convert<'_>) -> Option<Option<R
         component: c,
         estimated,
         billed,
+        invoiced,
         difference,
         reasons: why,
         unit,
@@ -611,24 +715,35 @@ pub fn reconcile(inputs: &Inputs<'_>) -> Result<Reconciliation, ReconcileError> 
 fn totals(inputs: &Inputs<'_>, rows: Vec<Row>) -> Option<Reconciliation> {
     let estimated = checked::sum(rows.iter().map(|r| r.estimated))?;
     let billed = checked::sum(rows.iter().map(|r| r.billed))?;
+    let invoiced = checked::sum(rows.iter().map(|r| r.invoiced))?;
+    let tax = checked::sum(rows.iter().filter(|r| r.component == Component::Tax).map(|r| r.billed))?;
     let after_release = checked::sum(rows.iter().flat_map(|r| &r.reasons).filter_map(|r| match r {
         Reason::AfterRelease { effect } => Some(*effect),
         _ => None,
     }))?;
     let difference = sub(billed, estimated)?;
-    let variance_pct = if estimated.is_zero() {
-        None
-    } else {
-        Some(div(mul(difference, Decimal::ONE_HUNDRED)?, estimated)?.round_dp(1))
+    let before_tax = sub(billed, tax)?;
+    let difference_before_tax = sub(before_tax, estimated)?;
+    let pct = |d: Decimal| -> Option<Option<Decimal>> {
+        if estimated.is_zero() {
+            Some(None)
+        } else {
+            Some(Some(div(mul(d, Decimal::ONE_HUNDRED)?, estimated)?.round_dp(1)))
+        }
     };
-    let over = flagged(estimated, billed, inputs.threshold_pct);
+    let (variance_pct, variance_before_tax_pct) = (pct(difference)?, pct(difference_before_tax)?);
+    let over = flagged(estimated, before_tax, inputs.threshold_pct);
     Some(Reconciliation {
         currency: inputs.currency,
         rows,
         estimated,
         billed,
+        invoiced,
         difference,
         variance_pct,
+        tax,
+        difference_before_tax,
+        variance_before_tax_pct,
         threshold_pct: inputs.threshold_pct,
         after_release,
         flagged: over || after_release > Decimal::ZERO,

@@ -18,6 +18,7 @@ fn charge(component: Component, quantity: Decimal, unit: &str, price: Option<Dec
         unit: unit.into(),
         unit_price: price,
         cost,
+        effective_cost: cost,
         currency: "USD".into(),
     }
 }
@@ -578,5 +579,184 @@ mod accountant {
                 .flat_map(|row| &row.reasons)
                 .all(|why| !matches!(why, Reason::Other { .. }))
         );
+    }
+}
+
+/// FOCUS bills as the specification defines them (FOCUS 1.2, columns EffectiveCost, ChargeClass,
+/// CommitmentDiscountStatus and ChargeCategory).
+mod focus_rules {
+    use super::*;
+
+    fn with(line: BillLine, f: impl FnOnce(&mut BillLine)) -> BillLine {
+        let mut line = line;
+        f(&mut line);
+        line
+    }
+
+    /// "EffectiveCost MUST be 0 when ChargeCategory is "Purchase" and the purchase is intended to
+    /// cover future eligible charges"; the usage it covers is billed 0 with
+    /// `CommitmentDiscountStatus = Used` and an effective cost of its share.
+    #[test]
+    fn usage_covered_by_a_commitment_is_reconciled_at_its_effective_cost_not_as_not_billed() {
+        let covered = with(
+            charge(Component::Compute, dec!(48), "Hours", Some(dec!(86.64)), dec!(0)),
+            |l| l.effective_cost = dec!(4158.72),
+        );
+        let purchase = with(charge(Component::Fees, dec!(1), "Months", None, dec!(4158.72)), |l| {
+            l.effective_cost = dec!(0);
+        });
+        let r = run(&[compute_plan()], &[covered, purchase], None, dec!(10));
+        let compute = &r.rows[0];
+        assert_eq!(
+            (compute.estimated, compute.billed, compute.invoiced),
+            (dec!(4158.72), dec!(4158.72), dec!(0))
+        );
+        assert_eq!(compute.reasons, Vec::<Reason>::new(), "no 'not billed, −100 %'");
+        let fees = &r.rows[1];
+        assert_eq!((fees.billed, fees.invoiced), (dec!(0), dec!(4158.72)));
+        assert_eq!((r.billed, r.invoiced), (dec!(4158.72), dec!(4158.72)));
+        assert_eq!(r.variance_pct, Some(dec!(0.0)));
+        assert!(!r.flagged);
+    }
+
+    /// FOCUS writes a correction in a later bill "with the ChargePeriod of the charge it
+    /// corrects": it is its own reason, named by that period, and the original plus the
+    /// correction is what the period finally cost.
+    #[test]
+    fn a_correction_is_applied_to_the_period_it_corrects() {
+        let day = |d: i64| 1_764_547_200 + d * 86_400; // 2025-12-01 + d days
+        let original = with(
+            charge(Component::Compute, dec!(48), "Hours", Some(dec!(86.64)), dec!(4158.72)),
+            |l| (l.period_start, l.period_end) = (day(0), day(2)),
+        );
+        let correction = with(
+            charge(Component::Compute, dec!(-2), "Hours", Some(dec!(86.64)), dec!(-173.28)),
+            |l| {
+                l.kind = ChargeKind::Correction;
+                (l.period_start, l.period_end) = (day(0), day(2));
+            },
+        );
+        let r = run(&[compute_plan()], &[original, correction], None, dec!(10));
+        let row = &r.rows[0];
+        assert_eq!(row.billed, dec!(3985.44), "4158.72 − 173.28");
+        assert_eq!(
+            row.reasons[0],
+            Reason::Correction {
+                period_start: day(0),
+                period_end: day(2),
+                effect: dec!(-173.28)
+            }
+        );
+        assert_eq!(row.reasons.iter().map(Reason::effect).sum::<Decimal>(), row.difference);
+    }
+
+    /// Tax is its own row; the estimate is before tax, so the flag reads the variance before tax:
+    /// a bill exactly as estimated plus 13 % VAT is not flagged at a 10 % threshold.
+    #[test]
+    fn tax_is_shown_apart_and_the_flag_reads_the_variance_before_tax() {
+        let usage = charge(Component::Compute, dec!(48), "Hours", Some(dec!(86.64)), dec!(4158.72));
+        let vat = charge(Component::Tax, dec!(0), "", None, dec!(540.63));
+        let r = run(&[compute_plan()], &[usage, vat], None, dec!(10));
+        assert_eq!(
+            r.rows.iter().map(|x| x.component).collect::<Vec<_>>(),
+            [Component::Compute, Component::Tax]
+        );
+        assert_eq!(
+            (r.billed, r.tax, r.difference),
+            (dec!(4699.35), dec!(540.63), dec!(540.63))
+        );
+        assert_eq!(
+            (r.difference_before_tax, r.variance_before_tax_pct),
+            (dec!(0), Some(dec!(0.0)))
+        );
+        assert_eq!(r.variance_pct, Some(dec!(13.0)));
+        assert!(!r.flagged, "13 % is the tax, not the vendor's drift");
+    }
+
+    /// A bill converted at the rate it kept (7.20 CNY per USD) gives the same figures whatever rate
+    /// the team enters later: the conversion is done as lines are added, with the kept factor.
+    #[test]
+    fn a_bill_keeps_the_rate_it_was_converted_at() {
+        let plan = Planned {
+            unit_price: Some(dec!(624.00)),
+            cost: dec!(29952.00),
+            ..compute_plan()
+        };
+        let line = with(
+            charge(Component::Compute, dec!(48), "Hours", Some(dec!(86.64)), dec!(4158.72)),
+            |l| l.currency = "USD".into(),
+        );
+        let at = |factor: Decimal| {
+            let mut billed = Billed::default();
+            billed.add_converted(&line, Placement::Rental, factor);
+            reconcile(&Inputs {
+                currency: Currency::CNY,
+                planned: std::slice::from_ref(&plan),
+                billed: &billed,
+                bill_currency: Currency::CNY,
+                rate: None,
+                ran_node_hours: None,
+                gpus_per_node: None,
+                threshold_pct: dec!(10),
+            })
+            .expect("converted")
+        };
+        let kept = at(dec!(7.20));
+        assert_eq!(kept.rows[0].billed, dec!(29942.78), "as the currency test above");
+        assert_eq!(kept.rows[0].reasons, vec![Reason::Other { effect: dec!(-9.22) }]);
+        let later = ExchangeRate {
+            from: Currency::CNY,
+            to: Currency::USD,
+            rate: dec!(0.1389),
+            date: "2026-12-20".into(),
+        };
+        let kept_rate = ExchangeRate {
+            from: Currency::USD,
+            to: Currency::CNY,
+            rate: dec!(7.20),
+            date: "2026-11-30".into(),
+        };
+        assert_eq!(
+            conversion_factor(&kept_rate, Currency::USD, Currency::CNY),
+            Some(dec!(7.20))
+        );
+        let inverse = conversion_factor(&later, Currency::USD, Currency::CNY).expect("inverse");
+        assert_ne!(
+            at(inverse).billed,
+            kept.billed,
+            "another rate would give another figure"
+        );
+        assert_eq!(
+            at(dec!(7.20)),
+            kept,
+            "the kept factor always gives the same reconciliation"
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever the amounts, an original charge plus its correction is what the row bills,
+        /// and the reasons add up to the difference.
+        #[test]
+        fn a_correction_plus_its_original_equals_the_corrected_amount(
+            cents in 0_i64..100_000_000,
+            back in 0_i64..100_000_000,
+            planned_cents in 0_i64..100_000_000,
+        ) {
+            let original = charge(Component::Compute, dec!(10), "Hours", None, Decimal::new(cents, 2));
+            let correction = with(charge(Component::Compute, dec!(0), "Hours", None, -Decimal::new(back, 2)), |l| {
+                l.kind = ChargeKind::Correction;
+            });
+            let plan = Planned {
+                component: Component::Compute,
+                unit: PlannedUnit::Hours,
+                quantity: dec!(10),
+                unit_price: None,
+                cost: Decimal::new(planned_cents, 2),
+            };
+            let r = run(&[plan], &[original, correction], None, dec!(10));
+            let row = &r.rows[0];
+            proptest::prop_assert_eq!(row.billed, Decimal::new(cents - back, 2));
+            proptest::prop_assert_eq!(row.reasons.iter().map(Reason::effect).sum::<Decimal>(), row.difference);
+        }
     }
 }

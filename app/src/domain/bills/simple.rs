@@ -10,7 +10,7 @@
 //! | `amount`        | yes      | what the line costs (exact decimal, `.` as the decimal point)       |
 //! | `currency`      | yes      | ISO 4217 code; one per bill                                         |
 //! | `description`   | no       | the vendor's wording                                               |
-//! | `component`     | no       | `compute`, `stopped_compute`, `disk`, `ip`, `traffic`, `snapshots`, `fees`; empty: classified from the description and unit |
+//! | `component`     | no       | `compute`, `stopped_compute`, `disk`, `ip`, `traffic`, `snapshots`, `fees`, `tax`; empty: classified from the description and unit |
 //! | `quantity`      | no       | how much was used, in `unit`                                       |
 //! | `unit`          | no       | `hours`, `GB-month`, `GB`…                                         |
 //! | `unit_price`    | no       | the price per unit charged                                         |
@@ -125,6 +125,7 @@ impl Columns {
             unit,
             unit_price,
             cost,
+            effective_cost: cost,
             currency,
         };
         (cells.errors.len() == before).then_some((line, self.currency))

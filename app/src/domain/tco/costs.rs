@@ -78,23 +78,39 @@ impl Rental<'_> {
 
     /// Hours disks bill: the rental's, or only the busy hours when stopped nodes bill no disks.
     fn disk_hours(&self) -> Decimal {
-        if self.sheet.stopped_bills_disk { self.rental_h } else { self.busy_h }
+        if self.sheet.stopped_bills_disk {
+            self.rental_h
+        } else {
+            self.busy_h
+        }
     }
 
     /// Hours the public IP bills: the rental's, or only the busy hours when a stopped node's
     /// IP bills nothing.
     fn ip_hours(&self) -> Decimal {
-        if self.sheet.stopped_bills_ip { self.rental_h } else { self.busy_h }
+        if self.sheet.stopped_bills_ip {
+            self.rental_h
+        } else {
+            self.busy_h
+        }
     }
 
     /// Stopped hours that bill disks (0 when stopped nodes bill none).
     fn stopped_disk_h(&self) -> Decimal {
-        if self.sheet.stopped_bills_disk { self.assumptions.stopped_h } else { Decimal::ZERO }
+        if self.sheet.stopped_bills_disk {
+            self.assumptions.stopped_h
+        } else {
+            Decimal::ZERO
+        }
     }
 
     /// Stopped hours that bill the IP (0 when a stopped node's IP bills nothing).
     fn stopped_ip_h(&self) -> Decimal {
-        if self.sheet.stopped_bills_ip { self.assumptions.stopped_h } else { Decimal::ZERO }
+        if self.sheet.stopped_bills_ip {
+            self.assumptions.stopped_h
+        } else {
+            Decimal::ZERO
+        }
     }
 
     /// (System + data GB) × price per GB-month × hours billed ÷ 730 × nodes.
@@ -204,7 +220,13 @@ impl Rental<'_> {
 
     /// Early-release refund of a package: the hours given back × nodes at −(price ÷ period
     /// hours), the amount already exact in `refund`.
-    pub fn refund(&self, refunded_h: Decimal, price: Decimal, period_h: Decimal, refund: Decimal) -> Result<CostComponent, TcoError> {
+    pub fn refund(
+        &self,
+        refunded_h: Decimal,
+        price: Decimal,
+        period_h: Decimal,
+        refund: Decimal,
+    ) -> Result<CostComponent, TcoError> {
         const F: &str = "estimate.refund";
         let quantity = mul(refunded_h, self.nodes, F)?;
         let unit_price = div(price, period_h, F)?;
@@ -221,7 +243,12 @@ impl Rental<'_> {
     /// Of which idle under a package: idle-while-running, stopped and unused hours (idle +
     /// stopped + `unused_h`) × nodes × package price ÷ period hours (730 for a month), rounded,
     /// plus disk and IP during the stopped hours they bill, each rounded.
-    pub fn idle_cost_monthly(&self, monthly_price: Decimal, unused_h: Decimal, period_h: Decimal) -> Result<Decimal, TcoError> {
+    pub fn idle_cost_monthly(
+        &self,
+        monthly_price: Decimal,
+        unused_h: Decimal,
+        period_h: Decimal,
+    ) -> Result<Decimal, TcoError> {
         const F: &str = "estimate.idle_cost";
         let round = |x| self.sheet.currency.round(x);
         let a = self.assumptions;

@@ -210,6 +210,34 @@ pub fn latest_rate(rates: &[ExchangeRate], currency: Currency, base: Currency) -
         })
 }
 
+/// The rate between `currency` and `base` in force on `date` (`YYYY-MM-DD`): the latest of
+/// `rates` dated on or before it, else (a rate entered only after the date) the earliest after
+/// it; on one date a rate from `currency` to `base` wins over the inverse one. A bill is
+/// converted at the rate of its invoice date, not at whatever rate is newest when it is read.
+#[must_use]
+pub fn rate_on<'a>(
+    rates: &'a [ExchangeRate],
+    currency: Currency,
+    base: Currency,
+    date: &str,
+) -> Option<&'a ExchangeRate> {
+    let pair: Vec<&ExchangeRate> = rates
+        .iter()
+        .filter(|r| currency != base && r.counterpart(currency) == Some(base))
+        .collect();
+    let direct = |r: &ExchangeRate| r.from == currency;
+    let before = pair
+        .iter()
+        .filter(|r| r.date.as_str() <= date)
+        .max_by(|a, b| a.date.cmp(&b.date).then(direct(a).cmp(&direct(b))));
+    before
+        .or_else(|| {
+            pair.iter()
+                .min_by(|a, b| a.date.cmp(&b.date).then(direct(b).cmp(&direct(a))))
+        })
+        .copied()
+}
+
 /// True for a `YYYY-MM-DD` date that exists in the Gregorian calendar.
 fn is_iso_date(s: &str) -> bool {
     let b = s.as_bytes();

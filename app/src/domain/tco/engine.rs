@@ -191,6 +191,7 @@ fn compute_side(rental: &Rental<'_>, h: &Hours, choice: PricingChoice) -> Result
         (PricingChoice::Cheaper, Some(od)) => offered.filter(|(_, cost)| *cost < od),
         (PricingChoice::Cheaper, None) => offered,
         (PricingChoice::OnDemand, _) => None,
+        (PricingChoice::Monthly, _) if offered.is_none() => return Ok(None),
         (PricingChoice::Monthly, _) => offered,
     };
     let (pricing, lines, unused_h, idle) = match (chosen, on_demand_lines) {

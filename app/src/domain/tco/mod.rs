@@ -127,7 +127,7 @@ mod tests;
 pub use analysis::{HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if};
 pub(crate) use billing::seconds_ms;
 pub use billing::{HOURS_PER_MONTH, billable_hours};
-pub use currency::{Currency, ExchangeRate, latest_rate};
+pub use currency::{Currency, ExchangeRate, latest_rate, rate_on};
 pub use engine::{PricingChoice, estimate, estimate_priced};
 pub use error::{ErrorReason, TcoError};
 pub use estimate::{
@@ -137,8 +137,8 @@ pub use model::{
     Assumptions, BillingIncrement, Demand, EarlyReleaseRefund, Fee, NodeShape, PriceBasis, PriceSheet, StoppedCompute,
     TotalWork, TrafficPeriod, TrafficTier, UnstatedPrice, on_demand_sheet,
 };
-pub use period::MAX_INCREMENT_SECONDS;
 pub use overrides::AssumptionOverrides;
+pub use period::MAX_INCREMENT_SECONDS;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
 pub(crate) use scenario::{check_scenario, compared_total, quote_assumptions, quote_group};
 pub use throughput::{FromRuns, RunThroughput};

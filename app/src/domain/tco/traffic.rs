@@ -106,8 +106,22 @@ pub(crate) fn priced(sheet: &PriceSheet, a: &Assumptions, rental_h: Decimal) -> 
     let mut bands = Vec::new();
     let egress_tiers = tiers_or_flat(&sheet.egress_tiers, sheet.egress_price_gb);
     let ingress_tiers = tiers_or_flat(&sheet.ingress_tiers, sheet.ingress_price_gb);
-    let out = direction(Direction::Egress, a.egress_gb, sheet.free_egress_gb, &egress_tiers, k, &mut bands)?;
-    let inn = direction(Direction::Ingress, a.ingress_gb, Decimal::ZERO, &ingress_tiers, k, &mut bands)?;
+    let out = direction(
+        Direction::Egress,
+        a.egress_gb,
+        sheet.free_egress_gb,
+        &egress_tiers,
+        k,
+        &mut bands,
+    )?;
+    let inn = direction(
+        Direction::Ingress,
+        a.ingress_gb,
+        Decimal::ZERO,
+        &ingress_tiers,
+        k,
+        &mut bands,
+    )?;
     for band in &mut bands {
         band.cost = currency.round(band.cost);
     }
@@ -154,7 +168,8 @@ fn direction(
         });
     }
     let mut left = sub(gb, free, F)?;
-    let (mut billed, mut exact, mut from, mut previous_bound) = (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
+    let (mut billed, mut exact, mut from, mut previous_bound) =
+        (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
     for tier in tiers {
         if left <= Decimal::ZERO {
             break;
@@ -226,7 +241,10 @@ mod tests {
         assert_eq!(p.bands.len(), 2);
         assert!(p.bands[0].free);
         assert_eq!(p.bands[0].quantity_gb, dec!(200));
-        assert_eq!((p.bands[1].quantity_gb, p.bands[1].price_gb, p.bands[1].cost), (dec!(11800), dec!(0.09), dec!(1062.00)));
+        assert_eq!(
+            (p.bands[1].quantity_gb, p.bands[1].price_gb, p.bands[1].cost),
+            (dec!(11800), dec!(0.09), dec!(1062.00))
+        );
         assert_eq!(p.exact, dec!(1062.00));
     }
 
@@ -237,8 +255,19 @@ mod tests {
             ..Assumptions::NONE
         };
         let p = priced(&cloud_sheet(), &a, dec!(100)).expect("priced");
-        let paid: Vec<_> = p.bands.iter().filter(|b| !b.free).map(|b| (b.quantity_gb, b.price_gb, b.cost)).collect();
-        assert_eq!(paid, vec![(dec!(10000), dec!(0.09), dec!(900.00)), (dec!(1900), dec!(0.085), dec!(161.50))]);
+        let paid: Vec<_> = p
+            .bands
+            .iter()
+            .filter(|b| !b.free)
+            .map(|b| (b.quantity_gb, b.price_gb, b.cost))
+            .collect();
+        assert_eq!(
+            paid,
+            vec![
+                (dec!(10000), dec!(0.09), dec!(900.00)),
+                (dec!(1900), dec!(0.085), dec!(161.50))
+            ]
+        );
         assert_eq!(p.exact, dec!(1061.50));
         assert_eq!(p.billed_gb, dec!(11900));
         assert_eq!(p.single_price(), None);

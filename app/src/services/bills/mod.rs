@@ -4,11 +4,15 @@
 //! 1. [`check`] reads the file ([`crate::domain::bills::open`], streamed), matches every line to
 //!    the order's rental, and refuses — naming line and column — a file already imported (same
 //!    SHA-256), a line already imported (same charge, any file), a period overlapping a bill
-//!    already imported onto the order, or a currency the team has no exchange rate for. Nothing
-//!    is written.
+//!    already imported onto the order (corrections of earlier periods excepted: FOCUS writes
+//!    them with the period they correct), or a currency the team has no exchange rate for.
+//!    Nothing is written.
 //! 2. The [`Checked`] bill lists every line error; only a bill without one can be saved.
 //! 3. [`import`] with `save` stores the bill and all its lines (matched or not) in one
 //!    `BEGIN IMMEDIATE` transaction with its audit event (`bill_imported`): all or nothing.
+//!
+//! A bill in another currency is converted at the team's rate on its invoice date (the end of
+//! its period), and keeps that rate: a rate entered later changes no bill already imported.
 //!
 //! The reconciliation ([`crate::domain::bills::reconcile`]) covers every bill of the order, the
 //! new one included, against the frozen estimate of the approved revision the rental follows
@@ -24,13 +28,13 @@ pub use save::{Outcome, import, set_threshold};
 use crate::{
     domain::{
         bills::{
-            BillLine, Layout, LineError, MAX_LINES,
+            BillLine, ChargeKind, Layout, LineError, MAX_LINES,
             matching::{RentalSpan, Unmatched, placement},
             open,
-            reconcile::{Billed, Inputs, ReconcileError, Reconciliation, reconcile},
+            reconcile::{Billed, Inputs, ReconcileError, Reconciliation, conversion_factor, reconcile},
             timestamp,
         },
-        tco::{Currency, latest_rate},
+        tco::{Currency, ExchangeRate, latest_rate, rate_on},
     },
     error::AppError,
     store::{self, Db, rentals::RentalRow},
@@ -120,6 +124,9 @@ pub struct Checked {
     pub currency: String,
     /// The rental matched against.
     pub rental_id: i64,
+    /// The rate the bill is converted at, when its currency is not the estimate's: the team's
+    /// rate on its invoice date.
+    pub rate: Option<ExchangeRate>,
 }
 
 impl Checked {
@@ -145,12 +152,24 @@ impl Checked {
             .sum()
     }
 
-    /// Start and end of the matched lines' periods (of every line when none matched).
+    /// Start and end of the matched lines' periods (of every line when none matched). Corrections
+    /// of earlier periods do not count when the bill has other lines: they carry the period they
+    /// correct, not the bill's.
     #[must_use]
     pub fn period(&self) -> (i64, i64) {
-        let matched: Vec<&BillLine> = self.lines.iter().filter(|(_, u)| u.is_none()).map(|(l, _)| l).collect();
+        let own: Vec<&(BillLine, Option<Unmatched>)> = self
+            .lines
+            .iter()
+            .filter(|(l, _)| l.kind != ChargeKind::Correction)
+            .collect();
+        let all: Vec<&(BillLine, Option<Unmatched>)> = if own.is_empty() {
+            self.lines.iter().collect()
+        } else {
+            own
+        };
+        let matched: Vec<&BillLine> = all.iter().filter(|(_, u)| u.is_none()).map(|(l, _)| l).collect();
         let lines: Vec<&BillLine> = if matched.is_empty() {
-            self.lines.iter().map(|(l, _)| l).collect()
+            all.iter().map(|(l, _)| l).collect()
         } else {
             matched
         };
@@ -196,63 +215,102 @@ pub(crate) async fn basis(db: &Db, team_id: i64, order_id: i64) -> Result<Result
     }))
 }
 
-/// Reconciles the order's stored matched lines, plus `extra`, with its estimate.
+/// Reconciles the order's stored matched lines, plus `extra` (a bill being imported, in
+/// `extra_currency`, converted at `extra_rate`), with its estimate. Each stored bill is converted
+/// at the rate it kept; one imported before rates were kept, at the team's latest rate.
 pub(crate) async fn reconciliation(
     db: &Db,
     team_id: i64,
     order_id: i64,
     basis: &Basis,
     extra: &[(BillLine, Option<Unmatched>)],
-    extra_currency: Option<&str>,
+    extra_rate: Option<&ExchangeRate>,
 ) -> Result<Result<Reconciliation, Refusal>, AppError> {
     let stored = store::bills::lines_of_order(db, team_id, order_id, true, i64::MAX).await?;
-    let bill_code = stored
-        .first()
-        .map(|s| s.line.currency.clone())
-        .or_else(|| extra_currency.map(str::to_owned))
-        .unwrap_or_else(|| basis.estimate.currency.code().to_owned());
-    let first_line = extra.first().map_or(2, |(l, _)| l.line);
-    let no_rate = |code: &str| Refusal::NoRate {
-        code: code.to_owned(),
-        to: basis.estimate.currency,
-        line: first_line,
-        column: "",
-    };
-    let Ok(bill_currency) = Currency::parse(&bill_code) else {
-        return Ok(Err(no_rate(&bill_code)));
-    };
+    let to = basis.estimate.currency;
     let rates: Vec<_> = store::exchange_rates::list(db, team_id)
         .await?
         .into_iter()
         .map(|s| s.record)
         .collect();
-    let rate = latest_rate(&rates, bill_currency, basis.estimate.currency);
     // Placed against the rental as it is now: a release recorded after a bill was imported
     // turns that bill's later lines into charges after release.
     let span = span_of(&basis.rental);
     let mut billed = Billed::default();
-    let matched = stored
-        .iter()
-        .map(|s| &s.line)
-        .chain(extra.iter().filter(|(_, u)| u.is_none()).map(|(l, _)| l));
-    matched.for_each(|l| billed.add(l, placement(l, &span)));
+    for s in &stored {
+        let factor = match s.rate {
+            Some(kept) => Some(kept),
+            None => factor_for(&s.line, to, |from| latest_rate(&rates, from, to)),
+        };
+        if let Err(refusal) = add_line(&mut billed, &s.line, factor, to, &span) {
+            return Ok(Err(refusal));
+        }
+    }
+    for (line, _) in extra.iter().filter(|(_, u)| u.is_none()) {
+        let factor = factor_for(line, to, |_| extra_rate);
+        if let Err(refusal) = add_line(&mut billed, line, factor, to, &span) {
+            return Ok(Err(refusal));
+        }
+    }
     let started = timestamp::parse(&basis.rental.started_at).unwrap_or_default();
     let stopped = basis.rental.stopped_at.as_deref().and_then(timestamp::parse);
     let released = basis.rental.released_at.as_deref().and_then(timestamp::parse);
     let inputs = Inputs {
-        currency: basis.estimate.currency,
+        currency: to,
         planned: &basis.estimate.planned,
         billed: &billed,
-        bill_currency,
-        rate,
+        // Every line is in the estimate's currency by now (converted as it was added).
+        bill_currency: to,
+        rate: None,
         ran_node_hours: estimate::ran_node_hours(started, stopped, released, basis.estimate.nodes),
         gpus_per_node: basis.estimate.gpus_per_node,
         threshold_pct: basis.threshold_pct,
     };
     Ok(reconcile(&inputs).map_err(|e| match e {
-        ReconcileError::NoRate { .. } => no_rate(&bill_code),
+        ReconcileError::NoRate { from, .. } => no_rate(from.code(), to, 0),
         ReconcileError::TooLarge => Refusal::TooLarge,
     }))
+}
+
+/// Units of `to` per unit of the line's currency, by the rate `rate_of` finds for it; `None`
+/// when there is none (or the line is already in `to`, which needs none).
+fn factor_for<'a>(
+    line: &BillLine,
+    to: Currency,
+    rate_of: impl Fn(Currency) -> Option<&'a ExchangeRate>,
+) -> Option<Decimal> {
+    let from = Currency::parse(&line.currency).ok()?;
+    if from == to {
+        return None;
+    }
+    rate_of(from).and_then(|r| conversion_factor(r, from, to))
+}
+
+/// Adds a matched line, converted × `factor` when its currency is not the estimate's.
+fn add_line(
+    billed: &mut Billed,
+    line: &BillLine,
+    factor: Option<Decimal>,
+    to: Currency,
+    span: &RentalSpan,
+) -> Result<(), Refusal> {
+    let at = placement(line, span);
+    match (Currency::parse(&line.currency), factor) {
+        (Ok(c), _) if c == to => billed.add(line, at),
+        (Ok(_), Some(f)) => billed.add_converted(line, at, f),
+        _ => return Err(no_rate(&line.currency, to, line.line)),
+    }
+    Ok(())
+}
+
+/// The refusal of a bill whose currency `code` has no rate to `to`.
+fn no_rate(code: &str, to: Currency, line: u64) -> Refusal {
+    Refusal::NoRate {
+        code: code.to_owned(),
+        to,
+        line,
+        column: "",
+    }
 }
 
 /// Reads `content` line by line, matching each to the rental; line errors are collected. A
@@ -295,6 +353,7 @@ fn read_lines(content: &[u8], span: &RentalSpan) -> Result<Read, Refusal> {
     if lines.is_empty() && error_count == 0 {
         return Err(Refusal::NoLines);
     }
+    crate::domain::bills::matching::match_taxes(&mut lines);
     Ok(Read {
         layout,
         lines,
@@ -347,10 +406,12 @@ pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Resu
         reconciliation: None,
         currency,
         rental_id: basis.rental.id,
+        rate: None,
     };
     if checked.error_count > 0 {
         return Ok(Ok(checked));
     }
+    checked.rate = invoice_rate(db, team_id, &checked, basis.estimate.currency).await?;
     if let Some(refusal) = already_imported(db, team_id, order_id, &checked).await? {
         return Ok(Err(refusal));
     }
@@ -358,12 +419,42 @@ pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Resu
         Layout::Focus => "BillingCurrency",
         Layout::NodeLedger => "currency",
     };
-    match reconciliation(db, team_id, order_id, &basis, &checked.lines, Some(&checked.currency)).await? {
+    match reconciliation(db, team_id, order_id, &basis, &checked.lines, checked.rate.as_ref()).await? {
         Ok(r) => checked.reconciliation = Some(r),
-        Err(Refusal::NoRate { code, to, line, .. }) => return Ok(Err(Refusal::NoRate { code, to, line, column })),
+        Err(Refusal::NoRate { code, to, line, .. }) => {
+            let line = if line == 0 {
+                checked.lines.first().map_or(2, |(l, _)| l.line)
+            } else {
+                line
+            };
+            return Ok(Err(Refusal::NoRate { code, to, line, column }));
+        }
         Err(other) => return Ok(Err(other)),
     }
     Ok(Ok(checked))
+}
+
+/// The team's rate from the bill's currency to `to` on the bill's invoice date (the day its
+/// period ends); `None` in the same currency, an unknown one, or with no rate of the pair.
+async fn invoice_rate(
+    db: &Db,
+    team_id: i64,
+    checked: &Checked,
+    to: Currency,
+) -> Result<Option<ExchangeRate>, AppError> {
+    let Ok(from) = Currency::parse(&checked.currency) else {
+        return Ok(None);
+    };
+    if from == to {
+        return Ok(None);
+    }
+    let rates: Vec<_> = store::exchange_rates::list(db, team_id)
+        .await?
+        .into_iter()
+        .map(|s| s.record)
+        .collect();
+    let invoice_date = timestamp::format(checked.period().1);
+    Ok(rate_on(&rates, from, to, &invoice_date[..10]).cloned())
 }
 
 /// A line already imported in the team, or a period overlapping a bill of the order.
@@ -395,6 +486,7 @@ async fn already_imported(
     let line = checked
         .lines
         .iter()
+        .filter(|(l, _)| l.kind != ChargeKind::Correction)
         .filter(|(_, u)| u.is_none() || checked.matched() == 0)
         .find(|(l, _)| l.period_start < other_end && other_start < l.period_end.max(l.period_start + 1))
         .map_or(0, |(l, _)| l.line);

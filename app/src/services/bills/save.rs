@@ -55,6 +55,15 @@ pub async fn import(
     }
 }
 
+/// The rate the bill is converted at, as kept with it: units of the estimate's currency per unit
+/// of the bill's, and the rate's date.
+fn kept_rate(c: &Checked, r: &Reconciliation) -> Option<(Decimal, String)> {
+    let rate = c.rate.as_ref()?;
+    let from = crate::domain::tco::Currency::parse(&c.currency).ok()?;
+    let factor = crate::domain::bills::reconcile::conversion_factor(rate, from, r.currency)?;
+    Some((factor, rate.date.clone()))
+}
+
 async fn save_checked(
     db: &Db,
     team_id: i64,
@@ -96,11 +105,13 @@ async fn save_checked(
         billed_total: c.total(),
         matched_total: c.matched_total(),
         estimated_total: r.estimated,
-        reconciled_total: r.billed,
+        // Before tax: what the flag reads, and what a change of the threshold re-flags from.
+        reconciled_total: r.billed - r.tax,
         variance_pct: r.variance_pct,
         after_release: r.after_release,
         flagged: r.flagged,
         imported_by: actor,
+        rate: kept_rate(c, r),
     };
     let id = match store::bills::insert(&mut tx, &bill, &c.lines, &c.keys).await {
         Ok(id) => id,
@@ -122,6 +133,10 @@ async fn save_checked(
         "threshold_pct": r.threshold_pct.normalize().to_string(),
         "after_release": r.after_release.normalize().to_string(),
         "flagged": r.flagged,
+        "rate": c.rate.as_ref().map(|x| serde_json::json!({
+            "from": x.from.code(), "to": x.to.code(), "rate": x.rate.normalize().to_string(), "date": x.date,
+        })),
+        "tax": r.tax.normalize().to_string(),
     });
     let at = crate::clock::now_stamp();
     store::audit::append(&mut tx, order_id, actor, &at, Action::BillImported, data).await?;

@@ -72,7 +72,8 @@ pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>)
         .map(|v| format!("{}{v} %", if v > Decimal::ZERO { "+" } else { "" }))
         .unwrap_or_default();
     let threshold = r.threshold_pct.normalize().to_string();
-    let over = crate::domain::bills::reconcile::flagged(r.estimated, r.billed, r.threshold_pct);
+    // The variance against the threshold, before tax (a charge after release is said below).
+    let over = crate::domain::bills::reconcile::flagged(r.estimated, r.billed - r.tax, r.threshold_pct);
     let mut verdict = locale.fmt(
         if over {
             Msg::BillsVerdictFlagged
@@ -81,6 +82,28 @@ pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>)
         },
         &[("variance", &variance), ("threshold", &threshold)],
     );
+    if !r.tax.is_zero() {
+        let pct = r
+            .variance_before_tax_pct
+            .map(|v| format!("{}{v} %", if v > Decimal::ZERO { "+" } else { "" }))
+            .unwrap_or_default();
+        verdict.push(' ');
+        verdict.push_str(&locale.fmt(
+            Msg::BillsVerdictTax,
+            &[
+                ("tax", &money(r.tax)),
+                ("difference", &texts::signed(r.difference_before_tax, r.currency)),
+                ("variance", &pct),
+            ],
+        ));
+    }
+    if r.invoiced != r.billed {
+        verdict.push(' ');
+        verdict.push_str(&locale.fmt(
+            Msg::BillsVerdictEffective,
+            &[("invoiced", &money(r.invoiced)), ("billed", &money(r.billed))],
+        ));
+    }
     if r.after_release > Decimal::ZERO {
         verdict.push(' ');
         verdict.push_str(&locale.fmt(Msg::BillsVerdictAfterRelease, &[("amount", &money(r.after_release))]));
@@ -130,17 +153,31 @@ fn data_url(svg: &str) -> String {
     out
 }
 
-/// The rate note when the bill's currency is not the estimate's.
+/// The rate note when the bill's currency is not the estimate's: the rate the bill kept, or for
+/// a bill imported before rates were kept, the team's latest.
 async fn rate_note(
     db: &Db,
     team_id: i64,
-    bill: &str,
+    first: &store::bills::BillRow,
     estimate: Currency,
     locale: Locale,
 ) -> Result<Option<String>, AppError> {
-    let Ok(bill) = Currency::parse(bill) else {
+    let Ok(bill) = Currency::parse(&first.currency) else {
         return Ok(None);
     };
+    if let Some((rate, date)) = first.rate.as_deref().and_then(|k| k.split_once(' ')) {
+        let rate =
+            Decimal::from_str_exact(rate).map_or_else(|_| rate.to_owned(), |r| r.round_dp(6).normalize().to_string());
+        return Ok(Some(locale.fmt(
+            Msg::BillsRateNoteKept,
+            &[
+                ("from", bill.code()),
+                ("rate", &rate),
+                ("to", estimate.code()),
+                ("date", date),
+            ],
+        )));
+    }
     if bill == estimate {
         return Ok(None);
     }
@@ -198,7 +235,7 @@ pub async fn load(
     if let Some(first) = bills.first()
         && let Ok(r) = reconciliation(db, team_id, order_id, &basis, &[], None).await?
     {
-        let note = rate_note(db, team_id, &first.currency, basis.estimate.currency, locale).await?;
+        let note = rate_note(db, team_id, first, basis.estimate.currency, locale).await?;
         section.reconciliation = Some(recon_view(locale, &r, note));
     }
     for b in &bills {
@@ -353,6 +390,7 @@ pub async fn add_to_export(
                 "period_start": timestamp::format(l.period_start), "period_end": timestamp::format(l.period_end),
                 "component": l.component, "kind": l.kind, "description": l.description, "sku": l.sku,
                 "quantity": l.quantity, "unit": l.unit, "unit_price": l.unit_price, "cost": l.cost,
+                "effective_cost": l.effective_cost,
                 "currency": l.currency, "unmatched": s.unmatched.map(Unmatched::as_str),
             })
         })
@@ -365,6 +403,7 @@ pub async fn add_to_export(
                 "currency": b.currency, "period_start": b.period_start, "period_end": b.period_end,
                 "lines": b.line_count, "matched": b.matched_count, "billed_total": b.billed_total,
                 "variance_pct": b.variance_pct, "flagged": b.flagged, "imported_at": b.imported_at,
+                "rate": b.rate,
             })
         })
         .collect();
@@ -396,6 +435,7 @@ mod tests {
                 component: Component::Disk,
                 estimated: dec!(13.15),
                 billed: dec!(13.95),
+                invoiced: dec!(13.95),
                 difference: dec!(0.80),
                 reasons: vec![Reason::AfterRelease { effect: dec!(0.80) }],
                 unit: PlannedUnit::GbMonth,
@@ -403,8 +443,12 @@ mod tests {
             }],
             estimated: dec!(13.15),
             billed: dec!(13.95),
+            invoiced: dec!(13.95),
             difference: dec!(0.80),
             variance_pct: Some(dec!(6.1)),
+            tax: Decimal::ZERO,
+            difference_before_tax: dec!(0.80),
+            variance_before_tax_pct: Some(dec!(6.1)),
             threshold_pct: dec!(10),
             after_release: dec!(0.80),
             flagged: true,

@@ -26,6 +26,7 @@ pub fn component(locale: Locale, c: Component) -> &'static str {
         Component::Traffic => Msg::BillsCTraffic,
         Component::Snapshots => Msg::BillsCSnapshots,
         Component::Fees => Msg::BillsCFees,
+        Component::Tax => Msg::BillsCTax,
     })
 }
 
@@ -66,6 +67,21 @@ pub fn signed(amount: Decimal, currency: Currency) -> String {
         format!("+{text}")
     } else {
         text
+    }
+}
+
+/// "2026-11-01" at midnight UTC, else "2026-11-01 08:00 UTC": a corrected period as FOCUS
+/// writes it (billing periods start and end at midnight).
+fn day_or_moment(secs: i64) -> String {
+    let text = crate::domain::bills::timestamp::format(secs);
+    if text.get(11..19) == Some("00:00:00") {
+        text.get(..10).unwrap_or_default().to_owned()
+    } else {
+        format!(
+            "{} {} UTC",
+            text.get(..10).unwrap_or_default(),
+            text.get(11..16).unwrap_or_default()
+        )
     }
 }
 
@@ -123,6 +139,18 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
     let price = |p: Decimal| crate::domain::money::format_per_unit(p, currency);
     match r {
         Reason::Credits { .. } => locale.fmt(Msg::BillsRCredits, &[("effect", &effect)]),
+        Reason::Correction {
+            period_start,
+            period_end,
+            ..
+        } => locale.fmt(
+            Msg::BillsRCorrection,
+            &[
+                ("start", &day_or_moment(*period_start)),
+                ("end", &day_or_moment(*period_end)),
+                ("effect", &effect),
+            ],
+        ),
         Reason::AfterRelease { .. } => locale.fmt(Msg::BillsRAfterRelease, &[("effect", &effect)]),
         Reason::Unplanned { .. } | Reason::NotBilled { .. } => named(locale, r, currency, unit, Decimal::ZERO),
         Reason::PriceDrift {
@@ -356,6 +384,7 @@ mod tests {
             component: Component::Compute,
             estimated: dec!(4158.72),
             billed: dec!(4500),
+            invoiced: dec!(4500),
             difference: dec!(341.28),
             reasons: vec![Reason::MoreHours {
                 estimated: dec!(384),
@@ -423,6 +452,7 @@ mod tests {
             component: Component::Ip,
             estimated: dec!(3.60),
             billed: Decimal::ZERO,
+            invoiced: Decimal::ZERO,
             difference: dec!(-3.60),
             reasons: vec![Reason::NotBilled { effect: dec!(-3.60) }],
             unit: PlannedUnit::Hours,
