@@ -2,6 +2,7 @@
 
 use super::csv_import::COLUMNS;
 use super::csv_import::choices::{BASES, FORM_FACTORS, INTERCONNECTS, REFUNDS, TRAFFIC_PERIODS};
+use super::csv_import::parse_duration_hours;
 use super::draft::QuoteDraft;
 use super::spec::Sharing;
 use crate::domain::csv_cell;
@@ -156,19 +157,29 @@ fn increment(inc: BillingIncrement) -> String {
 }
 
 /// A minimum in hours, or in minutes or seconds when hours would need a long fraction
-/// (10 minutes is 0.1666… h).
+/// (10 minutes is 0.1666… h). The short form is written only when it reads back as exactly the
+/// same hours; otherwise every digit of the hours is (an import gives back what was exported).
 fn duration_hours(hours: Decimal) -> String {
     let hours = hours.normalize();
     if hours.scale() <= 4 {
         return hours.to_string();
     }
-    let seconds = (hours * Decimal::from(3_600)).round_dp(3).normalize();
+    let short = in_minutes_or_seconds(hours);
+    match short {
+        Some(text) if parse_duration_hours(&text) == Some(hours) => text,
+        _ => hours.to_string(),
+    }
+}
+
+/// `hours` as whole minutes (`10 min`) or as seconds to the millisecond (`90.5 s`).
+fn in_minutes_or_seconds(hours: Decimal) -> Option<String> {
+    let seconds = hours.checked_mul(Decimal::from(3_600))?.round_dp(3).normalize();
     let minutes = (seconds / Decimal::from(60)).normalize();
-    if minutes.fract().is_zero() {
+    Some(if minutes.fract().is_zero() {
         format!("{minutes} min")
     } else {
         format!("{seconds} s")
-    }
+    })
 }
 
 /// Tiers as `UP_TO:PRICE; …; *:PRICE`.

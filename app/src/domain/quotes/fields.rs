@@ -81,6 +81,11 @@ pub fn is_quote_field(column: &str) -> bool {
 mod tests {
     use super::{QUOTE_FIELDS, is_quote_field};
     use crate::domain::quotes::COLUMNS;
+    use crate::domain::tco::test_fixtures::sheet;
+    use crate::domain::tco::{
+        BillingIncrement, EarlyReleaseRefund, Fee, PriceBasis, PriceSheet, TrafficPeriod, TrafficTier, UnstatedPrice,
+    };
+    use rust_decimal_macros::dec;
     use std::collections::BTreeSet;
 
     #[test]
@@ -89,9 +94,53 @@ mod tests {
         let columns: BTreeSet<&str> = COLUMNS.iter().map(|c| c.name).collect();
         assert_eq!(fields.len(), QUOTE_FIELDS.len(), "a field is listed twice");
         assert_eq!(fields, columns);
-        assert_eq!(QUOTE_FIELDS.len(), 66);
+        // 56 before price sheet v3, which added 9 price fields (see the test below).
+        assert_eq!(QUOTE_FIELDS.len(), 65);
         assert_eq!(QUOTE_FIELDS.first(), Some(&"vendor"));
         assert_eq!(QUOTE_FIELDS.last(), Some(&"lead_time_hours"));
+    }
+
+    /// Every field of a price sheet is a quote field (`price.<name>`, the currency `currency`),
+    /// except `not_stated`, which the blank cells of the stated prices say.
+    #[test]
+    fn every_price_sheet_field_is_a_quote_field() {
+        let tier = |up_to_gb| TrafficTier {
+            up_to_gb,
+            price_gb: dec!(0.09),
+        };
+        // Every optional part set and every switch off its default, so that serde writes every key.
+        let sheet = PriceSheet {
+            monthly_price: Some(dec!(9000)),
+            monthly_basis: Some(PriceBasis::PerNode),
+            commitment_months: Some(1),
+            package_period: Some(BillingIncrement::WEEK),
+            early_release_refund: Some(EarlyReleaseRefund::ProratedDay),
+            stopped_bills_compute: true,
+            stopped_compute_share: Some(dec!(0.3)),
+            stopped_hourly: Some(dec!(1)),
+            stopped_bills_disk: false,
+            stopped_bills_ip: false,
+            egress_tiers: vec![tier(Some(dec!(1000))), tier(None)],
+            ingress_tiers: vec![tier(None)],
+            traffic_period: Some(TrafficPeriod::Month),
+            other_fees: vec![Fee {
+                label: "setup".into(),
+                amount: dec!(1),
+            }],
+            not_stated: vec![UnstatedPrice::Disk],
+            ..sheet(dec!(10))
+        };
+        let json = serde_json::to_value(&sheet).expect("json");
+        let keys: Vec<&String> = json.as_object().expect("an object").keys().collect();
+        assert_eq!(keys.len(), 26, "{keys:?}");
+        for key in keys.into_iter().filter(|k| *k != "not_stated") {
+            let column = if key == "currency" {
+                key.clone()
+            } else {
+                format!("price.{key}")
+            };
+            assert!(is_quote_field(&column), "{column} is not a quote field");
+        }
     }
 
     #[test]

@@ -93,7 +93,8 @@ pub use check::{
 pub use csv_export::{cell as field_text, export};
 pub use csv_import::{
     COLUMNS, Column, CsvFormat, DEFAULT_MAX_BYTES, GpuInfo, GpuInfoEntry, GpuInfoError, ImportDefaults, ImportError,
-    ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, parse_gpu_info, parse_hours,
+    ImportPreview, ImportRow, MAX_ROWS, RowError, SkipReason, detect_format, import, is_free_word, parse_gpu_info,
+    parse_hours,
 };
 pub use date::{Date, is_expired};
 pub use draft::{QuoteDraft, hourly_equivalent_per_node, hourly_per_gpu, hourly_per_node};

@@ -102,10 +102,13 @@ fn sharing(e: &mut Errors, s: &Sharing) {
 /// The stopped-billing parts and the traffic tiers, as the cost model reads them: one price per
 /// thing, a share in (0, 1), rising tier bounds with only the last band open.
 fn stopped_and_traffic(e: &mut Errors, p: &PriceSheet) {
-    if let Some(share) = p.stopped_compute_share {
-        if share <= Decimal::ZERO || share >= Decimal::ONE {
-            e.push("price.stopped_compute_share", ErrorCode::OutOfRange { allowed: "(0, 1)" });
-        }
+    if let Some(share) = p.stopped_compute_share
+        && (share <= Decimal::ZERO || share >= Decimal::ONE)
+    {
+        e.push(
+            "price.stopped_compute_share",
+            ErrorCode::OutOfRange { allowed: "(0, 1)" },
+        );
     }
     opt(e, "price.stopped_hourly", p.stopped_hourly, MAX_HOURLY_PRICE);
     let partial = p.stopped_compute_share.is_some() || p.stopped_hourly.is_some();
@@ -123,7 +126,12 @@ fn stopped_and_traffic(e: &mut Errors, p: &PriceSheet) {
             e.push(field, ErrorCode::ConflictingPrices);
         }
         if tiers.len() > MAX_FEES {
-            e.push(field, ErrorCode::TooLarge { max: Decimal::from(MAX_FEES) });
+            e.push(
+                field,
+                ErrorCode::TooLarge {
+                    max: Decimal::from(MAX_FEES),
+                },
+            );
         }
         let mut previous = Decimal::ZERO;
         for (i, tier) in tiers.iter().enumerate() {

@@ -167,6 +167,7 @@ impl Workload {
             gpus_needed: self.gpus_needed,
             total_work: self.total_work.clone(),
             run_hours: self.run_hours,
+            gpu_use: Some(self.gpu_use),
         }
     }
 }

@@ -11,7 +11,7 @@
 //! are what every file written before other lengths existed says), else the number of seconds
 //! with an `s`: `600s` for 10 minutes. [`BillingIncrement::parse`] also reads what people type
 //! on a form or a vendor's sheet: `10 min`, `10 minutes`, `15分钟`, `10 s`, `2 h`, `1 天`,
-//! `per day`, `每小时`.
+//! `per day`, `每小时`, `按天`.
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -114,7 +114,7 @@ impl BillingIncrement {
     }
 
     /// Reads an increment as written on the wire or by a person: a wire name, `per hour`,
-    /// `每小时`, or a whole number with a unit (`10 min`, `15分钟`, `600s`, `2 h`, `1 天`). A bare
+    /// `每小时`, `按天`, or a whole number with a unit (`10 min`, `15分钟`, `600s`, `2 h`, `1 天`). A bare
     /// number without a unit is refused: "10" could be seconds or minutes.
     #[must_use]
     pub fn parse(text: &str) -> Option<BillingIncrement> {
@@ -122,6 +122,7 @@ impl BillingIncrement {
         let word = lower
             .strip_prefix("per ")
             .or_else(|| lower.strip_prefix('每'))
+            .or_else(|| lower.strip_prefix('按'))
             .unwrap_or(&lower)
             .trim();
         if let Some((_, seconds)) = NAMED.iter().find(|(name, _)| *name == word) {
@@ -143,9 +144,9 @@ impl BillingIncrement {
         let s = self.seconds;
         match NAMED.iter().find(|(_, n)| *n == s) {
             Some((name, _)) => format!("per {name}"),
-            None if s % 86_400 == 0 => format!("{} d", s / 86_400),
-            None if s % 3_600 == 0 => format!("{} h", s / 3_600),
-            None if s % 60 == 0 => format!("{} min", s / 60),
+            None if s.is_multiple_of(86_400) => format!("{} d", s / 86_400),
+            None if s.is_multiple_of(3_600) => format!("{} h", s / 3_600),
+            None if s.is_multiple_of(60) => format!("{} min", s / 60),
             None => format!("{s} s"),
         }
     }
@@ -220,19 +221,35 @@ mod tests {
             ("2 h", 7200),
             ("per hour", 3600),
             ("每小时", 3600),
+            ("按小时", 3600),
+            ("按天", 86_400),
             ("1 天", 86_400),
             ("per day", 86_400),
             ("Day", 86_400),
             ("week", 604_800),
         ];
         for (text, seconds) in cases {
-            assert_eq!(BillingIncrement::parse(text).map(BillingIncrement::seconds), Some(seconds), "{text}");
+            assert_eq!(
+                BillingIncrement::parse(text).map(BillingIncrement::seconds),
+                Some(seconds),
+                "{text}"
+            );
         }
     }
 
     #[test]
     fn ambiguous_or_impossible_lengths_are_refused() {
-        for text in ["", "10", "0 min", "-5 min", "1.5 h", "ten minutes", "2 years", "9000 h", "4294967296 s"] {
+        for text in [
+            "",
+            "10",
+            "0 min",
+            "-5 min",
+            "1.5 h",
+            "ten minutes",
+            "2 years",
+            "9000 h",
+            "4294967296 s",
+        ] {
             assert_eq!(BillingIncrement::parse(text), None, "{text}");
         }
         for wire in ["\"10 min\"", "\"0s\"", "\"010s\"", "\"s\"", "\"Hour\"", "600"] {

@@ -63,11 +63,11 @@ pub(crate) fn price_sheet(s: &PriceSheet) -> Result<(), TcoError> {
 /// A stopped share lies in (0, 1) and a stopped rate is not negative; either one needs a sheet
 /// that says stopped nodes bill compute, and not both at once.
 fn stopped_billing(s: &PriceSheet) -> Result<(), TcoError> {
-    if let Some(share) = s.stopped_compute_share {
-        if share <= Decimal::ZERO || share >= Decimal::ONE {
-            let reason = ErrorReason::OutOfRange { allowed: "(0, 1)" };
-            return Err(TcoError::new("price_sheet.stopped_compute_share", reason));
-        }
+    if let Some(share) = s.stopped_compute_share
+        && (share <= Decimal::ZERO || share >= Decimal::ONE)
+    {
+        let reason = ErrorReason::OutOfRange { allowed: "(0, 1)" };
+        return Err(TcoError::new("price_sheet.stopped_compute_share", reason));
     }
     if let Some(rate) = s.stopped_hourly {
         non_negative(rate, "price_sheet.stopped_hourly")?;

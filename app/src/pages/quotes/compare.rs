@@ -218,7 +218,7 @@ mod server {
                 checks.push(checked.iter().map(|r| line(locale, r)).collect());
             }
             exact.push(q.draft.hourly_per_node().map(|p| (p, q.draft.price.currency)));
-            quotes_out.push(compared(q, today));
+            quotes_out.push(compared(q, today, locale));
         }
         let base = store::teams::base_currency(&db, team.team_id).await?;
         let rates: Vec<ExchangeRate> = store::exchange_rates::list(&db, team.team_id)
@@ -271,9 +271,9 @@ mod server {
         ))
     }
 
-    fn compared(q: store::quotes::QuoteSummary, today: quotes::Date) -> ComparedQuote {
+    fn compared(q: store::quotes::QuoteSummary, today: quotes::Date, locale: Locale) -> ComparedQuote {
         let d = &q.draft;
-        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node);
+        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node, locale);
         ComparedQuote {
             quote_id: q.quote_id,
             title: format!("{} · {}", d.vendor, d.reference),

@@ -8,7 +8,7 @@ use crate::{
         tco::PriceSheet,
     },
     error::AppError,
-    i18n::{Msg, t, use_locale},
+    i18n::{Locale, Msg, t, use_locale},
     pages::quotes::form::{SECTIONS, display_value, label},
 };
 use leptos::prelude::*;
@@ -71,8 +71,19 @@ pub struct DocumentLine {
 }
 
 /// The on-demand price of a node-hour and of a GPU-hour as every quote page shows them: in
-/// the quote's currency, the GPU-hour with up to two more digits; empty when there is none.
-pub fn hourly_prices(price: &PriceSheet, gpus_per_node: u32) -> (String, String) {
+/// the quote's currency, the GPU-hour with up to two more digits. A sheet of packages only says
+/// "not offered" and a price of 0 "free" (never 0.00), in `locale`; empty when the price cannot
+/// be worked out (a node without GPUs).
+pub fn hourly_prices(price: &PriceSheet, gpus_per_node: u32, locale: Locale) -> (String, String) {
+    let word = match price.on_demand_hourly {
+        None => Some(Msg::QuotesNotOffered),
+        Some(hourly) if hourly.is_zero() => Some(Msg::QuotesFree),
+        Some(_) => None,
+    };
+    if let Some(word) = word {
+        let text = locale.t(word).to_string();
+        return (text.clone(), text);
+    }
     let currency = price.currency;
     (
         hourly_per_node(price, gpus_per_node)
@@ -105,7 +116,7 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
         .await?
         .ok_or(AppError::NotFound)?;
     let d = &q.draft;
-    let (node_hour, gpu_hour) = hourly_prices(&d.price, d.spec.gpus_per_node);
+    let (node_hour, gpu_hour) = hourly_prices(&d.price, d.spec.gpus_per_node, crate::i18n::request_locale());
     Ok(QuoteDetail {
         quote_id,
         revision: q.revision,
@@ -255,6 +266,7 @@ pub fn QuoteDetailPage() -> impl IntoView {
 mod tests {
     use super::hourly_prices;
     use crate::domain::tco::PriceSheet;
+    use crate::i18n::Locale;
 
     /// An on-demand price of `hourly` per node or per GPU, nothing else charged.
     fn sheet(currency: &str, basis: &str, hourly: &str) -> PriceSheet {
@@ -285,13 +297,29 @@ mod tests {
 
     #[test]
     fn node_and_gpu_hour_in_the_quotes_currency() {
-        let (node, gpu) = hourly_prices(&sheet("USD", "per_node", "10"), 3);
+        let (node, gpu) = hourly_prices(&sheet("USD", "per_node", "10"), 3, Locale::En);
         assert_eq!((node.as_str(), gpu.as_str()), ("$10.00", "$3.33"));
-        let (node, gpu) = hourly_prices(&sheet("CNY", "per_gpu", "12.5"), 8);
+        let (node, gpu) = hourly_prices(&sheet("CNY", "per_gpu", "12.5"), 8, Locale::ZhCn);
         assert_eq!((node.as_str(), gpu.as_str()), ("¥100.00", "¥12.50"));
         assert_eq!(
-            hourly_prices(&sheet("USD", "per_node", "1"), 0),
+            hourly_prices(&sheet("USD", "per_node", "1"), 0, Locale::En),
             (String::new(), String::new())
         );
+    }
+
+    /// A sheet of packages only has no on-demand price: it says so, never 0.00; a price of 0 is
+    /// a free offer and says that.
+    #[test]
+    fn no_on_demand_price_is_not_offered_and_zero_is_free_in_both_languages() {
+        let mut packages_only = sheet("CNY", "per_node", "1");
+        packages_only.on_demand_hourly = None;
+        packages_only.monthly_price = Some(rust_decimal::Decimal::from(9000));
+        let words = |s: &PriceSheet, locale| hourly_prices(s, 8, locale);
+        let not_offered = |w: &str| (w.to_string(), w.to_string());
+        assert_eq!(words(&packages_only, Locale::En), not_offered("not offered"));
+        assert_eq!(words(&packages_only, Locale::ZhCn), not_offered("不提供"));
+        let free = sheet("USD", "per_gpu", "0");
+        assert_eq!(words(&free, Locale::En), not_offered("free"));
+        assert_eq!(words(&free, Locale::ZhCn), not_offered("免费"));
     }
 }

@@ -9,6 +9,7 @@ use crate::{
         guard::member_page,
         loaded::Loaded,
     },
+    domain::{quotes::is_free_word, tco::BillingIncrement},
     error::{AppError, FieldIssue},
     i18n::{Msg, t, use_locale},
 };
@@ -65,11 +66,20 @@ pub(crate) enum Input {
     Text,
     /// A decimal or whole number.
     Number,
+    /// An on-demand price: a number, the word `free` for 0, or empty when the vendor offers none
+    /// (a sheet of packages only).
+    PriceOrFree,
+    /// A number that may carry its unit or sign: `10 min` or `90 s` (hours when bare), `30%`.
+    NumberWithUnit,
+    /// A length of billed time with its unit: `per second`, `10 min`, `15分钟`, `per day`, `100 h`.
+    Length,
+    /// Traffic tiers, one band `UP_TO: PRICE` per line (or separated by `;`), the last `*: PRICE`.
+    Tiers,
     /// `YYYY-MM-DD`.
     Date,
     /// Yes / no / not stated.
     YesNo,
-    /// One of these values (value, label).
+    /// One of these values (value, label); the first is what a blank value means.
     Choice(&'static [(&'static str, Msg)]),
     /// Several lines of text.
     Long,
@@ -87,10 +97,7 @@ pub(crate) fn display_value(input: Input, value: &str) -> String {
             // Spelled out: a dash next to "yes"/"no" reads too easily as "no".
             _ => t(Msg::QcUnknown).to_string(),
         },
-        Input::Choice(options) => options
-            .iter()
-            .find(|(v, _)| *v == value)
-            .map_or_else(|| value.to_string(), |(_, l)| t(*l).to_string()),
+        Input::Choice(options) => chosen(options, value).map_or_else(|| value.to_string(), |(_, l)| t(*l).to_string()),
         Input::Sharing => match value.split_once(':') {
             Some(("mig", profile)) => format!("{} {profile}", t(Msg::QcMig)),
             Some(("fractional", share)) => format!("{} {share}", t(Msg::QcFractional)),
@@ -98,14 +105,59 @@ pub(crate) fn display_value(input: Input, value: &str) -> String {
             _ if value == "vgpu" => t(Msg::QcVgpu).to_string(),
             _ => value.to_string(),
         },
+        // Blank is "not offered" and 0 is "free", never a bare 0.00.
+        Input::PriceOrFree => match value.trim() {
+            "" => t(Msg::QuotesNotOffered).to_string(),
+            word if is_free_word(word) => t(Msg::QuotesFree).to_string(),
+            number => number_text(number),
+        },
         _ if value.trim().is_empty() => t(Msg::QuotesNotStated).to_string(),
-        // As stated, every digit kept, grouped by thousands (`3,840`).
-        Input::Number => value
-            .trim()
-            .parse::<rust_decimal::Decimal>()
-            .map_or_else(|_| value.to_string(), |d| crate::domain::money::group(d, d.scale())),
+        Input::Number => number_text(value),
+        Input::Length => length_text(value),
         _ => value.to_string(),
     }
+}
+
+/// The option a value selects: its own, or for a blank value the first (what blank means).
+fn chosen<'a>(options: &'a [(&'static str, Msg)], value: &str) -> Option<&'a (&'static str, Msg)> {
+    options
+        .iter()
+        .find(|(v, _)| *v == value)
+        .or_else(|| options.first().filter(|_| value.trim().is_empty()))
+}
+
+/// A number as stated, every digit kept, grouped by thousands (`3,840`).
+fn number_text(value: &str) -> String {
+    value
+        .trim()
+        .parse::<rust_decimal::Decimal>()
+        .map_or_else(|_| value.to_string(), |d| crate::domain::money::group(d, d.scale()))
+}
+
+/// A billing increment or package period in the page's language (`per day`, `10 min`, `按天`,
+/// `10 分钟`); as written when it is not one.
+fn length_text(value: &str) -> String {
+    let Some(length) = BillingIncrement::parse(value) else {
+        return value.to_string();
+    };
+    let seconds = length.seconds();
+    let named = [
+        (BillingIncrement::SECOND, Msg::QcSecond),
+        (BillingIncrement::MINUTE, Msg::QcMinute),
+        (BillingIncrement::HOUR, Msg::QcHour),
+        (BillingIncrement::DAY, Msg::QcDay),
+        (BillingIncrement::WEEK, Msg::QcWeek),
+        (BillingIncrement::MONTH, Msg::QcMonth),
+    ];
+    if let Some((_, name)) = named.iter().find(|(n, _)| *n == length) {
+        return t(*name).to_string();
+    }
+    let counted = [(86_400, Msg::QcNDays), (3_600, Msg::QcNHours), (60, Msg::QcNMinutes)];
+    let (unit, msg) = counted
+        .into_iter()
+        .find(|(unit, _)| seconds.is_multiple_of(*unit))
+        .unwrap_or((1, Msg::QcNSeconds));
+    use_locale().fmt(msg, &[("n", &(seconds / unit).to_string())])
 }
 
 const BASIS: &[(&str, Msg)] = &[("per_node", Msg::QcPerNode), ("per_gpu", Msg::QcPerGpu)];
@@ -115,11 +167,18 @@ const MONTHLY_BASIS: &[(&str, Msg)] = &[
     ("per_node", Msg::QcPerNode),
     ("per_gpu", Msg::QcPerGpu),
 ];
-const INCREMENT: &[(&str, Msg)] = &[
-    ("second", Msg::QcSecond),
-    ("minute", Msg::QcMinute),
-    ("hour", Msg::QcHour),
+/// Billing increments offered as suggestions; any other length with its unit is read too.
+const INCREMENTS: &[&str] = &["second", "10s", "minute", "10 min", "15 min", "hour", "day"];
+/// Package periods offered as suggestions.
+const PACKAGE_PERIODS: &[&str] = &["month", "week", "day"];
+const REFUND: &[(&str, Msg)] = &[
+    ("none", Msg::QcRefundNone),
+    ("prorated_day", Msg::QcRefundProratedDay),
+    ("prorated_hour", Msg::QcRefundProratedHour),
 ];
+/// Blank: billed while stopped, as every sheet written before these fields read.
+const BILLED_WHILE_STOPPED: &[(&str, Msg)] = &[("true", Msg::QcYes), ("false", Msg::QcNo)];
+const TRAFFIC_PERIOD: &[(&str, Msg)] = &[("rental", Msg::QcTrafficRental), ("month", Msg::QcTrafficMonth)];
 const FORM_FACTOR: &[(&str, Msg)] = &[
     ("", Msg::QcUnknown),
     ("pcie", Msg::QcPcie),
@@ -200,18 +259,28 @@ pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
         &[
             ("currency", Input::Text, true),
             ("price.basis", Input::Choice(BASIS), true),
-            ("price.on_demand_hourly", Input::Number, true),
-            ("price.billing_increment", Input::Choice(INCREMENT), true),
-            ("price.minimum_billable_hours", Input::Number, false),
+            // Not required: a sheet of packages only leaves it empty.
+            ("price.on_demand_hourly", Input::PriceOrFree, false),
+            ("price.billing_increment", Input::Length, true),
+            ("price.minimum_billable_hours", Input::NumberWithUnit, false),
             ("price.monthly_price", Input::Number, false),
             ("price.monthly_basis", Input::Choice(MONTHLY_BASIS), false),
             ("price.commitment_months", Input::Number, false),
+            ("price.package_period", Input::Length, false),
+            ("price.early_release_refund", Input::Choice(REFUND), false),
             ("price.stopped_bills_compute", Input::YesNo, false),
+            ("price.stopped_compute_share", Input::NumberWithUnit, false),
+            ("price.stopped_hourly", Input::Number, false),
+            ("price.stopped_bills_disk", Input::Choice(BILLED_WHILE_STOPPED), false),
+            ("price.stopped_bills_ip", Input::Choice(BILLED_WHILE_STOPPED), false),
             ("price.disk_price_gb_month", Input::Number, false),
             ("price.snapshot_price_gb_month", Input::Number, false),
             ("price.egress_price_gb", Input::Number, false),
             ("price.free_egress_gb", Input::Number, false),
+            ("price.egress_tiers", Input::Tiers, false),
+            ("price.traffic_period", Input::Choice(TRAFFIC_PERIOD), false),
             ("price.ingress_price_gb", Input::Number, false),
+            ("price.ingress_tiers", Input::Tiers, false),
             ("price.public_ip_hourly", Input::Number, false),
             ("price.other_fees", Input::Text, false),
             ("auto_renewal", Input::YesNo, false),
@@ -231,6 +300,36 @@ pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
 /// The label of a column.
 pub fn label(column: &str) -> &'static str {
     Msg::from_key(&format!("qf.{column}")).map_or("", t)
+}
+
+/// What to type into a column, when the form says it (`qh.<column>`).
+fn hint(column: &str) -> Option<&'static str> {
+    match column {
+        "spec.sharing" => Some(t(Msg::QuotesSharingHint)),
+        "price.other_fees" => Some(t(Msg::QuotesFeesHint)),
+        _ => Msg::from_key(&format!("qh.{column}")).map(t),
+    }
+}
+
+/// The suggestions a column's text input lists, by the id of their `<datalist>`.
+fn suggestions(column: &str) -> Option<&'static str> {
+    match column {
+        "vendor" => Some("vendor-list"),
+        "spec.gpu_model" => Some("gpu-list"),
+        "currency" => Some("currency-list"),
+        "price.billing_increment" => Some("increment-list"),
+        "price.package_period" => Some("period-list"),
+        _ => None,
+    }
+}
+
+/// A `<datalist>` of lengths, each labelled in the page's language.
+fn length_list(id: &'static str, lengths: &'static [&'static str]) -> impl IntoView {
+    view! {
+        <datalist id=id>
+            {lengths.iter().map(|v| view! { <option value=*v label=length_text(v) /> }).collect_view()}
+        </datalist>
+    }
 }
 
 /// Normalises stored yes/no spellings for the select.
@@ -264,14 +363,10 @@ fn field(
         })
     };
     let locked = editing && (column == "vendor" || column == "reference");
-    let list = match column {
-        "vendor" => Some("vendor-list"),
-        "spec.gpu_model" => Some("gpu-list"),
-        "currency" => Some("currency-list"),
-        _ => None,
-    };
+    let list = suggestions(column);
     let control = match input {
-        Input::Text | Input::Sharing => view! {
+        // Words as well as numbers (`free`, `10 min`, `30%`): no numeric keypad.
+        Input::Text | Input::Sharing | Input::PriceOrFree | Input::NumberWithUnit | Input::Length => view! {
             <input type="text" id=id.clone() name=name required=required value=value readonly=locked list=list
                 aria-invalid=move || error().is_some().to_string() />
         }
@@ -287,6 +382,10 @@ fn field(
         }
         .into_any(),
         Input::Long => view! { <textarea id=id.clone() name=name rows="2">{value}</textarea> }.into_any(),
+        Input::Tiers => view! {
+            <textarea id=id.clone() name=name rows="3" aria-invalid=move || error().is_some().to_string()>{value}</textarea>
+        }
+        .into_any(),
         Input::YesNo => {
             let current = yes_no_value(&value);
             let options: &[(&str, Msg)] = if required {
@@ -301,18 +400,17 @@ fn field(
             }
             .into_any()
         }
-        Input::Choice(options) => view! {
-            <select id=id.clone() name=name>
-                {options.iter().map(|(v, l)| view! { <option value=*v selected=value == *v>{t(*l)}</option> }).collect_view()}
-            </select>
+        Input::Choice(options) => {
+            let current = chosen(options, &value).map(|(v, _)| *v);
+            view! {
+                <select id=id.clone() name=name>
+                    {options.iter().map(|(v, l)| view! { <option value=*v selected=current == Some(*v)>{t(*l)}</option> }).collect_view()}
+                </select>
+            }
+            .into_any()
         }
-        .into_any(),
     };
-    let hint = match column {
-        "spec.sharing" => Some(t(Msg::QuotesSharingHint)),
-        "price.other_fees" => Some(t(Msg::QuotesFeesHint)),
-        _ => None,
-    };
+    let hint = hint(column);
     view! {
         <label for=id class:required=required>
             {label(column)}
@@ -339,6 +437,8 @@ fn quote_form(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
         <datalist id="vendor-list">{data.vendors.into_iter().map(|v| view! { <option value=v /> }).collect_view()}</datalist>
         <datalist id="gpu-list">{data.gpu_models.into_iter().map(|v| view! { <option value=v /> }).collect_view()}</datalist>
         <datalist id="currency-list">{data.currencies.into_iter().map(|v| view! { <option value=v /> }).collect_view()}</datalist>
+        {length_list("increment-list", INCREMENTS)}
+        {length_list("period-list", PACKAGE_PERIODS)}
         <ActionForm action=save attr:class="form quote-form" attr:data-testid="quote-form" attr:novalidate=true>
             <input type="hidden" name="quote_id" value=quote_id.map(|id| id.to_string()).unwrap_or_default() />
             {SECTIONS.iter().map(|(title, fields)| view! {
@@ -388,8 +488,36 @@ pub fn QuoteFormPage() -> impl IntoView {
 
 #[cfg(test)]
 mod quote_fields_tests {
-    use super::SECTIONS;
+    use super::{BILLED_WHILE_STOPPED, Input, REFUND, SECTIONS, display_value};
     use crate::domain::quotes::QUOTE_FIELDS;
+    use crate::i18n::{Locale, Msg};
+
+    #[test]
+    fn every_field_has_a_label_in_both_languages() {
+        for column in QUOTE_FIELDS {
+            let label = Msg::from_key(&format!("qf.{column}")).unwrap_or_else(|| panic!("{column} has no label"));
+            for locale in Locale::ALL {
+                assert!(!locale.t(label).trim().is_empty(), "{column} in {locale:?}");
+            }
+        }
+    }
+
+    /// Shown outside a page, so in English.
+    #[test]
+    fn prices_lengths_and_blank_choices_read_as_the_sheet_means_them() {
+        assert_eq!(display_value(Input::PriceOrFree, ""), "not offered");
+        assert_eq!(display_value(Input::PriceOrFree, "free"), "free");
+        assert_eq!(display_value(Input::PriceOrFree, "1234.5"), "1,234.5");
+        assert_eq!(display_value(Input::Length, "600s"), "10 min");
+        assert_eq!(display_value(Input::Length, "10 min"), "10 min");
+        assert_eq!(display_value(Input::Length, "per day"), "per day");
+        assert_eq!(display_value(Input::Length, "360000s"), "100 h");
+        assert_eq!(display_value(Input::Length, ""), "—");
+        // A blank choice is the first option, which is what the blank cell means.
+        assert_eq!(display_value(Input::Choice(REFUND), ""), "nothing back");
+        assert_eq!(display_value(Input::Choice(BILLED_WHILE_STOPPED), ""), "yes");
+        assert_eq!(display_value(Input::Choice(BILLED_WHILE_STOPPED), "false"), "no");
+    }
 
     #[test]
     fn the_form_shows_exactly_the_domains_quote_fields_in_its_order() {

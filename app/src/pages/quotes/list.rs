@@ -204,9 +204,9 @@ pub(crate) mod server {
     }
 
     /// A list line from a stored quote.
-    pub fn row(q: QuoteSummary, today: crate::domain::quotes::Date) -> QuoteRow {
+    pub fn row(q: QuoteSummary, today: crate::domain::quotes::Date, locale: crate::i18n::Locale) -> QuoteRow {
         let d = q.draft;
-        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node);
+        let (node_hour, gpu_hour) = crate::pages::quotes::detail::hourly_prices(&d.price, d.spec.gpus_per_node, locale);
         QuoteRow {
             quote_id: q.quote_id,
             revision: q.revision,
@@ -229,6 +229,7 @@ pub(crate) mod server {
         let (filter, sort, page) = parse(&query)?;
         let db = auth::db()?;
         let today = store::today();
+        let locale = crate::i18n::request_locale();
         let basis = store::quotes::price_conversion(&db, team.team_id).await?;
         let unconverted = store::quotes::unconvertible_currencies(&db, team.team_id, &basis)
             .await?
@@ -244,7 +245,7 @@ pub(crate) mod server {
             .collect();
         let pages = u32::try_from((total.max(1) + i64::from(PER_PAGE) - 1) / i64::from(PER_PAGE)).unwrap_or(u32::MAX);
         Ok(QuotePage {
-            rows: items.into_iter().map(|q| row(q, today)).collect(),
+            rows: items.into_iter().map(|q| row(q, today, locale)).collect(),
             total,
             page,
             pages,

@@ -312,8 +312,11 @@ mod tests {
             v.considered,
             vec![(9, "Acme · Q-9".to_string()), (11, "#11".to_string())]
         );
-        assert_eq!(v.quote_fields.len(), 56);
+        // Every field of the chosen quote may be cited, the price sheet's v3 fields too (65).
+        assert_eq!(v.quote_fields.len(), crate::domain::quotes::QUOTE_FIELDS.len());
         assert_eq!(v.quote_fields[0].0, "vendor");
+        let labelled = |column: &str| v.quote_fields.iter().any(|(c, label)| c == column && label != column);
+        assert!(labelled("price.package_period") && labelled("price.egress_tiers"));
         assert_eq!(v.tco_query, "workload=3&picked=1&q=9&q=11");
         assert!(!v.comparison_custom && !v.has_scenario && !v.tco_frozen);
         assert!(v.decisions.is_empty());

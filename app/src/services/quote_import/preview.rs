@@ -230,6 +230,8 @@ fn key_text(q: &QuoteDraft, key: KeyField, locale: Locale) -> String {
                 PriceBasis::PerGpu => Msg::QcPerGpu,
             });
             match q.price.on_demand_hourly {
+                // A price of 0 is a free offer: the word says it, never a bare 0.
+                Some(hourly) if hourly.is_zero() => format!("{} {basis}", locale.t(Msg::QuotesFree)),
                 Some(hourly) => format!("{hourly} {}/h {basis}", q.price.currency.code()),
                 None => match q.price.monthly_price {
                     Some(package) => format!(

@@ -100,10 +100,11 @@ pub fn parse_gb(text: &str) -> Option<Decimal> {
     value.checked_mul(factor)
 }
 
-/// Traffic tiers as `UP_TO:PRICE` bands separated by `;`, the last one open (`*:PRICE`):
-/// `1TB:0; 10TB:0.09; *:0.085` is the first TB free, 0.09 per GB up to 10 TB, then 0.085.
+/// Traffic tiers as `UP_TO:PRICE` bands separated by `;` or line breaks (one band per line, as
+/// typed in the quote form), the last one open (`*:PRICE`): `1TB:0; 10TB:0.09; *:0.085` is the
+/// first TB free, 0.09 per GB up to 10 TB, then 0.085.
 pub fn parse_tiers(text: &str) -> Option<Vec<TrafficTier>> {
-    text.split(';')
+    text.split([';', '\n'])
         .filter(|part| !part.trim().is_empty())
         .map(|part| {
             let (bound, price) = part.split_once(':')?;
@@ -129,10 +130,15 @@ pub fn parse_share(text: &str) -> Option<Decimal> {
     }
 }
 
+/// Whether `text` is the word that states a price of 0: `free`, `免费` or `免費` (case ignored).
+pub fn is_free_word(text: &str) -> bool {
+    matches!(text.trim().to_lowercase().as_str(), "free" | "免费" | "免費")
+}
+
 /// An on-demand price: a number above 0, or the word `free` (`免费`) for 0. A bare 0 is refused
 /// ([`ErrorCode::ZeroNeedsFree`]): a sheet that offers no hourly price leaves the cell empty.
 fn parse_price_or_free(text: &str) -> Result<Decimal, ErrorCode> {
-    if matches!(text.trim().to_lowercase().as_str(), "free" | "免费" | "免費") {
+    if is_free_word(text) {
         return Ok(Decimal::ZERO);
     }
     match parse_decimal(text) {

@@ -14,7 +14,7 @@ mod native;
 mod reader;
 mod skypilot;
 
-pub use cells::parse_hours;
+pub use cells::{is_free_word, parse_duration_hours, parse_hours};
 pub use columns::{COLUMNS, Column};
 pub use gpu_info::{GpuInfo, GpuInfoEntry, GpuInfoError, parse_gpu_info};
 

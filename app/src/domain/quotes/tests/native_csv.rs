@@ -113,7 +113,8 @@ price.billing_increment,price.stopped_bills_compute\n\
         vec![
             (col("currency"), ErrorCode::UnknownCurrency),
             (col("price.basis"), ErrorCode::InvalidChoice),
-            (col("price.billing_increment"), ErrorCode::InvalidChoice),
+            // Any length with a unit is an increment ("10 min", "1 day"); "daily" is none.
+            (col("price.billing_increment"), ErrorCode::InvalidDuration),
             (col("price.stopped_bills_compute"), ErrorCode::InvalidBool),
             (col("valid_until"), ErrorCode::EndBeforeStart),
             (col("spec.gpu_model"), ErrorCode::Required),

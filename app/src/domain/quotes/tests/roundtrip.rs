@@ -1,8 +1,12 @@
 //! Export → import gives back equal drafts (property test over generated valid drafts).
 
 use super::fixtures::{date, defaults, draft};
+use crate::domain::quotes::field_text;
 use crate::domain::quotes::{Date, FormFactor, Interconnect, NodeSpec, QuoteDraft, Sharing, export, import, validate};
-use crate::domain::tco::{BillingIncrement, Currency, Fee, PriceBasis};
+use crate::domain::tco::{
+    BillingIncrement, Currency, EarlyReleaseRefund, Fee, MAX_INCREMENT_SECONDS, PriceBasis, PriceSheet, TrafficPeriod,
+    TrafficTier,
+};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 
@@ -98,6 +102,106 @@ fn spec() -> impl Strategy<Value = NodeSpec> {
         })
 }
 
+/// A billing step or package period: a named length, or any whole number of seconds.
+fn length() -> impl Strategy<Value = BillingIncrement> {
+    prop_oneof![
+        Just(BillingIncrement::SECOND),
+        Just(BillingIncrement::MINUTE),
+        Just(BillingIncrement::HOUR),
+        Just(BillingIncrement::DAY),
+        Just(BillingIncrement::MONTH),
+        (1..=MAX_INCREMENT_SECONDS).prop_filter_map("a length", BillingIncrement::from_seconds),
+    ]
+}
+
+/// Tiers with rising bounds, the last band open or not.
+fn tiers() -> impl Strategy<Value = Vec<TrafficTier>> {
+    (
+        proptest::collection::vec((1i64..100_000, amount()), 0..4),
+        any::<bool>(),
+    )
+        .prop_map(|(bands, open)| {
+            let mut bound = Decimal::ZERO;
+            let mut tiers: Vec<TrafficTier> = bands
+                .into_iter()
+                .map(|(step, price_gb)| {
+                    bound += Decimal::new(step, 1);
+                    TrafficTier {
+                        up_to_gb: Some(bound),
+                        price_gb,
+                    }
+                })
+                .collect();
+            if open {
+                tiers.push(TrafficTier {
+                    up_to_gb: None,
+                    price_gb: Decimal::new(85, 3),
+                });
+            }
+            tiers
+        })
+}
+
+/// The parts of a price sheet v3: the billing step, a package period and refund rule, how a
+/// stopped node bills (0: in full, 1: a share, 2: a rate of its own), disks and IP while
+/// stopped, tiered traffic and its period, and whether the on-demand price is left out.
+type SheetV3 = (
+    BillingIncrement,
+    Option<BillingIncrement>,
+    Option<EarlyReleaseRefund>,
+    (u8, Decimal, Decimal),
+    (bool, bool),
+    (Vec<TrafficTier>, Vec<TrafficTier>),
+    Option<TrafficPeriod>,
+    bool,
+);
+
+fn sheet_v3() -> impl Strategy<Value = SheetV3> {
+    (
+        length(),
+        proptest::option::of(length()),
+        proptest::option::of(prop_oneof![
+            Just(EarlyReleaseRefund::None),
+            Just(EarlyReleaseRefund::ProratedDay),
+            Just(EarlyReleaseRefund::ProratedHour)
+        ]),
+        (0u8..3, (1i64..100).prop_map(|n| Decimal::new(n, 2)), amount()),
+        (any::<bool>(), any::<bool>()),
+        (tiers(), tiers()),
+        proptest::option::of(prop_oneof![Just(TrafficPeriod::Rental), Just(TrafficPeriod::Month)]),
+        any::<bool>(),
+    )
+}
+
+/// Lays the v3 parts on `p`, keeping the sheet valid: a partial stopped price only where stopped
+/// nodes bill compute, a flat traffic price of 0 beside tiers, the on-demand price left out only
+/// beside a package price.
+fn apply_v3(p: &mut PriceSheet, v3: SheetV3) {
+    let (increment, period, refund, (stopped, share, rate), (disk, ip), (egress, ingress), traffic, packages_only) = v3;
+    p.billing_increment = increment;
+    if p.monthly_price.is_some() {
+        (p.package_period, p.early_release_refund) = (period, refund);
+        if packages_only {
+            p.on_demand_hourly = None;
+        }
+    }
+    if p.stopped_bills_compute {
+        match stopped {
+            1 => p.stopped_compute_share = Some(share),
+            2 => p.stopped_hourly = Some(rate),
+            _ => {}
+        }
+    }
+    (p.stopped_bills_disk, p.stopped_bills_ip) = (disk, ip);
+    if !egress.is_empty() {
+        p.egress_price_gb = Decimal::ZERO;
+    }
+    if !ingress.is_empty() {
+        p.ingress_price_gb = Decimal::ZERO;
+    }
+    (p.egress_tiers, p.ingress_tiers, p.traffic_period) = (egress, ingress, traffic);
+}
+
 fn fee() -> impl Strategy<Value = Fee> {
     ("[A-Za-z中文][A-Za-z0-9 中文]{0,8}[A-Za-z中文]", amount()).prop_map(|(label, amount)| Fee { label, amount })
 }
@@ -109,7 +213,7 @@ prop_compose! {
         spec in spec(),
         basis in prop_oneof![Just(PriceBasis::PerNode), Just(PriceBasis::PerGpu)],
         currency in proptest::sample::select(Currency::ALL.to_vec()),
-        increment in prop_oneof![Just(BillingIncrement::SECOND), Just(BillingIncrement::MINUTE), Just(BillingIncrement::HOUR)],
+        v3 in sheet_v3(),
         prices in proptest::collection::vec(amount(), 8),
         commitment in proptest::option::of((amount(), 1u32..=120)),
         flags in (any::<bool>(), proptest::option::of(any::<bool>())),
@@ -122,7 +226,7 @@ prop_compose! {
         d.valid_until = dates.0.add_days(dates.1).unwrap_or(dates.0);
         d.spec = spec;
         let p = &mut d.price;
-        (p.basis, p.currency, p.billing_increment) = (basis, currency, increment);
+        (p.basis, p.currency) = (basis, currency);
         p.on_demand_hourly = Some(prices[0]);
         p.minimum_billable_hours = prices[1] / Decimal::from(1000);
         p.disk_price_gb_month = prices[2];
@@ -138,6 +242,7 @@ prop_compose! {
         (p.stopped_bills_compute, d.auto_renewal) = flags;
         p.other_fees = fees;
         p.not_stated = Vec::new();
+        apply_v3(p, v3);
         (d.early_release, d.notes) = words;
         d
     }
@@ -174,6 +279,27 @@ fn export_writes_the_documented_header_and_quotes_cells() {
     assert!(header.ends_with(",price.public_ip_hourly,price.other_fees"));
     assert!(csv.contains("\"含\"\"引号\"\", 逗号\n和换行\""));
     assert!(csv.contains(",220.00,hour,"));
+}
+
+/// A minimum billable time is written as people read it where that is exact (`0.5`, `10 min`,
+/// `90.5 s`), else with every digit of its hours, so that it reads back unchanged.
+#[test]
+fn a_minimum_billable_time_is_written_readably_and_exactly() {
+    let cases = [
+        (Decimal::new(5, 1), "0.5"),
+        (Decimal::from(10) / Decimal::from(60), "10 min"),
+        (Decimal::new(905, 1) / Decimal::from(3_600), "90.5 s"),
+        (Decimal::new(227_896, 6), "0.227896"),
+        (Decimal::ONE / Decimal::from(7), "0.1428571428571428571428571429"),
+    ];
+    for (hours, written) in cases {
+        let mut d = draft();
+        d.price.minimum_billable_hours = hours;
+        assert_eq!(field_text(&d, "price.minimum_billable_hours"), written, "{hours}");
+        let preview = import(export(&[d.clone()]).as_bytes(), None, &defaults("ignored")).expect("import");
+        let back = preview.rows[0].draft.as_ref().expect("a draft");
+        assert_eq!(back.price.minimum_billable_hours, hours, "{written}");
+    }
 }
 
 /// The store keeps a draft as JSON: "not stated" is `null` and comes back as not stated; a

@@ -127,6 +127,7 @@ fn representative_scenarios_and_results_validate() {
     let mut kinds = BTreeSet::new();
     let mut warnings = BTreeSet::new();
     let mut pricings = BTreeSet::new();
+    let mut banded = false;
     for (what, s) in representative() {
         let result = check_both(&s, what);
         let out = serde_json::to_value(&result).unwrap();
@@ -137,6 +138,7 @@ fn representative_scenarios_and_results_validate() {
                 warnings.insert(w["code"].as_str().unwrap().to_owned());
             }
             for c in e["components"].as_array().unwrap() {
+                banded |= c.get("bands").is_some();
                 let kind = &c["kind"];
                 kinds.insert(match kind.as_object() {
                     Some(fee) => fee.keys().next().unwrap().clone(),
@@ -156,8 +158,10 @@ fn representative_scenarios_and_results_validate() {
         "traffic",
         "snapshots",
         "other_fee",
+        "early_release_refund",
     ]);
     assert_eq!(kinds, every_kind);
+    assert!(banded, "a traffic line in tiers shows its bands");
     let every_warning = all(&[
         "throughput_assumed",
         "stated_run_length_ignored",

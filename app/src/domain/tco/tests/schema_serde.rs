@@ -51,8 +51,46 @@ fn schema_and_serde_reject_the_same_mistakes() {
         &with("/quotes/0/price_sheet/basis", json!("perNode")),
         "camelCase"
     ));
-    let increment = with("/quotes/0/price_sheet/billing_increment", json!("day"));
-    assert!(!accepted(&increment, "an unknown billing increment"));
+    // An increment or package period is a named length or whole seconds up to a year, written
+    // as serde writes it; what people type ("10 min", "daily") is read by the quote form and CSV.
+    for good in ["second", "day", "week", "month", "1s", "600s", "31536000s"] {
+        let increment = with("/quotes/0/price_sheet/billing_increment", json!(good));
+        assert!(accepted(&increment, &format!("increment {good:?}")));
+        let mut period = base.clone();
+        period["quotes"][0]["price_sheet"]["package_period"] = json!(good);
+        assert!(accepted(&period, &format!("package period {good:?}")));
+    }
+    for bad in [
+        "daily",
+        "10 min",
+        "600",
+        "600 s",
+        "0s",
+        "010s",
+        "31536001s",
+        "99999999s",
+        "s",
+        "Hour",
+        "",
+    ] {
+        let increment = with("/quotes/0/price_sheet/billing_increment", json!(bad));
+        assert!(!accepted(&increment, &format!("increment {bad:?}")));
+    }
+    let mut refund = base.clone();
+    refund["quotes"][0]["price_sheet"]["early_release_refund"] = json!("prorated_week");
+    assert!(!accepted(&refund, "an unknown refund rule"));
+    let mut period = base.clone();
+    period["quotes"][0]["price_sheet"]["traffic_period"] = json!("year");
+    assert!(!accepted(&period, "an unknown traffic period"));
+    let mut open_tier = base.clone();
+    open_tier["quotes"][0]["price_sheet"]["egress_tiers"] = json!([{ "price_gb": "0.09" }]);
+    assert!(accepted(&open_tier, "an open tier"));
+    open_tier["quotes"][0]["price_sheet"]["egress_tiers"] = json!([{ "up_to_gb": "10" }]);
+    assert!(!accepted(&open_tier, "a tier without a price"));
+    let mut packages_only = base.clone();
+    let sheet = packages_only["quotes"][0]["price_sheet"].as_object_mut().unwrap();
+    sheet.remove("on_demand_hourly");
+    assert!(accepted(&packages_only, "no on-demand price"));
 }
 
 /// JSON pointers of every object member in `v`, and of every object.

@@ -13,15 +13,40 @@ use crate::{
     store::{self, quotes::QuoteStoreError},
 };
 
-/// The quote form's numeric fields ([`Input::Number`]): read as people type them
-/// ([`crate::domain::numbers`]: `2,000`, `12,50`) and passed on normalised to the row parser.
-fn number_fields() -> Vec<&'static str> {
+/// The columns of the fields entered as `kind` says.
+fn fields_where(kind: impl Fn(Input) -> bool) -> Vec<&'static str> {
     SECTIONS
         .iter()
         .flat_map(|(_, fields)| fields.iter())
-        .filter(|(_, input, _)| matches!(input, Input::Number))
+        .filter(|(_, input, _)| kind(*input))
         .map(|(name, _, _)| *name)
         .collect()
+}
+
+/// The quote form's numeric fields ([`Input::Number`]): read as people type them
+/// ([`crate::domain::numbers`]: `2,000`, `12,50`) and passed on normalised to the row parser.
+fn number_fields() -> Vec<&'static str> {
+    fields_where(|input| matches!(input, Input::Number))
+}
+
+/// The fields that take a number or words ([`Input::PriceOrFree`]: `free`;
+/// [`Input::NumberWithUnit`]: `10 min`, `30%`).
+fn number_or_word_fields() -> Vec<&'static str> {
+    fields_where(|input| matches!(input, Input::PriceOrFree | Input::NumberWithUnit))
+}
+
+/// The fields of a submission to read as typed numbers: every number field, and a field that
+/// also takes words when no word was typed into it (`12,50` is read as a number field reads it,
+/// with its messages; `free`, `10 min` and `30%` go on to the row parser as typed).
+fn typed_numbers(fields: &BTreeMap<String, String>) -> Vec<&'static str> {
+    let has_words = |value: &String| value.chars().any(|c| c.is_alphabetic() || c == '%');
+    let mut names = number_fields();
+    names.extend(
+        number_or_word_fields()
+            .into_iter()
+            .filter(|name| fields.get(*name).is_some_and(|value| !has_words(value))),
+    );
+    names
 }
 
 /// Reads the one data row of a two-line CSV into `column → value`.
@@ -104,7 +129,8 @@ pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -
     let (caller, team) = auth::require_team(Capability::EditProcurement)?;
     let db = auth::db()?;
     fields.retain(|k, _| COLUMNS.iter().any(|c| c.name == k));
-    let unreadable = crate::domain::numbers::normalise_fields(&mut fields, &number_fields());
+    let numbers = typed_numbers(&fields);
+    let unreadable = crate::domain::numbers::normalise_fields(&mut fields, &numbers);
     let existing = match quote_id {
         Some(id) => Some(
             store::quotes::latest(&db, team.team_id, id)
@@ -176,18 +202,135 @@ pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     #[test]
     fn prices_sizes_and_counts_are_read_as_numbers() {
         let names = super::number_fields();
         for name in [
-            "price.on_demand_hourly",
             "spec.vram_gib",
             "spec.gpus_per_node",
             "price.monthly_price",
+            "price.stopped_hourly",
         ] {
             assert!(names.contains(&name), "{name}");
         }
         assert!(!names.contains(&"reference") && !names.contains(&"spec.cuda"));
+        // The on-demand price also takes the word "free", and a blank is "not offered".
+        assert!(!names.contains(&"price.on_demand_hourly"));
+    }
+
+    #[test]
+    fn a_number_typed_beside_words_is_read_as_a_number_and_words_are_left_to_the_parser() {
+        let typed = |pairs: &[(&str, &str)]| {
+            let mut fields: BTreeMap<String, String> = pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+                .collect();
+            let numbers = super::typed_numbers(&fields);
+            let refused = crate::domain::numbers::normalise_fields(&mut fields, &numbers);
+            (fields, refused)
+        };
+        let (fields, refused) = typed(&[
+            ("price.on_demand_hourly", "1,234.50"),
+            ("price.minimum_billable_hours", "10 min"),
+            ("price.stopped_compute_share", "0,3"),
+            ("price.egress_tiers", "1,000: 0"),
+        ]);
+        assert!(refused.is_empty(), "{refused:?}");
+        assert_eq!(fields["price.on_demand_hourly"], "1234.50");
+        assert_eq!(fields["price.minimum_billable_hours"], "10 min");
+        assert_eq!(fields["price.stopped_compute_share"], "0.3");
+        assert_eq!(fields["price.egress_tiers"], "1,000: 0");
+        let (fields, refused) = typed(&[
+            ("price.on_demand_hourly", "免费"),
+            ("price.stopped_compute_share", "30%"),
+        ]);
+        assert!(refused.is_empty(), "{refused:?}");
+        assert_eq!(fields["price.on_demand_hourly"], "免费");
+        assert_eq!(fields["price.stopped_compute_share"], "30%");
+        // A number in two styles is refused with the number field's own message.
+        let (_, refused) = typed(&[("price.on_demand_hourly", "1,234.5.6")]);
+        assert_eq!(refused.len(), 1);
+        assert_eq!(refused[0].0, "price.on_demand_hourly");
+    }
+
+    /// What the form sends, as `save` reads it before storing: every field, blank unless the
+    /// defaults or `typed` fill it.
+    fn submitted(typed: &[(&str, &str)]) -> Result<crate::domain::quotes::QuoteDraft, Vec<String>> {
+        use super::{ImportDefaults, SECTIONS, quotes};
+        let mut fields: BTreeMap<String, String> = SECTIONS
+            .iter()
+            .flat_map(|(_, fields)| fields.iter())
+            .map(|(column, _, _)| ((*column).to_string(), String::new()))
+            .collect();
+        fields.extend(super::defaults());
+        let required = [
+            ("vendor", "算力港"),
+            ("reference", "PKG-1"),
+            ("spec.gpu_model", "H100 80GB"),
+            ("spec.vram_gib", "80"),
+        ];
+        for (column, value) in required.iter().chain(typed) {
+            fields.insert((*column).to_string(), (*value).to_string());
+        }
+        let numbers = super::typed_numbers(&fields);
+        let unreadable = crate::domain::numbers::normalise_fields(&mut fields, &numbers);
+        assert!(unreadable.is_empty(), "{unreadable:?}");
+        let csv = super::map_to_csv(&fields).expect("csv");
+        let defaults = ImportDefaults::new("", crate::store::today(), None);
+        let preview = quotes::import(&csv, Some(super::CsvFormat::NodeLedger), &defaults).expect("import");
+        let row = preview.rows.into_iter().next().expect("one row");
+        match row.draft {
+            Some(draft) if row.errors.is_empty() => Ok(draft),
+            _ => Err(row
+                .errors
+                .iter()
+                .map(|e| format!("{:?} {}", e.field, e.code.code()))
+                .collect()),
+        }
+    }
+
+    #[test]
+    fn a_sheet_of_packages_only_is_entered_with_its_v3_prices() {
+        use crate::domain::tco::{BillingIncrement, EarlyReleaseRefund, TrafficPeriod};
+        let draft = submitted(&[
+            ("price.billing_increment", "15分钟"),
+            ("price.monthly_price", "9,000"),
+            ("price.commitment_months", "1"),
+            ("price.package_period", "week"),
+            ("price.early_release_refund", "prorated_day"),
+            ("price.stopped_bills_compute", "yes"),
+            ("price.stopped_compute_share", "30%"),
+            ("price.stopped_bills_disk", "true"),
+            ("price.stopped_bills_ip", "false"),
+            ("price.egress_tiers", "10TB: 0.09\n*: 0.085"),
+            ("price.traffic_period", "month"),
+            ("price.minimum_billable_hours", "10 min"),
+        ])
+        .expect("a valid quote");
+        let p = &draft.price;
+        assert_eq!(p.on_demand_hourly, None, "blank is not offered, not 0");
+        assert_eq!(p.monthly_price, Some(rust_decimal::Decimal::from(9000)));
+        assert_eq!(p.billing_increment.seconds(), 900);
+        assert_eq!(p.package_period, Some(BillingIncrement::WEEK));
+        assert_eq!(p.early_release_refund, Some(EarlyReleaseRefund::ProratedDay));
+        assert_eq!(p.stopped_compute_share, Some(rust_decimal::Decimal::new(3, 1)));
+        assert_eq!((p.stopped_bills_disk, p.stopped_bills_ip), (true, false));
+        assert_eq!(p.egress_tiers.len(), 2);
+        assert_eq!(p.traffic_period, Some(TrafficPeriod::Month));
+        let ten_minutes = rust_decimal::Decimal::from(10) / rust_decimal::Decimal::from(60);
+        assert_eq!(p.minimum_billable_hours, ten_minutes);
+    }
+
+    #[test]
+    fn an_on_demand_price_of_zero_needs_the_word_free_and_some_price_is_needed() {
+        let zero = submitted(&[("price.on_demand_hourly", "0")]).expect_err("a bare 0");
+        assert_eq!(zero, vec!["Some(\"price.on_demand_hourly\") zero_needs_free"]);
+        let free = submitted(&[("price.on_demand_hourly", "免费")]).expect("free");
+        assert_eq!(free.price.on_demand_hourly, Some(rust_decimal::Decimal::ZERO));
+        let nothing = submitted(&[]).expect_err("no price at all");
+        assert!(nothing.iter().any(|e| e.contains("no_price_offered")), "{nothing:?}");
     }
 
     #[test]
