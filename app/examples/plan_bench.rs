@@ -92,6 +92,7 @@ fn input(n: u32) -> PlanScenario {
         scenario: Scenario {
             title: Some("bench".into()),
             workload: Demand {
+                gpu_use: None,
                 gpus_needed: 1,
                 total_work: Some(TotalWork {
                     amount: Decimal::from(2_000_000_000u64),

@@ -1257,3 +1257,37 @@ async fn the_export_carries_the_plan_and_nodeledger_plan_reruns_it_to_the_same_p
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A USD quote converted with a rate whose same-day opposite rate does not invert to it (7.14
+/// against 1 ÷ 0.1389 = 7.1994, 0.83 % apart) says so beside the rate, in both languages; a
+/// rate years old says it is stale. (Both facts hold whatever day the test runs.)
+#[tokio::test]
+async fn a_doubtful_rate_is_named_beside_the_converted_total() {
+    let d = desk().await;
+    for (from, to, rate, date) in [
+        ("USD", "CNY", "7.14", "2020-01-06"),
+        ("CNY", "USD", "0.1389", "2020-01-06"),
+    ] {
+        let form = [("from", from), ("to", to), ("rate", rate), ("date", date)];
+        let res = d.app.call("/api/rates/add", &form, Some(&d.pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    }
+    let usd = save_quote(&d.app, &d.pam, quote_in("USD-GPU", "1", "1.50", "USD")).await;
+    let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
+    let note = row_of(&d.compare(&d.max, &q).await, usd)["rate_note"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(note.starts_with("1 USD = 7.1400 CNY on 2020-01-06"), "{note}");
+    assert!(note.contains("days old (more than 30): enter today's rate"), "{note}");
+    assert!(
+        note.contains("the same day's opposite rate gives 7.1994, 0.83 % away from 7.14"),
+        "{note}"
+    );
+    let zh = format!("{}; nl_lang=zh-CN", d.max);
+    let note = row_of(&d.compare(&zh, &q).await, usd)["rate_note"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(note.contains("同日反向汇率折算为 7.1994"), "{note}");
+}

@@ -5,8 +5,8 @@ use super::input::{PlanRequest, QuoteSupply, RunFigure};
 use super::result::{EfficiencySource, Pessimism, VendorQuestion};
 use crate::domain::runs::GpuUse;
 use crate::domain::tco::{
-    Assumptions, Demand, ErrorReason, QuoteGroup, RunThroughput, Scenario, TcoError, TotalWork, WhatIfProfiles,
-    quote_assumptions, throughput,
+    Assumptions, Demand, ErrorReason, QuoteGroup, RunThroughput, Scenario, TcoError, WhatIfProfiles, quote_assumptions,
+    throughput,
 };
 use crate::domain::tco::{ComputeBasis, Quote, quote_group};
 use rust_decimal::Decimal;
@@ -18,8 +18,8 @@ const HOURS_PER_DAY: Decimal = Decimal::from_parts(24, 0, 0, false, 0);
 pub(super) struct Basis<'a> {
     pub quote: &'a Quote,
     pub group: QuoteGroup,
-    /// The work as costed: the scenario's, or for an estimated quote its stated run length
-    /// as seconds of work at one unit per second on the nodes the workload needs.
+    /// The work as costed: the scenario's, with the request's GPU use (which sets how a stated
+    /// run length scales with GPUs and nodes, as on the cost page).
     pub workload: Demand,
     /// Expected throughput, efficiency and the quote's overrides.
     pub expected: Assumptions,
@@ -32,6 +32,10 @@ pub(super) struct Basis<'a> {
     pub capacity: Option<u32>,
     pub lead_time_h: Option<Decimal>,
     pub questions: Vec<VendorQuestion>,
+    /// When the runs measured the scaling efficiency (one job across GPUs, runs on one node and
+    /// on several): the most nodes a valid run ran on; plans on more nodes rest on an efficiency
+    /// estimated beyond what was measured.
+    pub measured_nodes: Option<u32>,
 }
 
 /// The basis of `quote` under `request` (`supply`: its entry in the request, if any).
@@ -43,13 +47,7 @@ pub(super) fn basis<'a>(
 ) -> Result<Basis<'a>, TcoError> {
     let mut expected = quote_assumptions(s, quote)?;
     let runs = runs(supply.map_or(&[][..], |q| q.runs.as_slice()))?;
-    let (efficiency, efficiency_source) = match request.gpu_use {
-        GpuUse::TaskPerGpu => (Decimal::ONE, EfficiencySource::TaskPerGpu),
-        GpuUse::OneJob => match measured_efficiency(&runs)? {
-            Some(e) => (e, EfficiencySource::Runs),
-            None => (expected.efficiency, EfficiencySource::Assumption),
-        },
-    };
+    let (efficiency, efficiency_source) = throughput::scaling_efficiency(request.gpu_use, &runs, expected.efficiency)?;
     expected.efficiency = efficiency;
     let mut slowest = None;
     if let Some(found) = throughput::from_runs(&runs, efficiency)? {
@@ -64,8 +62,13 @@ pub(super) fn basis<'a>(
         ComputeBasis::StatedRunLength
     };
     let group = quote_group(basis, quote.throughput_stated && runs.is_empty());
-    let c = costed(s, quote, group, slowest, expected)?;
+    let c = costed(s, group, slowest, expected, request.gpu_use)?;
     let (capacity, lead_time_h, questions) = supply_facts(supply)?;
+    // Only an efficiency the runs measured has a reach to go beyond; an assumed one is shown as
+    // assumed wherever it is used.
+    let measured_nodes = (efficiency_source == EfficiencySource::Runs)
+        .then(|| runs.iter().map(|r| r.nodes).max())
+        .flatten();
     Ok(Basis {
         quote,
         group,
@@ -78,6 +81,7 @@ pub(super) fn basis<'a>(
         capacity,
         lead_time_h,
         questions,
+        measured_nodes,
     })
 }
 
@@ -91,16 +95,20 @@ struct Costed {
 }
 
 /// The pessimistic side of a quote in `group` (`slowest`: its slowest valid run, if runs were
-/// given), and an estimated quote's run length as work.
+/// given); an estimated quote keeps its stated run length, which the cost engine scales with the
+/// GPU use, and is pessimistic with the run length × the what-if's high multiplier.
 fn costed(
     s: &Scenario,
-    quote: &Quote,
     group: QuoteGroup,
     slowest: Option<RunThroughput>,
-    mut expected: Assumptions,
+    expected: Assumptions,
+    gpu_use: GpuUse,
 ) -> Result<Costed, TcoError> {
     let profiles = WhatIfProfiles::default();
-    let mut workload = s.workload.clone();
+    let workload = Demand {
+        gpu_use: Some(gpu_use),
+        ..s.workload.clone()
+    };
     let mut pessimistic = expected.clone();
     let mut pessimistic_workload = workload.clone();
     let pessimism = match (slowest, group) {
@@ -126,18 +134,11 @@ fn costed(
             let Some(run_h) = s.workload.run_hours else {
                 return Err(TcoError::new("workload.run_hours", ErrorReason::NoWorkSize));
             };
-            let needed = s
-                .workload
-                .gpus_needed
-                .div_ceil(quote.node_shape.gpus_per_node.max(1))
-                .max(1);
-            workload = run_as_work(&s.workload, run_h)?;
-            let longer = checked(run_h.checked_mul(multiplier), "plan.pessimistic_run_h")?;
-            pessimistic_workload = run_as_work(&s.workload, longer)?;
-            for a in [&mut expected, &mut pessimistic] {
-                a.measured_throughput_per_s = Some(Decimal::ONE);
-                a.n_run = Some(needed);
+            if run_h <= Decimal::ZERO {
+                return Err(TcoError::new("workload.run_hours", ErrorReason::NotPositive));
             }
+            let longer = checked(run_h.checked_mul(multiplier), "plan.pessimistic_run_h")?;
+            pessimistic_workload.run_hours = Some(longer);
             Pessimism::LongerRun { multiplier }
         }
     };
@@ -170,23 +171,6 @@ fn supply_facts(supply: Option<&QuoteSupply>) -> Result<SupplyFacts, TcoError> {
     Ok((capacity, lead_time_h, questions))
 }
 
-/// A stated run length as work the throughput rule can scale: `run_h × 3600` seconds of work
-/// at one unit per second on the nodes the workload needs (exactly `run_h` there).
-fn run_as_work(w: &Demand, run_h: Decimal) -> Result<Demand, TcoError> {
-    if run_h <= Decimal::ZERO {
-        return Err(TcoError::new("workload.run_hours", ErrorReason::NotPositive));
-    }
-    let amount = checked(run_h.checked_mul(Decimal::from(3600)), "workload.run_hours")?;
-    Ok(Demand {
-        gpus_needed: w.gpus_needed,
-        total_work: Some(TotalWork {
-            amount,
-            unit: "run-seconds".to_owned(),
-        }),
-        run_hours: None,
-    })
-}
-
 fn checked(value: Option<Decimal>, field: &'static str) -> Result<Decimal, TcoError> {
     value.ok_or_else(|| TcoError::overflow(field))
 }
@@ -217,40 +201,6 @@ fn runs(figures: &[RunFigure]) -> Result<Vec<RunThroughput>, TcoError> {
             })
         })
         .collect()
-}
-
-/// Scaling efficiency measured by the runs: each multi-node run's `T_run ÷ (n_run × T1)`
-/// against the median one-node throughput T1, their median (the mean of the two middle ones
-/// for an even count), at most 1. `None` without both one-node and multi-node runs.
-fn measured_efficiency(runs: &[RunThroughput]) -> Result<Option<Decimal>, TcoError> {
-    const F: &str = "plan.efficiency";
-    let single: Vec<RunThroughput> = runs.iter().copied().filter(|r| r.nodes == 1).collect();
-    let Some(one) = throughput::from_runs(&single, Decimal::ONE)? else {
-        return Ok(None);
-    };
-    let mut each: Vec<Decimal> = runs
-        .iter()
-        .filter(|r| r.nodes > 1)
-        .map(|r| {
-            let ideal = one
-                .expected
-                .per_s
-                .checked_mul(Decimal::from(r.nodes))
-                .ok_or_else(|| TcoError::overflow(F))?;
-            r.per_s.checked_div(ideal).ok_or_else(|| TcoError::overflow(F))
-        })
-        .collect::<Result<_, _>>()?;
-    if each.is_empty() {
-        return Ok(None);
-    }
-    each.sort();
-    let mid = each.len() / 2;
-    let median = if each.len() % 2 == 1 {
-        each[mid]
-    } else {
-        checked(each[mid - 1].checked_add(each[mid]), F)? / Decimal::TWO
-    };
-    Ok(Some(median.min(Decimal::ONE)))
 }
 
 /// The stated lead time in hours: `lead_time_h`, or `lead_time_days` × 24; not both.

@@ -33,22 +33,8 @@ pub(super) fn choose(
         .filter(|p| !p.over_budget)
         .min_by(|a, b| by_finish(a, b))
         .map(Plan::key);
-    let candidate = |p: &Plan| !p.late && !p.over_budget;
-    let safe = plans
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| candidate(p) && !p.at_risk)
-        .min_by(|a, b| by_cost(a.1, b.1));
-    let chosen = safe
-        .or_else(|| {
-            plans
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| candidate(p))
-                .min_by(|a, b| by_cost(a.1, b.1))
-        })
-        .map(|(i, _)| i);
-    let rec = chosen.map(|i| (plans[i].compared_total, plans[i].at_risk));
+    let chosen = pick(plans);
+    let rec = chosen.map(|i| (plans[i].compared_total, plans[i].at_risk, plans[i].rests_on.is_empty()));
     for i in 0..plans.len() {
         if Some(i) == chosen {
             continue;
@@ -90,6 +76,26 @@ pub(super) fn choose(
     }
 }
 
+/// The recommendation among the candidates (in time, within budget): on stated facts before
+/// resting on unknowns, then not at risk before at risk, then cheapest.
+fn pick(plans: &[Plan]) -> Option<usize> {
+    let candidate = |p: &Plan| !p.late && !p.over_budget;
+    let tiers: [fn(&Plan) -> bool; 4] = [
+        |p| p.rests_on.is_empty() && !p.at_risk,
+        |p| p.rests_on.is_empty(),
+        |p| !p.at_risk,
+        |_| true,
+    ];
+    tiers.iter().find_map(|tier| {
+        plans
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| candidate(p) && tier(p))
+            .min_by(|a, b| by_cost(a.1, b.1))
+            .map(|(i, _)| i)
+    })
+}
+
 /// The limits a plan is judged against.
 #[derive(Clone, Copy)]
 pub(super) struct Limits {
@@ -98,14 +104,15 @@ pub(super) struct Limits {
 }
 
 /// Why `p` lost: late, over budget, at risk (when a safe plan was chosen), late on all the
-/// vendor's nodes, dominated, or simply dearer than the recommendation (`recommended`: its
-/// compared total and whether it is at risk).
+/// vendor's nodes, dominated, resting on unknowns (when a plan on stated facts was chosen), or
+/// simply dearer than the recommendation (`recommended`: its compared total, whether it is at
+/// risk, and whether it rests on stated facts only).
 fn reasons(
     p: &Plan,
     limits: Limits,
     dominated_by: Option<PlanKey>,
     capacity: Option<u32>,
-    recommended: Option<(Decimal, bool)>,
+    recommended: Option<(Decimal, bool, bool)>,
 ) -> Vec<LossReason> {
     let after = |finish: u64| limits.deadline_s.map_or(0, |d| finish.saturating_sub(d));
     let mut out = Vec::new();
@@ -118,7 +125,7 @@ fn reasons(
         let by = limits.budget.map_or(Decimal::ZERO, |b| p.compared_total - b);
         out.push(LossReason::OverBudget { by });
     }
-    if !p.late && p.at_risk && recommended.is_some_and(|(_, risky)| !risky) {
+    if !p.late && p.at_risk && recommended.is_some_and(|(_, risky, _)| !risky) {
         out.push(LossReason::AtRisk {
             by_s: after(p.pessimistic_finish_s),
         });
@@ -129,8 +136,15 @@ fn reasons(
     if let Some(by) = dominated_by {
         out.push(LossReason::Dominated { by });
     }
+    // Only where the unknown is what cost the plan the choice: a dearer plan lost on price.
+    let lost_on_unknowns = recommended.is_some_and(|(total, _, facts)| facts && p.compared_total <= total);
+    if !p.late && !p.over_budget && !p.rests_on.is_empty() && lost_on_unknowns {
+        out.push(LossReason::RestsOnUnstated {
+            what: p.rests_on.clone(),
+        });
+    }
     if out.is_empty()
-        && let Some((total, _)) = recommended
+        && let Some((total, _, _)) = recommended
     {
         out.push(LossReason::Costlier {
             by: p.compared_total - total,

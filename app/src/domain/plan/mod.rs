@@ -50,9 +50,14 @@
 //! * **Front.** A dominates B when A's compared total ≤ B's and A's finish ≤ B's, one of
 //!   them strictly. The front — plans nobody dominates — is listed soonest first; every other
 //!   plan cheapest first. Ties: cost, finish, label, id, nodes, on demand before monthly.
-//! * **Choice.** Candidates are in time and within budget. **Recommended** = the cheapest
-//!   candidate that is not at risk; only when every candidate is at risk, the cheapest
-//!   candidate (and it is marked at risk). A safe plan is worth more than a cheaper one that
+//! * **Unknowns are not advantages.** A plan rests on what was not stated when its vendor
+//!   states no capacity or no lead time, or (one job across GPUs, measured) when it has more
+//!   nodes than any valid run ran on — its efficiency is estimated beyond what was measured
+//!   ([`Unstated`]). Such plans are marked, and are candidates only when no plan on stated facts
+//!   is: a vendor who states less never wins by it.
+//! * **Choice.** Candidates are in time and within budget, those on stated facts first.
+//!   **Recommended** = the cheapest candidate that is not at risk; only when every candidate is
+//!   at risk, the cheapest candidate (and it is marked at risk). A safe plan is worth more than a cheaper one that
 //!   the slowest run would make late — the seed's warning. Also reported: the cheapest plan in
 //!   time (budget ignored) and the soonest within budget (deadline ignored). A recommended
 //!   plan is never late.
@@ -99,7 +104,7 @@ pub use input::{PlanRequest, PlanScenario, QuoteSupply, RunFigure};
 pub use planner::{plan, plan_for};
 pub use result::{
     EfficiencySource, LossReason, NoPlan, Pessimism, Plan, PlanKey, PlanResult, QuotePlanning, Recommendation,
-    VendorQuestion,
+    Unstated, VendorQuestion,
 };
 
 #[cfg(doc)]

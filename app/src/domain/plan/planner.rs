@@ -5,7 +5,7 @@ use super::basis::{Basis, basis};
 use super::choose;
 use super::front;
 use super::input::{PlanRequest, PlanScenario};
-use super::result::{Plan, PlanResult, QuotePlanning};
+use super::result::{Plan, PlanResult, QuotePlanning, Unstated};
 use super::{DEFAULT_MAX_NODES, MAX_NODES};
 use crate::domain::rentals::Instant;
 use crate::domain::tco::{
@@ -179,6 +179,21 @@ fn pessimistic_busy_h(b: &Basis<'_>, nodes: u32) -> Result<Decimal, TcoError> {
         .ok_or_else(|| TcoError::overflow("plan.pessimistic_finish_s"))
 }
 
+/// What a plan of `b` on `nodes` nodes rests on that was not stated or measured.
+fn rests_on(b: &Basis<'_>, nodes: u32) -> Vec<Unstated> {
+    let mut out = Vec::new();
+    if b.capacity.is_none() {
+        out.push(Unstated::Capacity);
+    }
+    if b.lead_time_h.is_none() {
+        out.push(Unstated::LeadTime);
+    }
+    if let Some(measured_nodes) = b.measured_nodes.filter(|m| nodes > *m) {
+        out.push(Unstated::BeyondMeasured { measured_nodes });
+    }
+    out
+}
+
 /// The plans of one quote for every node count it can run on, each priced on demand and,
 /// when offered, under the monthly commitment; appended to `out`.
 fn quote_plans(
@@ -240,6 +255,7 @@ fn quote_plans(
                 over_budget: budget.is_some_and(|limit| compared > limit),
                 on_front: false,
                 reasons: Vec::new(),
+                rests_on: rests_on(b, nodes),
             });
         }
     }

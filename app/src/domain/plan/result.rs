@@ -63,6 +63,26 @@ pub struct Plan {
     pub on_front: bool,
     /// Why this plan is not the recommendation; empty for the recommended plan.
     pub reasons: Vec<LossReason>,
+    /// What the plan rests on that the vendor has not stated or the runs have not measured:
+    /// such a plan is marked, and recommended only when no plan on stated facts meets the goal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rests_on: Vec<Unstated>,
+}
+
+/// A fact a plan rests on that nobody stated or measured.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Unstated {
+    /// The vendor has not said how many nodes it can provide.
+    Capacity,
+    /// The vendor has not said how soon the nodes are ready (planned as ready at once).
+    LeadTime,
+    /// More nodes than any valid run ran on, where the runs measured the scaling efficiency of
+    /// one job across GPUs: the efficiency there is estimated beyond what was measured.
+    BeyondMeasured {
+        /// The most nodes a valid run ran on.
+        measured_nodes: u32,
+    },
 }
 
 impl Plan {
@@ -106,6 +126,12 @@ pub enum LossReason {
         /// The plan that is at least as good on both.
         by: PlanKey,
     },
+    /// In time and within budget, but resting on what was not stated or measured, where a plan
+    /// on stated facts meets the goal.
+    RestsOnUnstated {
+        /// What it rests on.
+        what: Vec<Unstated>,
+    },
     /// In time and within budget, but dearer than the recommendation (by 0: an exact tie,
     /// broken by finish, then label, id, nodes and pricing).
     Costlier {
@@ -114,17 +140,7 @@ pub enum LossReason {
     },
 }
 
-/// Where a quote's scaling efficiency comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EfficiencySource {
-    /// One task per GPU: throughput scales linearly, efficiency 1.
-    TaskPerGpu,
-    /// Measured: multi-node runs against the median one-node run.
-    Runs,
-    /// The scenario's stated assumption (with the quote's override).
-    Assumption,
-}
+pub use crate::domain::tco::EfficiencySource;
 
 /// What the pessimistic finish is computed from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -238,6 +238,76 @@ pub fn rate_on<'a>(
         .copied()
 }
 
+/// Days a rate may be old before a comparison warns that it is stale.
+pub const STALE_RATE_DAYS: i64 = 30;
+
+/// The largest disagreement, in percent, between a rate and the inverse of the same day's rate
+/// of the opposite direction before a comparison warns (7.14 against 1 ÷ 0.1389 = 7.1994 is
+/// 0.83 %: enough to flip a close ranking with the reporting currency).
+pub const PAIR_TOLERANCE_PCT: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
+
+/// What is doubtful about the rate a total was converted with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RateWarning {
+    /// The rate is older than the limit: `days` old on the day of the comparison.
+    Stale {
+        /// Its age in days.
+        days: i64,
+    },
+    /// The same day's rate of the opposite direction does not invert to it.
+    PairDisagrees {
+        /// The rate used, as units of `used.to` per `used.from`.
+        used: Decimal,
+        /// The opposite rate's inverse, in the same units.
+        inverse: Decimal,
+        /// |used − inverse| ÷ inverse × 100, two decimals.
+        pct: Decimal,
+    },
+}
+
+/// The day count since 1970-01-01 of a `YYYY-MM-DD` date.
+fn day_of(date: &str) -> Option<i64> {
+    if !is_iso_date(date) {
+        return None;
+    }
+    let part = |r: std::ops::Range<usize>| date.get(r).and_then(|t| t.parse::<i64>().ok());
+    Some(crate::domain::calendar::days_from_civil(
+        part(0..4)?,
+        part(5..7)?,
+        part(8..10)?,
+    ))
+}
+
+/// The warnings on `used`, one of `rates`, on day `today` (days since 1970-01-01): older than
+/// `max_age_days`, or disagreeing by more than [`PAIR_TOLERANCE_PCT`] with the inverse of a
+/// same-day rate of the opposite direction.
+#[must_use]
+pub fn rate_warnings(rates: &[ExchangeRate], used: &ExchangeRate, today: i64, max_age_days: i64) -> Vec<RateWarning> {
+    let mut out = Vec::new();
+    if let Some(days) = day_of(&used.date).map(|d| today - d).filter(|d| *d > max_age_days) {
+        out.push(RateWarning::Stale { days });
+    }
+    let opposite = rates
+        .iter()
+        .find(|r| r.date == used.date && r.from == used.to && r.to == used.from && !r.rate.is_zero());
+    if let Some(other) = opposite
+        && let Some(inverse) = Decimal::ONE.checked_div(other.rate)
+        && let Some(pct) = used
+            .rate
+            .checked_sub(inverse)
+            .and_then(|d| d.abs().checked_mul(Decimal::ONE_HUNDRED))
+            .and_then(|d| d.checked_div(inverse))
+        && pct > PAIR_TOLERANCE_PCT
+    {
+        out.push(RateWarning::PairDisagrees {
+            used: used.rate,
+            inverse: inverse.round_dp(4),
+            pct: pct.round_dp(2),
+        });
+    }
+    out
+}
+
 /// True for a `YYYY-MM-DD` date that exists in the Gregorian calendar.
 fn is_iso_date(s: &str) -> bool {
     let b = s.as_bytes();
@@ -261,4 +331,58 @@ fn is_iso_date(s: &str) -> bool {
         _ => return false,
     };
     (1..=days).contains(&d)
+}
+
+#[cfg(test)]
+mod rate_tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    fn rate(from: Currency, to: Currency, rate: Decimal, date: &str) -> ExchangeRate {
+        ExchangeRate {
+            from,
+            to,
+            rate,
+            date: date.into(),
+        }
+    }
+
+    #[test]
+    fn a_rate_older_than_the_limit_or_disagreeing_with_its_pair_is_warned_about() {
+        let today = day_of("2026-12-05").expect("a date");
+        let fresh = rate(Currency::USD, Currency::CNY, dec!(7.14), "2026-11-20");
+        assert_eq!(rate_warnings(std::slice::from_ref(&fresh), &fresh, today, 30), vec![]);
+        let old = rate(Currency::USD, Currency::CNY, dec!(7.14), "2025-12-05");
+        assert_eq!(
+            rate_warnings(std::slice::from_ref(&old), &old, today, 30),
+            vec![RateWarning::Stale { days: 365 }]
+        );
+        // 7.14 against 1 ÷ 0.1389 = 7.1994: 0.83 % apart, over the 0.5 % tolerance.
+        let back = rate(Currency::CNY, Currency::USD, dec!(0.1389), "2026-11-20");
+        let rates = [fresh.clone(), back];
+        assert_eq!(
+            rate_warnings(&rates, &fresh, today, 30),
+            vec![RateWarning::PairDisagrees {
+                used: dec!(7.14),
+                inverse: dec!(7.1994),
+                pct: dec!(0.83)
+            }]
+        );
+        let close = rate(Currency::CNY, Currency::USD, dec!(0.1400), "2026-11-20");
+        assert_eq!(rate_warnings(&[fresh.clone(), close], &fresh, today, 30), vec![]);
+    }
+
+    #[test]
+    fn a_bill_takes_the_rate_on_or_before_its_invoice_date_else_the_first_after() {
+        let rates = [
+            rate(Currency::USD, Currency::CNY, dec!(7.10), "2026-11-01"),
+            rate(Currency::USD, Currency::CNY, dec!(7.20), "2026-11-30"),
+            rate(Currency::USD, Currency::CNY, dec!(7.40), "2027-01-15"),
+        ];
+        let on = |d: &str| rate_on(&rates, Currency::USD, Currency::CNY, d).map(|r| r.rate);
+        assert_eq!(on("2026-12-01"), Some(dec!(7.20)));
+        assert_eq!(on("2026-11-30"), Some(dec!(7.20)));
+        assert_eq!(on("2026-10-01"), Some(dec!(7.10)), "only later rates: the first after");
+        assert_eq!(on("2027-02-01"), Some(dec!(7.40)));
+    }
 }

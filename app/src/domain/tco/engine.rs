@@ -10,6 +10,7 @@ use super::estimate::{ComponentKind, ComputeBasis, CostComponent, CostPerUnit, E
 use super::model::{Assumptions, Demand, NodeShape, PriceSheet, UnstatedPrice};
 use super::throughput::{self, RunThroughput};
 use super::validate;
+use crate::domain::runs::GpuUse;
 use rust_decimal::Decimal;
 
 /// Estimates the total cost of running `workload` on `shape` nodes priced by `sheet`.
@@ -126,7 +127,7 @@ fn hours(
     warnings: &mut Vec<TcoWarning>,
 ) -> Result<Hours, TcoError> {
     let nodes = node_count(shape, workload, assumptions, warnings);
-    let compute = compute_hours(workload, assumptions, nodes, warnings)?;
+    let compute = compute_hours(workload, assumptions, shape, nodes, warnings)?;
     let busy_h = busy_hours(assumptions, compute.hours)?;
     let billable = billing::billable(sheet.billing_increment, sheet.minimum_billable_hours, busy_h)?;
     if billable.minimum_applied {
@@ -305,10 +306,12 @@ struct Compute {
 fn compute_hours(
     workload: &Demand,
     a: &Assumptions,
+    shape: &NodeShape,
     nodes: u32,
     warnings: &mut Vec<TcoWarning>,
 ) -> Result<Compute, TcoError> {
     const F: &str = "estimate.compute_h";
+    let efficiency = efficiency_for(workload, a);
     if let (Some(work), Some(per_s)) = (&workload.total_work, a.measured_throughput_per_s) {
         if let Some(run_hours) = workload.run_hours {
             warnings.push(TcoWarning::StatedRunLengthIgnored { run_hours });
@@ -317,13 +320,13 @@ fn compute_hours(
             per_s,
             nodes: a.run_nodes(),
         };
-        let planned = throughput::planned(run, nodes, a.efficiency)?;
-        let one_node = throughput::one_node(run, a.efficiency)?;
+        let planned = throughput::planned(run, nodes, efficiency)?;
+        let one_node = throughput::one_node(run, efficiency)?;
         let hours = div(div(work.amount, planned, F)?, SECONDS_PER_HOUR, F)?;
         return Ok(Compute {
             basis: ComputeBasis::MeasuredThroughput,
             hours,
-            efficiency: Some(throughput::efficiency_on(nodes, a.efficiency)),
+            efficiency: Some(throughput::efficiency_on(nodes, efficiency)),
             n_run: Some(run.nodes),
             one_node: Some(one_node),
             planned: Some(planned),
@@ -335,12 +338,52 @@ fn compute_hours(
     warnings.push(TcoWarning::ThroughputAssumed);
     Ok(Compute {
         basis: ComputeBasis::StatedRunLength,
-        hours: run_hours,
+        hours: stated_hours_on(workload, run_hours, shape.gpus_per_node, nodes, efficiency)?,
         efficiency: None,
         n_run: None,
         one_node: None,
         planned: None,
     })
+}
+
+/// The scaling efficiency across nodes: 1 for work that runs one task per GPU (each card runs its
+/// own task, so nodes add throughput linearly), else the assumed (or measured) efficiency.
+fn efficiency_for(workload: &Demand, a: &Assumptions) -> Decimal {
+    match workload.gpu_use {
+        Some(GpuUse::TaskPerGpu) => Decimal::ONE,
+        Some(GpuUse::OneJob) | None => a.efficiency,
+    }
+}
+
+/// The stated run length on `nodes` nodes of `gpus_per_node` GPUs (the node-scaling rule in the
+/// module docs): one task per GPU, `run_h × GPUs needed ÷ (GPUs per node × nodes)`; one job
+/// across GPUs, exactly `run_h` on the nodes it needs and scaled by the efficiency elsewhere;
+/// without a stated GPU use, `run_h` on any node (as scenarios written before it read).
+fn stated_hours_on(
+    workload: &Demand,
+    run_h: Decimal,
+    gpus_per_node: u32,
+    nodes: u32,
+    efficiency: Decimal,
+) -> Result<Decimal, TcoError> {
+    const F: &str = "estimate.compute_h";
+    let (gpus, nodes) = (gpus_per_node.max(1), nodes.max(1));
+    match workload.gpu_use {
+        None => Ok(run_h),
+        Some(GpuUse::TaskPerGpu) => {
+            let gpus_on = mul(Decimal::from(gpus), Decimal::from(nodes), F)?;
+            div(mul(run_h, Decimal::from(workload.gpus_needed.max(1)), F)?, gpus_on, F)
+        }
+        Some(GpuUse::OneJob) => {
+            let needed = workload.gpus_needed.div_ceil(gpus).max(1);
+            if nodes == needed {
+                return Ok(run_h);
+            }
+            let at_needed = mul(Decimal::from(needed), throughput::efficiency_on(needed, efficiency), F)?;
+            let at_nodes = mul(Decimal::from(nodes), throughput::efficiency_on(nodes, efficiency), F)?;
+            div(mul(run_h, at_needed, F)?, at_nodes, F)
+        }
+    }
 }
 
 /// Setup + data preparation + download + export + idle + compute × (1 + re-run share).

@@ -21,8 +21,19 @@
 //!   `T_run` when n = n_run, so efficiency is never applied twice ([`throughput`]).
 //!   *Example:* a 2-node run at 1800/s, e = 0.9: T1 = 1800 ÷ 1.8 = 1000/s; planned on 2 nodes
 //!   1800/s whatever e is; on 1 node 1000/s; on 4 nodes 1800 × 4 × 0.9 ÷ 1.8 = 3600/s.
+//! * **Node scaling by GPU use** (the one rule of the cost page, the plan, the order and both
+//!   CLIs; the workload's `gpu_use`). *One task per GPU*: e = 1 (each card runs its own task,
+//!   so nodes add throughput linearly), and a stated run length `h` on the GPUs needed G is
+//!   `h × G ÷ (GPUs per node × n)` on n nodes. *One job across GPUs*: e is what runs on one node
+//!   and on several measured, else the assumption ([`throughput::scaling_efficiency`]), and `h`
+//!   is exactly `h` on the nodes the job needs, `n_min` = ⌈G ÷ GPUs per node⌉, and
+//!   `h × n_min × e(n_min) ÷ (n × e(n))` on n. *Not stated* (scenario files written before the
+//!   field): `h` on any node, as they always read.
+//!   *Example:* 111 h of one task on 1 GPU is 13.875 h on an eight-GPU node, 6.9375 h on two;
+//!   24 h of one job on 8 GPUs is 24 h on two four-GPU nodes, 12 h on four at e = 0.9.
 //! * `compute_h` = W ÷ T ÷ 3600 when the workload states its total work W and a throughput is
-//!   given. Otherwise the workload's stated run length (with [`TcoWarning::ThroughputAssumed`]).
+//!   given. Otherwise the workload's stated run length, scaled as above (with
+//!   [`TcoWarning::ThroughputAssumed`]).
 //! * **Which runs set T (rule 5).** The caller passes the *valid* runs (T_run, n_run) of the
 //!   quote's node and workload; [`throughput::from_runs`] takes the median of their T1 (odd
 //!   count: the middle run itself; even: the mean of the two middle T1, on one node — or the mean
@@ -127,7 +138,9 @@ mod tests;
 pub use analysis::{HoursPoint, MAX_NODES_SERIES, WhatIf, WhatIfProfiles, cost_vs_hours, cost_vs_nodes, what_if};
 pub(crate) use billing::seconds_ms;
 pub use billing::{HOURS_PER_MONTH, billable_hours};
-pub use currency::{Currency, ExchangeRate, latest_rate, rate_on};
+pub use currency::{
+    Currency, ExchangeRate, PAIR_TOLERANCE_PCT, RateWarning, STALE_RATE_DAYS, latest_rate, rate_on, rate_warnings,
+};
 pub use engine::{PricingChoice, estimate, estimate_priced};
 pub use error::{ErrorReason, TcoError};
 pub use estimate::{
@@ -141,7 +154,7 @@ pub use overrides::AssumptionOverrides;
 pub use period::MAX_INCREMENT_SECONDS;
 pub use scenario::{Quote, RankedQuote, Scenario, ScenarioResult, ranking_order, run_scenario};
 pub(crate) use scenario::{check_scenario, compared_total, quote_assumptions, quote_group};
-pub use throughput::{FromRuns, RunThroughput};
+pub use throughput::{EfficiencySource, FromRuns, RunThroughput};
 
 /// The JSON Schema (draft 2020-12) of a [`Scenario`] file, the input of
 /// `nodeledger tco SCENARIO.json`: required and optional fields, closed objects (unknown fields

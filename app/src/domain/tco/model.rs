@@ -70,7 +70,11 @@ pub enum TrafficPeriod {
 pub struct TrafficTier {
     /// Where the band ends, GB counted from the first GB billed in the period (after the
     /// allowance); `None` for the last, open band.
-    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "rust_decimal::serde::str_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub up_to_gb: Option<Decimal>,
     /// The price per GB in this band.
     #[serde(with = "rust_decimal::serde::str")]
@@ -110,7 +114,11 @@ pub struct PriceSheet {
     pub basis: PriceBasis,
     /// On-demand price per hour; `None` when the vendor offers no on-demand price (a sheet of
     /// packages only). A price of 0 is a free offer, never "not offered".
-    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "rust_decimal::serde::str_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub on_demand_hourly: Option<Decimal>,
     /// The billing step for running time (any whole number of seconds, see [`BillingIncrement`]).
     pub billing_increment: BillingIncrement,
@@ -143,11 +151,19 @@ pub struct PriceSheet {
     pub stopped_bills_compute: bool,
     /// With `stopped_bills_compute`: the share of the on-demand price a stopped node still
     /// bills, in (0, 1) (CPU and RAM billed, the GPU not). Absent: the full price.
-    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "rust_decimal::serde::str_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub stopped_compute_share: Option<Decimal>,
     /// With `stopped_bills_compute`: a stopped price per node-hour of its own, instead of a
     /// share. Absent: the full (or shared) on-demand price.
-    #[serde(default, with = "rust_decimal::serde::str_option", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        with = "rust_decimal::serde::str_option",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub stopped_hourly: Option<Decimal>,
     /// Whether disks bill while the node is stopped (true when absent, as every sheet written
     /// before the field read).
@@ -197,7 +213,10 @@ const fn yes() -> bool {
 }
 
 /// Skips a switch that says what its absence says.
-#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde's skip_serializing_if passes a reference")]
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
 const fn is_yes(value: &bool) -> bool {
     *value
 }
@@ -207,7 +226,11 @@ impl PriceSheet {
     /// of its own.
     #[must_use]
     pub fn stopped_compute(&self) -> StoppedCompute {
-        match (self.stopped_bills_compute, self.stopped_hourly, self.stopped_compute_share) {
+        match (
+            self.stopped_bills_compute,
+            self.stopped_hourly,
+            self.stopped_compute_share,
+        ) {
             (false, _, _) => StoppedCompute::Free,
             (true, Some(rate), _) => StoppedCompute::Rate(rate),
             (true, None, Some(share)) => StoppedCompute::Share(share),
@@ -330,6 +353,12 @@ pub struct Demand {
     /// The stated run length in hours, used when no measured throughput applies.
     #[serde(default, with = "rust_decimal::serde::str_option")]
     pub run_hours: Option<Decimal>,
+    /// How the work uses a node's GPUs, which sets how it scales with GPUs and nodes (the
+    /// module docs' node-scaling rule). Absent: as every scenario written before the field read,
+    /// the stated run length is the compute time on any node, and nodes scale by the assumed
+    /// efficiency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_use: Option<crate::domain::runs::GpuUse>,
 }
 
 /// The buyer's assumptions about how the rental will be used. Hours are per node.

@@ -4,8 +4,74 @@
 
 use super::arith::{add, div, mul, positive};
 use super::error::{ErrorReason, TcoError};
+use crate::domain::runs::GpuUse;
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
+
+/// Where a quote's scaling efficiency comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EfficiencySource {
+    /// One task per GPU: throughput scales linearly, efficiency 1.
+    TaskPerGpu,
+    /// Measured: multi-node runs against the median one-node run.
+    Runs,
+    /// The scenario's stated assumption (with the quote's override).
+    Assumption,
+}
+
+/// The scaling efficiency a quote is costed with, the one rule of the cost page, the plan and
+/// the order: 1 for work that runs one task per GPU; for one job across GPUs, what its valid
+/// runs measured when they ran on one node and on several ([`measured_efficiency`]), else the
+/// `assumed` efficiency.
+pub fn scaling_efficiency(
+    gpu_use: GpuUse,
+    runs: &[RunThroughput],
+    assumed: Decimal,
+) -> Result<(Decimal, EfficiencySource), TcoError> {
+    Ok(match gpu_use {
+        GpuUse::TaskPerGpu => (Decimal::ONE, EfficiencySource::TaskPerGpu),
+        GpuUse::OneJob => match measured_efficiency(runs)? {
+            Some(e) => (e, EfficiencySource::Runs),
+            None => (assumed, EfficiencySource::Assumption),
+        },
+    })
+}
+
+/// Scaling efficiency measured by the runs: each multi-node run's `T_run ÷ (n_run × T1)`
+/// against the median one-node throughput T1, their median (the mean of the two middle ones
+/// for an even count), at most 1. `None` without both one-node and multi-node runs.
+pub fn measured_efficiency(runs: &[RunThroughput]) -> Result<Option<Decimal>, TcoError> {
+    const F: &str = "plan.efficiency";
+    let single: Vec<RunThroughput> = runs.iter().copied().filter(|r| r.nodes == 1).collect();
+    let Some(one) = from_runs(&single, Decimal::ONE)? else {
+        return Ok(None);
+    };
+    let mut each: Vec<Decimal> = runs
+        .iter()
+        .filter(|r| r.nodes > 1)
+        .map(|r| {
+            let ideal = one
+                .expected
+                .per_s
+                .checked_mul(Decimal::from(r.nodes))
+                .ok_or_else(|| TcoError::overflow(F))?;
+            r.per_s.checked_div(ideal).ok_or_else(|| TcoError::overflow(F))
+        })
+        .collect::<Result<_, _>>()?;
+    if each.is_empty() {
+        return Ok(None);
+    }
+    each.sort();
+    let mid = each.len() / 2;
+    let median = if each.len() % 2 == 1 {
+        each[mid]
+    } else {
+        add(each[mid - 1], each[mid], F)? / Decimal::TWO
+    };
+    Ok(Some(median.min(Decimal::ONE)))
+}
 
 /// A measured throughput `T_run` (work units per second of the whole run) and the node count
 /// `n_run` it ran on.

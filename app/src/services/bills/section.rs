@@ -51,6 +51,47 @@ pub fn line_view(locale: Locale, line: &BillLine, unmatched: Option<Unmatched>) 
     }
 }
 
+/// A variance as shown: "+6.1 %", "-2 %", empty when nothing was estimated.
+fn percent(pct: Option<Decimal>) -> String {
+    pct.map(|v| format!("{}{v} %", if v > Decimal::ZERO { "+" } else { "" }))
+        .unwrap_or_default()
+}
+
+/// The verdict: the variance against the threshold, then what the figures hide — the tax and
+/// the variance before it, commitments spread over usage, charges after release.
+fn verdict(locale: Locale, r: &Reconciliation, variance: &str) -> String {
+    let money = |d: Decimal| format_money(d, r.currency);
+    let threshold = r.threshold_pct.normalize().to_string();
+    // The variance against the threshold, before tax (a charge after release is said below).
+    let over = crate::domain::bills::reconcile::flagged(r.estimated, r.billed - r.tax, r.threshold_pct);
+    let msg = if over {
+        Msg::BillsVerdictFlagged
+    } else {
+        Msg::BillsVerdictOk
+    };
+    let mut verdict = locale.fmt(msg, &[("variance", variance), ("threshold", &threshold)]);
+    let mut add = |text: String| {
+        verdict.push(' ');
+        verdict.push_str(&text);
+    };
+    if !r.tax.is_zero() {
+        let difference = texts::signed(r.difference_before_tax, r.currency);
+        let pct = percent(r.variance_before_tax_pct);
+        let args = [("tax", money(r.tax)), ("difference", difference), ("variance", pct)];
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        add(locale.fmt(Msg::BillsVerdictTax, &args));
+    }
+    if r.invoiced != r.billed {
+        let args = [("invoiced", money(r.invoiced)), ("billed", money(r.billed))];
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        add(locale.fmt(Msg::BillsVerdictEffective, &args));
+    }
+    if r.after_release > Decimal::ZERO {
+        add(locale.fmt(Msg::BillsVerdictAfterRelease, &[("amount", &money(r.after_release))]));
+    }
+    verdict
+}
+
 /// The reconciliation as the page shows it, with its chart.
 #[must_use]
 pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>) -> ReconView {
@@ -67,47 +108,8 @@ pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>)
             reasons: texts::reasons(locale, row, r.currency),
         })
         .collect();
-    let variance = r
-        .variance_pct
-        .map(|v| format!("{}{v} %", if v > Decimal::ZERO { "+" } else { "" }))
-        .unwrap_or_default();
-    let threshold = r.threshold_pct.normalize().to_string();
-    // The variance against the threshold, before tax (a charge after release is said below).
-    let over = crate::domain::bills::reconcile::flagged(r.estimated, r.billed - r.tax, r.threshold_pct);
-    let mut verdict = locale.fmt(
-        if over {
-            Msg::BillsVerdictFlagged
-        } else {
-            Msg::BillsVerdictOk
-        },
-        &[("variance", &variance), ("threshold", &threshold)],
-    );
-    if !r.tax.is_zero() {
-        let pct = r
-            .variance_before_tax_pct
-            .map(|v| format!("{}{v} %", if v > Decimal::ZERO { "+" } else { "" }))
-            .unwrap_or_default();
-        verdict.push(' ');
-        verdict.push_str(&locale.fmt(
-            Msg::BillsVerdictTax,
-            &[
-                ("tax", &money(r.tax)),
-                ("difference", &texts::signed(r.difference_before_tax, r.currency)),
-                ("variance", &pct),
-            ],
-        ));
-    }
-    if r.invoiced != r.billed {
-        verdict.push(' ');
-        verdict.push_str(&locale.fmt(
-            Msg::BillsVerdictEffective,
-            &[("invoiced", &money(r.invoiced)), ("billed", &money(r.billed))],
-        ));
-    }
-    if r.after_release > Decimal::ZERO {
-        verdict.push(' ');
-        verdict.push_str(&locale.fmt(Msg::BillsVerdictAfterRelease, &[("amount", &money(r.after_release))]));
-    }
+    let variance = percent(r.variance_pct);
+    let verdict = verdict(locale, r, &variance);
     let groups: Vec<BillBars> = r
         .rows
         .iter()

@@ -16,8 +16,8 @@ use crate::{
         money::format_money,
         quotes::{self as quotes_domain, Date, RequirementKind, RequirementStatus, Workload},
         tco::{
-            Assumptions, Currency, Demand, ExchangeRate, Quote, Scenario, WhatIfProfiles, ranking_order, run_scenario,
-            what_if,
+            Assumptions, Currency, Demand, ExchangeRate, Quote, RateWarning, STALE_RATE_DAYS, Scenario, WhatIfProfiles,
+            ranking_order, rate_warnings, run_scenario, throughput, what_if,
         },
     },
     i18n::{Locale, Msg},
@@ -94,7 +94,11 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         .iter()
         .map(|c| signed(c, base, budget_amount, &loaded.rates, workload.as_ref(), unit_scale))
         .collect();
-    let rows = signed.iter().map(|s| shown(locale, s)).collect();
+    let today = loaded.today.day_number();
+    let rows = signed
+        .iter()
+        .map(|s| with_rate_warnings(shown(locale, s), s, &loaded.rates, today, locale))
+        .collect();
     let view = CostComparison {
         workloads: loaded.workloads.iter().map(|w| (w.id, w.record.name.clone())).collect(),
         workload_id,
@@ -252,6 +256,29 @@ fn cost_all(ctx: &Context<'_>, request: &CostRequest, selected: Vec<Chosen>) -> 
     (costed, problems)
 }
 
+/// The quote's valid runs, with the scaling efficiency set by the one rule the plan and the
+/// order use ([`throughput::scaling_efficiency`]: 1 for one task per GPU, else what runs on one
+/// node and on several measured, else the assumption); the runs' one-node throughput is read
+/// at that efficiency.
+fn scaled_runs(
+    ctx: &Context<'_>,
+    quote: (i64, i64),
+    spec: &quotes_domain::NodeSpec,
+    a: &mut Assumptions,
+) -> Result<Measured, crate::domain::tco::TcoError> {
+    let Some(work) = &ctx.workload.total_work else {
+        return Ok(Measured::default());
+    };
+    let gpu_use = ctx.workload.gpu_use;
+    let first = measured(ctx.runs, quote, spec, &work.unit, a.efficiency, gpu_use)?;
+    let (efficiency, _) = throughput::scaling_efficiency(gpu_use, &first.valid, a.efficiency)?;
+    if efficiency == a.efficiency {
+        return Ok(first);
+    }
+    a.efficiency = efficiency;
+    measured(ctx.runs, quote, spec, &work.unit, efficiency, gpu_use)
+}
+
 /// One quote through the engine: the shared assumptions with its overrides, its throughput
 /// typed or from its valid runs (rule 5), and the what-if; the error is the sentence shown.
 fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<Costed, String> {
@@ -270,18 +297,8 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
         .get(&id)
         .map_or_else(|| ctx.shared.clone(), |o| o.apply(ctx.shared));
     let typed = request.throughput.get(&id).copied();
-    let runs = match &ctx.workload.total_work {
-        Some(work) => measured(
-            ctx.runs,
-            (id, summary.revision),
-            &summary.draft.spec,
-            &work.unit,
-            a.efficiency,
-            ctx.workload.gpu_use,
-        )
-        .map_err(|e| error_sentence(ctx.locale, &e, ctx.workload))?,
-        None => Measured::default(),
-    };
+    let runs = scaled_runs(ctx, (id, summary.revision), &summary.draft.spec, &mut a)
+        .map_err(|e| error_sentence(ctx.locale, &e, ctx.workload))?;
     (a.measured_throughput_per_s, a.n_run) = match typed {
         Some(t) => (Some(t.per_s), t.n_run),
         None => (runs.expected.map(|t| t.per_s), runs.expected.map(|t| t.nodes)),
@@ -336,6 +353,45 @@ fn rank(costed: &mut [Costed]) {
     for (rank, c) in (1..).zip(costed.iter_mut()) {
         c.ranked.rank = rank;
     }
+}
+
+/// The row with what is doubtful about its rate said after the rate itself: older than
+/// [`STALE_RATE_DAYS`] on the day of the comparison, or disagreeing with the same day's rate of
+/// the opposite direction.
+fn with_rate_warnings(
+    mut row: crate::views::tco::CostRow,
+    s: &crate::domain::orders::record::SignedCostRow,
+    rates: &[ExchangeRate],
+    today: i64,
+    locale: Locale,
+) -> crate::views::tco::CostRow {
+    let (Some(note), Some(used)) = (row.rate_note.as_mut(), s.rate.as_ref()) else {
+        return row;
+    };
+    let used = ExchangeRate {
+        from: used.from,
+        to: used.to,
+        rate: used.rate,
+        date: used.date.clone(),
+    };
+    for warning in rate_warnings(rates, &used, today, STALE_RATE_DAYS) {
+        note.push_str(locale.t(Msg::TcoRateWarningSeparator));
+        note.push_str(&match warning {
+            RateWarning::Stale { days } => locale.fmt(
+                Msg::TcoRateStale,
+                &[("days", &days.to_string()), ("limit", &STALE_RATE_DAYS.to_string())],
+            ),
+            RateWarning::PairDisagrees { used, inverse, pct } => locale.fmt(
+                Msg::TcoRatePairDisagrees,
+                &[
+                    ("used", &used.normalize().to_string()),
+                    ("inverse", &inverse.normalize().to_string()),
+                    ("pct", &pct.normalize().to_string()),
+                ],
+            ),
+        });
+    }
+    row
 }
 
 /// The note under the budget: the rate it was converted with, or the pair that has no rate.

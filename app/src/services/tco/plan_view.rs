@@ -12,7 +12,7 @@ use crate::{
     domain::{
         bills::timestamp,
         money::format_money,
-        plan::{LossReason, NoPlan, Plan, PlanKey, PlanResult, VendorQuestion},
+        plan::{LossReason, NoPlan, Plan, PlanKey, PlanResult, Unstated, VendorQuestion},
         rentals::Instant,
         runs::GpuUse,
         tco::{Currency, Pricing, QuoteGroup},
@@ -186,6 +186,10 @@ impl Words<'_> {
                 text.push_str(&clause);
             }
         }
+        if !p.rests_on.is_empty() {
+            let what = unstated_list(self.locale, &p.rests_on);
+            text.push_str(&self.locale.fmt(Msg::PlanRestsOnNote, &[("what", &what)]));
+        }
         text.push_str(self.locale.t(Msg::PlanSentenceEnd));
         text
     }
@@ -201,7 +205,23 @@ impl Words<'_> {
                 l.fmt(Msg::PlanWhyCapacity, &[("nodes", &capacity.to_string())])
             }
             LossReason::Dominated { by } => l.fmt(Msg::PlanWhyDominated, &[("plan", &self.name_of(by))]),
+            LossReason::RestsOnUnstated { what } => l.fmt(Msg::PlanWhyRestsOn, &[("what", &unstated_list(l, what))]),
             LossReason::Costlier { by } => l.fmt(Msg::PlanWhyCostlier, &[("amount", &self.money(*by))]),
+        }
+    }
+
+    /// Measured, stated or estimated, with what the plan rests on that was not stated:
+    /// "measured · capacity not stated, lead time not stated".
+    fn group_text(&self, p: &Plan) -> String {
+        let group = self.locale.t(match p.group {
+            QuoteGroup::Measured => Msg::PlanGroupMeasured,
+            QuoteGroup::Stated => Msg::PlanGroupStated,
+            QuoteGroup::Estimated => Msg::PlanGroupEstimated,
+        });
+        if p.rests_on.is_empty() {
+            group.to_string()
+        } else {
+            format!("{group} · {}", unstated_list(self.locale, &p.rests_on))
         }
     }
 
@@ -219,14 +239,7 @@ impl Words<'_> {
             }
             .into(),
             pricing_text: pricing_text(self.locale, p.pricing).to_string(),
-            group_text: self
-                .locale
-                .t(match p.group {
-                    QuoteGroup::Measured => Msg::PlanGroupMeasured,
-                    QuoteGroup::Stated => Msg::PlanGroupStated,
-                    QuoteGroup::Estimated => Msg::PlanGroupEstimated,
-                })
-                .to_string(),
+            group_text: self.group_text(p),
             total: self.money(p.compared_total),
             total_exact: p.compared_total.normalize().to_string(),
             finish_s: p.finish_s,
@@ -242,7 +255,21 @@ impl Words<'_> {
     }
 }
 
-/// Seconds as a number of hours: whole, else one decimal place, rounded half away from zero
+/// What a plan rests on, in words: "capacity not stated, lead time not stated".
+fn unstated_list(locale: Locale, what: &[Unstated]) -> String {
+    let words: Vec<String> = what
+        .iter()
+        .map(|u| match u {
+            Unstated::Capacity => locale.t(Msg::PlanUnstatedCapacity).to_string(),
+            Unstated::LeadTime => locale.t(Msg::PlanUnstatedLeadTime).to_string(),
+            Unstated::BeyondMeasured { measured_nodes } => {
+                locale.fmt(Msg::PlanUnstatedBeyond, &[("nodes", &measured_nodes.to_string())])
+            }
+        })
+        .collect();
+    words.join(locale.t(Msg::PlanUnstatedListSeparator))
+}
+
 /// A plan named in words: "4 nodes of X, on demand".
 #[must_use]
 pub fn plan_name(locale: Locale, label: &str, nodes: u32, pricing: Pricing) -> String {

@@ -38,6 +38,7 @@ pub(super) fn scenario(amount: Decimal, efficiency: Decimal, quotes: Vec<Quote>)
         scenario: Scenario {
             title: None,
             workload: Demand {
+                gpu_use: None,
                 gpus_needed: 1,
                 total_work: Some(TotalWork {
                     amount,

@@ -3,7 +3,7 @@
 
 use super::fixtures::{all, on_demand, quote, run, scenario, supply};
 use crate::domain::plan::{
-    EfficiencySource, LossReason, NoPlan, Pessimism, PlanKey, PlanScenario, RunFigure, VendorQuestion, plan,
+    EfficiencySource, LossReason, NoPlan, Pessimism, PlanKey, PlanScenario, RunFigure, Unstated, VendorQuestion, plan,
 };
 use crate::domain::rentals::Instant;
 use crate::domain::runs::GpuUse;
@@ -289,5 +289,79 @@ fn bad_input_names_the_field() {
     assert_eq!(
         field(&|s| s.plan.budget = Some(dec!(-1))),
         ("plan.budget", "negative", None)
+    );
+}
+
+/// A vendor who states less does not win by it: "silent" states neither capacity nor lead time
+/// and is cheaper; "honest" states 4 nodes ready in 24 h. With a deadline honest meets, honest
+/// is recommended and every silent plan says it rests on what was not stated; when only silent
+/// meets the deadline, it is recommended and says so.
+#[test]
+fn a_plan_on_unstated_capacity_or_lead_time_is_recommended_only_when_no_stated_plan_meets_the_goal() {
+    let mut s = scenario(
+        dec!(36000),
+        Decimal::ONE,
+        vec![
+            quote("silent", dec!(8), 1, dec!(10)),
+            quote("honest", dec!(10), 1, dec!(10)),
+        ],
+    );
+    s.plan.quotes = vec![supply("honest", Some(4), Some(dec!(24)))];
+    s.plan.max_nodes = Some(2);
+    s.plan.deadline_h = Some(dec!(48));
+    let r = run(&s);
+    let rec = r.recommended.as_ref().expect("a plan");
+    assert_eq!(rec.plan.key(), on_demand("honest", 1));
+    assert!(rec.plan.rests_on.is_empty());
+    let silent = all(&r).find(|p| p.key() == on_demand("silent", 1)).expect("planned");
+    assert_eq!(silent.rests_on, [Unstated::Capacity, Unstated::LeadTime]);
+    assert_eq!(
+        silent.reasons,
+        vec![LossReason::RestsOnUnstated {
+            what: vec![Unstated::Capacity, Unstated::LeadTime]
+        }],
+        "cheaper, in time, but resting on what the vendor has not said"
+    );
+    s.plan.deadline_h = Some(dec!(12));
+    let r = run(&s);
+    let rec = r.recommended.as_ref().expect("a plan");
+    assert_eq!(
+        rec.plan.key(),
+        on_demand("silent", 1),
+        "honest's lead time alone misses 12 h"
+    );
+    assert_eq!(rec.plan.rests_on, [Unstated::Capacity, Unstated::LeadTime]);
+}
+
+/// One job across GPUs measured on 1 and 2 nodes: a plan on 4 nodes is estimated beyond what was
+/// measured, and is not recommended while a measured node count meets the goal.
+#[test]
+fn a_plan_beyond_the_nodes_measured_is_marked_and_ranked_after_measured_plans() {
+    let mut s = scenario(dec!(72000), dec!(0.9), vec![quote("q", dec!(10), 1, dec!(10))]);
+    s.plan.gpu_use = GpuUse::OneJob;
+    s.plan.max_nodes = Some(4);
+    s.plan.quotes = vec![crate::domain::plan::QuoteSupply {
+        runs: vec![
+            RunFigure {
+                per_s: dec!(10),
+                nodes: 1,
+            },
+            RunFigure {
+                per_s: dec!(19),
+                nodes: 2,
+            },
+        ],
+        ..supply("q", Some(8), Some(dec!(0)))
+    }];
+    let r = run(&s);
+    let four = all(&r).find(|p| p.key() == on_demand("q", 4)).expect("planned");
+    assert_eq!(four.rests_on, [Unstated::BeyondMeasured { measured_nodes: 2 }]);
+    let two = all(&r).find(|p| p.key() == on_demand("q", 2)).expect("planned");
+    assert!(two.rests_on.is_empty());
+    let rec = r.recommended.as_ref().expect("a plan");
+    assert!(
+        rec.plan.nodes <= 2,
+        "a measured node count meets the goal: {:?}",
+        rec.plan.key()
     );
 }

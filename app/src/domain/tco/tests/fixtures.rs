@@ -30,6 +30,7 @@ pub(super) fn with_disks(gpus: u32, system_gb: Decimal, data_gb: Decimal) -> Nod
 /// A workload needing `gpus` GPUs for a stated `run_hours`.
 pub(super) fn hours(run_hours: Decimal, gpus: u32) -> Demand {
     Demand {
+        gpu_use: None,
         gpus_needed: gpus,
         total_work: None,
         run_hours: Some(run_hours),
@@ -43,6 +44,7 @@ pub(super) fn work(amount: Decimal, gpus: u32) -> Demand {
         unit: "tokens".to_owned(),
     });
     Demand {
+        gpu_use: None,
         gpus_needed: gpus,
         total_work,
         run_hours: None,

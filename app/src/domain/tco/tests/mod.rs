@@ -6,6 +6,7 @@ mod components;
 mod errors;
 mod fixtures;
 mod forced_pricing;
+mod node_scaling;
 mod props;
 mod scenario;
 mod schema;

@@ -64,6 +64,7 @@ prop_compose! {
 
 fn workload(run_hours: Decimal, gpus: u32) -> Demand {
     Demand {
+        gpu_use: None,
         gpus_needed: gpus,
         total_work: None,
         run_hours: Some(run_hours),
@@ -127,6 +128,7 @@ proptest! {
             ..assumptions()
         };
         let w = Demand {
+            gpu_use: None,
             gpus_needed: 1,
             total_work: Some(crate::domain::tco::TotalWork { amount: Decimal::from(work), unit: "tokens".into() }),
             run_hours: None,

@@ -2,8 +2,8 @@
 
 use super::fixtures::{assumptions, hours, shape, sheet, with_disks, work};
 use crate::domain::tco::{
-    AssumptionOverrides, Assumptions, BillingIncrement, Currency, Demand, ExchangeRate, Fee, NodeShape, PriceBasis,
-    PriceSheet, Quote, Scenario, TotalWork, UnstatedPrice,
+    AssumptionOverrides, Assumptions, BillingIncrement, Currency, Demand, EarlyReleaseRefund, ExchangeRate, Fee,
+    NodeShape, PriceBasis, PriceSheet, Quote, Scenario, TotalWork, TrafficPeriod, TrafficTier, UnstatedPrice,
 };
 use rust_decimal_macros::dec;
 
@@ -31,8 +31,9 @@ fn quote(id: &str, price_sheet: PriceSheet, node_shape: NodeShape) -> Quote {
     }
 }
 
-/// Every optional field set, every list non-empty: two currencies, overrides, fees, a monthly
-/// offer, stopped billing, disks, traffic and snapshots.
+/// Every optional field set, every list non-empty: two currencies, overrides, fees, a weekly
+/// package with an early-release refund, a sheet of packages only (of 10 hours), partial stopped
+/// billing, disks and IP free while stopped, tiered traffic by month and snapshots.
 #[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 pub(super) fn full() -> Scenario {
     let a = Assumptions {
@@ -52,18 +53,27 @@ pub(super) fn full() -> Scenario {
         measured_throughput_per_s: Some(dec!(10)),
         n_run: Some(2),
     };
+    let tier = |up_to_gb, price_gb| TrafficTier { up_to_gb, price_gb };
     let gpu_sheet = PriceSheet {
         basis: PriceBasis::PerGpu,
         billing_increment: BillingIncrement::MINUTE,
         monthly_price: Some(dec!(100000)),
         monthly_basis: Some(PriceBasis::PerNode),
         commitment_months: Some(1),
+        package_period: Some(BillingIncrement::WEEK),
+        early_release_refund: Some(EarlyReleaseRefund::ProratedDay),
         stopped_bills_compute: true,
+        stopped_compute_share: Some(dec!(0.3)),
+        stopped_bills_disk: false,
+        stopped_bills_ip: false,
         disk_price_gb_month: dec!(0.5),
         snapshot_price_gb_month: dec!(0.2),
-        egress_price_gb: dec!(0.8),
+        egress_price_gb: dec!(0),
         free_egress_gb: dec!(10),
-        ingress_price_gb: dec!(0.1),
+        egress_tiers: vec![tier(Some(dec!(50)), dec!(0.8)), tier(None, dec!(0.6))],
+        ingress_tiers: vec![tier(None, dec!(0.1))],
+        traffic_period: Some(TrafficPeriod::Month),
+        ingress_price_gb: dec!(0),
         public_ip_hourly: dec!(0.05),
         other_fees: vec![Fee {
             label: "setup fee".into(),
@@ -90,8 +100,16 @@ pub(super) fn full() -> Scenario {
     };
     let usd_sheet = PriceSheet {
         currency: Currency::USD,
-        billing_increment: BillingIncrement::SECOND,
+        on_demand_hourly: None,
+        billing_increment: BillingIncrement::from_seconds(600).expect("10 minutes"),
         minimum_billable_hours: dec!(1000),
+        monthly_price: Some(dec!(60)),
+        monthly_basis: Some(PriceBasis::PerNode),
+        commitment_months: Some(1),
+        package_period: BillingIncrement::from_seconds(36_000),
+        early_release_refund: Some(EarlyReleaseRefund::ProratedHour),
+        stopped_bills_compute: true,
+        stopped_hourly: Some(dec!(0.5)),
         ..sheet(dec!(10))
     };
     let mut a_quote = quote("a", gpu_sheet, disks);
@@ -100,6 +118,7 @@ pub(super) fn full() -> Scenario {
     a_quote.throughput_stated = true;
     a_quote.assumption_overrides = Some(overrides);
     let workload = Demand {
+        gpu_use: Some(crate::domain::runs::GpuUse::TaskPerGpu),
         gpus_needed: 16,
         total_work: Some(TotalWork {
             amount: dec!(1000000),

@@ -1,0 +1,148 @@
+//! The node-scaling rule shared by the cost page, the plan and the order: how the workload's GPU
+//! use turns a stated run length or a measured throughput into hours on a given node and count.
+
+use super::fixtures::{assumptions, hours, shape, sheet, work};
+use crate::domain::plan::{PlanRequest, PlanScenario, plan};
+use crate::domain::runs::GpuUse;
+use crate::domain::tco::{Assumptions, Demand, NodeShape, Pricing, Quote, Scenario, estimate, run_scenario};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+fn on(workload: Demand, gpu_use: Option<GpuUse>) -> Demand {
+    Demand { gpu_use, ..workload }
+}
+
+fn with_nodes(nodes: Option<u32>, efficiency: Decimal) -> Assumptions {
+    Assumptions {
+        nodes,
+        efficiency,
+        ..assumptions()
+    }
+}
+
+/// One task per GPU: a stated 111 h on the one GPU the workload needs is 111 × 1 ÷ 8 h on an
+/// eight-GPU node (each card runs its own task), and halves again on two such nodes; the old
+/// reading (no GPU use stated) keeps 111 h on any node.
+#[test]
+fn a_stated_run_length_of_one_task_per_gpu_spreads_over_the_nodes_gpus() {
+    let s = sheet(dec!(80.00));
+    let per_gpu = on(hours(dec!(111), 1), Some(GpuUse::TaskPerGpu));
+    let one = estimate(&s, &shape(8), &per_gpu, &with_nodes(None, dec!(0.9))).expect("costed");
+    assert_eq!(one.compute_h, dec!(13.875));
+    let two = estimate(&s, &shape(8), &per_gpu, &with_nodes(Some(2), dec!(0.9))).expect("costed");
+    assert_eq!(
+        two.compute_h,
+        dec!(6.9375),
+        "linear: one task per GPU needs no efficiency"
+    );
+    let old = estimate(&s, &shape(8), &hours(dec!(111), 1), &with_nodes(Some(2), dec!(0.9))).expect("costed");
+    assert_eq!(old.compute_h, dec!(111), "a scenario without GPU use reads as before");
+}
+
+/// One job across GPUs: exactly the stated hours on the nodes it needs (two four-GPU nodes for
+/// eight GPUs), and on four nodes 24 × (2 × 0.9) ÷ (4 × 0.9) = 12 h; on one node 24 × 1.8 = 43.2 h.
+#[test]
+fn a_stated_run_length_of_one_job_scales_by_the_efficiency_from_the_nodes_it_needs() {
+    let s = sheet(dec!(40.00));
+    let job = on(hours(dec!(24), 8), Some(GpuUse::OneJob));
+    let h = |n| {
+        estimate(&s, &shape(4), &job, &with_nodes(Some(n), dec!(0.9)))
+            .expect("costed")
+            .compute_h
+    };
+    assert_eq!((h(2), h(4), h(1)), (dec!(24), dec!(12), dec!(43.2)));
+}
+
+/// Measured throughput of one task per GPU scales linearly whatever efficiency is assumed:
+/// 4 nodes of a 1000/s node do 4000/s, where one job at 90 % does 3600/s.
+#[test]
+fn measured_throughput_of_one_task_per_gpu_scales_linearly() {
+    let s = sheet(dec!(10.00));
+    let a = Assumptions {
+        measured_throughput_per_s: Some(dec!(1000)),
+        ..with_nodes(Some(4), dec!(0.9))
+    };
+    let tokens = work(dec!(14_400_000), 1);
+    let linear = estimate(&s, &shape(1), &on(tokens.clone(), Some(GpuUse::TaskPerGpu)), &a).expect("costed");
+    assert_eq!(linear.compute_h, dec!(1));
+    let job = estimate(&s, &shape(1), &on(tokens, Some(GpuUse::OneJob)), &a).expect("costed");
+    assert_eq!(job.compute_h.round_dp(6), dec!(1.111111));
+}
+
+fn quote(id: &str, gpus: u32, hourly: Decimal, per_s: Option<Decimal>) -> Quote {
+    Quote {
+        id: id.to_owned(),
+        label: id.to_owned(),
+        price_sheet: sheet(hourly),
+        node_shape: NodeShape {
+            gpus_per_node: gpus,
+            ..shape(gpus)
+        },
+        measured_throughput_per_s: per_s,
+        n_run: None,
+        throughput_stated: false,
+        assumption_overrides: None,
+    }
+}
+
+/// One cost for one rental: for a grid of workloads (GPU use × measured or stated) × quotes ×
+/// node counts, the plan's on-demand plan on n nodes has the total and hours the cost engine
+/// gives the same scenario with the node count set to n — the figure the cost page shows and
+/// the order freezes.
+#[test]
+fn the_plan_and_the_cost_page_price_the_same_rental_alike() {
+    let quotes = vec![
+        quote("one-gpu", 1, dec!(10.00), Some(dec!(100))),
+        quote("eight-gpu", 8, dec!(70.00), Some(dec!(720))),
+        quote("four-gpu-estimated", 4, dec!(38.00), None),
+    ];
+    let mut compared = 0;
+    for gpu_use in [GpuUse::TaskPerGpu, GpuUse::OneJob] {
+        for measured in [true, false] {
+            let workload = Demand {
+                gpus_needed: 2,
+                total_work: measured.then(|| crate::domain::tco::TotalWork {
+                    amount: dec!(8_640_000),
+                    unit: "tokens".to_owned(),
+                }),
+                run_hours: Some(dec!(30)),
+                gpu_use: Some(gpu_use),
+            };
+            let scenario = Scenario {
+                title: None,
+                workload,
+                assumptions: Assumptions {
+                    setup_h: dec!(1.5),
+                    rerun_share: dec!(0.1),
+                    ..with_nodes(None, dec!(0.85))
+                },
+                quotes: quotes.clone(),
+                compare_currency: None,
+                exchange_rates: Vec::new(),
+            };
+            let planned = plan(&PlanScenario {
+                scenario: scenario.clone(),
+                plan: PlanRequest {
+                    gpu_use,
+                    max_nodes: Some(4),
+                    ..PlanRequest::default()
+                },
+            })
+            .expect("planned");
+            let every = planned.front.iter().chain(&planned.others);
+            for p in every.filter(|p| p.pricing == Pricing::OnDemand) {
+                let mut page = scenario.clone();
+                page.assumptions.nodes = Some(p.nodes);
+                page.quotes.retain(|q| q.id == p.quote_id);
+                let costed = run_scenario(&page).expect("costed");
+                let e = &costed.quotes[0].estimate;
+                let at = format!("{gpu_use:?}, measured {measured}, {} × {}", p.quote_id, p.nodes);
+                assert_eq!(e.total, p.total, "{at}");
+                assert_eq!(e.busy_h, p.busy_h, "{at}");
+                compared += 1;
+            }
+        }
+    }
+    // 2 GPU uses × 2 kinds of work × (2–4 one-GPU nodes + 1–4 of each other node).
+    assert_eq!(compared, 2 * 2 * (3 + 4 + 4));
+}
