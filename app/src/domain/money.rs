@@ -46,6 +46,20 @@ pub fn round_per_unit(amount: Decimal, currency: Currency) -> Decimal {
     rounded
 }
 
+/// A unit price in a sentence or line that states "quantity at price = amount": every digit it
+/// has up to six decimals, and at least the currency's minor digits, so that what is shown adds
+/// up (`¥0.1458` × 24 = `¥3.50`, where `¥0.15` × 24 would read `¥3.60`).
+pub fn format_exact_price(amount: Decimal, currency: Currency) -> String {
+    let minor = currency.minor_units();
+    let mut price = amount
+        .round_dp_with_strategy(6, RoundingStrategy::MidpointAwayFromZero)
+        .normalize();
+    if price.scale() < minor {
+        price.rescale(minor);
+    }
+    with_symbol(price, currency, price.scale())
+}
+
 /// A plain number (tokens, rows, GiB) with all its digits, trailing zeros dropped, grouped by
 /// thousands the way both languages write them: `2000000000` → `2,000,000,000`, `18.50` → `18.5`.
 pub fn grouped(value: Decimal) -> String {
@@ -55,6 +69,17 @@ pub fn grouped(value: Decimal) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_exact_price_keeps_the_digits_a_sum_needs() {
+        use rust_decimal_macros::dec;
+        assert_eq!(format_exact_price(dec!(0.1458), Currency::CNY), "¥0.1458");
+        assert_eq!(format_exact_price(dec!(12.5), Currency::CNY), "¥12.50");
+        assert_eq!(format_exact_price(dec!(86.64), Currency::USD), "$86.64");
+        assert_eq!(format_exact_price(dec!(0.00345678), Currency::USD), "$0.003457");
+        // 24 h at the price shown is the effect shown, to the cent.
+        assert_eq!(dec!(24) * dec!(0.1458), dec!(3.4992));
+    }
+
     use super::*;
     use rust_decimal_macros::dec;
 

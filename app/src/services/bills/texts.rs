@@ -136,7 +136,8 @@ pub fn named(locale: Locale, r: &Reason, currency: Currency, name: &str, planned
 #[must_use]
 pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> String {
     let effect = signed(r.effect(), currency);
-    let price = |p: Decimal| crate::domain::money::format_per_unit(p, currency);
+    // Every digit of the prices, so that quantity × price is the effect shown.
+    let price = |p: Decimal| crate::domain::money::format_exact_price(p, currency);
     match r {
         Reason::Credits { .. } => locale.fmt(Msg::BillsRCredits, &[("effect", &effect)]),
         Reason::Correction {

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::{
     domain::{
-        money::{format_money, format_per_unit, group},
+        money::{format_exact_price, format_money, group},
         orders::record::SignedComponent,
         quotes::Workload,
         tco::{Currency, ErrorReason, ExchangeRate, TcoError},
@@ -108,7 +108,11 @@ pub(super) fn component_line(locale: Locale, c: &SignedComponent, currency: Curr
         name,
         unit: unit.into(),
         quantity: group(quantity, quantity.scale()),
-        price: c.unit_price.map(|p| format_per_unit(p, currency)).unwrap_or_default(),
+        // Every digit of the price, so that quantity × price reads as the cost shown.
+        price: c
+            .unit_price
+            .map(|p| format_exact_price(p, currency))
+            .unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
     }
