@@ -344,3 +344,96 @@ async fn a_late_plan_is_signed_as_late_and_a_changed_choice_drops_the_plan() {
         .unwrap();
     assert!(data.contains(r#""plan_cleared":true"#), "{data}");
 }
+
+/// One cost for one rental: a workload that runs one task per GPU, a one-GPU and an eight-GPU
+/// quote (each vendor states 4 nodes ready at once), the cost page's default assumptions (90 %
+/// scaling efficiency, overheads, re-runs). On every node count 1–4 the cost page with `nodes=n`,
+/// `nodeledger tco` on its export and `nodeledger plan` on the export price the rental alike,
+/// to the cent; the stated efficiency does not touch one task per GPU (it scales linearly).
+#[tokio::test]
+async fn the_cost_page_the_plan_and_both_clis_price_one_rental_alike_on_every_node_count() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let a = app.create_team(&admin, "A").await;
+    app.create_member(&admin, "pam@example.com", a, "procurement").await;
+    app.create_member(&admin, "eve@example.com", a, "engineer").await;
+    let pam = app.login("pam@example.com", PASSWORD).await;
+    let eve = app.login("eve@example.com", PASSWORD).await;
+    let mut form = seed_workload("Batch of independent tasks", "");
+    form.extend([("gpu_use", "task_per_gpu"), ("earliest_start", START)]);
+    let workload = create_workload_with(&app, &pam, &form).await;
+    let with_supply = |mut form: Vec<(String, String)>| {
+        form.push(("fields[nodes_available]".into(), "4".into()));
+        form.push(("fields[lead_time_hours]".into(), "0".into()));
+        form
+    };
+    let one = save_quote(&app, &pam, with_supply(quote("ONE-GPU", "1", "10.00"))).await;
+    let eight = save_quote(&app, &pam, with_supply(quote("EIGHT-GPU", "8", "70.00"))).await;
+    let token = app.create_token(&eve, "ci").await;
+    upload_run(&app, &token, one, workload, 1, 10.0).await;
+    upload_run(&app, &token, eight, workload, 8, 76.0).await;
+
+    let base = format!("workload={workload}");
+    let export = app.get(&format!("/tco/export.json?{base}"), Some(&pam), None).await;
+    assert_eq!(export.status, StatusCode::OK, "{}", export.body);
+    let path = std::env::temp_dir().join(format!("nl-one-rental-{}.json", std::process::id()));
+    std::fs::write(&path, &export.body).unwrap();
+    let cli = |command: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger"))
+            .args([command, path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        json(&String::from_utf8_lossy(&out.stdout))
+    };
+    let planned = cli("plan");
+    let plans: Vec<&Value> = planned["front"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(planned["others"].as_array().unwrap())
+        .filter(|p| p["pricing"] == "on_demand")
+        .collect();
+    let mut compared = 0;
+    for nodes in 1..=4_u64 {
+        let q = format!("{base}&nodes={nodes}");
+        let res = app.call("/api/tco", &[("query", &q)], Some(&pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        let page = json(&res.body);
+        for id in [one, eight] {
+            let row = page["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["quote_id"] == id)
+                .unwrap();
+            let shown: rust_decimal::Decimal = row["compared_exact"].as_str().unwrap().parse().unwrap();
+            let plan = plans
+                .iter()
+                .find(|p| p["quote_id"] == id.to_string() && p["nodes"] == nodes)
+                .unwrap_or_else(|| panic!("no plan of {id} on {nodes} nodes: {planned}"));
+            let in_plan: rust_decimal::Decimal = plan["compared_total"].as_str().unwrap().parse().unwrap();
+            assert_eq!(shown, in_plan, "quote {id} on {nodes} nodes: the page and the plan");
+            compared += 1;
+        }
+        if nodes == 4 {
+            // The page's own export reruns to the page's totals with `nodeledger tco`.
+            let export = app.get(&format!("/tco/export.json?{q}"), Some(&pam), None).await;
+            std::fs::write(&path, &export.body).unwrap();
+            let rerun = cli("tco");
+            for r in rerun["quotes"].as_array().unwrap() {
+                let row = page["rows"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["quote_id"].to_string() == r["id"].as_str().unwrap())
+                    .unwrap();
+                let cli_total: rust_decimal::Decimal = r["compared_total"].as_str().unwrap().parse().unwrap();
+                let shown: rust_decimal::Decimal = row["compared_exact"].as_str().unwrap().parse().unwrap();
+                assert_eq!(cli_total, shown, "nodeledger tco on 4 nodes");
+            }
+        }
+    }
+    std::fs::remove_file(&path).ok();
+    assert_eq!(compared, 8);
+}
