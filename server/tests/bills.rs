@@ -804,6 +804,21 @@ async fn a_focus_bill_with_commitment_usage_tax_and_a_later_correction_reconcile
         ["Disk: billed, not planned: +¥1.60"],
         "priced per GB-Months, no invented drift"
     );
+    // February corrects December once more, with nothing else on the bill: still no overlap.
+    let february = format!(
+        "{FOCUS_12}\n\
+         -2.00,CNY,2027-02-01T00:00:00Z,2027-03-01T00:00:00Z,Usage,Correction,Half an hour of December credited,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,,,,,-2.00,,,,i-l4,Virtual Machine,Compute,GPU Cloud,l4-sp\n"
+    );
+    let saved = d.import("february.csv", &february, true).await;
+    assert!(saved["saved"].is_i64(), "a bill of corrections only: {saved}");
+    let section = d.section(&d.pam).await;
+    let rows = section["reconciliation"]["rows"].as_array().unwrap();
+    let compute = rows.iter().find(|r| r["component"] == "compute").unwrap();
+    assert_eq!(
+        compute["difference"],
+        format!("-¥{}", d.price + Decimal::TWO),
+        "both corrections of December"
+    );
     // The same correction in another file is still the same charge imported twice.
     let again = january.replace("\n-", "\r\n-");
     let message = d.import("january-copy.csv", &again, true).await["file_error"]

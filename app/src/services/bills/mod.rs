@@ -152,6 +152,17 @@ impl Checked {
             .sum()
     }
 
+    /// The bill's own period, which may not overlap another bill of the order: [`Checked::period`]
+    /// of its lines other than corrections; `None` for a bill of corrections only, which carry the
+    /// periods they correct and overlap those bills by design.
+    #[must_use]
+    pub fn own_period(&self) -> Option<(i64, i64)> {
+        self.lines
+            .iter()
+            .any(|(l, _)| l.kind != ChargeKind::Correction)
+            .then(|| self.period())
+    }
+
     /// Start and end of the matched lines' periods (of every line when none matched). Corrections
     /// of earlier periods do not count when the bill has other lines: they carry the period they
     /// correct, not the bill's.
@@ -474,7 +485,9 @@ async fn already_imported(
             .map_or(0, |i| checked.lines[i].0.line);
         return Ok(Some(Refusal::DuplicateLine { line, bill_id }));
     }
-    let (start, end) = checked.period();
+    let Some((start, end)) = checked.own_period() else {
+        return Ok(None);
+    };
     let (s, e) = (timestamp::format(start), timestamp::format(end));
     let Some((bill_id, start, end)) = store::bills::overlapping(&mut *conn, team_id, order_id, &s, &e).await? else {
         return Ok(None);

@@ -81,7 +81,11 @@ async fn save_checked(
     if let Some((_, order_id)) = store::bills::with_file(&mut *tx, team_id, &c.sha256).await? {
         return Ok(Err(Refusal::DuplicateFile { order_id }));
     }
-    if let Some((bill_id, s, e)) = store::bills::overlapping(&mut *tx, team_id, order_id, &start, &end).await? {
+    let overlap = match c.own_period() {
+        Some(_) => store::bills::overlapping(&mut *tx, team_id, order_id, &start, &end).await?,
+        None => None,
+    };
+    if let Some((bill_id, s, e)) = overlap {
         let column = "";
         return Ok(Err(Refusal::Overlap {
             line: 0,
