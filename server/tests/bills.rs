@@ -734,6 +734,7 @@ impl Desk {
 }
 
 #[tokio::test]
+#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn a_focus_bill_with_commitment_usage_tax_and_a_later_correction_reconciles_as_an_accountant_reads_it() {
     let d = desk().await;
     let (december, tax) = d.december();

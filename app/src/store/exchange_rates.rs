@@ -29,6 +29,11 @@ fn decode<E: std::error::Error + Send + Sync + 'static>(e: E) -> sqlx::Error {
     sqlx::Error::Decode(Box::new(e))
 }
 
+/// The team's rates as [`list`] orders them, without their ids: what a conversion reads.
+pub async fn records(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<ExchangeRate>, sqlx::Error> {
+    Ok(list(db, team_id).await?.into_iter().map(|s| s.record).collect())
+}
+
 /// The team's rates by pair (`from`, then `to`), the newest of each pair first.
 pub async fn list(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<Stored<ExchangeRate>>, sqlx::Error> {
     let rows: Vec<(i64, String, String, String, String)> = sqlx::query_as(

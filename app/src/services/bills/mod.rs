@@ -239,11 +239,7 @@ pub(crate) async fn reconciliation(
 ) -> Result<Result<Reconciliation, Refusal>, AppError> {
     let stored = store::bills::lines_of_order(db, team_id, order_id, true, i64::MAX).await?;
     let to = basis.estimate.currency;
-    let rates: Vec<_> = store::exchange_rates::list(db, team_id)
-        .await?
-        .into_iter()
-        .map(|s| s.record)
-        .collect();
+    let rates = store::exchange_rates::records(db, team_id).await?;
     // Placed against the rental as it is now: a release recorded after a bill was imported
     // turns that bill's later lines into charges after release.
     let span = span_of(&basis.rental);
@@ -459,11 +455,7 @@ async fn invoice_rate(
     if from == to {
         return Ok(None);
     }
-    let rates: Vec<_> = store::exchange_rates::list(db, team_id)
-        .await?
-        .into_iter()
-        .map(|s| s.record)
-        .collect();
+    let rates = store::exchange_rates::records(db, team_id).await?;
     let invoice_date = timestamp::format(checked.period().1);
     Ok(rate_on(&rates, from, to, &invoice_date[..10]).cloned())
 }

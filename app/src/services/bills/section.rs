@@ -183,11 +183,7 @@ async fn rate_note(
     if bill == estimate {
         return Ok(None);
     }
-    let rates: Vec<_> = store::exchange_rates::list(db, team_id)
-        .await?
-        .into_iter()
-        .map(|s| s.record)
-        .collect();
+    let rates = store::exchange_rates::records(db, team_id).await?;
     Ok(crate::domain::tco::latest_rate(&rates, bill, estimate).map(|r| {
         locale.fmt(
             Msg::BillsRateNote,
