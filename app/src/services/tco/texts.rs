@@ -7,7 +7,7 @@ use super::{
 };
 use crate::{
     domain::{
-        money::{format_exact_price, format_money, group},
+        money::{format_money, format_per_unit, group},
         orders::record::SignedComponent,
         quotes::Workload,
         tco::{Currency, ErrorReason, ExchangeRate, TcoError},
@@ -108,11 +108,9 @@ pub(super) fn component_line(locale: Locale, c: &SignedComponent, currency: Curr
         name,
         unit: unit.into(),
         quantity: group(quantity, quantity.scale()),
-        // Every digit of the price, so that quantity × price reads as the cost shown.
-        price: c
-            .unit_price
-            .map(|p| format_exact_price(p, currency))
-            .unwrap_or_default(),
+        // Money on the cost page is in minor units (a price below one keeps four significant
+        // digits); the bill's sentences, which must add up, show every digit.
+        price: c.unit_price.map(|p| format_per_unit(p, currency)).unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
     }
