@@ -47,10 +47,9 @@ pub(super) fn basis<'a>(
 ) -> Result<Basis<'a>, TcoError> {
     let mut expected = quote_assumptions(s, quote)?;
     let runs = runs(supply.map_or(&[][..], |q| q.runs.as_slice()))?;
-    let (efficiency, efficiency_source) = throughput::scaling_efficiency(request.gpu_use, &runs, expected.efficiency)?;
-    expected.efficiency = efficiency;
+    let efficiency_source = throughput::apply_scaling(&mut expected, request.gpu_use, &runs)?;
     let mut slowest = None;
-    if let Some(found) = throughput::from_runs(&runs, efficiency)? {
+    if let Some(found) = throughput::from_runs(&runs, expected.scaling())? {
         expected.measured_throughput_per_s = Some(found.expected.per_s);
         expected.n_run = Some(found.expected.nodes);
         slowest = Some(found.slowest);

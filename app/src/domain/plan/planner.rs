@@ -10,7 +10,7 @@ use super::{DEFAULT_MAX_NODES, MAX_NODES};
 use crate::domain::rentals::Instant;
 use crate::domain::tco::{
     Assumptions, Currency, ErrorReason, Pricing, PricingChoice, Scenario, TcoError, check_scenario, compared_total,
-    estimate_priced, seconds_ms, throughput,
+    estimate_priced, seconds_ms, throughput::Efficiency,
 };
 use rust_decimal::Decimal;
 
@@ -243,7 +243,7 @@ fn quote_plans(
                 currency: e.currency,
                 compared_total: compared,
                 rate_date,
-                efficiency: throughput::efficiency_on(nodes, b.expected.efficiency),
+                efficiency: b.expected.scaling().on(nodes),
                 lead_time_h: lead_h,
                 busy_h: e.busy_h,
                 finish_s,

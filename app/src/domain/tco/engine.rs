@@ -8,7 +8,7 @@ use super::currency::Currency;
 use super::error::{ErrorReason, TcoError};
 use super::estimate::{ComponentKind, ComputeBasis, CostComponent, CostPerUnit, Estimate, Pricing, TcoWarning, Unit};
 use super::model::{Assumptions, Demand, NodeShape, PriceSheet, UnstatedPrice};
-use super::throughput::{self, RunThroughput};
+use super::throughput::{self, Efficiency, RunThroughput, Scaling};
 use super::validate;
 use crate::domain::runs::GpuUse;
 use rust_decimal::Decimal;
@@ -326,7 +326,7 @@ fn compute_hours(
         return Ok(Compute {
             basis: ComputeBasis::MeasuredThroughput,
             hours,
-            efficiency: Some(throughput::efficiency_on(nodes, efficiency)),
+            efficiency: Some(efficiency.on(nodes)),
             n_run: Some(run.nodes),
             one_node: Some(one_node),
             planned: Some(planned),
@@ -348,10 +348,13 @@ fn compute_hours(
 
 /// The scaling efficiency across nodes: 1 for work that runs one task per GPU (each card runs its
 /// own task, so nodes add throughput linearly), else the assumed (or measured) efficiency.
-fn efficiency_for(workload: &Demand, a: &Assumptions) -> Decimal {
+fn efficiency_for<'a>(workload: &Demand, a: &'a Assumptions) -> Scaling<'a> {
     match workload.gpu_use {
-        Some(GpuUse::TaskPerGpu) => Decimal::ONE,
-        Some(GpuUse::OneJob) | None => a.efficiency,
+        Some(GpuUse::TaskPerGpu) => Scaling {
+            flat: Decimal::ONE,
+            points: &[],
+        },
+        Some(GpuUse::OneJob) | None => a.scaling(),
     }
 }
 
@@ -364,7 +367,7 @@ fn stated_hours_on(
     run_h: Decimal,
     gpus_per_node: u32,
     nodes: u32,
-    efficiency: Decimal,
+    efficiency: Scaling<'_>,
 ) -> Result<Decimal, TcoError> {
     const F: &str = "estimate.compute_h";
     let (gpus, nodes) = (gpus_per_node.max(1), nodes.max(1));
@@ -379,8 +382,8 @@ fn stated_hours_on(
             if nodes == needed {
                 return Ok(run_h);
             }
-            let at_needed = mul(Decimal::from(needed), throughput::efficiency_on(needed, efficiency), F)?;
-            let at_nodes = mul(Decimal::from(nodes), throughput::efficiency_on(nodes, efficiency), F)?;
+            let at_needed = mul(Decimal::from(needed), efficiency.on(needed), F)?;
+            let at_nodes = mul(Decimal::from(nodes), efficiency.on(nodes), F)?;
             div(mul(run_h, at_needed, F)?, at_nodes, F)
         }
     }

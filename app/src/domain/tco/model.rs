@@ -4,6 +4,7 @@
 //! are rejected so that a scenario file with a typo fails instead of being silently ignored.
 
 use super::currency::Currency;
+use super::throughput::{EfficiencyPoint, Scaling};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -411,6 +412,11 @@ pub struct Assumptions {
     /// Nodes the measured throughput ran on (`n_run`); absent means 1.
     #[serde(default)]
     pub n_run: Option<u32>,
+    /// The efficiency at given node counts, when it depends on the count (stated, or what the
+    /// runs measured): interpolated between them ([`super::throughput::Scaling`]). Empty:
+    /// `efficiency` on every count, as files written before the field read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub efficiency_by_nodes: Vec<EfficiencyPoint>,
 }
 
 impl Assumptions {
@@ -432,7 +438,16 @@ impl Assumptions {
         efficiency: Decimal::ONE,
         measured_throughput_per_s: None,
         n_run: None,
+        efficiency_by_nodes: Vec::new(),
     };
+
+    /// The scaling efficiency by node count: `efficiency`, or its points when it has some.
+    pub fn scaling(&self) -> Scaling<'_> {
+        Scaling {
+            flat: self.efficiency,
+            points: &self.efficiency_by_nodes,
+        }
+    }
 
     /// The node count of the measured run: `n_run`, 1 when absent.
     pub fn run_nodes(&self) -> u32 {

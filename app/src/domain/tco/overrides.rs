@@ -118,6 +118,12 @@ impl AssumptionOverrides {
             efficiency: pick(self.efficiency, base.efficiency),
             measured_throughput_per_s: base.measured_throughput_per_s,
             n_run: base.n_run,
+            // The quote's own efficiency is one figure for every node count.
+            efficiency_by_nodes: if self.efficiency.is_some() {
+                Vec::new()
+            } else {
+                base.efficiency_by_nodes.clone()
+            },
         }
     }
 }

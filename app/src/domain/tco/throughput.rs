@@ -4,6 +4,7 @@
 
 use super::arith::{add, div, mul, positive};
 use super::error::{ErrorReason, TcoError};
+use super::model::Assumptions;
 use crate::domain::runs::GpuUse;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,20 @@ pub fn scaling_efficiency(
             None => (assumed, EfficiencySource::Assumption),
         },
     })
+}
+
+/// Sets `a`'s scaling by [`scaling_efficiency`]: one task per GPU scales linearly at every
+/// count; measured runs give their efficiency and, by node count, their [`measured_points`]; an
+/// assumption keeps the stated figure and points. Returns where the efficiency came from.
+pub fn apply_scaling(a: &mut Assumptions, gpu_use: GpuUse, runs: &[RunThroughput]) -> Result<EfficiencySource, TcoError> {
+    let (efficiency, source) = scaling_efficiency(gpu_use, runs, a.efficiency)?;
+    a.efficiency = efficiency;
+    match source {
+        EfficiencySource::TaskPerGpu => a.efficiency_by_nodes.clear(),
+        EfficiencySource::Runs => a.efficiency_by_nodes = measured_points(runs)?,
+        EfficiencySource::Assumption => {}
+    }
+    Ok(source)
 }
 
 /// Scaling efficiency measured by the runs: each multi-node run's `T_run ÷ (n_run × T1)`
@@ -89,11 +104,112 @@ pub fn efficiency_on(nodes: u32, efficiency: Decimal) -> Decimal {
     if nodes == 1 { Decimal::ONE } else { efficiency }
 }
 
-fn check(run: RunThroughput, efficiency: Decimal, field: &'static str) -> Result<(), TcoError> {
+/// A scaling efficiency e(n) by node count: one figure for every count, or one that depends on
+/// the count ([`Scaling`]).
+pub trait Efficiency {
+    /// e(n): 1 for one node.
+    fn on(&self, nodes: u32) -> Decimal;
+}
+
+impl<T: Efficiency> Efficiency for &T {
+    fn on(&self, nodes: u32) -> Decimal {
+        (*self).on(nodes)
+    }
+}
+
+impl Efficiency for Decimal {
+    fn on(&self, nodes: u32) -> Decimal {
+        efficiency_on(nodes, *self)
+    }
+}
+
+/// The efficiency measured (or stated) at one node count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EfficiencyPoint {
+    /// The node count, at least 2.
+    pub nodes: u32,
+    /// The efficiency there, in (0, 1].
+    #[serde(with = "rust_decimal::serde::str")]
+    pub efficiency: Decimal,
+}
+
+/// An efficiency that depends on the node count: exact at the counts measured (or stated),
+/// interpolated in a straight line between them (one node counts as 1), the largest count's
+/// figure beyond it (a plan there rests on an estimate, which the plan says), and `flat` with
+/// no points at all.
+///
+/// Measured 0.9 on 2 nodes and 0.8 on 4: e(3) = 0.85, e(8) = 0.8. Measured 0.7 on 4 only:
+/// e(2) = 1 − 0.3 × 1/3 = 0.9, e(3) = 0.8.
+#[derive(Clone, Copy, Debug)]
+pub struct Scaling<'a> {
+    /// The efficiency without points.
+    pub flat: Decimal,
+    /// The points, in any order; a count given twice keeps its last figure.
+    pub points: &'a [EfficiencyPoint],
+}
+
+impl Efficiency for Scaling<'_> {
+    fn on(&self, nodes: u32) -> Decimal {
+        if nodes <= 1 {
+            return Decimal::ONE;
+        }
+        let mut known: Vec<EfficiencyPoint> = self.points.iter().rev().copied().collect();
+        known.sort_by_key(|p| p.nodes);
+        known.dedup_by_key(|p| p.nodes);
+        let Some(last) = known.last() else {
+            return self.flat;
+        };
+        if nodes >= last.nodes {
+            return last.efficiency;
+        }
+        let mut below = EfficiencyPoint {
+            nodes: 1,
+            efficiency: Decimal::ONE,
+        };
+        for above in known {
+            if nodes == above.nodes {
+                return above.efficiency;
+            }
+            if nodes < above.nodes {
+                return between(below, above, nodes);
+            }
+            below = above;
+        }
+        self.flat
+    }
+}
+
+/// The straight line from `a` to `b` at `nodes` (a.nodes < nodes < b.nodes): multiplied first,
+/// divided last. The figures are fractions in (0, 1] and counts below 2³², so nothing overflows.
+fn between(a: EfficiencyPoint, b: EfficiencyPoint, nodes: u32) -> Decimal {
+    let rise = (b.efficiency - a.efficiency) * Decimal::from(nodes - a.nodes);
+    a.efficiency + rise / Decimal::from(b.nodes - a.nodes)
+}
+
+/// The efficiency at each multi-node count the runs ran on: the median over that count's runs
+/// of `T_run ÷ (n_run × T1)` against the median one-node throughput T1, at most 1 (the points
+/// of a [`Scaling`]). Empty without both one-node and multi-node runs.
+pub fn measured_points(runs: &[RunThroughput]) -> Result<Vec<EfficiencyPoint>, TcoError> {
+    let mut counts: Vec<u32> = runs.iter().map(|r| r.nodes).filter(|n| *n > 1).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let mut points = Vec::new();
+    for nodes in counts {
+        let at: Vec<RunThroughput> = runs.iter().copied().filter(|r| r.nodes == 1 || r.nodes == nodes).collect();
+        if let Some(efficiency) = measured_efficiency(&at)? {
+            points.push(EfficiencyPoint { nodes, efficiency });
+        }
+    }
+    Ok(points)
+}
+
+fn check(run: RunThroughput, efficiency: &impl Efficiency, field: &'static str) -> Result<(), TcoError> {
     positive(run.per_s, field)?;
     if run.nodes == 0 {
         return Err(TcoError::new("assumptions.n_run", ErrorReason::NotPositive));
     }
+    let efficiency = efficiency.on(run.nodes);
     if efficiency <= Decimal::ZERO || efficiency > Decimal::ONE {
         let reason = ErrorReason::OutOfRange { allowed: "(0, 1]" };
         return Err(TcoError::new("assumptions.efficiency", reason));
@@ -104,13 +220,13 @@ fn check(run: RunThroughput, efficiency: Decimal, field: &'static str) -> Result
 /// One-node throughput `T1 = T_run ÷ (n_run × e_run)`, with `e_run` = [`efficiency_on`]`(n_run)`.
 ///
 /// A 2-node run at 1800/s with efficiency 0.9 gives T1 = 1800 ÷ 1.8 = 1000/s.
-pub fn one_node(run: RunThroughput, efficiency: Decimal) -> Result<Decimal, TcoError> {
+pub fn one_node(run: RunThroughput, efficiency: impl Efficiency) -> Result<Decimal, TcoError> {
     const F: &str = "estimate.one_node_throughput_per_s";
-    check(run, efficiency, "assumptions.measured_throughput_per_s")?;
+    check(run, &efficiency, "assumptions.measured_throughput_per_s")?;
     if run.nodes == 1 {
         return Ok(run.per_s);
     }
-    let divisor = mul(run.nodes.into(), efficiency_on(run.nodes, efficiency), F)?;
+    let divisor = mul(run.nodes.into(), efficiency.on(run.nodes), F)?;
     div(run.per_s, divisor, F)
 }
 
@@ -120,17 +236,22 @@ pub fn one_node(run: RunThroughput, efficiency: Decimal) -> Result<Decimal, TcoE
 ///
 /// The 2-node run at 1800/s with efficiency 0.9: 1800/s on 2 nodes, 1000/s on 1 node,
 /// 1800 × 4 × 0.9 ÷ 1.8 = 3600/s on 4 nodes.
-pub fn planned(run: RunThroughput, nodes: u32, efficiency: Decimal) -> Result<Decimal, TcoError> {
+pub fn planned(run: RunThroughput, nodes: u32, efficiency: impl Efficiency) -> Result<Decimal, TcoError> {
     const F: &str = "estimate.planned_throughput_per_s";
-    check(run, efficiency, "assumptions.measured_throughput_per_s")?;
+    check(run, &efficiency, "assumptions.measured_throughput_per_s")?;
+    let e = efficiency.on(nodes);
+    if e <= Decimal::ZERO || e > Decimal::ONE {
+        let reason = ErrorReason::OutOfRange { allowed: "(0, 1]" };
+        return Err(TcoError::new("assumptions.efficiency", reason));
+    }
     if nodes == 0 {
         return Err(TcoError::new("assumptions.nodes", ErrorReason::NotPositive));
     }
     if nodes == run.nodes {
         return Ok(run.per_s);
     }
-    let up = mul(mul(run.per_s, nodes.into(), F)?, efficiency_on(nodes, efficiency), F)?;
-    let down = mul(run.nodes.into(), efficiency_on(run.nodes, efficiency), F)?;
+    let up = mul(mul(run.per_s, nodes.into(), F)?, e, F)?;
+    let down = mul(run.nodes.into(), efficiency.on(run.nodes), F)?;
     div(up, down, F)
 }
 
@@ -154,13 +275,13 @@ pub struct FromRuns {
 ///
 /// Runs at 900, 1000 and 2000/s on one node: expected 1000/s (the middle run), slowest 900/s.
 /// Runs at 900, 1000, 1200 and 2000/s: expected (1000 + 1200) ÷ 2 = 1100/s.
-pub fn from_runs(runs: &[RunThroughput], efficiency: Decimal) -> Result<Option<FromRuns>, TcoError> {
+pub fn from_runs(runs: &[RunThroughput], efficiency: impl Efficiency) -> Result<Option<FromRuns>, TcoError> {
     if runs.is_empty() {
         return Ok(None);
     }
     let t1: Vec<Decimal> = runs
         .iter()
-        .map(|r| one_node(*r, efficiency))
+        .map(|r| one_node(*r, &efficiency))
         .collect::<Result<_, _>>()?;
     let mut order: Vec<usize> = (0..runs.len()).collect();
     order.sort_by(|a, b| match t1[*a].cmp(&t1[*b]) {

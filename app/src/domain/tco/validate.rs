@@ -139,6 +139,9 @@ fn workload_fields(w: &Demand) -> Result<(), TcoError> {
     Ok(())
 }
 
+/// Node counts an efficiency may be stated at: more than any plan weighs.
+const MAX_EFFICIENCY_POINTS: usize = 64;
+
 fn assumption_fields(a: &Assumptions) -> Result<(), TcoError> {
     non_negative(a.setup_h, "assumptions.setup_h")?;
     non_negative(a.data_prep_h, "assumptions.data_prep_h")?;
@@ -160,6 +163,20 @@ fn assumption_fields(a: &Assumptions) -> Result<(), TcoError> {
     if a.efficiency <= Decimal::ZERO || a.efficiency > Decimal::ONE {
         let reason = ErrorReason::OutOfRange { allowed: "(0, 1]" };
         return Err(TcoError::new("assumptions.efficiency", reason));
+    }
+    if a.efficiency_by_nodes.len() > MAX_EFFICIENCY_POINTS {
+        let reason = ErrorReason::OutOfRange { allowed: "at most 64 node counts" };
+        return Err(TcoError::new("assumptions.efficiency_by_nodes", reason));
+    }
+    for point in &a.efficiency_by_nodes {
+        if point.nodes < 2 {
+            let reason = ErrorReason::OutOfRange { allowed: "2 nodes or more" };
+            return Err(TcoError::new("assumptions.efficiency_by_nodes.nodes", reason));
+        }
+        if point.efficiency <= Decimal::ZERO || point.efficiency > Decimal::ONE {
+            let reason = ErrorReason::OutOfRange { allowed: "(0, 1]" };
+            return Err(TcoError::new("assumptions.efficiency_by_nodes.efficiency", reason));
+        }
     }
     if let Some(t) = a.measured_throughput_per_s {
         positive(t, "assumptions.measured_throughput_per_s")?;

@@ -270,13 +270,13 @@ fn scaled_runs(
         return Ok(Measured::default());
     };
     let gpu_use = ctx.workload.gpu_use;
-    let first = measured(ctx.runs, quote, spec, &work.unit, a.efficiency, gpu_use)?;
-    let (efficiency, _) = throughput::scaling_efficiency(gpu_use, &first.valid, a.efficiency)?;
-    if efficiency == a.efficiency {
+    let first = measured(ctx.runs, quote, spec, &work.unit, a.scaling(), gpu_use)?;
+    let before = (a.efficiency, a.efficiency_by_nodes.clone());
+    throughput::apply_scaling(a, gpu_use, &first.valid)?;
+    if before == (a.efficiency, a.efficiency_by_nodes.clone()) {
         return Ok(first);
     }
-    a.efficiency = efficiency;
-    measured(ctx.runs, quote, spec, &work.unit, efficiency, gpu_use)
+    measured(ctx.runs, quote, spec, &work.unit, a.scaling(), gpu_use)
 }
 
 /// One quote through the engine: the shared assumptions with its overrides, its throughput

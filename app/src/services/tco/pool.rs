@@ -6,7 +6,7 @@ use crate::{
         gpus::{self, GpuMount},
         quotes::{FormFactor, NodeSpec},
         runs::{GpuUse, RunStatus},
-        tco::{RunThroughput, TcoError, throughput},
+        tco::{RunThroughput, TcoError, throughput::{self, Efficiency}},
     },
     views::RunSummary,
 };
@@ -131,7 +131,7 @@ pub(super) fn measured(
     quote: (i64, i64),
     spec: &NodeSpec,
     unit: &str,
-    efficiency: Decimal,
+    efficiency: impl Efficiency,
     gpu_use: GpuUse,
 ) -> Result<Measured, TcoError> {
     let (quote_id, revision) = quote;

@@ -214,6 +214,7 @@ mod tests {
             efficiency: dec!(0.9),
             measured_throughput_per_s: None,
             n_run: None,
+            efficiency_by_nodes: Vec::new(),
         };
         assert_eq!(overrides_of(&shared, &shared), None);
         let own = Assumptions {

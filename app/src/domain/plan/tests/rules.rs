@@ -365,3 +365,23 @@ fn a_plan_beyond_the_nodes_measured_is_marked_and_ranked_after_measured_plans() 
         rec.plan.key()
     );
 }
+
+/// Runs on 1, 2 and 4 nodes (10, 19 and 32/s: 0.95 and 0.8): the plan on 3 nodes uses the
+/// efficiency between them, 0.875, and rests on what was measured; 5 nodes are beyond it.
+#[test]
+fn a_plan_between_measured_node_counts_interpolates_the_efficiency() {
+    let mut s = scenario(dec!(72000), dec!(0.9), vec![quote("q", dec!(10), 1, dec!(10))]);
+    s.plan.gpu_use = GpuUse::OneJob;
+    s.plan.max_nodes = Some(5);
+    let figure = |per_s, nodes| RunFigure { per_s, nodes };
+    s.plan.quotes = vec![crate::domain::plan::QuoteSupply {
+        runs: vec![figure(dec!(10), 1), figure(dec!(19), 2), figure(dec!(32), 4)],
+        ..supply("q", Some(8), Some(dec!(0)))
+    }];
+    let r = run(&s);
+    let at = |n| all(&r).find(|p| p.key() == on_demand("q", n)).expect("planned").clone();
+    assert_eq!((at(2).efficiency, at(3).efficiency, at(4).efficiency), (dec!(0.95), dec!(0.875), dec!(0.8)));
+    assert!(at(3).rests_on.is_empty() && at(4).rests_on.is_empty());
+    assert_eq!(at(5).rests_on, [Unstated::BeyondMeasured { measured_nodes: 4 }]);
+    assert_eq!(at(5).efficiency, dec!(0.8), "the largest count's figure, flagged as an estimate");
+}
