@@ -1291,3 +1291,63 @@ async fn a_doubtful_rate_is_named_beside_the_converted_total() {
         .to_string();
     assert!(note.contains("同日反向汇率折算为 7.1994"), "{note}");
 }
+
+/// How old a rate may be is the team's setting: a rate 40 days old is stale at the default 30
+/// days and not at 60; only procurement changes it, within 1–3650 days, and every member reads
+/// it. (The rate is dated from the day the test runs, so this holds on any day.)
+#[tokio::test]
+async fn the_team_sets_how_old_a_rate_may_be() {
+    use app::domain::quotes::Date;
+    let d = desk().await;
+    let today = Date::EPOCH.days_until(app::clock::today());
+    let dated = Date::EPOCH
+        .add_days(u32::try_from(today - 40).unwrap())
+        .unwrap()
+        .to_string();
+    let form = [
+        ("from", "USD"),
+        ("to", "CNY"),
+        ("rate", "7.2"),
+        ("date", dated.as_str()),
+    ];
+    let res = d.app.call("/api/rates/add", &form, Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let usd = save_quote(&d.app, &d.pam, quote_in("USD-GPU", "1", "1.50", "USD")).await;
+    let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
+    let note = |c: Value| row_of(&c, usd)["rate_note"].as_str().unwrap().to_string();
+    let before = note(d.compare(&d.max, &q).await);
+    assert!(before.contains("(more than 30)"), "{before}");
+
+    let refused = d
+        .app
+        .call("/api/rates/set_stale_days", &[("days", "60")], Some(&d.eve))
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::FORBIDDEN,
+        "engineers read the setting, never change it"
+    );
+    for wrong in ["0", "3651", "2.5", "thirty"] {
+        let res = d
+            .app
+            .call("/api/rates/set_stale_days", &[("days", wrong)], Some(&d.pam))
+            .await;
+        assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{wrong}: {}", res.body);
+        assert!(res.body.contains("\"field\":\"days\""), "{}", res.body);
+    }
+    let set = d
+        .app
+        .call("/api/rates/set_stale_days", &[("days", "60")], Some(&d.pam))
+        .await;
+    assert_eq!(set.status, StatusCode::OK, "{}", set.body);
+    let read = d.app.call("/api/rates/stale_days", &[], Some(&d.eve)).await;
+    assert_eq!(read.body.trim(), "60");
+    let after = note(d.compare(&d.max, &q).await);
+    assert!(!after.contains("days old"), "40 days is within 60: {after}");
+    let page = d.app.get("/rates", Some(&d.eve), None).await;
+    assert!(
+        page.body.contains("Rates older than 60 days are flagged as stale."),
+        "{}",
+        page.body
+    );
+}

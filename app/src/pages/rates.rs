@@ -55,6 +55,47 @@ pub async fn set_base_currency(currency: String) -> Result<(), AppError> {
     Ok(())
 }
 
+/// Days after which the active team's rates are flagged as stale.
+#[server(endpoint = "rates/stale_days")]
+pub async fn stale_rate_days() -> Result<i64, AppError> {
+    use crate::{auth, store};
+    let (_, membership) = auth::require_team(Capability::ReadTeamData)?;
+    store::teams::stale_rate_days(&auth::db()?, membership.team_id)
+        .await?
+        .ok_or(AppError::NotFound)
+}
+
+/// Sets the days after which the active team's rates are flagged as stale (procurement only).
+#[server(endpoint = "rates/set_stale_days")]
+pub async fn set_stale_rate_days(days: String) -> Result<(), AppError> {
+    use crate::{auth, store};
+    let (_, membership) = auth::require_team(Capability::EditProcurement)?;
+    let days = read_stale_days(&days).map_err(|issue| AppError::fields([issue]))?;
+    let mut tx = store::begin_write(&auth::db()?).await?;
+    if !store::teams::set_stale_rate_days(&mut tx, membership.team_id, days).await? {
+        return Err(AppError::NotFound);
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The days a rate may age before it is flagged: a whole number from 1 to 3650 (ten years).
+pub fn read_stale_days(text: &str) -> Result<i64, FieldIssue> {
+    const RANGE: std::ops::RangeInclusive<i64> = 1..=3650;
+    let days: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| FieldIssue::new("days", "not_a_whole_number"))?;
+    if RANGE.contains(&days) {
+        Ok(days)
+    } else {
+        Err(FieldIssue {
+            limit: Some(format!("[{}, {}]", RANGE.start(), RANGE.end())),
+            ..FieldIssue::new("days", "out_of_range")
+        })
+    }
+}
+
 /// Adds an exchange rate to the active team (procurement only); returns its id.
 #[server(endpoint = "rates/add")]
 pub async fn add_rate(from: String, to: String, rate: String, date: String) -> Result<i64, AppError> {
@@ -201,6 +242,33 @@ fn base_currency_card(current: Currency, can_edit: bool, set_base: ServerAction<
     }
 }
 
+fn stale_days_card(days: i64, can_edit: bool, set_days: ServerAction<SetStaleRateDays>) -> impl IntoView {
+    let issues = field_issues(set_days);
+    view! {
+        <section class="card">
+            <h2>{t(Msg::RatesStaleTitle)}</h2>
+            <p class="hint">{t(Msg::RatesStaleHint)}</p>
+            {if can_edit {
+                view! {
+                    <ActionForm action=set_days attr:class="form form-inline" attr:data-testid="stale-days-form">
+                        <label>
+                            {t(Msg::RatesStaleDays)}
+                            <input type="number" name="days" min="1" max="3650" step="1" required
+                                value=days.to_string() aria-invalid=is_invalid(issues, "days") />
+                            <FieldMessage issues field="days" />
+                        </label>
+                        <SaveFooter action=set_days />
+                    </ActionForm>
+                }
+                .into_any()
+            } else {
+                let line = use_locale().fmt(Msg::RatesStaleRead, &[("days", &days.to_string())]);
+                view! { <p data-testid="stale-days">{line}</p> }.into_any()
+            }}
+        </section>
+    }
+}
+
 fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
     let issues = field_issues(add);
     let form_ref = NodeRef::new();
@@ -277,7 +345,9 @@ pub fn RatesPage() -> impl IntoView {
         let can_edit = caller.may(Capability::EditProcurement);
         let set_base = ServerAction::<SetBaseCurrency>::new();
         let add = ServerAction::<AddRate>::new();
+        let set_days = ServerAction::<SetStaleRateDays>::new();
         let base = Resource::new(move || set_base.version().get(), |_| base_currency());
+        let stale_days = Resource::new(move || set_days.version().get(), |_| stale_rate_days());
         let rates = Resource::new(move || add.version().get(), |_| list_rates());
         view! {
             <Title text=t(Msg::NavRates) />
@@ -286,6 +356,9 @@ pub fn RatesPage() -> impl IntoView {
             <Loaded resource=base let:base>
                 {base_currency_card(base, can_edit, set_base)}
                 {can_edit.then(|| add_rate_card(base, add))}
+            </Loaded>
+            <Loaded resource=stale_days let:days>
+                {stale_days_card(days, can_edit, set_days)}
             </Loaded>
             <section class="card">
                 <h2>{t(Msg::RatesLatestTitle)}</h2>

@@ -58,3 +58,23 @@ pub async fn set_base_currency(tx: &mut Tx, team_id: i64, currency: Currency) ->
         .await?;
     Ok(result.rows_affected() == 1)
 }
+
+/// Days after which the team's exchange rates are warned of as stale (30 unless changed);
+/// `None` when there is no such team.
+pub async fn stale_rate_days(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT stale_rate_days FROM teams WHERE id = ?")
+        .bind(team_id)
+        .fetch_optional(db)
+        .await
+}
+
+/// Sets the days after which rates are warned of as stale (the caller keeps it in 1–3650, as
+/// the table's check does); `false` when there is no such team.
+pub async fn set_stale_rate_days(tx: &mut Tx, team_id: i64, days: i64) -> Result<bool, sqlx::Error> {
+    let result = sqlx::query("UPDATE teams SET stale_rate_days = ? WHERE id = ?")
+        .bind(days)
+        .bind(team_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(result.rows_affected() == 1)
+}

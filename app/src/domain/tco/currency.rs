@@ -238,7 +238,8 @@ pub fn rate_on<'a>(
         .copied()
 }
 
-/// Days a rate may be old before a comparison warns that it is stale.
+/// Days a rate may be old before a comparison warns that it is stale, unless the team sets
+/// its own limit.
 pub const STALE_RATE_DAYS: i64 = 30;
 
 /// The largest disagreement, in percent, between a rate and the inverse of the same day's rate

@@ -43,7 +43,11 @@ pub fn scaling_efficiency(
 /// Sets `a`'s scaling by [`scaling_efficiency`]: one task per GPU scales linearly at every
 /// count; measured runs give their efficiency and, by node count, their [`measured_points`]; an
 /// assumption keeps the stated figure and points. Returns where the efficiency came from.
-pub fn apply_scaling(a: &mut Assumptions, gpu_use: GpuUse, runs: &[RunThroughput]) -> Result<EfficiencySource, TcoError> {
+pub fn apply_scaling(
+    a: &mut Assumptions,
+    gpu_use: GpuUse,
+    runs: &[RunThroughput],
+) -> Result<EfficiencySource, TcoError> {
     let (efficiency, source) = scaling_efficiency(gpu_use, runs, a.efficiency)?;
     a.efficiency = efficiency;
     match source {
@@ -196,7 +200,11 @@ pub fn measured_points(runs: &[RunThroughput]) -> Result<Vec<EfficiencyPoint>, T
     counts.dedup();
     let mut points = Vec::new();
     for nodes in counts {
-        let at: Vec<RunThroughput> = runs.iter().copied().filter(|r| r.nodes == 1 || r.nodes == nodes).collect();
+        let at: Vec<RunThroughput> = runs
+            .iter()
+            .copied()
+            .filter(|r| r.nodes == 1 || r.nodes == nodes)
+            .collect();
         if let Some(efficiency) = measured_efficiency(&at)? {
             points.push(EfficiencyPoint { nodes, efficiency });
         }

@@ -165,12 +165,16 @@ fn assumption_fields(a: &Assumptions) -> Result<(), TcoError> {
         return Err(TcoError::new("assumptions.efficiency", reason));
     }
     if a.efficiency_by_nodes.len() > MAX_EFFICIENCY_POINTS {
-        let reason = ErrorReason::OutOfRange { allowed: "at most 64 node counts" };
+        let reason = ErrorReason::OutOfRange {
+            allowed: "at most 64 node counts",
+        };
         return Err(TcoError::new("assumptions.efficiency_by_nodes", reason));
     }
     for point in &a.efficiency_by_nodes {
         if point.nodes < 2 {
-            let reason = ErrorReason::OutOfRange { allowed: "2 nodes or more" };
+            let reason = ErrorReason::OutOfRange {
+                allowed: "2 nodes or more",
+            };
             return Err(TcoError::new("assumptions.efficiency_by_nodes.nodes", reason));
         }
         if point.efficiency <= Decimal::ZERO || point.efficiency > Decimal::ONE {

@@ -16,8 +16,8 @@ use crate::{
         money::format_money,
         quotes::{self as quotes_domain, Date, RequirementKind, RequirementStatus, Workload},
         tco::{
-            Assumptions, Currency, Demand, ExchangeRate, Quote, RateWarning, STALE_RATE_DAYS, Scenario, WhatIfProfiles,
-            ranking_order, rate_warnings, run_scenario, throughput, what_if,
+            Assumptions, Currency, Demand, ExchangeRate, Quote, RateWarning, Scenario, WhatIfProfiles, ranking_order,
+            rate_warnings, run_scenario, throughput, what_if,
         },
     },
     i18n::{Locale, Msg},
@@ -38,6 +38,8 @@ pub(super) struct Loaded {
     pub base: Currency,
     /// The team's exchange rates.
     pub rates: Vec<ExchangeRate>,
+    /// Days after which a rate is warned of as stale (the team's setting).
+    pub stale_rate_days: i64,
     /// The chosen workload's budget and its currency, if set.
     pub budget: Option<(Decimal, Currency)>,
     /// The day quote validity is judged on.
@@ -97,7 +99,15 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
     let today = loaded.today.day_number();
     let rows = signed
         .iter()
-        .map(|s| with_rate_warnings(shown(locale, s), s, &loaded.rates, today, locale))
+        .map(|s| {
+            with_rate_warnings(
+                shown(locale, s),
+                s,
+                (&loaded.rates, loaded.stale_rate_days),
+                today,
+                locale,
+            )
+        })
         .collect();
     let view = CostComparison {
         workloads: loaded.workloads.iter().map(|w| (w.id, w.record.name.clone())).collect(),
@@ -355,13 +365,13 @@ fn rank(costed: &mut [Costed]) {
     }
 }
 
-/// The row with what is doubtful about its rate said after the rate itself: older than
-/// [`STALE_RATE_DAYS`] on the day of the comparison, or disagreeing with the same day's rate of
+/// The row with what is doubtful about its rate said after the rate itself: older than the
+/// team's limit in days on the day of the comparison, or disagreeing with the same day's rate of
 /// the opposite direction.
 fn with_rate_warnings(
     mut row: crate::views::tco::CostRow,
     s: &crate::domain::orders::record::SignedCostRow,
-    rates: &[ExchangeRate],
+    (rates, stale_days): (&[ExchangeRate], i64),
     today: i64,
     locale: Locale,
 ) -> crate::views::tco::CostRow {
@@ -374,12 +384,12 @@ fn with_rate_warnings(
         rate: used.rate,
         date: used.date.clone(),
     };
-    for warning in rate_warnings(rates, &used, today, STALE_RATE_DAYS) {
+    for warning in rate_warnings(rates, &used, today, stale_days) {
         note.push_str(locale.t(Msg::TcoRateWarningSeparator));
         note.push_str(&match warning {
             RateWarning::Stale { days } => locale.fmt(
                 Msg::TcoRateStale,
-                &[("days", &days.to_string()), ("limit", &STALE_RATE_DAYS.to_string())],
+                &[("days", &days.to_string()), ("limit", &stale_days.to_string())],
             ),
             RateWarning::PairDisagrees { used, inverse, pct } => locale.fmt(
                 Msg::TcoRatePairDisagrees,

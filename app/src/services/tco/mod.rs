@@ -152,6 +152,9 @@ async fn load(db: &Db, team_id: i64, request: &CostRequest) -> Result<build::Loa
         .into_iter()
         .map(|r| r.record)
         .collect();
+    let stale_rate_days = store::teams::stale_rate_days(db, team_id)
+        .await?
+        .unwrap_or(crate::domain::tco::STALE_RATE_DAYS);
     let budget = match chosen {
         Some(id) => store::budgets::get(db, team_id, id).await?,
         None => None,
@@ -164,6 +167,7 @@ async fn load(db: &Db, team_id: i64, request: &CostRequest) -> Result<build::Loa
         workloads,
         base,
         rates,
+        stale_rate_days,
         budget,
         today: store::today(),
         quotes: quotes_costed(db, team_id, request).await?,

@@ -6,7 +6,10 @@ use crate::{
         gpus::{self, GpuMount},
         quotes::{FormFactor, NodeSpec},
         runs::{GpuUse, RunStatus},
-        tco::{RunThroughput, TcoError, throughput::{self, Efficiency}},
+        tco::{
+            RunThroughput, TcoError,
+            throughput::{self, Efficiency},
+        },
     },
     views::RunSummary,
 };

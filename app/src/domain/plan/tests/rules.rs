@@ -380,8 +380,15 @@ fn a_plan_between_measured_node_counts_interpolates_the_efficiency() {
     }];
     let r = run(&s);
     let at = |n| all(&r).find(|p| p.key() == on_demand("q", n)).expect("planned").clone();
-    assert_eq!((at(2).efficiency, at(3).efficiency, at(4).efficiency), (dec!(0.95), dec!(0.875), dec!(0.8)));
+    assert_eq!(
+        (at(2).efficiency, at(3).efficiency, at(4).efficiency),
+        (dec!(0.95), dec!(0.875), dec!(0.8))
+    );
     assert!(at(3).rests_on.is_empty() && at(4).rests_on.is_empty());
     assert_eq!(at(5).rests_on, [Unstated::BeyondMeasured { measured_nodes: 4 }]);
-    assert_eq!(at(5).efficiency, dec!(0.8), "the largest count's figure, flagged as an estimate");
+    assert_eq!(
+        at(5).efficiency,
+        dec!(0.8),
+        "the largest count's figure, flagged as an estimate"
+    );
 }

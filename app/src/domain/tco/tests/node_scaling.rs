@@ -153,16 +153,43 @@ fn the_plan_and_the_cost_page_price_the_same_rental_alike() {
 fn an_efficiency_by_node_count_is_interpolated_between_the_counts_stated() {
     use crate::domain::tco::throughput::{Efficiency, EfficiencyPoint, Scaling};
     let points = [
-        EfficiencyPoint { nodes: 4, efficiency: dec!(0.8) },
-        EfficiencyPoint { nodes: 2, efficiency: dec!(0.9) },
+        EfficiencyPoint {
+            nodes: 4,
+            efficiency: dec!(0.8),
+        },
+        EfficiencyPoint {
+            nodes: 2,
+            efficiency: dec!(0.9),
+        },
     ];
-    let e = Scaling { flat: dec!(0.5), points: &points };
+    let e = Scaling {
+        flat: dec!(0.5),
+        points: &points,
+    };
     let at: Vec<Decimal> = (1..=6).map(|n| e.on(n)).collect();
     assert_eq!(at, [dec!(1), dec!(0.9), dec!(0.85), dec!(0.8), dec!(0.8), dec!(0.8)]);
-    let only_four = [EfficiencyPoint { nodes: 4, efficiency: dec!(0.7) }];
-    let e = Scaling { flat: dec!(0.5), points: &only_four };
-    assert_eq!((e.on(2), e.on(3)), (dec!(0.9), dec!(0.8)), "from 1 node at 1 to 4 nodes at 0.7");
-    assert_eq!(Scaling { flat: dec!(0.5), points: &[] }.on(3), dec!(0.5), "no points: one figure");
+    let only_four = [EfficiencyPoint {
+        nodes: 4,
+        efficiency: dec!(0.7),
+    }];
+    let e = Scaling {
+        flat: dec!(0.5),
+        points: &only_four,
+    };
+    assert_eq!(
+        (e.on(2), e.on(3)),
+        (dec!(0.9), dec!(0.8)),
+        "from 1 node at 1 to 4 nodes at 0.7"
+    );
+    assert_eq!(
+        Scaling {
+            flat: dec!(0.5),
+            points: &[]
+        }
+        .on(3),
+        dec!(0.5),
+        "no points: one figure"
+    );
 }
 
 /// One job of 24 h stated on the two four-GPU nodes it needs, with 0.9 at 2 nodes and 0.8 at 4
@@ -175,8 +202,14 @@ fn the_cost_engine_reads_the_efficiency_at_each_node_count() {
     let job = on(hours(dec!(24), 8), Some(GpuUse::OneJob));
     let a = |n| Assumptions {
         efficiency_by_nodes: vec![
-            EfficiencyPoint { nodes: 2, efficiency: dec!(0.9) },
-            EfficiencyPoint { nodes: 4, efficiency: dec!(0.8) },
+            EfficiencyPoint {
+                nodes: 2,
+                efficiency: dec!(0.9),
+            },
+            EfficiencyPoint {
+                nodes: 4,
+                efficiency: dec!(0.8),
+            },
         ],
         ..with_nodes(Some(n), dec!(0.9))
     };
@@ -185,7 +218,10 @@ fn the_cost_engine_reads_the_efficiency_at_each_node_count() {
     assert_eq!(h(2), dec!(24));
     assert_eq!(h(3).round_dp(9), (dec!(43.2) / dec!(2.55)).round_dp(9));
     let bad = Assumptions {
-        efficiency_by_nodes: vec![EfficiencyPoint { nodes: 1, efficiency: dec!(0.9) }],
+        efficiency_by_nodes: vec![EfficiencyPoint {
+            nodes: 1,
+            efficiency: dec!(0.9),
+        }],
         ..with_nodes(Some(2), dec!(0.9))
     };
     let refused = estimate(&s, &shape(4), &job, &bad).expect_err("one node is always 1");
@@ -202,17 +238,30 @@ fn runs_give_the_efficiency_at_each_count_they_ran_on() {
     assert_eq!(
         measured_points(&runs).expect("measured"),
         [
-            EfficiencyPoint { nodes: 2, efficiency: dec!(0.95) },
-            EfficiencyPoint { nodes: 4, efficiency: dec!(0.8) },
+            EfficiencyPoint {
+                nodes: 2,
+                efficiency: dec!(0.95)
+            },
+            EfficiencyPoint {
+                nodes: 4,
+                efficiency: dec!(0.8)
+            },
         ]
     );
-    assert_eq!(measured_points(&runs[1..]).expect("measured"), [], "no one-node run: nothing to compare");
+    assert_eq!(
+        measured_points(&runs[1..]).expect("measured"),
+        [],
+        "no one-node run: nothing to compare"
+    );
     let own = crate::domain::tco::AssumptionOverrides {
         efficiency: Some(dec!(0.7)),
         ..Default::default()
     };
     let base = Assumptions {
-        efficiency_by_nodes: vec![EfficiencyPoint { nodes: 2, efficiency: dec!(0.9) }],
+        efficiency_by_nodes: vec![EfficiencyPoint {
+            nodes: 2,
+            efficiency: dec!(0.9),
+        }],
         ..assumptions()
     };
     assert!(own.apply(&base).efficiency_by_nodes.is_empty());

@@ -2,9 +2,9 @@
 
 use super::fixtures::{assumptions, hours, shape, sheet, with_disks, work};
 use crate::domain::tco::{
-    throughput::EfficiencyPoint,
     AssumptionOverrides, Assumptions, BillingIncrement, Currency, Demand, EarlyReleaseRefund, ExchangeRate, Fee,
     NodeShape, PriceBasis, PriceSheet, Quote, Scenario, TotalWork, TrafficPeriod, TrafficTier, UnstatedPrice,
+    throughput::EfficiencyPoint,
 };
 use rust_decimal_macros::dec;
 
@@ -54,8 +54,14 @@ pub(super) fn full() -> Scenario {
         measured_throughput_per_s: Some(dec!(10)),
         n_run: Some(2),
         efficiency_by_nodes: vec![
-            EfficiencyPoint { nodes: 2, efficiency: dec!(0.95) },
-            EfficiencyPoint { nodes: 4, efficiency: dec!(0.85) },
+            EfficiencyPoint {
+                nodes: 2,
+                efficiency: dec!(0.95),
+            },
+            EfficiencyPoint {
+                nodes: 4,
+                efficiency: dec!(0.85),
+            },
         ],
     };
     let tier = |up_to_gb, price_gb| TrafficTier { up_to_gb, price_gb };

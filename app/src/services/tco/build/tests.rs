@@ -84,6 +84,7 @@ fn loaded() -> Loaded {
         }],
         base: Currency::CNY,
         rates: Vec::new(),
+        stale_rate_days: 30,
         budget: Some((dec!(800), Currency::CNY)),
         today: date("2025-04-15"),
         labels: quotes
