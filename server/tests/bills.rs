@@ -884,4 +884,16 @@ async fn a_bill_in_another_currency_keeps_the_rate_of_its_invoice_date() {
         .await
         .unwrap();
     assert_eq!(kept, (Some("7.2".into()), Some("2026-11-30".into())));
+    // A second bill, invoiced on December 2, keeps the rate of its own date; the note names both.
+    let second = usd
+        .replace("2026-12-01T18:00:00Z", "2026-12-02T04:00:00Z")
+        .replace("2026-12-01T08:00:00Z", "2026-12-01T18:00:00Z");
+    let saved = d.import("usd-2.csv", &second, true).await;
+    assert!(saved["saved"].is_i64(), "{saved}");
+    let both = d.section(&d.pam).await;
+    assert_eq!(
+        both["reconciliation"]["rate_note"],
+        "Bills converted at the rate each kept: usd.csv at 1 USD = 7.2 CNY of 2026-11-30; \
+         usd-2.csv at 1 USD = 7 CNY of 2026-12-01. A rate entered later does not change them."
+    );
 }

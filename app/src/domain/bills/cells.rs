@@ -126,6 +126,18 @@ impl<'a> Cells<'a> {
     }
 
     /// A required timestamp, Unix seconds.
+    /// An optional time: `None` when the column is absent or the cell empty (an error when it
+    /// is not a time).
+    pub(super) fn optional_time(&mut self, i: Option<usize>) -> Option<i64> {
+        let i = i?;
+        if self.text(Some(i)).is_empty() {
+            return None;
+        }
+        let before = self.errors.len();
+        let t = self.time(i);
+        (self.errors.len() == before).then_some(t)
+    }
+
     pub(super) fn time(&mut self, i: usize) -> i64 {
         let text = self.text(Some(i)).to_owned();
         if text.is_empty() {

@@ -8,6 +8,7 @@
 //! | `EffectiveCost`                      | what its usage costs with commitments spread over it (reconciled; `BilledCost` when absent) |
 //! | `BillingCurrency` (required)         | its currency; one per bill                               |
 //! | `ChargePeriodStart`/`End` (required) | the period charged, matched with the rental's            |
+//! | `BillingPeriodEnd`                   | the end of the invoice's period: the bill's exchange rate is the one of that day (else the end of its charges) |
 //! | `ChargeCategory` (required)          | `Usage`, `Purchase`, `Tax`, `Credit`, `Adjustment`       |
 //! | `ResourceId` (required, may be empty)| matched with the rental's resource ids                   |
 //! | `ChargeClass`                        | `Correction` marks a correction of an earlier charge     |
@@ -59,6 +60,7 @@ pub(super) struct Columns {
     pricing_unit: Option<usize>,
     contracted_price: Option<usize>,
     list_price: Option<usize>,
+    billing_end: Option<usize>,
 }
 
 impl Columns {
@@ -91,7 +93,13 @@ impl Columns {
             pricing_unit: h.position("PricingUnit"),
             contracted_price: h.position("ContractedUnitPrice"),
             list_price: h.position("ListUnitPrice"),
+            billing_end: h.position("BillingPeriodEnd"),
         })
+    }
+
+    /// The line's `BillingPeriodEnd`, if the file has the column and the cell a time.
+    pub(super) fn billing_end(&self, cells: &mut Cells<'_>) -> Option<i64> {
+        cells.optional_time(self.billing_end)
     }
 
     /// Reads one line; with it, the column of its currency. `None` when a cell could not be
@@ -292,6 +300,28 @@ mod tests {
             LineErrorCode::FieldCount { expected: 18, found: 3 }
         ));
         assert_eq!(lines.len(), 2);
+    }
+
+    /// FOCUS `BillingPeriodEnd` (the end of the invoice's period, FOCUS 1.0 "Billing Period End")
+    /// is the bill's invoice day, read as the latest over the lines: a February invoice that
+    /// only corrects December charges is dated by February, not by the periods it corrects. An
+    /// unreadable one is an error of its column; an empty one says nothing.
+    #[test]
+    fn the_billing_period_end_dates_the_invoice() {
+        let header = "BilledCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,ChargeCategory,ChargeClass,ChargePeriodStart,ChargePeriodEnd,ResourceId";
+        let text = format!(
+            "{header}\n\
+             -2.00,USD,2027-02-01T00:00:00Z,2027-03-01T00:00:00Z,Usage,Correction,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,i-l4\n\
+             -1.00,USD,2027-02-01T00:00:00Z,,Usage,Correction,2026-12-02T08:00:00Z,2026-12-02T18:00:00Z,i-l4\n"
+        );
+        let mut reader = open(text.as_bytes()).expect("a FOCUS header");
+        assert!(reader.by_ref().all(|l| l.is_ok()));
+        assert_eq!(reader.billing_period_end(), timestamp::parse("2027-03-01T00:00:00Z"));
+        let broken = text.replace("2027-03-01T00:00:00Z", "March");
+        let mut reader = open(broken.as_bytes()).expect("a FOCUS header");
+        let first = reader.next().expect("a line").expect_err("an unreadable end");
+        assert_eq!(first[0].column, "BillingPeriodEnd");
+        assert_eq!(reader.billing_period_end(), None);
     }
 
     /// A FOCUS 1.2 export as the specification writes its columns: usage covered by a

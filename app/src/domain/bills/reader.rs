@@ -49,6 +49,8 @@ pub struct BillReader<R: Read> {
     record: StringRecord,
     /// The bill's currency: the first line's.
     currency: Option<String>,
+    /// The latest FOCUS `BillingPeriodEnd` of the lines read so far.
+    billing_end: Option<i64>,
 }
 
 /// Reads the header of a bill from `source` and detects its layout; the lines are then read by
@@ -80,6 +82,7 @@ pub fn open<R: Read>(source: R) -> Result<BillReader<R>, FileError> {
         columns,
         record,
         currency: None,
+        billing_end: None,
     })
 }
 
@@ -92,6 +95,12 @@ impl<R: Read> BillReader<R> {
         }
     }
 
+    /// The end of the invoice's billing period (FOCUS `BillingPeriodEnd`, the latest of the lines
+    /// read so far): the day the bill is converted at. `None` when the file does not say.
+    pub const fn billing_period_end(&self) -> Option<i64> {
+        self.billing_end
+    }
+
     fn line(&mut self, line: u64) -> Result<BillLine, Vec<LineError>> {
         if self.record.len() != self.header.names.len() {
             let code = LineErrorCode::FieldCount {
@@ -102,7 +111,11 @@ impl<R: Read> BillReader<R> {
         }
         let mut cells = Cells::new(&self.record, &self.header, line);
         let read = match &self.columns {
-            Columns::Focus(c) => c.line(&mut cells),
+            Columns::Focus(c) => {
+                let end = c.billing_end(&mut cells);
+                self.billing_end = self.billing_end.max(end);
+                c.line(&mut cells)
+            }
             Columns::Simple(c) => c.line(&mut cells),
         };
         let mut errors = cells.errors;

@@ -127,6 +127,9 @@ pub struct Checked {
     /// The rate the bill is converted at, when its currency is not the estimate's: the team's
     /// rate on its invoice date.
     pub rate: Option<ExchangeRate>,
+    /// The end of the invoice's billing period when the file states it (FOCUS
+    /// `BillingPeriodEnd`).
+    pub billing_period_end: Option<i64>,
 }
 
 impl Checked {
@@ -324,11 +327,11 @@ fn no_rate(code: &str, to: Currency, line: u64) -> Refusal {
 /// file past [`MAX_LINES`] is refused as soon as its next line is reached, so what is held stays
 /// bounded whatever the file's size.
 fn read_lines(content: &[u8], span: &RentalSpan) -> Result<Read, Refusal> {
-    let reader = open(content).map_err(Refusal::File)?;
+    let mut reader = open(content).map_err(Refusal::File)?;
     let layout = reader.layout();
     let (mut lines, mut keys, mut errors, mut error_count) = (Vec::new(), Vec::new(), Vec::new(), 0);
     let mut seen: HashMap<String, u64> = HashMap::new();
-    for (count, read) in (1..).zip(reader) {
+    for (count, read) in (1..).zip(reader.by_ref()) {
         if count > MAX_LINES {
             return Err(Refusal::TooManyLines { limit: MAX_LINES });
         }
@@ -367,12 +370,14 @@ fn read_lines(content: &[u8], span: &RentalSpan) -> Result<Read, Refusal> {
         keys,
         errors,
         error_count,
+        billing_period_end: reader.billing_period_end(),
     })
 }
 
 /// What [`read_lines`] read.
 struct Read {
     layout: Layout,
+    billing_period_end: Option<i64>,
     lines: Vec<(BillLine, Option<Unmatched>)>,
     keys: Vec<String>,
     errors: Vec<LineError>,
@@ -398,6 +403,7 @@ pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Resu
         keys,
         errors,
         error_count,
+        billing_period_end,
     } = match read_lines(content, &span_of(&basis.rental)) {
         Ok(read) => read,
         Err(r) => return Ok(Err(r)),
@@ -414,6 +420,7 @@ pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Resu
         currency,
         rental_id: basis.rental.id,
         rate: None,
+        billing_period_end,
     };
     if checked.error_count > 0 {
         return Ok(Ok(checked));
@@ -441,8 +448,10 @@ pub async fn check(db: &Db, team_id: i64, order_id: i64, content: &[u8]) -> Resu
     Ok(Ok(checked))
 }
 
-/// The team's rate from the bill's currency to `to` on the bill's invoice date (the day its
-/// period ends); `None` in the same currency, an unknown one, or with no rate of the pair.
+/// The team's rate from the bill's currency to `to` on the bill's invoice date: the day its
+/// billing period ends when the file states it (FOCUS `BillingPeriodEnd`, so that a bill of
+/// corrections of earlier periods is converted on its own invoice's day), else the day its
+/// charges end; `None` in the same currency, an unknown one, or with no rate of the pair.
 async fn invoice_rate(
     db: &Db,
     team_id: i64,
@@ -456,7 +465,7 @@ async fn invoice_rate(
         return Ok(None);
     }
     let rates = store::exchange_rates::records(db, team_id).await?;
-    let invoice_date = timestamp::format(checked.period().1);
+    let invoice_date = timestamp::format(checked.billing_period_end.unwrap_or(checked.period().1));
     Ok(rate_on(&rates, from, to, &invoice_date[..10]).cloned())
 }
 

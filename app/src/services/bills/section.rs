@@ -155,34 +155,60 @@ fn data_url(svg: &str) -> String {
     out
 }
 
-/// The rate note when the bill's currency is not the estimate's: the rate the bill kept, or for
-/// a bill imported before rates were kept, the team's latest.
+/// The rate note when a bill's currency is not the estimate's: the rate each bill kept (one
+/// sentence when every bill kept the same), or for bills imported before rates were kept, the
+/// team's latest.
 async fn rate_note(
     db: &Db,
     team_id: i64,
-    first: &store::bills::BillRow,
+    bills: &[store::bills::BillRow],
     estimate: Currency,
     locale: Locale,
 ) -> Result<Option<String>, AppError> {
-    let Ok(bill) = Currency::parse(&first.currency) else {
+    let mut kept: Vec<(&str, Currency, String, &str)> = Vec::new();
+    let mut unkept = None;
+    for b in bills {
+        let Ok(bill) = Currency::parse(&b.currency) else {
+            continue;
+        };
+        match b.rate.as_deref().and_then(|k| k.split_once(' ')) {
+            Some((rate, date)) => kept.push((&b.file_name, bill, shown_rate(rate), date)),
+            None if bill != estimate => unkept = Some(bill),
+            None => {}
+        }
+    }
+    let same = kept
+        .windows(2)
+        .all(|w| (w[0].1, &w[0].2, w[0].3) == (w[1].1, &w[1].2, w[1].3));
+    if let (Some((_, bill, rate, date)), true) = (kept.first(), same && unkept.is_none()) {
+        let args = [
+            ("from", bill.code()),
+            ("rate", rate.as_str()),
+            ("to", estimate.code()),
+            ("date", *date),
+        ];
+        return Ok(Some(locale.fmt(Msg::BillsRateNoteKept, &args)));
+    }
+    if !kept.is_empty() {
+        let list: Vec<String> = kept
+            .iter()
+            .map(|(file, bill, rate, date)| {
+                let args = [
+                    ("file", *file),
+                    ("from", bill.code()),
+                    ("rate", rate.as_str()),
+                    ("to", estimate.code()),
+                    ("date", *date),
+                ];
+                locale.fmt(Msg::BillsRateNoteItem, &args)
+            })
+            .collect();
+        let list = list.join(locale.t(Msg::BillsRateNoteSeparator));
+        return Ok(Some(locale.fmt(Msg::BillsRateNotesKept, &[("list", &list)])));
+    }
+    let Some(bill) = unkept else {
         return Ok(None);
     };
-    if let Some((rate, date)) = first.rate.as_deref().and_then(|k| k.split_once(' ')) {
-        let rate =
-            Decimal::from_str_exact(rate).map_or_else(|_| rate.to_owned(), |r| r.round_dp(6).normalize().to_string());
-        return Ok(Some(locale.fmt(
-            Msg::BillsRateNoteKept,
-            &[
-                ("from", bill.code()),
-                ("rate", &rate),
-                ("to", estimate.code()),
-                ("date", date),
-            ],
-        )));
-    }
-    if bill == estimate {
-        return Ok(None);
-    }
     let rates = store::exchange_rates::records(db, team_id).await?;
     Ok(crate::domain::tco::latest_rate(&rates, bill, estimate).map(|r| {
         locale.fmt(
@@ -195,6 +221,11 @@ async fn rate_note(
             ],
         )
     }))
+}
+
+/// A kept rate as the note shows it: at most 6 decimals, no trailing zeros.
+fn shown_rate(rate: &str) -> String {
+    Decimal::from_str_exact(rate).map_or_else(|_| rate.to_owned(), |r| r.round_dp(6).normalize().to_string())
 }
 
 /// The bill section of one of the team's orders; `may_import` and `may_set_threshold` are the
@@ -230,10 +261,10 @@ pub async fn load(
         }
     };
     let bills = store::bills::of_order(db, team_id, order_id).await?;
-    if let Some(first) = bills.first()
+    if !bills.is_empty()
         && let Ok(r) = reconciliation(db, team_id, order_id, &basis, &[], None).await?
     {
-        let note = rate_note(db, team_id, first, basis.estimate.currency, locale).await?;
+        let note = rate_note(db, team_id, &bills, basis.estimate.currency, locale).await?;
         section.reconciliation = Some(recon_view(locale, &r, note));
     }
     for b in &bills {
