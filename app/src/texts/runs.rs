@@ -193,6 +193,10 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
         | Reason::DriverMismatch { .. }
         | Reason::MigMismatch { .. }
         | Reason::QuoteUnverifiable { .. } => quote_text(locale, reason),
+        Reason::ImpossibleFigure { .. }
+        | Reason::RequestsFailed { .. }
+        | Reason::ThroughputInconsistent { .. }
+        | Reason::NoThroughput => sanity_text(locale, reason),
     };
     // `None` only if a group function lacks a variant the match above sends it (a test checks
     // every variant): the stable code then stands in for the sentence.
@@ -460,6 +464,61 @@ fn file_text(locale: Locale, reason: &Reason) -> Option<String> {
         Reason::Retired { was } => f(Msg::RunReasonRetired, &[("was", was)]),
         // The measured command of `nodeledger probe` failed.
         Reason::CommandFailed { exit_code } => f(Msg::ProbeReasonCommandFailed, &[("code", &exit_code.to_string())]),
+        _ => return None,
+    })
+}
+
+/// Figures no measurement can give.
+fn sanity_text(locale: Locale, reason: &Reason) -> Option<String> {
+    use crate::domain::runs::FigureProblem;
+    let f = |m: Msg, args: &[(&str, &str)]| locale.fmt(m, args);
+    Some(match reason {
+        Reason::ImpossibleFigure { field, problem } => f(
+            match problem {
+                FigureProblem::NotFinite => Msg::RunReasonImpossibleNotFinite,
+                FigureProblem::Negative => Msg::RunReasonImpossibleNegative,
+                FigureProblem::Zero => Msg::RunReasonImpossibleZero,
+            },
+            &[("field", field)],
+        ),
+        Reason::RequestsFailed {
+            completed,
+            failed,
+            share,
+            max_share,
+        } => f(
+            Msg::RunReasonRequestsFailed,
+            &[
+                ("failed", &num(*failed as f64, 0)),
+                ("total", &num(completed.saturating_add(*failed) as f64, 0)),
+                ("completed", &num(*completed as f64, 0)),
+                ("share", &pct(*share)),
+                ("max", &pct(*max_share)),
+            ],
+        ),
+        Reason::ThroughputInconsistent {
+            field,
+            stated,
+            computed,
+            max_gap,
+        } => {
+            let gap = if *computed > 0.0 {
+                (stated - computed).abs() / computed
+            } else {
+                0.0
+            };
+            f(
+                Msg::RunReasonThroughputInconsistent,
+                &[
+                    ("field", field),
+                    ("stated", &num(*stated, 1)),
+                    ("computed", &num(*computed, 1)),
+                    ("gap", &pct(gap)),
+                    ("max", &pct(*max_gap)),
+                ],
+            )
+        }
+        Reason::NoThroughput => locale.t(Msg::RunReasonNoThroughput).to_owned(),
         _ => return None,
     })
 }

@@ -172,7 +172,9 @@ fn read_values(bytes: &[u8]) -> Result<Value, ReadError> {
     })
 }
 
-/// Replaces `NaN`, `Infinity` and `-Infinity` outside strings with `null`.
+/// Replaces `NaN`, `Infinity` and `-Infinity` outside strings with the strings `"NaN"`,
+/// `"Infinity"` and `"-Infinity"`: never a number, and kept, so that the sanity rules can name
+/// the figure ([`super::judge::sanity`]).
 /// Returns `None` when there is nothing to replace.
 fn sanitize_non_finite(bytes: &[u8]) -> Option<Vec<u8>> {
     const TOKENS: [&[u8]; 3] = [b"-Infinity", b"Infinity", b"NaN"];
@@ -191,7 +193,9 @@ fn sanitize_non_finite(bytes: &[u8]) -> Option<Vec<u8>> {
         } else if b == b'"' {
             in_string = true;
         } else if let Some(tok) = TOKENS.iter().find(|t| bytes[i..].starts_with(t)) {
-            out.extend_from_slice(b"null");
+            out.push(b'"');
+            out.extend_from_slice(tok);
+            out.push(b'"');
             i += tok.len();
             changed = true;
             continue;
@@ -258,8 +262,13 @@ mod bounded_tests {
             Err(ParseError::TooManyValues { max: MAX_VALUES })
         );
         // Python's NaN is still read (the sanitised copy has the same budget).
-        let v = load(br#"{"a": NaN, "b": [1, 2]}"#).expect("NaN read as null");
-        assert_eq!(v["a"], Value::Null);
+        let v = load(br#"{"a": NaN, "b": [1, 2], "c": -Infinity, "d": "NaN is kept in text"}"#).expect("NaN read");
+        assert_eq!(
+            v["a"], "NaN",
+            "kept as text, never a number, for the sanity rules to name"
+        );
+        assert_eq!(v["c"], "-Infinity");
+        assert_eq!(v["d"], "NaN is kept in text");
         assert_eq!(v["b"][1], 2);
         assert!(matches!(load(b"{\"a\": "), Err(ParseError::TruncatedJson { .. })));
     }

@@ -80,8 +80,8 @@ pub use quote::{gpu_name_tokens, names_match, severity_of};
 pub use smi_header::{PROBE_QUERY_COLUMNS, SmiColumns};
 pub use smi_value::{smi_mask, smi_number};
 pub use verdict::{
-    Difference, GpuUse, NeedBasis, QuoteField, QuotedNode, Reason, ReserveSource, RunStatus, Severity, Slicing,
-    Thresholds, Verdict, VerdictContext, VerdictReason, WorkloadField,
+    Difference, FigureProblem, GpuUse, NeedBasis, QuoteField, QuotedNode, Reason, ReserveSource, RunStatus, Severity,
+    Slicing, Thresholds, Verdict, VerdictContext, VerdictReason, WorkloadField,
 };
 pub use vocab::{ThrottleReason, ThroughputUnit};
 

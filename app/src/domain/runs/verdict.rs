@@ -317,6 +317,40 @@ pub enum Reason {
         /// The command's exit code.
         exit_code: i64,
     },
+    /// A figure of the result that no measurement can give: not a number or infinite (Python's
+    /// `json.dump` writes `NaN` and `Infinity`), negative, or zero where a run must have some.
+    /// The run is invalid: a broken figure is never evidence.
+    ImpossibleFigure {
+        /// The figure as the result names it (`output_throughput`, `duration`…).
+        field: String,
+        /// What is wrong with it.
+        problem: FigureProblem,
+    },
+    /// Requests of a serving benchmark failed: none completed, or more than the allowed share
+    /// failed (a server answering errors looks busy in the telemetry).
+    RequestsFailed {
+        /// Requests completed.
+        completed: u64,
+        /// Requests failed.
+        failed: u64,
+        /// `failed ÷ (completed + failed)`.
+        share: f64,
+        /// Share above which the run is invalid.
+        max_share: f64,
+    },
+    /// The stated throughput disagrees with the tokens the result counts over its duration.
+    ThroughputInconsistent {
+        /// The stated figure's name.
+        field: String,
+        /// As stated, per second.
+        stated: f64,
+        /// `tokens ÷ duration`, per second.
+        computed: f64,
+        /// Gap above which the run is invalid, as a share of `computed`.
+        max_gap: f64,
+    },
+    /// The result states no headline throughput: nothing to cost, so never valid.
+    NoThroughput,
     /// A finding of an earlier version of the rules that this version no
     /// longer reads (stored runs keep it until they are judged again).
     Retired {
@@ -359,6 +393,10 @@ impl Reason {
             Self::MigMismatch { .. } => "mig_mismatch",
             Self::QuoteUnverifiable { .. } => "quote_unverifiable",
             Self::CommandFailed { .. } => "command_failed",
+            Self::ImpossibleFigure { .. } => "impossible_figure",
+            Self::RequestsFailed { .. } => "requests_failed",
+            Self::ThroughputInconsistent { .. } => "throughput_inconsistent",
+            Self::NoThroughput => "no_throughput",
             Self::Retired { .. } => "retired",
         }
     }
@@ -502,6 +540,18 @@ pub enum ReserveSource {
     Telemetry,
 }
 
+/// What is wrong with an [`Reason::ImpossibleFigure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FigureProblem {
+    /// `NaN`, `Infinity` or `-Infinity`.
+    NotFinite,
+    /// Below zero.
+    Negative,
+    /// Zero where a run must have some (its duration, its throughput).
+    Zero,
+}
+
 /// What the headroom is judged on beneath a reservation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -544,6 +594,11 @@ pub struct Thresholds {
     /// … by at least this many percent points (a serving benchmark's load changes; a training
     /// step's does not).
     pub reserve_util_range_pct: f64,
+    /// Share of a serving benchmark's requests that may fail; more is invalid.
+    pub max_failed_share: f64,
+    /// Gap between a stated throughput and tokens ÷ duration above which the run is invalid,
+    /// as a share of tokens ÷ duration.
+    pub max_throughput_gap: f64,
 }
 
 impl Default for Thresholds {
@@ -560,6 +615,8 @@ impl Default for Thresholds {
             idle_gpu_util_pct: 5.0,
             reserve_min_share: 0.8,
             reserve_util_range_pct: 20.0,
+            max_failed_share: 0.01,
+            max_throughput_gap: 0.05,
         }
     }
 }

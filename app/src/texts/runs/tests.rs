@@ -240,6 +240,23 @@ fn every_reason() -> Vec<Reason> {
             field: QuoteField::Cuda,
         },
         Reason::CommandFailed { exit_code: 3 },
+        Reason::ImpossibleFigure {
+            field: "output_throughput".into(),
+            problem: crate::domain::runs::FigureProblem::NotFinite,
+        },
+        Reason::RequestsFailed {
+            completed: 0,
+            failed: 4200,
+            share: 1.0,
+            max_share: 0.01,
+        },
+        Reason::ThroughputInconsistent {
+            field: "output_throughput".into(),
+            stated: 1702.4,
+            computed: 851.2,
+            max_gap: 0.05,
+        },
+        Reason::NoThroughput,
         Reason::Retired { was: "old_rule".into() },
     ];
     for r in &all {
@@ -274,6 +291,10 @@ fn every_reason() -> Vec<Reason> {
             | Reason::MigMismatch { .. }
             | Reason::QuoteUnverifiable { .. }
             | Reason::CommandFailed { .. }
+            | Reason::ImpossibleFigure { .. }
+            | Reason::RequestsFailed { .. }
+            | Reason::ThroughputInconsistent { .. }
+            | Reason::NoThroughput
             | Reason::Retired { .. } => {}
         }
     }
@@ -284,7 +305,7 @@ fn every_reason() -> Vec<Reason> {
 fn every_reason_variant_has_a_sentence_in_both_languages() {
     let all = every_reason();
     let codes: std::collections::BTreeSet<&str> = all.iter().map(Reason::code).collect();
-    assert_eq!(codes.len(), 30, "one sample of each of the 30 reasons");
+    assert_eq!(codes.len(), 34, "one sample of each of the 34 reasons");
     for reason in &all {
         for locale in Locale::ALL {
             let text = reason_text(locale, reason);

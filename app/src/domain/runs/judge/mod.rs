@@ -12,6 +12,7 @@
 //! # Rules, in the order their reasons appear
 //! | rule | severity |
 //! |---|---|
+//! | sanity: a figure not finite, negative or zero where it cannot be; requests failed; throughput ≠ tokens ÷ duration; no throughput ([`sanity`]) | invalid |
 //! | the run's GPUs: named, or those that worked; idle cards listed, left out of what follows | info |
 //! | window covered ≥ 95 % / partly / not at all | info / warn / invalid |
 //! | result not placeable in its telemetry: the whole telemetry is judged | info |
@@ -32,6 +33,7 @@
 
 mod reserve;
 mod rules;
+pub mod sanity;
 mod used;
 mod window;
 mod workload;
@@ -155,6 +157,7 @@ fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
     };
     let used = used::find(run, window, ctx.thresholds.idle_gpu_util_pct);
     let mut judging = Judging::new(run, ctx, window, &used);
+    judging.reasons.extend(sanity::findings(run, &ctx.thresholds));
     judging.gpus_used(&used);
     judging.window_covered(&place);
     let warm = judging.warmup();

@@ -183,6 +183,23 @@ fn schema_lists_every_reason_code() {
         },
         Reason::QuoteUnverifiable { field: QuoteField::Mig },
         Reason::CommandFailed { exit_code: 1 },
+        Reason::ImpossibleFigure {
+            field: "duration".into(),
+            problem: crate::domain::runs::FigureProblem::Zero,
+        },
+        Reason::RequestsFailed {
+            completed: 0,
+            failed: 1,
+            share: 1.0,
+            max_share: 0.01,
+        },
+        Reason::ThroughputInconsistent {
+            field: "output_throughput".into(),
+            stated: 2.0,
+            computed: 1.0,
+            max_gap: 0.05,
+        },
+        Reason::NoThroughput,
         Reason::Retired { was: "x".into() },
         Reason::VramReserved {
             reserved_mib: 1.0,

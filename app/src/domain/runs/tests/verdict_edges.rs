@@ -12,6 +12,10 @@ use super::has_reason;
 pub(super) fn base() -> CanonicalRun {
     let mut run = CanonicalRun::new(Format::Canonical);
     run.duration_s = Some(600.0);
+    run.throughput = Some(super::super::canonical::Throughput {
+        value: 1000.0,
+        unit: super::super::ThroughputUnit::TokensPerS,
+    });
     run.gpu_util_mean_pct = Some(90.0);
     run.vram_peak_mib = Some(60_000.0);
     run.throttle = Some(Throttle::default());
@@ -235,6 +239,14 @@ fn with_series(idle_s: u32, idle: f64, busy_s: u32) -> CanonicalRun {
         .collect();
     run.gpu_util_mean_pct =
         Some(run.telemetry.iter().filter_map(|s| s.util_pct).sum::<f64>() / f64::from(idle_s + busy_s));
+    // The throughput per second, as serving benchmarks give it: nothing while idle, 1000/s after.
+    run.intervals = (0..idle_s + busy_s)
+        .map(|i| super::super::canonical::Interval {
+            t: f64::from(i),
+            dt: 1.0,
+            value: if i < idle_s && idle < 50.0 { 0.0 } else { 1000.0 },
+        })
+        .collect();
     run
 }
 
@@ -248,7 +260,7 @@ fn warmup_is_detected_excluded_and_recorded() {
     let Reason::WarmupExcluded {
         warmup_s,
         steady_util_mean_pct,
-        throughput_incl_warmup: None,
+        ..
     } = v.reasons[0].reason
     else {
         panic!("expected warm-up first: {:?}", v.reasons);

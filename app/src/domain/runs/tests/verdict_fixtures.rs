@@ -56,7 +56,7 @@ fn mlperf_invalid_is_invalid() {
 }
 
 #[test]
-fn telemetry_with_warmup_and_short_thermal_slowdown_warns() {
+fn telemetry_with_warmup_and_short_thermal_slowdown_warns_and_without_a_result_is_never_valid() {
     let ctx = VerdictContext {
         quote: Some(QuotedNode {
             gpu_name: Some("A100 SXM4 80GB".into()),
@@ -69,16 +69,28 @@ fn telemetry_with_warmup_and_short_thermal_slowdown_warns() {
         ..VerdictContext::default()
     };
     let v = judge(&run_of(SMI_UNITS), &ctx);
-    assert_eq!(v.status, RunStatus::Warn, "{:?}", v.reasons);
+    assert_eq!(v.status, RunStatus::Invalid, "{:?}", v.reasons);
+    assert_eq!(
+        v.reasons[0].reason,
+        Reason::NoThroughput,
+        "telemetry alone measures no throughput"
+    );
     assert!(
-        matches!(v.reasons[0].reason, Reason::WarmupExcluded { warmup_s, .. } if warmup_s > 0.0 && warmup_s <= 60.0)
+        matches!(v.reasons[1].reason, Reason::WarmupExcluded { warmup_s, .. } if warmup_s > 0.0 && warmup_s <= 60.0)
+    );
+    assert!(
+        v.reasons[1..]
+            .iter()
+            .all(|r| r.severity != crate::domain::runs::Severity::Invalid),
+        "only the missing result makes it invalid: {:?}",
+        v.reasons
     );
     assert!(v.reasons.iter().any(|r| matches!(&r.reason,
         Reason::ThermalOrPowerSlowdown { active_s, share: Some(share), reasons, .. }
             if (*active_s - 30.0).abs() < 1e-6
                 && (*share - 30.0 / 650.0).abs() < 1e-9
                 && reasons == &[ThrottleReason::HwThermalSlowdown])));
-    assert_eq!(v.reasons.len(), 2, "{:?}", v.reasons);
+    assert_eq!(v.reasons.len(), 3, "{:?}", v.reasons);
 }
 
 /// A 120 s capture is too short (invalid); its 10 s at the power cap are
