@@ -124,6 +124,7 @@ async fn main() {
         efficiency: Decimal::new(9, 1),
         measured_throughput_per_s: Some(Decimal::from(120)),
         n_run: None,
+        efficiency_by_nodes: Vec::new(),
     };
 
     let bare_sql = "SELECT r.quote_id, r.id, r.revision, r.body FROM quote_revisions r

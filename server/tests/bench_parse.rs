@@ -55,12 +55,14 @@ fn telemetry_alone_prints_its_warmup_and_slowdown() {
     let run = parse(&format!("{RUN_FIXTURES}/smi_units_event.csv"));
     let warmup = run["warmup_s"].as_f64().expect("a number");
     assert!(warmup > 0.0 && warmup <= 60.0, "{warmup}");
-    assert_eq!(run["verdict"]["status"], "warn");
+    // Telemetry measures no throughput: never valid evidence on its own.
+    assert_eq!(run["verdict"]["status"], "invalid");
     let reasons = &run["verdict"]["reasons"];
-    assert_eq!(reasons[0]["code"], "warmup_excluded");
-    assert_eq!(reasons[0]["warmup_s"].as_f64(), Some(warmup));
-    assert_eq!(reasons[1]["code"], "thermal_or_power_slowdown");
-    assert_eq!(reasons[1]["active_s"], 30.0);
+    assert_eq!(reasons[0]["code"], "no_throughput");
+    assert_eq!(reasons[1]["code"], "warmup_excluded");
+    assert_eq!(reasons[1]["warmup_s"].as_f64(), Some(warmup));
+    assert_eq!(reasons[2]["code"], "thermal_or_power_slowdown");
+    assert_eq!(reasons[2]["active_s"], 30.0);
 }
 
 #[test]
