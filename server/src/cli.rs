@@ -271,14 +271,54 @@ fn init_tracing(default_level: &str) {
 
 async fn migrate(db: &DbArgs) -> Result<(), CliError> {
     let pool = store::connect(&db.path).await?;
+    if let Some(done) = rejudge_on_new_rules(&pool).await? {
+        for (id, before, now) in &done.changed {
+            println!(
+                "run {id}: {} -> {}",
+                crate::runs::cli::word(*before),
+                crate::runs::cli::word(*now)
+            );
+        }
+        println!(
+            "run rules changed: re-judged {} runs, {} changed status",
+            done.runs,
+            done.changed.len()
+        );
+    }
     println!("database {} is up to date", db.path);
     pool.close().await;
     Ok(())
 }
 
+/// Judges every stored run again when the validity rules are newer than the verdicts (a run
+/// judged valid before the sanity rules may be broken evidence), logging each verdict that
+/// changed.
+async fn rejudge_on_new_rules(pool: &store::Db) -> Result<Option<app::services::runs::Rejudged>, CliError> {
+    let done = app::services::runs::rejudge_if_rules_changed(pool)
+        .await
+        .map_err(|e| CliError::Usage(format!("re-judging the stored runs failed, nothing changed: {e}")))?;
+    if let Some(done) = &done {
+        for (id, before, now) in &done.changed {
+            tracing::warn!(
+                run = id,
+                before = crate::runs::cli::word(*before),
+                now = crate::runs::cli::word(*now),
+                "run verdict changed under the new rules"
+            );
+        }
+        tracing::info!(
+            runs = done.runs,
+            changed = done.changed.len(),
+            "stored runs judged with the new rules"
+        );
+    }
+    Ok(done)
+}
+
 async fn serve(db: &DbArgs, cfg: ServeConfig) -> Result<(), CliError> {
     let pool = store::connect(&db.path).await?;
     tracing::info!(db = %db.path, "database open");
+    rejudge_on_new_rules(&pool).await?;
     if !cfg.secure_cookies() && !cfg.addr.ip().is_loopback() {
         tracing::warn!(
             "serving plain http on a non-loopback address: set NODELEDGER_PUBLIC_URL to an https URL behind a TLS proxy"

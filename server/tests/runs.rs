@@ -880,6 +880,64 @@ async fn rejudging_applies_todays_rules_to_stored_runs() {
     );
 }
 
+/// Runs judged before the sanity rules are judged again once, at start, when the rules are
+/// newer than their verdicts: a vLLM run whose every request failed, stored as valid, becomes
+/// invalid and is named; the next start changes nothing.
+#[tokio::test]
+async fn stored_runs_are_judged_again_once_when_the_rules_change() {
+    use app::domain::runs::RunStatus;
+    let d = desk().await;
+    let token = d.token(&d.eve, "ci").await;
+    let res = d
+        .app
+        .multipart(
+            "/api/v1/runs",
+            &[("result", Some("m.txt"), MLPERF_VALID), ("node_label", None, b"L4 box")],
+            None,
+            Some(&token),
+        )
+        .await;
+    let id = json(&res.body)["id"].as_i64().unwrap();
+    let first = app::services::runs::rejudge_if_rules_changed(&d.app.db).await.unwrap();
+    assert_eq!(
+        first.map(|f| f.changed),
+        Some(Vec::new()),
+        "the first start records today's rules; the run judged at upload stays as it is"
+    );
+    assert_eq!(
+        app::services::runs::rejudge_if_rules_changed(&d.app.db).await.unwrap(),
+        None
+    );
+    // As stored before the rules: every request failed (vllm/benchmarks/serve.py writes 0 tokens/s).
+    let old = r#"{"schema":"nodeledger.run/v1","source_format":"vllm","duration_s":1.1,"throughput":{"value":0.0,"unit":"tokens/s"},
+        "extra":{"completed":0,"failed":4200},"verdict":{"status":"valid","reasons":[]}}"#;
+    sqlx::query("UPDATE runs SET canonical = ?, status = 'valid' WHERE id = ?")
+        .bind(old)
+        .bind(id)
+        .execute(&d.app.db)
+        .await
+        .unwrap();
+    sqlx::query("UPDATE site SET run_rules_version = 0")
+        .execute(&d.app.db)
+        .await
+        .unwrap();
+    let done = app::services::runs::rejudge_if_rules_changed(&d.app.db)
+        .await
+        .unwrap()
+        .expect("older verdicts are judged again");
+    assert_eq!(done.changed, vec![(id, RunStatus::Valid, RunStatus::Invalid)]);
+    let canonical: String = sqlx::query_scalar("SELECT canonical FROM runs WHERE id = ?")
+        .bind(id)
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    assert!(canonical.contains(r#""code":"requests_failed""#), "{canonical}");
+    assert_eq!(
+        app::services::runs::rejudge_if_rules_changed(&d.app.db).await.unwrap(),
+        None
+    );
+}
+
 /// A run can get its telemetry later: the result uploaded alone makes run A; the same result
 /// with its nvidia-smi CSV adds the telemetry to A, judged again (one execution stays one run);
 /// the same set of files again is a duplicate of A; other telemetry for A is refused naming it.

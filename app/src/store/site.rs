@@ -48,3 +48,20 @@ pub async fn set_second_factor_required(tx: &mut Tx, required: bool) -> Result<(
         .await?;
     Ok(())
 }
+
+/// The version of the run validity rules the stored verdicts were judged with (0 before it was
+/// kept).
+pub async fn run_rules_version(db: impl SqliteExecutor<'_>) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT run_rules_version FROM site WHERE id = 1")
+        .fetch_one(db)
+        .await
+}
+
+/// Records that every stored run was judged with rules `version`.
+pub async fn set_run_rules_version(tx: &mut Tx, version: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE site SET run_rules_version = ? WHERE id = 1")
+        .bind(version)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}

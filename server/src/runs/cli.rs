@@ -13,7 +13,7 @@ pub enum RunsCommand {
     Rejudge,
 }
 
-const fn word(s: RunStatus) -> &'static str {
+pub(crate) const fn word(s: RunStatus) -> &'static str {
     match s {
         RunStatus::Valid => "valid",
         RunStatus::Warn => "warn",

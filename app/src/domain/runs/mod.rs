@@ -85,6 +85,11 @@ pub use verdict::{
 };
 pub use vocab::{ThrottleReason, ThroughputUnit};
 
+/// The version of the validity rules: raise it whenever a rule changes what a stored run's
+/// verdict would be, and every stored run is judged again at the next start
+/// (`services::runs::rejudge_if_rules_changed`). 1: sanity before verdict.
+pub const RULES_VERSION: i64 = 1;
+
 /// The JSON Schema (draft 2020-12) of the canonical run.
 pub const RUN_SCHEMA_JSON: &str = include_str!("run.schema.json");
 

@@ -475,7 +475,25 @@ pub struct Rejudged {
 /// status it was judged with until this runs.
 pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
     let mut tx = store::begin_write(db).await?;
-    let stored = store::runs::all_stored(&mut tx).await?;
+    let out = rejudge_in(&mut tx).await?;
+    store::site::set_run_rules_version(&mut tx, crate::domain::runs::RULES_VERSION).await?;
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// Judges every stored run again when they were judged with older rules than today's
+/// ([`crate::domain::runs::RULES_VERSION`]), as [`rejudge_all`] does, and records the version
+/// in the same transaction; `None` when they already were. Called at start (the server and
+/// `nodeledger migrate`), which log the verdicts that changed.
+pub async fn rejudge_if_rules_changed(db: &Db) -> Result<Option<Rejudged>, AppError> {
+    if store::site::run_rules_version(db).await? >= crate::domain::runs::RULES_VERSION {
+        return Ok(None);
+    }
+    rejudge_all(db).await.map(Some)
+}
+
+async fn rejudge_in(tx: &mut store::Tx) -> Result<Rejudged, AppError> {
+    let stored = store::runs::all_stored(tx).await?;
     let mut out = Rejudged {
         runs: stored.len(),
         changed: Vec::new(),
@@ -486,13 +504,13 @@ pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
             AppError::Internal
         })?;
         let spec = match row.quote_revision_id {
-            Some(rev) => store::quotes::revision(&mut *tx, row.team_id, rev)
+            Some(rev) => store::quotes::revision(&mut **tx, row.team_id, rev)
                 .await?
                 .map(|q| q.draft.spec),
             None => None,
         };
         let workload = match row.workload_id {
-            Some(id) => store::workloads::by_id(&mut *tx, row.team_id, id)
+            Some(id) => store::workloads::by_id(&mut **tx, row.team_id, id)
                 .await?
                 .map(|w| w.record),
             None => None,
@@ -508,7 +526,7 @@ pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
         })?;
         let value = judged.throughput.as_ref().map(|t| t.value);
         store::runs::set_judged(
-            &mut tx,
+            tx,
             row.team_id,
             row.id,
             &canonical,
@@ -521,7 +539,6 @@ pub async fn rejudge_all(db: &Db) -> Result<Rejudged, AppError> {
             out.changed.push((row.id, row.status, status));
         }
     }
-    tx.commit().await?;
     Ok(out)
 }
 
