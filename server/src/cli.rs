@@ -119,6 +119,11 @@ enum BenchCommand {
         /// The GPUs the run used, as nvidia-smi numbers them (`0,1`); default: those that worked.
         #[arg(long, value_delimiter = ',')]
         gpus: Vec<u32>,
+        /// When the run started, on the telemetry's clock (`YYYY-MM-DD HH:MM[:SS]`), for a result
+        /// that states no time of its own (SGLang, llama-bench): the server's start-up before it
+        /// is then not taken for the run's warm-up. A result with its own time keeps it.
+        #[arg(long)]
+        started_at: Option<String>,
     },
 }
 
@@ -176,6 +181,7 @@ pub async fn run() -> ExitCode {
             telemetry,
             reserves_memory,
             gpus,
+            started_at,
         })) => {
             let args = crate::tools_cli::BenchParse {
                 file,
@@ -183,6 +189,7 @@ pub async fn run() -> ExitCode {
                 telemetry,
                 reserves_memory,
                 gpus,
+                started_at,
             };
             let parsed = crate::tools_cli::bench_parse(&args).map(|p| {
                 eprint!("{}", p.summary);

@@ -37,6 +37,8 @@ pub struct BenchParse {
     pub reserves_memory: bool,
     /// The GPUs (nvidia-smi indices) the run used.
     pub gpus: Vec<u32>,
+    /// When the run started on the telemetry's clock, for a result without a time of its own.
+    pub started_at: Option<String>,
 }
 
 /// What `bench parse` prints: the judged canonical run as JSON (standard output) and a summary
@@ -68,12 +70,19 @@ pub fn bench_parse(args: &BenchParse) -> Result<Parsed, String> {
     if let Some(path) = &args.telemetry {
         run = runs::merge(run, parse_file(path, Some(runs::Format::NvidiaSmi))?);
     }
-    if args.reserves_memory {
-        run.vram_reserved = Some(true);
-    }
-    if !args.gpus.is_empty() {
-        run.gpus_named.clone_from(&args.gpus);
-    }
+    let started_at = match args.started_at.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        None => None,
+        Some(text) => Some(runs::stated_start(text).ok_or_else(|| {
+            format!("--started-at {text}: not a time; write YYYY-MM-DD HH:MM[:SS] on the telemetry's clock")
+        })?),
+    };
+    let stated = app::services::runs::Stated {
+        started_at,
+        reserves_memory: args.reserves_memory,
+        gpus: args.gpus.clone(),
+        stands_for_workload: false,
+    };
+    stated.apply(&mut run);
     let run = runs::assess(run, &runs::VerdictContext::default());
     let summary = summary(&run);
     let mut value = serde_json::to_value(&run).map_err(|e| e.to_string())?;

@@ -165,3 +165,43 @@ fn with_its_telemetry_it_says_the_gpus_used_and_that_memory_is_reserved() {
     assert_eq!(run["vram_reserved"], true);
     assert_eq!(run["verdict"]["status"], "valid");
 }
+
+/// An SGLang result states no time of its own (sgl-project/sglang benchmark/serving.py writes
+/// no date): `--started-at` places it in its telemetry as the upload's `started_at` does, so the
+/// server's start-up before it is not taken for the run's warm-up; an unreadable time is refused
+/// with the form to write.
+#[test]
+fn bench_parse_places_a_result_without_a_clock_with_started_at() {
+    let sglang = format!("{RUN_FIXTURES}/sglang_bench_serving.jsonl");
+    let smi = format!("{RUN_FIXTURES}/smi_units_event.csv");
+    let run_with = |extra: &[&str]| {
+        let mut args = vec!["bench", "parse", sglang.as_str(), "--telemetry", smi.as_str()];
+        args.extend_from_slice(extra);
+        Command::new(bin())
+            .args(&args)
+            .env("NODELEDGER_LOG", "error")
+            .output()
+            .expect("run nodeledger")
+    };
+    let unplaced: Value = serde_json::from_slice(&run_with(&[]).stdout).unwrap();
+    assert_eq!(unplaced["source_format"], "sglang");
+    assert_eq!(unplaced["workload"]["model"], "Qwen/Qwen2.5-32B-Instruct");
+    assert!(
+        codes(&unplaced).contains(&pair("info", "run_window_unknown")),
+        "{unplaced}"
+    );
+    let out = run_with(&["--started-at", "2024-05-01 12:05:00"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let placed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(placed["started_at"], "2024-05-01T12:05:00");
+    let placed_codes = codes(&placed);
+    assert!(placed_codes.iter().any(|(_, c)| c == "run_window"), "{placed}");
+    assert!(!placed_codes.iter().any(|(_, c)| c == "run_window_unknown"), "{placed}");
+    let bad = run_with(&["--started-at", "noon"]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("--started-at noon: not a time; write YYYY-MM-DD HH:MM[:SS]"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}

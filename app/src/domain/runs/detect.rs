@@ -52,7 +52,9 @@ pub(crate) fn classify_json(value: &Value) -> Option<Format> {
                     .filter(|s| s.starts_with(SCHEMA_PREFIX))
                     .map(|_| Format::Canonical);
             }
-            if map.contains_key("request_goodput:") {
+            if super::sglang::is_sglang(map) {
+                Some(Format::Sglang)
+            } else if map.contains_key("request_goodput:") {
                 Some(Format::VllmLegacy)
             } else if map.contains_key("output_throughput")
                 || map.contains_key("request_throughput")
@@ -65,7 +67,10 @@ pub(crate) fn classify_json(value: &Value) -> Option<Format> {
                 None
             }
         }
-        Value::Array(rows) => rows.first().filter(|r| is_llama_row(r)).map(|_| Format::LlamaBench),
+        Value::Array(rows) => match rows.first() {
+            Some(Value::Object(first)) if super::sglang::is_sglang(first) => Some(Format::Sglang),
+            first => first.filter(|r| is_llama_row(r)).map(|_| Format::LlamaBench),
+        },
         _ => None,
     }
 }

@@ -14,6 +14,8 @@ pub enum Format {
     Vllm,
     /// Older `benchmark_serving.py` JSON (has the `"request_goodput:"` key).
     VllmLegacy,
+    /// SGLang `bench_serving --output-file` JSON Lines (has `server_info`).
+    Sglang,
     /// `llama-bench -o json` (or `-o jsonl`).
     LlamaBench,
     /// MLPerf inference `mlperf_log_summary.txt` or `mlperf_log_detail.txt`.
@@ -28,6 +30,7 @@ impl Format {
         Self::Canonical,
         Self::Vllm,
         Self::VllmLegacy,
+        Self::Sglang,
         Self::LlamaBench,
         Self::Mlperf,
         Self::NvidiaSmi,
@@ -40,6 +43,7 @@ impl Format {
             Self::Canonical => "canonical",
             Self::Vllm => "vllm",
             Self::VllmLegacy => "vllm_legacy",
+            Self::Sglang => "sglang",
             Self::LlamaBench => "llama_bench",
             Self::Mlperf => "mlperf",
             Self::NvidiaSmi => "nvidia_smi",

@@ -49,6 +49,7 @@ mod mlperf;
 mod nvidia_smi;
 mod quote;
 mod series;
+mod sglang;
 mod smi_header;
 mod smi_value;
 mod text;
@@ -122,6 +123,7 @@ fn parse_json(bytes: &[u8], value: serde_json::Value, format: Format) -> Result<
     match format {
         Format::Canonical => canonical_json::parse(bytes, value),
         Format::Vllm | Format::VllmLegacy => vllm::from_json(value, format),
+        Format::Sglang => sglang::from_json(value),
         Format::LlamaBench => llama_bench::from_json(value),
         Format::Mlperf | Format::NvidiaSmi => Err(ParseError::FormatMismatch { expected: format }),
     }

@@ -164,8 +164,9 @@ impl Stated {
     }
 
     /// Applies the statements to `run`: a start only where the result has no clock of its own
-    /// (the end follows from the duration), a reservation, the GPUs.
-    fn apply(&self, run: &mut CanonicalRun) {
+    /// (the end follows from the duration), a reservation, the GPUs. The one way an upload, the
+    /// scripts' API, the probe and `nodeledger bench parse` place a run.
+    pub fn apply(&self, run: &mut CanonicalRun) {
         if run.started_at.is_none()
             && run.ended_at.is_none()
             && let Some(start) = &self.started_at

@@ -136,3 +136,22 @@ fn more_than_one_percent_failed_or_a_throughput_off_its_tokens_is_invalid() {
         "{zero:?}"
     );
 }
+
+/// SGLang is its own format: the last of the appended runs is read, its model comes from
+/// `server_info.model_path`, its end-to-end latency and total throughput read as vLLM's.
+#[test]
+fn an_sglang_file_reads_as_sglang_with_its_model() {
+    let run = run_of(SGLANG);
+    assert_eq!(run.source_format, super::super::Format::Sglang);
+    let workload = run.workload.as_ref().expect("model and concurrency");
+    assert_eq!(workload.model.as_deref(), Some("Qwen/Qwen2.5-32B-Instruct"));
+    assert_eq!(workload.concurrency, Some(64), "the second, last appended run");
+    assert_eq!(run.extra.get("results_in_file"), Some(&serde_json::json!(2)));
+    assert_eq!(run.extra.get("server_tp_size"), Some(&serde_json::json!(2)));
+    assert!(run.latencies.contains_key("e2el.p95") && run.latencies.contains_key("tpot.p95"));
+    assert!(
+        !run.extra.contains_key("server_info"),
+        "the server's whole configuration is not kept"
+    );
+    assert_eq!(findings(&run, &Thresholds::default()), []);
+}
