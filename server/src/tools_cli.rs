@@ -54,7 +54,7 @@ pub struct Parsed {
 /// Telemetry in `nvidia_smi` format is streamed; everything else is read whole.
 fn parse_file(path: &Path, format: Option<runs::Format>) -> Result<runs::CanonicalRun, String> {
     let fail = |e: runs::ParseError| format!("{}: {e}", path.display());
-    if format == Some(runs::Format::NvidiaSmi) {
+    if format.is_some_and(runs::Format::is_telemetry) {
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         return runs::parse_nvidia_smi(BufReader::new(file)).map_err(fail);
     }

@@ -207,7 +207,7 @@ fn parse_file(path: &std::path::Path, forced: Option<Format>) -> Result<Canonica
         .read_to_end(&mut head)
         .map_err(|e| io_failed(&e))?;
     let streaming = match forced {
-        Some(format) => format == Format::NvidiaSmi,
+        Some(format) => format.is_telemetry(),
         None => looks_like_smi(&head),
     };
     let mut whole = head;
@@ -234,7 +234,7 @@ fn looks_like_smi(head: &[u8]) -> bool {
     } else {
         head.iter().rposition(|b| *b == b'\n').map_or(head.len(), |i| i + 1)
     };
-    detect(&head[..cut]) == Ok(Format::NvidiaSmi)
+    detect(&head[..cut]).is_ok_and(Format::is_telemetry)
 }
 
 #[cfg(test)]

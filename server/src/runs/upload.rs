@@ -62,7 +62,10 @@ pub async fn upload(
     };
     match staged::keep(&db, access.team_id(), access.caller.user_id, &staged).await {
         Ok(file) => {
-            let role = if file.format == Format::NvidiaSmi.as_str() {
+            let role = if Format::ALL
+                .iter()
+                .any(|f| f.is_telemetry() && f.as_str() == file.format)
+            {
                 "telemetry"
             } else {
                 "result"

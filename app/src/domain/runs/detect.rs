@@ -33,9 +33,10 @@ pub(crate) fn detect_text(text: &str) -> Result<Format, ParseError> {
     }
     let first = crate::domain::line_endings::numbered_lines(text)
         .map(|(_, l)| l.trim())
-        .find(|l| !l.is_empty())
+        .find(|l| !l.is_empty() && !super::nvidia_smi::is_watch_banner(l.as_bytes()))
         .unwrap_or("");
     match smi_header::sniff(first) {
+        smi_header::Sniff::Header if smi_header::is_amd(first) => Ok(Format::AmdSmi),
         smi_header::Sniff::Header => Ok(Format::NvidiaSmi),
         smi_header::Sniff::DataRow => Err(ParseError::CsvNoHeader),
         smi_header::Sniff::Other => Err(unrecognized()),

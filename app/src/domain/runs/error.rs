@@ -85,6 +85,10 @@ pub enum ParseError {
     /// A CSV header lacks the `timestamp` column.
     #[error("CSV has no timestamp column")]
     CsvNoTimestamp,
+    /// AMD telemetry (`rocm-smi --csv`, or `amd-smi metric --csv` without `--watch`) without the
+    /// timestamp each sample needs.
+    #[error("AMD telemetry CSV has no timestamp column")]
+    AmdNoTimestamp,
     /// The CSV starts with data instead of a header (`--format=csv,noheader`).
     #[error("CSV has no header line")]
     CsvNoHeader,
@@ -139,6 +143,7 @@ impl ParseError {
             Self::UnknownSchemaVersion { .. } => "unknown_schema_version",
             Self::InvalidCanonical { .. } => "invalid_canonical",
             Self::CsvNoTimestamp => "csv_no_timestamp",
+            Self::AmdNoTimestamp => "amd_no_timestamp",
             Self::CsvNoHeader => "csv_no_header",
             Self::CsvFieldCount { .. } => "csv_field_count",
             Self::CsvBadValue { .. } => "csv_bad_value",

@@ -22,6 +22,9 @@ pub enum Format {
     Mlperf,
     /// `nvidia-smi --query-gpu=… --format=csv` telemetry.
     NvidiaSmi,
+    /// AMD telemetry: `amd-smi metric --csv --watch N` (its own timestamps) or `rocm-smi --csv`
+    /// sampled by the documented loop that stamps each sample; read as nvidia-smi's is.
+    AmdSmi,
 }
 
 impl Format {
@@ -34,6 +37,7 @@ impl Format {
         Self::LlamaBench,
         Self::Mlperf,
         Self::NvidiaSmi,
+        Self::AmdSmi,
     ];
 
     /// The snake_case wire name.
@@ -47,7 +51,16 @@ impl Format {
             Self::LlamaBench => "llama_bench",
             Self::Mlperf => "mlperf",
             Self::NvidiaSmi => "nvidia_smi",
+            Self::AmdSmi => "amd_smi",
         }
+    }
+}
+
+impl Format {
+    /// Whether the format is GPU telemetry (sampled over time) rather than a benchmark result.
+    #[must_use]
+    pub const fn is_telemetry(self) -> bool {
+        matches!(self, Self::NvidiaSmi | Self::AmdSmi)
     }
 }
 

@@ -113,7 +113,7 @@ pub fn parse(bytes: &[u8], format: Option<Format>) -> Result<CanonicalRun, Parse
     };
     match format {
         Format::Mlperf => mlperf::parse(text),
-        Format::NvidiaSmi => parse_nvidia_smi(text.as_bytes()),
+        Format::NvidiaSmi | Format::AmdSmi => parse_nvidia_smi(text.as_bytes()),
         json_format if is_json => parse_json(text.as_bytes(), json::load(text.as_bytes())?, json_format),
         other => Err(ParseError::FormatMismatch { expected: other }),
     }
@@ -125,6 +125,6 @@ fn parse_json(bytes: &[u8], value: serde_json::Value, format: Format) -> Result<
         Format::Vllm | Format::VllmLegacy => vllm::from_json(value, format),
         Format::Sglang => sglang::from_json(value),
         Format::LlamaBench => llama_bench::from_json(value),
-        Format::Mlperf | Format::NvidiaSmi => Err(ParseError::FormatMismatch { expected: format }),
+        Format::Mlperf | Format::NvidiaSmi | Format::AmdSmi => Err(ParseError::FormatMismatch { expected: format }),
     }
 }

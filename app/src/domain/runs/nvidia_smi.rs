@@ -52,6 +52,8 @@ struct Totals {
     driver: Option<String>,
     mig: Option<bool>,
     reasons: u16,
+    /// Whether any row said whether a throttle reason was active.
+    reasons_read: bool,
 }
 
 /// Parses nvidia-smi CSV telemetry from a reader, streaming. LF, CRLF (what `nvidia-smi.exe`
@@ -72,8 +74,17 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
     if !read(&mut rdr, &mut rec)? {
         return Err(ParseError::Empty);
     }
+    // amd-smi's `--watch` prints a banner before its first header.
+    while rec.len() == 1 && is_watch_banner(field(&rec, 0)) {
+        if !read(&mut rdr, &mut rec)? {
+            return Err(ParseError::Empty);
+        }
+    }
     let layout = Layout::from_header(rec.iter());
     let Some(ts_col) = layout.timestamp else {
+        if layout.amd {
+            return Err(ParseError::AmdNoTimestamp);
+        }
         return Err(no_timestamp_column(&rec));
     };
     let width = rec.len();
@@ -112,6 +123,11 @@ pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseErro
         });
     }
     Ok(finish(tot, gpus, &layout))
+}
+
+/// `'CTRL' + 'C' to stop watching output:`, what `amd-smi metric --watch` prints first.
+pub(crate) fn is_watch_banner(line: &[u8]) -> bool {
+    line.trim_ascii().starts_with(b"'CTRL' + 'C'")
 }
 
 fn read<R: std::io::Read>(rdr: &mut csv::Reader<R>, rec: &mut ByteRecord) -> Result<bool, ParseError> {
@@ -157,18 +173,24 @@ fn gpu_slot(gpus: &mut Vec<Gpu>, id: u32, line: u64) -> Result<usize, ParseError
 fn row_point(layout: &Layout, rec: &ByteRecord, t: f64) -> Point {
     let num = |col: Option<usize>| col.and_then(|c| parse_num(field(rec, c)));
     let mut mask: u16 = 0;
+    let mut read_reasons = false;
     for &(col, reason) in &layout.reasons {
-        if parse_active(field(rec, col)) == Some(true) {
+        let active = parse_active(field(rec, col));
+        read_reasons |= active.is_some();
+        if active == Some(true) {
             mask |= reason.bit();
         }
     }
     if let Some(bits) = layout.mask.and_then(|c| parse_hex(field(rec, c))) {
+        read_reasons = true;
         mask |= (bits & 0x1FF) as u16;
     }
+    let mib = |col: Option<usize>| num(col).map(|v| if layout.mem_in_bytes { v / 1_048_576.0 } else { v });
     Point {
         t,
         util: num(layout.util),
-        mem: num(layout.mem_used),
+        mem: mib(layout.mem_used),
+        read_reasons,
         clock: num(layout.sm_clock),
         temp: num(layout.temp),
         power: num(layout.power),
@@ -189,7 +211,11 @@ fn note_identity(tot: &mut Totals, gpu: &mut Gpu, layout: &Layout, rec: &ByteRec
         gpu.name = text_value(cell(rec, layout.name));
     }
     if gpu.mem_total.is_none() {
-        gpu.mem_total = layout.mem_total.and_then(|c| parse_num(field(rec, c)));
+        let bytes = if layout.mem_in_bytes { 1_048_576.0 } else { 1.0 };
+        gpu.mem_total = layout
+            .mem_total
+            .and_then(|c| parse_num(field(rec, c)))
+            .map(|v| v / bytes);
     }
 }
 
@@ -247,6 +273,7 @@ impl Totals {
             self.mem_peak = Some(self.mem_peak.map_or(m, |x| x.max(m)));
         }
         self.reasons |= p.mask;
+        self.reasons_read |= p.read_reasons;
     }
 }
 
@@ -270,7 +297,7 @@ impl Gpu {
 
 fn finish(tot: Totals, mut gpus: Vec<Gpu>, layout: &Layout) -> CanonicalRun {
     gpus.sort_by_key(|g| g.id);
-    let mut run = CanonicalRun::new(Format::NvidiaSmi);
+    let mut run = CanonicalRun::new(if layout.amd { Format::AmdSmi } else { Format::NvidiaSmi });
     run.node.gpu_count = u32::try_from(gpus.len()).ok();
     run.node.gpu_name = gpus.iter().find_map(|g| g.name.clone());
     run.node.vram_total_mib = gpus.iter().filter_map(|g| g.mem_total).reduce(f64::min);
@@ -284,7 +311,9 @@ fn finish(tot: Totals, mut gpus: Vec<Gpu>, layout: &Layout) -> CanonicalRun {
         run.ended_at = clock::format(origin + tot.t_max);
         run.telemetry_origin = clock::format(origin + tot.t_min.min(0.0));
     }
-    if layout.has_reasons() {
+    // Throttling is watched only where a row said whether it was active: amd-smi writes
+    // `throttle_status` as N/A on the cards that report violations instead.
+    if layout.has_reasons() && tot.reasons_read {
         let capped = tot.reasons & ThrottleReason::SwPowerCap.bit() != 0;
         run.throttle = Some(Throttle {
             active_s: gpus.iter().map(|g| g.active_s).fold(0.0, f64::max),

@@ -19,6 +19,8 @@ pub(crate) struct Point {
     pub power: Option<f64>,
     /// Active throttle reasons (NVML bits).
     pub mask: u16,
+    /// Whether the row said whether each throttle reason was active (not N/A).
+    pub read_reasons: bool,
 }
 
 /// Running mean.

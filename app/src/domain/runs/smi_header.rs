@@ -36,6 +36,11 @@ pub(crate) fn sniff(line: &str) -> Sniff {
     }
 }
 
+/// Whether a header line is AMD's (amd-smi or rocm-smi): it names a column only they write.
+pub(crate) fn is_amd(line: &str) -> bool {
+    Layout::from_header(line.split(',').map(str::as_bytes)).amd
+}
+
 /// A column we understand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Col {
@@ -55,6 +60,10 @@ enum Col {
     BusId,
     Reason(ThrottleReason),
     ReasonMask,
+    /// rocm-smi's used VRAM in bytes.
+    MemUsedBytes,
+    /// rocm-smi's VRAM in bytes.
+    MemTotalBytes,
     /// Recognised but unused (e.g. `clocks_event_reasons.supported`).
     Unused,
 }
@@ -72,6 +81,10 @@ pub(crate) struct Layout {
     pub util: Option<usize>,
     pub mem_used: Option<usize>,
     pub mem_total: Option<usize>,
+    /// Whether `mem_used`/`mem_total` are in bytes (rocm-smi), not MiB.
+    pub mem_in_bytes: bool,
+    /// Whether the header is AMD's (amd-smi or rocm-smi).
+    pub amd: bool,
     pub sm_clock: Option<usize>,
     pub temp: Option<usize>,
     pub power: Option<usize>,
@@ -92,13 +105,23 @@ impl Layout {
             let raw = raw.trim_ascii();
             let raw = if i == 0 { super::text::strip_bom(raw) } else { raw };
             let shown = String::from_utf8_lossy(raw).trim().to_owned();
-            match classify(base_name(raw)) {
+            let col = classify(base_name(raw));
+            l.amd |= classify_amd(&base_name(raw).to_ascii_lowercase()).is_some();
+            match col {
                 Some(Col::Timestamp) => l.timestamp = l.timestamp.or(Some(i)),
                 Some(Col::Index) => l.index = l.index.or(Some(i)),
                 Some(Col::Name) => l.name = l.name.or(Some(i)),
                 Some(Col::Util) => l.util = l.util.or(Some(i)),
                 Some(Col::MemUsed) => l.mem_used = l.mem_used.or(Some(i)),
                 Some(Col::MemTotal) => l.mem_total = l.mem_total.or(Some(i)),
+                Some(Col::MemUsedBytes) => {
+                    l.mem_used = l.mem_used.or(Some(i));
+                    l.mem_in_bytes = true;
+                }
+                Some(Col::MemTotalBytes) => {
+                    l.mem_total = l.mem_total.or(Some(i));
+                    l.mem_in_bytes = true;
+                }
                 Some(Col::SmClock) => l.sm_clock = l.sm_clock.or(Some(i)),
                 Some(Col::Temp) => l.temp = l.temp.or(Some(i)),
                 Some(Col::Power(rank)) => {
@@ -169,8 +192,41 @@ fn base_name(raw: &[u8]) -> &[u8] {
     raw[..cut].trim_ascii()
 }
 
+/// AMD's names for the same fields: `amd-smi metric --csv` (with `--watch`, a `timestamp` column
+/// of epoch seconds; ROCm/amdsmi `amdsmi_cli` metric output: `gpu`, `gfx_activity` %,
+/// `socket_power` W, `hotspot` °C, `used_vram`/`total_vram` MB, `throttle_status`, and with
+/// `--throttle` the `*_violation_status` columns of MI300 and later) and `rocm-smi --csv`
+/// (`device` `card0`…, `GPU use (%)`, `… Graphics Package Power (W)`, `Temperature (Sensor
+/// junction) (C)`, `VRAM Total Memory (B)`/`VRAM Total Used Memory (B)`, `Card Series`), with
+/// the timestamp the documented capture loop prepends. The edge sensor is left out: MI300X has
+/// none, and the hotspot is what limits the clocks.
+fn classify_amd(lower: &[u8]) -> Option<Col> {
+    Some(match lower {
+        b"gpu" => Col::Index,
+        b"device" => Col::Uuid,
+        b"card series" | b"card model" | b"card sku" => Col::Name,
+        b"gfx_activity" | b"gpu use (%)" => Col::Util,
+        b"used_vram" => Col::MemUsed,
+        b"total_vram" => Col::MemTotal,
+        b"vram total used memory (b)" => Col::MemUsedBytes,
+        b"vram total memory (b)" => Col::MemTotalBytes,
+        b"hotspot" | b"temperature (sensor junction) (c)" => Col::Temp,
+        b"socket_power" => Col::Power(0),
+        b"current socket graphics package power (w)" | b"average graphics package power (w)" => Col::Power(1),
+        b"throttle_status" | b"prochot_violation_status" => Col::Reason(ThrottleReason::HwSlowdown),
+        b"ppt_violation_status" => Col::Reason(ThrottleReason::SwPowerCap),
+        b"socket_thermal_violation_status" | b"vr_thermal_violation_status" | b"hbm_thermal_violation_status" => {
+            Col::Reason(ThrottleReason::HwThermalSlowdown)
+        }
+        _ => return None,
+    })
+}
+
 fn classify(name: &[u8]) -> Option<Col> {
     let lower = name.to_ascii_lowercase();
+    if let Some(col) = classify_amd(&lower) {
+        return Some(col);
+    }
     let col = match lower.as_slice() {
         b"timestamp" => Col::Timestamp,
         b"index" => Col::Index,

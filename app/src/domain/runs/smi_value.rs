@@ -110,9 +110,13 @@ pub(crate) fn parse_hex(field: &[u8]) -> Option<u64> {
 /// `Active` → true, `Not Active` → false, anything else → `None`.
 pub(crate) fn parse_active(field: &[u8]) -> Option<bool> {
     let f = field.trim_ascii();
-    if f.eq_ignore_ascii_case(b"Active") {
+    // nvidia-smi writes `Active`/`Not Active`; amd-smi `TRUE`/`FALSE` (or `ACTIVE`/`NOT ACTIVE`)
+    // for a violation status and `THROTTLED`/`UNTHROTTLED` for `throttle_status`.
+    let yes: [&[u8]; 3] = [b"Active", b"True", b"Throttled"];
+    let no: [&[u8]; 3] = [b"Not Active", b"False", b"Unthrottled"];
+    if yes.iter().any(|w| f.eq_ignore_ascii_case(w)) {
         Some(true)
-    } else if f.eq_ignore_ascii_case(b"Not Active") {
+    } else if no.iter().any(|w| f.eq_ignore_ascii_case(w)) {
         Some(false)
     } else {
         None
@@ -135,6 +139,9 @@ pub(crate) fn parse_enabled(field: &[u8]) -> Option<bool> {
 /// into seconds since 1970-01-01 (time zone ignored: only differences matter).
 pub(crate) fn parse_timestamp(field: &[u8]) -> Option<f64> {
     let f = field.trim_ascii();
+    if let Some(epoch) = epoch_seconds(f) {
+        return Some(epoch);
+    }
     if f.len() < 19 {
         return None;
     }
@@ -166,6 +173,19 @@ pub(crate) fn parse_timestamp(field: &[u8]) -> Option<f64> {
     };
     let secs = days_from_civil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second;
     Some(secs as f64 + frac)
+}
+
+/// Unix seconds as amd-smi's `--watch` writes them (`1760436751`): 9 to 11 digits (2001 to
+/// 5138), optionally with a fraction.
+fn epoch_seconds(f: &[u8]) -> Option<f64> {
+    let whole = f.iter().take_while(|c| c.is_ascii_digit()).count();
+    let rest = &f[whole..];
+    let fraction_ok =
+        rest.is_empty() || (rest[0] == b'.' && rest.len() > 1 && rest[1..].iter().all(u8::is_ascii_digit));
+    if !(9..=11).contains(&whole) || !fraction_ok {
+        return None;
+    }
+    std::str::from_utf8(f).ok()?.parse().ok()
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).

@@ -10,7 +10,7 @@ use crate::{
     domain::{
         quotes::{NodeSpec, Workload},
         run_checks::verdict_context,
-        runs::{CanonicalRun, Format, assess, merge},
+        runs::{CanonicalRun, assess, merge},
     },
     error::AppError,
     i18n::Msg,
@@ -260,7 +260,7 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
     let mut telemetry: Option<(i64, CanonicalRun)> = None;
     let mut infos = Vec::with_capacity(files.len());
     for (info, run) in files {
-        let slot = if run.source_format == Format::NvidiaSmi {
+        let slot = if run.source_format.is_telemetry() {
             &mut telemetry
         } else {
             &mut result

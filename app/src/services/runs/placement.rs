@@ -118,7 +118,9 @@ pub async fn place(db: &Db, team_id: i64, files: &[UploadedFile]) -> Result<Plac
 #[must_use]
 pub fn uploaded(info: &RunFileInfo) -> UploadedFile {
     UploadedFile {
-        telemetry: info.format == Format::NvidiaSmi.as_str(),
+        telemetry: Format::ALL
+            .iter()
+            .any(|f| f.is_telemetry() && f.as_str() == info.format),
         run_id: info.run_id,
     }
 }
@@ -167,7 +169,7 @@ pub fn carry_over(run: &RunHolding, files: &mut [(RunFileInfo, CanonicalRun)]) {
 pub fn mark_exit_code(files: &mut [(RunFileInfo, CanonicalRun)], code: serde_json::Value) {
     let target = files
         .iter()
-        .position(|(_, r)| r.source_format != Format::NvidiaSmi)
+        .position(|(_, r)| !r.source_format.is_telemetry())
         .or(if files.is_empty() { None } else { Some(0) });
     if let Some((_, r)) = target.and_then(|i| files.get_mut(i)) {
         r.extra.insert(EXTRA_COMMAND_EXIT_CODE.into(), code);

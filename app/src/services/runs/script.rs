@@ -263,7 +263,7 @@ async fn placement_of(db: &Db, team_id: i64, staged: &[Staged]) -> Result<Placem
             .await?
             .and_then(|f| f.run_id);
         files.push(UploadedFile {
-            telemetry: s.parsed.source_format == Format::NvidiaSmi,
+            telemetry: s.parsed.source_format.is_telemetry(),
             run_id,
         });
     }

@@ -71,4 +71,5 @@ pub(super) fn close(actual: Option<f64>, expected: f64, tol: f64) {
         other => panic!("expected {expected} ± {tol}, got {other:?}"),
     }
 }
+mod amd;
 mod sanity;
