@@ -435,3 +435,54 @@ async fn the_check_before_starting_and_bad_node_facts_are_answered_without_stori
     .unwrap();
     assert_eq!(stored, (0, 0, 0), "nothing half-saved");
 }
+
+/// An `amd-smi metric --csv --watch` capture of two MI300X from 2024-05-01 11:59 to 12:11 UTC,
+/// covering the desk's vLLM result (12:00:01–12:10:13): the header before every sample, as
+/// amd-smi writes it, with the `--throttle` violation statuses.
+fn amd_capture(dir: &std::path::Path) -> &'static str {
+    let header = "timestamp,gpu,gfx_activity,umc_activity,socket_power,throttle_status,hotspot,mem,total_vram,used_vram,free_vram,prochot_violation_status,ppt_violation_status,socket_thermal_violation_status,vr_thermal_violation_status,hbm_thermal_violation_status";
+    let mut csv = String::from("'CTRL' + 'C' to stop watching output:\n");
+    for i in 0..=144u32 {
+        csv.push_str(header);
+        csv.push('\n');
+        for gpu in 0..2 {
+            let t = 1_714_564_740 + i * 5;
+            csv.push_str(&format!(
+                "{t},{gpu},96,40,690,N/A,78,60,196592,170000,26592,FALSE,FALSE,FALSE,FALSE,FALSE\n"
+            ));
+        }
+    }
+    let path = dir.join("amd-smi.csv");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(&path, csv).unwrap();
+    Box::leak(path.to_str().unwrap().to_owned().into_boxed_str())
+}
+
+/// On an AMD node (amd-smi on PATH, no nvidia-smi) the probe samples with amd-smi: it says so,
+/// shows the live line, and the run is stored with its AMD telemetry, judged for utilisation,
+/// memory and throttling as an NVIDIA run is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_an_amd_node_the_probe_samples_with_amd_smi() {
+    let d = desk("amd").await;
+    let rows = amd_capture(&d.dir.join("capture"));
+    let out = d.probe(Smi::Amd(rows), &[], &d.writes_result("sleep 1")).await;
+    assert!(out.status.success(), "{}", says(&out));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("with amd-smi every second"), "{stderr}");
+    assert!(
+        stderr.contains("GPU 96 % · VRAM 332.0/384.0 GiB"),
+        "the live line: {stderr}"
+    );
+    let id = run_id(&out, &d.url);
+    let canonical: Value = serde_json::from_str(&d.canonical(id).await).unwrap();
+    assert_eq!(canonical["node"]["gpu_count"], 2, "{canonical}");
+    let codes = d.codes(id).await;
+    assert!(
+        !codes.contains(&"telemetry_missing".to_string()),
+        "throttling and memory were watched: {codes:?}"
+    );
+    assert!(
+        codes.contains(&"run_window".to_string()),
+        "placed in its telemetry: {codes:?}"
+    );
+}

@@ -36,6 +36,10 @@ fn number(field: Option<&&str>) -> Option<f64> {
 impl Live {
     /// Reads one line of `nvidia-smi` CSV (the first is the header).
     pub fn feed(&mut self, line: &str) {
+        // amd-smi's `--watch` prints a banner first and the header again before every sample.
+        if line.trim_start().starts_with("'CTRL'") || (self.columns.is_some() && line.starts_with("timestamp,")) {
+            return;
+        }
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         let Some(cols) = &self.columns else {
             self.columns = Some(SmiColumns::of_header(line));

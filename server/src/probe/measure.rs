@@ -91,8 +91,15 @@ async fn check(u: &Upload, token: &str) -> Result<String, Failure> {
 fn no_smi() -> Failure {
     Failure::new(
         2,
-        "nvidia-smi was not found on PATH: install the NVIDIA driver utilities on this node, or run with --no-telemetry to upload the result alone (the server then judges it as any run without telemetry)",
+        "nvidia-smi was not found on PATH, nor amd-smi: install the NVIDIA driver utilities (or ROCm's amd-smi on an AMD node), or run with --no-telemetry to upload the result alone (the server then judges it as any run without telemetry)",
     )
+}
+
+/// The GPU sampling tool on `PATH`: `nvidia-smi`, else `amd-smi`.
+fn sampling_tool() -> Option<sampler::Tool> {
+    facts::find_on_path("nvidia-smi")
+        .map(sampler::Tool::Nvidia)
+        .or_else(|| facts::find_on_path("amd-smi").map(sampler::Tool::Amd))
 }
 
 /// Runs `nodeledger probe … -- COMMAND`.
@@ -101,10 +108,14 @@ pub(super) async fn probe(args: &ProbeArgs, server: String, folder: &Folder, tok
     let smi = if args.no_telemetry {
         None
     } else {
-        Some(facts::find_on_path("nvidia-smi").ok_or_else(no_smi)?)
+        Some(sampling_tool().ok_or_else(no_smi)?)
     };
     let workload = check(&plan.upload, &token).await?;
-    let smi_for_facts = smi.clone();
+    // The node's GPU facts are read from nvidia-smi; on an AMD node the telemetry names them.
+    let smi_for_facts = match &smi {
+        Some(sampler::Tool::Nvidia(path)) => Some(path.clone()),
+        _ => None,
+    };
     let mut node = tokio::task::spawn_blocking(move || facts::collect(smi_for_facts.as_deref()))
         .await
         .map_err(|e| Failure::new(1, e.to_string()))?;
@@ -113,14 +124,21 @@ pub(super) async fn probe(args: &ProbeArgs, server: String, folder: &Folder, tok
     let dir = folder
         .start()
         .map_err(|e| Failure::new(1, format!("cannot create the probe's folder: {e}")))?;
-    tell_plan(&plan, &node, &workload, &dir, args);
+    tell_plan(&plan, &node, &workload, &dir, args, smi.as_ref());
     plan.started = Some(std::time::SystemTime::now());
-    let ended = sample_and_run(&dir, smi.as_deref(), &args.command, plan.limit).await?;
+    let ended = sample_and_run(&dir, smi.as_ref(), &args.command, plan.limit).await?;
     let telemetry_rows = ended.1;
     finish(&mut plan, args, node, &dir, folder, &token, ended.0, telemetry_rows).await
 }
 
-fn tell_plan(plan: &Plan, node: &NodeFacts, workload: &str, dir: &Path, args: &ProbeArgs) {
+fn tell_plan(
+    plan: &Plan,
+    node: &NodeFacts,
+    workload: &str,
+    dir: &Path,
+    args: &ProbeArgs,
+    tool: Option<&sampler::Tool>,
+) {
     let u = &plan.upload;
     let what = match (u.quote, u.node_label.as_deref()) {
         (Some(q), _) => format!(
@@ -146,10 +164,9 @@ fn tell_plan(plan: &Plan, node: &NodeFacts, workload: &str, dir: &Path, args: &P
             node.driver_version.as_deref().unwrap_or("?")
         );
     }
-    let telemetry = if u.telemetry {
-        "nvidia-smi every second"
-    } else {
-        "no telemetry (--no-telemetry)"
+    let telemetry = match tool {
+        Some(t) if u.telemetry => format!("{} every second", t.name()),
+        _ => "no telemetry (--no-telemetry)".to_owned(),
     };
     let stop = plan.limit.map_or_else(
         || "until it ends".to_string(),
@@ -174,17 +191,17 @@ fn tell_plan(plan: &Plan, node: &NodeFacts, workload: &str, dir: &Path, args: &P
 /// Samples (when `smi` is given) while the command runs; the end and the telemetry lines written.
 async fn sample_and_run(
     dir: &Path,
-    smi: Option<&Path>,
+    smi: Option<&sampler::Tool>,
     argv: &[String],
     limit: Option<Duration>,
 ) -> Result<(Ended, u64), Failure> {
     let live = Arc::new(Mutex::new(Live::default()));
     let csv = dir.join(pending::TELEMETRY);
     let sampler = match smi {
-        Some(path) => Some(
-            sampler::start(path, &csv, live.clone())
+        Some(tool) => Some(
+            sampler::start(tool, &csv, live.clone())
                 .await
-                .map_err(|e| Failure::new(1, format!("cannot start nvidia-smi: {e}")))?,
+                .map_err(|e| Failure::new(1, format!("cannot start {}: {e}", tool.name())))?,
         ),
         None => None,
     };

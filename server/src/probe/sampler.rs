@@ -16,16 +16,62 @@ use tokio::{
     task::JoinHandle,
 };
 
-/// The arguments the sampler runs `nvidia-smi` with.
-#[must_use]
-pub fn args() -> [String; 4] {
-    [
-        format!("--query-gpu={PROBE_QUERY_COLUMNS}"),
-        "--format=csv,nounits".into(),
-        "-lms".into(),
-        "1000".into(),
-    ]
+/// The tool that samples the GPUs: NVIDIA's, else AMD's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// `nvidia-smi` at this path.
+    Nvidia(std::path::PathBuf),
+    /// `amd-smi` at this path (ROCm), found when there is no `nvidia-smi`.
+    Amd(std::path::PathBuf),
 }
+
+impl Tool {
+    /// The program to run.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::Nvidia(p) | Self::Amd(p) => p,
+        }
+    }
+
+    /// Its name, as the probe tells what it samples with.
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Self::Nvidia(_) => "nvidia-smi",
+            Self::Amd(_) => "amd-smi",
+        }
+    }
+
+    /// The arguments it samples with: every field the server's parser reads, once a second.
+    /// `amd-smi metric --watch` stamps each sample itself (epoch seconds) and with `--throttle`
+    /// reports the violation statuses of MI300 and later.
+    #[must_use]
+    pub fn args(&self) -> Vec<String> {
+        match self {
+            Self::Nvidia(_) => vec![
+                format!("--query-gpu={PROBE_QUERY_COLUMNS}"),
+                "--format=csv,nounits".into(),
+                "-lms".into(),
+                "1000".into(),
+            ],
+            Self::Amd(_) => AMD_ARGS.iter().map(|a| (*a).to_owned()).collect(),
+        }
+    }
+}
+
+/// `amd-smi metric` sampling once a second until stopped, as CSV.
+pub const AMD_ARGS: [&str; 9] = [
+    "metric",
+    "--usage",
+    "--power",
+    "--temperature",
+    "--mem-usage",
+    "--throttle",
+    "--csv",
+    "--watch",
+    "1",
+];
 
 /// A running sampler.
 pub struct Sampler {
@@ -33,11 +79,11 @@ pub struct Sampler {
     copier: JoinHandle<std::io::Result<u64>>,
 }
 
-/// Starts `nvidia-smi` writing into `out` (created 0600) and feeding `live`.
+/// Starts the sampling tool writing into `out` (created 0600) and feeding `live`.
 ///
 /// # Errors
-/// When `nvidia-smi` cannot be started or `out` created.
-pub async fn start(smi: &Path, out: &Path, live: Arc<Mutex<Live>>) -> std::io::Result<Sampler> {
+/// When the tool cannot be started or `out` created.
+pub async fn start(tool: &Tool, out: &Path, live: Arc<Mutex<Live>>) -> std::io::Result<Sampler> {
     let mut file = tokio::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -45,8 +91,8 @@ pub async fn start(smi: &Path, out: &Path, live: Arc<Mutex<Live>>) -> std::io::R
         .mode(0o600)
         .open(out)
         .await?;
-    let mut child = Command::new(smi)
-        .args(args())
+    let mut child = Command::new(tool.path())
+        .args(tool.args())
         .env_remove(super::TOKEN_ENV)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

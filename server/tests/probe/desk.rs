@@ -10,6 +10,8 @@ use tokio::{sync::oneshot, task::JoinHandle};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_nodeledger");
 pub const FAKE_BIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/probe/bin");
+/// A fake `amd-smi` alone: an AMD node without `nvidia-smi`.
+pub const FAKE_AMD_BIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/probe/amd-bin");
 pub const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/runs/fixtures");
 /// Captured on an A100: a warm-up (0 → 96 % over 40 s), then steady for ten minutes.
 pub const WARMUP_ROWS: &str = "smi_units_event.csv";
@@ -96,6 +98,8 @@ pub async fn desk(name: &str) -> Desk {
 #[derive(Clone, Copy)]
 pub enum Smi {
     Rows(&'static str),
+    /// The fake `amd-smi` printing the capture at this path.
+    Amd(&'static str),
     Absent,
 }
 
@@ -138,6 +142,10 @@ impl Desk {
             Smi::Rows(rows) => {
                 cmd.env("FAKE_SMI_ROWS", format!("{FIXTURES}/{rows}"));
                 format!("{FAKE_BIN}:/usr/bin:/bin")
+            }
+            Smi::Amd(rows) => {
+                cmd.env("FAKE_SMI_ROWS", rows);
+                format!("{FAKE_AMD_BIN}:/usr/bin:/bin")
             }
             Smi::Absent => "/usr/bin:/bin".into(),
         };
