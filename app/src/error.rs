@@ -402,6 +402,7 @@ impl From<&crate::domain::runs::ParseError> for AppError {
         let args = match e {
             P::Empty | P::CsvNoTimestamp | P::AmdNoTimestamp | P::CsvNoHeader => vec![],
             P::InvalidUtf8 { offset } | P::Binary { offset } => vec![arg("offset", offset.to_string())],
+            P::TooDeep { max } => vec![arg("max", max.to_string())],
             P::TooManyValues { max } => vec![arg(
                 "max",
                 crate::domain::money::group(rust_decimal::Decimal::from(*max), 0),

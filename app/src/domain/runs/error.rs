@@ -48,6 +48,12 @@ pub enum ParseError {
         /// 1-based column.
         column: usize,
     },
+    /// The JSON nests arrays and objects deeper than the reader follows (it may be valid JSON).
+    #[error("JSON nested deeper than {max} levels")]
+    TooDeep {
+        /// The deepest nesting read.
+        max: usize,
+    },
     /// Well-formed JSON or text that matches no supported format.
     #[error("unrecognised format; supported: {}", list(supported))]
     UnrecognizedFormat {
@@ -137,6 +143,7 @@ impl ParseError {
             Self::TruncatedJson { .. } => "truncated_json",
             Self::TooManyValues { .. } => "too_many_values",
             Self::MalformedJson { .. } => "malformed_json",
+            Self::TooDeep { .. } => "too_deep",
             Self::UnrecognizedFormat { .. } => "unrecognized_format",
             Self::FormatMismatch { .. } => "format_mismatch",
             Self::NoData { .. } => "no_data",

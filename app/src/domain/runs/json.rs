@@ -119,6 +119,9 @@ impl<'de> Visitor<'de> for Bounded<'_> {
     }
 }
 
+/// The deepest nesting serde_json reads (its recursion limit).
+pub(crate) const MAX_DEPTH: usize = 128;
+
 /// Parses one JSON document, or several (JSON Lines) into an array.
 pub(crate) fn load(bytes: &[u8]) -> Result<Value, ParseError> {
     let too_many = ParseError::TooManyValues { max: MAX_VALUES };
@@ -145,6 +148,10 @@ use ReadError::{Spent, Syntax};
 /// Maps a serde_json syntax error to a positioned [`ParseError`].
 pub(crate) fn map_error(e: &serde_json::Error) -> ParseError {
     let (line, column) = (e.line(), e.column());
+    // serde_json stops at 128 levels of nesting: the text may well be valid JSON.
+    if e.to_string().starts_with("recursion limit exceeded") {
+        return ParseError::TooDeep { max: MAX_DEPTH };
+    }
     if e.is_eof() {
         ParseError::TruncatedJson { line, column }
     } else {
@@ -271,5 +278,8 @@ mod bounded_tests {
         assert_eq!(v["d"], "NaN is kept in text");
         assert_eq!(v["b"][1], 2);
         assert!(matches!(load(b"{\"a\": "), Err(ParseError::TruncatedJson { .. })));
+        // 200,000 nested arrays are valid JSON, only deeper than the reader follows.
+        let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+        assert_eq!(load(deep.as_bytes()), Err(ParseError::TooDeep { max: MAX_DEPTH }));
     }
 }
