@@ -330,13 +330,18 @@ fn vram_text(locale: Locale, reason: &Reason) -> Option<String> {
         Reason::VramReserved {
             reserved_mib,
             share,
+            slice,
             source,
             need_mib,
             basis,
         } => {
             let held = match share {
                 Some(s) => f(
-                    Msg::RunReasonVramReservedShare,
+                    if *slice {
+                        Msg::RunReasonVramReservedSliceShare
+                    } else {
+                        Msg::RunReasonVramReservedShare
+                    },
                     &[("mib", &num(*reserved_mib, 0)), ("share", &pct(*s))],
                 ),
                 None => f(Msg::RunReasonVramReservedMib, &[("mib", &num(*reserved_mib, 0))]),

@@ -190,9 +190,13 @@ pub enum Reason {
     VramReserved {
         /// Memory held on one GPU, MiB.
         reserved_mib: f64,
-        /// Its share of one GPU's memory, when the card's size is known.
+        /// Its share of one GPU's memory (of the slice's, on a MIG instance or a fractional
+        /// share), when that size is known.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         share: Option<f64>,
+        /// The run is on a slice of a card: `share` is of the slice's memory.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        slice: bool,
         /// Who says it is a reservation.
         source: ReserveSource,
         /// The need the headroom was judged on, MiB; `None`: not judged.

@@ -25,6 +25,7 @@ fn a_reservation_and_a_run_on_part_of_the_node_read_with_their_figures() {
     let r = Reason::VramReserved {
         reserved_mib: 74_213.0,
         share: Some(0.91),
+        slice: false,
         source: ReserveSource::Stated,
         need_mib: Some(20_480.0),
         basis: Some(NeedBasis::WorkloadStated),
@@ -34,6 +35,17 @@ fn a_reservation_and_a_run_on_part_of_the_node_read_with_their_figures() {
         "74,213 MiB (91 % of the card) is held by the serving engine up front (stated by the result or the engineer), \
          not needed by the workload; the headroom is judged on the workload's stated peak of 20,480 MiB."
     );
+    // On a MIG slice the share is of the slice: 36,800 MiB of a 40 GB slice, not 44 % of the card.
+    let slice = Reason::VramReserved {
+        reserved_mib: 36_800.0,
+        share: Some(0.92),
+        slice: true,
+        source: ReserveSource::Stated,
+        need_mib: None,
+        basis: None,
+    };
+    assert!(reason_text(Locale::En, &slice).starts_with("36,800 MiB (92 % of the slice)"));
+    assert!(reason_text(Locale::ZhCn, &slice).starts_with("36,800 MiB（占切片 92 %）"));
     let r = Reason::PartOfNode {
         used: 1,
         node_gpus: 8,
@@ -171,6 +183,7 @@ fn every_reason() -> Vec<Reason> {
         Reason::VramReserved {
             reserved_mib: 74_213.0,
             share: Some(0.91),
+            slice: false,
             source: ReserveSource::Telemetry,
             need_mib: Some(20_480.0),
             basis: Some(NeedBasis::WorkloadStated),

@@ -326,12 +326,13 @@ impl<'a> Judging<'a> {
         let (peak_mib, basis) = match self.reservation() {
             Some(source) => {
                 let need = self.need();
-                let card = self.run.node.vram_total_mib.filter(|m| *m > 0.0);
+                let memory = self.memory_of_one();
                 self.push(
                     Severity::Info,
                     Reason::VramReserved {
                         reserved_mib: observed_peak,
-                        share: card.map(|c| observed_peak / c),
+                        share: memory.map(|c| observed_peak / c),
+                        slice: self.on_a_slice(),
                         source,
                         need_mib: need.map(|(m, _)| m),
                         basis: need.map(|(_, b)| b),
@@ -354,8 +355,32 @@ impl<'a> Judging<'a> {
         if self.run.vram_reserved == Some(true) {
             return Some(ReserveSource::Stated);
         }
-        let card = self.run.node.vram_total_mib?;
-        reserve::seen_in(&self.samples, card, &self.ctx.thresholds).then_some(ReserveSource::Telemetry)
+        let memory = self.memory_of_one()?;
+        reserve::seen_in(&self.samples, memory, &self.ctx.thresholds).then_some(ReserveSource::Telemetry)
+    }
+
+    /// The memory of one GPU or slice the run's memory is a share of, MiB: a MIG instance's or a
+    /// fractional share's own (the quoted usable memory; nvidia-smi reports the parent card's
+    /// total), else the card's.
+    fn memory_of_one(&self) -> Option<f64> {
+        if self.on_a_slice() {
+            return self
+                .usable_mib()
+                .and_then(|m| f64::try_from(m).ok())
+                .filter(|m| *m > 0.0);
+        }
+        self.run.node.vram_total_mib.filter(|m| *m > 0.0)
+    }
+
+    /// Whether the run is on a MIG instance or a fractional share of a card.
+    fn on_a_slice(&self) -> bool {
+        self.run.node.mig == Some(true)
+            || self
+                .ctx
+                .quote
+                .as_ref()
+                .and_then(|q| q.slicing)
+                .is_some_and(|s| !Slicing::reports_own_memory(s))
     }
 
     /// The workload's need beneath a reservation, MiB, and where it comes from.

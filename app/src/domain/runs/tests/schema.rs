@@ -204,6 +204,7 @@ fn schema_lists_every_reason_code() {
         Reason::VramReserved {
             reserved_mib: 1.0,
             share: None,
+            slice: false,
             source: crate::domain::runs::ReserveSource::Stated,
             need_mib: None,
             basis: None,

@@ -159,3 +159,29 @@ fn mig_headroom_uses_the_slice_never_the_parent_gpu() {
         [(Severity::Info, Reason::VramUsableUnknown)]
     );
 }
+
+/// A serving engine's reservation on a 3g.40gb MIG slice of an 80 GB card: 37,683 MiB held is
+/// 92 % of the slice's 40,960 MiB, not the 46 % of the parent card nvidia-smi's total suggests.
+#[test]
+fn a_reservation_on_a_mig_slice_is_a_share_of_the_slice() {
+    let mut run = base();
+    run.node.mig = Some(true);
+    run.vram_peak_mib = Some(37_683.2);
+    run.vram_reserved = Some(true);
+    let sliced = VerdictContext {
+        quote: Some(QuotedNode {
+            vram_per_gpu_mib: Some(dec!(40960)),
+            slicing: Some(crate::domain::runs::Slicing::Mig),
+            ..QuotedNode::default()
+        }),
+        ..VerdictContext::default()
+    };
+    let found = codes(&run, &sliced);
+    assert!(
+        found.iter().any(
+            |(_, r)| matches!(r, Reason::VramReserved { share: Some(s), slice: true, .. }
+            if (*s - 0.92).abs() < 1e-9)
+        ),
+        "{found:?}"
+    );
+}
