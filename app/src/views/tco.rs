@@ -64,6 +64,22 @@ pub struct ComponentLine {
     pub cost: String,
     /// Cost, exact decimal string in the quote's currency.
     pub cost_exact: String,
+    /// A tiered traffic line's bands, each quantity × price = cost (empty otherwise).
+    #[serde(default)]
+    pub bands: Vec<BandLine>,
+}
+
+/// One band of a tiered traffic line, as the breakdown shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BandLine {
+    /// "Outbound, 1,000–10,000 GB", in the reader's language.
+    pub name: String,
+    /// GB billed in the band.
+    pub quantity: String,
+    /// Price per GB, every digit (the band's sentence must add up).
+    pub price: String,
+    /// Cost.
+    pub cost: String,
 }
 
 /// One quote's result in the comparison.

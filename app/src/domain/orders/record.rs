@@ -13,6 +13,7 @@
 //! | 1 | no `version` key | [`SignedCostRowV1`]: the cost page's rows as shown, formatted in the submitter's language, exact totals as decimal strings |
 //! | 2 | `"version":2` | [`SignedCostRow`]: plain values; the page's row is built from them for the reader |
 //! | 3 | `"version":3` | as version 2, and `plan` ([`SignedPlan`]): the rental plan the order was chosen from, with the deadline and budget it was planned against (`null` when none) |
+//! | 4 | `"version":4` | as version 3; a component may carry `bands` ([`SignedBand`]): a tiered traffic line's free allowance and tiers, each GB × price = cost; the price sheet v3 codes `early_release_refund` (component) and its `frozen` scenario's optional fields (packages, increments, stopped billing, tiers, `efficiency_by_nodes`) |
 //!
 //! Every other key is the same in all: `workload_id`, `quote_id`, `quote_revision_id`,
 //! `considered`, `runs`, `waiver`, `answers`, `comparison`, `frozen` (the scenario and its result:
@@ -42,7 +43,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version [`OrderRecord::canonical`] writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
+
+/// Version 3: as 4, without traffic bands.
+const VERSION_3: u32 = 3;
 
 /// Version 2: as 3, without `plan`.
 const VERSION_2: u32 = 2;
@@ -297,6 +301,30 @@ pub struct SignedComponent {
     pub unit_price: Option<Decimal>,
     /// The cost.
     pub cost: Decimal,
+    /// The traffic line's bands, each quantity × price (version 4; absent for every other
+    /// line, a flat traffic price and records written before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bands: Vec<SignedBand>,
+}
+
+/// One band of a tiered traffic line: its GB × its price per GB = its cost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignedBand {
+    /// `egress` (out of the vendor's network) or `ingress`.
+    pub direction: String,
+    /// The free allowance (price 0).
+    pub free: bool,
+    /// GB billed before the band, in the whole rental.
+    pub from_gb: Decimal,
+    /// Where the band ends; `None` for the open band.
+    pub up_to_gb: Option<Decimal>,
+    /// GB billed in the band.
+    pub quantity_gb: Decimal,
+    /// Price per GB.
+    pub price_gb: Decimal,
+    /// quantity × price, rounded to the minor unit.
+    pub cost: Decimal,
 }
 
 /// A total under other assumptions, in the quote's currency.
@@ -466,7 +494,10 @@ pub fn decode(text: &str) -> Result<OrderRecord, DecodeError> {
     match value.get("version") {
         None => Ok(serde_json::from_value::<v1::RecordV1>(value)?.into()),
         Some(v) if v.as_u64() == Some(u64::from(VERSION_2)) => Ok(serde_json::from_value::<RecordV2>(value)?.into()),
-        Some(v) if v.as_u64() == Some(u64::from(VERSION)) => Ok(serde_json::from_value::<RecordV3>(value)?.into()),
+        // Versions 3 and 4 share a shape: version 4 adds the optional `bands` of a component.
+        Some(v) if v.as_u64() == Some(u64::from(VERSION_3)) || v.as_u64() == Some(u64::from(VERSION)) => {
+            Ok(serde_json::from_value::<RecordV3>(value)?.into())
+        }
         Some(v) => Err(DecodeError::UnknownVersion(v.clone())),
     }
 }

@@ -153,6 +153,9 @@ fn breakdown_body(r: &CostRow) -> impl IntoView + use<> {
             <tbody>
                 {r.components.iter().map(|c| view! {
                     <tr><td data-label=t(Msg::TcoCompName)>{c.name.clone()}</td><td data-label=t(Msg::TcoCompUnit)>{c.unit.clone()}</td><td class="num" data-label=t(Msg::TcoCompQty)>{c.quantity.clone()}</td><td class="num" data-label=t(Msg::TcoCompPrice)>{c.price.clone()}</td><td class="num" data-label=t(Msg::TcoCompCost)>{c.cost.clone()}</td></tr>
+                    {c.bands.iter().map(|b| view! {
+                        <tr class="band" data-testid="traffic-band"><td data-label=t(Msg::TcoCompName)>{b.name.clone()}</td><td data-label=t(Msg::TcoCompUnit)>"GB"</td><td class="num" data-label=t(Msg::TcoCompQty)>{b.quantity.clone()}</td><td class="num" data-label=t(Msg::TcoCompPrice)>{b.price.clone()}</td><td class="num" data-label=t(Msg::TcoCompCost)>{b.cost.clone()}</td></tr>
+                    }).collect_view()}
                 }).collect_view()}
             </tbody>
             <tfoot><tr><th colspan="4">{t(Msg::TcoColTotal)}</th><th class="num">{r.total.clone()}</th></tr></tfoot>

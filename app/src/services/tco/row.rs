@@ -14,7 +14,7 @@ use crate::{
     domain::{
         money::{format_money, format_per_unit, group},
         orders::record::{
-            SignedComponent, SignedCostRow, SignedCostRowV1, SignedPricing, SignedRate, SignedThroughput,
+            SignedBand, SignedComponent, SignedCostRow, SignedCostRowV1, SignedPricing, SignedRate, SignedThroughput,
             SignedUnitCost, SignedWarning, SignedWhatIf, ToMeasure,
         },
         quotes::Workload,
@@ -195,6 +195,7 @@ pub fn shown_v1(r: &SignedCostRowV1) -> CostRow {
                 price: c.price,
                 cost: c.cost,
                 cost_exact: c.cost_exact,
+                bands: Vec::new(),
             })
             .collect(),
         what_if: r.what_if,
@@ -290,6 +291,22 @@ fn component(c: &CostComponent) -> SignedComponent {
         quantity: c.quantity,
         unit_price: c.unit_price,
         cost: c.cost,
+        bands: c
+            .bands
+            .iter()
+            .map(|b| SignedBand {
+                direction: match b.direction {
+                    crate::domain::tco::traffic::Direction::Egress => "egress".into(),
+                    crate::domain::tco::traffic::Direction::Ingress => "ingress".into(),
+                },
+                free: b.free,
+                from_gb: b.from_gb,
+                up_to_gb: b.up_to_gb,
+                quantity_gb: b.quantity_gb,
+                price_gb: b.price_gb,
+                cost: b.cost,
+            })
+            .collect(),
     }
 }
 

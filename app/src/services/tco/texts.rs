@@ -13,7 +13,7 @@ use crate::{
         tco::{Currency, ErrorReason, ExchangeRate, TcoError},
     },
     i18n::{Locale, Msg},
-    views::tco::ComponentLine,
+    views::tco::{BandLine, ComponentLine},
 };
 use rust_decimal::Decimal;
 
@@ -113,6 +113,38 @@ pub(super) fn component_line(locale: Locale, c: &SignedComponent, currency: Curr
         price: c.unit_price.map(|p| format_per_unit(p, currency)).unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
+        bands: c.bands.iter().map(|b| band_line(locale, b, currency)).collect(),
+    }
+}
+
+/// One band of a tiered traffic line: "Outbound, 1,000–10,000 GB" with its GB, its price per GB
+/// (every digit, so the line adds up) and its cost.
+fn band_line(locale: Locale, b: &crate::domain::orders::record::SignedBand, currency: Currency) -> BandLine {
+    let gb = |d: Decimal| {
+        let d = d.round_dp(4).normalize();
+        group(d, d.scale())
+    };
+    let direction = locale.t(if b.direction == "ingress" {
+        Msg::TcoBandIn
+    } else {
+        Msg::TcoBandOut
+    });
+    let band = match b.up_to_gb {
+        Some(to) => locale.fmt(
+            Msg::TcoBandRange,
+            &[("direction", direction), ("from", &gb(b.from_gb)), ("to", &gb(to))],
+        ),
+        None => locale.fmt(Msg::TcoBandAbove, &[("direction", direction), ("from", &gb(b.from_gb))]),
+    };
+    BandLine {
+        name: if b.free {
+            locale.fmt(Msg::TcoBandFree, &[("band", &band)])
+        } else {
+            band
+        },
+        quantity: gb(b.quantity_gb),
+        price: crate::domain::money::format_exact_price(b.price_gb, currency),
+        cost: format_money(b.cost, currency),
     }
 }
 
@@ -148,6 +180,61 @@ pub(super) fn requirement_text(locale: Locale, code: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tiered egress line (the first 1,000 GB free, 9,000 GB at $0.09, 500 GB above at
+    /// $0.07, as AWS's data-transfer-out tiers are written) is shown band by band, each
+    /// GB × price = cost, in both languages.
+    #[test]
+    fn a_tiered_traffic_line_shows_each_band_as_quantity_times_price() {
+        use crate::domain::orders::record::SignedBand;
+        use rust_decimal_macros::dec;
+        let band = |free, from_gb, up_to_gb, quantity_gb, price_gb, cost| SignedBand {
+            direction: "egress".into(),
+            free,
+            from_gb,
+            up_to_gb,
+            quantity_gb,
+            price_gb,
+            cost,
+        };
+        let line = SignedComponent {
+            code: "traffic".into(),
+            fee: None,
+            unit: "gb".into(),
+            quantity: dec!(10500),
+            unit_price: None,
+            cost: dec!(845.00),
+            bands: vec![
+                band(true, dec!(0), Some(dec!(1000)), dec!(1000), dec!(0), dec!(0)),
+                band(
+                    false,
+                    dec!(1000),
+                    Some(dec!(10000)),
+                    dec!(9000),
+                    dec!(0.09),
+                    dec!(810.00),
+                ),
+                band(false, dec!(10000), None, dec!(500), dec!(0.07), dec!(35.00)),
+            ],
+        };
+        let usd = Currency::parse("USD").unwrap();
+        let shown = component_line(Locale::En, &line, usd);
+        let rows: Vec<(&str, &str, &str, &str)> = shown
+            .bands
+            .iter()
+            .map(|b| (b.name.as_str(), b.quantity.as_str(), b.price.as_str(), b.cost.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("Outbound, 0–1,000 GB (free allowance)", "1,000", "$0.00", "$0.00"),
+                ("Outbound, 1,000–10,000 GB", "9,000", "$0.09", "$810.00"),
+                ("Outbound, above 10,000 GB", "500", "$0.07", "$35.00"),
+            ]
+        );
+        let zh = component_line(Locale::ZhCn, &line, usd);
+        assert_eq!(zh.bands[2].name, "出站 超过 10,000 GB 的部分");
+    }
 
     #[test]
     fn engine_errors_become_sentences_in_both_languages() {

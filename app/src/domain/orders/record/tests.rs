@@ -80,7 +80,7 @@ fn a_version_2_record_still_hashes_to_what_its_approval_pinned() {
 }
 
 #[test]
-fn a_version_2_record_reads_and_is_written_again_as_version_3_without_a_plan() {
+fn a_version_2_record_reads_and_is_written_again_as_the_newest_version_without_a_plan() {
     let record = decode(V2).expect("version 2 reads");
     assert_eq!(record.plan, None);
     // A new revision of an old order is written as the newest version: the same keys, the
@@ -91,7 +91,7 @@ fn a_version_2_record_reads_and_is_written_again_as_version_3_without_a_plan() {
             r#","plan":null,"quote_id":1,"quote_revision_id""#,
             1,
         )
-        .replacen(r#""version":2,"waiver""#, r#""version":3,"waiver""#, 1);
+        .replacen(r#""version":2,"waiver""#, r#""version":4,"waiver""#, 1);
     assert_eq!(record.canonical().expect("canonical"), rewritten);
     assert_eq!(decode(&rewritten).expect("reads back"), record);
     let chosen = record.chosen_quote().expect("a quote was chosen");
@@ -161,6 +161,7 @@ fn full() -> OrderRecord {
                 quantity: dec!(20),
                 unit_price: Some(dec!(0.61)),
                 cost: dec!(12.20),
+                bands: Vec::new(),
             },
             SignedComponent {
                 code: "other_fee".into(),
@@ -169,6 +170,7 @@ fn full() -> OrderRecord {
                 quantity: dec!(1),
                 unit_price: None,
                 cost: dec!(0),
+                bands: Vec::new(),
             },
         ],
         what_if: vec![
@@ -250,7 +252,7 @@ fn a_full_record_round_trips_and_holds_no_formatted_text() {
         text.starts_with("{\"answers\":{},\"comparison\":\"workload=3&q=7\""),
         "{text}"
     );
-    assert!(text.contains(r#""version":3"#), "{text}");
+    assert!(text.contains(r#""version":4"#), "{text}");
     assert!(
         text.contains(r#""plan":{"at_risk":false,"budget":"80","compare_currency":"CNY","compared_total":"86.91""#),
         "the plan, exact and in key order: {text}"
@@ -283,7 +285,7 @@ fn a_new_orders_record_is_one_exact_canonical_text_that_reads_back() {
     let text = record.canonical().expect("canonical");
     assert_eq!(
         text,
-        r#"{"answers":{},"comparison":null,"considered":[7,2],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":3,"waiver":"run booked for May","workload_id":3}"#
+        r#"{"answers":{},"comparison":null,"considered":[7,2],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":4,"waiver":"run booked for May","workload_id":3}"#
     );
     assert_eq!(decode(&text).expect("reads back"), record);
     assert_eq!(record.chosen_quote(), None);
@@ -314,8 +316,8 @@ fn an_acknowledgement_is_part_of_the_hashed_record_and_absent_without_one() {
 
 #[test]
 fn a_version_no_release_wrote_or_a_key_of_no_version_is_refused() {
-    let v4 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":4,"waiver":"","workload_id":3}"#;
-    assert!(matches!(decode(v4), Err(DecodeError::UnknownVersion(_))));
+    let v5 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":5,"waiver":"","workload_id":3}"#;
+    assert!(matches!(decode(v5), Err(DecodeError::UnknownVersion(_))));
     let plan_in_v2 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":2,"waiver":"","workload_id":3}"#;
     assert!(
         matches!(decode(plan_in_v2), Err(DecodeError::Shape(_))),
@@ -327,10 +329,68 @@ fn a_version_no_release_wrote_or_a_key_of_no_version_is_refused() {
 }
 
 #[test]
-fn a_version_3_record_with_a_plan_reads_and_its_text_round_trips_byte_for_byte() {
+fn a_version_3_record_with_a_plan_reads_and_is_written_again_only_with_the_version_raised() {
     let record = decode(V3).expect("version 3 reads");
     assert_eq!(record, full());
-    assert_eq!(record.canonical().expect("canonical"), V3);
+    assert_eq!(
+        record.canonical().expect("canonical"),
+        V3.replacen(r#""version":3"#, r#""version":4"#, 1)
+    );
     let plan = record.plan.expect("the plan");
     assert_eq!((plan.quote_id, plan.nodes, plan.deadline_s), (7, 2, Some(86_400)));
+}
+
+/// Version 4: a tiered traffic line carries its bands, each GB × price = cost, and reads back
+/// exactly (the free first 1,000 GB, 9,000 GB at 0.09, 500 GB above at 0.07).
+#[test]
+fn a_version_4_record_keeps_the_bands_of_a_tiered_traffic_line() {
+    use super::SignedBand;
+    let mut record = full();
+    let band = |free, from_gb, up_to_gb, quantity_gb, price_gb, cost| SignedBand {
+        direction: "egress".into(),
+        free,
+        from_gb,
+        up_to_gb,
+        quantity_gb,
+        price_gb,
+        cost,
+    };
+    let Some(SignedRows::V2(rows)) = record.tco.as_mut() else {
+        panic!("rows")
+    };
+    rows[0].components.push(SignedComponent {
+        code: "traffic".into(),
+        fee: None,
+        unit: "gb".into(),
+        quantity: dec!(10500),
+        unit_price: None,
+        cost: dec!(845.00),
+        bands: vec![
+            band(true, dec!(0), Some(dec!(1000)), dec!(1000), dec!(0), dec!(0)),
+            band(
+                false,
+                dec!(1000),
+                Some(dec!(10000)),
+                dec!(9000),
+                dec!(0.09),
+                dec!(810.00),
+            ),
+            band(false, dec!(10000), None, dec!(500), dec!(0.07), dec!(35.00)),
+        ],
+    });
+    let text = record.canonical().expect("canonical");
+    assert!(
+        text.contains(r#""bands":[{"cost":"0","direction":"egress","free":true"#),
+        "{text}"
+    );
+    assert_eq!(decode(&text).expect("reads back"), record);
+    let added: rust_decimal::Decimal = rows_of(&record)[0].components[2].bands.iter().map(|b| b.cost).sum();
+    assert_eq!(added, dec!(845.00), "the bands add up to the line");
+}
+
+fn rows_of(record: &OrderRecord) -> &[super::SignedCostRow] {
+    match &record.tco {
+        Some(SignedRows::V2(rows)) => rows,
+        _ => &[],
+    }
 }
