@@ -124,6 +124,16 @@ test("sheets as vendors write them are costed as written, and a FOCUS bill with 
   // The package covers the rental: one month at ¥2,000.00, not ¥0.00, and not first.
   await expect(row(page, "MONTHLY-ONLY").getByTestId("tco-total")).toContainText("¥2,000.00");
   await expect(page.getByTestId("tco-row").first()).toContainText("TEN-MINUTES");
+  // The tiered line is shown band by band, each GB × price = cost, adding up to ¥1,800.00.
+  const tiered = page.getByTestId("tco-breakdown").filter({ hasText: "TIERED-EGRESS" });
+  await tiered.locator("summary").click();
+  const bands = tiered.getByTestId("traffic-band");
+  await expect(bands).toHaveCount(2);
+  await expect(bands.nth(0)).toContainText("Outbound, 0–1,000 GB");
+  await expect(bands.nth(0)).toContainText("¥800.00");
+  await expect(bands.nth(1)).toContainText("Outbound, above 1,000 GB");
+  await expect(bands.nth(1)).toContainText("2,000");
+  await expect(bands.nth(1)).toContainText("¥1,000.00");
 
   // The 10-minute sheet is ordered, approved and rented; its bills come in.
   const order = await approve(page, workload, tenMinutes);

@@ -4,7 +4,7 @@
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-use super::desk::{Desk, Smi, WARMUP_ROWS, desk, run_id, says, text};
+use super::desk::{Desk, FIXTURES, Smi, WARMUP_ROWS, desk, run_id, says, text};
 use serde_json::Value;
 use std::{
     os::unix::fs::PermissionsExt,
@@ -109,9 +109,14 @@ async fn upload_pending_sends_only_the_folder_s_own_files_and_only_to_the_server
     elsewhere.set_nonblocking(true).unwrap();
     let elsewhere_url = format!("http://{}", elsewhere.local_addr().unwrap());
 
+    // The redirected copy carries the captured telemetry itself: on a loaded machine the short
+    // dry run may end before the fake nvidia-smi wrote a sample, and the count below would then
+    // depend on timing.
     let redirected = pending_copy(&d, &kept, "1-redirected", |u| {
         u["server"] = elsewhere_url.clone().into();
+        u["telemetry"] = true.into();
     });
+    std::fs::copy(format!("{FIXTURES}/{WARMUP_ROWS}"), redirected.join("telemetry.csv")).unwrap();
     let dotdot = pending_copy(&d, &kept, "2-dotdot", |u| {
         u["result"] = "../../../secret.txt".into();
     });
