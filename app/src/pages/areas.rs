@@ -18,7 +18,10 @@
 //! its own `.wasm` file (code two areas share goes into a chunk both load). Each route is a small
 //! [`LazyRoute`] whose `view` awaits its area's function. On a first load of such a page the
 //! server names the chunk in a `<link rel="preload">`, so hydration does not wait for a second
-//! round trip. Without `--split` (plain `cargo build`) the functions are ordinary calls.
+//! round trip — when Leptos polled the route's view before it flushed the streamed shell, which
+//! depends on scheduling (its prefetch list is read once the shell is ready); otherwise the
+//! loader fetches the chunk as hydration starts. Without `--split` (plain `cargo build`) the
+//! functions are ordinary calls.
 //!
 //! Why sign-in and the dashboard stay in the main bundle (measured on a release build, Chromium
 //! at 10 Mbit/s, 40 ms RTT and a 4x slower CPU, `.ci/bench-load-time`): as two more areas they
