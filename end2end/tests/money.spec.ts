@@ -124,6 +124,10 @@ test("sheets as vendors write them are costed as written, and a FOCUS bill with 
   // The package covers the rental: one month at ¥2,000.00, not ¥0.00, and not first.
   await expect(row(page, "MONTHLY-ONLY").getByTestId("tco-total")).toContainText("¥2,000.00");
   await expect(page.getByTestId("tco-row").first()).toContainText("TEN-MINUTES");
+  // The 10-minute line (first, so open) reads as it adds up: 20.1667 node-hours × ¥6.00 = ¥121.00.
+  const tenLines = page.getByTestId("tco-breakdown").filter({ hasText: "TEN-MINUTES" });
+  await expect(tenLines).toContainText("20.1667");
+  await expect(tenLines).toContainText("¥6.00");
   // The tiered line is shown band by band, each GB × price = cost, adding up to ¥1,800.00.
   const tiered = page.getByTestId("tco-breakdown").filter({ hasText: "TIERED-EGRESS" });
   await tiered.locator("summary").click();

@@ -60,6 +60,19 @@ pub fn format_exact_price(amount: Decimal, currency: Currency) -> String {
     with_symbol(price, currency, price.scale())
 }
 
+/// A quantity as a line "quantity × price = cost" shows it: four decimals at most, unless the
+/// shown quantity times `price` would round to another cost than `cost` (a 10-minute increment
+/// gives 24⅙ hours, a GB-month is a fraction of a month); then as many more decimals as it takes,
+/// up to ten. Never rounded to make a sum come out: only digits are added.
+#[must_use]
+pub fn quantity_that_adds_up(quantity: Decimal, price: Decimal, cost: Decimal, currency: Currency) -> Decimal {
+    let shown_cost = currency.round(cost);
+    (4..=10)
+        .map(|dp| quantity.round_dp(dp).normalize())
+        .find(|q| currency.round(q.checked_mul(price).unwrap_or(Decimal::MAX)) == shown_cost)
+        .unwrap_or_else(|| quantity.round_dp(4).normalize())
+}
+
 /// A plain number (tokens, rows, GiB) with all its digits, trailing zeros dropped, grouped by
 /// thousands the way both languages write them: `2000000000` → `2,000,000,000`, `18.50` → `18.5`.
 pub fn grouped(value: Decimal) -> String {
@@ -69,6 +82,31 @@ pub fn grouped(value: Decimal) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_quantity_gets_the_digits_its_line_needs_to_add_up() {
+        use rust_decimal_macros::dec;
+        let hours = dec!(145) / dec!(6); // 145 ten-minute increments
+        let price = dec!(98.32);
+        let cost = hours * price; // 2,376.0666…
+        // 24.1667 × 98.32 = 2,376.0699… which reads 2,376.07; the cost reads 2,376.07 too.
+        assert_eq!(quantity_that_adds_up(hours, price, cost, Currency::USD), dec!(24.1667));
+        // At ¥20,000 a node-month, 0.3333 months reads ¥6,666.00 against ¥6,666.67.
+        let months = dec!(1) / dec!(3);
+        let q = quantity_that_adds_up(months, dec!(20000), months * dec!(20000), Currency::CNY);
+        assert_eq!(q, dec!(0.3333333));
+        assert_eq!(Currency::CNY.round(q * dec!(20000)), dec!(6666.67));
+        // A whole quantity stays whole.
+        assert_eq!(
+            quantity_that_adds_up(dec!(24), dec!(2.5), dec!(60), Currency::CNY),
+            dec!(24)
+        );
+        // A cost that is not quantity × price (a refund, a cap) keeps the usual four decimals.
+        assert_eq!(
+            quantity_that_adds_up(months, dec!(3), dec!(99), Currency::CNY),
+            dec!(0.3333)
+        );
+    }
+
     #[test]
     fn an_exact_price_keeps_the_digits_a_sum_needs() {
         use rust_decimal_macros::dec;

@@ -68,6 +68,7 @@ pub fn skip_reason(locale: Locale, reason: SkipReason) -> String {
     locale
         .t(match reason {
             SkipReason::NoAccelerator => Msg::QimpNoAccelerator,
+            SkipReason::NotOfferedOnDemand => Msg::QimpNotOfferedOnDemand,
             SkipReason::Blank => Msg::QimpBlank,
         })
         .to_string()

@@ -7,7 +7,7 @@ use super::{
 };
 use crate::{
     domain::{
-        money::{format_money, format_per_unit, group},
+        money::{format_exact_price, format_money, group, quantity_that_adds_up},
         orders::record::SignedComponent,
         quotes::Workload,
         tco::{Currency, ErrorReason, ExchangeRate, TcoError},
@@ -102,15 +102,21 @@ pub(super) fn component_line(locale: Locale, c: &SignedComponent, currency: Curr
         "item" => locale.t(Msg::TcoUItem),
         other => other,
     };
-    let quantity = c.quantity.round_dp(4).normalize();
+    let quantity = c.unit_price.map_or_else(
+        || c.quantity.round_dp(4).normalize(),
+        |price| quantity_that_adds_up(c.quantity, price, c.cost, currency),
+    );
     ComponentLine {
         code: c.code.clone(),
         name,
         unit: unit.into(),
         quantity: group(quantity, quantity.scale()),
-        // Money on the cost page is in minor units (a price below one keeps four significant
-        // digits); the bill's sentences, which must add up, show every digit.
-        price: c.unit_price.map(|p| format_per_unit(p, currency)).unwrap_or_default(),
+        // A line states quantity × price = cost, so the price keeps every digit it has (up to
+        // six decimals) and the quantity the digits the product needs: what is shown adds up.
+        price: c
+            .unit_price
+            .map(|p| format_exact_price(p, currency))
+            .unwrap_or_default(),
         cost: format_money(c.cost, currency),
         cost_exact: decimal(c.cost),
         bands: c.bands.iter().map(|b| band_line(locale, b, currency)).collect(),
@@ -142,8 +148,11 @@ fn band_line(locale: Locale, b: &crate::domain::orders::record::SignedBand, curr
         } else {
             band
         },
-        quantity: gb(b.quantity_gb),
-        price: crate::domain::money::format_exact_price(b.price_gb, currency),
+        quantity: {
+            let q = quantity_that_adds_up(b.quantity_gb, b.price_gb, b.cost, currency);
+            group(q, q.scale())
+        },
+        price: format_exact_price(b.price_gb, currency),
         cost: format_money(b.cost, currency),
     }
 }
@@ -234,6 +243,46 @@ mod tests {
         );
         let zh = component_line(Locale::ZhCn, &line, usd);
         assert_eq!(zh.bands[2].name, "出站 超过 10,000 GB 的部分");
+    }
+
+    /// The figure a shown money or quantity text stands for: symbol and grouping taken off.
+    fn read_back(text: &str) -> Decimal {
+        let digits: String = text
+            .chars()
+            .filter(|c| c.is_ascii_digit() || *c == '.' || *c == '-')
+            .collect();
+        digits.parse().unwrap_or_else(|_| panic!("{text}"))
+    }
+
+    proptest::proptest! {
+        /// Every line of the breakdown adds up as shown: quantity × price rounds to the cost,
+        /// for quantities billed in 10-minute, 1-second or monthly pieces and prices with up to
+        /// four decimals (a sheet's ¥12.3456 per node-hour).
+        #[test]
+        fn every_component_line_adds_up_as_shown(
+            pieces in 1u32..2_000_000,
+            per_unit in proptest::sample::select(vec![1u32, 6, 60, 730, 3600]),
+            price_ten_thousandths in 1i64..100_000_000,
+        ) {
+            let quantity = Decimal::from(pieces) / Decimal::from(per_unit);
+            let price = Decimal::new(price_ten_thousandths, 4);
+            let line = SignedComponent {
+                code: "on_demand_compute".into(),
+                fee: None,
+                unit: "node_hour".into(),
+                quantity,
+                unit_price: Some(price),
+                cost: quantity * price,
+                bands: Vec::new(),
+            };
+            let shown = component_line(Locale::En, &line, Currency::CNY);
+            let product = read_back(&shown.quantity) * read_back(&shown.price);
+            proptest::prop_assert_eq!(
+                Currency::CNY.round(product),
+                read_back(&shown.cost),
+                "{} × {} ≠ {}", shown.quantity, shown.price, shown.cost
+            );
+        }
     }
 
     #[test]

@@ -167,6 +167,9 @@ pub struct RowError {
 pub enum SkipReason {
     /// A CPU-only instance: no accelerator.
     NoAccelerator,
+    /// The catalog states no on-demand price for the instance (blank `Price`): it is not
+    /// offered on demand there, which is not the same as free.
+    NotOfferedOnDemand,
     /// Every cell is empty.
     Blank,
 }

@@ -3,7 +3,8 @@
 //! `Price` is the on-demand price of the whole instance per hour; per-GPU VRAM comes from
 //! `GpuInfo` (or `GPUInfo`); `AvailabilityZone` may be absent (Lambda-style catalogs).
 //! Rows without an accelerator are skipped. A fractional `AcceleratorCount` (e.g. `0.5`)
-//! becomes one GPU shared [`Sharing::Fractional`]ly.
+//! becomes one GPU shared [`Sharing::Fractional`]ly. A blank `Price` means the instance is
+//! not offered on demand in that region (spot only): the row is skipped and said so.
 
 use super::cells::{Cells, parse_decimal};
 use super::gpu_info::parse_gpu_info;
@@ -91,6 +92,11 @@ impl RowFormat for SkyPilot<'_> {
         if model.is_empty() || count_cell.is_empty() || count.is_some_and(|n| n.is_zero()) {
             return Err(SkipReason::NoAccelerator);
         }
+        if c.raw("price").is_empty() {
+            // pandas writes a missing on-demand price as an empty cell; SkyPilot's own catalog
+            // code treats it as "no on-demand price found", never as 0.
+            return Err(SkipReason::NotOfferedOnDemand);
+        }
         let (gpus_per_node, sharing) = gpus(c, count);
         let instance = c.text("instancetype");
         if instance.is_empty() {
@@ -124,7 +130,8 @@ impl RowFormat for SkyPilot<'_> {
             spec,
             price: on_demand_sheet(
                 d.currency,
-                c.decimal("price"),
+                // A bare 0 needs the word "free", as on NodeLedger's own sheet.
+                c.opt_price_or_free("price").unwrap_or(Decimal::ZERO),
                 d.billing_increment,
                 d.stopped_bills_compute,
             ),

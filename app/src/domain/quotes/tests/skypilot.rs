@@ -118,7 +118,7 @@ fn aws_catalog_with_zones_skips_cpu_rows_and_flags_duplicates() {
 fn bad_cells_name_the_catalog_column() {
     let csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n\
 x1,A100,8,96,1152,\"{'Gpus': [{'Name': 'A100'\",32.77,,us-east-1\n\
-x2,A100,8,96,1152,\"{'Gpus': [{'Name': 'A100', 'Count': 8}]}\",,,us-east-1\n\
+x2,A100,8,96,1152,\"{'Gpus': [{'Name': 'A100', 'Count': 8}]}\",0,,us-east-1\n\
 x3,A100,2.5,96.5,1152,\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 2097152}}]}\",-1,,us-east-1\n";
     let p = read(csv.as_bytes(), "x");
     let got: Vec<(u64, Option<String>, ErrorCode)> = p
@@ -132,13 +132,33 @@ x3,A100,2.5,96.5,1152,\"{'Gpus': [{'Name': 'A100', 'MemoryInfo': {'SizeInMiB': 2
         vec![
             (2, col("GpuInfo"), ErrorCode::InvalidGpuInfo { offset: 25 }),
             (3, col("GpuInfo"), ErrorCode::Required),
-            (3, col("Price"), ErrorCode::Required),
+            (3, col("Price"), ErrorCode::ZeroNeedsFree),
             (4, col("AcceleratorCount"), ErrorCode::InvalidInteger),
             (4, col("vCPUs"), ErrorCode::InvalidInteger),
             (4, col("GpuInfo"), ErrorCode::TooLarge { max: dec!(1024) }),
             (4, col("Price"), ErrorCode::Negative),
         ]
     );
+}
+
+/// SkyPilot's catalog schema (skypilot-org/skypilot-catalog README, "Schema V5": `Price` and
+/// `SpotPrice` are floats) is written by pandas, which leaves a missing price as an empty cell;
+/// AWS rows for instances sold only as spot in a zone have an empty `Price` and a `SpotPrice`.
+/// Such a row is "not offered on demand", never an instance that costs 0.00 and ranks first.
+#[test]
+fn a_blank_price_is_not_offered_never_free() {
+    let csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n\
+p5.48xlarge,H100,8,192,2048,\"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 8, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 655360}\",,43.16,us-east-1,us-east-1f\n\
+p5.48xlarge,H100,8,192,2048,\"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 8, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 655360}\",98.32,43.16,us-east-1,us-east-1a\n\
+p5.48xlarge,H100,8,192,2048,\"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 8, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 655360}\",0.0,,us-east-1,us-east-1b\n";
+    let p = read(csv.as_bytes(), "AWS");
+    assert_eq!(p.skipped, vec![(2, SkipReason::NotOfferedOnDemand)]);
+    let offered = by_ref(&p, "p5.48xlarge@us-east-1/us-east-1a");
+    assert_eq!(offered.price.on_demand_hourly, Some(dec!(98.32)));
+    // An explicit 0 in a catalog is not "free" either: the price sheet needs the word for that.
+    let zero = p.rows.iter().find(|r| r.line == 4).expect("line 4");
+    assert!(!zero.errors.is_empty(), "{zero:?}");
+    assert!(p.valid_drafts().all(|d| d.price.on_demand_hourly != Some(dec!(0))));
 }
 
 #[test]
