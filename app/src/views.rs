@@ -138,6 +138,17 @@ pub struct RunSummary {
     pub throughput_value: Option<f64>,
     /// Its unit (`tokens/s`, `samples/s`, …).
     pub throughput_unit: Option<String>,
+    /// Concurrent requests the benchmark ran with, when the result says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<u64>,
+    /// Latency statistics in milliseconds, keyed `"<metric>.<stat>"` (`tpot.p95`), when the
+    /// result times requests.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub latencies: std::collections::BTreeMap<String, f64>,
+    /// The run is sound apart from missing the workload's response-time target: a point on its
+    /// node's curve of throughput against response time.
+    #[serde(default)]
+    pub on_curve: bool,
     /// Uploader's display name.
     pub created_by: String,
     /// Upload time (UTC, RFC 3339).

@@ -53,6 +53,7 @@ fn workload(name: &str) -> Workload {
         gpu_use: app::domain::runs::GpuUse::OneJob,
         deadline: None,
         earliest_start: None,
+        response_target: None,
     }
 }
 

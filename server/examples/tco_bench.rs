@@ -106,6 +106,7 @@ async fn main() {
         gpu_use: app::domain::runs::GpuUse::OneJob,
         deadline: None,
         earliest_start: None,
+        response_target: None,
     }
     .to_tco();
     let assumptions = Assumptions {

@@ -1,6 +1,6 @@
 //! The cost comparison's exports and charts, for the same query as the page (`/tco?…`):
 //! `GET /tco/export.csv`, `GET /tco/export.json` (the scenario `nodeledger tco` reruns, and its
-//! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`, and the rental plan's
+//! result), `GET /tco/stack.svg`, `/tco/hours.svg`, `/tco/nodes.svg`, `/tco/response.svg`, and the rental plan's
 //! `/plan/chart.svg`. What they contain is built by `app::services::tco` (`export`, `charts`,
 //! `plan_chart`); here each is only answered.
 
@@ -28,6 +28,7 @@ pub fn router() -> Listed {
         .route("/tco/stack.svg", get(stack_chart))
         .route("/tco/hours.svg", get(hours_chart))
         .route("/tco/nodes.svg", get(nodes_chart))
+        .route("/tco/response.svg", get(response_chart))
         .route("/plan/chart.svg", get(plan_chart))
 }
 
@@ -119,6 +120,20 @@ pub async fn stack_chart(
 ) -> Response {
     match computed(&state, &access, &headers, q).await {
         Ok((c, locale)) => svg(tco::stack_svg(&c, locale)),
+        Err(res) => res,
+    }
+}
+
+/// `GET /tco/response.svg`: [`tco::response_svg`]; 404 when the workload states no
+/// response-time target.
+pub async fn response_chart(
+    State(state): State<CostState>,
+    access: TeamAccess<ReadTeamData>,
+    headers: HeaderMap,
+    RawQuery(q): RawQuery,
+) -> Response {
+    match computed(&state, &access, &headers, q).await {
+        Ok((c, locale)) => tco::response_svg(&c, locale).map_or_else(|| StatusCode::NOT_FOUND.into_response(), svg),
         Err(res) => res,
     }
 }

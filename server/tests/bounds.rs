@@ -414,6 +414,7 @@ async fn probe_raw_routes(w: &World, failures: &mut Vec<Failure>) {
                     "/tco/export.json",
                     "/tco/stack.svg",
                     "/tco/nodes.svg",
+                    "/tco/response.svg",
                     "/plan/chart.svg",
                 ]
             } else {

@@ -32,6 +32,7 @@ mod readme_layout;
 mod real_uploads;
 mod reauth;
 mod rentals;
+mod response_target;
 mod run_limits;
 mod runs;
 mod second_factor;

@@ -6,6 +6,7 @@
 //! - [`cost_vs_hours_svg`]: compute cost against busy hours, on demand and monthly.
 //! - [`cost_and_time_vs_nodes_svg`]: total cost and time to finish against node count.
 //! - [`plan_scatter_svg`]: every rental plan's total cost against its time to finish.
+//! - [`response_curve_svg`]: each quote's throughput against response time, with the target.
 //!
 //! Every user-facing text comes from the caller (the UI is bilingual); this module
 //! only lays it out. Output is a standalone `<svg>` element with a `<title>` first
@@ -23,6 +24,7 @@ mod legend;
 mod nodes;
 mod plan;
 mod plot;
+mod response;
 mod style;
 mod svg;
 mod telemetry;
@@ -34,4 +36,5 @@ pub use cost_stack::{CostStack, cost_stack_svg};
 pub use hours::{HoursLabels, HoursSeries, cost_vs_hours_svg};
 pub use nodes::{NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg};
 pub use plan::{PlanChartLabels, PlanPoint, plan_scatter_svg};
+pub use response::{ResponseLabels, ResponseSeries, response_curve_svg};
 pub use telemetry::{TelemetryLabels, telemetry_svg};

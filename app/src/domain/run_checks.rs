@@ -57,6 +57,7 @@ pub fn verdict_context(spec: Option<&NodeSpec>, workload: Option<&Workload>) -> 
         workload_precision: workload
             .map(|w| w.precision.trim().to_owned())
             .filter(|p| !p.is_empty()),
+        response_target: workload.and_then(|w| w.response_target),
         ..VerdictContext::default()
     }
 }
@@ -137,6 +138,7 @@ mod tests {
             gpu_use: crate::domain::runs::GpuUse::TaskPerGpu,
             deadline: None,
             earliest_start: None,
+            response_target: None,
         };
         let ctx = verdict_context(None, Some(&w));
         assert_eq!(ctx.headroom_pct, dec!(15));

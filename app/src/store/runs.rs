@@ -236,6 +236,11 @@ macro_rules! summary_select {
         NULLIF(json_array_length(r.canonical, '$.gpus_used'), 0) AS gpus_used,
         coalesce(json_array_length(r.canonical, '$.telemetry'), 0) > 0 AS has_telemetry,
         r.throughput_value AS throughput_value, r.throughput_unit AS throughput_unit,
+        json_extract(r.canonical, '$.workload.concurrency') AS concurrency,
+        json_extract(r.canonical, '$.latencies') AS latencies,
+        r.status <> 'invalid' AND NOT EXISTS (SELECT 1 FROM json_each(r.canonical, '$.verdict.reasons') j
+            WHERE json_extract(j.value, '$.severity') <> 'info'
+              AND json_extract(j.value, '$.code') <> 'misses_response_target') AS on_curve,
         u.display_name AS created_by, r.created_at AS created_at
      FROM runs r
      LEFT JOIN quote_revisions qr ON qr.id = r.quote_revision_id
@@ -265,6 +270,9 @@ struct SummaryRow {
     has_telemetry: bool,
     throughput_value: Option<f64>,
     throughput_unit: Option<String>,
+    concurrency: Option<i64>,
+    latencies: Option<String>,
+    on_curve: bool,
     created_by: String,
     created_at: String,
 }
@@ -287,6 +295,13 @@ fn summary(r: SummaryRow) -> Result<RunSummary, sqlx::Error> {
         has_telemetry: r.has_telemetry,
         throughput_value: r.throughput_value,
         throughput_unit: r.throughput_unit,
+        concurrency: r.concurrency.and_then(|n| u64::try_from(n).ok()),
+        // Stored by the judge, so it decodes; anything else is read as no latencies.
+        latencies: r
+            .latencies
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default(),
+        on_curve: r.on_curve,
         created_by: r.created_by,
         created_at: r.created_at,
     })
@@ -442,6 +457,31 @@ pub async fn all_stored(tx: &mut Tx) -> Result<Vec<StoredRun>, sqlx::Error> {
         sqlx::query_as("SELECT id, team_id, quote_revision_id, workload_id, canonical, status FROM runs ORDER BY id")
             .fetch_all(&mut **tx)
             .await?;
+    rows.into_iter()
+        .map(|(id, team_id, quote_revision_id, workload_id, canonical, status)| {
+            Ok(StoredRun {
+                id,
+                team_id,
+                quote_revision_id,
+                workload_id,
+                canonical,
+                status: parse_status(&status)?,
+            })
+        })
+        .collect()
+}
+
+/// The team's stored runs of one workload, oldest first (judged again when the workload
+/// changes what a run is judged against).
+pub async fn stored_of_workload(tx: &mut Tx, team_id: i64, workload_id: i64) -> Result<Vec<StoredRun>, sqlx::Error> {
+    let rows: Vec<StoredRow> = sqlx::query_as(
+        "SELECT id, team_id, quote_revision_id, workload_id, canonical, status FROM runs \
+         WHERE team_id = ? AND workload_id = ? ORDER BY id",
+    )
+    .bind(team_id)
+    .bind(workload_id)
+    .fetch_all(&mut **tx)
+    .await?;
     rows.into_iter()
         .map(|(id, team_id, quote_revision_id, workload_id, canonical, status)| {
             Ok(StoredRun {

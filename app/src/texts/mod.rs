@@ -6,6 +6,7 @@ pub mod audit;
 pub mod dashboard;
 #[cfg(feature = "ssr")]
 pub mod quotes;
+pub mod response;
 pub mod runs;
 pub mod security_mail;
 

@@ -158,6 +158,10 @@ pub struct CostRow {
     /// What to measure to move the quote into the measured group.
     #[serde(default)]
     pub to_measure: Option<String>,
+    /// With a response-time target: the throughput read at the target off the node's runs at
+    /// several concurrencies, and between which runs (or that none meets it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_note: Option<String>,
 }
 
 /// A quote that could not be costed, and why.
@@ -188,6 +192,10 @@ pub struct CostComparison {
     pub budget: Option<String>,
     /// The budget, exact.
     pub budget_exact: Option<String>,
+    /// The workload's response-time target ("p95 TPOT ≤ 22 ms"), when it states one: the page
+    /// then shows each quote's curve against it.
+    #[serde(default)]
+    pub response_target: Option<String>,
     /// The budget converted into the base currency (with the rate), or why it cannot be.
     #[serde(default)]
     pub budget_note: Option<String>,

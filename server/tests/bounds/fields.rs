@@ -453,6 +453,7 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/tco/stack.svg", &["query"]),
     ("/tco/hours.svg", &["chart"]),
     ("/tco/nodes.svg", &["query"]),
+    ("/tco/response.svg", &["query"]),
     ("/plan/chart.svg", &["query"]),
 ];
 

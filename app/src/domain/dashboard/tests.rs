@@ -358,6 +358,7 @@ mod measure {
             gpu_use: crate::domain::runs::GpuUse::OneJob,
             deadline: None,
             earliest_start: None,
+            response_target: None,
         }
     }
 

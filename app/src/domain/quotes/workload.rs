@@ -7,7 +7,7 @@ use super::limits::{
     DEFAULT_HEADROOM_PCT, MAX_HEADROOM_PCT, MAX_SHORT_TEXT, MAX_WORKLOAD_COUNT, MAX_WORKLOAD_FIGURE, MIN_HEADROOM_PCT,
 };
 use super::rules::Errors;
-use crate::domain::runs::GpuUse;
+use crate::domain::runs::{GpuUse, MAX_TARGET_MS, ResponseTarget};
 use crate::domain::tco;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -89,6 +89,10 @@ pub struct Workload {
     /// is ordered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub earliest_start: Option<i64>,
+    /// How fast each user must be answered (an inference service): a percentile of a latency
+    /// at the workload's concurrency. Left out when not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_target: Option<ResponseTarget>,
 }
 
 /// When a workload's work must be done.
@@ -131,6 +135,9 @@ impl Workload {
             e.push("headroom_pct", ErrorCode::OutOfRange { allowed: "[15, 25]" });
         }
         self.validate_schedule(&mut e);
+        if let Some(target) = &self.response_target {
+            e.positive("response_target.max_ms", target.max_ms, MAX_TARGET_MS);
+        }
         e.finish()
     }
 

@@ -48,6 +48,7 @@ mod merge;
 mod mlperf;
 mod nvidia_smi;
 mod quote;
+mod response;
 mod series;
 mod sglang;
 mod smi_header;
@@ -78,6 +79,7 @@ pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
 // The columns `nodeledger probe` samples.
 pub use quote::{gpu_name_tokens, names_match, severity_of};
+pub use response::{AtTarget, CurvePoint, LatencyMetric, MAX_TARGET_MS, Percentile, ResponseTarget, at_target};
 pub use smi_header::{PROBE_QUERY_COLUMNS, SmiColumns};
 pub use smi_value::{smi_mask, smi_number};
 pub use verdict::{
@@ -88,8 +90,9 @@ pub use vocab::{ThrottleReason, ThroughputUnit};
 
 /// The version of the validity rules: raise it whenever a rule changes what a stored run's
 /// verdict would be, and every stored run is judged again at the next start
-/// (`services::runs::rejudge_if_rules_changed`). 1: sanity before verdict.
-pub const RULES_VERSION: i64 = 1;
+/// (`services::runs::rejudge_if_rules_changed`). 1: sanity before verdict; 2: the workload's
+/// response-time target.
+pub const RULES_VERSION: i64 = 2;
 
 /// The JSON Schema (draft 2020-12) of the canonical run.
 pub const RUN_SCHEMA_JSON: &str = include_str!("run.schema.json");

@@ -4,6 +4,7 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::response::ResponseTarget;
 use super::vocab::ThrottleReason;
 use crate::domain::gpus::GpuMount;
 
@@ -220,6 +221,33 @@ pub enum Reason {
         #[serde(default)]
         stands_for: bool,
     },
+    /// The run meets the workload's response-time target (info).
+    ResponseTimeMet {
+        /// The target.
+        target: ResponseTarget,
+        /// What the run measured, milliseconds.
+        measured_ms: f64,
+        /// The concurrency the run ran at, when it says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        concurrency: Option<u64>,
+    },
+    /// The run misses the workload's response-time target (warn: kept and shown, a point on
+    /// its node's curve, but not the workload's evidence).
+    MissesResponseTarget {
+        /// The target.
+        target: ResponseTarget,
+        /// What the run measured, milliseconds.
+        measured_ms: f64,
+        /// The concurrency the run ran at, when it says.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        concurrency: Option<u64>,
+    },
+    /// The run reports latencies but not the one the target is stated in, so it cannot show
+    /// that it meets it (warn).
+    ResponseTimeUnreported {
+        /// The target.
+        target: ResponseTarget,
+    },
     /// Which of the node's GPUs the run used: the named ones, or those that worked. Idle cards
     /// are listed, not averaged into utilisation, memory or slowdown.
     GpusUsed {
@@ -383,6 +411,9 @@ impl Reason {
             Self::VramReserved { .. } => "vram_reserved",
             Self::GpusUsed { .. } => "gpus_used",
             Self::WorkloadDiffers { .. } => "workload_differs",
+            Self::ResponseTimeMet { .. } => "response_time_met",
+            Self::MissesResponseTarget { .. } => "misses_response_target",
+            Self::ResponseTimeUnreported { .. } => "response_time_unreported",
             Self::PartOfNode { .. } => "part_of_node",
             Self::LowUtilization { .. } => "low_utilization",
             Self::MlperfInvalid { .. } => "mlperf_invalid",
@@ -652,6 +683,15 @@ pub struct VerdictContext {
     /// The workload's precision, when stated.
     #[serde(default)]
     pub workload_precision: Option<String>,
+    /// How fast the workload must answer each user, when stated.
+    #[serde(default)]
+    pub response_target: Option<ResponseTarget>,
+}
+
+/// Whether `measured_ms` meets `target` (a figure that is no decimal never does).
+#[must_use]
+pub fn meets(target: &ResponseTarget, measured_ms: f64) -> bool {
+    Decimal::try_from(measured_ms).is_ok_and(|ms| target.met_by(ms))
 }
 
 impl Default for VerdictContext {
@@ -665,6 +705,7 @@ impl Default for VerdictContext {
             workload_peak_mib: None,
             workload_model: None,
             workload_precision: None,
+            response_target: None,
         }
     }
 }

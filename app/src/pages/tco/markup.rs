@@ -103,6 +103,7 @@ fn ranking(rows: &[CostRow], base: &str, testid: &'static str) -> impl IntoView 
                                 <ul class="warnings">
                                     {r.to_measure.clone().map(|m| view! { <li data-testid="tco-to-measure"><strong>{m}</strong></li> })}
                                     {r.throughput.clone().map(|tp| view! { <li class="hint">{tp}</li> })}
+                                    {r.response_note.clone().map(|n| view! { <li data-testid="tco-response">{n}</li> })}
                                     {runs_used(&r.run_ids)}
                                     {r.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
                                 </ul>
@@ -253,6 +254,9 @@ fn charts(c: &CostComparison) -> impl IntoView + use<> {
             <img class="chart" data-testid="chart-stack" src=format!("/tco/stack.svg?{q}") alt=locale.fmt(Msg::TcoChartStack, &[("currency", &c.base_currency)]) />
             <img class="chart" data-testid="chart-hours" src=format!("/tco/hours.svg?{q}") alt=locale.fmt(Msg::TcoChartHours, &[("quote", &cheapest)]) />
             <img class="chart" data-testid="chart-nodes" src=format!("/tco/nodes.svg?{q}") alt=locale.fmt(Msg::TcoChartNodes, &[("quote", &cheapest)]) />
+            {c.response_target.is_some().then(|| view! {
+                <img class="chart" data-testid="chart-response" src=format!("/tco/response.svg?{q}") alt=t(Msg::TcoChartResponse) />
+            })}
         </section>
     }
 }

@@ -32,6 +32,8 @@ pub async fn update_workload(id: String, #[server(flatten)] form: WorkloadForm) 
         store::workloads::update(&mut tx, membership.team_id, id, &workload).await?,
         Msg::WorkloadsNameTaken,
     )?;
+    // Its runs are judged against it (target, headroom, model): judge them again.
+    crate::services::runs::rejudge_workload(&mut tx, membership.team_id, id).await?;
     tx.commit().await?;
     Ok(())
 }

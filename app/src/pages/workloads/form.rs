@@ -6,7 +6,7 @@ use crate::{
         bills::timestamp,
         numbers,
         quotes::{DEFAULT_HEADROOM_PCT, Deadline, ErrorCode, FieldError, Workload, WorkloadKind, parse_hours},
-        runs::GpuUse,
+        runs::{GpuUse, LatencyMetric, Percentile, ResponseTarget},
         tco::TotalWork,
     },
     error::FieldIssue,
@@ -94,6 +94,12 @@ pub struct WorkloadForm {
     pub deadline: String,
     /// The earliest moment the rental may start; empty = as soon as it is ordered.
     pub earliest_start: String,
+    /// The response-time target's metric: `tpot`, `ttft`, `itl` or `e2el`.
+    pub response_metric: String,
+    /// Its percentile: `p50`, `p90`, `p95` or `p99`.
+    pub response_percentile: String,
+    /// The most milliseconds it may take; empty = no target.
+    pub response_max_ms: String,
 }
 
 /// Reads typed values, remembering every field that cannot be read.
@@ -191,6 +197,8 @@ impl WorkloadForm {
             gpus_needed: "1".into(),
             gpu_use: "one_job".into(),
             total_work_unit: "samples".into(),
+            response_metric: "tpot".into(),
+            response_percentile: "p95".into(),
             data_gb: "0".into(),
             checkpoint_gb: "0".into(),
             headroom_pct: DEFAULT_HEADROOM_PCT.to_string(),
@@ -234,6 +242,17 @@ impl WorkloadForm {
                 None => String::new(),
             },
             earliest_start: w.earliest_start.map(timestamp::format).unwrap_or_default(),
+            response_metric: w
+                .response_target
+                .map_or(LatencyMetric::Tpot, |r| r.metric)
+                .as_str()
+                .into(),
+            response_percentile: w
+                .response_target
+                .map_or(Percentile::P95, |r| r.percentile)
+                .as_str()
+                .into(),
+            response_max_ms: w.response_target.map(|r| text(r.max_ms)).unwrap_or_default(),
         }
     }
 
@@ -269,6 +288,27 @@ impl WorkloadForm {
             .unwrap_or(DEFAULT_HEADROOM_PCT);
         let deadline = r.deadline(&self.deadline);
         let earliest_start = r.moment("earliest_start", &self.earliest_start);
+        let response_target = r
+            .decimal("response_target.max_ms", &self.response_max_ms)
+            .map(|max_ms| {
+                let metrics = LatencyMetric::ALL.map(|m| (m, m.as_str()));
+                let percentiles = Percentile::ALL.map(|p| (p, p.as_str()));
+                ResponseTarget {
+                    metric: r.choice(
+                        "response_target.metric",
+                        &self.response_metric,
+                        &metrics,
+                        LatencyMetric::Tpot,
+                    ),
+                    percentile: r.choice(
+                        "response_target.percentile",
+                        &self.response_percentile,
+                        &percentiles,
+                        Percentile::P95,
+                    ),
+                    max_ms,
+                }
+            });
         let workload = Workload {
             name: self.name.trim().to_string(),
             kind,
@@ -286,6 +326,7 @@ impl WorkloadForm {
             gpu_use,
             deadline,
             earliest_start,
+            response_target,
         };
         let mut errors = r.0;
         let unread: Vec<&str> = errors.iter().map(|e| e.field).collect();
@@ -394,12 +435,54 @@ pub fn workload_fields(f: WorkloadForm, issues: Signal<Vec<FieldIssue>>) -> impl
                 {input(Msg::WorkloadsCheckpointGb, "checkpoint_gb", "checkpoint_gb", f.checkpoint_gb, issues, true)}
             </div>
         </fieldset>
+        {response_fields(&f.response_metric, &f.response_percentile, f.response_max_ms.clone(), issues)}
         <fieldset class="fieldset">
             <legend>{t(Msg::WorkloadsScheduleTitle)}</legend>
             <p class="hint">{t(Msg::WorkloadsScheduleHint)}</p>
             <div class="form-row">
                 {input(Msg::WorkloadsDeadline, "deadline", "deadline", f.deadline, issues, false)}
                 {input(Msg::WorkloadsEarliestStart, "earliest_start", "earliest_start", f.earliest_start, issues, false)}
+            </div>
+        </fieldset>
+    }
+}
+
+/// The response-time target: percentile, metric and the most milliseconds (empty = none).
+fn response_fields(
+    metric: &str,
+    percentile: &str,
+    max_ms: String,
+    issues: Signal<Vec<FieldIssue>>,
+) -> impl IntoView + use<> {
+    let locale = crate::i18n::use_locale();
+    let metrics: Vec<(&'static str, &'static str)> = LatencyMetric::ALL
+        .iter()
+        .map(|m| (m.as_str(), crate::texts::response::metric_name(locale, *m)))
+        .collect();
+    let metric_options = metrics
+        .into_iter()
+        .map(|(value, label)| view! { <option value=value selected=value == metric>{label}</option> })
+        .collect_view();
+    let percentile_options = Percentile::ALL
+        .iter()
+        .map(|p| view! { <option value=p.as_str() selected=p.as_str() == percentile>{p.as_str()}</option> })
+        .collect_view();
+    view! {
+        <fieldset class="fieldset">
+            <legend>{t(Msg::WorkloadsResponseTitle)}</legend>
+            <p class="hint">{t(Msg::WorkloadsResponseHint)}</p>
+            <div class="form-row">
+                <label>
+                    {t(Msg::WorkloadsResponsePercentile)}
+                    <select name="response_percentile" aria-invalid=is_invalid(issues, "response_target.percentile")>{percentile_options}</select>
+                    <FieldMessage issues field="response_target.percentile" />
+                </label>
+                <label>
+                    {t(Msg::WorkloadsResponseMetric)}
+                    <select name="response_metric" aria-invalid=is_invalid(issues, "response_target.metric")>{metric_options}</select>
+                    <FieldMessage issues field="response_target.metric" />
+                </label>
+                {input(Msg::WorkloadsResponseMaxMs, "response_max_ms", "response_target.max_ms", max_ms, issues, true)}
             </div>
         </fieldset>
     }

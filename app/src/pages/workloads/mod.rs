@@ -132,6 +132,9 @@ fn workload_table(workloads: Vec<Stored<Workload>>, can_edit: bool) -> impl Into
                         if w.gpu_use == crate::domain::runs::GpuUse::TaskPerGpu {
                             gpus = format!("{gpus} · {}", locale.t(Msg::WorkloadsGpuUseTaskPerGpu));
                         }
+                        if let Some(target) = &w.response_target {
+                            gpus = format!("{gpus} · {}", crate::texts::response::target_text(target));
+                        }
                         let storage = locale.fmt(Msg::WorkloadsStorage, &[
                             ("data", &number(w.data_gb)),
                             ("checkpoints", &number(w.checkpoint_gb)),

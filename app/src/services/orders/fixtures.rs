@@ -33,6 +33,7 @@ pub(super) fn workload() -> Workload {
         gpu_use: crate::domain::runs::GpuUse::OneJob,
         deadline: None,
         earliest_start: None,
+        response_target: None,
     }
 }
 
@@ -77,6 +78,9 @@ pub(super) fn run(id: i64, quote_id: Option<i64>, status: RunStatus) -> RunSumma
         has_telemetry: true,
         throughput_value: None,
         throughput_unit: None,
+        concurrency: None,
+        latencies: std::collections::BTreeMap::new(),
+        on_curve: status != RunStatus::Invalid,
         created_by: "Eng".into(),
         created_at: "2026-11-02T09:00:00Z".into(),
     }

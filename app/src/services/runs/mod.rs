@@ -493,8 +493,19 @@ pub async fn rejudge_if_rules_changed(db: &Db) -> Result<Option<Rejudged>, AppEr
     rejudge_all(db).await.map(Some)
 }
 
+/// Judges the team's runs of one workload again, inside the caller's write transaction: a
+/// changed workload (its target, headroom, model) changes what its runs are judged against.
+pub async fn rejudge_workload(tx: &mut store::Tx, team_id: i64, workload_id: i64) -> Result<Rejudged, AppError> {
+    let stored = store::runs::stored_of_workload(tx, team_id, workload_id).await?;
+    rejudge_rows(tx, stored).await
+}
+
 async fn rejudge_in(tx: &mut store::Tx) -> Result<Rejudged, AppError> {
     let stored = store::runs::all_stored(tx).await?;
+    rejudge_rows(tx, stored).await
+}
+
+async fn rejudge_rows(tx: &mut store::Tx, stored: Vec<store::runs::StoredRun>) -> Result<Rejudged, AppError> {
     let mut out = Rejudged {
         runs: stored.len(),
         changed: Vec::new(),

@@ -15,6 +15,7 @@ use crate::{
     domain::{
         money::format_money,
         quotes::{self as quotes_domain, Date, RequirementKind, RequirementStatus, Workload},
+        runs::{AtTarget, ResponseTarget},
         tco::{
             Assumptions, Currency, Demand, ExchangeRate, Quote, RateWarning, Scenario, WhatIfProfiles, ranking_order,
             rate_warnings, run_scenario, throughput, what_if,
@@ -97,16 +98,23 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         .map(|c| signed(c, base, budget_amount, &loaded.rates, workload.as_ref(), unit_scale))
         .collect();
     let today = loaded.today.day_number();
+    let target = workload.as_ref().and_then(|w| w.response_target);
+    let unit = workload
+        .as_ref()
+        .and_then(|w| w.total_work.as_ref())
+        .map_or_else(String::new, |w| w.unit.clone());
     let rows = signed
         .iter()
-        .map(|s| {
-            with_rate_warnings(
+        .zip(&costed)
+        .map(|(s, c)| {
+            let row = with_rate_warnings(
                 shown(locale, s),
                 s,
                 (&loaded.rates, loaded.stale_rate_days),
                 today,
                 locale,
-            )
+            );
+            with_response_note(row, target.zip(c.at_target), &unit, locale)
         })
         .collect();
     let view = CostComparison {
@@ -118,6 +126,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         base_currency: base.code().to_string(),
         budget: loaded.budget.map(|(amount, currency)| format_money(amount, currency)),
         budget_exact: loaded.budget.map(|(amount, _)| decimal(amount)),
+        response_target: target.as_ref().map(crate::texts::response::target_text),
         budget_note: budget_base.as_ref().and_then(|b| budget_note(locale, b, base)),
         budget_unconverted: matches!(budget_base, Some(Err(_))),
         rows,
@@ -280,13 +289,14 @@ fn scaled_runs(
         return Ok(Measured::default());
     };
     let gpu_use = ctx.workload.gpu_use;
-    let first = measured(ctx.runs, quote, spec, &work.unit, a.scaling(), gpu_use)?;
+    let workload = (gpu_use, ctx.workload.response_target.as_ref());
+    let first = measured(ctx.runs, quote, spec, &work.unit, a.scaling(), workload)?;
     let before = (a.efficiency, a.efficiency_by_nodes.clone());
     throughput::apply_scaling(a, gpu_use, &first.valid)?;
     if before == (a.efficiency, a.efficiency_by_nodes.clone()) {
         return Ok(first);
     }
-    measured(ctx.runs, quote, spec, &work.unit, a.scaling(), gpu_use)
+    measured(ctx.runs, quote, spec, &work.unit, a.scaling(), workload)
 }
 
 /// One quote through the engine: the shared assumptions with its overrides, its throughput
@@ -325,7 +335,16 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
         compare_currency: Some(ctx.base),
         exchange_rates: ctx.rates.to_vec(),
     };
-    let mut result = run_scenario(&scenario).map_err(|e| error_sentence(ctx.locale, &e, ctx.workload))?;
+    let mut result = run_scenario(&scenario).map_err(|e| {
+        // No run meets the response-time target: that, not a missing run, is what to fix.
+        match (runs.at_target, ctx.workload.response_target, typed) {
+            (Some(at @ AtTarget::NoneMeets { .. }), Some(target), None) => {
+                let unit = ctx.workload.total_work.as_ref().map_or("", |w| w.unit.as_str());
+                response_note(ctx.locale, &target, &at, unit)
+            }
+            _ => error_sentence(ctx.locale, &e, ctx.workload),
+        }
+    })?;
     let ranked = result.quotes.remove(0);
     let slowest = runs.slowest.filter(|_| typed.is_none());
     let what_if = what_if(
@@ -353,6 +372,8 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
         throughput_typed: typed.is_some(),
         failing,
         expired,
+        at_target: runs.at_target.filter(|_| typed.is_none()),
+        curve: if typed.is_none() { runs.curve } else { Vec::new() },
     })
 }
 
@@ -402,6 +423,86 @@ fn with_rate_warnings(
         });
     }
     row
+}
+
+/// The row with what its node's runs give at the workload's response-time target, and its
+/// throughput line saying the figure was read at the target.
+fn with_response_note(
+    mut row: crate::views::tco::CostRow,
+    at_target: Option<(ResponseTarget, AtTarget)>,
+    unit: &str,
+    locale: Locale,
+) -> crate::views::tco::CostRow {
+    let Some((target, at)) = at_target else {
+        return row;
+    };
+    row.response_note = Some(response_note(locale, &target, &at, unit));
+    if let (Some(per_s), true) = (at.throughput(), row.throughput.is_some()) {
+        let figure = format!("{} {unit}/s", super::texts::throughput_text(per_s));
+        row.throughput = Some(at_target_throughput(locale, &row, &target, &figure));
+    }
+    row
+}
+
+/// The throughput line of a row costed at the response-time target: the runs it was read
+/// between, not a median.
+fn at_target_throughput(
+    locale: Locale,
+    row: &crate::views::tco::CostRow,
+    target: &ResponseTarget,
+    figure: &str,
+) -> String {
+    let ids = row
+        .run_ids
+        .iter()
+        .map(|id| format!("#{id}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    locale.fmt(
+        Msg::TcoThroughputAtTarget,
+        &[
+            ("figure", figure),
+            ("target", &crate::texts::response::target_text(target)),
+            ("ids", &ids),
+            ("nodes", &row.nodes.to_string()),
+        ],
+    )
+}
+
+/// What the node's runs give at the workload's response-time target, in one sentence.
+fn response_note(locale: Locale, target: &ResponseTarget, at: &AtTarget, unit: &str) -> String {
+    let target = crate::texts::response::target_text(target);
+    let per_s = |d: Decimal| format!("{} {unit}/s", super::texts::throughput_text(d.round_dp(1)));
+    match at {
+        AtTarget::Measured { throughput, run_id } => locale.fmt(
+            Msg::TcoResponseMeasured,
+            &[
+                ("target", &target),
+                ("throughput", &per_s(*throughput)),
+                ("run", &run_id.to_string()),
+            ],
+        ),
+        AtTarget::Between {
+            throughput,
+            meets,
+            misses,
+        } => locale.fmt(
+            Msg::TcoResponseBetween,
+            &[
+                ("target", &target),
+                ("throughput", &per_s(*throughput)),
+                ("meets", &meets.to_string()),
+                ("misses", &misses.to_string()),
+            ],
+        ),
+        AtTarget::NoneMeets { best_ms } => locale.fmt(
+            Msg::TcoResponseNone,
+            &[
+                ("target", &target),
+                ("best", &best_ms.round_dp(2).normalize().to_string()),
+            ],
+        ),
+    }
 }
 
 /// The note under the budget: the rate it was converted with, or the pair that has no rate.

@@ -6,8 +6,8 @@
 use super::{Computed, chart_of};
 use crate::{
     charts::{
-        CostStack, HoursLabels, HoursSeries, NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg, cost_stack_svg,
-        cost_vs_hours_svg,
+        CostStack, HoursLabels, HoursSeries, NodesLabels, NodesPoint, ResponseLabels, ResponseSeries,
+        cost_and_time_vs_nodes_svg, cost_stack_svg, cost_vs_hours_svg, response_curve_svg,
     },
     domain::tco::{BreakEven, TcoError, cost_vs_hours, cost_vs_nodes},
     i18n::{Locale, Msg},
@@ -52,6 +52,43 @@ pub fn stack_svg(c: &Computed, locale: Locale) -> String {
         .collect();
     let title = locale.fmt(Msg::TcoChartStack, &[("currency", c.base.code())]);
     cost_stack_svg(&title, c.base.code(), &stacks)
+}
+
+/// Each costed quote's curve of throughput per node against the workload's response-time
+/// metric, with the target; `None` when the workload states no target.
+#[must_use]
+pub fn response_svg(c: &Computed, locale: Locale) -> Option<String> {
+    let target = c.workload.as_ref()?.response_target?;
+    let unit = c
+        .workload
+        .as_ref()
+        .and_then(|w| w.total_work.as_ref())
+        .map_or_else(String::new, |w| w.unit.clone());
+    let series: Vec<ResponseSeries> = c
+        .costed
+        .iter()
+        .map(|x| ResponseSeries {
+            label: x.ranked.label.clone(),
+            points: x
+                .curve
+                .iter()
+                .map(|p| (f64_of(p.latency_ms), f64_of(p.throughput)))
+                .collect(),
+            at_target: x.at_target.and_then(|a| a.throughput()).map(f64_of),
+        })
+        .collect();
+    let shown = crate::texts::response::target_text(&target);
+    let labels = ResponseLabels {
+        title: locale.t(Msg::TcoChartResponse).to_string(),
+        x_axis: format!(
+            "{} {} (ms)",
+            target.percentile.as_str(),
+            crate::texts::response::metric_short(target.metric)
+        ),
+        y_axis: locale.fmt(Msg::TcoAxPerNode, &[("unit", &unit)]),
+        target: locale.fmt(Msg::TcoLTarget, &[("target", &shown)]),
+    };
+    Some(response_curve_svg(&labels, f64_of(target.max_ms), &series))
 }
 
 /// The quote the hours and nodes charts are drawn for: the query's `chart=<quote id>`, else the

@@ -34,7 +34,7 @@ mod scenario;
 mod texts;
 
 pub use cache::{ComparisonCache, chart_of, without_chart};
-pub use charts::{chart_quote, hours_svg, nodes_svg, stack_svg};
+pub use charts::{chart_quote, hours_svg, nodes_svg, response_svg, stack_svg};
 pub use export::{comparison_csv, scenario_json};
 pub use fields::{FIELDS, FieldError, MAX_NODES, Query};
 pub use plan::{Planned, planned};
@@ -91,6 +91,10 @@ pub struct Costed {
     pub failing: Vec<RequirementKind>,
     /// The quote's validity has ended.
     pub expired: bool,
+    /// With a response-time target: the throughput at the target off the node's curve.
+    pub at_target: Option<crate::domain::runs::AtTarget>,
+    /// The node's runs the throughput at the target was read off.
+    pub curve: Vec<crate::domain::runs::CurvePoint>,
 }
 
 /// A whole comparison: the page model, the domain results behind it, the scenario that

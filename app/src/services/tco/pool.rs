@@ -5,7 +5,7 @@ use crate::{
     domain::{
         gpus::{self, GpuMount},
         quotes::{FormFactor, NodeSpec},
-        runs::{GpuUse, RunStatus},
+        runs::{AtTarget, CurvePoint, GpuUse, ResponseTarget, RunStatus, at_target},
         tco::{
             RunThroughput, TcoError,
             throughput::{self, Efficiency},
@@ -94,6 +94,11 @@ pub(super) struct Measured {
     /// Valid runs on part of the node for a workload that runs one task per GPU: run id, GPUs
     /// it used, the node's GPUs (their throughput was scaled by the node's GPUs ÷ the run's).
     pub scaled: Vec<(i64, u32, u32)>,
+    /// With a response-time target: the throughput at the target read off the node's runs at
+    /// several concurrencies ([`at_target`]), which is then what `expected` is.
+    pub at_target: Option<AtTarget>,
+    /// With a response-time target: the node's runs it was read off.
+    pub curve: Vec<CurvePoint>,
 }
 
 /// A valid run's throughput per node of `spec`: as measured, or, for a workload that runs one
@@ -130,6 +135,80 @@ fn run_decimal(value: f64) -> Option<Decimal> {
 /// workload's unit: only valid runs count, each per node ([`per_node`]); the median one-node
 /// throughput is expected and the slowest is kept for the what-if.
 pub(super) fn measured(
+    pool: &RunPool,
+    quote: (i64, i64),
+    spec: &NodeSpec,
+    unit: &str,
+    efficiency: impl Efficiency,
+    workload: (GpuUse, Option<&ResponseTarget>),
+) -> Result<Measured, TcoError> {
+    let (gpu_use, target) = workload;
+    let found = measured_median(pool, quote, spec, unit, efficiency, gpu_use)?;
+    let Some(target) = target else {
+        return Ok(found);
+    };
+    let points = curve(pool, quote, spec, unit, gpu_use, target);
+    let Some(at) = at_target(&points, target) else {
+        return Ok(found);
+    };
+    // The throughput at the target is the workload's, on one node: the runs that give it are
+    // the ones used; with no run meeting the target there is no measured figure.
+    let (expected, used) = match at {
+        AtTarget::Measured { throughput, run_id } => (Some(throughput), vec![run_id]),
+        AtTarget::Between {
+            throughput,
+            meets,
+            misses,
+        } => (Some(throughput), vec![meets, misses]),
+        AtTarget::NoneMeets { .. } => (None, Vec::new()),
+    };
+    let expected = expected.map(|per_s| RunThroughput { per_s, nodes: 1 });
+    // A run that only misses the target is a point of the curve, not a run left out.
+    let on_curve = |id: &i64| points.iter().any(|p| p.run_id == *id);
+    let left_out = found.left_out.iter().copied().filter(|(id, _)| !on_curve(id)).collect();
+    Ok(Measured {
+        left_out,
+        expected,
+        used,
+        valid: expected.into_iter().collect(),
+        at_target: Some(at),
+        curve: points,
+        ..found
+    })
+}
+
+/// The node's one-node runs that time requests and are sound apart from the target, each as
+/// (latency at the target's percentile, throughput per node): the curve [`at_target`] reads.
+fn curve(
+    pool: &RunPool,
+    quote: (i64, i64),
+    spec: &NodeSpec,
+    unit: &str,
+    gpu_use: GpuUse,
+    target: &ResponseTarget,
+) -> Vec<CurvePoint> {
+    pool.runs
+        .iter()
+        .filter(|(r, run_spec)| {
+            let this_revision = r.quote_id == Some(quote.0) && r.revision == Some(quote.1);
+            (this_revision || run_spec.as_ref().is_some_and(|s| same_node(s, spec))) && r.on_curve && r.nodes <= 1
+        })
+        .filter_map(|(r, _)| {
+            let per_s = run_decimal(r.throughput_value?)
+                .filter(|_| unit_matches(r.throughput_unit.as_deref().unwrap_or(""), unit))?;
+            let latency_ms = Decimal::from_str(&target.measured(&r.latencies)?.to_string()).ok()?;
+            Some(CurvePoint {
+                run_id: r.id,
+                concurrency: r.concurrency,
+                latency_ms,
+                throughput: per_node(per_s, r, spec, gpu_use).0,
+            })
+        })
+        .collect()
+}
+
+/// [`measured`] without a response-time target: the median of the valid runs.
+fn measured_median(
     pool: &RunPool,
     quote: (i64, i64),
     spec: &NodeSpec,
@@ -180,6 +259,8 @@ pub(super) fn measured(
         valid: valid.iter().map(|(_, t)| *t).collect(),
         left_out,
         scaled,
+        at_target: None,
+        curve: Vec::new(),
     })
 }
 
@@ -225,7 +306,15 @@ mod tests {
                 (run(6, 9, 1, "valid", 12.0, 1), Some(a100.clone())),
             ],
         };
-        let m = measured(&pool, (7, 2), &a100, "tokens", Decimal::new(75, 2), GpuUse::OneJob).unwrap();
+        let m = measured(
+            &pool,
+            (7, 2),
+            &a100,
+            "tokens",
+            Decimal::new(75, 2),
+            (GpuUse::OneJob, None),
+        )
+        .unwrap();
         // T1: run 1 = 10, run 4 = 30 ÷ (2 × 0.75) = 20, run 6 = 12 → median 12 (run 6), slowest 10.
         assert_eq!(
             m.expected,
@@ -253,7 +342,7 @@ mod tests {
             &spec("H100", 8, "80"),
             "tokens",
             Decimal::ONE,
-            GpuUse::OneJob,
+            (GpuUse::OneJob, None),
         )
         .unwrap();
         assert_eq!((none.expected, none.left_out.len()), (None, 0));
@@ -273,7 +362,7 @@ mod tests {
                 (run(2, 9, 1, "valid", 30.0, 1), Some(nine)),
             ],
         };
-        let m = measured(&pool, (7, 1), spec, "tokens", Decimal::ONE, GpuUse::OneJob).unwrap();
+        let m = measured(&pool, (7, 1), spec, "tokens", Decimal::ONE, (GpuUse::OneJob, None)).unwrap();
         let mut used = m.used;
         used.extend(m.slowest.map(|(id, _)| id));
         used.sort_unstable();

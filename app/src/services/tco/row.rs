@@ -156,6 +156,7 @@ pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
                 })
                 .to_string()
         }),
+        response_note: None,
     }
 }
 
@@ -207,6 +208,7 @@ pub fn shown_v1(r: &SignedCostRowV1) -> CostRow {
         estimated: r.estimated,
         stated: r.stated,
         to_measure: r.to_measure,
+        response_note: None,
     }
 }
 

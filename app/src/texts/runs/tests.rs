@@ -270,6 +270,17 @@ fn every_reason() -> Vec<Reason> {
             max_gap: 0.05,
         },
         Reason::NoThroughput,
+        Reason::ResponseTimeMet {
+            target: target(),
+            measured_ms: 14.63,
+            concurrency: Some(8),
+        },
+        Reason::MissesResponseTarget {
+            target: target(),
+            measured_ms: 26.16,
+            concurrency: None,
+        },
+        Reason::ResponseTimeUnreported { target: target() },
         Reason::Retired { was: "old_rule".into() },
     ];
     for r in &all {
@@ -291,6 +302,9 @@ fn every_reason() -> Vec<Reason> {
             | Reason::GpusUsed { .. }
             | Reason::PartOfNode { .. }
             | Reason::WorkloadDiffers { .. }
+            | Reason::ResponseTimeMet { .. }
+            | Reason::MissesResponseTarget { .. }
+            | Reason::ResponseTimeUnreported { .. }
             | Reason::LowUtilization { .. }
             | Reason::MlperfInvalid { .. }
             | Reason::FilesDisagree { .. }
@@ -318,7 +332,7 @@ fn every_reason() -> Vec<Reason> {
 fn every_reason_variant_has_a_sentence_in_both_languages() {
     let all = every_reason();
     let codes: std::collections::BTreeSet<&str> = all.iter().map(Reason::code).collect();
-    assert_eq!(codes.len(), 34, "one sample of each of the 34 reasons");
+    assert_eq!(codes.len(), 37, "one sample of each of the 37 reasons");
     for reason in &all {
         for locale in Locale::ALL {
             let text = reason_text(locale, reason);
@@ -330,5 +344,14 @@ fn every_reason_variant_has_a_sentence_in_both_languages() {
                 reason.code()
             );
         }
+    }
+}
+
+/// A p95 TPOT target of 22 ms.
+fn target() -> crate::domain::runs::ResponseTarget {
+    crate::domain::runs::ResponseTarget {
+        metric: crate::domain::runs::LatencyMetric::Tpot,
+        percentile: crate::domain::runs::Percentile::P95,
+        max_ms: rust_decimal::Decimal::from(22),
     }
 }

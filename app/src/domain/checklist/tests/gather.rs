@@ -31,6 +31,7 @@ fn workload() -> Workload {
         gpu_use: crate::domain::runs::GpuUse::OneJob,
         deadline: None,
         earliest_start: None,
+        response_target: None,
     }
 }
 

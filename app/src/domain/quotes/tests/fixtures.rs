@@ -51,6 +51,7 @@ pub(super) fn workload() -> Workload {
         gpu_use: crate::domain::runs::GpuUse::OneJob,
         deadline: None,
         earliest_start: None,
+        response_target: None,
     }
 }
 

@@ -176,6 +176,11 @@ fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
             .into_iter()
             .map(|(severity, reason)| crate::domain::runs::VerdictReason { severity, reason }),
     );
+    if let Some((severity, reason)) = workload::response_time(run, ctx) {
+        judging
+            .reasons
+            .push(crate::domain::runs::VerdictReason { severity, reason });
+    }
     judging.stated_nodes(&used);
     judging.command_succeeded();
     Found {

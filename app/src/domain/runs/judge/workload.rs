@@ -8,7 +8,7 @@
 //! variant of the stated model is the same model; `Qwen2-7B` is not `Qwen2.5-7B`).
 
 use crate::domain::runs::canonical::CanonicalRun;
-use crate::domain::runs::verdict::{Reason, Severity, VerdictContext, WorkloadField};
+use crate::domain::runs::verdict::{Reason, Severity, VerdictContext, WorkloadField, meets};
 
 /// `Reason::WorkloadDiffers` for each of model and precision that both sides state and that
 /// differ; warn, or info when the engineer says the run stands for the workload.
@@ -52,6 +52,37 @@ pub(super) fn differences(run: &CanonicalRun, ctx: &VerdictContext) -> Vec<(Seve
         .collect()
 }
 
+/// The run against the workload's response-time target: met (info), missed (warn: not the
+/// workload's evidence, still a point on its node's curve), or not reported by a run that
+/// reports latencies (warn: say which percentile to ask the tool for). A run that times no
+/// request (training, llama-bench) is not judged on it.
+pub(super) fn response_time(run: &CanonicalRun, ctx: &VerdictContext) -> Option<(Severity, Reason)> {
+    let target = ctx.response_target?;
+    if run.latencies.is_empty() {
+        return None;
+    }
+    let concurrency = run.workload.as_ref().and_then(|w| w.concurrency);
+    Some(match target.measured(&run.latencies) {
+        None => (Severity::Warn, Reason::ResponseTimeUnreported { target }),
+        Some(measured_ms) if meets(&target, measured_ms) => (
+            Severity::Info,
+            Reason::ResponseTimeMet {
+                target,
+                measured_ms,
+                concurrency,
+            },
+        ),
+        Some(measured_ms) => (
+            Severity::Warn,
+            Reason::MissesResponseTarget {
+                target,
+                measured_ms,
+                concurrency,
+            },
+        ),
+    })
+}
+
 /// Lower-case letters and digits of the last path part, without a `.gguf` ending.
 fn key(name: &str) -> String {
     let last = name.rsplit(['/', '\\']).next().unwrap_or(name);
@@ -81,6 +112,63 @@ mod tests {
             workload_precision: Some(precision.into()),
             ..VerdictContext::default()
         }
+    }
+
+    /// The three vLLM fixtures at 8, 32 and 64 concurrent requests (p95 TPOT 14.63, 19.36 and
+    /// 26.16 ms) against a p95 TPOT target of 22 ms: two meet it, 64 misses it and warns.
+    #[test]
+    fn a_run_is_judged_at_the_workloads_response_time_target() {
+        use crate::domain::runs::{LatencyMetric, Percentile, ResponseTarget, parse};
+        use rust_decimal_macros::dec;
+        let target = ResponseTarget {
+            metric: LatencyMetric::Tpot,
+            percentile: Percentile::P95,
+            max_ms: dec!(22),
+        };
+        let ctx = VerdictContext {
+            response_target: Some(target),
+            ..VerdictContext::default()
+        };
+        let judged = |bytes: &[u8]| response_time(&parse(bytes, None).expect("parse"), &ctx);
+        let c8 = judged(include_bytes!("../fixtures/vllm_tp2_concurrency_8.json"));
+        assert!(
+            matches!(
+                c8,
+                Some((
+                    Severity::Info,
+                    Reason::ResponseTimeMet {
+                        concurrency: Some(8),
+                        ..
+                    }
+                ))
+            ),
+            "{c8:?}"
+        );
+        let c64 = judged(include_bytes!("../fixtures/vllm_tp2_concurrency_64.json"));
+        let Some((
+            Severity::Warn,
+            Reason::MissesResponseTarget {
+                measured_ms,
+                concurrency: Some(64),
+                ..
+            },
+        )) = c64
+        else {
+            panic!("{c64:?}");
+        };
+        assert!((measured_ms - 26.16).abs() < 0.01, "{measured_ms}");
+        // A percentile the tool was not asked for cannot be shown to be met.
+        let mut run = parse(include_bytes!("../fixtures/vllm_tp2_concurrency_8.json"), None).unwrap();
+        run.latencies.retain(|k, _| !k.starts_with("tpot.p95"));
+        assert!(matches!(
+            response_time(&run, &ctx),
+            Some((Severity::Warn, Reason::ResponseTimeUnreported { .. }))
+        ));
+        // A run that times no request, or a workload with no target, is not judged on it.
+        run.latencies.clear();
+        assert_eq!(response_time(&run, &ctx), None);
+        let c8_run = parse(include_bytes!("../fixtures/vllm_tp2_concurrency_8.json"), None).unwrap();
+        assert_eq!(response_time(&c8_run, &VerdictContext::default()), None);
     }
 
     #[test]
