@@ -20,8 +20,43 @@ struct Plan {
     upload: Upload,
     result: Option<PathBuf>,
     limit: Option<Duration>,
+    /// `--started-at`: when the benchmark began, if not with the command.
+    begins: Option<Begins>,
     /// When the command was started: a result file last written before it is not this run's.
     started: Option<std::time::SystemTime>,
+}
+
+/// When the measured benchmark began, as `--started-at` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Begins {
+    /// At this time on the node's clock (canonical form).
+    At(String),
+    /// This long after the command started.
+    After(Duration),
+}
+
+/// Reads `--started-at`: `+DURATION` after the command started, else a time on the node's clock.
+fn begins(text: &str) -> Result<Begins, Failure> {
+    let usage =
+        "write a time on the node's clock (2026-12-01 10:00:30) or how long after the command started (+90s, +2m)";
+    if let Some(offset) = text.trim().strip_prefix('+') {
+        return duration::parse(offset)
+            .map(Begins::After)
+            .map_err(|m| Failure::new(2, format!("--started-at {text:?}: {}", m.replace("--duration ", ""))));
+    }
+    app::domain::runs::stated_start(text)
+        .map(Begins::At)
+        .ok_or_else(|| Failure::new(2, format!("--started-at {text:?} is not a time: {usage}")))
+}
+
+/// The benchmark's start on the telemetry's clock: the stated time, or the first sample (when
+/// the command started) plus the stated offset.
+fn benchmark_start(begins: Option<&Begins>, first_sample: Option<String>) -> Option<String> {
+    match begins {
+        Some(Begins::At(at)) => Some(at.clone()),
+        Some(Begins::After(offset)) => app::domain::runs::later_by(&first_sample?, offset.as_secs()),
+        None => first_sample,
+    }
 }
 
 /// The plan for `server`, already checked ([`super::server_url`]).
@@ -63,6 +98,7 @@ fn plan(args: &ProbeArgs, server: String) -> Result<Plan, Failure> {
         upload,
         result: args.result.clone(),
         limit,
+        begins: args.started_at.as_deref().map(begins).transpose()?,
         started: None,
     })
 }
@@ -325,9 +361,12 @@ async fn finish(
         eprintln!("nodeledger probe: nvidia-smi wrote no samples: the run is sent without telemetry");
         plan.upload.telemetry = false;
     }
-    if plan.upload.telemetry {
-        plan.upload.started_at = first_sample_time(&dir.join(pending::TELEMETRY));
-    }
+    let first_sample = plan
+        .upload
+        .telemetry
+        .then(|| first_sample_time(&dir.join(pending::TELEMETRY)))
+        .flatten();
+    plan.upload.started_at = benchmark_start(plan.begins.as_ref(), first_sample);
     let fail_code = |c: Option<i32>| c.map_or(1, passed_on);
     if let Some(result) = &plan.result {
         let name = copy_result(result, dir, plan.started)
@@ -426,6 +465,39 @@ mod tests {
         std::fs::write(&csv, format!("{}\n", app::domain::runs::PROBE_QUERY_COLUMNS)).unwrap();
         assert_eq!(first_sample_time(&csv), None, "no sample");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `--started-at` places a result without its own time (SGLang's JSONL) as the bench parse
+    /// and the upload form do: a time on the node's clock, or an offset after the command started
+    /// (the first sample), so a server's start-up is not taken for the benchmark's warm-up.
+    #[test]
+    fn the_benchmark_start_is_stated_as_a_time_or_an_offset_after_the_command() {
+        let first = Some("2026-12-01 10:00:00".to_string());
+        assert_eq!(
+            benchmark_start(None, first.clone()).as_deref(),
+            Some("2026-12-01 10:00:00")
+        );
+        let after = begins("+2m30s").unwrap_or_else(|_| panic!("offset"));
+        assert_eq!(after, Begins::After(Duration::from_secs(150)));
+        assert_eq!(
+            benchmark_start(Some(&after), first.clone()).as_deref(),
+            Some("2026-12-01T10:02:30")
+        );
+        assert_eq!(
+            benchmark_start(Some(&after), None),
+            None,
+            "no telemetry: nothing to offset from"
+        );
+        let at = begins("2026-12-01 10:05").unwrap_or_else(|_| panic!("time"));
+        assert_eq!(
+            benchmark_start(Some(&at), first).as_deref(),
+            Some("2026-12-01T10:05:00")
+        );
+        for bad in ["+soon", "10 minutes in", "+0s"] {
+            let Err(e) = begins(bad) else { panic!("{bad} read") };
+            assert_eq!(e.code, 2, "{bad}");
+            assert!(e.message.starts_with(&format!("--started-at {bad:?}")), "{}", e.message);
+        }
     }
 
     #[test]

@@ -82,6 +82,12 @@ pub struct ProbeArgs {
     /// cards that worked during the run.
     #[arg(long, value_delimiter = ',')]
     pub gpus: Vec<u32>,
+    /// When the measured benchmark started, for a result that states no time of its own
+    /// (SGLang, llama-bench): a time on the node's clock (`YYYY-MM-DD HH:MM[:SS]`), or `+90s`,
+    /// `+2m` after the command started (a server's start-up first, then the benchmark). Default:
+    /// when the command started. The start-up before it is then not taken for warm-up.
+    #[arg(long, allow_hyphen_values = true)]
+    pub started_at: Option<String>,
     /// Judge the run without storing it (nothing is saved on the server).
     #[arg(long)]
     pub dry_run: bool,
@@ -92,7 +98,7 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub no_telemetry: bool,
     /// Upload the runs kept after failed uploads to --server, then exit.
-    #[arg(long, conflicts_with_all = ["quote", "workload", "result", "duration", "dry_run", "keep_failed", "no_telemetry", "reserves_memory", "gpus"])]
+    #[arg(long, conflicts_with_all = ["quote", "workload", "result", "duration", "started_at", "dry_run", "keep_failed", "no_telemetry", "reserves_memory", "gpus"])]
     pub upload_pending: bool,
     /// The probe's folder of kept and pending runs (default: NODELEDGER_PROBE_DIR, else
     /// ~/.local/state/nodeledger/probe).

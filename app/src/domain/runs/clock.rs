@@ -45,6 +45,20 @@ pub fn stated_start(text: &str) -> Option<String> {
     seconds(&full).and_then(format)
 }
 
+/// The canonical time `secs` seconds after `start` (a time [`stated_start`] reads): where a
+/// benchmark began when it is known to start that long after its command (a server's start-up
+/// first). `None` when `start` is not such a time.
+#[must_use]
+pub fn later_by(start: &str, secs: u64) -> Option<String> {
+    let at = seconds(&stated_start(start)?)?;
+    #[expect(
+        clippy::cast_precision_loss,
+        reason = "a probe's offset is at most a week of seconds"
+    )]
+    let later = at + secs as f64;
+    format(later)
+}
+
 /// vLLM's `date` (`"%Y%m%d-%H%M%S"`, e.g. `"20250101-120000"`) in canonical form.
 pub(crate) fn from_vllm_date(date: &str) -> Option<String> {
     let b = date.trim().as_bytes();
@@ -67,6 +81,16 @@ pub(crate) fn from_vllm_date(date: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_later_by_an_offset_crosses_midnight() {
+        assert_eq!(
+            later_by("2026-12-01 23:59:30", 90).as_deref(),
+            Some("2026-12-02T00:01:00")
+        );
+        assert_eq!(later_by("2026-12-01T10:00", 0).as_deref(), Some("2026-12-01T10:00:00"));
+        assert_eq!(later_by("yesterday", 90), None);
+    }
 
     #[test]
     fn vllm_dates_and_round_trips() {

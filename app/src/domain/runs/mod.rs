@@ -66,7 +66,7 @@ pub use canonical::{
     CanonicalRun, Interval, LatencyPercentiles, NamedThroughput, NodeInfo, RunWorkload, SCHEMA_PREFIX, SCHEMA_V1,
     TOP_LEVEL_FIELDS, TelemetrySample, Throttle, Throughput,
 };
-pub use clock::stated_start;
+pub use clock::{later_by, stated_start};
 pub use detect::detect;
 pub use error::ParseError;
 pub use format::Format;
