@@ -400,7 +400,7 @@ impl From<&crate::domain::runs::ParseError> for AppError {
         use crate::domain::runs::ParseError as P;
         let arg = |k: &str, v: String| (k.to_string(), v);
         let args = match e {
-            P::Empty | P::CsvNoTimestamp | P::AmdNoTimestamp | P::CsvNoHeader => vec![],
+            P::Empty | P::CsvNoTimestamp | P::AmdNoTimestamp | P::DcgmNoTimestamp | P::CsvNoHeader => vec![],
             P::InvalidUtf8 { offset } | P::Binary { offset } => vec![arg("offset", offset.to_string())],
             P::TooDeep { max } => vec![arg("max", max.to_string())],
             P::TooManyValues { max } => vec![arg(

@@ -268,3 +268,91 @@ async fn checklist_evidence_is_a_valid_run_of_the_chosen_node() {
         }
     }
 }
+
+/// `dcgmi dmon -e 203,252,250,150,155,112 -d 5000` (NVIDIA/DCGM `DeviceMonitor.cpp`: fixed-width,
+/// `#Entity` then an `ID` units line, `GPU n` rows, `N/A` for a blank; field 112 `DVCCTR` is the
+/// clock-event bitmask, 0 when nothing slows the card) from 09:59:00 to 10:21:00 on one H100,
+/// each line stamped by the README's loop when `stamped`.
+fn dmon(stamped: bool) -> Vec<u8> {
+    use std::fmt::Write as _;
+    let stamp = |t: u32| {
+        if stamped {
+            format!("2026-12-01T{:02}:{:02}:{:02}.004Z ", t / 3600, t / 60 % 60, t % 60)
+        } else {
+            String::new()
+        }
+    };
+    let start = 9 * 3600 + 59 * 60;
+    let mut out = format!(
+        "{}#Entity         GPUTL             FBUSD             FBTTL             TMPTR        POWER             DVCCTR                      \n{}ID                                                                      C            W                                             \n",
+        stamp(start),
+        stamp(start)
+    );
+    for i in 0..265u32 {
+        let util = [62, 97, 35, 88, 71, 94, 48][(i % 7) as usize];
+        let power = if i == 0 {
+            "N/A".to_string()
+        } else {
+            format!("{}.811", 500 + i % 50)
+        };
+        let _ = writeln!(
+            out,
+            "{}GPU 0           {util:<18}{:<18}81559             {:<13}{power:<18}0                           ",
+            stamp(start + i * 5),
+            74_213 + i % 3,
+            60 + i % 5
+        );
+    }
+    out.into_bytes()
+}
+
+/// A vLLM run with `dcgmi dmon` telemetry (stamped by the README's loop) is placed in it and
+/// judged as with nvidia-smi's; dmon as it prints, without times, is refused naming the loop.
+#[tokio::test]
+async fn a_vllm_run_with_stamped_dcgmi_dmon_telemetry_is_judged_and_unstamped_dmon_names_the_loop() {
+    let (app, pam, eve) = team_of_pam_and_eve().await;
+    let quote = app
+        .create_quote_with(
+            &pam,
+            "H100-1X",
+            &[
+                ("spec.gpu_model", "H100 80GB"),
+                ("spec.gpus_per_node", "1"),
+                ("spec.vram_gib", "80"),
+            ],
+        )
+        .await;
+    let token = app.create_token(&eve, "ci").await;
+    let q = quote.to_string();
+    let result = common::vllm_result(1205.0);
+    for (stamped, status) in [(true, StatusCode::CREATED), (false, StatusCode::UNPROCESSABLE_ENTITY)] {
+        let smi = dmon(stamped);
+        let parts: [(&str, Option<&str>, &[u8]); 4] = [
+            ("result", Some("vllm.json"), &result),
+            ("telemetry", Some("dcgmi.txt"), &smi),
+            ("quote", None, q.as_bytes()),
+            ("reserves_memory", None, b"true"),
+        ];
+        let res = app.multipart("/api/v1/runs", &parts, None, Some(&token)).await;
+        assert_eq!(res.status, status, "{}", res.body);
+        let body = json(&res.body);
+        if stamped {
+            let codes: Vec<&str> = body["reasons"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["code"].as_str().unwrap())
+                .collect();
+            assert!(codes.contains(&"run_window"), "placed in its telemetry: {body}");
+            assert!(!codes.contains(&"telemetry_missing"), "{body}");
+            assert_eq!(body["status"], "valid", "{body}");
+        } else {
+            assert!(
+                res.body.contains("dcgmi dmon prints no time on its samples"),
+                "{}",
+                res.body
+            );
+            assert!(res.body.contains("while IFS= read -r l"), "{}", res.body);
+        }
+    }
+}

@@ -359,7 +359,7 @@ async fn bad_files_get_a_clear_4xx_and_nothing_is_stored() {
             "other.json",
             br#"{"hello": "world"}"#.to_vec(),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "canonical, vllm, vllm_legacy, sglang, llama_bench, mlperf, nvidia_smi, amd_smi",
+            "canonical, vllm, vllm_legacy, sglang, llama_bench, mlperf, nvidia_smi, amd_smi, dcgmi_dmon",
         ),
         (
             "garbage.bin",

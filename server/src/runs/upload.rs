@@ -62,10 +62,7 @@ pub async fn upload(
     };
     match staged::keep(&db, access.team_id(), access.caller.user_id, &staged).await {
         Ok(file) => {
-            let role = if Format::ALL
-                .iter()
-                .any(|f| f.is_telemetry() && f.as_str() == file.format)
-            {
+            let role = if Format::named(&file.format).is_some_and(Format::is_telemetry) {
                 "telemetry"
             } else {
                 "result"

@@ -35,6 +35,11 @@ pub(crate) fn detect_text(text: &str) -> Result<Format, ParseError> {
         .map(|(_, l)| l.trim())
         .find(|l| !l.is_empty() && !super::nvidia_smi::is_watch_banner(l.as_bytes()))
         .unwrap_or("");
+    match super::dcgm::sniff(first) {
+        super::dcgm::Sniffed::Stamped => return Ok(Format::Dcgm),
+        super::dcgm::Sniffed::Unstamped => return Err(ParseError::DcgmNoTimestamp),
+        super::dcgm::Sniffed::Other => {}
+    }
     match smi_header::sniff(first) {
         smi_header::Sniff::Header if smi_header::is_amd(first) => Ok(Format::AmdSmi),
         smi_header::Sniff::Header => Ok(Format::NvidiaSmi),

@@ -95,6 +95,10 @@ pub enum ParseError {
     /// timestamp each sample needs.
     #[error("AMD telemetry CSV has no timestamp column")]
     AmdNoTimestamp,
+    /// `dcgmi dmon` output as dmon prints it: no time on any sample (stamp each line with the
+    /// loop in the README).
+    #[error("dcgmi dmon output has no timestamps")]
+    DcgmNoTimestamp,
     /// The CSV starts with data instead of a header (`--format=csv,noheader`).
     #[error("CSV has no header line")]
     CsvNoHeader,
@@ -151,6 +155,7 @@ impl ParseError {
             Self::InvalidCanonical { .. } => "invalid_canonical",
             Self::CsvNoTimestamp => "csv_no_timestamp",
             Self::AmdNoTimestamp => "amd_no_timestamp",
+            Self::DcgmNoTimestamp => "dcgm_no_timestamp",
             Self::CsvNoHeader => "csv_no_header",
             Self::CsvFieldCount { .. } => "csv_field_count",
             Self::CsvBadValue { .. } => "csv_bad_value",

@@ -25,6 +25,9 @@ pub enum Format {
     /// AMD telemetry: `amd-smi metric --csv --watch N` (its own timestamps) or `rocm-smi --csv`
     /// sampled by the documented loop that stamps each sample; read as nvidia-smi's is.
     AmdSmi,
+    /// DCGM `dcgmi dmon` telemetry, each line stamped by the documented loop; read as
+    /// nvidia-smi's is.
+    Dcgm,
 }
 
 impl Format {
@@ -38,6 +41,7 @@ impl Format {
         Self::Mlperf,
         Self::NvidiaSmi,
         Self::AmdSmi,
+        Self::Dcgm,
     ];
 
     /// The snake_case wire name.
@@ -52,15 +56,22 @@ impl Format {
             Self::Mlperf => "mlperf",
             Self::NvidiaSmi => "nvidia_smi",
             Self::AmdSmi => "amd_smi",
+            Self::Dcgm => "dcgmi_dmon",
         }
     }
 }
 
 impl Format {
+    /// The format whose wire name is `name`, if any.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|f| f.as_str() == name)
+    }
+
     /// Whether the format is GPU telemetry (sampled over time) rather than a benchmark result.
     #[must_use]
     pub const fn is_telemetry(self) -> bool {
-        matches!(self, Self::NvidiaSmi | Self::AmdSmi)
+        matches!(self, Self::NvidiaSmi | Self::AmdSmi | Self::Dcgm)
     }
 }
 

@@ -15,6 +15,8 @@
 //! | `llama_bench` | `llama-bench -o json` / `-o jsonl` |
 //! | `mlperf` | MLPerf inference `mlperf_log_summary.txt`, or `mlperf_log_detail.txt` (placeable in its telemetry) |
 //! | `nvidia_smi` | `nvidia-smi --query-gpu=… --format=csv[,nounits]` |
+//! | `amd_smi` | `amd-smi metric --csv --watch N`, or `rocm-smi --csv` stamped by the README's loop |
+//! | `dcgmi_dmon` | `dcgmi dmon -e …`, each line stamped by the README's loop (`dcgm`) |
 //!
 //! # Use
 //! ```ignore
@@ -38,6 +40,7 @@
 mod canonical;
 mod canonical_json;
 mod clock;
+mod dcgm;
 mod detect;
 mod error;
 mod format;
@@ -116,7 +119,7 @@ pub fn parse(bytes: &[u8], format: Option<Format>) -> Result<CanonicalRun, Parse
     };
     match format {
         Format::Mlperf => mlperf::parse(text),
-        Format::NvidiaSmi | Format::AmdSmi => parse_nvidia_smi(text.as_bytes()),
+        Format::NvidiaSmi | Format::AmdSmi | Format::Dcgm => parse_nvidia_smi(text.as_bytes()),
         json_format if is_json => parse_json(text.as_bytes(), json::load(text.as_bytes())?, json_format),
         other => Err(ParseError::FormatMismatch { expected: other }),
     }
@@ -128,6 +131,8 @@ fn parse_json(bytes: &[u8], value: serde_json::Value, format: Format) -> Result<
         Format::Vllm | Format::VllmLegacy => vllm::from_json(value, format),
         Format::Sglang => sglang::from_json(value),
         Format::LlamaBench => llama_bench::from_json(value),
-        Format::Mlperf | Format::NvidiaSmi | Format::AmdSmi => Err(ParseError::FormatMismatch { expected: format }),
+        Format::Mlperf | Format::NvidiaSmi | Format::AmdSmi | Format::Dcgm => {
+            Err(ParseError::FormatMismatch { expected: format })
+        }
     }
 }

@@ -65,7 +65,20 @@ struct Totals {
 /// [`ParseError::CsvNoHeader`], [`ParseError::CsvFieldCount`],
 /// [`ParseError::CsvBadValue`], [`ParseError::TooManyGpus`],
 /// [`ParseError::NoData`] or [`ParseError::Io`].
-pub fn parse_nvidia_smi<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseError> {
+pub fn parse_nvidia_smi<R: BufRead>(mut reader: R) -> Result<CanonicalRun, ParseError> {
+    match super::dcgm::first_line(&mut reader)? {
+        super::dcgm::Sniffed::Other => parse_csv(reader),
+        super::dcgm::Sniffed::Unstamped => Err(ParseError::DcgmNoTimestamp),
+        super::dcgm::Sniffed::Stamped => {
+            let mut run = parse_csv(std::io::BufReader::new(super::dcgm::DmonCsv::new(reader)))?;
+            run.source_format = Format::Dcgm;
+            Ok(run)
+        }
+    }
+}
+
+/// [`parse_nvidia_smi`] of a CSV (nvidia-smi's, amd-smi's, or dmon's as [`super::dcgm`] writes it).
+fn parse_csv<R: BufRead>(reader: R) -> Result<CanonicalRun, ParseError> {
     let mut rdr = ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)

@@ -114,13 +114,11 @@ pub async fn place(db: &Db, team_id: i64, files: &[UploadedFile]) -> Result<Plac
     placement(files, holder)
 }
 
-/// The file of a stored file's information: telemetry when read as nvidia-smi.
+/// The file of a stored file's information: telemetry when read as a telemetry format.
 #[must_use]
 pub fn uploaded(info: &RunFileInfo) -> UploadedFile {
     UploadedFile {
-        telemetry: Format::ALL
-            .iter()
-            .any(|f| f.is_telemetry() && f.as_str() == info.format),
+        telemetry: Format::named(&info.format).is_some_and(Format::is_telemetry),
         run_id: info.run_id,
     }
 }
