@@ -174,6 +174,14 @@ async fn the_page_and_its_three_charts_share_one_computation_until_the_team_chan
         1,
         "which quote a chart draws is no new comparison"
     );
+    // Parameters the page does not know, or the same ones in another order, are the same
+    // comparison: no query string forces a fresh one.
+    let moved = query.replacen("picked=1&", "", 1);
+    for variant in [format!("{query}&z=1"), format!("z=2&{moved}&picked=1")] {
+        let page = app.get(&format!("/tco?{variant}"), Some(&pam), None).await;
+        assert_eq!(page.status, StatusCode::OK);
+    }
+    assert_eq!(app.tco_cache.computations(), 1, "unknown and reordered parameters");
 
     let added = app
         .create_quote_with(&pam, "L-NEW", &[("price.on_demand_hourly", "1.00")])

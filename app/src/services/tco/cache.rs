@@ -2,8 +2,8 @@
 //! embeds (four requests for the same query, one after the other) cost one computation, and a
 //! comparison many people open at once is computed once per few seconds.
 //!
-//! An entry is found by (team, query without `chart`, language, the team's data version,
-//! today): the data version ([`crate::store::data_versions`]) is raised by triggers on every
+//! An entry is found by (team, the query as the comparison reads it — without `chart`, unknown
+//! keys dropped, in one order — language, the team's data version, today): the data version ([`crate::store::data_versions`]) is raised by triggers on every
 //! write to what the comparison reads, so a saved quote, run, rate, workload or budget is seen
 //! by the very next request; an entry also ends [`ComparisonCache::TTL`] after its comparison
 //! was finished (a comparison still being computed is never expired: those asking wait). At most
@@ -150,9 +150,14 @@ impl ComparisonCache {
     /// the last [`Self::TTL`] on the same data, else computed once and kept. Computed for a
     /// reader who may not set the budget.
     pub async fn compare(&self, db: &Db, team_id: i64, raw: &str, locale: Locale) -> Result<Arc<Computed>, AppError> {
+        // Keyed on the query as the comparison reads it: a parameter the page does not know
+        // (`&z=1`) or another order of the same ones is the same comparison, so no query string
+        // can force a fresh computation on every request.
+        let raw = without_chart(raw);
+        let request = CostRequest::from_query(&raw);
         let key = Key {
             team_id,
-            query: without_chart(raw),
+            query: super::query::normalised(&raw),
             locale,
             version: store::data_versions::of_team(db, team_id).await?,
             today: store::today(),
@@ -160,7 +165,6 @@ impl ComparisonCache {
         let slot = self.slot(&key);
         let computed = slot
             .get_or_try_init(|| async {
-                let request = CostRequest::from_query(&key.query);
                 let computed = compare(db, team_id, &request, locale, false).await?;
                 self.computed.fetch_add(1, Ordering::Relaxed);
                 self.finished(&key);

@@ -104,6 +104,14 @@ impl<'a> QueryParts<'a> {
     }
 }
 
+/// The query as the comparison reads it, in one written form: every key it files (the last value
+/// of each, `q` in order, per-quote inputs by quote id), values trimmed, anything else dropped.
+/// Two queries with the same form ask for the same comparison.
+pub(super) fn normalised(raw: &str) -> String {
+    let query = Query::parse(raw);
+    format!("{:?}", QueryParts::of(&query))
+}
+
 /// A value that says something: sent and not empty.
 pub(super) fn given(v: Option<&str>) -> Option<&str> {
     v.filter(|v| !v.is_empty())
@@ -112,6 +120,18 @@ pub(super) fn given(v: Option<&str>) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unknown_keys_and_order_do_not_change_the_normalised_query() {
+        let a = normalised("workload=3&q=7&q=8&setup_h=2&nodes_7=2");
+        assert_eq!(a, normalised("?nodes_7=2&setup_h= 2 &z=1&workload=3&q=7&q=8&chart_x=9"));
+        assert_ne!(
+            a,
+            normalised("workload=3&q=8&q=7&setup_h=2&nodes_7=2"),
+            "the ticked quotes' order is kept"
+        );
+        assert_ne!(a, normalised("workload=3&q=7&q=8&setup_h=3&nodes_7=2"));
+    }
 
     #[test]
     fn every_key_is_filed_once_under_what_it_is() {
