@@ -35,15 +35,14 @@ pub(super) fn choose(
         .map(Plan::key);
     let chosen = pick(plans);
     let rec = chosen.map(|i| (plans[i].compared_total, plans[i].at_risk, plans[i].rests_on.is_empty()));
+    let capacities: std::collections::HashMap<&str, Option<u32>> =
+        quotes.iter().map(|q| (q.id.as_str(), q.capacity_nodes)).collect();
     for i in 0..plans.len() {
         if Some(i) == chosen {
             continue;
         }
         let by = dominators[i].map(|d| plans[d].key());
-        let capacity = quotes
-            .iter()
-            .find(|q| q.id == plans[i].quote_id)
-            .and_then(|q| q.capacity_nodes);
+        let capacity = capacities.get(plans[i].quote_id.as_str()).copied().flatten();
         plans[i].reasons = reasons(&plans[i], limits, by, capacity, rec);
     }
     let Some(i) = chosen else {

@@ -4,7 +4,7 @@
 use super::basis::{Basis, basis};
 use super::choose;
 use super::front;
-use super::input::{PlanRequest, PlanScenario};
+use super::input::{PlanRequest, PlanScenario, QuoteSupply};
 use super::result::{Plan, PlanResult, QuotePlanning, Unstated};
 use super::{DEFAULT_MAX_NODES, MAX_NODES};
 use crate::domain::rentals::Instant;
@@ -13,6 +13,7 @@ use crate::domain::tco::{
     estimate_priced, seconds_ms, throughput::Efficiency,
 };
 use rust_decimal::Decimal;
+use std::collections::{HashMap, HashSet};
 
 /// The deadline and the start, in whole seconds.
 struct Timing {
@@ -35,11 +36,11 @@ pub fn plan_for(s: &Scenario, r: &PlanRequest) -> Result<PlanResult, TcoError> {
     if r.budget.is_some_and(|b| b < Decimal::ZERO) {
         return Err(TcoError::new("plan.budget", ErrorReason::Negative));
     }
-    check_supply_ids(s, r)?;
+    let supplies = supply_by_id(s, r)?;
     let mut plans = Vec::new();
     let mut quotes = Vec::with_capacity(s.quotes.len());
     for q in &s.quotes {
-        let supply = r.quotes.iter().find(|x| x.id == q.id);
+        let supply = supplies.get(q.id.as_str()).copied();
         let planned = basis(s, q, r, supply)
             .and_then(|b| quote_plans(s, &b, compare, cap, &timing, r.budget, &mut plans))
             .map_err(|e| e.for_quote(&q.id))?;
@@ -127,20 +128,23 @@ fn timing(r: &PlanRequest) -> Result<Timing, TcoError> {
 }
 
 /// Every entry of `plan.quotes` names a scenario quote, once.
-fn check_supply_ids(s: &Scenario, r: &PlanRequest) -> Result<(), TcoError> {
-    for (i, q) in r.quotes.iter().enumerate() {
-        if r.quotes[..i].iter().any(|p| p.id == q.id) {
+fn supply_by_id<'r>(s: &Scenario, r: &'r PlanRequest) -> Result<HashMap<&'r str, &'r QuoteSupply>, TcoError> {
+    // Maps by id, so 20,000 quotes are checked in linear time, not 20,000².
+    let known: HashSet<&str> = s.quotes.iter().map(|q| q.id.as_str()).collect();
+    let mut supplies = HashMap::with_capacity(r.quotes.len());
+    for q in &r.quotes {
+        if supplies.insert(q.id.as_str(), q).is_some() {
             let reason = ErrorReason::Duplicate { value: q.id.clone() };
             return Err(TcoError::new("plan.quotes.id", reason));
         }
-        if !s.quotes.iter().any(|p| p.id == q.id) {
+        if !known.contains(q.id.as_str()) {
             let reason = ErrorReason::OutOfRange {
                 allowed: "the ids of scenario.quotes",
             };
             return Err(TcoError::new("plan.quotes.id", reason).for_quote(&q.id));
         }
     }
-    Ok(())
+    Ok(supplies)
 }
 
 fn add(a: Decimal, b: Decimal, field: &'static str) -> Result<Decimal, TcoError> {

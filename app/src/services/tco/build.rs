@@ -213,8 +213,9 @@ fn choose_quotes(
 ) -> (Vec<QuoteChoice>, Vec<Chosen>) {
     let mut choices = Vec::new();
     let mut selected = Vec::new();
+    let labels: std::collections::HashMap<i64, &String> = loaded.labels.iter().map(|(id, l)| (*id, l)).collect();
     for summary in &loaded.quotes {
-        let Some((_, label)) = loaded.labels.iter().find(|(id, _)| *id == summary.quote_id) else {
+        let Some(&label) = labels.get(&summary.quote_id) else {
             continue;
         };
         let failing: Vec<RequirementKind> = workload

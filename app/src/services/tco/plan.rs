@@ -46,16 +46,44 @@ pub async fn planned(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Op
         .into_iter()
         .map(|r| r.record)
         .collect();
-    Ok(scenario_of(c, rates).map(|(scenario, result)| {
-        let file = plan_file(c, &scenario, now);
-        let plan = file.as_ref().map(|f| plan(f).map_err(|e| e.to_string()));
-        Planned {
-            scenario,
-            result,
-            file,
-            plan,
-        }
+    let Some((scenario, result)) = scenario_of(c, rates) else {
+        return Ok(None);
+    };
+    let file = plan_file(c, &scenario, now);
+    let (file, plan) = plan_off_the_workers(file).await?;
+    Ok(Some(Planned {
+        scenario,
+        result,
+        file,
+        plan,
     }))
+}
+
+/// Plans at once at most, process-wide: planning is CPU work, and more at once than the
+/// machine has cores only makes each slower.
+static PLANNERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// Runs the planner on `file` on a blocking thread, at most [`PLANNERS`] at once: a large plan
+/// never holds an async worker, so `/healthz` and pages keep answering while it runs.
+async fn plan_off_the_workers(
+    file: Option<PlanScenario>,
+) -> Result<(Option<PlanScenario>, Option<Result<PlanResult, String>>), AppError> {
+    let Some(file) = file else {
+        return Ok((None, None));
+    };
+    let _permit = PLANNERS.acquire().await.map_err(|e| {
+        tracing::error!(error = %e, "the planners' semaphore is closed");
+        AppError::Internal
+    })?;
+    tokio::task::spawn_blocking(move || {
+        let planned = plan(&file).map_err(|e| e.to_string());
+        (Some(file), Some(planned))
+    })
+    .await
+    .map_err(|e| {
+        tracing::error!(error = %e, "the planner failed");
+        AppError::Internal
+    })
 }
 
 /// The plan file for comparison `c` and its `scenario` ([`super::scenario_of`]): only the quotes
@@ -66,10 +94,9 @@ pub async fn planned(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Op
 pub fn plan_file(c: &Computed, scenario: &Scenario, now: i64) -> Option<PlanScenario> {
     let w = c.workload.as_ref()?;
     let eligible: Vec<&super::Costed> = c.costed.iter().filter(|q| q.failing.is_empty() && !q.expired).collect();
+    let ids: std::collections::HashSet<String> = eligible.iter().map(|e| e.quote_id.to_string()).collect();
     let mut scenario = scenario.clone();
-    scenario
-        .quotes
-        .retain(|q| eligible.iter().any(|e| e.quote_id.to_string() == q.id));
+    scenario.quotes.retain(|q| ids.contains(&q.id));
     let (deadline_h, deadline_at) = match w.deadline {
         Some(Deadline::HoursFromStart(hours)) => (Some(hours), None),
         Some(Deadline::At(at)) => (None, Some(Instant::from_unix(at))),
