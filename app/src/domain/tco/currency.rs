@@ -386,4 +386,27 @@ mod rate_tests {
         assert_eq!(on("2026-10-01"), Some(dec!(7.10)), "only later rates: the first after");
         assert_eq!(on("2027-02-01"), Some(dec!(7.40)));
     }
+
+    proptest::proptest! {
+        /// A later rate never changes the rate of a day that already had one: a bill converted
+        /// on its invoice date keeps that day's rate whatever the team enters afterwards.
+        #[test]
+        fn a_later_rate_never_changes_an_earlier_days_rate(
+            known in proptest::collection::vec((1u32..28, 1i64..100_000, proptest::bool::ANY), 1..6),
+            later in proptest::collection::vec((1u32..28, 1i64..100_000, proptest::bool::ANY), 0..6),
+            day in 1u32..28,
+        ) {
+            let rate = |(d, r, direct): (u32, i64, bool), month: u32| {
+                let (from, to) = if direct { (Currency::USD, Currency::CNY) } else { (Currency::CNY, Currency::USD) };
+                ExchangeRate { from, to, rate: Decimal::new(r, 4), date: format!("2026-{month:02}-{d:02}") }
+            };
+            let mut rates: Vec<ExchangeRate> = known.iter().map(|k| rate(*k, 11)).collect();
+            let date = format!("2026-11-{day:02}");
+            proptest::prop_assume!(rates.iter().any(|r| r.date <= date));
+            let before = rate_on(&rates, Currency::USD, Currency::CNY, &date).cloned();
+            rates.extend(later.iter().map(|l| rate(*l, 12)));
+            let after = rate_on(&rates, Currency::USD, Currency::CNY, &date).cloned();
+            proptest::prop_assert_eq!(before, after);
+        }
+    }
 }

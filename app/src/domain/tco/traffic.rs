@@ -302,4 +302,40 @@ mod tests {
         );
         assert_eq!(p.exact, dec!(528.00));
     }
+
+    proptest::proptest! {
+        /// Tiers are monotone: more traffic never costs less, whatever the bands (ascending ends,
+        /// any prices, a free allowance), the period and the rental length; and the bands shown
+        /// add up to the GB sent.
+        #[test]
+        fn more_traffic_never_costs_less(
+            ends in proptest::collection::btree_set(1u32..100_000, 0..4),
+            prices in proptest::collection::vec(0u32..100_000, 5),
+            free in 0u32..5_000,
+            gb in 0u32..500_000,
+            more in 0u32..100_000,
+            hours in 1u32..5_000,
+            monthly in proptest::bool::ANY,
+        ) {
+            let mut sheet = cloud_sheet();
+            let ends: Vec<u32> = ends.into_iter().collect();
+            sheet.egress_tiers = ends
+                .iter()
+                .map(|e| Some(Decimal::from(*e)))
+                .chain(std::iter::once(None))
+                .zip(&prices)
+                .map(|(up_to, p)| tier(up_to, Decimal::new(i64::from(*p), 4)))
+                .collect();
+            sheet.free_egress_gb = Decimal::from(free);
+            sheet.traffic_period = monthly.then_some(TrafficPeriod::Month);
+            let cost = |gb: u32| {
+                let a = Assumptions { egress_gb: Decimal::from(gb), ..Assumptions::NONE };
+                priced(&sheet, &a, Decimal::from(hours)).expect("priced")
+            };
+            let (less, plus) = (cost(gb), cost(gb + more));
+            proptest::prop_assert!(plus.exact >= less.exact, "{} < {}", plus.exact, less.exact);
+            let sent: Decimal = less.bands.iter().map(|b| b.quantity_gb).sum();
+            proptest::prop_assert_eq!(sent, Decimal::from(gb));
+        }
+    }
 }
