@@ -174,10 +174,13 @@ test("at 390 px: the runs, a quote and the cost page fit, money is in minor unit
 
   await open(page, `/tco?workload=${ids.workload}&picked=1&q=${ids.quote}`);
   await expect(page.getByTestId("tco-gpu-hour").first()).toHaveText(/^¥[\d,]+\.\d{2}$/);
-  // Cell by cell (the text of a whole row runs one cell into the next).
-  const texts = await page.locator("main").locator("td, th, li, p, dd, summary").allInnerTexts();
+  // Cell by cell (the text of a whole row runs one cell into the next). Amounts are in minor
+  // units; a cost line's unit price keeps the digits the vendor wrote (¥14.7242 a GPU-hour is
+  // ¥117.7936 a node-hour), so that quantity × price = cost adds up as shown.
+  const texts = await page.locator("main").locator("td:not([data-label='Price']), th, li, p, dd, summary").allInnerTexts();
   const long = texts.flatMap((text) => text.match(/[¥$€][\d,]*\.\d{3,}/g) ?? []);
   expect(long, "money with more than two decimals").toEqual([]);
+  await expect(page.locator("main td[data-label='Price']", { hasText: "¥117.7936" })).not.toHaveCount(0);
   await expectNoSidewaysScroll(page, "/tco");
   // The cost form alone, before anything is compared.
   await open(page, "/tco");
