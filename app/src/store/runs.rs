@@ -457,18 +457,20 @@ pub async fn all_stored(tx: &mut Tx) -> Result<Vec<StoredRun>, sqlx::Error> {
         sqlx::query_as("SELECT id, team_id, quote_revision_id, workload_id, canonical, status FROM runs ORDER BY id")
             .fetch_all(&mut **tx)
             .await?;
-    rows.into_iter()
-        .map(|(id, team_id, quote_revision_id, workload_id, canonical, status)| {
-            Ok(StoredRun {
-                id,
-                team_id,
-                quote_revision_id,
-                workload_id,
-                canonical,
-                status: parse_status(&status)?,
-            })
-        })
-        .collect()
+    rows.into_iter().map(stored_run).collect()
+}
+
+/// A [`StoredRow`] with its status decoded.
+fn stored_run(row: StoredRow) -> Result<StoredRun, sqlx::Error> {
+    let (id, team_id, quote_revision_id, workload_id, canonical, status) = row;
+    Ok(StoredRun {
+        id,
+        team_id,
+        quote_revision_id,
+        workload_id,
+        canonical,
+        status: parse_status(&status)?,
+    })
 }
 
 /// The team's stored runs of one workload, oldest first (judged again when the workload
@@ -482,18 +484,7 @@ pub async fn stored_of_workload(tx: &mut Tx, team_id: i64, workload_id: i64) -> 
     .bind(workload_id)
     .fetch_all(&mut **tx)
     .await?;
-    rows.into_iter()
-        .map(|(id, team_id, quote_revision_id, workload_id, canonical, status)| {
-            Ok(StoredRun {
-                id,
-                team_id,
-                quote_revision_id,
-                workload_id,
-                canonical,
-                status: parse_status(&status)?,
-            })
-        })
-        .collect()
+    rows.into_iter().map(stored_run).collect()
 }
 
 /// Replaces a run's judged record, status and the figures the list shows.
