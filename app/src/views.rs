@@ -145,6 +145,10 @@ pub struct RunSummary {
     /// result times requests.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub latencies: std::collections::BTreeMap<String, f64>,
+    /// Input and output tokens per second together (vLLM's `total_token_throughput`), when the
+    /// result says: with the output tokens it splits a cost per token into input and output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens_per_s: Option<f64>,
     /// The run is sound apart from missing the workload's response-time target: a point on its
     /// node's curve of throughput against response time.
     #[serde(default)]

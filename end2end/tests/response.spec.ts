@@ -26,6 +26,8 @@ function run(gpu: string, concurrency: number, p95: number, tps: number): string
   return JSON.stringify({
     schema: "nodeledger.run/v1", source_format: "canonical", node: { gpu_name: gpu, gpu_count: 1 },
     workload: { concurrency }, throughput: { value: tps, unit: "tokens/s" },
+    // vLLM's total_token_throughput: as many input tokens as output, as in those fixtures.
+    throughputs: [{ name: "total_tokens", value: tps * 2, unit: "tokens/s" }],
     latencies: { "tpot.p95": p95, "tpot.median": p95 - 0.3 }, duration_s: 900 + p95, gpu_util_mean_pct: 95,
     vram_peak_mib: 20000, throttle: { active_s: 0, reasons: [] }, telemetry,
   });
@@ -98,6 +100,10 @@ test("an inference workload with a p95 TPOT target: the node that serves more to
     `At p95 TPOT ≤ 22 ms: 1,976.4 tokens/s per node, read on the line between run #${ids[1]} (meets it) and run #${ids[2]} (misses it).`,
   );
   await expect(first.getByTestId("tco-total")).toContainText("¥60.00");
+  // ¥60.00 over 36M output tokens, spread over the input and all tokens served alongside.
+  await expect(first.getByTestId("tco-token-costs")).toHaveText(
+    "Per 1M tokens at p95 TPOT ≤ 22 ms: output ¥1.67 · input ¥1.67 · input and output together ¥0.83",
+  );
   const bulkRow = page.getByTestId("tco-row").filter({ hasText: "BULK" });
   await expect(bulkRow.getByTestId("tco-response")).toContainText("No run on this node meets p95 TPOT ≤ 22 ms: the fastest answered in 24 ms");
   const chart = page.getByTestId("chart-response");
@@ -112,5 +118,8 @@ test("an inference workload with a p95 TPOT target: the node that serves more to
   await open(page, `/tco?workload=${workload}&setup_h=0&rerun_pct=0`);
   await hydrated(page);
   await expect(page.getByTestId("tco-row").first().getByTestId("tco-response")).toContainText("在 p95 TPOT ≤ 22 ms 下：每节点 1,976.4 tokens/s");
+  await expect(page.getByTestId("tco-row").first().getByTestId("tco-token-costs")).toHaveText(
+    "在 p95 TPOT ≤ 22 ms 下每百万 token：输出 ¥1.67 · 输入 ¥1.67 · 输入与输出合计 ¥0.83",
+  );
   expect(consoleErrors).toEqual([]);
 });

@@ -59,7 +59,9 @@ fn service<'a>(max_ms: &'a str, run_hours: &'a str) -> Vec<(&'a str, &'a str)> {
     ]
 }
 
-/// A 15-minute run on `gpu` at `concurrency` requests: `tps` output tokens/s, p95 TPOT `p95` ms.
+/// A 15-minute run on `gpu` at `concurrency` requests: `tps` output tokens/s and as many input
+/// tokens (vLLM's `total_token_throughput` is twice the output, as in the repository's
+/// `vllm_tp2_concurrency_*.json` fixtures, 1,024 tokens in and out), p95 TPOT `p95` ms.
 async fn upload(app: &TestApp, token: &str, ids: (i64, i64), gpu: &str, point: (u64, f64, f64)) -> Value {
     let (concurrency, p95, tps) = point;
     let telemetry: Vec<Value> = (0..=30)
@@ -70,6 +72,7 @@ async fn upload(app: &TestApp, token: &str, ids: (i64, i64), gpu: &str, point: (
         "node": { "gpu_name": gpu, "gpu_count": 1 },
         "workload": { "concurrency": concurrency },
         "throughput": { "value": tps, "unit": "tokens/s" },
+        "throughputs": [{ "name": "total_tokens", "value": tps * 2.0, "unit": "tokens/s" }],
         "latencies": { "tpot.p95": p95, "tpot.median": p95 - 0.3 },
         "duration_s": 900.0 + p95, "gpu_util_mean_pct": 95.0, "vram_peak_mib": 20000.0,
         "throttle": { "active_s": 0.0, "reasons": [] }, "telemetry": telemetry
@@ -170,6 +173,34 @@ async fn the_node_that_serves_more_tokens_but_misses_the_response_target_loses()
         row(fast)["throughput"],
         "1,976.434 tokens/s per node, read at p95 TPOT ≤ 22 ms off runs #2, #3 on one node; planned on 1 node(s)",
         "{c}"
+    );
+    // ¥60.00 for 36,000,000 output tokens is ¥1.67 per 1M output tokens; with one input token
+    // per output token, the same money is ¥1.67 per 1M input and ¥0.83 per 1M tokens in all.
+    assert_eq!(
+        row(fast)["token_costs"],
+        "Per 1M tokens at p95 TPOT ≤ 22 ms: output ¥1.67 · input ¥1.67 · input and output together ¥0.83",
+        "{c}"
+    );
+    // The order for the workload shows the same figure, read at the target, and the same token
+    // costs: the order page and the cost page build the row from the same signed values.
+    let order = app.create_order(&pam, "Chat service", workload).await;
+    let (o, q) = (order.to_string(), fast.to_string());
+    let select = [("order_id", o.as_str()), ("quote_id", q.as_str()), ("waiver", "")];
+    let res = app.call("/api/orders/select", &select, Some(&pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let view = json(&app.call("/api/orders/get", &[("id", &o)], Some(&pam)).await.body);
+    let shown = view["tco"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["quote_id"] == fast))
+        .unwrap_or_else(|| panic!("{view}"));
+    assert_eq!(shown["throughput"], row(fast)["throughput"], "{view}");
+    // The order compares with the team's default assumptions (setup and re-runs included).
+    let default = compare(format!("workload={workload}")).await;
+    assert_eq!(shown["token_costs"], default["rows"][0]["token_costs"], "{view}");
+    assert_eq!(
+        shown["token_costs"],
+        "Per 1M tokens at p95 TPOT ≤ 22 ms: output ¥1.94 · input ¥1.94 · input and output together ¥0.97",
+        "{view}"
     );
     // Run 3 is a point of the curve, not a run left out.
     assert!(row(fast)["warnings"].as_array().unwrap().is_empty(), "{c}");

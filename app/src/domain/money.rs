@@ -63,13 +63,20 @@ pub fn format_exact_price(amount: Decimal, currency: Currency) -> String {
 /// A quantity as a line "quantity × price = cost" shows it: four decimals at most, unless the
 /// shown quantity times `price` would round to another cost than `cost` (a 10-minute increment
 /// gives 24⅙ hours, a GB-month is a fraction of a month); then as many more decimals as it takes,
-/// up to ten. Never rounded to make a sum come out: only digits are added.
+/// up to ten. Never rounded to make a sum come out: only digits are added. A cost exactly on a
+/// half minor unit (1,126,445 ten-minute pieces at ¥950.67 is ¥178,479,578.025, shown .03) is
+/// reached by no quantity rounded to nearest, since every one falls short of the third ...3;
+/// there the quantity is rounded up in its last digit, still within one unit of it.
 #[must_use]
 pub fn quantity_that_adds_up(quantity: Decimal, price: Decimal, cost: Decimal, currency: Currency) -> Decimal {
+    use rust_decimal::RoundingStrategy::{AwayFromZero, MidpointAwayFromZero};
     let shown_cost = currency.round(cost);
+    let adds_up = |q: &Decimal| currency.round(q.checked_mul(price).unwrap_or(Decimal::MAX)) == shown_cost;
     (4..=10)
-        .map(|dp| quantity.round_dp(dp).normalize())
-        .find(|q| currency.round(q.checked_mul(price).unwrap_or(Decimal::MAX)) == shown_cost)
+        .flat_map(|dp| {
+            [MidpointAwayFromZero, AwayFromZero].map(|how| quantity.round_dp_with_strategy(dp, how).normalize())
+        })
+        .find(adds_up)
         .unwrap_or_else(|| quantity.round_dp(4).normalize())
 }
 
@@ -100,6 +107,14 @@ mod tests {
             quantity_that_adds_up(dec!(24), dec!(2.5), dec!(60), Currency::CNY),
             dec!(24)
         );
+        // A cost on a half cent: the quantity rounded up in its last digit reaches it.
+        let pieces = dec!(1126445) / dec!(6);
+        let q = quantity_that_adds_up(pieces, dec!(950.67), pieces * dec!(950.67), Currency::CNY);
+        assert_eq!(
+            Currency::CNY.round(q * dec!(950.67)),
+            Currency::CNY.round(pieces * dec!(950.67))
+        );
+        assert!((q - pieces).abs() < dec!(0.0001), "{q}");
         // A cost that is not quantity × price (a refund, a cap) keeps the usual four decimals.
         assert_eq!(
             quantity_that_adds_up(months, dec!(3), dec!(99), Currency::CNY),

@@ -238,6 +238,8 @@ macro_rules! summary_select {
         r.throughput_value AS throughput_value, r.throughput_unit AS throughput_unit,
         json_extract(r.canonical, '$.workload.concurrency') AS concurrency,
         json_extract(r.canonical, '$.latencies') AS latencies,
+        (SELECT json_extract(j.value, '$.value') FROM json_each(r.canonical, '$.throughputs') j
+            WHERE json_extract(j.value, '$.name') = 'total_tokens' LIMIT 1) AS total_tokens_per_s,
         r.status <> 'invalid' AND NOT EXISTS (SELECT 1 FROM json_each(r.canonical, '$.verdict.reasons') j
             WHERE json_extract(j.value, '$.severity') <> 'info'
               AND json_extract(j.value, '$.code') <> 'misses_response_target') AS on_curve,
@@ -272,6 +274,7 @@ struct SummaryRow {
     throughput_unit: Option<String>,
     concurrency: Option<i64>,
     latencies: Option<String>,
+    total_tokens_per_s: Option<f64>,
     on_curve: bool,
     created_by: String,
     created_at: String,
@@ -301,6 +304,7 @@ fn summary(r: SummaryRow) -> Result<RunSummary, sqlx::Error> {
             .latencies
             .and_then(|text| serde_json::from_str(&text).ok())
             .unwrap_or_default(),
+        total_tokens_per_s: r.total_tokens_per_s,
         on_curve: r.on_curve,
         created_by: r.created_by,
         created_at: r.created_at,

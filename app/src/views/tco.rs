@@ -162,6 +162,10 @@ pub struct CostRow {
     /// several concurrencies, and between which runs (or that none meets it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response_note: Option<String>,
+    /// With a response-time target and work counted in tokens: what one million input, output
+    /// and all tokens cost at the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_costs: Option<String>,
 }
 
 /// A quote that could not be costed, and why.

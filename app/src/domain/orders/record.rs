@@ -14,6 +14,7 @@
 //! | 2 | `"version":2` | [`SignedCostRow`]: plain values; the page's row is built from them for the reader |
 //! | 3 | `"version":3` | as version 2, and `plan` ([`SignedPlan`]): the rental plan the order was chosen from, with the deadline and budget it was planned against (`null` when none) |
 //! | 4 | `"version":4` | as version 3; a component may carry `bands` ([`SignedBand`]): a tiered traffic line's free allowance and tiers, each GB × price = cost; the price sheet v3 codes `early_release_refund` (component) and its `frozen` scenario's optional fields (packages, increments, stopped billing, tiers, `efficiency_by_nodes`) |
+//! | 5 | `"version":5` | as version 4; a row's `throughput` may carry `at_target` ([`SignedAtTarget`]): the workload's response-time target it was read at, and what one million input, output and all tokens cost there |
 //!
 //! Every other key is the same in all: `workload_id`, `quote_id`, `quote_revision_id`,
 //! `considered`, `runs`, `waiver`, `answers`, `comparison`, `frozen` (the scenario and its result:
@@ -43,7 +44,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version [`OrderRecord::canonical`] writes.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
+
+/// Version 4: as 5, without a throughput's `at_target`.
+const VERSION_4: u32 = 4;
 
 /// Version 3: as 4, without traffic bands.
 const VERSION_3: u32 = 3;
@@ -445,6 +449,22 @@ pub struct SignedThroughput {
     pub unit: String,
     /// Nodes the measured (or typed) throughput ran on.
     pub n_run: u32,
+    /// Read at the workload's response-time target off runs at several concurrencies, not the
+    /// median of the valid runs (version 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_target: Option<SignedAtTarget>,
+}
+
+/// A throughput read at the workload's response-time target.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignedAtTarget {
+    /// The target.
+    pub target: crate::domain::runs::ResponseTarget,
+    /// What one million tokens of each kind cost at the target, in the compared currency, when
+    /// the runs say their input and output tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_million: Option<crate::domain::runs::TokenCosts>,
 }
 
 /// What would move a quote into the measured group.
@@ -494,8 +514,13 @@ pub fn decode(text: &str) -> Result<OrderRecord, DecodeError> {
     match value.get("version") {
         None => Ok(serde_json::from_value::<v1::RecordV1>(value)?.into()),
         Some(v) if v.as_u64() == Some(u64::from(VERSION_2)) => Ok(serde_json::from_value::<RecordV2>(value)?.into()),
-        // Versions 3 and 4 share a shape: version 4 adds the optional `bands` of a component.
-        Some(v) if v.as_u64() == Some(u64::from(VERSION_3)) || v.as_u64() == Some(u64::from(VERSION)) => {
+        // Versions 3 to 5 share a shape: version 4 adds the optional `bands` of a component,
+        // version 5 the optional `at_target` of a throughput.
+        Some(v)
+            if [VERSION_3, VERSION_4, VERSION]
+                .iter()
+                .any(|n| v.as_u64() == Some(u64::from(*n))) =>
+        {
             Ok(serde_json::from_value::<RecordV3>(value)?.into())
         }
         Some(v) => Err(DecodeError::UnknownVersion(v.clone())),

@@ -82,7 +82,10 @@ pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
 // The columns `nodeledger probe` samples.
 pub use quote::{gpu_name_tokens, names_match, severity_of};
-pub use response::{AtTarget, CurvePoint, LatencyMetric, MAX_TARGET_MS, Percentile, ResponseTarget, at_target};
+pub use response::{
+    AtTarget, CurvePoint, LatencyMetric, MAX_TARGET_MS, Percentile, ResponseTarget, TokenCosts, TokenMix, at_target,
+    tokens_at_target,
+};
 pub use smi_header::{PROBE_QUERY_COLUMNS, SmiColumns};
 pub use smi_value::{smi_mask, smi_number};
 pub use verdict::{

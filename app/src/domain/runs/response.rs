@@ -162,6 +162,8 @@ pub struct CurvePoint {
     pub latency_ms: Decimal,
     /// Throughput (per node, in the workload's unit per second).
     pub throughput: Decimal,
+    /// Input and output tokens per second together (per node), when the result says.
+    pub total_tokens: Option<Decimal>,
 }
 
 /// The throughput a node gives at a response-time target, and where it was read.
@@ -236,6 +238,93 @@ pub fn at_target(points: &[CurvePoint], target: &ResponseTarget) -> Option<AtTar
     Some(best.unwrap_or(AtTarget::NoneMeets { best_ms }))
 }
 
+/// Output and all (input + output) tokens a node serves per second at the target, as read by
+/// [`at_target`]: the run's own figures, or both read on the same line at the same share of the
+/// way. `None` when a run it was read off does not say its total tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TokenMix {
+    /// Output tokens per second (the throughput).
+    pub output: Decimal,
+    /// Input and output tokens per second.
+    pub total: Decimal,
+}
+
+impl TokenMix {
+    /// What one million input, output and all tokens cost when one million output tokens cost
+    /// `per_million_output`: the same money spread over the tokens of each kind the node
+    /// serves alongside. Input is `None` when the runs say no input was sent.
+    ///
+    /// With 1,976.4 output and 5,929.2 total tokens/s (2 input tokens per output token), ¥3.00
+    /// per 1M output tokens is ¥1.50 per 1M input tokens and ¥1.00 per 1M tokens in all.
+    #[must_use]
+    pub fn per_million(&self, per_million_output: Decimal) -> TokenCosts {
+        let input = self.total.checked_sub(self.output).filter(|i| *i > Decimal::ZERO);
+        let spread = |tokens: Decimal| {
+            per_million_output
+                .checked_mul(self.output)
+                .and_then(|x| x.checked_div(tokens))
+        };
+        TokenCosts {
+            output: per_million_output,
+            input: input.and_then(spread),
+            total: spread(self.total).filter(|_| self.total >= self.output),
+        }
+    }
+}
+
+/// The cost of one million tokens of each kind at the target (see [`TokenMix::per_million`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenCosts {
+    /// One million output tokens.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub output: Decimal,
+    /// One million input tokens, when input was sent.
+    #[serde(
+        default,
+        with = "rust_decimal::serde::str_option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub input: Option<Decimal>,
+    /// One million tokens, input and output together.
+    #[serde(
+        default,
+        with = "rust_decimal::serde::str_option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub total: Option<Decimal>,
+}
+
+/// The tokens served at the target `at` (from [`at_target`] on the same `points`).
+#[must_use]
+pub fn tokens_at_target(points: &[CurvePoint], target: &ResponseTarget, at: &AtTarget) -> Option<TokenMix> {
+    let point = |id: i64| points.iter().find(|p| p.run_id == id);
+    match *at {
+        AtTarget::Measured { throughput, run_id } => Some(TokenMix {
+            output: throughput,
+            total: point(run_id)?.total_tokens?,
+        }),
+        AtTarget::Between {
+            throughput,
+            meets,
+            misses,
+        } => {
+            let (a, b) = (point(meets)?, point(misses)?);
+            let (ta, tb) = (a.total_tokens?, b.total_tokens?);
+            let share = target
+                .max_ms
+                .checked_sub(a.latency_ms)?
+                .checked_div(b.latency_ms.checked_sub(a.latency_ms)?)?;
+            let total = ta.checked_add(tb.checked_sub(ta)?.checked_mul(share)?)?;
+            Some(TokenMix {
+                output: throughput,
+                total,
+            })
+        }
+        AtTarget::NoneMeets { .. } => None,
+    }
+}
+
 /// The throughput at latency `ms` on the line from `a` (meets) to `b` (misses); `None` when
 /// the line does not serve more at the target than at `a`, or on overflow.
 fn on_line(a: &CurvePoint, b: &CurvePoint, ms: Decimal) -> Option<Decimal> {
@@ -267,7 +356,69 @@ mod tests {
             concurrency: None,
             latency_ms,
             throughput,
+            total_tokens: None,
         }
+    }
+
+    /// The fixtures with their `total_token_throughput` (vllm_tp2_concurrency_{8,32,64}.json).
+    fn with_totals() -> Vec<CurvePoint> {
+        let totals = [dec!(1103.90), dec!(3353.11), dec!(4897.80)];
+        fixtures()
+            .into_iter()
+            .zip(totals)
+            .map(|(p, t)| CurvePoint {
+                total_tokens: Some(t),
+                ..p
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokens_at_the_target_are_read_on_the_same_line_as_the_throughput() {
+        let points = with_totals();
+        let target = target(dec!(22));
+        let at = at_target(&points, &target).unwrap();
+        let mix = tokens_at_target(&points, &target, &at).unwrap();
+        assert_eq!(mix.output.round_dp(1), dec!(1976.4));
+        // 3,353.11 + 0.388 × (4,897.80 − 3,353.11) ≈ 3,952.8.
+        assert_eq!(mix.total.round_dp(1), dec!(3952.8));
+        let measured = AtTarget::Measured {
+            throughput: dec!(1676.58),
+            run_id: 32,
+        };
+        assert_eq!(
+            tokens_at_target(&points, &target, &measured).map(|m| m.total),
+            Some(dec!(3353.11))
+        );
+        // A run that does not say its total tokens gives no mix; nor does a target none meets.
+        assert_eq!(tokens_at_target(&fixtures(), &target, &at), None);
+        let none = AtTarget::NoneMeets { best_ms: dec!(14.63) };
+        assert_eq!(tokens_at_target(&points, &target, &none), None);
+    }
+
+    #[test]
+    fn one_cost_spread_over_input_output_and_all_tokens() {
+        let mix = TokenMix {
+            output: dec!(1976.4),
+            total: dec!(5929.2),
+        };
+        let costs = mix.per_million(dec!(3.00));
+        assert_eq!(costs.output, dec!(3.00));
+        assert_eq!(costs.input.map(|d| d.round_dp(6)), Some(dec!(1.5)));
+        assert_eq!(costs.total.map(|d| d.round_dp(6)), Some(dec!(1)));
+        // No input sent: no input price, and all tokens are the output tokens.
+        let output_only = TokenMix {
+            output: dec!(100),
+            total: dec!(100),
+        };
+        assert_eq!(output_only.per_million(dec!(2)).input, None);
+        assert_eq!(output_only.per_million(dec!(2)).total, Some(dec!(2)));
+        // A total below the output is not a total: no figure rather than a cheaper one.
+        let broken = TokenMix {
+            output: dec!(100),
+            total: dec!(50),
+        };
+        assert_eq!(broken.per_million(dec!(2)).total, None);
     }
 
     /// The module's worked example, with the fixtures' figures to two decimals.

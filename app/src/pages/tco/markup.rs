@@ -104,6 +104,7 @@ fn ranking(rows: &[CostRow], base: &str, testid: &'static str) -> impl IntoView 
                                     {r.to_measure.clone().map(|m| view! { <li data-testid="tco-to-measure"><strong>{m}</strong></li> })}
                                     {r.throughput.clone().map(|tp| view! { <li class="hint">{tp}</li> })}
                                     {r.response_note.clone().map(|n| view! { <li data-testid="tco-response">{n}</li> })}
+                                    {r.token_costs.clone().map(|c| view! { <li data-testid="tco-token-costs">{c}</li> })}
                                     {runs_used(&r.run_ids)}
                                     {r.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}
                                 </ul>

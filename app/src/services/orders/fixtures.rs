@@ -80,6 +80,7 @@ pub(super) fn run(id: i64, quote_id: Option<i64>, status: RunStatus) -> RunSumma
         throughput_unit: None,
         concurrency: None,
         latencies: std::collections::BTreeMap::new(),
+        total_tokens_per_s: None,
         on_curve: status != RunStatus::Invalid,
         created_by: "Eng".into(),
         created_at: "2026-11-02T09:00:00Z".into(),

@@ -426,48 +426,18 @@ fn with_rate_warnings(
     row
 }
 
-/// The row with what its node's runs give at the workload's response-time target, and its
-/// throughput line saying the figure was read at the target.
+/// The row with what its node's runs give at the workload's response-time target (its
+/// throughput line already says the figure was read there: [`super::row::shown`]).
 fn with_response_note(
     mut row: crate::views::tco::CostRow,
     at_target: Option<(ResponseTarget, AtTarget)>,
     unit: &str,
     locale: Locale,
 ) -> crate::views::tco::CostRow {
-    let Some((target, at)) = at_target else {
-        return row;
-    };
-    row.response_note = Some(response_note(locale, &target, &at, unit));
-    if let (Some(per_s), true) = (at.throughput(), row.throughput.is_some()) {
-        let figure = format!("{} {unit}/s", super::texts::throughput_text(per_s));
-        row.throughput = Some(at_target_throughput(locale, &row, &target, &figure));
+    if let Some((target, at)) = at_target {
+        row.response_note = Some(response_note(locale, &target, &at, unit));
     }
     row
-}
-
-/// The throughput line of a row costed at the response-time target: the runs it was read
-/// between, not a median.
-fn at_target_throughput(
-    locale: Locale,
-    row: &crate::views::tco::CostRow,
-    target: &ResponseTarget,
-    figure: &str,
-) -> String {
-    let ids = row
-        .run_ids
-        .iter()
-        .map(|id| format!("#{id}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    locale.fmt(
-        Msg::TcoThroughputAtTarget,
-        &[
-            ("figure", figure),
-            ("target", &crate::texts::response::target_text(target)),
-            ("ids", &ids),
-            ("nodes", &row.nodes.to_string()),
-        ],
-    )
 }
 
 /// What the node's runs give at the workload's response-time target, in one sentence.

@@ -197,11 +197,16 @@ fn curve(
             let per_s = run_decimal(r.throughput_value?)
                 .filter(|_| unit_matches(r.throughput_unit.as_deref().unwrap_or(""), unit))?;
             let latency_ms = Decimal::from_str(&target.measured(&r.latencies)?.to_string()).ok()?;
+            let total_tokens = r
+                .total_tokens_per_s
+                .and_then(run_decimal)
+                .map(|t| per_node(t, r, spec, gpu_use).0);
             Some(CurvePoint {
                 run_id: r.id,
                 concurrency: r.concurrency,
                 latency_ms,
                 throughput: per_node(per_s, r, spec, gpu_use).0,
+                total_tokens,
             })
         })
         .collect()

@@ -14,11 +14,11 @@ use crate::{
     domain::{
         money::{format_money, format_per_unit, group},
         orders::record::{
-            SignedBand, SignedComponent, SignedCostRow, SignedCostRowV1, SignedPricing, SignedRate, SignedThroughput,
-            SignedUnitCost, SignedWarning, SignedWhatIf, ToMeasure,
+            SignedAtTarget, SignedBand, SignedComponent, SignedCostRow, SignedCostRowV1, SignedPricing, SignedRate,
+            SignedThroughput, SignedUnitCost, SignedWarning, SignedWhatIf, ToMeasure,
         },
         quotes::Workload,
-        runs::RunStatus,
+        runs::{RunStatus, TokenCosts, tokens_at_target},
         tco::{
             BreakEven, ComponentKind, CostComponent, Currency, Estimate, ExchangeRate, Pricing, QuoteGroup, TcoWarning,
             Unit, UnstatedPrice, latest_rate, unit_scale,
@@ -87,7 +87,7 @@ pub(super) fn signed(
         what_if: what_if(c),
         warnings: warnings(c, budget.filter(|_| over_budget)),
         run_ids: c.runs_used.clone(),
-        throughput: throughput(e),
+        throughput: throughput(c, workload, work),
         over_budget,
         estimated,
         stated,
@@ -157,6 +157,7 @@ pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
                 .to_string()
         }),
         response_note: None,
+        token_costs: token_costs_note(locale, r),
     }
 }
 
@@ -209,6 +210,7 @@ pub fn shown_v1(r: &SignedCostRowV1) -> CostRow {
         stated: r.stated,
         to_measure: r.to_measure,
         response_note: None,
+        token_costs: None,
     }
 }
 
@@ -508,14 +510,50 @@ fn what_if_line(locale: Locale, w: &SignedWhatIf, cur: Currency) -> (String, Str
 }
 
 /// The one-node and planned throughput (rule 2), when the estimate is measured.
-fn throughput(e: &Estimate) -> Option<SignedThroughput> {
+fn throughput(c: &Costed, workload: Option<&Workload>, work: Option<Decimal>) -> Option<SignedThroughput> {
+    let e = &c.ranked.estimate;
     let (one_node_per_s, planned_per_s) = e.one_node_throughput_per_s.zip(e.planned_throughput_per_s)?;
     Some(SignedThroughput {
         one_node_per_s,
         planned_per_s,
         unit: e.cost_per_unit.as_ref().map_or_else(String::new, |u| u.unit.clone()),
         n_run: e.n_run.unwrap_or(1),
+        at_target: at_target(c, workload, work),
     })
+}
+
+/// Digits kept of a cost per million tokens in the record.
+const TOKEN_COST_DP: u32 = 6;
+
+/// The response-time target the throughput was read at, and, for work counted in tokens, what
+/// one million input, output and all tokens cost there: the compared total over the work (the
+/// output tokens), spread over each kind by the runs' own token counts.
+fn at_target(c: &Costed, workload: Option<&Workload>, work: Option<Decimal>) -> Option<SignedAtTarget> {
+    let target = workload?.response_target?;
+    let at = c.at_target?;
+    at.throughput()?;
+    let in_tokens = workload?
+        .total_work
+        .as_ref()
+        .is_some_and(|w| w.unit.to_lowercase().contains("token"));
+    let per_million = in_tokens
+        .then(|| {
+            let mix = tokens_at_target(&c.curve, &target, &at)?;
+            let per_output = c
+                .ranked
+                .compared_total
+                .checked_mul(Decimal::from(1_000_000))?
+                .checked_div(work.filter(|w| *w > Decimal::ZERO)?)?;
+            let costs = mix.per_million(per_output);
+            let round = |d: Decimal| d.round_dp(TOKEN_COST_DP);
+            Some(TokenCosts {
+                output: round(costs.output),
+                input: costs.input.map(round),
+                total: costs.total.map(round),
+            })
+        })
+        .flatten();
+    Some(SignedAtTarget { target, per_million })
 }
 
 /// Where the throughput comes from (typed, or the runs used) and the one-node and planned
@@ -536,12 +574,50 @@ fn throughput_note(locale: Locale, t: &SignedThroughput, r: &SignedCostRow) -> S
         ("ids", ids),
     ];
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    if let Some(at) = &t.at_target {
+        let figure = format!("{} {unit}/s", throughput_text(t.one_node_per_s));
+        let ids = args.iter().find(|(k, _)| *k == "ids").map_or("", |(_, v)| *v);
+        return locale.fmt(
+            Msg::TcoThroughputAtTarget,
+            &[
+                ("figure", &figure),
+                ("target", &crate::texts::response::target_text(&at.target)),
+                ("ids", ids),
+                ("nodes", &r.nodes.to_string()),
+            ],
+        );
+    }
     let msg = if r.run_ids.is_empty() {
         Msg::TcoThroughputTyped
     } else {
         Msg::TcoThroughputFromRuns
     };
     locale.fmt(msg, &args)
+}
+
+/// What one million input, output and all tokens cost at the response-time target, in the
+/// compared currency: "Per 1M tokens at p95 TPOT ≤ 22 ms: output ¥3.0000 · input ¥1.5000 · all ¥1.0000".
+fn token_costs_note(locale: Locale, r: &SignedCostRow) -> Option<String> {
+    let at = r.throughput.as_ref()?.at_target.as_ref()?;
+    let costs = at.per_million?;
+    let base = r.compare_currency;
+    let mut parts = vec![locale.fmt(
+        Msg::TcoTokenCostOutput,
+        &[("cost", &format_per_unit(costs.output, base))],
+    )];
+    if let Some(input) = costs.input {
+        parts.push(locale.fmt(Msg::TcoTokenCostInput, &[("cost", &format_per_unit(input, base))]));
+    }
+    if let Some(total) = costs.total {
+        parts.push(locale.fmt(Msg::TcoTokenCostTotal, &[("cost", &format_per_unit(total, base))]));
+    }
+    Some(locale.fmt(
+        Msg::TcoTokenCosts,
+        &[
+            ("target", &crate::texts::response::target_text(&at.target)),
+            ("costs", &parts.join(" · ")),
+        ],
+    ))
 }
 
 #[cfg(test)]

@@ -91,7 +91,7 @@ fn a_version_2_record_reads_and_is_written_again_as_the_newest_version_without_a
             r#","plan":null,"quote_id":1,"quote_revision_id""#,
             1,
         )
-        .replacen(r#""version":2,"waiver""#, r#""version":4,"waiver""#, 1);
+        .replacen(r#""version":2,"waiver""#, r#""version":5,"waiver""#, 1);
     assert_eq!(record.canonical().expect("canonical"), rewritten);
     assert_eq!(decode(&rewritten).expect("reads back"), record);
     let chosen = record.chosen_quote().expect("a quote was chosen");
@@ -202,6 +202,7 @@ fn full() -> OrderRecord {
             planned_per_s: dec!(1500.5),
             unit: "tokens".into(),
             n_run: 1,
+            at_target: None,
         }),
         over_budget: true,
         estimated: false,
@@ -252,7 +253,7 @@ fn a_full_record_round_trips_and_holds_no_formatted_text() {
         text.starts_with("{\"answers\":{},\"comparison\":\"workload=3&q=7\""),
         "{text}"
     );
-    assert!(text.contains(r#""version":4"#), "{text}");
+    assert!(text.contains(r#""version":5"#), "{text}");
     assert!(
         text.contains(r#""plan":{"at_risk":false,"budget":"80","compare_currency":"CNY","compared_total":"86.91""#),
         "the plan, exact and in key order: {text}"
@@ -285,7 +286,7 @@ fn a_new_orders_record_is_one_exact_canonical_text_that_reads_back() {
     let text = record.canonical().expect("canonical");
     assert_eq!(
         text,
-        r#"{"answers":{},"comparison":null,"considered":[7,2],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":4,"waiver":"run booked for May","workload_id":3}"#
+        r#"{"answers":{},"comparison":null,"considered":[7,2],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":5,"waiver":"run booked for May","workload_id":3}"#
     );
     assert_eq!(decode(&text).expect("reads back"), record);
     assert_eq!(record.chosen_quote(), None);
@@ -316,8 +317,8 @@ fn an_acknowledgement_is_part_of_the_hashed_record_and_absent_without_one() {
 
 #[test]
 fn a_version_no_release_wrote_or_a_key_of_no_version_is_refused() {
-    let v5 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":5,"waiver":"","workload_id":3}"#;
-    assert!(matches!(decode(v5), Err(DecodeError::UnknownVersion(_))));
+    let v6 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":6,"waiver":"","workload_id":3}"#;
+    assert!(matches!(decode(v6), Err(DecodeError::UnknownVersion(_))));
     let plan_in_v2 = r#"{"answers":{},"comparison":null,"considered":[],"frozen":null,"plan":null,"quote_id":null,"quote_revision_id":null,"runs":[],"tco":null,"version":2,"waiver":"","workload_id":3}"#;
     assert!(
         matches!(decode(plan_in_v2), Err(DecodeError::Shape(_))),
@@ -334,7 +335,7 @@ fn a_version_3_record_with_a_plan_reads_and_is_written_again_only_with_the_versi
     assert_eq!(record, full());
     assert_eq!(
         record.canonical().expect("canonical"),
-        V3.replacen(r#""version":3"#, r#""version":4"#, 1)
+        V3.replacen(r#""version":3"#, r#""version":5"#, 1)
     );
     let plan = record.plan.expect("the plan");
     assert_eq!((plan.quote_id, plan.nodes, plan.deadline_s), (7, 2, Some(86_400)));
@@ -386,6 +387,45 @@ fn a_version_4_record_keeps_the_bands_of_a_tiered_traffic_line() {
     assert_eq!(decode(&text).expect("reads back"), record);
     let added: rust_decimal::Decimal = rows_of(&record)[0].components[2].bands.iter().map(|b| b.cost).sum();
     assert_eq!(added, dec!(845.00), "the bands add up to the line");
+}
+
+/// Version 5: a throughput read at the workload's response-time target says so, with what one
+/// million tokens of each kind cost there; a version 4 row without it reads as before.
+#[test]
+fn a_version_5_record_keeps_the_response_time_target_a_throughput_was_read_at() {
+    use super::SignedAtTarget;
+    use crate::domain::runs::{LatencyMetric, Percentile, ResponseTarget, TokenCosts};
+    let mut record = full();
+    let Some(SignedRows::V2(rows)) = record.tco.as_mut() else {
+        panic!("rows")
+    };
+    let throughput = rows[0].throughput.as_mut().expect("a measured row");
+    throughput.at_target = Some(SignedAtTarget {
+        target: ResponseTarget {
+            metric: LatencyMetric::Tpot,
+            percentile: Percentile::P95,
+            max_ms: dec!(22),
+        },
+        per_million: Some(TokenCosts {
+            output: dec!(8.432),
+            input: Some(dec!(8.43)),
+            total: Some(dec!(4.215)),
+        }),
+    });
+    let text = record.canonical().expect("canonical");
+    assert!(
+        text.contains(
+            r#""at_target":{"per_million":{"input":"8.43","output":"8.432","total":"4.215"},"target":{"max_ms":"22","metric":"tpot","percentile":"p95"}}"#
+        ),
+        "{text}"
+    );
+    assert_eq!(decode(&text).expect("reads back"), record);
+    let v4 = full()
+        .canonical()
+        .expect("canonical")
+        .replacen(r#""version":5"#, r#""version":5"#, 1);
+    assert!(!v4.contains("at_target"));
+    assert_eq!(decode(&v4).expect("version 4 reads"), full());
 }
 
 fn rows_of(record: &OrderRecord) -> &[super::SignedCostRow] {

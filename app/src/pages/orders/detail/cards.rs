@@ -128,6 +128,8 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
                             <td class="num" data-label=t(Msg::TcoColRank)>{r.rank}</td><td data-label=t(Msg::TcoColQuote)>{r.label.clone()}
                                 {r.stated.then(|| view! { <span class="tag" data-testid="order-tco-stated">{t(Msg::TcoStated)}</span> })}
                                 {r.estimated.then(|| view! { <span class="tag">{t(Msg::TcoEstimated)}</span> })}
+                                {r.throughput.clone().map(|tp| view! { <br /><small class="hint" data-testid="order-tco-throughput">{tp}</small> })}
+                                {r.token_costs.clone().map(|c| view! { <br /><small class="hint" data-testid="order-tco-token-costs">{c}</small> })}
                             </td>
                             <td class="num" data-label=t(Msg::TcoColTotal)><strong data-testid="order-tco-total">{r.compared_total.clone()}</strong></td>
                             <td class="num" data-label=t(Msg::OrdersColOwnTotal)>{r.total.clone()}</td><td data-label=t(Msg::OrdersColRate)>{r.rate_note.clone().unwrap_or_default()}</td>
