@@ -17,6 +17,7 @@
 
 mod bottleneck;
 mod catalog;
+pub mod links;
 #[cfg(test)]
 mod tests;
 

@@ -2,7 +2,7 @@
 //! ran (pure; see [`crate::domain::runs`] for the rules).
 
 use crate::domain::{
-    quotes::{FormFactor, NodeSpec, Sharing, Workload},
+    quotes::{FormFactor, Interconnect, NodeSpec, Sharing, Workload},
     runs::{QuotedNode, Slicing, VerdictContext},
 };
 use rust_decimal::Decimal;
@@ -24,6 +24,10 @@ pub fn quoted_node(spec: &NodeSpec) -> QuotedNode {
         driver: Some(spec.nvidia_driver.trim().to_string()).filter(|s| !s.is_empty()),
         slicing: Some(slicing(&spec.sharing)),
         form_factor: spec.form_factor.and_then(FormFactor::mount),
+        nvlink: spec
+            .interconnect
+            .map(|link| matches!(link, Interconnect::Nvlink | Interconnect::Nvswitch)),
+        network_gbps: spec.network_gbps,
     }
 }
 

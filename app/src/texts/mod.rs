@@ -3,6 +3,7 @@
 //! into `pages` for it (nothing below `pages` imports from `pages`).
 
 pub mod audit;
+pub mod bus;
 pub mod dashboard;
 #[cfg(feature = "ssr")]
 pub mod quotes;

@@ -200,6 +200,10 @@ pub fn reason_text(locale: Locale, reason: &Reason) -> String {
         Reason::ResponseTimeMet { .. }
         | Reason::MissesResponseTarget { .. }
         | Reason::ResponseTimeUnreported { .. } => super::response::reason_text(locale, reason),
+        Reason::BusBandwidth { .. }
+        | Reason::BusTestWrong { .. }
+        | Reason::BusTestSmall { .. }
+        | Reason::BusTestUnchecked => super::bus::reason_text(locale, reason),
     };
     // `None` only if a group function lacks a variant the match above sends it (a test checks
     // every variant): the stable code then stands in for the sentence.

@@ -17,7 +17,7 @@ pub const SCHEMA_V1: &str = "nodeledger.run/v1";
 pub const SCHEMA_PREFIX: &str = "nodeledger.run/";
 
 /// Top-level JSON property names of [`CanonicalRun`], in declaration order.
-pub const TOP_LEVEL_FIELDS: [&str; 26] = [
+pub const TOP_LEVEL_FIELDS: [&str; 27] = [
     "schema",
     "source_format",
     "node",
@@ -42,6 +42,7 @@ pub const TOP_LEVEL_FIELDS: [&str; 26] = [
     "stands_for_workload",
     "telemetry",
     "intervals",
+    "bus_test",
     "verdict",
     "extra",
 ];
@@ -140,6 +141,9 @@ pub struct CanonicalRun {
     /// assessed `throughput` is the steady state (warm-up left out).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub intervals: Vec<Interval>,
+    /// What an nccl-tests output measured of the link between the GPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bus_test: Option<super::nccl::BusTest>,
     /// Validity verdict, once judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
@@ -177,6 +181,7 @@ impl CanonicalRun {
             stands_for_workload: false,
             telemetry: Vec::new(),
             intervals: Vec::new(),
+            bus_test: None,
             verdict: None,
             extra: Map::new(),
         }

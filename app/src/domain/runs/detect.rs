@@ -31,6 +31,9 @@ pub(crate) fn detect_text(text: &str) -> Result<Format, ParseError> {
     {
         return Ok(Format::Mlperf);
     }
+    if super::nccl::sniff(text) {
+        return Ok(Format::NcclTests);
+    }
     let first = crate::domain::line_endings::numbered_lines(text)
         .map(|(_, l)| l.trim())
         .find(|l| !l.is_empty() && !super::nvidia_smi::is_watch_banner(l.as_bytes()))

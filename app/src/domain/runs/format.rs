@@ -28,6 +28,8 @@ pub enum Format {
     /// DCGM `dcgmi dmon` telemetry, each line stamped by the documented loop; read as
     /// nvidia-smi's is.
     Dcgm,
+    /// nccl-tests output (`all_reduce_perf` …): the bus bandwidth between the GPUs.
+    NcclTests,
 }
 
 impl Format {
@@ -42,6 +44,7 @@ impl Format {
         Self::NvidiaSmi,
         Self::AmdSmi,
         Self::Dcgm,
+        Self::NcclTests,
     ];
 
     /// The snake_case wire name.
@@ -57,6 +60,7 @@ impl Format {
             Self::NvidiaSmi => "nvidia_smi",
             Self::AmdSmi => "amd_smi",
             Self::Dcgm => "dcgmi_dmon",
+            Self::NcclTests => "nccl_tests",
         }
     }
 }

@@ -49,6 +49,7 @@ mod judge;
 mod llama_bench;
 mod merge;
 mod mlperf;
+mod nccl;
 mod nvidia_smi;
 mod quote;
 mod response;
@@ -79,6 +80,7 @@ pub use judge::{
 };
 pub use merge::{EXTRA_TELEMETRY_SOURCE, merge};
 pub use mlperf::{EXTRA_KEY as EXTRA_MLPERF, MlperfSummary};
+pub use nccl::{BusTest, MAX_ROWS as MAX_BUS_TEST_ROWS};
 pub use nvidia_smi::{MAX_GPUS, MAX_POINTS_PER_GPU, parse_nvidia_smi};
 // The columns `nodeledger probe` samples.
 pub use quote::{gpu_name_tokens, names_match, severity_of};
@@ -122,6 +124,7 @@ pub fn parse(bytes: &[u8], format: Option<Format>) -> Result<CanonicalRun, Parse
     };
     match format {
         Format::Mlperf => mlperf::parse(text),
+        Format::NcclTests => nccl::parse(text),
         Format::NvidiaSmi | Format::AmdSmi | Format::Dcgm => parse_nvidia_smi(text.as_bytes()),
         json_format if is_json => parse_json(text.as_bytes(), json::load(text.as_bytes())?, json_format),
         other => Err(ParseError::FormatMismatch { expected: other }),
@@ -134,7 +137,7 @@ fn parse_json(bytes: &[u8], value: serde_json::Value, format: Format) -> Result<
         Format::Vllm | Format::VllmLegacy => vllm::from_json(value, format),
         Format::Sglang => sglang::from_json(value),
         Format::LlamaBench => llama_bench::from_json(value),
-        Format::Mlperf | Format::NvidiaSmi | Format::AmdSmi | Format::Dcgm => {
+        Format::Mlperf | Format::NvidiaSmi | Format::AmdSmi | Format::Dcgm | Format::NcclTests => {
             Err(ParseError::FormatMismatch { expected: format })
         }
     }

@@ -383,6 +383,33 @@ pub enum Reason {
     },
     /// The result states no headline throughput: nothing to cost, so never valid.
     NoThroughput,
+    /// An nccl-tests run: the bus bandwidth at the largest sizes, against what the quoted link
+    /// should give ([`crate::domain::gpus::links`]).
+    BusBandwidth {
+        /// Bus bandwidth at the largest sizes, GB/s.
+        bus_gbps: f64,
+        /// The largest message size tested, bytes.
+        largest_bytes: u64,
+        /// Ranks (GPUs) that took part.
+        ranks: u32,
+        /// What the quoted link should give, when the quote and the catalogue say.
+        #[serde(default)]
+        expected: Option<crate::domain::gpus::links::LinkFigure>,
+    },
+    /// An nccl-tests run counted wrong values: the GPUs or the link returned wrong data.
+    BusTestWrong {
+        /// Wrong elements (and out-of-bounds values) over every row.
+        wrong: u64,
+    },
+    /// An nccl-tests run stopped before the message sizes that reach the bus bandwidth.
+    BusTestSmall {
+        /// The largest size tested, bytes.
+        largest_bytes: u64,
+        /// The least largest size that counts, bytes.
+        least_bytes: u64,
+    },
+    /// An nccl-tests run did not check its results (`-c 0`).
+    BusTestUnchecked,
     /// A finding of an earlier version of the rules that this version no
     /// longer reads (stored runs keep it until they are judged again).
     Retired {
@@ -432,6 +459,10 @@ impl Reason {
             Self::RequestsFailed { .. } => "requests_failed",
             Self::ThroughputInconsistent { .. } => "throughput_inconsistent",
             Self::NoThroughput => "no_throughput",
+            Self::BusBandwidth { .. } => "bus_bandwidth",
+            Self::BusTestWrong { .. } => "bus_test_wrong",
+            Self::BusTestSmall { .. } => "bus_test_small",
+            Self::BusTestUnchecked => "bus_test_unchecked",
             Self::Retired { .. } => "retired",
         }
     }
@@ -516,6 +547,12 @@ pub struct QuotedNode {
     /// The quoted form factor (PCIe or SXM), when stated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form_factor: Option<GpuMount>,
+    /// The quoted link between the GPUs is NVLink or NVSwitch (`Some(false)`: PCIe or none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nvlink: Option<bool>,
+    /// The quoted network between nodes, Gbit/s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_gbps: Option<Decimal>,
 }
 
 /// How a quoted GPU is shared, as the verdict checks it: only a MIG slice expects MIG mode on,

@@ -281,6 +281,18 @@ fn every_reason() -> Vec<Reason> {
             concurrency: None,
         },
         Reason::ResponseTimeUnreported { target: target() },
+        Reason::BusBandwidth {
+            bus_gbps: 480.9,
+            largest_bytes: 8_589_934_592,
+            ranks: 8,
+            expected: crate::domain::gpus::links::expected("H100 SXM5 80GB", true, 1, None),
+        },
+        Reason::BusTestWrong { wrong: 12 },
+        Reason::BusTestSmall {
+            largest_bytes: 1 << 20,
+            least_bytes: 128 << 20,
+        },
+        Reason::BusTestUnchecked,
         Reason::Retired { was: "old_rule".into() },
     ];
     for r in &all {
@@ -322,6 +334,10 @@ fn every_reason() -> Vec<Reason> {
             | Reason::RequestsFailed { .. }
             | Reason::ThroughputInconsistent { .. }
             | Reason::NoThroughput
+            | Reason::BusBandwidth { .. }
+            | Reason::BusTestWrong { .. }
+            | Reason::BusTestSmall { .. }
+            | Reason::BusTestUnchecked
             | Reason::Retired { .. } => {}
         }
     }
@@ -332,7 +348,7 @@ fn every_reason() -> Vec<Reason> {
 fn every_reason_variant_has_a_sentence_in_both_languages() {
     let all = every_reason();
     let codes: std::collections::BTreeSet<&str> = all.iter().map(Reason::code).collect();
-    assert_eq!(codes.len(), 37, "one sample of each of the 37 reasons");
+    assert_eq!(codes.len(), 41, "one sample of each of the 41 reasons");
     for reason in &all {
         for locale in Locale::ALL {
             let text = reason_text(locale, reason);

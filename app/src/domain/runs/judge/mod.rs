@@ -31,6 +31,7 @@
 //! | result file and telemetry disagree; quote vs observed | [`severity_of`](super::severity_of) |
 //! | run on fewer GPUs than the node: one task per GPU / one job across more GPUs than it used | info / warn |
 
+mod bus;
 mod reserve;
 mod rules;
 pub mod sanity;
@@ -148,8 +149,21 @@ struct Found {
     window_throttle: Option<Throttle>,
 }
 
-/// Runs the rule steps of [`rules`] in the order of the module docs' table.
+/// Runs the rule steps of [`rules`] in the order of the module docs' table; an nccl-tests run
+/// is judged on its link alone ([`bus`]).
 fn evaluate(run: &CanonicalRun, ctx: &VerdictContext) -> Found {
+    if let (Some(test), None) = (&run.bus_test, &run.throughput) {
+        return Found {
+            verdict: Verdict::from_reasons(bus::findings(test, run.node.gpu_name.as_deref(), ctx)),
+            gpus_used: Vec::new(),
+            used_util: None,
+            warmup_s: None,
+            steady_util: None,
+            steady_throughput: None,
+            window_peak: None,
+            window_throttle: None,
+        };
+    }
     let place = window::placement(run);
     let window = match place {
         window::Placement::Placed(w) => Some(w),

@@ -57,7 +57,7 @@ fn unknown_json_lists_supported_formats() {
         assert_eq!(err, ParseError::UnrecognizedFormat { supported: Format::ALL });
         assert_eq!(
             err.to_string(),
-            "unrecognised format; supported: canonical, vllm, vllm_legacy, sglang, llama_bench, mlperf, nvidia_smi, amd_smi, dcgmi_dmon"
+            "unrecognised format; supported: canonical, vllm, vllm_legacy, sglang, llama_bench, mlperf, nvidia_smi, amd_smi, dcgmi_dmon, nccl_tests"
         );
     }
     assert!(matches!(

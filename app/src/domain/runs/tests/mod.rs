@@ -11,6 +11,7 @@ mod real_uploads;
 mod schema;
 mod smi;
 mod steady;
+mod verdict_bus;
 mod verdict_edges;
 mod verdict_fixtures;
 mod verdict_gpu_catalog;
@@ -25,7 +26,7 @@ pub(super) fn has_reason(v: &super::Verdict, is: impl Fn(&super::Reason) -> bool
 
 /// Every fixture: (file name, bytes, expected format).
 pub(super) const FIXTURES: &[(&str, &[u8], super::Format)] = {
-    use super::Format::{Canonical, LlamaBench, Mlperf, NvidiaSmi, Vllm, VllmLegacy};
+    use super::Format::{Canonical, LlamaBench, Mlperf, NcclTests, NvidiaSmi, Vllm, VllmLegacy};
     &[
         ("canonical_full.json", CANONICAL_FULL, Canonical),
         ("canonical_minimal.json", CANONICAL_MINIMAL, Canonical),
@@ -39,6 +40,8 @@ pub(super) const FIXTURES: &[(&str, &[u8], super::Format)] = {
         ("smi_nounits_throttle.csv", SMI_NOUNITS, NvidiaSmi),
         ("smi_multi_gpu.csv", SMI_MULTI, NvidiaSmi),
         ("smi_reordered.csv", SMI_REORDERED, NvidiaSmi),
+        ("nccl_all_reduce_perf.txt", NCCL_NVSWITCH, NcclTests),
+        ("nccl_all_reduce_perf_pcie.txt", NCCL_PCIE, NcclTests),
     ]
 };
 
@@ -53,6 +56,10 @@ pub(super) const MLPERF_DETAIL: &[u8] = include_bytes!("../fixtures/mlperf_detai
 pub(super) const SMI_UNITS: &[u8] = include_bytes!("../fixtures/smi_units_event.csv");
 pub(super) const SMI_NOUNITS: &[u8] = include_bytes!("../fixtures/smi_nounits_throttle.csv");
 pub(super) const SMI_MULTI: &[u8] = include_bytes!("../fixtures/smi_multi_gpu.csv");
+/// nccl-tests `all_reduce_perf -b 8 -e 8G -f 2 -g 8` on an NVSwitch H100 node and on a PCIe
+/// L40S node, to NVIDIA/nccl-tests `src/util.cu` (SOURCES.md §8).
+pub(super) const NCCL_NVSWITCH: &[u8] = include_bytes!("../fixtures/nccl_all_reduce_perf.txt");
+pub(super) const NCCL_PCIE: &[u8] = include_bytes!("../fixtures/nccl_all_reduce_perf_pcie.txt");
 pub(super) const SMI_REORDERED: &[u8] = include_bytes!("../fixtures/smi_reordered.csv");
 
 /// Parses a fixture with auto-detection, failing the test on error.

@@ -132,6 +132,8 @@ fn h100_node() -> QuotedNode {
         driver: None,
         slicing: Some(Slicing::Whole),
         form_factor: None,
+        nvlink: None,
+        network_gbps: None,
     }
 }
 

@@ -200,6 +200,18 @@ fn schema_lists_every_reason_code() {
             max_gap: 0.05,
         },
         Reason::NoThroughput,
+        Reason::BusBandwidth {
+            bus_gbps: 1.0,
+            largest_bytes: 8,
+            ranks: 2,
+            expected: None,
+        },
+        Reason::BusTestWrong { wrong: 1 },
+        Reason::BusTestSmall {
+            largest_bytes: 8,
+            least_bytes: 16,
+        },
+        Reason::BusTestUnchecked,
         Reason::Retired { was: "x".into() },
         Reason::VramReserved {
             reserved_mib: 1.0,

@@ -65,6 +65,8 @@ fn telemetry_with_warmup_and_short_thermal_slowdown_warns_and_without_a_result_i
             driver: Some("550".into()),
             slicing: Some(crate::domain::runs::Slicing::Whole),
             form_factor: None,
+            nvlink: None,
+            network_gbps: None,
         }),
         ..VerdictContext::default()
     };

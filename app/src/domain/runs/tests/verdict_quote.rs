@@ -177,6 +177,8 @@ fn unobserved_quote_fields_are_informational() {
         driver: Some("550".into()),
         slicing: Some(crate::domain::runs::Slicing::Whole),
         form_factor: None,
+        nvlink: None,
+        network_gbps: None,
     });
     let v = judge(&run, &ctx);
     assert_eq!(v.status, RunStatus::Valid);
