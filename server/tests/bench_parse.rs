@@ -205,3 +205,15 @@ fn bench_parse_places_a_result_without_a_clock_with_started_at() {
         String::from_utf8_lossy(&bad.stderr)
     );
 }
+
+/// nccl-tests output (NVIDIA/nccl-tests `src/util.cu`; SOURCES.md §8) reads as a link test: its
+/// bus bandwidth at the largest sizes, judged on the link alone (no quote here to compare with).
+#[test]
+fn an_nccl_tests_output_prints_its_bus_bandwidth_at_the_largest_sizes() {
+    let run = parse(&format!("{RUN_FIXTURES}/nccl_all_reduce_perf.txt"));
+    assert_eq!(run["source_format"], "nccl_tests");
+    assert_eq!(run["bus_test"]["bus_gbps"], 480.885);
+    assert_eq!(run["bus_test"]["avg_bus_gbps"], 156.464, "kept, never judged");
+    assert_eq!(run["verdict"]["status"], "valid");
+    assert_eq!(codes(&run), [pair("info", "bus_bandwidth")]);
+}

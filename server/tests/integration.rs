@@ -19,6 +19,7 @@ mod cli;
 mod csv_injection;
 mod dashboard;
 mod first_load;
+mod interconnect;
 mod masters;
 mod orders;
 mod page_weight;

@@ -343,6 +343,25 @@ pub async fn list(
     rows.into_iter().map(summary).collect()
 }
 
+/// The team's nccl-tests runs of `quote_id` (any revision), newest first (at most `limit`):
+/// run id and judged canonical JSON.
+pub async fn link_tests(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    quote_id: i64,
+    limit: i64,
+) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT r.id, r.canonical FROM runs r JOIN quote_revisions qr ON qr.id = r.quote_revision_id
+         WHERE r.team_id = ? AND qr.quote_id = ? AND r.source_format = 'nccl_tests' ORDER BY r.id DESC LIMIT ?",
+    )
+    .bind(team_id)
+    .bind(quote_id)
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}
+
 /// The team's runs among `run_ids` (an order's attached runs), newest first: every one of them,
 /// however many newer runs the team has; ids of another team's runs are left out.
 pub async fn attached(

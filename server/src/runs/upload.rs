@@ -35,7 +35,7 @@ pub fn router() -> Listed {
 #[derive(Serialize)]
 struct Uploaded {
     file: RunFileInfo,
-    /// `telemetry` for an nvidia-smi file, else `result`.
+    /// `telemetry` for GPU telemetry, `interconnect` for an nccl-tests output, else `result`.
     role: &'static str,
 }
 
@@ -62,10 +62,10 @@ pub async fn upload(
     };
     match staged::keep(&db, access.team_id(), access.caller.user_id, &staged).await {
         Ok(file) => {
-            let role = if Format::named(&file.format).is_some_and(Format::is_telemetry) {
-                "telemetry"
-            } else {
-                "result"
+            let role = match Format::named(&file.format) {
+                Some(f) if f.is_telemetry() => "telemetry",
+                Some(Format::NcclTests) => "interconnect",
+                _ => "result",
             };
             (StatusCode::OK, Json(Uploaded { file, role })).into_response()
         }

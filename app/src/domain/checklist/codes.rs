@@ -85,6 +85,28 @@ pub enum AnswerCode {
     },
     /// Quoted interconnect.
     Interconnect { interconnect: Interconnect },
+    /// Quoted interconnect, and an nccl-tests run measured at least what it should give (or
+    /// what it measured, when nothing says what it should give).
+    InterconnectMeasured {
+        interconnect: Interconnect,
+        /// The nccl-tests run.
+        run_id: i64,
+        /// Its bus bandwidth, GB/s.
+        bus_gbps: Decimal,
+        /// The least the quoted link should give, GB/s.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        least_gbps: Option<Decimal>,
+    },
+    /// An nccl-tests run measured less than the quoted link should give.
+    InterconnectBelowQuote {
+        interconnect: Interconnect,
+        /// The nccl-tests run.
+        run_id: i64,
+        /// Its bus bandwidth, GB/s.
+        bus_gbps: Decimal,
+        /// The least the quoted link should give, GB/s.
+        least_gbps: Decimal,
+    },
     /// The order uses a single GPU.
     SingleGpu,
     /// Several GPUs with no link between them.

@@ -101,6 +101,18 @@ pub enum EgressPricing {
     NotStated,
 }
 
+/// The bus bandwidth an nccl-tests run measured, and the least the quoted link should give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeasuredLink {
+    /// The run.
+    pub run_id: i64,
+    /// Bus bandwidth at the largest sizes, GB/s, one decimal.
+    pub bus_gbps: Decimal,
+    /// The least the quoted link should give, GB/s, one decimal; `None` when the catalogue or
+    /// the quote cannot say.
+    pub least_gbps: Option<Decimal>,
+}
+
 /// What the app knows about an order. `None` means "not known", never "no".
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PrefillFacts {
@@ -143,6 +155,10 @@ pub struct PrefillFacts {
     pub exclusivity: Option<Exclusivity>,
     /// Quoted interconnect.
     pub interconnect: Option<Interconnect>,
+    /// What an attached nccl-tests run of the chosen quote measured of the link, when one is
+    /// attached: evidence for the interconnect item beyond what the quote says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_link: Option<MeasuredLink>,
     /// Quoted software image reference, e.g. `nvcr.io/nvidia/pytorch:24.05-py3`.
     pub software_image: Option<String>,
     /// Verdict of the backing run (the best attached run of the chosen quote).

@@ -16,6 +16,7 @@
 //! | fees_stated, egress | the price sheet and node (see [`fees_stated`], [`egress`]) |
 //! | temp_disk_wiped_on_release, data_disk_survives_release | the quote's node |
 //! | run_verdict, run_minutes, throttling_observed, observed_* | the backing run ([`backing_run`]) |
+//! | measured_link | the latest attached nccl-tests run of the chosen quote ([`link_run`]) |
 //! | vram_peak_mib | the workload's peak, or the backing run's observed peak when higher |
 //! | stated_usable_vram_mib, snapshots_offered, object_storage_offered, region | the quote's node, when stated |
 //! | auto_renewal, early_release | the quote, when stated |
@@ -23,7 +24,7 @@
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use serde::Deserialize;
 
-use super::facts::{EgressPricing, Exclusivity, FeeKind, Interconnect, PrefillFacts, RunVerdict};
+use super::facts::{EgressPricing, Exclusivity, FeeKind, Interconnect, MeasuredLink, PrefillFacts, RunVerdict};
 use super::model::OrderKind;
 use crate::domain::{
     quotes::{self, QuoteDraft, Sharing},
@@ -38,6 +39,9 @@ pub const RESERVED_CODE: &str = "vram_reserved";
 
 /// The verdict's code for a run on part of the node ([`crate::domain::runs::Reason::PartOfNode`]).
 pub const PART_OF_NODE_CODE: &str = "part_of_node";
+
+/// The verdict's code for an nccl-tests run's bus bandwidth ([`crate::domain::runs::Reason::BusBandwidth`]).
+pub const BUS_CODE: &str = "bus_bandwidth";
 
 /// What one run observed, read from its canonical JSON (`nodeledger.run/v1`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -69,6 +73,8 @@ pub struct RunObservation {
     pub has_telemetry: bool,
     /// Its verdict names a thermal or power slowdown ([`SLOWDOWN_CODE`]).
     pub slowdown: bool,
+    /// An nccl-tests run: its bus bandwidth and the least the quoted link should give, GB/s.
+    pub bus: Option<(f64, Option<f64>)>,
 }
 
 #[derive(Deserialize, Default)]
@@ -84,9 +90,22 @@ struct CanonicalNode {
 #[derive(Deserialize)]
 struct CanonicalReason {
     code: String,
+    /// Of `bus_bandwidth`: what the quoted link should give.
+    #[serde(default)]
+    expected: Option<CanonicalLink>,
     /// Of `vram_reserved`: the need the verdict judged beneath the reservation.
     #[serde(default)]
     need_mib: Option<f64>,
+}
+
+#[derive(Deserialize)]
+struct CanonicalLink {
+    least_gbps: f64,
+}
+
+#[derive(Deserialize)]
+struct CanonicalBusTest {
+    bus_gbps: f64,
 }
 
 #[derive(Deserialize, Default)]
@@ -108,6 +127,8 @@ struct Canonical {
     telemetry: Vec<serde::de::IgnoredAny>,
     #[serde(default)]
     verdict: Option<CanonicalVerdict>,
+    #[serde(default)]
+    bus_test: Option<CanonicalBusTest>,
 }
 
 impl RunObservation {
@@ -134,6 +155,12 @@ impl RunObservation {
         // A run on part of the node (one task per GPU, or a job on fewer GPUs) says nothing of
         // how many GPUs the node has: the verdict already judged the count.
         let part_of_node = reasons.iter().any(|r| r.code == PART_OF_NODE_CODE);
+        let least = reasons
+            .iter()
+            .find(|r| r.code == BUS_CODE)
+            .and_then(|r| r.expected.as_ref())
+            .map(|e| e.least_gbps);
+        let bus = c.bus_test.map(|b| (b.bus_gbps, least));
         Ok(Self {
             id,
             quote_id,
@@ -149,6 +176,7 @@ impl RunObservation {
             vram_peak_mib,
             has_telemetry: !c.telemetry.is_empty(),
             slowdown,
+            bus,
         })
     }
 
@@ -211,8 +239,26 @@ pub fn backing_run(runs: &[RunObservation], quote_id: Option<i64>) -> Option<&Ru
         None => 3,
     };
     runs.iter()
-        .filter(|r| quote_id.is_some() && r.quote_id == quote_id)
+        .filter(|r| quote_id.is_some() && r.quote_id == quote_id && r.bus.is_none())
         .min_by(|a, b| rank(a.status).cmp(&rank(b.status)).then(b.id.cmp(&a.id)))
+}
+
+/// The nccl-tests run whose link measurement the checklist uses: the latest attached one of the
+/// chosen quote that found no wrong values (not invalid). It measures the link, not the work, so
+/// it is never the [`backing_run`].
+#[must_use]
+pub fn link_run(runs: &[RunObservation], quote_id: Option<i64>) -> Option<&RunObservation> {
+    runs.iter()
+        .filter(|r| quote_id.is_some() && r.quote_id == quote_id && r.bus.is_some())
+        .filter(|r| r.status != Some(RunStatus::Invalid))
+        .max_by_key(|r| r.id)
+}
+
+/// A GB/s figure to one decimal, as the checklist keeps it.
+fn gbps(v: f64) -> Option<Decimal> {
+    Decimal::from_f64_retain(v)
+        .filter(|_| v.is_finite() && v >= 0.0)
+        .map(|d| d.round_dp(1))
 }
 
 /// Fee kinds the quote states. CPU and memory come with the node price when the node's vCPUs
@@ -316,6 +362,14 @@ pub fn gather(src: &FactSources<'_>) -> PrefillFacts {
             quotes::Interconnect::Nvlink | quotes::Interconnect::Nvswitch => Interconnect::NvLink,
             quotes::Interconnect::Pcie => Interconnect::Pcie,
             quotes::Interconnect::None => Interconnect::NoLink,
+        }),
+        measured_link: link_run(src.runs, src.quote_id).and_then(|r| {
+            let (bus, least) = r.bus?;
+            Some(MeasuredLink {
+                run_id: r.id,
+                bus_gbps: gbps(bus)?,
+                least_gbps: least.and_then(gbps),
+            })
         }),
         software_image: spec.and_then(|s| text(&s.os)),
         run_verdict: run.and_then(|r| r.status).map(|s| match s {

@@ -44,8 +44,12 @@ pub use accept::{
 };
 pub use answer::{AnswerIssue, Evidence, ItemAnswer, ItemStatus};
 pub use codes::{AnswerCode, Mismatch, Prefill, Suggested, Suggestion};
-pub use facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, PrefillFacts, RunVerdict};
-pub use gather::{FactSources, RunObservation, SLOWDOWN_CODE, backing_run, egress, fees_stated, gather, workload_kind};
+pub use facts::{
+    EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, MeasuredLink, PrefillFacts, RunVerdict,
+};
+pub use gather::{
+    FactSources, RunObservation, SLOWDOWN_CODE, backing_run, egress, fees_stated, gather, link_run, workload_kind,
+};
 pub use items::{ITEMS, SECTIONS};
 pub use model::{AppliesTo, Cite, EvidenceKind, Expert, Item, OrderKind, PrefillSource, Section, SectionInfo, Text};
 pub use prefill::{

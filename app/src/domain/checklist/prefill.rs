@@ -218,7 +218,30 @@ fn interconnect(f: &PrefillFacts) -> Rule {
     if interconnect == Interconnect::NoLink {
         return ok(S::Problem, C::NoGpuLink, &used);
     }
-    ok(S::Confirmed, C::Interconnect { interconnect }, &used)
+    // An attached nccl-tests run is the evidence: the link as measured, not as quoted.
+    match f.measured_link {
+        Some(m) if m.least_gbps.is_some_and(|least| m.bus_gbps < least) => ok(
+            S::Problem,
+            C::InterconnectBelowQuote {
+                interconnect,
+                run_id: m.run_id,
+                bus_gbps: m.bus_gbps,
+                least_gbps: m.least_gbps.unwrap_or_default(),
+            },
+            &used,
+        ),
+        Some(m) => ok(
+            S::Confirmed,
+            C::InterconnectMeasured {
+                interconnect,
+                run_id: m.run_id,
+                bus_gbps: m.bus_gbps,
+                least_gbps: m.least_gbps,
+            },
+            &used,
+        ),
+        None => ok(S::Confirmed, C::Interconnect { interconnect }, &used),
+    }
 }
 
 /// The one VRAM rule ([`vram::assess`]): the peak plus the workload's headroom against the

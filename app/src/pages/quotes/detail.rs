@@ -55,6 +55,8 @@ pub struct QuoteDetail {
     pub can_edit: bool,
     /// The vendor's documents attached to this revision.
     pub documents: Vec<DocumentLine>,
+    /// The nccl-tests runs of the quote's node.
+    pub link_tests: Vec<super::link_tests::LinkTestLine>,
 }
 
 /// An attached document.
@@ -146,6 +148,7 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
                 sha256: doc.sha256,
             })
             .collect(),
+        link_tests: super::link_tests::load(&db, team.team_id, quote_id, crate::i18n::request_locale()).await?,
     })
 }
 
@@ -191,6 +194,7 @@ fn documents_view(d: &QuoteDetail, doc_error: Option<String>) -> impl IntoView +
 
 fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
     let documents = documents_view(&d, doc_error);
+    let link_tests = super::link_tests::card(d.link_tests.clone());
     let locale = use_locale();
     let id = d.quote_id;
     let shown = d.revision;
@@ -223,6 +227,7 @@ fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
                 </section>
             }).collect_view()}
             {documents}
+            {link_tests}
             <section class="card">
                 <h2>{t(Msg::QuotesRevisions)}</h2>
                 <ul class="links" data-testid="revision-list">

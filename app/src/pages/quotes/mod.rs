@@ -5,4 +5,5 @@ pub mod compare;
 pub mod detail;
 pub mod form;
 pub mod import;
+pub mod link_tests;
 pub mod list;

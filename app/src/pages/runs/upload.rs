@@ -199,7 +199,11 @@ fn file_line(item: Item, items: RwSignal<Vec<Item>>) -> impl IntoView {
                     <progress max="100" value=num(share * 100.0, 0) data-testid="upload-progress">{format!("{} %", num(share * 100.0, 0))}</progress>
                 }.into_any(),
                 FileState::Done(u) => {
-                    let role = if u.role == "telemetry" { Msg::RunsRoleTelemetry } else { Msg::RunsRoleResult };
+                    let role = match u.role.as_str() {
+                        "telemetry" => Msg::RunsRoleTelemetry,
+                        "interconnect" => Msg::RunsRoleInterconnect,
+                        _ => Msg::RunsRoleResult,
+                    };
                     let held = u.file.run_id.map(|id| view! {
                         " · " <a href=format!("/runs/{id}")>{locale.fmt(Msg::RunsAlreadySaved, &[("id", &id.to_string())])}</a>
                     });

@@ -73,6 +73,67 @@ fn code_of(v: impl Serialize) -> String {
         .unwrap_or_default()
 }
 
+/// The interconnect item's code when an nccl-tests run measured the link.
+fn measured_link(locale: Locale, code: &AnswerCode) -> String {
+    use AnswerCode as C;
+    match code {
+        C::InterconnectMeasured {
+            interconnect,
+            run_id,
+            bus_gbps,
+            least_gbps,
+        } => {
+            let (value, run, bus) = (
+                link_name(locale, *interconnect),
+                run_id.to_string(),
+                bus_gbps.normalize().to_string(),
+            );
+            match least_gbps {
+                Some(least) => {
+                    let least = least.normalize().to_string();
+                    let args = [
+                        ("value", value.as_str()),
+                        ("run", &run),
+                        ("bus", &bus),
+                        ("least", &least),
+                    ];
+                    locale.fmt(Msg::OrdersCInterconnectMeasured, &args)
+                }
+                None => {
+                    let args = [("value", value.as_str()), ("run", &run), ("bus", &bus)];
+                    locale.fmt(Msg::OrdersCInterconnectMeasuredAlone, &args)
+                }
+            }
+        }
+        C::InterconnectBelowQuote {
+            interconnect,
+            run_id,
+            bus_gbps,
+            least_gbps,
+        } => locale.fmt(
+            Msg::OrdersCInterconnectBelowQuote,
+            &[
+                ("value", &link_name(locale, *interconnect)),
+                ("run", &run_id.to_string()),
+                ("bus", &bus_gbps.normalize().to_string()),
+                ("least", &least_gbps.normalize().to_string()),
+            ],
+        ),
+        _ => String::new(),
+    }
+}
+
+/// A quoted link as datasheets name it: `NVLink`, `PCIe`; no link in the reader's words.
+fn link_name(locale: Locale, link: crate::domain::checklist::Interconnect) -> String {
+    use crate::domain::checklist::Interconnect as I;
+    match link {
+        I::NvLink => "NVLink".into(),
+        I::Pcie => "PCIe".into(),
+        I::NoLink => locale.t(Msg::OrdersNoLink).into(),
+        I::Other => locale.t(Msg::OrdersOtherLink).into(),
+    }
+}
+
 fn yes_no(locale: Locale, b: bool) -> &'static str {
     locale.t(if b { Msg::OrdersYes } else { Msg::OrdersNo })
 }
@@ -161,7 +222,8 @@ pub(super) fn describe(locale: Locale, code: &AnswerCode) -> String {
         C::HeadroomAboveRange { pct: p } => pct(Msg::OrdersCHeadroomAboveRange, p),
         C::PeakNearLimit { pct: p } => pct(Msg::OrdersCPeakNearLimit, p),
         C::PeakNotNearLimit { pct: p } => pct(Msg::OrdersCPeakNotNearLimit, p),
-        C::Interconnect { interconnect } => one(Msg::OrdersCInterconnect, "value", &code_of(interconnect)),
+        C::Interconnect { interconnect } => one(Msg::OrdersCInterconnect, "value", &link_name(locale, *interconnect)),
+        C::InterconnectMeasured { .. } | C::InterconnectBelowQuote { .. } => measured_link(locale, code),
         C::SingleGpu => plain(Msg::OrdersCSingleGpu),
         C::NoGpuLink => plain(Msg::OrdersCNoGpuLink),
         C::ImagePinned { image } => one(Msg::OrdersCImagePinned, "image", image),
@@ -333,6 +395,24 @@ mod tests {
             C::Interconnect {
                 interconnect: Interconnect::NvLink,
             },
+            C::InterconnectMeasured {
+                interconnect: Interconnect::NvLink,
+                run_id: 9,
+                bus_gbps: dec!(480.9),
+                least_gbps: Some(dec!(270)),
+            },
+            C::InterconnectMeasured {
+                interconnect: Interconnect::NvLink,
+                run_id: 9,
+                bus_gbps: dec!(480.9),
+                least_gbps: None,
+            },
+            C::InterconnectBelowQuote {
+                interconnect: Interconnect::NvLink,
+                run_id: 10,
+                bus_gbps: dec!(21.2),
+                least_gbps: dec!(270),
+            },
             C::SingleGpu,
             C::NoGpuLink,
             C::ImagePinned {
@@ -405,13 +485,18 @@ mod tests {
             describe(Locale::En, &codes[5]),
             "usable VRAM leaves 17 % over the peak; the workload asks for 20 % (24576 MiB)"
         );
-        let differs = describe(Locale::En, &codes[22]);
+        let differs = describe(Locale::En, &codes[25]);
         assert!(
             differs.contains("GPU model quoted A10, seen NVIDIA A100-SXM4-80GB")
                 && differs.contains("4 GPUs seen, 8 quoted"),
             "{differs}"
         );
-        assert_eq!(describe(Locale::ZhCn, &codes[23]), "关机后计算资源仍计费：否；磁盘：是");
+        assert_eq!(describe(Locale::ZhCn, &codes[26]), "关机后计算资源仍计费：否；磁盘：是");
+        let measured = codes.iter().find(|c| matches!(c, C::InterconnectBelowQuote { .. }));
+        assert_eq!(
+            describe(Locale::En, measured.expect("sample")),
+            "quoted interconnect NVLink, but nccl-tests run #10 measured only 21.2 GB/s bus bandwidth, below the 270 GB/s it should give"
+        );
         let form = describe(Locale::En, codes.last().expect("codes"));
         assert!(
             form.contains("NVIDIA A100-PCIE-40GB") && form.contains("PCIe"),

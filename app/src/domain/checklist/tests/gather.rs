@@ -304,3 +304,75 @@ fn zero_prices_are_not_stated_and_a_free_allowance_is_included() {
     q.price.free_egress_gb = Decimal::ZERO;
     assert_eq!(super::super::egress(&q), EgressPricing::NotStated);
 }
+
+/// An nccl-tests fixture (NVIDIA/nccl-tests `src/util.cu`; SOURCES.md §8) as stored: parsed and
+/// judged against an 8-GPU quote of `gpu`, linked by NVSwitch.
+fn nccl_run(id: i64, fixture: &str, gpu: &str) -> RunObservation {
+    use crate::domain::runs::{QuotedNode, VerdictContext, assess, parse};
+    let ctx = VerdictContext {
+        quote: Some(QuotedNode {
+            gpu_name: Some(gpu.into()),
+            gpu_count: Some(8),
+            nvlink: Some(true),
+            ..QuotedNode::default()
+        }),
+        ..VerdictContext::default()
+    };
+    let judged = assess(parse(fixture.as_bytes(), None).expect("reads"), &ctx);
+    let status = judged.verdict.as_ref().map(|v| v.status);
+    let json = serde_json::to_string(&judged).expect("encodes");
+    RunObservation::from_canonical(id, Some(7), status, &json).expect("reads back")
+}
+
+/// The interconnect item takes an attached nccl-tests run as its evidence: confirmed when the
+/// bus bandwidth reaches what the quoted link should give, a problem when it does not; the
+/// link test is never the run the benchmark items read.
+#[test]
+fn an_attached_nccl_tests_run_is_the_interconnect_items_evidence() {
+    let nvswitch = include_str!("../../runs/fixtures/nccl_all_reduce_perf.txt");
+    let pcie = include_str!("../../runs/fixtures/nccl_all_reduce_perf_pcie.txt");
+    let mut q = quote();
+    q.spec.interconnect = Some(quotes::Interconnect::Nvswitch);
+    let w = workload();
+    let benchmark = run(3, RunStatus::Invalid, A100_RUN);
+    let facts = |runs: &[RunObservation]| {
+        gather(&FactSources {
+            workload: &w,
+            quote_id: Some(7),
+            quote: Some(&q),
+            runs,
+        })
+    };
+    let item = item("gpu.multi_gpu_interconnect").expect("item");
+    let runs = [benchmark.clone(), nccl_run(9, nvswitch, "H100 SXM5 80GB")];
+    let f = facts(&runs);
+    assert_eq!(
+        backing_run(&runs, Some(7)).map(|r| r.id),
+        Some(3),
+        "the benchmark backs the run items"
+    );
+    let Prefill::Suggest(s) = prefill(item, &f) else {
+        panic!("{f:?}")
+    };
+    assert_eq!(s.status, S::Confirmed);
+    assert_eq!(
+        s.code,
+        C::InterconnectMeasured {
+            interconnect: Interconnect::NvLink,
+            run_id: 9,
+            bus_gbps: dec!(480.9),
+            least_gbps: Some(dec!(270)),
+        }
+    );
+    // The PCIe capture placed on the NVSwitch quote: 21.2 GB/s against 270.
+    let runs = [benchmark, nccl_run(10, pcie, "H100 SXM5 80GB")];
+    let Prefill::Suggest(s) = prefill(item, &facts(&runs)) else {
+        panic!()
+    };
+    assert_eq!(s.status, S::Problem);
+    assert!(
+        matches!(s.code, C::InterconnectBelowQuote { run_id: 10, .. }),
+        "{:?}",
+        s.code
+    );
+}

@@ -29,6 +29,7 @@ pub(super) fn full() -> PrefillFacts {
         form_factor: Some(FormFactor::Pcie),
         exclusivity: Some(Exclusivity::Exclusive),
         interconnect: Some(Interconnect::Pcie),
+        measured_link: None,
         software_image: Some("nvcr.io/nvidia/pytorch:24.05-py3".into()),
         run_verdict: Some(RunVerdict::Pass),
         run_minutes: Some(20),

@@ -423,7 +423,7 @@ fn a_version_5_record_keeps_the_response_time_target_a_throughput_was_read_at() 
     let v4 = full()
         .canonical()
         .expect("canonical")
-        .replacen(r#""version":5"#, r#""version":5"#, 1);
+        .replacen(r#""version":5"#, r#""version":4"#, 1);
     assert!(!v4.contains("at_target"));
     assert_eq!(decode(&v4).expect("version 4 reads"), full());
 }
