@@ -35,6 +35,9 @@ pub enum AppError {
     /// Too many passwords being hashed at once; retry after this many seconds.
     #[error("busy, retry in {0} s")]
     Busy(u32),
+    /// Every planner is at work; retry after this many seconds.
+    #[error("planners busy, retry in {0} s")]
+    PlannersBusy(u32),
     /// A new password is too easy to guess: why, then advice.
     #[error("weak password: {}", .reason.key())]
     WeakPassword { reason: Msg, suggestions: Vec<Msg> },
@@ -98,7 +101,7 @@ impl AppError {
             AppError::WeakPassword { .. } => 422,
             AppError::Throttled(_) => 429,
             AppError::Internal => 500,
-            AppError::Busy(_) => 503,
+            AppError::Busy(_) | AppError::PlannersBusy(_) => 503,
             AppError::Transport(_) => 502,
         }
     }
@@ -112,6 +115,7 @@ impl AppError {
             AppError::BadCredentials => Msg::LoginFailed,
             AppError::Throttled(_) => Msg::LoginThrottled,
             AppError::Busy(_) => Msg::ThrottleBusy,
+            AppError::PlannersBusy(_) => Msg::PlanBusy,
             AppError::WeakPassword { reason, .. } => *reason,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,

@@ -22,6 +22,11 @@
 //!   ([`DEFAULT_MAX_NODES`] = 16 when absent, at most [`MAX_NODES`] = 64): more nodes than that
 //!   are not a plan procurement would place from one quote. A stated `nodes` assumption is
 //!   replaced by n.
+//! * **Many quotes.** With more than [`MAX_WEIGHED`] = 200 quotes, only the 200 cheapest are
+//!   weighed in full, by one estimate each: on the fewest nodes one job needs, the cheaper of on
+//!   demand and the monthly commitment, ties by id, quotes that cannot give those nodes last.
+//!   The result says how many of how many ([`Weighed`]); a catalogue of 20,000 rows is planned
+//!   in well under a second instead of 960,000 estimates.
 //! * **Not stated stays not stated.** Without a stated capacity a quote is planned up to the
 //!   cap and gets [`VendorQuestion::CapacityNotStated`]; without a lead time it is planned with
 //!   0 h and gets [`VendorQuestion::LeadTimeNotStated`].
@@ -112,6 +117,11 @@ use crate::domain::{rentals::Instant, runs::GpuUse};
 
 /// The node-count cap when the plan does not set `max_nodes`.
 pub const DEFAULT_MAX_NODES: u32 = 16;
+
+/// Most quotes weighed in full (every node count and pricing): beyond it, the cheapest by one
+/// estimate each on the fewest nodes one job needs, and the result says how many of how many.
+/// A catalogue import of 20,000 rows would otherwise mean 20,000 × 16 × 3 estimates.
+pub const MAX_WEIGHED: usize = 200;
 
 /// The largest `max_nodes` accepted.
 pub const MAX_NODES: u32 = 64;

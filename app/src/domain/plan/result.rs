@@ -265,4 +265,17 @@ pub struct PlanResult {
     pub front: Vec<Plan>,
     /// Every other plan, cheapest first.
     pub others: Vec<Plan>,
+    /// With more than [`super::MAX_WEIGHED`] quotes: how many were weighed in full, of how many
+    /// (`null` when all were).
+    #[serde(default)]
+    pub weighed: Option<Weighed>,
+}
+
+/// How many quotes were weighed in full, of how many offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Weighed {
+    /// Weighed in full: the cheapest by one estimate each.
+    pub weighed: u32,
+    /// Offered to the planner.
+    pub of: u32,
 }

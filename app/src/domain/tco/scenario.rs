@@ -132,8 +132,10 @@ pub(crate) fn check_scenario(s: &Scenario) -> Result<Currency, TcoError> {
     let Some(first) = s.quotes.first() else {
         return Err(TcoError::new("scenario.quotes", ErrorReason::Empty));
     };
-    for (i, q) in s.quotes.iter().enumerate() {
-        if s.quotes[..i].iter().any(|p| p.id == q.id) {
+    // A set of the ids seen, so 20,000 quotes are checked in linear time, not 20,000².
+    let mut seen = std::collections::HashSet::with_capacity(s.quotes.len());
+    for q in &s.quotes {
+        if !seen.insert(q.id.as_str()) {
             let reason = ErrorReason::Duplicate { value: q.id.clone() };
             return Err(TcoError::new("scenario.quotes.id", reason));
         }

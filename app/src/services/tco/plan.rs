@@ -61,20 +61,34 @@ pub async fn planned(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Op
 
 /// Plans at once at most, process-wide: planning is CPU work, and more at once than the
 /// machine has cores only makes each slower.
-static PLANNERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+pub const PLANNERS: usize = 2;
+
+/// Seconds a caller is told to wait when every planner is at work (`Retry-After`).
+pub const PLANNERS_BUSY_RETRY_S: u32 = 5;
+
+static PLANNER_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(PLANNERS);
 
 /// Runs the planner on `file` on a blocking thread, at most [`PLANNERS`] at once: a large plan
-/// never holds an async worker, so `/healthz` and pages keep answering while it runs.
+/// never holds an async worker, so `/healthz` and pages keep answering while it runs. With
+/// every planner at work the request is refused at once ([`AppError::PlannersBusy`]: 503 with
+/// `Retry-After`, in the caller's language) rather than queued behind plans it cannot see.
 async fn plan_off_the_workers(
+    file: Option<PlanScenario>,
+) -> Result<(Option<PlanScenario>, Option<Result<PlanResult, String>>), AppError> {
+    plan_in(&PLANNER_SLOTS, file).await
+}
+
+/// [`plan_off_the_workers`] with the slots given.
+async fn plan_in(
+    slots: &tokio::sync::Semaphore,
     file: Option<PlanScenario>,
 ) -> Result<(Option<PlanScenario>, Option<Result<PlanResult, String>>), AppError> {
     let Some(file) = file else {
         return Ok((None, None));
     };
-    let _permit = PLANNERS.acquire().await.map_err(|e| {
-        tracing::error!(error = %e, "the planners' semaphore is closed");
-        AppError::Internal
-    })?;
+    let _permit = slots
+        .try_acquire()
+        .map_err(|_| AppError::PlannersBusy(PLANNERS_BUSY_RETRY_S))?;
     tokio::task::spawn_blocking(move || {
         let planned = plan(&file).map_err(|e| e.to_string());
         (Some(file), Some(planned))
@@ -133,5 +147,32 @@ fn supply(q: &super::Costed) -> QuoteSupply {
                 nodes: r.nodes,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With every planner at work a plan is refused at once with 503 and a `Retry-After`, in the
+    /// reader's language, instead of waiting behind plans; a free slot plans.
+    #[tokio::test]
+    async fn with_every_planner_at_work_a_plan_is_refused_at_once_with_retry_after() {
+        use crate::{auth::throttle::retry_after_secs, i18n::Locale};
+        let file: PlanScenario =
+            serde_json::from_str(include_str!("../../domain/plan/example-plan.json")).expect("the example plan file");
+        let slots = tokio::sync::Semaphore::new(PLANNERS);
+        let held = slots.try_acquire_many(2).expect("both slots");
+        let Err(busy) = plan_in(&slots, Some(file.clone())).await else {
+            panic!("planned with no slot free")
+        };
+        assert_eq!(busy, AppError::PlannersBusy(PLANNERS_BUSY_RETRY_S));
+        assert_eq!(busy.status_code(), 503);
+        assert_eq!(retry_after_secs(&busy), Some(5));
+        assert!(busy.localized(Locale::ZhCn).contains("规划器"));
+        assert!(busy.localized(Locale::En).starts_with("Every planner is at work"));
+        drop(held);
+        let (_, planned) = plan_in(&slots, Some(file)).await.expect("a slot is free");
+        assert!(planned.is_some_and(|p| p.is_ok()));
     }
 }

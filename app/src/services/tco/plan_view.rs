@@ -45,6 +45,15 @@ pub fn plan_view(c: &Computed, planned: Option<&Planned>, locale: Locale) -> Pla
 fn fill(view: &mut PlanView, r: &PlanResult, locale: Locale) {
     let words = Words { r, locale };
     view.basis = words.basis();
+    if let Some(w) = r.weighed {
+        view.basis.push(locale.fmt(
+            Msg::PlanQuotesWeighed,
+            &[
+                ("weighed", &crate::i18n::group(w.weighed.into(), 0)),
+                ("of", &crate::i18n::group(w.of.into(), 0)),
+            ],
+        ));
+    }
     view.plans_weighed = r.front.len() + r.others.len();
     match &r.recommended {
         Some(rec) => {

@@ -392,3 +392,42 @@ fn a_plan_between_measured_node_counts_interpolates_the_efficiency() {
         "the largest count's figure, flagged as an estimate"
     );
 }
+
+/// Rule "many quotes": past 200 quotes only the 200 cheapest by one estimate each are weighed,
+/// the result says 200 of how many, and the cheapest quote still wins.
+#[test]
+fn past_200_quotes_the_200_cheapest_are_weighed_and_the_result_says_so() {
+    // 250 one-GPU quotes at 10 tokens/s, priced 5.00, 5.01, … 7.49 an hour, listed dearest first.
+    let quotes: Vec<_> = (0..250u32)
+        .rev()
+        .map(|i| {
+            quote(
+                &format!("q{i:03}"),
+                dec!(5.00) + Decimal::new(i64::from(i), 2),
+                1,
+                dec!(10),
+            )
+        })
+        .collect();
+    let r = run(&small(quotes));
+    let weighed = r.weighed.expect("the cap applies");
+    assert_eq!((weighed.weighed, weighed.of), (200, 250));
+    assert_eq!(r.quotes.len(), 200);
+    assert!(
+        r.quotes.iter().all(|q| q.id.as_str() < "q200"),
+        "the 50 dearest are left out"
+    );
+    assert_eq!(r.recommended.as_ref().map(|x| x.plan.quote_id.as_str()), Some("q000"));
+    // At 200 or fewer, every quote is weighed and the result says nothing.
+    let few: Vec<_> = (0..200u32)
+        .map(|i| {
+            quote(
+                &format!("q{i:03}"),
+                dec!(5.00) + Decimal::new(i64::from(i), 2),
+                1,
+                dec!(10),
+            )
+        })
+        .collect();
+    assert_eq!(run(&small(few)).weighed, None);
+}
