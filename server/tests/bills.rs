@@ -897,3 +897,74 @@ async fn a_bill_in_another_currency_keeps_the_rate_of_its_invoice_date() {
          usd-2.csv at 1 USD = 7 CNY of 2026-12-01. A rate entered later does not change them."
     );
 }
+
+/// Variants of a seed file a fuzzer would try first: the file, cut at a third and two thirds,
+/// with a quote or a comma dropped into every 37th byte, with CRLF line ends, with its first
+/// line twice, and with a 400-digit number in place of every `1`.
+pub(crate) fn mutations(seed: &str) -> Vec<String> {
+    let cut = |n: usize| seed.chars().take(seed.chars().count() * n / 3).collect::<String>();
+    let sprinkled = |c: char| {
+        seed.chars()
+            .enumerate()
+            .map(|(i, x)| if i % 37 == 36 { c } else { x })
+            .collect::<String>()
+    };
+    let first = seed.lines().next().unwrap_or_default();
+    vec![
+        seed.to_owned(),
+        cut(1),
+        cut(2),
+        sprinkled('"'),
+        sprinkled(','),
+        seed.replace('\n', "\r\n"),
+        format!("{first}\n{seed}"),
+        seed.replace('1', &"9".repeat(400)),
+        String::new(),
+    ]
+}
+
+/// The files of a fuzz corpus (`app/fuzz/corpus/<target>/`), as text.
+pub(crate) fn corpus(target: &str) -> Vec<(String, String)> {
+    let dir = format!("{}/../app/fuzz/corpus/{target}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned())
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "{dir} is empty");
+    files
+}
+
+/// The bill parsers' fuzz corpora (FOCUS and the simple template) and their mutations driven
+/// through the import route: every answer is a JSON answer the page can show, never a 5xx.
+#[tokio::test]
+async fn the_bill_fuzz_corpora_through_the_import_route_never_answer_5xx() {
+    let d = desk().await;
+    let mut tried = 0;
+    for target in ["bill_focus", "bill_simple"] {
+        for (name, seed) in corpus(target) {
+            for (i, content) in mutations(&seed).into_iter().enumerate() {
+                let body =
+                    json!({ "request": { "order_id": d.order, "file_name": name, "content": content }, "save": false });
+                let res = d.app.call_json("/api/orders/bills/import", &body, Some(&d.pam)).await;
+                assert!(
+                    res.status.as_u16() < 500,
+                    "{target}/{name} variant {i}: {} {}",
+                    res.status,
+                    res.body
+                );
+                assert!(
+                    serde_json::from_str::<Value>(&res.body).is_ok(),
+                    "{name} variant {i}: {}",
+                    res.body
+                );
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried >= 27, "{tried}");
+}

@@ -438,3 +438,77 @@ async fn the_cost_page_the_plan_and_both_clis_price_one_rental_alike_on_every_no
     std::fs::remove_file(&path).ok();
     assert_eq!(compared, 8);
 }
+
+/// An order placed from a plan (its record carries the plan: version 3 and later) signed off,
+/// exported and checked by `nodeledger audit verify --export` against the database: the hash
+/// the approval pinned is the hash of the stored text, and the export matches it.
+#[tokio::test]
+async fn a_plan_placed_order_signed_off_passes_audit_verify_with_its_export() {
+    use app::{
+        domain::{
+            audit::{Action, sha256_hex},
+            orders::OrderState,
+        },
+        store,
+    };
+    let d = desk().await;
+    let res = order_plan(&d, &d.pam, d.big, "1", "on_demand").await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let order = json(&res.body)["order_id"].as_i64().unwrap();
+    let (revision, content): (i64, String) =
+        sqlx::query_as("SELECT id, content FROM order_revisions WHERE order_id = ? ORDER BY revision DESC LIMIT 1")
+            .bind(order)
+            .fetch_one(&d.app.db)
+            .await
+            .unwrap();
+    assert!(json(&content)["plan"].is_object(), "placed from the plan: {content}");
+    // Signed off as the approval does: the hash of the stored text pinned in the event.
+    let hash = sha256_hex(&content);
+    let manager: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = 'max@example.com'")
+        .fetch_one(&d.app.db)
+        .await
+        .unwrap();
+    let at = "2030-01-15T09:00:00Z";
+    let mut tx = store::begin_write(&d.app.db).await.unwrap();
+    for (action, data) in [
+        (Action::Submit, serde_json::json!({ "revision": 1 })),
+        (
+            Action::Approve,
+            serde_json::json!({ "revision": 1, "content_hash": hash }),
+        ),
+    ] {
+        store::audit::append(&mut tx, order, manager, at, action, data)
+            .await
+            .unwrap();
+    }
+    let approved = store::orders::set_state(
+        &mut tx,
+        revision,
+        OrderState::Draft,
+        OrderState::Approved,
+        manager,
+        at,
+        "",
+        Some(&hash),
+    )
+    .await
+    .unwrap();
+    assert!(approved);
+    tx.commit().await.unwrap();
+    let export = app::services::audit::export_order(&d.app.db, order)
+        .await
+        .unwrap()
+        .unwrap();
+    let file = d.app.path.join("order.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&export).unwrap()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_nodeledger"))
+        .arg("--db")
+        .arg(d.app.path.join("test.db"))
+        .args(["audit", "verify", "--export", file.to_str().unwrap()])
+        .env("NODELEDGER_LOG", "error")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(&format!("audit export OK: order {order}")), "{stdout}");
+}

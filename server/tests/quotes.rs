@@ -1087,3 +1087,34 @@ async fn a_mig_slice_is_checked_with_the_slices_memory_not_the_parent_gpus() {
         "{c}"
     );
 }
+
+/// The quote CSV parser's fuzz corpus (vendor catalogues, GBK, missing columns, a bad row)
+/// and its mutations driven through the import route, previewed and saved: every answer is a
+/// JSON answer the page can show, never a 5xx.
+#[tokio::test]
+async fn the_quote_csv_fuzz_corpus_through_the_import_route_never_answers_5xx() {
+    use crate::bills::{corpus, mutations};
+    let d = desk().await;
+    let mut tried = 0;
+    for (name, seed) in corpus("quote_csv") {
+        for (i, content) in mutations(&seed).into_iter().enumerate() {
+            for save in [false, true] {
+                let req = json!({ "request": { "content": content, "format": "auto", "vendor": "Fuzz", "currency": "USD" }, "save": save });
+                let res = d.app.call_json("/api/quotes/import", &req, Some(&d.buyer_a)).await;
+                assert!(
+                    res.status.as_u16() < 500,
+                    "{name} variant {i} save {save}: {} {}",
+                    res.status,
+                    res.body
+                );
+                assert!(
+                    serde_json::from_str::<Value>(&res.body).is_ok(),
+                    "{name} variant {i}: {}",
+                    res.body
+                );
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried >= 90, "{tried}");
+}
