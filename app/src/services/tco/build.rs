@@ -144,6 +144,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         base,
         shared: assumptions,
         rates: loaded.rates,
+        plan: std::sync::Arc::default(),
     }
 }
 

@@ -120,6 +120,9 @@ pub struct Computed {
     pub unit_scale: u32,
     /// The workload's budget in the base currency, when set and convertible.
     pub budget_base: Option<rust_decimal::Decimal>,
+    /// The rental plan of this comparison, once planned ([`planned`]): the plan page, its
+    /// chart and the export read one cached comparison (shared by its clones) and so one plan.
+    pub plan: std::sync::Arc<tokio::sync::OnceCell<Option<Planned>>>,
 }
 
 /// Builds the comparison `request` asks for, for team `team_id`: loads, then builds

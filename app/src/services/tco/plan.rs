@@ -32,11 +32,18 @@ pub struct Planned {
 /// (Unix seconds) at the earliest: loads the team's exchange rates (every one, as the scenario
 /// file carries them), then builds the scenario ([`scenario_of`]), the plan file
 /// ([`plan_file`]) and runs the planner. `None` when there is nothing to reproduce (no
-/// workload, or no quote costed).
+/// workload, or no quote costed). Planned once per comparison: a clone of the same cached
+/// comparison (the plan page, its chart, the export) gets the same plan, from the first `now`.
 ///
 /// # Errors
-/// [`AppError::Internal`] when the rates cannot be read (logged).
+/// [`AppError::Internal`] when the rates cannot be read (logged); [`AppError::PlannersBusy`]
+/// when every planner is at work (nothing is kept, so the next request plans).
 pub async fn planned(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Option<Planned>, AppError> {
+    c.plan.get_or_try_init(|| plan_now(db, team_id, c, now)).await.cloned()
+}
+
+/// [`planned`], computed.
+async fn plan_now(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Option<Planned>, AppError> {
     let rates = store::exchange_rates::list(db, team_id)
         .await
         .map_err(|e| {

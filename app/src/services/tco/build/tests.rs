@@ -308,3 +308,37 @@ fn the_plan_file_keeps_the_quotes_that_fit_and_starts_no_earlier_than_now() {
         "a later start is kept"
     );
 }
+
+/// The plan page, its chart and the export read one cached comparison: its clones share one
+/// plan, planned once from the first request's moment.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_clones_of_one_comparison_share_one_plan(db: crate::store::Db) {
+    use crate::services::tco::planned;
+    let mut data = loaded();
+    data.workloads[0].record.earliest_start = Some(1_000);
+    let query = format!("{NO_EXTRAS}&picked=1&q=1&q=2&tp_1=1000&tp_2=3000");
+    let c = build(&CostRequest::from_query(&query), data, Locale::En, false);
+    let first = planned(&db, 1, &c, 1_765_000_000)
+        .await
+        .expect("planned")
+        .expect("a plan");
+    let chart = c.clone();
+    let again = planned(&db, 1, &chart, 1_765_000_060)
+        .await
+        .expect("planned")
+        .expect("a plan");
+    let start = |p: &crate::services::tco::Planned| p.file.as_ref().and_then(|f| f.plan.earliest_start);
+    assert_eq!(
+        start(&first),
+        start(&again),
+        "planned once, from the first request's moment"
+    );
+    assert_eq!(first.plan, again.plan);
+    // A comparison built anew plans anew.
+    let fresh = build(&CostRequest::from_query(&query), loaded(), Locale::En, false);
+    let later = planned(&db, 1, &fresh, 1_765_000_060)
+        .await
+        .expect("planned")
+        .expect("a plan");
+    assert_ne!(start(&first), start(&later));
+}
