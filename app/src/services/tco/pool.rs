@@ -177,6 +177,22 @@ pub(super) fn measured(
     })
 }
 
+/// The runs of quote revision `quote`, or of any quote revision with the same node as `spec`.
+fn of_the_node<'a>(pool: &'a RunPool, quote: (i64, i64), spec: &'a NodeSpec) -> impl Iterator<Item = &'a RunSummary> {
+    pool.runs
+        .iter()
+        .filter(move |(r, run_spec)| {
+            let this_revision = r.quote_id == Some(quote.0) && r.revision == Some(quote.1);
+            this_revision || run_spec.as_ref().is_some_and(|s| same_node(s, spec))
+        })
+        .map(|(r, _)| r)
+}
+
+/// A run's throughput in the workload's `unit`, when it states one that is finite and positive.
+fn in_unit(r: &RunSummary, unit: &str) -> Option<Decimal> {
+    run_decimal(r.throughput_value?).filter(|_| unit_matches(r.throughput_unit.as_deref().unwrap_or(""), unit))
+}
+
 /// The node's one-node runs that time requests and are sound apart from the target, each as
 /// (latency at the target's percentile, throughput per node): the curve [`at_target`] reads.
 fn curve(
@@ -187,15 +203,11 @@ fn curve(
     gpu_use: GpuUse,
     target: &ResponseTarget,
 ) -> Vec<CurvePoint> {
-    pool.runs
-        .iter()
-        .filter(|(r, run_spec)| {
-            let this_revision = r.quote_id == Some(quote.0) && r.revision == Some(quote.1);
-            (this_revision || run_spec.as_ref().is_some_and(|s| same_node(s, spec))) && r.on_curve && r.nodes <= 1
-        })
-        .filter_map(|(r, _)| {
-            let per_s = run_decimal(r.throughput_value?)
-                .filter(|_| unit_matches(r.throughput_unit.as_deref().unwrap_or(""), unit))?;
+    of_the_node(pool, quote, spec)
+        .filter(|r| r.on_curve && r.nodes <= 1)
+        .filter_map(|r| {
+            let per_s = in_unit(r, unit)?;
+            // A latency of 0 ms is a figure too (run_decimal keeps only positive ones).
             let latency_ms = Decimal::from_str(&target.measured(&r.latencies)?.to_string()).ok()?;
             let total_tokens = r
                 .total_tokens_per_s
@@ -221,19 +233,11 @@ fn measured_median(
     efficiency: impl Efficiency,
     gpu_use: GpuUse,
 ) -> Result<Measured, TcoError> {
-    let (quote_id, revision) = quote;
     let mut valid: Vec<(i64, RunThroughput)> = Vec::new();
     let mut left_out = Vec::new();
     let mut scaled = Vec::new();
-    for (r, run_spec) in &pool.runs {
-        let this_revision = r.quote_id == Some(quote_id) && r.revision == Some(revision);
-        if !this_revision && !run_spec.as_ref().is_some_and(|s| same_node(s, spec)) {
-            continue;
-        }
-        let (Some(value), Some(run_unit)) = (r.throughput_value, r.throughput_unit.as_deref()) else {
-            continue;
-        };
-        let Some(per_s) = run_decimal(value).filter(|_| unit_matches(run_unit, unit)) else {
+    for r in of_the_node(pool, quote, spec) {
+        let Some(per_s) = in_unit(r, unit) else {
             continue;
         };
         if r.status == RunStatus::Valid {
