@@ -38,6 +38,10 @@ pub enum AppError {
     /// Every planner is at work; retry after this many seconds.
     #[error("planners busy, retry in {0} s")]
     PlannersBusy(u32),
+    /// The caller already has as many comparisons computed as one may; retry after this many
+    /// seconds.
+    #[error("own comparisons busy, retry in {0} s")]
+    OwnComparisonsBusy(u32),
     /// A new password is too easy to guess: why, then advice.
     #[error("weak password: {}", .reason.key())]
     WeakPassword { reason: Msg, suggestions: Vec<Msg> },
@@ -99,7 +103,7 @@ impl AppError {
             AppError::Conflict(_) | AppError::DuplicateRun(_) | AppError::PartOfRun(_) => 409,
             AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
             AppError::WeakPassword { .. } => 422,
-            AppError::Throttled(_) => 429,
+            AppError::Throttled(_) | AppError::OwnComparisonsBusy(_) => 429,
             AppError::Internal => 500,
             AppError::Busy(_) | AppError::PlannersBusy(_) => 503,
             AppError::Transport(_) => 502,
@@ -116,6 +120,7 @@ impl AppError {
             AppError::Throttled(_) => Msg::LoginThrottled,
             AppError::Busy(_) => Msg::ThrottleBusy,
             AppError::PlannersBusy(_) => Msg::PlanBusy,
+            AppError::OwnComparisonsBusy(_) => Msg::TcoOwnBusy,
             AppError::WeakPassword { reason, .. } => *reason,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,

@@ -45,7 +45,7 @@ pub async fn computed(
     let raw = query.as_deref().unwrap_or_default();
     match state
         .comparisons
-        .compare(&state.db, access.team_id(), raw, locale)
+        .compare(&state.db, (access.team_id(), access.caller.user_id), raw, locale)
         .await
     {
         Ok(c) => Ok((c, locale)),

@@ -38,7 +38,9 @@ pub async fn plan_page(query: String) -> Result<PlanPageData, AppError> {
         tracing::error!("the comparison cache is missing from the Leptos context");
         AppError::Internal
     })?;
-    let computed = comparisons.compare(&db, team.team_id, &query, locale).await?;
+    let computed = comparisons
+        .compare(&db, (team.team_id, caller.user_id), &query, locale)
+        .await?;
     let planned = services::tco::planned(&db, team.team_id, &computed, crate::clock::now_unix()).await?;
     let plan = services::tco::plan_view(&computed, planned.as_ref(), locale);
     let can_order = caller.may(Capability::SubmitOrders) && !plan.front.is_empty();

@@ -39,7 +39,7 @@ pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
         AppError::Internal
     })?;
     let computed = comparisons
-        .compare(&auth::db()?, team.team_id, &query, request_locale())
+        .compare(&auth::db()?, (team.team_id, caller.user_id), &query, request_locale())
         .await?;
     let mut view = computed.view.clone();
     view.can_set_budget = caller.may(Capability::EditWorkloads);

@@ -90,6 +90,47 @@ pub struct ComparisonCache {
     entries: Arc<Mutex<Entries<Slot>>>,
     computed: Arc<AtomicU64>,
     ttl: Duration,
+    in_flight: InFlight,
+}
+
+/// Comparisons each signed-in user is computing, by user id. Waiting for a comparison someone
+/// else is computing costs nothing and is not counted.
+#[derive(Clone, Debug, Default)]
+struct InFlight(Arc<Mutex<HashMap<i64, u32>>>);
+
+/// One comparison a user is computing; the count goes down when it is dropped.
+struct Started {
+    flights: InFlight,
+    caller: i64,
+}
+
+impl InFlight {
+    /// Starts a comparison for `caller`, or `None` when they already compute
+    /// [`ComparisonCache::PER_CALLER`].
+    fn start(&self, caller: i64) -> Option<Started> {
+        let mut counts = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = counts.entry(caller).or_insert(0);
+        if *count >= ComparisonCache::PER_CALLER {
+            return None;
+        }
+        *count += 1;
+        Some(Started {
+            flights: self.clone(),
+            caller,
+        })
+    }
+}
+
+impl Drop for Started {
+    fn drop(&mut self) {
+        let mut counts = self.flights.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = counts.get_mut(&self.caller) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                counts.remove(&self.caller);
+            }
+        }
+    }
 }
 
 impl Default for ComparisonCache {
@@ -103,6 +144,12 @@ impl ComparisonCache {
     pub const TTL: Duration = Duration::from_secs(5);
     /// Most entries kept.
     pub const CAPACITY: usize = 64;
+    /// Comparisons one signed-in user may have computed at once: the page and a chart, or two
+    /// tabs. A third is refused (429 with `Retry-After`) until one is done, so no one can keep
+    /// the machine busy with distinct queries.
+    pub const PER_CALLER: u32 = 2;
+    /// Seconds a user is told to wait when they compute [`Self::PER_CALLER`] already.
+    pub const BUSY_RETRY_S: u32 = 5;
 
     /// A cache whose entries are used for `ttl` after they are finished. Tests that count
     /// computations use a long one, so a slow machine's pauses do not expire an entry between
@@ -113,6 +160,7 @@ impl ComparisonCache {
             entries: Arc::default(),
             computed: Arc::default(),
             ttl,
+            in_flight: InFlight::default(),
         }
     }
 
@@ -148,8 +196,15 @@ impl ComparisonCache {
     /// The comparison of team `team_id` for the cost page's query `raw` (with or without `?`;
     /// a `chart` pair is not part of the comparison), from the cache when it was computed in
     /// the last [`Self::TTL`] on the same data, else computed once and kept. Computed for a
-    /// reader who may not set the budget.
-    pub async fn compare(&self, db: &Db, team_id: i64, raw: &str, locale: Locale) -> Result<Arc<Computed>, AppError> {
+    /// reader who may not set the budget. A comparison not in the cache is computed for user
+    /// `caller`, at most [`Self::PER_CALLER`] at once ([`AppError::OwnComparisonsBusy`]).
+    pub async fn compare(
+        &self,
+        db: &Db,
+        (team_id, caller): (i64, i64),
+        raw: &str,
+        locale: Locale,
+    ) -> Result<Arc<Computed>, AppError> {
         // Keyed on the query as the comparison reads it: a parameter the page does not know
         // (`&z=1`) or another order of the same ones is the same comparison, so no query string
         // can force a fresh computation on every request.
@@ -165,6 +220,10 @@ impl ComparisonCache {
         let slot = self.slot(&key);
         let computed = slot
             .get_or_try_init(|| async {
+                let _started = self
+                    .in_flight
+                    .start(caller)
+                    .ok_or(AppError::OwnComparisonsBusy(Self::BUSY_RETRY_S))?;
                 let computed = compare(db, team_id, &request, locale, false).await?;
                 self.computed.fetch_add(1, Ordering::Relaxed);
                 self.finished(&key);
@@ -208,6 +267,17 @@ mod tests {
             version: 0,
             today: store::today(),
         }
+    }
+
+    #[test]
+    fn a_user_computes_two_comparisons_at_once_at_most() {
+        let flights = InFlight::default();
+        let (a, b) = (flights.start(7), flights.start(7));
+        assert!(a.is_some() && b.is_some());
+        assert!(flights.start(7).is_none(), "a third waits for one of the two");
+        assert!(flights.start(8).is_some(), "another user is not held up");
+        drop(a);
+        assert!(flights.start(7).is_some(), "one done, the next may start");
     }
 
     #[test]
