@@ -425,6 +425,7 @@ fn file_adder(
 
 /// The node, workload, format and note.
 fn run_fields(opts: RunFormChoices, fields: RunFields) -> impl IntoView {
+    let locale = use_locale();
     let RunFields {
         quote,
         node_label,
@@ -464,7 +465,7 @@ fn run_fields(opts: RunFormChoices, fields: RunFields) -> impl IntoView {
             <label>{t(Msg::RunsFormat)}
                 <select name="format" on:change=move |ev| format.set(event_target_value(&ev))>
                     <option value="auto">{t(Msg::RunsFormatAuto)}</option>
-                    {crate::domain::runs::Format::ALL.iter().map(|f| view! { <option value=f.as_str()>{f.as_str()}</option> }).collect_view()}
+                    {crate::domain::runs::Format::ALL.iter().map(|f| view! { <option value=f.as_str()>{format_label(locale, f.as_str())}</option> }).collect_view()}
                 </select>
             </label>
             <label>{t(Msg::RunsStartedAt)}

@@ -371,3 +371,15 @@ fn target() -> crate::domain::runs::ResponseTarget {
         max_ms: rust_decimal::Decimal::from(22),
     }
 }
+
+/// The run form's format choices read as tools, not wire ids, in both languages.
+#[test]
+fn every_format_has_a_label_in_both_languages() {
+    use crate::domain::runs::Format;
+    for f in Format::ALL {
+        for locale in Locale::ALL {
+            let label = super::format_label(locale, f.as_str());
+            assert_ne!(label, f.as_str(), "{f} has no label in {locale:?}");
+        }
+    }
+}
