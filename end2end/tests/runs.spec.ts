@@ -68,6 +68,7 @@ test("an engineer uploads a run with progress, sees the verdict and chart, and s
   const token = (await page.getByTestId("new-token").textContent())?.trim() ?? "";
   expect(token).toMatch(/^nlt_[A-Za-z0-9_-]{43}$/);
   await expect(page.getByTestId("curl-example")).toContainText("/api/v1/runs");
+  await expect(page.getByTestId("curl-fields")).toContainText("stands_for_workload=true");
   await expect(page.getByTestId("token-table")).toContainText("CI on node-7");
 
   const res = await request.post("/api/v1/runs", {

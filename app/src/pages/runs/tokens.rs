@@ -192,6 +192,7 @@ fn new_token(
                         <h3>{t(Msg::TokensCurlTitle)}</h3>
                         <p>{t(Msg::TokensCurlLead)}</p>
                         <pre class="json" data-testid="curl-example">{curl}</pre>
+                        <p class="hint" data-testid="curl-fields">{t(Msg::TokensCurlFields)}</p>
                         <p>{t(Msg::TokensSchema)} " " <a href="/api/v1/schema/run.json" rel="external">"/api/v1/schema/run.json"</a></p>
                     </div>
                 }
