@@ -71,6 +71,21 @@ async fn an_nccl_tests_run_is_judged_on_its_link_and_is_the_interconnect_items_e
     let token = app.create_token(&eve, "ci").await;
     let quote = save_quote(&app, &pam, hgx()).await;
 
+    // Sent with a benchmark's result, the test is refused with what to do: it is a run of its own.
+    let q = quote.to_string();
+    let result = crate::common::vllm_result(1200.0);
+    let parts: &[(&str, Option<&str>, &[u8])] = &[
+        ("result", Some("bench.json"), &result),
+        ("file", Some("all_reduce_perf.txt"), NVSWITCH),
+        ("quote", None, q.as_bytes()),
+    ];
+    let both = app.multipart("/api/v1/runs", parts, None, Some(&token)).await;
+    assert_eq!(both.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", both.body);
+    assert!(
+        both.body.contains("An nccl-tests output is a run of its own"),
+        "{}",
+        both.body
+    );
     // The NVSwitch capture: valid, its bus bandwidth as the quoted link should give.
     let good = upload(&app, &token, quote, NVSWITCH).await;
     assert_eq!(good["status"], "valid", "{good}");

@@ -265,8 +265,15 @@ pub fn build(files: Vec<(RunFileInfo, CanonicalRun)>, against: &Against) -> Resu
         } else {
             &mut result
         };
-        if slot.replace((info.id, run)).is_some() {
-            return Err(AppError::Invalid(Msg::RunErrorTwoResults));
+        let link_test = run.source_format == crate::domain::runs::Format::NcclTests;
+        if let Some((_, other)) = slot.replace((info.id, run)) {
+            // An interconnect test is an execution of its own: a run of the same quote.
+            let nccl = link_test || other.source_format == crate::domain::runs::Format::NcclTests;
+            return Err(AppError::Invalid(if nccl {
+                Msg::RunErrorNcclOwnRun
+            } else {
+                Msg::RunErrorTwoResults
+            }));
         }
         infos.push(info);
     }
