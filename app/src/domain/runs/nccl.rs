@@ -9,7 +9,9 @@
 //! rank, the column header, `Out of bounds values : N OK|FAILED` and `Avg bus bandwidth : X`.
 //! Every other non-blank line is a data row: `size count type redop root`, then for the
 //! out-of-place and the in-place half `time algbw busbw #wrong` (NVIDIA/nccl-tests
-//! `src/util.cu`; `#wrong` is `N/A` with `-c 0`, a `-S 1` timestamp may follow).
+//! `src/util.cu`; `#wrong` is `N/A` with `-c 0`, a `-S 1` timestamp may follow). An output of
+//! `-I 1` (four more per-iteration columns in each half) is refused with the line, never read
+//! by position into the wrong columns.
 //!
 //! # The figure
 //! **Bus bandwidth at the largest sizes**: the median busbw of both halves over the rows of the
@@ -205,7 +207,9 @@ fn row(line: &str, line_no: u64) -> Result<Row, ParseError> {
         .filter(|f| !is_timestamp_part(f))
         .take(32)
         .collect();
-    if fields.len() < 13 {
+    // `-I 1` adds four per-iteration columns to each half: read by position they would be
+    // misread, so any other count is refused with the line.
+    if fields.len() != 13 {
         return Err(ParseError::CsvFieldCount {
             line: line_no,
             expected: 13,
@@ -355,6 +359,16 @@ mod tests {
         assert!(matches!(parse(header), Err(ParseError::NoData { .. })));
         let short = format!("{header}8 2 float sum -1 17.3 0.00\n");
         assert!(matches!(parse(&short), Err(ParseError::CsvFieldCount { line: 2, .. })));
+        // `-I 1`: 4 more columns per half (i_min i_max i_p99 i_cv%).
+        let wide = format!("{header}8 2 float sum -1 17.31 0.00 0.00 0 1 2 3 4 17.92 0.00 0.00 0 1 2 3 4\n");
+        assert!(matches!(
+            parse(&wide),
+            Err(ParseError::CsvFieldCount {
+                line: 2,
+                expected: 13,
+                found: 21
+            })
+        ));
         for figure in ["-1.00", "nan", "inf", "x"] {
             let text = format!("{header}8 2 float sum -1 17.31 0.00 {figure} 0 17.92 0.00 0.00 0\n");
             assert!(
