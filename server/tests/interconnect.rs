@@ -7,7 +7,7 @@
 //! HGX H100 node with NVSwitch (≈ 480 GB/s at the largest sizes) and on 8× L40S over PCIe Gen4
 //! (≈ 21 GB/s).
 
-use crate::common::{PASSWORD, TestApp};
+use crate::common::{TestApp, team_of_pam_and_eve};
 use crate::tco::{create_workload_with, json, save_quote};
 use http::StatusCode;
 use serde_json::Value;
@@ -59,15 +59,8 @@ fn message(run: &Value, code: &str) -> String {
 }
 
 #[tokio::test]
-#[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn an_nccl_tests_run_is_judged_on_its_link_and_is_the_interconnect_items_evidence() {
-    let app = TestApp::new().await;
-    let admin = app.setup_admin().await;
-    let team = app.create_team(&admin, "A").await;
-    app.create_member(&admin, "pam@example.com", team, "procurement").await;
-    app.create_member(&admin, "eve@example.com", team, "engineer").await;
-    let pam = app.login("pam@example.com", PASSWORD).await;
-    let eve = app.login("eve@example.com", PASSWORD).await;
+    let (app, pam, eve) = team_of_pam_and_eve().await;
     let token = app.create_token(&eve, "ci").await;
     let quote = save_quote(&app, &pam, hgx()).await;
 
@@ -129,30 +122,10 @@ async fn an_nccl_tests_run_is_judged_on_its_link_and_is_the_interconnect_items_e
 
     // An order for 8-GPU training on this node, the good run attached: the interconnect item
     // is confirmed by the measurement.
-    let form = app_workload("8");
+    let form = training_on_eight();
     let workload = create_workload_with(&app, &pam, &form).await;
     let order = app.create_order(&pam, "HGX training", workload).await;
-    let (o, q, r) = (order.to_string(), quote.to_string(), good["id"].to_string());
-    let select = [
-        ("order_id", o.as_str()),
-        ("quote_id", q.as_str()),
-        ("waiver", ""),
-        ("runs[]", r.as_str()),
-    ];
-    let res = app.call("/api/orders/select", &select, Some(&pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let suggestion = |view: &Value| {
-        view["sections"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|s| s["items"].as_array().unwrap().clone())
-            .find(|i| i["id"] == "gpu.multi_gpu_interconnect")
-            .and_then(|i| i["suggestion"].as_str().map(str::to_owned))
-            .unwrap_or_else(|| panic!("{view}"))
-    };
-    let view = json(&app.call("/api/orders/get", &[("id", &o)], Some(&pam)).await.body);
-    let s = suggestion(&view);
+    let s = interconnect_suggestion(&app, &pam, (order, quote), &good).await;
     assert!(
         s.contains(&format!(
             "nccl-tests run #{} measured 480.9 GB/s bus bandwidth, at least the 270 GB/s it should give",
@@ -161,39 +134,45 @@ async fn an_nccl_tests_run_is_judged_on_its_link_and_is_the_interconnect_items_e
         "{s}"
     );
     // With the slow run attached instead, the item shows the problem.
-    let r = slow["id"].to_string();
-    let select = [
-        ("order_id", o.as_str()),
-        ("quote_id", q.as_str()),
-        ("waiver", ""),
-        ("runs[]", r.as_str()),
-    ];
-    let res = app.call("/api/orders/select", &select, Some(&pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    let view = json(&app.call("/api/orders/get", &[("id", &o)], Some(&pam)).await.body);
-    let s = suggestion(&view);
+    let s = interconnect_suggestion(&app, &pam, (order, quote), &slow).await;
     assert!(
         s.contains("measured only 21.1 GB/s bus bandwidth, below the 270 GB/s"),
         "{s}"
     );
 }
 
-/// A training workload on `gpus` GPUs (the interconnect item applies to several).
-fn app_workload(gpus: &str) -> Vec<(&str, &str)> {
-    vec![
-        ("name", "HGX training"),
-        ("kind", "training"),
-        ("model", ""),
-        ("precision", ""),
-        ("vram_peak_gib", "60"),
-        ("vram_peak_source", "measured"),
-        ("concurrency", "1"),
-        ("gpus_needed", gpus),
-        ("run_hours", "10"),
-        ("total_work_amount", ""),
-        ("total_work_unit", ""),
-        ("data_gb", "0"),
-        ("checkpoint_gb", "0"),
-        ("headroom_pct", "20"),
-    ]
+/// The order's interconnect item's suggestion once `run` is the one run attached to it.
+async fn interconnect_suggestion(app: &TestApp, pam: &str, (order, quote): (i64, i64), run: &Value) -> String {
+    let (o, q, r) = (order.to_string(), quote.to_string(), run["id"].to_string());
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", q.as_str()),
+        ("waiver", ""),
+        ("runs[]", r.as_str()),
+    ];
+    let res = app.call("/api/orders/select", &select, Some(pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let view = json(&app.call("/api/orders/get", &[("id", &o)], Some(pam)).await.body);
+    view["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .flat_map(|s| s["items"].as_array().expect("items").clone())
+        .find(|i| i["id"] == "gpu.multi_gpu_interconnect")
+        .and_then(|i| i["suggestion"].as_str().map(str::to_owned))
+        .unwrap_or_else(|| panic!("{view}"))
+}
+
+/// Training on 8 GPUs with a 60 GiB peak ([`crate::common::workload_form`] otherwise): the
+/// interconnect item applies to several GPUs.
+fn training_on_eight() -> Vec<(&'static str, &'static str)> {
+    crate::common::workload_form("HGX training")
+        .into_iter()
+        .map(|(k, v)| match k {
+            "kind" => (k, "training"),
+            "gpus_needed" => (k, "8"),
+            "vram_peak_gib" => (k, "60"),
+            _ => (k, v),
+        })
+        .collect()
 }

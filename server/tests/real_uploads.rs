@@ -9,24 +9,12 @@
 
 use crate::common;
 
-use common::{PASSWORD, TestApp};
+use common::team_of_pam_and_eve;
 use http::StatusCode;
 use serde_json::{Value, json};
 
 fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
-}
-
-/// A team with procurement pam and engineer eve, both signed in: `(app, pam, eve)`.
-async fn team_of_pam_and_eve() -> (TestApp, String, String) {
-    let app = TestApp::new().await;
-    let admin = app.setup_admin().await;
-    let team = app.create_team(&admin, "A").await;
-    app.create_member(&admin, "pam@example.com", team, "procurement").await;
-    app.create_member(&admin, "eve@example.com", team, "engineer").await;
-    let pam = app.login("pam@example.com", PASSWORD).await;
-    let eve = app.login("eve@example.com", PASSWORD).await;
-    (app, pam, eve)
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@
 //! figures, so the throughput at p95 TPOT ≤ 22 ms is the module example of
 //! `app/src/domain/runs/response.rs` (≈ 1,976.4 tokens/s).
 
-use crate::common::{PASSWORD, TestApp};
+use crate::common::{TestApp, team_of_pam_and_eve};
 use crate::tco::{create_workload_with, json, save_quote};
 use http::StatusCode;
 use serde_json::{Value, json};
@@ -99,13 +99,7 @@ fn codes(run: &Value) -> Vec<String> {
 #[tokio::test]
 #[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]
 async fn the_node_that_serves_more_tokens_but_misses_the_response_target_loses() {
-    let app = TestApp::new().await;
-    let admin = app.setup_admin().await;
-    let team = app.create_team(&admin, "A").await;
-    app.create_member(&admin, "pam@example.com", team, "procurement").await;
-    app.create_member(&admin, "eve@example.com", team, "engineer").await;
-    let pam = app.login("pam@example.com", PASSWORD).await;
-    let eve = app.login("eve@example.com", PASSWORD).await;
+    let (app, pam, eve) = team_of_pam_and_eve().await;
     let token = app.create_token(&eve, "ci").await;
     let workload = create_workload_with(&app, &pam, &service("22", "")).await;
     let fast = save_quote(&app, &pam, one_gpu("FAST-PER-USER", "H100 80GB")).await;

@@ -437,6 +437,18 @@ impl Drop for TestApp {
     }
 }
 
+/// A team with procurement pam and engineer eve, both signed in: `(app, pam, eve)`.
+pub async fn team_of_pam_and_eve() -> (TestApp, String, String) {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "A").await;
+    app.create_member(&admin, "pam@example.com", team, "procurement").await;
+    app.create_member(&admin, "eve@example.com", team, "engineer").await;
+    let pam = app.login("pam@example.com", PASSWORD).await;
+    let eve = app.login("eve@example.com", PASSWORD).await;
+    (app, pam, eve)
+}
+
 /// `application/x-www-form-urlencoded` encoding.
 pub fn form_urlencoded(form: &[(&str, &str)]) -> String {
     fn enc(s: &str) -> String {

@@ -311,11 +311,7 @@ pub fn tokens_at_target(points: &[CurvePoint], target: &ResponseTarget, at: &AtT
         } => {
             let (a, b) = (point(meets)?, point(misses)?);
             let (ta, tb) = (a.total_tokens?, b.total_tokens?);
-            let share = target
-                .max_ms
-                .checked_sub(a.latency_ms)?
-                .checked_div(b.latency_ms.checked_sub(a.latency_ms)?)?;
-            let total = ta.checked_add(tb.checked_sub(ta)?.checked_mul(share)?)?;
+            let total = between(ta, tb, share_of_the_way(a, b, target.max_ms)?)?;
             Some(TokenMix {
                 output: throughput,
                 total,
@@ -328,13 +324,22 @@ pub fn tokens_at_target(points: &[CurvePoint], target: &ResponseTarget, at: &AtT
 /// The throughput at latency `ms` on the line from `a` (meets) to `b` (misses); `None` when
 /// the line does not serve more at the target than at `a`, or on overflow.
 fn on_line(a: &CurvePoint, b: &CurvePoint, ms: Decimal) -> Option<Decimal> {
-    let span = b.latency_ms.checked_sub(a.latency_ms)?;
-    if span <= Decimal::ZERO || b.throughput <= a.throughput {
+    if b.latency_ms <= a.latency_ms || b.throughput <= a.throughput {
         return None;
     }
-    let share = ms.checked_sub(a.latency_ms)?.checked_div(span)?;
-    let gain = b.throughput.checked_sub(a.throughput)?.checked_mul(share)?;
-    a.throughput.checked_add(gain)
+    between(a.throughput, b.throughput, share_of_the_way(a, b, ms)?)
+}
+
+/// How far latency `ms` lies from `a`'s to `b`'s, as a share of the way; `None` when they
+/// have the same latency, or on overflow.
+fn share_of_the_way(a: &CurvePoint, b: &CurvePoint, ms: Decimal) -> Option<Decimal> {
+    let span = b.latency_ms.checked_sub(a.latency_ms)?;
+    ms.checked_sub(a.latency_ms)?.checked_div(span)
+}
+
+/// The figure `share` of the way from `from` to `to`.
+fn between(from: Decimal, to: Decimal, share: Decimal) -> Option<Decimal> {
+    from.checked_add(to.checked_sub(from)?.checked_mul(share)?)
 }
 
 #[cfg(test)]

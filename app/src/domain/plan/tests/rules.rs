@@ -398,18 +398,7 @@ fn a_plan_between_measured_node_counts_interpolates_the_efficiency() {
 #[test]
 fn past_200_quotes_the_200_cheapest_are_weighed_and_the_result_says_so() {
     // 250 one-GPU quotes at 10 tokens/s, priced 5.00, 5.01, … 7.49 an hour, listed dearest first.
-    let quotes: Vec<_> = (0..250u32)
-        .rev()
-        .map(|i| {
-            quote(
-                &format!("q{i:03}"),
-                dec!(5.00) + Decimal::new(i64::from(i), 2),
-                1,
-                dec!(10),
-            )
-        })
-        .collect();
-    let r = run(&small(quotes));
+    let r = run(&small(priced(250).into_iter().rev().collect()));
     let weighed = r.weighed.expect("the cap applies");
     assert_eq!((weighed.weighed, weighed.of), (200, 250));
     assert_eq!(r.quotes.len(), 200);
@@ -419,7 +408,12 @@ fn past_200_quotes_the_200_cheapest_are_weighed_and_the_result_says_so() {
     );
     assert_eq!(r.recommended.as_ref().map(|x| x.plan.quote_id.as_str()), Some("q000"));
     // At 200 or fewer, every quote is weighed and the result says nothing.
-    let few: Vec<_> = (0..200u32)
+    assert_eq!(run(&small(priced(200))).weighed, None);
+}
+
+/// `n` one-GPU quotes `q000`, `q001`, … at 10 tokens/s, priced 5.00, 5.01, … an hour.
+fn priced(n: u32) -> Vec<crate::domain::tco::Quote> {
+    (0..n)
         .map(|i| {
             quote(
                 &format!("q{i:03}"),
@@ -428,6 +422,5 @@ fn past_200_quotes_the_200_cheapest_are_weighed_and_the_result_says_so() {
                 dec!(10),
             )
         })
-        .collect();
-    assert_eq!(run(&small(few)).weighed, None);
+        .collect()
 }
