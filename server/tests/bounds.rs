@@ -521,7 +521,7 @@ async fn an_orders_lists_of_runs_and_quotes_considered_are_capped() {
 }
 
 /// Every path the router answers: its server functions and its raw routes.
-fn routed_paths() -> Vec<&'static str> {
+pub(crate) fn routed_paths() -> Vec<&'static str> {
     let functions = leptos::server_fn::axum::server_fn_paths().map(|(path, _)| path);
     let mut paths: Vec<&'static str> = functions
         .chain(server::router::raw_paths(&server::config::ServeConfig::for_tests()))

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod access_matrix;
 mod admin_audit;
 mod api_errors;
 mod assets;

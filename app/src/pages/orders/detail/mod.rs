@@ -165,7 +165,8 @@ pub async fn decide_order(
     #[server(default)] code: String,
 ) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, services::orders};
-    let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
+    // Who may decide is checked first: anyone else learns nothing of the order's state.
+    let (caller, team) = auth::require_team(Capability::SignOffOrders)?;
     let approve = match decision.as_str() {
         "approve" => true,
         "reject" => false,
