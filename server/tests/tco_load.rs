@@ -279,3 +279,69 @@ async fn a_server_function_that_needs_a_caller_refuses_a_stranger_before_reading
     assert_ne!(status, StatusCode::UNAUTHORIZED, "sign-in stays open: {status}");
     assert!(read > 0, "sign-in reads its form");
 }
+
+/// A catalogue larger than a page: the comparison ranks every suitable quote, but the page's
+/// answer carries the cheapest hundred and says how many more were compared; the picker lists
+/// the ranked ones only; the CSV export still has every quote.
+#[tokio::test]
+async fn a_catalogue_larger_than_a_page_shows_the_cheapest_hundred_and_exports_every_quote() {
+    let (app, pam, _) = common::team_of_pam_and_eve().await;
+    let workload = app.create_workload(&pam, "Batch").await;
+    let mut csv = String::from(
+        "vendor,reference,received_on,valid_until,currency,spec.gpu_model,spec.gpus_per_node,spec.vram_gib,\
+         spec.sharing,price.basis,price.on_demand_hourly,price.billing_increment\n",
+    );
+    for i in 0..340 {
+        let price = format!("{}.{:02}", 4 + i % 50, i % 100);
+        csv.push_str(&format!(
+            "Acme GPU,CAT-{i:03},2026-11-01,2099-12-31,CNY,L4,1,24,exclusive,per_node,{price},minute\n"
+        ));
+    }
+    let import = serde_json::json!({ "request": { "content": csv, "format": "csv", "vendor": "Acme GPU",
+        "currency": "CNY", "valid_until": "2099-12-31" }, "save": true });
+    let res = app.call_json("/api/quotes/import", &import, Some(&pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert!(
+        res.body.contains("\"saved\":340"),
+        "{}",
+        &res.body[..600.min(res.body.len())]
+    );
+    let query = format!("workload={workload}");
+    let res = app.call("/api/tco", &[("query", &query)], Some(&pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let c: serde_json::Value = serde_json::from_str(&res.body).unwrap();
+    let rows = c["rows"].as_array().unwrap();
+    assert_eq!(
+        (rows.len(), c["rows_not_shown"].as_u64()),
+        (100, Some(240)),
+        "{}",
+        &res.body[..2000.min(res.body.len())]
+    );
+    let totals: Vec<rust_decimal::Decimal> = rows
+        .iter()
+        .map(|r| r["compared_exact"].as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(totals.windows(2).all(|w| w[0] <= w[1]), "cheapest first: {totals:?}");
+    assert_eq!(
+        (c["quotes"].as_array().unwrap().len(), c["choices_not_shown"].as_u64()),
+        (100, Some(240)),
+        "the picker lists the quotes ranked on the page"
+    );
+    let page = app.get(&format!("/tco?{query}"), Some(&pam), Some("en")).await;
+    assert!(
+        page.body.contains("Showing the 100 cheapest of 340 quotes compared."),
+        "{}",
+        page.body.len()
+    );
+    let zh = app.get(&format!("/tco?{query}"), Some(&pam), Some("zh-CN")).await;
+    assert!(zh.body.contains("显示已比较的 340 个报价中最便宜的 100 个。"));
+    let export = app.get(&format!("/tco/export.csv?{query}"), Some(&pam), None).await;
+    assert_eq!(export.status, StatusCode::OK);
+    let quotes: std::collections::BTreeSet<&str> = export
+        .body
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').nth(1))
+        .collect();
+    assert_eq!(quotes.len(), 340, "the export has every quote");
+}

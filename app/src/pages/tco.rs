@@ -41,7 +41,7 @@ pub async fn compare_costs(query: String) -> Result<CostComparison, AppError> {
     let computed = comparisons
         .compare(&auth::db()?, (team.team_id, caller.user_id), &query, request_locale())
         .await?;
-    let mut view = computed.view.clone();
+    let mut view = computed.view.page_view();
     view.can_set_budget = caller.may(Capability::EditWorkloads);
     Ok(view)
 }

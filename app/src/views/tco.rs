@@ -214,4 +214,57 @@ pub struct CostComparison {
     pub query: String,
     /// Whether the caller may set the budget.
     pub can_set_budget: bool,
+    /// Ranked rows a page leaves out ([`CostComparison::page_view`]); the exports have them all.
+    #[serde(default)]
+    pub rows_not_shown: usize,
+    /// Quotes the picker leaves out ([`CostComparison::page_view`]).
+    #[serde(default)]
+    pub choices_not_shown: usize,
+}
+
+/// Ranked rows a page shows: a catalogue of thousands of quotes is compared whole (the ranking
+/// and the exports need every one), but nobody reads past the cheapest hundred on a page.
+pub const SHOWN_ROWS: usize = 100;
+
+/// Quotes the picker lists at most: the ones shown in the ranking, then the others.
+pub const SHOWN_CHOICES: usize = 300;
+
+impl CostComparison {
+    /// What a page shows of this comparison: the first [`SHOWN_ROWS`] ranked rows (cheapest
+    /// first) and at most [`SHOWN_CHOICES`] quotes to pick from (those ranked on the page, then
+    /// the ones not compared, in the picker's order), with how many of each were left out.
+    /// A quote compared but ranked below the page is left out of the picker too: ticking the
+    /// quotes shown and comparing again compares those.
+    #[must_use]
+    pub fn page_view(&self) -> CostComparison {
+        let rows: Vec<CostRow> = self.rows.iter().take(SHOWN_ROWS).cloned().collect();
+        let ranked: std::collections::HashSet<i64> = rows.iter().map(|r| r.quote_id).collect();
+        let (on_page, others): (Vec<&QuoteChoice>, Vec<&QuoteChoice>) =
+            self.quotes.iter().partition(|q| ranked.contains(&q.id));
+        let quotes: Vec<QuoteChoice> = on_page
+            .into_iter()
+            .chain(others.into_iter().filter(|q| !q.selected))
+            .take(SHOWN_CHOICES)
+            .cloned()
+            .collect();
+        CostComparison {
+            workloads: self.workloads.clone(),
+            workload_id: self.workload_id,
+            workload_name: self.workload_name.clone(),
+            choices_not_shown: self.quotes.len() - quotes.len(),
+            quotes,
+            assumptions: self.assumptions.clone(),
+            base_currency: self.base_currency.clone(),
+            budget: self.budget.clone(),
+            budget_exact: self.budget_exact.clone(),
+            response_target: self.response_target.clone(),
+            budget_note: self.budget_note.clone(),
+            budget_unconverted: self.budget_unconverted,
+            rows_not_shown: self.rows.len() - rows.len(),
+            rows,
+            problems: self.problems.iter().take(SHOWN_ROWS).cloned().collect(),
+            query: self.query.clone(),
+            can_set_budget: self.can_set_budget,
+        }
+    }
 }

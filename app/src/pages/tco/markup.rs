@@ -196,6 +196,11 @@ fn form(c: &CostComparison) -> impl IntoView + use<> {
                         </label>
                     }).collect_view()}
                 </div>
+                {(c.choices_not_shown > 0).then(|| view! {
+                    <p class="hint" data-testid="tco-choices-not-shown">
+                        {locale.fmt(Msg::TcoChoicesNotShown, &[("count", &c.choices_not_shown.to_string())])}
+                    </p>
+                })}
             </fieldset>
             <fieldset>
                 <legend>{t(Msg::TcoAssumptions)}</legend>
@@ -312,6 +317,14 @@ fn results(c: &CostComparison) -> impl IntoView + use<> {
                         <p class="hint">{t(Msg::TcoEstimatedHint)}</p>
                         <div class="table-scroll">{ranking(&estimated, &c.base_currency, "tco-estimated")}</div>
                     </section>
+                })}
+                {(c.rows_not_shown > 0).then(|| {
+                    let (shown, total) = (c.rows.len().to_string(), (c.rows.len() + c.rows_not_shown).to_string());
+                    view! {
+                        <p class="hint" data-testid="tco-rows-not-shown">
+                            {use_locale().fmt(Msg::TcoRowsNotShown, &[("shown", &shown), ("total", &total)])}
+                        </p>
+                    }
                 })}
             }.into_any()
         }}

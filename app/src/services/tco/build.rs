@@ -64,6 +64,13 @@ pub(super) fn chosen_workload<'a>(
         .or(workloads.first())
 }
 
+/// The unit the workload's work is counted in ("tokens"), or empty.
+fn work_unit(workload: Option<&Workload>) -> String {
+    workload
+        .and_then(|w| w.total_work.as_ref())
+        .map_or_else(String::new, |w| w.unit.clone())
+}
+
 /// Builds the comparison `request` asks for from `loaded`; `can_set_budget` shows the budget
 /// form.
 pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_set_budget: bool) -> Computed {
@@ -99,10 +106,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         .collect();
     let today = loaded.today.day_number();
     let target = workload.as_ref().and_then(|w| w.response_target);
-    let unit = workload
-        .as_ref()
-        .and_then(|w| w.total_work.as_ref())
-        .map_or_else(String::new, |w| w.unit.clone());
+    let unit = work_unit(workload.as_ref());
     let rows = signed
         .iter()
         .zip(&costed)
@@ -133,6 +137,8 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         problems,
         query: request.to_query(),
         can_set_budget,
+        rows_not_shown: 0,
+        choices_not_shown: 0,
     };
     Computed {
         unit_scale,

@@ -22,7 +22,8 @@ fn f64_of(d: Decimal) -> f64 {
     d.to_f64().unwrap_or(f64::NAN)
 }
 
-/// Each quote's cost by component, in the base currency, cheapest first.
+/// Each quote's cost by component, in the base currency, cheapest first: the quotes the page
+/// shows ([`crate::views::tco::SHOWN_ROWS`]).
 #[must_use]
 pub fn stack_svg(c: &Computed, locale: Locale) -> String {
     let stacks: Vec<CostStack> = c
@@ -30,6 +31,7 @@ pub fn stack_svg(c: &Computed, locale: Locale) -> String {
         .rows
         .iter()
         .zip(&c.costed)
+        .take(crate::views::tco::SHOWN_ROWS)
         .map(|(row, costed)| {
             let e = &costed.ranked.estimate;
             // Components are in the quote's currency; scale them to the base currency for display.
