@@ -1067,3 +1067,37 @@ async fn the_browser_adds_telemetry_to_the_run_of_its_result() {
         "{again}"
     );
 }
+
+/// The run list filters by the quotes that have runs (and the one it is filtered by now), not
+/// by every quote of a catalogue of thousands.
+#[tokio::test]
+async fn the_run_list_filters_by_the_quotes_with_runs() {
+    let (app, pam, eve) = common::team_of_pam_and_eve().await;
+    let workload = app.create_workload(&pam, "Batch").await;
+    let measured = app.create_quote(&pam, "L4-measured").await;
+    let unmeasured = app.create_quote(&pam, "L4-unmeasured").await;
+    let _other = app.create_quote(&pam, "L4-other").await;
+    let token = app.create_token(&eve, "ci").await;
+    app.upload_valid_l4_run(&token, measured, workload).await;
+    let offered = |query: Vec<(&'static str, String)>| {
+        let (app, eve) = (&app, eve.clone());
+        async move {
+            let form: Vec<(&str, &str)> = query.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let res = app.call("/api/runs", &form, Some(&eve)).await;
+            assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+            let list: serde_json::Value = serde_json::from_str(&res.body).expect("json");
+            list["quotes"]
+                .as_array()
+                .expect("quotes")
+                .iter()
+                .map(|q| q[0].as_i64().expect("id"))
+                .collect::<Vec<i64>>()
+        }
+    };
+    assert_eq!(offered(vec![]).await, vec![measured]);
+    assert_eq!(
+        offered(vec![("quote", unmeasured.to_string())]).await,
+        vec![measured, unmeasured],
+        "the quote filtered by stays offered"
+    );
+}

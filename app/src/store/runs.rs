@@ -456,6 +456,29 @@ pub async fn quote_labels(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<V
     .await
 }
 
+/// The quotes the run list filters by: those with a run of the team, and `also` (the quote
+/// the list is filtered by now), labelled as [`quote_labels`] does. A catalogue of thousands of
+/// quotes offers the few with runs, not every quote.
+pub async fn quote_labels_with_runs(
+    db: impl SqliteExecutor<'_>,
+    team_id: i64,
+    also: Option<i64>,
+) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT q.id, v.name || ' · ' || q.reference || ' · ' || qr.gpus_per_node || '× ' || qr.gpu_model
+         FROM quotes q JOIN vendors v ON v.id = q.vendor_id
+         JOIN quote_revisions qr ON qr.quote_id = q.id AND qr.revision = q.latest_revision
+         WHERE q.team_id = ?1 AND (q.id = ?2 OR q.id IN (
+             SELECT rr.quote_id FROM runs r JOIN quote_revisions rr ON rr.id = r.quote_revision_id
+             WHERE r.team_id = ?1))
+         ORDER BY v.name, q.reference",
+    )
+    .bind(team_id)
+    .bind(also)
+    .fetch_all(db)
+    .await
+}
+
 /// A stored run as re-judging needs it (any team: the maintainers' `nodeledger runs rejudge`).
 #[derive(Clone, Debug)]
 pub struct StoredRun {

@@ -44,7 +44,7 @@ pub async fn list_runs(quote: Option<i64>, workload: Option<i64>) -> Result<RunL
         workload_id: workload,
     };
     let runs = store::runs::list(&db, team.team_id, filter, 500).await?;
-    let (quotes, workloads) = super::choices(&db, team.team_id).await?;
+    let (quotes, workloads) = super::filter_choices(&db, team.team_id, quote).await?;
     Ok(RunList {
         runs,
         quotes,
