@@ -70,6 +70,11 @@ async fn plan_now(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Optio
 /// machine has cores only makes each slower.
 pub const PLANNERS: usize = 2;
 
+/// How long a plan waits for a free planner before it is refused: a plan takes tens of
+/// milliseconds, so a short wait serves a burst of people planning at once; a planner held
+/// longer than this (a very large plan) refuses the ones behind it.
+pub const PLANNER_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Seconds a caller is told to wait when every planner is at work (`Retry-After`).
 pub const PLANNERS_BUSY_RETRY_S: u32 = 5;
 
@@ -77,8 +82,9 @@ static PLANNER_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new
 
 /// Runs the planner on `file` on a blocking thread, at most [`PLANNERS`] at once: a large plan
 /// never holds an async worker, so `/healthz` and pages keep answering while it runs. With
-/// every planner at work the request is refused at once ([`AppError::PlannersBusy`]: 503 with
-/// `Retry-After`, in the caller's language) rather than queued behind plans it cannot see.
+/// every planner at work for [`PLANNER_WAIT`] the request is refused ([`AppError::PlannersBusy`]:
+/// 503 with `Retry-After`, in the caller's language) rather than queued behind plans it cannot
+/// see.
 async fn plan_off_the_workers(
     file: Option<PlanScenario>,
 ) -> Result<(Option<PlanScenario>, Option<Result<PlanResult, String>>), AppError> {
@@ -93,9 +99,11 @@ async fn plan_in(
     let Some(file) = file else {
         return Ok((None, None));
     };
-    let _permit = slots
-        .try_acquire()
-        .map_err(|_| AppError::PlannersBusy(PLANNERS_BUSY_RETRY_S))?;
+    let _permit = tokio::time::timeout(PLANNER_WAIT, slots.acquire())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or(AppError::PlannersBusy(PLANNERS_BUSY_RETRY_S))?;
     tokio::task::spawn_blocking(move || {
         let planned = plan(&file).map_err(|e| e.to_string());
         (Some(file), Some(planned))
@@ -161,25 +169,36 @@ fn supply(q: &super::Costed) -> QuoteSupply {
 mod tests {
     use super::*;
 
-    /// With every planner at work a plan is refused at once with 503 and a `Retry-After`, in the
-    /// reader's language, instead of waiting behind plans; a free slot plans.
-    #[tokio::test]
-    async fn with_every_planner_at_work_a_plan_is_refused_at_once_with_retry_after() {
+    /// With every planner at work a plan waits [`PLANNER_WAIT`], then is refused with 503 and a
+    /// `Retry-After`, in the reader's language; a planner freed while it waits plans it. (The
+    /// clock is the test's own, paused: the waits take no time and never depend on the machine.)
+    #[tokio::test(start_paused = true)]
+    async fn with_every_planner_at_work_a_plan_waits_a_moment_then_is_refused_with_retry_after() {
         use crate::{auth::throttle::retry_after_secs, i18n::Locale};
+        use std::{sync::Arc, time::Duration};
+        use tokio::{sync::Semaphore, time::Instant};
         let file: PlanScenario =
             serde_json::from_str(include_str!("../../domain/plan/example-plan.json")).expect("the example plan file");
-        let slots = tokio::sync::Semaphore::new(PLANNERS);
-        let held = slots.try_acquire_many(2).expect("both slots");
+        let slots = Arc::new(Semaphore::new(PLANNERS));
+        let held = Arc::clone(&slots).try_acquire_many_owned(2).expect("both slots");
+        let asked = Instant::now();
         let Err(busy) = plan_in(&slots, Some(file.clone())).await else {
             panic!("planned with no slot free")
         };
+        assert_eq!(asked.elapsed(), PLANNER_WAIT, "refused after the wait, not at once");
         assert_eq!(busy, AppError::PlannersBusy(PLANNERS_BUSY_RETRY_S));
         assert_eq!(busy.status_code(), 503);
         assert_eq!(retry_after_secs(&busy), Some(5));
         assert!(busy.localized(Locale::ZhCn).contains("规划器"));
         assert!(busy.localized(Locale::En).starts_with("Every planner is at work"));
-        drop(held);
-        let (_, planned) = plan_in(&slots, Some(file)).await.expect("a slot is free");
+        let freed = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            drop(held);
+        });
+        let (_, planned) = plan_in(&slots, Some(file))
+            .await
+            .expect("a planner freed within the wait");
         assert!(planned.is_some_and(|p| p.is_ok()));
+        freed.await.expect("the holder ended");
     }
 }
