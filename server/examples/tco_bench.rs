@@ -160,6 +160,80 @@ async fn main() {
         "ratio: {ratio:.2}× (goal ≤ 3×): {}",
         if ratio <= 3.0 { "PASS" } else { "MISS" }
     );
+    whole_comparison(&db, team, &workload_record()).await;
     db.close().await;
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The workload the whole comparison is for: 20 GiB on one GPU for 72 hours.
+fn workload_record() -> Workload {
+    Workload {
+        name: "bench".into(),
+        kind: WorkloadKind::Training,
+        model: String::new(),
+        precision: String::new(),
+        vram_peak_gib: Decimal::from(20),
+        vram_peak_measured: true,
+        concurrency: 1,
+        gpus_needed: 1,
+        run_hours: Some(Decimal::from(72)),
+        total_work: None,
+        data_gb: Decimal::from(200),
+        checkpoint_gb: Decimal::from(60),
+        headroom_pct: Decimal::from(20),
+        gpu_use: app::domain::runs::GpuUse::OneJob,
+        deadline: None,
+        earliest_start: None,
+        response_target: None,
+    }
+}
+
+/// This process's memory in MiB: `VmRSS` now or `VmHWM` at its peak.
+fn memory_mib(field: &str) -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix(field)?
+                .strip_prefix(':')?
+                .split_whitespace()
+                .next()?
+                .parse::<f64>()
+                .ok()
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// The comparison as the cost and plan pages compute it (read, cost, rank, the page's rows,
+/// then the rental plan), three times, with its time and the memory it holds.
+async fn whole_comparison(db: &store::Db, team: i64, workload: &Workload) {
+    let mut tx = store::begin_write(db).await.expect("tx");
+    let id = store::workloads::insert(&mut tx, team, workload, None)
+        .await
+        .expect("workload")
+        .expect("a new workload");
+    tx.commit().await.expect("commit");
+    let before = memory_mib("VmRSS");
+    let mut kept = Vec::new();
+    for i in 0..3 {
+        let request = app::services::tco::CostRequest::from_query(&format!("workload={id}&setup_h={i}"));
+        let t = Instant::now();
+        let c = app::services::tco::compare(db, team, &request, app::i18n::Locale::En, false)
+            .await
+            .expect("comparison");
+        let compared = t.elapsed();
+        let planned = app::services::tco::planned(db, team, &c, 1_796_000_000)
+            .await
+            .expect("plan");
+        println!(
+            "whole comparison: {} rows in {:.0} ms, plan {} in {:.0} ms more; holding {:.0} MiB (peak {:.0} MiB)",
+            c.view.rows.len(),
+            compared.as_secs_f64() * 1e3,
+            if planned.is_some() { "made" } else { "none" },
+            (t.elapsed() - compared).as_secs_f64() * 1e3,
+            memory_mib("VmRSS") - before,
+            memory_mib("VmHWM"),
+        );
+        kept.push(c);
+    }
 }

@@ -329,12 +329,17 @@ async fn a_catalogue_larger_than_a_page_shows_the_cheapest_hundred_and_exports_e
     );
     let page = app.get(&format!("/tco?{query}"), Some(&pam), Some("en")).await;
     assert!(
-        page.body.contains("Showing the 100 cheapest of 340 quotes compared."),
+        page.body.contains(
+            "Showing the 100 cheapest of 340 quotes compared; the CSV and JSON exports list the 340 cheapest."
+        ),
         "{}",
         page.body.len()
     );
     let zh = app.get(&format!("/tco?{query}"), Some(&pam), Some("zh-CN")).await;
-    assert!(zh.body.contains("显示已比较的 340 个报价中最便宜的 100 个。"));
+    assert!(
+        zh.body
+            .contains("显示已比较的 340 个报价中最便宜的 100 个；CSV 和 JSON 导出列出最便宜的 340 个。")
+    );
     let export = app.get(&format!("/tco/export.csv?{query}"), Some(&pam), None).await;
     assert_eq!(export.status, StatusCode::OK);
     let quotes: std::collections::BTreeSet<&str> = export

@@ -214,12 +214,18 @@ pub struct CostComparison {
     pub query: String,
     /// Whether the caller may set the budget.
     pub can_set_budget: bool,
-    /// Ranked rows a page leaves out ([`CostComparison::page_view`]); the exports have them all.
+    /// Ranked rows left out: those a comparison does not keep (it keeps the cheapest thousand,
+    /// which the exports list), and on a page also those past [`SHOWN_ROWS`]
+    /// ([`CostComparison::page_view`]).
     #[serde(default)]
     pub rows_not_shown: usize,
-    /// Quotes the picker leaves out ([`CostComparison::page_view`]).
+    /// Quotes the picker leaves out: those the comparison let go, and on a page also those past
+    /// [`SHOWN_CHOICES`] ([`CostComparison::page_view`]).
     #[serde(default)]
     pub choices_not_shown: usize,
+    /// Ranked rows the exports list (the rows the comparison kept), on a page's view.
+    #[serde(default)]
+    pub rows_in_exports: usize,
 }
 
 /// Ranked rows a page shows: a catalogue of thousands of quotes is compared whole (the ranking
@@ -233,17 +239,21 @@ impl CostComparison {
     /// What a page shows of this comparison: the first [`SHOWN_ROWS`] ranked rows (cheapest
     /// first) and at most [`SHOWN_CHOICES`] quotes to pick from (those ranked on the page, then
     /// the ones not compared, in the picker's order), with how many of each were left out.
-    /// A quote compared but ranked below the page is left out of the picker too: ticking the
-    /// quotes shown and comparing again compares those.
+    /// When rows were cut, a quote compared but ranked below the page is left out of the picker
+    /// too: ticking the quotes shown and comparing again compares those.
     #[must_use]
     pub fn page_view(&self) -> CostComparison {
         let rows: Vec<CostRow> = self.rows.iter().take(SHOWN_ROWS).cloned().collect();
         let ranked: std::collections::HashSet<i64> = rows.iter().map(|r| r.quote_id).collect();
         let (on_page, others): (Vec<&QuoteChoice>, Vec<&QuoteChoice>) =
             self.quotes.iter().partition(|q| ranked.contains(&q.id));
+        // Rows cut from the page: a quote picked but not shown is not listed as ticked (it would
+        // be compared again without the reader seeing it). Nothing cut: every pick stays ticked,
+        // also one that could not be costed.
+        let cut = self.rows_not_shown > 0 || self.rows.len() > SHOWN_ROWS;
         let quotes: Vec<QuoteChoice> = on_page
             .into_iter()
-            .chain(others.into_iter().filter(|q| !q.selected))
+            .chain(others.into_iter().filter(|q| !q.selected || !cut))
             .take(SHOWN_CHOICES)
             .cloned()
             .collect();
@@ -251,7 +261,7 @@ impl CostComparison {
             workloads: self.workloads.clone(),
             workload_id: self.workload_id,
             workload_name: self.workload_name.clone(),
-            choices_not_shown: self.quotes.len() - quotes.len(),
+            choices_not_shown: self.choices_not_shown + self.quotes.len() - quotes.len(),
             quotes,
             assumptions: self.assumptions.clone(),
             base_currency: self.base_currency.clone(),
@@ -260,7 +270,8 @@ impl CostComparison {
             response_target: self.response_target.clone(),
             budget_note: self.budget_note.clone(),
             budget_unconverted: self.budget_unconverted,
-            rows_not_shown: self.rows.len() - rows.len(),
+            rows_not_shown: self.rows_not_shown + self.rows.len() - rows.len(),
+            rows_in_exports: self.rows.len(),
             rows,
             problems: self.problems.iter().take(SHOWN_ROWS).cloned().collect(),
             query: self.query.clone(),

@@ -319,10 +319,13 @@ fn results(c: &CostComparison) -> impl IntoView + use<> {
                     </section>
                 })}
                 {(c.rows_not_shown > 0).then(|| {
-                    let (shown, total) = (c.rows.len().to_string(), (c.rows.len() + c.rows_not_shown).to_string());
+                    let shown = c.rows.len().to_string();
+                    let total = (c.rows.len() + c.rows_not_shown).to_string();
+                    let exported = c.rows_in_exports.to_string();
+                    let args = [("shown", shown.as_str()), ("total", &total), ("exported", &exported)];
                     view! {
                         <p class="hint" data-testid="tco-rows-not-shown">
-                            {use_locale().fmt(Msg::TcoRowsNotShown, &[("shown", &shown), ("total", &total)])}
+                            {use_locale().fmt(Msg::TcoRowsNotShown, &args)}
                         </p>
                     }
                 })}

@@ -46,9 +46,9 @@ pub(super) struct Loaded {
     /// The day quote validity is judged on.
     pub today: Date,
     /// Each of the team's quotes at the revision costed (the latest unless the request names one).
-    pub quotes: Vec<QuoteSummary>,
+    pub quotes: std::sync::Arc<Vec<QuoteSummary>>,
     /// The label of each quote id (quotes without one are not offered).
-    pub labels: Vec<(i64, String)>,
+    pub labels: std::sync::Arc<Vec<(i64, String)>>,
     /// The chosen workload's runs (empty when nothing is costed).
     pub runs: RunPool,
 }
@@ -80,22 +80,11 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
     let (fields, assumptions) = shared_assumptions(request, workload.as_ref(), locale);
     let (choices, selected) = choose_quotes(&loaded, workload.as_ref(), &request.quotes);
     let base = loaded.base;
-    let (mut costed, problems) = match (workload.as_ref(), assumptions.as_ref()) {
-        (Some(w), Some(shared)) => {
-            let ctx = Context {
-                workload: w,
-                demand: w.to_tco(),
-                shared,
-                runs: &loaded.runs,
-                base,
-                rates: &loaded.rates,
-                locale,
-            };
-            cost_all(&ctx, request, selected)
-        }
-        _ => (Vec::new(), Vec::new()),
+    let (costed, problems, not_kept) = match (workload.as_ref(), assumptions.as_ref()) {
+        (Some(w), Some(shared)) => cost_kept(&loaded, (w, shared), request, selected, locale),
+        _ => (Vec::new(), Vec::new(), 0),
     };
-    rank(&mut costed);
+    let (choices, choices_not_shown) = kept_choices(choices, &costed, not_kept);
     let budget_base = loaded.budget.map(|b| budget_in_base(b, base, &loaded.rates));
     let budget_amount = budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0);
     let work = workload.as_ref().and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
@@ -137,8 +126,9 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         problems,
         query: request.to_query(),
         can_set_budget,
-        rows_not_shown: 0,
-        choices_not_shown: 0,
+        rows_not_shown: not_kept,
+        choices_not_shown,
+        rows_in_exports: 0,
     };
     Computed {
         unit_scale,
@@ -204,8 +194,9 @@ pub(super) fn shared_of(request: &CostRequest, w: Option<&Workload>) -> Option<A
 }
 
 /// A quote chosen for costing, with what the page says about it besides its cost.
-struct Chosen {
-    summary: QuoteSummary,
+struct Chosen<'a> {
+    /// The quote as the catalogue holds it (copied only into the quotes kept).
+    summary: &'a QuoteSummary,
     label: String,
     failing: Vec<RequirementKind>,
     expired: bool,
@@ -213,15 +204,15 @@ struct Chosen {
 
 /// Every labelled quote as a choice of the form, and those compared: the ones picked, else
 /// every quote still valid that meets the workload's requirements.
-fn choose_quotes(
-    loaded: &Loaded,
+fn choose_quotes<'a>(
+    loaded: &'a Loaded,
     workload: Option<&Workload>,
     selection: &QuoteSelection,
-) -> (Vec<QuoteChoice>, Vec<Chosen>) {
+) -> (Vec<QuoteChoice>, Vec<Chosen<'a>>) {
     let mut choices = Vec::new();
     let mut selected = Vec::new();
     let labels: std::collections::HashMap<i64, &String> = loaded.labels.iter().map(|(id, l)| (*id, l)).collect();
-    for summary in &loaded.quotes {
+    for summary in loaded.quotes.iter() {
         let Some(&label) = labels.get(&summary.quote_id) else {
             continue;
         };
@@ -248,7 +239,7 @@ fn choose_quotes(
         });
         if on {
             selected.push(Chosen {
-                summary: summary.clone(),
+                summary,
                 label: label.clone(),
                 failing,
                 expired,
@@ -256,6 +247,31 @@ fn choose_quotes(
         }
     }
     (choices, selected)
+}
+
+/// The picker's choices a comparison keeps: the quotes it kept ranked (every quote picked, when
+/// none was let go), then up to
+/// [`crate::views::tco::SHOWN_CHOICES`] of those not compared, in the picker's order; with how
+/// many were let go (a page lists at most that many: [`CostComparison::page_view`]).
+fn kept_choices(choices: Vec<QuoteChoice>, costed: &[Costed], not_kept: usize) -> (Vec<QuoteChoice>, usize) {
+    let kept: std::collections::HashSet<i64> = costed.iter().map(|c| c.quote_id).collect();
+    let total = choices.len();
+    let mut others = 0;
+    // Nothing let go: every quote picked stays ticked, also one that could not be costed.
+    let all_kept = not_kept == 0;
+    let choices: Vec<QuoteChoice> = choices
+        .into_iter()
+        .filter(|q| {
+            kept.contains(&q.id)
+                || (q.selected && all_kept)
+                || (!q.selected && {
+                    others += 1;
+                    others <= crate::views::tco::SHOWN_CHOICES
+                })
+        })
+        .collect();
+    let let_go = total - choices.len();
+    (choices, let_go)
 }
 
 /// What every quote of one comparison is costed against.
@@ -269,18 +285,31 @@ struct Context<'a> {
     locale: Locale,
 }
 
-/// Costs every chosen quote; a quote that cannot be costed becomes a problem, in order.
-fn cost_all(ctx: &Context<'_>, request: &CostRequest, selected: Vec<Chosen>) -> (Vec<Costed>, Vec<CostProblem>) {
+/// Costs every chosen quote and keeps the [`KEPT_ROWS`] cheapest, ranked; a quote that cannot
+/// be costed becomes a problem, in order. Returns those kept, the problems and how many were
+/// costed but let go. The ranking is a total order, so keeping the cheapest of each batch as it
+/// goes keeps the same quotes as ranking all at the end, while at most twice [`KEPT_ROWS`] are
+/// held at once, however large the catalogue.
+fn cost_all(
+    ctx: &Context<'_>,
+    request: &CostRequest,
+    selected: Vec<Chosen<'_>>,
+) -> (Vec<Costed>, Vec<CostProblem>, usize) {
     let mut costed = Vec::new();
     let mut problems = Vec::new();
+    let mut not_kept = 0;
     for chosen in selected {
         let label = chosen.label.clone();
         match cost_one(ctx, request, chosen) {
             Ok(c) => costed.push(c),
             Err(message) => problems.push(CostProblem { label, message }),
         }
+        if costed.len() == 2 * KEPT_ROWS {
+            not_kept += rank_and_keep(&mut costed, KEPT_ROWS);
+        }
     }
-    (costed, problems)
+    not_kept += rank_and_keep(&mut costed, KEPT_ROWS);
+    (costed, problems, not_kept)
 }
 
 /// The quote's valid runs, with the scaling efficiency set by the one rule the plan and the
@@ -309,7 +338,7 @@ fn scaled_runs(
 
 /// One quote through the engine: the shared assumptions with its overrides, its throughput
 /// typed or from its valid runs (rule 5), and the what-if; the error is the sentence shown.
-fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<Costed, String> {
+fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen<'_>) -> Result<Costed, String> {
     let Chosen {
         summary,
         label,
@@ -355,23 +384,15 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
     })?;
     let ranked = result.quotes.remove(0);
     let slowest = runs.slowest.filter(|_| typed.is_none());
-    let what_if = what_if(
-        &summary.draft.price,
-        &summary.draft.spec.shape(),
-        &ctx.demand,
-        &a,
-        &WhatIfProfiles::default(),
-        slowest.map(|(_, t)| t),
-    )
-    .ok();
     let from_runs = typed.is_none() && runs.expected.is_some();
     Ok(Costed {
         quote_id: id,
         revision: summary.revision,
-        draft: summary.draft,
+        draft: summary.draft.clone(),
         assumptions: a,
         ranked,
-        what_if,
+        what_if: None,
+        slowest_throughput: slowest.map(|(_, t)| t),
         runs_used: if from_runs { runs.used } else { Vec::new() },
         runs_scaled: if from_runs { runs.scaled } else { Vec::new() },
         slowest_run: slowest.map(|(id, _)| id),
@@ -385,13 +406,67 @@ fn cost_one(ctx: &Context<'_>, request: &CostRequest, chosen: Chosen) -> Result<
     })
 }
 
+/// The chosen quotes costed for `workload` under `shared`, the [`KEPT_ROWS`] cheapest kept
+/// with their what-if; with the problems and how many were let go ([`cost_all`]).
+fn cost_kept(
+    loaded: &Loaded,
+    (workload, shared): (&Workload, &Assumptions),
+    request: &CostRequest,
+    selected: Vec<Chosen<'_>>,
+    locale: Locale,
+) -> (Vec<Costed>, Vec<CostProblem>, usize) {
+    let ctx = Context {
+        workload,
+        demand: workload.to_tco(),
+        shared,
+        runs: &loaded.runs,
+        base: loaded.base,
+        rates: &loaded.rates,
+        locale,
+    };
+    let (mut costed, problems, not_kept) = cost_all(&ctx, request, selected);
+    for c in &mut costed {
+        add_what_if(&ctx, c);
+    }
+    (costed, problems, not_kept)
+}
+
+/// Quotes a comparison keeps whole once ranked: the page shows the first
+/// [`crate::views::tco::SHOWN_ROWS`], the plan weighs at most 200 of them, the exports and an
+/// order from the comparison read these. The others are costed, ranked and counted, then let
+/// go: each kept quote carries its what-if, its page row and the row an order signs (20,000 of
+/// them held 420 MB and took 0.9 s to write out).
+pub const KEPT_ROWS: usize = 1_000;
+
 /// Ranks the costed quotes in the engine's order ([`ranking_order`]: measured first, then
-/// estimated; cheapest first), so the page and the exported scenario agree.
-fn rank(costed: &mut [Costed]) {
-    costed.sort_by(|a, b| ranking_order(&a.ranked, &b.ranked));
+/// estimated; cheapest first), so the page and the exported scenario agree, and keeps the
+/// first `keep`; returns how many were let go. Sorted by position, not by moving the quotes
+/// themselves (each is a large value: moving 20,000 of them took most of the sort).
+fn rank_and_keep(costed: &mut Vec<Costed>, keep: usize) -> usize {
+    let mut order: Vec<usize> = (0..costed.len()).collect();
+    order.sort_by(|&a, &b| ranking_order(&costed[a].ranked, &costed[b].ranked));
+    let not_kept = order.len().saturating_sub(keep);
+    order.truncate(keep);
+    let mut slots: Vec<Option<Costed>> = costed.drain(..).map(Some).collect();
+    costed.extend(order.into_iter().filter_map(|i| slots[i].take()));
     for (rank, c) in (1..).zip(costed.iter_mut()) {
         c.ranked.rank = rank;
     }
+    not_kept
+}
+
+/// The quote's low / expected / high and throughput sensitivity (for a kept quote only: the
+/// page and the exports show it).
+fn add_what_if(ctx: &Context<'_>, c: &mut Costed) {
+    c.what_if = what_if(
+        &c.draft.price,
+        &c.draft.spec.shape(),
+        &ctx.demand,
+        &c.assumptions,
+        &WhatIfProfiles::default(),
+        c.slowest_throughput,
+    )
+    .ok();
 }
 
 /// The row with what is doubtful about its rate said after the rate itself: older than the

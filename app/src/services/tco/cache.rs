@@ -13,7 +13,7 @@
 //! What is cached is the comparison for a reader who may not set the budget; the page sets
 //! `can_set_budget` for its caller on its copy.
 
-use super::{Computed, CostRequest, compare};
+use super::{Computed, CostRequest};
 use crate::{
     domain::quotes::Date,
     error::AppError,
@@ -42,7 +42,7 @@ struct Key {
 
 /// The entries, each with when it was computed.
 #[derive(Debug)]
-struct Entries<V>(HashMap<Key, (Instant, V)>);
+struct Entries<V>(HashMap<Key, (Instant, V, usize)>);
 
 impl<V> Default for Entries<V> {
     fn default() -> Self {
@@ -55,28 +55,35 @@ impl<V: Clone> Entries<V> {
     fn get(&self, key: &Key, now: Instant, ttl: Duration) -> Option<V> {
         self.0
             .get(key)
-            .filter(|(at, _)| now.duration_since(*at) < ttl)
-            .map(|(_, v)| v.clone())
+            .filter(|(at, _, _)| now.duration_since(*at) < ttl)
+            .map(|(_, v, _)| v.clone())
     }
 
-    /// Restarts the time of `key`'s entry at `now` (when its comparison is finished).
-    fn touch(&mut self, key: &Key, now: Instant) {
-        if let Some((at, _)) = self.0.get_mut(key) {
+    /// Restarts the time of `key`'s entry at `now` (when its comparison is finished) and sets its
+    /// weight: the quotes it keeps.
+    fn touch(&mut self, key: &Key, now: Instant, weight: usize) {
+        if let Some((at, _, w)) = self.0.get_mut(key) {
             *at = now;
+            *w = weight.max(1);
         }
     }
 
-    /// Keeps `value` for `key`; when full, expired entries go first, then the oldest.
+    /// Keeps `value` for `key`, letting expired entries go first; then, while the cache holds
+    /// [`ComparisonCache::CAPACITY`] entries or [`ComparisonCache::WEIGHT`] quotes, the oldest
+    /// goes. Each entry may hold a comparison of a thousand quotes (tens of megabytes): a
+    /// count of entries alone let four people planning over 20,000 quotes hold gigabytes.
     fn put(&mut self, key: Key, value: V, now: Instant, ttl: Duration) {
-        if self.0.len() >= ComparisonCache::CAPACITY && !self.0.contains_key(&key) {
-            self.0.retain(|_, (at, _)| now.duration_since(*at) < ttl);
-            if self.0.len() >= ComparisonCache::CAPACITY
-                && let Some(oldest) = self.0.iter().min_by_key(|(_, (at, _))| *at).map(|(k, _)| k.clone())
-            {
-                self.0.remove(&oldest);
-            }
+        self.0.retain(|_, (at, _, _)| now.duration_since(*at) < ttl);
+        while !self.0.contains_key(&key)
+            && (self.0.len() >= ComparisonCache::CAPACITY
+                || self.0.values().map(|(_, _, w)| w).sum::<usize>() >= ComparisonCache::WEIGHT)
+        {
+            let Some(oldest) = self.0.iter().min_by_key(|(_, (at, _, _))| *at).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            self.0.remove(&oldest);
         }
-        self.0.insert(key, (now, value));
+        self.0.insert(key, (now, value, 1));
     }
 }
 
@@ -88,6 +95,7 @@ type Slot = Arc<OnceCell<Arc<Computed>>>;
 #[derive(Clone, Debug)]
 pub struct ComparisonCache {
     entries: Arc<Mutex<Entries<Slot>>>,
+    catalogues: super::catalogue::Catalogues,
     computed: Arc<AtomicU64>,
     ttl: Duration,
     in_flight: InFlight,
@@ -144,6 +152,9 @@ impl ComparisonCache {
     pub const TTL: Duration = Duration::from_secs(5);
     /// Most entries kept.
     pub const CAPACITY: usize = 64;
+    /// Most quotes kept across the entries: four comparisons of a large catalogue (each keeps
+    /// at most a thousand, some 25 MB), or many small ones.
+    pub const WEIGHT: usize = 4_000;
     /// Comparisons one signed-in user may have computed at once: the page and a chart, or two
     /// tabs. A third is refused (429 with `Retry-After`) until one is done, so no one can keep
     /// the machine busy with distinct queries.
@@ -158,6 +169,7 @@ impl ComparisonCache {
     pub fn with_ttl(ttl: Duration) -> Self {
         Self {
             entries: Arc::default(),
+            catalogues: super::catalogue::Catalogues::default(),
             computed: Arc::default(),
             ttl,
             in_flight: InFlight::default(),
@@ -177,8 +189,8 @@ impl ComparisonCache {
         let live = entries
             .0
             .get(key)
-            .filter(|(_, slot)| !slot.initialized())
-            .map(|(_, slot)| Arc::clone(slot));
+            .filter(|(_, slot, _)| !slot.initialized())
+            .map(|(_, slot, _)| Arc::clone(slot));
         if let Some(slot) = live.or_else(|| entries.get(key, now, self.ttl)) {
             return slot;
         }
@@ -187,10 +199,11 @@ impl ComparisonCache {
         slot
     }
 
-    /// Starts `key`'s time to live now: its comparison has just been finished.
-    fn finished(&self, key: &Key) {
+    /// Starts `key`'s time to live now: its comparison, keeping `quotes` quotes, has just been
+    /// finished.
+    fn finished(&self, key: &Key, quotes: usize) {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.touch(key, Instant::now());
+        entries.touch(key, Instant::now(), quotes);
     }
 
     /// The comparison of team `team_id` for the cost page's query `raw` (with or without `?`;
@@ -224,9 +237,10 @@ impl ComparisonCache {
                     .in_flight
                     .start(caller)
                     .ok_or(AppError::OwnComparisonsBusy(Self::BUSY_RETRY_S))?;
-                let computed = compare(db, team_id, &request, locale, false).await?;
+                let computed =
+                    super::compare_in(db, team_id, &request, (locale, false), Some(&self.catalogues)).await?;
                 self.computed.fetch_add(1, Ordering::Relaxed);
-                self.finished(&key);
+                self.finished(&key, computed.costed.len());
                 Ok::<_, AppError>(Arc::new(computed))
             })
             .await?;
@@ -297,7 +311,7 @@ mod tests {
         entries.put(key(0), 0, t0, ttl);
         assert_eq!(entries.get(&key(0), t0 + Duration::from_secs(1), ttl), Some(0));
         assert_eq!(entries.get(&key(0), t0 + ttl, ttl), None, "expired");
-        entries.touch(&key(0), t0 + Duration::from_secs(1));
+        entries.touch(&key(0), t0 + Duration::from_secs(1), 1);
         assert_eq!(
             entries.get(&key(0), t0 + ttl, ttl),
             Some(0),
@@ -313,5 +327,25 @@ mod tests {
         let later = t0 + ttl + Duration::from_secs(2);
         entries.put(key(1000), 1000, later, ttl);
         assert_eq!(entries.0.len(), 1, "expired entries go before any live one");
+    }
+
+    #[test]
+    fn large_comparisons_are_kept_by_the_quotes_they_hold_not_only_by_count() {
+        let mut entries = Entries::<u32>::default();
+        let (t0, ttl) = (Instant::now(), ComparisonCache::TTL);
+        for n in 0..20 {
+            let at = t0 + Duration::from_millis(n);
+            entries.put(key(n as i64), n as u32, at, ttl);
+            entries.touch(&key(n as i64), at, 1_000);
+        }
+        assert_eq!(
+            entries.0.len(),
+            ComparisonCache::WEIGHT / 1_000,
+            "four of a thousand quotes each"
+        );
+        assert!(
+            entries.0.contains_key(&key(19)) && !entries.0.contains_key(&key(15)),
+            "the newest kept"
+        );
     }
 }

@@ -20,6 +20,7 @@
 
 mod build;
 mod cache;
+mod catalogue;
 mod charts;
 mod export;
 mod fields;
@@ -57,6 +58,7 @@ use crate::{
     store::{self, Db, runs::RunFilter},
     views::tco::CostComparison,
 };
+use std::sync::Arc;
 
 /// One quote as costed, with what the page needs besides the engine's estimate.
 #[derive(Clone, Debug)]
@@ -81,6 +83,8 @@ pub struct Costed {
     pub runs_scaled: Vec<(i64, u32, u32)>,
     /// The slowest valid run, used by the what-if.
     pub slowest_run: Option<i64>,
+    /// That run's throughput per node.
+    pub slowest_throughput: Option<crate::domain::tco::RunThroughput>,
     /// Every valid run's throughput per node (empty when the throughput was typed).
     pub valid_runs: Vec<crate::domain::tco::RunThroughput>,
     /// Runs of this node and workload left out (not valid), with their status.
@@ -126,7 +130,8 @@ pub struct Computed {
 }
 
 /// Builds the comparison `request` asks for, for team `team_id`: loads, then builds
-/// ([`build::build`]); `can_set_budget` shows the budget form.
+/// ([`build::build`]) on a blocking thread, so costing a catalogue of thousands of quotes never
+/// holds up the threads that answer other requests; `can_set_budget` shows the budget form.
 pub async fn compare(
     db: &Db,
     team_id: i64,
@@ -134,8 +139,29 @@ pub async fn compare(
     locale: Locale,
     can_set_budget: bool,
 ) -> Result<Computed, AppError> {
-    let loaded = load(db, team_id, request).await?;
-    Ok(build::build(request, loaded, locale, can_set_budget))
+    compare_in(db, team_id, request, (locale, can_set_budget), None).await
+}
+
+/// [`compare`], with the team's quotes from `catalogues` when it keeps them.
+pub(crate) async fn compare_in(
+    db: &Db,
+    team_id: i64,
+    request: &CostRequest,
+    (locale, can_set_budget): (Locale, bool),
+    catalogues: Option<&catalogue::Catalogues>,
+) -> Result<Computed, AppError> {
+    let catalogue = match catalogues {
+        Some(kept) => kept.of(db, team_id).await?,
+        None => catalogue::read(db, team_id, 0).await?,
+    };
+    let loaded = load(db, team_id, request, catalogue).await?;
+    let request = request.clone();
+    tokio::task::spawn_blocking(move || build::build(&request, loaded, locale, can_set_budget))
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %e, "the comparison failed");
+            AppError::Internal
+        })
 }
 
 /// The shared assumptions the cost page's `query` costs `workload` under (each field as
@@ -148,7 +174,12 @@ pub fn assumed(query: &str, workload: Option<&Workload>) -> Option<Assumptions> 
 /// Everything [`build::build`] needs, from the store: the team's workloads, base currency
 /// (CNY when unset), rates, quotes and labels; the chosen workload's budget; and its runs
 /// with the node of each, only when there is something to cost.
-async fn load(db: &Db, team_id: i64, request: &CostRequest) -> Result<build::Loaded, AppError> {
+async fn load(
+    db: &Db,
+    team_id: i64,
+    request: &CostRequest,
+    catalogue: catalogue::Catalogue,
+) -> Result<build::Loaded, AppError> {
     let workloads = store::workloads::list(db, team_id).await?;
     let chosen = build::chosen_workload(&workloads, request).map(|w| w.id);
     let base = store::teams::base_currency(db, team_id)
@@ -177,21 +208,25 @@ async fn load(db: &Db, team_id: i64, request: &CostRequest) -> Result<build::Loa
         stale_rate_days,
         budget,
         today: store::today(),
-        quotes: quotes_costed(db, team_id, request).await?,
-        labels: store::runs::quote_labels(db, team_id).await?,
+        quotes: quotes_costed(db, team_id, request, catalogue.quotes).await?,
+        labels: catalogue.labels,
         runs,
     })
 }
 
-/// The team's quotes at their latest revision, except those `request` names another revision
-/// of ([`CostRequest::revisions`]), which are at that one.
+/// The team's quotes at their latest revision (`latest`), except those `request` names another
+/// revision of ([`CostRequest::revisions`]), which are at that one (a copy is made only then).
 async fn quotes_costed(
     db: &Db,
     team_id: i64,
     request: &CostRequest,
-) -> Result<Vec<store::quotes::QuoteSummary>, AppError> {
-    let mut quotes = store::quotes::latest_all(db, team_id).await?;
-    for q in &mut quotes {
+    mut latest: Arc<Vec<store::quotes::QuoteSummary>>,
+) -> Result<Arc<Vec<store::quotes::QuoteSummary>>, AppError> {
+    if request.revisions.is_empty() {
+        return Ok(latest);
+    }
+    let quotes = Arc::make_mut(&mut latest);
+    for q in quotes.iter_mut() {
         if let Some(&rev) = request.revisions.get(&q.quote_id)
             && rev != q.revision
             && let Some(pinned) = store::quotes::at_revision(db, team_id, q.quote_id, rev).await?
@@ -199,7 +234,7 @@ async fn quotes_costed(
             *q = pinned;
         }
     }
-    Ok(quotes)
+    Ok(latest)
 }
 
 /// The team's runs of `workload_id` (at most 1000) with the spec of each run's quote revision.

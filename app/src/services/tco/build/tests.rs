@@ -88,11 +88,13 @@ fn loaded() -> Loaded {
         stale_rate_days: 30,
         budget: Some((dec!(800), Currency::CNY)),
         today: date("2025-04-15"),
-        labels: quotes
-            .iter()
-            .map(|q| (q.quote_id, format!("Vendor {}", q.quote_id)))
-            .collect(),
-        quotes,
+        labels: std::sync::Arc::new(
+            quotes
+                .iter()
+                .map(|q| (q.quote_id, format!("Vendor {}", q.quote_id)))
+                .collect(),
+        ),
+        quotes: std::sync::Arc::new(quotes),
         runs: RunPool::default(),
     }
 }
@@ -281,8 +283,8 @@ fn the_plan_file_keeps_the_quotes_that_fit_and_starts_no_earlier_than_now() {
     let mut data = loaded();
     data.workloads[0].record.deadline = Some(Deadline::HoursFromStart(dec!(48)));
     data.workloads[0].record.earliest_start = Some(1_000);
-    data.quotes[1].draft.nodes_available = Some(2);
-    data.quotes[1].draft.lead_time_hours = Some(dec!(24));
+    std::sync::Arc::make_mut(&mut data.quotes)[1].draft.nodes_available = Some(2);
+    std::sync::Arc::make_mut(&mut data.quotes)[1].draft.lead_time_hours = Some(dec!(24));
     let query = format!("{NO_EXTRAS}&picked=1&q=1&q=2&q=3&q=4&tp_1=1000&tp_2=3000&tp_3=1000&tp_4=1000");
     let c = build(&CostRequest::from_query(&query), data, Locale::En, false);
     assert_eq!(c.costed.len(), 4, "every picked quote is costed: {:?}", c.view.problems);
@@ -341,4 +343,52 @@ async fn the_clones_of_one_comparison_share_one_plan(db: crate::store::Db) {
         .expect("planned")
         .expect("a plan");
     assert_ne!(start(&first), start(&later));
+}
+
+/// A catalogue of 2,500 quotes at distinct prices, in no order of price: the comparison keeps
+/// the 1,000 cheapest, ranked 1 to 1,000, and counts the 1,500 it let go; a page shows the first
+/// hundred of them and says so.
+#[test]
+fn a_large_catalogue_keeps_the_thousand_cheapest_ranked_and_counts_the_rest() {
+    let mut l = loaded();
+    l.quotes = std::sync::Arc::new(
+        (0..2_500)
+            .map(|i| {
+                let cents = 1_000 + (i * 7_919) % 2_500;
+                quote(i + 1, "A100 80GB", 1, dec!(80), Decimal::new(cents, 2), "2025-04-30")
+            })
+            .collect(),
+    );
+    l.labels = std::sync::Arc::new(
+        l.quotes
+            .iter()
+            .map(|q| (q.quote_id, format!("Q{}", q.quote_id)))
+            .collect(),
+    );
+    l.workloads[0].record.run_hours = Some(dec!(10));
+    l.workloads[0].record.total_work = None;
+    let c = build(&CostRequest::from_query(NO_EXTRAS), l, Locale::En, false);
+    assert_eq!(
+        (c.costed.len(), c.view.rows.len(), c.view.rows_not_shown),
+        (KEPT_ROWS, KEPT_ROWS, 1_500)
+    );
+    let prices: Vec<Decimal> = c
+        .costed
+        .iter()
+        .map(|q| q.draft.price.on_demand_hourly.unwrap())
+        .collect();
+    let cheapest: Vec<Decimal> = (0..1_000).map(|k| Decimal::new(1_000 + k, 2)).collect();
+    assert_eq!(prices, cheapest, "the thousand cheapest, cheapest first");
+    assert!(c.costed.iter().zip(1..).all(|(q, rank)| q.ranked.rank == rank));
+    assert!(
+        c.costed.iter().all(|q| q.what_if.is_some()),
+        "the kept quotes have their what-if"
+    );
+    let page = c.view.page_view();
+    assert_eq!(
+        (page.rows.len(), page.rows_not_shown, page.rows_in_exports),
+        (100, 2_400, 1_000)
+    );
+    assert_eq!(page.quotes.len(), 100, "the picker lists the quotes ranked on the page");
+    assert_eq!(page.choices_not_shown, 2_400);
 }
