@@ -109,7 +109,7 @@ pub use input::{PlanRequest, PlanScenario, QuoteSupply, RunFigure};
 pub use planner::{plan, plan_for};
 pub use result::{
     EfficiencySource, LossReason, NoPlan, Pessimism, Plan, PlanKey, PlanResult, QuotePlanning, Recommendation,
-    Unstated, VendorQuestion,
+    Unstated, VendorQuestion, Weighed,
 };
 
 #[cfg(doc)]

@@ -80,11 +80,11 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
     let (fields, assumptions) = shared_assumptions(request, workload.as_ref(), locale);
     let (choices, selected) = choose_quotes(&loaded, workload.as_ref(), &request.quotes);
     let base = loaded.base;
-    let (costed, problems, not_kept) = match (workload.as_ref(), assumptions.as_ref()) {
+    let (costed, problems, let_go) = match (workload.as_ref(), assumptions.as_ref()) {
         (Some(w), Some(shared)) => cost_kept(&loaded, (w, shared), request, selected, locale),
-        _ => (Vec::new(), Vec::new(), 0),
+        _ => (Vec::new(), Vec::new(), LetGo::default()),
     };
-    let (choices, choices_not_shown) = kept_choices(choices, &costed, not_kept);
+    let (choices, choices_not_shown) = kept_choices(choices, &costed, let_go.quotes);
     let budget_base = loaded.budget.map(|b| budget_in_base(b, base, &loaded.rates));
     let budget_amount = budget_base.as_ref().and_then(|b| b.as_ref().ok()).map(|b| b.0);
     let work = workload.as_ref().and_then(|w| w.total_work.as_ref()).map(|w| w.amount);
@@ -126,7 +126,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         problems,
         query: request.to_query(),
         can_set_budget,
-        rows_not_shown: not_kept,
+        rows_not_shown: let_go.quotes,
         choices_not_shown,
         rows_in_exports: 0,
     };
@@ -140,6 +140,7 @@ pub(super) fn build(request: &CostRequest, loaded: Loaded, locale: Locale, can_s
         base,
         shared: assumptions,
         rates: loaded.rates,
+        let_go_eligible: let_go.eligible,
         plan: std::sync::Arc::default(),
     }
 }
@@ -286,18 +287,18 @@ struct Context<'a> {
 }
 
 /// Costs every chosen quote and keeps the [`KEPT_ROWS`] cheapest, ranked; a quote that cannot
-/// be costed becomes a problem, in order. Returns those kept, the problems and how many were
-/// costed but let go. The ranking is a total order, so keeping the cheapest of each batch as it
+/// be costed becomes a problem, in order. Returns those kept, the problems and what was costed
+/// but let go. The ranking is a total order, so keeping the cheapest of each batch as it
 /// goes keeps the same quotes as ranking all at the end, while at most twice [`KEPT_ROWS`] are
 /// held at once, however large the catalogue.
 fn cost_all(
     ctx: &Context<'_>,
     request: &CostRequest,
     selected: Vec<Chosen<'_>>,
-) -> (Vec<Costed>, Vec<CostProblem>, usize) {
+) -> (Vec<Costed>, Vec<CostProblem>, LetGo) {
     let mut costed = Vec::new();
     let mut problems = Vec::new();
-    let mut not_kept = 0;
+    let mut let_go = LetGo::default();
     for chosen in selected {
         let label = chosen.label.clone();
         match cost_one(ctx, request, chosen) {
@@ -305,11 +306,11 @@ fn cost_all(
             Err(message) => problems.push(CostProblem { label, message }),
         }
         if costed.len() == 2 * KEPT_ROWS {
-            not_kept += rank_and_keep(&mut costed, KEPT_ROWS);
+            let_go += rank_and_keep(&mut costed, KEPT_ROWS);
         }
     }
-    not_kept += rank_and_keep(&mut costed, KEPT_ROWS);
-    (costed, problems, not_kept)
+    let_go += rank_and_keep(&mut costed, KEPT_ROWS);
+    (costed, problems, let_go)
 }
 
 /// The quote's valid runs, with the scaling efficiency set by the one rule the plan and the
@@ -414,7 +415,7 @@ fn cost_kept(
     request: &CostRequest,
     selected: Vec<Chosen<'_>>,
     locale: Locale,
-) -> (Vec<Costed>, Vec<CostProblem>, usize) {
+) -> (Vec<Costed>, Vec<CostProblem>, LetGo) {
     let ctx = Context {
         workload,
         demand: workload.to_tco(),
@@ -424,11 +425,11 @@ fn cost_kept(
         rates: &loaded.rates,
         locale,
     };
-    let (mut costed, problems, not_kept) = cost_all(&ctx, request, selected);
+    let (mut costed, problems, let_go) = cost_all(&ctx, request, selected);
     for c in &mut costed {
         add_what_if(&ctx, c);
     }
-    (costed, problems, not_kept)
+    (costed, problems, let_go)
 }
 
 /// Quotes a comparison keeps whole once ranked: the page shows the first
@@ -438,21 +439,44 @@ fn cost_kept(
 /// them held 420 MB and took 0.9 s to write out).
 pub const KEPT_ROWS: usize = 1_000;
 
+/// Quotes costed and ranked, then let go ([`KEPT_ROWS`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LetGo {
+    /// How many.
+    pub quotes: usize,
+    /// Of those, how many the plan could have weighed (they pass the workload's requirements
+    /// and are still valid).
+    pub eligible: usize,
+}
+
+impl std::ops::AddAssign for LetGo {
+    fn add_assign(&mut self, other: LetGo) {
+        self.quotes += other.quotes;
+        self.eligible += other.eligible;
+    }
+}
+
 /// Ranks the costed quotes in the engine's order ([`ranking_order`]: measured first, then
 /// estimated; cheapest first), so the page and the exported scenario agree, and keeps the
-/// first `keep`; returns how many were let go. Sorted by position, not by moving the quotes
+/// first `keep`; returns what was let go. Sorted by position, not by moving the quotes
 /// themselves (each is a large value: moving 20,000 of them took most of the sort).
-fn rank_and_keep(costed: &mut Vec<Costed>, keep: usize) -> usize {
+fn rank_and_keep(costed: &mut Vec<Costed>, keep: usize) -> LetGo {
     let mut order: Vec<usize> = (0..costed.len()).collect();
     order.sort_by(|&a, &b| ranking_order(&costed[a].ranked, &costed[b].ranked));
-    let not_kept = order.len().saturating_sub(keep);
-    order.truncate(keep);
+    let gone = order.split_off(keep.min(order.len()));
+    let let_go = LetGo {
+        quotes: gone.len(),
+        eligible: gone
+            .iter()
+            .filter(|&&i| costed[i].failing.is_empty() && !costed[i].expired)
+            .count(),
+    };
     let mut slots: Vec<Option<Costed>> = costed.drain(..).map(Some).collect();
     costed.extend(order.into_iter().filter_map(|i| slots[i].take()));
     for (rank, c) in (1..).zip(costed.iter_mut()) {
         c.ranked.rank = rank;
     }
-    not_kept
+    let_go
 }
 
 /// The quote's low / expected / high and throughput sensitivity (for a kept quote only: the

@@ -124,6 +124,9 @@ pub struct Computed {
     pub unit_scale: u32,
     /// The workload's budget in the base currency, when set and convertible.
     pub budget_base: Option<rust_decimal::Decimal>,
+    /// Quotes the plan could have weighed that the comparison costed but let go (it keeps the
+    /// cheapest [`build::KEPT_ROWS`]): the plan says it weighed some of them all.
+    pub let_go_eligible: usize,
     /// The rental plan of this comparison, once planned ([`planned`]): the plan page, its
     /// chart and the export read one cached comparison (shared by its clones) and so one plan.
     pub plan: std::sync::Arc<tokio::sync::OnceCell<Option<Planned>>>,

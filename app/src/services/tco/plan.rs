@@ -57,13 +57,35 @@ async fn plan_now(db: &Db, team_id: i64, c: &Computed, now: i64) -> Result<Optio
         return Ok(None);
     };
     let file = plan_file(c, &scenario, now);
-    let (file, plan) = plan_off_the_workers(file).await?;
+    let (file, mut plan) = plan_off_the_workers(file).await?;
+    if let (Some(Ok(result)), Some(file)) = (plan.as_mut(), file.as_ref()) {
+        result.weighed = weighed_of_all(result.weighed, file.plan.quotes.len(), c.let_go_eligible);
+    }
     Ok(Some(Planned {
         scenario,
         result,
         file,
         plan,
     }))
+}
+
+/// What the plan says it weighed, counted over every quote it could have weighed: the
+/// `offered` ones the comparison kept and the `let_go` ones it costed but let go (those are
+/// dearer than every one kept, so the planner would have left them out too).
+fn weighed_of_all(
+    weighed: Option<crate::domain::plan::Weighed>,
+    offered: usize,
+    let_go: usize,
+) -> Option<crate::domain::plan::Weighed> {
+    if let_go == 0 {
+        return weighed;
+    }
+    let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let weighed = weighed.map_or(count(offered), |w| w.weighed);
+    Some(crate::domain::plan::Weighed {
+        weighed,
+        of: count(offered + let_go),
+    })
 }
 
 /// Plans at once at most, process-wide: planning is CPU work, and more at once than the
@@ -168,6 +190,29 @@ fn supply(q: &super::Costed) -> QuoteSupply {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::plan::Weighed;
+
+    #[test]
+    fn the_plan_counts_what_it_weighed_over_every_quote_it_could_have_weighed() {
+        let capped = Some(Weighed {
+            weighed: 200,
+            of: 1_000,
+        });
+        assert_eq!(
+            weighed_of_all(capped, 1_000, 19_000),
+            Some(Weighed {
+                weighed: 200,
+                of: 20_000
+            })
+        );
+        assert_eq!(weighed_of_all(capped, 1_000, 0), capped, "nothing let go");
+        assert_eq!(
+            weighed_of_all(None, 150, 30),
+            Some(Weighed { weighed: 150, of: 180 }),
+            "all offered weighed, some let go"
+        );
+        assert_eq!(weighed_of_all(None, 150, 0), None);
+    }
 
     /// With every planner at work a plan waits [`PLANNER_WAIT`], then is refused with 503 and a
     /// `Retry-After`, in the reader's language; a planner freed while it waits plans it. (The

@@ -384,6 +384,7 @@ fn a_large_catalogue_keeps_the_thousand_cheapest_ranked_and_counts_the_rest() {
         c.costed.iter().all(|q| q.what_if.is_some()),
         "the kept quotes have their what-if"
     );
+    assert_eq!(c.let_go_eligible, 1_500, "every one let go could have been planned");
     let page = c.view.page_view();
     assert_eq!(
         (page.rows.len(), page.rows_not_shown, page.rows_in_exports),
