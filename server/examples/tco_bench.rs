@@ -67,7 +67,6 @@ fn draft(i: usize) -> QuoteDraft {
 }
 
 #[tokio::main(flavor = "current_thread")]
-#[expect(clippy::too_many_lines, reason = "one benchmark, read top to bottom")]
 async fn main() {
     let count: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let dir = std::env::temp_dir().join(format!("nl-tco-bench-{}", std::process::id()));
@@ -87,26 +86,12 @@ async fn main() {
         .expect("import");
 
     let workload = Workload {
-        name: "bench".into(),
-        kind: WorkloadKind::Training,
-        model: String::new(),
-        precision: String::new(),
-        vram_peak_gib: Decimal::from(20),
-        vram_peak_measured: true,
-        concurrency: 1,
         gpus_needed: 4,
-        run_hours: Some(Decimal::from(72)),
         total_work: Some(TotalWork {
             amount: Decimal::from(50_000_000),
             unit: "tokens".into(),
         }),
-        data_gb: Decimal::from(200),
-        checkpoint_gb: Decimal::from(60),
-        headroom_pct: Decimal::from(20),
-        gpu_use: app::domain::runs::GpuUse::OneJob,
-        deadline: None,
-        earliest_start: None,
-        response_target: None,
+        ..workload_record()
     }
     .to_tco();
     let assumptions = Assumptions {

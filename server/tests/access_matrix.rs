@@ -23,7 +23,6 @@
 mod table;
 
 use crate::common::{self, PASSWORD, TestApp};
-use app::domain::checklist::{Expert, OrderKind, applicable_items};
 use http::StatusCode;
 use table::{ROWS, Reach, Records, Send, Who};
 
@@ -241,7 +240,7 @@ async fn records_of(
             .unwrap();
     let order = app.create_order(pam, "Order", workload).await;
     let suggestion = a_suggestion(app, pam, order, quote).await;
-    let (submitted, batch_workload, batch_run) = submitted_order(app, pam, eve, &token).await;
+    let (submitted, batch_workload, batch_run) = app.submit_batch_order(pam, eve, &token).await;
     let unit: String = sqlx::query_scalar("SELECT throughput_unit FROM runs WHERE id = ?")
         .bind(batch_run)
         .fetch_one(&app.db)
@@ -296,43 +295,6 @@ async fn a_suggestion(app: &TestApp, pam: &str, order: i64, quote: i64) -> Strin
         .find_map(|i| i["accept"]["token"].as_str())
         .expect("a suggestion to accept")
         .to_string()
-}
-
-/// A batch order of the team on a quote of its own with a valid run, every item confirmed and
-/// submitted (its comparison frozen: the order export and scenario have something to show).
-/// Returns the order, its workload and its run.
-async fn submitted_order(app: &TestApp, pam: &str, eve: &str, token: &str) -> (i64, i64, i64) {
-    let workload = app.create_workload(pam, "Batch").await;
-    let quote = app.create_quote(pam, "L4-batch").await;
-    let run = app.upload_valid_l4_run(token, quote, workload).await;
-    let order = app.create_order(pam, "Sign-off", workload).await;
-    let (o, q, r) = (order.to_string(), quote.to_string(), run.to_string());
-    let select = [
-        ("order_id", o.as_str()),
-        ("quote_id", &q),
-        ("waiver", ""),
-        ("considered[]", &q),
-        ("runs[]", &r),
-    ];
-    let res = app.call("/api/orders/select", &select, Some(pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    for item in applicable_items(OrderKind::Batch, false) {
-        let who = if item.expert == Expert::Engineer { eve } else { pam };
-        let form = [
-            ("order_id", o.as_str()),
-            ("item_id", item.id),
-            ("status", "confirmed"),
-            ("status_note", ""),
-            ("answer", "checked"),
-            ("evidence_run", &r),
-            ("evidence_note", "see the run"),
-        ];
-        let res = app.call("/api/orders/answer", &form, Some(who)).await;
-        assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
-    }
-    let res = app.call("/api/orders/submit", &[("order_id", &o)], Some(pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    (order, workload, run)
 }
 
 /// Every path the router answers, as the bounds test lists them.

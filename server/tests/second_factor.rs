@@ -6,10 +6,7 @@
 
 use crate::common;
 
-use app::domain::{
-    checklist::{Expert, OrderKind, applicable_items},
-    second_factor::{STEP_SECS, code_at, secret_from_base32, step_of},
-};
+use app::domain::second_factor::{STEP_SECS, code_at, secret_from_base32, step_of};
 use common::{Answer, PASSWORD, TestApp};
 use http::StatusCode;
 use serde_json::Value;
@@ -344,37 +341,8 @@ async fn submitted_order() -> (TestApp, String, i64) {
     let pam = app.login("pam@example.com", PASSWORD).await;
     let eve = app.login("eve@example.com", PASSWORD).await;
     let max = app.login("max@example.com", PASSWORD).await;
-    let workload = app.create_workload(&pam, "Batch job").await;
-    let quote = app.create_quote(&pam, "L4-1").await;
     let token = app.create_token(&eve, "ci").await;
-    let run = app.upload_valid_l4_run(&token, quote, workload).await;
-    let order = app.create_order(&pam, "Sign-off", workload).await;
-    let (o, q, r) = (order.to_string(), quote.to_string(), run.to_string());
-    let select = [
-        ("order_id", o.as_str()),
-        ("quote_id", &q),
-        ("waiver", ""),
-        ("considered[]", &q),
-        ("runs[]", &r),
-    ];
-    let res = app.call("/api/orders/select", &select, Some(&pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-    for item in applicable_items(OrderKind::Batch, false) {
-        let who = if item.expert == Expert::Engineer { &eve } else { &pam };
-        let form = [
-            ("order_id", o.as_str()),
-            ("item_id", item.id),
-            ("status", "confirmed"),
-            ("status_note", ""),
-            ("answer", "checked"),
-            ("evidence_run", &r),
-            ("evidence_note", "see the run"),
-        ];
-        let res = app.call("/api/orders/answer", &form, Some(who)).await;
-        assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
-    }
-    let res = app.call("/api/orders/submit", &[("order_id", &o)], Some(&pam)).await;
-    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let (order, _, _) = app.submit_batch_order(&pam, &eve, &token).await;
     (app, max, order)
 }
 

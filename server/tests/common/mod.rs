@@ -431,6 +431,47 @@ impl TestApp {
     }
 }
 
+/// Orders as far as sign-off, the way the pages get there.
+impl TestApp {
+    /// A batch workload, an L4 quote with a valid run uploaded with `token`, and an order for it
+    /// with every applicable item confirmed by its side (procurement `pam`, engineer `eve`),
+    /// submitted; returns the order, the workload and the run.
+    pub async fn submit_batch_order(&self, pam: &str, eve: &str, token: &str) -> (i64, i64, i64) {
+        use app::domain::checklist::{Expert, OrderKind, applicable_items};
+        let workload = self.create_workload(pam, "Batch job").await;
+        let quote = self.create_quote(pam, "L4-1").await;
+        let run = self.upload_valid_l4_run(token, quote, workload).await;
+        let order = self.create_order(pam, "Sign-off", workload).await;
+        let (o, q, r) = (order.to_string(), quote.to_string(), run.to_string());
+        let select = [
+            ("order_id", o.as_str()),
+            ("quote_id", &q),
+            ("waiver", ""),
+            ("considered[]", &q),
+            ("runs[]", &r),
+        ];
+        let res = self.call("/api/orders/select", &select, Some(pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        for item in applicable_items(OrderKind::Batch, false) {
+            let who = if item.expert == Expert::Engineer { eve } else { pam };
+            let form = [
+                ("order_id", o.as_str()),
+                ("item_id", item.id),
+                ("status", "confirmed"),
+                ("status_note", ""),
+                ("answer", "checked"),
+                ("evidence_run", &r),
+                ("evidence_note", "see the run"),
+            ];
+            let res = self.call("/api/orders/answer", &form, Some(who)).await;
+            assert_eq!(res.status, StatusCode::OK, "{}: {}", item.id, res.body);
+        }
+        let res = self.call("/api/orders/submit", &[("order_id", &o)], Some(pam)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+        (order, workload, run)
+    }
+}
+
 impl Drop for TestApp {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.path);
