@@ -443,17 +443,27 @@ pub async fn canonical(db: impl SqliteExecutor<'_>, team_id: i64, id: i64) -> Re
         .await
 }
 
+/// Team `?1`'s quotes at their latest revision, each with its label as pickers show it
+/// ("vendor · reference · n× GPU"), followed by the query's own conditions and order (one SQL
+/// text, written at compile time).
+macro_rules! labelled_quotes {
+    ($rest:literal) => {
+        concat!(
+            "SELECT q.id, v.name || ' · ' || q.reference || ' · ' || qr.gpus_per_node || '× ' || qr.gpu_model
+             FROM quotes q JOIN vendors v ON v.id = q.vendor_id
+             JOIN quote_revisions qr ON qr.quote_id = q.id AND qr.revision = q.latest_revision
+             WHERE q.team_id = ?1 ",
+            $rest
+        )
+    };
+}
+
 /// The team's quotes as pickers show them: id and "vendor · reference · n× GPU", by vendor.
 pub async fn quote_labels(db: impl SqliteExecutor<'_>, team_id: i64) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT q.id, v.name || ' · ' || q.reference || ' · ' || qr.gpus_per_node || '× ' || qr.gpu_model
-         FROM quotes q JOIN vendors v ON v.id = q.vendor_id
-         JOIN quote_revisions qr ON qr.quote_id = q.id AND qr.revision = q.latest_revision
-         WHERE q.team_id = ? ORDER BY v.name, q.reference",
-    )
-    .bind(team_id)
-    .fetch_all(db)
-    .await
+    sqlx::query_as(labelled_quotes!("ORDER BY v.name, q.reference"))
+        .bind(team_id)
+        .fetch_all(db)
+        .await
 }
 
 /// The quotes the run list filters by: those with a run of the team, and `also` (the quote
@@ -464,15 +474,12 @@ pub async fn quote_labels_with_runs(
     team_id: i64,
     also: Option<i64>,
 ) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT q.id, v.name || ' · ' || q.reference || ' · ' || qr.gpus_per_node || '× ' || qr.gpu_model
-         FROM quotes q JOIN vendors v ON v.id = q.vendor_id
-         JOIN quote_revisions qr ON qr.quote_id = q.id AND qr.revision = q.latest_revision
-         WHERE q.team_id = ?1 AND (q.id = ?2 OR q.id IN (
+    sqlx::query_as(labelled_quotes!(
+        "AND (q.id = ?2 OR q.id IN (
              SELECT rr.quote_id FROM runs r JOIN quote_revisions rr ON rr.id = r.quote_revision_id
              WHERE r.team_id = ?1))
-         ORDER BY v.name, q.reference",
-    )
+         ORDER BY v.name, q.reference"
+    ))
     .bind(team_id)
     .bind(also)
     .fetch_all(db)
