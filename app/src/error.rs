@@ -79,20 +79,6 @@ pub enum AppError {
     Transport(String),
 }
 
-#[cfg(feature = "ssr")]
-impl From<crate::domain::accounts::PasswordRefusal> for AppError {
-    fn from(refusal: crate::domain::accounts::PasswordRefusal) -> Self {
-        use crate::domain::accounts::PasswordRefusal;
-        match refusal {
-            PasswordRefusal::Invalid(m) => AppError::Invalid(m),
-            PasswordRefusal::Weak(w) => AppError::WeakPassword {
-                reason: w.reason,
-                suggestions: w.suggestions,
-            },
-        }
-    }
-}
-
 impl AppError {
     /// HTTP status for this error.
     pub fn status_code(&self) -> u16 {

@@ -1,6 +1,7 @@
 //! NodeLedger: a procurement desk for renting GPU compute nodes.
 //!
-//! - [`domain`]: pure logic (no I/O), shared by server and browser.
+//! - [`domain`]: the pure core, its own crate (`nodeledger-domain`, in `app/domain/`): no I/O,
+//!   no web framework, shared by server and browser.
 //! - [`store`] (server only): every SQL statement, one module per table.
 //! - [`services`] (server only): use cases shared by pages, routes and the API.
 //! - [`auth`] (server only): password hashing, the signed-in caller, permission checks.
@@ -25,7 +26,7 @@ pub mod clock;
 pub mod components;
 #[cfg(feature = "ssr")]
 pub mod cookies;
-pub mod domain;
+pub use nodeledger_domain as domain;
 pub mod error;
 pub mod i18n;
 pub mod pages;

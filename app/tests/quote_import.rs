@@ -18,9 +18,9 @@ use app::{
 };
 use sqlx::SqlitePool;
 
-const CLEAN: &[u8] = include_bytes!("../src/domain/quotes/fixtures/nodeledger_quotes.csv");
-const ONE_BAD_ROW: &[u8] = include_bytes!("../src/domain/quotes/fixtures/nodeledger_one_bad_row.csv");
-const LAMBDA: &[u8] = include_bytes!("../src/domain/quotes/fixtures/lambda_vms.csv");
+const CLEAN: &[u8] = include_bytes!("../domain/src/quotes/fixtures/nodeledger_quotes.csv");
+const ONE_BAD_ROW: &[u8] = include_bytes!("../domain/src/quotes/fixtures/nodeledger_one_bad_row.csv");
+const LAMBDA: &[u8] = include_bytes!("../domain/src/quotes/fixtures/lambda_vms.csv");
 
 fn today() -> Date {
     Date::parse("2026-11-29").unwrap()

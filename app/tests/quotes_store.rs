@@ -12,8 +12,8 @@ use app::{
 use rust_decimal::Decimal;
 use sqlx::SqlitePool;
 
-const FIXTURE: &[u8] = include_bytes!("../src/domain/quotes/fixtures/nodeledger_quotes.csv");
-const LAMBDA: &[u8] = include_bytes!("../src/domain/quotes/fixtures/lambda_vms.csv");
+const FIXTURE: &[u8] = include_bytes!("../domain/src/quotes/fixtures/nodeledger_quotes.csv");
+const LAMBDA: &[u8] = include_bytes!("../domain/src/quotes/fixtures/lambda_vms.csv");
 
 fn day(s: &str) -> Date {
     Date::parse(s).unwrap()

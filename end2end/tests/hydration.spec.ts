@@ -8,7 +8,7 @@ import { Desk, desk, ordersInEveryState } from "./order-fixtures";
 
 test.describe.configure({ mode: "serial" });
 
-const RUN_FIXTURES = join(__dirname, "../../app/src/domain/runs/fixtures");
+const RUN_FIXTURES = join(__dirname, "../../app/domain/src/runs/fixtures");
 
 /**
  * Console errors and uncaught exceptions (hydration panics: "unreachable", mismatched nodes) of

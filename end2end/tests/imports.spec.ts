@@ -5,7 +5,7 @@ import { createMember, ensureAdmin, open, signIn, watchConsole } from "./helpers
 
 test.describe.configure({ mode: "serial" });
 
-const FIXTURES = join(__dirname, "../../app/src/domain/quotes/fixtures");
+const FIXTURES = join(__dirname, "../../app/domain/src/quotes/fixtures");
 
 const HEADER =
   "vendor,reference,received_on,valid_until,currency,spec.gpu_model,spec.gpus_per_node,spec.vram_gib,spec.sharing," +

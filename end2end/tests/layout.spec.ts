@@ -89,6 +89,12 @@ test("a quote comparison, a cost comparison and an order to lay out", async ({ p
   urls.compare = `/quotes/compare?${ids.map((id) => `id=${id}`).join("&")}&workload=${workload}`;
   urls.tco = `/tco?workload=${workload}&picked=1&${ids.map((id) => `q=${id}`).join("&")}`;
   urls.order = `/orders/${order}`;
+  // The set-up the layout tests below measure: three distinct quotes, and the order names the
+  // chosen one.
+  expect(new Set(ids).size).toBe(3);
+  expect(order).toBeGreaterThan(0);
+  await open(page, urls.order);
+  await expect(page.getByTestId("order-chosen")).toContainText("Alpha Compute");
 });
 
 test("at 1280 px the compare, cost and order tables keep every cell in its row and column", async ({ page }) => {

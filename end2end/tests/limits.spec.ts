@@ -7,7 +7,7 @@ import { createMember, ensureAdmin, open, signIn, watchConsole } from "./helpers
 
 test.describe.configure({ mode: "serial" });
 
-const FIXTURES = path.join(__dirname, "../../app/src/domain/runs/fixtures");
+const FIXTURES = path.join(__dirname, "../../app/domain/src/runs/fixtures");
 
 test("a run with a third file says at most two, and previews again once one is removed", async ({ page }) => {
   const consoleErrors = watchConsole(page);

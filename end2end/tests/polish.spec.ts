@@ -8,7 +8,7 @@ import { call, saveQuote } from "./api";
 // instead of ids, times in the reader's zone, nothing wider than a phone.
 test.describe.configure({ mode: "serial" });
 
-const FIXTURES = path.join(__dirname, "../../app/src/domain/runs/fixtures");
+const FIXTURES = path.join(__dirname, "../../app/domain/src/runs/fixtures");
 /** An iPhone 12-sized viewport. */
 const PHONE = { width: 390, height: 844 };
 const TEAM = "Polish Desk";

@@ -11,13 +11,13 @@ test.describe.configure({ mode: "serial" });
 const ROOT = path.resolve(__dirname, "../..");
 /** The server binary under test, which is also the probe (`nodeledger probe`). */
 const BIN = path.resolve(ROOT, process.env.E2E_SERVER_BIN ?? "target/debug/nodeledger");
-const FIXTURES = path.join(ROOT, "app/src/domain/runs/fixtures");
+const FIXTURES = path.join(ROOT, "app/domain/src/runs/fixtures");
 /** The fake nvidia-smi of the probe's router tests: an A100 node printing captured telemetry. */
 const FAKE_SMI = path.join(ROOT, "server/tests/probe/bin");
 
 /** The probe's telemetry columns, read from the parser's source so the fake answers exactly them. */
 function probeQueryColumns(): string {
-  const source = fs.readFileSync(path.join(ROOT, "app/src/domain/runs/smi_header.rs"), "utf8");
+  const source = fs.readFileSync(path.join(ROOT, "app/domain/src/runs/smi_header.rs"), "utf8");
   const found = source.match(/pub const PROBE_QUERY_COLUMNS: &str = "([^"]+)";/);
   expect(found, "PROBE_QUERY_COLUMNS in smi_header.rs").not.toBeNull();
   return found![1];

@@ -18,7 +18,7 @@ function offer(reference: string, model: string): Record<string, string> {
  * A 15-minute serving run at `concurrency` requests with the figures `vllm bench serve
  * --save-result` writes (`output_throughput`, `p95_tpot_ms`: vllm/benchmarks/serve.py), as a
  * canonical record with its telemetry. The H100 figures are the repository's vLLM fixtures
- * (app/src/domain/runs/fixtures/vllm_tp2_concurrency_{8,32,64}.json).
+ * (app/domain/src/runs/fixtures/vllm_tp2_concurrency_{8,32,64}.json).
  */
 function run(gpu: string, concurrency: number, p95: number, tps: number): string {
   const telemetry = [];

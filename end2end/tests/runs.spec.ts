@@ -4,7 +4,7 @@ import { PASSWORD, createMember, ensureAdmin, open, signIn, watchConsole } from 
 
 test.describe.configure({ mode: "serial" });
 
-const FIXTURES = path.join(__dirname, "../../app/src/domain/runs/fixtures");
+const FIXTURES = path.join(__dirname, "../../app/domain/src/runs/fixtures");
 
 test("an engineer uploads a run with progress, sees the verdict and chart, and scripts upload with a token", async ({
   page,

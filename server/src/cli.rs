@@ -68,7 +68,7 @@ enum Command {
     /// "Export JSON") as it is. For an export, standard error says whether the stored result
     /// equals the one computed now, quote by quote; exit code 1 when it differs.
     Tco {
-        /// The scenario file (example: app/src/domain/tco/example-scenario.json), or a
+        /// The scenario file (example: app/domain/src/tco/example-scenario.json), or a
         /// cost-comparison.json exported from the cost page.
         scenario: std::path::PathBuf,
     },
@@ -79,9 +79,9 @@ enum Command {
     /// every other plan lost, as JSON on standard output.
     ///
     /// The file is `{"scenario": <a tco scenario>, "plan": {deadline, budget, gpu use,
-    /// capacity and lead time per quote}}`; schema: app/src/domain/plan/plan.schema.json.
+    /// capacity and lead time per quote}}`; schema: app/domain/src/plan/plan.schema.json.
     Plan {
-        /// The plan file (example: app/src/domain/plan/example-plan.json).
+        /// The plan file (example: app/domain/src/plan/example-plan.json).
         file: std::path::PathBuf,
     },
     // Backup and restore: `crate::backup`.

@@ -253,7 +253,7 @@ pub fn plan(path: &Path) -> Result<String, String> {
 
 /// Reads a plan file, or the cost page's export, whose `plan_file` is one.
 fn read_plan_file(path: &Path, bytes: &[u8]) -> Result<plan::PlanScenario, String> {
-    let schema = "schema: app/src/domain/plan/plan.schema.json";
+    let schema = "schema: app/domain/src/plan/plan.schema.json";
     let at = |e: &serde_json::Error| {
         format!(
             "{}: line {}, column {}: {e} ({schema})",

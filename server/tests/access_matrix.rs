@@ -27,8 +27,8 @@ use http::StatusCode;
 use table::{ROWS, Reach, Records, Send, Who};
 
 /// The fixtures the requests come from: a vLLM result and its nvidia-smi telemetry.
-const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
-const SMI: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_multi_gpu.csv");
+const VLLM: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/vllm_serve.json");
+const SMI: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/smi_multi_gpu.csv");
 const PDF: &[u8] = b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n";
 
 /// One kind of caller.

@@ -9,7 +9,7 @@ use http::StatusCode;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
+const VLLM: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/vllm_serve.json");
 
 fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))

@@ -11,7 +11,7 @@ use std::process::Command;
 fn bin() -> String {
     std::env::var("NODELEDGER_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_nodeledger").to_string())
 }
-const RUN_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/runs/fixtures");
+const RUN_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/domain/src/runs/fixtures");
 
 fn parse(path: &str) -> Value {
     let out = Command::new(bin())

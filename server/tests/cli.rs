@@ -13,7 +13,7 @@ use std::{
 };
 
 const BIN: &str = env!("CARGO_BIN_EXE_nodeledger");
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/quotes/fixtures");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/domain/src/quotes/fixtures");
 
 fn run(db: &Path, args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(BIN)
@@ -402,7 +402,7 @@ fn a_skypilot_catalog_is_imported_only_with_the_valid_until_date_given() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-const RUN_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/runs/fixtures");
+const RUN_FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/domain/src/runs/fixtures");
 
 fn run_plain(args: &[&str]) -> Output {
     let (db, _dir) = temp_db("plain");
@@ -438,7 +438,7 @@ fn bench_parse_prints_the_canonical_run_or_a_clear_error() {
 fn tco_runs_the_example_scenario_and_names_bad_fields() {
     let example = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../app/src/domain/tco/example-scenario.json"
+        "/../app/domain/src/tco/example-scenario.json"
     );
     let ok = run_plain(&["tco", example]);
     assert!(ok.status.success(), "{}", text(&ok.stderr));
@@ -463,7 +463,7 @@ fn tco_runs_the_example_scenario_and_names_bad_fields() {
 #[test]
 fn plan_picks_the_four_card_node_for_a_48_hour_deadline_and_names_bad_fields() {
     // The seed's worked example as `nodeledger plan` prints it: exact decimals, whole seconds.
-    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/plan/example-plan.json");
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/domain/src/plan/example-plan.json");
     let ok = run_plain(&["plan", example]);
     assert!(ok.status.success(), "{}", text(&ok.stderr));
     let result: Value = serde_json::from_slice(&ok.stdout).unwrap();

@@ -3,7 +3,7 @@
 //! page, and taken by the order's interconnect item as its evidence.
 //!
 //! The files are the repository's fixtures, made to NVIDIA/nccl-tests `src/util.cu` @a0b82b2
-//! (`app/src/domain/runs/fixtures/SOURCES.md` §8): `all_reduce_perf -b 8 -e 8G -f 2 -g 8` on an
+//! (`app/domain/src/runs/fixtures/SOURCES.md` §8): `all_reduce_perf -b 8 -e 8G -f 2 -g 8` on an
 //! HGX H100 node with NVSwitch (≈ 480 GB/s at the largest sizes) and on 8× L40S over PCIe Gen4
 //! (≈ 21 GB/s).
 
@@ -12,8 +12,8 @@ use crate::tco::{create_workload_with, json, save_quote};
 use http::StatusCode;
 use serde_json::Value;
 
-const NVSWITCH: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/nccl_all_reduce_perf.txt");
-const PCIE: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/nccl_all_reduce_perf_pcie.txt");
+const NVSWITCH: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/nccl_all_reduce_perf.txt");
+const PCIE: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/nccl_all_reduce_perf_pcie.txt");
 
 /// An HGX node: 8× H100 SXM on NVSwitch, 98.00 CNY an hour.
 fn hgx() -> Vec<(String, String)> {

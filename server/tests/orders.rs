@@ -1250,7 +1250,7 @@ async fn an_order_is_priced_and_frozen_at_the_revision_it_pinned_when_a_newer_on
 /// The record a manager signs is the text the approval hashed: it verifies on the chain and
 /// decodes, in the version this release writes, to the choice and the rows the manager read.
 /// With `NODELEDGER_WRITE_RECORD_FIXTURE=PATH` it also writes that text to PATH (how
-/// `app/src/domain/orders/fixtures/record-v2.json` was made; `record-v1.json` is the same
+/// `app/domain/src/orders/fixtures/record-v2.json` was made; `record-v1.json` is the same
 /// story approved by the release before version 2).
 #[tokio::test]
 #[expect(clippy::too_many_lines, reason = "one test story, read top to bottom")]

@@ -16,7 +16,7 @@ use server::{config::ServeConfig, parse_slots};
 use std::time::Duration;
 use tower::ServiceExt;
 
-const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
+const VLLM: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/vllm_serve.json");
 
 /// The rest of a quote import's JSON after the opening `{"request":{"content":"`.
 const IMPORT_TAIL: &str = r#"a,b\n","format":"auto","vendor":"","currency":"USD","valid_until":""},"save":false}"#;

@@ -8,9 +8,9 @@ use common::{PASSWORD, TestApp};
 use http::StatusCode;
 use serde_json::{Value, json};
 
-const GOOD_CSV: &str = include_str!("../../app/src/domain/quotes/fixtures/nodeledger_quotes.csv");
-const ONE_BAD_ROW: &str = include_str!("../../app/src/domain/quotes/fixtures/nodeledger_one_bad_row.csv");
-const LAMBDA: &str = include_str!("../../app/src/domain/quotes/fixtures/lambda_vms.csv");
+const GOOD_CSV: &str = include_str!("../../app/domain/src/quotes/fixtures/nodeledger_quotes.csv");
+const ONE_BAD_ROW: &str = include_str!("../../app/domain/src/quotes/fixtures/nodeledger_one_bad_row.csv");
+const LAMBDA: &str = include_str!("../../app/domain/src/quotes/fixtures/lambda_vms.csv");
 
 /// An admin, teams A and B, procurement and engineer in A, procurement in B; their cookies.
 struct Desk {

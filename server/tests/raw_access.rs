@@ -10,8 +10,8 @@ use crate::common;
 use common::{Answer, PASSWORD, TestApp};
 use http::StatusCode;
 
-const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
-const SMI: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_multi_gpu.csv");
+const VLLM: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/vllm_serve.json");
+const SMI: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/smi_multi_gpu.csv");
 /// A cookie that is no session: the request comes from the site's page, nobody signed in.
 const NO_SESSION: &str = "nl_lang=en";
 const PDF: &[u8] = b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n";

@@ -3,7 +3,7 @@
 //! the whole 8-GPU node, one card busy; and the same measured with `nvidia-smi -i 0`. Both are
 //! valid, and the quote is costed as measured from them at the card's throughput × 8.
 //!
-//! What the files follow (the unit tests in `app/src/domain/runs/tests/real_uploads.rs` say
+//! What the files follow (the unit tests in `app/domain/src/runs/tests/real_uploads.rs` say
 //! where each fact comes from): nvidia-smi's CSV with units and one row per GPU per sample;
 //! `NVIDIA H100 80GB HBM3` with 81559 MiB; vLLM's `date`, `backend` `"openai"` and `duration`.
 

@@ -4,9 +4,9 @@
 //!
 //! The runs are canonical records carrying the figures `vllm bench serve --save-result` writes
 //! (`max_concurrency`, `p95_tpot_ms`, `median_tpot_ms`, `output_throughput`; see
-//! `app/src/domain/runs/fixtures/SOURCES.md`): the H100 node's are the three vLLM fixtures'
+//! `app/domain/src/runs/fixtures/SOURCES.md`): the H100 node's are the three vLLM fixtures'
 //! figures, so the throughput at p95 TPOT ≤ 22 ms is the module example of
-//! `app/src/domain/runs/response.rs` (≈ 1,976.4 tokens/s).
+//! `app/domain/src/runs/response.rs` (≈ 1,976.4 tokens/s).
 
 use crate::common::{TestApp, team_of_pam_and_eve};
 use crate::tco::{create_workload_with, json, save_quote};

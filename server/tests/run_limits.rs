@@ -16,9 +16,9 @@ use server::config::ServeConfig;
 use std::{path::PathBuf, time::Duration};
 use tower::ServiceExt;
 
-const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
-const SMI: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_multi_gpu.csv");
-const MLPERF: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_offline_valid.txt");
+const VLLM: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/vllm_serve.json");
+const SMI: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/smi_multi_gpu.csv");
+const MLPERF: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/mlperf_offline_valid.txt");
 const BOUNDARY: &str = "----nodeledger-limits-boundary";
 
 /// A team with engineer eve (signed in, and with an API token), its uploads kept in `uploads`.

@@ -10,11 +10,11 @@ use http::StatusCode;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-const VLLM: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/vllm_serve.json");
-const SMI: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_multi_gpu.csv");
-const SMI_OTHER: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/smi_units_event.csv");
-const MLPERF_VALID: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_offline_valid.txt");
-const MLPERF_INVALID: &[u8] = include_bytes!("../../app/src/domain/runs/fixtures/mlperf_server_invalid.txt");
+const VLLM: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/vllm_serve.json");
+const SMI: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/smi_multi_gpu.csv");
+const SMI_OTHER: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/smi_units_event.csv");
+const MLPERF_VALID: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/mlperf_offline_valid.txt");
+const MLPERF_INVALID: &[u8] = include_bytes!("../../app/domain/src/runs/fixtures/mlperf_server_invalid.txt");
 
 /// Team A: engineer eve, manager max, procurement pam; team B: engineer bob.
 struct Desk {

@@ -2,7 +2,7 @@
 //! context, serialize the assessed run to JSON. Must never panic.
 #![no_main]
 
-use app::domain::runs::{VerdictContext, assess, parse};
+use nodeledger_domain::runs::{VerdictContext, assess, parse};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,12 +3,12 @@
 //! against a rental, added as they are and converted at a kept rate, and reconciled with an
 //! estimate, give a reconciliation or an error — never a panic, whatever the figures.
 
-use app::domain::bills::{
+use nodeledger_domain::bills::{
     BillReader, ChargeKind, Component,
     matching::{RentalSpan, match_line, match_taxes, placement},
     reconcile::{Billed, Inputs, Planned, PlannedUnit, reconcile},
 };
-use app::domain::tco::Currency;
+use nodeledger_domain::tco::Currency;
 use rust_decimal::Decimal;
 
 /// Reads every line, checks each that reads, and reconciles them with a 48-hour estimate.

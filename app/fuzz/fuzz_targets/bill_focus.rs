@@ -6,7 +6,7 @@
 #[path = "bill_common.rs"]
 mod bill_common;
 
-use app::domain::bills::open;
+use nodeledger_domain::bills::open;
 use libfuzzer_sys::fuzz_target;
 
 const HEADER: &[u8] = b"ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodStart,ChargePeriodEnd,BilledCost,BillingCurrency,ConsumedQuantity,ConsumedUnit,ListUnitPrice,ResourceId,ServiceName,SkuId\n";

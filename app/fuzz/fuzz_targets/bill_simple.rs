@@ -6,7 +6,7 @@
 #[path = "bill_common.rs"]
 mod bill_common;
 
-use app::domain::bills::{Layout, open};
+use nodeledger_domain::bills::{Layout, open};
 use libfuzzer_sys::fuzz_target;
 
 const HEADER: &[u8] = b"resource_id,period_start,period_end,description,component,quantity,unit,unit_price,amount,currency,kind\n";

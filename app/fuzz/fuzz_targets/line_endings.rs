@@ -1,9 +1,9 @@
-//! The one shape every text reader sees (`app::domain::line_endings`): whatever the bytes and
+//! The one shape every text reader sees (`nodeledger_domain::line_endings`): whatever the bytes and
 //! however they are split across reads, `Lf` never panics, hands out no CR and no leading
 //! byte-order mark, and its lines are those `numbered_lines` counts in the same text.
 #![no_main]
 
-use app::domain::line_endings::{BOM, Lf, numbered_lines};
+use nodeledger_domain::line_endings::{BOM, Lf, numbered_lines};
 use libfuzzer_sys::fuzz_target;
 use std::io::Read;
 

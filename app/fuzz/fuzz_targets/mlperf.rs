@@ -2,7 +2,7 @@
 //! `ParseError`, never a panic.
 #![no_main]
 
-use app::domain::runs::{Format, parse};
+use nodeledger_domain::runs::{Format, parse};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

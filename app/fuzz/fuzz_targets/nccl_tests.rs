@@ -3,7 +3,7 @@
 //! any parsed run a verdict, never a panic.
 #![no_main]
 
-use app::domain::runs::{Format, QuotedNode, VerdictContext, assess, parse};
+use nodeledger_domain::runs::{Format, QuotedNode, VerdictContext, assess, parse};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 //! panic, and they must agree whenever the text check passes.
 #![no_main]
 
-use app::domain::runs::{Format, parse, parse_nvidia_smi};
+use nodeledger_domain::runs::{Format, parse, parse_nvidia_smi};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

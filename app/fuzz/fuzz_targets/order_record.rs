@@ -2,7 +2,7 @@
 //! decodes as the newest version writes back to exactly its own canonical text's reading.
 #![no_main]
 
-use app::domain::orders::record::{SignedRows, decode};
+use nodeledger_domain::orders::record::{SignedRows, decode};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 //! budget, and the result writes as JSON.
 #![no_main]
 
-use app::domain::plan::{PlanScenario, plan};
+use nodeledger_domain::plan::{PlanScenario, plan};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

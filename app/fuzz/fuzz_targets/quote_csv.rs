@@ -4,7 +4,7 @@
 //! file's line count.
 #![no_main]
 
-use app::domain::quotes::{CsvFormat, Date, ImportDefaults, import, parse_gpu_info};
+use nodeledger_domain::quotes::{CsvFormat, Date, ImportDefaults, import, parse_gpu_info};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,5 +1,7 @@
 //! Number texts of the cost charts: axis ticks and amounts.
 
+use crate::i18n::grouped;
+
 /// Tick text: whole numbers without decimals, others with one (two below 1).
 pub(super) fn tick(v: &f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
@@ -29,27 +31,6 @@ pub(super) fn amount(v: f64, unit: &str) -> String {
     } else {
         format!("{number} {unit}")
     }
-}
-
-/// A number with a comma every three digits of its integer part, as every page writes numbers.
-fn grouped(number: &str) -> String {
-    let (sign, digits) = match number.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", number),
-    };
-    let (int, frac) = digits.split_at(digits.find('.').unwrap_or(digits.len()));
-    if int.len() <= 3 {
-        return number.to_owned();
-    }
-    let mut out = String::from(sign);
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out.push_str(frac);
-    out
 }
 
 #[cfg(test)]

@@ -22,8 +22,7 @@ pub async fn change_password(
 ) -> Result<(), AppError> {
     use crate::{
         auth::{self, password, start_session, throttle::Purpose},
-        domain::accounts,
-        services::account_security,
+        services::{account_security, password_quality},
         store,
     };
     let caller = auth::require_caller()?;
@@ -31,7 +30,11 @@ pub async fn change_password(
     let user = store::users::by_id(&db, caller.user_id)
         .await?
         .ok_or(AppError::Unauthenticated)?;
-    accounts::check_new_password_quality(&new_password, &new_password_confirm, &[&user.email, &user.display_name])?;
+    password_quality::check_new_password_quality(
+        &new_password,
+        &new_password_confirm,
+        &[&user.email, &user.display_name],
+    )?;
     account_security::confirm(
         &db,
         &user,

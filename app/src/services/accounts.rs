@@ -18,7 +18,7 @@ use crate::{
     },
     error::AppError,
     i18n::Msg,
-    services::site_audit,
+    services::{password_quality, site_audit},
     store::{self, Db, Tx, users::UserForCreate},
 };
 
@@ -29,7 +29,7 @@ pub struct NewUser {
     pub email: String,
     /// Trimmed display name.
     pub display_name: String,
-    /// The password, good enough ([`accounts::check_new_password_quality`]).
+    /// The password, good enough ([`password_quality::check_new_password_quality`]).
     password: String,
     /// A site administrator.
     pub is_admin: bool,
@@ -49,7 +49,7 @@ impl NewUser {
     ) -> Result<Self, AppError> {
         let email = accounts::normalize_email(email).map_err(AppError::Invalid)?;
         let display_name = accounts::normalize_display_name(display_name).map_err(AppError::Invalid)?;
-        accounts::check_new_password_quality(&password, confirmation, &[&email, &display_name])?;
+        password_quality::check_new_password_quality(&password, confirmation, &[&email, &display_name])?;
         Ok(Self {
             email,
             display_name,

@@ -10,6 +10,8 @@ pub mod audit;
 pub mod bills;
 pub mod dashboard;
 pub mod orders;
+/// Whether a new password is good enough: not a common one, hard to guess (zxcvbn).
+pub mod password_quality;
 pub mod quote_import;
 /// The rental that follows an approved order.
 pub mod rentals;

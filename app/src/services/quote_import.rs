@@ -256,9 +256,9 @@ pub async fn save(
 mod tests {
     use super::*;
 
-    const CLEAN: &[u8] = include_bytes!("../domain/quotes/fixtures/nodeledger_quotes.csv");
-    const ONE_BAD_ROW: &[u8] = include_bytes!("../domain/quotes/fixtures/nodeledger_one_bad_row.csv");
-    const LAMBDA: &[u8] = include_bytes!("../domain/quotes/fixtures/lambda_vms.csv");
+    const CLEAN: &[u8] = include_bytes!("../../domain/src/quotes/fixtures/nodeledger_quotes.csv");
+    const ONE_BAD_ROW: &[u8] = include_bytes!("../../domain/src/quotes/fixtures/nodeledger_one_bad_row.csv");
+    const LAMBDA: &[u8] = include_bytes!("../../domain/src/quotes/fixtures/lambda_vms.csv");
 
     fn settings(vendor: Option<&str>) -> ImportSettings {
         ImportSettings {

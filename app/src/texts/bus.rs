@@ -8,7 +8,7 @@ use crate::{
     i18n::{Locale, Msg},
 };
 
-use super::runs::num;
+use crate::i18n::figure as num;
 
 /// A message size as nccl-tests users write it: `8 GiB`, `128 MiB`, `512 KiB`, `8 B`.
 #[must_use]

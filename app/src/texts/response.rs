@@ -3,8 +3,7 @@
 
 use crate::{
     domain::runs::{LatencyMetric, Reason, ResponseTarget},
-    i18n::{Locale, Msg},
-    texts::runs::num,
+    i18n::{Locale, Msg, figure as num},
 };
 
 /// The metric's short name: TTFT, TPOT, ITL, E2E (the names the tools print).

@@ -8,34 +8,8 @@ use crate::{
 };
 
 /// A number with at most `decimals` places, without trailing zeros, grouped by thousands
-/// ("12.5", "600", "81,920").
-#[must_use]
-pub fn num(value: f64, decimals: usize) -> String {
-    if !value.is_finite() {
-        return "—".into();
-    }
-    let s = format!("{value:.decimals$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("-", d));
-    let (int, frac) = digits.split_at(digits.find('.').unwrap_or(digits.len()));
-    let mut out = String::with_capacity(s.len() + int.len() / 3);
-    // No "-0" once the places are cut.
-    if !(int.bytes().all(|b| b == b'0') && frac.is_empty()) {
-        out.push_str(sign);
-    }
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out.push_str(frac);
-    out
-}
+/// ("12.5", "600", "81,920"): [`crate::i18n::figure`].
+pub use crate::i18n::figure as num;
 
 /// A share as a percentage with one decimal ("14.3 %").
 #[must_use]

@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn the_warm_up_so_far_is_the_one_the_server_judges() {
-        let csv = include_bytes!("../../../app/src/domain/runs/fixtures/smi_units_event.csv");
+        let csv = include_bytes!("../../../app/domain/src/runs/fixtures/smi_units_event.csv");
         let warmup = warmup_so_far(csv).unwrap();
         assert!((30.0..=60.0).contains(&warmup), "{warmup}");
         assert_eq!(warmup_so_far(b"timestamp, index\n"), None);

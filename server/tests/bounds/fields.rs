@@ -321,7 +321,7 @@ pub const QUOTE_CSV_ROW: [(&str, &str); 13] = [
     ("price.stopped_bills_compute", "no"),
 ];
 
-/// The numeric cells of a simple bill line (`app/src/domain/bills/simple.rs`).
+/// The numeric cells of a simple bill line (`app/domain/src/bills/simple.rs`).
 pub const BILL_NUMBERS: [&str; 3] = ["amount", "quantity", "unit_price"];
 
 /// Every server function and raw route the router answers (`server_fn_paths()` and

@@ -572,7 +572,7 @@ pub fn workload_form(name: &str) -> [(&'static str, &str); 14] {
 }
 
 /// Files as engineers really produce them (where each fact comes from: the unit tests in
-/// `app/src/domain/runs/tests/real_uploads.rs`).
+/// `app/domain/src/runs/tests/real_uploads.rs`).
 ///
 /// A default `vllm bench serve --save-result` file: a `duration`-second run of a 7B model at
 /// 850 output tokens/s that finished at 10:20:05.

@@ -12,7 +12,7 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_nodeledger");
 pub const FAKE_BIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/probe/bin");
 /// A fake `amd-smi` alone: an AMD node without `nvidia-smi`.
 pub const FAKE_AMD_BIN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/probe/amd-bin");
-pub const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/src/domain/runs/fixtures");
+pub const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/domain/src/runs/fixtures");
 /// Captured on an A100: a warm-up (0 → 96 % over 40 s), then steady for ten minutes.
 pub const WARMUP_ROWS: &str = "smi_units_event.csv";
 /// Captured on an RTX 4090: steady, with a ten-second stretch held down by the power cap.

@@ -82,7 +82,7 @@ mod server {
         },
         i18n::Locale,
         i18n::request_locale,
-        pages::quotes::form::{Input, display_value, server::csv_to_map},
+        pages::quotes::form::{Input, display_value},
         store,
     };
     use rust_decimal::Decimal;
@@ -281,7 +281,7 @@ mod server {
             expired: d.is_expired(today),
             node_hour,
             gpu_hour,
-            values: csv_to_map(&quotes::export(std::slice::from_ref(d))),
+            values: quotes::QuoteInput::from_draft(d).into_cells(),
             converted: None,
         }
     }

@@ -127,7 +127,7 @@ pub async fn load_quote(quote_id: i64, revision: Option<i64>) -> Result<QuoteDet
         node_hour,
         gpu_hour,
         expired: d.is_expired(store::today()),
-        values: crate::pages::quotes::form::server::csv_to_map(&quotes::export(std::slice::from_ref(d))),
+        values: quotes::QuoteInput::from_draft(d).into_cells(),
         revisions: history
             .into_iter()
             .map(|r| RevisionLine {

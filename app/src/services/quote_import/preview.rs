@@ -257,8 +257,8 @@ mod tests {
     };
     use crate::services::quote_import::{ImportSettings, check};
 
-    const ONE_BAD_ROW: &[u8] = include_bytes!("../../domain/quotes/fixtures/nodeledger_one_bad_row.csv");
-    const LAMBDA: &[u8] = include_bytes!("../../domain/quotes/fixtures/lambda_vms.csv");
+    const ONE_BAD_ROW: &[u8] = include_bytes!("../../../domain/src/quotes/fixtures/nodeledger_one_bad_row.csv");
+    const LAMBDA: &[u8] = include_bytes!("../../../domain/src/quotes/fixtures/lambda_vms.csv");
 
     fn file(bytes: &[u8], vendor: Option<&str>, valid_until: Option<&str>) -> CheckedFile {
         let settings = ImportSettings {

@@ -18,7 +18,7 @@ use crate::{
         runs::{AtTarget, ResponseTarget},
         tco::{
             Assumptions, Currency, Demand, ExchangeRate, Quote, RateWarning, Scenario, WhatIfProfiles, ranking_order,
-            rate_warnings, run_scenario, throughput, what_if,
+            rate_warnings, run_scenario, what_if,
         },
     },
     i18n::{Locale, Msg},
@@ -330,7 +330,7 @@ fn scaled_runs(
     let workload = (gpu_use, ctx.workload.response_target.as_ref());
     let first = measured(ctx.runs, quote, spec, &work.unit, a.scaling(), workload)?;
     let before = (a.efficiency, a.efficiency_by_nodes.clone());
-    throughput::apply_scaling(a, gpu_use, &first.valid)?;
+    a.apply_scaling(gpu_use, &first.valid)?;
     if before == (a.efficiency, a.efficiency_by_nodes.clone()) {
         return Ok(first);
     }

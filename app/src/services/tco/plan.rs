@@ -222,8 +222,8 @@ mod tests {
         use crate::{auth::throttle::retry_after_secs, i18n::Locale};
         use std::{sync::Arc, time::Duration};
         use tokio::{sync::Semaphore, time::Instant};
-        let file: PlanScenario =
-            serde_json::from_str(include_str!("../../domain/plan/example-plan.json")).expect("the example plan file");
+        let file: PlanScenario = serde_json::from_str(include_str!("../../../domain/src/plan/example-plan.json"))
+            .expect("the example plan file");
         let slots = Arc::new(Semaphore::new(PLANNERS));
         let held = Arc::clone(&slots).try_acquire_many_owned(2).expect("both slots");
         let asked = Instant::now();

@@ -84,8 +84,8 @@ mod tests {
 
     /// The buying guide's example: 72 h on one card or 24 h on four, a 48 h deadline.
     fn example() -> PlanResult {
-        let file: PlanScenario =
-            serde_json::from_str(include_str!("../../domain/plan/example-plan.json")).expect("the example reads");
+        let file: PlanScenario = serde_json::from_str(include_str!("../../../domain/src/plan/example-plan.json"))
+            .expect("the example reads");
         plan(&file).expect("the example plans")
     }
 

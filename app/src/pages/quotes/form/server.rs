@@ -1,11 +1,11 @@
 //! The quote form's server side: the values a form starts from, and saving a submitted form
-//! through the same parser and checks as an imported CSV row.
+//! through the same parser and checks as an imported CSV row (a [`QuoteInput`], never CSV text).
 
 use super::*;
 use crate::{
     auth,
     domain::{
-        quotes::{self, COLUMNS, CsvFormat, ImportDefaults, gpu_model_suggestions},
+        quotes::{self, QuoteInput, gpu_model_suggestions},
         roles::Capability,
         tco::Currency,
     },
@@ -49,36 +49,6 @@ fn typed_numbers(fields: &BTreeMap<String, String>) -> Vec<&'static str> {
     names
 }
 
-/// Reads the one data row of a two-line CSV into `column → value`.
-pub fn csv_to_map(csv_text: &str) -> BTreeMap<String, String> {
-    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
-    let headers = reader.headers().cloned().unwrap_or_default();
-    let row = reader.records().next().and_then(Result::ok).unwrap_or_default();
-    headers
-        .iter()
-        .zip(row.iter())
-        .map(|(h, v)| (h.to_string(), v.to_string()))
-        .collect()
-}
-
-/// Writes `column → value` as a two-line CSV in column order.
-pub fn map_to_csv(fields: &BTreeMap<String, String>) -> Result<Vec<u8>, AppError> {
-    let columns: Vec<&str> = COLUMNS
-        .iter()
-        .map(|c| c.name)
-        .filter(|c| fields.contains_key(*c))
-        .collect();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let fail = |e: csv::Error| {
-        tracing::error!(error = %e, "cannot write form as CSV");
-        AppError::Internal
-    };
-    w.write_record(&columns).map_err(fail)?;
-    w.write_record(columns.iter().map(|c| fields[*c].as_str()))
-        .map_err(fail)?;
-    w.into_inner().map_err(|_| AppError::Internal)
-}
-
 fn defaults() -> BTreeMap<String, String> {
     let today = store::today();
     [
@@ -106,10 +76,7 @@ pub async fn form_data(quote_id: Option<i64>) -> Result<QuoteFormData, AppError>
             let q = store::quotes::latest(&db, team.team_id, id)
                 .await?
                 .ok_or(AppError::NotFound)?;
-            (
-                csv_to_map(&quotes::export(std::slice::from_ref(&q.draft))),
-                Some(q.revision),
-            )
+            (QuoteInput::from_draft(&q.draft).into_cells(), Some(q.revision))
         }
     };
     Ok(QuoteFormData {
@@ -125,12 +92,12 @@ pub async fn form_data(quote_id: Option<i64>) -> Result<QuoteFormData, AppError>
     })
 }
 
-pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -> Result<SavedQuote, AppError> {
+pub async fn save(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Result<SavedQuote, AppError> {
     let (caller, team) = auth::require_team(Capability::EditProcurement)?;
     let db = auth::db()?;
-    fields.retain(|k, _| COLUMNS.iter().any(|c| c.name == k));
-    let numbers = typed_numbers(&fields);
-    let unreadable = crate::domain::numbers::normalise_fields(&mut fields, &numbers);
+    let mut input = QuoteInput::from_fields(fields);
+    let numbers = typed_numbers(input.cells());
+    let unreadable = crate::domain::numbers::normalise_fields(input.cells_mut(), &numbers);
     let existing = match quote_id {
         Some(id) => Some(
             store::quotes::latest(&db, team.team_id, id)
@@ -141,20 +108,15 @@ pub async fn save(quote_id: Option<i64>, mut fields: BTreeMap<String, String>) -
     };
     if let Some(q) = &existing {
         // A revision keeps the quote's identity.
-        fields.insert("vendor".into(), q.draft.vendor.clone());
-        fields.insert("reference".into(), q.draft.reference.clone());
+        input.set("vendor", q.draft.vendor.clone());
+        input.set("reference", q.draft.reference.clone());
     }
-    let csv_bytes = map_to_csv(&fields)?;
-    let defaults = ImportDefaults::new("", store::today(), None);
-    let preview = quotes::import(&csv_bytes, Some(CsvFormat::NodeLedger), &defaults).map_err(|e| {
+    let row = input.read().map_err(|e| {
         AppError::Invalid(match e {
             quotes::ImportError::MissingColumns { .. } => Msg::QerrRequired,
             _ => Msg::ErrorBadRequest,
         })
     })?;
-    let Some(row) = preview.rows.into_iter().next() else {
-        return Err(AppError::Invalid(Msg::ErrorBadRequest));
-    };
     if !row.errors.is_empty() || row.draft.is_none() || !unreadable.is_empty() {
         let mut issues: Vec<FieldIssue> = unreadable.iter().map(|(f, e)| FieldIssue::from_number(f, *e)).collect();
         issues.extend(
@@ -258,7 +220,7 @@ mod tests {
     /// What the form sends, as `save` reads it before storing: every field, blank unless the
     /// defaults or `typed` fill it.
     fn submitted(typed: &[(&str, &str)]) -> Result<crate::domain::quotes::QuoteDraft, Vec<String>> {
-        use super::{ImportDefaults, SECTIONS, quotes};
+        use super::{QuoteInput, SECTIONS};
         let mut fields: BTreeMap<String, String> = SECTIONS
             .iter()
             .flat_map(|(_, fields)| fields.iter())
@@ -274,13 +236,11 @@ mod tests {
         for (column, value) in required.iter().chain(typed) {
             fields.insert((*column).to_string(), (*value).to_string());
         }
-        let numbers = super::typed_numbers(&fields);
-        let unreadable = crate::domain::numbers::normalise_fields(&mut fields, &numbers);
+        let mut input = QuoteInput::from_fields(fields);
+        let numbers = super::typed_numbers(input.cells());
+        let unreadable = crate::domain::numbers::normalise_fields(input.cells_mut(), &numbers);
         assert!(unreadable.is_empty(), "{unreadable:?}");
-        let csv = super::map_to_csv(&fields).expect("csv");
-        let defaults = ImportDefaults::new("", crate::store::today(), None);
-        let preview = quotes::import(&csv, Some(super::CsvFormat::NodeLedger), &defaults).expect("import");
-        let row = preview.rows.into_iter().next().expect("one row");
+        let row = input.read().expect("every column given");
         match row.draft {
             Some(draft) if row.errors.is_empty() => Ok(draft),
             _ => Err(row

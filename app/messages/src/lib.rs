@@ -1,0 +1,258 @@
+//! Languages of the UI (简体中文 and English) and the message catalogue, with no web framework:
+//! the pure core names its messages through this crate, and the app shows them.
+//!
+//! All user-facing text lives in `app/locales/en/*.json` and `app/locales/zh-CN/*.json`; the build
+//! script turns their keys into the [`Msg`] enum, so a typo in a key is a compile error and a
+//! key missing in one language fails the build.
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde::{Deserialize, Serialize};
+
+include!(concat!(env!("OUT_DIR"), "/messages.rs"));
+
+/// A message travels as its key (`"quotes.title"`), as serde's derive would write it, but without
+/// the derive's per-variant code, which for a thousand variants was the largest code in the
+/// browser bundle.
+impl Serialize for Msg {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.key())
+    }
+}
+
+impl<'de> Deserialize<'de> for Msg {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        /// Reads a key of the locale files.
+        struct Key;
+
+        impl serde::de::Visitor<'_> for Key {
+            type Value = Msg;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a message key of app/locales")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Msg, E> {
+                Msg::from_key(key).ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(key), &self))
+            }
+        }
+
+        deserializer.deserialize_str(Key)
+    }
+}
+
+/// Name of the cookie that remembers the chosen language.
+pub const LANG_COOKIE: &str = "nl_lang";
+
+/// A language of the UI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Locale {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+impl Locale {
+    /// Every supported language, in the order the switch shows them.
+    pub const ALL: [Locale; 2] = [Locale::ZhCn, Locale::En];
+
+    /// The BCP 47 tag, as used in `<html lang>` and in the cookie.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Locale::En => "en",
+            Locale::ZhCn => "zh-CN",
+        }
+    }
+
+    /// Parses a tag as stored in the cookie or sent by the language switch.
+    pub fn from_tag(tag: &str) -> Option<Locale> {
+        let tag = tag.trim().to_ascii_lowercase();
+        if tag == "en" || tag.starts_with("en-") {
+            Some(Locale::En)
+        } else if tag == "zh" || tag.starts_with("zh-") {
+            Some(Locale::ZhCn)
+        } else {
+            None
+        }
+    }
+
+    /// Picks the best language from an `Accept-Language` header (RFC 9110 §12.5.4):
+    /// the supported language with the highest quality, English when nothing matches.
+    pub fn negotiate(accept_language: &str) -> Locale {
+        let mut best: Option<(u16, Locale)> = None;
+        for (position, entry) in accept_language.split(',').enumerate() {
+            let mut parts = entry.split(';');
+            let Some(locale) = parts.next().and_then(Locale::from_tag) else {
+                continue;
+            };
+            let quality = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .map_or(1000, parse_quality);
+            // Earlier entries win ties, as browsers list preferences in order.
+            let score = quality.saturating_mul(64).saturating_sub(position.min(63) as u16);
+            if quality > 0 && best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, locale));
+            }
+        }
+        best.map_or(Locale::En, |(_, l)| l)
+    }
+
+    /// The text of `msg` in this language.
+    pub const fn t(self, msg: Msg) -> &'static str {
+        match self {
+            Locale::En => msg.en(),
+            Locale::ZhCn => msg.zh_cn(),
+        }
+    }
+
+    /// The text of `msg` with `{name}` placeholders replaced.
+    pub fn fmt(self, msg: Msg, args: &[(&str, &str)]) -> String {
+        let mut text = self.t(msg).to_string();
+        for (name, value) in args {
+            text = text.replace(&format!("{{{name}}}"), value);
+        }
+        text
+    }
+
+    /// A count in words: `one` when `n` is 1 (`Import the bill (1 line)`), else `many` with
+    /// `{n}` written grouped by thousands (`Import the bill (1,250 lines)`).
+    pub fn count(self, one: Msg, many: Msg, n: u64) -> String {
+        if n == 1 {
+            self.t(one).to_string()
+        } else {
+            self.fmt(many, &[("n", &group(n.into(), 0))])
+        }
+    }
+}
+
+/// Parses an HTTP quality value ("0.8") to thousandths, without floating point.
+fn parse_quality(q: &str) -> u16 {
+    let q = q.trim();
+    let (whole, frac) = q.split_once('.').unwrap_or((q, ""));
+    let whole: u16 = match whole {
+        "1" => 1,
+        "0" | "" => 0,
+        _ => return 0,
+    };
+    let frac: String = frac.chars().chain("000".chars()).take(3).collect();
+    (whole * 1000 + frac.parse::<u16>().unwrap_or(0)).min(1000)
+}
+
+/// `amount` rounded to `digits` decimals with thousands separators, as both languages write a
+/// number (`1,234,567.89`); money and counts alike are shown through it.
+pub fn group(amount: Decimal, digits: u32) -> String {
+    let rounded = amount.round_dp_with_strategy(digits, RoundingStrategy::MidpointAwayFromZero);
+    // No "-0.00": a negative amount that rounds to zero is written as zero.
+    let rounded = if rounded.is_zero() { rounded.abs() } else { rounded };
+    grouped(&format!("{:.*}", digits as usize, rounded))
+}
+
+/// A measured figure with at most `decimals` places, without trailing zeros, grouped by
+/// thousands ("12.5", "600", "81,920"); "—" when it is not a number.
+pub fn figure(value: f64, decimals: usize) -> String {
+    if !value.is_finite() {
+        return "—".into();
+    }
+    let text = format!("{value:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    // No "-0" once the places are cut.
+    let text = match text.strip_prefix('-') {
+        Some(digits) if digits.bytes().all(|b| b == b'0') => digits,
+        _ => text,
+    };
+    grouped(text)
+}
+
+/// A plain number text (`-1234567.89`, as `format!` writes one) with a comma every three digits
+/// of its whole part: the one thousands grouping behind every number the app shows.
+pub fn grouped(number: &str) -> String {
+    let (sign, digits) = number.strip_prefix('-').map_or(("", number), |rest| ("-", rest));
+    let (whole, fraction) = digits.split_at(digits.find('.').unwrap_or(digits.len()));
+    let mut out = String::with_capacity(number.len() + whole.len() / 3);
+    out.push_str(sign);
+    for (i, ch) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out.push_str(fraction);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negotiates_by_quality_and_order() {
+        assert_eq!(Locale::negotiate("zh-CN,zh;q=0.9,en;q=0.8"), Locale::ZhCn);
+        assert_eq!(Locale::negotiate("en-US,en;q=0.9,zh-CN;q=0.8"), Locale::En);
+        assert_eq!(Locale::negotiate("fr-FR, zh;q=0.5, en;q=0.4"), Locale::ZhCn);
+        assert_eq!(Locale::negotiate("en;q=0.2, zh-TW;q=0.7"), Locale::ZhCn);
+        assert_eq!(Locale::negotiate("de, fr"), Locale::En);
+        assert_eq!(Locale::negotiate(""), Locale::En);
+        assert_eq!(Locale::negotiate("zh;q=0, en;q=0.1"), Locale::En);
+    }
+
+    #[test]
+    fn parses_tags() {
+        assert_eq!(Locale::from_tag("zh-CN"), Some(Locale::ZhCn));
+        assert_eq!(Locale::from_tag("EN-gb"), Some(Locale::En));
+        assert_eq!(Locale::from_tag("english"), None);
+        for l in Locale::ALL {
+            assert_eq!(Locale::from_tag(l.tag()), Some(l));
+        }
+    }
+
+    #[test]
+    fn every_message_has_text_in_both_languages() {
+        for m in Msg::ALL {
+            assert!(!Locale::En.t(*m).trim().is_empty(), "{} empty in en", m.key());
+            assert!(!Locale::ZhCn.t(*m).trim().is_empty(), "{} empty in zh-CN", m.key());
+        }
+    }
+
+    #[test]
+    fn every_message_is_found_by_its_key_and_travels_as_it() {
+        for m in Msg::ALL {
+            assert_eq!(Msg::from_key(m.key()), Some(*m), "{}", m.key());
+            let json = serde_json::to_string(m).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", m.key()));
+            assert_eq!(serde_json::from_str::<Msg>(&json).expect("deserializes"), *m);
+        }
+        assert_eq!(Msg::from_key("quotes.no_such_key"), None);
+        assert_eq!(Msg::from_key(""), None);
+        let err = serde_json::from_str::<Msg>("\"quotes.no_such_key\"").expect_err("unknown key");
+        assert!(err.to_string().contains("quotes.no_such_key"), "{err}");
+        assert!(serde_json::from_str::<Msg>("7").is_err());
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands_one_way() {
+        assert_eq!(grouped("1234567.891"), "1,234,567.891");
+        assert_eq!(grouped("-1234"), "-1,234");
+        assert_eq!(grouped("123"), "123");
+        assert_eq!(grouped("-0.5"), "-0.5");
+        assert_eq!(grouped(""), "");
+        assert_eq!(group(Decimal::new(-123_456_789, 2), 2), "-1,234,567.89");
+        assert_eq!(group(Decimal::new(-4, 3), 2), "0.00", "no minus on a zero");
+        assert_eq!(group(Decimal::new(12_345, 1), 0), "1,235", "half away from zero");
+        assert_eq!(figure(81_920.0, 1), "81,920");
+        assert_eq!(figure(12.50, 2), "12.5");
+        assert_eq!(figure(-0.04, 1), "0", "no minus once the places are cut");
+        assert_eq!(figure(-1234.56, 1), "-1,234.6");
+        assert_eq!(figure(f64::NAN, 1), "—");
+    }
+
+    #[test]
+    fn placeholders_are_filled() {
+        let text = Locale::En.fmt(Msg::LoginThrottled, &[("minutes", "7")]);
+        assert!(text.contains('7') && !text.contains("{minutes}"), "{text}");
+    }
+}

@@ -1,8 +1,0 @@
-//! Tests of the rental planner: the seed's worked example, one test per rule and reason,
-//! properties, and the schemas.
-
-mod fixtures;
-mod props;
-mod rules;
-mod schema;
-mod worked_example;
