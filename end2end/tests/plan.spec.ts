@@ -90,7 +90,12 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   await expect(recommended).toHaveAttribute("data-total", "980");
   await expect(page.locator(`[data-testid="plan-row"][data-quote="${small}"]`)).toContainText("Late");
 
-  await recommended.getByTestId("plan-order").click();
+  // The recommended plan leads the trade-offs; the recommendation carries the page's one
+  // primary "Order this plan", the rows a secondary one each.
+  await expect(page.getByTestId("plan-front").getByTestId("plan-row").first()).toHaveClass(/recommended/);
+  await expect(recommended.getByTestId("plan-order")).toHaveClass(/secondary/);
+  await expect(page.locator("button:not(.secondary)", { hasText: "Order this plan" })).toHaveCount(1);
+  await page.getByTestId("plan-recommendation").getByTestId("plan-order-recommended").click();
   await page.waitForURL(/\/orders\/\d+\?made=created/);
   await hydrated(page);
   const card = page.getByTestId("order-plan");

@@ -35,17 +35,22 @@ fn modules(dir: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// The entry for a top-level module as the block writes it: `src/x.rs` or `src/x/`.
+/// The entry for a top-level module as the block writes it: `src/x.rs` or `src/x/` (a module
+/// in `x.rs` with its parts in `x/` may be written either way).
 fn named_at_top(block: &str, crate_dir: &str, module: &str) -> bool {
-    let is_dir = root().join(crate_dir).join("src").join(module).is_dir();
-    let entry = if is_dir {
-        format!("src/{module}/")
-    } else {
-        format!("src/{module}.rs")
-    };
-    block
-        .lines()
-        .any(|l| l.split_whitespace().next() == Some(entry.as_str()))
+    let src = root().join(crate_dir).join("src");
+    let mut entries = Vec::new();
+    if src.join(format!("{module}.rs")).is_file() {
+        entries.push(format!("src/{module}.rs"));
+    }
+    if src.join(module).is_dir() {
+        entries.push(format!("src/{module}/"));
+    }
+    block.lines().any(|l| {
+        l.split_whitespace()
+            .next()
+            .is_some_and(|first| entries.iter().any(|e| e == first))
+    })
 }
 
 #[test]

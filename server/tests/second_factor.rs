@@ -155,11 +155,9 @@ async fn sign_in_with_a_second_factor_needs_the_code_once() {
         .await
         .unwrap();
     assert!(
-        stored
-            .iter()
-            .all(|h| h.len() == 64
-                && h.bytes().all(|b| b.is_ascii_hexdigit())
-                && !recovery.iter().any(|c| h.contains(&c.replace('-', "")))),
+        stored.iter().all(|h| h.len() == 64
+            && h.bytes().all(|b| b.is_ascii_hexdigit())
+            && !recovery.iter().any(|c| h.contains(&c.replace('-', "")))),
         // The whole code, not a part of it: four characters turn up in a random hash now and then.
         "only hashes stored"
     );

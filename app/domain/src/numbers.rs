@@ -37,6 +37,7 @@
 //! back as it was written. Up to 28 digits after the mark and a magnitude below 2⁹⁶ fit a
 //! [`Decimal`]; anything longer is refused, whatever its length, without panicking.
 
+use crate::tco::Currency;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 use std::collections::BTreeMap;
@@ -254,18 +255,49 @@ pub fn parse_field(name: &str, text: &str) -> Result<Decimal, NumberError> {
     parse_decimal(unit.map_or(text, |u| without_unit(text, u)))
 }
 
+/// `text` without a leading sign or code of `currency` (`¥8.50`, `￥8.50` or `CNY 8.50` for the
+/// yuan, `$8.50` or `USD 8.50` for the dollar): a price typed as the vendor's sheet prints it.
+/// Another currency's sign is left, and refused as not a number, so `$8.50` in a yuan quote is
+/// never read as 8.50 yuan.
+pub fn without_currency(text: &str, currency: Option<Currency>) -> &str {
+    let trimmed = text.trim();
+    let Some(currency) = currency else { return trimmed };
+    let yen = currency == Currency::CNY || currency == Currency::JPY;
+    let extra: &[&str] = if yen { &["¥", "￥", "RMB"] } else { &[] };
+    [currency.symbol(), currency.code()]
+        .into_iter()
+        .chain(extra.iter().copied())
+        .find_map(|sign| {
+            let head = trimmed.get(..sign.len())?;
+            head.eq_ignore_ascii_case(sign)
+                .then(|| trimmed[sign.len()..].trim_start())
+        })
+        .unwrap_or(trimmed)
+}
+
 /// Reads each of `names` in `fields` with [`parse_field`] and writes it back normalised
 /// (`2,000,000` → `2000000`, `12,50` → `12.50`, `80 GiB` → `80`); an empty value stays empty for
 /// the form's own "required" rule. Returns the fields that could not be read; their text is
 /// left as typed.
+///
+/// A price (`price.…`) may start with the sign or code of the quote's own currency (the
+/// `currency` field): `¥8.50` in a CNY quote is 8.50 ([`without_currency`]).
 pub fn normalise_fields(fields: &mut BTreeMap<String, String>, names: &[&str]) -> Vec<(String, NumberError)> {
+    let currency = fields
+        .get("currency")
+        .and_then(|code| Currency::parse(code.trim()).ok());
     let mut refused = Vec::new();
     for name in names {
         let Some(value) = fields.get_mut(*name) else { continue };
         if value.trim().is_empty() {
             continue;
         }
-        match parse_field(name, value) {
+        let text = if name.starts_with("price.") {
+            without_currency(value, currency)
+        } else {
+            value.as_str()
+        };
+        match parse_field(name, text) {
             Ok(number) => *value = number.to_string(),
             Err(e) => refused.push(((*name).to_string(), e)),
         }

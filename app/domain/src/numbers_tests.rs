@@ -268,3 +268,37 @@ fn a_form_s_gib_fields_are_written_back_without_the_unit() {
     assert!(normalise_fields(&mut fields, &["spec.vram_gib"]).is_empty());
     assert_eq!(fields["spec.vram_gib"], "80");
 }
+
+#[test]
+fn a_price_may_carry_its_own_currency_sign_and_no_other() {
+    let mut fields: BTreeMap<String, String> = [
+        ("currency", "CNY"),
+        ("price.on_demand_hourly", "¥8.50"),
+        ("price.monthly_price", "￥ 9,000"),
+        ("price.storage_gb_month", "$0.10"),
+        ("spec.vram_gib", "¥80"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+    .collect();
+    let names = [
+        "price.on_demand_hourly",
+        "price.monthly_price",
+        "price.storage_gb_month",
+        "spec.vram_gib",
+    ];
+    let refused: Vec<String> = normalise_fields(&mut fields, &names)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert_eq!(fields["price.on_demand_hourly"], "8.50");
+    assert_eq!(fields["price.monthly_price"], "9000");
+    assert_eq!(
+        refused,
+        ["price.storage_gb_month", "spec.vram_gib"],
+        "another currency's sign, and a sign on no price"
+    );
+    assert_eq!(without_currency("USD 12.5", Some(Currency::USD)), "12.5");
+    assert_eq!(without_currency("usd12.5", Some(Currency::USD)), "12.5");
+    assert_eq!(without_currency("€3", None), "€3");
+}

@@ -124,44 +124,30 @@ fn picker(p: &PlanView) -> impl IntoView + use<> {
     }
 }
 
-/// The page's body for one plan.
+/// The page's body for one plan: the recommendation first, with the one primary "Order this
+/// plan"; the chart; the best trade-offs (the recommended plan first); the others.
 fn plan(page: PlanPageData) -> impl IntoView {
     let p = page.plan.clone();
     let q = p.query.clone();
+    let action = ordering();
     view! {
         {picker(&p)}
         <ul class="plan-basis" data-testid="plan-basis">
             {p.basis.iter().map(|line| view! { <li>{line.clone()}</li> }).collect_view()}
         </ul>
         <p class="no-print"><a href=format!("/tco?{q}")>{t(Msg::PlanOpenCosts)}</a></p>
-        {recommendation(&p)}
+        {recommendation(&page, action)}
         {(p.plans_weighed > 0).then(|| view! {
             <img class="chart" data-testid="plan-chart" src=format!("/plan/chart.svg?{q}") alt=t(Msg::PlanChartAlt) />
         })}
-        {(!p.front.is_empty()).then(|| front(&page))}
+        {(!p.front.is_empty()).then(|| front(&page, action))}
         {(!p.others.is_empty()).then(|| others(&p))}
         {(!p.questions.is_empty()).then(|| questions(&p))}
     }
 }
 
-/// The recommendation, or why there is none.
-fn recommendation(p: &PlanView) -> impl IntoView + use<> {
-    view! {
-        <section class="card" data-testid="plan-recommendation">
-            <h2>{t(Msg::PlanRecommendation)}</h2>
-            {p.sentence.clone().map(|s| view! { <p class="plan-sentence" data-testid="plan-sentence">{s}</p> })}
-            {p.recommended_at_risk.then(|| view! {
-                <p class="callout callout-danger" data-testid="plan-at-risk">{t(Msg::PlanAtRiskNote)}</p>
-            })}
-            {p.no_plan.clone().map(|s| view! { <p class="callout" data-testid="plan-none">{s}</p> })}
-        </section>
-    }
-}
-
-/// The plans on the front, each with its order button.
-fn front(page: &PlanPageData) -> impl IntoView + use<> {
-    let locale = use_locale();
-    let p = &page.plan;
+/// The action that puts a plan into the draft order, and opens the order once it is there.
+fn ordering() -> ServerAction<OrderPlan> {
     let action = ServerAction::<OrderPlan>::new();
     Effect::new(move |_| {
         if let Some(Ok(answer)) = action.value().get() {
@@ -170,6 +156,36 @@ fn front(page: &PlanPageData) -> impl IntoView + use<> {
             navigate(&format!("/orders/{}?made={made}", answer.order_id), Default::default());
         }
     });
+    action
+}
+
+/// The recommendation, or why there is none; with the recommended plan's order button, the
+/// page's one primary action.
+fn recommendation(page: &PlanPageData, action: ServerAction<OrderPlan>) -> impl IntoView + use<> {
+    let p = &page.plan;
+    let order = page
+        .can_order
+        .then(|| p.front.iter().find(|r| r.recommended))
+        .flatten()
+        .map(|r| order_button(action, &p.query, r, Prominence::Primary));
+    view! {
+        <section class="card" data-testid="plan-recommendation">
+            <h2>{t(Msg::PlanRecommendation)}</h2>
+            {p.sentence.clone().map(|s| view! { <p class="plan-sentence" data-testid="plan-sentence">{s}</p> })}
+            {p.recommended_at_risk.then(|| view! {
+                <p class="callout callout-danger" data-testid="plan-at-risk">{t(Msg::PlanAtRiskNote)}</p>
+            })}
+            {p.no_plan.clone().map(|s| view! { <p class="callout" data-testid="plan-none">{s}</p> })}
+            {order}
+        </section>
+    }
+}
+
+/// The plans on the front, the recommended one first, each with its order button (secondary:
+/// the recommendation card carries the primary one).
+fn front(page: &PlanPageData, action: ServerAction<OrderPlan>) -> impl IntoView + use<> {
+    let locale = use_locale();
+    let p = &page.plan;
     let hint = page.can_order.then(|| {
         let what = match &page.draft {
             Some((_, title)) => locale.fmt(
@@ -182,6 +198,11 @@ fn front(page: &PlanPageData) -> impl IntoView + use<> {
     });
     let can_order = page.can_order;
     let query = p.query.clone();
+    let rows = p
+        .front
+        .iter()
+        .filter(|r| r.recommended)
+        .chain(p.front.iter().filter(|r| !r.recommended));
     view! {
         <section class="card" data-testid="plan-front">
             <h2>{t(Msg::PlanFrontTitle)}</h2>
@@ -190,8 +211,8 @@ fn front(page: &PlanPageData) -> impl IntoView + use<> {
             <table class="table cards">
                 {head()}
                 <tbody>
-                    {p.front.iter().map(|r| {
-                        let order = can_order.then(|| order_button(action, &query, r));
+                    {rows.map(|r| {
+                        let order = can_order.then(|| order_button(action, &query, r, Prominence::Secondary));
                         row(r, order)
                     }).collect_view()}
                 </tbody>
@@ -201,8 +222,24 @@ fn front(page: &PlanPageData) -> impl IntoView + use<> {
     }
 }
 
+/// How an order button stands out: the recommendation's is the page's primary action.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Prominence {
+    Primary,
+    Secondary,
+}
+
 /// The "order this plan" form of one row.
-fn order_button(action: ServerAction<OrderPlan>, query: &str, r: &PlanRow) -> impl IntoView + use<> {
+fn order_button(
+    action: ServerAction<OrderPlan>,
+    query: &str,
+    r: &PlanRow,
+    prominence: Prominence,
+) -> impl IntoView + use<> {
+    let (class, testid) = match prominence {
+        Prominence::Primary => ("", "plan-order-recommended"),
+        Prominence::Secondary => ("small secondary", "plan-order"),
+    };
     let (query, quote, nodes, pricing) = (
         query.to_string(),
         r.quote_id.to_string(),
@@ -215,7 +252,7 @@ fn order_button(action: ServerAction<OrderPlan>, query: &str, r: &PlanRow) -> im
             <input type="hidden" name="quote_id" value=quote />
             <input type="hidden" name="nodes" value=nodes />
             <input type="hidden" name="pricing" value=pricing />
-            <button type="submit" class="small" data-testid="plan-order">{t(Msg::PlanOrder)}</button>
+            <button type="submit" class=class data-testid=testid>{t(Msg::PlanOrder)}</button>
         </ActionForm>
     }
 }

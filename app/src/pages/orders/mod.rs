@@ -137,12 +137,14 @@ pub fn OrdersPage() -> impl IntoView {
                     view! {
                         <table class="table" data-testid="order-table">
                             <thead><tr>
+                                <th class="num">{t(Msg::OrdersColNumber)}</th>
                                 <th>{t(Msg::OrdersColTitle)}</th><th>{t(Msg::OrdersColWorkload)}</th>
                                 <th class="num">{t(Msg::OrdersColRevision)}</th><th>{t(Msg::OrdersColState)}</th>
                             </tr></thead>
                             <tbody>
                                 {list.orders.into_iter().map(|o| view! {
                                     <tr>
+                                        <td class="num" data-testid="order-number">{format!("#{}", o.id)}</td>
                                         <td><a href=format!("/orders/{}", o.id)>{o.title}</a></td>
                                         <td>{o.workload}</td>
                                         <td class="num">{o.revision}</td>

@@ -71,6 +71,8 @@ pub(crate) enum Input {
     PriceOrFree,
     /// A number that may carry its unit or sign: `10 min` or `90 s` (hours when bare), `30%`.
     NumberWithUnit,
+    /// A duration in hours, bare or with its unit (`72`, `72 h`, `3 d`, `3 天`): shown as hours.
+    Hours,
     /// A length of billed time with its unit: `per second`, `10 min`, `15分钟`, `per day`, `100 h`.
     Length,
     /// Traffic tiers, one band `UP_TO: PRICE` per line (or separated by `;`), the last `*: PRICE`.
@@ -112,8 +114,13 @@ pub(crate) fn display_value(input: Input, value: &str) -> String {
             number => number_text(number),
         },
         _ if value.trim().is_empty() => t(Msg::QuotesNotStated).to_string(),
-        Input::Number => number_text(value),
+        // A stated quantity without the zeros a stored scale adds ("200", not "200.0").
+        Input::Number => number_text(&normalized(value)),
         Input::Length => length_text(value),
+        Input::Hours => crate::domain::quotes::parse_hours(value).map_or_else(
+            || value.to_string(),
+            |h| crate::i18n::use_locale().fmt(Msg::QcHoursValue, &[("n", &number_text(&h.normalize().to_string()))]),
+        ),
         _ => value.to_string(),
     }
 }
@@ -124,6 +131,14 @@ fn chosen<'a>(options: &'a [(&'static str, Msg)], value: &str) -> Option<&'a (&'
         .iter()
         .find(|(v, _)| *v == value)
         .or_else(|| options.first().filter(|_| value.trim().is_empty()))
+}
+
+/// A decimal without trailing zeros (`200.0` → `200`); as written when it is no number.
+fn normalized(value: &str) -> String {
+    value
+        .trim()
+        .parse::<rust_decimal::Decimal>()
+        .map_or_else(|_| value.to_string(), |d| d.normalize().to_string())
 }
 
 /// A number as stated, every digit kept, grouped by thousands (`3,840`).
@@ -291,8 +306,8 @@ pub(crate) const SECTIONS: &[(Msg, &[Field])] = &[
         Msg::QuotesSectionSupply,
         &[
             ("nodes_available", Input::Number, false),
-            // Text, not a number field: "3 d" and "3 天" are read as 72 hours.
-            ("lead_time_hours", Input::Text, false),
+            // Not a number field: "3 d" and "3 天" are read as 72 hours.
+            ("lead_time_hours", Input::Hours, false),
         ],
     ),
 ];
@@ -366,7 +381,7 @@ fn field(
     let list = suggestions(column);
     let control = match input {
         // Words as well as numbers (`free`, `10 min`, `30%`): no numeric keypad.
-        Input::Text | Input::Sharing | Input::PriceOrFree | Input::NumberWithUnit | Input::Length => view! {
+        Input::Text | Input::Sharing | Input::PriceOrFree | Input::NumberWithUnit | Input::Length | Input::Hours => view! {
             <input type="text" id=id.clone() name=name required=required value=value readonly=locked list=list
                 aria-invalid=move || error().is_some().to_string() />
         }
@@ -513,6 +528,12 @@ mod quote_fields_tests {
         assert_eq!(display_value(Input::Length, "per day"), "per day");
         assert_eq!(display_value(Input::Length, "360000s"), "100 h");
         assert_eq!(display_value(Input::Length, ""), "—");
+        // Quantities without a stored scale's zeros; a lead time in hours, with its unit.
+        assert_eq!(display_value(Input::Number, "200.0"), "200");
+        assert_eq!(display_value(Input::Number, "2048.50"), "2,048.5");
+        assert_eq!(display_value(Input::Hours, "24"), "24 h");
+        assert_eq!(display_value(Input::Hours, "3 d"), "72 h");
+        assert_eq!(display_value(Input::Hours, "soon"), "soon");
         // A blank choice is the first option, which is what the blank cell means.
         assert_eq!(display_value(Input::Choice(REFUND), ""), "nothing back");
         assert_eq!(display_value(Input::Choice(BILLED_WHILE_STOPPED), ""), "yes");

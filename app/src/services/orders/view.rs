@@ -65,9 +65,8 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         state: row.state,
         revisions: l.revisions.iter().map(|r| (r.revision, r.state)).collect(),
         workload: (l.workload_id, l.workload.name.clone()),
-        chosen: content
-            .chosen_quote()
-            .map(|c| (c.quote_id, label_of(&l.quote_labels, c.quote_id))),
+        chosen: chosen_of(content, &l.quote_labels),
+        chosen_nodes: content.chosen_costing().map(|(ranked, _)| ranked.estimate.nodes),
         considered: content
             .considered
             .iter()
@@ -111,6 +110,13 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         sign_off_code: false,
         can_reopen: can_reopen(&viewing),
     }
+}
+
+/// The chosen quote, with its label.
+fn chosen_of(content: &OrderRecord, labels: &[(i64, String)]) -> Option<(i64, String)> {
+    content
+        .chosen_quote()
+        .map(|c| (c.quote_id, label_of(labels, c.quote_id)))
 }
 
 /// The fields of the chosen quote an answer may cite: column and label (none before a quote is

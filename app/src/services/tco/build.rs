@@ -30,6 +30,12 @@ use crate::{
 };
 use rust_decimal::Decimal;
 
+mod keep;
+use keep::rank_and_keep;
+pub use keep::{KEPT_ROWS, LetGo};
+mod notes;
+use notes::{budget_note, response_note, with_rate_warnings, with_response_note};
+
 /// Everything a comparison is built from, as the store gave it.
 #[derive(Clone, Debug)]
 pub(super) struct Loaded {
@@ -432,53 +438,6 @@ fn cost_kept(
     (costed, problems, let_go)
 }
 
-/// Quotes a comparison keeps whole once ranked: the page shows the first
-/// [`crate::views::tco::SHOWN_ROWS`], the plan weighs at most 200 of them, the exports and an
-/// order from the comparison read these. The others are costed, ranked and counted, then let
-/// go: each kept quote carries its what-if, its page row and the row an order signs (20,000 of
-/// them held 420 MB and took 0.9 s to write out).
-pub const KEPT_ROWS: usize = 1_000;
-
-/// Quotes costed and ranked, then let go ([`KEPT_ROWS`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LetGo {
-    /// How many.
-    pub quotes: usize,
-    /// Of those, how many the plan could have weighed (they pass the workload's requirements
-    /// and are still valid).
-    pub eligible: usize,
-}
-
-impl std::ops::AddAssign for LetGo {
-    fn add_assign(&mut self, other: LetGo) {
-        self.quotes += other.quotes;
-        self.eligible += other.eligible;
-    }
-}
-
-/// Ranks the costed quotes in the engine's order ([`ranking_order`]: measured first, then
-/// estimated; cheapest first), so the page and the exported scenario agree, and keeps the
-/// first `keep`; returns what was let go. Sorted by position, not by moving the quotes
-/// themselves (each is a large value: moving 20,000 of them took most of the sort).
-fn rank_and_keep(costed: &mut Vec<Costed>, keep: usize) -> LetGo {
-    let mut order: Vec<usize> = (0..costed.len()).collect();
-    order.sort_by(|&a, &b| ranking_order(&costed[a].ranked, &costed[b].ranked));
-    let gone = order.split_off(keep.min(order.len()));
-    let let_go = LetGo {
-        quotes: gone.len(),
-        eligible: gone
-            .iter()
-            .filter(|&&i| costed[i].failing.is_empty() && !costed[i].expired)
-            .count(),
-    };
-    let mut slots: Vec<Option<Costed>> = costed.drain(..).map(Some).collect();
-    costed.extend(order.into_iter().filter_map(|i| slots[i].take()));
-    for (rank, c) in (1..).zip(costed.iter_mut()) {
-        c.ranked.rank = rank;
-    }
-    let_go
-}
-
 /// The quote's low / expected / high and throughput sensitivity (for a kept quote only: the
 /// page and the exports show it).
 fn add_what_if(ctx: &Context<'_>, c: &mut Costed) {
@@ -491,114 +450,6 @@ fn add_what_if(ctx: &Context<'_>, c: &mut Costed) {
         c.slowest_throughput,
     )
     .ok();
-}
-
-/// The row with what is doubtful about its rate said after the rate itself: older than the
-/// team's limit in days on the day of the comparison, or disagreeing with the same day's rate of
-/// the opposite direction.
-fn with_rate_warnings(
-    mut row: crate::views::tco::CostRow,
-    s: &crate::domain::orders::record::SignedCostRow,
-    (rates, stale_days): (&[ExchangeRate], i64),
-    today: i64,
-    locale: Locale,
-) -> crate::views::tco::CostRow {
-    let (Some(note), Some(used)) = (row.rate_note.as_mut(), s.rate.as_ref()) else {
-        return row;
-    };
-    let used = ExchangeRate {
-        from: used.from,
-        to: used.to,
-        rate: used.rate,
-        date: used.date.clone(),
-    };
-    for warning in rate_warnings(rates, &used, today, stale_days) {
-        note.push_str(locale.t(Msg::TcoRateWarningSeparator));
-        note.push_str(&match warning {
-            RateWarning::Stale { days } => locale.fmt(
-                Msg::TcoRateStale,
-                &[("days", &days.to_string()), ("limit", &stale_days.to_string())],
-            ),
-            RateWarning::PairDisagrees { used, inverse, pct } => locale.fmt(
-                Msg::TcoRatePairDisagrees,
-                &[
-                    ("used", &used.normalize().to_string()),
-                    ("inverse", &inverse.normalize().to_string()),
-                    ("pct", &pct.normalize().to_string()),
-                ],
-            ),
-        });
-    }
-    row
-}
-
-/// The row with what its node's runs give at the workload's response-time target (its
-/// throughput line already says the figure was read there: [`super::row::shown`]).
-fn with_response_note(
-    mut row: crate::views::tco::CostRow,
-    at_target: Option<(ResponseTarget, AtTarget)>,
-    unit: &str,
-    locale: Locale,
-) -> crate::views::tco::CostRow {
-    if let Some((target, at)) = at_target {
-        row.response_note = Some(response_note(locale, &target, &at, unit));
-    }
-    row
-}
-
-/// What the node's runs give at the workload's response-time target, in one sentence.
-fn response_note(locale: Locale, target: &ResponseTarget, at: &AtTarget, unit: &str) -> String {
-    let target = crate::texts::response::target_text(target);
-    let per_s = |d: Decimal| format!("{} {unit}/s", super::texts::throughput_text(d.round_dp(1)));
-    match at {
-        AtTarget::Measured { throughput, run_id } => locale.fmt(
-            Msg::TcoResponseMeasured,
-            &[
-                ("target", &target),
-                ("throughput", &per_s(*throughput)),
-                ("run", &run_id.to_string()),
-            ],
-        ),
-        AtTarget::Between {
-            throughput,
-            meets,
-            misses,
-        } => locale.fmt(
-            Msg::TcoResponseBetween,
-            &[
-                ("target", &target),
-                ("throughput", &per_s(*throughput)),
-                ("meets", &meets.to_string()),
-                ("misses", &misses.to_string()),
-            ],
-        ),
-        AtTarget::NoneMeets { best_ms } => locale.fmt(
-            Msg::TcoResponseNone,
-            &[
-                ("target", &target),
-                ("best", &best_ms.round_dp(2).normalize().to_string()),
-            ],
-        ),
-    }
-}
-
-/// The note under the budget: the rate it was converted with, or the pair that has no rate.
-fn budget_note(
-    locale: Locale,
-    budget: &Result<(Decimal, Option<ExchangeRate>), (Currency, Currency)>,
-    base: Currency,
-) -> Option<String> {
-    match budget {
-        Ok((amount, Some(rate))) => Some(locale.fmt(
-            Msg::TcoBudgetConverted,
-            &[
-                ("amount", &format_money(*amount, base)),
-                ("rate", &rate_note(locale, rate)),
-            ],
-        )),
-        Err((from, to)) => Some(locale.fmt(Msg::TcoBudgetNoRate, &[("from", from.code()), ("to", to.code())])),
-        Ok((_, None)) => None,
-    }
 }
 
 #[cfg(test)]

@@ -231,22 +231,48 @@ impl Live {
     }
 }
 
-/// What still blocks submission of a draft, each item linked to its place in the checklist.
+/// What still blocks submission of a draft, each item linked to its place in the checklist: the
+/// count and the first [`BLOCKERS_SHOWN`] (what applies to the whole order first), the rest
+/// folded away, so a new draft does not open on a list of every unanswered item.
 fn blockers(state: OrderState, live: Live) -> impl IntoView {
+    let locale = use_locale();
     move || {
         (!live.blockers.read().is_empty() && state == OrderState::Draft).then(|| {
-            let lines = live.blockers.get();
+            let (general, items): (Vec<_>, Vec<_>) = live.blockers.get().into_iter().partition(|(id, _)| id.is_empty());
+            let mut lines = general;
+            lines.extend(items);
+            let count = lines.len();
+            let rest = lines.split_off(count.min(BLOCKERS_SHOWN));
+            let more = (!rest.is_empty()).then(|| {
+                let summary = locale.fmt(Msg::OrdersBlockersMore, &[("n", &rest.len().to_string())]);
+                view! {
+                    <details data-testid="order-blockers-more">
+                        <summary>{summary}</summary>
+                        <ul>{rest.into_iter().map(blocker_line).collect_view()}</ul>
+                    </details>
+                }
+            });
             view! {
                 <section class="callout callout-warn" data-testid="order-blockers">
-                    <strong>{t(Msg::OrdersBlockers)}</strong>
-                    <ul>{lines.into_iter().map(|(id, text)| if id.is_empty() {
-                        view! { <li>{text}</li> }.into_any()
-                    } else {
-                        view! { <li><a href=format!("#item-{id}")>{text}</a></li> }.into_any()
-                    }).collect_view()}</ul>
+                    <strong>{t(Msg::OrdersBlockers)}</strong> " · "
+                    <span data-testid="order-blockers-count">{locale.fmt(Msg::OrdersBlockersCount, &[("n", &count.to_string())])}</span>
+                    <ul>{lines.into_iter().map(blocker_line).collect_view()}</ul>
+                    {more}
                 </section>
             }
         })
+    }
+}
+
+/// Blockers listed before the rest are folded away.
+const BLOCKERS_SHOWN: usize = 5;
+
+/// One blocker, linked to its checklist item when it is one.
+fn blocker_line((id, text): (String, String)) -> AnyView {
+    if id.is_empty() {
+        view! { <li>{text}</li> }.into_any()
+    } else {
+        view! { <li><a href=format!("#item-{id}")>{text}</a></li> }.into_any()
     }
 }
 
@@ -307,7 +333,14 @@ fn order_view(v: OrderView) -> impl IntoView {
     view! {
         <Title text=v.title.clone() />
         <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
-        <h1>{v.title.clone()} " " <span class=state_class(v.state) data-testid="order-state">{t(state_msg(v.state))}</span></h1>
+        <h1>
+            {v.title.clone()} " "
+            <span class="order-number" data-testid="order-number">{locale.fmt(Msg::OrdersNumber, &[("id", &order_id.to_string())])}</span>
+            {v.chosen_nodes.map(|n| view! {
+                " · " <span data-testid="order-nodes">{locale.count(Msg::OrdersNodesOne, Msg::OrdersNodesMany, n.into())}</span>
+            })}
+            " " <span class=state_class(v.state) data-testid="order-state">{t(state_msg(v.state))}</span>
+        </h1>
         <p class="lead">
             {locale.fmt(Msg::OrdersRevision, &[("n", &v.revision.to_string())])} " · "
             <a href=format!("/workloads/{}", v.workload.0)>{v.workload.1.clone()}</a>
