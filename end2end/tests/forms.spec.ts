@@ -47,6 +47,10 @@ test("after Create user the form is empty, a confirmation names the user, the li
   const nils = users.locator("tr", { hasText: "nils@example.com" });
   await expect(nils.getByTestId("user-teams")).toHaveText("No team");
   await expect(nils.locator(".tag.warn")).toBeVisible();
+  // An administrator needs no team: said, not flagged.
+  const admin = users.locator("tr", { hasText: ADMIN.email });
+  await expect(admin.getByTestId("user-teams")).toHaveText("None needed: administers the site");
+  await expect(admin.locator(".tag.warn")).toHaveCount(0);
   await expect(form.locator('input[name="email"]')).toHaveValue("");
   await signOut(page);
   expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);

@@ -43,6 +43,14 @@ test("engineer and procurement complete the checklist, the manager approves with
   const order = Number(page.url().split("/").pop());
   await expect(page.getByTestId("order-state")).toHaveText("Draft");
   await expect(page.getByTestId("order-blockers")).toContainText("Choose the quote to rent.");
+  // The order's number beside its title; a new draft lists the first few things to do with
+  // their count, the rest folded away.
+  await expect(page.getByTestId("order-number")).toHaveText(`#${order}`);
+  const blockers = page.getByTestId("order-blockers");
+  const toDo = Number((await blockers.getByTestId("order-blockers-count").innerText()).match(/\d+/)![0]);
+  expect(toDo).toBeGreaterThan(5);
+  await expect(blockers.locator(":scope > ul > li")).toHaveCount(5);
+  await expect(blockers.getByTestId("order-blockers-more").locator("summary")).toHaveText(`The other ${toDo - 5}`);
 
   const selection = page.getByTestId("selection-form");
   await selection.locator('select[name="quote_id"]').selectOption({ label: "Order Cloud · L4-ORDER · 1× L4 24GB" });

@@ -102,6 +102,9 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   await expect(card.getByTestId("order-plan-sentence")).toContainText("done in 27.4 h (2030-01-16 11:24 UTC) for ¥980.00");
   await expect(page.getByTestId("order-chosen")).toContainText("FOUR-GPU");
   const order = page.url().match(/\/orders\/(\d+)/)![1];
+  // The heading says which order and how many nodes.
+  await expect(page.getByTestId("order-number")).toHaveText(`#${order}`);
+  await expect(page.getByTestId("order-nodes")).toHaveText("1 node");
   await signOut(page);
 
   // The manager reads the plan and what it was planned against, in Chinese.

@@ -192,7 +192,8 @@ pub struct OrderView {
     pub workload: (i64, String),
     /// Chosen quote: id and label.
     pub chosen: Option<(i64, String)>,
-    /// Nodes the chosen quote was costed on in the frozen comparison (`None`: none frozen).
+    /// Nodes the chosen quote is costed on in the order's comparison, frozen or live (`None`: no
+    /// quote chosen, or not in the comparison).
     pub chosen_nodes: Option<u32>,
     /// Quotes considered: id and label.
     pub considered: Vec<(i64, String)>,

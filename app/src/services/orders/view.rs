@@ -66,7 +66,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         revisions: l.revisions.iter().map(|r| (r.revision, r.state)).collect(),
         workload: (l.workload_id, l.workload.name.clone()),
         chosen: chosen_of(content, &l.quote_labels),
-        chosen_nodes: content.chosen_costing().map(|(ranked, _)| ranked.estimate.nodes),
+        chosen_nodes: chosen_nodes(content, &l.tco.0),
         considered: content
             .considered
             .iter()
@@ -117,6 +117,12 @@ fn chosen_of(content: &OrderRecord, labels: &[(i64, String)]) -> Option<(i64, St
     content
         .chosen_quote()
         .map(|c| (c.quote_id, label_of(labels, c.quote_id)))
+}
+
+/// The nodes the chosen quote is costed on in the order's comparison rows.
+fn chosen_nodes(content: &OrderRecord, rows: &[crate::views::tco::CostRow]) -> Option<u32> {
+    let chosen = content.chosen_quote()?;
+    rows.iter().find(|r| r.quote_id == chosen.quote_id).map(|r| r.nodes)
 }
 
 /// The fields of the chosen quote an answer may cite: column and label (none before a quote is

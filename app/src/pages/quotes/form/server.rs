@@ -239,7 +239,9 @@ mod tests {
         let mut input = QuoteInput::from_fields(fields);
         let numbers = super::typed_numbers(input.cells());
         let unreadable = crate::domain::numbers::normalise_fields(input.cells_mut(), &numbers);
-        assert!(unreadable.is_empty(), "{unreadable:?}");
+        if !unreadable.is_empty() {
+            return Err(unreadable.iter().map(|(field, e)| format!("{field} {e:?}")).collect());
+        }
         let row = input.read().expect("every column given");
         match row.draft {
             Some(draft) if row.errors.is_empty() => Ok(draft),
@@ -249,6 +251,20 @@ mod tests {
                 .map(|e| format!("{:?} {}", e.field, e.code.code()))
                 .collect()),
         }
+    }
+
+    #[test]
+    fn a_price_typed_with_the_quotes_own_currency_sign_is_read() {
+        let draft = submitted(&[
+            ("price.on_demand_hourly", "¥8.50"),
+            ("price.monthly_price", "￥ 5,600"),
+            ("price.commitment_months", "1"),
+        ])
+        .expect("a yuan quote takes ¥");
+        assert_eq!(draft.price.on_demand_hourly, Some(rust_decimal::Decimal::new(850, 2)));
+        assert_eq!(draft.price.monthly_price, Some(rust_decimal::Decimal::from(5600)));
+        let refused = submitted(&[("price.on_demand_hourly", "$8.50")]).expect_err("a dollar sign on a yuan quote");
+        assert!(refused.iter().any(|e| e.contains("on_demand_hourly")), "{refused:?}");
     }
 
     #[test]
