@@ -22,7 +22,18 @@ pub(super) enum Swatch {
     Dotted(RGBColor),
     /// A filled square (a bar segment).
     Block(RGBColor),
+    /// A dot as a scatter chart draws it: filled, or hollow (a ring of its colour).
+    Dot(RGBColor, bool),
+    /// A ring round a mark (the recommended plan).
+    Ring(RGBColor),
+    /// No mark: a note about the chart (what lies outside it).
+    Note,
 }
+
+/// Radius of a legend dot, pixels: a scatter's marks, a little larger to be read.
+pub(super) const LEGEND_DOT_R: u32 = 5;
+/// Radius of a legend ring, pixels.
+pub(super) const LEGEND_RING_R: u32 = 7;
 
 /// Left edge of the legend, pixels.
 const LEFT: i32 = 90;
@@ -98,6 +109,10 @@ pub(super) fn draw_header<DB: DrawingBackend>(
             Swatch::Line(c) => root.draw(&Rectangle::new([(x, y - 2), (x + 22, y + 2)], c.filled()))?,
             Swatch::Band(c) => root.draw(&Rectangle::new([(x, y - 6), (x + 22, y + 6)], c.filled()))?,
             Swatch::Block(c) => root.draw(&Rectangle::new([(x + 5, y - 6), (x + 17, y + 6)], c.filled()))?,
+            Swatch::Dot(c, true) => root.draw(&Circle::new((x + 11, y), LEGEND_DOT_R, c.filled()))?,
+            Swatch::Dot(c, false) => root.draw(&Circle::new((x + 11, y), LEGEND_DOT_R, c.stroke_width(2)))?,
+            Swatch::Ring(c) => root.draw(&Circle::new((x + 11, y), LEGEND_RING_R, c.stroke_width(2)))?,
+            Swatch::Note => {}
             Swatch::Dashed(c) => {
                 for dash in [0, 9, 18] {
                     root.draw(&Rectangle::new([(x + dash, y - 1), (x + dash + 5, y + 1)], c.filled()))?;

@@ -77,6 +77,9 @@ pub struct PlanChartLabels {
     pub budget: String,
     /// Legend entry of the warning colour: late or over the budget.
     pub late: String,
+    /// The note naming the plans above the chart, with `{n}` (how many) and `{max}` (the
+    /// costliest, as the axis writes amounts).
+    pub off_chart: String,
 }
 
 /// What is drawn, after dropping non-finite values.
@@ -87,6 +90,8 @@ struct Prepared {
     others: Vec<PlanPoint>,
     deadline_h: Option<f64>,
     budget: Option<f64>,
+    /// Plans costlier than the chart's top, left out (how many, and the costliest).
+    above: Option<(usize, f64)>,
 }
 
 impl Prepared {
@@ -153,35 +158,61 @@ pub fn plan_scatter_svg(
     if finite.is_empty() {
         return plot::title_only(WIDTH, &labels.title);
     }
-    let (mut front, others): (Vec<_>, Vec<_>) = finite.into_iter().partition(|p| p.on_front);
+    let budget = budget.filter(|b| b.is_finite());
+    let top = cost_top(&finite, budget);
+    let (shown, above): (Vec<_>, Vec<_>) = finite.into_iter().partition(|p| top.is_none_or(|t| p.cost <= t));
+    let (mut front, others): (Vec<_>, Vec<_>) = shown.into_iter().partition(|p| p.on_front);
     front.sort_by(|a, b| a.hours.total_cmp(&b.hours));
     let data = Prepared {
         front,
         others,
         deadline_h: deadline_h.filter(|h| h.is_finite()),
-        budget: budget.filter(|b| b.is_finite()),
+        budget,
+        above: (!above.is_empty()).then(|| (above.len(), above.iter().map(|p| p.cost).fold(f64::MIN, f64::max))),
     };
     let legend = legend_items(&data, labels);
     plot::with_legend(&labels.title, &legend, PLOT_H, |body| draw_plot(body, &data, labels))
 }
 
-/// One entry per kind of mark present. A hollow dot has no swatch of its own: its text says so.
+/// How high the cost axis reaches: the plans that meet the goal (in time and within the
+/// budget), the recommended one and the budget, with a quarter more room. Costlier plans, often
+/// fast estimates far above the rest, would squeeze every plan that matters into the bottom of
+/// the chart; they are left out and named. `None` (every plan drawn) when no plan meets the
+/// goal or none is left out.
+fn cost_top(points: &[PlanPoint], budget: Option<f64>) -> Option<f64> {
+    let framing = points
+        .iter()
+        .filter(|p| !p.late_or_over || p.recommended)
+        .map(|p| p.cost);
+    let highest = framing.chain(budget).fold(f64::NAN, f64::max);
+    let top = highest * 1.25;
+    (top.is_finite() && top > 0.0 && points.iter().any(|p| p.cost > top)).then_some(top)
+}
+
+/// One entry per kind of mark present, each swatch drawn as the mark is.
 fn legend_items(data: &Prepared, labels: &PlanChartLabels) -> Vec<(Swatch, String)> {
     let mut items = Vec::new();
     if !data.front.is_empty() {
-        items.push((Swatch::Line(FRONT), labels.front.clone()));
+        items.push((Swatch::Dot(FRONT, true), labels.front.clone()));
     }
     if !data.others.is_empty() {
-        items.push((Swatch::Block(OTHER), labels.other.clone()));
+        items.push((Swatch::Dot(OTHER, true), labels.other.clone()));
     }
     if data.all().any(|p| p.estimated) {
-        items.push((Swatch::Band(OTHER.mix(0.25)), labels.estimated.clone()));
+        items.push((Swatch::Dot(OTHER, false), labels.estimated.clone()));
     }
     if data.all().any(|p| p.recommended) {
-        items.push((Swatch::Block(RECOMMENDED), labels.recommended.clone()));
+        items.push((Swatch::Ring(RECOMMENDED), labels.recommended.clone()));
     }
     if data.all().any(|p| p.late_or_over) {
-        items.push((Swatch::Block(WARNING), labels.late.clone()));
+        items.push((Swatch::Dot(WARNING, true), labels.late.clone()));
+    }
+    if let Some((n, max)) = data.above {
+        let note = labels
+            .off_chart
+            .replace("{n}", &n.to_string())
+            .replace("{max}", &super::format::amount(max, ""));
+        items.push((Swatch::Note, note));
     }
     if data.deadline_h.is_some() {
         items.push((Swatch::Dashed(DEADLINE), labels.deadline.clone()));

@@ -1,6 +1,7 @@
 //! Tests of [`super::plan_scatter_svg`].
 
 use super::*;
+use crate::charts::legend::{LEGEND_DOT_R, LEGEND_RING_R};
 
 fn labels() -> PlanChartLabels {
     PlanChartLabels {
@@ -14,6 +15,7 @@ fn labels() -> PlanChartLabels {
         deadline: "Deadline".into(),
         budget: "Budget".into(),
         late: "Late or over budget".into(),
+        off_chart: "{n} costlier plans above the chart (up to {max})".into(),
     }
 }
 
@@ -92,7 +94,19 @@ fn a_dot_per_plan_of_each_kind_and_the_front_joined_soonest_first() {
     assert_eq!(dots(&svg, OTHER, OTHER_R, true), 2, "measured others");
     assert_eq!(dots(&svg, OTHER, OTHER_R, false), 1, "estimated other");
     assert_eq!(dots(&svg, RECOMMENDED, RING_R, false), 1, "one ring");
-    assert_eq!(svg.matches("<circle").count(), 8);
+    // Eight plans, and five legend swatches drawn as the marks are: a filled blue and a filled
+    // grey dot, a hollow grey one, the green ring and a filled red dot.
+    assert_eq!(svg.matches("<circle").count(), 8 + 5);
+    let legend = |colour: RGBColor, r: u32, filled: bool| dots(&svg, colour, r, filled);
+    assert_eq!(legend(FRONT, LEGEND_DOT_R, true), 1, "front swatch");
+    assert_eq!(legend(OTHER, LEGEND_DOT_R, true), 1, "other swatch");
+    assert_eq!(legend(OTHER, LEGEND_DOT_R, false), 1, "estimated swatch: hollow");
+    assert_eq!(
+        legend(RECOMMENDED, LEGEND_RING_R, false),
+        1,
+        "recommended swatch: a ring"
+    );
+    assert_eq!(legend(WARNING, LEGEND_DOT_R, true), 1, "late swatch: a red dot");
 
     let front_line = polylines(&svg, FRONT);
     assert_eq!(front_line.len(), 1);
@@ -207,6 +221,7 @@ fn caller_texts_are_escaped() {
         deadline: evil.into(),
         budget: evil.into(),
         late: evil.into(),
+        off_chart: evil.into(),
     };
     let svg = plan_scatter_svg(&l, &plans(), Some(48.0), Some(1000.0));
     assert!(!svg.contains("<&>"));
@@ -261,4 +276,36 @@ fn write_sample() {
 #[test]
 fn every_text_names_the_cjk_font_stack() {
     style::assert_font_stack(&plan_scatter_svg(&labels(), &plans(), Some(48.0), Some(1000.0)));
+}
+
+/// A fast estimate far above everything that meets the goal would squeeze the plans that matter
+/// into the bottom of the chart: it is left out, and the legend says so.
+#[test]
+fn plans_far_costlier_than_the_goal_are_left_out_and_named() {
+    let mut points = plans();
+    points.push(PlanPoint {
+        on_front: true,
+        estimated: true,
+        late_or_over: true,
+        ..point(6.0, 23_000.0)
+    });
+    let svg = plan_scatter_svg(&labels(), &points, Some(48.0), Some(1000.0));
+    assert!(
+        has_text(&svg, "1 costlier plans above the chart (up to 23,000)"),
+        "{svg}"
+    );
+    assert_eq!(dots(&svg, WARNING, FRONT_R, false), 0, "the outlier is not drawn");
+    let numbers: Vec<f64> = svg
+        .split("</text>")
+        .filter_map(|t| t.rsplit('>').next())
+        .filter_map(|t| t.trim().replace(',', "").parse().ok())
+        .collect();
+    let highest = numbers.iter().copied().filter(|n| *n > 100.0).fold(0.0, f64::max);
+    assert!(
+        (1000.0..=1300.0).contains(&highest),
+        "the cost axis frames the budget: {numbers:?}"
+    );
+    // Without a plan far above the goal, nothing is left out.
+    let all = plan_scatter_svg(&labels(), &plans(), Some(48.0), Some(1000.0));
+    assert!(!all.contains("above the chart"));
 }

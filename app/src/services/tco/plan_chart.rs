@@ -63,6 +63,7 @@ fn labels(currency: &str, locale: Locale) -> PlanChartLabels {
         deadline: t(Msg::PlanChartDeadline),
         budget: t(Msg::PlanChartBudget),
         late: t(Msg::PlanChartLate),
+        off_chart: t(Msg::PlanChartOffChart),
     }
 }
 

@@ -60,7 +60,12 @@ fn fill(view: &mut PlanView, r: &PlanResult, locale: Locale) {
             view.sentence = Some(words.sentence(&rec.plan, [rec.fewer_nodes.as_ref(), rec.cheapest.as_ref()]));
             view.recommended_at_risk = rec.plan.at_risk;
         }
-        None => view.no_plan = r.no_plan.map(|n| locale.t(no_plan_msg(n)).to_string()),
+        None => {
+            view.no_plan = r.no_plan.map(|n| match words.nearest(n) {
+                Some(nearest) => format!("{} {nearest}", locale.t(no_plan_msg(n))),
+                None => locale.t(no_plan_msg(n)).to_string(),
+            });
+        }
     }
     view.front = r.front.iter().map(|p| words.row(p)).collect();
     view.others = best_other_per_quote(r).into_iter().map(|p| words.row(p)).collect();
@@ -138,6 +143,35 @@ impl Words<'_> {
             .chain(&self.r.others)
             .find(|p| p.key() == *key)
             .map_or_else(|| key.quote_id.clone(), |p| self.name(p))
+    }
+
+    /// When no plan fits: the nearest one (the soonest when none is in time, the cheapest when
+    /// none is within budget, the cheapest in time when none is both) and the change that would
+    /// make it fit. `None` when no quote was planned.
+    fn nearest(&self, n: NoPlan) -> Option<String> {
+        let plans = || self.r.front.iter().chain(&self.r.others);
+        let cheapest = |p: &&Plan, q: &&Plan| p.compared_total.cmp(&q.compared_total);
+        let over = |p: &Plan| self.r.budget.map(|b| self.money(p.compared_total - b));
+        let (p, msg) = match n {
+            NoPlan::NoQuotePlanned => return None,
+            NoPlan::NoneInTime => (plans().min_by_key(|p| p.finish_s)?, Msg::PlanNearestInTime),
+            NoPlan::NoneWithinBudget => (plans().min_by(cheapest)?, Msg::PlanNearestWithinBudget),
+            NoPlan::NoneInTimeAndBudget => (
+                plans().filter(|p| !p.late).min_by(cheapest)?,
+                Msg::PlanNearestInTimeAndBudget,
+            ),
+        };
+        let late = self.r.deadline_s.map(|d| hours_number(p.finish_s.saturating_sub(d)));
+        Some(self.locale.fmt(
+            msg,
+            &[
+                ("plan", &self.name(p)),
+                ("when", &self.when(p.finish_s)),
+                ("total", &self.money(p.compared_total)),
+                ("late", &late.unwrap_or_default()),
+                ("over", &over(p).unwrap_or_default()),
+            ],
+        ))
     }
 
     /// What the plans are measured against.
@@ -333,6 +367,39 @@ pub fn moment(unix: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The buying guide's example with a deadline no plan meets, then a budget no plan meets:
+    /// the page names the nearest plan and what would make it fit.
+    #[test]
+    fn when_no_plan_fits_the_nearest_is_named_with_the_change_that_would_fit_it() {
+        let example: crate::domain::plan::PlanScenario =
+            serde_json::from_str(include_str!("../../../domain/src/plan/example-plan.json")).expect("the example");
+        let planned = |deadline_h: Option<&str>, budget: Option<&str>| {
+            let mut scenario = example.clone();
+            scenario.plan.deadline_h = deadline_h.map(|h| h.parse().expect("hours"));
+            scenario.plan.budget = budget.map(|b| b.parse().expect("amount"));
+            let result = crate::domain::plan::plan(&scenario).expect("planned");
+            let mut view = PlanView::default();
+            fill(&mut view, &result, Locale::En);
+            (result, view)
+        };
+        let (result, view) = planned(Some("1"), None);
+        assert_eq!(result.no_plan, Some(NoPlan::NoneInTime));
+        let text = view.no_plan.expect("no plan in time");
+        assert!(text.starts_with("No plan finishes by the deadline."), "{text}");
+        assert!(
+            text.contains("Nearest: ") && text.contains("h after the deadline"),
+            "{text}"
+        );
+        assert!(text.contains("move the deadline"), "{text}");
+        let (result, view) = planned(None, Some("1"));
+        assert_eq!(result.no_plan, Some(NoPlan::NoneWithinBudget));
+        let text = view.no_plan.expect("no plan within budget");
+        assert!(
+            text.contains("over the budget. To make it fit, raise the budget by ¥"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn hours_read_whole_or_with_one_decimal_and_moments_in_utc() {
