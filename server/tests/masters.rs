@@ -284,8 +284,9 @@ async fn procurement_describes_workloads_engineers_and_managers_read_them() {
         "{}",
         too_much.body
     );
-    // A schedule: a deadline in hours from the start is kept, and listed under the size; one
-    // that is neither hours nor a date and time says how to write it.
+    // A schedule: a deadline in hours from the start is saved as the moment it names (it does
+    // not move with each visit), and listed under the size; one that is neither hours nor a
+    // date and time says how to write it.
     let scheduled = app
         .call(
             "/api/workloads/create",
@@ -302,7 +303,12 @@ async fn procurement_describes_workloads_engineers_and_managers_read_them() {
         .await;
     assert_eq!(scheduled.status, StatusCode::OK, "{}", scheduled.body);
     let list = app.get("/workloads", Some(&d.pam), None).await;
-    assert!(list.body.contains("Due within 48 h of the start"), "{}", list.body);
+    assert!(
+        list.body.contains("2026-12-12 01:00 UTC"),
+        "2 d after the start: {}",
+        list.body
+    );
+    assert!(!list.body.contains("Due within"), "saved as a moment, not as hours");
     assert!(
         list.body.contains("2026-12-10 01:00 UTC"),
         "the earliest start, in UTC before hydration"

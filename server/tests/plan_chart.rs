@@ -48,7 +48,8 @@ async fn the_chart_has_a_dot_per_plan_weighed_the_ringed_recommendation_and_the_
     assert_eq!(weighed, 2);
     assert_eq!(circles(svg, "4"), weighed, "a dot per plan: {svg}");
     assert_eq!(circles(svg, "9"), 1, "the recommendation is ringed");
-    assert_eq!(svg.matches("<circle").count(), weighed + 1);
+    // The plans, the ring, and the legend's swatches drawn as the marks: front, ring, late.
+    assert_eq!(svg.matches("<circle").count(), weighed + 1 + 3);
     for text in [
         "Best trade-offs",
         "Recommended",

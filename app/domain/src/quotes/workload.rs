@@ -105,11 +105,42 @@ pub enum Deadline {
     HoursFromStart(#[serde(with = "rust_decimal::serde::str")] Decimal),
 }
 
+impl Deadline {
+    /// The deadline as a moment: a number of hours counts from `start` (Unix seconds). A
+    /// deadline left as hours from "now" would move with every visit, and a plan would never
+    /// become late. Unchanged when it is a moment already, or when the sum leaves
+    /// [`SCHEDULE_RANGE`].
+    #[must_use]
+    pub fn fixed_from(self, start: i64) -> Deadline {
+        let Deadline::HoursFromStart(hours) = self else {
+            return self;
+        };
+        let seconds = hours
+            .checked_mul(Decimal::from(3600))
+            .map(|s| s.round())
+            .and_then(|s| i64::try_from(s).ok());
+        match seconds.and_then(|s| start.checked_add(s)) {
+            Some(at) if (SCHEDULE_RANGE.0..=SCHEDULE_RANGE.1).contains(&at) => Deadline::At(at),
+            _ => self,
+        }
+    }
+}
+
 /// The earliest and latest moments a schedule may name: 2000-01-01 and 2200-01-01 (UTC). Outside
 /// them a figure is a typo, not a plan.
 pub const SCHEDULE_RANGE: (i64, i64) = (946_684_800, 7_258_118_400);
 
 impl Workload {
+    /// The workload as it is saved: a deadline in hours becomes the moment it names, counted
+    /// from the earliest start or, when none is stated, from `now` (Unix seconds, the moment of
+    /// saving) — [`Deadline::fixed_from`].
+    #[must_use]
+    pub fn with_fixed_deadline(mut self, now: i64) -> Workload {
+        let start = self.earliest_start.unwrap_or(now);
+        self.deadline = self.deadline.map(|d| d.fixed_from(start));
+        self
+    }
+
     /// Checks every field; `Err` lists all problems found.
     pub fn validate(&self) -> Result<(), Vec<FieldError>> {
         let mut e = Errors::default();

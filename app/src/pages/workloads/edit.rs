@@ -26,7 +26,11 @@ pub async fn update_workload(id: String, #[server(flatten)] form: WorkloadForm) 
     };
     let (_, membership) = auth::require_team(Capability::EditWorkloads)?;
     let id = posted_id(&id)?;
-    let workload = form.to_workload().map_err(AppError::fields)?;
+    // A deadline in hours is saved as the moment it names, so it does not move with each visit.
+    let workload = form
+        .to_workload()
+        .map_err(AppError::fields)?
+        .with_fixed_deadline(crate::clock::now_unix());
     let mut tx = store::begin_write(&auth::db()?).await?;
     updated(
         store::workloads::update(&mut tx, membership.team_id, id, &workload).await?,

@@ -37,7 +37,11 @@ pub async fn list_workloads() -> Result<Vec<Stored<Workload>>, AppError> {
 pub async fn create_workload(#[server(flatten)] form: WorkloadForm) -> Result<i64, AppError> {
     use crate::{auth, store};
     let (caller, membership) = auth::require_team(Capability::EditWorkloads)?;
-    let workload = form.to_workload().map_err(AppError::fields)?;
+    // A deadline in hours is saved as the moment it names, so it does not move with each visit.
+    let workload = form
+        .to_workload()
+        .map_err(AppError::fields)?
+        .with_fixed_deadline(crate::clock::now_unix());
     let mut tx = store::begin_write(&auth::db()?).await?;
     let id = store::workloads::insert(&mut tx, membership.team_id, &workload, Some(caller.user_id))
         .await?

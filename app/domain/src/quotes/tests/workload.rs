@@ -1,7 +1,7 @@
 //! `Workload::validate`, the headroom bounds and the VRAM need.
 
 use super::fixtures::workload;
-use crate::quotes::{ErrorCode, FieldError, Workload};
+use crate::quotes::{Deadline, ErrorCode, FieldError, Workload};
 use crate::tco::TotalWork;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
@@ -89,4 +89,36 @@ fn rejects_negative_data_and_empty_name() {
             FieldError::new("checkpoint_gb", ErrorCode::Negative),
         ])
     );
+}
+
+/// "48 h" is saved as the moment it names: from the earliest start when stated, else from the
+/// moment of saving; a moment stays; hours that would leave the schedule's range stay hours.
+#[test]
+fn a_deadline_in_hours_is_saved_as_the_moment_it_names() {
+    let saved_at = 1_796_000_000; // 2026-11-29 (the moment of saving)
+    let start = 1_893_484_800; // 2030-01-01 00:00 UTC
+    let hours = |h: i64| Some(Deadline::HoursFromStart(Decimal::from(h)));
+    let with = |deadline, earliest_start| Workload {
+        deadline,
+        earliest_start,
+        ..workload()
+    };
+    let from_saving = with(hours(48), None).with_fixed_deadline(saved_at);
+    assert_eq!(from_saving.deadline, Some(Deadline::At(saved_at + 48 * 3600)));
+    let from_start = with(hours(48), Some(start)).with_fixed_deadline(saved_at);
+    assert_eq!(from_start.deadline, Some(Deadline::At(start + 48 * 3600)));
+    let half = Deadline::HoursFromStart(Decimal::new(15, 1)).fixed_from(start);
+    assert_eq!(half, Deadline::At(start + 5400), "1.5 h");
+    assert_eq!(
+        Deadline::At(start).fixed_from(saved_at),
+        Deadline::At(start),
+        "a moment stays"
+    );
+    let far = Deadline::HoursFromStart(Decimal::from(10_000_000));
+    assert_eq!(
+        far.fixed_from(start),
+        far,
+        "past 2200: left as hours, and refused by the checks"
+    );
+    assert!(from_start.validate().is_ok());
 }
