@@ -1382,3 +1382,38 @@ async fn an_attached_run_stays_on_the_order_however_many_runs_come_after_it() {
         .collect();
     assert_eq!(runs, vec![d.run]);
 }
+
+/// The evidence picker lists first the kinds an item accepts: a cost item ("the cost
+/// comparison or a note") offers the comparison and a note before a run or a quote field; a
+/// spec item offers the quote field first.
+#[tokio::test]
+async fn the_evidence_picker_offers_first_what_the_item_accepts() {
+    let d = desk().await;
+    let order = d.new_order("Evidence order", d.quote, &[d.quote], &[d.run], "").await;
+    let page = d.app.get(&format!("/orders/{order}"), Some(&d.pam), None).await;
+    let form = |item: &str| {
+        let start = page
+            .body
+            .find(&format!("data-testid=\"answer-{item}\""))
+            .unwrap_or_else(|| panic!("the answer form of {item}"));
+        let rest = &page.body[start..];
+        rest[..rest.find("</form>").unwrap_or(rest.len())].to_string()
+    };
+    let at = |form: &str, name: &str| {
+        form.find(&format!("name=\"{name}\""))
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let cost = form("bill.plan_choice");
+    assert!(
+        at(&cost, "evidence_tco") < at(&cost, "evidence_note"),
+        "the comparison first"
+    );
+    assert!(
+        at(&cost, "evidence_note") < at(&cost, "evidence_quote_field"),
+        "a note before quote fields"
+    );
+    assert!(
+        at(&cost, "evidence_note") < at(&cost, "evidence_run"),
+        "a note before runs"
+    );
+}

@@ -318,6 +318,16 @@ async fn a_late_plan_is_signed_as_late_and_a_changed_choice_drops_the_plan() {
     let view = json(&d.app.call("/api/orders/get", &[("id", &id)], Some(&d.max)).await.body);
     let card = &view["plan"];
     assert_eq!(card["shortfalls"][0], "Late: done 24 h after the deadline.", "{card}");
+    // The summary's problems name it too, never "None recorded".
+    let page = d.app.get(&format!("/orders/{id}"), Some(&d.max), None).await;
+    let summary = page
+        .body
+        .split("data-testid=\"order-summary-problems\"")
+        .nth(1)
+        .expect("the summary");
+    let summary = summary.split("</dd>").next().unwrap_or_default();
+    assert!(summary.contains("Late: done 24 h after the deadline."), "{summary}");
+    assert!(!summary.contains("None recorded"), "{summary}");
     assert!(
         card["chosen"].as_str().unwrap().contains("recommended another plan"),
         "{card}"

@@ -200,7 +200,6 @@ fn answer_view(item: &ItemLine) -> impl IntoView + use<> {
 /// and says "Saved." beside the button; a refused reason is shown at the reason field.
 fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live) -> impl IntoView + use<> {
     let item = line.get_untracked();
-    let runs = cite.runs.clone();
     let (item_id, note, answer, current) = (
         item.id.clone(),
         item.status_note.clone(),
@@ -236,14 +235,37 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
             </label>
             <FieldNote issues field="status_note" scope=scope.clone() />
             <label>{t(Msg::OrdersAnswer)}<input type="text" name="answer" value=answer prop:value=move || line.read().answer.clone() /></label>
-            <label>{t(Msg::OrdersEvidenceRun)}
-                <select name="evidence_run">
-                    <option value="">{t(Msg::OrdersNone)}</option>
-                    {runs.iter().map(|(id, l)| view! { <option value=id.to_string()>{l.clone()}</option> }).collect_view()}
-                </select>
-            </label>
-            <label>{t(Msg::OrdersEvidenceNote)}<input type="text" name="evidence_note" /></label>
-            {(!cite.fields.is_empty()).then(|| view! {
+            {evidence_controls(&item, &cite, issues, &scope)}
+            <button type="submit" class="small">{t(Msg::OrdersSaveItem)}</button>
+            <span class=("form-ok", saved) role="status" aria-live="polite" data-testid="item-saved">{move || saved().then(|| t(Msg::OrdersItemSaved))}</span>
+        </ActionForm>
+        <FormError action />
+    }
+}
+
+/// The evidence an answer can cite, the kinds the item accepts first in the order it names
+/// them (a cost item offers the comparison and a note before quote fields), then the others.
+fn evidence_controls(
+    item: &ItemLine,
+    cite: &Citable,
+    issues: Signal<Vec<crate::error::FieldIssue>>,
+    scope: &str,
+) -> impl IntoView + use<> {
+    let scope = scope.to_string();
+    let run = view! {
+        <label>{t(Msg::OrdersEvidenceRun)}
+            <select name="evidence_run">
+                <option value="">{t(Msg::OrdersNone)}</option>
+                {cite.runs.iter().map(|(id, l)| view! { <option value=id.to_string()>{l.clone()}</option> }).collect_view()}
+            </select>
+        </label>
+    }
+    .into_any();
+    let note =
+        view! { <label>{t(Msg::OrdersEvidenceNote)}<input type="text" name="evidence_note" /></label> }.into_any();
+    let field = (!cite.fields.is_empty())
+        .then(|| {
+            view! {
                 <label>{t(Msg::OrdersEvidenceQuoteField)}
                     <select name="evidence_quote_field" aria-invalid=invalid(issues, "evidence_quote_field")>
                         <option value="">{t(Msg::OrdersNone)}</option>
@@ -251,21 +273,36 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
                     </select>
                 </label>
                 <FieldNote issues field="evidence_quote_field" scope=scope.clone() />
-            })}
-            {(!cite.documents.is_empty()).then(|| view! {
-                <label>{t(Msg::OrdersEvidenceFile)}
-                    <select name="evidence_file">
-                        <option value="">{t(Msg::OrdersNone)}</option>
-                        {cite.documents.iter().map(|(id, n)| view! { <option value=id.to_string()>{n.clone()}</option> }).collect_view()}
-                    </select>
-                </label>
-            })}
-            <label class="check"><input type="checkbox" name="evidence_tco" value="on" />{t(Msg::OrdersEvidenceTco)}</label>
-            <button type="submit" class="small">{t(Msg::OrdersSaveItem)}</button>
-            <span class=("form-ok", saved) role="status" aria-live="polite" data-testid="item-saved">{move || saved().then(|| t(Msg::OrdersItemSaved))}</span>
-        </ActionForm>
-        <FormError action />
+            }
+        })
+        .into_any();
+    let document = (!cite.documents.is_empty()).then(|| view! {
+        <label>{t(Msg::OrdersEvidenceFile)}
+            <select name="evidence_file">
+                <option value="">{t(Msg::OrdersNone)}</option>
+                {cite.documents.iter().map(|(id, n)| view! { <option value=id.to_string()>{n.clone()}</option> }).collect_view()}
+            </select>
+        </label>
+    }).into_any();
+    let comparison = view! {
+        <label class="check"><input type="checkbox" name="evidence_tco" value="on" />{t(Msg::OrdersEvidenceTco)}</label>
     }
+    .into_any();
+    let mut controls = vec![
+        ("run", run),
+        ("note", note),
+        ("quote_field", field),
+        ("document", document),
+        ("cost_comparison", comparison),
+    ];
+    let rank = |code: &str| {
+        item.evidence_needed
+            .iter()
+            .position(|k| k == code)
+            .unwrap_or(usize::MAX)
+    };
+    controls.sort_by_key(|(code, _)| rank(code));
+    controls.into_iter().map(|(_, control)| control).collect_view()
 }
 
 /// The quote fields as options: those the item is about first, in their order, then the others

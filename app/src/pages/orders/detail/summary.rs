@@ -78,12 +78,22 @@ pub(super) fn summary(v: &OrderView, items: Items, live: Live) -> impl IntoView 
             &[("settled", &settled), ("total", &all.len().to_string())],
         )
     };
-    let problems = move || match live.problems.read().len() {
-        0 => t(Msg::OrderPageProblemsNone).into_any(),
-        n => {
-            view! { <a href="#order-problems">{locale.fmt(Msg::OrderPageProblemsCount, &[("n", &n.to_string())])}</a> }
-                .into_any()
+    // The checklist's problems, then what the order's plan falls short of (late, at risk, over
+    // budget): a late plan is a problem the manager reads here too.
+    let shortfalls = v.plan.as_ref().map(|p| p.shortfalls.clone()).unwrap_or_default();
+    let problems = move || {
+        let n = live.problems.read().len();
+        if n == 0 && shortfalls.is_empty() {
+            return t(Msg::OrderPageProblemsNone).into_any();
         }
+        let count = (n > 0).then(|| {
+            view! { <li><a href="#order-problems">{locale.fmt(Msg::OrderPageProblemsCount, &[("n", &n.to_string())])}</a></li> }
+        });
+        let plan = shortfalls
+            .iter()
+            .map(|s| view! { <li data-testid="order-summary-plan-problem"><a href="#order-plan">{s.clone()}</a></li> })
+            .collect_view();
+        view! { <ul class="plain">{count}{plan}</ul> }.into_any()
     };
     let chosen = v.chosen.as_ref().map(|(id, label)| {
         let row = v.tco.iter().find(|r| r.quote_id == *id);
