@@ -94,6 +94,7 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   // primary "Order this plan", the rows a secondary one each.
   await expect(page.getByTestId("plan-front").getByTestId("plan-row").first()).toHaveClass(/recommended/);
   await expect(recommended.getByTestId("plan-order")).toHaveClass(/secondary/);
+  await expect(page.getByTestId("plan-front").locator('th abbr[title^="From the start: the vendor\'s lead time"]')).toHaveText("Done in");
   await expect(page.locator("button:not(.secondary)", { hasText: "Order this plan" })).toHaveCount(1);
   await page.getByTestId("plan-recommendation").getByTestId("plan-order-recommended").click();
   await page.waitForURL(/\/orders\/\d+\?made=created/);

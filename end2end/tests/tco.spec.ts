@@ -68,6 +68,8 @@ test("procurement compares three quotes, changes an assumption and the ranking f
   // No run measures these quotes: they are all in the "estimated, not measured" group.
   await expect(page.getByTestId("tco-estimated-group")).toContainText("Estimated, not measured");
   await expect(page.getByTestId("tco-to-measure").first()).toContainText("10–30 minutes");
+  // "Time to finish" says what it counts, and that the plan adds the vendor's lead time.
+  await expect(page.locator('th abbr[title^="From when the nodes are ready"]').first()).toHaveText("Time to finish");
 
   // Ten hours shut down but not released: the cheap sheet keeps billing compute.
   await page.getByTestId("tco-form").locator('input[name="stopped_h"]').fill("10");

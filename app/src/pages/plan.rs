@@ -286,7 +286,7 @@ fn head() -> impl IntoView {
                 <th>{t(Msg::PlanColPlan)}</th>
                 <th>{t(Msg::PlanColBasis)}</th>
                 <th class="num">{t(Msg::PlanColTotal)}</th>
-                <th class="num">{t(Msg::PlanColDone)}</th>
+                <th class="num"><abbr title=t(Msg::PlanColDoneTitle)>{t(Msg::PlanColDone)}</abbr></th>
                 <th class="num">{t(Msg::PlanColSlowest)}</th>
                 <th>{t(Msg::PlanColWhy)}</th>
             </tr>

@@ -74,7 +74,7 @@ fn ranking(rows: &[CostRow], base: &str, testid: &'static str) -> impl IntoView 
                     <th>{t(Msg::TcoColQuote)}</th>
                     <th class="num">{t(Msg::TcoColTotal)}</th>
                     <th class="num" data-testid="tco-unit-cost-column">{unit_column.clone()}</th>
-                    <th class="num">{t(Msg::TcoColTime)}</th>
+                    <th class="num"><abbr title=t(Msg::TcoColTimeTitle)>{t(Msg::TcoColTime)}</abbr></th>
                     <th class="num">{t(Msg::TcoColGpuHour)}</th>
                     <th>{t(Msg::TcoColNotes)}</th>
                 </tr>

@@ -120,7 +120,7 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
                 <thead><tr>
                     <th class="num">{t(Msg::TcoColRank)}</th><th>{t(Msg::TcoColQuote)}</th><th class="num">{t(Msg::TcoColTotal)}</th>
                     <th class="num">{t(Msg::OrdersColOwnTotal)}</th><th>{t(Msg::OrdersColRate)}</th>
-                    <th class="num">{unit_column.clone()}</th><th class="num">{t(Msg::TcoColTime)}</th>
+                    <th class="num">{unit_column.clone()}</th><th class="num"><abbr title=t(Msg::TcoColTimeTitle)>{t(Msg::TcoColTime)}</abbr></th>
                 </tr></thead>
                 <tbody>
                     {v.tco.iter().map(|r| view! {
