@@ -37,7 +37,7 @@ export async function desk(page: Page, name: string, prefix: string): Promise<De
 }
 
 /** As procurement (signed in): a draft choosing the first quote against the second, with a waiver. */
-async function draft(page: Page, d: Desk, title: string) {
+export async function draft(page: Page, d: Desk, title: string) {
   const order = Number(await call(page, "/api/orders/create", { title, workload_id: String(d.workload) }));
   const select = new URLSearchParams({ order_id: String(order), quote_id: String(d.quote), waiver: "Same node type benchmarked last month; report on file." });
   select.append("considered[]", String(d.quote));

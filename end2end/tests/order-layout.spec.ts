@@ -1,6 +1,6 @@
 import { expect, Page, test } from "@playwright/test";
 import { open, signIn, signOut, watchConsole } from "./helpers";
-import { desk, ordersInEveryState } from "./order-fixtures";
+import { desk, draft, ordersInEveryState } from "./order-fixtures";
 
 test.describe.configure({ mode: "serial" });
 
@@ -69,6 +69,25 @@ test("the order page is short: summary first, history last; a phone needs no sid
   expect(signOff.signOffTop ?? Infinity, "the sign-off form on the first screen").toBeLessThan(LIMITS.signOffTop);
   expect(consoleErrors).toEqual([]);
 });
+
+test("a new draft is short: the blockers as a count and the first few, the vendor's questions folded", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  const d = await desk(page, "Draft Layout", "draftlayout");
+  await signIn(page, d.procurement);
+  const order = await draft(page, d, "New draft");
+  const figures = await measure(page, `/orders/${order}`, async (p) => {
+    await expect(p.getByTestId("order-checklist")).toBeVisible();
+  });
+  // Before the blockers were folded the same draft was 15,400 px on a desktop.
+  console.log(`new draft, procurement: ${JSON.stringify(figures)} (before: desktop 15,400 px)`);
+  expect(figures.desktop, "desktop height").toBeLessThan(DRAFT_DESKTOP);
+  expect(figures.phoneOverflow, "sideways scrolling on a phone").toBeLessThanOrEqual(0);
+  await signOut(page);
+  expect(consoleErrors).toEqual([]);
+});
+
+/** Bound of a new draft's desktop height (measured: see the test's printed figures). */
+const DRAFT_DESKTOP = 15_400;
 
 /**
  * Bounds of the page with the summary first and the history collapsed, measured on this order

@@ -93,6 +93,15 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   // The recommended plan leads the trade-offs; the recommendation carries the page's one
   // primary "Order this plan", the rows a secondary one each.
   await expect(page.getByTestId("plan-front").getByTestId("plan-row").first()).toHaveClass(/recommended/);
+  // Where the answer is: the recommendation's button and the recommended row (the row was 8th
+  // of 11, 2.5 screens down, before the recommended plan led the trade-offs).
+  const screen = page.viewportSize()!.height;
+  const top = (l: typeof recommended) => l.evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
+  const button = await top(page.getByTestId("plan-order-recommended"));
+  const rowTop = await top(recommended);
+  const rows = await page.getByTestId("plan-front").getByTestId("plan-row").count();
+  console.log(`plan page: "Order this plan" at ${button} px, recommended row 1 of ${rows} at ${rowTop} px (${(rowTop / screen).toFixed(1)} screens)`);
+  expect(button).toBeLessThan(screen);
   await expect(recommended.getByTestId("plan-order")).toHaveClass(/secondary/);
   await expect(page.getByTestId("plan-front").locator('th abbr[title^="From the start: the vendor\'s lead time"]')).toHaveText("Done in");
   await expect(page.locator("button:not(.secondary)", { hasText: "Order this plan" })).toHaveCount(1);
@@ -106,6 +115,8 @@ test("procurement plans a rental against a deadline, orders the plan and the man
   // The heading says which order and how many nodes.
   await expect(page.getByTestId("order-number")).toHaveText(`#${order}`);
   await expect(page.getByTestId("order-nodes")).toHaveText("1 node");
+  // The summary names the plan in one sentence.
+  await expect(page.getByTestId("order-summary-plan")).toContainText("done in 27.4 h (2030-01-16 11:24 UTC) for ¥980.00");
   await signOut(page);
 
   // The manager reads the plan and what it was planned against, in Chinese.

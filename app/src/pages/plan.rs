@@ -302,6 +302,7 @@ fn row<A: IntoView + 'static>(r: &PlanRow, action: Option<A>) -> impl IntoView +
         (r.at_risk, "tag warn", Msg::PlanBadgeAtRisk),
         (r.late, "tag danger", Msg::PlanBadgeLate),
         (r.over_budget, "tag danger", Msg::PlanBadgeOverBudget),
+        (r.unknowns, "tag warn", Msg::PlanBadgeUnknowns),
     ];
     view! {
         <tr

@@ -33,7 +33,7 @@ pub struct EvidenceLine {
 }
 
 /// One checklist item with its answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ItemLine {
     /// Stable id.
     pub id: String,
@@ -79,10 +79,14 @@ pub struct ItemLine {
     /// picker offers them before the others.
     #[serde(default)]
     pub fields_first: Vec<String>,
+    /// What to ask the vendor, when the item waits for something the quote does not state
+    /// (in the reader's language); `None` when the data or the team answers it.
+    #[serde(default)]
+    pub ask_vendor: Option<String>,
 }
 
 /// A suggestion the caller may accept as their answer, as the page shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AcceptLine {
     /// What the page sends back to accept it: `item_id=key`, the key of what is shown here.
     pub token: String,
@@ -192,6 +196,9 @@ pub struct OrderView {
     pub workload: (i64, String),
     /// Chosen quote: id and label.
     pub chosen: Option<(i64, String)>,
+    /// Whom to call at the chosen quote's vendor, from its record (`None`: not recorded).
+    #[serde(default)]
+    pub vendor_contact: Option<String>,
     /// Nodes the chosen quote is costed on in the order's comparison, frozen or live (`None`: no
     /// quote chosen, or not in the comparison).
     pub chosen_nodes: Option<u32>,

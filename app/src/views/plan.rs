@@ -69,6 +69,9 @@ pub struct PlanRow {
     pub late: bool,
     /// Over budget.
     pub over_budget: bool,
+    /// Rests on something not known: no run measured the quote, or a price it leaves unstated.
+    #[serde(default)]
+    pub unknowns: bool,
     /// Why it lost, in words (empty for the recommendation).
     pub reasons: String,
 }

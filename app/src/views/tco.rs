@@ -83,7 +83,7 @@ pub struct BandLine {
 }
 
 /// One quote's result in the comparison.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CostRow {
     /// 1 for the cheapest.
     pub rank: u32,

@@ -23,13 +23,17 @@ use super::prefill::prefill;
 use super::rules::has_evidence;
 
 /// Where a suggestion's evidence comes from.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EvidenceSources {
     /// The chosen quote revision (`None`: no quote chosen, no field to cite).
     pub quote_revision_id: Option<i64>,
     /// The run backing the chosen quote ([`super::backing_run`]) when it is valid and may be
     /// cited (a run that warns or failed is never cited).
     pub valid_run: Option<i64>,
+    /// The order whose cost comparison a suggestion may cite (`None`: it has none).
+    pub comparison: Option<i64>,
+    /// Whom to call at the vendor: cited as a note by the support-contact suggestion.
+    pub vendor_contact: Option<String>,
 }
 
 /// A suggestion that may be accepted, with the evidence accepting it records.
@@ -78,7 +82,26 @@ pub fn quote_fields(fact: Fact) -> &'static [&'static str] {
         F::AutoRenewal => &["auto_renewal"],
         F::EarlyRelease => &["early_release"],
         F::Region => &["spec.region"],
+        F::Disks => &[
+            "spec.system_disk_gb",
+            "spec.system_disk_type",
+            "spec.data_disk_gb",
+            "spec.data_disk_type",
+        ],
+        F::ListedFees => &["price.other_fees"],
+        F::InternalBandwidthGbps => &["spec.internal_bandwidth_gbps"],
+        F::PublicBandwidthMbps => &["spec.public_bandwidth_mbps"],
+        F::DockerAllowed => &["spec.docker_allowed"],
+        F::RootSsh => &["spec.root_ssh"],
+        F::BillingStepS => &["price.billing_increment"],
+        F::LeadTimeHours => &["lead_time_hours"],
         F::Workload
+        | F::StorageNeedGb
+        | F::DataGb
+        | F::CheckpointGb
+        | F::VendorContact
+        | F::VendorFaultHelp
+        | F::Compared
         | F::MultiGpu
         | F::VramPeakMib
         | F::HeadroomPct
@@ -90,6 +113,7 @@ pub fn quote_fields(fact: Fact) -> &'static [&'static str] {
         | F::ObservedMig
         | F::RunVerdict
         | F::RunMinutes
+        | F::GpuUtilPct
         | F::ThrottlingObserved => &[],
     }
 }
@@ -110,6 +134,7 @@ pub fn from_run(fact: Fact) -> bool {
             | F::RunVerdict
             | F::RunMinutes
             | F::ThrottlingObserved
+            | F::GpuUtilPct
             | F::VramPeakMib
     )
 }
@@ -121,8 +146,9 @@ fn evidence_of(s: &Suggestion, sources: &EvidenceSources, stated: &dyn Fn(&str) 
     if sources.quote_revision_id.is_some() {
         for fact in &s.facts_used {
             let all = quote_fields(*fact);
-            // A fact read from several fields together (the fees) cites every stated one.
-            let cited: Vec<&'static str> = if *fact == Fact::FeesStated {
+            // A fact read from several fields together (the fees, the disks) cites every
+            // stated one.
+            let cited: Vec<&'static str> = if matches!(fact, Fact::FeesStated | Fact::Disks) {
                 all.iter().copied().filter(|f| stated(f)).collect()
             } else {
                 all.iter().copied().find(|f| stated(f)).into_iter().collect()
@@ -147,6 +173,16 @@ fn evidence_of(s: &Suggestion, sources: &EvidenceSources, stated: &dyn Fn(&str) 
         && s.facts_used.iter().any(|f| from_run(*f))
     {
         evidence.push(Evidence::Run { run_id });
+    }
+    if let Some(id) = sources.comparison
+        && s.facts_used.contains(&Fact::Compared)
+    {
+        evidence.push(Evidence::TcoComparison { id });
+    }
+    if let Some(text) = &sources.vendor_contact
+        && s.facts_used.contains(&Fact::VendorContact)
+    {
+        evidence.push(Evidence::Note { text: text.clone() });
     }
     evidence
 }

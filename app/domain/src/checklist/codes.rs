@@ -3,7 +3,7 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect};
+use super::facts::{EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, ListedFee};
 
 /// Status a pre-fill suggests; the user still decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,6 +205,95 @@ pub enum AnswerCode {
     EarlyRelease { rule: String },
     /// The region the node and its data are in.
     Region { region: String },
+    /// The quoted disks hold the workload's data and checkpoints (or it states no need).
+    DisksStated {
+        /// System disk, GB.
+        system_gb: Option<Decimal>,
+        /// Data disk, GB.
+        data_gb: Option<Decimal>,
+        /// Data disk type, as quoted.
+        data_type: String,
+    },
+    /// The quoted disks are smaller than the workload's data and checkpoints.
+    DisksTooSmall {
+        /// Both disks, GB.
+        total_gb: Decimal,
+        /// Data and checkpoints, GB.
+        need_gb: Decimal,
+    },
+    /// The other fees the quote lists.
+    FeesListed { fees: Vec<ListedFee> },
+    /// An internal network, with its bandwidth.
+    PrivateNetwork { gbps: Decimal },
+    /// The bandwidth the quote states (ports are still to ask when the job needs any).
+    Bandwidth {
+        public_mbps: Option<Decimal>,
+        internal_gbps: Option<Decimal>,
+    },
+    /// The driver and CUDA versions the quote states.
+    StackStated { driver: String, cuda: String },
+    /// Docker and root SSH as quoted (either refused leaves the item open).
+    Access { docker: bool, root: bool },
+    /// The billing step, and how long until the node is ready when the quote says.
+    StartupTime {
+        step_s: u32,
+        lead_time_hours: Option<Decimal>,
+    },
+    /// Whom to call at the vendor.
+    SupportContact { contact: String },
+    /// Whether the vendor diagnoses and recovers faults.
+    FaultHelp { offered: bool },
+    /// Whether the vendor wipes the temporary disk at release.
+    TempDiskWiped { wiped: bool },
+    /// Whether the data disk outlives its node.
+    DataDiskDetachable { survives: bool },
+    /// The chosen quote's place in the comparison, by total cost.
+    Compared {
+        rank: u32,
+        of: u32,
+        total: Decimal,
+        currency: String,
+    },
+    /// As [`AnswerCode::Compared`], above the workload's budget.
+    ComparedOverBudget {
+        rank: u32,
+        of: u32,
+        total: Decimal,
+        currency: String,
+    },
+    /// The total cost the comparison estimated (unit price × hours + storage + transfer +
+    /// idle, hours including setup, data preparation, reruns and export).
+    TotalCost { total: Decimal, currency: String },
+    /// A valid run recorded the throughput and the VRAM peak.
+    MetricsRecorded,
+    /// The time to finish the comparison computed from the measured throughput.
+    TimeToFinish { time: String },
+    /// Quotes of the comparison measured by valid runs.
+    SpecsMeasured { quotes: u32 },
+    /// Fewer than two quotes of the comparison are measured.
+    OneSpecMeasured { quotes: u32 },
+    /// The quoted data disk, where a temporary directory can be.
+    TempDirectory {
+        data_gb: Option<Decimal>,
+        data_type: String,
+    },
+    /// Where the workload's checkpoints can be kept.
+    CheckpointStorage {
+        checkpoint_gb: Decimal,
+        data_disk_survives: bool,
+        snapshots: Option<bool>,
+    },
+    /// The GPUs were busy over the run: CPU, disk and network kept them fed.
+    GpuBusy { pct: u32 },
+    /// The GPUs were often idle over the run: something else held them back.
+    GpuUnderused { pct: u32 },
+    /// How long moving the workload's data takes at the quoted public bandwidth.
+    TransferTime {
+        data_gb: Decimal,
+        mbps: Decimal,
+        /// Hours, one decimal, rounded up.
+        hours: Decimal,
+    },
     /// A known fact has an unusable value (e.g. a zero VRAM figure, an empty model).
     InvalidFact { fact: Fact },
 }

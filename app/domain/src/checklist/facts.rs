@@ -199,6 +199,102 @@ pub struct PrefillFacts {
     /// The region where the node (and its data) is.
     #[serde(default)]
     pub region: Option<String>,
+    /// The quoted disks, when the quote states a size of either.
+    #[serde(default)]
+    pub disks: Option<Disks>,
+    /// What the workload keeps on disk: its data and checkpoints, GB.
+    #[serde(default)]
+    pub storage_need_gb: Option<Decimal>,
+    /// The data the workload moves in, GB.
+    #[serde(default)]
+    pub data_gb: Option<Decimal>,
+    /// The checkpoints it keeps, GB.
+    #[serde(default)]
+    pub checkpoint_gb: Option<Decimal>,
+    /// The other fees the quote lists, in its words (`None`: it lists none).
+    #[serde(default)]
+    pub listed_fees: Option<Vec<ListedFee>>,
+    /// Quoted internal (same-region) bandwidth, Gbit/s.
+    #[serde(default)]
+    pub internal_bandwidth_gbps: Option<Decimal>,
+    /// Quoted public bandwidth, Mbit/s.
+    #[serde(default)]
+    pub public_bandwidth_mbps: Option<Decimal>,
+    /// Whether the quote allows Docker.
+    #[serde(default)]
+    pub docker_allowed: Option<bool>,
+    /// Whether the quote gives root SSH.
+    #[serde(default)]
+    pub root_ssh: Option<bool>,
+    /// The billing step for running time, seconds.
+    #[serde(default)]
+    pub billing_step_s: Option<u32>,
+    /// The vendor's lead time until the node is ready, hours.
+    #[serde(default)]
+    pub lead_time_hours: Option<Decimal>,
+    /// Whom to call at the vendor, as the vendor's record names it.
+    #[serde(default)]
+    pub vendor_contact: Option<String>,
+    /// Whether the vendor diagnoses and recovers faults (its support scope).
+    #[serde(default)]
+    pub vendor_fault_help: Option<bool>,
+    /// The chosen quote in the order's cost comparison.
+    #[serde(default)]
+    pub compared: Option<ComparedChoice>,
+    /// How busy the GPUs were over the backing run, mean percent, rounded down.
+    #[serde(default)]
+    pub gpu_util_pct: Option<u32>,
+}
+
+/// The system and data disks a quote states.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Disks {
+    /// System disk, GB (`None`: not stated).
+    pub system_gb: Option<Decimal>,
+    /// Its type, as quoted (may be empty).
+    pub system_type: String,
+    /// Data disk, GB (`None`: not stated).
+    pub data_gb: Option<Decimal>,
+    /// Its type, as quoted (may be empty).
+    pub data_type: String,
+}
+
+impl Disks {
+    /// Both disks together, GB.
+    #[must_use]
+    pub fn total_gb(&self) -> Decimal {
+        self.system_gb.unwrap_or_default() + self.data_gb.unwrap_or_default()
+    }
+}
+
+/// One fee the quote lists besides the node price.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListedFee {
+    /// What it is for, in the vendor's words.
+    pub label: String,
+    /// Its amount as quoted.
+    pub amount: Decimal,
+}
+
+/// Where the chosen quote stands in the order's cost comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComparedChoice {
+    /// Its place, 1 for the cheapest.
+    pub rank: u32,
+    /// Quotes ranked.
+    pub of: u32,
+    /// Its total cost, exact, in the compare currency.
+    pub total: Decimal,
+    /// The compare currency's code.
+    pub currency: String,
+    /// Above the workload's budget.
+    pub over_budget: bool,
+    /// Costed from a measured throughput (not estimated or typed by hand).
+    pub measured: bool,
+    /// Its time to finish, as the comparison shows it.
+    pub time_to_finish: String,
+    /// Quotes of the comparison costed from measured throughput.
+    pub measured_quotes: u32,
 }
 
 /// The name of one field of [`PrefillFacts`]; serialized as that field's name.
@@ -277,4 +373,34 @@ pub enum Fact {
     EarlyRelease,
     /// [`PrefillFacts::region`].
     Region,
+    /// [`PrefillFacts::disks`].
+    Disks,
+    /// [`PrefillFacts::storage_need_gb`].
+    StorageNeedGb,
+    /// [`PrefillFacts::data_gb`].
+    DataGb,
+    /// [`PrefillFacts::checkpoint_gb`].
+    CheckpointGb,
+    /// [`PrefillFacts::listed_fees`].
+    ListedFees,
+    /// [`PrefillFacts::internal_bandwidth_gbps`].
+    InternalBandwidthGbps,
+    /// [`PrefillFacts::public_bandwidth_mbps`].
+    PublicBandwidthMbps,
+    /// [`PrefillFacts::docker_allowed`].
+    DockerAllowed,
+    /// [`PrefillFacts::root_ssh`].
+    RootSsh,
+    /// [`PrefillFacts::billing_step_s`].
+    BillingStepS,
+    /// [`PrefillFacts::lead_time_hours`].
+    LeadTimeHours,
+    /// [`PrefillFacts::vendor_contact`].
+    VendorContact,
+    /// [`PrefillFacts::vendor_fault_help`].
+    VendorFaultHelp,
+    /// [`PrefillFacts::compared`].
+    Compared,
+    /// [`PrefillFacts::gpu_util_pct`].
+    GpuUtilPct,
 }

@@ -15,16 +15,23 @@
 //! | stopped_bills_disk | the price sheet: the cost model bills disks for the whole rental, stopped hours included, so a disk price above zero bills a stopped node's disks |
 //! | fees_stated, egress | the price sheet and node (see [`fees_stated`], [`egress`]) |
 //! | temp_disk_wiped_on_release, data_disk_survives_release | the quote's node |
-//! | run_verdict, run_minutes, throttling_observed, observed_* | the backing run ([`backing_run`]) |
+//! | run_verdict, run_minutes, throttling_observed, gpu_util_pct, observed_* | the backing run ([`backing_run`]) |
 //! | measured_link | the latest attached nccl-tests run of the chosen quote ([`link_run`]) |
 //! | vram_peak_mib | the workload's peak, or the backing run's observed peak when higher |
 //! | stated_usable_vram_mib, snapshots_offered, object_storage_offered, region | the quote's node, when stated |
 //! | auto_renewal, early_release | the quote, when stated |
+//! | disks, listed_fees, internal/public bandwidth, docker_allowed, root_ssh | the quote's node and price sheet, when stated |
+//! | billing_step_s, lead_time_hours | the price sheet's billing step; the quote's lead time, when stated |
+//! | storage_need_gb, data_gb, checkpoint_gb | the workload's data and checkpoints |
+//! | vendor_contact, vendor_fault_help | the vendor's record (added by the service) |
+//! | compared | the order's cost comparison (added by the service) |
 
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use serde::Deserialize;
 
-use super::facts::{EgressPricing, Exclusivity, FeeKind, Interconnect, MeasuredLink, PrefillFacts, RunVerdict};
+use super::facts::{
+    Disks, EgressPricing, Exclusivity, FeeKind, Interconnect, ListedFee, MeasuredLink, PrefillFacts, RunVerdict,
+};
 use super::model::OrderKind;
 use crate::{
     quotes::{self, QuoteDraft, Sharing},
@@ -69,6 +76,8 @@ pub struct RunObservation {
     pub warmup_s: Option<f64>,
     /// Highest VRAM used on one GPU, MiB.
     pub vram_peak_mib: Option<f64>,
+    /// Mean GPU utilisation over the run, percent.
+    pub gpu_util_mean_pct: Option<f64>,
     /// The run has a telemetry series (so throttling could be seen).
     pub has_telemetry: bool,
     /// Its verdict names a thermal or power slowdown ([`SLOWDOWN_CODE`]).
@@ -124,6 +133,8 @@ struct Canonical {
     warmup_s: Option<f64>,
     vram_peak_mib: Option<f64>,
     #[serde(default)]
+    gpu_util_mean_pct: Option<f64>,
+    #[serde(default)]
     telemetry: Vec<serde::de::IgnoredAny>,
     #[serde(default)]
     verdict: Option<CanonicalVerdict>,
@@ -174,6 +185,7 @@ impl RunObservation {
             duration_s: c.duration_s,
             warmup_s: c.warmup_s,
             vram_peak_mib,
+            gpu_util_mean_pct: c.gpu_util_mean_pct,
             has_telemetry: !c.telemetry.is_empty(),
             slowdown,
             bus,
@@ -325,6 +337,15 @@ fn whole_mib(v: Option<f64>) -> Option<u64> {
         .map(|v| v.floor().min(u64::MAX as f64) as u64)
 }
 
+#[expect(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    reason = "a percentage, checked finite and clamped to 0–100"
+)]
+fn whole_pct(v: Option<f64>) -> Option<u32> {
+    v.filter(|v| v.is_finite()).map(|v| v.clamp(0.0, 100.0).floor() as u32)
+}
+
 /// Builds the facts of one order. `None` wherever the data does not say.
 #[must_use]
 pub fn gather(src: &FactSources<'_>) -> PrefillFacts {
@@ -394,5 +415,46 @@ pub fn gather(src: &FactSources<'_>) -> PrefillFacts {
         auto_renewal: src.quote.and_then(|q| q.auto_renewal),
         early_release: src.quote.and_then(|q| text(&q.early_release)),
         region: spec.and_then(|s| text(&s.region)),
+        gpu_util_pct: run.and_then(|r| whole_pct(r.gpu_util_mean_pct)),
+        ..stated_beyond_gpu(src)
+    }
+}
+
+/// The facts the quote states beyond the GPU, and the workload's storage need. The vendor's
+/// record and the comparison are the service's to add ([`PrefillFacts::vendor_contact`],
+/// [`PrefillFacts::compared`]).
+fn stated_beyond_gpu(src: &FactSources<'_>) -> PrefillFacts {
+    let w = src.workload;
+    let spec = src.quote.map(|q| &q.spec);
+    let sheet = src.quote.map(|q| &q.price);
+    let need = w.data_gb + w.checkpoint_gb;
+    PrefillFacts {
+        disks: spec
+            .filter(|s| s.system_disk_gb.is_some() || s.data_disk_gb.is_some())
+            .map(|s| Disks {
+                system_gb: s.system_disk_gb,
+                system_type: s.system_disk_type.trim().to_owned(),
+                data_gb: s.data_disk_gb,
+                data_type: s.data_disk_type.trim().to_owned(),
+            }),
+        storage_need_gb: Some(need),
+        data_gb: Some(w.data_gb),
+        checkpoint_gb: Some(w.checkpoint_gb),
+        listed_fees: sheet.filter(|p| !p.other_fees.is_empty()).map(|p| {
+            p.other_fees
+                .iter()
+                .map(|f| ListedFee {
+                    label: f.label.trim().to_owned(),
+                    amount: f.amount,
+                })
+                .collect()
+        }),
+        internal_bandwidth_gbps: spec.and_then(|s| s.internal_bandwidth_gbps),
+        public_bandwidth_mbps: spec.and_then(|s| s.public_bandwidth_mbps),
+        docker_allowed: spec.and_then(|s| s.docker_allowed),
+        root_ssh: spec.and_then(|s| s.root_ssh),
+        billing_step_s: sheet.map(|p| p.billing_increment.seconds()),
+        lead_time_hours: src.quote.and_then(|q| q.lead_time_hours),
+        ..PrefillFacts::default()
     }
 }

@@ -176,7 +176,7 @@ pub static ITEMS: &[Item] = &[
     // §2 Software environment
     Item {
         id: "env.stack_versions", section: S::Software, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: QUOTE,
+        expert: E::Engineer, prefill: Some(P::StackVersions), evidence: QUOTE,
         text: Text {
             en: "OS, NVIDIA driver, CUDA and cuDNN versions are stated by the provider.",
             zh: "服务方明确了操作系统、NVIDIA 驱动、CUDA 版本和 cuDNN 支持情况。",
@@ -215,7 +215,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "env.access", section: S::Software, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NONE,
+        expert: E::Engineer, prefill: Some(P::Access), evidence: QUOTE,
         text: Text {
             en: "Docker or container permissions, root access, SSH, required ports and data mounts are confirmed.",
             zh: "确认 Docker/容器权限、管理员权限、SSH 登录、所需端口和数据挂载方式。",
@@ -294,7 +294,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "perf.metrics", section: S::Performance, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: RUN_ONLY,
+        expert: E::Engineer, prefill: Some(P::RunMetrics), evidence: RUN_ONLY,
         text: Text {
             en: "Samples per second (or iterations per hour), single-request latency and VRAM peak are recorded.",
             zh: "已记录每秒样本数（或每小时迭代数）、单次响应时间和显存峰值。",
@@ -346,7 +346,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "perf.total_time", section: S::Performance, required: true, applies_to: A::Batch,
-        expert: E::Engineer, prefill: None, evidence: RUN,
+        expert: E::Engineer, prefill: Some(P::TotalTime), evidence: RUN,
         text: Text {
             en: "The total job time is recorded (for video or scientific work), not just the GPU name compared.",
             zh: "已记录任务总耗时（视频或科学计算），而不只比较显卡名称。",
@@ -359,7 +359,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "perf.bottleneck", section: S::Performance, required: false, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NONE,
+        expert: E::Engineer, prefill: Some(P::Bottleneck), evidence: RUN,
         text: Text {
             en: "CPU preprocessing, disk reads and network waits were checked as possible bottlenecks.",
             zh: "已排查 CPU 预处理、磁盘读取和网络等待是否是瓶颈。",
@@ -372,7 +372,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "perf.two_spec_comparison", section: S::Performance, required: false, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: RUN,
+        expert: E::Engineer, prefill: Some(P::TwoSpecs), evidence: RUN,
         text: Text {
             en: "Two node specs were each run once with identical input, software and parameters, comparing cost per task and throughput.",
             zh: "在两种规格的节点上各运行一次，输入、软件和参数保持一致，并比较单任务成本和吞吐。",
@@ -386,7 +386,7 @@ pub static ITEMS: &[Item] = &[
     // §4 Storage, network and data transfer
     Item {
         id: "store.disks", section: S::StorageNetwork, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE,
+        expert: E::Procurement, prefill: Some(P::Disks), evidence: QUOTE,
         text: Text {
             en: "System and data disk sizes and types are stated and fit the data, weights and checkpoints.",
             zh: "写明系统盘和数据盘的容量与类型，足以容纳数据、模型权重和检查点。",
@@ -399,7 +399,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "store.small_files_tmp", section: S::StorageNetwork, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NONE,
+        expert: E::Engineer, prefill: Some(P::TempDirectory), evidence: NONE,
         text: Text {
             en: "Many small files (images, audio) are packed into archives before transfer or cached locally, and the location of the temporary directory is known.",
             zh: "大量小文件（图片、音频等）已压缩归档后再传输或做本地缓存，并已确认临时目录的位置。",
@@ -438,7 +438,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "net.bandwidth_ports", section: S::StorageNetwork, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: QUOTE,
+        expert: E::Engineer, prefill: Some(P::Bandwidth), evidence: QUOTE,
         text: Text {
             en: "Public and internal bandwidth and port restrictions are stated.",
             zh: "写明公网带宽、内网带宽和端口限制。",
@@ -464,7 +464,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "net.transfer_test", section: S::StorageNetwork, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NOTE,
+        expert: E::Engineer, prefill: Some(P::TransferTime), evidence: NOTE,
         text: Text {
             en: "A sample close to the real file size was transferred; upload, download and resume all work.",
             zh: "已传输一个接近实际大小的样本文件，上传、下载和断点续传都正常。",
@@ -517,7 +517,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "bill.image_management_fees", section: S::Billing, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE,
+        expert: E::Procurement, prefill: Some(P::ListedFees), evidence: QUOTE,
         text: Text {
             en: "Fees for images and management services are stated, or stated not to apply.",
             zh: "已写明镜像和管理服务的费用，或写明不收取。",
@@ -582,7 +582,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "bill.startup_time", section: S::Billing, required: false, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NOTE,
+        expert: E::Engineer, prefill: Some(P::StartupTime), evidence: QUOTE,
         text: Text {
             en: "For short tests, per-second or per-hour billing and the instance start-up time are known.",
             zh: "短期测试：已确认是否按秒或按小时计费，以及实例的启动速度。",
@@ -621,7 +621,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "bill.plan_choice", section: S::Billing, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: COST,
+        expert: E::Procurement, prefill: Some(P::CostChoice), evidence: COST,
         text: Text {
             en: "Hourly versus monthly or prepaid billing is chosen from the expected run pattern.",
             zh: "已根据预计的运行方式选择按小时计费还是按月、包时长方案。",
@@ -634,7 +634,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "bill.trial_rental", section: S::Billing, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: RUN,
+        expert: E::Procurement, prefill: Some(P::TrialRun), evidence: RUN,
         text: Text {
             en: "A short trial rental came before any long commitment or more nodes, recording the time of data preparation, the job, saving and release.",
             zh: "在长期租用或扩大节点数量前先短租试跑，并记录数据准备、运行、保存和释放资源各阶段的时间。",
@@ -647,7 +647,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "bill.total_cost", section: S::Billing, required: false, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: COST,
+        expert: E::Procurement, prefill: Some(P::TotalCost), evidence: COST,
         text: Text {
             en: "Total cost is estimated as unit price × hours + storage + transfer + idle time, with hours covering setup, data preparation, model download, reruns and export.",
             zh: "已按“节点单价×运行小时数＋存储费用＋数据传输费用＋闲置时间成本”估算总成本，小时数包含环境安装、数据准备、模型下载、失败重跑和结果导出。",
@@ -713,7 +713,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "sec.private_network", section: S::Security, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: QUOTE,
+        expert: E::Procurement, prefill: Some(P::PrivateNetwork), evidence: QUOTE,
         text: Text {
             en: "Whether the provider offers a private network, access control and a data-deletion mechanism is confirmed.",
             zh: "已确认服务方是否提供专用网络、访问控制和数据删除机制。",
@@ -726,7 +726,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "sec.cleanup_after_release", section: S::Security, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: NONE,
+        expert: E::Procurement, prefill: Some(P::Cleanup), evidence: QUOTE,
         text: Text {
             en: "How data is deleted after release is known; temporary files are cleaned and the bill checked when the job ends.",
             zh: "已确认资源释放后的数据清理方式；任务结束后清理临时文件并核对账单。",
@@ -739,7 +739,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "sec.fault_handling", section: S::Security, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: NONE,
+        expert: E::Procurement, prefill: Some(P::FaultHandling), evidence: NONE,
         text: Text {
             en: "The fault process is known: system reinstall, console access, timestamped fault records, automatic restart.",
             zh: "已问清故障处理流程：能否重装系统、是否提供控制台、故障是否有时间记录、能否自动重启。",
@@ -752,7 +752,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "sec.disk_migration", section: S::Security, required: false, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: NONE,
+        expert: E::Procurement, prefill: Some(P::DiskMigration), evidence: QUOTE,
         text: Text {
             en: "Whether the data disk can be migrated to another node is known.",
             zh: "已确认数据盘能否迁移到其他节点。",
@@ -778,7 +778,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "sec.checkpoints", section: S::Security, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NOTE,
+        expert: E::Engineer, prefill: Some(P::CheckpointStorage), evidence: NOTE,
         text: Text {
             en: "Checkpoints are saved to persistent storage at an interval matched to the job's value (minutes to hours), and restoring one was tested before release.",
             zh: "检查点按任务价值设定间隔（数分钟到数小时）保存到持久化位置，并在释放节点前验证过能重新加载。",
@@ -791,7 +791,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "sec.support_contact", section: S::Security, required: true, applies_to: A::All,
-        expert: E::Procurement, prefill: None, evidence: NOTE,
+        expert: E::Procurement, prefill: Some(P::SupportContact), evidence: NOTE,
         text: Text {
             en: "A failure-recovery contact at the provider is named.",
             zh: "已确认服务方的故障恢复联系人。",

@@ -45,7 +45,8 @@ pub use accept::{
 pub use answer::{AnswerIssue, Evidence, ItemAnswer, ItemStatus};
 pub use codes::{AnswerCode, Mismatch, Prefill, Suggested, Suggestion};
 pub use facts::{
-    EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, MeasuredLink, PrefillFacts, RunVerdict,
+    ComparedChoice, Disks, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, ListedFee,
+    MeasuredLink, PrefillFacts, RunVerdict,
 };
 pub use gather::{
     FactSources, RunObservation, SLOWDOWN_CODE, backing_run, egress, fees_stated, gather, link_run, workload_kind,

@@ -168,6 +168,62 @@ pub enum PrefillSource {
     EarlyRelease,
     /// The region of the node.
     DataRegion,
+    /// The quoted system and data disks, against the workload's data and checkpoints.
+    Disks,
+    /// The other fees the quote lists (images, management, …).
+    ListedFees,
+    /// The quoted internal network.
+    PrivateNetwork,
+    /// The quoted public and internal bandwidth.
+    Bandwidth,
+    /// The quoted driver and CUDA versions.
+    StackVersions,
+    /// Whether the quote allows Docker and root SSH.
+    Access,
+    /// The billing step and the vendor's lead time.
+    StartupTime,
+    /// The vendor's support contact.
+    SupportContact,
+    /// Whether the vendor diagnoses and recovers faults.
+    FaultHandling,
+    /// Whether the vendor wipes the temporary disk at release.
+    Cleanup,
+    /// Whether the data disk outlives its node (and so can be attached to another).
+    DiskMigration,
+    /// The chosen quote's place in the order's cost comparison.
+    CostChoice,
+    /// The chosen quote's total cost in the comparison.
+    TotalCost,
+    /// A valid run of the chosen quote, as the trial rental.
+    TrialRun,
+    /// A valid run of the chosen quote recorded its throughput and VRAM peak.
+    RunMetrics,
+    /// The measured time to finish in the comparison.
+    TotalTime,
+    /// Several quotes of the comparison measured by valid runs.
+    TwoSpecs,
+    /// Where the temporary directory can be: the quoted data disk (shown only).
+    TempDirectory,
+    /// Where checkpoints can be kept: the data disk, snapshots (shown only).
+    CheckpointStorage,
+    /// How long moving the workload's data takes at the quoted public bandwidth (shown only).
+    TransferTime,
+    /// How busy the GPUs were over the valid run: busy GPUs were not held back by CPU, disk or
+    /// network.
+    Bottleneck,
+}
+
+impl PrefillSource {
+    /// Whether this source's suggestion is only shown, never accepted: the data tells part of
+    /// the answer (where, how long) and the item still asks what only a person can check
+    /// (a restore tested, small files packed, a transfer run, the vendor's fault process).
+    #[must_use]
+    pub const fn only_shown(self) -> bool {
+        matches!(
+            self,
+            Self::TempDirectory | Self::CheckpointStorage | Self::TransferTime | Self::FaultHandling
+        )
+    }
 }
 
 /// A kind of evidence an item can ask for before it may be confirmed.

@@ -11,7 +11,13 @@
 //! 3. In one transaction each answer is stored as the caller's own, and each appends the same
 //!    `item_answered` event as a manual answer, with `suggestion`: the code it accepted.
 
-use super::{OrderRecord, content_of, load::suggestions, loaded::Suggestions, now, record, refusal, texts::describe};
+use super::{
+    OrderRecord, comparison, content_of,
+    load::{Beyond, suggestions, vendor_of},
+    loaded::Suggestions,
+    now, record, refusal,
+    texts::describe,
+};
 use crate::{
     domain::{
         audit::Action,
@@ -74,7 +80,13 @@ fn answer_of(item: &Item, a: &Acceptable, by: i64, at: &str, locale: Locale) -> 
 }
 
 /// The suggestions of the order as it is now, for the items to accept.
-async fn load(db: &Db, team_id: i64, content: &OrderRecord) -> Result<(PrefillFacts, Suggestions), AppError> {
+async fn load(
+    db: &Db,
+    team_id: i64,
+    order_id: i64,
+    content: &OrderRecord,
+    locale: Locale,
+) -> Result<(PrefillFacts, Suggestions), AppError> {
     let workload = store::workloads::by_id(db, team_id, content.workload_id)
         .await?
         .ok_or(AppError::NotFound)?;
@@ -85,7 +97,18 @@ async fn load(db: &Db, team_id: i64, content: &OrderRecord) -> Result<(PrefillFa
     let team_runs = store::runs::list(db, team_id, RunFilter::default(), 2000).await?;
     let runs: Vec<_> = team_runs.into_iter().filter(|r| content.runs.contains(&r.id)).collect();
     let quote = quote.as_ref().map(|q| &q.draft);
-    suggestions(db, team_id, &workload.record, content, quote, &runs).await
+    let mut conn = db.acquire().await?;
+    let pinned = comparison::quote_revisions(&mut conn, team_id, content)
+        .await?
+        .map(|r| r.pinned);
+    drop(conn);
+    let (rows, base) = comparison::live_rows(db, team_id, content, pinned, locale).await?;
+    let beyond = Beyond {
+        order_id,
+        vendor: vendor_of(db, team_id, quote).await?,
+        compared: comparison::chosen_in(&rows, &base, content.quote_id),
+    };
+    suggestions(db, team_id, &workload.record, content, quote, &runs, beyond).await
 }
 
 /// Accepts the suggestions the caller read, each as their own answer (see the module docs).
@@ -128,7 +151,7 @@ pub async fn accept(
         .await?
         .ok_or(AppError::NotFound)?;
     let read = content_of(&row)?;
-    let (facts, offered) = load(db, team.team_id, &read).await?;
+    let (facts, offered) = load(db, team.team_id, order_id, &read, locale).await?;
     let changed = || AppError::Conflict(Msg::ChecklistRSuggestionChanged);
     let planned: Vec<(&Item, Acceptable, &str)> = items
         .into_iter()

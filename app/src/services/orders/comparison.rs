@@ -5,7 +5,7 @@
 
 use super::{Frozen, OrderRecord, PinnedQuote};
 use crate::{
-    domain::tco::ExchangeRate,
+    domain::{checklist::ComparedChoice, tco::ExchangeRate},
     error::AppError,
     i18n::{Locale, Msg},
     services::tco::{self, CostRequest},
@@ -28,14 +28,37 @@ pub(super) async fn compute(
     tco::compare(db, team_id, request, locale, false).await
 }
 
-/// The rows of the comparison `request` asks for.
-pub(super) async fn rows(
+/// The rows of an order's live comparison and its compare currency: none when the order weighs
+/// no quote and names no comparison.
+pub(super) async fn live_rows(
     db: &Db,
     team_id: i64,
-    request: &CostRequest,
+    c: &OrderRecord,
+    pinned: Option<i64>,
     locale: Locale,
-) -> Result<Vec<CostRow>, AppError> {
-    Ok(compute(db, team_id, request, locale).await?.view.rows)
+) -> Result<(Vec<CostRow>, String), AppError> {
+    if c.considered.is_empty() && c.comparison.is_none() {
+        return Ok((Vec::new(), String::new()));
+    }
+    let view = compute(db, team_id, &comparison_request(c, pinned), locale).await?.view;
+    Ok((view.rows, view.base_currency))
+}
+
+/// Where the chosen quote stands among `rows` (compared in `base_currency`): its place, its
+/// total, whether its throughput was measured, and how many quotes were (`None`: not among them).
+pub(super) fn chosen_in(rows: &[CostRow], base_currency: &str, quote_id: Option<i64>) -> Option<ComparedChoice> {
+    let row = rows.iter().find(|r| Some(r.quote_id) == quote_id)?;
+    let measured = |r: &CostRow| !r.estimated && !r.stated;
+    Some(ComparedChoice {
+        rank: row.rank,
+        of: u32::try_from(rows.len()).unwrap_or(u32::MAX),
+        total: Decimal::from_str(&row.compared_exact).ok()?,
+        currency: base_currency.to_string(),
+        over_budget: row.over_budget,
+        measured: measured(row),
+        time_to_finish: row.time_to_finish.clone(),
+        measured_quotes: u32::try_from(rows.iter().filter(|r| measured(r)).count()).unwrap_or(u32::MAX),
+    })
 }
 
 /// The rental plan of `computed`, planned from `now` (Unix seconds) at the earliest: `None`
@@ -261,9 +284,38 @@ pub(super) fn freeze(computed: &Computed, rates: Vec<ExchangeRate>, query: &str)
 
 #[cfg(test)]
 mod tests {
-    use super::{comparison_query, comparison_request, default_query, link_for_workload, link_query, same_amount};
-    use crate::{error::AppError, i18n::Msg, services::orders::OrderRecord};
+    use super::{
+        chosen_in, comparison_query, comparison_request, default_query, link_for_workload, link_query, same_amount,
+    };
+    use crate::{error::AppError, i18n::Msg, services::orders::OrderRecord, views::tco::CostRow};
     use rust_decimal_macros::dec;
+
+    #[test]
+    fn the_chosen_quote_is_found_with_its_place_total_and_how_many_were_measured() {
+        let row = |quote_id, rank, exact: &str, estimated| CostRow {
+            quote_id,
+            rank,
+            compared_exact: exact.into(),
+            estimated,
+            time_to_finish: "20.8 h".into(),
+            ..CostRow::default()
+        };
+        let rows = [
+            row(7, 1, "980", false),
+            row(8, 2, "1037.50", false),
+            row(9, 3, "23000", true),
+        ];
+        let c = chosen_in(&rows, "CNY", Some(8)).expect("in the comparison");
+        assert_eq!(
+            (c.rank, c.of, c.total, c.currency.as_str()),
+            (2, 3, dec!(1037.50), "CNY")
+        );
+        assert!(c.measured && !c.over_budget);
+        assert_eq!((c.measured_quotes, c.time_to_finish.as_str()), (2, "20.8 h"));
+        assert!(chosen_in(&rows, "CNY", Some(9)).is_some_and(|c| !c.measured));
+        assert_eq!(chosen_in(&rows, "CNY", Some(99)), None, "not compared");
+        assert_eq!(chosen_in(&rows, "CNY", None), None, "no quote chosen");
+    }
 
     #[test]
     fn a_comparison_link_is_the_cost_pages_query_in_any_form_it_is_pasted() {

@@ -13,8 +13,8 @@ use super::{
 use crate::{
     domain::{
         checklist::{
-            self, Acceptable, Blocker, BlockerReason, Evidence, Expert, Item, ItemAnswer, OpenProblem, Prefill,
-            PrefillFacts, RoleProgress, Section, Suggested,
+            self, Acceptable, Blocker, BlockerReason, Evidence, EvidenceKind, Expert, Fact, Item, ItemAnswer,
+            OpenProblem, Prefill, PrefillFacts, RoleProgress, Section, Suggested,
         },
         orders::answers_item,
         quotes::Workload,
@@ -171,6 +171,51 @@ fn item_line(c: &Checklist<'_>, i: &Item) -> ItemLine {
             None
         },
         fields_first: checklist::relevant_fields(i).into_iter().map(str::to_string).collect(),
+        ask_vendor: (!checklist::is_done(i, a))
+            .then(|| vendor_question(locale, i, c.facts))
+            .flatten(),
+    }
+}
+
+/// Whether the quote or the vendor's record is where a fact comes from.
+fn vendor_states(fact: Fact) -> bool {
+    !checklist::quote_fields(fact).is_empty() || matches!(fact, Fact::VendorContact | Fact::VendorFaultHelp)
+}
+
+/// What to ask the vendor about `i`: an item the vendor's word can settle (it accepts a quote
+/// field or the vendor's document) that the data leaves open: no rule reads it, the facts its rule
+/// needs are not stated, or what is stated leaves it open ("egress not stated").
+fn vendor_question(locale: Locale, i: &Item, facts: &PrefillFacts) -> Option<String> {
+    let from_vendor = i
+        .evidence
+        .iter()
+        .any(|k| matches!(k, EvidenceKind::QuoteField | EvidenceKind::Document));
+    if !from_vendor {
+        return None;
+    }
+    let text = localized(locale, &i.text);
+    match checklist::prefill(i, facts) {
+        Prefill::NoSource => Some(text),
+        Prefill::Missing(missing) => {
+            let names: Vec<String> = missing
+                .into_iter()
+                .filter(|f| vendor_states(*f))
+                .map(|f| fact_name(locale, f))
+                .collect();
+            (!names.is_empty()).then(|| {
+                locale.fmt(
+                    Msg::ChecklistAskNotStated,
+                    &[("item", &text), ("facts", &names.join(", "))],
+                )
+            })
+        }
+        Prefill::Suggest(s) if s.status == Suggested::Open && s.facts_used.iter().any(|f| vendor_states(*f)) => {
+            Some(locale.fmt(
+                Msg::ChecklistAskOpen,
+                &[("item", &text), ("known", &describe(locale, &s.code))],
+            ))
+        }
+        Prefill::Suggest(_) => None,
     }
 }
 

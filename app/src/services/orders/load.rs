@@ -11,15 +11,15 @@ use super::{
 };
 use crate::{
     domain::{
-        checklist::{self, EvidenceSources, FactSources, PrefillFacts, RunObservation},
-        quotes::{self, QUOTE_FIELDS, QuoteDraft, Workload},
+        checklist::{self, ComparedChoice, EvidenceSources, FactSources, PrefillFacts, RunObservation},
+        quotes::{self, QUOTE_FIELDS, QuoteDraft, Vendor, Workload},
         runs::RunStatus,
     },
     error::AppError,
     i18n::Locale,
     services::tco,
     store::{self, Db, runs::RunFilter},
-    views::{Caller, Membership, RunSummary, orders::OrderView},
+    views::{Caller, Membership, RunSummary, orders::OrderView, tco::CostRow},
 };
 
 /// Most of the workload's runs the page offers to attach (the newest).
@@ -78,23 +78,18 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         None => Vec::new(),
     };
     let quote = quote.as_ref().map(|q| &q.draft);
-    let (facts, suggest) = suggestions(db, team_id, &workload.record, &content, quote, &runs).await?;
     let names = store::orders::user_names(db, team_id).await?;
     let mut conn = db.acquire().await?;
     let ready = readiness(&mut conn, team_id, &content, &workload.record).await?;
     let quote_revisions = comparison::quote_revisions(&mut conn, team_id, &content).await?;
     drop(conn);
-    let tco = match &content.tco {
-        // A signed comparison is shown from the record: version 1 as its rows were written,
-        // version 2 built for this reader from its values.
-        Some(SignedRows::V1(rows)) => (rows.iter().map(tco::shown_v1).collect(), true),
-        Some(SignedRows::V2(rows)) => (rows.iter().map(|r| tco::shown(locale, r)).collect(), true),
-        None if content.considered.is_empty() && content.comparison.is_none() => (Vec::new(), false),
-        None => {
-            let request = comparison::comparison_request(&content, quote_revisions.map(|r| r.pinned));
-            (comparison::rows(db, team_id, &request, locale).await?, false)
-        }
+    let (tco, base_currency) = shown_rows(db, team_id, &content, quote_revisions, locale).await?;
+    let beyond = Beyond {
+        order_id,
+        vendor: vendor_of(db, team_id, quote).await?,
+        compared: comparison::chosen_in(&tco.0, &base_currency, content.quote_id),
     };
+    let (facts, suggest) = suggestions(db, team_id, &workload.record, &content, quote, &runs, beyond).await?;
     let events = store::audit::of_order(db, order_id).await?;
     let events = events.into_iter().filter_map(store::audit::decode).collect();
     let chain = chain_check(db, order_id).await?;
@@ -116,6 +111,32 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         quote_revisions,
         events,
         chain,
+    })
+}
+
+/// The comparison the page shows, whether it is the signed one, and its compare currency: a
+/// signed comparison from the record (version 1 as its rows were written, version 2 built for
+/// this reader from its values), else the live one.
+async fn shown_rows(
+    db: &Db,
+    team_id: i64,
+    content: &OrderRecord,
+    quote_revisions: Option<comparison::QuoteRevisions>,
+    locale: Locale,
+) -> Result<((Vec<CostRow>, bool), String), AppError> {
+    Ok(match &content.tco {
+        Some(SignedRows::V1(rows)) => ((rows.iter().map(tco::shown_v1).collect(), true), String::new()),
+        Some(SignedRows::V2(rows)) => (
+            (rows.iter().map(|r| tco::shown(locale, r)).collect(), true),
+            rows.first()
+                .map(|r| r.compare_currency.code().to_string())
+                .unwrap_or_default(),
+        ),
+        None => {
+            let pinned = quote_revisions.map(|r| r.pinned);
+            let (rows, base) = comparison::live_rows(db, team_id, content, pinned, locale).await?;
+            ((rows, false), base)
+        }
     })
 }
 
@@ -157,9 +178,32 @@ async fn observations(
     Ok(out)
 }
 
+/// What the checklist pre-fill reads besides the workload, the quote and the runs: the
+/// vendor's record and where the chosen quote stands in the order's comparison.
+pub(super) struct Beyond {
+    /// The order (its comparison is what a suggestion cites).
+    pub order_id: i64,
+    /// The chosen quote's vendor, when the team has its record.
+    pub vendor: Option<Vendor>,
+    /// The chosen quote in the order's comparison.
+    pub compared: Option<ComparedChoice>,
+}
+
+/// The record of the vendor of `quote`, when the team has one.
+pub(super) async fn vendor_of(db: &Db, team_id: i64, quote: Option<&QuoteDraft>) -> Result<Option<Vendor>, AppError> {
+    let Some(q) = quote else {
+        return Ok(None);
+    };
+    let Some(id) = store::vendors::id_by_name(db, team_id, &q.vendor).await? else {
+        return Ok(None);
+    };
+    Ok(store::vendors::by_id(db, team_id, id).await?.map(|v| v.vendor()))
+}
+
 /// Loads what the checklist pre-fill needs and builds the facts ([`checklist::gather`]), with
-/// what its suggestions may cite: the chosen quote's stated fields, and the run backing it when
-/// that run is valid and may be cited as a manual answer may cite it.
+/// what its suggestions may cite: the chosen quote's stated fields, the run backing it when
+/// that run is valid and may be cited as a manual answer may cite it, the order's comparison
+/// and the vendor's contact.
 pub(super) async fn suggestions(
     db: &Db,
     team_id: i64,
@@ -167,15 +211,20 @@ pub(super) async fn suggestions(
     content: &OrderRecord,
     quote: Option<&QuoteDraft>,
     runs: &[RunSummary],
+    beyond: Beyond,
 ) -> Result<(PrefillFacts, Suggestions), AppError> {
     let quote_id = content.quote_id;
     let observed = observations(db, team_id, quote_id, runs).await?;
-    let facts = checklist::gather(&FactSources {
+    let mut facts = checklist::gather(&FactSources {
         workload,
         quote_id,
         quote,
         runs: &observed,
     });
+    let contact = beyond.vendor.as_ref().map(|v| v.contact.trim().to_string());
+    facts.vendor_contact = contact.filter(|c| !c.is_empty());
+    facts.vendor_fault_help = beyond.vendor.and_then(|v| v.support_scope.troubleshooting);
+    facts.compared = beyond.compared;
     let backing = checklist::backing_run(&observed, quote_id).filter(|r| r.status == Some(RunStatus::Valid));
     let valid_run = match backing {
         Some(r) => match super::answer::evidence_run(db, team_id, r.id, content.quote_revision_id).await {
@@ -192,14 +241,11 @@ pub(super) async fn suggestions(
             .filter(|f| !quotes::field_text(q, f).trim().is_empty())
             .collect()
     });
-    Ok((
-        facts,
-        Suggestions {
-            sources: EvidenceSources {
-                quote_revision_id: content.quote_revision_id,
-                valid_run,
-            },
-            stated,
-        },
-    ))
+    let sources = EvidenceSources {
+        quote_revision_id: content.quote_revision_id,
+        valid_run,
+        comparison: facts.compared.is_some().then_some(beyond.order_id),
+        vendor_contact: facts.vendor_contact.clone(),
+    };
+    Ok((facts, Suggestions { sources, stated }))
 }

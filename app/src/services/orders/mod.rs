@@ -12,6 +12,7 @@ mod accept;
 mod answer;
 mod comparison;
 mod content;
+mod desk_texts;
 #[cfg(test)]
 mod fixtures;
 mod items;

@@ -263,6 +263,8 @@ pub(super) fn describe(locale: Locale, code: &AnswerCode) -> String {
         | C::AutoRenewal { .. }
         | C::EarlyRelease { .. }
         | C::Region { .. } => describe_stated(locale, code),
+        // The codes of the desk rules: disks, fees, network, vendor, comparison, runs.
+        _ => super::desk_texts::describe_desk(locale, code),
     }
 }
 

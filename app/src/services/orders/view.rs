@@ -66,6 +66,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         revisions: l.revisions.iter().map(|r| (r.revision, r.state)).collect(),
         workload: (l.workload_id, l.workload.name.clone()),
         chosen: chosen_of(content, &l.quote_labels),
+        vendor_contact: l.facts.vendor_contact.clone(),
         chosen_nodes: chosen_nodes(content, &l.tco.0),
         considered: content
             .considered

@@ -293,6 +293,7 @@ impl Words<'_> {
             at_risk: p.at_risk,
             late: p.late,
             over_budget: p.over_budget,
+            unknowns: p.group != QuoteGroup::Measured || !p.rests_on.is_empty(),
             reasons: reasons.join(self.locale.t(Msg::PlanClauseSeparator)),
         }
     }

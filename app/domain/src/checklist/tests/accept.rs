@@ -12,6 +12,8 @@ use crate::quotes::QUOTE_FIELDS as QUOTE_FIELDS_FOR_TESTS;
 const SOURCES: EvidenceSources = EvidenceSources {
     quote_revision_id: Some(90),
     valid_run: Some(5),
+    comparison: Some(7),
+    vendor_contact: None,
 };
 
 /// Every quote field is stated.
@@ -114,7 +116,8 @@ fn an_open_suggestion_is_only_shown() {
     let mut f = full();
     f.run_verdict = Some(RunVerdict::Inconclusive);
     assert_eq!(accept("env.smoke_test", &f), None);
-    assert_eq!(accept("sec.fault_handling", &f), None, "no source, no suggestion");
+    assert_eq!(accept("sec.credentials", &f), None, "no source, no suggestion");
+    assert_eq!(accept("sec.fault_handling", &f), None, "only shown");
 }
 
 #[test]

@@ -50,6 +50,12 @@ fn quote() -> QuoteDraft {
     spec.usable_vram_gib = Some(dec!(24));
     spec.snapshots = Some(true);
     spec.region = " cn-east-2 ".into();
+    spec.data_disk_gb = Some(dec!(500));
+    spec.data_disk_type = "nvme".into();
+    spec.public_bandwidth_mbps = Some(dec!(100));
+    spec.internal_bandwidth_gbps = Some(dec!(10));
+    spec.docker_allowed = Some(true);
+    spec.root_ssh = Some(false);
     QuoteDraft {
         vendor: "Acme".into(),
         reference: "A10-2".into(),
@@ -101,7 +107,7 @@ const A100_RUN: &str = r#"{
   "schema": "nodeledger.run/v1", "source_format": "canonical",
   "node": { "gpu_name": "NVIDIA A100-SXM4-80GB", "gpu_count": 2, "vram_total_mib": 81920.0,
             "driver_version": "550.54.15", "cuda_version": "12.4", "mig": false },
-  "duration_s": 1200.0, "warmup_s": 60.0, "vram_peak_mib": 22528.0,
+  "duration_s": 1200.0, "warmup_s": 60.0, "vram_peak_mib": 22528.0, "gpu_util_mean_pct": 91.6,
   "telemetry": [ { "t": 0.0, "gpu": 0, "util_pct": 95.0 } ],
   "verdict": { "status": "invalid", "reasons": [
     { "severity": "invalid", "code": "thermal_or_power_slowdown", "active_s": 175.0, "share": 0.146, "max_share": 0.1, "reasons": ["hw_slowdown"] } ] },
@@ -200,6 +206,7 @@ fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
     assert_eq!(f.exclusivity, Some(Exclusivity::Exclusive));
     assert_eq!(f.min_duration_hours, Some(2));
     assert_eq!(f.run_verdict, Some(RunVerdict::Fail));
+    assert_eq!(f.gpu_util_pct, Some(91), "the mean utilisation, rounded down");
     assert_eq!(
         (f.observed_gpu_name.as_deref(), f.observed_vram_mib),
         (Some("NVIDIA A100-SXM4-80GB"), Some(81_920))
@@ -208,15 +215,7 @@ fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
         (f.quoted_driver.as_deref(), f.observed_driver.as_deref()),
         (Some("535"), Some("550.54.15"))
     );
-    // Every item judged from data now has all its facts.
-    for i in super::super::ITEMS.iter().filter(|i| i.prefill.is_some()) {
-        assert!(
-            matches!(prefill(i, &f), Prefill::Suggest(_)),
-            "{}: {:?}",
-            i.id,
-            prefill(i, &f)
-        );
-    }
+    every_rule_has_its_facts(&f);
     // And the run is compared with the quote, not the quote with itself.
     let Prefill::Suggest(s) = prefill(item("perf.quote_vs_observed").expect("item"), &f) else {
         panic!()
@@ -231,6 +230,23 @@ fn every_data_judged_fact_is_set_from_the_quote_and_the_run() {
         S::Problem,
         "22 GiB × 1.2 = 26.4 GiB does not fit 24 GiB: {h:?}"
     );
+}
+
+/// Every item judged from the quote, the workload and the run has all its facts in `f`.
+fn every_rule_has_its_facts(f: &PrefillFacts) {
+    // The vendor's record and the comparison are the service's to add.
+    let from_service = [Fact::VendorContact, Fact::VendorFaultHelp, Fact::Compared];
+    for i in super::super::ITEMS.iter().filter(|i| {
+        i.prefill
+            .is_some_and(|p| !super::super::source_facts(p).iter().any(|f| from_service.contains(f)))
+    }) {
+        assert!(
+            matches!(prefill(i, f), Prefill::Suggest(_)),
+            "{}: {:?}",
+            i.id,
+            prefill(i, f)
+        );
+    }
 }
 
 #[test]
@@ -268,6 +284,9 @@ fn without_a_run_of_the_chosen_quote_nothing_observed_is_claimed() {
             multi_gpu: Some(true),
             vram_peak_mib: Some(20_480),
             headroom_pct: Some(dec!(20)),
+            storage_need_gb: Some(dec!(80)),
+            data_gb: Some(dec!(50)),
+            checkpoint_gb: Some(dec!(30)),
             ..PrefillFacts::default()
         }
     );

@@ -4,6 +4,7 @@ mod accept;
 mod gather;
 mod prefill;
 mod prefill_checks;
+mod prefill_desk;
 mod prefill_headroom;
 mod rules;
 mod table;

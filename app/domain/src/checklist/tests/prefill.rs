@@ -3,8 +3,8 @@
 use rust_decimal_macros::dec;
 
 use super::super::{
-    AnswerCode as C, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, ITEMS, Interconnect, Item, OrderKind,
-    Prefill, PrefillFacts, RunVerdict, Suggested as S, item, prefill,
+    AnswerCode as C, ComparedChoice, Disks, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, ITEMS, Interconnect,
+    Item, ListedFee, OrderKind, Prefill, PrefillFacts, RunVerdict, Suggested as S, item, prefill,
 };
 
 /// Every fact known, for an inference order on two L40S that passes every rule.
@@ -47,6 +47,38 @@ pub(super) fn full() -> PrefillFacts {
         auto_renewal: Some(false),
         early_release: Some("unused days refunded".into()),
         region: Some("cn-east-2".into()),
+        disks: Some(Disks {
+            system_gb: Some(dec!(100)),
+            system_type: "ssd".into(),
+            data_gb: Some(dec!(2000)),
+            data_type: "nvme".into(),
+        }),
+        storage_need_gb: Some(dec!(700)),
+        data_gb: Some(dec!(500)),
+        checkpoint_gb: Some(dec!(200)),
+        listed_fees: Some(vec![ListedFee {
+            label: "image storage".into(),
+            amount: dec!(0),
+        }]),
+        internal_bandwidth_gbps: Some(dec!(25)),
+        public_bandwidth_mbps: Some(dec!(200)),
+        docker_allowed: Some(true),
+        root_ssh: Some(true),
+        billing_step_s: Some(60),
+        lead_time_hours: Some(dec!(24)),
+        vendor_contact: Some("ops@vendor.example".into()),
+        vendor_fault_help: Some(true),
+        compared: Some(ComparedChoice {
+            rank: 1,
+            of: 3,
+            total: dec!(1037.50),
+            currency: "CNY".into(),
+            over_budget: false,
+            measured: true,
+            time_to_finish: "20.8 h".into(),
+            measured_quotes: 2,
+        }),
+        gpu_util_pct: Some(93),
     }
 }
 
@@ -65,7 +97,7 @@ pub(super) fn suggestion(id: &str, f: &PrefillFacts) -> (S, C) {
 
 #[test]
 fn items_without_source_give_no_source() {
-    assert_eq!(prefill(get("sec.fault_handling"), &full()), Prefill::NoSource);
+    assert_eq!(prefill(get("sec.credentials"), &full()), Prefill::NoSource);
 }
 
 #[test]
@@ -138,6 +170,21 @@ fn fact_names_are_prefill_facts_field_names() {
         Fact::AutoRenewal,
         Fact::EarlyRelease,
         Fact::Region,
+        Fact::Disks,
+        Fact::StorageNeedGb,
+        Fact::DataGb,
+        Fact::CheckpointGb,
+        Fact::ListedFees,
+        Fact::InternalBandwidthGbps,
+        Fact::PublicBandwidthMbps,
+        Fact::DockerAllowed,
+        Fact::RootSsh,
+        Fact::BillingStepS,
+        Fact::LeadTimeHours,
+        Fact::VendorContact,
+        Fact::VendorFaultHelp,
+        Fact::Compared,
+        Fact::GpuUtilPct,
     ]
     .iter()
     .map(|f| serde_json::to_value(f).expect("s").as_str().expect("str").to_owned())

@@ -4,6 +4,8 @@
 //! suggestions accepted at once after reading them.
 
 mod accept;
+mod questions;
+mod quick;
 
 use super::{AnswerItem, Live, keys, keys::is_open};
 use crate::{
@@ -68,6 +70,7 @@ pub(super) fn checklist_card(
                 {move || progress_text(locale, live_progress(&all))}
             </p>
             {answering.then(|| keys::next_open_bar(items))}
+            {answering.then(|| questions::vendor_questions(&v.title, v.vendor_contact.as_deref(), items))}
             {sections}
         </section>
     }
@@ -100,7 +103,7 @@ fn section_view(
 }
 
 /// Each role's progress over `lines` as they now read (saving or accepting updates them).
-fn live_progress(lines: &[RwSignal<ItemLine>]) -> RoleProgress {
+pub(super) fn live_progress(lines: &[RwSignal<ItemLine>]) -> RoleProgress {
     let mut p = RoleProgress::default();
     for line in lines {
         line.with(|l| {
@@ -117,7 +120,7 @@ fn live_progress(lines: &[RwSignal<ItemLine>]) -> RoleProgress {
 }
 
 /// "Procurement: 18 of 24 · Engineer: 3 of 26", leaving out a role with no item.
-fn progress_text(locale: Locale, p: RoleProgress) -> String {
+pub(super) fn progress_text(locale: Locale, p: RoleProgress) -> String {
     let part = |msg, p: Progress| {
         (p.total > 0).then(|| locale.fmt(msg, &[("done", &p.done.to_string()), ("total", &p.total.to_string())]))
     };
@@ -152,6 +155,7 @@ fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, items: keys
     } else {
         Msg::OrdersExpertProcurement
     });
+    let quick = quick::quick_confirm(order_id, line, live);
     let form = item.can_answer.then(|| item_form(order_id, line, cite, live));
     let class = move || format!("checklist-item status-{}", line.read().status);
     view! {
@@ -168,6 +172,7 @@ fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, items: keys
             {item.evidence_hint.clone().map(|h| view! { <p class="hint" data-testid="item-evidence-needed">{h}</p> })}
             {move || answer_view(&line.read())}
             {move || line.read().blocker.clone().map(|b| view! { <p class="field-error" data-testid="item-blocker">{b}</p> })}
+            {quick}
             {form}
         </li>
     }

@@ -1,7 +1,11 @@
 //! The top of the order page: what the order is at (state, decisions), the chosen quote's total,
 //! the problems and who the order waits for; then the links to the page's sections.
 
-use super::{Live, keys::Items};
+use super::{
+    Live,
+    checklist::{live_progress, progress_text},
+    keys::Items,
+};
 use crate::{
     domain::orders::OrderState,
     i18n::{Locale, Msg, t, use_locale},
@@ -9,11 +13,15 @@ use crate::{
 };
 use leptos::prelude::*;
 
-/// Open items of each expert, as the summary counts them: (engineer, procurement).
+/// Items of each expert not yet done, as the checklist's progress counts them (the one rule,
+/// [`crate::domain::checklist::is_done`]): (engineer, procurement).
 fn open_counts(lines: &[ItemLine]) -> (usize, usize) {
-    lines.iter().filter(|l| l.status == "open").fold((0, 0), |(e, p), l| {
-        if l.expert == "engineer" { (e + 1, p) } else { (e, p + 1) }
-    })
+    lines.iter().filter(|l| !l.done).fold(
+        (0, 0),
+        |(e, p), l| {
+            if l.expert == "engineer" { (e + 1, p) } else { (e, p + 1) }
+        },
+    )
 }
 
 /// Who the order waits for, one line each, in `locale`: on a draft each expert with items still
@@ -69,14 +77,10 @@ pub(super) fn summary(v: &OrderView, items: Items, live: Live) -> impl IntoView 
             .map(|w| view! { <li>{w}</li> })
             .collect_view()
     };
+    // The same count as the checklist's heading and sections: per role, done of all.
     let progress = move || {
-        let all = lines();
-        let open = open_counts(&all);
-        let settled = (all.len() - open.0 - open.1).to_string();
-        locale.fmt(
-            Msg::OrderPageChecklistValue,
-            &[("settled", &settled), ("total", &all.len().to_string())],
-        )
+        let all: Vec<RwSignal<ItemLine>> = items.get_value();
+        progress_text(locale, live_progress(&all))
     };
     // The checklist's problems, then what the order's plan falls short of (late, at risk, over
     // budget): a late plan is a problem the manager reads here too.
@@ -106,6 +110,14 @@ pub(super) fn summary(v: &OrderView, items: Items, live: Live) -> impl IntoView 
             <dd>{label.clone()} {total.map(|s| view! { <br /><strong data-testid="order-summary-total">{s}</strong> })}</dd>
         }
     });
+    // The plan the order was chosen from, in one sentence: nodes, pricing, when it is done and
+    // what it costs.
+    let plan = v.plan.as_ref().map(|p| {
+        view! {
+            <dt>{t(Msg::OrderPlanNav)}</dt>
+            <dd data-testid="order-summary-plan"><a href="#order-plan">{p.sentence.clone()}</a></dd>
+        }
+    });
     view! {
         <section class="card order-summary" id="summary" data-testid="order-summary" aria-labelledby="order-summary-title">
             <h2 id="order-summary-title">{t(Msg::OrderPageSummary)}</h2>
@@ -113,6 +125,7 @@ pub(super) fn summary(v: &OrderView, items: Items, live: Live) -> impl IntoView 
                 <dt>{t(Msg::OrderPageWaitsFor)}</dt>
                 <dd><ul class="plain" data-testid="order-waits-for">{waits}</ul></dd>
                 {chosen}
+                {plan}
                 <dt>{t(Msg::OrderPageChecklistProgress)}</dt>
                 <dd data-testid="order-summary-checklist">{progress}</dd>
                 <dt>{t(Msg::OrderPageProblems)}</dt>
@@ -173,6 +186,7 @@ mod tests {
             done: status != "open",
             accept: None,
             fields_first: Vec::new(),
+            ask_vendor: None,
         }
     }
 
@@ -186,6 +200,13 @@ mod tests {
             line("procurement", "problem"),
         ];
         assert_eq!(open_counts(&lines), (2, 1));
+        // Confirmed without the evidence the item asks for is not done: the summary counts it
+        // as the checklist's progress does.
+        let unproven = ItemLine {
+            done: false,
+            ..line("procurement", "confirmed")
+        };
+        assert_eq!(open_counts(&[unproven]), (0, 1));
     }
 
     #[test]

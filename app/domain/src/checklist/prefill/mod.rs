@@ -1,5 +1,10 @@
 //! Pre-filling answers from facts the app already knows. Pure; never guesses.
 
+mod desk;
+
+#[cfg(test)]
+pub(super) use desk::transfer_hours;
+
 use rust_decimal::Decimal;
 
 use super::codes::{AnswerCode as C, Mismatch, Prefill, Suggested as S, Suggestion};
@@ -105,6 +110,7 @@ fn rule(source: P, f: &PrefillFacts) -> Rule {
             EgressPricing::NotStated => ok(S::Open, C::EgressNotStated, &[F::Egress]),
             pricing => ok(S::Confirmed, C::Egress { pricing }, &[F::Egress]),
         },
+        other => desk::rule(other, f),
     }
 }
 

@@ -1,0 +1,87 @@
+//! "Confirm" in one action: an item that asks for no evidence is confirmed with one click, one
+//! that takes a note with the note and one click. The full answer form stays below it for any
+//! other answer (not applicable, a problem, other evidence).
+
+use super::super::{AnswerItem, Live};
+use crate::{
+    i18n::{Msg, t},
+    pages::orders::fields::FormError,
+    views::orders::ItemLine,
+};
+use leptos::prelude::*;
+
+/// Whether `item` can be confirmed in one action: the viewer answers it, no suggestion offers
+/// an accept already, and it asks for no evidence or takes a note.
+fn offered(item: &ItemLine) -> bool {
+    let needs = &item.evidence_needed;
+    item.can_answer && item.accept.is_none() && (needs.is_empty() || needs.iter().any(|k| k == "note"))
+}
+
+/// The one-action confirm of an item, hidden once the item is done.
+pub(super) fn quick_confirm(order_id: i64, line: RwSignal<ItemLine>, live: Live) -> Option<impl IntoView + use<>> {
+    let item = line.get_untracked();
+    if !offered(&item) {
+        return None;
+    }
+    let by_note = !item.evidence_needed.is_empty();
+    let action = ServerAction::<AnswerItem>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(saved)) = action.value().get() {
+            live.update(&saved);
+            line.set(saved.item);
+        }
+    });
+    let done = move || line.read().done;
+    let testid = format!("quick-{}", item.id);
+    let label = t(if by_note {
+        Msg::ChecklistQuickConfirmNote
+    } else {
+        Msg::ChecklistQuickConfirm
+    });
+    Some(view! {
+        <div class="quick-confirm" hidden=done>
+            <ActionForm action attr:class="form-inline no-print" attr:data-testid=testid>
+                <input type="hidden" name="order_id" value=order_id.to_string() />
+                <input type="hidden" name="item_id" value=item.id.clone() />
+                <input type="hidden" name="status" value="confirmed" />
+                {by_note.then(|| view! {
+                    <label>{t(Msg::ChecklistQuickNote)}<input type="text" name="evidence_note" required /></label>
+                })}
+                <button type="submit" class="small">{label}</button>
+            </ActionForm>
+            <FormError action />
+        </div>
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::offered;
+    use crate::views::orders::{AcceptLine, ItemLine};
+
+    fn item(evidence: &[&str]) -> ItemLine {
+        ItemLine {
+            can_answer: true,
+            evidence_needed: evidence.iter().map(|k| (*k).to_string()).collect(),
+            ..ItemLine::default()
+        }
+    }
+
+    #[test]
+    fn offered_where_no_evidence_or_a_note_will_do_and_nothing_else_offers_one_action() {
+        assert!(offered(&item(&[])));
+        assert!(offered(&item(&["quote_field", "document", "note"])));
+        assert!(!offered(&item(&["run"])), "a run cannot be typed in");
+        assert!(!offered(&item(&["cost_comparison"])));
+        let accept = ItemLine {
+            accept: Some(AcceptLine::default()),
+            ..item(&[])
+        };
+        assert!(!offered(&accept), "the suggestion's accept is the one action");
+        let other = ItemLine {
+            can_answer: false,
+            ..item(&[])
+        };
+        assert!(!offered(&other), "another role's item");
+    }
+}
