@@ -871,7 +871,7 @@ async fn a_bill_in_another_currency_keeps_the_rate_of_its_invoice_date() {
     let note = before["reconciliation"]["rate_note"].as_str().unwrap();
     assert_eq!(
         note,
-        "Bill converted at 1 USD = 7.2 CNY, the rate of 2026-11-30 kept with the bill: a rate entered later does not change it."
+        "Bill converted at 1 USD = 7.20 CNY, the rate of 2026-11-30 kept with the bill: a rate entered later does not change it."
     );
     add_rate("7.00", "2026-12-01").await;
     let after = d.section(&d.pam).await;
@@ -893,8 +893,8 @@ async fn a_bill_in_another_currency_keeps_the_rate_of_its_invoice_date() {
     let both = d.section(&d.pam).await;
     assert_eq!(
         both["reconciliation"]["rate_note"],
-        "Bills converted at the rate each kept: usd.csv at 1 USD = 7.2 CNY of 2026-11-30; \
-         usd-2.csv at 1 USD = 7 CNY of 2026-12-01. A rate entered later does not change them."
+        "Bills converted at the rate each kept: usd.csv at 1 USD = 7.20 CNY of 2026-11-30; \
+         usd-2.csv at 1 USD = 7.00 CNY of 2026-12-01. A rate entered later does not change them."
     );
 }
 

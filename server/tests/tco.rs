@@ -1283,7 +1283,7 @@ async fn a_doubtful_rate_is_named_beside_the_converted_total() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(note.starts_with("1 USD = 7.1400 CNY on 2020-01-06"), "{note}");
+    assert!(note.starts_with("1 USD = 7.14 CNY on 2020-01-06"), "{note}");
     assert!(note.contains("days old (more than 30): enter today's rate"), "{note}");
     assert!(
         note.contains("the same day's opposite rate gives 7.1994, 0.83 % away from 7.14"),

@@ -103,7 +103,7 @@ pub struct CostRow {
     pub compared_total: String,
     /// Total in the base currency, exact.
     pub compared_exact: String,
-    /// "1 USD = 7.2100 CNY on 2026-11-20" when converted.
+    /// "1 USD = 7.21 CNY on 2026-11-20" when converted.
     pub rate_note: Option<String>,
     /// Cost of [`CostRow::unit_cost_column`]'s units of work in the base currency, formatted
     /// ("¥2.57"): every row of a comparison is at the same scale

@@ -215,7 +215,7 @@ async fn rate_note(
             Msg::BillsRateNote,
             &[
                 ("from", r.from.code()),
-                ("rate", &r.rate.normalize().to_string()),
+                ("rate", &crate::domain::money::rate_text(r.rate)),
                 ("to", r.to.code()),
                 ("date", &r.date),
             ],
@@ -223,9 +223,9 @@ async fn rate_note(
     }))
 }
 
-/// A kept rate as the note shows it: at most 6 decimals, no trailing zeros.
+/// A kept rate as the note shows it: at most 6 decimals, padded to two only (as the rates page).
 fn shown_rate(rate: &str) -> String {
-    Decimal::from_str_exact(rate).map_or_else(|_| rate.to_owned(), |r| r.round_dp(6).normalize().to_string())
+    Decimal::from_str_exact(rate).map_or_else(|_| rate.to_owned(), |r| crate::domain::money::rate_text(r.round_dp(6)))
 }
 
 /// The bill section of one of the team's orders; `may_import` and `may_set_threshold` are the
