@@ -129,6 +129,10 @@ pub struct CostRow {
     pub nodes: u32,
     /// "Of which idle", formatted.
     pub idle: String,
+    /// The same in the team's base currency at the total's rate; empty when the quote is in the
+    /// base currency or the row was signed before it was kept.
+    #[serde(default)]
+    pub compared_idle: String,
     /// On-demand vs monthly commitment, with the break-even point, in one line.
     pub pricing_note: Option<String>,
     /// Cost components.
