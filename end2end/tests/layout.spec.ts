@@ -106,6 +106,12 @@ test("at 1280 px the compare, cost and order tables keep every cell in its row a
   const compare = page.getByTestId("compare-table");
   await expect(compare.locator("td.check").first()).toBeVisible();
   await expectTableIntact(compare);
+  // The field names are a narrow column: the quotes get the room.
+  const widths = await compare.evaluate((t) => ({
+    table: t.getBoundingClientRect().width,
+    names: t.querySelector('th[scope="row"]')!.getBoundingClientRect().width,
+  }));
+  expect(widths.names, `field names ${widths.names} of ${widths.table} px`).toBeLessThanOrEqual(widths.table * 0.3);
 
   await open(page, urls.tco);
   // No benchmark runs: every quote is ranked in the "estimated" table.
@@ -118,6 +124,21 @@ test("at 1280 px the compare, cost and order tables keep every cell in its row a
   // The wide header shows the links in one row, no menu button.
   await expect(page.locator(".nav-menu-toggle")).toBeHidden();
   await expect(page.locator(".main-nav").getByRole("link", { name: "Quotes", exact: true })).toBeVisible();
+  // One row in both languages: brand, links, team, user, language and bell share a line.
+  for (const lang of ["en", "zh-CN"]) {
+    await page.context().addCookies([{ name: "nl_lang", value: lang, url: page.url() }]);
+    await open(page, "/");
+    const row = await page.evaluate(() => {
+      const header = document.querySelector(".site-header")!.getBoundingClientRect();
+      const brand = document.querySelector(".brand")!.getBoundingClientRect();
+      const bell = document.querySelector(".site-header > .notifications")!.getBoundingClientRect();
+      return { height: header.height, brandMiddle: brand.top + brand.height / 2, bellMiddle: bell.top + bell.height / 2 };
+    });
+    expect(row.height, `${lang}: header ${row.height} px high`).toBeLessThanOrEqual(64);
+    expect(Math.abs(row.bellMiddle - row.brandMiddle), `${lang}: the bell beside the brand`).toBeLessThanOrEqual(8);
+    await expectNoSidewaysScroll(page, `${lang} header`);
+  }
+  await page.context().addCookies([{ name: "nl_lang", value: "en", url: page.url() }]);
   expect(consoleErrors).toEqual([]);
 });
 

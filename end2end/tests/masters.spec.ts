@@ -88,7 +88,7 @@ test("procurement records a vendor, a workload and an exchange rate", async ({ p
   await rateForm.locator('select[name="from"]').selectOption("USD");
   await rateForm.locator('input[name="rate"]').fill("7.21");
   await rateForm.locator('button[type="submit"]').click();
-  await expect(page.getByTestId("latest-rates")).toHaveText("1 USD = 7.2100 CNY on 2026-11-20");
+  await expect(page.getByTestId("latest-rates")).toHaveText("1 USD = 7.21 CNY on 2026-11-20");
 
   expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);
 });

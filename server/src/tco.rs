@@ -189,22 +189,34 @@ pub async fn nodes_chart(
 }
 
 /// `GET /plan/chart.svg`: [`tco::plan_svg`] of the plan page's query, planned from now as the
-/// page is; 404 when there is nothing to plan (no workload, no quote costed, or the planner
-/// gave its reason instead of plans), 500 when the rates cannot be read.
+/// page is; with `narrow=1` (the page's `<picture>` asks so on a phone) drawn for a phone's
+/// width. 404 when there is nothing to plan (no workload, no quote costed, or the planner gave
+/// its reason instead of plans), 500 when the rates cannot be read.
 pub async fn plan_chart(
     State(state): State<CostState>,
     access: TeamAccess<ReadTeamData>,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
 ) -> Response {
+    let (q, narrow) = without_narrow(q);
     let (c, locale) = match computed(&state, &access, &headers, q).await {
         Ok(c) => c,
         Err(res) => return res,
     };
     match tco::planned(&state.db, access.team_id(), &c, app::clock::now_unix()).await {
         Ok(planned) => planned
-            .and_then(|p| tco::plan_svg(&p, locale))
+            .and_then(|p| tco::plan_svg(&p, locale, narrow))
             .map_or_else(|| StatusCode::NOT_FOUND.into_response(), svg),
         Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
     }
+}
+
+/// The query without its `narrow=1` (the drawing's width, not the plan's input) and whether it
+/// was there.
+fn without_narrow(q: Option<String>) -> (Option<String>, bool) {
+    let Some(q) = q else {
+        return (None, false);
+    };
+    let (narrow, rest): (Vec<&str>, Vec<&str>) = q.split('&').partition(|pair| *pair == "narrow=1");
+    (Some(rest.join("&")), !narrow.is_empty())
 }

@@ -577,6 +577,34 @@ fn peak_rss_kb() -> String {
 /// A bill as Excel's "CSV UTF-8" or a cloud console's export writes it: a UTF-8 byte-order mark
 /// and CRLF line breaks (RFC 4180 §2). Before, every line came out one too low, the first as
 /// line 1, and saving failed on the `line >= 2` check with a 500.
+/// A bill of 76 lines: the preview lists the first 50 and sends the other 26 (the page folds
+/// them under "50 of 76 lines shown"), so that no line is out of reach before importing.
+#[tokio::test]
+async fn a_long_bill_s_preview_reaches_every_line() {
+    let d = desk().await;
+    let mut bill = d.bill();
+    for i in 0..73 {
+        bill.push_str(&format!(
+            "acct,Usage,,GPU instance L4 on demand,2026-12-01T08:00:00Z,2026-12-01T18:00:00Z,40.00,CNY,10,Hours,4.00,4.00,i-stranger-{i},Compute,l4-od\n"
+        ));
+    }
+    let preview = d.import("long.csv", &bill, false).await;
+    assert_eq!(preview["file_error"], Value::Null, "{preview}");
+    let (listed, other) = (
+        preview["lines"].as_array().unwrap(),
+        preview["other_lines"].as_array().unwrap(),
+    );
+    assert_eq!((listed.len(), other.len()), (50, 26), "{preview}");
+    assert_eq!(preview["more_lines"], 26);
+    let mut every: Vec<u64> = listed
+        .iter()
+        .chain(other)
+        .map(|l| l["line"].as_u64().unwrap())
+        .collect();
+    every.sort_unstable();
+    assert_eq!(every, (2..=77).collect::<Vec<u64>>(), "every line once");
+}
+
 #[tokio::test]
 async fn a_crlf_bill_with_a_byte_order_mark_imports_with_the_files_line_numbers() {
     let d = desk().await;
@@ -871,7 +899,7 @@ async fn a_bill_in_another_currency_keeps_the_rate_of_its_invoice_date() {
     let note = before["reconciliation"]["rate_note"].as_str().unwrap();
     assert_eq!(
         note,
-        "Bill converted at 1 USD = 7.2 CNY, the rate of 2026-11-30 kept with the bill: a rate entered later does not change it."
+        "Bill converted at 1 USD = 7.20 CNY, the rate of 2026-11-30 kept with the bill: a rate entered later does not change it."
     );
     add_rate("7.00", "2026-12-01").await;
     let after = d.section(&d.pam).await;
@@ -893,8 +921,8 @@ async fn a_bill_in_another_currency_keeps_the_rate_of_its_invoice_date() {
     let both = d.section(&d.pam).await;
     assert_eq!(
         both["reconciliation"]["rate_note"],
-        "Bills converted at the rate each kept: usd.csv at 1 USD = 7.2 CNY of 2026-11-30; \
-         usd-2.csv at 1 USD = 7 CNY of 2026-12-01. A rate entered later does not change them."
+        "Bills converted at the rate each kept: usd.csv at 1 USD = 7.20 CNY of 2026-11-30; \
+         usd-2.csv at 1 USD = 7.00 CNY of 2026-12-01. A rate entered later does not change them."
     );
 }
 

@@ -366,6 +366,23 @@ async fn the_administrator_sees_users_without_a_team_and_members_do_not() {
     assert_eq!(admin[0]["user_id"], lone);
     assert_eq!(t.notifications(&t.admin).await, *admin);
 
+    // Disabled, the user needs no team: the dashboard and the user list say the same.
+    let res = t
+        .app
+        .call(
+            "/api/admin/set_user_disabled",
+            &[("user_id", &lone.to_string()), ("disabled", "true")],
+            Some(&t.admin),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert!(t.dashboard(&t.admin).await["admin"].as_array().unwrap().is_empty());
+    let home = t.app.get("/", Some(&t.admin), None).await;
+    assert!(home.body.contains("Every enabled user is in a team"), "{}", home.body);
+    let users = t.app.get("/admin/users", Some(&t.admin), None).await;
+    assert!(users.body.contains("None needed: disabled"), "{}", users.body);
+    assert!(!users.body.contains(">No team<"), "{}", users.body);
+
     // What waits for administrators is not a team member's.
     assert!(t.dashboard(&t.pam).await["admin"].as_array().unwrap().is_empty());
     let anon = t.app.call("/api/dashboard", &[], None).await;

@@ -532,5 +532,5 @@ async fn procurement_sets_the_base_currency_and_dated_rates() {
     );
 
     let page = app.get("/rates", Some(&d.max), None).await;
-    assert!(page.body.contains("1 USD = 7.2100 CNY on 2026-11-20"), "{}", page.body);
+    assert!(page.body.contains("1 USD = 7.21 CNY on 2026-11-20"), "{}", page.body);
 }

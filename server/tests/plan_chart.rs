@@ -76,6 +76,34 @@ async fn the_chart_has_a_dot_per_plan_weighed_the_ringed_recommendation_and_the_
     assert!(zh.body.contains(">\n延误或超出预算\n</text>"), "{}", zh.body);
 }
 
+/// The plan page's `<picture>` asks a phone's drawing with `narrow=1`: the same plans and
+/// texts, 400 px wide instead of 960, whatever the order of the query.
+#[tokio::test]
+async fn a_phone_gets_the_same_chart_drawn_narrow() {
+    let d = desk().await;
+    let q = query(&d);
+    let wide = d.app.get(&format!("/plan/chart.svg?{q}"), Some(&d.pam), None).await;
+    for path in [
+        format!("/plan/chart.svg?{q}&narrow=1"),
+        format!("/plan/chart.svg?narrow=1&{q}"),
+    ] {
+        let narrow = d.app.get(&path, Some(&d.pam), None).await;
+        assert_eq!(narrow.status, StatusCode::OK, "{}", narrow.body);
+        assert!(
+            narrow.body.starts_with("<svg role=\"img\" width=\"400\""),
+            "{}",
+            narrow.body
+        );
+        assert_eq!(circles(&narrow.body, "4"), circles(&wide.body, "4"), "the same plans");
+        assert!(narrow.body.contains(">\nDeadline\n</text>"), "{}", narrow.body);
+    }
+    assert!(
+        wide.body.starts_with("<svg role=\"img\" width=\"960\""),
+        "{}",
+        wide.body
+    );
+}
+
 #[tokio::test]
 async fn nothing_to_plan_is_not_found_and_the_caller_is_checked_first() {
     let d = desk().await;

@@ -774,7 +774,7 @@ async fn compared_prices_in_another_currency_show_the_base_currency_with_rate_an
     );
     // 2 GPUs × $1.50 = $3.00 per node-hour = ¥21.60 at 7.2.
     assert_eq!(
-        c["quotes"][1]["converted"], "≈ ¥21.60 (1 USD = 7.2 CNY, 2026-11-20)",
+        c["quotes"][1]["converted"], "≈ ¥21.60 (1 USD = 7.20 CNY, 2026-11-20)",
         "{c}"
     );
 }

@@ -1283,7 +1283,7 @@ async fn a_doubtful_rate_is_named_beside_the_converted_total() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(note.starts_with("1 USD = 7.1400 CNY on 2020-01-06"), "{note}");
+    assert!(note.starts_with("1 USD = 7.14 CNY on 2020-01-06"), "{note}");
     assert!(note.contains("days old (more than 30): enter today's rate"), "{note}");
     assert!(
         note.contains("the same day's opposite rate gives 7.1994, 0.83 % away from 7.14"),
@@ -1295,6 +1295,26 @@ async fn a_doubtful_rate_is_named_beside_the_converted_total() {
         .unwrap()
         .to_string();
     assert!(note.contains("同日反向汇率折算为 7.1994"), "{note}");
+}
+
+/// A quote's breakdown heading ranks it as the ranking does, in the team's currency at the rate
+/// used, with the quote's own figures in parentheses: "¥… ($…)", the idle cost too.
+#[tokio::test]
+async fn a_breakdown_heading_shows_the_ranking_s_currency_first() {
+    let d = desk().await;
+    let form = [("from", "USD"), ("to", "CNY"), ("rate", "7.2"), ("date", "2026-11-20")];
+    let res = d.app.call("/api/rates/add", &form, Some(&d.pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let usd = save_quote(&d.app, &d.pam, quote_in("USD-GPU", "1", "1.50", "USD")).await;
+    let q = format!("workload={}&{NO_OVERHEADS}", d.workload);
+    let row = row_of(&d.compare(&d.max, &q).await, usd);
+    let (compared, own) = (row["compared_total"].as_str().unwrap(), row["total"].as_str().unwrap());
+    assert!(compared.starts_with('¥') && own.starts_with('$'), "{row}");
+    assert!(row["compared_idle"].as_str().unwrap().starts_with('¥'), "{row}");
+    let page = d.app.get(&format!("/tco?{q}"), Some(&d.max), None).await;
+    let heading = format!("{compared} ({own})");
+    assert!(page.body.contains("tco-breakdown-total"), "{}", page.body);
+    assert!(page.body.contains(&heading), "{heading} in {}", page.body);
 }
 
 /// How old a rate may be is the team's setting: a rate 40 days old is stale at the default 30

@@ -87,8 +87,50 @@ pub fn grouped(value: Decimal) -> String {
     group(value, value.scale())
 }
 
+/// An exchange rate as a reader sees it: every digit it has (a rate is kept exact), but trailing
+/// zeros only down to two decimals, as a price is written (`7.1000` → `7.10`, `7.2` → `7.20`,
+/// `7.12345` → `7.12345`, `0.00074` → `0.00074`, `110` → `110.00`).
+#[must_use]
+pub fn rate_text(rate: Decimal) -> String {
+    let mut r = rate.normalize();
+    if r.scale() < 2 {
+        r.rescale(2);
+    }
+    r.to_string()
+}
+
+/// A quantity as a sentence shows it: at most two decimals, trailing zeros dropped, grouped
+/// (`65.8927` → `65.89`, `30.00` → `30`, `1234.5` → `1,234.5`), half away from zero as money is. The exact figure goes beside it
+/// where a reader can ask for it (a `title`).
+#[must_use]
+pub fn quantity_text(quantity: Decimal) -> String {
+    let q = quantity
+        .round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
+        .normalize();
+    group(q, q.scale())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_rate_keeps_its_digits_but_pads_only_to_two_decimals() {
+        use rust_decimal_macros::dec;
+        assert_eq!(rate_text(dec!(7.1000)), "7.10");
+        assert_eq!(rate_text(dec!(7.2)), "7.20");
+        assert_eq!(rate_text(dec!(7.12345)), "7.12345");
+        assert_eq!(rate_text(dec!(0.00074)), "0.00074");
+        assert_eq!(rate_text(dec!(110)), "110.00");
+    }
+
+    #[test]
+    fn a_quantity_is_shown_with_two_decimals_at_most() {
+        use rust_decimal_macros::dec;
+        assert_eq!(quantity_text(dec!(65.8927)), "65.89");
+        assert_eq!(quantity_text(dec!(30.00)), "30");
+        assert_eq!(quantity_text(dec!(1234.5)), "1,234.5");
+        assert_eq!(quantity_text(dec!(0.005)), "0.01");
+    }
+
     #[test]
     fn a_quantity_gets_the_digits_its_line_needs_to_add_up() {
         use rust_decimal_macros::dec;

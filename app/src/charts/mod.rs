@@ -31,10 +31,10 @@ mod telemetry;
 mod telemetry_data;
 
 pub use bars::{Bar, throughput_bars_svg};
-pub use bill::{BillBars, estimate_vs_billed_svg};
+pub use bill::{BillBars, BillLegend, estimate_vs_billed_svg};
 pub use cost_stack::{CostStack, cost_stack_svg};
 pub use hours::{HoursLabels, HoursSeries, cost_vs_hours_svg};
 pub use nodes::{NodesLabels, NodesPoint, cost_and_time_vs_nodes_svg};
-pub use plan::{PlanChartLabels, PlanPoint, plan_scatter_svg};
+pub use plan::{PLAN_NARROW_WIDTH, PLAN_WIDE_WIDTH, PlanChartLabels, PlanPoint, plan_scatter_svg, plan_scatter_svg_at};
 pub use response::{ResponseLabels, ResponseSeries, response_curve_svg};
 pub use telemetry::{TelemetryLabels, telemetry_svg};

@@ -14,6 +14,13 @@ use super::telemetry_data::value_range;
 
 /// Height of the plot below the header, x axis included, pixels.
 const PLOT_H: u32 = 440;
+/// Width of the drawing for a desktop (every line chart's).
+pub const PLAN_WIDE_WIDTH: u32 = WIDTH;
+/// Width of the drawing for a phone: shown about 350 px wide, its 12 px ticks read at 10 px or
+/// more (the 960 px drawing, scaled to a phone, would write them at 4 px).
+pub const PLAN_NARROW_WIDTH: u32 = 400;
+/// Height of the plot of the phone's drawing: about as high as wide.
+const NARROW_PLOT_H: u32 = 380;
 
 /// Plans on the best trade-offs and the line joining them: the house accent blue.
 const FRONT: RGBColor = style::BAR_ACCENT;
@@ -150,13 +157,26 @@ pub fn plan_scatter_svg(
     deadline_h: Option<f64>,
     budget: Option<f64>,
 ) -> String {
+    plan_scatter_svg_at(WIDTH, labels, points, deadline_h, budget)
+}
+
+/// [`plan_scatter_svg`] drawn `width` pixels wide: below [`WIDTH`] (a phone's
+/// [`PLAN_NARROW_WIDTH`]) the plot is about as high as wide, with half the ticks across.
+#[must_use]
+pub fn plan_scatter_svg_at(
+    width: u32,
+    labels: &PlanChartLabels,
+    points: &[PlanPoint],
+    deadline_h: Option<f64>,
+    budget: Option<f64>,
+) -> String {
     let finite: Vec<PlanPoint> = points
         .iter()
         .filter(|p| p.hours.is_finite() && p.cost.is_finite())
         .copied()
         .collect();
     if finite.is_empty() {
-        return plot::title_only(WIDTH, &labels.title);
+        return plot::title_only(width, &labels.title);
     }
     let budget = budget.filter(|b| b.is_finite());
     let top = cost_top(&finite, budget);
@@ -171,7 +191,14 @@ pub fn plan_scatter_svg(
         above: (!above.is_empty()).then(|| (above.len(), above.iter().map(|p| p.cost).fold(f64::MIN, f64::max))),
     };
     let legend = legend_items(&data, labels);
-    plot::with_legend(&labels.title, &legend, PLOT_H, |body| draw_plot(body, &data, labels))
+    let (plot_h, x_ticks) = if width < WIDTH {
+        (NARROW_PLOT_H, 5)
+    } else {
+        (PLOT_H, 10)
+    };
+    plot::with_legend_at(width, &labels.title, &legend, plot_h, |body| {
+        draw_plot(body, &data, labels, x_ticks)
+    })
 }
 
 /// How high the cost axis reaches: the plans that meet the goal (in time and within the
@@ -223,11 +250,15 @@ fn legend_items(data: &Prepared, labels: &PlanChartLabels) -> Vec<(Swatch, Strin
     items
 }
 
-fn draw_plot(area: &Area<'_>, data: &Prepared, labels: &PlanChartLabels) -> DrawResult {
+fn draw_plot(area: &Area<'_>, data: &Prepared, labels: &PlanChartLabels, x_ticks: usize) -> DrawResult {
     let (x_low, x_high) = value_range(data.all().map(|p| p.hours), data.deadline_h);
     let (y_low, y_high) = value_range(data.all().map(|p| p.cost), data.budget);
     let mut chart = plot::panel(area, x_low..x_high, y_low..y_high, (44, 96))?;
-    plot::draw_axes(&mut chart, &plot::Axes::numbers(&labels.x_axis, &labels.y_axis))?;
+    let axes = plot::Axes {
+        x_labels: x_ticks,
+        ..plot::Axes::numbers(&labels.x_axis, &labels.y_axis)
+    };
+    plot::draw_axes(&mut chart, &axes)?;
     if let Some(h) = data.deadline_h {
         chart.draw_series(std::iter::once(dashed([(h, y_low), (h, y_high)], DEADLINE)))?;
     }

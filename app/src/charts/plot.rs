@@ -47,9 +47,21 @@ pub(super) fn with_legend(
     body_h: u32,
     draw: impl FnOnce(&Area<'_>) -> DrawResult,
 ) -> String {
-    let header = legend::header_height(WIDTH, legend);
-    render(WIDTH, header + body_h, title, |root| {
-        legend::draw_header(root, WIDTH, title, legend)?;
+    with_legend_at(WIDTH, title, legend, body_h, draw)
+}
+
+/// [`with_legend`] `width` pixels wide (a narrower drawing for a phone: the same texts read
+/// larger once the image is scaled to the screen).
+pub(super) fn with_legend_at(
+    width: u32,
+    title: &str,
+    legend: &[(legend::Swatch, String)],
+    body_h: u32,
+    draw: impl FnOnce(&Area<'_>) -> DrawResult,
+) -> String {
+    let header = legend::header_height(width, legend);
+    render(width, header + body_h, title, |root| {
+        legend::draw_header(root, width, title, legend)?;
         let (_, body) = root.split_vertically(header);
         draw(&body)
     })

@@ -125,8 +125,10 @@ fn TeamSwitch(caller: Caller) -> impl IntoView {
         0 => ().into_any(),
         1 => {
             let m = &caller.memberships[0];
+            // The badge may be cut short on a narrow header: its title keeps the whole name.
+            let whole = format!("{} · {}", m.team_name, t(m.role.label()));
             view! {
-                <span class="team-badge" data-testid="active-team">
+                <span class="team-badge" data-testid="active-team" title=whole>
                     {m.team_name.clone()} " · " {t(m.role.label())}
                 </span>
             }

@@ -138,7 +138,12 @@ fn plan(page: PlanPageData) -> impl IntoView {
         <p class="no-print"><a href=format!("/tco?{q}")>{t(Msg::PlanOpenCosts)}</a></p>
         {recommendation(&page, action)}
         {(p.plans_weighed > 0).then(|| view! {
-            <img class="chart" data-testid="plan-chart" src=format!("/plan/chart.svg?{q}") alt=t(Msg::PlanChartAlt) />
+            // A phone gets the chart drawn narrow (`narrow=1`): the desktop's, scaled to the
+            // screen, would write its ticks at 4 px.
+            <picture>
+                <source media="(max-width: 40rem)" srcset=format!("/plan/chart.svg?{q}&narrow=1") />
+                <img class="chart" data-testid="plan-chart" src=format!("/plan/chart.svg?{q}") alt=t(Msg::PlanChartAlt) />
+            </picture>
         })}
         {(!p.front.is_empty()).then(|| front(&page, action))}
         {(!p.others.is_empty()).then(|| others(&p))}

@@ -20,7 +20,6 @@ use crate::{
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use rust_decimal::Decimal;
 
 /// The active team's rates, by pair, the newest of each pair first.
 #[server(endpoint = "rates")]
@@ -162,22 +161,13 @@ pub fn read_rate(from: &str, to: &str, rate: &str, date: &str) -> Result<Exchang
     Ok(rate)
 }
 
-/// The rate with at least four decimals (`7.21` → `7.2100`), all of them when it has more.
-pub fn rate_text(rate: Decimal) -> String {
-    let mut r = rate.normalize();
-    if r.scale() < 4 {
-        r.rescale(4);
-    }
-    r.to_string()
-}
-
-/// “1 USD = 7.2100 CNY on 2026-11-20”.
+/// “1 USD = 7.10 CNY on 2026-11-20”: the rate exact, padded to two decimals only.
 pub fn rate_line(locale: Locale, r: &ExchangeRate) -> String {
     locale.fmt(
         Msg::RatesLine,
         &[
             ("from", r.from.code()),
-            ("rate", &rate_text(r.rate)),
+            ("rate", &crate::domain::money::rate_text(r.rate)),
             ("to", r.to.code()),
             ("date", &r.date),
         ],
@@ -307,7 +297,7 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
                     </label>
                     <label>
                         {t(Msg::RatesRate)}
-                        <input type="text" name="rate" required inputmode="decimal" placeholder="7.2100"
+                        <input type="text" name="rate" required inputmode="decimal" placeholder="7.21"
                             aria-invalid=is_invalid(issues, "rate") aria-describedby="rate-error" />
                         <FieldMessage issues field="rate" />
                     </label>
@@ -374,6 +364,7 @@ pub fn RatesPage() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rust_decimal::Decimal;
 
     fn codes(r: Result<ExchangeRate, Vec<FieldIssue>>) -> Vec<(String, String)> {
         r.unwrap_err().into_iter().map(|i| (i.field, i.code)).collect()
@@ -382,8 +373,8 @@ mod tests {
     #[test]
     fn reads_a_rate_and_writes_it_with_its_date() {
         let r = read_rate("USD", "CNY", " 7.21 ", "2026-11-20").unwrap();
-        assert_eq!(rate_line(Locale::En, &r), "1 USD = 7.2100 CNY on 2026-11-20");
-        assert_eq!(rate_text(Decimal::new(74, 5)), "0.00074");
+        assert_eq!(rate_line(Locale::En, &r), "1 USD = 7.21 CNY on 2026-11-20");
+        assert_eq!(crate::domain::money::rate_text(Decimal::new(74, 5)), "0.00074");
     }
 
     #[test]

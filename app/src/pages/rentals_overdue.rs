@@ -5,6 +5,7 @@
 use super::orders::rental::rental_state_msg;
 use crate::{
     components::loaded::Loaded,
+    domain::rentals::RentalState,
     error::AppError,
     i18n::{Msg, t, use_locale},
     views::rentals::OverdueRental,
@@ -33,7 +34,8 @@ pub fn OverdueRentals() -> impl IntoView {
                     <ul>{lines.into_iter().map(|l| view! {
                         <li data-testid="overdue-rental">
                             <a href=format!("/orders/{}", l.order_id)>{l.title}</a>
-                            " · " {t(rental_state_msg(l.state))} " · " {l.reason} " · "
+                            // A stopped rental's reason names its state ("Stopped 30 h ago, not released").
+                            " · " {(l.state != RentalState::Stopped).then(|| view! { {t(rental_state_msg(l.state))} " · " })} {l.reason} " · "
                             <strong data-testid="overdue-per-day">{l.per_day.map_or_else(|| "—".to_string(), |p| locale.fmt(Msg::RentalsPerDayValue, &[("amount", &p)]))}</strong>
                         </li>
                     }).collect_view()}</ul>

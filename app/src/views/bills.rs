@@ -17,8 +17,11 @@ pub struct ReconRow {
     pub billed: String,
     /// Billed − estimated, formatted with its sign.
     pub difference: String,
-    /// Why, one sentence each, with its effect.
+    /// Why, one sentence each, with its effect (quantities to two decimals).
     pub reasons: Vec<String>,
+    /// The same sentences with every digit of their quantities (each reason's `title`).
+    #[serde(default)]
+    pub reasons_exact: Vec<String>,
 }
 
 /// The order's reconciliation.
@@ -132,6 +135,10 @@ pub struct BillPreview {
     pub lines: Vec<LineView>,
     /// Lines beyond those listed.
     pub more_lines: usize,
+    /// The lines beyond those listed, in the same order (folded on the page); fewer than
+    /// `more_lines` only for a bill too long to send whole.
+    #[serde(default)]
+    pub other_lines: Vec<LineView>,
     /// Lines matched to the rental.
     pub matched: usize,
     /// Lines not matched.

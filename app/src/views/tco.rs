@@ -103,7 +103,7 @@ pub struct CostRow {
     pub compared_total: String,
     /// Total in the base currency, exact.
     pub compared_exact: String,
-    /// "1 USD = 7.2100 CNY on 2026-11-20" when converted.
+    /// "1 USD = 7.21 CNY on 2026-11-20" when converted.
     pub rate_note: Option<String>,
     /// Cost of [`CostRow::unit_cost_column`]'s units of work in the base currency, formatted
     /// ("¥2.57"): every row of a comparison is at the same scale
@@ -129,6 +129,10 @@ pub struct CostRow {
     pub nodes: u32,
     /// "Of which idle", formatted.
     pub idle: String,
+    /// The same in the team's base currency at the total's rate; empty when the quote is in the
+    /// base currency or the row was signed before it was kept.
+    #[serde(default)]
+    pub compared_idle: String,
     /// On-demand vs monthly commitment, with the break-even point, in one line.
     pub pricing_note: Option<String>,
     /// Cost components.

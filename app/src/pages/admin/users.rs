@@ -225,9 +225,11 @@ fn user_table(
                         <td data-testid="user-teams">
                             {match teams_line(locale, &teams) {
                                 Some(line) => line.into_any(),
-                                // An administrator needs no team; the dashboard's "every user is
-                                // in a team" counts the others, so only they are flagged.
+                                // An administrator or a disabled user needs no team; the dashboard's
+                                // "every enabled user is in a team" counts the others, so only
+                                // they are flagged.
                                 None if u.is_admin => view! { <span class="hint">{t(Msg::UsersNoTeamAdmin)}</span> }.into_any(),
+                                None if u.disabled => view! { <span class="hint">{t(Msg::UsersNoTeamDisabled)}</span> }.into_any(),
                                 None => view! { <span class="tag warn">{t(Msg::UsersNoTeam)}</span> }.into_any(),
                             }}
                         </td>

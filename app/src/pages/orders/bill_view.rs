@@ -3,29 +3,25 @@
 
 use crate::{
     i18n::{Msg, t},
-    views::bills::{BillPreview, BillProblem, BillSummary, LineView, ReconView},
+    views::bills::{BillPreview, BillProblem, BillSummary, LineView, ReconRow, ReconView},
 };
 use leptos::prelude::*;
 
-/// The reconciliation table, the verdict, the chart.
+/// The reconciliation table, the verdict, the chart. On a phone the table is one card per
+/// component (`.table.cards`), each figure under its column's name, so the difference and the
+/// reasons are read without scrolling sideways.
 pub fn recon_view(r: ReconView) -> impl IntoView {
     let verdict_class = if r.flagged { "callout callout-warn" } else { "callout" };
     view! {
         <div data-testid="bill-reconciliation">
-            <table class="table">
+            <table class="table cards">
                 <thead><tr>
                     <th>{t(Msg::BillsColComponent)}</th><th class="num">{t(Msg::BillsColEstimated)}</th>
                     <th class="num">{t(Msg::BillsColBilled)}</th><th class="num">{t(Msg::BillsColDifference)}</th>
                     <th>{t(Msg::BillsColWhy)}</th>
                 </tr></thead>
                 <tbody>
-                    {r.rows.into_iter().map(|row| view! {
-                        <tr data-testid=format!("bill-row-{}", row.component)>
-                            <td>{row.name}</td><td class="num">{row.estimated}</td><td class="num">{row.billed}</td>
-                            <td class="num">{row.difference}</td>
-                            <td><ul class="plain">{row.reasons.into_iter().map(|why| view! { <li data-testid="bill-reason">{why}</li> }).collect_view()}</ul></td>
-                        </tr>
-                    }).collect_view()}
+                    {r.rows.into_iter().map(recon_row).collect_view()}
                 </tbody>
                 <tfoot><tr>
                     <th>{t(Msg::BillsColTotal)}</th><th class="num" data-testid="bill-estimated">{r.estimated}</th>
@@ -35,8 +31,31 @@ pub fn recon_view(r: ReconView) -> impl IntoView {
             </table>
             {r.rate_note.map(|n| view! { <p class="hint">{n}</p> })}
             <p class=verdict_class data-testid="bill-verdict">{r.verdict}</p>
-            <img class="chart" data-testid="bill-chart" src=r.chart_src alt=r.chart_alt />
+            <img class="chart bill-chart" data-testid="bill-chart" src=r.chart_src alt=r.chart_alt />
         </div>
+    }
+}
+
+/// One component's row; a reason whose quantities are rounded carries the exact sentence as
+/// its `title`.
+fn recon_row(row: ReconRow) -> impl IntoView {
+    let mut exact = row.reasons_exact.into_iter();
+    let reasons = row
+        .reasons
+        .into_iter()
+        .map(|why| {
+            let title = exact.next().filter(|e| *e != why);
+            view! { <li data-testid="bill-reason" title=title>{why}</li> }
+        })
+        .collect_view();
+    view! {
+        <tr data-testid=format!("bill-row-{}", row.component)>
+            <td data-label=t(Msg::BillsColComponent)>{row.name}</td>
+            <td class="num" data-label=t(Msg::BillsColEstimated)>{row.estimated}</td>
+            <td class="num" data-label=t(Msg::BillsColBilled)>{row.billed}</td>
+            <td class="num" data-label=t(Msg::BillsColDifference) data-testid="bill-row-difference">{row.difference}</td>
+            <td data-label=t(Msg::BillsColWhy) data-testid="bill-row-why"><ul class="plain">{reasons}</ul></td>
+        </tr>
     }
 }
 
@@ -101,7 +120,8 @@ pub fn preview_view(p: BillPreview) -> impl IntoView {
     if let Some(e) = p.file_error {
         return view! { <p class="form-error" role="alert" data-testid="bill-file-error">{e}</p> }.into_any();
     }
-    let unmatched = p.lines.iter().any(|l| !l.unmatched.is_empty());
+    let unmatched = p.lines.iter().chain(&p.other_lines).any(|l| !l.unmatched.is_empty());
+    let listed = p.lines.len();
     view! {
         <div data-testid="bill-preview">
             <p data-testid="bill-summary">{p.summary}</p>
@@ -111,8 +131,35 @@ pub fn preview_view(p: BillPreview) -> impl IntoView {
             {p.reconciliation.filter(|_| p.saved.is_none()).map(recon_view)}
             <h3>{t(Msg::BillsLinesTitle)}</h3>
             {lines_table(p.lines, unmatched, "bill-preview-lines")}
-            {(p.more_lines > 0).then(|| view! { <p class="hint">{crate::i18n::use_locale().fmt(Msg::BillsMoreLines, &[("more", &p.more_lines.to_string())])}</p> })}
+            {other_lines(listed, p.more_lines, p.other_lines, unmatched)}
         </div>
     }
     .into_any()
+}
+
+/// Under the first lines: how many of the bill's lines they are, and the others folded in a
+/// `<details>` (nothing when every line is listed); a bill too long to send whole says how many
+/// lines are left out.
+fn other_lines(listed: usize, more: usize, other: Vec<LineView>, reasons: bool) -> impl IntoView {
+    let locale = crate::i18n::use_locale();
+    let left_out = more.saturating_sub(other.len());
+    (more > 0).then(|| {
+        let shown = locale.fmt(
+            Msg::BillsLinesShown,
+            &[("shown", &listed.to_string()), ("total", &(listed + more).to_string())],
+        );
+        let summary = locale.fmt(Msg::BillsOtherLines, &[("n", &other.len().to_string())]);
+        view! {
+            <p class="hint" data-testid="bill-lines-shown">{shown}</p>
+            {(!other.is_empty()).then(|| view! {
+                <details class="breakdown" data-testid="bill-other-lines">
+                    <summary>{summary}</summary>
+                    {lines_table(other, reasons, "bill-other-lines-table")}
+                </details>
+            })}
+            {(left_out > 0).then(|| view! {
+                <p class="hint">{locale.fmt(Msg::BillsMoreLines, &[("more", &left_out.to_string())])}</p>
+            })}
+        }
+    })
 }

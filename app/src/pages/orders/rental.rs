@@ -99,10 +99,13 @@ fn card(s: &RentalSection) -> impl IntoView + use<> {
 /// What the rental is: its state, times, resources and cost per day now.
 fn facts(r: &RentalShown) -> impl IntoView + use<> {
     let dash = || "—".to_string();
+    let stopped_overdue = r.state == RentalState::Stopped && r.overdue.is_some();
     view! {
         <p>
-            <span class=state_class(r.state) data-testid="rental-state">{t(rental_state_msg(r.state))}</span>
-            {r.overdue.clone().map(|o| view! { " " <span class="verdict verdict-invalid" data-testid="rental-overdue">{o}</span> })}
+            // A rental stopped too long says so in one badge ("Stopped 718 h ago, not released"),
+            // not its state and then the same words again.
+            {(!stopped_overdue).then(|| view! { <span class=state_class(r.state) data-testid="rental-state">{t(rental_state_msg(r.state))}</span> " " })}
+            {r.overdue.clone().map(|o| view! { <span class="verdict verdict-invalid" data-testid="rental-overdue">{o}</span> })}
         </p>
         <dl class="facts">
             <dt>{t(Msg::RentalsStarted)}</dt><dd data-testid="rental-started"><Moment at=r.started_at.clone() /></dd>

@@ -39,14 +39,15 @@ pub async fn stop_rental(order_id: i64, #[server(default)] stopped_at: String) -
     rentals::stop(&auth::db()?, &caller, &team, order_id, &stopped_at).await
 }
 
-/// Releases the rental at `released_at` (UTC; empty: now) with the actual hours.
+/// Releases the rental at `released_at` (UTC; empty: now) with the actual hours; data
+/// preparation and re-run hours left empty are 0 (many jobs have neither).
 #[server(endpoint = "rentals/release")]
 pub async fn release_rental(
     order_id: i64,
     #[server(default)] released_at: String,
     setup_hours: String,
-    data_prep_hours: String,
-    rerun_hours: String,
+    #[server(default)] data_prep_hours: String,
+    #[server(default)] rerun_hours: String,
 ) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, services::rentals};
     let (caller, team) = auth::require_team(Capability::RecordRentals)?;
@@ -133,11 +134,16 @@ pub(super) fn stop_form(order_id: i64) -> impl IntoView {
     }
 }
 
-/// One actual-hours field of the release form.
-fn hours_field(issues: Signal<Vec<crate::error::FieldIssue>>, name: &'static str, label: Msg) -> impl IntoView {
+/// One actual-hours field of the release form; an optional one may be left empty (0).
+fn hours_field(
+    issues: Signal<Vec<crate::error::FieldIssue>>,
+    (name, label): (&'static str, Msg),
+    required: bool,
+) -> impl IntoView {
     view! {
         <label>{t(label)}
-            <input type="text" inputmode="decimal" name=name required data-testid=format!("rental-{name}")
+            <input type="text" inputmode="decimal" name=name required=required placeholder=(!required).then_some("0")
+                data-testid=format!("rental-{name}")
                 aria-invalid=invalid(issues, name) aria-describedby=message_id(name, "rental-release") />
         </label>
         <FieldNote issues field=name scope="rental-release" />
@@ -159,9 +165,9 @@ pub(super) fn release_form(order_id: i64) -> impl IntoView {
                     aria-invalid=invalid(issues, "released_at") aria-describedby=message_id("released_at", "rental-release") />
             </label>
             <FieldNote issues field="released_at" scope="rental-release" />
-            {hours_field(issues, "setup_hours", Msg::RentalsFSetupHours)}
-            {hours_field(issues, "data_prep_hours", Msg::RentalsFDataPrepHours)}
-            {hours_field(issues, "rerun_hours", Msg::RentalsFRerunHours)}
+            {hours_field(issues, ("setup_hours", Msg::RentalsFSetupHours), true)}
+            {hours_field(issues, ("data_prep_hours", Msg::RentalsFDataPrepHours), false)}
+            {hours_field(issues, ("rerun_hours", Msg::RentalsFRerunHours), false)}
             <button type="submit" data-testid="rental-release">{t(Msg::RentalsRelease)}</button>
         </ActionForm>
         <FormError action />

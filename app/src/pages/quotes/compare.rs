@@ -246,7 +246,7 @@ mod server {
     }
 
     /// `amount` of `currency` in `base` with the latest rate for the pair (either direction):
-    /// "≈ ¥9.34 (1 USD = 7.2100 CNY, 2026-11-20)".
+    /// "≈ ¥9.34 (1 USD = 7.21 CNY, 2026-11-20)".
     fn convert(
         locale: Locale,
         amount: Decimal,
@@ -264,7 +264,7 @@ mod server {
             &[
                 ("amount", &format_money(converted, base)),
                 ("from", rate.from.code()),
-                ("rate", &rate.rate.normalize().to_string()),
+                ("rate", &crate::domain::money::rate_text(rate.rate)),
                 ("to", rate.to.code()),
                 ("date", &rate.date),
             ],

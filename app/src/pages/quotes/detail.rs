@@ -214,7 +214,7 @@ fn detail_view(d: QuoteDetail, doc_error: Option<String>) -> impl IntoView {
             " · " {t(Msg::QuotesColNodeHour)} " " <strong>{d.node_hour}</strong>
             " · " {t(Msg::QuotesColGpuHour)} " " <strong>{d.gpu_hour}</strong>
         </p>
-        <div class="detail-grid">
+        <div class="detail-grid quote-detail">
             {SECTIONS.iter().map(|(title, fields)| view! {
                 <section class="card">
                     <h2>{t(*title)}</h2>

@@ -129,6 +129,16 @@ fn runs_used(ids: &[i64]) -> Option<impl IntoView + use<>> {
     })
 }
 
+/// A figure as the ranking compares it (its base currency), the quote's own in parentheses when
+/// that is another: "¥7,200.00 ($1,000.00)"; the own figure alone when nothing was converted.
+pub fn in_ranking(compared: &str, own: &str) -> String {
+    if compared.is_empty() || compared == own {
+        own.to_owned()
+    } else {
+        format!("{compared} ({own})")
+    }
+}
+
 /// One quote's breakdown: the cheapest one open and whole, the others closed with their body
 /// loaded when opened (`data-lazy`, see `super::lazy`).
 fn breakdown(r: &CostRow) -> impl IntoView + use<> {
@@ -137,7 +147,8 @@ fn breakdown(r: &CostRow) -> impl IntoView + use<> {
     let lazy = (!first).then(|| format!("{BREAKDOWN}{}", r.quote_id));
     view! {
         <details class="card breakdown" open=first data-testid="tco-breakdown" data-lazy=lazy>
-            <summary><strong>{format!("{}. {}", r.rank, r.label)}</strong> " — " {r.total.clone()} " · " {locale.fmt(Msg::TcoIdle, &[("amount", &r.idle)])}</summary>
+            <summary><strong>{format!("{}. {}", r.rank, r.label)}</strong> " — " <span data-testid="tco-breakdown-total">{in_ranking(&r.compared_total, &r.total)}</span>
+                " · " {locale.fmt(Msg::TcoIdle, &[("amount", &in_ranking(&r.compared_idle, &r.idle))])}</summary>
             {if first { breakdown_body(r).into_any() } else { view! { <div class="lazy-body"></div> }.into_any() }}
         </details>
     }

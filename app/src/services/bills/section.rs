@@ -1,9 +1,9 @@
 //! What the order page shows of the bills (load with the store, then build: the reconciliation
 //! table and chart, the bills imported, the unmatched lines), and the import preview.
 
-use super::{Checked, Refusal, basis, reconciliation, texts};
+use super::{basis, reconciliation, texts};
 use crate::{
-    charts::{BillBars, estimate_vs_billed_svg},
+    charts::{BillBars, BillLegend, estimate_vs_billed_svg},
     domain::{
         bills::{
             BillLine,
@@ -17,7 +17,7 @@ use crate::{
     error::AppError,
     i18n::{Locale, Msg},
     store::{self, Db},
-    views::bills::{BillPreview, BillProblem, BillSection, BillSummary, LineView, ReconRow, ReconView},
+    views::bills::{BillSection, BillSummary, LineView, ReconRow, ReconView},
 };
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 
@@ -105,7 +105,8 @@ pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>)
             estimated: money(row.estimated),
             billed: money(row.billed),
             difference: texts::signed(row.difference, r.currency),
-            reasons: texts::reasons(locale, row, r.currency),
+            reasons: texts::reasons(locale, row, r.currency, texts::Figures::Shown),
+            reasons_exact: texts::reasons(locale, row, r.currency, texts::Figures::Exact),
         })
         .collect();
     let variance = percent(r.variance_pct);
@@ -123,7 +124,11 @@ pub fn recon_view(locale: Locale, r: &Reconciliation, rate_note: Option<String>)
         .collect();
     let chart_svg = estimate_vs_billed_svg(
         locale.t(Msg::BillsChartTitle),
-        (locale.t(Msg::BillsChartEstimated), locale.t(Msg::BillsChartBilled)),
+        BillLegend {
+            estimated: locale.t(Msg::BillsChartEstimated),
+            billed: locale.t(Msg::BillsChartBilled),
+            over: locale.t(Msg::BillsChartOver),
+        },
         &groups,
     );
     ReconView {
@@ -215,7 +220,7 @@ async fn rate_note(
             Msg::BillsRateNote,
             &[
                 ("from", r.from.code()),
-                ("rate", &r.rate.normalize().to_string()),
+                ("rate", &crate::domain::money::rate_text(r.rate)),
                 ("to", r.to.code()),
                 ("date", &r.date),
             ],
@@ -223,9 +228,9 @@ async fn rate_note(
     }))
 }
 
-/// A kept rate as the note shows it: at most 6 decimals, no trailing zeros.
+/// A kept rate as the note shows it: at most 6 decimals, padded to two only (as the rates page).
 fn shown_rate(rate: &str) -> String {
-    Decimal::from_str_exact(rate).map_or_else(|_| rate.to_owned(), |r| r.round_dp(6).normalize().to_string())
+    Decimal::from_str_exact(rate).map_or_else(|_| rate.to_owned(), |r| crate::domain::money::rate_text(r.round_dp(6)))
 }
 
 /// The bill section of one of the team's orders; `may_import` and `may_set_threshold` are the
@@ -325,59 +330,10 @@ fn summary(locale: Locale, b: &store::bills::BillRow, tie: Option<matching::Tie>
     }
 }
 
-/// The preview of a checked (or refused) bill.
-#[must_use]
-pub fn preview(locale: Locale, checked: &Result<Checked, Refusal>, saved: Option<i64>) -> BillPreview {
-    let c = match checked {
-        Ok(c) => c,
-        Err(r) => {
-            return BillPreview {
-                file_error: Some(texts::refusal(locale, r)),
-                ..BillPreview::default()
-            };
-        }
-    };
-    let matched = c.matched();
-    let unmatched = c.lines.len() - matched;
-    let summary = locale.fmt(
-        Msg::BillsSummary,
-        &[
-            ("layout", texts::layout(locale, c.layout)),
-            ("lines", &(c.lines.len() + c.error_count).to_string()),
-            ("matched", &matched.to_string()),
-            ("unmatched", &unmatched.to_string()),
-            ("errors", &c.error_count.to_string()),
-        ],
-    );
-    BillPreview {
-        file_error: None,
-        summary,
-        problems: c
-            .errors
-            .iter()
-            .map(|e| BillProblem {
-                line: e.line,
-                column: e.column.clone(),
-                message: texts::line_error(locale, &e.code),
-            })
-            .collect(),
-        lines: matching::preview_order(&c.lines)
-            .into_iter()
-            .take(LISTED_LINES)
-            .map(|i| line_view(locale, &c.lines[i].0, c.lines[i].1))
-            .collect(),
-        more_lines: c.lines.len().saturating_sub(LISTED_LINES),
-        matched,
-        unmatched,
-        tie: matching::tie(&c.lines).map_or_else(String::new, |t| tie_text(locale, t, &c.currency)),
-        reconciliation: c.reconciliation.as_ref().map(|r| recon_view(locale, r, None)),
-        ready: c.error_count == 0 && c.reconciliation.is_some() && saved.is_none(),
-        saved,
-    }
-}
+pub use super::preview::preview;
 
 /// "Matched ¥966.67 + not matched ¥4.20 = bill total ¥970.87", in the bill's currency.
-fn tie_text(locale: Locale, t: matching::Tie, currency: &str) -> String {
+pub(super) fn tie_text(locale: Locale, t: matching::Tie, currency: &str) -> String {
     let money =
         |d: Decimal| Currency::parse(currency).map_or_else(|_| format!("{d} {currency}"), |cur| format_money(d, cur));
     locale.fmt(

@@ -85,8 +85,40 @@ fn day_or_moment(secs: i64) -> String {
     }
 }
 
-fn number(d: Decimal) -> String {
-    group(d.round_dp(4).normalize(), d.round_dp(4).normalize().scale())
+/// How a reason writes its quantities: as the page shows them (two decimals at most), or exact
+/// (the page's `title`, and the figure an export would hold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figures {
+    /// At most two decimals: "65.89 GB-month".
+    Shown,
+    /// Every digit: "65.8927 GB-month".
+    Exact,
+}
+
+impl Figures {
+    /// The quantity as this way of writing rounds it (a difference is of the rounded figures,
+    /// so that the sentence adds up as read).
+    fn round(self, d: Decimal) -> Decimal {
+        match self {
+            Self::Shown => d.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero),
+            Self::Exact => d,
+        }
+    }
+
+    /// How far apart `a` and `b` are, of the figures as written, so that a sentence adds up as
+    /// read ("65.89 against 60.5, 5.39 more").
+    fn difference(self, a: Decimal, b: Decimal) -> String {
+        self.round(a)
+            .checked_sub(self.round(b))
+            .map_or_else(String::new, |d| self.text(d.abs()))
+    }
+
+    fn text(self, d: Decimal) -> String {
+        match self {
+            Self::Shown => crate::domain::money::quantity_text(d),
+            Self::Exact => crate::domain::money::grouped(d),
+        }
+    }
 }
 
 /// The unit a row's reasons count in: "h", "GPU-h", "GB-month", "GB".
@@ -101,10 +133,10 @@ pub fn unit(locale: Locale, row: &Row) -> &'static str {
     })
 }
 
-/// Every reason of a row, with its effect; first, when the bill counts GPU-hours, at how many
-/// GPUs per node they were compared.
+/// Every reason of a row, with its effect, its quantities written as `figures` says; first, when
+/// the bill counts GPU-hours, at how many GPUs per node they were compared.
 #[must_use]
-pub fn reasons(locale: Locale, row: &Row, currency: Currency) -> Vec<String> {
+pub fn reasons(locale: Locale, row: &Row, currency: Currency, figures: Figures) -> Vec<String> {
     let note = row
         .per_gpu
         .map(|gpus| locale.fmt(Msg::BillsPerGpuNote, &[("gpus", &gpus.to_string())]));
@@ -113,7 +145,7 @@ pub fn reasons(locale: Locale, row: &Row, currency: Currency) -> Vec<String> {
     note.into_iter()
         .chain(row.reasons.iter().map(|why| match why {
             Reason::Unplanned { .. } | Reason::NotBilled { .. } => named(locale, why, currency, name, row.estimated),
-            _ => reason(locale, why, currency, unit),
+            _ => reason_with(locale, why, currency, unit, figures),
         }))
         .collect()
 }
@@ -132,9 +164,17 @@ pub fn named(locale: Locale, r: &Reason, currency: Currency, name: &str, planned
     locale.fmt(msg, &[("component", name), ("planned", &planned), ("effect", &effect)])
 }
 
-/// One reason, with its effect; `unit` is what its quantities count ([`unit`]).
+/// One reason, with its effect and its quantities as the page shows them; `unit` is what its
+/// quantities count ([`unit`]).
 #[must_use]
 pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> String {
+    reason_with(locale, r, currency, unit, Figures::Shown)
+}
+
+/// One reason, its quantities written as `figures` says.
+#[must_use]
+pub fn reason_with(locale: Locale, r: &Reason, currency: Currency, unit: &str, figures: Figures) -> String {
+    let number = |d: Decimal| figures.text(d);
     let effect = signed(r.effect(), currency);
     // Every digit of the prices, so that quantity × price is the effect shown.
     let price = |p: Decimal| crate::domain::money::format_exact_price(p, currency);
@@ -196,7 +236,8 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
                 (false, false) => Msg::BillsRMoreUsage,
                 (false, true) => Msg::BillsRLessUsage,
             };
-            quantity_reason(locale, msg, (*estimated, *billed), &price(*agreed), unit, &effect)
+            let words = (msg, unit, effect.as_str());
+            quantity_reason(locale, words, (*estimated, *billed), &price(*agreed), figures)
         }
         Reason::MinimumBilling {
             ran, billed, agreed, ..
@@ -205,7 +246,7 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
             &[
                 ("billed", &number(*billed)),
                 ("ran", &number(*ran)),
-                ("difference", &billed.checked_sub(*ran).map_or_else(String::new, number)),
+                ("difference", &figures.difference(*billed, *ran)),
                 ("agreed", &price(*agreed)),
                 ("unit", unit),
                 ("effect", &effect),
@@ -219,21 +260,17 @@ pub fn reason(locale: Locale, r: &Reason, currency: Currency, unit: &str) -> Str
 /// agreed {agreed}": the quantity that differs, priced at the agreed price per bill unit.
 fn quantity_reason(
     locale: Locale,
-    msg: Msg,
+    (msg, unit, effect): (Msg, &str, &str),
     (estimated, billed): (Decimal, Decimal),
     agreed: &str,
-    unit: &str,
-    effect: &str,
+    figures: Figures,
 ) -> String {
-    // Both quantities are shown to four places at most, so their difference is exact.
-    let difference = billed
-        .checked_sub(estimated)
-        .map_or_else(String::new, |d| number(d.abs()));
+    let difference = figures.difference(billed, estimated);
     locale.fmt(
         msg,
         &[
-            ("billed", &number(billed)),
-            ("estimated", &number(estimated)),
+            ("billed", &figures.text(billed)),
+            ("estimated", &figures.text(estimated)),
             ("difference", &difference),
             ("agreed", agreed),
             ("unit", unit),
@@ -340,129 +377,4 @@ pub fn refusal(locale: Locale, r: &Refusal) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rust_decimal_macros::dec;
-
-    #[test]
-    fn every_reason_and_refusal_reads_in_both_languages_with_its_figures() {
-        let drift = Reason::PriceDrift {
-            quoted: dec!(86.64),
-            billed: dec!(90),
-            quantity: dec!(50),
-            effect: dec!(168.00),
-        };
-        let en = reason(Locale::En, &drift, Currency::USD, "h");
-        assert!(
-            en.contains("$90") && en.contains("$86.64") && en.contains("+$168.00"),
-            "{en}"
-        );
-        assert_ne!(reason(Locale::ZhCn, &drift, Currency::USD, "小时"), en);
-        let fewer = Reason::MoreHours {
-            estimated: dec!(48),
-            billed: dec!(40),
-            agreed: dec!(86.64),
-            effect: dec!(-693.12),
-        };
-        assert_eq!(
-            reason(Locale::En, &fewer, Currency::USD, "h"),
-            "Fewer hours: 40 h billed against 48 h planned, 8 h fewer at the agreed $86.64: -$693.12"
-        );
-        let minimum = Reason::MinimumBilling {
-            ran: dec!(49),
-            billed: dec!(50),
-            agreed: dec!(86.64),
-            effect: dec!(86.64),
-        };
-        assert_eq!(
-            reason(Locale::En, &minimum, Currency::USD, "h"),
-            "Minimum billing: 50 h billed for 49 h the rental ran, 1 h more at the agreed $86.64: +$86.64"
-        );
-        assert!(reason(Locale::ZhCn, &minimum, Currency::USD, "小时").contains("按约定单价 $86.64"));
-        let left = Reason::AfterRelease { effect: dec!(19.73) };
-        assert!(reason(Locale::En, &left, Currency::USD, "GB-month").contains("after it was released"));
-        let row = Row {
-            component: Component::Compute,
-            estimated: dec!(4158.72),
-            billed: dec!(4500),
-            invoiced: dec!(4500),
-            difference: dec!(341.28),
-            reasons: vec![Reason::MoreHours {
-                estimated: dec!(384),
-                billed: dec!(392),
-                agreed: dec!(10.83),
-                effect: dec!(86.64),
-            }],
-            unit: PlannedUnit::Hours,
-            per_gpu: Some(8),
-        };
-        let texts = reasons(Locale::En, &row, Currency::USD);
-        assert!(texts[0].contains("8 GPU-hours"), "{texts:?}");
-        assert!(
-            texts[1].contains("392 GPU-h billed against 384 GPU-h planned, 8 GPU-h more at the agreed $10.83"),
-            "{texts:?}"
-        );
-        assert!(reasons(Locale::ZhCn, &row, Currency::USD)[1].contains("392 卡时"));
-        let refused = Refusal::NoRate {
-            code: "EUR".into(),
-            to: Currency::CNY,
-            line: 2,
-            column: "BillingCurrency",
-        };
-        let text = refusal(Locale::En, &refused);
-        assert!(
-            text.contains("2") && text.contains("BillingCurrency") && text.contains("EUR") && text.contains("CNY"),
-            "{text}"
-        );
-        for c in Component::ALL {
-            assert_ne!(component(Locale::En, c), component(Locale::ZhCn, c));
-        }
-    }
-
-    #[test]
-    fn reasons_read_in_an_accountants_terms_with_quantities_and_both_prices() {
-        let drift = Reason::PriceDrift {
-            quoted: dec!(12.5),
-            billed: dec!(13.1),
-            quantity: dec!(24),
-            effect: dec!(14.40),
-        };
-        let en = reason(Locale::En, &drift, Currency::CNY, "h");
-        assert!(
-            en.starts_with("Price: 24 h at ¥13.10 instead of the agreed ¥12.50"),
-            "{en}"
-        );
-        assert!(
-            en.contains("24 × ¥13.10 = ¥314.40 against 24 × ¥12.50 = ¥300.00") && en.ends_with("+¥14.40"),
-            "{en}"
-        );
-        let zh = reason(Locale::ZhCn, &drift, Currency::CNY, "小时");
-        assert!(zh.contains("24 小时 按 ¥13.10 计费") && zh.contains("¥314.40"), "{zh}");
-        let less = Reason::MoreUsage {
-            estimated: dec!(100),
-            billed: dec!(80),
-            agreed: dec!(0.5),
-            effect: dec!(-10.00),
-        };
-        assert_eq!(
-            reason(Locale::En, &less, Currency::CNY, "GB-month"),
-            "Less usage: 80 GB-month billed against 100 GB-month planned, 20 GB-month less at the agreed ¥0.50: -¥10.00"
-        );
-        assert!(reason(Locale::ZhCn, &less, Currency::CNY, "GB·月").starts_with("用量减少"));
-        let ip = Row {
-            component: Component::Ip,
-            estimated: dec!(3.60),
-            billed: Decimal::ZERO,
-            invoiced: Decimal::ZERO,
-            difference: dec!(-3.60),
-            reasons: vec![Reason::NotBilled { effect: dec!(-3.60) }],
-            unit: PlannedUnit::Hours,
-            per_gpu: None,
-        };
-        assert_eq!(
-            reasons(Locale::En, &ip, Currency::CNY),
-            ["Public IP: planned, not billed (¥3.60 in the estimate): -¥3.60"]
-        );
-        assert!(reasons(Locale::ZhCn, &ip, Currency::CNY)[0].contains("已计划，未计费"));
-    }
-}
+mod tests;

@@ -52,9 +52,9 @@ pub struct ReleaseForm {
     pub released_at: String,
     /// Actual setup hours.
     pub setup_hours: String,
-    /// Actual data preparation hours.
+    /// Actual data preparation hours (empty: 0).
     pub data_prep_hours: String,
-    /// Actual re-run hours.
+    /// Actual re-run hours (empty: 0).
     pub rerun_hours: String,
 }
 
@@ -124,6 +124,16 @@ fn note(text: &str) -> Result<String, AppError> {
         }]));
     }
     Ok(text.to_string())
+}
+
+/// Hours that are often none (data preparation, re-runs): empty is 0, anything else is read
+/// as [`hours`] reads it.
+fn optional_hours(name: &str, text: &str) -> Result<Decimal, AppError> {
+    if text.trim().is_empty() {
+        Ok(Decimal::ZERO)
+    } else {
+        hours(name, text)
+    }
 }
 
 /// An actual-hours field: a non-negative exact decimal, at most [`MAX_HOURS`].
@@ -277,8 +287,8 @@ pub async fn release(
     let now = now();
     let at = time_field("released_at", &form.released_at, Some(now))?;
     let setup = hours("setup_hours", &form.setup_hours)?;
-    let prep = hours("data_prep_hours", &form.data_prep_hours)?;
-    let rerun = hours("rerun_hours", &form.rerun_hours)?;
+    let prep = optional_hours("data_prep_hours", &form.data_prep_hours)?;
+    let rerun = optional_hours("rerun_hours", &form.rerun_hours)?;
     times.released_at = Some(at);
     times.check(now).map_err(|e| time_refusal(e, "released_at"))?;
     let (at_s, setup_s, prep_s, rerun_s) = (at.to_string(), setup.to_string(), prep.to_string(), rerun.to_string());

@@ -4,7 +4,7 @@
 
 use super::Planned;
 use crate::{
-    charts::{PlanChartLabels, PlanPoint, plan_scatter_svg},
+    charts::{PLAN_NARROW_WIDTH, PLAN_WIDE_WIDTH, PlanChartLabels, PlanPoint, plan_scatter_svg_at},
     domain::{plan::PlanResult, tco::QuoteGroup},
     i18n::{Locale, Msg},
 };
@@ -13,19 +13,21 @@ use rust_decimal::{Decimal, prelude::ToPrimitive};
 /// Seconds in an hour: plans finish in seconds, the chart reads in hours.
 const HOUR_S: f64 = 3600.0;
 
-/// The chart of `planned`'s plans in the reader's language; `None` when nothing was planned
-/// (no workload, or the planner gave a reason instead of plans).
+/// The chart of `planned`'s plans in the reader's language, drawn for a desktop or, `narrow`,
+/// for a phone ([`PLAN_NARROW_WIDTH`]); `None` when nothing was planned (no workload, or the
+/// planner gave a reason instead of plans).
 #[must_use]
-pub fn plan_svg(planned: &Planned, locale: Locale) -> Option<String> {
+pub fn plan_svg(planned: &Planned, locale: Locale, narrow: bool) -> Option<String> {
     let result = planned.plan.as_ref()?.as_ref().ok()?;
-    Some(result_svg(result, locale))
+    Some(result_svg(result, locale, narrow))
 }
 
 /// Every plan of `r`, front and others, with its deadline and budget.
-fn result_svg(r: &PlanResult, locale: Locale) -> String {
+fn result_svg(r: &PlanResult, locale: Locale, narrow: bool) -> String {
     let deadline_h = r.deadline_s.map(hours_of);
     let budget = r.budget.map(f64_of);
-    plan_scatter_svg(
+    plan_scatter_svg_at(
+        if narrow { PLAN_NARROW_WIDTH } else { PLAN_WIDE_WIDTH },
         &labels(r.compare_currency.code(), locale),
         &points(r),
         deadline_h,
@@ -106,17 +108,34 @@ mod tests {
     #[test]
     fn titles_and_lines_in_the_readers_language() {
         let r = example();
-        let en = result_svg(&r, Locale::En);
+        let en = result_svg(&r, Locale::En, false);
         let cur = r.compare_currency.code();
         assert!(en.contains(&format!(
             "<title>Every plan: time to finish against total cost ({cur})</title>"
         )));
         assert!(en.contains(">\nDeadline\n</text>"));
-        let zh = result_svg(&r, Locale::ZhCn);
+        let zh = result_svg(&r, Locale::ZhCn, false);
         assert!(
             zh.contains(&format!("<title>所有计划：完成用时与总费用（{cur}）</title>")),
             "{zh}"
         );
         assert!(zh.contains(">\n截止时间\n</text>"));
+    }
+
+    /// The phone's drawing is 400 px wide, so that, scaled to a 390 px screen, its smallest
+    /// text (12 px ticks) reads at 10 px; the desktop's is 960 px.
+    #[test]
+    fn the_phone_s_chart_is_drawn_narrow_with_the_same_texts() {
+        let r = example();
+        let narrow = result_svg(&r, Locale::En, true);
+        assert!(narrow.contains("width=\"400\""), "{narrow}");
+        assert!(narrow.contains(">\nDeadline\n</text>"));
+        let sizes = narrow
+            .split("font-size=\"")
+            .skip(1)
+            .filter_map(|t| t.split('"').next()?.parse::<f64>().ok());
+        let smallest = sizes.fold(f64::MAX, f64::min);
+        assert!(smallest * 350.0 / 400.0 >= 10.0, "{smallest}");
+        assert!(result_svg(&r, Locale::En, false).contains("width=\"960\""));
     }
 }

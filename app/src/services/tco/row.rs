@@ -114,6 +114,12 @@ pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
     let (cur, base) = (r.currency, r.compare_currency);
     let own_currency_title = |amount: Option<Decimal>| amount.filter(|_| cur != base).map(|p| format_per_unit(p, cur));
     let unit = r.unit_cost.as_ref();
+    let rate = r.rate.as_ref().map(|s| ExchangeRate {
+        from: s.from,
+        to: s.to,
+        rate: s.rate,
+        date: s.date.clone(),
+    });
     CostRow {
         rank: r.rank,
         quote_id: r.quote_id,
@@ -124,15 +130,7 @@ pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
         total_exact: decimal(r.total),
         compared_total: format_money(r.compared_total, base),
         compared_exact: decimal(r.compared_total),
-        rate_note: r.rate.as_ref().map(|s| {
-            let rate = ExchangeRate {
-                from: s.from,
-                to: s.to,
-                rate: s.rate,
-                date: s.date.clone(),
-            };
-            rate_note(locale, &rate)
-        }),
+        rate_note: rate.as_ref().map(|rate| rate_note(locale, rate)),
         cost_per_unit: unit.and_then(|u| u.compared).map(|p| format_per_unit(p, base)),
         cost_per_unit_title: own_currency_title(unit.and_then(|u| u.own)),
         unit_cost_column: unit.map(|u| unit_cost_column(locale, u.scale, &u.unit)),
@@ -142,6 +140,12 @@ pub fn shown(locale: Locale, r: &SignedCostRow) -> CostRow {
         hours_note: hours_note(locale, r),
         nodes: r.nodes,
         idle: format_money(r.idle, cur),
+        // The idle cost at the rate the total was converted with: the heading ranks in the base.
+        compared_idle: rate
+            .as_ref()
+            .filter(|_| cur != base)
+            .and_then(|rate| rate.convert(r.idle, cur).ok())
+            .map_or_else(String::new, |idle| format_money(idle, base)),
         pricing_note: r.pricing.as_ref().map(|p| pricing_note(locale, p, cur)),
         components: r.components.iter().map(|c| component_line(locale, c, cur)).collect(),
         what_if: r.what_if.iter().map(|w| what_if_line(locale, w, cur)).collect(),
@@ -190,6 +194,7 @@ pub fn shown_v1(r: &SignedCostRowV1) -> CostRow {
         hours_note: r.hours_note,
         nodes: r.nodes,
         idle: r.idle,
+        compared_idle: String::new(),
         pricing_note: r.pricing_note,
         components: r
             .components
@@ -458,43 +463,4 @@ fn at_target(c: &Costed, workload: Option<&Workload>, work: Option<Decimal>) -> 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// An engine warning as the row shows it.
-    fn engine_warning(locale: Locale, w: &TcoWarning) -> String {
-        warning_text(locale, &engine(w), Currency::parse("CNY").unwrap())
-    }
-
-    /// A price not stated names the price; stopped compute not stated, a yes/no, has its own
-    /// sentence; both in both languages.
-    #[test]
-    fn each_unstated_price_reads_as_its_own_sentence() {
-        let all = [
-            UnstatedPrice::Disk,
-            UnstatedPrice::Snapshot,
-            UnstatedPrice::Egress,
-            UnstatedPrice::Ingress,
-            UnstatedPrice::StoppedCompute,
-        ];
-        for locale in [Locale::En, Locale::ZhCn] {
-            let texts: Vec<String> = all
-                .iter()
-                .map(|&price| engine_warning(locale, &TcoWarning::PriceNotStated { price }))
-                .collect();
-            let distinct: std::collections::BTreeSet<&String> = texts.iter().collect();
-            assert_eq!(distinct.len(), all.len(), "{texts:?}");
-            assert!(texts.iter().all(|t| !t.contains('{')), "{texts:?}");
-        }
-        let stopped = engine_warning(
-            Locale::En,
-            &TcoWarning::PriceNotStated {
-                price: UnstatedPrice::StoppedCompute,
-            },
-        );
-        assert!(
-            stopped.contains("stopped (not released) node still bills compute"),
-            "{stopped}"
-        );
-    }
-}
+mod tests;

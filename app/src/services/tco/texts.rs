@@ -167,13 +167,14 @@ pub(super) fn throughput_text(d: Decimal) -> String {
     group(d.round_dp(3).normalize(), d.round_dp(3).normalize().scale())
 }
 
-/// The note of the rate a figure was converted with: the pair, the rate to four decimals, its date.
+/// The note of the rate a figure was converted with: the pair, the rate exact (padded to two
+/// decimals only, as the rates page writes it), its date.
 pub(super) fn rate_note(locale: Locale, r: &ExchangeRate) -> String {
     locale.fmt(
         Msg::TcoRateNote,
         &[
             ("from", r.from.code()),
-            ("rate", &format!("{:.4}", r.rate)),
+            ("rate", &crate::domain::money::rate_text(r.rate)),
             ("to", r.to.code()),
             ("date", &r.date),
         ],
