@@ -291,3 +291,53 @@ test("engineer pass: accept what the quote and the run answer, confirm the rest 
   await signOut(page);
   expect(consoleErrors).toEqual([]);
 });
+
+test("what the quote does not state becomes the vendor's questions, sent in one action", async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  await createTeam(page, "Ask Desk", [["asa@example.com", "procurement"]]);
+  await signIn(page, "asa@example.com");
+  await call(page, "/api/vendors/create", {
+    name: "Ask Cloud", website: "", contact: "Zhang Min <sales@ask.example>", notes: "",
+    environment_setup: "", provisioning: "", resource_release: "", image_maintenance: "", network_setup: "", troubleshooting: "", support_notes: "",
+  });
+  const workload = await call(page, "/api/workloads/create", {
+    name: "Ask batch", kind: "batch", model: "", precision: "", vram_peak_gib: "20", vram_peak_source: "measured",
+    concurrency: "1", gpus_needed: "1", run_hours: "10", total_work_amount: "", total_work_unit: "", data_gb: "100", checkpoint_gb: "0", headroom_pct: "20",
+  });
+  // A catalogue line: the GPU and the hourly price, nothing about disks, fees or the network.
+  const quote = await saveQuote(page, {
+    vendor: "Ask Cloud", reference: "L40S-1", received_on: "2026-11-20", valid_until: "2099-12-31", currency: "CNY",
+    "spec.gpu_model": "L40S 48GB", "spec.gpus_per_node": "1", "spec.vram_gib": "48", "spec.sharing": "exclusive",
+    "price.basis": "per_node", "price.on_demand_hourly": "6.50", "price.billing_increment": "hour", "price.stopped_bills_compute": "no",
+  });
+  const order = Number(await call(page, "/api/orders/create", { title: "Ask order", workload_id: String(workload) }));
+  const select = new URLSearchParams({ order_id: String(order), quote_id: String(quote), waiver: "Trial next week." });
+  select.append("considered[]", String(quote));
+  await call(page, "/api/orders/select", select);
+  await open(page, `/orders/${order}`);
+
+  const box = page.getByTestId("vendor-questions");
+  const summary = box.locator("summary");
+  const count = Number((await summary.textContent())!.match(/· (\d+)/)![1]);
+  expect(count).toBeGreaterThan(5);
+  await summary.click();
+  const list = box.getByTestId("vendor-questions-list");
+  await expect(list).toContainText("System and data disk sizes and types are stated and fit the data, weights and checkpoints. (the quote does not state: disk sizes)");
+  await expect(list).toContainText("Fees for images and management services are stated, or stated not to apply. (the quote does not state: other fees)");
+  // One action: an e-mail to the address in the vendor's record, every question numbered in it.
+  const mail = box.getByTestId("vendor-questions-mail");
+  await expect(mail).toHaveText(`E-mail the ${count} questions to sales@ask.example`);
+  const href = (await mail.getAttribute("href"))!;
+  expect(href.startsWith("mailto:sales@ask.example?subject=")).toBe(true);
+  const body = decodeURIComponent(href.split("&body=")[1]);
+  expect(body.startsWith("Hello, for our order “Ask order”, please tell us:")).toBe(true);
+  expect(body).toContain(`${count}. `);
+  await expect(box.getByTestId("vendor-questions-text")).toHaveValue(body);
+  // The vendor answered one by phone: confirmed with the note, it leaves the list.
+  const quick = page.getByTestId("quick-store.disks");
+  await quick.locator('input[name="evidence_note"]').fill("500 GB NVMe data disk, 100 GB system disk (phone, Zhang Min)");
+  await quick.locator('button[type="submit"]').click();
+  await expect(summary).toHaveText(`Questions for the vendor · ${count - 1}`);
+  await signOut(page);
+  expect(consoleErrors).toEqual([]);
+});
