@@ -132,8 +132,14 @@ test("at 1280 px the compare, cost and order tables keep every cell in its row a
       const header = document.querySelector(".site-header")!.getBoundingClientRect();
       const brand = document.querySelector(".brand")!.getBoundingClientRect();
       const bell = document.querySelector(".site-header > .notifications")!.getBoundingClientRect();
-      return { height: header.height, brandMiddle: brand.top + brand.height / 2, bellMiddle: bell.top + bell.height / 2 };
+      const nav = document.querySelector(".main-nav")!;
+      return {
+        height: header.height, brandMiddle: brand.top + brand.height / 2, bellMiddle: bell.top + bell.height / 2,
+        hiddenLinks: nav.scrollWidth - nav.clientWidth,
+      };
     });
+    // Every link in view: none scrolled out of the nav at 1280 px.
+    expect(row.hiddenLinks, `${lang}: links scrolled out of view`).toBeLessThanOrEqual(1);
     expect(row.height, `${lang}: header ${row.height} px high`).toBeLessThanOrEqual(64);
     expect(Math.abs(row.bellMiddle - row.brandMiddle), `${lang}: the bell beside the brand`).toBeLessThanOrEqual(8);
     await expectNoSidewaysScroll(page, `${lang} header`);
