@@ -34,13 +34,13 @@ function watch(page: Page) {
  * Loads `path`, waits until it hydrated and everything it loads in the browser arrived, and
  * records a page that never hydrates as an error rather than stopping at it.
  */
-async function visit(page: Page, state: { at: string; errors: string[] }, path: string) {
-  state.at = path;
+async function visit(page: Page, state: { at: string; errors: string[] }, path: string, lang = "en") {
+  state.at = lang === "en" ? path : `${path} (${lang})`;
   await page.goto(path);
   try {
     await expect(page.locator("body")).toHaveAttribute("data-hydrated", /^(true|static)$/, { timeout: 15_000 });
   } catch {
-    state.errors.push(`${path}: did not hydrate`);
+    state.errors.push(`${state.at}: did not hydrate`);
   }
   // A panic in an effect or in a part loaded after hydration (the bill) comes a moment later.
   await page.waitForTimeout(400);
@@ -106,7 +106,7 @@ function totp(secret: Buffer): string {
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, "0");
 }
 
-test("every page of every role hydrates without a console error, the manager's sign-off page included", async ({ page, request }) => {
+test("every page of every role hydrates without a console error in both languages, the manager's sign-off page included", async ({ page, request }) => {
   test.setTimeout(1_200_000);
   const state = watch(page);
   const d = await desk(page, "Hydration Desk", "hydra");
@@ -134,7 +134,11 @@ test("every page of every role hydrates without a console error, the manager's s
 
   for (const who of [d.procurement, d.engineer, d.manager]) {
     await signIn(page, who);
-    for (const path of memberPages(d, orders, run, vendor)) await visit(page, state, `${path}`);
+    // Every page in both languages (the language cookie, as the header's switch sets it).
+    for (const lang of ["zh-CN", "en"]) {
+      await page.context().addCookies([{ name: "nl_lang", value: lang, url: page.url() }]);
+      for (const path of memberPages(d, orders, run, vendor)) await visit(page, state, path, lang);
+    }
     // Into the order page from the list, as a click (the page's code arrives with the click).
     state.at = `${who}: /orders → /orders/${orders.submitted}`;
     await visit(page, state, "/orders");

@@ -57,7 +57,7 @@ pub async fn import_bill(request: BillRequest, save: bool) -> Result<BillPreview
         save,
     )
     .await?;
-    Ok(bills::section::preview(
+    Ok(bills::preview::preview(
         request_locale(),
         &outcome.checked,
         outcome.saved,

@@ -99,10 +99,12 @@ pub async fn example_ids() -> Result<(Option<i64>, Option<i64>), AppError> {
 
 /// The `curl` line a script uses, with the site's own address and the team's `quote` and
 /// `workload` (a node label instead when the team has no quote yet; no workload without one).
+/// With a workload it says the run is the workload's own job (`stands_for_workload`), so its
+/// throughput costs the workload on the cost page.
 fn curl_example(origin: &str, token: &str, (quote, workload): (Option<i64>, Option<i64>)) -> String {
     let node = quote.map_or_else(|| "-F node_label=\"my node\"".to_owned(), |q| format!("-F quote={q}"));
     let what = match workload {
-        Some(w) => format!("{node} -F workload={w}"),
+        Some(w) => format!("{node} -F workload={w} -F stands_for_workload=true"),
         None => node,
     };
     format!(
@@ -251,4 +253,24 @@ fn token_list(list: Vec<ApiTokenInfo>, revoke: ServerAction<RevokeToken>) -> Any
         </table>
     }
     .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::curl_example;
+
+    #[test]
+    fn the_example_names_the_team_s_quote_and_workload_and_that_the_run_stands_for_it() {
+        let with = curl_example("https://ledger.example", "nlt_abc", (Some(17), Some(3)));
+        assert!(with.contains("Bearer nlt_abc"), "{with}");
+        assert!(
+            with.contains("-F quote=17 -F workload=3 -F stands_for_workload=true"),
+            "{with}"
+        );
+        let bare = curl_example("https://ledger.example", "nlt_abc", (None, None));
+        assert!(
+            bare.contains("-F node_label=\"my node\"") && !bare.contains("stands_for_workload"),
+            "{bare}"
+        );
+    }
 }

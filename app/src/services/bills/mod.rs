@@ -19,7 +19,7 @@
 //! ([`estimate`]). [`section`] builds what the order page shows of it.
 
 pub mod estimate;
-mod preview;
+pub mod preview;
 mod save;
 pub mod section;
 pub mod texts;

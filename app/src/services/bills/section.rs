@@ -330,8 +330,6 @@ fn summary(locale: Locale, b: &store::bills::BillRow, tie: Option<matching::Tie>
     }
 }
 
-pub use super::preview::preview;
-
 /// "Matched ¥966.67 + not matched ¥4.20 = bill total ¥970.87", in the bill's currency.
 pub(super) fn tie_text(locale: Locale, t: matching::Tie, currency: &str) -> String {
     let money =
