@@ -674,7 +674,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "sec.disk_encryption", section: S::Security, required: true, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NONE,
+        expert: E::Engineer, prefill: None, evidence: QUOTE,
         text: Text {
             en: "Disk encryption is available where sensitive data is involved.",
             zh: "涉及敏感数据时，已确认磁盘加密。",

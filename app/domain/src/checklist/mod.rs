@@ -27,6 +27,7 @@
 
 mod accept;
 mod answer;
+mod ask;
 mod codes;
 mod facts;
 mod gather;
@@ -43,6 +44,7 @@ pub use accept::{
     Acceptable, EvidenceSources, acceptable, accepted_status, from_run, quote_fields, suggestion_key, takes_suggestion,
 };
 pub use answer::{AnswerIssue, Evidence, ItemAnswer, ItemStatus};
+pub use ask::{VendorQuestion, vendor_questions, vendor_states};
 pub use codes::{AnswerCode, Mismatch, Prefill, Suggested, Suggestion};
 pub use facts::{
     ComparedChoice, Disks, EgressPricing, Exclusivity, Fact, FeeKind, FormFactor, Interconnect, ListedFee,

@@ -13,8 +13,8 @@ use super::{
 use crate::{
     domain::{
         checklist::{
-            self, Acceptable, Blocker, BlockerReason, Evidence, EvidenceKind, Expert, Fact, Item, ItemAnswer,
-            OpenProblem, Prefill, PrefillFacts, RoleProgress, Section, Suggested,
+            self, Acceptable, Blocker, BlockerReason, Evidence, Expert, Item, ItemAnswer, OpenProblem, Prefill,
+            PrefillFacts, RoleProgress, Section, Suggested, VendorQuestion,
         },
         orders::answers_item,
         quotes::Workload,
@@ -86,10 +86,15 @@ pub(super) fn section_lines(c: &Checklist<'_>) -> Vec<SectionLine> {
     let kind = checklist::workload_kind(c.workload.kind);
     let items = checklist::applicable_items(kind, c.workload.gpus_needed > 1);
     let answer_of = |id: &str| c.content.answers.get(id);
+    let asks = vendor_asks(c, &items);
+    let line = |i: &Item| ItemLine {
+        ask_vendor: asks.iter().find(|(id, _)| *id == i.id).map(|(_, q)| q.clone()),
+        ..item_line(c, i)
+    };
     let sections: Vec<(Section, Vec<ItemLine>, RoleProgress)> = checklist::by_section(&items)
         .into_iter()
         .map(|(section, of)| {
-            let lines = of.iter().map(|i| item_line(c, i)).collect();
+            let lines = of.iter().map(|i| line(i)).collect();
             (section, lines, checklist::progress(&of, &answer_of))
         })
         .collect();
@@ -171,52 +176,40 @@ fn item_line(c: &Checklist<'_>, i: &Item) -> ItemLine {
             None
         },
         fields_first: checklist::relevant_fields(i).into_iter().map(str::to_string).collect(),
-        ask_vendor: (!checklist::is_done(i, a))
-            .then(|| vendor_question(locale, i, c.facts))
-            .flatten(),
+        ask_vendor: None,
     }
 }
 
-/// Whether the quote or the vendor's record is where a fact comes from.
-fn vendor_states(fact: Fact) -> bool {
-    !checklist::quote_fields(fact).is_empty() || matches!(fact, Fact::VendorContact | Fact::VendorFaultHelp)
-}
-
-/// What to ask the vendor about `i`: an item the vendor's word can settle (it accepts a quote
-/// field or the vendor's document) that the data leaves open: no rule reads it, the facts its rule
-/// needs are not stated, or what is stated leaves it open ("egress not stated").
-fn vendor_question(locale: Locale, i: &Item, facts: &PrefillFacts) -> Option<String> {
-    let from_vendor = i
-        .evidence
-        .iter()
-        .any(|k| matches!(k, EvidenceKind::QuoteField | EvidenceKind::Document));
-    if !from_vendor {
-        return None;
-    }
-    let text = localized(locale, &i.text);
-    match checklist::prefill(i, facts) {
-        Prefill::NoSource => Some(text),
-        Prefill::Missing(missing) => {
-            let names: Vec<String> = missing
-                .into_iter()
-                .filter(|f| vendor_states(*f))
-                .map(|f| fact_name(locale, f))
-                .collect();
-            (!names.is_empty()).then(|| {
-                locale.fmt(
-                    Msg::ChecklistAskNotStated,
-                    &[("item", &text), ("facts", &names.join(", "))],
-                )
-            })
-        }
-        Prefill::Suggest(s) if s.status == Suggested::Open && s.facts_used.iter().any(|f| vendor_states(*f)) => {
-            Some(locale.fmt(
-                Msg::ChecklistAskOpen,
-                &[("item", &text), ("known", &describe(locale, &s.code))],
-            ))
-        }
-        Prefill::Suggest(_) => None,
-    }
+/// The vendor's questions of `items`, by item id, in the reader's language
+/// ([`checklist::vendor_questions`]): the item's text, with what the quote does not state or
+/// what is known.
+fn vendor_asks(c: &Checklist<'_>, items: &[&Item]) -> Vec<(&'static str, String)> {
+    let locale = c.locale;
+    let done = |i: &Item| checklist::is_done(i, c.content.answers.get(i.id));
+    checklist::vendor_questions(items, c.facts, &done)
+        .into_iter()
+        .map(|(i, q)| {
+            let text = localized(locale, &i.text);
+            let asked = match q {
+                VendorQuestion::Item => text,
+                VendorQuestion::NotStated(facts) => {
+                    let names: Vec<String> = facts.into_iter().map(|f| fact_name(locale, f)).collect();
+                    locale.fmt(
+                        Msg::ChecklistAskNotStated,
+                        &[("item", &text), ("facts", &names.join(", "))],
+                    )
+                }
+                VendorQuestion::Open => {
+                    let known = match checklist::prefill(i, c.facts) {
+                        Prefill::Suggest(s) => describe(locale, &s.code),
+                        _ => String::new(),
+                    };
+                    locale.fmt(Msg::ChecklistAskOpen, &[("item", &text), ("known", &known)])
+                }
+            };
+            (i.id, asked)
+        })
+        .collect()
 }
 
 /// A suggestion the viewer may accept, as the item shows it: what accepting records, with the

@@ -1,6 +1,7 @@
 //! Tests of the checklist module.
 
 mod accept;
+mod ask;
 mod gather;
 mod prefill;
 mod prefill_checks;
