@@ -7,7 +7,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{Rule, both, ok, one, verdict};
+use super::{Rule, both, known, ok, one, verdict};
 use crate::checklist::{
     codes::{AnswerCode as C, Suggested as S},
     facts::{Fact as F, PrefillFacts, RunVerdict},
@@ -235,13 +235,10 @@ fn bandwidth(f: &PrefillFacts) -> Rule {
     if public_mbps.is_none() && internal_gbps.is_none() {
         return Err(vec![F::PublicBandwidthMbps, F::InternalBandwidthGbps]);
     }
-    let used: Vec<F> = [
+    let used = known(&[
         (public_mbps.is_some(), F::PublicBandwidthMbps),
         (internal_gbps.is_some(), F::InternalBandwidthGbps),
-    ]
-    .into_iter()
-    .filter_map(|(known, fact)| known.then_some(fact))
-    .collect();
+    ]);
     ok(
         S::Confirmed,
         C::Bandwidth {

@@ -128,13 +128,10 @@ fn stated(source: P, f: &PrefillFacts) -> Rule {
         P::Snapshots => match (f.snapshots_offered, f.object_storage_offered) {
             (None, None) => Err(vec![F::SnapshotsOffered, F::ObjectStorageOffered]),
             (snapshots, object_storage) => {
-                let used: Vec<F> = [
+                let used = known(&[
                     (snapshots.is_some(), F::SnapshotsOffered),
                     (object_storage.is_some(), F::ObjectStorageOffered),
-                ]
-                .into_iter()
-                .filter_map(|(known, fact)| known.then_some(fact))
-                .collect();
+                ]);
                 let code = C::StorageOffered {
                     snapshots,
                     object_storage,
@@ -424,6 +421,14 @@ pub fn image_is_pinned(image: &str) -> bool {
         Some((repo, tag)) => !repo.is_empty() && !tag.is_empty() && tag != "latest",
         None => false,
     }
+}
+
+/// The facts of `pairs` that are known (a rule that reads whichever of several facts is stated).
+fn known(pairs: &[(bool, F)]) -> Vec<F> {
+    pairs
+        .iter()
+        .filter_map(|(known, fact)| known.then_some(*fact))
+        .collect()
 }
 
 fn one<T>(value: Option<T>, fact: F) -> Result<T, Vec<F>> {
