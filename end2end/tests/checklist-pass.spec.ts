@@ -286,8 +286,8 @@ async function engineerDesk(page: Page, request: APIRequestContext, team: string
 test("engineer pass, the old way: status, evidence and save for every item", async ({ page, request }) => {
   test.slow();
   const consoleErrors = watchConsole(page);
-  const order = await engineerDesk(page, request, "Pass Eng Old", "pola@example.com", "eli@example.com");
-  await signIn(page, "eli@example.com");
+  const order = await engineerDesk(page, request, "Pass Eng Old", "pass-old-pola@example.com", "pass-old-eli@example.com");
+  await signIn(page, "pass-old-eli@example.com");
   const items = await mine(page, order);
   await open(page, `/orders/${order}`);
   const person = new Person();
@@ -302,8 +302,8 @@ test("engineer pass, the old way: status, evidence and save for every item", asy
 test("engineer pass: accept what the quote and the run answer, confirm the rest in one action each", async ({ page, request }) => {
   test.slow();
   const consoleErrors = watchConsole(page);
-  const order = await engineerDesk(page, request, "Pass Eng", "pia@example.com", "ezra@example.com");
-  await signIn(page, "ezra@example.com");
+  const order = await engineerDesk(page, request, "Pass Eng", "pass-eng-pia@example.com", "pass-eng-ezra@example.com");
+  await signIn(page, "pass-eng-ezra@example.com");
   const items = await mine(page, order);
   await open(page, `/orders/${order}`);
   const person = new Person();
@@ -321,8 +321,8 @@ test("engineer pass: accept what the quote and the run answer, confirm the rest 
 
 test("what the quote does not state becomes the vendor's questions, sent in one action", async ({ page }) => {
   const consoleErrors = watchConsole(page);
-  await createTeam(page, "Ask Desk", [["asa@example.com", "procurement"]]);
-  await signIn(page, "asa@example.com");
+  await createTeam(page, "Ask Desk", [["ask-asa@example.com", "procurement"]]);
+  await signIn(page, "ask-asa@example.com");
   await call(page, "/api/vendors/create", {
     name: "Ask Cloud", website: "", contact: "Zhang Min <sales@ask.example>", notes: "",
     environment_setup: "", provisioning: "", resource_release: "", image_maintenance: "", network_setup: "", troubleshooting: "", support_notes: "",

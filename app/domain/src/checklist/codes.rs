@@ -283,6 +283,12 @@ pub enum AnswerCode {
         data_disk_survives: bool,
         snapshots: Option<bool>,
     },
+    /// What a rebuilt node starts from: the pinned image (`None`: none pinned) and whether
+    /// snapshots are offered.
+    KnownStateImage {
+        image: Option<String>,
+        snapshots: Option<bool>,
+    },
     /// The GPUs were busy over the run: CPU, disk and network kept them fed.
     GpuBusy { pct: u32 },
     /// The GPUs were often idle over the run: something else held them back.

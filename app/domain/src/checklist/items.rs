@@ -241,7 +241,7 @@ pub static ITEMS: &[Item] = &[
     },
     Item {
         id: "env.clean_system_disk", section: S::Software, required: false, applies_to: A::All,
-        expert: E::Engineer, prefill: None, evidence: NOTE,
+        expert: E::Engineer, prefill: Some(P::CleanSystemDisk), evidence: QUOTE,
         text: Text {
             en: "A kept image, a pinned environment or a clean system disk is available, so a rebuilt instance starts from a known state.",
             zh: "服务方能保留镜像、固定环境或提供干净系统盘，重建实例时从已知状态开始。",

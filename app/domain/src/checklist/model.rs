@@ -211,6 +211,8 @@ pub enum PrefillSource {
     /// How busy the GPUs were over the valid run: busy GPUs were not held back by CPU, disk or
     /// network.
     Bottleneck,
+    /// A pinned image or snapshots, to rebuild a node from a known state.
+    CleanSystemDisk,
 }
 
 impl PrefillSource {

@@ -67,6 +67,7 @@ pub fn source_facts(source: PrefillSource) -> &'static [Fact] {
         P::CheckpointStorage => &[F::CheckpointGb, F::DataDiskSurvivesRelease, F::SnapshotsOffered],
         P::TransferTime => &[F::DataGb, F::PublicBandwidthMbps],
         P::Bottleneck => &[F::RunVerdict, F::GpuUtilPct],
+        P::CleanSystemDisk => &[F::SoftwareImage, F::SnapshotsOffered],
     }
 }
 

@@ -153,6 +153,19 @@ fn describe_use(locale: Locale, code: &AnswerCode) -> String {
                 ),
             ],
         ),
+        C::KnownStateImage { image, snapshots } => fmt(
+            Msg::ChecklistCKnownStateImage,
+            &[
+                (
+                    "image",
+                    image.as_deref().unwrap_or(locale.t(Msg::ChecklistNoPinnedImage)),
+                ),
+                (
+                    "snapshots",
+                    snapshots.map_or_else(|| locale.t(Msg::ChecklistNotSaid), yes_no),
+                ),
+            ],
+        ),
         C::GpuBusy { pct } => fmt(Msg::ChecklistCGpuBusy, &[("pct", &pct.to_string())]),
         C::GpuUnderused { pct } => fmt(Msg::ChecklistCGpuUnderused, &[("pct", &pct.to_string())]),
         C::TransferTime { data_gb, mbps, hours } => fmt(
@@ -259,6 +272,14 @@ mod tests {
             },
             C::GpuBusy { pct: 93 },
             C::GpuUnderused { pct: 41 },
+            C::KnownStateImage {
+                image: Some("nvcr.io/nvidia/pytorch:24.05-py3".into()),
+                snapshots: None,
+            },
+            C::KnownStateImage {
+                image: None,
+                snapshots: Some(false),
+            },
         ]
     }
 

@@ -47,6 +47,7 @@ pub(super) fn rule(source: P, f: &PrefillFacts) -> Rule {
             let status = if docker && root { S::Confirmed } else { S::Open };
             ok(status, C::Access { docker, root }, &[F::DockerAllowed, F::RootSsh])
         }
+        P::CleanSystemDisk => known_state(f),
         P::StartupTime => {
             let step_s = one(f.billing_step_s, F::BillingStepS)?;
             let code = C::StartupTime {
@@ -244,6 +245,33 @@ fn bandwidth(f: &PrefillFacts) -> Rule {
         C::Bandwidth {
             public_mbps,
             internal_gbps,
+        },
+        &used,
+    )
+}
+
+/// A rebuilt node starts from a known state when the quote names a pinned image or offers
+/// snapshots; a vague image and no snapshots leave the item open.
+fn known_state(f: &PrefillFacts) -> Rule {
+    let (image, snapshots) = (f.software_image.clone(), f.snapshots_offered);
+    if image.is_none() && snapshots.is_none() {
+        return Err(vec![F::SoftwareImage, F::SnapshotsOffered]);
+    }
+    let used = known(&[
+        (image.is_some(), F::SoftwareImage),
+        (snapshots.is_some(), F::SnapshotsOffered),
+    ]);
+    let pinned = image.filter(|i| super::image_is_pinned(i));
+    let status = if pinned.is_some() || snapshots == Some(true) {
+        S::Confirmed
+    } else {
+        S::Open
+    };
+    ok(
+        status,
+        C::KnownStateImage {
+            image: pinned,
+            snapshots,
         },
         &used,
     )

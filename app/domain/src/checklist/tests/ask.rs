@@ -35,8 +35,8 @@ fn a_bare_catalogue_line_asks_each_missing_fact_once_and_never_the_team_s_own_ch
     // The team's own checks are not the vendor's questions.
     for id in [
         "env.project_requirements",
-        "env.clean_system_disk",
         "sec.credentials",
+        "sec.logs_and_access",
         "net.transfer_test",
     ] {
         assert!(!ids.contains(&id), "{id} asked: {ids:?}");

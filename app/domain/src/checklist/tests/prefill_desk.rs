@@ -117,6 +117,20 @@ fn run_items_wait_for_a_valid_run_and_two_specs_need_two_measured_quotes() {
         suggestion("perf.bottleneck", &idle),
         (S::Open, C::GpuUnderused { pct: 41 })
     );
+    let mut vague = full();
+    vague.software_image = Some("supports CUDA".into());
+    vague.snapshots_offered = Some(false);
+    assert_eq!(
+        suggestion("env.clean_system_disk", &vague),
+        (
+            S::Open,
+            C::KnownStateImage {
+                image: None,
+                snapshots: Some(false)
+            }
+        )
+    );
+    assert_eq!(suggestion("env.clean_system_disk", &full()).0, S::Confirmed);
     let mut one = full();
     if let Some(c) = one.compared.as_mut() {
         c.measured_quotes = 1;

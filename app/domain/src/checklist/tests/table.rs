@@ -82,7 +82,7 @@ fn ids_are_unique_well_formed_and_match_their_section() {
     clippy::too_many_lines,
     reason = "every source, one per line, twice: the match and the list"
 )]
-fn all_sources() -> [PrefillSource; 42] {
+fn all_sources() -> [PrefillSource; 43] {
     use PrefillSource as P;
     // Exhaustive match: a new variant must be added to the list below.
     let guard = |p: P| match p {
@@ -127,7 +127,8 @@ fn all_sources() -> [PrefillSource; 42] {
         | P::TempDirectory
         | P::CheckpointStorage
         | P::TransferTime
-        | P::Bottleneck => (),
+        | P::Bottleneck
+        | P::CleanSystemDisk => (),
     };
     let all = [
         P::GpuModel,
@@ -172,6 +173,7 @@ fn all_sources() -> [PrefillSource; 42] {
         P::CheckpointStorage,
         P::TransferTime,
         P::Bottleneck,
+        P::CleanSystemDisk,
     ];
     all.iter().copied().for_each(guard);
     all
