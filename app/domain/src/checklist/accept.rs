@@ -16,7 +16,7 @@
 use serde::Serialize;
 
 use super::answer::{Evidence, ItemAnswer, ItemStatus};
-use super::codes::{Prefill, Suggested, Suggestion};
+use super::codes::{AnswerCode, Prefill, Suggested, Suggestion};
 use super::facts::{Fact, PrefillFacts};
 use super::model::Item;
 use super::prefill::prefill;
@@ -32,8 +32,6 @@ pub struct EvidenceSources {
     pub valid_run: Option<i64>,
     /// The order whose cost comparison a suggestion may cite (`None`: it has none).
     pub comparison: Option<i64>,
-    /// Whom to call at the vendor: cited as a note by the support-contact suggestion.
-    pub vendor_contact: Option<String>,
 }
 
 /// A suggestion that may be accepted, with the evidence accepting it records.
@@ -179,10 +177,9 @@ fn evidence_of(s: &Suggestion, sources: &EvidenceSources, stated: &dyn Fn(&str) 
     {
         evidence.push(Evidence::TcoComparison { id });
     }
-    if let Some(text) = &sources.vendor_contact
-        && s.facts_used.contains(&Fact::VendorContact)
-    {
-        evidence.push(Evidence::Note { text: text.clone() });
+    // The vendor's contact, from its record, is cited as the note of what the vendor said.
+    if let AnswerCode::SupportContact { contact } = &s.code {
+        evidence.push(Evidence::Note { text: contact.clone() });
     }
     evidence
 }

@@ -245,7 +245,6 @@ pub(super) async fn suggestions(
         quote_revision_id: content.quote_revision_id,
         valid_run,
         comparison: facts.compared.is_some().then_some(beyond.order_id),
-        vendor_contact: facts.vendor_contact.clone(),
     };
     Ok((facts, Suggestions { sources, stated }))
 }

@@ -13,7 +13,6 @@ const SOURCES: EvidenceSources = EvidenceSources {
     quote_revision_id: Some(90),
     valid_run: Some(5),
     comparison: Some(7),
-    vendor_contact: None,
 };
 
 /// Every quote field is stated.

@@ -66,7 +66,6 @@ fn the_comparison_answers_the_plan_choice_and_the_total_cost_and_cites_itself() 
         quote_revision_id: Some(90),
         valid_run: Some(5),
         comparison: Some(12),
-        vendor_contact: Some("ops@vendor.example".into()),
     };
     let a = acceptable(get("bill.plan_choice"), &full(), &sources, &|_| true).expect("acceptable");
     assert_eq!(a.evidence, vec![Evidence::TcoComparison { id: 12 }]);

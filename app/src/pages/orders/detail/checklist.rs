@@ -212,13 +212,7 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
         item.status.clone(),
     );
     let testid = format!("answer-{item_id}");
-    let action = ServerAction::<AnswerItem>::new();
-    Effect::new(move |_| {
-        if let Some(Ok(saved)) = action.value().get() {
-            live.update(&saved);
-            line.set(saved.item);
-        }
-    });
+    let action = answer_action(line, live);
     let issues = issues_of(action, None);
     let saved = move || !action.pending().get() && matches!(action.value().get(), Some(Ok(_)));
     let note_error = message_id("status_note", &item_id);
@@ -246,6 +240,19 @@ fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live)
         </ActionForm>
         <FormError action />
     }
+}
+
+/// A server action answering the item of `line`: each save replaces the item in place and
+/// takes what changed for the order into `live`.
+fn answer_action(line: RwSignal<ItemLine>, live: Live) -> ServerAction<AnswerItem> {
+    let action = ServerAction::<AnswerItem>::new();
+    Effect::new(move |_| {
+        if let Some(Ok(saved)) = action.value().get() {
+            live.update(&saved);
+            line.set(saved.item);
+        }
+    });
+    action
 }
 
 /// The evidence an answer can cite, the kinds the item accepts first in the order it names

@@ -2,7 +2,7 @@
 //! that takes a note with the note and one click. The full answer form stays below it for any
 //! other answer (not applicable, a problem, other evidence).
 
-use super::super::{AnswerItem, Live};
+use super::super::Live;
 use crate::{
     i18n::{Msg, t},
     pages::orders::fields::FormError,
@@ -24,13 +24,7 @@ pub(super) fn quick_confirm(order_id: i64, line: RwSignal<ItemLine>, live: Live)
         return None;
     }
     let by_note = !item.evidence_needed.is_empty();
-    let action = ServerAction::<AnswerItem>::new();
-    Effect::new(move |_| {
-        if let Some(Ok(saved)) = action.value().get() {
-            live.update(&saved);
-            line.set(saved.item);
-        }
-    });
+    let action = super::answer_action(line, live);
     let done = move || line.read().done;
     let testid = format!("quick-{}", item.id);
     let label = t(if by_note {
