@@ -574,9 +574,6 @@ fn peak_rss_kb() -> String {
         )
 }
 
-/// A bill as Excel's "CSV UTF-8" or a cloud console's export writes it: a UTF-8 byte-order mark
-/// and CRLF line breaks (RFC 4180 §2). Before, every line came out one too low, the first as
-/// line 1, and saving failed on the `line >= 2` check with a 500.
 /// A bill of 76 lines: the preview lists the first 50 and sends the other 26 (the page folds
 /// them under "50 of 76 lines shown"), so that no line is out of reach before importing.
 #[tokio::test]
@@ -605,6 +602,9 @@ async fn a_long_bill_s_preview_reaches_every_line() {
     assert_eq!(every, (2..=77).collect::<Vec<u64>>(), "every line once");
 }
 
+/// A bill as Excel's "CSV UTF-8" or a cloud console's export writes it: a UTF-8 byte-order mark
+/// and CRLF line breaks (RFC 4180 §2). Before, every line came out one too low, the first as
+/// line 1, and saving failed on the `line >= 2` check with a 500.
 #[tokio::test]
 async fn a_crlf_bill_with_a_byte_order_mark_imports_with_the_files_line_numbers() {
     let d = desk().await;
