@@ -10,9 +10,10 @@ use crate::{
     pages::{
         areas::{
             AccountRoute, AdminAuditRoute, AdminSecurityRoute, AdminTeamRoute, AdminTeamsRoute, AdminUsersRoute,
-            CostRoute, OrderRoute, OrdersRoute, PlanRoute, QuoteCompareRoute, QuoteDetailRoute, QuoteFormRoute,
-            QuoteImportRoute, QuoteListRoute, RatesRoute, RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute,
-            TokensRoute, VendorEditRoute, VendorsRoute, WorkloadEditRoute, WorkloadsRoute,
+            BidRoute, CostRoute, OrderRoute, OrdersRoute, PlanRoute, QuoteCompareRoute, QuoteDetailRoute,
+            QuoteFormRoute, QuoteImportRoute, QuoteListRoute, RatesRoute, RequestNewRoute, RequestRoute, RequestsRoute,
+            RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute, TokensRoute, VendorEditRoute, VendorsRoute,
+            WorkloadEditRoute, WorkloadsRoute,
         },
         dashboard::DashboardPage,
         login::LoginPage,
@@ -101,6 +102,12 @@ pub fn App() -> impl IntoView {
                     <Route path=path!("/quotes/:id") view={Lazy::<QuoteDetailRoute>::new()} />
                     <Route path=path!("/quotes/:id/edit") view={Lazy::<QuoteFormRoute>::new()} />
                     <Route path=path!("/vendors") view={Lazy::<VendorsRoute>::new()} />
+                    <Route path=path!("/requests") view={Lazy::<RequestsRoute>::new()} />
+                    <Route path=path!("/requests/new") view={Lazy::<RequestNewRoute>::new()} />
+                    <Route path=path!("/requests/:id") view={Lazy::<RequestRoute>::new()} />
+                    // A vendor's page: rendered whole before it is sent (a link that does not
+                    // open answers 404), and sent without WASM (`components/page_scripts.rs`).
+                    <Route path=path!("/bid/:link") view={Lazy::<BidRoute>::new()} ssr=SsrMode::Async />
                     <Route path=path!("/vendors/:id") view={Lazy::<VendorEditRoute>::new()} />
                     <Route path=path!("/workloads") view={Lazy::<WorkloadsRoute>::new()} />
                     <Route path=path!("/workloads/:id") view={Lazy::<WorkloadEditRoute>::new()} />

@@ -8,6 +8,7 @@ pub mod orders;
 pub mod plan;
 /// The rental after an approved order.
 pub mod rentals;
+pub mod rfq;
 pub mod second_factor;
 pub mod tco;
 

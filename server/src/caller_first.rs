@@ -20,7 +20,7 @@ use std::{collections::HashSet, sync::Arc};
 /// sign-in themselves — and "sign in again", which drops it), first-admin set-up, the session
 /// (who is signed in, whether set-up is needed), sign-out, and the to-do list (empty when
 /// signed out). A new sign-in step must be added here.
-pub const OPEN: [&str; 9] = [
+pub const OPEN: [&str; 11] = [
     "/api/login",
     "/api/login/code",
     "/api/login/restart",
@@ -30,6 +30,9 @@ pub const OPEN: [&str; 9] = [
     "/api/session",
     "/api/logout",
     "/api/notifications",
+    // A vendor's bid page: the link in the body is the vendor's capability.
+    "/api/bid/page",
+    "/api/bid/save",
 ];
 
 /// The paths of the registered server functions that need a signed-in caller.

@@ -20,7 +20,7 @@
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
 #[path = "access_matrix/table.rs"]
-mod table;
+pub mod table;
 
 use crate::common::{self, PASSWORD, TestApp};
 use http::StatusCode;
@@ -247,10 +247,16 @@ async fn records_of(
         .await
         .unwrap();
     let res = app
-        .call("/api/vendors/create", &[("name", "Spare GPU Co")], Some(pam))
+        .call(
+            "/api/vendors/create",
+            &[("name", "Spare GPU Co"), ("contact", "Li Lei <sales@spare.example>")],
+            Some(pam),
+        )
         .await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
     let vendor: i64 = res.body.trim().parse().unwrap();
+    let (request, invitation) = crate::rfq::a_request(app, pam, workload, vendor).await;
+    let (_, bid_link) = crate::rfq::a_link(app, pam, workload, vendor).await;
     let member = app
         .create_member(admin, &format!("temp-{t}@example.com"), team, "engineer")
         .await;
@@ -270,6 +276,9 @@ async fn records_of(
         suggestion,
         batch_workload,
         unit,
+        request,
+        invitation,
+        bid_link,
     };
     (records, token)
 }

@@ -263,6 +263,7 @@ async fn probe_forms(w: &World, failures: &mut Vec<Failure>) {
             }
         }
     }
+    probe_requests(w, failures).await;
     let quote = quote_form("Q-bounds", &[]);
     let quote: Vec<(&str, &str)> = quote.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     for field in QUOTE_NUMBERS.into_iter().chain(["quote_id"]) {
@@ -287,6 +288,46 @@ async fn probe_forms(w: &World, failures: &mut Vec<Failure>) {
             w.form("/api/tco/part", &part, &w.pam, failures).await;
             let learned = [("workload_id".into(), w.workload.to_string()), ("query".into(), query)];
             w.form("/api/rentals/learned", &learned, &w.pam, failures).await;
+        }
+    }
+}
+
+/// A request for quotation: made for extreme workload ids, closed with extreme request ids,
+/// and a vendor's bid with every quote number extreme.
+async fn probe_requests(w: &World, failures: &mut Vec<Failure>) {
+    let res = w
+        .app
+        .call(
+            "/api/vendors/create",
+            &[("name", "Bounds GPU"), ("contact", "bids@bounds.example")],
+            Some(&w.pam),
+        )
+        .await;
+    let vendor: i64 = res.body.trim().parse().expect("a vendor");
+    let crate::access_matrix::table::Send::Form(request) = crate::rfq::request_form(w.workload, vendor) else {
+        unreachable!("a form")
+    };
+    let request: Vec<(&str, &str)> = request.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    for v in extremes() {
+        w.form(
+            "/api/requests/create",
+            &with(&request, "workload_id", v),
+            &w.pam,
+            failures,
+        )
+        .await;
+        let close = [("request_id", v), ("reason", "bounds")];
+        w.form("/api/requests/close", &with(&close, "request_id", v), &w.pam, failures)
+            .await;
+    }
+    let (_, link) = crate::rfq::a_link(&w.app, &w.pam, w.workload, vendor).await;
+    let bid = quote_form("Q-bid", &[]);
+    let mut bid: Vec<(&str, &str)> = bid.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    bid.extend([("link", link.as_str()), ("submit", "1")]);
+    for field in QUOTE_NUMBERS {
+        let name = format!("fields[{field}]");
+        for v in extremes() {
+            w.form("/api/bid/save", &with(&bid, &name, v), &w.pam, failures).await;
         }
     }
 }

@@ -35,6 +35,7 @@ mod real_uploads;
 mod reauth;
 mod rentals;
 mod response_target;
+mod rfq;
 mod run_limits;
 mod runs;
 mod second_factor;

@@ -30,6 +30,7 @@ pub mod orders;
 pub mod plan;
 pub mod quotes;
 pub mod rentals;
+pub mod rfq;
 pub mod roles;
 pub mod run_checks;
 pub mod runs;

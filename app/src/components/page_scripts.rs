@@ -8,6 +8,9 @@
 //!   and sign-out (plain posts), the menu (`<details>`) and the bell (rendered on the server in a
 //!   `<details>`, [`crate::components::notifications`]) all work without it.
 //!
+//! And one page never does: a vendor's bid page (`/bid/…`, [`crate::pages::requests::bid`]),
+//! plain forms for a visitor without an account.
+//!
 //! Instead of the hydration scripts such a page names the bundle in `<link rel="prefetch">`
 //! hints, which the browser fetches at idle priority while the user reads or types; the next
 //! page then takes the bundle from the cache. So the first page of a cold visit is usable as soon
@@ -41,8 +44,8 @@ const UNHASHED_BUNDLE: &str = "dev";
 const BUNDLE_COOKIE_MAX_AGE: u32 = 31_536_000;
 
 /// Whether this request gets its page without the WASM bundle: the sign-in page asked for
-/// without a session cookie, or the dashboard asked for by a browser whose bundle cookie does
-/// not name this build's bundle. A browser with a session cookie on the sign-in page (a sign-in
+/// without a session cookie, the dashboard asked for by a browser whose bundle cookie does
+/// not name this build's bundle, or a vendor's bid page. A browser with a session cookie on the sign-in page (a sign-in
 /// waiting for its second step, a session that timed out) gets the hydrated page as before.
 pub fn without_wasm() -> bool {
     #[cfg(feature = "ssr")]
@@ -65,6 +68,8 @@ fn sent_without_wasm(path: &str, headers: &http::HeaderMap, bundle: &str) -> boo
     match path {
         "/login" => !crate::auth::carries_session_cookie(headers),
         "/" => crate::cookies::request_cookie(headers, BUNDLE_COOKIE) != Some(bundle),
+        // A vendor's bid page: plain forms, no account, nothing to hydrate.
+        _ if path.starts_with("/bid/") => true,
         _ => false,
     }
 }

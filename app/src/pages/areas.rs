@@ -7,7 +7,7 @@
 //!
 //! | area   | pages                                                              |
 //! |--------|--------------------------------------------------------------------|
-//! | quotes | quote list, form, import, compare, detail; vendors                 |
+//! | quotes | quote list, form, import, compare, detail; vendors; requests for quotation, bids |
 //! | runs   | run list, upload, detail; API tokens                               |
 //! | costs  | cost comparison (TCO), rental plan, rates, workloads               |
 //! | orders | order list, order review                                           |
@@ -44,6 +44,7 @@ use crate::pages::{
         list::QuoteListPage,
     },
     rates::RatesPage,
+    requests::{RequestsPage, bid::BidPageView, detail::RequestPage, new::RequestNewPage},
     runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
     second_factor::admin::AdminSecurityPage,
     tco::CostPage,
@@ -89,6 +90,10 @@ pub enum QuotesArea {
     Detail,
     Vendors,
     Vendor,
+    Requests,
+    RequestNew,
+    Request,
+    Bid,
 }
 
 /// Draws a page of the quotes area: the quotes chunk's one entry point.
@@ -102,6 +107,10 @@ fn quotes_area(page: QuotesArea) -> AnyView {
         QuotesArea::Detail => view! { <QuoteDetailPage /> }.into_any(),
         QuotesArea::Vendors => view! { <VendorsPage /> }.into_any(),
         QuotesArea::Vendor => view! { <VendorEditPage /> }.into_any(),
+        QuotesArea::Requests => view! { <RequestsPage /> }.into_any(),
+        QuotesArea::RequestNew => view! { <RequestNewPage /> }.into_any(),
+        QuotesArea::Request => view! { <RequestPage /> }.into_any(),
+        QuotesArea::Bid => view! { <BidPageView /> }.into_any(),
     }
 }
 
@@ -123,6 +132,15 @@ area_route!(
 area_route!(QuoteDetailRoute, quotes_area, __preload_quotes_area, QuotesArea::Detail);
 area_route!(VendorsRoute, quotes_area, __preload_quotes_area, QuotesArea::Vendors);
 area_route!(VendorEditRoute, quotes_area, __preload_quotes_area, QuotesArea::Vendor);
+area_route!(RequestsRoute, quotes_area, __preload_quotes_area, QuotesArea::Requests);
+area_route!(
+    RequestNewRoute,
+    quotes_area,
+    __preload_quotes_area,
+    QuotesArea::RequestNew
+);
+area_route!(RequestRoute, quotes_area, __preload_quotes_area, QuotesArea::Request);
+area_route!(BidRoute, quotes_area, __preload_quotes_area, QuotesArea::Bid);
 
 /// The pages of the runs area (benchmark runs and the API tokens that upload them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,6 +12,7 @@ pub mod quotes;
 pub mod rates;
 // Overdue rentals on the dashboard, learned actuals on the cost page.
 pub mod rentals_overdue;
+pub mod requests;
 pub mod runs;
 pub mod second_factor;
 pub mod setup;

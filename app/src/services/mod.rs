@@ -15,6 +15,7 @@ pub mod password_quality;
 pub mod quote_import;
 /// The rental that follows an approved order.
 pub mod rentals;
+pub mod rfq;
 pub mod runs;
 pub mod second_factor;
 pub mod site_audit;

@@ -20,6 +20,7 @@ pub mod orders;
 pub mod quotes;
 /// The rental that follows an approved order.
 pub mod rentals;
+pub mod rfq;
 pub mod runs;
 // The node facts `nodeledger probe` sends with a run.
 pub mod run_node_facts;

@@ -43,6 +43,10 @@ pub const fn action_msg(action: Action) -> Msg {
         Action::SecondFactorUnlocked => Msg::SecAuditASecondFactorUnlocked,
         Action::RecoveryCodeUsed => Msg::SecAuditARecoveryCodeUsed,
         Action::RecoveryCodesRegenerated => Msg::SecAuditARecoveryCodesRegenerated,
+        Action::RfqCreated => Msg::RfqACreated,
+        Action::RfqLinkRevoked => Msg::RfqALinkRevoked,
+        Action::RfqBidSubmitted => Msg::RfqABidSubmitted,
+        Action::RfqClosed => Msg::RfqAClosed,
     }
 }
 
@@ -52,6 +56,7 @@ pub fn actor(locale: Locale, event: &SiteEvent) -> String {
     match &event.actor {
         Some(name) => name.clone(),
         None if event.actor_id == crate::domain::audit::CLI_ACTOR => locale.t(Msg::SecAuditCli).to_string(),
+        None if event.actor_id == crate::domain::audit::VENDOR_ACTOR => locale.t(Msg::RfqVendorActor).to_string(),
         None => locale.fmt(Msg::SecAuditUnknown, &[("id", &event.actor_id.to_string())]),
     }
 }
@@ -126,8 +131,31 @@ pub fn detail(locale: Locale, event: &SiteEvent) -> String {
                 ("value", text("value")),
             ],
         ),
+        Action::RfqCreated | Action::RfqLinkRevoked | Action::RfqBidSubmitted | Action::RfqClosed => {
+            request_detail(locale, data, &team)
+        }
         _ => locale.fmt(Msg::SecAuditDUser, &[("user", &user)]),
     }
+}
+
+/// A request-for-quotation event: the request, and a bid's revision and receipt.
+fn request_detail(locale: Locale, data: &serde_json::Value, team: &str) -> String {
+    let number = |key: &str| data.get(key).and_then(serde_json::Value::as_i64).unwrap_or_default();
+    let receipt = data
+        .get("receipt")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    let mut line = locale.fmt(
+        Msg::RfqDRequest,
+        &[("id", &number("request_id").to_string()), ("team", team)],
+    );
+    if !receipt.is_empty() {
+        line.push_str(&locale.fmt(
+            Msg::RfqDReceipt,
+            &[("revision", &number("revision").to_string()), ("receipt", receipt)],
+        ));
+    }
+    line
 }
 
 #[cfg(test)]

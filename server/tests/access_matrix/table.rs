@@ -63,6 +63,12 @@ pub struct Records {
     pub batch_workload: i64,
     /// The throughput unit of the submitted order's run.
     pub unit: String,
+    /// A request for quotation, open, with one invited vendor.
+    pub request: i64,
+    /// Its invited vendor's invitation (the one revoked and replaced).
+    pub invitation: i64,
+    /// Another open request's vendor link (the path's last part), for the vendor's own routes.
+    pub bid_link: String,
 }
 
 /// A request.
@@ -405,6 +411,36 @@ pub const ROWS: &[Row] = &[
             ("rate", "7.1".into()),
             ("date", "2026-12-01".into()),
         ])
+    }),
+    // Requests for quotation.
+    row("/api/requests", ALL, S, none),
+    row("/api/requests/one", ALL, R, |r| form([("id", r.request.to_string())])),
+    row("/api/requests/form", PROCUREMENT, S, none),
+    row("/api/requests/questions", PROCUREMENT, R, |r| {
+        form([("workload_id", r.workload.to_string())])
+    }),
+    row("/api/requests/create", PROCUREMENT, R, |r| {
+        crate::rfq::request_form(r.workload, r.vendor)
+    }),
+    row("/api/requests/revoke", PROCUREMENT, R, |r| {
+        form([
+            ("request_id", r.request.to_string()),
+            ("invitation_id", r.invitation.to_string()),
+            ("replace", "true".into()),
+        ])
+    }),
+    // Opening the bids needs a reason: without one the request is found and refused (422),
+    // so it stays open for the other rows.
+    Row {
+        served_as: Some(http::StatusCode::UNPROCESSABLE_ENTITY),
+        ..row("/api/requests/close", PROCUREMENT, R, |r| {
+            form([("request_id", r.request.to_string()), ("reason", " ".into())])
+        })
+    },
+    // A vendor's page: its link is its key, whoever sends it.
+    row("/api/bid/page", Anyone, S, |r| form([("link", r.bid_link.clone())])),
+    row("/api/bid/save", Anyone, S, |r| {
+        form([("link", r.bid_link.clone()), ("fields[spec.gpu_model]", "H100".into())])
     }),
     row("/api/vendors", ALL, S, none),
     row("/api/vendors/create", PROCUREMENT, S, |_| {

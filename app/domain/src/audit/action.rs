@@ -11,6 +11,10 @@ pub const NO_ORDER: i64 = 0;
 /// server's shell, not by a signed-in user). User ids start at 1.
 pub const CLI_ACTOR: i64 = 0;
 
+/// `actor_id` of an event made by a vendor through its bid link (no account; `data` names the
+/// vendor). User ids start at 1.
+pub const VENDOR_ACTOR: i64 = -1;
+
 /// The kind of an audit event; serialized (and hashed) in snake_case.
 ///
 /// The first seven record an order's lifecycle (`order_id` is the order); the others are site
@@ -90,11 +94,24 @@ pub enum Action {
     RecoveryCodeUsed,
     /// A user made new recovery codes; the old ones stopped working (`user_id`).
     RecoveryCodesRegenerated,
+    // Requests for quotation (`crate::rfq`); `actor_id` [`VENDOR_ACTOR`] for a vendor's own act.
+    /// Procurement sent a request (`request_id`, `team_id`, `title`, `close_at`, `vendors`: the
+    /// invited vendor ids).
+    RfqCreated,
+    /// A vendor's link was revoked, or replaced by a new one (`request_id`, `team_id`,
+    /// `vendor_id`, `replaced`).
+    RfqLinkRevoked,
+    /// A vendor submitted a bid or a revision of it (`request_id`, `team_id`, `vendor_id`,
+    /// `revision`, `receipt`: the bid's SHA-256).
+    RfqBidSubmitted,
+    /// The bids were opened and made quotes (`request_id`, `team_id`, `early`, `reason`,
+    /// `bids`: each vendor's `vendor_id`, `revision`, `receipt`, `quote_id`).
+    RfqClosed,
 }
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 29] = [
+    pub const ALL: [Action; 33] = [
         Action::Create,
         Action::ItemAnswered,
         Action::EvidenceAttached,
@@ -126,6 +143,10 @@ impl Action {
         Action::SecondFactorUnlocked,
         Action::RecoveryCodeUsed,
         Action::RecoveryCodesRegenerated,
+        Action::RfqCreated,
+        Action::RfqLinkRevoked,
+        Action::RfqBidSubmitted,
+        Action::RfqClosed,
     ];
 
     /// The snake_case name, as serialized and hashed.
@@ -163,6 +184,10 @@ impl Action {
             Action::SecondFactorUnlocked => "second_factor_unlocked",
             Action::RecoveryCodeUsed => "recovery_code_used",
             Action::RecoveryCodesRegenerated => "recovery_codes_regenerated",
+            Action::RfqCreated => "rfq_created",
+            Action::RfqLinkRevoked => "rfq_link_revoked",
+            Action::RfqBidSubmitted => "rfq_bid_submitted",
+            Action::RfqClosed => "rfq_closed",
         }
     }
 
@@ -202,7 +227,7 @@ mod tests {
         for a in Action::ALL {
             assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::json!(a.as_str())));
         }
-        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 17);
+        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 21);
         assert!(!Action::Approve.is_site() && Action::TokenCreated.is_site());
     }
 }

@@ -66,7 +66,7 @@ mod export;
 mod tests;
 
 pub use crate::order_state::OrderState;
-pub use action::{Action, CLI_ACTOR, NO_ORDER};
+pub use action::{Action, CLI_ACTOR, NO_ORDER, VENDOR_ACTOR};
 pub use anchor::{Anchor, AnchorMismatch, AnchorParseError, anchor_line, check_anchor, parse_anchors};
 pub use canonical::{CanonicalError, canonical_json};
 pub use chain::{ChainError, ChainFault, ChainHead, EventError, next_event, verify_chain, verify_next};

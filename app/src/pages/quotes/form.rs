@@ -183,9 +183,9 @@ const MONTHLY_BASIS: &[(&str, Msg)] = &[
     ("per_gpu", Msg::QcPerGpu),
 ];
 /// Billing increments offered as suggestions; any other length with its unit is read too.
-const INCREMENTS: &[&str] = &["second", "10s", "minute", "10 min", "15 min", "hour", "day"];
+pub(crate) const INCREMENTS: &[&str] = &["second", "10s", "minute", "10 min", "15 min", "hour", "day"];
 /// Package periods offered as suggestions.
-const PACKAGE_PERIODS: &[&str] = &["month", "week", "day"];
+pub(crate) const PACKAGE_PERIODS: &[&str] = &["month", "week", "day"];
 const REFUND: &[(&str, Msg)] = &[
     ("none", Msg::QcRefundNone),
     ("prorated_day", Msg::QcRefundProratedDay),
@@ -339,7 +339,7 @@ fn suggestions(column: &str) -> Option<&'static str> {
 }
 
 /// A `<datalist>` of lengths, each labelled in the page's language.
-fn length_list(id: &'static str, lengths: &'static [&'static str]) -> impl IntoView {
+pub(crate) fn length_list(id: &'static str, lengths: &'static [&'static str]) -> impl IntoView {
     view! {
         <datalist id=id>
             {lengths.iter().map(|v| view! { <option value=*v label=length_text(v) /> }).collect_view()}
@@ -356,7 +356,7 @@ fn yes_no_value(v: &str) -> &'static str {
     }
 }
 
-fn field(
+pub(crate) fn field(
     column: &'static str,
     input: Input,
     required: bool,

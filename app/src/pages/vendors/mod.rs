@@ -139,6 +139,8 @@ pub fn VendorsPage() -> impl IntoView {
         view! {
             <Title text=t(Msg::NavVendors) />
             <h1>{t(Msg::NavVendors)}</h1>
+            // Requests for quotation go to these vendors.
+            <p><a href="/requests" data-testid="vendors-requests">{t(Msg::RfqListTitle)}</a></p>
             <p class="lead">{t(Msg::VendorsLead)}</p>
             {can_edit.then(|| {
                 let texts = (Msg::VendorsAddTitle, Msg::VendorsAddSubmit);

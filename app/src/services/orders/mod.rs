@@ -10,6 +10,7 @@
 
 mod accept;
 mod answer;
+pub mod asks;
 mod comparison;
 mod content;
 mod desk_texts;

@@ -95,9 +95,6 @@ pub async fn form_data(quote_id: Option<i64>) -> Result<QuoteFormData, AppError>
 pub async fn save(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Result<SavedQuote, AppError> {
     let (caller, team) = auth::require_team(Capability::EditProcurement)?;
     let db = auth::db()?;
-    let mut input = QuoteInput::from_fields(fields);
-    let numbers = typed_numbers(input.cells());
-    let unreadable = crate::domain::numbers::normalise_fields(input.cells_mut(), &numbers);
     let existing = match quote_id {
         Some(id) => Some(
             store::quotes::latest(&db, team.team_id, id)
@@ -106,31 +103,17 @@ pub async fn save(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Re
         ),
         None => None,
     };
-    if let Some(q) = &existing {
-        // A revision keeps the quote's identity.
-        input.set("vendor", q.draft.vendor.clone());
-        input.set("reference", q.draft.reference.clone());
-    }
-    let row = input.read().map_err(|e| {
-        AppError::Invalid(match e {
-            quotes::ImportError::MissingColumns { .. } => Msg::QerrRequired,
-            _ => Msg::ErrorBadRequest,
+    // A revision keeps the quote's identity.
+    let fixed = existing
+        .as_ref()
+        .map(|q| {
+            vec![
+                ("vendor", q.draft.vendor.clone()),
+                ("reference", q.draft.reference.clone()),
+            ]
         })
-    })?;
-    if !row.errors.is_empty() || row.draft.is_none() || !unreadable.is_empty() {
-        let mut issues: Vec<FieldIssue> = unreadable.iter().map(|(f, e)| FieldIssue::from_number(f, *e)).collect();
-        issues.extend(
-            row.errors
-                .iter()
-                .map(|e| {
-                    let column = e.column.as_deref().or(e.field).unwrap_or("_row").to_lowercase();
-                    FieldIssue::from_code(&column, &e.code)
-                })
-                .filter(|i| !unreadable.iter().any(|(f, _)| *f == i.field)),
-        );
-        return Err(AppError::InvalidFields(issues));
-    }
-    let draft = row.draft.ok_or(AppError::Internal)?;
+        .unwrap_or_default();
+    let (_, draft) = checked_fields(fields, &fixed)?;
     let mut tx = store::begin_write(&db).await?;
     let result = match &existing {
         Some(q) => store::quotes::add_revision(&mut tx, team.team_id, q.quote_id, &draft, Some(caller.user_id))
@@ -160,6 +143,45 @@ pub async fn save(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Re
         )])),
         Err(QuoteStoreError::Sql(e)) => Err(e.into()),
     }
+}
+
+/// Reads a submitted quote form as the CSV importer reads a row, with `fixed` values set over
+/// what was typed: the cells as read (numbers normalised) and the quote they make.
+///
+/// # Errors
+/// [`AppError::InvalidFields`] naming every field that does not read (by its column name) and
+/// why.
+pub(crate) fn checked_fields(
+    fields: BTreeMap<String, String>,
+    fixed: &[(&'static str, String)],
+) -> Result<(BTreeMap<String, String>, quotes::QuoteDraft), AppError> {
+    let mut input = QuoteInput::from_fields(fields);
+    let numbers = typed_numbers(input.cells());
+    let unreadable = crate::domain::numbers::normalise_fields(input.cells_mut(), &numbers);
+    for (column, value) in fixed {
+        input.set(column, value.clone());
+    }
+    let row = input.read().map_err(|e| {
+        AppError::Invalid(match e {
+            quotes::ImportError::MissingColumns { .. } => Msg::QerrRequired,
+            _ => Msg::ErrorBadRequest,
+        })
+    })?;
+    if !row.errors.is_empty() || row.draft.is_none() || !unreadable.is_empty() {
+        let mut issues: Vec<FieldIssue> = unreadable.iter().map(|(f, e)| FieldIssue::from_number(f, *e)).collect();
+        issues.extend(
+            row.errors
+                .iter()
+                .map(|e| {
+                    let column = e.column.as_deref().or(e.field).unwrap_or("_row").to_lowercase();
+                    FieldIssue::from_code(&column, &e.code)
+                })
+                .filter(|i| !unreadable.iter().any(|(f, _)| *f == i.field)),
+        );
+        return Err(AppError::InvalidFields(issues));
+    }
+    let draft = row.draft.ok_or(AppError::Internal)?;
+    Ok((input.into_cells(), draft))
 }
 
 #[cfg(test)]

@@ -1,0 +1,222 @@
+//! Requests for quotation, the vendor's side: everything is reached through the vendor's link
+//! and shows only that request and that vendor's own bid. A link that is malformed, unknown,
+//! revoked or past the close answers [`AppError::NotFound`], never why.
+
+use super::{needs_rows, texts::utc_minute};
+use crate::{
+    domain::{
+        audit::{Action, VENDOR_ACTOR},
+        quotes::Date,
+        rfq::{self, Phase, bid::BidRecord, bid::answers_to, needs::Needs},
+    },
+    error::AppError,
+    i18n::{Locale, Msg},
+    services::site_audit,
+    store::{self, Db, rfq::LinkRow},
+    views::rfq::{BidPage, ReceiptLine},
+};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::collections::BTreeMap;
+
+/// What a vendor is typing, kept between visits.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Draft {
+    fields: BTreeMap<String, String>,
+    answers: Vec<String>,
+}
+
+/// The invitation a link opens while its request takes bids.
+///
+/// # Errors
+/// [`AppError::NotFound`] for a link that does not open (malformed, unknown, revoked, closed).
+pub async fn opened(db: &Db, link: &str, now: i64) -> Result<LinkRow, AppError> {
+    if !rfq::well_formed(link) {
+        return Err(AppError::NotFound);
+    }
+    let row = store::rfq::by_link(db, &rfq::link_hash(link))
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let phase = Phase::at(now, row.close_at, row.closed_at);
+    if !rfq::link_opens(phase, row.revoked_at.is_some()) {
+        return Err(AppError::NotFound);
+    }
+    Ok(row)
+}
+
+/// The request's questions, with the checklist item each comes from.
+fn questions(row: &LinkRow) -> Result<Vec<(String, String)>, AppError> {
+    serde_json::from_str(&row.questions).map_err(|_| AppError::Internal)
+}
+
+/// The fields a bid cannot choose: the vendor (the invited one), the reference (the request)
+/// and the day it was received.
+#[must_use]
+pub fn fixed_fields(row: &LinkRow, today: Date) -> Vec<(&'static str, String)> {
+    vec![
+        ("vendor", row.vendor.clone()),
+        ("reference", format!("RFQ-{}", row.request_id)),
+        ("received_on", today.to_string()),
+    ]
+}
+
+/// What a new bid form starts from.
+fn blank(today: Date) -> BTreeMap<String, String> {
+    [
+        ("valid_until", today.add_days(30).unwrap_or(today).to_string()),
+        ("currency", "CNY".to_string()),
+        ("spec.gpus_per_node", "1".to_string()),
+        ("spec.sharing", "exclusive".to_string()),
+        ("price.basis", "per_node".to_string()),
+        ("price.billing_increment", "hour".to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+/// The vendor's page: the request, the draft (or the last submission, or a blank form) and the
+/// receipts of every revision.
+///
+/// # Errors
+/// As [`opened`]; database errors.
+pub async fn page(db: &Db, link: &str, now: i64, today: Date, locale: Locale) -> Result<BidPage, AppError> {
+    let row = opened(db, link, now).await?;
+    let needs = Needs::decode(&row.needs).map_err(|_| AppError::Internal)?;
+    let questions = questions(&row)?;
+    let bids = store::rfq::bids(db, row.invitation_id).await?;
+    let draft = match store::rfq::draft(db, row.invitation_id).await? {
+        Some(body) => serde_json::from_str(&body).unwrap_or_default(),
+        None => bids.last().and_then(|b| BidRecord::decode(&b.body).ok()).map_or_else(
+            || Draft {
+                fields: blank(today),
+                answers: Vec::new(),
+            },
+            |r| Draft {
+                answers: questions
+                    .iter()
+                    .map(|(_, q)| {
+                        r.answers
+                            .iter()
+                            .find(|a| &a.question == q)
+                            .map(|a| a.answer.clone())
+                            .unwrap_or_default()
+                    })
+                    .collect(),
+                fields: r.fields,
+            },
+        ),
+    };
+    let mut answers = draft.answers;
+    answers.resize(questions.len(), String::new());
+    Ok(BidPage {
+        title: row.title.clone(),
+        vendor: row.vendor.clone(),
+        needs: needs_rows(locale, &needs),
+        questions: questions.into_iter().map(|(_, q)| q).collect(),
+        close_at: row.close_at,
+        values: draft.fields,
+        answers,
+        revisions: bids
+            .into_iter()
+            .map(|b| ReceiptLine {
+                revision: b.revision,
+                receipt: b.receipt,
+                submitted_at: b.submitted_at,
+            })
+            .collect(),
+    })
+}
+
+/// Keeps what the vendor typed, checked or not, for the next visit.
+///
+/// # Errors
+/// As [`opened`]; database errors.
+pub async fn save_draft(
+    db: &Db,
+    link: &str,
+    fields: BTreeMap<String, String>,
+    answers: Vec<String>,
+    now: i64,
+) -> Result<(), AppError> {
+    let row = opened(db, link, now).await?;
+    let cut = |s: String, max: usize| s.chars().take(max).collect::<String>();
+    let draft = Draft {
+        fields: fields
+            .into_iter()
+            .filter(|(k, _)| crate::domain::quotes::is_quote_field(k))
+            .map(|(k, v)| (k, cut(v, 2_000)))
+            .collect(),
+        answers: answers
+            .into_iter()
+            .take(rfq::MAX_QUESTIONS)
+            .map(|a| cut(a, rfq::MAX_ANSWER_CHARS))
+            .collect(),
+    };
+    let body = serde_json::to_string(&draft).map_err(|_| AppError::Internal)?;
+    let mut tx = store::begin_write(db).await?;
+    store::rfq::save_draft(&mut tx, row.invitation_id, &body, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Submits a bid (or a revision of it) whose quote fields were checked (`cells`, with the
+/// [`fixed_fields`]); returns its receipt. The request is read again inside the transaction,
+/// so a bid that arrives after the close is refused with the close time.
+///
+/// # Errors
+/// [`AppError::Refused`] after the close or past [`rfq::MAX_REVISIONS`]; as [`opened`];
+/// database errors.
+pub async fn submit(
+    db: &Db,
+    link: &str,
+    cells: BTreeMap<String, String>,
+    answers: Vec<String>,
+    now: i64,
+    submitted_at: String,
+) -> Result<ReceiptLine, AppError> {
+    let hash = rfq::link_hash(link);
+    let mut tx = store::begin_write(db).await?;
+    let row = store::rfq::by_link(&mut *tx, &hash).await?.ok_or(AppError::NotFound)?;
+    if row.revoked_at.is_some() || !rfq::well_formed(link) {
+        return Err(AppError::NotFound);
+    }
+    if !rfq::accepts_bids(Phase::at(now, row.close_at, row.closed_at)) {
+        return Err(AppError::Refused(Msg::RfqErrLate));
+    }
+    let revision = store::rfq::next_revision(&mut tx, row.invitation_id).await?;
+    if revision > rfq::MAX_REVISIONS {
+        return Err(AppError::Refused(Msg::RfqErrRevisions));
+    }
+    let typed: BTreeMap<usize, String> = answers.into_iter().enumerate().collect();
+    let record = BidRecord {
+        request_id: row.request_id,
+        vendor: row.vendor.clone(),
+        revision,
+        submitted_at,
+        fields: cells.clone(),
+        answers: answers_to(&questions(&row)?, &typed),
+    };
+    let receipt = record.receipt();
+    store::rfq::insert_bid(&mut tx, row.invitation_id, revision, &record.encode(), &receipt, now).await?;
+    let draft = Draft {
+        fields: cells,
+        answers: typed.into_values().collect(),
+    };
+    let body = serde_json::to_string(&draft).map_err(|_| AppError::Internal)?;
+    store::rfq::save_draft(&mut tx, row.invitation_id, &body, now).await?;
+    let data = json!({"request_id": row.request_id, "team_id": row.team_id, "vendor": row.vendor, "revision": revision, "receipt": receipt});
+    site_audit::record(&mut tx, VENDOR_ACTOR, Action::RfqBidSubmitted, data).await?;
+    tx.commit().await?;
+    Ok(ReceiptLine {
+        revision,
+        receipt,
+        submitted_at: now,
+    })
+}
+
+/// The close time as the refusal of a late bid names it.
+#[must_use]
+pub fn close_text(close_at: i64) -> String {
+    utc_minute(close_at)
+}

@@ -1,0 +1,439 @@
+//! Requests for quotation through the router: bids sealed until the close for every role and
+//! every route, a link that does not open answers 404 without saying why, one vendor's link
+//! reaches only its own bid, and the close makes the bids quotes with their receipts.
+#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
+
+use crate::access_matrix::table::Send;
+use crate::common::{PASSWORD, TestApp, team_of_pam_and_eve};
+use http::StatusCode;
+
+/// The new-request form for `workload`, inviting `vendor`, closing in 2099.
+pub fn request_form(workload: i64, vendor: i64) -> Send {
+    Send::Form(
+        form_fields(workload, &[vendor])
+            .into_iter()
+            .map(|(k, v)| (leak(k), v))
+            .collect(),
+    )
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+fn form_fields(workload: i64, vendors: &[i64]) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = [
+        ("workload_id", workload.to_string()),
+        ("title", "8 × H100 for fine-tuning".to_string()),
+        ("region", "上海".to_string()),
+        ("budget", String::new()),
+        ("currency", "CNY".to_string()),
+        (
+            "questions",
+            "Which NVIDIA driver and CUDA?\n临时盘释放后是否清除？".to_string(),
+        ),
+        ("close_local", "2099-12-31T18:00".to_string()),
+        ("utc_offset", "+08:00".to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (format!("form[{k}]"), v))
+    .collect();
+    fields.extend(
+        vendors
+            .iter()
+            .map(|v| (format!("form[vendors][{v}]"), "on".to_string())),
+    );
+    fields
+}
+
+async fn create(app: &TestApp, pam: &str, workload: i64, vendors: &[i64]) -> serde_json::Value {
+    let fields = form_fields(workload, vendors);
+    let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let res = app.call("/api/requests/create", &form, Some(pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    serde_json::from_str(&res.body).unwrap()
+}
+
+/// A request inviting `vendor`: `(request id, invitation id)`.
+pub async fn a_request(app: &TestApp, pam: &str, workload: i64, vendor: i64) -> (i64, i64) {
+    let created = create(app, pam, workload, &[vendor]).await;
+    let id = created["id"].as_i64().unwrap();
+    let invitation: i64 = sqlx::query_scalar("SELECT id FROM rfq_invitations WHERE request_id = ?")
+        .bind(id)
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    (id, invitation)
+}
+
+/// Another request inviting `vendor`: `(request id, the vendor's link)`.
+pub async fn a_link(app: &TestApp, pam: &str, workload: i64, vendor: i64) -> (i64, String) {
+    let created = create(app, pam, workload, &[vendor]).await;
+    (created["id"].as_i64().unwrap(), link_of(&created, 0))
+}
+
+fn link_of(created: &serde_json::Value, i: usize) -> String {
+    created["links"][i]["path"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("/bid/")
+        .to_string()
+}
+
+async fn vendor(app: &TestApp, pam: &str, name: &str, contact: &str) -> i64 {
+    let res = app
+        .call(
+            "/api/vendors/create",
+            &[("name", name), ("contact", contact)],
+            Some(pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    res.body.trim().parse().unwrap()
+}
+
+/// A bid's fields: an H100 node at `price` an hour.
+fn bid(link: &str, price: &str, answer: &str, submit: bool) -> Vec<(String, String)> {
+    let mut form: Vec<(String, String)> = [
+        ("valid_until", "2099-12-31"),
+        ("spec.gpu_model", "H100 80GB"),
+        ("spec.gpus_per_node", "8"),
+        ("spec.vram_gib", "80"),
+        ("spec.sharing", "exclusive"),
+        ("currency", "CNY"),
+        ("price.basis", "per_node"),
+        ("price.on_demand_hourly", price),
+        ("price.billing_increment", "hour"),
+        ("price.stopped_bills_compute", "no"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (format!("fields[{k}]"), v.to_string()))
+    .collect();
+    form.push(("link".into(), link.into()));
+    form.push(("answers[0]".into(), answer.into()));
+    form.push(("answers[1]".into(), "释放后立即清除".into()));
+    if submit {
+        form.push(("submit".into(), "1".into()));
+    }
+    form
+}
+
+async fn send_bid(app: &TestApp, form: &[(String, String)]) -> crate::common::Answer {
+    let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    app.call("/api/bid/save", &form, None).await
+}
+
+struct Site {
+    app: TestApp,
+    admin: String,
+    pam: String,
+    eve: String,
+    max: String,
+    request: i64,
+    links: [String; 2],
+}
+
+/// A team (procurement pam, engineer eve, manager max, and the administrator in it), a
+/// workload and a request to two vendors, both of which submitted a bid.
+async fn site() -> Site {
+    let (app, pam, eve) = team_of_pam_and_eve().await;
+    let admin = app.login("admin@example.com", PASSWORD).await;
+    let team: i64 = sqlx::query_scalar("SELECT id FROM teams")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    app.create_member(&admin, "max@example.com", team, "manager").await;
+    let admin_id: i64 = sqlx::query_scalar("SELECT id FROM users WHERE email = 'admin@example.com'")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    let _ = app
+        .call(
+            "/api/admin/set_role",
+            &[
+                ("team_id", &team.to_string()),
+                ("user_id", &admin_id.to_string()),
+                ("role", "procurement"),
+            ],
+            Some(&admin),
+        )
+        .await;
+    let max = app.login("max@example.com", PASSWORD).await;
+    let workload = app.create_workload(&pam, "Fine-tune").await;
+    let xinghe = vendor(&app, &pam, "星河算力", "王芳，wang@xinghe.example").await;
+    let lambda = vendor(&app, &pam, "Nimbus", "Sales <sales@nimbus.example>").await;
+    let created = create(&app, &pam, workload, &[xinghe, lambda]).await;
+    let links = [link_of(&created, 0), link_of(&created, 1)];
+    for (link, price) in links.iter().zip(["4321.09", "3987.65"]) {
+        let res = send_bid(&app, &bid(link, price, "驱动 550.54，CUDA 12.4", true)).await;
+        assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    }
+    Site {
+        request: created["id"].as_i64().unwrap(),
+        app,
+        admin,
+        pam,
+        eve,
+        max,
+        links,
+    }
+}
+
+const FIGURES: [&str; 4] = ["4321.09", "3987.65", "4,321.09", "550.54"];
+
+fn assert_sealed(what: &str, body: &str) {
+    for figure in FIGURES {
+        assert!(!body.contains(figure), "{what} shows {figure} before the close: {body}");
+    }
+}
+
+#[tokio::test]
+async fn a_bid_before_the_close_is_invisible_to_every_role_and_route() {
+    let s = site().await;
+    let id = s.request.to_string();
+    for who in [&s.pam, &s.eve, &s.max, &s.admin] {
+        let one = s.app.call("/api/requests/one", &[("id", &id)], Some(who)).await;
+        assert_eq!(one.status, StatusCode::OK, "{}", one.body);
+        assert_sealed("the request", &one.body);
+        let view: serde_json::Value = serde_json::from_str(&one.body).unwrap();
+        assert!(view["opened"].as_array().unwrap().is_empty());
+        assert_eq!(view["vendors"][0]["revisions"], 1, "who submitted is shown");
+        for path in ["/api/requests", "/api/quotes", "/api/dashboard"] {
+            let res = s.app.call(path, &[], Some(who)).await;
+            assert_sealed(path, &res.body);
+        }
+        for page in [
+            format!("/requests/{id}"),
+            "/requests".into(),
+            "/quotes".into(),
+            "/admin/audit".into(),
+        ] {
+            let res = s.app.get(&page, Some(who), None).await;
+            assert_sealed(&page, &res.body);
+        }
+        let csv = s.app.get("/quotes/export.csv", Some(who), None).await;
+        assert_sealed("the quote export", &csv.body);
+    }
+    let quotes: i64 = sqlx::query_scalar("SELECT count(*) FROM quotes")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    assert_eq!(quotes, 0, "no bid is a quote before the close");
+}
+
+#[tokio::test]
+async fn a_revoked_expired_malformed_or_unknown_link_answers_404_without_saying_why() {
+    let s = site().await;
+    let open = s.app.get(&format!("/bid/{}", s.links[0]), None, None).await;
+    assert_eq!(open.status, StatusCode::OK);
+    assert!(
+        open.body.contains("星河算力") && !open.body.contains("Nimbus"),
+        "only its own vendor"
+    );
+    let invitation: i64 = sqlx::query_scalar("SELECT id FROM rfq_invitations ORDER BY id LIMIT 1")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    let (r, i) = (s.request.to_string(), invitation.to_string());
+    let res = s
+        .app
+        .call(
+            "/api/requests/revoke",
+            &[("request_id", &r), ("invitation_id", &i)],
+            Some(&s.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let unknown = format!("nlb_{}", "A".repeat(43));
+    let mut bodies = Vec::new();
+    for link in [
+        s.links[0].clone(),
+        unknown,
+        "nlb_short".into(),
+        "../../etc/passwd".into(),
+    ] {
+        let page = s.app.get(&format!("/bid/{link}"), None, None).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{link}");
+        assert!(!page.body.contains("revoked") && !page.body.contains("撤销"), "{link}");
+        let api = s.app.call("/api/bid/page", &[("link", &link)], None).await;
+        assert_eq!(api.status, StatusCode::NOT_FOUND, "{link}");
+        bodies.push(api.body);
+        let save = send_bid(&s.app, &bid(&link, "1.00", "", true)).await;
+        assert_eq!(save.status, StatusCode::NOT_FOUND, "{link}");
+    }
+    assert!(
+        bodies.windows(2).all(|w| w[0] == w[1]),
+        "every refusal reads the same: {bodies:?}"
+    );
+    // Past the close time the other link stops opening too, and its bid is not taken.
+    sqlx::query("UPDATE rfq_requests SET close_at = 1")
+        .execute(&s.app.db)
+        .await
+        .unwrap();
+    let late = s.app.get(&format!("/bid/{}", s.links[1]), None, None).await;
+    assert_eq!(late.status, StatusCode::NOT_FOUND);
+    let save = send_bid(&s.app, &bid(&s.links[1], "1.00", "", true)).await;
+    assert_eq!(save.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn one_vendors_link_reads_and_writes_only_its_own_bid() {
+    let s = site().await;
+    let a = s.app.call("/api/bid/page", &[("link", &s.links[0])], None).await;
+    assert!(a.body.contains("4321.09") && !a.body.contains("3987.65"), "{}", a.body);
+    assert!(
+        !a.body.contains("Nimbus") && !a.body.contains("pam@example.com"),
+        "{}",
+        a.body
+    );
+    // A draft through the first link changes nothing of the second vendor's.
+    let res = send_bid(&s.app, &bid(&s.links[0], "4000.00", "改为 4000", false)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let b = s.app.call("/api/bid/page", &[("link", &s.links[1])], None).await;
+    assert!(b.body.contains("3987.65") && !b.body.contains("4000.00"), "{}", b.body);
+    // A revision through the first link is that vendor's second; the other keeps one.
+    let res = send_bid(&s.app, &bid(&s.links[0], "4000.00", "改为 4000", true)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let revisions: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT v.name, count(b.id) FROM rfq_invitations i JOIN vendors v ON v.id = i.vendor_id
+         LEFT JOIN rfq_bids b ON b.invitation_id = i.id GROUP BY i.id ORDER BY v.name",
+    )
+    .fetch_all(&s.app.db)
+    .await
+    .unwrap();
+    assert_eq!(revisions, vec![("Nimbus".to_string(), 1), ("星河算力".to_string(), 2)]);
+}
+
+#[tokio::test]
+async fn a_bid_with_a_mistake_is_refused_field_by_field_and_kept_as_a_draft() {
+    let s = site().await;
+    let res = send_bid(&s.app, &bid(&s.links[0], "cheap", "", true)).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(res.body.contains("price.on_demand_hourly"), "{}", res.body);
+    let page = s.app.call("/api/bid/page", &[("link", &s.links[0])], None).await;
+    assert!(
+        page.body.contains("cheap"),
+        "the draft keeps what was typed: {}",
+        page.body
+    );
+}
+
+#[tokio::test]
+async fn the_close_makes_each_last_revision_a_quote_with_its_receipt_and_answers() {
+    let s = site().await;
+    let res = send_bid(&s.app, &bid(&s.links[0], "4100.00", "驱动 550.54，CUDA 12.4", true)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let receipt: serde_json::Value = serde_json::from_str(&res.body).unwrap();
+    let id = s.request.to_string();
+    // Closing early needs a reason, and only procurement may.
+    let none = s
+        .app
+        .call(
+            "/api/requests/close",
+            &[("request_id", &id), ("reason", " ")],
+            Some(&s.pam),
+        )
+        .await;
+    assert_eq!(none.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", none.body);
+    let eng = s
+        .app
+        .call(
+            "/api/requests/close",
+            &[("request_id", &id), ("reason", "x")],
+            Some(&s.eve),
+        )
+        .await;
+    assert_eq!(eng.status, StatusCode::FORBIDDEN);
+    let res = s
+        .app
+        .call(
+            "/api/requests/close",
+            &[("request_id", &id), ("reason", "both vendors answered")],
+            Some(&s.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert_eq!(res.body.trim(), "2");
+    let view: serde_json::Value =
+        serde_json::from_str(&s.app.call("/api/requests/one", &[("id", &id)], Some(&s.max)).await.body).unwrap();
+    let opened = view["opened"].as_array().unwrap();
+    assert_eq!(opened.len(), 2);
+    let xinghe = opened.iter().find(|b| b["vendor"] == "星河算力").unwrap();
+    assert_eq!(xinghe["revision"], 2, "the last revision");
+    assert_eq!(xinghe["receipt"], receipt["receipt"]);
+    assert_eq!(xinghe["answers"], 2);
+    // The quotes carry the vendor as their source and the bid's figures.
+    let quotes: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT v.name, q.reference, r.node_hourly_micros FROM quotes q JOIN vendors v ON v.id = q.vendor_id
+         JOIN quote_revisions r ON r.quote_id = q.id ORDER BY v.name",
+    )
+    .fetch_all(&s.app.db)
+    .await
+    .unwrap();
+    let reference = format!("RFQ-{id}");
+    assert_eq!(
+        quotes,
+        vec![
+            ("Nimbus".to_string(), reference.clone(), 3_987_650_000),
+            ("星河算力".to_string(), reference, 4_100_000_000)
+        ]
+    );
+    // The receipt is the SHA-256 of the stored bid, and the audit chain names it.
+    let (body, stored): (String, String) = sqlx::query_as("SELECT body, receipt FROM rfq_bids WHERE revision = 2")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    assert_eq!(stored, app::domain::audit::sha256_hex(&body));
+    let events: Vec<String> = sqlx::query_scalar("SELECT data FROM audit_events WHERE action = 'rfq_closed'")
+        .fetch_all(&s.app.db)
+        .await
+        .unwrap();
+    assert!(events.len() == 1 && events[0].contains(&stored) && events[0].contains("both vendors answered"));
+    // Closed: the links stop opening, a second close is refused.
+    let page = s.app.get(&format!("/bid/{}", s.links[1]), None, None).await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    let again = s
+        .app
+        .call(
+            "/api/requests/close",
+            &[("request_id", &id), ("reason", "again")],
+            Some(&s.pam),
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+}
+
+#[tokio::test]
+async fn a_request_past_its_close_time_is_opened_at_the_first_look() {
+    let s = site().await;
+    sqlx::query("UPDATE rfq_requests SET close_at = 1")
+        .execute(&s.app.db)
+        .await
+        .unwrap();
+    let list: serde_json::Value =
+        serde_json::from_str(&s.app.call("/api/requests", &[], Some(&s.eve)).await.body).unwrap();
+    assert_eq!(list[0]["closed"], true);
+    let quotes: i64 = sqlx::query_scalar("SELECT count(*) FROM quotes")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    assert_eq!(quotes, 2);
+}
+
+#[tokio::test]
+async fn a_vendor_page_says_nothing_of_the_team() {
+    let s = site().await;
+    let page = s.app.get(&format!("/bid/{}", s.links[0]), None, Some("zh-CN")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("data-hydrated=\"static\""), "sent without WASM");
+    for secret in [
+        "Fine-tune",
+        "pam@example.com",
+        "Nimbus",
+        "nimbus.example",
+        "wang@xinghe.example",
+    ] {
+        assert!(!page.body.contains(secret), "the vendor page shows {secret}");
+    }
+    assert!(page.body.contains("8 × H100 for fine-tuning") && page.body.contains("截止时间"));
+}
