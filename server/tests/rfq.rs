@@ -437,3 +437,120 @@ async fn a_vendor_page_says_nothing_of_the_team() {
     }
     assert!(page.body.contains("8 × H100 for fine-tuning") && page.body.contains("截止时间"));
 }
+
+/// The item lines of an order's checklist.
+fn items(view: &serde_json::Value) -> Vec<serde_json::Value> {
+    view["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["items"].as_array().unwrap().clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_vendors_written_answers_are_evidence_on_the_items_they_answer() {
+    let (app, pam, eve) = team_of_pam_and_eve().await;
+    let workload = app.create_workload(&pam, "Fine-tune").await;
+    let acme = vendor(&app, &pam, "Acme GPU", "sales@acme.example").await;
+    // The questions as the form offers them: the checklist items a vendor answers.
+    let w = workload.to_string();
+    let generated = app
+        .call("/api/requests/questions", &[("workload_id", &w)], Some(&pam))
+        .await;
+    let generated: String = serde_json::from_str(&generated.body).unwrap();
+    let first = generated.lines().next().unwrap().to_string();
+    let mut fields = form_fields(workload, &[acme]);
+    fields.retain(|(k, _)| k != "form[questions]");
+    fields.push(("form[questions]".into(), format!("{first}\nAnything else?")));
+    let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let created: serde_json::Value =
+        serde_json::from_str(&app.call("/api/requests/create", &form, Some(&pam)).await.body).unwrap();
+    let link = link_of(&created, 0);
+    let res = send_bid(
+        &app,
+        &bid(&link, "3999.00", "书面回答：Ubuntu 22.04，驱动 550.54", true),
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let id = created["id"].as_i64().unwrap().to_string();
+    let res = app
+        .call(
+            "/api/requests/close",
+            &[("request_id", &id), ("reason", "one vendor")],
+            Some(&pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let quote: i64 = sqlx::query_scalar("SELECT id FROM quotes")
+        .fetch_one(&app.db)
+        .await
+        .unwrap();
+    let order = app.create_order(&pam, "From the bid", workload).await;
+    let (o, q) = (order.to_string(), quote.to_string());
+    let select = [
+        ("order_id", o.as_str()),
+        ("quote_id", &q),
+        ("waiver", "no run yet"),
+        ("considered[]", &q),
+    ];
+    let res = app.call("/api/orders/select", &select, Some(&pam)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let view: serde_json::Value =
+        serde_json::from_str(&app.call("/api/orders/get", &[("id", &o)], Some(&pam)).await.body).unwrap();
+    // The order names the request and the bid revision it was chosen from.
+    let from = view["from_bid"].as_str().unwrap();
+    assert!(
+        from.contains(&format!("#{id}")) && from.contains("revision 1"),
+        "{from}"
+    );
+    // The answered item shows the answer, and asks the vendor nothing more.
+    let lines = items(&view);
+    let answered: Vec<&serde_json::Value> = lines.iter().filter(|i| !i["vendor_answer"].is_null()).collect();
+    assert_eq!(
+        answered.len(),
+        1,
+        "only the question made from an item is one item's evidence"
+    );
+    let item = answered[0];
+    assert_eq!(item["vendor_answer"]["question"], first.as_str());
+    assert!(item["ask_vendor"].is_null());
+    // Cited as evidence: recorded from the bid, not from the form, and enough for the item.
+    let who = if item["expert"] == "engineer" { &eve } else { &pam };
+    let item_id = item["id"].as_str().unwrap();
+    let answer = [
+        ("order_id", o.as_str()),
+        ("item_id", item_id),
+        ("status", "confirmed"),
+        ("status_note", ""),
+        ("answer", ""),
+        ("evidence_run", ""),
+        ("evidence_note", ""),
+        ("evidence_quote_field", ""),
+        ("evidence_file", ""),
+        ("evidence_tco", ""),
+        ("evidence_vendor_answer", "on"),
+    ];
+    let res = app.call("/api/orders/answer", &answer, Some(who)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let view: serde_json::Value =
+        serde_json::from_str(&app.call("/api/orders/get", &[("id", &o)], Some(&pam)).await.body).unwrap();
+    let item = items(&view).into_iter().find(|i| i["id"] == item_id).unwrap();
+    assert_eq!(item["status"], "confirmed");
+    assert_eq!(item["done"], true, "{item}");
+    let evidence = item["evidence"][0]["label"].as_str().unwrap();
+    assert!(
+        evidence.contains("Vendor's written answer") && evidence.contains("驱动 550.54"),
+        "{evidence}"
+    );
+    // An item the vendor did not answer cannot cite an answer.
+    let other = lines
+        .iter()
+        .find(|i| i["vendor_answer"].is_null() && i["expert"] == item["expert"])
+        .unwrap();
+    let mut refused = answer;
+    refused[1] = ("item_id", other["id"].as_str().unwrap());
+    let res = app.call("/api/orders/answer", &refused, Some(who)).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(res.body.contains("evidence_vendor_answer"), "{}", res.body);
+}

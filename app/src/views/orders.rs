@@ -83,6 +83,18 @@ pub struct ItemLine {
     /// (in the reader's language); `None` when the data or the team answers it.
     #[serde(default)]
     pub ask_vendor: Option<String>,
+    /// The vendor's written answer to this item, from the bid the chosen quote came from.
+    #[serde(default)]
+    pub vendor_answer: Option<VendorAnswerLine>,
+}
+
+/// A vendor's written answer, as an item shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VendorAnswerLine {
+    pub question: String,
+    pub answer: String,
+    /// Which request and bid revision it was written in.
+    pub source: String,
 }
 
 /// A suggestion the caller may accept as their answer, as the page shows it.
@@ -199,6 +211,9 @@ pub struct OrderView {
     /// Whom to call at the chosen quote's vendor, from its record (`None`: not recorded).
     #[serde(default)]
     pub vendor_contact: Option<String>,
+    /// "From request #3 (…), bid revision 2, receipt …" when the chosen quote came from a bid.
+    #[serde(default)]
+    pub from_bid: Option<String>,
     /// Nodes the chosen quote is costed on in the order's comparison, frozen or live (`None`: no
     /// quote chosen, or not in the comparison).
     pub chosen_nodes: Option<u32>,

@@ -44,6 +44,16 @@ pub enum Evidence {
     },
     /// Free text.
     Note { text: String },
+    /// The vendor's written answer to a request for quotation, in the bid the chosen quote
+    /// revision was made from: what the vendor stated in writing about its quote.
+    VendorAnswer {
+        /// The quote revision the bid became.
+        quote_revision_id: i64,
+        /// The question as the vendor read it.
+        question: String,
+        /// The answer, as written.
+        answer: String,
+    },
     /// An uploaded file, identified by content.
     File {
         /// SHA-256 of the content, lowercase hex.

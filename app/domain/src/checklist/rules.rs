@@ -50,7 +50,8 @@ pub fn applicable_items(kind: OrderKind, multi_gpu: bool) -> Vec<&'static Item> 
 pub fn evidence_kind(e: &Evidence) -> Option<EvidenceKind> {
     match e {
         Evidence::Run { .. } => Some(EvidenceKind::Run),
-        Evidence::QuoteField { .. } => Some(EvidenceKind::QuoteField),
+        // What the vendor wrote in its bid is a statement of the quote, as its fields are.
+        Evidence::QuoteField { .. } | Evidence::VendorAnswer { .. } => Some(EvidenceKind::QuoteField),
         Evidence::File { .. } => Some(EvidenceKind::Document),
         Evidence::TcoComparison { .. } => Some(EvidenceKind::CostComparison),
         Evidence::Note { text } => (!text.trim().is_empty()).then_some(EvidenceKind::Note),

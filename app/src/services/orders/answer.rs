@@ -38,6 +38,10 @@ pub struct AnswerForm {
     pub evidence_file: Option<i64>,
     /// Cite the order's cost comparison.
     pub evidence_tco: bool,
+    /// Cite the vendor's written answer to this item, from the bid the chosen quote revision was
+    /// made from.
+    #[serde(default)]
+    pub evidence_vendor_answer: bool,
 }
 
 /// Answers one item of a draft; engineers answer the engineers' items, procurement the rest.
@@ -63,7 +67,10 @@ pub async fn answer(
         Some(doc) => Some(document(db, team.team_id, quote_revision_id, doc).await?),
         None => None,
     };
-    let evidence = evidence_of(form, field, file, order_id);
+    let mut evidence = evidence_of(form, field, file, order_id);
+    if form.evidence_vendor_answer {
+        evidence.push(vendor_answer(db, team.team_id, quote_revision_id, item.id).await?);
+    }
     let item_id = item.id.to_string();
     let answer_text = form.answer.trim().to_string();
     let user = caller.user_id;
@@ -82,6 +89,25 @@ pub async fn answer(
         Ok(data)
     })
     .await
+}
+
+/// The vendor's written answer to `item` as evidence: read from the bid the chosen quote revision
+/// was made from (never from the form), refused at `evidence_vendor_answer` when there is none.
+async fn vendor_answer(
+    db: &Db,
+    team_id: i64,
+    quote_revision_id: Option<i64>,
+    item: &str,
+) -> Result<Evidence, AppError> {
+    let none = || AppError::InvalidFields(vec![FieldIssue::new("evidence_vendor_answer", "no_vendor_answer")]);
+    let id = quote_revision_id.ok_or_else(none)?;
+    let bid = super::load::chosen_bid(db, team_id, Some(id)).await?.ok_or_else(none)?;
+    let written = bid.answer_to(item).ok_or_else(none)?;
+    Ok(Evidence::VendorAnswer {
+        quote_revision_id: id,
+        question: written.question.clone(),
+        answer: written.answer.clone(),
+    })
 }
 
 /// A run cited as evidence must be a valid run of the order's chosen quote revision, or of a

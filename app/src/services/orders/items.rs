@@ -22,12 +22,14 @@ use crate::{
     },
     i18n::{Locale, Msg},
     store::documents::DocumentInfo,
-    views::orders::{AcceptLine, EvidenceLine, ItemLine, ProblemLine, SectionLine},
+    views::orders::{AcceptLine, EvidenceLine, ItemLine, ProblemLine, SectionLine, VendorAnswerLine},
 };
 
 /// What the checklist of one revision is built from.
 pub(super) struct Checklist<'a> {
     pub content: &'a OrderRecord,
+    /// The bid the chosen quote was made from (its written answers).
+    pub bid: Option<&'a super::loaded::ChosenBid>,
     pub workload: &'a Workload,
     pub facts: &'a PrefillFacts,
     pub documents: &'a [DocumentInfo],
@@ -87,9 +89,18 @@ pub(super) fn section_lines(c: &Checklist<'_>) -> Vec<SectionLine> {
     let items = checklist::applicable_items(kind, c.workload.gpus_needed > 1);
     let answer_of = |id: &str| c.content.answers.get(id);
     let asks = vendor_asks(c, &items);
-    let line = |i: &Item| ItemLine {
-        ask_vendor: asks.iter().find(|(id, _)| *id == i.id).map(|(_, q)| q.clone()),
-        ..item_line(c, i)
+    let line = |i: &Item| {
+        let written = c.bid.and_then(|b| b.answer_to(i.id));
+        ItemLine {
+            // Answered in writing: nothing left to ask.
+            ask_vendor: if written.is_some() {
+                None
+            } else {
+                asks.iter().find(|(id, _)| *id == i.id).map(|(_, q)| q.clone())
+            },
+            vendor_answer: written.map(|a| vendor_answer_line(c, a)),
+            ..item_line(c, i)
+        }
     };
     let sections: Vec<(Section, Vec<ItemLine>, RoleProgress)> = checklist::by_section(&items)
         .into_iter()
@@ -177,6 +188,7 @@ fn item_line(c: &Checklist<'_>, i: &Item) -> ItemLine {
         },
         fields_first: checklist::relevant_fields(i).into_iter().map(str::to_string).collect(),
         ask_vendor: None,
+        vendor_answer: None,
     }
 }
 
@@ -252,6 +264,29 @@ fn suggestion(locale: Locale, i: &Item, facts: &PrefillFacts) -> Option<String> 
     }
 }
 
+/// The vendor's written answer to an item, where it was written.
+fn vendor_answer_line(c: &Checklist<'_>, a: &crate::domain::rfq::bid::WrittenAnswer) -> VendorAnswerLine {
+    let source = c.bid.map(|b| bid_source_text(c.locale, b)).unwrap_or_default();
+    VendorAnswerLine {
+        question: a.question.clone(),
+        answer: a.answer.clone(),
+        source,
+    }
+}
+
+/// "From request #3 (…), bid revision 2, receipt 9f86d08…".
+pub(super) fn bid_source_text(locale: Locale, b: &super::loaded::ChosenBid) -> String {
+    locale.fmt(
+        Msg::RfqFromBid,
+        &[
+            ("id", &b.request_id.to_string()),
+            ("title", &b.title),
+            ("revision", &b.revision.to_string()),
+            ("receipt", &format!("{}…", &b.receipt[..12.min(b.receipt.len())])),
+        ],
+    )
+}
+
 /// Evidence as links: the run, the quote, the comparison, the document.
 fn evidence_lines(c: &Checklist<'_>, evidence: &[Evidence]) -> Vec<EvidenceLine> {
     let locale = c.locale;
@@ -265,6 +300,10 @@ fn evidence_lines(c: &Checklist<'_>, evidence: &[Evidence]) -> Vec<EvidenceLine>
             Evidence::Note { text } => EvidenceLine {
                 label: locale.fmt(Msg::OrdersEvNote, &[("text", text)]),
                 href: None,
+            },
+            Evidence::VendorAnswer { answer, .. } => EvidenceLine {
+                label: locale.fmt(Msg::RfqEvidenceLabel, &[("answer", answer)]),
+                href: c.content.quote_id.map(|q| format!("/quotes/{q}")),
             },
             Evidence::QuoteField { field, .. } => EvidenceLine {
                 label: locale.fmt(Msg::OrdersEvQuote, &[("field", &quote_field_label(locale, field))]),

@@ -45,6 +45,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
     let editable = is_editable(&viewing);
     let checklist = Checklist {
         content,
+        bid: l.bid.as_ref(),
         workload: &l.workload,
         facts: &l.facts,
         documents: &l.documents,
@@ -67,6 +68,7 @@ pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) 
         workload: (l.workload_id, l.workload.name.clone()),
         chosen: chosen_of(content, &l.quote_labels),
         vendor_contact: l.facts.vendor_contact.clone(),
+        from_bid: l.bid.as_ref().map(|b| super::items::bid_source_text(locale, b)),
         chosen_nodes: chosen_nodes(content, &l.tco.0),
         considered: content
             .considered
@@ -312,6 +314,7 @@ mod tests {
                 events: 3,
                 head_hash: "h".repeat(64),
             },
+            bid: None,
         }
     }
 

@@ -31,7 +31,8 @@ pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
             <h2>{t(Msg::OrdersSelection)}</h2>
             <dl class="facts">
                 <dt>{t(Msg::OrdersChosen)}</dt>
-                <dd data-testid="order-chosen">{v.chosen.as_ref().map_or_else(|| t(Msg::OrdersNone).to_string(), |(_, l)| l.clone())}</dd>
+                <dd data-testid="order-chosen">{v.chosen.as_ref().map_or_else(|| t(Msg::OrdersNone).to_string(), |(_, l)| l.clone())}
+                    {v.from_bid.clone().map(|b| view! { <br /><small class="hint" data-testid="order-from-bid">{b}</small> })}</dd>
                 <dt>{t(Msg::OrdersConsidered)}</dt>
                 <dd data-testid="order-considered">{v.considered.iter().map(|(_, l)| l.clone()).collect::<Vec<_>>().join(" · ")}</dd>
                 <dt>{t(Msg::OrdersRuns)}</dt>

@@ -168,6 +168,12 @@ fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, items: keys
             </p>
             <p class="hint">{item.why.clone()}</p>
             {item.suggestion.clone().map(|s| view! { <p class="hint suggestion" data-testid="item-suggestion">{s}</p> })}
+            {item.vendor_answer.clone().map(|v| view! {
+                <div class="vendor-answer" data-testid="vendor-answer">
+                    <p><span class="tag">{t(Msg::RfqEvidence)}</span> " " {v.answer}</p>
+                    <p class="hint">{v.question} " · " {v.source}</p>
+                </div>
+            })}
             {accept::item_accept(order_id, line, items, live)}
             {item.evidence_hint.clone().map(|h| view! { <p class="hint" data-testid="item-evidence-needed">{h}</p> })}
             {move || answer_view(&line.read())}
@@ -298,6 +304,10 @@ fn evidence_controls(
     }).into_any();
     let comparison = view! {
         <label class="check"><input type="checkbox" name="evidence_tco" value="on" />{t(Msg::OrdersEvidenceTco)}</label>
+        // The vendor's written answer counts as what the quote states.
+        {item.vendor_answer.is_some().then(|| view! {
+            <label class="check"><input type="checkbox" name="evidence_vendor_answer" value="on" />{t(Msg::RfqEvidenceCite)}</label>
+        })}
     }
     .into_any();
     let mut controls = vec![

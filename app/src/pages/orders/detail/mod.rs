@@ -106,6 +106,9 @@ pub struct AnswerFields {
     /// `on` to cite the cost comparison.
     #[serde(default)]
     pub evidence_tco: String,
+    /// `on` to cite the vendor's written answer to this item (from the bid of the chosen quote).
+    #[serde(default)]
+    pub evidence_vendor_answer: String,
 }
 
 /// Answers one checklist item (engineers their items, procurement theirs; draft only); answers
@@ -124,6 +127,7 @@ pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<Item
         evidence_quote_field: fields.evidence_quote_field,
         evidence_file: fields.evidence_file.trim().parse().ok(),
         evidence_tco: !fields.evidence_tco.is_empty(),
+        evidence_vendor_answer: !fields.evidence_vendor_answer.is_empty(),
     };
     let order_id = fields.order_id.trim().parse().map_err(|_| AppError::NotFound)?;
     let db = auth::db()?;

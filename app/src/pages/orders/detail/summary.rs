@@ -187,6 +187,7 @@ mod tests {
             accept: None,
             fields_first: Vec::new(),
             ask_vendor: None,
+            vendor_answer: None,
         }
     }
 

@@ -11,10 +11,19 @@ use crate::{
 use leptos::prelude::*;
 
 /// Whether `item` can be confirmed in one action: the viewer answers it, no suggestion offers
-/// an accept already, and it asks for no evidence or takes a note.
+/// an accept already, and it asks for no evidence, takes a note, or the vendor answered it in
+/// writing (cited as the evidence).
 fn offered(item: &ItemLine) -> bool {
     let needs = &item.evidence_needed;
-    item.can_answer && item.accept.is_none() && (needs.is_empty() || needs.iter().any(|k| k == "note"))
+    item.can_answer
+        && item.accept.is_none()
+        && (needs.is_empty() || needs.iter().any(|k| k == "note") || by_vendor_answer(item))
+}
+
+/// Whether the one action cites the vendor's written answer: the item has one and takes what the
+/// quote states as evidence.
+fn by_vendor_answer(item: &ItemLine) -> bool {
+    item.vendor_answer.is_some() && item.evidence_needed.iter().any(|k| k == "quote_field")
 }
 
 /// The one-action confirm of an item, hidden once the item is done.
@@ -23,11 +32,14 @@ pub(super) fn quick_confirm(order_id: i64, line: RwSignal<ItemLine>, live: Live)
     if !offered(&item) {
         return None;
     }
-    let by_note = !item.evidence_needed.is_empty();
+    let by_vendor = by_vendor_answer(&item);
+    let by_note = !by_vendor && !item.evidence_needed.is_empty();
     let action = super::answer_action(line, live);
     let done = move || line.read().done;
     let testid = format!("quick-{}", item.id);
-    let label = t(if by_note {
+    let label = t(if by_vendor {
+        Msg::RfqEvidenceConfirm
+    } else if by_note {
         Msg::ChecklistQuickConfirmNote
     } else {
         Msg::ChecklistQuickConfirm
@@ -41,6 +53,7 @@ pub(super) fn quick_confirm(order_id: i64, line: RwSignal<ItemLine>, live: Live)
                 {by_note.then(|| view! {
                     <label>{t(Msg::ChecklistQuickNote)}<input type="text" name="evidence_note" required /></label>
                 })}
+                {by_vendor.then(|| view! { <input type="hidden" name="evidence_vendor_answer" value="on" /> })}
                 <button type="submit" class="small">{label}</button>
             </ActionForm>
             <FormError action />
