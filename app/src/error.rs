@@ -42,6 +42,10 @@ pub enum AppError {
     /// seconds.
     #[error("own comparisons busy, retry in {0} s")]
     OwnComparisonsBusy(u32),
+    /// A vendor's link, or its address, sent more requests than a person filling a bid does;
+    /// retry after this many seconds.
+    #[error("too many bid requests, retry in {0} s")]
+    BidsTooFast(u32),
     /// A new password is too easy to guess: why, then advice.
     #[error("weak password: {}", .reason.key())]
     WeakPassword { reason: Msg, suggestions: Vec<Msg> },
@@ -89,7 +93,7 @@ impl AppError {
             AppError::Conflict(_) | AppError::DuplicateRun(_) | AppError::PartOfRun(_) => 409,
             AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
             AppError::WeakPassword { .. } => 422,
-            AppError::Throttled(_) | AppError::OwnComparisonsBusy(_) => 429,
+            AppError::Throttled(_) | AppError::OwnComparisonsBusy(_) | AppError::BidsTooFast(_) => 429,
             AppError::Internal => 500,
             AppError::Busy(_) | AppError::PlannersBusy(_) => 503,
             AppError::Transport(_) => 502,
@@ -107,6 +111,7 @@ impl AppError {
             AppError::Busy(_) => Msg::ThrottleBusy,
             AppError::PlannersBusy(_) => Msg::PlanBusy,
             AppError::OwnComparisonsBusy(_) => Msg::TcoOwnBusy,
+            AppError::BidsTooFast(_) => Msg::RfqErrTooFast,
             AppError::WeakPassword { reason, .. } => *reason,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,

@@ -102,6 +102,7 @@ pub fn build(state: AppState, comparisons: ComparisonCache, cfg: &ServeConfig) -
         },
         slots: ParseSlots::new(cfg.parse_slots()),
         cookies: SecureCookies(cfg.secure_cookies()),
+        bid_limits: app::services::rfq::limits::BidLimits::default(),
         app: state,
     };
     // Each `.layer` wraps what is above it: read from the bottom (and `guarded`) up for the
@@ -139,7 +140,9 @@ fn leptos_context(server: &ServerState, cfg: &ServeConfig) -> impl Fn() + Clone 
     let options = server.leptos.clone();
     let secure = server.cookies;
     let run_file_limit = app::pages::runs::upload::RunFileLimit(cfg.run_file_limit());
+    let bid_limits = server.bid_limits.clone();
     move || {
+        provide_context(bid_limits.clone());
         provide_context(state.clone());
         provide_context(comparisons.clone());
         provide_context(options.clone());

@@ -25,6 +25,8 @@ pub struct ServerState {
     /// Cost comparisons of the last few seconds, shared by the cost page and its exports and
     /// charts (pages get it as context too).
     pub comparisons: ComparisonCache,
+    /// The vendor pages' request limits (pages get it as context too).
+    pub bid_limits: app::services::rfq::limits::BidLimits,
 }
 
 /// What the cost comparison's exports and charts read: the pool and the recent comparisons.

@@ -448,8 +448,9 @@ fn items(view: &serde_json::Value) -> Vec<serde_json::Value> {
         .collect()
 }
 
-#[tokio::test]
-async fn the_vendors_written_answers_are_evidence_on_the_items_they_answer() {
+/// An order for a quote made from a bid that answered the first generated question in
+/// writing: `(app, pam, eve, order id, request id, that question)`.
+async fn order_from_a_bid() -> (TestApp, String, String, String, String, String) {
     let (app, pam, eve) = team_of_pam_and_eve().await;
     let workload = app.create_workload(&pam, "Fine-tune").await;
     let acme = vendor(&app, &pam, "Acme GPU", "sales@acme.example").await;
@@ -496,6 +497,12 @@ async fn the_vendors_written_answers_are_evidence_on_the_items_they_answer() {
     ];
     let res = app.call("/api/orders/select", &select, Some(&pam)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    (app, pam, eve, o, id, first)
+}
+
+#[tokio::test]
+async fn the_vendors_written_answers_are_evidence_on_the_items_they_answer() {
+    let (app, pam, eve, o, id, first) = order_from_a_bid().await;
     let view: serde_json::Value =
         serde_json::from_str(&app.call("/api/orders/get", &[("id", &o)], Some(&pam)).await.body).unwrap();
     // The order names the request and the bid revision it was chosen from.
@@ -553,4 +560,118 @@ async fn the_vendors_written_answers_are_evidence_on_the_items_they_answer() {
     let res = app.call("/api/orders/answer", &refused, Some(who)).await;
     assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
     assert!(res.body.contains("evidence_vendor_answer"), "{}", res.body);
+}
+
+#[tokio::test]
+async fn a_link_or_an_address_that_asks_too_often_is_told_to_wait() {
+    use app::domain::rfq::limits::{PER_ADDRESS, PER_LINK};
+    let s = site().await;
+    // One link: its allowance (the bid submitted in `site` was one), then 429 with how long to
+    // wait; the other link is not held back.
+    for i in 1..PER_LINK.max {
+        let res = s.app.call("/api/bid/page", &[("link", &s.links[0])], None).await;
+        assert_eq!(res.status, StatusCode::OK, "request {i}");
+    }
+    let res = s.app.call("/api/bid/page", &[("link", &s.links[0])], None).await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{}", res.body);
+    let wait: u64 = res.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=600).contains(&wait), "{wait}");
+    let page = s.app.get(&format!("/bid/{}", s.links[0]), None, None).await;
+    assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS, "the page is held back too");
+    assert!(page.body.contains("Too many requests"), "and says why");
+    let other = s.app.call("/api/bid/page", &[("link", &s.links[1])], None).await;
+    assert_eq!(other.status, StatusCode::OK);
+    // One address guessing links: unknown links count too, then it is held back.
+    for i in 0..PER_ADDRESS.max {
+        let guess = format!("nlb_{i:A>43}");
+        let res =
+            crate::throttle::call_from(&s.app, "203.0.113.9", "/api/bid/page", &[("link", &guess)], None, &[]).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "guess {i}");
+    }
+    let res = crate::throttle::call_from(
+        &s.app,
+        "203.0.113.9",
+        "/api/bid/page",
+        &[("link", &s.links[1])],
+        None,
+        &[],
+    )
+    .await;
+    assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{}", res.body);
+    let elsewhere = crate::throttle::call_from(
+        &s.app,
+        "198.51.100.7",
+        "/api/bid/page",
+        &[("link", &s.links[1])],
+        None,
+        &[],
+    )
+    .await;
+    assert_eq!(elsewhere.status, StatusCode::OK);
+}
+
+/// The same-origin addresses a page names (`href`, `src`, `action`), without their fragment.
+fn addresses(body: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\"", "action=\""] {
+        for part in body.split(attr).skip(1) {
+            let value = part.split('"').next().unwrap_or_default();
+            let value = value.split('#').next().unwrap_or_default().replace("&amp;", "&");
+            if value.starts_with('/') && !value.starts_with("//") {
+                out.push(value);
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn nothing_a_vendor_can_reach_from_its_link_names_the_team_another_vendor_or_a_user() {
+    let s = site().await;
+    let secrets = [
+        "Fine-tune",
+        "Nimbus",
+        "nimbus.example",
+        "wang@xinghe.example",
+        "pam@example.com",
+        "eve@example.com",
+        "max@example.com",
+        "admin@example.com",
+        "3987.65",
+        "team_id",
+        "request_id",
+        "RFQ-",
+    ];
+    let start = format!("/bid/{}", s.links[0]);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut queue = vec![start.clone(), format!("/bid/{}", "nlb_unknown")];
+    while let Some(path) = queue.pop() {
+        if !seen.insert(path.clone()) || seen.len() > 60 {
+            continue;
+        }
+        for lang in [None, Some("zh-CN")] {
+            let res = s.app.get(&path, None, lang).await;
+            assert!(res.status.as_u16() < 500, "{path}: {}", res.status);
+            for secret in secrets {
+                assert!(!res.body.contains(secret), "{path} shows {secret}");
+            }
+            if res
+                .headers
+                .get("content-type")
+                .is_some_and(|v| v.to_str().unwrap_or("").starts_with("text/html"))
+            {
+                queue.extend(addresses(&res.body));
+            }
+        }
+    }
+    // The page's own data, and the answer to its form, say nothing of the others either.
+    for res in [
+        s.app.call("/api/bid/page", &[("link", &s.links[0])], None).await,
+        send_bid(&s.app, &bid(&s.links[0], "4321.09", "草稿", false)).await,
+    ] {
+        for secret in secrets {
+            assert!(!res.body.contains(secret), "{} shows {secret}", res.body);
+        }
+    }
+    assert!(seen.contains(&start) && seen.len() > 3, "crawled {seen:?}");
 }

@@ -53,9 +53,10 @@ pub fn client_addr() -> Option<IpAddr> {
 pub fn retry_after_secs(error: &AppError) -> Option<u64> {
     match error {
         AppError::Throttled(minutes) => Some(u64::from(*minutes) * 60),
-        AppError::Busy(secs) | AppError::PlannersBusy(secs) | AppError::OwnComparisonsBusy(secs) => {
-            Some(u64::from(*secs))
-        }
+        AppError::Busy(secs)
+        | AppError::PlannersBusy(secs)
+        | AppError::OwnComparisonsBusy(secs)
+        | AppError::BidsTooFast(secs) => Some(u64::from(*secs)),
         _ => None,
     }
 }

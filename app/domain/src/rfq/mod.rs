@@ -23,6 +23,7 @@
 //!   its source, and its written answers become evidence on the checklist items they answer.
 
 pub mod bid;
+pub mod limits;
 pub mod needs;
 
 #[cfg(test)]
@@ -53,6 +54,10 @@ pub const MAX_ANSWER_CHARS: usize = 4_000;
 
 /// The longest title of a request, and of a reason to close early.
 pub const MAX_TITLE_CHARS: usize = 200;
+
+/// The quote columns a bid does not type: the invited vendor, the reference (`RFQ-<request>`)
+/// and the day received are set by the server, and kept off the vendor's page.
+pub const FIXED_COLUMNS: [&str; 3] = ["vendor", "reference", "received_on"];
 
 /// At most this many submitted revisions per vendor and request.
 pub const MAX_REVISIONS: i64 = 50;

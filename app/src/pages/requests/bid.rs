@@ -24,16 +24,13 @@ use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 use std::collections::BTreeMap;
 
-/// The columns a bid does not type: the invited vendor, the request's reference, the day
-/// received.
-const FIXED: [&str; 3] = ["vendor", "reference", "received_on"];
-
 /// The vendor's page, through its link.
 #[server(endpoint = "bid/page")]
 pub async fn load_bid(link: String) -> Result<BidPage, AppError> {
     let db = crate::auth::db()?;
     let locale = crate::i18n::request_locale();
     let now = crate::clock::now_unix();
+    crate::services::rfq::limits::count_request(&link, now)?;
     crate::services::rfq::vendor::page(&db, &link, now, crate::clock::today(), locale).await
 }
 
@@ -50,6 +47,7 @@ pub async fn save_bid(
     use crate::services::rfq::vendor;
     let db = crate::auth::db()?;
     let now = crate::clock::now_unix();
+    crate::services::rfq::limits::count_request(&link, now)?;
     let mut typed: Vec<(usize, String)> = answers
         .into_iter()
         .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
@@ -134,7 +132,7 @@ fn bid_form(link: String, page: BidPage) -> impl IntoView {
                 <fieldset class="card">
                     <legend>{t(*title)}</legend>
                     <div class="form-row">
-                        {fields.iter().filter(|(column, _, _)| !FIXED.contains(column)).map(|(column, input, required)| {
+                        {fields.iter().filter(|(column, _, _)| !crate::domain::rfq::FIXED_COLUMNS.contains(column)).map(|(column, input, required)| {
                             field(column, *input, *required, values.get(*column).cloned().unwrap_or_default(), false, issues)
                         }).collect_view()}
                     </div>
@@ -180,6 +178,15 @@ fn bid_view(link: String, page: BidPage) -> impl IntoView {
     }
 }
 
+/// A link asked for too often: say so, with status 429.
+fn too_fast(e: &AppError) -> impl IntoView + use<> {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(http::StatusCode::TOO_MANY_REQUESTS);
+    }
+    view! { <section class="card narrow"><p class="form-error" role="alert">{e.localized(use_locale())}</p></section> }
+}
+
 /// `/bid/:link`.
 #[component]
 pub fn BidPageView() -> impl IntoView {
@@ -192,6 +199,7 @@ pub fn BidPageView() -> impl IntoView {
                 let link = params.read_untracked().get("link").unwrap_or_default();
                 match data.await {
                     Ok(page) => bid_view(link, page).into_any(),
+                    Err(e @ AppError::BidsTooFast(_)) => too_fast(&e).into_any(),
                     Err(_) => view! { <NotFoundPage /> }.into_any(),
                 }
             })}

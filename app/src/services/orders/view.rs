@@ -29,19 +29,24 @@ fn label_of(list: &[(i64, String)], id: i64) -> String {
         .map_or_else(|| format!("#{id}"), |(_, l)| l.clone())
 }
 
+/// Who looks at which revision.
+fn viewing_of(row: &OrderRow, is_latest: bool, viewer_id: i64, viewer_role: TeamRole) -> Viewing {
+    Viewing {
+        state: row.state,
+        is_latest,
+        submitted_by: row.submitted_by,
+        viewer_id,
+        viewer_role,
+    }
+}
+
 /// The order page as `viewer_id` (in `role`) sees the loaded revision.
 pub(super) fn build(l: &Loaded, viewer_id: i64, role: TeamRole, locale: Locale) -> OrderView {
     let row = &l.revisions[l.shown];
     let content = &l.content;
     let pinned = l.quote_revisions.map(|r| r.pinned);
     let name = |id: i64| label_of(&l.names, id);
-    let viewing = Viewing {
-        state: row.state,
-        is_latest: l.shown == 0,
-        submitted_by: row.submitted_by,
-        viewer_id,
-        viewer_role: role,
-    };
+    let viewing = viewing_of(row, l.shown == 0, viewer_id, role);
     let editable = is_editable(&viewing);
     let checklist = Checklist {
         content,

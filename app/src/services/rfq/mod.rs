@@ -4,6 +4,7 @@
 //! ([`close`]). The vendor's side is [`vendor`]. Rules: [`crate::domain::rfq`].
 
 pub mod close;
+pub mod limits;
 mod texts;
 pub mod vendor;
 

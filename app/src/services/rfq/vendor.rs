@@ -109,13 +109,19 @@ pub async fn page(db: &Db, link: &str, now: i64, today: Date, locale: Locale) ->
     };
     let mut answers = draft.answers;
     answers.resize(questions.len(), String::new());
+    // What the bid does not choose stays out of the vendor's page (the reference names the
+    // team's request by its id).
+    let mut values = draft.fields;
+    for column in rfq::FIXED_COLUMNS {
+        values.remove(column);
+    }
     Ok(BidPage {
         title: row.title.clone(),
         vendor: row.vendor.clone(),
         needs: needs_rows(locale, &needs),
         questions: questions.into_iter().map(|(_, q)| q).collect(),
         close_at: row.close_at,
-        values: draft.fields,
+        values,
         answers,
         revisions: bids
             .into_iter()
