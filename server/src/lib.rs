@@ -7,6 +7,7 @@ pub mod assets;
 pub mod audit_cli;
 pub mod backup;
 /// The simple bill template download.
+pub mod bid_files;
 pub mod bills;
 /// Server functions refuse a stranger before reading the body.
 pub mod caller_first;

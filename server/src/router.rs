@@ -195,6 +195,7 @@ fn raw_routes(cfg: &ServeConfig) -> Listed {
         .merge(crate::lang::router())
         .merge(crate::export::router())
         .merge(crate::documents::router())
+        .merge(crate::bid_files::router())
         .merge(crate::runs::router())
         .merge(crate::orders::router())
         .merge(crate::tco::router())

@@ -233,7 +233,8 @@ pub fn is_bill_import(path: &str) -> bool {
 }
 
 fn is_document_upload(path: &str) -> bool {
-    path.starts_with("/quotes/") && path.ends_with("/documents")
+    (path.starts_with("/quotes/") && path.ends_with("/documents"))
+        || (path.starts_with("/bid/") && path.ends_with("/files"))
 }
 
 fn is_run_file_upload(path: &str) -> bool {

@@ -330,6 +330,13 @@ async fn probe_requests(w: &World, failures: &mut Vec<Failure>) {
             w.form("/api/bid/save", &with(&bid, &name, v), &w.pam, failures).await;
         }
     }
+    for v in extremes() {
+        let e = enc(v);
+        w.form(&format!("/bid/{link}/files/{e}/delete"), &[], &w.pam, failures)
+            .await;
+        w.get(&format!("/requests/{e}"), &w.pam, failures).await;
+        w.get(&format!("/bid/{e}"), &w.pam, failures).await;
+    }
 }
 
 /// A quote CSV of one row, `field` set to `v` (added as a column when the row lacks it).

@@ -675,3 +675,107 @@ async fn nothing_a_vendor_can_reach_from_its_link_names_the_team_another_vendor_
     }
     assert!(seen.contains(&start) && seen.len() > 3, "crawled {seen:?}");
 }
+
+/// POSTs a file to the vendor's attachment form, as its page does (a plain multipart form).
+async fn attach(app: &TestApp, link: &str, name: &str, bytes: &[u8]) -> crate::common::Answer {
+    // A cookie that is no session: the page's post carries the site's origin.
+    app.multipart(
+        &format!("/bid/{link}/files"),
+        &[("file", Some(name), bytes)],
+        Some("nl_lang=en"),
+        None,
+    )
+    .await
+}
+
+const PDF: &[u8] = b"%PDF-1.7\n1 0 obj <<>> endobj\nprice sheet: H100 8x 4321.09/h\n%%EOF\n";
+
+#[tokio::test]
+async fn a_vendor_attaches_a_pdf_price_sheet_and_it_becomes_the_quotes_document_at_the_close() {
+    let s = site().await;
+    let res = attach(&s.app, &s.links[0], "price sheet.pdf", PDF).await;
+    assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
+    assert_eq!(res.headers["location"], format!("/bid/{}#files", s.links[0]).as_str());
+    // Refused by content, size, count, and a second copy; each named on the page.
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    let cases: [(&[u8], &str); 3] = [
+        (png, "kind"),
+        (b"%PDF-1.7 same name, not a pdf?", "kind"),
+        (PDF, "duplicate"),
+    ];
+    for (bytes, code) in cases {
+        let res = attach(&s.app, &s.links[0], "x.pdf", bytes).await;
+        let to = res.headers["location"].to_str().unwrap();
+        if bytes.starts_with(b"%PDF-1.7 same") {
+            // A PDF header is a PDF as far as the check goes: accepted.
+            assert!(!to.contains("file_error"), "{to}");
+            continue;
+        }
+        assert!(to.contains(&format!("file_error={code}")), "{to}");
+    }
+    let big = [PDF, &vec![b' '; app::domain::documents::MAX_DOCUMENT_BYTES]].concat();
+    let res = attach(&s.app, &s.links[0], "big.pdf", &big).await;
+    assert!(
+        res.status == StatusCode::PAYLOAD_TOO_LARGE
+            || res.headers["location"]
+                .to_str()
+                .unwrap()
+                .contains("file_error=too_large"),
+        "{}",
+        res.status
+    );
+    let page = s
+        .app
+        .get(&format!("/bid/{}?file_error=kind", s.links[0]), None, None)
+        .await;
+    assert!(
+        page.body.contains("price_sheet.pdf") || page.body.contains("price sheet.pdf"),
+        "listed"
+    );
+    assert!(page.body.contains("Only PDF files"), "the refusal explained");
+    // Another vendor's link cannot remove it.
+    let id: i64 = sqlx::query_scalar("SELECT id FROM rfq_files ORDER BY id LIMIT 1")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    let other = s
+        .app
+        .multipart(
+            &format!("/bid/{}/files/{id}/delete", s.links[1]),
+            &[],
+            Some("nl_lang=en"),
+            None,
+        )
+        .await;
+    assert_eq!(other.status, StatusCode::NOT_FOUND);
+    // The revision submitted now names the files; at the close they are the quote's documents.
+    let res = send_bid(&s.app, &bid(&s.links[0], "4321.09", "附价格表", true)).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let body: String = sqlx::query_scalar("SELECT body FROM rfq_bids WHERE revision = 2")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    let record = app::domain::rfq::bid::BidRecord::decode(&body).unwrap();
+    assert_eq!(record.files.len(), 2);
+    assert_eq!(record.files[0].sha256, app::domain::documents::sha256_of(PDF));
+    let id = s.request.to_string();
+    let res = s
+        .app
+        .call(
+            "/api/requests/close",
+            &[("request_id", &id), ("reason", "early")],
+            Some(&s.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let documents: Vec<(String, String)> = sqlx::query_as(
+        "SELECT v.name, d.sha256 FROM quote_documents d JOIN quote_revisions r ON r.id = d.revision_id
+         JOIN quotes q ON q.id = r.quote_id JOIN vendors v ON v.id = q.vendor_id ORDER BY d.id",
+    )
+    .fetch_all(&s.app.db)
+    .await
+    .unwrap();
+    assert_eq!(documents.len(), 2, "{documents:?}");
+    assert!(documents.iter().all(|(v, _)| v == "星河算力"));
+    assert_eq!(documents[0].1, app::domain::documents::sha256_of(PDF));
+}

@@ -363,3 +363,77 @@ pub async fn quote_of(db: impl SqliteExecutor<'_>, quote_revision_id: i64) -> Re
         .fetch_optional(db)
         .await
 }
+
+/// A vendor's attachment, without its bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+pub struct FileInfo {
+    pub id: i64,
+    pub file_name: String,
+    pub sha256: String,
+    pub size: i64,
+}
+
+/// The attachments of an invitation, oldest first.
+pub async fn files(db: impl SqliteExecutor<'_>, invitation_id: i64) -> Result<Vec<FileInfo>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, file_name, sha256, length(bytes) AS size FROM rfq_files WHERE invitation_id = ? ORDER BY id",
+    )
+    .bind(invitation_id)
+    .fetch_all(db)
+    .await
+}
+
+/// Attaches a PDF to an invitation; `Ok(None)` when the same bytes are attached already.
+pub async fn insert_file(
+    tx: &mut Tx,
+    invitation_id: i64,
+    file_name: &str,
+    sha256: &str,
+    bytes: &[u8],
+    now: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO rfq_files (invitation_id, file_name, content_type, sha256, bytes, created_at)
+         VALUES (?, ?, 'application/pdf', ?, ?, ?) ON CONFLICT (invitation_id, sha256) DO NOTHING RETURNING id",
+    )
+    .bind(invitation_id)
+    .bind(file_name)
+    .bind(sha256)
+    .bind(bytes)
+    .bind(now)
+    .fetch_optional(&mut **tx)
+    .await
+}
+
+/// Removes one of an invitation's attachments; `false` when it has no such file.
+pub async fn delete_file(tx: &mut Tx, invitation_id: i64, file_id: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM rfq_files WHERE id = ? AND invitation_id = ?")
+        .bind(file_id)
+        .bind(invitation_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Copies an invitation's attachments listed by SHA-256 to a quote revision as its documents.
+pub async fn copy_files_to_revision(
+    tx: &mut Tx,
+    invitation_id: i64,
+    team_id: i64,
+    revision_id: i64,
+    sha256: &[String],
+) -> Result<(), sqlx::Error> {
+    for sha in sha256 {
+        sqlx::query(
+            "INSERT INTO quote_documents (revision_id, team_id, file_name, content_type, sha256, bytes)
+             SELECT ?, ?, file_name, content_type, sha256, bytes FROM rfq_files WHERE invitation_id = ? AND sha256 = ?",
+        )
+        .bind(revision_id)
+        .bind(team_id)
+        .bind(invitation_id)
+        .bind(sha)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}

@@ -116,4 +116,15 @@ pub struct BidPage {
     /// The answers as last saved or submitted, one per question.
     pub answers: Vec<String>,
     pub revisions: Vec<ReceiptLine>,
+    /// The vendor's attachments.
+    pub files: Vec<BidFileLine>,
+}
+
+/// One attachment on the vendor's page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BidFileLine {
+    pub id: i64,
+    pub name: String,
+    pub size: i64,
+    pub sha256: String,
 }

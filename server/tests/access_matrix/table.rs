@@ -512,6 +512,21 @@ pub const ROWS: &[Row] = &[
         )
     }),
     row("/documents/{id}", ALL, R, |r| get(format!("/documents/{}", r.document))),
+    // A vendor's attachments: its link is its key, whoever sends it (a second copy of the same
+    // file is refused on the page, still a redirect back).
+    row("/bid/{link}/files", Anyone, S, |r| {
+        Send::Multipart(
+            format!("/bid/{}/files", r.bid_link),
+            vec![("file", Some("sheet.pdf"), b"%PDF-1.7\nprice sheet\n%%EOF\n".to_vec())],
+        )
+    }),
+    // No such file: the vendor's own 404 (the link opens, the file is not its).
+    Row {
+        served_as: Some(http::StatusCode::NOT_FOUND),
+        ..row("/bid/{link}/files/{id}/delete", Anyone, S, |r| {
+            Send::Multipart(format!("/bid/{}/files/0/delete", r.bid_link), vec![])
+        })
+    },
     row("/runs/upload", ENGINEER, S, |_| {
         let file = crate::common::l4_run().into_bytes();
         Send::Multipart("/runs/upload".into(), vec![("file", Some("r.json"), file)])

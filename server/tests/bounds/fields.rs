@@ -457,6 +457,8 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/quotes/export.csv", &["vram", "gpus", "max_price", "page"]),
     ("/quotes/{id}/documents", &["id", "revision"]),
     ("/documents/{id}", &["id"]),
+    ("/bid/{link}/files", &[]),
+    ("/bid/{link}/files/{id}/delete", &["id"]),
     ("/runs/upload", &[]),
     ("/api/v1/runs", &["quote", "revision", "workload", "nodes"]),
     ("/api/v1/schema/run.json", &[]),

@@ -33,6 +33,18 @@ pub struct BidRecord {
     pub fields: BTreeMap<String, String>,
     /// The written answers, in the request's order.
     pub answers: Vec<WrittenAnswer>,
+    /// The attachments it was submitted with (a PDF price sheet), by name and content.
+    #[serde(default)]
+    pub files: Vec<BidFile>,
+}
+
+/// An attachment of a submitted bid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BidFile {
+    /// The file name as uploaded (made safe).
+    pub name: String,
+    /// SHA-256 of its bytes, lowercase hex.
+    pub sha256: String,
 }
 
 /// The stored form: the record with its version.

@@ -59,6 +59,10 @@ pub const MAX_TITLE_CHARS: usize = 200;
 /// and the day received are set by the server, and kept off the vendor's page.
 pub const FIXED_COLUMNS: [&str; 3] = ["vendor", "reference", "received_on"];
 
+/// At most this many attachments per bid, each a PDF of at most
+/// [`crate::documents::MAX_DOCUMENT_BYTES`].
+pub const MAX_FILES: usize = 5;
+
 /// At most this many submitted revisions per vendor and request.
 pub const MAX_REVISIONS: i64 = 50;
 

@@ -52,6 +52,10 @@ fn bid() -> BidRecord {
             question: "Which driver and CUDA?".into(),
             answer: "驱动 550.54，CUDA 12.4，可用 Docker".into(),
         }],
+        files: vec![bid::BidFile {
+            name: "price-sheet.pdf".into(),
+            sha256: "ab".repeat(32),
+        }],
     }
 }
 
@@ -70,9 +74,12 @@ fn a_bid_reads_back_as_written_and_its_receipt_changes_with_any_field() {
     let mut revised = b.clone();
     revised.revision = 2;
     assert_ne!(revised.receipt(), receipt);
-    let mut reworded = b;
+    let mut reworded = b.clone();
     reworded.answers[0].answer.push('。');
     assert_ne!(reworded.receipt(), receipt);
+    let mut other_sheet = b;
+    other_sheet.files[0].sha256 = "cd".repeat(32);
+    assert_ne!(other_sheet.receipt(), receipt, "another price sheet, another receipt");
 }
 
 #[test]

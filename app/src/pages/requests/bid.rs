@@ -17,11 +17,11 @@ use crate::{
         not_found::NotFoundPage,
         quotes::form::{INCREMENTS, PACKAGE_PERIODS, SECTIONS, field, length_list},
     },
-    views::rfq::{BidPage, ReceiptLine},
+    views::rfq::{BidFileLine, BidPage, ReceiptLine},
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::use_params_map;
+use leptos_router::hooks::{use_params_map, use_query_map};
 use std::collections::BTreeMap;
 
 /// The vendor's page, through its link.
@@ -160,9 +160,54 @@ fn bid_form(link: String, page: BidPage) -> impl IntoView {
     }
 }
 
+/// Why an attachment was refused, from the page's address.
+fn file_error(code: &str) -> Option<Msg> {
+    Some(match code {
+        "empty" => Msg::RfqFileEmpty,
+        "too_large" => Msg::RfqFileTooLarge,
+        "kind" => Msg::RfqFileKind,
+        "too_many" => Msg::RfqFileTooMany,
+        "duplicate" => Msg::RfqFileDuplicate,
+        _ => return None,
+    })
+}
+
+/// The attachments: each with its size and hash, a plain upload form (PDF, 10 MB at most).
+fn files_section(link: &str, files: Vec<BidFileLine>) -> impl IntoView + use<> {
+    let error = use_query_map()
+        .read_untracked()
+        .get("file_error")
+        .and_then(|c| file_error(&c));
+    let upload = format!("/bid/{link}/files");
+    let link = link.to_string();
+    view! {
+        <section class="card" id="files" data-testid="bid-files">
+            <h2>{t(Msg::RfqFiles)}</h2>
+            <p class="hint">{t(Msg::RfqFilesLead)}</p>
+            {error.map(|m| view! { <p class="form-error" role="alert" data-testid="bid-file-error">{t(m)}</p> })}
+            <ul>
+                {files.into_iter().map(|f| {
+                    let remove = format!("/bid/{link}/files/{}/delete", f.id);
+                    view! {
+                        <li data-testid="bid-file">{f.name} " · " {crate::texts::runs::bytes(f.size)} " · "
+                            <code>{f.sha256.chars().take(16).collect::<String>()}"…"</code>
+                            <form method="post" action=remove class="inline"><button type="submit" class="secondary small">{t(Msg::RfqFileRemove)}</button></form>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+            <form method="post" enctype="multipart/form-data" action=upload class="form-inline" data-testid="bid-file-form">
+                <input type="file" name="file" accept="application/pdf,.pdf" required=true />
+                <button type="submit" class="secondary">{t(Msg::RfqFileUpload)}</button>
+            </form>
+        </section>
+    }
+}
+
 fn bid_view(link: String, page: BidPage) -> impl IntoView {
     let needs = page.needs.clone();
     let revisions = page.revisions.clone();
+    let files = files_section(&link, page.files.clone());
     view! {
         <Title text=page.title.clone() />
         <h1 data-testid="bid-title">{page.title.clone()}</h1>
@@ -175,6 +220,7 @@ fn bid_view(link: String, page: BidPage) -> impl IntoView {
         </table>
         {receipts(revisions)}
         {bid_form(link, page)}
+        {files}
     }
 }
 

@@ -76,6 +76,7 @@ async fn make_quotes(tx: &mut Tx, team_id: i64, request_id: i64) -> Result<Vec<V
             tracing::error!(bid = bid.id, "a stored bid does not read; it was not made a quote");
             continue;
         };
+        let files: Vec<String> = record.files.iter().map(|f| f.sha256.clone()).collect();
         let row = QuoteInput::from_fields(record.fields)
             .read()
             .map_err(|_| AppError::Internal)?;
@@ -90,6 +91,8 @@ async fn make_quotes(tx: &mut Tx, team_id: i64, request_id: i64) -> Result<Vec<V
             .await
             .map_err(|_| AppError::Conflict(Msg::QuotesDuplicateReference))?;
         store::rfq::set_quote_revision(tx, bid.id, revision_id).await?;
+        // The price sheets the revision was submitted with become the quote's documents.
+        store::rfq::copy_files_to_revision(tx, bid.invitation_id, team_id, revision_id, &files).await?;
         made.push(
             json!({"vendor_id": vendor_id, "revision": bid.revision, "receipt": bid.receipt, "quote_id": quote_id}),
         );

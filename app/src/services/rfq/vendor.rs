@@ -7,13 +7,13 @@ use crate::{
     domain::{
         audit::{Action, VENDOR_ACTOR},
         quotes::Date,
-        rfq::{self, Phase, bid::BidRecord, bid::answers_to, needs::Needs},
+        rfq::{self, Phase, bid::BidFile, bid::BidRecord, bid::answers_to, needs::Needs},
     },
     error::AppError,
     i18n::{Locale, Msg},
     services::site_audit,
     store::{self, Db, rfq::LinkRow},
-    views::rfq::{BidPage, ReceiptLine},
+    views::rfq::{BidFileLine, BidPage, ReceiptLine},
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -131,7 +131,105 @@ pub async fn page(db: &Db, link: &str, now: i64, today: Date, locale: Locale) ->
                 submitted_at: b.submitted_at,
             })
             .collect(),
+        files: store::rfq::files(db, row.invitation_id)
+            .await?
+            .into_iter()
+            .map(|f| BidFileLine {
+                id: f.id,
+                name: f.file_name,
+                size: f.size,
+                sha256: f.sha256,
+            })
+            .collect(),
     })
+}
+
+/// Why an attachment was refused, as the code the vendor's page explains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRefusal {
+    /// No file, or an empty one.
+    Empty,
+    /// Larger than [`crate::domain::documents::MAX_DOCUMENT_BYTES`].
+    TooLarge,
+    /// Not a PDF.
+    Kind,
+    /// [`rfq::MAX_FILES`] are attached already.
+    TooMany,
+    /// The same file is attached already.
+    Duplicate,
+}
+
+impl FileRefusal {
+    /// The code in the page's address (`?file_error=…`).
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            FileRefusal::Empty => "empty",
+            FileRefusal::TooLarge => "too_large",
+            FileRefusal::Kind => "kind",
+            FileRefusal::TooMany => "too_many",
+            FileRefusal::Duplicate => "duplicate",
+        }
+    }
+}
+
+/// Checks an uploaded file: present, at most 10 MB, a PDF by its bytes (not its name).
+///
+/// # Errors
+/// Why it is refused.
+pub fn checked_pdf(bytes: &[u8]) -> Result<(), FileRefusal> {
+    use crate::domain::documents::{DocumentKind, MAX_DOCUMENT_BYTES, detect_kind};
+    if bytes.is_empty() {
+        return Err(FileRefusal::Empty);
+    }
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(FileRefusal::TooLarge);
+    }
+    match detect_kind(bytes) {
+        Some(DocumentKind::Pdf) => Ok(()),
+        _ => Err(FileRefusal::Kind),
+    }
+}
+
+/// Attaches a PDF to the bid of the invitation `link` opens.
+///
+/// # Errors
+/// `Ok(Err(refusal))` for a file that is refused; [`AppError::NotFound`] for a link that does
+/// not open; database errors.
+pub async fn attach(
+    db: &Db,
+    link: &str,
+    name: &str,
+    bytes: &[u8],
+    now: i64,
+) -> Result<Result<(), FileRefusal>, AppError> {
+    let row = opened(db, link, now).await?;
+    if let Err(refused) = checked_pdf(bytes) {
+        return Ok(Err(refused));
+    }
+    let mut tx = store::begin_write(db).await?;
+    if store::rfq::files(&mut *tx, row.invitation_id).await?.len() >= rfq::MAX_FILES {
+        return Ok(Err(FileRefusal::TooMany));
+    }
+    let sha = crate::domain::documents::sha256_of(bytes);
+    let name = crate::domain::documents::safe_file_name(name);
+    let stored = store::rfq::insert_file(&mut tx, row.invitation_id, &name, &sha, bytes, now).await?;
+    tx.commit().await?;
+    Ok(stored.map(|_| ()).ok_or(FileRefusal::Duplicate))
+}
+
+/// Removes one of the bid's attachments (a submitted revision keeps naming it by its hash).
+///
+/// # Errors
+/// [`AppError::NotFound`] for a link that does not open or a file it does not have.
+pub async fn detach(db: &Db, link: &str, file_id: i64, now: i64) -> Result<(), AppError> {
+    let row = opened(db, link, now).await?;
+    let mut tx = store::begin_write(db).await?;
+    if !store::rfq::delete_file(&mut tx, row.invitation_id, file_id).await? {
+        return Err(AppError::NotFound);
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Keeps what the vendor typed, checked or not, for the next visit.
@@ -202,6 +300,14 @@ pub async fn submit(
         submitted_at,
         fields: cells.clone(),
         answers: answers_to(&questions(&row)?, &typed),
+        files: store::rfq::files(&mut *tx, row.invitation_id)
+            .await?
+            .into_iter()
+            .map(|f| BidFile {
+                name: f.file_name,
+                sha256: f.sha256,
+            })
+            .collect(),
     };
     let receipt = record.receipt();
     store::rfq::insert_bid(&mut tx, row.invitation_id, revision, &record.encode(), &receipt, now).await?;
