@@ -10,15 +10,28 @@
 //! switched on, off, locked or unlocked, a recovery code used, new recovery codes, an API token
 //! created, the password changed; [`security_pass`]), each once, in the user's language or in
 //! both when it is not known.
+//!
+//! And the mail to vendors invited to a request for quotation ([`rfq_pass`]): the invitation
+//! with the vendor's link, queued in `rfq_mail` with the link; one reminder a day before the
+//! close to a vendor that has not submitted, queued by the pass itself; the receipt of each
+//! submitted revision. Each is sent once, in English and 简体中文 (a vendor's language is not
+//! known); once the server accepted it its text is blanked, so the link is not kept.
 
 use crate::config::MailConfig;
 use app::{
-    domain::{dashboard::Todo, quotes::Date},
+    domain::{
+        dashboard::Todo,
+        quotes::Date,
+        rfq::{
+            Phase,
+            mail::{REMINDER_BEFORE_CLOSE, reminder_due, still_worth_sending},
+        },
+    },
     error::AppError,
     i18n::{Locale, Msg},
     services::dashboard as todo,
-    store::{self, Db, notification_mail, security_mail},
-    texts::{dashboard as words, security_mail as notice_words},
+    store::{self, Db, notification_mail, rfq_mail, security_mail},
+    texts::{dashboard as words, rfq_mail as vendor_words, security_mail as notice_words},
     views::UserSummary,
 };
 use lettre::{
@@ -117,6 +130,17 @@ pub async fn run(mailer: Mailer, db: Db, interval: Duration) {
             Ok(sent) if sent > 0 => tracing::info!(sent, "security notices mailed"),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "security notice pass failed"),
+        }
+        match rfq_pass(&mailer, &db, store::now_unix()).await {
+            Ok(p) if p != RfqPass::default() => tracing::info!(
+                reminders = p.reminders,
+                sent = p.sent,
+                dropped = p.dropped,
+                failed = p.failed,
+                "vendor mail pass"
+            ),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "vendor mail pass failed"),
         }
         match pass(&mailer, &db, store::today()).await {
             Ok(p) if p.mails + p.failed > 0 => {
@@ -310,5 +334,95 @@ impl Mailer {
     ) -> Result<Message, MailError> {
         let body = notice_words::body(locale, email, &notice.at, notice.action, &notice.data, &self.public_url);
         self.plain_mail(email, name, notice_words::subject(locale, notice.action), body)
+    }
+}
+
+/// Vendor mails sent per pass at most (the rest wait for the next).
+const VENDOR_MAILS_PER_PASS: i64 = 200;
+
+/// What one vendor mail pass did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RfqPass {
+    /// Reminders queued (sent in the same pass unless they failed).
+    pub reminders: usize,
+    /// Mails accepted by the server.
+    pub sent: usize,
+    /// Queued mails that no longer held (a revoked link, a request closed, a reminder to a
+    /// vendor that has submitted since): dropped unsent.
+    pub dropped: usize,
+    /// Mails that could not be built or were refused (tried again next pass).
+    pub failed: usize,
+}
+
+/// Queues the reminders due at `now` (Unix seconds), then sends the queued vendor mail: each
+/// mail once, its text blanked when the server accepted it. A mail that cannot be built or sent
+/// is logged and tried again next pass.
+///
+/// # Errors
+/// The first failure to load or record; what was sent before it stays recorded.
+pub async fn rfq_pass(mailer: &Mailer, db: &Db, now: i64) -> Result<RfqPass, MailError> {
+    let mut done = RfqPass {
+        reminders: queue_reminders(db, now).await?,
+        ..RfqPass::default()
+    };
+    for mail in rfq_mail::unsent(db, VENDOR_MAILS_PER_PASS).await? {
+        let phase = Phase::at(now, mail.close_at, mail.closed_at);
+        if !still_worth_sending(mail.facts.kind(), phase, mail.revoked, mail.has_bid) {
+            let mut tx = store::begin_write(db).await?;
+            rfq_mail::drop_unsent(&mut tx, mail.id).await?;
+            tx.commit().await?;
+            done.dropped += 1;
+            continue;
+        }
+        let result = match mailer.vendor_message(&mail) {
+            Ok(message) => mailer.transport.send(message).await.map_err(MailError::from),
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
+            tracing::warn!(error = %e, mail = mail.id, invitation = mail.invitation_id, "vendor mail not sent");
+            done.failed += 1;
+            continue;
+        }
+        let mut tx = store::begin_write(db).await?;
+        rfq_mail::mark_sent(&mut tx, mail.id, now).await?;
+        tx.commit().await?;
+        done.sent += 1;
+    }
+    Ok(done)
+}
+
+/// Queues the reminder of every invitation that is due one at `now`; how many.
+async fn queue_reminders(db: &Db, now: i64) -> Result<usize, MailError> {
+    let due: Vec<i64> = rfq_mail::reminder_candidates(db, now, REMINDER_BEFORE_CLOSE)
+        .await?
+        .into_iter()
+        .filter(|(_, c)| reminder_due(now, c))
+        .map(|(id, _)| id)
+        .collect();
+    if due.is_empty() {
+        return Ok(0);
+    }
+    let mut queued = 0;
+    let mut tx = store::begin_write(db).await?;
+    for id in due {
+        if rfq_mail::queue_reminder(&mut tx, id, now).await? {
+            queued += 1;
+        }
+    }
+    tx.commit().await?;
+    Ok(queued)
+}
+
+impl Mailer {
+    /// The mail of one queued vendor mail, to the invitation's address.
+    fn vendor_message(&self, mail: &rfq_mail::Queued) -> Result<Message, MailError> {
+        let words = vendor_words::VendorMail {
+            facts: &mail.facts,
+            vendor: &mail.vendor,
+            title: &mail.title,
+            close_at: mail.close_at,
+        };
+        let body = vendor_words::body(&words, &self.public_url);
+        self.plain_mail(&mail.email, &mail.vendor, vendor_words::subject(&words), body)
     }
 }

@@ -36,6 +36,7 @@ mod reauth;
 mod rentals;
 mod response_target;
 mod rfq;
+mod rfq_mail;
 mod run_limits;
 mod runs;
 mod second_factor;

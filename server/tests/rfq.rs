@@ -46,7 +46,8 @@ fn form_fields(workload: i64, vendors: &[i64]) -> Vec<(String, String)> {
     fields
 }
 
-async fn create(app: &TestApp, pam: &str, workload: i64, vendors: &[i64]) -> serde_json::Value {
+/// Makes a request for `workload` inviting `vendors` (closing 2099-12-31 10:00 UTC): the answer.
+pub async fn create(app: &TestApp, pam: &str, workload: i64, vendors: &[i64]) -> serde_json::Value {
     let fields = form_fields(workload, vendors);
     let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let res = app.call("/api/requests/create", &form, Some(pam)).await;
@@ -72,7 +73,8 @@ pub async fn a_link(app: &TestApp, pam: &str, workload: i64, vendor: i64) -> (i6
     (created["id"].as_i64().unwrap(), link_of(&created, 0))
 }
 
-fn link_of(created: &serde_json::Value, i: usize) -> String {
+/// The `i`-th link of a made request (in the order of the vendors' ids), without `/bid/`.
+pub fn link_of(created: &serde_json::Value, i: usize) -> String {
     created["links"][i]["path"]
         .as_str()
         .unwrap()
@@ -80,7 +82,8 @@ fn link_of(created: &serde_json::Value, i: usize) -> String {
         .to_string()
 }
 
-async fn vendor(app: &TestApp, pam: &str, name: &str, contact: &str) -> i64 {
+/// Adds a vendor to pam's team; its id.
+pub async fn vendor(app: &TestApp, pam: &str, name: &str, contact: &str) -> i64 {
     let res = app
         .call(
             "/api/vendors/create",
@@ -93,7 +96,7 @@ async fn vendor(app: &TestApp, pam: &str, name: &str, contact: &str) -> i64 {
 }
 
 /// A bid's fields: an H100 node at `price` an hour.
-fn bid(link: &str, price: &str, answer: &str, submit: bool) -> Vec<(String, String)> {
+pub fn bid(link: &str, price: &str, answer: &str, submit: bool) -> Vec<(String, String)> {
     let mut form: Vec<(String, String)> = [
         ("valid_until", "2099-12-31"),
         ("spec.gpu_model", "H100 80GB"),
@@ -118,7 +121,8 @@ fn bid(link: &str, price: &str, answer: &str, submit: bool) -> Vec<(String, Stri
     form
 }
 
-async fn send_bid(app: &TestApp, form: &[(String, String)]) -> crate::common::Answer {
+/// Saves (or submits) a bid through the vendor's API.
+pub async fn send_bid(app: &TestApp, form: &[(String, String)]) -> crate::common::Answer {
     let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     app.call("/api/bid/save", &form, None).await
 }

@@ -21,6 +21,9 @@ pub mod quotes;
 /// The rental that follows an approved order.
 pub mod rentals;
 pub mod rfq;
+/// Mail to invited vendors, waiting for the mail pass (the invitation's text holds the link
+/// until it is sent).
+pub mod rfq_mail;
 pub mod runs;
 // The node facts `nodeledger probe` sends with a run.
 pub mod run_node_facts;

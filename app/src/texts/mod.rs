@@ -8,6 +8,8 @@ pub mod dashboard;
 #[cfg(feature = "ssr")]
 pub mod quotes;
 pub mod response;
+#[cfg(feature = "ssr")]
+pub mod rfq_mail;
 pub mod runs;
 pub mod security_mail;
 
@@ -28,6 +30,26 @@ pub fn moment(at: &str) -> String {
     } else {
         at.to_string()
     }
+}
+
+/// A moment in Unix seconds as vendors and the team read it in a record: UTC, to the minute
+/// (`2026-12-31 10:00 UTC`).
+#[cfg(feature = "ssr")]
+#[must_use]
+pub fn utc_minute(at: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(at).map_or_else(
+        |_| at.to_string(),
+        |t| {
+            format!(
+                "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+                t.year(),
+                u8::from(t.month()),
+                t.day(),
+                t.hour(),
+                t.minute()
+            )
+        },
+    )
 }
 
 #[cfg(test)]

@@ -21,9 +21,12 @@
 //!   records.
 //! - **At the close** every vendor's last submitted revision becomes a quote with that vendor as
 //!   its source, and its written answers become evidence on the checklist items they answer.
+//! - **Mail to the vendors** (when the server sends mail): the invitation with the link, one
+//!   reminder before the close, a receipt per revision ([`mail`]).
 
 pub mod bid;
 pub mod limits;
+pub mod mail;
 pub mod needs;
 
 #[cfg(test)]

@@ -199,3 +199,107 @@ fn needs_come_from_the_workload_with_headroom_and_read_back() {
     assert_eq!(needs::Needs::decode(&stored), Ok(needs));
     assert!(needs::Needs::decode(r#"{"version":2}"#).is_err());
 }
+
+#[test]
+fn a_queued_mail_is_sent_only_while_it_holds_and_a_receipt_always() {
+    use mail::{MailKind, still_worth_sending};
+    for kind in [MailKind::Invitation, MailKind::Reminder] {
+        assert!(still_worth_sending(kind, Phase::Open, false, false), "{kind:?}");
+        assert!(
+            !still_worth_sending(kind, Phase::Open, true, false),
+            "{kind:?}: revoked"
+        );
+        assert!(
+            !still_worth_sending(kind, Phase::Due, false, false),
+            "{kind:?}: past the close"
+        );
+        assert!(
+            !still_worth_sending(kind, Phase::Closed, false, false),
+            "{kind:?}: opened"
+        );
+    }
+    assert!(
+        still_worth_sending(MailKind::Invitation, Phase::Open, false, true),
+        "a replaced link goes to a vendor that has submitted too"
+    );
+    assert!(
+        !still_worth_sending(MailKind::Reminder, Phase::Open, false, true),
+        "submitted"
+    );
+    for phase in [Phase::Open, Phase::Due, Phase::Closed] {
+        assert!(still_worth_sending(MailKind::Receipt, phase, true, true), "{phase:?}");
+    }
+}
+
+#[test]
+fn the_reminder_comes_once_in_the_last_day_and_not_after_a_fresh_invitation() {
+    use mail::{REMINDER_BEFORE_CLOSE as DAY, ReminderCandidate, reminder_due};
+    let close = 10 * DAY;
+    let due = ReminderCandidate {
+        close_at: close,
+        closed_at: None,
+        revoked: false,
+        has_bid: false,
+        reminded: false,
+        last_invited_at: Some(close - 5 * DAY),
+    };
+    assert!(
+        reminder_due(close - DAY, &due),
+        "the window opens a day before the close"
+    );
+    assert!(reminder_due(close - 1, &due));
+    assert!(!reminder_due(close - DAY - 1, &due), "too early");
+    assert!(!reminder_due(close, &due), "the close passed");
+    let now = close - 3_600;
+    assert!(
+        reminder_due(
+            now,
+            &ReminderCandidate {
+                last_invited_at: None,
+                ..due
+            }
+        ),
+        "invited by hand"
+    );
+    for not in [
+        ReminderCandidate {
+            closed_at: Some(now - 1),
+            ..due
+        },
+        ReminderCandidate { revoked: true, ..due },
+        ReminderCandidate { has_bid: true, ..due },
+        ReminderCandidate { reminded: true, ..due },
+        ReminderCandidate {
+            last_invited_at: Some(close - DAY),
+            ..due
+        },
+    ] {
+        assert!(!reminder_due(now, &not), "{not:?}");
+    }
+}
+
+#[test]
+fn mail_facts_read_back_only_as_their_own_kind() {
+    use mail::{MailFacts, MailKind};
+    let invitation = MailFacts::Invitation {
+        path: "/bid/nlb_x".into(),
+        replaces: true,
+    };
+    let receipt = MailFacts::Receipt {
+        revision: 2,
+        receipt: "ab".repeat(32),
+        submitted_at: 1_800_000_000,
+    };
+    for facts in [invitation.clone(), MailFacts::Reminder, receipt.clone()] {
+        let kind = facts.kind();
+        assert_eq!(MailKind::parse(kind.as_str()), Some(kind));
+        assert_eq!(MailFacts::decode(kind, &facts.encode()), Some(facts));
+    }
+    assert_eq!(
+        MailFacts::decode(MailKind::Receipt, &invitation.encode()),
+        None,
+        "another kind"
+    );
+    assert_eq!(MailFacts::decode(MailKind::Invitation, ""), None, "blanked once sent");
+    assert_eq!(MailKind::parse("digest"), None);
+}

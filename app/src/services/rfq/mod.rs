@@ -1,7 +1,8 @@
 //! Requests for quotation, the team's side: make a request from a workload and invite vendors
 //! (a link each, shown once), follow who submitted (never what) until the close, revoke or
 //! replace a link, close early with a reason; at the close the bids become quotes
-//! ([`close`]). The vendor's side is [`vendor`]. Rules: [`crate::domain::rfq`].
+//! ([`close`]). Each new link is also queued as a mail to its vendor (`store::rfq_mail`), sent
+//! when the server sends mail. The vendor's side is [`vendor`]. Rules: [`crate::domain::rfq`].
 
 pub mod close;
 pub mod limits;
@@ -14,7 +15,7 @@ use crate::{
     auth::AppState,
     domain::{
         audit::Action,
-        rfq::{self, Phase, RequestError, needs::Needs},
+        rfq::{self, Phase, RequestError, mail::MailFacts, needs::Needs},
     },
     error::AppError,
     i18n::{Locale, Msg},
@@ -169,16 +170,39 @@ async fn invite(
     let mut links = Vec::new();
     for (vendor_id, name, email) in vendors {
         let link = new_link();
-        store::rfq::insert_invitation(tx, request_id, *vendor_id, email, &rfq::link_hash(&link), now)
+        let invitation = store::rfq::insert_invitation(tx, request_id, *vendor_id, email, &rfq::link_hash(&link), now)
             .await?
             .ok_or(AppError::Conflict(Msg::RfqErrVendors))?;
+        let path = bid_path(&link);
+        queue_invitation_mail(tx, invitation, &path, false, now).await?;
         links.push(SentLink {
             vendor: name.clone(),
             email: email.clone(),
-            path: bid_path(&link),
+            path,
         });
     }
     Ok(links)
+}
+
+/// Queues the mail of a new link to its vendor, with the invitation (the mail pass sends it
+/// when the server sends mail; the link is still shown to procurement either way). `replaces`:
+/// a new link in place of one sent before, whose mail is dropped if it was not sent yet.
+async fn queue_invitation_mail(
+    tx: &mut Tx,
+    invitation_id: i64,
+    path: &str,
+    replaces: bool,
+    now: i64,
+) -> Result<(), AppError> {
+    if replaces {
+        store::rfq_mail::forget_unsent_invitations(tx, invitation_id).await?;
+    }
+    let facts = MailFacts::Invitation {
+        path: path.to_string(),
+        replaces,
+    };
+    store::rfq_mail::queue(tx, invitation_id, &facts, now).await?;
+    Ok(())
 }
 
 /// The team's requests, newest first (requests past their close are opened first).
@@ -279,15 +303,19 @@ pub async fn revoke_link(
     let link = if replace {
         let link = new_link();
         store::rfq::replace_link(&mut tx, team.team_id, invitation_id, &rfq::link_hash(&link)).await?;
+        let path = bid_path(&link);
+        queue_invitation_mail(&mut tx, invitation_id, &path, true, now).await?;
         Some(SentLink {
             vendor: invitation.vendor.clone(),
             email: invitation.email.clone(),
-            path: bid_path(&link),
+            path,
         })
     } else {
         if !store::rfq::revoke(&mut tx, team.team_id, invitation_id, now).await? {
             return Err(AppError::NotFound);
         }
+        // The revoked link's invitation, if not mailed yet, is not mailed at all.
+        store::rfq_mail::forget_unsent_invitations(&mut tx, invitation_id).await?;
         None
     };
     let data = json!({"request_id": request_id, "team_id": team.team_id, "vendor_id": invitation.vendor_id, "replaced": replace});

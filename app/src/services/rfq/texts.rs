@@ -1,27 +1,10 @@
 //! What a request asks for, in the reader's language.
 
+pub use crate::texts::utc_minute;
 use crate::{
     domain::{money::group, rfq::needs::Needs},
     i18n::{Locale, Msg},
 };
-
-/// A moment as vendors and the team read it in a record: UTC, to the minute.
-#[must_use]
-pub fn utc_minute(at: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp(at).map_or_else(
-        |_| at.to_string(),
-        |t| {
-            format!(
-                "{:04}-{:02}-{:02} {:02}:{:02} UTC",
-                t.year(),
-                u8::from(t.month()),
-                t.day(),
-                t.hour(),
-                t.minute()
-            )
-        },
-    )
-}
 
 /// The needs as (label, value) rows; what is not stated is left out.
 #[must_use]

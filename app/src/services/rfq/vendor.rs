@@ -7,7 +7,7 @@ use crate::{
     domain::{
         audit::{Action, VENDOR_ACTOR},
         quotes::Date,
-        rfq::{self, Phase, bid::BidFile, bid::BidRecord, bid::answers_to, needs::Needs},
+        rfq::{self, Phase, bid::BidFile, bid::BidRecord, bid::answers_to, mail::MailFacts, needs::Needs},
     },
     error::AppError,
     i18n::{Locale, Msg},
@@ -265,8 +265,9 @@ pub async fn save_draft(
 }
 
 /// Submits a bid (or a revision of it) whose quote fields were checked (`cells`, with the
-/// [`fixed_fields`]); returns its receipt. The request is read again inside the transaction,
-/// so a bid that arrives after the close is refused with the close time.
+/// [`fixed_fields`]); returns its receipt, also queued as a mail to the vendor. The request is
+/// read again inside the transaction, so a bid that arrives after the close is refused with the
+/// close time.
 ///
 /// # Errors
 /// [`AppError::Refused`] after the close or past [`rfq::MAX_REVISIONS`]; as [`opened`];
@@ -317,6 +318,12 @@ pub async fn submit(
     };
     let body = serde_json::to_string(&draft).map_err(|_| AppError::Internal)?;
     store::rfq::save_draft(&mut tx, row.invitation_id, &body, now).await?;
+    let facts = MailFacts::Receipt {
+        revision,
+        receipt: receipt.clone(),
+        submitted_at: now,
+    };
+    store::rfq_mail::queue(&mut tx, row.invitation_id, &facts, now).await?;
     let data = json!({"request_id": row.request_id, "team_id": row.team_id, "vendor": row.vendor, "revision": revision, "receipt": receipt});
     site_audit::record(&mut tx, VENDOR_ACTOR, Action::RfqBidSubmitted, data).await?;
     tx.commit().await?;
