@@ -47,7 +47,7 @@ async function visit(page: Page, state: { at: string; errors: string[] }, path: 
 }
 
 /** The pages every team member reaches, with the ids of `d`'s data and `orders`. */
-function memberPages(d: Desk, orders: Record<string, number>, run: number, vendor: string) {
+function memberPages(d: Desk, orders: Record<string, number>, run: number, vendor: string, request: string) {
   return [
     "/",
     "/team",
@@ -61,6 +61,9 @@ function memberPages(d: Desk, orders: Record<string, number>, run: number, vendo
     `/quotes/${d.quote}/edit`,
     "/vendors",
     vendor,
+    "/requests",
+    "/requests/new",
+    request,
     "/workloads",
     `/workloads/${d.workload}`,
     "/rates",
@@ -127,17 +130,28 @@ test("every page of every role hydrates without a console error in both language
   await signOut(page);
   await signIn(page, d.procurement);
   const vendor = `/vendors/${await call(page, "/api/vendors/create", { name: "Hydration Cloud", website: "https://example.com" })}`;
+  // A request for quotation to a vendor with an e-mail address, and that vendor's page.
+  const bidder = await call(page, "/api/vendors/create", { name: "Hydration Bids", contact: "bids@hydration.example" });
+  const created = await call(page, "/api/requests/create", {
+    "form[workload_id]": String(d.workload), "form[title]": "Hydration request", "form[region]": "", "form[budget]": "",
+    "form[currency]": "CNY", "form[questions]": "Which driver?", "form[close_local]": "2099-12-31T18:00",
+    "form[utc_offset]": "+08:00", [`form[vendors][${bidder}]`]: "on",
+  });
+  const requestPage = `/requests/${created.id}`;
   await signOut(page);
 
-  // Signed out: the sign-in page.
+  // Signed out: the sign-in page, and a vendor's page (sent without WASM).
   await visit(page, state, "/login");
+  await visit(page, state, created.links[0].path);
+  await page.context().addCookies([{ name: "nl_lang", value: "zh-CN", url: page.url() }]);
+  await visit(page, state, created.links[0].path, "zh-CN");
 
   for (const who of [d.procurement, d.engineer, d.manager]) {
     await signIn(page, who);
     // Every page in both languages (the language cookie, as the header's switch sets it).
     for (const lang of ["zh-CN", "en"]) {
       await page.context().addCookies([{ name: "nl_lang", value: lang, url: page.url() }]);
-      for (const path of memberPages(d, orders, run, vendor)) await visit(page, state, path, lang);
+      for (const path of memberPages(d, orders, run, vendor, requestPage)) await visit(page, state, path, lang);
     }
     // Into the order page from the list, as a click (the page's code arrives with the click).
     state.at = `${who}: /orders → /orders/${orders.submitted}`;

@@ -316,6 +316,18 @@ async fn probe_requests(w: &World, failures: &mut Vec<Failure>) {
             failures,
         )
         .await;
+        let change = [
+            ("form[request_id]", v),
+            ("form[close_local]", "2099-01-01T00:00"),
+            ("form[utc_offset]", "+00:00"),
+        ];
+        w.form(
+            "/api/requests/change",
+            &with(&change, "form[request_id]", v),
+            &w.pam,
+            failures,
+        )
+        .await;
         let close = [("request_id", v), ("reason", "bounds")];
         w.form("/api/requests/close", &with(&close, "request_id", v), &w.pam, failures)
             .await;

@@ -700,23 +700,15 @@ async fn a_vendor_attaches_a_pdf_price_sheet_and_it_becomes_the_quotes_document_
     let res = attach(&s.app, &s.links[0], "price sheet.pdf", PDF).await;
     assert_eq!(res.status, StatusCode::SEE_OTHER, "{}", res.body);
     assert_eq!(res.headers["location"], format!("/bid/{}#files", s.links[0]).as_str());
-    // Refused by content, size, count, and a second copy; each named on the page.
-    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
-    let cases: [(&[u8], &str); 3] = [
-        (png, "kind"),
-        (b"%PDF-1.7 same name, not a pdf?", "kind"),
-        (PDF, "duplicate"),
-    ];
-    for (bytes, code) in cases {
+    // Refused by content (a PNG named .pdf) and as a second copy; each named on the page.
+    let png: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    for (bytes, code) in [(png, "kind"), (PDF, "duplicate")] {
         let res = attach(&s.app, &s.links[0], "x.pdf", bytes).await;
         let to = res.headers["location"].to_str().unwrap();
-        if bytes.starts_with(b"%PDF-1.7 same") {
-            // A PDF header is a PDF as far as the check goes: accepted.
-            assert!(!to.contains("file_error"), "{to}");
-            continue;
-        }
         assert!(to.contains(&format!("file_error={code}")), "{to}");
     }
+    let other_pdf = attach(&s.app, &s.links[0], "terms.pdf", b"%PDF-1.4\nterms\n%%EOF\n").await;
+    assert!(!other_pdf.headers["location"].to_str().unwrap().contains("file_error"));
     let big = [PDF, &vec![b' '; app::domain::documents::MAX_DOCUMENT_BYTES]].concat();
     let res = attach(&s.app, &s.links[0], "big.pdf", &big).await;
     assert!(
@@ -782,4 +774,92 @@ async fn a_vendor_attaches_a_pdf_price_sheet_and_it_becomes_the_quotes_document_
     assert_eq!(documents.len(), 2, "{documents:?}");
     assert!(documents.iter().all(|(v, _)| v == "星河算力"));
     assert_eq!(documents[0].1, app::domain::documents::sha256_of(PDF));
+}
+
+#[tokio::test]
+async fn procurement_moves_the_close_and_invites_one_more_vendor_until_the_close() {
+    let s = site().await;
+    let id = s.request.to_string();
+    let late = vendor(&s.app, &s.pam, "Late Cloud", "bids@late.example").await;
+    let none = vendor(&s.app, &s.pam, "No Mail Cloud", "+86 400 000").await;
+    let change = |close: &'static str, vendors: Vec<i64>| {
+        let mut form = vec![
+            ("form[request_id]".to_string(), id.clone()),
+            ("form[close_local]".to_string(), close.to_string()),
+            ("form[utc_offset]".to_string(), "+00:00".to_string()),
+        ];
+        form.extend(
+            vendors
+                .into_iter()
+                .map(|v| (format!("form[vendors][{v}]"), "on".to_string())),
+        );
+        form
+    };
+    let send = |form: Vec<(String, String)>, who: String| {
+        let app = &s.app;
+        async move {
+            let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            app.call("/api/requests/change", &pairs, Some(&who)).await
+        }
+    };
+    // Refused: nothing to change, a close in the past, a vendor without e-mail, the engineer.
+    assert_eq!(
+        send(change("", vec![]), s.pam.clone()).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        send(change("2001-01-01T00:00", vec![]), s.pam.clone()).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        send(change("", vec![none]), s.pam.clone()).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    assert_eq!(
+        send(change("", vec![late]), s.eve.clone()).await.status,
+        StatusCode::FORBIDDEN
+    );
+    // Moved and one more invited: its link is shown once, and it opens.
+    let res = send(change("2098-06-30T12:00", vec![late]), s.pam.clone()).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let links: serde_json::Value = serde_json::from_str(&res.body).unwrap();
+    let path = links[0]["path"].as_str().unwrap();
+    assert_eq!(s.app.get(path, None, None).await.status, StatusCode::OK);
+    let close_at: i64 = sqlx::query_scalar("SELECT close_at FROM rfq_requests")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    assert_eq!(close_at, 4_054_968_000, "2098-06-30 12:00 UTC");
+    let view: serde_json::Value =
+        serde_json::from_str(&s.app.call("/api/requests/one", &[("id", &id)], Some(&s.pam)).await.body).unwrap();
+    assert_eq!(view["vendors"].as_array().unwrap().len(), 3);
+    // Invited twice is refused; the change is in the audit chain.
+    assert_eq!(
+        send(change("", vec![late]), s.pam.clone()).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
+    let events: Vec<String> = sqlx::query_scalar("SELECT data FROM audit_events WHERE action = 'rfq_changed'")
+        .fetch_all(&s.app.db)
+        .await
+        .unwrap();
+    assert_eq!(events.len(), 1);
+    assert!(
+        events[0].contains("4054968000") && events[0].contains(&format!("[{late}]")),
+        "{}",
+        events[0]
+    );
+    // Closed: no more changes.
+    let res = s
+        .app
+        .call(
+            "/api/requests/close",
+            &[("request_id", &id), ("reason", "done")],
+            Some(&s.pam),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK);
+    assert_eq!(
+        send(change("2098-07-01T12:00", vec![]), s.pam.clone()).await.status,
+        StatusCode::CONFLICT
+    );
 }

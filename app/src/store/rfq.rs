@@ -437,3 +437,14 @@ pub async fn copy_files_to_revision(
     }
     Ok(())
 }
+
+/// Moves the close time of one of the team's sealed requests.
+pub async fn set_close_at(tx: &mut Tx, team_id: i64, request_id: i64, close_at: i64) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query("UPDATE rfq_requests SET close_at = ? WHERE id = ? AND team_id = ? AND closed_at IS NULL")
+        .bind(close_at)
+        .bind(request_id)
+        .bind(team_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}

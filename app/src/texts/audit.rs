@@ -44,6 +44,7 @@ pub const fn action_msg(action: Action) -> Msg {
         Action::RecoveryCodeUsed => Msg::SecAuditARecoveryCodeUsed,
         Action::RecoveryCodesRegenerated => Msg::SecAuditARecoveryCodesRegenerated,
         Action::RfqCreated => Msg::RfqACreated,
+        Action::RfqChanged => Msg::RfqAChanged,
         Action::RfqLinkRevoked => Msg::RfqALinkRevoked,
         Action::RfqBidSubmitted => Msg::RfqABidSubmitted,
         Action::RfqClosed => Msg::RfqAClosed,
@@ -131,9 +132,11 @@ pub fn detail(locale: Locale, event: &SiteEvent) -> String {
                 ("value", text("value")),
             ],
         ),
-        Action::RfqCreated | Action::RfqLinkRevoked | Action::RfqBidSubmitted | Action::RfqClosed => {
-            request_detail(locale, data, &team)
-        }
+        Action::RfqCreated
+        | Action::RfqChanged
+        | Action::RfqLinkRevoked
+        | Action::RfqBidSubmitted
+        | Action::RfqClosed => request_detail(locale, data, &team),
         _ => locale.fmt(Msg::SecAuditDUser, &[("user", &user)]),
     }
 }

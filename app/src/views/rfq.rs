@@ -57,6 +57,9 @@ pub struct RequestDetail {
     pub opened: Vec<OpenedBid>,
     /// Whether the viewer may change it (invite, revoke, close).
     pub can_edit: bool,
+    /// The team's vendors not invited yet, to invite with a change (when the viewer may).
+    #[serde(default)]
+    pub invitable: Vec<VendorChoice>,
 }
 
 /// A link made for an invited vendor, shown once to procurement to send.

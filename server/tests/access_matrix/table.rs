@@ -429,6 +429,16 @@ pub const ROWS: &[Row] = &[
             ("replace", "true".into()),
         ])
     }),
+    // Nothing to change: the request is found and the change refused (422), so it stays as is.
+    Row {
+        served_as: Some(http::StatusCode::UNPROCESSABLE_ENTITY),
+        ..row("/api/requests/change", PROCUREMENT, R, |r| {
+            form([
+                ("form[request_id]", r.request.to_string()),
+                ("form[close_local]", String::new()),
+            ])
+        })
+    },
     // Opening the bids needs a reason: without one the request is found and refused (422),
     // so it stays open for the other rows.
     Row {

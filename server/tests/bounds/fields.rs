@@ -436,6 +436,7 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/requests/create", &["form[workload_id]"]),
     ("/api/requests/revoke", &["request_id", "invitation_id"]),
     ("/api/requests/close", &["request_id"]),
+    ("/api/requests/change", &["form[request_id]"]),
     ("/api/bid/page", &[]),
     ("/api/bid/save", &["fields[spec.*]", "fields[price.*]"]),
     ("/api/vendors", &[]),

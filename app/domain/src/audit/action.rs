@@ -98,6 +98,9 @@ pub enum Action {
     /// Procurement sent a request (`request_id`, `team_id`, `title`, `close_at`, `vendors`: the
     /// invited vendor ids).
     RfqCreated,
+    /// Procurement changed an open request (`request_id`, `team_id`, `close_at`,
+    /// `previous_close_at`, `vendors`: the vendor ids invited with the change).
+    RfqChanged,
     /// A vendor's link was revoked, or replaced by a new one (`request_id`, `team_id`,
     /// `vendor_id`, `replaced`).
     RfqLinkRevoked,
@@ -111,7 +114,7 @@ pub enum Action {
 
 impl Action {
     /// Every action.
-    pub const ALL: [Action; 33] = [
+    pub const ALL: [Action; 34] = [
         Action::Create,
         Action::ItemAnswered,
         Action::EvidenceAttached,
@@ -144,6 +147,7 @@ impl Action {
         Action::RecoveryCodeUsed,
         Action::RecoveryCodesRegenerated,
         Action::RfqCreated,
+        Action::RfqChanged,
         Action::RfqLinkRevoked,
         Action::RfqBidSubmitted,
         Action::RfqClosed,
@@ -185,6 +189,7 @@ impl Action {
             Action::RecoveryCodeUsed => "recovery_code_used",
             Action::RecoveryCodesRegenerated => "recovery_codes_regenerated",
             Action::RfqCreated => "rfq_created",
+            Action::RfqChanged => "rfq_changed",
             Action::RfqLinkRevoked => "rfq_link_revoked",
             Action::RfqBidSubmitted => "rfq_bid_submitted",
             Action::RfqClosed => "rfq_closed",
@@ -227,7 +232,7 @@ mod tests {
         for a in Action::ALL {
             assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::json!(a.as_str())));
         }
-        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 21);
+        assert_eq!(Action::ALL.iter().filter(|a| a.is_site()).count(), 22);
         assert!(!Action::Approve.is_site() && Action::TokenCreated.is_site());
     }
 }

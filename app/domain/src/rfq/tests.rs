@@ -303,3 +303,15 @@ fn mail_facts_read_back_only_as_their_own_kind() {
     assert_eq!(MailFacts::decode(MailKind::Invitation, ""), None, "blanked once sent");
     assert_eq!(MailKind::parse("digest"), None);
 }
+
+#[test]
+fn the_fuzzers_seeds_read_as_a_bid_and_needs_of_the_current_version() {
+    let bid = BidRecord::decode(include_str!("../../../fuzz/corpus/rfq/bid-v1.json")).expect("the bid seed reads");
+    assert_eq!(bid.vendor, "星河算力");
+    assert_eq!(bid.files.len(), 1);
+    assert_eq!(BidRecord::decode(&bid.encode()), Ok(bid));
+    let needs =
+        needs::Needs::decode(include_str!("../../../fuzz/corpus/rfq/needs-v1.json")).expect("the needs seed reads");
+    assert_eq!(needs.gpus, 8);
+    assert!(well_formed(include_str!("../../../fuzz/corpus/rfq/link.txt")));
+}

@@ -45,6 +45,71 @@ pub async fn close_request(request_id: i64, reason: String) -> Result<usize, App
     crate::services::rfq::close::close_early(&auth::db()?, caller.user_id, team.team_id, request_id, &reason, now).await
 }
 
+/// A change to an open request as posted (`form[close_local]`, …): a new close time when one is
+/// typed, the vendors checked (`form[vendors][<id>]`) invited as well.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct ChangeForm {
+    pub request_id: String,
+    pub close_local: String,
+    pub utc_offset: String,
+    pub vendors: std::collections::BTreeMap<String, String>,
+}
+
+/// Moves the close time or invites more vendors (their links shown once), audited.
+#[server(endpoint = "requests/change")]
+pub async fn change_request(form: ChangeForm) -> Result<Vec<SentLink>, AppError> {
+    use crate::{auth, domain::roles::Capability, services::rfq::change};
+    let (caller, team) = auth::require_team(Capability::EditProcurement)?;
+    let request_id = form.request_id.trim().parse().map_err(|_| AppError::NotFound)?;
+    let close = format!("{}{}", form.close_local.trim(), form.utc_offset.trim());
+    let close_at = if form.close_local.trim().is_empty() {
+        None
+    } else {
+        Some(crate::domain::bills::timestamp::parse(&close).ok_or(AppError::Invalid(Msg::RfqErrCloseFormat))?)
+    };
+    let wanted = change::Change {
+        close_at,
+        add_vendor_ids: form.vendors.keys().filter_map(|k| k.parse().ok()).collect(),
+    };
+    let now = crate::clock::now_unix();
+    change::change(&auth::db()?, caller.user_id, &team, request_id, wanted, now).await
+}
+
+fn change_form(r: &RequestDetail, change: ServerAction<ChangeRequest>) -> impl IntoView + use<> {
+    let id = r.id.to_string();
+    let vendors = r.invitable.clone();
+    view! {
+        <details class="card">
+            <summary>{t(Msg::RfqChange)}</summary>
+            <ActionForm action=change attr:class="form" attr:data-testid="request-change">
+                <input type="hidden" name="form[request_id]" value=id />
+                <div class="form-row">
+                    <label>{t(Msg::RfqNewCloseAt)}<input type="datetime-local" name="form[close_local]" /></label>
+                    <label>{t(Msg::RfqUtcOffset)}
+                        <select name="form[utc_offset]">{super::new::OFFSETS.iter().map(|o| view! { <option value=*o>{format!("UTC{o}")}</option> }).collect_view()}</select>
+                    </label>
+                </div>
+                {vendors.into_iter().map(|v| {
+                    let name = format!("form[vendors][{}]", v.id);
+                    let email = v.email.clone();
+                    view! {
+                        <label class="check"><input type="checkbox" name=name value="on" disabled=email.is_none() />
+                            " " {v.name} " " <small class="hint">{email.unwrap_or_else(|| t(Msg::RfqVendorNoEmail).to_string())}</small></label>
+                    }
+                }).collect_view()}
+                <ActionError action=change />
+                <button type="submit">{t(Msg::RfqChangeSave)}</button>
+            </ActionForm>
+            {move || change.value().get().and_then(Result::ok).map(|links| view! {
+                <ul data-testid="request-change-links">
+                    {links.into_iter().map(|l| view! { <li>{l.vendor} ": " <code class="link-text">{l.path}</code></li> }).collect_view()}
+                </ul>
+            })}
+        </details>
+    }
+}
+
 fn needs_table(rows: Vec<(String, String)>) -> impl IntoView {
     view! {
         <table class="table facts" data-testid="request-needs">
@@ -134,11 +199,17 @@ fn close_form(request_id: i64, close: ServerAction<CloseRequest>) -> impl IntoVi
     }
 }
 
-fn request_view(
-    r: RequestDetail,
+/// The actions that change a request, and its results.
+#[derive(Clone, Copy)]
+struct Actions {
     revoke: ServerAction<RevokeLink>,
     close: ServerAction<CloseRequest>,
-) -> impl IntoView {
+    change: ServerAction<ChangeRequest>,
+}
+
+fn request_view(r: RequestDetail, actions: Actions) -> impl IntoView {
+    let Actions { revoke, close, change } = actions;
+    let changing = r.can_edit.then(|| change_form(&r, change));
     let locale = use_locale();
     let live: Vec<&VendorStatus> = r.vendors.iter().filter(|v| !v.revoked).collect();
     let submitted = live.iter().filter(|v| v.revisions > 0).count();
@@ -166,6 +237,7 @@ fn request_view(
         })}
         <ActionError action=revoke />
         {(!r.opened.is_empty()).then(|| opened_table(r.opened))}
+        {changing}
         {r.can_edit.then(|| close_form(id, close))}
         <h2>{t(Msg::RfqNeeds)}</h2>
         {needs_table(r.needs)}
@@ -186,12 +258,22 @@ pub fn RequestPage() -> impl IntoView {
                 .and_then(|id| id.parse::<i64>().ok())
                 .unwrap_or_default()
         };
-        let revoke = ServerAction::<RevokeLink>::new();
-        let close = ServerAction::<CloseRequest>::new();
+        let actions = Actions {
+            revoke: ServerAction::<RevokeLink>::new(),
+            close: ServerAction::<CloseRequest>::new(),
+            change: ServerAction::<ChangeRequest>::new(),
+        };
         let data = Resource::new(
-            move || (id(), revoke.version().get(), close.version().get()),
-            |(id, _, _)| load_request(id),
+            move || {
+                let versions = (
+                    actions.revoke.version().get(),
+                    actions.close.version().get(),
+                    actions.change.version().get(),
+                );
+                (id(), versions)
+            },
+            |(id, _)| load_request(id),
         );
-        view! { <Loaded resource=data let:r>{request_view(r, revoke, close)}</Loaded> }.into_any()
+        view! { <Loaded resource=data let:r>{request_view(r, actions)}</Loaded> }.into_any()
     })
 }

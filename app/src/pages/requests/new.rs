@@ -98,7 +98,7 @@ pub async fn create_request(form: RequestForm) -> Result<CreatedRequest, AppErro
 }
 
 /// UTC offsets a close time may be typed in (China's first).
-const OFFSETS: &[&str] = &[
+pub(super) const OFFSETS: &[&str] = &[
     "+08:00", "+00:00", "+01:00", "+02:00", "+03:00", "+05:30", "+09:00", "-05:00", "-08:00",
 ];
 

@@ -4,6 +4,7 @@
 //! ([`close`]). Each new link is also queued as a mail to its vendor (`store::rfq_mail`), sent
 //! when the server sends mail. The vendor's side is [`vendor`]. Rules: [`crate::domain::rfq`].
 
+pub mod change;
 pub mod close;
 pub mod limits;
 mod texts;
@@ -45,7 +46,7 @@ pub struct NewRequest {
 }
 
 /// The message for a request that does not hold together.
-fn invalid(e: &RequestError) -> AppError {
+pub(super) fn invalid(e: &RequestError) -> AppError {
     AppError::Invalid(match e {
         RequestError::Title => Msg::RfqErrTitle,
         RequestError::CloseInPast => Msg::RfqErrClose,
@@ -161,7 +162,7 @@ fn tag_questions(lines: &[String], generated: &[(String, String)]) -> Vec<(Strin
         .collect()
 }
 
-async fn invite(
+pub(super) async fn invite(
     tx: &mut Tx,
     request_id: i64,
     vendors: &[(i64, String, String)],
@@ -246,6 +247,16 @@ pub async fn detail(
     let questions: Vec<(String, String)> = serde_json::from_str(&r.questions).map_err(|_| AppError::Internal)?;
     let invitations = store::rfq::invitations(db, team.team_id, id).await?;
     let phase = Phase::at(now, r.close_at, r.closed_at);
+    let can_edit = can_edit && phase == Phase::Open;
+    let invitable = if can_edit {
+        vendor_choices(db, team.team_id)
+            .await?
+            .into_iter()
+            .filter(|v| !invitations.iter().any(|i| i.vendor_id == v.id))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let opened = if rfq::bids_visible(phase) {
         close::opened_bids(db, &invitations).await?
     } else {
@@ -271,7 +282,8 @@ pub async fn detail(
             })
             .collect(),
         opened,
-        can_edit: can_edit && r.closed_at.is_none(),
+        can_edit,
+        invitable,
     })
 }
 
