@@ -101,7 +101,9 @@ async fn vendor_answer(
 ) -> Result<Evidence, AppError> {
     let none = || AppError::InvalidFields(vec![FieldIssue::new("evidence_vendor_answer", "no_vendor_answer")]);
     let id = quote_revision_id.ok_or_else(none)?;
-    let bid = super::load::chosen_bid(db, team_id, Some(id)).await?.ok_or_else(none)?;
+    let bid = super::chosen_bid::chosen_bid(db, team_id, Some(id))
+        .await?
+        .ok_or_else(none)?;
     let written = bid.answer_to(item).ok_or_else(none)?;
     Ok(Evidence::VendorAnswer {
         quote_revision_id: id,

@@ -29,7 +29,7 @@ use crate::{
 pub(super) struct Checklist<'a> {
     pub content: &'a OrderRecord,
     /// The bid the chosen quote was made from (its written answers).
-    pub bid: Option<&'a super::loaded::ChosenBid>,
+    pub bid: Option<&'a super::chosen_bid::ChosenBid>,
     pub workload: &'a Workload,
     pub facts: &'a PrefillFacts,
     pub documents: &'a [DocumentInfo],
@@ -275,7 +275,7 @@ fn vendor_answer_line(c: &Checklist<'_>, a: &crate::domain::rfq::bid::WrittenAns
 }
 
 /// "From request #3 (…), bid revision 2, receipt 9f86d08…".
-pub(super) fn bid_source_text(locale: Locale, b: &super::loaded::ChosenBid) -> String {
+pub(super) fn bid_source_text(locale: Locale, b: &super::chosen_bid::ChosenBid) -> String {
     locale.fmt(
         Msg::RfqFromBid,
         &[

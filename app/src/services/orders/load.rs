@@ -93,7 +93,7 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
     let events = store::audit::of_order(db, order_id).await?;
     let events = events.into_iter().filter_map(store::audit::decode).collect();
     let chain = chain_check(db, order_id).await?;
-    let bid = chosen_bid(db, team_id, pinned_revision).await?;
+    let bid = super::chosen_bid::chosen_bid(db, team_id, pinned_revision).await?;
     Ok(Loaded {
         revisions,
         shown,
@@ -114,26 +114,6 @@ async fn load(db: &Db, team_id: i64, order_id: i64, revision: Option<i64>, local
         chain,
         bid,
     })
-}
-
-/// The bid the chosen quote revision was made from, with its written answers.
-pub(super) async fn chosen_bid(
-    db: &Db,
-    team_id: i64,
-    quote_revision_id: Option<i64>,
-) -> Result<Option<super::loaded::ChosenBid>, AppError> {
-    let Some(id) = quote_revision_id else { return Ok(None) };
-    let Some(source) = store::rfq::source_of(db, team_id, id).await? else {
-        return Ok(None);
-    };
-    let record = crate::domain::rfq::bid::BidRecord::decode(&source.body).map_err(|_| AppError::Internal)?;
-    Ok(Some(super::loaded::ChosenBid {
-        request_id: source.request_id,
-        title: source.title,
-        revision: source.revision,
-        receipt: source.receipt,
-        answers: record.answers,
-    }))
 }
 
 /// The comparison the page shows, whether it is the signed one, and its compare currency: a

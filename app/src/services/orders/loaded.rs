@@ -44,25 +44,7 @@ pub(super) struct Loaded {
     pub chain: ChainCheck,
     /// The vendor's bid the chosen quote revision was made from, if it came from a request for
     /// quotation.
-    pub bid: Option<ChosenBid>,
-}
-
-/// The bid behind the chosen quote revision: its request, revision, receipt and written answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChosenBid {
-    pub request_id: i64,
-    pub title: String,
-    pub revision: i64,
-    pub receipt: String,
-    pub answers: Vec<crate::domain::rfq::bid::WrittenAnswer>,
-}
-
-impl ChosenBid {
-    /// The written answer to `item`, if the vendor gave one.
-    #[must_use]
-    pub fn answer_to(&self, item: &str) -> Option<&crate::domain::rfq::bid::WrittenAnswer> {
-        self.answers.iter().find(|a| a.item == item)
-    }
+    pub bid: Option<super::chosen_bid::ChosenBid>,
 }
 
 /// What verifying the order's events gave.

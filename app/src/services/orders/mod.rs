@@ -11,6 +11,7 @@
 mod accept;
 mod answer;
 pub mod asks;
+mod chosen_bid;
 mod comparison;
 mod content;
 mod desk_texts;
