@@ -25,6 +25,8 @@ async function bid(page: Page, price: string, answer: string) {
   await form.locator('[name="fields[spec.gpu_model]"]').fill("H100 80GB");
   await form.locator('[name="fields[spec.vram_gib]"]').fill("80");
   await form.locator('[name="fields[price.on_demand_hourly]"]').fill(price);
+  await form.locator('[name="fields[spec.nvidia_driver]"]').fill("550.54");
+  await form.locator('[name="fields[spec.cuda]"]').fill("12.4");
   // The same written answer to every question (the first one is checked on the checklist).
   for (const box of await form.locator('textarea[name^="answers["]').all()) await box.fill(answer);
   await form.getByTestId("bid-submit").click();
@@ -67,6 +69,12 @@ test("two vendors bid through their links, sealed until the close; the bid becom
   await expect(form.getByTestId("request-questions")).not.toHaveValue("");
   const firstQuestion = ((await form.getByTestId("request-questions").inputValue()).split("\n")[0] ?? "").trim();
   for (const box of await form.locator('input[type="checkbox"][name^="form[vendors]"]').all()) await box.check();
+  // The price-sheet fields asked of every vendor: the usual ones are checked; this request asks
+  // for the driver and the CUDA version only.
+  await form.getByTestId("request-fields").locator("summary").click();
+  for (const box of await form.locator('input[type="checkbox"][name^="form[fields]"]').all()) await box.uncheck();
+  await form.locator('[name="form[fields][spec.nvidia_driver]"]').check();
+  await form.locator('[name="form[fields][spec.cuda]"]').check();
   await form.locator('button[type="submit"]').click();
   const links = page.getByTestId("request-link");
   await expect(links).toHaveCount(2);
@@ -83,6 +91,13 @@ test("two vendors bid through their links, sealed until the close; the bid becom
   // The first vendor bids in English, then revises; each revision has its receipt.
   const a = await vendorPage(browser, baseURL!, "en-US", paths["星河算力"]);
   await expect(a.getByTestId("bid-title")).toHaveText("H100 for the fine-tune");
+  // A bid without a field the buyer asks for comes back as typed, the field named.
+  await a.getByTestId("bid-form").locator('[name="fields[spec.gpu_model]"]').fill("H100 80GB");
+  await a.getByTestId("bid-submit").click();
+  await a.waitForLoadState("load");
+  await expect(a.getByTestId("bid-receipt")).toHaveCount(0);
+  await expect(a.getByTestId("bid-form").locator('[name="fields[spec.gpu_model]"]')).toHaveValue("H100 80GB");
+  await expect(a.getByTestId("bid-form")).toContainText("The buyer asks for this");
   await expect(a.locator("body")).not.toContainText("Nimbus");
   await expect(a.getByTestId("bid-answers")).toContainText(firstQuestion);
   await bid(a, PRICE_A, "Written answer: Ubuntu 22.04, driver 550.54, CUDA 12.4, Docker allowed");

@@ -863,3 +863,38 @@ async fn procurement_moves_the_close_and_invites_one_more_vendor_until_the_close
         StatusCode::CONFLICT
     );
 }
+
+#[tokio::test]
+async fn a_field_the_request_asks_for_is_required_of_every_bid() {
+    let (app, pam, _) = team_of_pam_and_eve().await;
+    let workload = app.create_workload(&pam, "Fine-tune").await;
+    let acme = vendor(&app, &pam, "Acme GPU", "sales@acme.example").await;
+    let mut fields = form_fields(workload, &[acme]);
+    fields.push(("form[fields][spec.cuda]".into(), "on".into()));
+    fields.push(("form[fields][vendor]".into(), "on".into()));
+    let form: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let created: serde_json::Value =
+        serde_json::from_str(&app.call("/api/requests/create", &form, Some(&pam)).await.body).unwrap();
+    let id = created["id"].as_i64().unwrap().to_string();
+    let view: serde_json::Value =
+        serde_json::from_str(&app.call("/api/requests/one", &[("id", &id)], Some(&pam)).await.body).unwrap();
+    assert_eq!(
+        view["requested"],
+        serde_json::json!(["spec.cuda"]),
+        "only what a vendor types"
+    );
+    let link = link_of(&created, 0);
+    let res = send_bid(&app, &bid(&link, "30.00", "", true)).await;
+    assert_eq!(res.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", res.body);
+    assert!(
+        res.body.contains("spec.cuda") && res.body.contains("requested_by_buyer"),
+        "{}",
+        res.body
+    );
+    let mut with_cuda = bid(&link, "30.00", "", true);
+    with_cuda.push(("fields[spec.cuda]".into(), "12.4".into()));
+    let res = send_bid(&app, &with_cuda).await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    let page = app.get(&format!("/bid/{link}"), None, None).await;
+    assert!(page.body.contains("CUDA"), "the vendor's page marks it");
+}

@@ -16,6 +16,8 @@ pub struct RequestRow {
     pub closed_at: Option<i64>,
     pub closed_early_reason: Option<String>,
     pub created_at: i64,
+    /// The price-sheet fields asked for (JSON list of quote columns).
+    pub fields: String,
     /// Vendors invited (revoked links included).
     pub invited: i64,
     /// Vendors with at least one submitted revision.
@@ -49,6 +51,8 @@ pub struct LinkRow {
     pub questions: String,
     pub close_at: i64,
     pub closed_at: Option<i64>,
+    /// The price-sheet fields asked for (JSON list of quote columns).
+    pub fields: String,
 }
 
 /// One submitted revision.
@@ -76,7 +80,7 @@ pub struct BidSource {
 /// The `SELECT … FROM rfq_requests r` of a [`RequestRow`].
 macro_rules! select_requests {
     () => {
-        "SELECT r.id, r.title, r.needs, r.questions, r.close_at, r.closed_at, r.closed_early_reason, r.created_at,
+        "SELECT r.id, r.title, r.needs, r.questions, r.close_at, r.closed_at, r.closed_early_reason, r.created_at, r.fields,
     (SELECT count(*) FROM rfq_invitations i WHERE i.request_id = r.id) AS invited,
     (SELECT count(DISTINCT b.invitation_id) FROM rfq_bids b JOIN rfq_invitations i ON i.id = b.invitation_id
       WHERE i.request_id = r.id AND i.revoked_at IS NULL) AS submitted FROM rfq_requests r"
@@ -91,18 +95,20 @@ pub async fn insert_request(
     title: &str,
     needs: &str,
     questions: &str,
+    fields: &str,
     close_at: i64,
     created_by: i64,
     now: i64,
 ) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
-        "INSERT INTO rfq_requests (team_id, title, needs, questions, close_at, created_by, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO rfq_requests (team_id, title, needs, questions, fields, close_at, created_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(team_id)
     .bind(title)
     .bind(needs)
     .bind(questions)
+    .bind(fields)
     .bind(close_at)
     .bind(created_by)
     .bind(now)
@@ -205,7 +211,7 @@ pub async fn invitations(
 pub async fn by_link(db: impl SqliteExecutor<'_>, link_hash: &str) -> Result<Option<LinkRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT i.id AS invitation_id, r.id AS request_id, r.team_id, v.name AS vendor, i.revoked_at,
-            r.title, r.needs, r.questions, r.close_at, r.closed_at
+            r.title, r.needs, r.questions, r.close_at, r.closed_at, r.fields
          FROM rfq_invitations i JOIN rfq_requests r ON r.id = i.request_id JOIN vendors v ON v.id = i.vendor_id
          WHERE i.link_hash = ?",
     )

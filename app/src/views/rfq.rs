@@ -49,6 +49,9 @@ pub struct RequestDetail {
     /// What is needed, as (label, value) in the reader's language.
     pub needs: Vec<(String, String)>,
     pub questions: Vec<String>,
+    /// The price-sheet fields asked for (quote columns).
+    #[serde(default)]
+    pub requested: Vec<String>,
     pub close_at: i64,
     pub closed_at: Option<i64>,
     pub closed_early_reason: Option<String>,
@@ -97,6 +100,16 @@ pub struct RequestFormData {
     pub questions: String,
 }
 
+/// The price-sheet fields a request may ask for: `(column, asked unless unchecked)`.
+#[must_use]
+pub fn requestable_fields() -> Vec<(&'static str, bool)> {
+    nodeledger_domain::quotes::QUOTE_FIELDS
+        .iter()
+        .filter(|f| !nodeledger_domain::rfq::FIXED_COLUMNS.contains(f))
+        .map(|f| (*f, nodeledger_domain::rfq::DEFAULT_REQUESTED.contains(f)))
+        .collect()
+}
+
 /// A submitted revision, as its vendor sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReceiptLine {
@@ -113,6 +126,8 @@ pub struct BidPage {
     pub vendor: String,
     pub needs: Vec<(String, String)>,
     pub questions: Vec<String>,
+    /// The price-sheet fields the buyer asks for (quote columns), beyond the form's required ones.
+    pub requested: Vec<String>,
     pub close_at: i64,
     /// The quote fields as last saved or submitted.
     pub values: BTreeMap<String, String>,

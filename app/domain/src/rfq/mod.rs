@@ -62,6 +62,49 @@ pub const MAX_TITLE_CHARS: usize = 200;
 /// and the day received are set by the server, and kept off the vendor's page.
 pub const FIXED_COLUMNS: [&str; 3] = ["vendor", "reference", "received_on"];
 
+/// The price-sheet fields a new request asks for unless procurement changes the choice: what
+/// the checklist reads of a quote beyond the quote form's required fields (usable VRAM, the
+/// interconnect, disks, software, stopped and release billing, the other fees, supply).
+pub const DEFAULT_REQUESTED: [&str; 15] = [
+    "spec.usable_vram_gib",
+    "spec.interconnect",
+    "spec.system_disk_gb",
+    "spec.data_disk_gb",
+    "spec.temp_disk_wiped",
+    "spec.nvidia_driver",
+    "spec.cuda",
+    "spec.docker_allowed",
+    "price.minimum_billable_hours",
+    "price.stopped_bills_compute",
+    "price.disk_price_gb_month",
+    "price.egress_price_gb",
+    "price.other_fees",
+    "early_release",
+    "lead_time_hours",
+];
+
+/// The requested fields as chosen: quote columns only, none the server sets, each once, in the
+/// quote form's order.
+#[must_use]
+pub fn requested_fields<'a>(chosen: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let chosen: Vec<&str> = chosen.into_iter().collect();
+    crate::quotes::QUOTE_FIELDS
+        .iter()
+        .filter(|f| chosen.contains(f) && !FIXED_COLUMNS.contains(f))
+        .map(|f| (*f).to_string())
+        .collect()
+}
+
+/// The requested fields a bid leaves blank.
+#[must_use]
+pub fn missing_requested(cells: &std::collections::BTreeMap<String, String>, requested: &[String]) -> Vec<String> {
+    requested
+        .iter()
+        .filter(|f| cells.get(*f).is_none_or(|v| v.trim().is_empty()))
+        .cloned()
+        .collect()
+}
+
 /// At most this many attachments per bid, each a PDF of at most
 /// [`crate::documents::MAX_DOCUMENT_BYTES`].
 pub const MAX_FILES: usize = 5;

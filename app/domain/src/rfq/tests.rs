@@ -315,3 +315,23 @@ fn the_fuzzers_seeds_read_as_a_bid_and_needs_of_the_current_version() {
     assert_eq!(needs.gpus, 8);
     assert!(well_formed(include_str!("../../../fuzz/corpus/rfq/link.txt")));
 }
+
+#[test]
+fn requested_fields_are_quote_columns_the_vendor_types_and_blank_ones_are_named() {
+    let chosen = requested_fields(["price.other_fees", "vendor", "no.such", "spec.cuda", "spec.cuda"]);
+    assert_eq!(
+        chosen,
+        vec!["spec.cuda".to_string(), "price.other_fees".to_string()],
+        "form order, once"
+    );
+    assert!(
+        DEFAULT_REQUESTED
+            .iter()
+            .all(|f| crate::quotes::QUOTE_FIELDS.contains(f))
+    );
+    let cells = BTreeMap::from([
+        ("spec.cuda".to_string(), "12.4".to_string()),
+        ("price.other_fees".to_string(), "  ".to_string()),
+    ]);
+    assert_eq!(missing_requested(&cells, &chosen), vec!["price.other_fees".to_string()]);
+}

@@ -70,7 +70,21 @@ pub async fn save_bid(
     }
     let row = vendor::opened(&db, &link, now).await?;
     let fixed = vendor::fixed_fields(&row, crate::clock::today());
-    let (cells, _) = crate::pages::quotes::form::server::checked_fields(fields, &fixed)?;
+    // The fields the buyer asks for are required of this bid, named with any other mistake.
+    let missing: Vec<crate::error::FieldIssue> =
+        crate::domain::rfq::missing_requested(&fields, &vendor::requested(&row))
+            .iter()
+            .map(|f| crate::error::FieldIssue::new(f, "requested_by_buyer"))
+            .collect();
+    let cells = match crate::pages::quotes::form::server::checked_fields(fields, &fixed) {
+        Ok((cells, _)) if missing.is_empty() => cells,
+        Ok(_) => return Err(AppError::InvalidFields(missing)),
+        Err(AppError::InvalidFields(mut issues)) => {
+            issues.extend(missing);
+            return Err(AppError::InvalidFields(issues));
+        }
+        Err(e) => return Err(e),
+    };
     vendor::submit(&db, &link, cells, answers, now, crate::clock::now_stamp())
         .await
         .map(Some)
@@ -122,6 +136,7 @@ fn bid_form(link: String, page: BidPage) -> impl IntoView {
     let save = ServerAction::<SaveBid>::new();
     let issues = field_issues(save);
     let values = page.values;
+    let requested = page.requested.clone();
     let close = page.close_at;
     view! {
         {length_list("increment-list", INCREMENTS)}
@@ -133,7 +148,8 @@ fn bid_form(link: String, page: BidPage) -> impl IntoView {
                     <legend>{t(*title)}</legend>
                     <div class="form-row">
                         {fields.iter().filter(|(column, _, _)| !crate::domain::rfq::FIXED_COLUMNS.contains(column)).map(|(column, input, required)| {
-                            field(column, *input, *required, values.get(*column).cloned().unwrap_or_default(), false, issues)
+                            let asked = *required || requested.iter().any(|r| r == column);
+                            field(column, *input, asked, values.get(*column).cloned().unwrap_or_default(), false, issues)
                         }).collect_view()}
                     </div>
                 </fieldset>

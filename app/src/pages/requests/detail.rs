@@ -241,6 +241,11 @@ fn request_view(r: RequestDetail, actions: Actions) -> impl IntoView {
         {r.can_edit.then(|| close_form(id, close))}
         <h2>{t(Msg::RfqNeeds)}</h2>
         {needs_table(r.needs)}
+        <h2>{t(Msg::RfqFieldsAsked)}</h2>
+        <p data-testid="request-fields-asked">{
+            let asked: Vec<&str> = r.requested.iter().map(|c| crate::pages::quotes::form::label(c)).collect();
+            if asked.is_empty() { t(Msg::RfqFieldsNone).to_string() } else { asked.join(" · ") }
+        }</p>
         <h2>{t(Msg::RfqQuestions)}</h2>
         <ol data-testid="request-question-list">{r.questions.into_iter().map(|q| view! { <li>{q}</li> }).collect_view()}</ol>
     }

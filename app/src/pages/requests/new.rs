@@ -66,6 +66,8 @@ pub struct RequestForm {
     pub close_local: String,
     pub utc_offset: String,
     pub vendors: BTreeMap<String, String>,
+    /// The price-sheet fields to ask for: `form[fields][<column>]` checked.
+    pub fields: BTreeMap<String, String>,
 }
 
 /// Makes the request and a link per invited vendor.
@@ -84,6 +86,7 @@ pub async fn create_request(form: RequestForm) -> Result<CreatedRequest, AppErro
         questions: form.questions,
         close_at,
         vendor_ids: form.vendors.keys().filter_map(|k| k.parse().ok()).collect(),
+        fields: form.fields.into_keys().collect(),
     };
     let locale = crate::i18n::request_locale();
     rfq::create(
@@ -160,6 +163,22 @@ fn vendor_boxes(data: &RequestFormData) -> impl IntoView + use<> {
     }
 }
 
+/// The price-sheet fields to ask every vendor for, the checklist's usual ones checked.
+fn field_boxes() -> impl IntoView {
+    view! {
+        <details class="card" data-testid="request-fields">
+            <summary>{t(Msg::RfqFieldsAsked)}</summary>
+            <p class="hint">{t(Msg::RfqFieldsAskedHint)}</p>
+            <div class="form-row">
+                {crate::views::rfq::requestable_fields().into_iter().map(|(column, asked)| view! {
+                    <label class="check"><input type="checkbox" name=format!("form[fields][{column}]") value="on" checked=asked />
+                        " " {crate::pages::quotes::form::label(column)}</label>
+                }).collect_view()}
+            </div>
+        </details>
+    }
+}
+
 fn request_form(data: RequestFormData) -> impl IntoView {
     let create = ServerAction::<CreateRequest>::new();
     let first = data.workloads.first().map(|(id, _)| *id).unwrap_or_default();
@@ -198,6 +217,7 @@ fn request_form(data: RequestFormData) -> impl IntoView {
                 </label>
             </div>
             {vendors}
+            {field_boxes()}
             <label>{t(Msg::RfqQuestions)}
                 <Transition fallback=|| ()>
                     {move || questions.get().map(|q| view! {

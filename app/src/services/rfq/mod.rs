@@ -43,6 +43,8 @@ pub struct NewRequest {
     /// Unix seconds.
     pub close_at: i64,
     pub vendor_ids: Vec<i64>,
+    /// The price-sheet fields to ask for (quote columns).
+    pub fields: Vec<String>,
 }
 
 /// The message for a request that does not hold together.
@@ -134,6 +136,8 @@ pub async fn create(
         &title,
         &needs.encode(),
         &questions_json,
+        &serde_json::to_string(&rfq::requested_fields(new.fields.iter().map(String::as_str)))
+            .map_err(|_| AppError::Internal)?,
         new.close_at,
         user_id,
         now,
@@ -267,6 +271,7 @@ pub async fn detail(
         title: r.title,
         needs: needs_rows(locale, &needs),
         questions: questions.into_iter().map(|(_, q)| q).collect(),
+        requested: serde_json::from_str(&r.fields).unwrap_or_default(),
         close_at: r.close_at,
         closed_at: r.closed_at,
         closed_early_reason: r.closed_early_reason,

@@ -44,6 +44,12 @@ pub async fn opened(db: &Db, link: &str, now: i64) -> Result<LinkRow, AppError> 
     Ok(row)
 }
 
+/// The price-sheet fields the request asks for.
+#[must_use]
+pub fn requested(row: &LinkRow) -> Vec<String> {
+    serde_json::from_str(&row.fields).unwrap_or_default()
+}
+
 /// The request's questions, with the checklist item each comes from.
 fn questions(row: &LinkRow) -> Result<Vec<(String, String)>, AppError> {
     serde_json::from_str(&row.questions).map_err(|_| AppError::Internal)
@@ -120,6 +126,7 @@ pub async fn page(db: &Db, link: &str, now: i64, today: Date, locale: Locale) ->
         vendor: row.vendor.clone(),
         needs: needs_rows(locale, &needs),
         questions: questions.into_iter().map(|(_, q)| q).collect(),
+        requested: requested(&row),
         close_at: row.close_at,
         values,
         answers,
