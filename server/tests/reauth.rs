@@ -13,10 +13,9 @@ use crate::{
 };
 
 use app::domain::second_factor::step_of;
-use common::{Answer, PASSWORD, TestApp};
+use common::{Answer, PASSWORD, TestApp, mailer};
 use http::StatusCode;
-use lettre::{AsyncSmtpTransport, Tokio1Executor};
-use server::mail::{Mailer, security_pass};
+use server::mail::security_pass;
 
 const NEW_PASSWORD: &str = "purple elephant climbs slowly";
 
@@ -288,18 +287,6 @@ async fn every_change(app: &TestApp, admin: &str, ned: i64, cookie: &str) {
     ];
     let res = app.call("/api/change_password", &form, Some(cookie)).await;
     assert_eq!(res.status, StatusCode::OK, "{}", res.body);
-}
-
-fn mailer(port: u16) -> Mailer {
-    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
-        .port(port)
-        .build();
-    Mailer::new(
-        transport,
-        "NodeLedger <nodeledger@example.com>",
-        "https://desk.example.com",
-    )
-    .unwrap()
 }
 
 #[tokio::test]

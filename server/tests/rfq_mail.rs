@@ -4,40 +4,15 @@
 //! submitted, and mail that no longer holds is dropped unsent.
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
-use crate::common::{TestApp, team_of_pam_and_eve};
+use crate::common::{TestApp, mailer, mailer_down, team_of_pam_and_eve};
 use crate::dashboard::fake_smtp::{Inbox, decoded, fake_smtp};
 use crate::rfq::{bid, create, link_of, send_bid, vendor};
 use http::StatusCode;
-use lettre::{AsyncSmtpTransport, Tokio1Executor};
-use server::mail::{Mailer, RfqPass, rfq_pass};
-use tokio::net::TcpListener;
+use server::mail::{RfqPass, rfq_pass};
 
 /// The close of every request `create` makes: 2099-12-31 18:00 at +08:00.
 const CLOSE: i64 = 4_102_394_400;
 const HOUR: i64 = 3_600;
-
-fn mailer(port: u16) -> Mailer {
-    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
-        .port(port)
-        .build();
-    Mailer::new(
-        transport,
-        "NodeLedger <nodeledger@example.com>",
-        "https://desk.example.com/",
-    )
-    .unwrap()
-}
-
-/// A mailer whose SMTP server does not answer.
-async fn mailer_down() -> Mailer {
-    let closed = TcpListener::bind("127.0.0.1:0")
-        .await
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    mailer(closed)
-}
 
 /// The decoded mails to `to`, in the order they were sent.
 fn mails_to(inbox: &Inbox, to: &str) -> Vec<String> {

@@ -617,3 +617,29 @@ pub fn h100_node_telemetry(cards: u32) -> Vec<u8> {
     }
     csv.into_bytes()
 }
+
+/// A mailer for a (fake) SMTP server on `127.0.0.1:port`, its links under
+/// `https://desk.example.com`.
+pub fn mailer(port: u16) -> server::mail::Mailer {
+    use lettre::{AsyncSmtpTransport, Tokio1Executor};
+    let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous("127.0.0.1")
+        .port(port)
+        .build();
+    server::mail::Mailer::new(
+        transport,
+        "NodeLedger <nodeledger@example.com>",
+        "https://desk.example.com",
+    )
+    .expect("a mailer")
+}
+
+/// A mailer whose SMTP server does not answer (a port nobody listens on).
+pub async fn mailer_down() -> server::mail::Mailer {
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a free port")
+        .local_addr()
+        .expect("its address")
+        .port();
+    mailer(closed)
+}
