@@ -202,10 +202,17 @@ async fn a_bid_before_the_close_is_invisible_to_every_role_and_route() {
         let view: serde_json::Value = serde_json::from_str(&one.body).unwrap();
         assert!(view["opened"].as_array().unwrap().is_empty());
         assert_eq!(view["vendors"][0]["revisions"], 1, "who submitted is shown");
-        for path in ["/api/requests", "/api/quotes", "/api/dashboard"] {
+        for path in ["/api/requests", "/api/dashboard"] {
             let res = s.app.call(path, &[], Some(who)).await;
+            assert_eq!(res.status, StatusCode::OK, "{path}: {}", res.body);
             assert_sealed(path, &res.body);
         }
+        let quotes = s
+            .app
+            .call_json("/api/quotes/list", &serde_json::json!({"query": {}}), Some(who))
+            .await;
+        assert_eq!(quotes.status, StatusCode::OK, "{}", quotes.body);
+        assert_sealed("the quote list", &quotes.body);
         for page in [
             format!("/requests/{id}"),
             "/requests".into(),
