@@ -46,6 +46,9 @@ pub enum AppError {
     /// retry after this many seconds.
     #[error("too many bid requests, retry in {0} s")]
     BidsTooFast(u32),
+    /// A bid arrived after its request's close, at this moment (Unix seconds): not received.
+    #[error("bids closed at {0}")]
+    BidsClosed(i64),
     /// A new password is too easy to guess: why, then advice.
     #[error("weak password: {}", .reason.key())]
     WeakPassword { reason: Msg, suggestions: Vec<Msg> },
@@ -88,7 +91,7 @@ impl AppError {
     pub fn status_code(&self) -> u16 {
         match self {
             AppError::Unauthenticated | AppError::BadCredentials => 401,
-            AppError::Forbidden | AppError::Refused(_) => 403,
+            AppError::Forbidden | AppError::Refused(_) | AppError::BidsClosed(_) => 403,
             AppError::NotFound => 404,
             AppError::Conflict(_) | AppError::DuplicateRun(_) | AppError::PartOfRun(_) => 409,
             AppError::Invalid(_) | AppError::InvalidFields(_) | AppError::Unreadable { .. } => 422,
@@ -112,6 +115,7 @@ impl AppError {
             AppError::PlannersBusy(_) => Msg::PlanBusy,
             AppError::OwnComparisonsBusy(_) => Msg::TcoOwnBusy,
             AppError::BidsTooFast(_) => Msg::RfqErrTooFast,
+            AppError::BidsClosed(_) => Msg::RfqErrLate,
             AppError::WeakPassword { reason, .. } => *reason,
             AppError::Invalid(m) | AppError::Conflict(m) | AppError::Refused(m) => *m,
             AppError::InvalidFields(_) => Msg::FormCheckFields,
@@ -172,6 +176,7 @@ impl AppError {
                 locale.fmt(self.message(), &args)
             }
             AppError::DuplicateRun(id) => locale.fmt(Msg::RunsDuplicate, &[("id", &id.to_string())]),
+            AppError::BidsClosed(at) => locale.fmt(Msg::RfqErrLate, &[("close", &utc_minute(*at))]),
             AppError::PartOfRun(id) => locale.fmt(Msg::RunsPartOfRun, &[("id", &id.to_string())]),
             AppError::WeakPassword { reason, suggestions } => std::iter::once(reason)
                 .chain(suggestions)
@@ -181,6 +186,12 @@ impl AppError {
             other => locale.t(other.message()).to_string(),
         }
     }
+}
+
+/// A moment as a refusal names it, in the browser as on the server: `2026-12-31 10:00 UTC`.
+fn utc_minute(at: i64) -> String {
+    let stamp = crate::domain::bills::timestamp::format(at);
+    format!("{} UTC", stamp.get(..16).unwrap_or(&stamp).replace('T', " "))
 }
 
 impl FromServerFnError for AppError {

@@ -283,8 +283,30 @@ async fn a_revoked_expired_malformed_or_unknown_link_answers_404_without_saying_
         .unwrap();
     let late = s.app.get(&format!("/bid/{}", s.links[1]), None, None).await;
     assert_eq!(late.status, StatusCode::NOT_FOUND);
+    // A bid from a page opened before the close is refused with the close time.
     let save = send_bid(&s.app, &bid(&s.links[1], "1.00", "", true)).await;
-    assert_eq!(save.status, StatusCode::NOT_FOUND);
+    assert_eq!(save.status, StatusCode::FORBIDDEN, "{}", save.body);
+    assert!(
+        save.body.contains("bids_closed") || save.body.contains("BidsClosed"),
+        "{}",
+        save.body
+    );
+    let back = s
+        .app
+        .browser_post(
+            "/api/bid/save",
+            &[("link", &s.links[1]), ("submit", "1")],
+            None,
+            &format!("/bid/{}", s.links[1]),
+        )
+        .await;
+    let to = back.headers["location"].to_str().unwrap().to_string();
+    let page = s.app.get(&to, None, None).await;
+    assert!(
+        page.body.contains("Bids closed at 1970-01-01 00:00 UTC"),
+        "{}",
+        page.body
+    );
 }
 
 #[tokio::test]

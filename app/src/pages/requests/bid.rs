@@ -68,7 +68,7 @@ pub async fn save_bid(
     if submit.is_none() {
         return Ok(None);
     }
-    let row = vendor::opened(&db, &link, now).await?;
+    let row = vendor::taking_bids(&db, &link, now).await?;
     let fixed = vendor::fixed_fields(&row, crate::clock::today());
     // The fields the buyer asks for are required of this bid, named with any other mistake.
     let missing: Vec<crate::error::FieldIssue> =
@@ -137,7 +137,6 @@ fn bid_form(link: String, page: BidPage) -> impl IntoView {
     let issues = field_issues(save);
     let values = page.values;
     let requested = page.requested.clone();
-    let close = page.close_at;
     view! {
         {length_list("increment-list", INCREMENTS)}
         {length_list("period-list", PACKAGE_PERIODS)}
@@ -159,9 +158,7 @@ fn bid_form(link: String, page: BidPage) -> impl IntoView {
                 <p class="form-error" role="alert" data-testid="bid-fix">{t(Msg::QuotesFixFields)}</p>
             })}
             {move || last_error(save).filter(|e| !matches!(e, AppError::InvalidFields(_))).map(|e| {
-                let late = matches!(e, AppError::Refused(Msg::RfqErrLate));
-                view! { <p class="form-error" role="alert">{e.localized(locale)}
-                    {late.then(|| view! { " " <Moment at=timestamp::format(close) /> })}</p> }
+                view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }
             })}
             {move || save.value().get().and_then(Result::ok).flatten().map(|r| view! {
                 <p class="notice" role="status" data-testid="bid-submitted">
@@ -249,6 +246,15 @@ fn too_fast(e: &AppError) -> impl IntoView + use<> {
     view! { <section class="card narrow"><p class="form-error" role="alert">{e.localized(use_locale())}</p></section> }
 }
 
+/// A bid that arrived after the close: not received, and when bids closed (status 403).
+fn refused_late(e: &AppError) -> impl IntoView + use<> {
+    #[cfg(feature = "ssr")]
+    if let Some(response) = use_context::<leptos_axum::ResponseOptions>() {
+        response.set_status(http::StatusCode::FORBIDDEN);
+    }
+    view! { <section class="card narrow"><p class="form-error" role="alert" data-testid="bid-late">{e.localized(use_locale())}</p></section> }
+}
+
 /// `/bid/:link`.
 #[component]
 pub fn BidPageView() -> impl IntoView {
@@ -262,7 +268,12 @@ pub fn BidPageView() -> impl IntoView {
                 match data.await {
                     Ok(page) => bid_view(link, page).into_any(),
                     Err(e @ AppError::BidsTooFast(_)) => too_fast(&e).into_any(),
-                    Err(_) => view! { <NotFoundPage /> }.into_any(),
+                    // A bid posted after the close comes back here: say it was not received, and
+                    // when bids closed (the link itself still says nothing to a new visitor).
+                    Err(_) => match last_error(ServerAction::<SaveBid>::new()) {
+                        Some(e @ AppError::BidsClosed(_)) => refused_late(&e).into_any(),
+                        _ => view! { <NotFoundPage /> }.into_any(),
+                    },
                 }
             })}
         </Suspense>

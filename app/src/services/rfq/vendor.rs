@@ -50,6 +50,28 @@ pub fn requested(row: &LinkRow) -> Vec<String> {
     serde_json::from_str(&row.fields).unwrap_or_default()
 }
 
+/// The invitation a link opens for a bid being saved or submitted: as [`opened`], except that a
+/// request past its close refuses the bid with the close time (the vendor had the page open; a
+/// link that is revoked, unknown or malformed still says nothing).
+///
+/// # Errors
+/// [`AppError::BidsClosed`] after the close; as [`opened`].
+pub async fn taking_bids(db: &Db, link: &str, now: i64) -> Result<LinkRow, AppError> {
+    if !rfq::well_formed(link) {
+        return Err(AppError::NotFound);
+    }
+    let row = store::rfq::by_link(db, &rfq::link_hash(link))
+        .await?
+        .ok_or(AppError::NotFound)?;
+    if row.revoked_at.is_some() {
+        return Err(AppError::NotFound);
+    }
+    if !rfq::accepts_bids(Phase::at(now, row.close_at, row.closed_at)) {
+        return Err(AppError::BidsClosed(row.close_at));
+    }
+    Ok(row)
+}
+
 /// The request's questions, with the checklist item each comes from.
 fn questions(row: &LinkRow) -> Result<Vec<(String, String)>, AppError> {
     serde_json::from_str(&row.questions).map_err(|_| AppError::Internal)
@@ -250,7 +272,7 @@ pub async fn save_draft(
     answers: Vec<String>,
     now: i64,
 ) -> Result<(), AppError> {
-    let row = opened(db, link, now).await?;
+    let row = taking_bids(db, link, now).await?;
     let cut = |s: String, max: usize| s.chars().take(max).collect::<String>();
     let draft = Draft {
         fields: fields
@@ -294,7 +316,7 @@ pub async fn submit(
         return Err(AppError::NotFound);
     }
     if !rfq::accepts_bids(Phase::at(now, row.close_at, row.closed_at)) {
-        return Err(AppError::Refused(Msg::RfqErrLate));
+        return Err(AppError::BidsClosed(row.close_at));
     }
     let revision = store::rfq::next_revision(&mut tx, row.invitation_id).await?;
     if revision > rfq::MAX_REVISIONS {
