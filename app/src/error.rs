@@ -176,7 +176,10 @@ impl AppError {
                 locale.fmt(self.message(), &args)
             }
             AppError::DuplicateRun(id) => locale.fmt(Msg::RunsDuplicate, &[("id", &id.to_string())]),
-            AppError::BidsClosed(at) => locale.fmt(Msg::RfqErrLate, &[("close", &utc_minute(*at))]),
+            AppError::BidsClosed(at) => locale.fmt(
+                Msg::RfqErrLate,
+                &[("close", &crate::domain::bills::timestamp::utc_minute(*at))],
+            ),
             AppError::PartOfRun(id) => locale.fmt(Msg::RunsPartOfRun, &[("id", &id.to_string())]),
             AppError::WeakPassword { reason, suggestions } => std::iter::once(reason)
                 .chain(suggestions)
@@ -186,12 +189,6 @@ impl AppError {
             other => locale.t(other.message()).to_string(),
         }
     }
-}
-
-/// A moment as a refusal names it, in the browser as on the server: `2026-12-31 10:00 UTC`.
-fn utc_minute(at: i64) -> String {
-    let stamp = crate::domain::bills::timestamp::format(at);
-    format!("{} UTC", stamp.get(..16).unwrap_or(&stamp).replace('T', " "))
 }
 
 impl FromServerFnError for AppError {

@@ -32,25 +32,8 @@ pub fn moment(at: &str) -> String {
     }
 }
 
-/// A moment in Unix seconds as vendors and the team read it in a record: UTC, to the minute
-/// (`2026-12-31 10:00 UTC`).
-#[cfg(feature = "ssr")]
-#[must_use]
-pub fn utc_minute(at: i64) -> String {
-    time::OffsetDateTime::from_unix_timestamp(at).map_or_else(
-        |_| at.to_string(),
-        |t| {
-            format!(
-                "{:04}-{:02}-{:02} {:02}:{:02} UTC",
-                t.year(),
-                u8::from(t.month()),
-                t.day(),
-                t.hour(),
-                t.minute()
-            )
-        },
-    )
-}
+/// A moment in Unix seconds as vendors and the team read it in a record: UTC, to the minute.
+pub use crate::domain::bills::timestamp::utc_minute;
 
 #[cfg(test)]
 mod tests {

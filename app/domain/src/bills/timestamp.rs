@@ -82,9 +82,22 @@ pub fn format(secs: i64) -> String {
     )
 }
 
+/// A moment as a record names it to a reader: UTC, to the minute (`2026-12-31 10:00 UTC`).
+#[must_use]
+pub fn utc_minute(secs: i64) -> String {
+    let stamp = format(secs);
+    format!("{} UTC", stamp.get(..16).unwrap_or(&stamp).replace('T', " "))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{format, parse};
+
+    #[test]
+    fn a_moment_reads_to_the_minute_in_utc() {
+        assert_eq!(utc_minute(4_102_394_400), "2099-12-31 10:00 UTC");
+        assert_eq!(utc_minute(0), "1970-01-01 00:00 UTC");
+    }
+    use super::{format, parse, utc_minute};
 
     #[test]
     fn the_forms_bills_write_read_as_the_same_instant() {

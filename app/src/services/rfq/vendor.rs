@@ -2,7 +2,7 @@
 //! and shows only that request and that vendor's own bid. A link that is malformed, unknown,
 //! revoked or past the close answers [`AppError::NotFound`], never why.
 
-use super::{needs_rows, texts::utc_minute};
+use super::needs_rows;
 use crate::{
     domain::{
         audit::{Action, VENDOR_ACTOR},
@@ -31,17 +31,32 @@ struct Draft {
 /// # Errors
 /// [`AppError::NotFound`] for a link that does not open (malformed, unknown, revoked, closed).
 pub async fn opened(db: &Db, link: &str, now: i64) -> Result<LinkRow, AppError> {
-    if !rfq::well_formed(link) {
-        return Err(AppError::NotFound);
-    }
-    let row = store::rfq::by_link(db, &rfq::link_hash(link))
-        .await?
-        .ok_or(AppError::NotFound)?;
-    let phase = Phase::at(now, row.close_at, row.closed_at);
-    if !rfq::link_opens(phase, row.revoked_at.is_some()) {
+    let row = invitation_of(db, link).await?;
+    if !rfq::accepts_bids(Phase::at(now, row.close_at, row.closed_at)) {
         return Err(AppError::NotFound);
     }
     Ok(row)
+}
+
+/// The invitation of a well-formed, known link that was not revoked; [`AppError::NotFound`]
+/// otherwise (one answer, whichever it is).
+async fn invitation_of(db: impl sqlx::SqliteExecutor<'_>, link: &str) -> Result<LinkRow, AppError> {
+    if !rfq::well_formed(link) {
+        return Err(AppError::NotFound);
+    }
+    store::rfq::by_link(db, &rfq::link_hash(link))
+        .await?
+        .filter(|row| row.revoked_at.is_none())
+        .ok_or(AppError::NotFound)
+}
+
+/// Refuses a bid for a request past its close, naming the close.
+fn still_open(row: LinkRow, now: i64) -> Result<LinkRow, AppError> {
+    if rfq::accepts_bids(Phase::at(now, row.close_at, row.closed_at)) {
+        Ok(row)
+    } else {
+        Err(AppError::BidsClosed(row.close_at))
+    }
 }
 
 /// The price-sheet fields the request asks for.
@@ -57,19 +72,7 @@ pub fn requested(row: &LinkRow) -> Vec<String> {
 /// # Errors
 /// [`AppError::BidsClosed`] after the close; as [`opened`].
 pub async fn taking_bids(db: &Db, link: &str, now: i64) -> Result<LinkRow, AppError> {
-    if !rfq::well_formed(link) {
-        return Err(AppError::NotFound);
-    }
-    let row = store::rfq::by_link(db, &rfq::link_hash(link))
-        .await?
-        .ok_or(AppError::NotFound)?;
-    if row.revoked_at.is_some() {
-        return Err(AppError::NotFound);
-    }
-    if !rfq::accepts_bids(Phase::at(now, row.close_at, row.closed_at)) {
-        return Err(AppError::BidsClosed(row.close_at));
-    }
-    Ok(row)
+    still_open(invitation_of(db, link).await?, now)
 }
 
 /// The request's questions, with the checklist item each comes from.
@@ -309,15 +312,8 @@ pub async fn submit(
     now: i64,
     submitted_at: String,
 ) -> Result<ReceiptLine, AppError> {
-    let hash = rfq::link_hash(link);
     let mut tx = store::begin_write(db).await?;
-    let row = store::rfq::by_link(&mut *tx, &hash).await?.ok_or(AppError::NotFound)?;
-    if row.revoked_at.is_some() || !rfq::well_formed(link) {
-        return Err(AppError::NotFound);
-    }
-    if !rfq::accepts_bids(Phase::at(now, row.close_at, row.closed_at)) {
-        return Err(AppError::BidsClosed(row.close_at));
-    }
+    let row = still_open(invitation_of(&mut *tx, link).await?, now)?;
     let revision = store::rfq::next_revision(&mut tx, row.invitation_id).await?;
     if revision > rfq::MAX_REVISIONS {
         return Err(AppError::Refused(Msg::RfqErrRevisions));
@@ -361,10 +357,4 @@ pub async fn submit(
         receipt,
         submitted_at: now,
     })
-}
-
-/// The close time as the refusal of a late bid names it.
-#[must_use]
-pub fn close_text(close_at: i64) -> String {
-    utc_minute(close_at)
 }
