@@ -927,3 +927,47 @@ async fn a_field_the_request_asks_for_is_required_of_every_bid() {
     let page = app.get(&format!("/bid/{link}"), None, None).await;
     assert!(page.body.contains("CUDA"), "the vendor's page marks it");
 }
+
+/// POSTs a raw form body to a server function as the page would (same origin).
+async fn raw_form(app: &TestApp, path: &str, body: String) -> crate::common::Answer {
+    let req = http::Request::post(path)
+        .header(http::header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .header(http::header::ACCEPT, "application/json")
+        .header(http::header::HOST, "127.0.0.1:3000")
+        .header(http::header::ORIGIN, crate::common::ORIGIN)
+        .body(axum::body::Body::from(body))
+        .unwrap();
+    app.send(req).await
+}
+
+#[tokio::test]
+async fn the_vendors_routes_answer_bad_utf8_huge_lists_and_huge_indexes_with_a_4xx_at_worst() {
+    let s = site().await;
+    let link = &s.links[0];
+    let many: String = (0..5_000).map(|i| format!("&answers%5B{i}%5D=x")).collect();
+    let bodies = [
+        format!("link=%FF%FE{link}"),
+        format!("link={link}&fields%5Bspec.gpu_model%5D=%FF%FE&submit=1"),
+        format!("link={link}&fields%5B%FF%5D=1&submit=1"),
+        format!("link={link}{many}&submit=1"),
+        format!("link={link}&answers%5B18446744073709551615%5D=x&answers%5B-1%5D=y&submit=1"),
+        format!("link={link}&answers=not-a-map"),
+    ];
+    for path in ["/api/bid/page", "/api/bid/save"] {
+        for body in &bodies {
+            let res = raw_form(&s.app, path, body.clone()).await;
+            assert!(
+                res.status.is_client_error() || res.status.is_success(),
+                "{path} {}: {} {}",
+                &body[..body.len().min(80)],
+                res.status,
+                res.body
+            );
+        }
+    }
+    // The vendor's page still opens: nothing above broke its bid.
+    assert_eq!(
+        s.app.get(&format!("/bid/{link}"), None, None).await.status,
+        StatusCode::OK
+    );
+}
