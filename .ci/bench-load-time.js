@@ -146,11 +146,10 @@ const kb = (b) => (b / 1024).toFixed(1).padStart(8);
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"],
   };
   console.log(`Chromium, ${NETWORK.downloadThroughput * 8 / 1e6} Mbit/s, ${NETWORK.latency} ms RTT, CPU ${CPU_SLOWDOWN}x slower; median of ${runs}`);
-  // Files: how many /pkg files came from the network. Each WASM chunk is compiled and linked on
-  // its own, so the count costs time as well as the bytes do (pages/areas.rs).
   // WASM+JS+CSS: bytes from the network until the page was ready; files: how many /pkg files
-  // that was (each WASM chunk is compiled and linked on its own, pages/areas.rs); later: what
-  // the page fetched after it was ready (the sign-in page's prefetch of the bundle).
+  // that was (each WASM chunk is compiled and linked on its own, so the count costs time as
+  // well as the bytes do); later: what the page fetched after it was ready (a page without an
+  // island prefetches the bundle at idle).
   console.log("page                   cache  WASM+JS+CSS KB  files  later KB  HTML KB  to ready ms");
   let failed = false;
   for (const p of pages) {

@@ -3,28 +3,37 @@
 use crate::{
     components::{
         header::Header,
-        page_scripts::{PageScripts, STATIC_MARK, without_wasm},
+        page_scripts::PageScripts,
         session::{SessionResource, get_session_info},
     },
     i18n::{Msg, request_locale, t},
     pages::{
-        areas::{
-            AccountRoute, AdminAuditRoute, AdminSecurityRoute, AdminTeamRoute, AdminTeamsRoute, AdminUsersRoute,
-            BidRoute, CostRoute, OrderRoute, OrdersRoute, PlanRoute, QuoteCompareRoute, QuoteDetailRoute,
-            QuoteFormRoute, QuoteImportRoute, QuoteListRoute, RatesRoute, RequestNewRoute, RequestRoute, RequestsRoute,
-            RunDetailRoute, RunListRoute, RunUploadRoute, TeamRoute, TokensRoute, VendorEditRoute, VendorsRoute,
-            WorkloadEditRoute, WorkloadsRoute,
-        },
+        account::AccountPage,
+        admin::{audit::AdminAuditPage, team::AdminTeamPage, teams::AdminTeamsPage, users::AdminUsersPage},
         dashboard::DashboardPage,
         login::LoginPage,
         not_found::NotFoundPage,
+        orders::{OrdersPage, detail::OrderPage},
+        plan::RentalPlanPage,
+        quotes::{
+            compare::QuoteComparePage, detail::QuoteDetailPage, form::QuoteFormPage, import::QuoteImportPage,
+            list::QuoteListPage,
+        },
+        rates::RatesPage,
+        requests::{RequestsPage, bid::BidPageView, detail::RequestPage, new::RequestNewPage},
+        runs::{detail::RunDetailPage, list::RunListPage, tokens::TokensPage, upload::RunUploadPage},
+        second_factor::admin::AdminSecurityPage,
         setup::SetupPage,
+        tco::CostPage,
+        team::TeamPage,
+        vendors::{VendorsPage, edit::VendorEditPage},
+        workloads::{WorkloadsPage, edit::WorkloadEditPage},
     },
 };
 use leptos::prelude::*;
 use leptos_meta::{HashedStylesheet, MetaTags, Title, provide_meta_context};
 use leptos_router::{
-    Lazy, SsrMode,
+    SsrMode,
     components::{Route, Router, Routes},
     path,
 };
@@ -43,12 +52,11 @@ pub fn shell(options: LeptosOptions) -> impl IntoView {
                 // The stylesheet's name carries its content hash when
                 // cargo-leptos built with `hash-files` (read from `hash.txt`, like the scripts').
                 <HashedStylesheet options=options.clone() id="leptos" />
-                // The first page of a browser without the bundle (sign-in,
-                // dashboard) comes without WASM.
+                // Loads the WASM only on a page with islands (`components/page_scripts.rs`).
                 <PageScripts options />
                 <MetaTags />
             </head>
-            <body data-hydrated=without_wasm().then_some(STATIC_MARK)>
+            <body>
                 <App />
             </body>
         </html>
@@ -63,13 +71,6 @@ pub fn App() -> impl IntoView {
     let session = Resource::new_blocking(|| (), |_| get_session_info());
     provide_context(SessionResource(session));
 
-    // Marks the page as interactive, for people and for the browser tests.
-    Effect::new(move |_| {
-        if let Some(body) = document().body() {
-            let _ = body.set_attribute("data-hydrated", "true");
-        }
-    });
-
     view! {
         <Title formatter=|page: String| {
             if page.is_empty() { "NodeLedger".to_string() } else { format!("{page} · NodeLedger") }
@@ -81,50 +82,48 @@ pub fn App() -> impl IntoView {
             <Header />
             <main id="main" class="page" tabindex="-1">
                 <Routes fallback=NotFoundPage>
-                    // In the main bundle: what a first visit needs. The dashboard, like the
-                    // sign-in page, renders whole before it is sent: a browser without the bundle
-                    // gets it without WASM (`components/page_scripts.rs`).
+                    // Every page renders on the server only; what needs the browser is an island
+                    // (`#[island]`), and a page without one loads no WASM (`components/page_scripts.rs`).
+                    // Every page renders whole before it is sent (`SsrMode::Async`): with no router
+                    // in the browser, a guard's redirect (a signed-out visitor to sign in) must be
+                    // the answer's own 302, and no streamed part needs a script to be put in place.
                     <Route path=path!("/") view=DashboardPage ssr=SsrMode::Async />
-                    <Route path=path!("/setup") view=SetupPage />
+                    <Route path=path!("/setup") view=SetupPage ssr=SsrMode::Async />
                     // Rendered whole before it is sent (no streamed parts to put in place with a
                     // script): the sign-in page works without WASM, and without JavaScript.
                     <Route path=path!("/login") view=LoginPage ssr=SsrMode::Async />
-                    // Every other page is in its area's chunk, fetched on first use (pages/areas.rs).
-                    // A new page joins an area with a variant, a match arm and an `area_route!` line
-                    // there, and `view={Lazy::<ItsRoute>::new()}` here; a plain `view=Page` ships it
-                    // in the main bundle.
-                    <Route path=path!("/account") view={Lazy::<AccountRoute>::new()} />
-                    <Route path=path!("/team") view={Lazy::<TeamRoute>::new()} />
-                    <Route path=path!("/quotes") view={Lazy::<QuoteListRoute>::new()} />
-                    <Route path=path!("/quotes/new") view={Lazy::<QuoteFormRoute>::new()} />
-                    <Route path=path!("/quotes/import") view={Lazy::<QuoteImportRoute>::new()} />
-                    <Route path=path!("/quotes/compare") view={Lazy::<QuoteCompareRoute>::new()} />
-                    <Route path=path!("/quotes/:id") view={Lazy::<QuoteDetailRoute>::new()} />
-                    <Route path=path!("/quotes/:id/edit") view={Lazy::<QuoteFormRoute>::new()} />
-                    <Route path=path!("/vendors") view={Lazy::<VendorsRoute>::new()} />
-                    <Route path=path!("/requests") view={Lazy::<RequestsRoute>::new()} />
-                    <Route path=path!("/requests/new") view={Lazy::<RequestNewRoute>::new()} />
-                    <Route path=path!("/requests/:id") view={Lazy::<RequestRoute>::new()} />
+                    <Route path=path!("/account") view=AccountPage ssr=SsrMode::Async />
+                    <Route path=path!("/team") view=TeamPage ssr=SsrMode::Async />
+                    <Route path=path!("/quotes") view=QuoteListPage ssr=SsrMode::Async />
+                    <Route path=path!("/quotes/new") view=QuoteFormPage ssr=SsrMode::Async />
+                    <Route path=path!("/quotes/import") view=QuoteImportPage ssr=SsrMode::Async />
+                    <Route path=path!("/quotes/compare") view=QuoteComparePage ssr=SsrMode::Async />
+                    <Route path=path!("/quotes/:id") view=QuoteDetailPage ssr=SsrMode::Async />
+                    <Route path=path!("/quotes/:id/edit") view=QuoteFormPage ssr=SsrMode::Async />
+                    <Route path=path!("/vendors") view=VendorsPage ssr=SsrMode::Async />
+                    <Route path=path!("/requests") view=RequestsPage ssr=SsrMode::Async />
+                    <Route path=path!("/requests/new") view=RequestNewPage ssr=SsrMode::Async />
+                    <Route path=path!("/requests/:id") view=RequestPage ssr=SsrMode::Async />
                     // A vendor's page: rendered whole before it is sent (a link that does not
-                    // open answers 404), and sent without WASM (`components/page_scripts.rs`).
-                    <Route path=path!("/bid/:link") view={Lazy::<BidRoute>::new()} ssr=SsrMode::Async />
-                    <Route path=path!("/vendors/:id") view={Lazy::<VendorEditRoute>::new()} />
-                    <Route path=path!("/workloads") view={Lazy::<WorkloadsRoute>::new()} />
-                    <Route path=path!("/workloads/:id") view={Lazy::<WorkloadEditRoute>::new()} />
-                    <Route path=path!("/rates") view={Lazy::<RatesRoute>::new()} />
-                    <Route path=path!("/tco") view={Lazy::<CostRoute>::new()} />
-                    <Route path=path!("/plan") view={Lazy::<PlanRoute>::new()} />
-                    <Route path=path!("/orders") view={Lazy::<OrdersRoute>::new()} />
-                    <Route path=path!("/orders/:id") view={Lazy::<OrderRoute>::new()} />
-                    <Route path=path!("/runs") view={Lazy::<RunListRoute>::new()} />
-                    <Route path=path!("/runs/new") view={Lazy::<RunUploadRoute>::new()} />
-                    <Route path=path!("/runs/:id") view={Lazy::<RunDetailRoute>::new()} />
-                    <Route path=path!("/account/tokens") view={Lazy::<TokensRoute>::new()} />
-                    <Route path=path!("/admin/teams") view={Lazy::<AdminTeamsRoute>::new()} />
-                    <Route path=path!("/admin/teams/:id") view={Lazy::<AdminTeamRoute>::new()} />
-                    <Route path=path!("/admin/users") view={Lazy::<AdminUsersRoute>::new()} />
-                    <Route path=path!("/admin/security") view={Lazy::<AdminSecurityRoute>::new()} />
-                    <Route path=path!("/admin/audit") view={Lazy::<AdminAuditRoute>::new()} />
+                    // open answers 404); plain forms, no island.
+                    <Route path=path!("/bid/:link") view=BidPageView ssr=SsrMode::Async />
+                    <Route path=path!("/vendors/:id") view=VendorEditPage ssr=SsrMode::Async />
+                    <Route path=path!("/workloads") view=WorkloadsPage ssr=SsrMode::Async />
+                    <Route path=path!("/workloads/:id") view=WorkloadEditPage ssr=SsrMode::Async />
+                    <Route path=path!("/rates") view=RatesPage ssr=SsrMode::Async />
+                    <Route path=path!("/tco") view=CostPage ssr=SsrMode::Async />
+                    <Route path=path!("/plan") view=RentalPlanPage ssr=SsrMode::Async />
+                    <Route path=path!("/orders") view=OrdersPage ssr=SsrMode::Async />
+                    <Route path=path!("/orders/:id") view=OrderPage ssr=SsrMode::Async />
+                    <Route path=path!("/runs") view=RunListPage ssr=SsrMode::Async />
+                    <Route path=path!("/runs/new") view=RunUploadPage ssr=SsrMode::Async />
+                    <Route path=path!("/runs/:id") view=RunDetailPage ssr=SsrMode::Async />
+                    <Route path=path!("/account/tokens") view=TokensPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/teams") view=AdminTeamsPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/teams/:id") view=AdminTeamPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/users") view=AdminUsersPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/security") view=AdminSecurityPage ssr=SsrMode::Async />
+                    <Route path=path!("/admin/audit") view=AdminAuditPage ssr=SsrMode::Async />
                 </Routes>
             </main>
             <footer class="site-footer">{t(Msg::FooterTagline)}</footer>

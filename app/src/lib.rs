@@ -39,11 +39,15 @@ pub mod views;
 
 pub use app::{App, shell};
 
-/// Browser entry point: hydrates the server-rendered page.
+/// Browser entry point, called once before the page's islands hydrate (each `#[island]` is its
+/// own exported function, called by the loader in [`components::page_scripts`]): sets up the
+/// reactive root the islands share and gives them the page's language, read from `<html lang>`.
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate() {
     console_error_panic_hook::set_once();
-    // `hydrate_lazy`: a lazy route's chunk (pages/areas.rs) is loaded before its page hydrates.
-    leptos::mount::hydrate_lazy(App);
+    leptos::mount::hydrate_islands();
+    leptos::prelude::provide_context(i18n::locale_from_document());
+    // An island that sets the page's title (a record's name, known once it is loaded).
+    leptos_meta::provide_meta_context();
 }

@@ -24,12 +24,12 @@ test("a second visit fetches no WASM, JS or CSS from the network", async ({ play
     ...testInfo.project.use.launchOptions,
     baseURL,
   });
-  // The first visit: the sign-in page and the dashboard after signing in (both sent without
-  // WASM; they prefetch the bundle), then the quote list, which hydrates.
+  // The first visit: the sign-in page and the dashboard after signing in (no island, no WASM;
+  // they prefetch the bundle), then the account page, whose islands hydrate.
   const page = await context.newPage();
   const { cdp, assets } = await watchAssets(page);
   await signIn(page, ADMIN.email);
-  await page.goto("/quotes");
+  await page.goto("/account");
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
   await cdp.detach();
   const first = [...assets.values()];
@@ -39,8 +39,8 @@ test("a second visit fetches no WASM, JS or CSS from the network", async ({ play
   expect(fetched.length, "the first visit downloads the bundle").toBeGreaterThan(0);
   for (const a of first) expect(a.url, "names carry a content hash").toMatch(/\.[A-Za-z0-9_-]{22}\.(wasm|js|css)$/);
 
-  // The second: the dashboard, now hydrating (the browser was sent this bundle), and the list.
-  const second = [...(await visit(await context.newPage(), "/")), ...(await visit(await context.newPage(), "/quotes"))];
+  // The second: the dashboard and the account page again.
+  const second = [...(await visit(await context.newPage(), "/")), ...(await visit(await context.newPage(), "/account"))];
   expect(kinds(second), "the second visit uses the same files").toEqual(expect.arrayContaining(["css", "js", "wasm"]));
   const again = second.filter((a) => !a.fromCache || a.bytes > 0);
   expect(again, "nothing from the network, not even a revalidation").toEqual([]);

@@ -91,7 +91,7 @@ test("each role's dashboard and the header badge show what waits for them, and f
   await expect(milaTodo.first()).toHaveText("Dash order (revision 1) submitted today");
   await expect(page.getByTestId("notify-count")).toHaveText("1");
   await expect(page.getByTestId("notify-panel")).toBeHidden();
-  await page.getByTestId("notifications").getByRole("button").click();
+  await page.getByTestId("notifications").locator("summary").click();
   const panel = page.getByTestId("notify-panel");
   await expect(panel).toBeVisible();
   await panel.getByRole("link", { name: "Dash order (revision 1) submitted today" }).click();

@@ -12,9 +12,9 @@ export async function open(page: Page, path: string) {
 }
 
 /**
- * Waits until the page is ready for clicks: the hydration marker the app sets from a
- * browser-only effect (`true`), or the server's mark on a page sent without WASM (`static`:
- * the sign-in page of a browser without a session, whose form works as a plain post).
+ * Waits until the page is ready for clicks: the mark the page's script sets once its islands
+ * are hydrated (`true`), or at once on a page without an island (`static`: nothing to hydrate,
+ * its forms work as plain posts).
  */
 export async function hydrated(page: Page) {
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", /^(true|static)$/);

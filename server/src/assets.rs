@@ -4,7 +4,7 @@
 //! - cargo-leptos builds with `hash-files = true`: every file in `/pkg` (WASM, JS, CSS, split
 //!   chunks) carries the MD5 of its content in its name (`nodeledger.<22 base64url chars>.wasm`)
 //!   and writes the hashes to `hash.txt` beside the server binary, where Leptos'
-//!   `<HydrationScripts>` and `<HashedStylesheet>` read them. A hashed name never changes
+//!   the page's script loader (`app::components::page_scripts`) and `<HashedStylesheet>` read them. A hashed name never changes
 //!   content, so it is cached for a year, `immutable`: a second visit downloads no WASM, JS or
 //!   CSS at all. Anything else static (the icon, an unhashed file) is kept for a short while.
 //! - `/pkg` files are sent precompressed: `cargo leptos build --release --precompress` writes
@@ -12,11 +12,7 @@
 //!   (brotli first, then gzip, else the file itself). Nothing is compressed per request here.
 //! - Pages, server-function answers and charts are compressed on the fly ([`compression`]):
 //!   brotli or gzip at quality [`DYNAMIC_QUALITY`], fast enough for a page on every request.
-//! - A page sent with the hydration scripts sets the cookie that says the browser was sent the
-//!   bundle (`app::components::page_scripts`); [`bundle_cookie_on_pages_only`] keeps it off
-//!   redirects and error answers, whose browser loads no bundle.
 
-use app::components::page_scripts::BUNDLE_COOKIE;
 use axum::Router;
 use http::{HeaderMap, HeaderValue, StatusCode, header};
 use std::path::{Path, PathBuf};
@@ -138,43 +134,6 @@ pub fn compression() -> CompressionLayer<DynamicText> {
         .compress_when(DynamicText)
 }
 
-/// Drops the bundle cookie ([`BUNDLE_COOKIE`]) from an answer that is not a page the browser
-/// shows: a page's render sets it before it knows whether it ends in a redirect (a guard sending
-/// a signed-out browser to sign in, the sign-in page sending a signed-in one on), and a browser
-/// that follows a redirect loads no bundle from it.
-pub async fn bundle_cookie_on_pages_only(
-    req: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let mut res = next.run(req).await;
-    if !res.status().is_success() {
-        drop_bundle_cookie(res.headers_mut());
-    }
-    res
-}
-
-/// Removes the `Set-Cookie` lines of [`BUNDLE_COOKIE`], keeping every other one.
-fn drop_bundle_cookie(headers: &mut HeaderMap) {
-    let prefix = format!("{BUNDLE_COOKIE}=");
-    if !headers
-        .get_all(header::SET_COOKIE)
-        .iter()
-        .any(|v| v.as_bytes().starts_with(prefix.as_bytes()))
-    {
-        return;
-    }
-    let kept: Vec<HeaderValue> = headers
-        .get_all(header::SET_COOKIE)
-        .iter()
-        .filter(|v| !v.as_bytes().starts_with(prefix.as_bytes()))
-        .cloned()
-        .collect();
-    headers.remove(header::SET_COOKIE);
-    for value in kept {
-        headers.append(header::SET_COOKIE, value);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,29 +191,5 @@ mod tests {
             !head("image/svg+xml", Some((header::CACHE_CONTROL, SHORT))),
             "a static file"
         );
-    }
-
-    #[test]
-    fn the_bundle_cookie_leaves_an_answer_and_the_other_cookies_stay() {
-        let mut h = HeaderMap::new();
-        for c in [
-            "nl_session=abc; Path=/; HttpOnly",
-            "nl_bundle=h1; Path=/; HttpOnly",
-            "lang=en; Path=/",
-        ] {
-            h.append(header::SET_COOKIE, HeaderValue::from_static(c));
-        }
-        drop_bundle_cookie(&mut h);
-        let left: Vec<_> = h
-            .get_all(header::SET_COOKIE)
-            .iter()
-            .map(|v| v.to_str().unwrap())
-            .collect();
-        assert_eq!(left, ["nl_session=abc; Path=/; HttpOnly", "lang=en; Path=/"]);
-        // A look-alike name is another cookie.
-        let mut h = HeaderMap::new();
-        h.append(header::SET_COOKIE, HeaderValue::from_static("nl_bundle_x=1"));
-        drop_bundle_cookie(&mut h);
-        assert_eq!(h.get_all(header::SET_COOKIE).iter().count(), 1);
     }
 }

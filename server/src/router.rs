@@ -118,8 +118,6 @@ pub fn build(state: AppState, comparisons: ComparisonCache, cfg: &ServeConfig) -
             crate::caller_first::refuse_strangers,
         ))
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
-        // The bundle cookie only on a page the browser shows.
-        .layer(from_fn(crate::assets::bundle_cookie_on_pages_only))
         // Client address for the password throttle.
         .layer(from_fn_with_state(
             crate::client_addr::TrustedProxy(cfg.trusted_proxy_header.clone().map(Arc::new)),

@@ -1,7 +1,7 @@
-//! First load: the sign-in page of a browser without a session, and the dashboard of a
-//! browser that has not been sent this build's bundle, come without the WASM bundle (prefetch
-//! hints instead of the hydration scripts); their forms work as plain posts: errors come back on
-//! the page, a right password signs in, the team switch and sign-out work.
+//! First load: pages that only show (sign-in, the dashboard, lists) have no island, so their
+//! script loads no WASM; pages whose forms answer in place have islands. Plain forms work as
+//! plain posts: errors come back on the page, a right password signs in, the team switch and
+//! sign-out work, a new order opens itself.
 
 #![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
 
@@ -10,9 +10,24 @@ use crate::common;
 use common::{Answer, PASSWORD, TestApp};
 use http::StatusCode;
 
-/// Whether the page loads the app's WASM (Leptos' hydration module script).
+/// Whether the page has an island: only then does its script load the app's WASM
+/// (`app::components::page_scripts`).
 fn hydrates(page: &Answer) -> bool {
-    page.body.contains(r#"<script type="module""#)
+    page.body.contains("<leptos-island")
+}
+
+/// The page names no bundle file in its HTML (no preload, no prefetch, no script tag with a
+/// `src`): its one script decides in the browser whether to load it.
+fn names_no_bundle(page: &Answer) {
+    for hint in ["modulepreload", r#"rel="preload""#, r#"rel="prefetch""#, "<script src"] {
+        assert!(!page.body.contains(hint), "{hint}: {}", page.body);
+    }
+    assert_eq!(
+        page.body.matches(r#"<script type="module""#).count(),
+        1,
+        "one module script, the loader: {}",
+        page.body
+    );
 }
 
 /// The `Location` a redirect answer sends the browser to, without the origin.
@@ -27,149 +42,113 @@ fn location(res: &Answer) -> String {
 }
 
 #[tokio::test]
-async fn a_new_visitor_gets_the_sign_in_page_without_wasm_and_everyone_else_the_app() {
+async fn pages_that_only_show_have_no_island_and_forms_that_answer_in_place_are_islands() {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
-
-    let page = app.get("/login", None, None).await;
-    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
-    assert!(!hydrates(&page), "no hydration script for a new visitor: {}", page.body);
-    assert!(
-        page.body.contains(r#"<body data-hydrated="static""#),
-        "marked ready by the server"
-    );
-    assert!(
-        page.body.contains(r#"data-testid="login-form""#),
-        "the form is on the page"
-    );
-    // The bundle is named for later (unhashed names here: the tests build no site).
-    let prefetched: Vec<&str> = page
-        .body
-        .split(r#"<link rel="prefetch" href=""#)
-        .skip(1)
-        .filter_map(|rest| rest.split('"').next())
-        .collect();
-    assert!(
-        prefetched
-            .iter()
-            .any(|h| h.starts_with("/pkg/nodeledger") && h.ends_with(".js"))
-            && prefetched
-                .iter()
-                .any(|h| h.starts_with("/pkg/nodeledger") && h.ends_with(".wasm")),
-        "{prefetched:?}"
-    );
-
-    // A browser with a session cookie (here a dead one: its session timed out) gets the app.
-    let stale = app.get("/login", Some("nl_session=gone"), None).await;
-    assert_eq!(stale.status, StatusCode::OK);
-    assert!(hydrates(&stale), "{}", stale.body);
-    assert!(!stale.body.contains("data-hydrated=\"static\""));
-    // So does every other page (here one a browser that has the bundle asks for).
-    let dashboard = app.get("/", Some(&with_bundle(&admin)), None).await;
-    assert_eq!(dashboard.status, StatusCode::OK);
-    assert!(hydrates(&dashboard));
-    assert!(!dashboard.body.contains(r#"rel="prefetch""#));
-}
-
-/// `cookie` plus the bundle cookie of a browser that was sent this build's bundle (`dev`: the
-/// tests build no hashed site).
-fn with_bundle(cookie: &str) -> String {
-    format!("{cookie}; nl_bundle=dev")
-}
-
-/// The bundle cookie an answer sets, whole (`nl_bundle=…; Path=/; …`), if it sets one.
-fn bundle_cookie_set(res: &Answer) -> Option<String> {
-    res.headers
-        .get_all(http::header::SET_COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find(|c| c.starts_with("nl_bundle="))
-        .map(str::to_string)
-}
-
-#[tokio::test]
-async fn the_dashboard_comes_without_wasm_until_the_browser_was_sent_the_bundle() {
-    let app = TestApp::new().await;
-    let admin = app.setup_admin().await;
-    let team = app.create_team(&admin, "Cold Cache").await;
+    let team = app.create_team(&admin, "Islands").await;
     app.create_member(&admin, "pia@example.com", team, "procurement").await;
     let pia = app.login("pia@example.com", PASSWORD).await;
-    let workload = app.create_workload(&pia, "Cold encode").await;
-    app.create_order(&pia, "Cold order", workload).await;
+    let workload = app.create_workload(&pia, "Island encode").await;
+    let order = app.create_order(&pia, "Island order", workload).await;
 
-    // A browser that never loaded a hydrating page: the dashboard whole, without WASM.
-    let cold = app.get("/", Some(&pia), None).await;
-    assert_eq!(cold.status, StatusCode::OK, "{}", cold.body);
-    assert!(!hydrates(&cold), "{}", cold.body);
-    assert!(cold.body.contains(r#"<body data-hydrated="static""#));
-    assert!(cold.body.contains(r#"rel="prefetch""#), "the bundle is named for later");
-    assert!(
-        bundle_cookie_set(&cold).is_none(),
-        "not sent the bundle, so not told it has it"
-    );
-    for part in [
-        r#"data-testid="dashboard-title""#,
-        r#"data-testid="dashboard-counts""#,
-        r#"data-testid="dashboard-todo""#,
-        "Cold order (draft)",
-    ] {
-        assert!(cold.body.contains(part), "{part} is on the page: {}", cold.body);
+    // The sign-in page of a new visitor: no island, no bundle named.
+    let login = app.get("/login", None, None).await;
+    assert_eq!(login.status, StatusCode::OK, "{}", login.body);
+    assert!(!hydrates(&login), "{}", login.body);
+    names_no_bundle(&login);
+    assert!(login.body.contains(r#"data-testid="login-form""#));
+
+    // Pages that only show: lists, the dashboard, the audit trail.
+    for path in ["/", "/quotes", "/runs", "/orders", "/requests"] {
+        let page = app.get(path, Some(&pia), None).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+        assert!(!hydrates(&page), "{path} has no island: {}", page.body);
+        names_no_bundle(&page);
     }
-    // The bell, rendered on the server: a disclosure with the count and the list.
-    assert!(
-        cold.body
-            .contains(r#"<details data-testid="notifications" class="notifications">"#),
-        "{}",
-        cold.body
-    );
-    assert!(
-        cold.body
-            .contains(r#"data-testid="notify-count" class="badge">1</span>"#),
-        "one draft waits: {}",
-        cold.body
-    );
-    // Sign-out is a plain form to its server function.
-    assert!(cold.body.contains(r#"action="/api/logout""#));
+    let audit = app.get("/admin/audit", Some(&admin), None).await;
+    assert_eq!(audit.status, StatusCode::OK);
+    assert!(!hydrates(&audit), "{}", audit.body);
 
-    // Any page sent with the hydration scripts tells the browser it has this bundle…
-    let quotes = app.get("/quotes", Some(&pia), None).await;
-    assert_eq!(quotes.status, StatusCode::OK);
-    assert!(hydrates(&quotes));
-    let set = bundle_cookie_set(&quotes).expect("the hydrating page sets the bundle cookie");
-    assert_eq!(set, "nl_bundle=dev; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly");
-    // … once: a browser whose cookie names it is not told again.
-    let again = app.get("/quotes", Some(&with_bundle(&pia)), None).await;
-    assert!(hydrates(&again));
-    assert!(bundle_cookie_set(&again).is_none());
-
-    // Then the dashboard hydrates, the bell from the browser as on every other page.
-    let warm = app.get("/", Some(&with_bundle(&pia)), None).await;
-    assert_eq!(warm.status, StatusCode::OK);
-    assert!(hydrates(&warm));
-    assert!(!warm.body.contains(r#"data-hydrated="static""#));
-    assert!(!warm.body.contains(r#"<details data-testid="notifications""#));
-    // A new build has another bundle: an old cookie gets the page without WASM again.
-    let stale = app
-        .get("/", Some(&format!("{pia}; nl_bundle=Bi_ErVCd7rH4dm52RMlvpQ")), None)
-        .await;
-    assert!(!hydrates(&stale));
-
-    // Signed out, the dashboard sends the browser to sign in, with or without the bundle.
-    for cookie in [None, Some("nl_bundle=dev")] {
-        let out = app.get("/", cookie, None).await;
-        assert_eq!(
-            (out.status, location(&out).as_str()),
-            (StatusCode::FOUND, "/login"),
-            "{cookie:?}"
+    // Pages with forms that answer in place: an island each, the rest of the page plain HTML.
+    // (The vendor and workload lists too, for those who may add: the add form keeps what was
+    // typed after an error.)
+    for path in [
+        "/quotes/new",
+        "/quotes/import",
+        &format!("/orders/{order}"),
+        "/vendors",
+        "/workloads",
+    ] {
+        let page = app.get(path, Some(&pia), None).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+        assert!(hydrates(&page), "{path} has an island: {}", page.body);
+        names_no_bundle(&page);
+        assert!(
+            page.body.find("<leptos-island") > page.body.find("<header"),
+            "{path}: the header is outside the islands"
         );
     }
-    // A redirect from a hydrating page loads no bundle: it does not claim the browser has it
-    // (the sign-in page sending a signed-in browser on, a guard sending a stranger to sign in).
-    for (path, cookie) in [("/login", Some(pia.as_str())), ("/quotes", None)] {
-        let hop = app.get(path, cookie, None).await;
-        assert_eq!(hop.status, StatusCode::FOUND, "{path}");
-        assert!(bundle_cookie_set(&hop).is_none(), "{path}: {:?}", hop.headers);
+
+    // The bell, rendered on the server: a disclosure with the count and the list.
+    let dashboard = app.get("/", Some(&pia), None).await;
+    assert!(
+        dashboard
+            .body
+            .contains(r#"<details data-testid="notifications" class="notifications">"#),
+        "{}",
+        dashboard.body
+    );
+    assert!(
+        dashboard
+            .body
+            .contains(r#"data-testid="notify-count" class="badge">1</span>"#),
+        "one draft waits: {}",
+        dashboard.body
+    );
+    // Sign-out is a plain form to its server function.
+    assert!(dashboard.body.contains(r#"action="/api/logout""#));
+
+    // Signed out, every page sends the browser to sign in with its own answer (there is no
+    // router in the browser to do it).
+    for path in ["/", &format!("/orders/{order}"), "/quotes/new", "/runs"] {
+        let out = app.get(path, None, None).await;
+        assert_eq!(out.status, StatusCode::FOUND, "{path}: {}", out.body);
+        assert!(location(&out).starts_with("/login"), "{path}: {}", location(&out));
     }
+}
+
+/// A form posted without a script that makes something opens it, as the hydrated form does.
+#[tokio::test]
+async fn a_new_order_posted_as_a_plain_form_opens_itself() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Plain").await;
+    app.create_member(&admin, "pia@example.com", team, "procurement").await;
+    let pia = app.login("pia@example.com", PASSWORD).await;
+    let workload = app.create_workload(&pia, "Plain encode").await;
+    let made = app
+        .browser_post(
+            "/api/orders/create",
+            &[("title", "Plain order"), ("workload_id", &workload.to_string())],
+            Some(&pia),
+            "/orders",
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::FOUND, "{}", made.body);
+    let to = location(&made);
+    assert!(to.starts_with("/orders/") && to != "/orders/", "{to}");
+    let page = app.get(&to, Some(&pia), None).await;
+    assert!(page.body.contains("Plain order"), "{}", page.body);
+    // The same post from a script gets the id as before.
+    let answer = app
+        .call(
+            "/api/orders/create",
+            &[("title", "Script order"), ("workload_id", &workload.to_string())],
+            Some(&pia),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert!(answer.body.trim().parse::<i64>().is_ok(), "{}", answer.body);
 }
 
 #[tokio::test]

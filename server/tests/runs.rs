@@ -546,7 +546,12 @@ async fn the_browser_uploads_previews_and_saves() {
     let zh = d.app.get(&format!("/runs/{id}"), Some(&d.max), Some("zh-CN")).await;
     assert!(zh.body.contains(&format!("测试记录 #{id}")), "{}", zh.body);
     let upload_page = d.app.get("/runs/new", Some(&d.eve), None).await;
-    assert!(upload_page.body.contains("run-upload-form"), "{}", upload_page.body);
+    // The form is an island drawn in the browser (uploading needs it).
+    assert!(
+        upload_page.body.contains(r#"data-component="RunUploadForm_"#),
+        "{}",
+        upload_page.body
+    );
     assert!(
         d.app
             .get("/runs/new", Some(&d.max), None)

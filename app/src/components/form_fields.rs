@@ -42,7 +42,9 @@ where
     S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
     S::Output: Clone + Send + Sync + 'static,
 {
-    let saved = move || matches!(action.value().get(), Some(Ok(_)));
+    // Saved in place, or (posted without a script) the page says so in its address.
+    let posted = crate::components::forms::saved_in_url(S::PATH);
+    let saved = move || posted || matches!(action.value().get(), Some(Ok(_)));
     view! {
         <ActionError action />
         {move || saved().then(|| view! { <p class="form-ok" role="status">{t(Msg::FormSaved)}</p> })}

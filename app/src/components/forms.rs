@@ -80,3 +80,107 @@ where
         }
     });
 }
+
+/// After a form posted without a script (the browser asked for a page, not data), opens `path`
+/// instead of the page the form was on — what the hydrated form does with the answer (a new
+/// order opens itself). Posts from scripts and API clients get their answer as before.
+#[cfg(feature = "ssr")]
+pub fn open_after_plain_post(path: &str) {
+    let wants_page = use_context::<http::request::Parts>().is_some_and(|parts| {
+        parts
+            .headers
+            .get(http::header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("text/html"))
+    });
+    if wants_page {
+        leptos_axum::redirect(path);
+    }
+}
+
+/// After a form posted without a script saved what it edits: back to the page it was posted
+/// from, with `saved=<the server function's path>` in its address, which [`saved_in_url`] reads
+/// so that form says "Saved." as the hydrated form does. Only a path of this site is followed (the `Referer` of a plain
+/// post); the marks of an earlier answer (`saved`, Leptos' `__err`/`__path`) are dropped.
+#[cfg(feature = "ssr")]
+pub fn saved_after_plain_post() {
+    let Some(parts) = use_context::<http::request::Parts>() else {
+        return;
+    };
+    let referer = parts.headers.get(http::header::REFERER).and_then(|v| v.to_str().ok());
+    if let Some(back) = referer.and_then(|r| saved_address(r, parts.uri.path())) {
+        open_after_plain_post(&back);
+    }
+}
+
+/// The address to go back to after `form` (a server function's path) saved, posted from
+/// `referer`: its path and query on this site, without earlier marks, with `saved=<form>`.
+/// `None` for what is not a path of a web address.
+#[cfg(any(feature = "ssr", test))]
+fn saved_address(referer: &str, form: &str) -> Option<String> {
+    let after_scheme = referer.split_once("://").map(|(_, rest)| rest)?;
+    let path_and_query = &after_scheme[after_scheme.find('/')?..];
+    let path_and_query = path_and_query.split('#').next().unwrap_or_default();
+    let (path, query) = path_and_query.split_once('?').unwrap_or((path_and_query, ""));
+    if !path.starts_with('/') || path.starts_with("//") {
+        return None;
+    }
+    let mut kept: Vec<&str> = query
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .filter(|kv| {
+            let key = kv.split('=').next().unwrap_or_default();
+            !matches!(key, "saved" | "__err" | "__path")
+        })
+        .collect();
+    let saved = format!("saved={form}");
+    kept.push(&saved);
+    Some(format!("{path}?{}", kept.join("&")))
+}
+
+/// Whether this page was opened after a plain post to `form` (a server function's path) saved
+/// ([`saved_after_plain_post`]). The server reads it from the request, the browser from its
+/// address: both render the same.
+pub fn saved_in_url(form: &str) -> bool {
+    let query = {
+        #[cfg(feature = "ssr")]
+        {
+            use_context::<http::request::Parts>().and_then(|p| p.uri.query().map(str::to_owned))
+        }
+        #[cfg(not(feature = "ssr"))]
+        {
+            window().location().search().ok()
+        }
+    };
+    let mark = format!("saved={form}");
+    query.is_some_and(|q| q.trim_start_matches('?').split('&').any(|kv| kv == mark))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::saved_address;
+
+    #[test]
+    fn a_save_goes_back_to_its_page_on_this_site_saying_saved() {
+        let form = "/api/vendors/update";
+        assert_eq!(
+            saved_address("http://desk.example.com/vendors/3", form).as_deref(),
+            Some("/vendors/3?saved=/api/vendors/update")
+        );
+        assert_eq!(
+            saved_address(
+                "https://desk.example.com/rates?saved=/api/x&__err=x&__path=%2Fapi&tab=2#top",
+                "/api/r"
+            )
+            .as_deref(),
+            Some("/rates?tab=2&saved=/api/r")
+        );
+        assert_eq!(saved_address("https://desk.example.com", form), None, "no path");
+        assert_eq!(saved_address("/vendors/3", form), None, "not a web address");
+        assert_eq!(
+            saved_address("https://a.example//evil.example/x", form),
+            None,
+            "no other site"
+        );
+    }
+}

@@ -1,7 +1,6 @@
 //! The header's notifications: a badge counting what waits for the signed-in user in the active
 //! team (the dashboard's to-do, `services::dashboard::todo`), and a list of those entries, each a
-//! link to its place. Loaded in the browser and reloaded on every navigation (one request,
-//! keyed on the path); on a page sent without WASM, rendered on the server.
+//! link to its place. Rendered on the server with every page; it needs no script.
 
 use crate::{
     domain::dashboard::Todo,
@@ -10,7 +9,6 @@ use crate::{
     texts::dashboard as words,
 };
 use leptos::prelude::*;
-use leptos_router::hooks::use_location;
 
 /// What waits for the caller: their active team's to-do and, for administrators, the site's.
 /// Nothing for someone signed out.
@@ -57,72 +55,11 @@ pub fn TodoList(entries: Vec<Todo>, empty: Msg) -> impl IntoView {
     .into_any()
 }
 
-/// The bell with its count; opens the list of what waits. On a page that hydrates it is
-/// [`LiveBell`]; on a page sent without WASM (`components::page_scripts`) it is [`StaticBell`],
-/// which the server renders with the same count and list.
+/// The bell: a `<details>` whose summary opens the list without a script, rendered whole on the
+/// server with every page (each page is a new load, so the count is always fresh). Nothing
+/// when the list cannot be read.
 #[component]
 pub fn Notifications() -> impl IntoView {
-    if crate::components::page_scripts::without_wasm() {
-        view! { <StaticBell /> }.into_any()
-    } else {
-        view! { <LiveBell /> }.into_any()
-    }
-}
-
-/// The bell of a hydrated page. Closes again when the page changes.
-///
-/// Loaded in the browser only, by an effect that runs after hydration and again after every
-/// navigation: the header is itself rendered inside the session's `Suspense`, which would wait
-/// for (and on the server, never see the end of) a resource read here. The server renders
-/// nothing here; the badge appears once the page is hydrated, and keeps its last count while
-/// the next one loads.
-#[component]
-fn LiveBell() -> impl IntoView {
-    let location = use_location();
-    let entries = RwSignal::new(None::<Vec<Todo>>);
-    let open = RwSignal::new(false);
-    Effect::new(move |_| {
-        location.pathname.track();
-        open.set(false);
-        leptos::task::spawn_local(async move {
-            match get_notifications().await {
-                Ok(list) => entries.set(Some(list)),
-                Err(e) => leptos::logging::warn!("notifications: {e}"),
-            }
-        });
-    });
-    let locale = use_locale();
-    move || {
-        let Some(entries) = entries.get() else {
-            return ().into_any();
-        };
-        let title = badge_label(locale, entries.len());
-        view! {
-            <div class="notifications" data-testid="notifications">
-                <button
-                    type="button"
-                    class="link-button notify-button"
-                    aria-expanded=move || open.get().to_string()
-                    aria-controls="notify-panel"
-                    title=title
-                    on:click=move |_| open.update(|o| *o = !*o)
-                >
-                    {bell_face(locale, entries.len())}
-                </button>
-                <div id="notify-panel" class="notify-panel" hidden=move || !open.get() data-testid="notify-panel">
-                    {panel_body(entries)}
-                </div>
-            </div>
-        }
-        .into_any()
-    }
-}
-
-/// The bell of a page sent without WASM (rendered whole on the server, `SsrMode::Async`): a
-/// `<details>` whose summary opens the same list without a script. Nothing when the list cannot
-/// be read, as on a hydrated page.
-#[component]
-fn StaticBell() -> impl IntoView {
     let locale = use_locale();
     view! {
         <Suspense fallback=|| ()>

@@ -1,10 +1,11 @@
 //! The user's own account: change password, second factor.
 
 use crate::{
-    components::{account_fields::NewPasswordFields, forms::ActionError, guard::member_page},
+    components::{account_fields::NewPasswordFields, forms::ActionError, guard::member_page, loaded::Loaded},
     error::AppError,
     i18n::{Msg, t},
     pages::second_factor::{ReauthCode, SecondFactorSection},
+    views::second_factor::SecondFactorStatus,
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
@@ -58,44 +59,57 @@ pub async fn change_password(
 #[component]
 pub fn AccountPage() -> impl IntoView {
     member_page(|caller| {
-        let action = ServerAction::<ChangePassword>::new();
-        // Switching the second factor on or off below adds or drops the code field above.
-        let changed = RwSignal::new(0u32);
+        let factor = Resource::new(|| (), |()| super::second_factor::second_factor_state());
+        let (name, email) = (caller.display_name.clone(), caller.email.clone());
         view! {
             <Title text=t(Msg::AccountTitle) />
-            <section class="card narrow">
-                <h1>{t(Msg::AccountTitle)}</h1>
-                <dl class="facts">
-                    <dt>{t(Msg::FieldDisplayName)}</dt>
-                    <dd>{caller.display_name.clone()}</dd>
-                    <dt>{t(Msg::FieldEmail)}</dt>
-                    <dd>{caller.email.clone()}</dd>
-                </dl>
-                <h2>{t(Msg::AccountChangePassword)}</h2>
-                <ActionForm action attr:class="form">
-                    <label>
-                        {t(Msg::FieldCurrentPassword)}
-                        <input type="password" name="current_password" required autocomplete="current-password" />
-                    </label>
-                    <NewPasswordFields
-                        name="new_password"
-                        confirm_name="new_password_confirm"
-                        label=Msg::FieldNewPassword
-                        hint=true
-                    />
-                    <ReauthCode changed />
-                    <ActionError action />
-                    {move || {
-                        matches!(action.value().get(), Some(Ok(())))
-                            .then(|| view! { <p class="form-ok" role="status">{t(Msg::AccountPasswordChanged)}</p> })
-                    }}
-                    <button type="submit" disabled=move || action.pending().get()>
-                        {t(Msg::AccountChangePassword)}
-                    </button>
-                </ActionForm>
-            </section>
-            <SecondFactorSection changed />
+            <Loaded resource=factor let:factor>
+                <AccountWork name=name.clone() email=email.clone() factor />
+            </Loaded>
         }
         .into_any()
     })
+}
+
+/// The password change and the second factor, which answer in place (switching the factor on
+/// or off adds or drops the code field of the password change): the page's island.
+#[island]
+fn AccountWork(name: String, email: String, factor: SecondFactorStatus) -> impl IntoView {
+    let factor_now = factor.clone();
+    let action = ServerAction::<ChangePassword>::new();
+    let changed = RwSignal::new(0u32);
+    view! {
+        <section class="card narrow">
+            <h1>{t(Msg::AccountTitle)}</h1>
+            <dl class="facts">
+                <dt>{t(Msg::FieldDisplayName)}</dt>
+                <dd>{name}</dd>
+                <dt>{t(Msg::FieldEmail)}</dt>
+                <dd>{email}</dd>
+            </dl>
+            <h2>{t(Msg::AccountChangePassword)}</h2>
+            <ActionForm action attr:class="form">
+                <label>
+                    {t(Msg::FieldCurrentPassword)}
+                    <input type="password" name="current_password" required autocomplete="current-password" />
+                </label>
+                <NewPasswordFields
+                    name="new_password"
+                    confirm_name="new_password_confirm"
+                    label=Msg::FieldNewPassword
+                    hint=true
+                />
+                <ReauthCode changed status=factor_now />
+                <ActionError action />
+                {move || {
+                    matches!(action.value().get(), Some(Ok(())))
+                        .then(|| view! { <p class="form-ok" role="status">{t(Msg::AccountPasswordChanged)}</p> })
+                }}
+                <button type="submit" disabled=move || action.pending().get()>
+                    {t(Msg::AccountChangePassword)}
+                </button>
+            </ActionForm>
+        </section>
+        <SecondFactorSection changed status=factor />
+    }
 }

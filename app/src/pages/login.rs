@@ -2,7 +2,7 @@
 
 use crate::pages::second_factor::SecondStep;
 use crate::{
-    components::{forms::ActionError, page_scripts::without_wasm, session::SessionResource},
+    components::{forms::ActionError, session::SessionResource},
     domain::second_factor::LoginStep,
     error::AppError,
     i18n::{Msg, t},
@@ -150,7 +150,7 @@ fn PasswordStep(action: ServerAction<Login>, ended: impl Fn() -> bool + Send + S
                     {t(Msg::LoginSubmit)}
                 </button>
             </ActionForm>
-            {without_wasm().then(keep_email_script)}
+            {keep_email_script()}
         </section>
     }
 }

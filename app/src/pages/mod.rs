@@ -2,7 +2,6 @@
 
 pub mod account;
 pub mod admin;
-pub mod areas;
 pub mod dashboard;
 pub mod login;
 pub mod not_found;

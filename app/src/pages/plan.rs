@@ -68,6 +68,8 @@ pub async fn order_plan(query: String, quote_id: i64, nodes: u32, pricing: Strin
         pricing: pricing.trim().to_string(),
     };
     let made = orders::order_plan(&db, &caller, &team, &query, &chosen, request_locale()).await?;
+    let created = if made.created { "created" } else { "updated" };
+    crate::components::forms::open_after_plain_post(&format!("/orders/{}?made={created}", made.order_id));
     Ok(OrderedPlan {
         order_id: made.order_id,
         created: made.created,
@@ -151,17 +153,10 @@ fn plan(page: PlanPageData) -> impl IntoView {
     }
 }
 
-/// The action that puts a plan into the draft order, and opens the order once it is there.
+/// The action that puts a plan into the draft order: a plain post, after which the order opens
+/// (`order_plan`).
 fn ordering() -> ServerAction<OrderPlan> {
-    let action = ServerAction::<OrderPlan>::new();
-    Effect::new(move |_| {
-        if let Some(Ok(answer)) = action.value().get() {
-            let made = if answer.created { "created" } else { "updated" };
-            let navigate = leptos_router::hooks::use_navigate();
-            navigate(&format!("/orders/{}?made={made}", answer.order_id), Default::default());
-        }
-    });
-    action
+    ServerAction::<OrderPlan>::new()
 }
 
 /// The recommendation, or why there is none; with the recommended plan's order button, the

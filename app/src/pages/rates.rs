@@ -6,7 +6,7 @@ use crate::{
         form_fields::{FieldMessage, SaveFooter, field_issues, is_invalid, reset_on_success},
         forms::ActionError,
         guard::member_page,
-        loaded::{Loaded, list_or_empty},
+        loaded::{Loaded, list_or_empty, reloaded},
     },
     domain::{
         numbers,
@@ -51,6 +51,7 @@ pub async fn set_base_currency(currency: String) -> Result<(), AppError> {
         return Err(AppError::NotFound);
     }
     tx.commit().await?;
+    crate::components::forms::saved_after_plain_post();
     Ok(())
 }
 
@@ -75,6 +76,7 @@ pub async fn set_stale_rate_days(days: String) -> Result<(), AppError> {
         return Err(AppError::NotFound);
     }
     tx.commit().await?;
+    crate::components::forms::saved_after_plain_post();
     Ok(())
 }
 
@@ -259,22 +261,24 @@ fn stale_days_card(days: i64, can_edit: bool, set_days: ServerAction<SetStaleRat
     }
 }
 
-fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
+/// Today's date (UTC) as a date field takes it; rendered on the server only.
+fn rate_date_default() -> String {
+    #[cfg(feature = "ssr")]
+    {
+        crate::clock::today().to_string()
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        String::new()
+    }
+}
+
+fn add_rate_card(base: Currency, add: ServerAction<AddRate>, today: String) -> impl IntoView {
     let issues = field_issues(add);
     let form_ref = NodeRef::new();
     reset_on_success(add, form_ref);
-    // The rate's date is today's by default (the reader's today, so only in the browser, after
-    // hydration): a rate is usually entered the day it is read. Its default value, so that
-    // clearing the form after a save keeps it.
-    let date_ref = NodeRef::<leptos::html::Input>::new();
-    Effect::new(move |_| {
-        if let (Some(input), Some(today)) = (date_ref.get(), crate::components::local_time::browser_today())
-            && input.value().is_empty()
-        {
-            input.set_default_value(&today);
-            input.set_value(&today);
-        }
-    });
+    // The rate's date is today's by default (the server's, UTC, `today`): a rate is usually
+    // entered the day it is read.
     let from = if base == Currency::USD {
         Currency::CNY
     } else {
@@ -303,7 +307,7 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
                     </label>
                     <label>
                         {t(Msg::RatesDate)}
-                        <input type="date" name="date" required node_ref=date_ref data-testid="rate-date"
+                        <input type="date" name="date" required value=today data-testid="rate-date"
                             aria-invalid=is_invalid(issues, "date") aria-describedby="date-error" />
                         <FieldMessage issues field="date" />
                     </label>
@@ -317,6 +321,31 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>) -> impl IntoView {
 }
 
 /// The newest rate of each pair, then the earlier ones (if any) under their own heading.
+/// The latest rate of each pair, and the earlier ones.
+fn rates_card(rates: Vec<Stored<ExchangeRate>>) -> impl IntoView {
+    view! {
+        <section class="card">
+            <h2>{t(Msg::RatesLatestTitle)}</h2>
+            {list_or_empty(rates, Msg::RatesNone, latest_and_earlier)}
+        </section>
+    }
+}
+
+/// Adding a rate, checked in place (what was typed stays after an error), and the rates it
+/// adds to, read again after each save: the page's island for those who may add.
+#[island]
+fn RatesWork(base: Currency, rates: Vec<Stored<ExchangeRate>>, today: String) -> impl IntoView {
+    let add = ServerAction::<AddRate>::new();
+    let rates = reloaded(rates, move || {
+        add.version().track();
+        list_rates()
+    });
+    view! {
+        {add_rate_card(base, add, today)}
+        {move || rates_card(rates.get())}
+    }
+}
+
 fn latest_and_earlier(rates: Vec<Stored<ExchangeRate>>) -> impl IntoView {
     let (latest, earlier) = split_latest(rates);
     view! {
@@ -334,28 +363,29 @@ pub fn RatesPage() -> impl IntoView {
     member_page(|caller| {
         let can_edit = caller.may(Capability::EditProcurement);
         let set_base = ServerAction::<SetBaseCurrency>::new();
-        let add = ServerAction::<AddRate>::new();
         let set_days = ServerAction::<SetStaleRateDays>::new();
-        let base = Resource::new(move || set_base.version().get(), |_| base_currency());
-        let stale_days = Resource::new(move || set_days.version().get(), |_| stale_rate_days());
-        let rates = Resource::new(move || add.version().get(), |_| list_rates());
+        let base = Resource::new(|| (), |()| base_currency());
+        let stale_days = Resource::new(|| (), |()| stale_rate_days());
+        let rates = Resource::new(|| (), |()| list_rates());
         view! {
             <Title text=t(Msg::NavRates) />
             <h1>{t(Msg::NavRates)}</h1>
             <p class="lead">{t(Msg::RatesLead)}</p>
             <Loaded resource=base let:base>
                 {base_currency_card(base, can_edit, set_base)}
-                {can_edit.then(|| add_rate_card(base, add))}
             </Loaded>
             <Loaded resource=stale_days let:days>
                 {stale_days_card(days, can_edit, set_days)}
             </Loaded>
-            <section class="card">
-                <h2>{t(Msg::RatesLatestTitle)}</h2>
-                <Loaded resource=rates keep_while_reloading=true let:rates>
-                    {list_or_empty(rates, Msg::RatesNone, latest_and_earlier)}
+            <Loaded resource=base let:base>
+                <Loaded resource=rates let:rates>
+                    {if can_edit {
+                        view! { <RatesWork base rates=rates.clone() today=rate_date_default() /> }.into_any()
+                    } else {
+                        rates_card(rates).into_any()
+                    }}
                 </Loaded>
-            </section>
+            </Loaded>
         }
         .into_any()
     })

@@ -78,8 +78,6 @@ fn SetupCodeField(issues: Signal<Vec<FieldIssue>>) -> impl IntoView {
 #[component]
 pub fn SetupPage() -> impl IntoView {
     let SessionResource(session) = expect_context::<SessionResource>();
-    let action = ServerAction::<CreateFirstAdmin>::new();
-    reload_on_success(action, "/");
     // Not `<Loaded>`: when the session cannot be read this page sends the browser home, it shows
     // no error box.
     view! {
@@ -88,26 +86,34 @@ pub fn SetupPage() -> impl IntoView {
             {move || Suspend::new(async move {
                 match session.await {
                     Ok(SessionInfo { setup_needed: true, .. }) => {
-                        view! {
-                            <section class="card narrow">
-                                <h1>{t(Msg::SetupTitle)}</h1>
-                                <p class="lead">{t(Msg::SetupLead)}</p>
-                                <ActionForm action attr:class="form" attr:data-testid="setup-form">
-                                    <SetupCodeField issues=field_issues(action) />
-                                    <NewUserFields own=true />
-                                    <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword hint=true />
-                                    <ActionError action />
-                                    <button type="submit" disabled=move || action.pending().get()>
-                                        {t(Msg::SetupSubmit)}
-                                    </button>
-                                </ActionForm>
-                            </section>
-                        }
-                            .into_any()
+                        view! { <SetupForm /> }.into_any()
                     }
                     _ => view! { <Redirect path="/" /> }.into_any(),
                 }
             })}
         </Suspense>
+    }
+}
+
+/// The first administrator's form, checked in place (what was typed stays after an error),
+/// then the dashboard opens: the page's island.
+#[island]
+fn SetupForm() -> impl IntoView {
+    let action = ServerAction::<CreateFirstAdmin>::new();
+    reload_on_success(action, "/");
+    view! {
+        <section class="card narrow">
+            <h1>{t(Msg::SetupTitle)}</h1>
+            <p class="lead">{t(Msg::SetupLead)}</p>
+            <ActionForm action attr:class="form" attr:data-testid="setup-form">
+                <SetupCodeField issues=field_issues(action) />
+                <NewUserFields own=true />
+                <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword hint=true />
+                <ActionError action />
+                <button type="submit" disabled=move || action.pending().get()>
+                    {t(Msg::SetupSubmit)}
+                </button>
+            </ActionForm>
+        </section>
     }
 }

@@ -124,10 +124,12 @@ pub async fn order_from_comparison(query: String, quote_id: i64) -> Result<Order
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
     let db = auth::db()?;
     let made = orders::order_this(&db, &caller, &team, &query, quote_id, request_locale()).await?;
-    Ok(OrderedAnswer {
+    let answer = OrderedAnswer {
         order_id: made.order_id,
         created: made.created,
-    })
+    };
+    crate::components::forms::open_after_plain_post(&ordered_href(&answer));
+    Ok(answer)
 }
 
 /// The read-only parts of the page as HTML, in page order around the budget section and the
@@ -263,13 +265,8 @@ fn budget_form(c: &PageBudget) -> impl IntoView + use<> {
 /// the workload's draft order or update the one there is; then the order opens.
 fn order_this_form(o: OrderThis, query: String) -> impl IntoView {
     let locale = use_locale();
+    // A plain post: the order opens (`order_from_comparison`).
     let action = ServerAction::<OrderFromComparison>::new();
-    Effect::new(move |_| {
-        if let Some(Ok(answer)) = action.value().get() {
-            let navigate = leptos_router::hooks::use_navigate();
-            navigate(&ordered_href(&answer), Default::default());
-        }
-    });
     let what = match &o.draft {
         Some((_, title)) => locale.fmt(Msg::TcoOrderUpdates, &[("title", title), ("workload", &o.workload)]),
         None => locale.fmt(Msg::TcoOrderCreates, &[("workload", &o.workload)]),
@@ -293,7 +290,7 @@ fn order_this_form(o: OrderThis, query: String) -> impl IntoView {
 }
 
 /// A button that opens the browser's print dialog (the page prints without forms).
-#[component]
+#[island]
 fn PrintButton() -> impl IntoView {
     let print = move |_| {
         #[cfg(feature = "hydrate")]
@@ -349,11 +346,26 @@ pub fn CostPage() -> impl IntoView {
     })
 }
 
-/// The comparison: the server's markup around the parts that hydrate (budget, actions); the
-/// closed parts load when opened.
+/// The comparison: the server's markup, the budget and the actions (plain forms); the closed
+/// parts load when opened ([`ComparisonParts`]).
 fn comparison(c: CostPageData) -> impl IntoView {
+    view! {
+        <ComparisonParts query=c.query.clone()>
+            <div class="server-markup" inner_html=c.markup.form />
+            {budget_form(&c.budget)}
+            <div class="server-markup" inner_html=c.markup.results />
+            {c.order.clone().map(|o| order_this_form(o, c.query.clone()))}
+            {c.has_rows.then(|| actions(&c.query))}
+            <div class="server-markup" inner_html=c.markup.details />
+        </ComparisonParts>
+    }
+}
+
+/// The island around the comparison: a closed part (a quote's breakdown, a chart) is loaded
+/// from the server when it is opened (`lazy`); the rest is the server's markup as sent.
+#[island]
+fn ComparisonParts(query: String, children: Children) -> impl IntoView {
     let root = NodeRef::<leptos::html::Div>::new();
-    let query = c.query.clone();
     Effect::new(move |_| {
         #[cfg(feature = "hydrate")]
         if let Some(el) = root.get() {
@@ -362,14 +374,5 @@ fn comparison(c: CostPageData) -> impl IntoView {
         #[cfg(not(feature = "hydrate"))]
         let _ = (&root, &query);
     });
-    view! {
-        <div class="tco" node_ref=root>
-            <div class="server-markup" inner_html=c.markup.form />
-            {budget_form(&c.budget)}
-            <div class="server-markup" inner_html=c.markup.results />
-            {c.order.clone().map(|o| order_this_form(o, c.query.clone()))}
-            {c.has_rows.then(|| actions(&c.query))}
-            <div class="server-markup" inner_html=c.markup.details />
-        </div>
-    }
+    view! { <div class="tco" node_ref=root>{children()}</div> }
 }

@@ -10,6 +10,7 @@ use crate::{
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 
 /// The chain's head and the site events before seq `before` (all newest first when `None`).
 #[server(endpoint = "admin/audit")]
@@ -32,7 +33,7 @@ fn event_row(e: SiteEvent) -> impl IntoView {
     }
 }
 
-fn log_view(log: SiteLog, before: RwSignal<Option<i64>>) -> impl IntoView {
+fn log_view(log: SiteLog) -> impl IntoView {
     let locale = use_locale();
     let head = locale.fmt(
         Msg::SecAuditHead,
@@ -60,7 +61,7 @@ fn log_view(log: SiteLog, before: RwSignal<Option<i64>>) -> impl IntoView {
             None => view! { <p class="empty-state">{t(Msg::SecAuditNone)}</p> }.into_any(),
         }}
         {older.map(|seq| view! {
-            <button type="button" class="small" on:click=move |_| before.set(Some(seq))>{t(Msg::SecAuditOlder)}</button>
+            <a class="button-link small" href=format!("/admin/audit?before={seq}") data-testid="audit-older">{t(Msg::SecAuditOlder)}</a>
         })}
     }
 }
@@ -69,14 +70,16 @@ fn log_view(log: SiteLog, before: RwSignal<Option<i64>>) -> impl IntoView {
 #[component]
 pub fn AdminAuditPage() -> impl IntoView {
     admin_page(|_| {
-        let before = RwSignal::new(None::<i64>);
-        let log = Resource::new(move || before.get(), load_site_log);
+        // Older events: a link (`?before=` the oldest shown), so the page needs no script.
+        let query = use_query_map();
+        let before = move || query.read().get("before").and_then(|v| v.parse::<i64>().ok());
+        let log = Resource::new(before, load_site_log);
         view! {
             <Title text=t(Msg::SecAuditTitle) />
             <h1>{t(Msg::SecAuditTitle)}</h1>
             <p class="lead">{t(Msg::SecAuditLead)}</p>
             <Loaded resource=log let:log>
-                {log_view(log, before)}
+                {log_view(log)}
             </Loaded>
         }
         .into_any()

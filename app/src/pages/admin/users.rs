@@ -8,7 +8,7 @@ use crate::{
         form_fields::reset_on_success,
         forms::ActionError,
         guard::admin_page,
-        loaded::Loaded,
+        loaded::{Loaded, reloaded},
     },
     domain::roles::TeamRole,
     error::AppError,
@@ -265,44 +265,51 @@ fn user_table(
 pub fn AdminUsersPage() -> impl IntoView {
     admin_page(|caller| {
         let me = caller.user_id;
-        let create = ServerAction::<CreateUser>::new();
-        let toggle = ServerAction::<SetUserDisabled>::new();
-        let unlock = ServerAction::<UnlockSecondFactor>::new();
-        let users = Resource::new(
-            move || (create.version().get(), toggle.version().get(), unlock.version().get()),
-            |_| list_users(),
-        );
-        let teams = Resource::new(|| (), |_| list_teams());
-        let locale = use_locale();
-        let created = move || {
-            let id = create.value().get().and_then(Result::ok)?;
-            users
-                .get()
-                .and_then(Result::ok)
-                .and_then(|rows| created_text(locale, &rows, id))
-        };
+        let users = Resource::new(|| (), |()| list_users());
+        let teams = Resource::new(|| (), |()| list_teams());
         view! {
             <Title text=t(Msg::NavAdminUsers) />
             <h1>{t(Msg::NavAdminUsers)}</h1>
-            <section class="card">
-                <h2>{t(Msg::UserCreateTitle)}</h2>
-                <Loaded resource=teams quiet=true let:teams>
-                    {create_form(create, teams)}
+            <Loaded resource=users let:users>
+                <Loaded resource=teams let:teams>
+                    <UsersWork me users=users.clone() teams />
                 </Loaded>
-                {move || created().map(|text| view! { <p class="form-ok" role="status" data-testid="user-created">{text}</p> })}
-            </section>
-            <ActionError action=toggle />
-            <ActionError action=unlock />
-            {move || {
-                matches!(unlock.value().get(), Some(Ok(())))
-                    .then(|| view! { <p class="form-ok" role="status">{t(Msg::SecondFactorUnlocked)}</p> })
-            }}
-            <Loaded resource=users keep_while_reloading=true let:users>
-                {user_table(users, toggle, unlock, me)}
             </Loaded>
         }
         .into_any()
     })
+}
+
+/// Creating users and the list with its toggles, which reloads in place after each: the page's
+/// island, given the list and the teams as the server read them.
+#[island]
+fn UsersWork(me: i64, users: Vec<UserRow>, teams: Vec<TeamSummary>) -> impl IntoView {
+    let create = ServerAction::<CreateUser>::new();
+    let toggle = ServerAction::<SetUserDisabled>::new();
+    let unlock = ServerAction::<UnlockSecondFactor>::new();
+    let users = reloaded(users, move || {
+        let _ = (create.version().get(), toggle.version().get(), unlock.version().get());
+        list_users()
+    });
+    let locale = use_locale();
+    let created = move || {
+        let id = create.value().get().and_then(Result::ok)?;
+        users.with(|rows| created_text(locale, rows, id))
+    };
+    view! {
+        <section class="card">
+            <h2>{t(Msg::UserCreateTitle)}</h2>
+            {create_form(create, teams)}
+            {move || created().map(|text| view! { <p class="form-ok" role="status" data-testid="user-created">{text}</p> })}
+        </section>
+        <ActionError action=toggle />
+        <ActionError action=unlock />
+        {move || {
+            matches!(unlock.value().get(), Some(Ok(())))
+                .then(|| view! { <p class="form-ok" role="status">{t(Msg::SecondFactorUnlocked)}</p> })
+        }}
+        {move || user_table(users.get(), toggle, unlock, me)}
+    }
 }
 
 #[cfg(test)]

@@ -243,11 +243,27 @@ fn section_view(s: BillSection, refresh: RwSignal<u32>) -> impl IntoView {
     }
 }
 
-/// The bill section of an approved order (mounted by the order page). Loaded in the browser
-/// after hydration (a `LocalResource`): the order page around it is already a resource of its
-/// own, and a second server-rendered one nested in it did not hydrate.
+/// The bill section of an approved order (mounted by the order page), read on the server: plain
+/// HTML for a reader who may neither import a bill nor set the threshold (the reconciliation
+/// needs no script), else [`BillWork`].
 #[component]
 pub fn BillCard(order_id: i64) -> impl IntoView {
+    let data = Resource::new(move || order_id, load_bills);
+    view! {
+        <crate::components::loaded::Loaded resource=data let:s>
+            {if s.can_import || s.can_set_threshold {
+                view! { <BillWork order_id /> }.into_any()
+            } else {
+                section_view(s, RwSignal::new(0)).into_any()
+            }}
+        </crate::components::loaded::Loaded>
+    }
+}
+
+/// The bill section with its forms, an island: loaded in the browser once hydrated (a
+/// `LocalResource`), and again after each import or threshold change.
+#[island(lazy)]
+fn BillWork(order_id: i64) -> impl IntoView {
     // Server and browser both render nothing here at first (an effect never runs on the
     // server), so hydration finds the same markup; the section is built once hydrated.
     let hydrated = RwSignal::new(false);

@@ -92,20 +92,17 @@ pub async fn list_orders() -> Result<OrderList, AppError> {
 pub async fn create_order(title: String, workload_id: i64) -> Result<i64, AppError> {
     use crate::{auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
-    orders::create(&auth::db()?, &caller, &team, &title, workload_id).await
+    let id = orders::create(&auth::db()?, &caller, &team, &title, workload_id).await?;
+    crate::components::forms::open_after_plain_post(&format!("/orders/{id}"));
+    Ok(id)
 }
 
 /// The orders page.
 #[component]
 pub fn OrdersPage() -> impl IntoView {
     member_page(|_caller| {
+        // Posted without a script: the new order opens (`create_order`).
         let create = ServerAction::<CreateOrder>::new();
-        Effect::new(move |_| {
-            if let Some(Ok(id)) = create.value().get() {
-                let navigate = leptos_router::hooks::use_navigate();
-                navigate(&format!("/orders/{id}"), Default::default());
-            }
-        });
         let data = Resource::new(|| (), |()| list_orders());
         let issues = issues_of(create, None);
         view! {

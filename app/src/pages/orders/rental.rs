@@ -4,7 +4,7 @@
 //! a mistake before release ([`super::rental_forms`], with the server functions they call).
 //! Managers see it. Prints with the order record.
 
-use super::rental_forms::{correct_form, record_form, release_form, stop_form};
+use super::rental_forms::{CorrectRentalForm, RecordRentalForm, ReleaseRentalForm, StopRentalForm};
 use crate::{
     components::{loaded::Loaded, local_time::Moment},
     domain::rentals::RentalState,
@@ -80,16 +80,16 @@ fn card(s: &RentalSection) -> impl IntoView + use<> {
                     {facts(&r)}
                     {(can_act && r.state != RentalState::Released).then(|| view! {
                         <div class="no-print">
-                            {(r.state == RentalState::Running).then(|| stop_form(order_id))}
-                            {release_form(order_id)}
-                            {correct_form(order_id, &r)}
+                            {(r.state == RentalState::Running).then(|| view! { <StopRentalForm order_id /> })}
+                            <ReleaseRentalForm order_id />
+                            <CorrectRentalForm order_id r=r.clone() />
                         </div>
                     })}
                 }.into_any(),
                 None => view! {
                     <p data-testid="rental-none">{t(Msg::RentalsNone)}</p>
                     {planned.as_ref().map(|h| view! { <p class="hint">{crate::i18n::use_locale().fmt(Msg::RentalsPlannedHint, &[("hours", h)])}</p> })}
-                    {can_act.then(|| record_form(order_id))}
+                    {can_act.then(|| view! { <RecordRentalForm order_id /> })}
                 }.into_any(),
             }}
         </section>

@@ -85,8 +85,10 @@ fn local_value(stored: &str) -> String {
     stored.get(..16).unwrap_or(stored).to_string()
 }
 
-/// Records the rental (no rental yet).
-pub(super) fn record_form(order_id: i64) -> impl IntoView {
+/// Records the rental (no rental yet). An island, as are the other rental forms: checked in
+/// place, what was typed stays after an error.
+#[island]
+pub(super) fn RecordRentalForm(order_id: i64) -> impl IntoView {
     let action = ServerAction::<RecordRental>::new();
     reload_on_success(action, "");
     let issues = issues_of(action, None);
@@ -114,7 +116,8 @@ pub(super) fn record_form(order_id: i64) -> impl IntoView {
 }
 
 /// Marks it stopped (running only).
-pub(super) fn stop_form(order_id: i64) -> impl IntoView {
+#[island]
+pub(super) fn StopRentalForm(order_id: i64) -> impl IntoView {
     let action = ServerAction::<StopRental>::new();
     reload_on_success(action, "");
     let issues = issues_of(action, None);
@@ -151,7 +154,8 @@ fn hours_field(
 }
 
 /// Releases it with the actual hours.
-pub(super) fn release_form(order_id: i64) -> impl IntoView {
+#[island]
+pub(super) fn ReleaseRentalForm(order_id: i64) -> impl IntoView {
     let action = ServerAction::<ReleaseRental>::new();
     reload_on_success(action, "");
     let issues = issues_of(action, None);
@@ -175,7 +179,8 @@ pub(super) fn release_form(order_id: i64) -> impl IntoView {
 }
 
 /// Corrects a mistake before release (folded away).
-pub(super) fn correct_form(order_id: i64, r: &RentalShown) -> impl IntoView + use<> {
+#[island]
+pub(super) fn CorrectRentalForm(order_id: i64, r: RentalShown) -> impl IntoView {
     let action = ServerAction::<CorrectRental>::new();
     reload_on_success(action, "");
     let issues = issues_of(action, None);

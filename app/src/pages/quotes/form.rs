@@ -15,7 +15,7 @@ use crate::{
 };
 use leptos::prelude::*;
 use leptos_meta::Title;
-use leptos_router::hooks::{use_navigate, use_params_map};
+use leptos_router::hooks::use_params_map;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -53,7 +53,9 @@ pub async fn load_quote_form(quote_id: Option<i64>) -> Result<QuoteFormData, App
 /// [`AppError::InvalidFields`] (422) naming every field (by its column name) and why.
 #[server(endpoint = "quotes/save")]
 pub async fn save_quote(quote_id: Option<i64>, fields: BTreeMap<String, String>) -> Result<SavedQuote, AppError> {
-    server::save(quote_id, fields).await
+    let saved = server::save(quote_id, fields).await?;
+    crate::components::forms::open_after_plain_post(&format!("/quotes/{}", saved.quote_id));
+    Ok(saved)
 }
 
 #[cfg(feature = "ssr")]
@@ -436,14 +438,16 @@ pub(crate) fn field(
     }
 }
 
-fn quote_form(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
+/// The quote form: each field checked as it is typed, saved in place, then the quote opens.
+/// Without a script it posts as a plain form (`save_quote` then opens the quote).
+#[island]
+fn QuoteForm(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
     let locale = use_locale();
     let save = ServerAction::<SaveQuote>::new();
     let issues = field_issues(save);
-    let navigate = use_navigate();
     Effect::new(move |_| {
         if let Some(Ok(saved)) = save.value().get() {
-            navigate(&format!("/quotes/{}", saved.quote_id), Default::default());
+            let _ = window().location().set_href(&format!("/quotes/{}", saved.quote_id));
         }
     });
     let editing = quote_id.is_some();
@@ -493,7 +497,7 @@ pub fn QuoteFormPage() -> impl IntoView {
                         Some(n) => format!("{} · {}", t(Msg::QuotesEdit), use_locale().fmt(Msg::QuotesRevision, &[("n", &(n + 1).to_string())])),
                         None => t(Msg::QuotesNew).to_string(),
                     };
-                    view! { <h1>{heading}</h1> {quote_form(d, quote_id())} }
+                    view! { <h1>{heading}</h1> <QuoteForm data=d quote_id=quote_id() /> }
                 }
             </Loaded>
         }

@@ -380,26 +380,35 @@ fn import_form(form: ImportForm) -> impl IntoView {
 #[component]
 pub fn QuoteImportPage() -> impl IntoView {
     member_page(|_| {
-        let locale = use_locale();
-        let form = ImportForm::new();
-        let pending = form.action.pending();
-        Effect::new(move |_| {
-            if !pending.get() {
-                form.status.set(None);
-            }
-        });
         view! {
             <Title text=t(Msg::ImportTitle) />
             <p class="breadcrumb"><a href="/quotes">{t(Msg::QuotesBack)}</a></p>
             <h1>{t(Msg::ImportTitle)}</h1>
             <p class="lead">{t(Msg::ImportLead)}</p>
-            {import_form(form)}
-            {move || match form.action.value().get() {
-                Some(Ok(o)) => Some(preview::outcome_view(o).into_any()),
-                Some(Err(e)) => Some(view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }.into_any()),
-                None => None,
-            }}
+            <ImportWork />
         }
         .into_any()
     })
+}
+
+/// The file, the check and the import, and what they found: the page's island (the file is
+/// read in the browser).
+#[island]
+fn ImportWork() -> impl IntoView {
+    let locale = use_locale();
+    let form = ImportForm::new();
+    let pending = form.action.pending();
+    Effect::new(move |_| {
+        if !pending.get() {
+            form.status.set(None);
+        }
+    });
+    view! {
+        {import_form(form)}
+        {move || match form.action.value().get() {
+            Some(Ok(o)) => Some(preview::outcome_view(o).into_any()),
+            Some(Err(e)) => Some(view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }.into_any()),
+            None => None,
+        }}
+    }
 }

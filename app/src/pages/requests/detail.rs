@@ -4,7 +4,12 @@
 
 use super::load_request;
 use crate::{
-    components::{forms::ActionError, guard::member_page, loaded::Loaded, local_time::Moment},
+    components::{
+        forms::ActionError,
+        guard::member_page,
+        loaded::{Loaded, reloaded},
+        local_time::Moment,
+    },
     domain::bills::timestamp,
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -220,7 +225,6 @@ fn request_view(r: RequestDetail, actions: Actions) -> impl IntoView {
     let closed = r.closed_at.is_some();
     let id = r.id;
     view! {
-        <Title text=r.title.clone() />
         <p class="breadcrumb"><a href="/requests">{t(Msg::RfqListTitle)}</a></p>
         <h1>{r.title.clone()} " " <small>{format!("#{}", r.id)}</small></h1>
         <p data-testid="request-close-at">{t(Msg::RfqCloseAt)} ": " <Moment at=timestamp::format(r.close_at) />
@@ -263,22 +267,34 @@ pub fn RequestPage() -> impl IntoView {
                 .and_then(|id| id.parse::<i64>().ok())
                 .unwrap_or_default()
         };
-        let actions = Actions {
-            revoke: ServerAction::<RevokeLink>::new(),
-            close: ServerAction::<CloseRequest>::new(),
-            change: ServerAction::<ChangeRequest>::new(),
-        };
-        let data = Resource::new(
-            move || {
-                let versions = (
-                    actions.revoke.version().get(),
-                    actions.close.version().get(),
-                    actions.change.version().get(),
-                );
-                (id(), versions)
-            },
-            |(id, _)| load_request(id),
-        );
-        view! { <Loaded resource=data let:r>{request_view(r, actions)}</Loaded> }.into_any()
+        let data = Resource::new(id, load_request);
+        view! {
+            <Loaded resource=data let:r>
+                <Title text=r.title.clone() />
+                <RequestWork r />
+            </Loaded>
+        }
+        .into_any()
     })
+}
+
+/// The request, whose links, changes and close answer in place (a new link is shown this
+/// once): the page's island, given the request as the server read it.
+#[island]
+fn RequestWork(r: RequestDetail) -> impl IntoView {
+    let id = r.id;
+    let actions = Actions {
+        revoke: ServerAction::<RevokeLink>::new(),
+        close: ServerAction::<CloseRequest>::new(),
+        change: ServerAction::<ChangeRequest>::new(),
+    };
+    let request = reloaded(r, move || {
+        let _ = (
+            actions.revoke.version().get(),
+            actions.close.version().get(),
+            actions.change.version().get(),
+        );
+        load_request(id)
+    });
+    move || request_view(request.get(), actions)
 }

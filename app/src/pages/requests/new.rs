@@ -179,24 +179,24 @@ fn field_boxes() -> impl IntoView {
     }
 }
 
-fn request_form(data: RequestFormData) -> impl IntoView {
+/// The request form: the questions follow the chosen workload (the page's island).
+#[island]
+fn RequestForm(data: RequestFormData) -> impl IntoView {
     let create = ServerAction::<CreateRequest>::new();
     let first = data.workloads.first().map(|(id, _)| *id).unwrap_or_default();
     let workload = RwSignal::new(first);
-    let initial = data.questions.clone();
-    let questions = Resource::new(
-        move || workload.get(),
-        move |id| {
-            let initial = initial.clone();
-            async move {
-                if id == first {
-                    Ok(initial)
-                } else {
-                    request_questions(id).await
+    // The questions follow the chosen workload: read again in the browser when it changes.
+    let questions = RwSignal::new(data.questions.clone());
+    Effect::new(move |ran: Option<()>| {
+        let id = workload.get();
+        if ran.is_some() {
+            leptos::task::spawn_local(async move {
+                if let Ok(text) = request_questions(id).await {
+                    questions.set(text);
                 }
-            }
-        },
-    );
+            });
+        }
+    });
     let vendors = vendor_boxes(&data);
     view! {
         <ActionForm action=create attr:class="form" attr:data-testid="request-form">
@@ -219,11 +219,9 @@ fn request_form(data: RequestFormData) -> impl IntoView {
             {vendors}
             {field_boxes()}
             <label>{t(Msg::RfqQuestions)}
-                <Transition fallback=|| ()>
-                    {move || questions.get().map(|q| view! {
-                        <textarea name="form[questions]" rows="14" data-testid="request-questions">{q.unwrap_or_default()}</textarea>
-                    })}
-                </Transition>
+                {move || view! {
+                    <textarea name="form[questions]" rows="14" data-testid="request-questions">{questions.get()}</textarea>
+                }}
                 <small class="hint">{t(Msg::RfqQuestionsHint)}</small>
             </label>
             <ActionError action=create />
@@ -244,7 +242,7 @@ pub fn RequestNewPage() -> impl IntoView {
             <p class="breadcrumb"><a href="/requests">{t(Msg::RfqListTitle)}</a></p>
             <h1>{t(Msg::RfqNew)}</h1>
             <p class="lead">{t(Msg::RfqNewLead)}</p>
-            <Loaded resource=data let:d>{request_form(d)}</Loaded>
+            <Loaded resource=data let:d><RequestForm data=d /></Loaded>
         }
         .into_any()
     })

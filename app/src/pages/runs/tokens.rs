@@ -2,7 +2,12 @@
 //! revokes it. A token acts in the team active when it was made, with the user's role there.
 
 use crate::{
-    components::{forms::ActionError, guard::member_page, loaded::Loaded, local_time::Moment},
+    components::{
+        forms::ActionError,
+        guard::member_page,
+        loaded::{Loaded, reloaded},
+        local_time::Moment,
+    },
     domain::tokens::{DEFAULT_EXPIRY_DAYS, EXPIRY_CHOICES_DAYS, RevokeReason, shown_prefix},
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -116,23 +121,43 @@ fn curl_example(origin: &str, token: &str, (quote, workload): (Option<i64>, Opti
 #[component]
 pub fn TokensPage() -> impl IntoView {
     member_page(|_caller| {
-        let create = ServerAction::<CreateToken>::new();
-        let revoke = ServerAction::<RevokeToken>::new();
-        let tokens = Resource::new(
-            move || (create.version().get(), revoke.version().get()),
-            |_| list_tokens(),
+        let data = Resource::new(
+            || (),
+            |()| async {
+                let factor = crate::pages::second_factor::second_factor_state().await?;
+                Ok((list_tokens().await?, example_ids().await?, factor))
+            },
         );
         view! {
             <Title text=t(Msg::TokensTitle) />
             <h1>{t(Msg::TokensTitle)}</h1>
             <p class="lead">{t(Msg::TokensLead)}</p>
-            {new_token(create, tokens)}
-            <Loaded resource=tokens let:list>
-                {token_list(list, revoke)}
+            <Loaded resource=data let:data>
+                <TokensWork tokens=data.0 ids=data.1 factor=data.2 />
             </Loaded>
         }
         .into_any()
     })
+}
+
+/// Creating a token (shown this once, in place) and the list with its revoke buttons: the
+/// page's island, given the list and the example's ids as the server read them.
+#[island]
+fn TokensWork(
+    tokens: Vec<ApiTokenInfo>,
+    ids: (Option<i64>, Option<i64>),
+    factor: crate::views::second_factor::SecondFactorStatus,
+) -> impl IntoView {
+    let create = ServerAction::<CreateToken>::new();
+    let revoke = ServerAction::<RevokeToken>::new();
+    let tokens = reloaded(tokens, move || {
+        let _ = (create.version().get(), revoke.version().get());
+        list_tokens()
+    });
+    view! {
+        {new_token(create, tokens, ids, factor)}
+        {move || token_list(tokens.get(), revoke)}
+    }
 }
 
 /// The site's own address, for the `curl` example (the browser knows it; the server renders a
@@ -153,13 +178,13 @@ fn origin() -> String {
 /// The form that creates a token, and the new token (shown this once) with a `curl` example.
 fn new_token(
     create: ServerAction<CreateToken>,
-    tokens: Resource<Result<Vec<ApiTokenInfo>, AppError>>,
+    tokens: ReadSignal<Vec<ApiTokenInfo>>,
+    ids: (Option<i64>, Option<i64>),
+    factor: crate::views::second_factor::SecondFactorStatus,
 ) -> impl IntoView {
     let locale = use_locale();
-    let ids = Resource::new(|| (), |()| example_ids());
     let expiry = move |token: &str| {
-        let list = tokens.get().and_then(Result::ok)?;
-        let at = expiry_of(&list, token)?;
+        let at = tokens.with(|list| expiry_of(list, token))?;
         Some(locale.fmt(Msg::SecAuditExpiresOn, &[("when", &moment(&at))]))
     };
     view! {
@@ -178,13 +203,13 @@ fn new_token(
                     </select>
                 </label>
                 <PasswordField />
-                <ReauthCode />
+                <ReauthCode status=factor />
                 <button type="submit">{t(Msg::TokensCreate)}</button>
             </ActionForm>
             <p class="hint">{t(Msg::ReauthLead)}</p>
             <ActionError action=create />
             {move || create.value().get().and_then(Result::ok).map(|token| {
-                let curl = curl_example(&origin(), &token, ids.get().and_then(Result::ok).unwrap_or_default());
+                let curl = curl_example(&origin(), &token, ids);
                 let expires = { let token = token.clone(); move || expiry(&token) };
                 view! {
                     <div class="callout callout-ok" role="status">

@@ -121,7 +121,7 @@ pub fn RunUploadPage() -> impl IntoView {
             <h1>{t(Msg::RunsNewTitle)}</h1>
             <p class="lead">{t(Msg::RunsNewLead)}</p>
             <Loaded resource=options let:opts>
-                {upload_form(opts)}
+                <RunUploadForm opts />
             </Loaded>
         }
         .into_any()
@@ -203,27 +203,35 @@ impl RunFields {
     }
 }
 
+/// The form, the files, the preview and the save button: the page's island. Uploading needs
+/// the browser (each file's progress, the preview), so the form is drawn once the island has
+/// hydrated: server and browser both render nothing here first.
+#[island(lazy)]
+fn RunUploadForm(opts: RunFormChoices) -> impl IntoView {
+    let ready = RwSignal::new(false);
+    Effect::new(move |_| ready.set(true));
+    move || ready.get().then(|| upload_form(opts.clone()))
+}
+
 fn upload_form(opts: RunFormChoices) -> impl IntoView {
     let fields = RunFields::new();
     let items = RwSignal::new(Vec::<Item>::new());
     let request = Memo::new(move |_| fields.request(&items.get()));
-    let preview = Resource::new(
-        move || {
-            let r = request.get();
-            RunRequest {
-                node_label: String::new(),
-                note: String::new(),
-                ..r
-            }
-        },
-        |r| async move {
+    // Judged in the browser's island only (nothing to judge before a file is dropped).
+    let preview = LocalResource::new(move || {
+        let r = RunRequest {
+            node_label: String::new(),
+            note: String::new(),
+            ..request.get()
+        };
+        async move {
             if r.files.is_empty() {
                 Ok(None)
             } else {
                 preview_run(r).await.map(Some)
             }
-        },
-    );
+        }
+    });
     let limit_mb = opts.file_limit_mb;
     let add_files = file_adder(items, fields.format, limit_mb);
     view! {
@@ -376,7 +384,7 @@ fn run_error(error: AppError) -> AnyView {
 }
 
 /// The verdict and figures of the files so far, judged without saving.
-fn preview_view(preview: Resource<Result<Option<RunPreview>, AppError>>) -> impl IntoView {
+fn preview_view(preview: LocalResource<Result<Option<RunPreview>, AppError>>) -> impl IntoView {
     view! {
         <Transition fallback=|| view! { <p class="loading">{t(Msg::RunsPreviewWait)}</p> }>
             {move || Suspend::new(async move {
@@ -407,8 +415,7 @@ fn save_actions(request: Memo<RunRequest>, note: RwSignal<String>) -> impl IntoV
     let save = ServerAction::<SaveRun>::new();
     Effect::new(move |_| {
         if let Some(Ok(id)) = save.value().get() {
-            let navigate = leptos_router::hooks::use_navigate();
-            navigate(&format!("/runs/{id}"), Default::default());
+            let _ = window().location().set_href(&format!("/runs/{id}"));
         }
     });
     let on_save = move |_| {

@@ -3,7 +3,7 @@
 
 use super::{ConfirmEnrolment, DisableSecondFactor, RegenerateRecoveryCodes, StartEnrolment, second_factor_state};
 use crate::{
-    components::{forms::ActionError, loaded::Loaded},
+    components::{forms::ActionError, loaded::reloaded},
     i18n::{Msg, t, use_locale},
     views::second_factor::{Enrolment, SecondFactorStatus},
 };
@@ -12,7 +12,7 @@ use leptos::prelude::*;
 /// The second-factor section of the account page. `changed` counts the changes that
 /// succeeded, so other forms of the page ([`ReauthCode`]) follow.
 #[component]
-pub fn SecondFactorSection(changed: RwSignal<u32>) -> impl IntoView {
+pub fn SecondFactorSection(changed: RwSignal<u32>, status: SecondFactorStatus) -> impl IntoView {
     let confirm = ServerAction::<ConfirmEnrolment>::new();
     let regenerate = ServerAction::<RegenerateRecoveryCodes>::new();
     let disable = ServerAction::<DisableSecondFactor>::new();
@@ -21,7 +21,10 @@ pub fn SecondFactorSection(changed: RwSignal<u32>) -> impl IntoView {
     count_success(confirm, changed);
     count_success(regenerate, changed);
     count_success(disable, changed);
-    let status = Resource::new(move || changed.get(), |_| second_factor_state());
+    let status = reloaded(status, move || {
+        changed.track();
+        second_factor_state()
+    });
     view! {
         <section class="card narrow" data-testid="second-factor">
             <h2>{t(Msg::SecondFactorTitle)}</h2>
@@ -30,9 +33,7 @@ pub fn SecondFactorSection(changed: RwSignal<u32>) -> impl IntoView {
                 let ended = matches!(confirm.value().get(), Some(Ok(_))) || matches!(disable.value().get(), Some(Ok(())));
                 ended.then(|| view! { <p class="form-ok" role="status" data-testid="others-ended">{t(Msg::ReauthOthersEnded)}</p> })
             }}
-            <Loaded resource=status keep_while_reloading=true let:status>
-                {status_view(status, confirm, regenerate, disable)}
-            </Loaded>
+            {move || status_view(status.get(), confirm, regenerate, disable)}
         </section>
     }
 }
@@ -117,12 +118,15 @@ pub fn PasswordField() -> impl IntoView {
 /// the signed-in user has a second factor (an app code or a recovery code); asked again when
 /// `changed` moves (the factor switched on or off on the same page).
 #[component]
-pub fn ReauthCode(#[prop(optional)] changed: Option<RwSignal<u32>>) -> impl IntoView {
-    let status = Resource::new(move || changed.map(|c| c.get()), |_| second_factor_state());
+pub fn ReauthCode(#[prop(optional)] changed: Option<RwSignal<u32>>, status: SecondFactorStatus) -> impl IntoView {
+    let status = reloaded(status, move || {
+        if let Some(changed) = changed {
+            changed.track();
+        }
+        second_factor_state()
+    });
     view! {
-        <Loaded resource=status quiet=true let:status>
-            {status.enabled.then(|| view! { <CodeField recovery=true /> })}
-        </Loaded>
+        {move || status.with(|s| s.enabled).then(|| view! { <CodeField recovery=true /> })}
     }
 }
 

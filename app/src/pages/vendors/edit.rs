@@ -37,6 +37,7 @@ pub async fn update_vendor(id: String, #[server(flatten)] form: VendorForm) -> R
         Msg::VendorsNameTaken,
     )?;
     tx.commit().await?;
+    crate::components::forms::saved_after_plain_post();
     Ok(())
 }
 

@@ -11,7 +11,7 @@ use crate::{
     components::{
         external_link::ExternalLink,
         guard::member_page,
-        loaded::{Loaded, list_or_empty},
+        loaded::{Loaded, list_or_empty, reloaded},
         record_form::{RecordPages, add_record_card},
     },
     domain::{quotes::Vendor, roles::Capability},
@@ -134,22 +134,38 @@ fn vendor_table(vendors: Vec<Stored<Vendor>>, can_edit: bool) -> impl IntoView {
 pub fn VendorsPage() -> impl IntoView {
     member_page(|caller| {
         let can_edit = caller.may(PAGES.edit);
-        let create = ServerAction::<CreateVendor>::new();
-        let vendors = Resource::new(move || create.version().get(), |_| list_vendors());
+        let items = Resource::new(|| (), |()| list_vendors());
         view! {
             <Title text=t(Msg::NavVendors) />
             <h1>{t(Msg::NavVendors)}</h1>
             // Requests for quotation go to these vendors.
             <p><a href="/requests" data-testid="vendors-requests">{t(Msg::RfqListTitle)}</a></p>
             <p class="lead">{t(Msg::VendorsLead)}</p>
-            {can_edit.then(|| {
-                let texts = (Msg::VendorsAddTitle, Msg::VendorsAddSubmit);
-                add_record_card(&PAGES, create, texts, |issues| vendor_fields(VendorForm::default(), issues).into_any())
-            })}
-            <Loaded resource=vendors keep_while_reloading=true let:list>
-                {list_or_empty(list, Msg::VendorsNone, |list| vendor_table(list, can_edit))}
+            <Loaded resource=items let:list>
+                {if can_edit {
+                    view! { <VendorsWork list /> }.into_any()
+                } else {
+                    list_or_empty(list, Msg::VendorsNone, |list| vendor_table(list, false))
+                }}
             </Loaded>
         }
         .into_any()
     })
+}
+
+/// The add form, checked in place (what was typed stays after an error, the form empties after
+/// a save), and the list it adds to, read again after each save: the page's island for those
+/// who may add, given the list as the server read it.
+#[island]
+fn VendorsWork(list: Vec<Stored<Vendor>>) -> impl IntoView {
+    let create = ServerAction::<CreateVendor>::new();
+    let list = reloaded(list, move || {
+        create.version().track();
+        list_vendors()
+    });
+    let texts = (Msg::VendorsAddTitle, Msg::VendorsAddSubmit);
+    view! {
+        {add_record_card(&PAGES, create, texts, |issues| vendor_fields(VendorForm::default(), issues).into_any())}
+        {move || list_or_empty(list.get(), Msg::VendorsNone, |list| vendor_table(list, true))}
+    }
 }

@@ -39,6 +39,7 @@ pub async fn update_workload(id: String, #[server(flatten)] form: WorkloadForm) 
     // Its runs are judged against it (target, headroom, model): judge them again.
     crate::services::runs::rejudge_workload(&mut tx, membership.team_id, id).await?;
     tx.commit().await?;
+    crate::components::forms::saved_after_plain_post();
     Ok(())
 }
 

@@ -327,14 +327,13 @@ pub fn OrderPage() -> impl IntoView {
     })
 }
 
-/// One loaded order: heading and revisions, the summary and the links to the sections, the
-/// problems, what the viewer may do next, the selection, the comparison and the checklist.
+/// One loaded order: heading and revisions, then [`OrderWork`]: an island while the order can
+/// still change (a draft's in-place saves, the manager's sign-off), plain HTML once decided.
 fn order_view(v: OrderView) -> impl IntoView {
     let locale = use_locale();
     let order_id = v.id;
-    let live = Live::of(&v);
-    let (lines, items) = checklist::item_lines(&v);
-    view! {
+    let made = made_note();
+    let head = view! {
         <Title text=v.title.clone() />
         <p class="breadcrumb no-print"><a href="/orders">{t(Msg::OrdersTitle)}</a></p>
         <h1>
@@ -352,7 +351,28 @@ fn order_view(v: OrderView) -> impl IntoView {
                 " · " <a href=format!("/orders/{order_id}?rev={n}") rel="external">{locale.fmt(Msg::OrdersRevision, &[("n", &n.to_string())])} " (" {t(state_msg(*s))} ")"</a>
             }).collect_view()}
         </p>
-        {made_note()}
+        {made}
+    };
+    let work = if matches!(v.state, OrderState::Draft | OrderState::Submitted) {
+        view! { <OrderWork v /> }.into_any()
+    } else {
+        order_work(v).into_any()
+    };
+    view! { {head} {work} }
+}
+
+/// The order's working parts, which change in place as items are saved: the summary and the
+/// links to the sections, the problems, what the viewer may do next, the selection, the
+/// comparison and the checklist.
+#[island(lazy)]
+fn OrderWork(v: OrderView) -> impl IntoView {
+    order_work(v)
+}
+
+fn order_work(v: OrderView) -> impl IntoView {
+    let live = Live::of(&v);
+    let (lines, items) = checklist::item_lines(&v);
+    view! {
         {summary(&v, items, live)}
         {section_nav(&v, v.can_decide)}
         {problems_card(v.state, v.problems_acknowledged.clone(), live)}
