@@ -7,7 +7,7 @@
 pub struct SecureCookies(pub bool);
 
 /// The value of the cookie `name` in a request's `headers` (trimmed), if the browser sent it;
-/// the first one when it sent several. Only the exact name: `nl_bundle_x` is not `nl_bundle`.
+/// the first one when it sent several. Only the exact name: `nl_theme_x` is not `nl_theme`.
 pub fn request_cookie<'h>(headers: &'h http::HeaderMap, name: &str) -> Option<&'h str> {
     headers
         .get_all(http::header::COOKIE)
@@ -33,8 +33,8 @@ mod tests {
 
     #[test]
     fn a_cookie_is_found_by_its_exact_name_in_any_header_line() {
-        let h = headers(&["a=1; nl_bundle_x=2", " nl_bundle = 3 ;lang=zh-CN"]);
-        assert_eq!(request_cookie(&h, "nl_bundle"), Some("3"));
+        let h = headers(&["a=1; nl_theme_x=2", " nl_theme = 3 ;lang=zh-CN"]);
+        assert_eq!(request_cookie(&h, "nl_theme"), Some("3"));
         assert_eq!(request_cookie(&h, "lang"), Some("zh-CN"));
         assert_eq!(request_cookie(&h, "a"), Some("1"));
         assert_eq!(request_cookie(&h, "b"), None);

@@ -1,5 +1,6 @@
-//! First load: pages that only show (sign-in, the dashboard, lists) have no island, so their
-//! script loads no WASM; pages whose forms answer in place have islands. Plain forms work as
+//! First load: pages that only show (sign-in, the dashboard, lists) and pages whose forms save
+//! in place through the page's script have no island, so they load no WASM; pages whose forms
+//! check as typed have islands. Plain forms work as
 //! plain posts: errors come back on the page, a right password signs in, the team switch and
 //! sign-out work, a new order opens itself.
 
@@ -42,7 +43,7 @@ fn location(res: &Answer) -> String {
 }
 
 #[tokio::test]
-async fn pages_that_only_show_have_no_island_and_forms_that_answer_in_place_are_islands() {
+async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_check_as_typed_are_islands() {
     let app = TestApp::new().await;
     let admin = app.setup_admin().await;
     let team = app.create_team(&admin, "Islands").await;
@@ -69,16 +70,28 @@ async fn pages_that_only_show_have_no_island_and_forms_that_answer_in_place_are_
     assert_eq!(audit.status, StatusCode::OK);
     assert!(!hydrates(&audit), "{}", audit.body);
 
-    // Pages with forms that answer in place: an island each, the rest of the page plain HTML.
-    // (The vendor and workload lists too, for those who may add: the add form keeps what was
-    // typed after an error.)
-    for path in [
-        "/quotes/new",
-        "/quotes/import",
-        &format!("/orders/{order}"),
-        "/vendors",
-        "/workloads",
+    // Pages whose forms save in place without an island: the page's script posts a form
+    // marked `data-in-place` and shows the server's answer (a list's add form, the rates, the
+    // cost comparison's budget); no WASM.
+    for (path, who) in [
+        ("/vendors", &pia),
+        ("/workloads", &pia),
+        ("/rates", &pia),
+        ("/tco", &pia),
+        ("/admin/users", &admin),
     ] {
+        let page = app.get(path, Some(who), None).await;
+        assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
+        assert!(!hydrates(&page), "{path} has no island: {}", page.body);
+        names_no_bundle(&page);
+        if path != "/tco" {
+            assert!(page.body.contains("data-in-place"), "{path}: {}", page.body);
+        }
+    }
+
+    // Pages whose parts check as typed or answer with what only the browser keeps (live
+    // checks, a draft order's checklist): an island each, the rest of the page plain HTML.
+    for path in ["/quotes/new", "/quotes/import", &format!("/orders/{order}")] {
         let page = app.get(path, Some(&pia), None).await;
         assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
         assert!(hydrates(&page), "{path} has an island: {}", page.body);
@@ -279,4 +292,69 @@ async fn a_crafted_error_link_to_the_sign_in_page_shows_only_our_own_messages() 
     let query = common::form_urlencoded(&[("__path", "/api/login"), ("__err", &url_error(&ours))]);
     let page = app.get(&format!("/login?{query}"), None, None).await;
     assert!(page.body.contains("Wrong e-mail or password."), "{}", page.body);
+}
+
+/// A user created by a plain post: the users page names them, and its form keeps the team and
+/// role for the next person.
+#[tokio::test]
+async fn a_user_created_by_a_plain_post_is_named_and_the_team_and_role_stay_chosen() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Plain users").await;
+    let made = app
+        .browser_post(
+            "/api/admin/create_user",
+            &[
+                ("email", "fay@example.com"),
+                ("display_name", "Fay Plain"),
+                ("password", PASSWORD),
+                ("password_confirm", PASSWORD),
+                ("team_id", &team.to_string()),
+                ("role", "procurement"),
+            ],
+            Some(&admin),
+            "/admin/users",
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::FOUND, "{}", made.body);
+    let to = location(&made);
+    assert!(
+        to.starts_with("/admin/users?created=") && to.ends_with(&format!("&team={team}&role=procurement")),
+        "{to}"
+    );
+    let page = app.get(&to, Some(&admin), None).await;
+    assert!(
+        page.body
+            .contains("Created Fay Plain (fay@example.com). The form is ready for the next user."),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains(&format!(r#"<option value="{team}" selected>Plain users</option>"#)),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains(r#"<option value="procurement" selected>"#), "{}", page.body);
+
+    // The same e-mail again: back on the page with the error, nothing named.
+    let again = app
+        .browser_post(
+            "/api/admin/create_user",
+            &[
+                ("email", "fay@example.com"),
+                ("display_name", "Fay Again"),
+                ("password", PASSWORD),
+                ("password_confirm", PASSWORD),
+            ],
+            Some(&admin),
+            "/admin/users",
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::FOUND, "{}", again.body);
+    let back = location(&again);
+    assert!(back.starts_with("/admin/users?") && back.contains("__err="), "{back}");
+    let page = app.get(&back, Some(&admin), None).await;
+    assert!(page.body.contains(r#"role="alert""#), "{}", page.body);
+    assert!(!page.body.contains("user-created"), "{}", page.body);
 }

@@ -115,17 +115,19 @@ pub fn saved_after_plain_post() {
 
 /// The address to go back to after `form` (a server function's path) saved, posted from
 /// `referer`: its path and query on this site, without earlier marks, with `saved=<form>`.
-/// `None` for what is not a path of a web address.
-#[cfg(any(feature = "ssr", test))]
+/// `None` for what is not an absolute web address with a path of its own.
+#[cfg(feature = "ssr")]
 fn saved_address(referer: &str, form: &str) -> Option<String> {
-    let after_scheme = referer.split_once("://").map(|(_, rest)| rest)?;
-    let path_and_query = &after_scheme[after_scheme.find('/')?..];
-    let path_and_query = path_and_query.split('#').next().unwrap_or_default();
-    let (path, query) = path_and_query.split_once('?').unwrap_or((path_and_query, ""));
-    if !path.starts_with('/') || path.starts_with("//") {
+    let uri: http::Uri = referer.parse().ok()?;
+    uri.scheme()?;
+    let path = uri.path_and_query()?.path();
+    // `//host/…` would be read by the browser as another site.
+    if path.starts_with("//") {
         return None;
     }
-    let mut kept: Vec<&str> = query
+    let mut kept: Vec<&str> = uri
+        .query()
+        .unwrap_or_default()
         .split('&')
         .filter(|kv| !kv.is_empty())
         .filter(|kv| {
@@ -156,7 +158,7 @@ pub fn saved_in_url(form: &str) -> bool {
     query.is_some_and(|q| q.trim_start_matches('?').split('&').any(|kv| kv == mark))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "ssr"))]
 mod tests {
     use super::saved_address;
 

@@ -6,14 +6,13 @@
 
 use crate::{
     components::{
-        forms::{ActionError, reload_on_success},
+        forms::ActionError,
         notifications::Notifications,
         session::{Logout, SwitchTeam, get_session_info},
     },
     i18n::{Locale, Msg, t, use_locale},
     views::{Caller, SessionInfo},
 };
-use leptos::html;
 use leptos::prelude::*;
 use leptos_router::hooks::use_location;
 
@@ -49,15 +48,13 @@ pub fn Header() -> impl IntoView {
 #[component]
 fn SignedInNav(caller: Caller) -> impl IntoView {
     let logout = ServerAction::<Logout>::new();
-    reload_on_success(logout, "/login");
     let active = caller.active_membership().cloned();
     let is_admin = caller.is_admin;
-    let menu = close_on_navigation();
     // Flat on purpose: the three disclosure lines wrap the nav, team and user menu unchanged.
     // The notifications stay outside the menu: what waits for the user shows on a phone too.
     view! {
         <Notifications />
-        <details class="nav-menu" node_ref=menu data-testid="nav-menu">
+        <details class="nav-menu" data-testid="nav-menu">
         <summary class="nav-menu-toggle">{t(Msg::LayoutMenu)}</summary>
         <div class="nav-menu-body">
         <nav class="main-nav" aria-label=t(Msg::NavMain)>
@@ -92,21 +89,6 @@ fn SignedInNav(caller: Caller) -> impl IntoView {
     }
 }
 
-/// A handle for the menu that closes it after each client-side navigation (the header is not
-/// rendered again, so an open menu would otherwise stay open over the next page).
-fn close_on_navigation() -> NodeRef<html::Details> {
-    let menu = NodeRef::<html::Details>::new();
-    let location = use_location();
-    Effect::new(move |_| {
-        location.pathname.track();
-        location.search.track();
-        if let Some(menu) = menu.get_untracked() {
-            menu.set_open(false);
-        }
-    });
-    menu
-}
-
 /// The team's reference data: vendors, workloads, exchange rates (every member reads them).
 fn master_data_links() -> impl IntoView {
     view! {
@@ -119,7 +101,6 @@ fn master_data_links() -> impl IntoView {
 #[component]
 fn TeamSwitch(caller: Caller) -> impl IntoView {
     let switch = ServerAction::<SwitchTeam>::new();
-    reload_on_success(switch, "");
     let active = caller.active_team;
     match caller.memberships.len() {
         0 => ().into_any(),

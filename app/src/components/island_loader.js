@@ -1,19 +1,30 @@
 // The page's one script (components/page_scripts.rs). Called with the JS glue's and the WASM
-// bundle's paths, once the document is parsed (a module script).
+// bundle's paths, once the document is parsed (a module script). `saveInPlace`
+// (components/in_place.js) and `loadClosedParts` (components/closed_parts.js) are placed before
+// this function in the same script (page_scripts.rs).
 ((jsPath, wasmPath) => {
   // Every moment in the reader's time zone, the UTC text kept in the tooltip
   // (components/local_time.rs words the server's text the same way).
   const pad = (n) => String(n).padStart(2, "0");
-  for (const el of document.querySelectorAll("time[data-moment]")) {
-    const at = new Date(el.getAttribute("datetime"));
-    if (!Number.isFinite(at.getTime())) continue;
-    const east = -at.getTimezoneOffset();
-    const abs = Math.abs(east);
-    const zone = east === 0 ? "UTC"
-      : `UTC${east > 0 ? "+" : "-"}${Math.floor(abs / 60)}${abs % 60 ? ":" + pad(abs % 60) : ""}`;
-    el.textContent = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ` +
-      `${pad(at.getHours())}:${pad(at.getMinutes())} ${zone}`;
-  }
+  const localTimes = (root) => {
+    for (const el of root.querySelectorAll("time[data-moment]")) {
+      const at = new Date(el.getAttribute("datetime"));
+      if (!Number.isFinite(at.getTime())) continue;
+      const east = -at.getTimezoneOffset();
+      const abs = Math.abs(east);
+      const zone = east === 0 ? "UTC"
+        : `UTC${east > 0 ? "+" : "-"}${Math.floor(abs / 60)}${abs % 60 ? ":" + pad(abs % 60) : ""}`;
+      el.textContent = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ` +
+        `${pad(at.getHours())}:${pad(at.getMinutes())} ${zone}`;
+    }
+  };
+  localTimes(document);
+  saveInPlace(localTimes);
+  loadClosedParts();
+  // A `data-print` button opens the browser's print dialog.
+  document.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();
+  });
 
   const body = document.body;
   const idle = window.requestIdleCallback || ((f) => setTimeout(f, 1));

@@ -56,48 +56,6 @@ where
     }
 }
 
-/// `<Loaded>` inside an island: `resource` is a [`LocalResource`], loaded in the browser once
-/// the island has hydrated, and again whenever a signal it reads changes (an action's version).
-/// Until then the server and the hydrating browser both render the loading line (nothing with
-/// `quiet`), so hydration meets the same markup. An island cannot claim a server `Resource`'s
-/// serialized value: those are numbered in the order of the whole page's resources, which an
-/// island hydrating on its own does not see.
-#[component]
-pub fn BrowserLoaded<T, V, F>(
-    resource: LocalResource<Result<T, AppError>>,
-    #[prop(optional)] quiet: bool,
-    children: F,
-) -> impl IntoView
-where
-    T: Clone + Send + Sync + 'static,
-    F: Fn(T) -> V + Clone + Send + Sync + 'static,
-    V: IntoView + 'static,
-{
-    let hydrated = RwSignal::new(false);
-    Effect::new(move |_| hydrated.set(true));
-    let loading = move || {
-        if quiet {
-            ().into_any()
-        } else {
-            view! { <p class="loading">{t(Msg::Loading)}</p> }.into_any()
-        }
-    };
-    // While it reloads after an action, the last data stays (no loading line in between).
-    let last = StoredValue::new(None::<Result<T, AppError>>);
-    move || {
-        let children = children.clone();
-        let current = hydrated.get().then(|| resource.get()).flatten();
-        if let Some(value) = &current {
-            last.set_value(Some(value.clone()));
-        }
-        match current.or_else(|| last.get_value()) {
-            Some(Ok(data)) => children(data).into_any(),
-            Some(Err(error)) => view! { <ErrorBox error /> }.into_any(),
-            None => loading(),
-        }
-    }
-}
-
 /// Data an island was given by the server (`initial`, a prop, so the page is whole without a
 /// script), loaded again in the browser whenever a signal that `fetch` reads changes (an
 /// action's version): what `<Loaded>` with a reloading `Resource` does outside islands. A

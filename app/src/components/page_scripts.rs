@@ -15,19 +15,27 @@
 //!   and marks the page `data-hydrated="true"`.
 //!
 //! The same script turns every `<time datetime>` into the reader's time zone
-//! ([`crate::components::local_time`]), on pages with and without islands.
+//! ([`crate::components::local_time`]), on pages with and without islands, and saves the forms
+//! marked `data-in-place` without leaving the page ([`IN_PLACE`]): a page whose only
+//! interaction is such a form (a list with its add form, an edit form) needs no island.
 //!
 //! The marker is for people and for the browser tests, which wait for it before clicking.
 
 use leptos::{nonce::use_nonce, prelude::*};
 
-/// The value of `<body data-hydrated>` on a page without an island.
-pub const STATIC_MARK: &str = "static";
-
 /// The loader: finds the islands, loads the bundle when there is one, hydrates them, marks the
 /// page. Adapted from Leptos' own islands script (`leptos/src/hydration/island_script.js`,
 /// MIT), which always loads the bundle.
 const LOADER: &str = include_str!("island_loader.js");
+
+/// Forms marked `data-in-place` post in the background and show the server's answer in the
+/// page, keeping what was typed after an error: an edit or add form saves in place without an
+/// island, so its page needs no WASM. Without a script the same form is an ordinary post.
+const IN_PLACE: &str = include_str!("in_place.js");
+
+/// Closed parts of a page (`<details data-lazy>`, e.g. a quote's cost breakdown) load from the
+/// server when opened.
+const CLOSED_PARTS: &str = include_str!("closed_parts.js");
 
 /// The page's script in `<head>`: the island loader, given the bundle's two files.
 #[component]
@@ -38,7 +46,7 @@ pub fn PageScripts(options: LeptosOptions) -> impl IntoView {
         context.set_is_hydrating(false);
     }
     let [js, wasm] = bundle_files(&options);
-    let call = format!("{LOADER}({js:?}, {wasm:?});");
+    let call = format!("{IN_PLACE}\n{CLOSED_PARTS}\n{LOADER}({js:?}, {wasm:?});");
     view! { <script type="module" nonce=use_nonce()>{call}</script> }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::{
     components::{
-        form_fields::{SaveFooter, field_issues, reset_on_success},
+        form_fields::{SaveFooter, field_issues},
         forms::{ActionError, ErrorBox},
         guard::member_page,
         loaded::Loaded,
@@ -41,8 +41,10 @@ pub struct RecordPages<T: 'static> {
 }
 
 /// The “add” card of a list page: heading `title`, the inputs from `fields` (given the issues of
-/// the last try), the error of the last try and the `submit` button. After a success the form is
-/// cleared for the next record.
+/// the last try), the error of the last try and the `submit` button. It saves in place
+/// (`data-in-place`, see [`crate::components::page_scripts`]): after an error the page shows it
+/// and keeps what was typed; after a success the page shows the list with the new record and
+/// the form empty for the next.
 pub fn add_record_card<T, S, P, F>(
     pages: &RecordPages<T>,
     create: ServerAction<S>,
@@ -57,13 +59,11 @@ where
     S::Output: Clone + Send + Sync + 'static,
     P: 'static,
 {
-    let form_ref = NodeRef::new();
-    reset_on_success(create, form_ref);
     let fields = fields(field_issues(create));
     view! {
         <section class="card">
             <h2>{t(title)}</h2>
-            <ActionForm action=create node_ref=form_ref attr:class="form" attr:data-testid=pages.form_test_id>
+            <ActionForm action=create attr:class="form" attr:data-testid=pages.form_test_id attr:data-in-place="">
                 {fields}
                 <ActionError action=create />
                 <button type="submit" disabled=move || create.pending().get()>{t(submit)}</button>
@@ -105,7 +105,7 @@ where
             <Loaded resource=record let:stored>
                 <Title text=name(&stored.record) />
                 <h1>{name(&stored.record)}</h1>
-                <ActionForm action=update attr:class="form card" attr:data-testid=form_test_id>
+                <ActionForm action=update attr:class="form card" attr:data-testid=form_test_id attr:data-in-place="">
                     <input type="hidden" name="id" value=stored.id.to_string() />
                     {fields(&stored.record, issues)}
                     <SaveFooter action=update />

@@ -61,22 +61,15 @@ mod server {
     }
 }
 
-/// The sign-in page. It works without its WASM: the server sends it without the hydration
-/// scripts to a browser that has no session yet ([`without_wasm`]), the
-/// form posts to [`login`], and the server function answers a plain post by sending the browser
-/// back here — with the error in the address, or with the session now waiting for its second
-/// step, which [`SessionInfo::sign_in_step`] brings back. Hydrated (a session cookie was sent),
-/// the same form posts in the background and the second step replaces it in place.
+/// The sign-in page, rendered on the server only (no island, no WASM): the form posts to
+/// [`login`], and the server function answers the plain post by sending the browser back here —
+/// with the error in the address, or with the session now waiting for its second step, which
+/// [`SessionInfo::sign_in_step`] brings back, or signed in, which this page sends on to the
+/// dashboard.
 #[component]
 pub fn LoginPage() -> impl IntoView {
     let SessionResource(session) = expect_context::<SessionResource>();
     let action = ServerAction::<Login>::new();
-    // Signed in: load the start page; a second step (code or enrolment) replaces the form.
-    Effect::new(move |_| {
-        if matches!(action.value().get(), Some(Ok(LoginStep::Done))) {
-            let _ = window().location().set_href("/");
-        }
-    });
     // A guarded page sends `?ended=1` when the browser's session timed out or was ended.
     let query = use_query_map();
     let ended = move || query.read().get("ended").is_some();

@@ -3,10 +3,10 @@
 
 use crate::{
     components::{
-        form_fields::{FieldMessage, SaveFooter, field_issues, is_invalid, reset_on_success},
+        form_fields::{FieldMessage, SaveFooter, field_issues, is_invalid},
         forms::ActionError,
         guard::member_page,
-        loaded::{Loaded, list_or_empty, reloaded},
+        loaded::{Loaded, list_or_empty},
     },
     domain::{
         numbers,
@@ -217,7 +217,7 @@ fn base_currency_card(current: Currency, can_edit: bool, set_base: ServerAction<
             <p class="hint">{t(Msg::RatesBaseHint)}</p>
             {if can_edit {
                 view! {
-                    <ActionForm action=set_base attr:class="form form-inline" attr:data-testid="base-currency-form">
+                    <ActionForm action=set_base attr:class="form form-inline" attr:data-testid="base-currency-form" attr:data-in-place="">
                         <label>
                             {t(Msg::RatesBaseCurrency)}
                             <select name="currency" aria-invalid=is_invalid(issues, "currency")>{currency_options(current)}</select>
@@ -242,7 +242,7 @@ fn stale_days_card(days: i64, can_edit: bool, set_days: ServerAction<SetStaleRat
             <p class="hint">{t(Msg::RatesStaleHint)}</p>
             {if can_edit {
                 view! {
-                    <ActionForm action=set_days attr:class="form form-inline" attr:data-testid="stale-days-form">
+                    <ActionForm action=set_days attr:class="form form-inline" attr:data-testid="stale-days-form" attr:data-in-place="">
                         <label>
                             {t(Msg::RatesStaleDays)}
                             <input type="number" name="days" min="1" max="3650" step="1" required
@@ -261,7 +261,7 @@ fn stale_days_card(days: i64, can_edit: bool, set_days: ServerAction<SetStaleRat
     }
 }
 
-/// Today's date (UTC) as a date field takes it; rendered on the server only.
+/// Today's date (UTC) as a date field takes it.
 fn rate_date_default() -> String {
     #[cfg(feature = "ssr")]
     {
@@ -275,8 +275,6 @@ fn rate_date_default() -> String {
 
 fn add_rate_card(base: Currency, add: ServerAction<AddRate>, today: String) -> impl IntoView {
     let issues = field_issues(add);
-    let form_ref = NodeRef::new();
-    reset_on_success(add, form_ref);
     // The rate's date is today's by default (the server's, UTC, `today`): a rate is usually
     // entered the day it is read.
     let from = if base == Currency::USD {
@@ -287,7 +285,7 @@ fn add_rate_card(base: Currency, add: ServerAction<AddRate>, today: String) -> i
     view! {
         <section class="card">
             <h2>{t(Msg::RatesAddTitle)}</h2>
-            <ActionForm action=add node_ref=form_ref attr:class="form" attr:data-testid="rate-form">
+            <ActionForm action=add attr:class="form" attr:data-testid="rate-form" attr:data-in-place="">
                 <div class="form-row">
                     <label>
                         {t(Msg::RatesFrom)}
@@ -331,21 +329,6 @@ fn rates_card(rates: Vec<Stored<ExchangeRate>>) -> impl IntoView {
     }
 }
 
-/// Adding a rate, checked in place (what was typed stays after an error), and the rates it
-/// adds to, read again after each save: the page's island for those who may add.
-#[island]
-fn RatesWork(base: Currency, rates: Vec<Stored<ExchangeRate>>, today: String) -> impl IntoView {
-    let add = ServerAction::<AddRate>::new();
-    let rates = reloaded(rates, move || {
-        add.version().track();
-        list_rates()
-    });
-    view! {
-        {add_rate_card(base, add, today)}
-        {move || rates_card(rates.get())}
-    }
-}
-
 fn latest_and_earlier(rates: Vec<Stored<ExchangeRate>>) -> impl IntoView {
     let (latest, earlier) = split_latest(rates);
     view! {
@@ -364,6 +347,7 @@ pub fn RatesPage() -> impl IntoView {
         let can_edit = caller.may(Capability::EditProcurement);
         let set_base = ServerAction::<SetBaseCurrency>::new();
         let set_days = ServerAction::<SetStaleRateDays>::new();
+        let add = ServerAction::<AddRate>::new();
         let base = Resource::new(|| (), |()| base_currency());
         let stale_days = Resource::new(|| (), |()| stale_rate_days());
         let rates = Resource::new(|| (), |()| list_rates());
@@ -379,11 +363,8 @@ pub fn RatesPage() -> impl IntoView {
             </Loaded>
             <Loaded resource=base let:base>
                 <Loaded resource=rates let:rates>
-                    {if can_edit {
-                        view! { <RatesWork base rates=rates.clone() today=rate_date_default() /> }.into_any()
-                    } else {
-                        rates_card(rates).into_any()
-                    }}
+                    {can_edit.then(|| add_rate_card(base, add, rate_date_default()))}
+                    {rates_card(rates)}
                 </Loaded>
             </Loaded>
         }

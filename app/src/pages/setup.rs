@@ -4,7 +4,7 @@ use crate::{
     components::{
         account_fields::{NewPasswordFields, NewUserFields},
         form_fields::{FieldMessage, field_issues, is_invalid},
-        forms::{ActionError, reload_on_success},
+        forms::ActionError,
         session::SessionResource,
     },
     error::{AppError, FieldIssue},
@@ -95,17 +95,16 @@ pub fn SetupPage() -> impl IntoView {
     }
 }
 
-/// The first administrator's form, checked in place (what was typed stays after an error),
-/// then the dashboard opens: the page's island.
-#[island]
+/// The first administrator's form, checked in place (`data-in-place`: what was typed stays
+/// after an error), then the dashboard opens.
+#[component]
 fn SetupForm() -> impl IntoView {
     let action = ServerAction::<CreateFirstAdmin>::new();
-    reload_on_success(action, "/");
     view! {
         <section class="card narrow">
             <h1>{t(Msg::SetupTitle)}</h1>
             <p class="lead">{t(Msg::SetupLead)}</p>
-            <ActionForm action attr:class="form" attr:data-testid="setup-form">
+            <ActionForm action attr:class="form" attr:data-testid="setup-form" attr:data-in-place="">
                 <SetupCodeField issues=field_issues(action) />
                 <NewUserFields own=true />
                 <NewPasswordFields name="password" confirm_name="password_confirm" label=Msg::FieldPassword hint=true />

@@ -12,13 +12,11 @@ use crate::{
     i18n::{Msg, t, use_locale},
     views::tco::CostComparison,
 };
-use leptos::prelude::*;
+use leptos::{prelude::*, server_fn::ServerFn};
 use leptos_meta::Title;
 use leptos_router::hooks::use_location;
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "hydrate")]
-mod lazy;
 #[cfg(feature = "ssr")]
 mod markup;
 
@@ -289,16 +287,10 @@ fn order_this_form(o: OrderThis, query: String) -> impl IntoView {
     }
 }
 
-/// A button that opens the browser's print dialog (the page prints without forms).
-#[island]
-fn PrintButton() -> impl IntoView {
-    let print = move |_| {
-        #[cfg(feature = "hydrate")]
-        if let Some(w) = web_sys::window() {
-            let _ = w.print();
-        }
-    };
-    view! { <button type="button" class="secondary" on:click=print>{t(Msg::TcoPrint)}</button> }
+/// A button that opens the browser's print dialog (the page prints without forms): the page's
+/// script answers `data-print` ([`crate::components::page_scripts`]), no island needed.
+fn print_button() -> impl IntoView {
+    view! { <button type="button" class="secondary no-print" data-print="">{t(Msg::TcoPrint)}</button> }
 }
 
 /// The exports of this comparison and the print button.
@@ -312,7 +304,7 @@ fn actions(query: &str) -> impl IntoView + use<> {
             " "
             <a class="button-link secondary" rel="external" href=format!("/tco/export.json?{q}") title=t(Msg::TcoExportJsonHint)>{t(Msg::TcoExportJson)}</a>
             " "
-            <PrintButton />
+            {print_button()}
         </p>
     }
 }
@@ -346,33 +338,18 @@ pub fn CostPage() -> impl IntoView {
     })
 }
 
-/// The comparison: the server's markup, the budget and the actions (plain forms); the closed
-/// parts load when opened ([`ComparisonParts`]).
+/// The comparison: the server's markup, the budget and the actions (plain forms). The closed
+/// parts (a quote's breakdown, the overrides) load when opened: the page's script posts their
+/// name to [`cost_page_part`] ([`crate::components::page_scripts`]), no island needed.
 fn comparison(c: CostPageData) -> impl IntoView {
     view! {
-        <ComparisonParts query=c.query.clone()>
+        <div class="tco" data-parts-from=CostPagePart::PATH data-parts-query=c.query.clone()>
             <div class="server-markup" inner_html=c.markup.form />
             {budget_form(&c.budget)}
             <div class="server-markup" inner_html=c.markup.results />
             {c.order.clone().map(|o| order_this_form(o, c.query.clone()))}
             {c.has_rows.then(|| actions(&c.query))}
             <div class="server-markup" inner_html=c.markup.details />
-        </ComparisonParts>
+        </div>
     }
-}
-
-/// The island around the comparison: a closed part (a quote's breakdown, a chart) is loaded
-/// from the server when it is opened (`lazy`); the rest is the server's markup as sent.
-#[island]
-fn ComparisonParts(query: String, children: Children) -> impl IntoView {
-    let root = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        #[cfg(feature = "hydrate")]
-        if let Some(el) = root.get() {
-            lazy::watch(&el, &query);
-        }
-        #[cfg(not(feature = "hydrate"))]
-        let _ = (&root, &query);
-    });
-    view! { <div class="tco" node_ref=root>{children()}</div> }
 }

@@ -5,10 +5,9 @@
 use crate::{
     components::{
         account_fields::{NewPasswordFields, NewUserFields},
-        form_fields::reset_on_success,
-        forms::ActionError,
+        forms::{ActionError, saved_in_url},
         guard::admin_page,
-        loaded::{Loaded, reloaded},
+        loaded::Loaded,
     },
     domain::roles::TeamRole,
     error::AppError,
@@ -16,8 +15,9 @@ use crate::{
     pages::admin::teams::list_teams,
     views::{Membership, TeamSummary, UserSummary},
 };
-use leptos::prelude::*;
+use leptos::{prelude::*, server_fn::ServerFn};
 use leptos_meta::Title;
+use leptos_router::hooks::use_query_map;
 use serde::{Deserialize, Serialize};
 
 /// One user of the list: who they are and their role in each of their teams (by team name).
@@ -64,7 +64,8 @@ pub fn teams_line(locale: Locale, teams: &[Membership]) -> Option<String> {
     })
 }
 
-/// The confirmation after "Create user": who was created, once the list shows them.
+/// The confirmation after "Create user": who was created (`id`, from the page's address), once
+/// the list shows them.
 fn created_text(locale: Locale, rows: &[UserRow], id: i64) -> Option<String> {
     rows.iter().find(|r| r.user.id == id).map(|r| {
         locale.fmt(
@@ -92,9 +93,21 @@ pub async fn create_user(
     };
     let admin = auth::require_admin()?;
     let user = NewUser::check(&email, &display_name, password, &password_confirm, is_admin.is_some())?;
-    let team = team_and_role(team_id.as_deref(), role.as_deref())?.map(|(id, role)| (TeamChoice::Existing(id), role));
+    let chosen = team_and_role(team_id.as_deref(), role.as_deref())?;
+    let team = chosen.map(|(id, role)| (TeamChoice::Existing(id), role));
     let created = create_user(&auth::db()?, user, team, Origin::AdminPage(admin.user_id)).await?;
+    crate::components::forms::open_after_plain_post(&created_address(created.user_id, chosen));
     Ok(created.user_id)
+}
+
+/// The users page after `id` was created: it names them, and the form keeps the team and role
+/// chosen (an administrator usually adds several people to one team).
+#[cfg(feature = "ssr")]
+fn created_address(id: i64, kept: Option<(i64, TeamRole)>) -> String {
+    match kept {
+        Some((team, role)) => format!("/admin/users?created={id}&team={team}&role={}", role.as_str()),
+        None => format!("/admin/users?created={id}"),
+    }
 }
 
 /// The team a new user joins and their role there, as posted: no team when `team_id` is empty;
@@ -148,20 +161,17 @@ pub async fn unlock_second_factor(user_id: i64) -> Result<(), AppError> {
     use crate::auth;
     let admin = auth::require_admin()?;
     crate::services::second_factor::unlock(&auth::db()?, admin.user_id, user_id).await?;
+    crate::components::forms::saved_after_plain_post();
     Ok(())
 }
 
-/// The form to create a user. Its team and role stay as chosen after a user is created (an
-/// administrator usually adds several people to one team): each choice is the option's default
-/// (`selected` attribute), which is what the form's reset returns to; name, e-mail and password
-/// are cleared.
-fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> impl IntoView {
-    let form_ref = NodeRef::new();
-    reset_on_success(create, form_ref);
-    let team = RwSignal::new(String::new());
-    let role = RwSignal::new(TeamRole::Engineer.as_str().to_owned());
+/// The form to create a user, saved in place (`data-in-place`). Its team and role stay as chosen
+/// after a user is created (`kept`: the team's id and the role, from the page's address); name,
+/// e-mail and password are empty again.
+fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>, kept: (String, String)) -> impl IntoView {
+    let (team, role) = kept;
     view! {
-        <ActionForm action=create node_ref=form_ref attr:class="form" attr:data-testid="create-user-form">
+        <ActionForm action=create attr:class="form" attr:data-testid="create-user-form" attr:data-in-place="">
             <div class="form-row">
                 <NewUserFields own=false />
             </div>
@@ -171,19 +181,19 @@ fn create_form(create: ServerAction<CreateUser>, teams: Vec<TeamSummary>) -> imp
             <div class="form-row">
                 <label>
                     {t(Msg::FieldTeam)}
-                    <select name="team_id" data-testid="create-user-team" on:change=move |ev| team.set(event_target_value(&ev))>
-                        <option value="" selected=move || team.read().is_empty()>{t(Msg::UserNoTeam)}</option>
+                    <select name="team_id" data-testid="create-user-team">
+                        <option value="" selected=team.is_empty()>{t(Msg::UserNoTeam)}</option>
                         {teams.into_iter().map(|summary| {
                             let id = summary.id.to_string();
-                            view! { <option value=id.clone() selected=move || *team.read() == id>{summary.name}</option> }
+                            view! { <option value=id.clone() selected=team == id>{summary.name}</option> }
                         }).collect_view()}
                     </select>
                 </label>
                 <label>
                     {t(Msg::FieldRole)}
-                    <select name="role" data-testid="create-user-role" on:change=move |ev| role.set(event_target_value(&ev))>
+                    <select name="role" data-testid="create-user-role">
                         {TeamRole::ALL.into_iter().map(|r| view! {
-                            <option value=r.as_str() selected=move || *role.read() == r.as_str()>{t(r.label())}</option>
+                            <option value=r.as_str() selected=role == r.as_str()>{t(r.label())}</option>
                         }).collect_view()}
                     </select>
                 </label>
@@ -236,7 +246,7 @@ fn user_table(
                         <td>{t(if u.disabled { Msg::UserDisabled } else { Msg::UserActive })}</td>
                         <td>
                             {(u.id != me).then(|| view! {
-                            <ActionForm action=toggle attr:class="inline-form">
+                            <ActionForm action=toggle attr:class="inline-form" attr:data-in-place="">
                                 <input type="hidden" name="user_id" value=u.id.to_string() />
                                 <input type="hidden" name="disabled" value=(!u.disabled).to_string() />
                                 <button type="submit" class="small" class:danger=!u.disabled>
@@ -245,7 +255,7 @@ fn user_table(
                             </ActionForm>
                             })}
                             {(second_factor_locked && u.id != me).then(|| view! {
-                            <ActionForm action=unlock attr:class="inline-form">
+                            <ActionForm action=unlock attr:class="inline-form" attr:data-in-place="">
                                 <input type="hidden" name="user_id" value=u.id.to_string() />
                                 <button type="submit" class="small" data-testid="unlock-second-factor">
                                     {t(Msg::SecondFactorAdminUnlock)}
@@ -260,56 +270,59 @@ fn user_table(
     }
 }
 
-/// The users page.
+/// What the page's address says after a plain post: who was just created, and the team and
+/// role the create form keeps.
+struct AfterCreate {
+    created: Option<i64>,
+    kept: (String, String),
+}
+
+fn after_create() -> AfterCreate {
+    let query = use_query_map();
+    query.with_untracked(|q| AfterCreate {
+        created: q.get("created").and_then(|id| id.parse().ok()),
+        kept: (
+            q.get("team").unwrap_or_default(),
+            q.get("role").unwrap_or_else(|| TeamRole::Engineer.as_str().to_owned()),
+        ),
+    })
+}
+
+/// The users page: creating users, the list with its toggles (each form saves in place).
 #[component]
 pub fn AdminUsersPage() -> impl IntoView {
     admin_page(|caller| {
         let me = caller.user_id;
         let users = Resource::new(|| (), |()| list_users());
         let teams = Resource::new(|| (), |()| list_teams());
+        let create = ServerAction::<CreateUser>::new();
+        let toggle = ServerAction::<SetUserDisabled>::new();
+        let unlock = ServerAction::<UnlockSecondFactor>::new();
+        let AfterCreate { created, kept } = after_create();
+        let kept = StoredValue::new(kept);
+        let unlocked = saved_in_url(UnlockSecondFactor::PATH);
+        let locale = use_locale();
         view! {
             <Title text=t(Msg::NavAdminUsers) />
             <h1>{t(Msg::NavAdminUsers)}</h1>
             <Loaded resource=users let:users>
                 <Loaded resource=teams let:teams>
-                    <UsersWork me users=users.clone() teams />
+                    <section class="card">
+                        <h2>{t(Msg::UserCreateTitle)}</h2>
+                        {create_form(create, teams.clone(), kept.get_value())}
+                        {created.and_then(|id| created_text(locale, &users, id)).map(|text| {
+                            view! { <p class="form-ok" role="status" data-testid="user-created">{text}</p> }
+                        })}
+                    </section>
+                    <ActionError action=toggle />
+                    <ActionError action=unlock />
+                    {unlocked.then(|| view! { <p class="form-ok" role="status">{t(Msg::SecondFactorUnlocked)}</p> })}
+                    {user_table(users.clone(), toggle, unlock, me)}
                 </Loaded>
             </Loaded>
         }
         .into_any()
     })
-}
-
-/// Creating users and the list with its toggles, which reloads in place after each: the page's
-/// island, given the list and the teams as the server read them.
-#[island]
-fn UsersWork(me: i64, users: Vec<UserRow>, teams: Vec<TeamSummary>) -> impl IntoView {
-    let create = ServerAction::<CreateUser>::new();
-    let toggle = ServerAction::<SetUserDisabled>::new();
-    let unlock = ServerAction::<UnlockSecondFactor>::new();
-    let users = reloaded(users, move || {
-        let _ = (create.version().get(), toggle.version().get(), unlock.version().get());
-        list_users()
-    });
-    let locale = use_locale();
-    let created = move || {
-        let id = create.value().get().and_then(Result::ok)?;
-        users.with(|rows| created_text(locale, rows, id))
-    };
-    view! {
-        <section class="card">
-            <h2>{t(Msg::UserCreateTitle)}</h2>
-            {create_form(create, teams)}
-            {move || created().map(|text| view! { <p class="form-ok" role="status" data-testid="user-created">{text}</p> })}
-        </section>
-        <ActionError action=toggle />
-        <ActionError action=unlock />
-        {move || {
-            matches!(unlock.value().get(), Some(Ok(())))
-                .then(|| view! { <p class="form-ok" role="status">{t(Msg::SecondFactorUnlocked)}</p> })
-        }}
-        {move || user_table(users.get(), toggle, unlock, me)}
-    }
 }
 
 #[cfg(test)]

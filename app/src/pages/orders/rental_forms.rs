@@ -1,11 +1,10 @@
 //! The forms of the rental section and the server functions they call: record, stop, release
 //! with the actual hours, correct.
 //! Times are UTC, typed `YYYY-MM-DD HH:MM` (a `datetime-local` field sends that form); each
-//! rejected field's message is beside it. After a success the page reloads.
+//! rejected field's message is beside it. After a success the page shows the rental as saved.
 
 use super::fields::{FieldNote, FormError, invalid, issues_of, message_id};
 use crate::{
-    components::forms::reload_on_success,
     error::AppError,
     i18n::{Msg, t},
     views::rentals::RentalShown,
@@ -85,15 +84,14 @@ fn local_value(stored: &str) -> String {
     stored.get(..16).unwrap_or(stored).to_string()
 }
 
-/// Records the rental (no rental yet). An island, as are the other rental forms: checked in
-/// place, what was typed stays after an error.
-#[island]
+/// Records the rental (no rental yet). Like the other rental forms it saves in place
+/// (`data-in-place`): checked by the server, what was typed stays after an error.
+#[component]
 pub(super) fn RecordRentalForm(order_id: i64) -> impl IntoView {
     let action = ServerAction::<RecordRental>::new();
-    reload_on_success(action, "");
     let issues = issues_of(action, None);
     view! {
-        <ActionForm action attr:class="form no-print" attr:data-testid="rental-record-form">
+        <ActionForm action attr:class="form no-print" attr:data-testid="rental-record-form" attr:data-in-place="">
             <input type="hidden" name="order_id" value=order_id.to_string() />
             <label>{t(Msg::RentalsFStartedAt)}
                 <input type="datetime-local" name="started_at" required data-testid="rental-started-at"
@@ -116,15 +114,14 @@ pub(super) fn RecordRentalForm(order_id: i64) -> impl IntoView {
 }
 
 /// Marks it stopped (running only).
-#[island]
+#[component]
 pub(super) fn StopRentalForm(order_id: i64) -> impl IntoView {
     let action = ServerAction::<StopRental>::new();
-    reload_on_success(action, "");
     let issues = issues_of(action, None);
     view! {
         <h3>{t(Msg::RentalsStopTitle)}</h3>
         <p class="hint">{t(Msg::RentalsStopHint)}</p>
-        <ActionForm action attr:class="form-inline" attr:data-testid="rental-stop-form">
+        <ActionForm action attr:class="form-inline" attr:data-testid="rental-stop-form" attr:data-in-place="">
             <input type="hidden" name="order_id" value=order_id.to_string() />
             <label>{t(Msg::RentalsFStoppedAt)}
                 <input type="datetime-local" name="stopped_at" data-testid="rental-stopped-at"
@@ -154,15 +151,14 @@ fn hours_field(
 }
 
 /// Releases it with the actual hours.
-#[island]
+#[component]
 pub(super) fn ReleaseRentalForm(order_id: i64) -> impl IntoView {
     let action = ServerAction::<ReleaseRental>::new();
-    reload_on_success(action, "");
     let issues = issues_of(action, None);
     view! {
         <h3>{t(Msg::RentalsReleaseTitle)}</h3>
         <p class="hint">{t(Msg::RentalsReleaseHint)}</p>
-        <ActionForm action attr:class="form" attr:data-testid="rental-release-form">
+        <ActionForm action attr:class="form" attr:data-testid="rental-release-form" attr:data-in-place="">
             <input type="hidden" name="order_id" value=order_id.to_string() />
             <label>{t(Msg::RentalsFReleasedAt)}
                 <input type="datetime-local" name="released_at" data-testid="rental-released-at"
@@ -179,10 +175,9 @@ pub(super) fn ReleaseRentalForm(order_id: i64) -> impl IntoView {
 }
 
 /// Corrects a mistake before release (folded away).
-#[island]
+#[component]
 pub(super) fn CorrectRentalForm(order_id: i64, r: RentalShown) -> impl IntoView {
     let action = ServerAction::<CorrectRental>::new();
-    reload_on_success(action, "");
     let issues = issues_of(action, None);
     let stopped = r.stopped_at.as_deref().map(local_value).unwrap_or_default();
     let started = local_value(&r.started_at);
@@ -190,7 +185,7 @@ pub(super) fn CorrectRentalForm(order_id: i64, r: RentalShown) -> impl IntoView 
     view! {
         <details data-testid="rental-correct">
             <summary>{t(Msg::RentalsCorrectTitle)}</summary>
-            <ActionForm action attr:class="form" attr:data-testid="rental-correct-form">
+            <ActionForm action attr:class="form" attr:data-testid="rental-correct-form" attr:data-in-place="">
                 <input type="hidden" name="order_id" value=order_id.to_string() />
                 <label>{t(Msg::RentalsFStartedAt)}
                     <input type="datetime-local" name="started_at" required value=started

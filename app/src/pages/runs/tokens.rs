@@ -121,23 +121,42 @@ fn curl_example(origin: &str, token: &str, (quote, workload): (Option<i64>, Opti
 #[component]
 pub fn TokensPage() -> impl IntoView {
     member_page(|_caller| {
-        let data = Resource::new(
-            || (),
-            |()| async {
-                let factor = crate::pages::second_factor::second_factor_state().await?;
-                Ok((list_tokens().await?, example_ids().await?, factor))
-            },
-        );
+        // One resource per load: a server function reads the request's contexts when it starts,
+        // and a load that waits for another before it starts may find the page's owner gone
+        // (the guard re-renders the page meanwhile).
+        let factor = Resource::new(|| (), |()| crate::pages::second_factor::second_factor_state());
+        let tokens = Resource::new(|| (), |()| list_tokens());
+        let ids = Resource::new(|| (), |()| example_ids());
         view! {
             <Title text=t(Msg::TokensTitle) />
             <h1>{t(Msg::TokensTitle)}</h1>
             <p class="lead">{t(Msg::TokensLead)}</p>
-            <Loaded resource=data let:data>
-                <TokensWork tokens=data.0 ids=data.1 factor=data.2 />
+            <Loaded resource=factor let:factor>
+                <TokensLoaded factor tokens ids />
             </Loaded>
         }
         .into_any()
     })
+}
+
+/// The `curl` example's quote and workload: the team's newest of each, if any.
+type CurlExampleIds = (Option<i64>, Option<i64>);
+
+/// The tokens and the example's ids, once loaded, around the page's island.
+#[component]
+fn TokensLoaded(
+    factor: crate::views::second_factor::SecondFactorStatus,
+    tokens: Resource<Result<Vec<ApiTokenInfo>, AppError>>,
+    ids: Resource<Result<CurlExampleIds, AppError>>,
+) -> impl IntoView {
+    let factor = StoredValue::new(factor);
+    view! {
+        <Loaded resource=tokens let:tokens>
+            <Loaded resource=ids let:ids>
+                <TokensWork tokens=tokens.clone() ids factor=factor.get_value() />
+            </Loaded>
+        </Loaded>
+    }
 }
 
 /// Creating a token (shown this once, in place) and the list with its revoke buttons: the

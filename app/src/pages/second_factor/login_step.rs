@@ -7,7 +7,7 @@ use super::{
     enrol::{CodeField, EnrolmentPanel, RecoveryCodes},
 };
 use crate::{
-    components::forms::{ActionError, reload_on_success},
+    components::forms::ActionError,
     domain::second_factor::LoginStep,
     i18n::{Msg, t},
 };
@@ -25,7 +25,6 @@ pub fn SecondStep(step: LoginStep) -> impl IntoView {
 #[component]
 fn CodeStep() -> impl IntoView {
     let action = ServerAction::<LoginCode>::new();
-    reload_on_success(action, "/");
     view! {
         <section class="card narrow" data-testid="login-code">
             <h1>{t(Msg::SecondFactorLoginTitle)}</h1>
@@ -45,7 +44,6 @@ fn CodeStep() -> impl IntoView {
 #[component]
 fn StartAgain() -> impl IntoView {
     let restart = ServerAction::<RestartSignIn>::new();
-    reload_on_success(restart, "/login");
     view! {
         <ActionForm action=restart attr:class="inline-form">
             <button type="submit" class="link-button" data-testid="login-start-again">

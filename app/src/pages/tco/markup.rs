@@ -140,7 +140,7 @@ pub fn in_ranking(compared: &str, own: &str) -> String {
 }
 
 /// One quote's breakdown: the cheapest one open and whole, the others closed with their body
-/// loaded when opened (`data-lazy`, see `super::lazy`).
+/// loaded when opened (`data-lazy`, see `components/closed_parts.js`).
 fn breakdown(r: &CostRow) -> impl IntoView + use<> {
     let locale = use_locale();
     let first = r.rank == 1;

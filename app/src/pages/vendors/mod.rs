@@ -11,7 +11,7 @@ use crate::{
     components::{
         external_link::ExternalLink,
         guard::member_page,
-        loaded::{Loaded, list_or_empty, reloaded},
+        loaded::{Loaded, list_or_empty},
         record_form::{RecordPages, add_record_card},
     },
     domain::{quotes::Vendor, roles::Capability},
@@ -135,6 +135,7 @@ pub fn VendorsPage() -> impl IntoView {
     member_page(|caller| {
         let can_edit = caller.may(PAGES.edit);
         let items = Resource::new(|| (), |()| list_vendors());
+        let create = ServerAction::<CreateVendor>::new();
         view! {
             <Title text=t(Msg::NavVendors) />
             <h1>{t(Msg::NavVendors)}</h1>
@@ -142,30 +143,13 @@ pub fn VendorsPage() -> impl IntoView {
             <p><a href="/requests" data-testid="vendors-requests">{t(Msg::RfqListTitle)}</a></p>
             <p class="lead">{t(Msg::VendorsLead)}</p>
             <Loaded resource=items let:list>
-                {if can_edit {
-                    view! { <VendorsWork list /> }.into_any()
-                } else {
-                    list_or_empty(list, Msg::VendorsNone, |list| vendor_table(list, false))
-                }}
+                {can_edit.then(|| {
+                    let texts = (Msg::VendorsAddTitle, Msg::VendorsAddSubmit);
+                    add_record_card(&PAGES, create, texts, |issues| vendor_fields(VendorForm::default(), issues).into_any())
+                })}
+                {list_or_empty(list, Msg::VendorsNone, move |list| vendor_table(list, can_edit))}
             </Loaded>
         }
         .into_any()
     })
-}
-
-/// The add form, checked in place (what was typed stays after an error, the form empties after
-/// a save), and the list it adds to, read again after each save: the page's island for those
-/// who may add, given the list as the server read it.
-#[island]
-fn VendorsWork(list: Vec<Stored<Vendor>>) -> impl IntoView {
-    let create = ServerAction::<CreateVendor>::new();
-    let list = reloaded(list, move || {
-        create.version().track();
-        list_vendors()
-    });
-    let texts = (Msg::VendorsAddTitle, Msg::VendorsAddSubmit);
-    view! {
-        {add_record_card(&PAGES, create, texts, |issues| vendor_fields(VendorForm::default(), issues).into_any())}
-        {move || list_or_empty(list.get(), Msg::VendorsNone, |list| vendor_table(list, true))}
-    }
 }

@@ -11,7 +11,7 @@ pub use form::WorkloadForm;
 use crate::{
     components::{
         guard::member_page,
-        loaded::{Loaded, list_or_empty, reloaded},
+        loaded::{Loaded, list_or_empty},
         record_form::{RecordPages, add_record_card},
     },
     domain::{quotes::Workload, roles::Capability},
@@ -180,35 +180,19 @@ pub fn WorkloadsPage() -> impl IntoView {
     member_page(|caller| {
         let can_edit = caller.may(PAGES.edit);
         let items = Resource::new(|| (), |()| list_workloads());
+        let create = ServerAction::<CreateWorkload>::new();
         view! {
             <Title text=t(Msg::NavWorkloads) />
             <h1>{t(Msg::NavWorkloads)}</h1>
             <p class="lead">{t(Msg::WorkloadsLead)}</p>
             <Loaded resource=items let:list>
-                {if can_edit {
-                    view! { <WorkloadsWork list /> }.into_any()
-                } else {
-                    list_or_empty(list, Msg::WorkloadsNone, |list| workload_table(list, false))
-                }}
+                {can_edit.then(|| {
+                    let texts = (Msg::WorkloadsAddTitle, Msg::WorkloadsAddSubmit);
+                    add_record_card(&PAGES, create, texts, |issues| workload_fields(WorkloadForm::starting_values(), issues).into_any())
+                })}
+                {list_or_empty(list, Msg::WorkloadsNone, move |list| workload_table(list, can_edit))}
             </Loaded>
         }
         .into_any()
     })
-}
-
-/// The add form, checked in place (what was typed stays after an error, the form empties after
-/// a save), and the list it adds to, read again after each save: the page's island for those
-/// who may add, given the list as the server read it.
-#[island]
-fn WorkloadsWork(list: Vec<Stored<Workload>>) -> impl IntoView {
-    let create = ServerAction::<CreateWorkload>::new();
-    let list = reloaded(list, move || {
-        create.version().track();
-        list_workloads()
-    });
-    let texts = (Msg::WorkloadsAddTitle, Msg::WorkloadsAddSubmit);
-    view! {
-        {add_record_card(&PAGES, create, texts, |issues| workload_fields(WorkloadForm::starting_values(), issues).into_any())}
-        {move || list_or_empty(list.get(), Msg::WorkloadsNone, |list| workload_table(list, true))}
-    }
 }

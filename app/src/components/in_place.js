@@ -1,0 +1,100 @@
+// Forms marked `data-in-place` save without leaving the page, and without WASM
+// (page_scripts.rs, `IN_PLACE`). The form is an ordinary post that works without a script: the
+// server answers it by sending the browser to the page to show next (the same page, its
+// error in the address; the same page, saved; or another page, say a new record). Here the
+// script posts the same form in the background and follows that answer:
+// - another page: opens it;
+// - the same page with an error: shows the server's error messages in the form, and keeps
+//   what was typed (the server's page has the messages, the live form the values);
+// - the same page, saved: shows the server's new page in place (the list with the new row,
+//   the emptied form, "Saved."), at the same scroll position.
+function saveInPlace(localTimes) {
+  const busy = new WeakSet();
+
+  // What was typed in `from` (the live form), written into `to` (the server's copy).
+  const keepTyped = (from, to) => {
+    const seen = new Map();
+    for (const el of from.elements) {
+      if (!el.name || el.type === "file" || el.type === "submit" || el.type === "button") continue;
+      const nth = seen.get(el.name) || 0;
+      seen.set(el.name, nth + 1);
+      const twin = [...to.elements].filter((t) => t.name === el.name)[nth];
+      if (!twin || twin.type !== el.type) continue;
+      if (el.type === "checkbox" || el.type === "radio") twin.checked = el.checked;
+      else if (el.tagName === "SELECT") {
+        for (const o of twin.options) o.selected = [...el.selectedOptions].some((s) => s.value === o.value);
+      } else twin.value = el.value;
+    }
+  };
+
+  // The form of `doc` that stands where `form` stands in this page.
+  const twinOf = (form, doc) => {
+    const same = (f) => f.getAttribute("action") === form.getAttribute("action");
+    const nth = [...document.querySelectorAll("form[data-in-place]")].filter(same).indexOf(form);
+    return [...doc.querySelectorAll("form[data-in-place]")].filter(same)[nth];
+  };
+
+  const show = (doc, address) => {
+    const y = window.scrollY;
+    document.title = doc.title;
+    const body = document.adoptNode(doc.body);
+    body.dataset.hydrated = "static";
+    document.body.replaceWith(body);
+    if (address) history.replaceState(null, "", address);
+    localTimes(body);
+    window.scrollTo(0, y);
+  };
+
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-in-place")) return;
+    event.preventDefault();
+    if (busy.has(form)) return;
+    busy.add(form);
+    const buttons = [...form.querySelectorAll("button")];
+    for (const b of buttons) b.disabled = true;
+    form.setAttribute("aria-busy", "true");
+    try {
+      const answer = await fetch(form.action, {
+        method: "POST",
+        body: new URLSearchParams(new FormData(form, event.submitter)),
+        headers: { Accept: "text/html" },
+        credentials: "same-origin",
+      });
+      const address = new URL(answer.url);
+      const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
+      if (address.pathname !== location.pathname || doc.querySelector("leptos-island")) {
+        location.assign(answer.url);
+        return;
+      }
+      const failed = address.searchParams.has("__err");
+      if (failed) {
+        const twin = twinOf(form, doc);
+        if (twin) {
+          keepTyped(form, twin);
+          // A form folded away in a <details> stays open with its messages.
+          for (let d = twin.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+        }
+      }
+      // A failed try keeps the address (a reload shows the form again, not the error).
+      show(doc, failed ? null : address.pathname + address.search);
+      const focus = failed
+        ? document.querySelector('form[data-in-place] [aria-invalid="true"], form[data-in-place] [role="alert"]')
+        : document.querySelector('[data-testid="saved"], [role="status"]');
+      if (focus) {
+        if (!focus.matches("input, select, textarea, button")) focus.setAttribute("tabindex", "-1");
+        focus.focus({ preventScroll: true });
+      }
+    } catch (e) {
+      // No answer (offline, server down): post the ordinary way, so the browser says why.
+      console.error("saving in place failed", e);
+      busy.delete(form);
+      HTMLFormElement.prototype.submit.call(form);
+      return;
+    } finally {
+      form.removeAttribute("aria-busy");
+      for (const b of buttons) b.disabled = false;
+    }
+    busy.delete(form);
+  });
+}
