@@ -13,8 +13,8 @@ export async function open(page: Page, path: string) {
 
 /**
  * Waits until the page is ready for clicks: the mark the page's script sets once its islands
- * are hydrated (`true`), or at once on a page without an island (`static`: nothing to hydrate,
- * its forms work as plain posts).
+ * are hydrated (`true`), or at once on a page without an island (`static`: nothing to hydrate;
+ * its forms marked `data-in-place` now save in place, before that they would be plain posts).
  */
 export async function hydrated(page: Page) {
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", /^(true|static)$/);

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createMember, ensureAdmin, signIn, watchConsole } from "./helpers";
+import { createMember, ensureAdmin, hydrated, signIn, watchConsole } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -14,6 +14,7 @@ test("procurement records a vendor, a workload and an exchange rate", async ({ p
   // A vendor, with the operations tasks its support covers.
   await page.getByRole("link", { name: "Vendors", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Vendors");
+  await hydrated(page);
   const vendorForm = page.getByTestId("vendor-form");
   await vendorForm.locator('input[name="name"]').fill("GPU Cloud");
   await vendorForm.locator('input[name="website"]').fill("https://gpu.example.com");
@@ -39,6 +40,7 @@ test("procurement records a vendor, a workload and an exchange rate", async ({ p
   // Edit it.
   await vendors.getByRole("link", { name: "GPU Cloud" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("GPU Cloud");
+  await hydrated(page);
   const editForm = page.getByTestId("vendor-form");
   await editForm.locator('input[name="contact"]').fill("Li Lei, +86 10 1234 5678");
   await editForm.locator('button[type="submit"]').click();
@@ -49,6 +51,7 @@ test("procurement records a vendor, a workload and an exchange rate", async ({ p
   // A workload: 30 % headroom is outside the 15–25 % rule; 20 % is saved.
   await page.getByRole("link", { name: "Workloads", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Workloads");
+  await hydrated(page);
   const workloadForm = page.getByTestId("workload-form");
   await expect(workloadForm).toContainText("Keep 15 % to 25 % on top of the peak");
   await workloadForm.locator('input[name="name"]').fill("Qwen2-7B LoRA");
@@ -77,6 +80,7 @@ test("procurement records a vendor, a workload and an exchange rate", async ({ p
   // An exchange rate, shown with its date; a rate from a currency to itself is refused.
   await page.getByRole("link", { name: "Exchange rates", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Exchange rates");
+  await hydrated(page);
   await expect(page.getByTestId("base-currency-form").locator('select[name="currency"]')).toHaveValue("CNY");
   const rateForm = page.getByTestId("rate-form");
   await rateForm.locator('select[name="from"]').selectOption("CNY");

@@ -335,7 +335,11 @@ async fn a_user_created_by_a_plain_post_is_named_and_the_team_and_role_stay_chos
         "{}",
         page.body
     );
-    assert!(page.body.contains(r#"<option value="procurement" selected>"#), "{}", page.body);
+    assert!(
+        page.body.contains(r#"<option value="procurement" selected>"#),
+        "{}",
+        page.body
+    );
 
     // The same e-mail again: back on the page with the error, nothing named.
     let again = app

@@ -177,7 +177,11 @@ mod tests {
             .as_deref(),
             Some("/rates?tab=2&saved=/api/r")
         );
-        assert_eq!(saved_address("https://desk.example.com", form), None, "no path");
+        assert_eq!(
+            saved_address("https://desk.example.com", form).as_deref(),
+            Some("/?saved=/api/vendors/update"),
+            "no path: the site's root"
+        );
         assert_eq!(saved_address("/vendors/3", form), None, "not a web address");
         assert_eq!(
             saved_address("https://a.example//evil.example/x", form),

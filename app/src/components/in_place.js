@@ -27,11 +27,24 @@ function saveInPlace(localTimes) {
     }
   };
 
-  // The form of `doc` that stands where `form` stands in this page.
+  // The form of `doc` that stands where `form` stands in this page (same action, same place
+  // among the forms with that action).
   const twinOf = (form, doc) => {
     const same = (f) => f.getAttribute("action") === form.getAttribute("action");
     const nth = [...document.querySelectorAll("form[data-in-place]")].filter(same).indexOf(form);
     return [...doc.querySelectorAll("form[data-in-place]")].filter(same)[nth];
+  };
+
+  // Where to put the keyboard after the page changed under it: the first rejected field or the
+  // error; after a save the "Saved." line, else the saved form's first field (ready for the next).
+  const focusAfter = (failed, form) => {
+    const target = failed
+      ? form && form.querySelector('[aria-invalid="true"], [role="alert"]')
+      : document.querySelector('main [role="status"]') ||
+        (form && form.querySelector("input:not([type=hidden]), select, textarea"));
+    if (!target) return;
+    if (!target.matches("input, select, textarea, button")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
   };
 
   const show = (doc, address) => {
@@ -54,47 +67,64 @@ function saveInPlace(localTimes) {
     const buttons = [...form.querySelectorAll("button")];
     for (const b of buttons) b.disabled = true;
     form.setAttribute("aria-busy", "true");
+    const done = () => {
+      busy.delete(form);
+      form.removeAttribute("aria-busy");
+      for (const b of buttons) b.disabled = false;
+    };
+    const target = (event.submitter && event.submitter.getAttribute("formaction")) || form.action;
+    let answer;
     try {
-      const answer = await fetch(form.action, {
+      answer = await fetch(target, {
         method: "POST",
         body: new URLSearchParams(new FormData(form, event.submitter)),
         headers: { Accept: "text/html" },
         credentials: "same-origin",
       });
-      const address = new URL(answer.url);
-      const doc = new DOMParser().parseFromString(await answer.text(), "text/html");
-      if (address.pathname !== location.pathname || doc.querySelector("leptos-island")) {
-        location.assign(answer.url);
-        return;
-      }
-      const failed = address.searchParams.has("__err");
-      if (failed) {
-        const twin = twinOf(form, doc);
-        if (twin) {
-          keepTyped(form, twin);
-          // A form folded away in a <details> stays open with its messages.
-          for (let d = twin.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
-        }
-      }
-      // A failed try keeps the address (a reload shows the form again, not the error).
-      show(doc, failed ? null : address.pathname + address.search);
-      const focus = failed
-        ? document.querySelector('form[data-in-place] [aria-invalid="true"], form[data-in-place] [role="alert"]')
-        : document.querySelector('[data-testid="saved"], [role="status"]');
-      if (focus) {
-        if (!focus.matches("input, select, textarea, button")) focus.setAttribute("tabindex", "-1");
-        focus.focus({ preventScroll: true });
-      }
     } catch (e) {
       // No answer (offline, server down): post the ordinary way, so the browser says why.
       console.error("saving in place failed", e);
-      busy.delete(form);
+      done();
       HTMLFormElement.prototype.submit.call(form);
       return;
-    } finally {
-      form.removeAttribute("aria-busy");
-      for (const b of buttons) b.disabled = false;
     }
-    busy.delete(form);
+    // Refused before the form was read (too large, too many tries): the ordinary post shows
+    // the server's own words.
+    if (!answer.redirected && !answer.ok) {
+      done();
+      HTMLFormElement.prototype.submit.call(form);
+      return;
+    }
+    // Where the answer leads: the page the server sent the browser to (never the address the
+    // form posts to: a server function's answer that is not a redirect is not a page).
+    const next = answer.redirected ? answer.url : location.href;
+    try {
+      const address = new URL(next);
+      const html = (answer.headers.get("content-type") || "").includes("text/html");
+      const doc = html ? new DOMParser().parseFromString(await answer.text(), "text/html") : null;
+      // Not a page of this address (another page, an answer that is not a page, a page with
+      // islands that need the bundle): opened the ordinary way.
+      if (!doc || address.pathname !== location.pathname || doc.querySelector("leptos-island")) {
+        location.assign(next);
+        return;
+      }
+      const failed = address.searchParams.has("__err");
+      const twin = twinOf(form, doc);
+      if (failed && twin) {
+        keepTyped(form, twin);
+        // A form folded away in a <details> stays open with its messages.
+        for (let d = twin.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+      }
+      // A failed try keeps the address (a reload shows the form again, not the error).
+      show(doc, failed ? null : address.pathname + address.search);
+      focusAfter(failed, twin);
+    } catch (e) {
+      // The save was answered but the answer could not be shown here: show it as a page
+      // (never post again).
+      console.error("showing the answer in place failed", e);
+      location.assign(next);
+    } finally {
+      done();
+    }
   });
 }
