@@ -85,7 +85,7 @@ fn main() {
     // browser bundle than a match over a thousand strings.
     out.push_str("\n    /// The message with this key, if any.\n    pub fn from_key(key: &str) -> Option<Msg> {\n        Msg::ALL.binary_search_by(|m| m.key().cmp(key)).ok().map(|i| Msg::ALL[i])\n    }\n");
     for (name, table) in &tables {
-        writeln!(out, "\n    /// The text of this message in `{name}`.\n    #[expect(clippy::too_many_lines, reason = \"generated: one arm per message\")]\n    pub const fn {name}(self) -> &'static str {{\n        match self {{").unwrap();
+        writeln!(out, "\n    /// The text of this message in `{name}`.\n    #[cfg(feature = \"texts\")]\n    #[expect(clippy::too_many_lines, reason = \"generated: one arm per message\")]\n    pub const fn {name}(self) -> &'static str {{\n        match self {{").unwrap();
         for k in &keys {
             writeln!(out, "            Msg::{} => {:?},", variant(k), table[*k]).unwrap();
         }

@@ -6,6 +6,9 @@ use leptos::prelude::*;
 
 pub use nodeledger_messages::{LANG_COOKIE, Locale, Msg, figure, group, grouped};
 
+#[cfg(not(feature = "ssr"))]
+pub use nodeledger_messages::install_texts;
+
 /// The language of this request (server) or of the rendered page (browser).
 pub fn request_locale() -> Locale {
     #[cfg(feature = "ssr")]
@@ -55,4 +58,43 @@ pub fn locale_from_document() -> Locale {
         .and_then(|e| e.get_attribute("lang"))
         .and_then(|tag| Locale::from_tag(&tag))
         .unwrap_or_default()
+}
+
+/// Every message's text in `locale`, in the order of [`Msg::ALL`], as JSON: what a page with
+/// islands installs in the browser bundle, which has no texts of its own. With its address
+/// (`/pkg/texts/<tag>.<hash>.json`: the hash of the content, 22 characters like cargo-leptos'
+/// own, so the file is kept for a year like the bundle).
+#[cfg(feature = "ssr")]
+pub fn texts_for_browser(locale: Locale) -> &'static (String, String) {
+    use sha2::{Digest, Sha256};
+    use std::sync::OnceLock;
+    static TEXTS: [OnceLock<(String, String)>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = match locale {
+        Locale::En => &TEXTS[0],
+        Locale::ZhCn => &TEXTS[1],
+    };
+    slot.get_or_init(|| {
+        let texts: Vec<&str> = Msg::ALL.iter().map(|m| locale.t(*m)).collect();
+        let json = serde_json::to_string(&texts).unwrap_or_else(|_| "[]".into());
+        let hash = hex::encode(&Sha256::digest(json.as_bytes())[..11]);
+        (format!("/pkg/texts/{}.{hash}.json", locale.tag()), json)
+    })
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_browsers_texts_are_every_message_in_catalogue_order_at_an_address_of_their_content() {
+        for locale in Locale::ALL {
+            let (address, json) = texts_for_browser(locale);
+            let texts: Vec<String> = serde_json::from_str(json).expect("a JSON list");
+            assert_eq!(texts.len(), Msg::ALL.len());
+            assert_eq!(texts[Msg::NavVendors as usize], locale.t(Msg::NavVendors));
+            let name = address.strip_prefix("/pkg/texts/").expect("under /pkg/texts");
+            assert!(name.starts_with(locale.tag()) && name.ends_with(".json"), "{address}");
+        }
+        assert_ne!(texts_for_browser(Locale::En).0, texts_for_browser(Locale::ZhCn).0);
+    }
 }

@@ -4,8 +4,9 @@ import os from "os";
 import path from "path";
 import { ADMIN, Asset, hydrated, signIn, watchAssets } from "./helpers";
 
-// "Warm cache": the WASM, JS and CSS names carry their content hash and are kept a
-// year, so a second visit takes them from the browser's cache and asks the network for none.
+// "Warm cache": the WASM, JS and CSS names (and the page's texts for the bundle) carry their
+// content hash and are kept a year, so a second visit takes them from the browser's cache and
+// asks the network for none.
 
 /** Opens `path` in a new tab of the same browser profile and returns the `/pkg` files it loaded. */
 async function visit(page: Page, path: string): Promise<Asset[]> {
@@ -15,7 +16,7 @@ async function visit(page: Page, path: string): Promise<Asset[]> {
   // A page without an island prefetches the bundle once idle: wait for that to arrive, so a
   // request cut off by ending the watch is not taken for one that went to the network.
   if ((await page.locator("body").getAttribute("data-hydrated")) === "static")
-    await expect(page.locator('link[rel="prefetch"]')).toHaveCount(2);
+    await expect(page.locator('link[rel="prefetch"]')).not.toHaveCount(0);
   await expect.poll(() => [...assets.values()].filter((a) => !a.finished && !a.fromCache).map((a) => a.url)).toEqual([]);
   await cdp.detach();
   return [...assets.values()];
@@ -42,7 +43,7 @@ test("a second visit fetches no WASM, JS or CSS from the network", async ({ play
   expect(kinds(first)).toEqual(expect.arrayContaining(["css", "js", "wasm"]));
   const fetched = first.filter((a) => !a.fromCache);
   expect(fetched.length, "the first visit downloads the bundle").toBeGreaterThan(0);
-  for (const a of first) expect(a.url, "names carry a content hash").toMatch(/\.[A-Za-z0-9_-]{22}\.(wasm|js|css)$/);
+  for (const a of first) expect(a.url, "names carry a content hash").toMatch(/\.[A-Za-z0-9_-]{22}\.(wasm|js|css|json)$/);
 
   // The second: the dashboard and the account page again.
   const second = [...(await visit(await context.newPage(), "/")), ...(await visit(await context.newPage(), "/account"))];

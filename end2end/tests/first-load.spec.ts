@@ -29,6 +29,8 @@ test("a new visitor's sign-in page and dashboard load no WASM and their prefetch
   await expect(page.locator('script[type="module"]')).toHaveCount(1);
   await expect(page.locator('link[rel="prefetch"][href$=".wasm"]')).toHaveCount(1);
   await expect(page.locator('link[rel="prefetch"][href$=".js"]')).toHaveCount(1);
+  // And the page's language's texts, which the bundle (built without texts) installs.
+  await expect(page.locator('link[rel="prefetch"][href^="/pkg/texts/en."]')).toHaveCount(1);
   // The prefetch (and nothing that would run it) is the only WASM the page asks for.
   await expect.poll(() => wasmFiles(assets).some((w) => w.finished), { message: "the bundle is prefetched" }).toBe(true);
   expect(wasmFiles(assets).map((w) => w.file)).toEqual([expect.stringMatching(/^nodeledger\./)]);

@@ -46,7 +46,10 @@ test("an engineer runs the workload under `nodeledger probe` and the run page sh
   const source = path.join(dir, "vllm_serve.json");
   fs.writeFileSync(source, fs.readFileSync(path.join(FIXTURES, "vllm_serve.json"), "utf8").replace('"20250611-142233"', '"20240501-121013"'));
   const result = path.join(dir, "out/bench.json");
-  const script = `mkdir -p ${path.dirname(result)} && echo benchmark-running && cp ${source} ${result}`;
+  // The "benchmark" waits for the fake nvidia-smi's rows, as a real one lasts longer than a
+  // sample: however busy the machine, the run has its telemetry.
+  const ready = path.join(dir, "smi-ready");
+  const script = `until [ -e ${ready} ]; do sleep 0.05; done; mkdir -p ${path.dirname(result)} && echo benchmark-running && cp ${source} ${result}`;
   const probe = spawnSync(
     BIN,
     ["probe", "--dir", path.join(dir, "state"), "--server", baseURL!, "--quote", String(quote), "--workload", String(workload),
@@ -56,6 +59,7 @@ test("an engineer runs the workload under `nodeledger probe` and the run page sh
       timeout: 90_000,
       env: {
         PATH: `${FAKE_SMI}:/usr/bin:/bin`, FAKE_SMI_ROWS: path.join(FIXTURES, "smi_units_event.csv"), FAKE_SMI_QUERY: probeQueryColumns(),
+        FAKE_SMI_READY: ready,
         NODELEDGER_TOKEN: token, NODELEDGER_LOG: "error",
       },
     },

@@ -1,5 +1,7 @@
 //! `POST /lang`: the language switch. Remembers the choice in a cookie and goes back to the
 //! page the user was on. A plain form post, so it works before the page is interactive.
+//! `GET /pkg/texts/<tag>.<hash>.json`: one language's texts for the browser bundle, which has
+//! none of its own.
 
 use crate::listed::Listed;
 use app::{
@@ -8,9 +10,9 @@ use app::{
 };
 use axum::{
     Form,
-    extract::State,
+    extract::{Path, State},
     response::{IntoResponse, Redirect, Response},
-    routing::post,
+    routing::{get, post},
 };
 use http::{HeaderValue, StatusCode, header};
 use serde::Deserialize;
@@ -32,7 +34,23 @@ fn is_local_path(next: &str) -> bool {
 
 /// The routes of this module.
 pub fn router() -> Listed {
-    Listed::new().route("/lang", post(set_language))
+    Listed::new()
+        .route("/lang", post(set_language))
+        .route("/pkg/texts/{file}", get(texts))
+}
+
+/// Every message's text in one language ([`app::i18n::texts_for_browser`]), at the address
+/// pages of this build name: a static file in all but name (kept for a year, as its name holds
+/// its content's hash). Any other name is not found (a page of another build).
+pub async fn texts(Path(file): Path<String>) -> Response {
+    let locale = file.split('.').next().and_then(Locale::from_tag);
+    let Some((address, json)) = locale.map(app::i18n::texts_for_browser) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    if address.strip_prefix("/pkg/texts/") != Some(file.as_str()) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    ([(header::CONTENT_TYPE, "application/json")], json.as_str()).into_response()
 }
 
 /// Sets the language cookie and redirects (303) back.

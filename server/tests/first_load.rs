@@ -362,3 +362,36 @@ async fn a_user_created_by_a_plain_post_is_named_and_the_team_and_role_stay_chos
     assert!(page.body.contains(r#"role="alert""#), "{}", page.body);
     assert!(!page.body.contains("user-created"), "{}", page.body);
 }
+
+/// The browser bundle has no texts of its own: every page names its language's texts, served
+/// like a file of the build (kept for a year under a name that holds their hash).
+#[tokio::test]
+async fn a_page_names_its_languages_texts_which_are_kept_like_the_bundle() {
+    let app = TestApp::new().await;
+    let login = app.get("/login", None, None).await;
+    let (address, json) = app::i18n::texts_for_browser(app::i18n::Locale::En);
+    assert!(login.body.contains(&format!("{address:?}")), "{}", login.body);
+    let texts = app.get(address, None, None).await;
+    assert_eq!(texts.status, StatusCode::OK, "{}", texts.body);
+    assert_eq!(&texts.body, json);
+    assert_eq!(
+        texts.headers.get(http::header::CACHE_CONTROL).unwrap(),
+        "public, max-age=31536000, immutable"
+    );
+    let list: Vec<String> = serde_json::from_str(&texts.body).unwrap();
+    assert_eq!(list.len(), app::i18n::Msg::ALL.len());
+    // Another build's name, or a language the site does not have: not found, not kept.
+    for other in [
+        "/pkg/texts/en.0000000000000000000000.json",
+        "/pkg/texts/fr.x.json",
+        "/pkg/texts/en",
+    ] {
+        let answer = app.get(other, None, None).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{other}");
+        assert_ne!(
+            answer.headers.get(http::header::CACHE_CONTROL).unwrap(),
+            "public, max-age=31536000, immutable",
+            "{other}"
+        );
+    }
+}

@@ -40,6 +40,38 @@ impl<'de> Deserialize<'de> for Msg {
     }
 }
 
+#[cfg(not(feature = "texts"))]
+pub use installed::install_texts;
+
+/// The texts of a build without them (the browser's), as the page installed them.
+#[cfg(not(feature = "texts"))]
+mod installed {
+    use super::Msg;
+    use std::sync::OnceLock;
+
+    static TEXTS: OnceLock<Vec<&'static str>> = OnceLock::new();
+
+    /// Installs the page's texts: every message's text in the order of [`Msg::ALL`] (key
+    /// order), once per page. False, and nothing installed, when the list does not match this
+    /// build's catalogue (texts of another build) or texts are installed already.
+    pub fn install_texts(texts: Vec<String>) -> bool {
+        if texts.len() != Msg::ALL.len() {
+            return false;
+        }
+        // Kept for the page's life, as compiled-in texts would be.
+        let texts = texts.into_iter().map(|t| &*Box::leak(t.into_boxed_str())).collect();
+        TEXTS.set(texts).is_ok()
+    }
+
+    pub(super) fn text(msg: Msg) -> &'static str {
+        TEXTS
+            .get()
+            .and_then(|all| all.get(msg as usize))
+            .copied()
+            .unwrap_or_else(|| msg.key())
+    }
+}
+
 /// Name of the cookie that remembers the chosen language.
 pub const LANG_COOKIE: &str = "nl_lang";
 
@@ -99,11 +131,20 @@ impl Locale {
     }
 
     /// The text of `msg` in this language.
+    #[cfg(feature = "texts")]
     pub const fn t(self, msg: Msg) -> &'static str {
         match self {
             Locale::En => msg.en(),
             Locale::ZhCn => msg.zh_cn(),
         }
+    }
+
+    /// The text of `msg` in the page's language (a page shows one): from the texts the page
+    /// installed ([`install_texts`]); the message's key until then.
+    #[cfg(not(feature = "texts"))]
+    pub fn t(self, msg: Msg) -> &'static str {
+        let _ = self;
+        installed::text(msg)
     }
 
     /// The text of `msg` with `{name}` placeholders replaced.
@@ -215,6 +256,15 @@ mod tests {
         for m in Msg::ALL {
             assert!(!Locale::En.t(*m).trim().is_empty(), "{} empty in en", m.key());
             assert!(!Locale::ZhCn.t(*m).trim().is_empty(), "{} empty in zh-CN", m.key());
+        }
+    }
+
+    #[test]
+    fn a_messages_place_in_the_catalogue_is_its_number() {
+        // A build without texts finds a message's text at `msg as usize` in the list the page
+        // installed, written in the order of `Msg::ALL`.
+        for (i, m) in Msg::ALL.iter().enumerate() {
+            assert_eq!(*m as usize, i, "{}", m.key());
         }
     }
 

@@ -1,8 +1,8 @@
 // The page's one script (components/page_scripts.rs). Called with the JS glue's and the WASM
-// bundle's paths, once the document is parsed (a module script). `saveInPlace`
-// (components/in_place.js) and `loadClosedParts` (components/closed_parts.js) are placed before
-// this function in the same script (page_scripts.rs).
-((jsPath, wasmPath) => {
+// bundle's paths and the address of the page's language's texts, once the document is parsed
+// (a module script). `saveInPlace` (components/in_place.js) and `loadClosedParts`
+// (components/closed_parts.js) are placed before this function in the same script.
+((jsPath, wasmPath, textsPath) => {
   // Every moment in the reader's time zone, the UTC text kept in the tooltip
   // (components/local_time.rs words the server's text the same way).
   const pad = (n) => String(n).padStart(2, "0");
@@ -32,7 +32,7 @@
     // Nothing to hydrate: ready as sent. Warm the cache for the next page with an island.
     body.dataset.hydrated = "static";
     idle(() => {
-      for (const href of [jsPath, wasmPath]) {
+      for (const href of [jsPath, wasmPath, textsPath]) {
         const link = document.createElement("link");
         link.rel = "prefetch";
         link.href = href;
@@ -66,12 +66,14 @@
     if (tag === "leptos-children") childrenCallbacks.pop();
   }
 
-  // The glue and the bundle download together.
+  // The glue, the bundle and the page's texts (the bundle has none of its own) download
+  // together.
   const wasm = fetch(wasmPath);
+  const texts = fetch(textsPath).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`texts: ${r.status}`))));
   import(jsPath)
     .then(async (mod) => {
       await mod.default({ module_or_path: wasm });
-      mod.hydrate();
+      mod.hydrate(await texts);
       window.__hydrateIsland = (el, id) => hydrateIsland(el, id, mod);
       await traverse(body, mod);
       body.dataset.hydrated = "true";

@@ -46,8 +46,22 @@ pub fn PageScripts(options: LeptosOptions) -> impl IntoView {
         context.set_is_hydrating(false);
     }
     let [js, wasm] = bundle_files(&options);
-    let call = format!("{IN_PLACE}\n{CLOSED_PARTS}\n{LOADER}({js:?}, {wasm:?});");
+    let texts = texts_address();
+    let call = format!("{IN_PLACE}\n{CLOSED_PARTS}\n{LOADER}({js:?}, {wasm:?}, {texts:?});");
     view! { <script type="module" nonce=use_nonce()>{call}</script> }
+}
+
+/// The address of the page's language's texts, which the bundle (built without texts)
+/// installs before the islands hydrate ([`crate::i18n::texts_for_browser`]).
+fn texts_address() -> String {
+    #[cfg(feature = "ssr")]
+    {
+        crate::i18n::texts_for_browser(crate::i18n::request_locale()).0.clone()
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        String::new()
+    }
 }
 
 /// The paths of the JS glue and the WASM bundle, named as cargo-leptos wrote them: with the

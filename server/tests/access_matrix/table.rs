@@ -505,6 +505,9 @@ pub const ROWS: &[Row] = &[
     row("/lang", Anyone, S, |_| {
         form([("lang", "en".into()), ("next", "/".into())])
     }),
+    row("/pkg/texts/{file}", Anyone, S, |_| {
+        get(app::i18n::texts_for_browser(app::i18n::Locale::En).0.clone())
+    }),
     // No site is built for the router tests: every caller gets the same 404 of a missing file.
     Row {
         served_as: Some(http::StatusCode::NOT_FOUND),

@@ -453,6 +453,7 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     // Raw routes.
     ("/healthz", &[]),
     ("/lang", &[]),
+    ("/pkg/texts/{file}", &[]),
     ("/pkg/{*file}", &[]),
     ("/bills/template.csv", &[]),
     ("/quotes/export.csv", &["vram", "gpus", "max_price", "page"]),
