@@ -1,5 +1,4 @@
-//! Form fields: the messages of a rejected form, each shown next to its input, and clearing a
-//! form once it was saved.
+//! Form fields: the messages of a rejected form, each shown next to its input.
 
 use crate::{
     components::forms::{ActionError, last_error},
@@ -18,21 +17,6 @@ where
         Some(AppError::InvalidFields(issues)) => issues,
         _ => Vec::new(),
     })
-}
-
-/// Clears the form behind `form` after `action` succeeds (an “add” form, ready for the next).
-pub fn reset_on_success<S>(action: ServerAction<S>, form: NodeRef<leptos::html::Form>)
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    Effect::new(move |_| {
-        if matches!(action.value().get(), Some(Ok(_)))
-            && let Some(form) = form.get_untracked()
-        {
-            form.reset();
-        }
-    });
 }
 
 /// The end of an edit form: the error of the last save, “Saved.” after a success, the button.
