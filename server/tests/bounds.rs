@@ -459,6 +459,8 @@ async fn probe_raw_routes(w: &World, failures: &mut Vec<Failure>) {
             format!("/workloads/{e}"),
             format!("/vendors/{e}"),
             format!("/admin/teams/{e}"),
+            format!("/pkg/texts/{e}"),
+            format!("/pkg/texts/en.{e}.json"),
         ] {
             let cookie = if path.starts_with("/admin") { &w.admin } else { &w.pam };
             w.get(&path, cookie, failures).await;
@@ -484,6 +486,8 @@ async fn probe_raw_routes(w: &World, failures: &mut Vec<Failure>) {
                 w.get(&format!("{path}?{query}"), &w.pam, failures).await;
             }
         }
+        // A texts file name that is not UTF-8 once decoded.
+        w.get("/pkg/texts/en.%FF%FE.json", &w.pam, failures).await;
         w.get(
             &format!("/tco/hours.svg?workload={}&q={}&chart={e}", w.workload, w.quote),
             &w.pam,
