@@ -54,15 +54,23 @@ test("a page with an island loads the main bundle and its chunks, and the island
   await signIn(page, MEMBER);
   const errors = watchConsole(page);
   const wasm = watchWasm(page);
-  await open(page, "/quotes/new");
+  await open(page, "/quotes/import");
   await expect(page.locator("body")).toHaveAttribute("data-hydrated", "true");
   await expect(page.locator("leptos-island")).not.toHaveCount(0);
   expect(wasm.filter((f) => MAIN.test(f)), `${wasm}`).toHaveLength(1);
-  // Hydrated means working: the form checks a field in place, without a new page.
+  // Hydrated means working: the import reads the file in the browser and shows its preview
+  // in place, without a new page.
   const url = page.url();
-  await page.getByTestId("quote-form").locator('button[type="submit"]').click();
-  await expect(page.getByTestId("quote-form").getByRole("alert").first()).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+  await page.getByTestId("import-form").locator('input[type="file"]').setInputFiles({
+    name: "one.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from("vendor,reference\n"),
+  });
+  await page.getByTestId("import-form").getByRole("button", { name: "Check file" }).click();
+  await expect(page.getByTestId("import-result")).toBeVisible();
   expect(page.url()).toBe(url);
+  expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
   // The header and the menu are plain HTML around the islands.
   await expect(page.locator("header leptos-island")).toHaveCount(0);
   expect(errors).toEqual([]);

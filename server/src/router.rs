@@ -4,7 +4,7 @@
 //! first): `Strict-Transport-Security` (https only) → compression of pages and answers
 //! (`assets::compression`) → security headers → time limits → foreign
 //! `Host` refusal → cross-site refusal → body limit → server-function error status → session →
-//! caller → strangers refused at server functions that need a caller (before their body is read)
+//! caller → what a saved form left to show once (page loads, `app::auth::shown_once`) → strangers refused at server functions that need a caller (before their body is read)
 //! → a parse slot for the bill and quote imports (before their body is read, `parse_slots`).
 //!
 //! The session layer writes a session only when a request changed it (sign-in, team switch,
@@ -74,6 +74,21 @@ async fn attach_caller(State(state): State<AppState>, mut req: Request, next: Ne
     next.run(req).await
 }
 
+/// On a page load, hands the page what a saved form left for it to show once (a new token)
+/// and drops what waits for another page (`app::auth::shown_once`).
+async fn attach_shown_once(mut req: Request, next: Next) -> Response {
+    use app::auth::shown_once;
+    if shown_once::is_page_load(req.method(), req.headers())
+        && let Some(session) = req.extensions().get::<Session>().cloned()
+    {
+        let page = req.uri().path_and_query().map_or("/", |p| p.as_str()).to_owned();
+        if let Some(kept) = shown_once::take_for_page(&session, &page).await {
+            req.extensions_mut().insert(kept);
+        }
+    }
+    next.run(req).await
+}
+
 /// Pushes a signed-in session's idle timeout back. tower-sessions extends an `OnInactivity`
 /// session (its row and its cookie) only when it saves it, and it saves only a changed session:
 /// marking it touched once a minute (a tenth of the idle timeout when that is shorter) costs one
@@ -117,6 +132,7 @@ pub fn build(state: AppState, comparisons: ComparisonCache, cfg: &ServeConfig) -
             crate::caller_first::CallerOnly::registered(),
             crate::caller_first::refuse_strangers,
         ))
+        .layer(from_fn(attach_shown_once))
         .layer(from_fn_with_state(server.app.clone(), attach_caller))
         // Client address for the password throttle.
         .layer(from_fn_with_state(
@@ -131,7 +147,7 @@ pub fn build(state: AppState, comparisons: ComparisonCache, cfg: &ServeConfig) -
 
 /// What every page and server function finds in the Leptos context: the application state,
 /// the recent cost comparisons, the Leptos settings (the pages read the bundle's hashed names), whether cookies are `Secure`,
-/// the run file limit and the request's CSP nonce.
+/// the run file limit, the site's public address and the request's CSP nonce.
 fn leptos_context(server: &ServerState, cfg: &ServeConfig) -> impl Fn() + Clone + Send + Sync + 'static {
     let state = server.app.clone();
     let comparisons = server.comparisons.clone();
@@ -139,8 +155,10 @@ fn leptos_context(server: &ServerState, cfg: &ServeConfig) -> impl Fn() + Clone 
     let secure = server.cookies;
     let run_file_limit = app::pages::runs::upload::RunFileLimit(cfg.run_file_limit());
     let bid_limits = server.bid_limits.clone();
+    let site = app::components::site_address::SiteAddress(cfg.public_url());
     move || {
         provide_context(bid_limits.clone());
+        provide_context(site.clone());
         provide_context(state.clone());
         provide_context(comparisons.clone());
         provide_context(options.clone());

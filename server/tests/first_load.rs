@@ -72,10 +72,12 @@ async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_che
 
     // Pages whose forms save in place without an island: the page's script posts a form
     // marked `data-in-place` and shows the server's answer (a list's add form, the rates, the
-    // cost comparison's budget); no WASM.
+    // cost comparison's budget, the quote form); no WASM.
     for (path, who) in [
         ("/vendors", &pia),
         ("/workloads", &pia),
+        ("/quotes/new", &pia),
+        ("/account/tokens", &pia),
         ("/rates", &pia),
         ("/tco", &pia),
         ("/admin/users", &admin),
@@ -91,7 +93,7 @@ async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_che
 
     // Pages whose parts check as typed or answer with what only the browser keeps (live
     // checks, a draft order's checklist): an island each, the rest of the page plain HTML.
-    for path in ["/quotes/new", "/quotes/import", &format!("/orders/{order}")] {
+    for path in ["/quotes/import", &format!("/orders/{order}")] {
         let page = app.get(path, Some(&pia), None).await;
         assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
         assert!(hydrates(&page), "{path} has an island: {}", page.body);

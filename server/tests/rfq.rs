@@ -974,3 +974,64 @@ async fn the_vendors_routes_answer_bad_utf8_huge_lists_and_huge_indexes_with_a_4
         StatusCode::OK
     );
 }
+
+/// A new link made by the request page's form (posted as a page) is shown on the page the post
+/// goes back to, that once; the link itself is never in an address.
+#[tokio::test]
+async fn a_replaced_link_made_by_the_page_s_form_is_shown_once_on_the_request_page() {
+    let s = site().await;
+    let invitation: i64 = sqlx::query_scalar("SELECT id FROM rfq_invitations ORDER BY id LIMIT 1")
+        .fetch_one(&s.app.db)
+        .await
+        .unwrap();
+    let page = format!("/requests/{}", s.request);
+    let res = s
+        .app
+        .browser_post(
+            "/api/requests/revoke",
+            &[
+                ("request_id", &s.request.to_string()),
+                ("invitation_id", &invitation.to_string()),
+                ("replace", "true"),
+            ],
+            Some(&s.pam),
+            &page,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::FOUND, "{}", res.body);
+    let back = res
+        .headers
+        .get(http::header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(back, format!("{page}?saved=/api/requests/revoke"));
+    assert!(
+        !back.contains("nlb_") && !res.body.contains("nlb_"),
+        "{back} {}",
+        res.body
+    );
+    let shown = s.app.get(&back, Some(&s.pam), None).await;
+    assert_eq!(shown.status, StatusCode::OK);
+    let link = shown
+        .body
+        .split(r#"data-testid="request-new-link""#)
+        .nth(1)
+        .and_then(|rest| rest.split("<code>").nth(1))
+        .and_then(|rest| rest.split('<').next())
+        .unwrap_or_default()
+        .to_owned();
+    assert!(link.starts_with("/bid/nlb_"), "{}", shown.body);
+    assert_eq!(
+        s.app.get(&link, None, None).await.status,
+        StatusCode::OK,
+        "the new link works"
+    );
+    assert_eq!(
+        s.app.get(&format!("/bid/{}", s.links[0]), None, None).await.status,
+        StatusCode::NOT_FOUND,
+        "the old one does not"
+    );
+    let again = s.app.get(&back, Some(&s.pam), None).await;
+    assert!(!again.body.contains("request-new-link"), "{}", again.body);
+}

@@ -301,6 +301,13 @@ async fn required_for_managers_sends_them_to_enrol_first() {
         StatusCode::UNAUTHORIZED,
         "nothing else until enrolled"
     );
+    // The sign-in page now shows the enrolment, the one part of it that needs the browser (the
+    // QR code and the recovery codes are answers of its forms): an island, so the page loads
+    // the bundle.
+    let page = app.get("/login", Some(&pending), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains(r#"data-testid="login-enrol""#), "{}", page.body);
+    assert!(page.body.contains("<leptos-island"), "{}", page.body);
     // The password was given a moment ago: the sign-in's enrolment does not ask again.
     let totp = start_with(&app, &pending, &[]).await;
     let res = app

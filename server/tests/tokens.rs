@@ -254,3 +254,87 @@ async fn last_use_is_written_at_most_once_a_minute() {
     let listed = tokens(&app, &eve).await;
     assert_eq!(listed[0]["last_used_at"], Value::String(now));
 }
+
+/// Where a plain post of a form is sent back to.
+fn location(res: &common::Answer) -> String {
+    res.headers
+        .get(http::header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// A token made by the page's form (posted as a page): the answer goes back to the tokens page,
+/// which shows the token and its `curl` line with the site's address that one time; the token
+/// is never in an address; the next load of the page, a reload included, shows it no more.
+#[tokio::test]
+async fn a_token_made_by_the_page_s_form_is_shown_on_the_page_it_goes_back_to_and_only_once() {
+    let (app, _, _, eve) = desk().await;
+    let made = app
+        .browser_post(
+            "/api/tokens/create",
+            &[("name", "nightly"), ("expires_in_days", "30"), ("password", PASSWORD)],
+            Some(&eve),
+            "/account/tokens",
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::FOUND, "{}", made.body);
+    let back = location(&made);
+    assert_eq!(back, "/account/tokens?saved=/api/tokens/create");
+    assert!(!made.body.contains("nlt_"), "{}", made.body);
+
+    // A request that is not a page load (a prefetch, a script's data) leaves it waiting.
+    let listed = tokens(&app, &eve).await;
+    assert_eq!(listed.len(), 1);
+
+    let page = app.get(&back, Some(&eve), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let token = page
+        .body
+        .split(r#"data-testid="new-token""#)
+        .nth(1)
+        .and_then(|rest| rest.split('>').nth(1))
+        .and_then(|rest| rest.split('<').next())
+        .unwrap_or_default()
+        .to_owned();
+    assert!(token.starts_with("nlt_") && token.len() > 40, "{}", page.body);
+    assert!(
+        page.body.contains("http://127.0.0.1:3000/api/v1/runs"),
+        "the curl line names the site: {}",
+        page.body
+    );
+    let (status, _) = api(&app, &token).await;
+    assert_ne!(status, StatusCode::UNAUTHORIZED, "the token shown works");
+
+    let again = app.get(&back, Some(&eve), None).await;
+    assert_eq!(again.status, StatusCode::OK);
+    assert!(!again.body.contains(&token), "a reload shows it no more");
+    assert!(!again.body.contains("new-token"), "{}", again.body);
+
+    // A token made while another page was loaded first: that page load drops it.
+    let second = app
+        .browser_post(
+            "/api/tokens/create",
+            &[("name", "second"), ("password", PASSWORD)],
+            Some(&eve),
+            "/account/tokens",
+        )
+        .await;
+    assert_eq!(second.status, StatusCode::FOUND, "{}", second.body);
+    let _ = app.get("/", Some(&eve), None).await;
+    let later = app.get(&location(&second), Some(&eve), None).await;
+    assert!(!later.body.contains("new-token"), "{}", later.body);
+
+    // A wrong password: back with the error, nothing made.
+    let wrong = app
+        .browser_post(
+            "/api/tokens/create",
+            &[("name", "third"), ("password", "not it")],
+            Some(&eve),
+            "/account/tokens",
+        )
+        .await;
+    let page = app.get(&location(&wrong), Some(&eve), None).await;
+    assert!(page.body.contains(r#"role="alert""#), "{}", page.body);
+    assert_eq!(tokens(&app, &eve).await.len(), 2);
+}

@@ -4,6 +4,7 @@
 pub mod caller;
 pub mod password;
 pub mod setup_code;
+pub mod shown_once;
 pub mod throttle;
 
 /// Name of the session cookie.

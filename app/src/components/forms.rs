@@ -86,15 +86,61 @@ where
 /// order opens itself). Posts from scripts and API clients get their answer as before.
 #[cfg(feature = "ssr")]
 pub fn open_after_plain_post(path: &str) {
-    let wants_page = use_context::<http::request::Parts>().is_some_and(|parts| {
+    if wants_page() {
+        leptos_axum::redirect(path);
+    }
+}
+
+/// Whether the post asked for a page (a form posted by the page's script or without one), not
+/// for data (a hydrated form, a script, an API client).
+#[cfg(feature = "ssr")]
+fn wants_page() -> bool {
+    use_context::<http::request::Parts>().is_some_and(|parts| {
         parts
             .headers
             .get(http::header::ACCEPT)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.contains("text/html"))
-    });
-    if wants_page {
-        leptos_axum::redirect(path);
+    })
+}
+
+/// After a form posted as a page made something shown only once (a new API token, a vendor's
+/// new link): back to the page it was posted from, as [`saved_after_plain_post`], which then
+/// shows `value` this once ([`shown_once`]). The value waits in the session, never in the
+/// address. Answers whether it was kept: then the server function's own answer (the body of
+/// the redirect) must not repeat it. Posts that asked for data get the value in their answer.
+#[cfg(feature = "ssr")]
+pub async fn show_once_after_plain_post<T: serde::Serialize>(form: &str, value: &T) -> Result<bool, AppError> {
+    if !wants_page() {
+        return Ok(false);
+    }
+    let Some(parts) = use_context::<http::request::Parts>() else {
+        return Ok(false);
+    };
+    let referer = parts.headers.get(http::header::REFERER).and_then(|v| v.to_str().ok());
+    let Some(back) = referer.and_then(|r| saved_address(r, form)) else {
+        return Ok(false);
+    };
+    crate::auth::shown_once::keep(&crate::auth::session()?, form, &back, value).await?;
+    leptos_axum::redirect(&back);
+    Ok(true)
+}
+
+/// What `form` (a server function's path) made for this page to show once, after a post that
+/// asked for a page ([`show_once_after_plain_post`]); `None` on any other load of the page.
+pub fn shown_once<T: serde::de::DeserializeOwned>(form: &str) -> Option<T> {
+    #[cfg(feature = "ssr")]
+    {
+        let parts = use_context::<http::request::Parts>()?;
+        let kept = parts.extensions.get::<crate::auth::shown_once::ShownOnce>()?;
+        (kept.form == form)
+            .then(|| serde_json::from_value(kept.value.clone()).ok())
+            .flatten()
+    }
+    #[cfg(not(feature = "ssr"))]
+    {
+        let _ = form;
+        None
     }
 }
 

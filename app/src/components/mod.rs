@@ -13,4 +13,5 @@ pub mod page_scripts;
 pub mod record_form;
 pub mod route;
 pub mod session;
+pub mod site_address;
 pub mod text_file;

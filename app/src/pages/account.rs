@@ -73,7 +73,7 @@ pub fn AccountPage() -> impl IntoView {
 
 /// The password change and the second factor, which answer in place (switching the factor on
 /// or off adds or drops the code field of the password change): the page's island.
-#[island]
+#[island(lazy)]
 fn AccountWork(name: String, email: String, factor: SecondFactorStatus) -> impl IntoView {
     let factor_now = factor.clone();
     let action = ServerAction::<ChangePassword>::new();

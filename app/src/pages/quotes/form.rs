@@ -438,18 +438,14 @@ pub(crate) fn field(
     }
 }
 
-/// The quote form: each field checked as it is typed, saved in place, then the quote opens.
-/// Without a script it posts as a plain form (`save_quote` then opens the quote).
-#[island]
+/// The quote form, checked by the server on save: every rejected field's message beside it, what
+/// was typed kept (`data-in-place`: the page's script posts it in the background and shows the
+/// server's answer; without a script it is a plain post). A save opens the quote.
+#[component]
 fn QuoteForm(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
     let locale = use_locale();
     let save = ServerAction::<SaveQuote>::new();
     let issues = field_issues(save);
-    Effect::new(move |_| {
-        if let Some(Ok(saved)) = save.value().get() {
-            let _ = window().location().set_href(&format!("/quotes/{}", saved.quote_id));
-        }
-    });
     let editing = quote_id.is_some();
     let values = data.values;
     view! {
@@ -458,7 +454,7 @@ fn QuoteForm(data: QuoteFormData, quote_id: Option<i64>) -> impl IntoView {
         <datalist id="currency-list">{data.currencies.into_iter().map(|v| view! { <option value=v /> }).collect_view()}</datalist>
         {length_list("increment-list", INCREMENTS)}
         {length_list("period-list", PACKAGE_PERIODS)}
-        <ActionForm action=save attr:class="form quote-form" attr:data-testid="quote-form" attr:novalidate=true>
+        <ActionForm action=save attr:class="form quote-form" attr:data-testid="quote-form" attr:novalidate=true attr:data-in-place="">
             <input type="hidden" name="quote_id" value=quote_id.map(|id| id.to_string()).unwrap_or_default() />
             {SECTIONS.iter().map(|(title, fields)| view! {
                 <fieldset class="card">

@@ -393,7 +393,7 @@ pub fn QuoteImportPage() -> impl IntoView {
 
 /// The file, the check and the import, and what they found: the page's island (the file is
 /// read in the browser).
-#[island]
+#[island(lazy)]
 fn ImportWork() -> impl IntoView {
     let locale = use_locale();
     let form = ImportForm::new();

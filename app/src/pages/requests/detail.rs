@@ -5,9 +5,9 @@
 use super::load_request;
 use crate::{
     components::{
-        forms::ActionError,
+        forms::{ActionError, shown_once},
         guard::member_page,
-        loaded::{Loaded, reloaded},
+        loaded::Loaded,
         local_time::Moment,
     },
     domain::bills::timestamp,
@@ -15,7 +15,7 @@ use crate::{
     i18n::{Msg, t, use_locale},
     views::rfq::{OpenedBid, RequestDetail, SentLink, VendorStatus},
 };
-use leptos::prelude::*;
+use leptos::{prelude::*, server_fn::ServerFn};
 use leptos_meta::Title;
 use leptos_router::hooks::use_params_map;
 
@@ -29,7 +29,7 @@ pub async fn revoke_link(
     use crate::{auth, domain::roles::Capability};
     let (caller, team) = auth::require_team(Capability::EditProcurement)?;
     let now = crate::clock::now_unix();
-    crate::services::rfq::revoke_link(
+    let link = crate::services::rfq::revoke_link(
         &auth::db()?,
         caller.user_id,
         &team,
@@ -38,7 +38,15 @@ pub async fn revoke_link(
         replace,
         now,
     )
-    .await
+    .await?;
+    match &link {
+        Some(new) if crate::components::forms::show_once_after_plain_post(RevokeLink::PATH, new).await? => Ok(None),
+        Some(_) => Ok(link),
+        None => {
+            crate::components::forms::saved_after_plain_post();
+            Ok(None)
+        }
+    }
 }
 
 /// Opens the bids before the close time, with a reason (audited).
@@ -47,7 +55,11 @@ pub async fn close_request(request_id: i64, reason: String) -> Result<usize, App
     use crate::{auth, domain::roles::Capability};
     let (caller, team) = auth::require_team(Capability::EditProcurement)?;
     let now = crate::clock::now_unix();
-    crate::services::rfq::close::close_early(&auth::db()?, caller.user_id, team.team_id, request_id, &reason, now).await
+    let opened =
+        crate::services::rfq::close::close_early(&auth::db()?, caller.user_id, team.team_id, request_id, &reason, now)
+            .await?;
+    crate::components::forms::saved_after_plain_post();
+    Ok(opened)
 }
 
 /// A change to an open request as posted (`form[close_local]`, …): a new close time when one is
@@ -78,16 +90,23 @@ pub async fn change_request(form: ChangeForm) -> Result<Vec<SentLink>, AppError>
         add_vendor_ids: form.vendors.keys().filter_map(|k| k.parse().ok()).collect(),
     };
     let now = crate::clock::now_unix();
-    change::change(&auth::db()?, caller.user_id, &team, request_id, wanted, now).await
+    let links = change::change(&auth::db()?, caller.user_id, &team, request_id, wanted, now).await?;
+    if crate::components::forms::show_once_after_plain_post(ChangeRequest::PATH, &links).await? {
+        return Ok(Vec::new());
+    }
+    Ok(links)
 }
 
+/// The change form, open with the links of the vendors it just invited (shown this once).
 fn change_form(r: &RequestDetail, change: ServerAction<ChangeRequest>) -> impl IntoView + use<> {
     let id = r.id.to_string();
     let vendors = r.invitable.clone();
+    let invited = shown_once::<Vec<SentLink>>(ChangeRequest::PATH);
+    let open = invited.is_some();
     view! {
-        <details class="card">
+        <details class="card" open=open>
             <summary>{t(Msg::RfqChange)}</summary>
-            <ActionForm action=change attr:class="form" attr:data-testid="request-change">
+            <ActionForm action=change attr:class="form" attr:data-testid="request-change" attr:data-in-place="">
                 <input type="hidden" name="form[request_id]" value=id />
                 <div class="form-row">
                     <label>{t(Msg::RfqNewCloseAt)}<input type="datetime-local" name="form[close_local]" /></label>
@@ -106,7 +125,7 @@ fn change_form(r: &RequestDetail, change: ServerAction<ChangeRequest>) -> impl I
                 <ActionError action=change />
                 <button type="submit">{t(Msg::RfqChangeSave)}</button>
             </ActionForm>
-            {move || change.value().get().and_then(Result::ok).map(|links| view! {
+            {invited.map(|links| view! {
                 <ul data-testid="request-change-links">
                     {links.into_iter().map(|l| view! { <li>{l.vendor} ": " <code class="link-text">{l.path}</code></li> }).collect_view()}
                 </ul>
@@ -143,13 +162,13 @@ fn vendor_row(request_id: i64, v: VendorStatus, can_edit: bool, revoke: ServerAc
         let id = v.invitation_id.to_string();
         let again = id.clone();
         view! {
-            <ActionForm action=revoke attr:class="inline">
+            <ActionForm action=revoke attr:class="inline" attr:data-in-place="">
                 <input type="hidden" name="request_id" value=request_id.to_string() />
                 <input type="hidden" name="invitation_id" value=id.clone() />
                 <button type="submit" class="secondary" name="replace" value="true">{t(Msg::RfqNewLink)}</button>
             </ActionForm>
             {(!v.revoked).then(|| view! {
-                <ActionForm action=revoke attr:class="inline">
+                <ActionForm action=revoke attr:class="inline" attr:data-in-place="">
                     <input type="hidden" name="request_id" value=request_id.to_string() />
                     <input type="hidden" name="invitation_id" value=again.clone() />
                     <button type="submit" class="secondary">{t(Msg::RfqRevoke)}</button>
@@ -194,7 +213,7 @@ fn close_form(request_id: i64, close: ServerAction<CloseRequest>) -> impl IntoVi
     view! {
         <details class="card">
             <summary>{t(Msg::RfqCloseEarly)}</summary>
-            <ActionForm action=close attr:class="form" attr:data-testid="request-close">
+            <ActionForm action=close attr:class="form" attr:data-testid="request-close" attr:data-in-place="">
                 <input type="hidden" name="request_id" value=request_id.to_string() />
                 <label>{t(Msg::RfqCloseReason)}<input type="text" name="reason" required=true maxlength="200" /></label>
                 <ActionError action=close />
@@ -236,7 +255,7 @@ fn request_view(r: RequestDetail, actions: Actions) -> impl IntoView {
             <thead><tr><th>{t(Msg::RfqVendor)}</th><th>{t(Msg::RfqEmail)}</th><th>{t(Msg::RfqStatus)}</th><th></th></tr></thead>
             <tbody>{r.vendors.into_iter().map(|v| vendor_row(id, v, r.can_edit, revoke)).collect_view()}</tbody>
         </table>
-        {move || revoke.value().get().and_then(Result::ok).flatten().map(|l| view! {
+        {shown_once::<SentLink>(RevokeLink::PATH).map(|l| view! {
             <p class="notice" data-testid="request-new-link">{l.vendor} ": " <code>{l.path}</code></p>
         })}
         <ActionError action=revoke />
@@ -278,23 +297,14 @@ pub fn RequestPage() -> impl IntoView {
     })
 }
 
-/// The request, whose links, changes and close answer in place (a new link is shown this
-/// once): the page's island, given the request as the server read it.
-#[island]
+/// The request; its forms (a new link, a change, the close) save in place (`data-in-place`) or
+/// post as plain forms, and a new link is shown this once on the page they come back to.
+#[component]
 fn RequestWork(r: RequestDetail) -> impl IntoView {
-    let id = r.id;
     let actions = Actions {
         revoke: ServerAction::<RevokeLink>::new(),
         close: ServerAction::<CloseRequest>::new(),
         change: ServerAction::<ChangeRequest>::new(),
     };
-    let request = reloaded(r, move || {
-        let _ = (
-            actions.revoke.version().get(),
-            actions.close.version().get(),
-            actions.change.version().get(),
-        );
-        load_request(id)
-    });
-    move || request_view(request.get(), actions)
+    request_view(r, actions)
 }

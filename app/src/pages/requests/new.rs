@@ -180,7 +180,7 @@ fn field_boxes() -> impl IntoView {
 }
 
 /// The request form: the questions follow the chosen workload (the page's island).
-#[island]
+#[island(lazy)]
 fn RequestForm(data: RequestFormData) -> impl IntoView {
     let create = ServerAction::<CreateRequest>::new();
     let first = data.workloads.first().map(|(id, _)| *id).unwrap_or_default();

@@ -3,10 +3,7 @@
 
 use crate::{
     components::{
-        forms::ActionError,
-        guard::member_page,
-        loaded::{Loaded, reloaded},
-        local_time::Moment,
+        forms::ActionError, guard::member_page, loaded::Loaded, local_time::Moment, site_address::site_address,
     },
     domain::tokens::{DEFAULT_EXPIRY_DAYS, EXPIRY_CHOICES_DAYS, RevokeReason, shown_prefix},
     error::AppError,
@@ -15,7 +12,7 @@ use crate::{
     texts::moment,
     views::ApiTokenInfo,
 };
-use leptos::prelude::*;
+use leptos::{prelude::*, server_fn::ServerFn};
 use leptos_meta::Title;
 
 /// The caller's tokens, newest first.
@@ -52,6 +49,9 @@ pub async fn create_token(
         .ok_or(AppError::Unauthenticated)?;
     account_security::confirm(&db, &user, password, code.as_deref(), Purpose::Reauthentication).await?;
     let made = services::tokens::create(&db, caller.user_id, &team, &name, days).await?;
+    if crate::components::forms::show_once_after_plain_post(CreateToken::PATH, &made.token).await? {
+        return Ok(String::new());
+    }
     Ok(made.token)
 }
 
@@ -61,6 +61,7 @@ pub async fn revoke_token(id: i64) -> Result<(), AppError> {
     use crate::{auth, services};
     let caller = auth::require_caller()?;
     if services::tokens::revoke(&auth::db()?, caller.user_id, id).await? {
+        crate::components::forms::saved_after_plain_post();
         Ok(())
     } else {
         Err(AppError::NotFound)
@@ -142,7 +143,7 @@ pub fn TokensPage() -> impl IntoView {
 /// The `curl` example's quote and workload: the team's newest of each, if any.
 type CurlExampleIds = (Option<i64>, Option<i64>);
 
-/// The tokens and the example's ids, once loaded, around the page's island.
+/// The tokens and the example's ids, once loaded: the form that creates a token and the list.
 #[component]
 fn TokensLoaded(
     factor: crate::views::second_factor::SecondFactorStatus,
@@ -159,9 +160,9 @@ fn TokensLoaded(
     }
 }
 
-/// Creating a token (shown this once, in place) and the list with its revoke buttons: the
-/// page's island, given the list and the example's ids as the server read them.
-#[island]
+/// Creating a token (shown this once, on the page the form comes back to) and the list with its
+/// revoke buttons. The forms save in place (`data-in-place`), or post as plain forms.
+#[component]
 fn TokensWork(
     tokens: Vec<ApiTokenInfo>,
     ids: (Option<i64>, Option<i64>),
@@ -169,46 +170,43 @@ fn TokensWork(
 ) -> impl IntoView {
     let create = ServerAction::<CreateToken>::new();
     let revoke = ServerAction::<RevokeToken>::new();
-    let tokens = reloaded(tokens, move || {
-        let _ = (create.version().get(), revoke.version().get());
-        list_tokens()
-    });
+    let made = crate::components::forms::shown_once::<String>(CreateToken::PATH);
     view! {
-        {new_token(create, tokens, ids, factor)}
-        {move || token_list(tokens.get(), revoke)}
+        {new_token(create, made, &tokens, ids, factor)}
+        <ActionError action=revoke />
+        {token_list(tokens, revoke)}
     }
 }
 
-/// The site's own address, for the `curl` example (the browser knows it; the server renders a
-/// placeholder that hydration replaces).
-fn origin() -> String {
-    #[cfg(feature = "hydrate")]
-    {
-        web_sys::window()
-            .and_then(|w| w.location().origin().ok())
-            .unwrap_or_default()
-    }
-    #[cfg(not(feature = "hydrate"))]
-    {
-        "http://127.0.0.1:3000".to_string()
-    }
-}
-
-/// The form that creates a token, and the new token (shown this once) with a `curl` example.
+/// The form that creates a token, and the new token `made` (shown this once) with a `curl`
+/// example and when it expires (as the list, just read, says).
 fn new_token(
     create: ServerAction<CreateToken>,
-    tokens: ReadSignal<Vec<ApiTokenInfo>>,
+    made: Option<String>,
+    tokens: &[ApiTokenInfo],
     ids: (Option<i64>, Option<i64>),
     factor: crate::views::second_factor::SecondFactorStatus,
-) -> impl IntoView {
+) -> impl IntoView + use<> {
     let locale = use_locale();
-    let expiry = move |token: &str| {
-        let at = tokens.with(|list| expiry_of(list, token))?;
-        Some(locale.fmt(Msg::SecAuditExpiresOn, &[("when", &moment(&at))]))
-    };
+    let made = made.map(|token| {
+        let curl = curl_example(&site_address(), &token, ids);
+        let expires = expiry_of(tokens, &token).map(|at| locale.fmt(Msg::SecAuditExpiresOn, &[("when", &moment(&at))]));
+        view! {
+            <div class="callout callout-ok" role="status">
+                <p><strong>{t(Msg::TokensCreated)}</strong></p>
+                <p><code class="token" data-testid="new-token">{token}</code></p>
+                <p data-testid="new-token-expiry">{expires}</p>
+                <h3>{t(Msg::TokensCurlTitle)}</h3>
+                <p>{t(Msg::TokensCurlLead)}</p>
+                <pre class="json" data-testid="curl-example">{curl}</pre>
+                <p class="hint" data-testid="curl-fields">{t(Msg::TokensCurlFields)}</p>
+                <p>{t(Msg::TokensSchema)} " " <a href="/api/v1/schema/run.json" rel="external">"/api/v1/schema/run.json"</a></p>
+            </div>
+        }
+    });
     view! {
         <section class="card">
-            <ActionForm action=create attr:class="form-inline" attr:data-testid="token-form">
+            <ActionForm action=create attr:class="form-inline" attr:data-testid="token-form" attr:data-in-place="">
                 <label>{t(Msg::TokensName)}
                     <input type="text" name="name" required maxlength="80" placeholder=t(Msg::TokensNameHint) />
                 </label>
@@ -227,22 +225,7 @@ fn new_token(
             </ActionForm>
             <p class="hint">{t(Msg::ReauthLead)}</p>
             <ActionError action=create />
-            {move || create.value().get().and_then(Result::ok).map(|token| {
-                let curl = curl_example(&origin(), &token, ids);
-                let expires = { let token = token.clone(); move || expiry(&token) };
-                view! {
-                    <div class="callout callout-ok" role="status">
-                        <p><strong>{t(Msg::TokensCreated)}</strong></p>
-                        <p><code class="token" data-testid="new-token">{token}</code></p>
-                        <p data-testid="new-token-expiry">{expires}</p>
-                        <h3>{t(Msg::TokensCurlTitle)}</h3>
-                        <p>{t(Msg::TokensCurlLead)}</p>
-                        <pre class="json" data-testid="curl-example">{curl}</pre>
-                        <p class="hint" data-testid="curl-fields">{t(Msg::TokensCurlFields)}</p>
-                        <p>{t(Msg::TokensSchema)} " " <a href="/api/v1/schema/run.json" rel="external">"/api/v1/schema/run.json"</a></p>
-                    </div>
-                }
-            })}
+            {made}
         </section>
     }
 }
@@ -272,7 +255,7 @@ fn token_list(list: Vec<ApiTokenInfo>, revoke: ServerAction<RevokeToken>) -> Any
                             view! { <span class="tag" data-testid="token-state">{text}</span> }.into_any()
                         }
                         (None, None) => view! {
-                            <ActionForm action=revoke attr:class="inline-form">
+                            <ActionForm action=revoke attr:class="inline-form" attr:data-in-place="">
                                 <input type="hidden" name="id" value=tk.id.to_string() />
                                 <button type="submit" class="small danger">{t(Msg::TokensRevoke)}</button>
                             </ActionForm>

@@ -53,7 +53,10 @@ fn StartAgain() -> impl IntoView {
     }
 }
 
-#[component]
+/// Setting up a second factor before anything else: the sign-in page's one island (the QR code
+/// and the recovery codes are the answers of its forms, shown in place), loaded only in this
+/// step.
+#[island(lazy)]
 fn EnrolAtSignIn() -> impl IntoView {
     let confirm = ServerAction::<ConfirmEnrolment>::new();
     view! {
