@@ -78,6 +78,7 @@ async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_che
         ("/workloads", &pia),
         ("/quotes/new", &pia),
         ("/account/tokens", &pia),
+        ("/account", &pia),
         ("/rates", &pia),
         ("/tco", &pia),
         ("/admin/users", &admin),

@@ -660,3 +660,105 @@ async fn promotion_to_manager_ends_the_sessions_when_a_factor_is_required() {
         "a role that requires nothing ends nothing"
     );
 }
+
+/// Where a plain post of a form is sent back to.
+fn location(res: &Answer) -> String {
+    res.headers
+        .get(http::header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The text of the element with `testid` on a page (its first text).
+fn text_of(body: &str, testid: &str) -> Option<String> {
+    let rest = body.split(&format!(r#"data-testid="{testid}""#)).nth(1)?;
+    Some(rest.split('>').nth(1)?.split('<').next()?.to_owned())
+}
+
+/// The account page set up without WASM (each form posted as a page, as the page's script or a
+/// browser without one posts it): the set-up stays on the page until confirmed, a wrong first
+/// code included; the recovery codes are on the page the confirmation goes back to, that once.
+#[tokio::test]
+async fn the_account_page_sets_up_a_second_factor_with_plain_posts() {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Plain factor").await;
+    app.create_member(&admin, "eve@example.com", team, "engineer").await;
+    let eve = app.login("eve@example.com", PASSWORD).await;
+
+    let page = app.get("/account", Some(&eve), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(!page.body.contains("<leptos-island"), "{}", page.body);
+    assert!(!page.body.contains("second-factor-secret"));
+
+    let wrong = app
+        .browser_post(
+            "/api/second_factor/start",
+            &[("password", "not it")],
+            Some(&eve),
+            "/account",
+        )
+        .await;
+    let page = app.get(&location(&wrong), Some(&eve), None).await;
+    assert!(page.body.contains("The current password is wrong."), "{}", page.body);
+    assert!(!page.body.contains("second-factor-secret"));
+
+    let started = app
+        .browser_post(
+            "/api/second_factor/start",
+            &[("password", PASSWORD)],
+            Some(&eve),
+            "/account",
+        )
+        .await;
+    assert_eq!(location(&started), "/account?saved=/api/second_factor/start");
+    let page = app.get(&location(&started), Some(&eve), None).await;
+    let secret: String = text_of(&page.body, "second-factor-secret")
+        .unwrap_or_else(|| panic!("the set-up is shown: {}", page.body))
+        .split_whitespace()
+        .collect();
+    assert!(page.body.contains("<svg"), "the QR code");
+    let totp = Authenticator(secret_from_base32(&secret).unwrap());
+
+    // A wrong first code: the message, and the set-up still there to try again.
+    let step = fresh_step().await;
+    let refused = app
+        .browser_post(
+            "/api/second_factor/confirm",
+            &[("code", "000000")],
+            Some(&eve),
+            "/account",
+        )
+        .await;
+    let page = app.get(&location(&refused), Some(&eve), None).await;
+    assert!(page.body.contains("That code is not right"), "{}", page.body);
+    assert!(page.body.contains("second-factor-secret"), "{}", page.body);
+
+    let confirmed = app
+        .browser_post(
+            "/api/second_factor/confirm",
+            &[("code", &totp.code(step))],
+            Some(&eve),
+            "/account",
+        )
+        .await;
+    assert_eq!(confirmed.status, StatusCode::FOUND, "{}", confirmed.body);
+    assert_eq!(
+        confirmed.body.trim(),
+        "[]",
+        "the codes are not in the redirect's answer"
+    );
+    let page = app.get(&location(&confirmed), Some(&eve), None).await;
+    assert!(page.body.contains(r#"data-testid="recovery-codes""#), "{}", page.body);
+    assert_eq!(page.body.matches("<li><code>").count(), 10, "{}", page.body);
+    assert!(page.body.contains("Second factor: on."), "{}", page.body);
+    assert!(page.body.contains(r#"data-testid="others-ended""#));
+    assert!(!page.body.contains("second-factor-secret"), "the set-up is over");
+    // The password change now asks for a code too.
+    assert!(page.body.contains(r#"name="code""#));
+
+    let again = app.get(&location(&confirmed), Some(&eve), None).await;
+    assert!(!again.body.contains(r#"data-testid="recovery-codes""#), "shown once");
+    assert!(again.body.contains("Unused recovery codes: 10."), "{}", again.body);
+}

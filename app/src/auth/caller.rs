@@ -55,6 +55,9 @@ impl SessionKeys {
     pub const SIGNED_IN_AT: &'static str = "signed_in_at";
     /// The team the user is working in.
     pub const ACTIVE_TEAM: &'static str = "active_team";
+    /// The set-up of a second factor this session started (the QR code and the secret), shown
+    /// on the account page until it is confirmed: a wrong first code keeps it on the page.
+    pub const ENROLMENT: &'static str = "second_factor_enrolment";
 }
 
 /// Loads the caller of a request from its session. Ends the session (and returns `None`) when

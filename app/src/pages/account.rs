@@ -1,13 +1,18 @@
 //! The user's own account: change password, second factor.
 
 use crate::{
-    components::{account_fields::NewPasswordFields, forms::ActionError, guard::member_page, loaded::Loaded},
+    components::{
+        account_fields::NewPasswordFields,
+        forms::{ActionError, saved_in_url},
+        guard::member_page,
+        loaded::Loaded,
+    },
     error::AppError,
     i18n::{Msg, t},
     pages::second_factor::{ReauthCode, SecondFactorSection},
-    views::second_factor::SecondFactorStatus,
+    views::second_factor::{Enrolment, SecondFactorStatus},
 };
-use leptos::prelude::*;
+use leptos::{prelude::*, server_fn::ServerFn};
 use leptos_meta::Title;
 
 /// Changes the caller's password after checking the current one (throttled like sign-in) and,
@@ -52,32 +57,56 @@ pub async fn change_password(
     tx.commit().await?;
     // This session continues under a new id (stored once this answer is sent): none is kept.
     account_security::end_other_sessions(&auth::state()?.sessions, user.id, None).await?;
-    start_session(&auth::session()?, user.id, user.auth_epoch + 1).await
+    start_session(&auth::session()?, user.id, user.auth_epoch + 1).await?;
+    crate::components::forms::saved_after_plain_post();
+    Ok(())
 }
 
 /// The account page.
 #[component]
 pub fn AccountPage() -> impl IntoView {
     member_page(|caller| {
+        // One resource per load (see the tokens page).
         let factor = Resource::new(|| (), |()| super::second_factor::second_factor_state());
+        let pending = Resource::new(|| (), |()| super::second_factor::pending_enrolment());
         let (name, email) = (caller.display_name.clone(), caller.email.clone());
         view! {
             <Title text=t(Msg::AccountTitle) />
             <Loaded resource=factor let:factor>
-                <AccountWork name=name.clone() email=email.clone() factor />
+                <AccountLoaded name=name.clone() email=email.clone() factor pending />
             </Loaded>
         }
         .into_any()
     })
 }
 
-/// The password change and the second factor, which answer in place (switching the factor on
-/// or off adds or drops the code field of the password change): the page's island.
-#[island(lazy)]
-fn AccountWork(name: String, email: String, factor: SecondFactorStatus) -> impl IntoView {
-    let factor_now = factor.clone();
+/// The account once its second factor is read, and the set-up under way once that is.
+#[component]
+fn AccountLoaded(
+    name: String,
+    email: String,
+    factor: SecondFactorStatus,
+    pending: Resource<Result<Option<Enrolment>, AppError>>,
+) -> impl IntoView {
+    let read = StoredValue::new((name, email, factor));
+    view! {
+        <Loaded resource=pending let:enrolment>
+            {
+                let (name, email, factor) = read.get_value();
+                view! { <AccountWork name email factor enrolment /> }
+            }
+        </Loaded>
+    }
+}
+
+/// The password change and the second factor. Every form saves in place (`data-in-place`) or
+/// posts as a plain form; the server's page then shows the account as it now is (the code field
+/// of the password change once the second factor is on, the recovery codes that one time).
+#[component]
+fn AccountWork(name: String, email: String, factor: SecondFactorStatus, enrolment: Option<Enrolment>) -> impl IntoView {
     let action = ServerAction::<ChangePassword>::new();
-    let changed = RwSignal::new(0u32);
+    let changed = saved_in_url(ChangePassword::PATH);
+    let reauth = factor.clone();
     view! {
         <section class="card narrow">
             <h1>{t(Msg::AccountTitle)}</h1>
@@ -88,7 +117,7 @@ fn AccountWork(name: String, email: String, factor: SecondFactorStatus) -> impl 
                 <dd>{email}</dd>
             </dl>
             <h2>{t(Msg::AccountChangePassword)}</h2>
-            <ActionForm action attr:class="form">
+            <ActionForm action attr:class="form" attr:data-in-place="">
                 <label>
                     {t(Msg::FieldCurrentPassword)}
                     <input type="password" name="current_password" required autocomplete="current-password" />
@@ -99,17 +128,12 @@ fn AccountWork(name: String, email: String, factor: SecondFactorStatus) -> impl 
                     label=Msg::FieldNewPassword
                     hint=true
                 />
-                <ReauthCode changed status=factor_now />
+                <ReauthCode status=reauth />
                 <ActionError action />
-                {move || {
-                    matches!(action.value().get(), Some(Ok(())))
-                        .then(|| view! { <p class="form-ok" role="status">{t(Msg::AccountPasswordChanged)}</p> })
-                }}
-                <button type="submit" disabled=move || action.pending().get()>
-                    {t(Msg::AccountChangePassword)}
-                </button>
+                {changed.then(|| view! { <p class="form-ok" role="status">{t(Msg::AccountPasswordChanged)}</p> })}
+                <button type="submit">{t(Msg::AccountChangePassword)}</button>
             </ActionForm>
         </section>
-        <SecondFactorSection changed status=factor />
+        <SecondFactorSection status=factor enrolment />
     }
 }

@@ -1,57 +1,40 @@
 //! The account page's second-factor section: set up an authenticator app (QR code, secret in
-//! groups, first code), the recovery codes shown once, new recovery codes, switching it off.
+//! groups, first code), the recovery codes shown once, new recovery codes, switching it off; and
+//! the set-up panel of the sign-in's island.
 
-use super::{ConfirmEnrolment, DisableSecondFactor, RegenerateRecoveryCodes, StartEnrolment, second_factor_state};
+use super::{ConfirmEnrolment, DisableSecondFactor, RegenerateRecoveryCodes, StartEnrolment};
 use crate::{
-    components::{forms::ActionError, loaded::reloaded},
+    components::forms::{ActionError, saved_in_url, shown_once},
     i18n::{Msg, t, use_locale},
     views::second_factor::{Enrolment, SecondFactorStatus},
 };
-use leptos::prelude::*;
+use leptos::{prelude::*, server_fn::ServerFn};
 
-/// The second-factor section of the account page. `changed` counts the changes that
-/// succeeded, so other forms of the page ([`ReauthCode`]) follow.
+/// The second-factor section of the account page, as the server reads it: off, with the set-up
+/// this session started (`enrolment`) if any, or on, with the recovery codes just made (shown
+/// this once) and the forms for new codes and switching it off. Every form saves in place
+/// (`data-in-place`) or posts as a plain form.
 #[component]
-pub fn SecondFactorSection(changed: RwSignal<u32>, status: SecondFactorStatus) -> impl IntoView {
+pub fn SecondFactorSection(status: SecondFactorStatus, enrolment: Option<Enrolment>) -> impl IntoView {
     let confirm = ServerAction::<ConfirmEnrolment>::new();
     let regenerate = ServerAction::<RegenerateRecoveryCodes>::new();
     let disable = ServerAction::<DisableSecondFactor>::new();
-    // Reloaded only after a change succeeded: a wrong code keeps the form (and the enrolment
-    // under way) as it is.
-    count_success(confirm, changed);
-    count_success(regenerate, changed);
-    count_success(disable, changed);
-    let status = reloaded(status, move || {
-        changed.track();
-        second_factor_state()
-    });
+    let first_codes = shown_once::<Vec<String>>(ConfirmEnrolment::PATH);
+    let ended = first_codes.is_some() || saved_in_url(DisableSecondFactor::PATH);
     view! {
         <section class="card narrow" data-testid="second-factor">
             <h2>{t(Msg::SecondFactorTitle)}</h2>
             <p class="lead">{t(Msg::SecondFactorLead)}</p>
-            {move || {
-                let ended = matches!(confirm.value().get(), Some(Ok(_))) || matches!(disable.value().get(), Some(Ok(())));
-                ended.then(|| view! { <p class="form-ok" role="status" data-testid="others-ended">{t(Msg::ReauthOthersEnded)}</p> })
-            }}
-            {move || status_view(status.get(), confirm, regenerate, disable)}
+            {ended.then(|| view! { <p class="form-ok" role="status" data-testid="others-ended">{t(Msg::ReauthOthersEnded)}</p> })}
+            {status_view(status, enrolment, first_codes, confirm, regenerate, disable)}
         </section>
     }
 }
 
-fn count_success<S>(action: ServerAction<S>, changed: RwSignal<u32>)
-where
-    S: leptos::server_fn::ServerFn<Error = crate::error::AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    Effect::new(move |_| {
-        if matches!(action.value().get(), Some(Ok(_))) {
-            changed.update(|n| *n += 1);
-        }
-    });
-}
-
 fn status_view(
     status: SecondFactorStatus,
+    enrolment: Option<Enrolment>,
+    first_codes: Option<Vec<String>>,
     confirm: ServerAction<ConfirmEnrolment>,
     regenerate: ServerAction<RegenerateRecoveryCodes>,
     disable: ServerAction<DisableSecondFactor>,
@@ -60,10 +43,16 @@ fn status_view(
         let required = status
             .required
             .then(|| view! { <p class="callout">{t(Msg::SecondFactorRequiredHint)}</p> });
+        let start = ServerAction::<StartEnrolment>::new();
         return view! {
             {required}
             <p data-testid="second-factor-state">{t(Msg::SecondFactorOff)}</p>
-            <EnrolmentPanel confirm ask_password=true />
+            <ActionForm action=start attr:class="form-inline" attr:data-testid="enrol-start" attr:data-in-place="">
+                <PasswordField />
+                <button type="submit">{t(Msg::SecondFactorSetUp)}</button>
+            </ActionForm>
+            <ActionError action=start />
+            {enrolment.map(|enrolment| enrolment_view(enrolment, confirm, true))}
         }
         .into_any();
     }
@@ -73,19 +62,20 @@ fn status_view(
         &[("count", &status.recovery_codes_left.to_string())],
     );
     let switch_off = (!status.required).then(|| disable_form(disable));
+    let new_codes = shown_once::<Vec<String>>(RegenerateRecoveryCodes::PATH);
     view! {
-        {move || confirm.value().get().and_then(Result::ok).map(|codes| view! { <RecoveryCodes codes /> })}
+        {first_codes.map(|codes| view! { <RecoveryCodes codes /> })}
         <p class="form-ok" data-testid="second-factor-state">{t(Msg::SecondFactorOn)}</p>
         <p data-testid="recovery-codes-left">{left}</p>
         <h3>{t(Msg::SecondFactorRegenerate)}</h3>
-        <ActionForm action=regenerate attr:class="form" attr:data-testid="regenerate-form">
+        <ActionForm action=regenerate attr:class="form" attr:data-testid="regenerate-form" attr:data-in-place="">
             <p class="hint">{t(Msg::ReauthLead)}</p>
             <PasswordField />
             <CodeField recovery=true />
             <ActionError action=regenerate />
             <button type="submit">{t(Msg::SecondFactorRegenerate)}</button>
         </ActionForm>
-        {move || regenerate.value().get().and_then(Result::ok).map(|codes| view! { <RecoveryCodes codes /> })}
+        {new_codes.map(|codes| view! { <RecoveryCodes codes /> })}
         {switch_off}
     }
     .into_any()
@@ -94,7 +84,7 @@ fn status_view(
 fn disable_form(disable: ServerAction<DisableSecondFactor>) -> impl IntoView {
     view! {
         <h3>{t(Msg::SecondFactorDisable)}</h3>
-        <ActionForm action=disable attr:class="form" attr:data-testid="disable-form">
+        <ActionForm action=disable attr:class="form" attr:data-testid="disable-form" attr:data-in-place="">
             <PasswordField />
             <CodeField recovery=true />
             <ActionError action=disable />
@@ -115,19 +105,10 @@ pub fn PasswordField() -> impl IntoView {
 }
 
 /// The code asked with the current password before a change to one's own account, shown when
-/// the signed-in user has a second factor (an app code or a recovery code); asked again when
-/// `changed` moves (the factor switched on or off on the same page).
+/// the signed-in user has a second factor (an app code or a recovery code).
 #[component]
-pub fn ReauthCode(#[prop(optional)] changed: Option<RwSignal<u32>>, status: SecondFactorStatus) -> impl IntoView {
-    let status = reloaded(status, move || {
-        if let Some(changed) = changed {
-            changed.track();
-        }
-        second_factor_state()
-    });
-    view! {
-        {move || status.with(|s| s.enabled).then(|| view! { <CodeField recovery=true /> })}
-    }
+pub fn ReauthCode(status: SecondFactorStatus) -> impl IntoView {
+    status.enabled.then(|| view! { <CodeField recovery=true /> })
 }
 
 /// The code input: six digits from the app (or, with `recovery`, a recovery code).
@@ -167,11 +148,13 @@ pub fn EnrolmentPanel(confirm: ServerAction<ConfirmEnrolment>, ask_password: boo
             <button type="submit" disabled=move || start.pending().get()>{t(Msg::SecondFactorSetUp)}</button>
         </ActionForm>
         <ActionError action=start />
-        {move || start.value().get().and_then(Result::ok).map(|enrolment| enrolment_view(enrolment, confirm))}
+        {move || start.value().get().and_then(Result::ok).map(|enrolment| enrolment_view(enrolment, confirm, false))}
     }
 }
 
-fn enrolment_view(enrolment: Enrolment, confirm: ServerAction<ConfirmEnrolment>) -> impl IntoView {
+/// The QR code, the secret and the form for the first code; with `in_place` the form saves in
+/// place (the account page), else it is a hydrated form (the sign-in's island).
+fn enrolment_view(enrolment: Enrolment, confirm: ServerAction<ConfirmEnrolment>, in_place: bool) -> impl IntoView {
     let Enrolment {
         qr_svg,
         secret,
@@ -191,7 +174,7 @@ fn enrolment_view(enrolment: Enrolment, confirm: ServerAction<ConfirmEnrolment>)
                 <dt>{t(Msg::SecondFactorSecret)}</dt>
                 <dd><code class="token" data-testid="second-factor-secret">{secret}</code></dd>
             </dl>
-            <ActionForm action=confirm attr:class="form" attr:data-testid="enrol-confirm">
+            <ActionForm action=confirm attr:class="form" attr:data-testid="enrol-confirm" attr:data-in-place=in_place.then_some("")>
                 <CodeField recovery=false />
                 <ActionError action=confirm />
                 <button type="submit" disabled=move || confirm.pending().get()>{t(Msg::SecondFactorSwitchOn)}</button>
@@ -215,15 +198,8 @@ pub fn RecoveryCodes(codes: Vec<String>) -> impl IntoView {
             <p class="actions">
                 <a href=href download="nodeledger-recovery-codes.txt" class="button">{t(Msg::SecondFactorCodesDownload)}</a>
                 " "
-                <button type="button" on:click=move |_| print_page()>{t(Msg::SecondFactorCodesPrint)}</button>
+                <button type="button" data-print="">{t(Msg::SecondFactorCodesPrint)}</button>
             </p>
         </div>
-    }
-}
-
-fn print_page() {
-    #[cfg(feature = "hydrate")]
-    {
-        let _ = window().print();
     }
 }

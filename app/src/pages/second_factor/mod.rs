@@ -28,6 +28,14 @@ mod server {
             .ok_or(AppError::Unauthenticated)
     }
 
+    /// A session write's outcome as the app's error.
+    pub fn keep<T>(written: Result<T, tower_sessions::session::Error>) -> Result<T, AppError> {
+        written.map_err(|e| {
+            tracing::error!(error = %e, "cannot write the session");
+            AppError::Internal
+        })
+    }
+
     /// Who is enrolling: the signed-in caller, else the user of a sign-in that must enrol first
     /// (`true` with them).
     pub async fn enrolling_user() -> Result<(User, bool), AppError> {
@@ -52,15 +60,34 @@ pub async fn second_factor_state() -> Result<SecondFactorStatus, AppError> {
 /// Starts setting up an authenticator app: a new secret, as a QR code and as text. The
 /// signed-in caller confirms with their current `password` first (a stolen session must not
 /// put its own authenticator on the account); a sign-in that must enrol first has just given it.
+/// The session keeps it for the account page until it is confirmed ([`pending_enrolment`]).
 #[server(endpoint = "second_factor/start")]
 pub async fn start_enrolment(password: Option<String>) -> Result<Enrolment, AppError> {
-    use crate::{auth, auth::throttle::Purpose, services::account_security};
+    use crate::{auth, auth::SessionKeys, auth::throttle::Purpose, services::account_security};
     let db = auth::db()?;
+    let session = auth::session()?;
     let (user, at_sign_in) = server::enrolling_user().await?;
     if !at_sign_in {
         account_security::confirm_password(&db, &user, password, Purpose::Reauthentication).await?;
     }
-    crate::services::second_factor::begin_enrolment(&db, &user).await
+    let enrolment = crate::services::second_factor::begin_enrolment(&db, &user).await?;
+    server::keep(session.insert(SessionKeys::ENROLMENT, &enrolment).await)?;
+    crate::components::forms::saved_after_plain_post();
+    Ok(enrolment)
+}
+
+/// The set-up this session started and has not confirmed yet, if any: the account page shows it
+/// (a wrong first code keeps it there). Gone once the second factor is on.
+#[server(endpoint = "second_factor/pending")]
+pub async fn pending_enrolment() -> Result<Option<Enrolment>, AppError> {
+    use crate::{auth, auth::SessionKeys};
+    let db = auth::db()?;
+    let session = auth::session()?;
+    let user = server::caller_user().await?;
+    if crate::services::second_factor::status(&db, &user).await?.enabled {
+        return Ok(None);
+    }
+    Ok(session.get::<Enrolment>(SessionKeys::ENROLMENT).await.ok().flatten())
 }
 
 /// Switches the second factor on with a first code from the app; returns the ten recovery codes
@@ -80,6 +107,15 @@ pub async fn confirm_enrolment(code: String) -> Result<Vec<String>, AppError> {
     // At sign-in the session's new id is stored only once this answer is sent: none is kept.
     let keep = if at_sign_in { None } else { session.id() };
     account_security::end_other_sessions(&state.sessions, user.id, keep).await?;
+    server::keep(session.remove::<Enrolment>(crate::auth::SessionKeys::ENROLMENT).await)?;
+    if crate::components::forms::show_once_after_plain_post(
+        <ConfirmEnrolment as leptos::server_fn::ServerFn>::PATH,
+        &codes,
+    )
+    .await?
+    {
+        return Ok(Vec::new());
+    }
     Ok(codes)
 }
 
@@ -91,8 +127,22 @@ pub async fn regenerate_recovery_codes(
     code: Option<String>,
 ) -> Result<Vec<String>, AppError> {
     let user = server::caller_user().await?;
-    crate::services::account_security::regenerate_recovery_codes(&crate::auth::db()?, &user, password, code.as_deref())
-        .await
+    let codes = crate::services::account_security::regenerate_recovery_codes(
+        &crate::auth::db()?,
+        &user,
+        password,
+        code.as_deref(),
+    )
+    .await?;
+    if crate::components::forms::show_once_after_plain_post(
+        <RegenerateRecoveryCodes as leptos::server_fn::ServerFn>::PATH,
+        &codes,
+    )
+    .await?
+    {
+        return Ok(Vec::new());
+    }
+    Ok(codes)
 }
 
 /// Switches the second factor off, with the password and a code (or a recovery code). Every
@@ -103,7 +153,9 @@ pub async fn disable_second_factor(password: Option<String>, code: Option<String
     let state = auth::state()?;
     let user = server::caller_user().await?;
     crate::services::account_security::disable(&state.db, &user, password, code.as_deref()).await?;
-    account_security::end_other_sessions(&state.sessions, user.id, auth::session()?.id()).await
+    account_security::end_other_sessions(&state.sessions, user.id, auth::session()?.id()).await?;
+    crate::components::forms::saved_after_plain_post();
+    Ok(())
 }
 
 /// The sign-in's second step: the code from the app (or a recovery code) after the password.
