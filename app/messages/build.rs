@@ -76,11 +76,14 @@ fn main() {
     for k in &keys {
         write!(out, "Msg::{}, ", variant(k)).unwrap();
     }
-    out.push_str("];\n\n    /// The key of this message in the locale files.\n    #[expect(clippy::too_many_lines, reason = \"generated: one arm per message\")]\n    pub const fn key(self) -> &'static str {\n        match self {\n");
+    // A build without texts (the browser's) has no keys either: the page installs both
+    // (`install_texts`), and the bundle carries neither the thousand keys nor their match.
+    out.push_str("];\n\n    /// The key of this message in the locale files.\n    #[cfg(feature = \"texts\")]\n    #[expect(clippy::too_many_lines, reason = \"generated: one arm per message\")]\n    pub const fn key(self) -> &'static str {\n        match self {\n");
     for k in &keys {
         writeln!(out, "            Msg::{} => {:?},", variant(k), k).unwrap();
     }
     out.push_str("        }\n    }\n");
+    out.push_str("\n    /// The key of this message in the locale files, as the page installed it (empty until then).\n    #[cfg(not(feature = \"texts\"))]\n    pub fn key(self) -> &'static str {\n        installed::key(self)\n    }\n");
     // `ALL` is in key order (a BTreeMap's), so a binary search finds a key: far less code in the
     // browser bundle than a match over a thousand strings.
     out.push_str("\n    /// The message with this key, if any.\n    pub fn from_key(key: &str) -> Option<Msg> {\n        Msg::ALL.binary_search_by(|m| m.key().cmp(key)).ok().map(|i| Msg::ALL[i])\n    }\n");

@@ -60,8 +60,18 @@ pub fn locale_from_document() -> Locale {
         .unwrap_or_default()
 }
 
-/// Every message's text in `locale`, in the order of [`Msg::ALL`], as JSON: what a page with
-/// islands installs in the browser bundle, which has no texts of its own. With its address
+/// What a page with islands installs in the browser bundle, which has neither texts nor message
+/// keys of its own: every message's key and its text in the page's language, in the order of
+/// [`Msg::ALL`].
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct BrowserTexts {
+    /// The keys (`nav.vendors`), in key order.
+    pub keys: Vec<String>,
+    /// The texts, in the same order.
+    pub texts: Vec<String>,
+}
+
+/// Every message's key and text in `locale` ([`BrowserTexts`]), as JSON. With its address
 /// (`/pkg/texts/<tag>.<hash>.json`: the hash of the content, 22 characters like cargo-leptos'
 /// own, so the file is kept for a year like the bundle).
 #[cfg(feature = "ssr")]
@@ -74,8 +84,11 @@ pub fn texts_for_browser(locale: Locale) -> &'static (String, String) {
         Locale::ZhCn => &TEXTS[1],
     };
     slot.get_or_init(|| {
-        let texts: Vec<&str> = Msg::ALL.iter().map(|m| locale.t(*m)).collect();
-        let json = serde_json::to_string(&texts).unwrap_or_else(|_| "[]".into());
+        let texts = BrowserTexts {
+            keys: Msg::ALL.iter().map(|m| m.key().to_owned()).collect(),
+            texts: Msg::ALL.iter().map(|m| locale.t(*m).to_owned()).collect(),
+        };
+        let json = serde_json::to_string(&texts).unwrap_or_else(|_| "{}".into());
         let hash = hex::encode(&Sha256::digest(json.as_bytes())[..11]);
         (format!("/pkg/texts/{}.{hash}.json", locale.tag()), json)
     })
@@ -89,9 +102,15 @@ mod tests {
     fn the_browsers_texts_are_every_message_in_catalogue_order_at_an_address_of_their_content() {
         for locale in Locale::ALL {
             let (address, json) = texts_for_browser(locale);
-            let texts: Vec<String> = serde_json::from_str(json).expect("a JSON list");
+            let BrowserTexts { keys, texts } = serde_json::from_str(json).expect("keys and texts");
             assert_eq!(texts.len(), Msg::ALL.len());
+            assert_eq!(keys.len(), Msg::ALL.len());
             assert_eq!(texts[Msg::NavVendors as usize], locale.t(Msg::NavVendors));
+            assert_eq!(keys[Msg::NavVendors as usize], Msg::NavVendors.key());
+            assert!(
+                keys.windows(2).all(|w| w[0] < w[1]),
+                "in key order, as `from_key` searches"
+            );
             let name = address.strip_prefix("/pkg/texts/").expect("under /pkg/texts");
             assert!(name.starts_with(locale.tag()) && name.ends_with(".json"), "{address}");
         }

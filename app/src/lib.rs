@@ -42,15 +42,17 @@ pub use app::{App, shell};
 /// Browser entry point, called once before the page's islands hydrate (each `#[island]` is its
 /// own exported function, called by the loader in [`components::page_scripts`]): sets up the
 /// reactive root the islands share and gives them the page's language, read from `<html lang>`,
-/// and its `texts` (every message in that language, JSON, from [`i18n::texts_for_browser`]).
+/// and its `texts` (every message's key and its text in that language, JSON, from
+/// [`i18n::texts_for_browser`]).
 #[cfg(feature = "hydrate")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn hydrate(texts: String) {
     console_error_panic_hook::set_once();
     // The bundle has no texts of its own: the page's language's, fetched beside it.
-    let installed = serde_json::from_str::<Vec<String>>(&texts).is_ok_and(i18n::install_texts);
+    let installed =
+        serde_json::from_str::<i18n::BrowserTexts>(&texts).is_ok_and(|t| i18n::install_texts(t.keys, t.texts));
     if !installed {
-        leptos::logging::warn!("the page's texts did not match this build: messages show their keys");
+        leptos::logging::warn!("the page's texts did not match this build: messages are empty");
     }
     leptos::mount::hydrate_islands();
     leptos::prelude::provide_context(i18n::locale_from_document());

@@ -95,6 +95,7 @@ mod tests {
     #[test]
     fn only_the_two_imports_take_a_slot_in_the_middleware() {
         assert!(is_import("/api/orders/bills/import"));
+        assert!(is_import("/api/orders/bills/import_shown"));
         assert!(is_import("/api/quotes/import"));
         for other in ["/api/orders/bills", "/api/quotes/list", "/api/v1/runs", "/runs/upload"] {
             assert!(!is_import(other), "{other}");

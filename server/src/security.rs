@@ -227,9 +227,9 @@ pub fn is_quote_import(path: &str) -> bool {
     path == "/api/quotes/import"
 }
 
-/// The bill import server function.
+/// The bill import server functions: for scripts, and as the order page's form shows it.
 pub fn is_bill_import(path: &str) -> bool {
-    path == "/api/orders/bills/import"
+    path == "/api/orders/bills/import" || path == "/api/orders/bills/import_shown"
 }
 
 fn is_document_upload(path: &str) -> bool {

@@ -1013,3 +1013,65 @@ async fn the_bill_fuzz_corpora_through_the_import_route_never_answer_5xx() {
     .await;
     assert!(sent >= 27, "{sent}");
 }
+
+/// The order page's import form: the same check and save, as the server renders them for the
+/// page's island (the preview's markup, the count the save button names) and, after a save, the
+/// section's record as it now reads. Large bills reach it like the scripts' route.
+#[tokio::test]
+async fn the_order_page_s_import_form_gets_the_preview_and_the_new_record_rendered() {
+    let d = desk().await;
+    let shown = |save: bool| {
+        let content = d.bill();
+        let order = d.order;
+        let (app, pam) = (&d.app, &d.pam);
+        async move {
+            let body =
+                json!({ "request": { "order_id": order, "file_name": "dec.csv", "content": content }, "save": save });
+            let res = app.call_json("/api/orders/bills/import_shown", &body, Some(pam)).await;
+            assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+            serde_json::from_str::<Value>(&res.body).unwrap()
+        }
+    };
+    let checked = shown(false).await;
+    assert_eq!(checked["ready"], 3, "{checked}");
+    assert_eq!(checked["record"], Value::Null, "nothing saved, nothing to refresh");
+    let markup = checked["markup"].as_str().unwrap();
+    assert!(markup.contains(r#"data-testid="bill-summary""#), "{markup}");
+    assert!(markup.contains("i-other-team"), "the lines: {markup}");
+    assert_eq!(d.stored().await, (0, 0, 0), "a check saves nothing");
+
+    let saved = shown(true).await;
+    assert_eq!(saved["ready"], Value::Null, "saved: no save button");
+    assert!(
+        saved["markup"]
+            .as_str()
+            .unwrap()
+            .contains(r#"data-testid="bill-saved""#),
+        "{saved}"
+    );
+    let record = saved["record"].as_str().unwrap();
+    assert!(
+        record.contains(r#"data-testid="bill-list""#) && record.contains("dec.csv"),
+        "{record}"
+    );
+    assert!(record.contains(r#"data-testid="bill-reconciliation""#), "{record}");
+    assert!(
+        !record.contains(r#"data-testid="bill-import""#),
+        "the form is not part of the record"
+    );
+    assert_eq!(d.stored().await.0, 1);
+
+    // A bill over the default body limit reaches it too (the import's own limit).
+    let big = "date,amount_due\n".to_string() + &"2026-11-28,5\n".repeat(3 * 1024 * 1024 / 13);
+    let body = json!({ "request": { "order_id": d.order, "file_name": "big.csv", "content": big }, "save": false });
+    let res = d
+        .app
+        .call_json("/api/orders/bills/import_shown", &body, Some(&d.pam))
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{}", res.body);
+    assert!(
+        res.body.contains("Unknown bill layout"),
+        "{}",
+        &res.body[..res.body.len().min(300)]
+    );
+}

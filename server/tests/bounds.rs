@@ -381,11 +381,13 @@ async fn probe_imports(w: &World, failures: &mut Vec<Failure>) {
             );
             let request = serde_json::json!({ "order_id": w.order, "file_name": "b.csv", "content": content });
             let body = serde_json::json!({ "request": request, "save": false }).to_string();
-            w.json("/api/orders/bills/import", body, &w.pam, failures).await;
+            w.json("/api/orders/bills/import", body.clone(), &w.pam, failures).await;
+            w.json("/api/orders/bills/import_shown", body, &w.pam, failures).await;
         }
         let raw = v.trim_start_matches('+');
         let body = format!(r#"{{"request":{{"order_id":{raw},"file_name":"b.csv","content":"x"}},"save":false}}"#);
-        w.json("/api/orders/bills/import", body, &w.pam, failures).await;
+        w.json("/api/orders/bills/import", body.clone(), &w.pam, failures).await;
+        w.json("/api/orders/bills/import_shown", body, &w.pam, failures).await;
     }
 }
 
@@ -424,6 +426,7 @@ async fn probe_json(w: &World, failures: &mut Vec<Failure>) {
             };
             let body = format!(r#"{{"request":{{{files}"node_label":"n","note":"","{field}":{value}}}}}"#);
             w.json("/api/runs/preview", body.clone(), &w.eve, failures).await;
+            w.json("/api/runs/preview_shown", body.clone(), &w.eve, failures).await;
             w.json("/api/runs/save", body, &w.eve, failures).await;
         }
     }

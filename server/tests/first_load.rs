@@ -366,8 +366,9 @@ async fn a_user_created_by_a_plain_post_is_named_and_the_team_and_role_stay_chos
     assert!(!page.body.contains("user-created"), "{}", page.body);
 }
 
-/// The browser bundle has no texts of its own: every page names its language's texts, served
-/// like a file of the build (kept for a year under a name that holds their hash).
+/// The browser bundle has no texts or message keys of its own: every page names its language's
+/// texts and the keys, served like a file of the build (kept for a year under a name that holds
+/// their hash).
 #[tokio::test]
 async fn a_page_names_its_languages_texts_which_are_kept_like_the_bundle() {
     let app = TestApp::new().await;
@@ -381,8 +382,13 @@ async fn a_page_names_its_languages_texts_which_are_kept_like_the_bundle() {
         texts.headers.get(http::header::CACHE_CONTROL).unwrap(),
         "public, max-age=31536000, immutable"
     );
-    let list: Vec<String> = serde_json::from_str(&texts.body).unwrap();
-    assert_eq!(list.len(), app::i18n::Msg::ALL.len());
+    let browser: app::i18n::BrowserTexts = serde_json::from_str(&texts.body).unwrap();
+    assert_eq!(browser.texts.len(), app::i18n::Msg::ALL.len());
+    assert_eq!(
+        browser.keys.len(),
+        app::i18n::Msg::ALL.len(),
+        "the keys too: the bundle has none"
+    );
     // Another build's name, or a language the site does not have: not found, not kept.
     for other in [
         "/pkg/texts/en.0000000000000000000000.json",

@@ -999,12 +999,7 @@ async fn a_replaced_link_made_by_the_page_s_form_is_shown_once_on_the_request_pa
         )
         .await;
     assert_eq!(res.status, StatusCode::FOUND, "{}", res.body);
-    let back = res
-        .headers
-        .get(http::header::LOCATION)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let back = res.location();
     assert_eq!(back, format!("{page}?saved=/api/requests/revoke"));
     assert!(
         !back.contains("nlb_") && !res.body.contains("nlb_"),

@@ -153,7 +153,7 @@ async fn a_preview_or_save_with_ten_thousand_ids_is_refused_before_any_is_loaded
     let b = bench().await;
     // Ids no file has: loading even the first would answer "not found" (404).
     let ids: Vec<i64> = (0..10_000).map(|i| 900_000 + i % 7).collect();
-    for path in ["/api/runs/preview", "/api/runs/save"] {
+    for path in ["/api/runs/preview", "/api/runs/preview_shown", "/api/runs/save"] {
         let res = b
             .app
             .call_json(
@@ -177,7 +177,7 @@ async fn a_preview_or_save_with_ten_thousand_ids_is_refused_before_any_is_loaded
 async fn a_file_named_twice_is_refused_as_a_repeat() {
     let b = bench().await;
     let id = b.upload("vllm.json", VLLM).await;
-    for path in ["/api/runs/preview", "/api/runs/save"] {
+    for path in ["/api/runs/preview", "/api/runs/preview_shown", "/api/runs/save"] {
         let res = b
             .app
             .call_json(

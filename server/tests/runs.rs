@@ -483,6 +483,12 @@ async fn the_browser_uploads_previews_and_saves() {
         (result["role"].as_str(), result["file"]["format"].as_str()),
         (Some("result"), Some("vllm"))
     );
+    // What the upload form shows for the file, worded by the server in the reader's language.
+    let recognised = result["recognised"].as_str().unwrap_or_default();
+    assert!(
+        recognised == "read as vLLM benchmark (vllm bench serve), 1 KB",
+        "{recognised}"
+    );
     let telemetry = json(&up(&d.eve, "smi.csv", SMI).await.body);
     assert_eq!(telemetry["role"], "telemetry");
     let again = json(&up(&d.eve, "copy.csv", SMI).await.body);
@@ -515,6 +521,22 @@ async fn the_browser_uploads_previews_and_saves() {
         "the preview leaves the series out"
     );
     assert_eq!(d.count("runs").await, 0, "a preview saves nothing");
+    // The upload form's preview: the same judgement, rendered by the server for the island.
+    let shown = d.app.call_json("/api/runs/preview_shown", &request, Some(&d.eve)).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.body);
+    let markup: String = serde_json::from_str(&shown.body).unwrap();
+    assert!(markup.contains(r#"data-testid="run-preview""#), "{markup}");
+    assert!(markup.contains(r#"data-testid="verdict-status""#), "{markup}");
+    assert!(!markup.contains("run-adds-to"), "a new run: {markup}");
+    assert_eq!(d.count("runs").await, 0, "a preview saves nothing");
+    assert_eq!(
+        d.app
+            .call_json("/api/runs/preview_shown", &request, Some(&d.bob))
+            .await
+            .status,
+        StatusCode::NOT_FOUND,
+        "team A's files are not team B's"
+    );
     assert_eq!(
         d.app
             .call_json("/api/runs/preview", &request, Some(&d.bob))

@@ -661,15 +661,6 @@ async fn promotion_to_manager_ends_the_sessions_when_a_factor_is_required() {
     );
 }
 
-/// Where a plain post of a form is sent back to.
-fn location(res: &Answer) -> String {
-    res.headers
-        .get(http::header::LOCATION)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// The text of the element with `testid` on a page (its first text).
 fn text_of(body: &str, testid: &str) -> Option<String> {
     let rest = body.split(&format!(r#"data-testid="{testid}""#)).nth(1)?;
@@ -700,7 +691,7 @@ async fn the_account_page_sets_up_a_second_factor_with_plain_posts() {
             "/account",
         )
         .await;
-    let page = app.get(&location(&wrong), Some(&eve), None).await;
+    let page = app.get(&wrong.location(), Some(&eve), None).await;
     assert!(page.body.contains("The current password is wrong."), "{}", page.body);
     assert!(!page.body.contains("second-factor-secret"));
 
@@ -712,8 +703,8 @@ async fn the_account_page_sets_up_a_second_factor_with_plain_posts() {
             "/account",
         )
         .await;
-    assert_eq!(location(&started), "/account?saved=/api/second_factor/start");
-    let page = app.get(&location(&started), Some(&eve), None).await;
+    assert_eq!(started.location(), "/account?saved=/api/second_factor/start");
+    let page = app.get(&started.location(), Some(&eve), None).await;
     let secret: String = text_of(&page.body, "second-factor-secret")
         .unwrap_or_else(|| panic!("the set-up is shown: {}", page.body))
         .split_whitespace()
@@ -731,7 +722,7 @@ async fn the_account_page_sets_up_a_second_factor_with_plain_posts() {
             "/account",
         )
         .await;
-    let page = app.get(&location(&refused), Some(&eve), None).await;
+    let page = app.get(&refused.location(), Some(&eve), None).await;
     assert!(page.body.contains("That code is not right"), "{}", page.body);
     assert!(page.body.contains("second-factor-secret"), "{}", page.body);
 
@@ -749,7 +740,7 @@ async fn the_account_page_sets_up_a_second_factor_with_plain_posts() {
         "[]",
         "the codes are not in the redirect's answer"
     );
-    let page = app.get(&location(&confirmed), Some(&eve), None).await;
+    let page = app.get(&confirmed.location(), Some(&eve), None).await;
     assert!(page.body.contains(r#"data-testid="recovery-codes""#), "{}", page.body);
     assert_eq!(page.body.matches("<li><code>").count(), 10, "{}", page.body);
     assert!(page.body.contains("Second factor: on."), "{}", page.body);
@@ -758,7 +749,7 @@ async fn the_account_page_sets_up_a_second_factor_with_plain_posts() {
     // The password change now asks for a code too.
     assert!(page.body.contains(r#"name="code""#));
 
-    let again = app.get(&location(&confirmed), Some(&eve), None).await;
+    let again = app.get(&confirmed.location(), Some(&eve), None).await;
     assert!(!again.body.contains(r#"data-testid="recovery-codes""#), "shown once");
     assert!(again.body.contains("Unused recovery codes: 10."), "{}", again.body);
 }

@@ -255,15 +255,6 @@ async fn last_use_is_written_at_most_once_a_minute() {
     assert_eq!(listed[0]["last_used_at"], Value::String(now));
 }
 
-/// Where a plain post of a form is sent back to.
-fn location(res: &common::Answer) -> String {
-    res.headers
-        .get(http::header::LOCATION)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned()
-}
-
 /// A token made by the page's form (posted as a page): the answer goes back to the tokens page,
 /// which shows the token and its `curl` line with the site's address that one time; the token
 /// is never in an address; the next load of the page, a reload included, shows it no more.
@@ -279,7 +270,7 @@ async fn a_token_made_by_the_page_s_form_is_shown_on_the_page_it_goes_back_to_an
         )
         .await;
     assert_eq!(made.status, StatusCode::FOUND, "{}", made.body);
-    let back = location(&made);
+    let back = made.location();
     assert_eq!(back, "/account/tokens?saved=/api/tokens/create");
     assert!(!made.body.contains("nlt_"), "{}", made.body);
 
@@ -322,7 +313,7 @@ async fn a_token_made_by_the_page_s_form_is_shown_on_the_page_it_goes_back_to_an
         .await;
     assert_eq!(second.status, StatusCode::FOUND, "{}", second.body);
     let _ = app.get("/", Some(&eve), None).await;
-    let later = app.get(&location(&second), Some(&eve), None).await;
+    let later = app.get(&second.location(), Some(&eve), None).await;
     assert!(!later.body.contains("new-token"), "{}", later.body);
 
     // A wrong password: back with the error, nothing made.
@@ -334,7 +325,7 @@ async fn a_token_made_by_the_page_s_form_is_shown_on_the_page_it_goes_back_to_an
             "/account/tokens",
         )
         .await;
-    let page = app.get(&location(&wrong), Some(&eve), None).await;
+    let page = app.get(&wrong.location(), Some(&eve), None).await;
     assert!(page.body.contains(r#"role="alert""#), "{}", page.body);
     assert_eq!(tokens(&app, &eve).await.len(), 2);
 }

@@ -43,24 +43,35 @@ impl<'de> Deserialize<'de> for Msg {
 #[cfg(not(feature = "texts"))]
 pub use installed::install_texts;
 
-/// The texts of a build without them (the browser's), as the page installed them.
+/// The texts of a build without them (the browser's), as the page installed them, with the
+/// messages' keys.
 #[cfg(not(feature = "texts"))]
 mod installed {
     use super::Msg;
     use std::sync::OnceLock;
 
     static TEXTS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    static KEYS: OnceLock<Vec<&'static str>> = OnceLock::new();
 
-    /// Installs the page's texts: every message's text in the order of [`Msg::ALL`] (key
-    /// order), once per page. False, and nothing installed, when the list does not match this
-    /// build's catalogue (texts of another build) or texts are installed already.
-    pub fn install_texts(texts: Vec<String>) -> bool {
-        if texts.len() != Msg::ALL.len() {
+    /// Installs the page's texts: every message's key and text in the order of [`Msg::ALL`]
+    /// (key order), once per page. False, and nothing installed, when the lists do not match
+    /// this build's catalogue (texts of another build), the keys are not in order, or texts are
+    /// installed already.
+    pub fn install_texts(keys: Vec<String>, texts: Vec<String>) -> bool {
+        let count = Msg::ALL.len();
+        if texts.len() != count || keys.len() != count || !keys.windows(2).all(|w| w[0] < w[1]) {
             return false;
         }
         // Kept for the page's life, as compiled-in texts would be.
-        let texts = texts.into_iter().map(|t| &*Box::leak(t.into_boxed_str())).collect();
-        TEXTS.set(texts).is_ok()
+        let leak = |list: Vec<String>| list.into_iter().map(|t| &*Box::leak(t.into_boxed_str())).collect();
+        KEYS.set(leak(keys)).is_ok() && TEXTS.set(leak(texts)).is_ok()
+    }
+
+    pub(super) fn key(msg: Msg) -> &'static str {
+        KEYS.get()
+            .and_then(|all| all.get(msg as usize))
+            .copied()
+            .unwrap_or_default()
     }
 
     pub(super) fn text(msg: Msg) -> &'static str {
@@ -226,7 +237,7 @@ pub fn grouped(number: &str) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "texts"))]
 mod tests {
     use super::*;
 
@@ -304,5 +315,39 @@ mod tests {
     fn placeholders_are_filled() {
         let text = Locale::En.fmt(Msg::LoginThrottled, &[("minutes", "7")]);
         assert!(text.contains('7') && !text.contains("{minutes}"), "{text}");
+    }
+}
+
+/// The browser's build (no `texts`): run by `.ci/test` with `--no-default-features`.
+#[cfg(all(test, not(feature = "texts")))]
+mod installed_tests {
+    use super::{Locale, Msg, install_texts};
+
+    /// Made-up keys in key order (`k0000`, `k0001`…) and texts naming them.
+    fn catalogue() -> (Vec<String>, Vec<String>) {
+        let keys: Vec<String> = (0..Msg::ALL.len()).map(|i| format!("k{i:04}")).collect();
+        let texts = keys.iter().map(|k| format!("text of {k}")).collect();
+        (keys, texts)
+    }
+
+    /// One test: what a page installs stays for the page's life (a process-wide cell).
+    #[test]
+    fn a_page_installs_every_key_and_text_once_and_only_a_matching_catalogue() {
+        assert_eq!(Msg::NavVendors.key(), "", "no keys before the page installs them");
+        let (keys, texts) = catalogue();
+        assert!(!install_texts(keys[1..].to_vec(), texts.clone()), "a key short");
+        assert!(!install_texts(keys.clone(), texts[1..].to_vec()), "a text short");
+        let mut unordered = keys.clone();
+        unordered.swap(0, 1);
+        assert!(!install_texts(unordered, texts.clone()), "keys out of order");
+        assert_eq!(Msg::NavVendors.key(), "", "nothing installed by a refused list");
+
+        assert!(install_texts(keys.clone(), texts.clone()));
+        let i = Msg::NavVendors as usize;
+        assert_eq!(Msg::NavVendors.key(), keys[i]);
+        assert_eq!(Locale::En.t(Msg::NavVendors), texts[i]);
+        assert_eq!(Msg::from_key(&keys[i]), Some(Msg::NavVendors), "found by its key");
+        assert_eq!(Msg::from_key("k9999x"), None);
+        assert!(!install_texts(keys, texts), "once per page");
     }
 }

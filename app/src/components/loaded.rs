@@ -56,29 +56,6 @@ where
     }
 }
 
-/// Data an island was given by the server (`initial`, a prop, so the page is whole without a
-/// script), loaded again in the browser whenever a signal that `fetch` reads changes (an
-/// action's version): what `<Loaded>` with a reloading `Resource` does outside islands. A
-/// failed reload keeps the last data (the action's own error says what went wrong).
-pub fn reloaded<T, Fut>(initial: T, fetch: impl Fn() -> Fut + 'static) -> ReadSignal<T>
-where
-    T: Send + Sync + 'static,
-    Fut: Future<Output = Result<T, AppError>> + 'static,
-{
-    let (value, set_value) = signal(initial);
-    Effect::new(move |ran: Option<()>| {
-        let loading = fetch();
-        if ran.is_some() {
-            leptos::task::spawn_local(async move {
-                if let Ok(data) = loading.await {
-                    set_value.set(data);
-                }
-            });
-        }
-    });
-    value
-}
-
 /// `list` through `table`, or the empty-state line `none` when there is nothing to list.
 pub fn list_or_empty<T, V>(list: Vec<T>, none: Msg, table: impl FnOnce(Vec<T>) -> V) -> AnyView
 where

@@ -9,12 +9,13 @@ use crate::parse_slots::{ParseSlots, with_retry_after};
 use app::{
     domain::runs::Format,
     error::{AppError, Localized},
-    i18n::locale_from_headers,
+    i18n::{Msg, locale_from_headers},
     services::runs::{
         script::format_field,
         staged::{self, Staged},
     },
     store,
+    texts::runs::{bytes, format_label},
     views::RunFileInfo,
 };
 use axum::{
@@ -37,6 +38,9 @@ struct Uploaded {
     file: RunFileInfo,
     /// `telemetry` for GPU telemetry, `interconnect` for an nccl-tests output, else `result`.
     role: &'static str,
+    /// What was recognised, in the reader's language ("Recognised: vLLM benchmark, 12 KB"):
+    /// the page shows it as it is.
+    recognised: String,
 }
 
 /// Receives one file of a run being prepared in the browser. Every refusal, 401 and 403
@@ -67,7 +71,14 @@ pub async fn upload(
                 Some(Format::NcclTests) => "interconnect",
                 _ => "result",
             };
-            (StatusCode::OK, Json(Uploaded { file, role })).into_response()
+            let recognised = locale.fmt(
+                Msg::RunsRecognised,
+                &[
+                    ("format", &format_label(locale, &file.format)),
+                    ("size", &bytes(file.size)),
+                ],
+            );
+            (StatusCode::OK, Json(Uploaded { file, role, recognised })).into_response()
         }
         Err(e) => e.in_language(locale).into_response(),
     }

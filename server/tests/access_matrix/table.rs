@@ -263,6 +263,7 @@ pub const ROWS: &[Row] = &[
         ])
     }),
     row("/api/second_factor/state", SignedIn, S, none),
+    row("/api/second_factor/pending", SignedIn, S, none),
     row("/api/second_factor/start", Who::Enrolling, S, |_| {
         form([("password", crate::common::PASSWORD.into())])
     }),
@@ -357,6 +358,7 @@ pub const ROWS: &[Row] = &[
     row("/api/orders/reopen", ALL, R, order),
     row("/api/orders/bills", ALL, R, order),
     row("/api/orders/bills/import", PROCUREMENT, R, bill_lines),
+    row("/api/orders/bills/import_shown", PROCUREMENT, R, bill_lines),
     row("/api/orders/bills/threshold", MANAGER, S, |_| {
         form([("threshold", "5".into())])
     }),
@@ -465,6 +467,7 @@ pub const ROWS: &[Row] = &[
     row("/api/runs/get", ALL, R, |r| form([("id", r.run.to_string())])),
     row("/api/runs/options", ENGINEER, S, none),
     row("/api/runs/preview", ENGINEER, R, run_request),
+    row("/api/runs/preview_shown", ENGINEER, R, run_request),
     row("/api/runs/save", ENGINEER, R, run_request),
     row("/api/tokens", SignedIn, S, none),
     row("/api/tokens/create", ALL, S, |_| {

@@ -363,6 +363,7 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/login/restart", &[]),
     ("/api/setup", &[]),
     ("/api/second_factor/state", &[]),
+    ("/api/second_factor/pending", &[]),
     ("/api/second_factor/start", &[]),
     ("/api/second_factor/confirm", &["code"]),
     ("/api/second_factor/recovery_codes", &["code"]),
@@ -381,6 +382,10 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/orders/bills", &["order_id"]),
     (
         "/api/orders/bills/import",
+        &["order_id", "amount", "quantity", "unit_price"],
+    ),
+    (
+        "/api/orders/bills/import_shown",
         &["order_id", "amount", "quantity", "unit_price"],
     ),
     ("/api/orders/bills/threshold", &["threshold"]),
@@ -411,6 +416,10 @@ pub const ROUTES: &[(&str, &[&str])] = &[
     ("/api/runs/options", &[]),
     (
         "/api/runs/preview",
+        &["files", "quote_id", "revision", "workload_id", "nodes"],
+    ),
+    (
+        "/api/runs/preview_shown",
         &["files", "quote_id", "revision", "workload_id", "nodes"],
     ),
     (

@@ -56,6 +56,17 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// Where a redirect answer sends the browser (a plain post of a form), without the origin;
+    /// empty when it is no redirect.
+    pub fn location(&self) -> String {
+        let to = self
+            .headers
+            .get(header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        to.strip_prefix(ORIGIN).unwrap_or(to).to_owned()
+    }
+
     /// The `name=value` of the session cookie this response sets, if any.
     pub fn session_cookie(&self) -> Option<String> {
         self.headers

@@ -1,17 +1,18 @@
 //! The order page's bill section: the reconciliation of the bills imported with the
 //! frozen estimate (table, reasons, chart, the flag when the variance is above the team's
-//! threshold), the bills, the unmatched lines; the import form (check, then save all or
-//! nothing) and, for managers, the team's threshold. The section prints with the order; its
-//! forms do not.
+//! threshold), the bills, the unmatched lines — rendered on the server; for managers the team's
+//! threshold (a form saved in place); and the import form (check, then save all or nothing), the
+//! section's one island: the file is read in the browser, the server renders what it found. The
+//! section prints with the order; its forms do not.
 
-use super::bill_view::{bills_list, lines_table, preview_view, recon_view};
+use super::bill_view::{bills_list, lines_table, recon_view};
 use crate::{
-    components::forms::last_error,
+    components::forms::{last_error, saved_in_url},
     error::AppError,
     i18n::{Locale, Msg, t, use_locale},
     views::bills::{BillPreview, BillSection},
 };
-use leptos::prelude::*;
+use leptos::{prelude::*, server_fn::ServerFn};
 use serde::{Deserialize, Serialize};
 
 /// Largest bill the browser sends (about 100,000 FOCUS lines, which `.ci/bench-bills` imports);
@@ -64,6 +65,45 @@ pub async fn import_bill(request: BillRequest, save: bool) -> Result<BillPreview
     ))
 }
 
+/// What the import form shows after a check or a save, rendered on the server: the browser's
+/// island carries neither the bill's lines nor their views.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BillImportShown {
+    /// The preview's markup (what was found, the problems, the lines).
+    pub markup: String,
+    /// Lines the import button would save: after a clean check, before saving.
+    pub ready: Option<usize>,
+    /// After a save: the section's record as it now reads (the bills, the reconciliation).
+    pub record: Option<String>,
+}
+
+/// [`import_bill`] as the order page's import form shows it, in the reader's language.
+#[server(endpoint = "orders/bills/import_shown", input = server_fn::codec::Json)]
+pub async fn import_bill_shown(request: BillRequest, save: bool) -> Result<BillImportShown, AppError> {
+    let locale = crate::i18n::request_locale();
+    let order_id = request.order_id;
+    let preview = import_bill(request, save).await?;
+    let ready = preview.ready.then_some(preview.matched + preview.unmatched);
+    let record = match preview.saved {
+        Some(_) => Some(record_markup(load_bills(order_id).await?, locale)),
+        None => None,
+    };
+    let markup = Owner::new().with(|| {
+        provide_context(locale);
+        super::bill_view::preview_view(preview).to_html()
+    });
+    Ok(BillImportShown { markup, ready, record })
+}
+
+/// The section's record (everything but the import form) as HTML, in `locale`.
+#[cfg(feature = "ssr")]
+fn record_markup(s: BillSection, locale: Locale) -> String {
+    Owner::new().with(|| {
+        provide_context(locale);
+        record_view(s).to_html()
+    })
+}
+
 /// Sets the team's variance threshold, percent (managers).
 #[server(endpoint = "orders/bills/threshold")]
 pub async fn set_bill_threshold(threshold: String) -> Result<(), AppError> {
@@ -71,7 +111,9 @@ pub async fn set_bill_threshold(threshold: String) -> Result<(), AppError> {
     let (caller, team) = auth::require_team(Capability::SignOffOrders)?;
     let pct = crate::domain::numbers::parse_decimal(threshold.trim().trim_end_matches('%'))
         .map_err(|e| AppError::InvalidFields(vec![FieldIssue::from_number("threshold", e)]))?;
-    bills::set_threshold(&auth::db()?, team.team_id, caller.user_id, pct).await
+    bills::set_threshold(&auth::db()?, team.team_id, caller.user_id, pct).await?;
+    crate::components::forms::saved_after_plain_post();
+    Ok(())
 }
 
 /// Reads the chosen file in the browser, as UTF-8 (a GBK export would otherwise import as
@@ -102,7 +144,7 @@ struct ImportForm {
     status: RwSignal<Option<String>>,
     problem: RwSignal<Option<String>>,
     checked: RwSignal<Option<BillRequest>>,
-    action: Action<(BillRequest, bool), Result<BillPreview, AppError>>,
+    action: Action<(BillRequest, bool), Result<BillImportShown, AppError>>,
 }
 
 impl ImportForm {
@@ -113,7 +155,7 @@ impl ImportForm {
             status: RwSignal::new(None),
             problem: RwSignal::new(None),
             checked: RwSignal::new(None),
-            action: Action::new(|(req, save): &(BillRequest, bool)| import_bill(req.clone(), *save)),
+            action: Action::new(|(req, save): &(BillRequest, bool)| import_bill_shown(req.clone(), *save)),
         }
     }
 
@@ -157,21 +199,35 @@ impl ImportForm {
     /// Lines the import button would save: after a clean check, before saving.
     fn ready(self) -> Option<usize> {
         match self.action.value().get() {
-            Some(Ok(p)) if p.ready => Some(p.matched + p.unmatched),
+            Some(Ok(shown)) => shown.ready,
             _ => None,
         }
     }
 }
 
-fn import_form(form: ImportForm, refresh: RwSignal<u32>) -> impl IntoView {
+/// After a save, the section's record (`#bill-record`, rendered on the server) as it now reads.
+fn show_record(_record: &str) {
+    #[cfg(feature = "hydrate")]
+    if let Some(element) = document().get_element_by_id(RECORD_ID) {
+        element.set_inner_html(_record);
+    }
+}
+
+/// The id of the section's record, which a save replaces.
+const RECORD_ID: &str = "bill-record";
+
+fn import_form(form: ImportForm) -> impl IntoView {
     let locale = use_locale();
     let pending = form.action.pending();
     Effect::new(move |_| {
         if !pending.get() {
             form.status.set(None);
         }
-        if matches!(form.action.value().get(), Some(Ok(BillPreview { saved: Some(_), .. }))) {
-            refresh.update(|n| *n += 1);
+        if let Some(Ok(BillImportShown {
+            record: Some(record), ..
+        })) = form.action.value().get()
+        {
+            show_record(&record);
         }
     });
     view! {
@@ -190,7 +246,7 @@ fn import_form(form: ImportForm, refresh: RwSignal<u32>) -> impl IntoView {
             {move || form.status.get().map(|s| view! { <p class="progress" role="status"><span class="spinner" aria-hidden="true"></span>{s}</p> })}
             {move || form.problem.get().map(|p| view! { <p class="form-error" role="alert">{p}</p> })}
             {move || match form.action.value().get() {
-                Some(Ok(p)) => Some(preview_view(p).into_any()),
+                Some(Ok(shown)) => Some(view! { <div inner_html=shown.markup></div> }.into_any()),
                 Some(Err(e)) => Some(view! { <p class="form-error" role="alert">{e.localized(locale)}</p> }.into_any()),
                 None => None,
             }}
@@ -198,92 +254,67 @@ fn import_form(form: ImportForm, refresh: RwSignal<u32>) -> impl IntoView {
     }
 }
 
-fn threshold_form(current: String, refresh: RwSignal<u32>) -> impl IntoView {
+/// The team's threshold (managers): saved in place (`data-in-place`), or as a plain post.
+fn threshold_form(current: String) -> impl IntoView {
     let action = ServerAction::<SetBillThreshold>::new();
-    Effect::new(move |_| {
-        if matches!(action.value().get(), Some(Ok(()))) {
-            refresh.update(|n| *n += 1);
-        }
-    });
     let locale = use_locale();
+    let saved = saved_in_url(SetBillThreshold::PATH);
     view! {
-        <ActionForm action attr:class="form-inline no-print" attr:data-testid="bill-threshold-form">
+        <ActionForm action attr:class="form-inline no-print" attr:data-testid="bill-threshold-form" attr:data-in-place="">
             <label>{t(Msg::BillsThreshold)}<input type="text" inputmode="decimal" name="threshold" value=current size="6" /></label>
             <button type="submit">{t(Msg::BillsThresholdSave)}</button>
-            {move || match (action.value().get(), last_error(action)) {
-                (Some(Ok(())), _) => Some(view! { <span role="status">{t(Msg::BillsThresholdSaved)}</span> }.into_any()),
-                (_, Some(e)) => Some(view! { <span class="form-error" role="alert">{e.localized(locale)}</span> }.into_any()),
-                _ => None,
-            }}
+            {saved.then(|| view! { <span role="status">{t(Msg::BillsThresholdSaved)}</span> })}
+            {last_error(action).map(|e| view! { <span class="form-error" role="alert">{e.localized(locale)}</span> })}
         </ActionForm>
     }
 }
 
-fn section_view(s: BillSection, refresh: RwSignal<u32>) -> impl IntoView {
+/// The section's record: its title (flagged above the threshold), the reconciliation, the
+/// unmatched lines, the bills and, for managers, the threshold.
+fn record_view(s: BillSection) -> impl IntoView {
     let locale = use_locale();
     let flagged = s.reconciliation.as_ref().is_some_and(|r| r.flagged);
     let more = s.unmatched_count - i64::try_from(s.unmatched.len()).unwrap_or(0);
     view! {
-        <section class="card" id="bill" data-testid="order-bill">
-            <h2>{t(Msg::BillsTitle)}
-                {flagged.then(|| view! { " " <span class="verdict verdict-invalid" data-testid="bill-flag">{t(Msg::BillsFlag)}</span> })}
-            </h2>
-            <p class="lead no-print">{t(Msg::BillsLead)}</p>
-            {s.blocked.map(|b| view! { <p class="callout" data-testid="bill-blocked">{b}</p> })}
-            {s.reconciliation.map(recon_view)}
-            {(!s.unmatched.is_empty()).then(|| view! {
-                <h3>{t(Msg::BillsUnmatchedTitle)}</h3>
-                {lines_table(s.unmatched, true, "bill-unmatched")}
-                {(more > 0).then(|| view! { <p class="hint">{locale.fmt(Msg::BillsUnmatchedMore, &[("more", &crate::domain::money::grouped(more.into()))])}</p> })}
-            })}
-            {bills_list(s.bills)}
-            {s.can_set_threshold.then(|| threshold_form(s.threshold_pct.clone(), refresh))}
-            {s.can_import.then(|| import_form(ImportForm::new(s.order_id), refresh))}
-        </section>
+        <h2>{t(Msg::BillsTitle)}
+            {flagged.then(|| view! { " " <span class="verdict verdict-invalid" data-testid="bill-flag">{t(Msg::BillsFlag)}</span> })}
+        </h2>
+        <p class="lead no-print">{t(Msg::BillsLead)}</p>
+        {s.blocked.map(|b| view! { <p class="callout" data-testid="bill-blocked">{b}</p> })}
+        {s.reconciliation.map(recon_view)}
+        {(!s.unmatched.is_empty()).then(|| view! {
+            <h3>{t(Msg::BillsUnmatchedTitle)}</h3>
+            {lines_table(s.unmatched, true, "bill-unmatched")}
+            {(more > 0).then(|| view! { <p class="hint">{locale.fmt(Msg::BillsUnmatchedMore, &[("more", &crate::domain::money::grouped(more.into()))])}</p> })}
+        })}
+        {bills_list(s.bills)}
+        {s.can_set_threshold.then(|| threshold_form(s.threshold_pct.clone()))}
     }
 }
 
-/// The bill section of an approved order (mounted by the order page), read on the server: plain
-/// HTML for a reader who may neither import a bill nor set the threshold (the reconciliation
-/// needs no script), else [`BillWork`].
+/// The bill section of an approved order (mounted by the order page), read on the server; the
+/// import form, for those who may import, is [`BillImport`].
 #[component]
 pub fn BillCard(order_id: i64) -> impl IntoView {
     let data = Resource::new(move || order_id, load_bills);
     view! {
         <crate::components::loaded::Loaded resource=data let:s>
-            {if s.can_import || s.can_set_threshold {
-                view! { <BillWork order_id /> }.into_any()
-            } else {
-                section_view(s, RwSignal::new(0)).into_any()
-            }}
+            {
+                let can_import = s.can_import;
+                view! {
+                    <section class="card" id="bill" data-testid="order-bill">
+                        <div id=RECORD_ID>{record_view(s)}</div>
+                        {can_import.then(|| view! { <BillImport order_id /> })}
+                    </section>
+                }
+            }
         </crate::components::loaded::Loaded>
     }
 }
 
-/// The bill section with its forms, an island: loaded in the browser once hydrated (a
-/// `LocalResource`), and again after each import or threshold change.
+/// The import form: the page's island (the file is read in the browser). A save shows the
+/// section's record as it now reads, without a new page.
 #[island(lazy)]
-fn BillWork(order_id: i64) -> impl IntoView {
-    // Server and browser both render nothing here at first (an effect never runs on the
-    // server), so hydration finds the same markup; the section is built once hydrated.
-    let hydrated = RwSignal::new(false);
-    Effect::new(move |_| hydrated.set(true));
-    move || hydrated.get().then(|| bill_section(order_id))
-}
-
-/// The section itself, loaded in the browser.
-fn bill_section(order_id: i64) -> impl IntoView {
-    let refresh = RwSignal::new(0_u32);
-    let data = LocalResource::new(move || {
-        refresh.track();
-        load_bills(order_id)
-    });
-    view! {
-        <Suspense fallback=|| view! { <p class="loading no-print">{t(Msg::Loading)}</p> }>
-            {move || data.get().map(|loaded| match loaded {
-                Ok(s) => section_view(s, refresh).into_any(),
-                Err(error) => view! { <crate::components::forms::ErrorBox error /> }.into_any(),
-            })}
-        </Suspense>
-    }
+fn BillImport(order_id: i64) -> impl IntoView {
+    import_form(ImportForm::new(order_id))
 }

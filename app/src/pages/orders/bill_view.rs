@@ -3,8 +3,11 @@
 
 use crate::{
     i18n::{Msg, t},
-    views::bills::{BillPreview, BillProblem, BillSummary, LineView, ReconRow, ReconView},
+    views::bills::{BillSummary, LineView, ReconRow, ReconView},
 };
+// The import preview is rendered on the server (the import form's island shows its markup).
+#[cfg(feature = "ssr")]
+use crate::views::bills::{BillPreview, BillProblem};
 use leptos::prelude::*;
 
 /// The reconciliation table, the verdict, the chart. On a phone the table is one card per
@@ -104,6 +107,7 @@ pub fn bills_list(bills: Vec<BillSummary>) -> impl IntoView {
     }
 }
 
+#[cfg(feature = "ssr")]
 fn problems_table(problems: Vec<BillProblem>) -> impl IntoView {
     view! {
         <table class="table" data-testid="bill-problems">
@@ -116,6 +120,7 @@ fn problems_table(problems: Vec<BillProblem>) -> impl IntoView {
 }
 
 /// What checking a bill found: the refusal, or the summary, problems, reconciliation and lines.
+#[cfg(feature = "ssr")]
 pub fn preview_view(p: BillPreview) -> impl IntoView {
     if let Some(e) = p.file_error {
         return view! { <p class="form-error" role="alert" data-testid="bill-file-error">{e}</p> }.into_any();
@@ -140,6 +145,7 @@ pub fn preview_view(p: BillPreview) -> impl IntoView {
 /// Under the first lines: how many of the bill's lines they are, and the others folded in a
 /// `<details>` (nothing when every line is listed); a bill too long to send whole says how many
 /// lines are left out.
+#[cfg(feature = "ssr")]
 fn other_lines(listed: usize, more: usize, other: Vec<LineView>, reasons: bool) -> impl IntoView {
     let locale = crate::i18n::use_locale();
     let left_out = more.saturating_sub(other.len());

@@ -2,7 +2,6 @@
 //! entered yet) and the workload, drop the files (each uploads with a progress bar), see what was
 //! recognised and the verdict, then save.
 
-use super::detail::{figures, verdict_view};
 use crate::{
     components::{
         forms::{ErrorBox, last_error},
@@ -12,7 +11,7 @@ use crate::{
     domain::{roles::Capability, runs::CanonicalRun},
     error::AppError,
     i18n::{Msg, t, use_locale},
-    texts::runs::{bytes, format_label, num},
+    texts::runs::format_label,
     views::{RunFileInfo, RunRequest},
 };
 use leptos::prelude::*;
@@ -84,6 +83,38 @@ pub async fn preview_run(request: RunRequest) -> Result<RunPreview, AppError> {
         run,
         adds_to: placement.adds_to(),
     })
+}
+
+/// The preview as the upload form shows it: [`preview_run`] rendered on the server in the
+/// reader's language (the verdict, the figures, the run it completes), so the browser's island
+/// carries neither the run's record nor its views.
+#[server(endpoint = "runs/preview_shown", input = server_fn::codec::Json)]
+pub async fn show_run_preview(request: RunRequest) -> Result<String, AppError> {
+    let locale = crate::i18n::request_locale();
+    let preview = preview_run(request).await?;
+    Ok(Owner::new().with(|| {
+        provide_context(locale);
+        preview_markup(preview).to_html()
+    }))
+}
+
+/// The preview's markup: the stored run it completes, if any, then the verdict and figures.
+#[cfg(feature = "ssr")]
+fn preview_markup(RunPreview { run, adds_to }: RunPreview) -> impl IntoView {
+    use super::detail::{figures, verdict_view};
+    let locale = use_locale();
+    let adds = adds_to.map(|id| {
+        view! {
+            <p class="hint" role="status" data-testid="run-adds-to">
+                <a href=format!("/runs/{id}")>{locale.fmt(Msg::RunsAddsTo, &[("id", &id.to_string())])}</a>
+            </p>
+        }
+    });
+    view! {
+        <h2>{t(Msg::RunsPreview)}</h2>
+        {adds}
+        <div data-testid="run-preview">{verdict_view(&run)} {figures(&run)}</div>
+    }
 }
 
 /// Saves the run (a new one, or the stored run the files complete); returns its id.
@@ -228,7 +259,7 @@ fn upload_form(opts: RunFormChoices) -> impl IntoView {
             if r.files.is_empty() {
                 Ok(None)
             } else {
-                preview_run(r).await.map(Some)
+                show_run_preview(r).await.map(Some)
             }
         }
     });
@@ -383,27 +414,15 @@ fn run_error(error: AppError) -> AnyView {
     }
 }
 
-/// The verdict and figures of the files so far, judged without saving.
-fn preview_view(preview: LocalResource<Result<Option<RunPreview>, AppError>>) -> impl IntoView {
+/// The verdict and figures of the files so far, judged without saving (the server's markup).
+fn preview_view(preview: LocalResource<Result<Option<String>, AppError>>) -> impl IntoView {
     view! {
         <Transition fallback=|| view! { <p class="loading">{t(Msg::RunsPreviewWait)}</p> }>
             {move || Suspend::new(async move {
                 match preview.await {
                     Ok(None) => ().into_any(),
                     Err(error) => run_error(error),
-                    Ok(Some(RunPreview { run, adds_to })) => {
-                        let locale = use_locale();
-                        let adds = adds_to.map(|id| view! {
-                            <p class="hint" role="status" data-testid="run-adds-to">
-                                <a href=format!("/runs/{id}")>{locale.fmt(Msg::RunsAddsTo, &[("id", &id.to_string())])}</a>
-                            </p>
-                        });
-                        view! {
-                            <h2>{t(Msg::RunsPreview)}</h2>
-                            {adds}
-                            <div data-testid="run-preview">{verdict_view(&run)} {figures(&run)}</div>
-                        }.into_any()
-                    }
+                    Ok(Some(markup)) => view! { <div inner_html=markup></div> }.into_any(),
                 }
             })}
         </Transition>

@@ -8,8 +8,11 @@ use super::*;
 pub struct Uploaded {
     /// The stored file.
     pub file: RunFileInfo,
-    /// `result` or `telemetry`.
+    /// `result`, `telemetry` or `interconnect`.
     pub role: String,
+    /// What was recognised, in the reader's language, as the server words it.
+    #[serde(default)]
+    pub recognised: String,
 }
 
 /// Where one file's upload stands.
@@ -100,10 +103,15 @@ pub(super) fn file_line(item: Item, items: RwSignal<Vec<Item>>) -> impl IntoView
         <li class="upload-item" data-testid="upload-item">
             <strong>{item.name.get_value()}</strong>
             {move || match item.state.get() {
-                FileState::Sending(share) => view! {
-                    <span class="hint">{locale.fmt(Msg::RunsUploading, &[("name", "")])}</span>
-                    <progress max="100" value=num(share * 100.0, 0) data-testid="upload-progress">{format!("{} %", num(share * 100.0, 0))}</progress>
-                }.into_any(),
+                FileState::Sending(share) => {
+                    // Whole percent: no decimals to word (and no float formatting in the bundle).
+                    #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "a share of 0..=1")]
+                    let percent = (share * 100.0).round().clamp(0.0, 100.0) as u8;
+                    view! {
+                        <span class="hint">{locale.fmt(Msg::RunsUploading, &[("name", "")])}</span>
+                        <progress max="100" value=percent data-testid="upload-progress">{format!("{percent} %")}</progress>
+                    }.into_any()
+                }
                 FileState::Done(u) => {
                     let role = match u.role.as_str() {
                         "telemetry" => Msg::RunsRoleTelemetry,
@@ -115,7 +123,7 @@ pub(super) fn file_line(item: Item, items: RwSignal<Vec<Item>>) -> impl IntoView
                     });
                     view! {
                         <span class="tag">{t(role)}</span>
-                        <span data-testid="upload-recognised">{locale.fmt(Msg::RunsRecognised, &[("format", &format_label(locale, &u.file.format)), ("size", &bytes(u.file.size))])}</span>
+                        <span data-testid="upload-recognised">{u.recognised}</span>
                         {held}
                     }.into_any()
                 }
