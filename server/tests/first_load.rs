@@ -4,8 +4,6 @@
 //! plain posts: errors come back on the page, a right password signs in, the team switch and
 //! sign-out work, a new order opens itself.
 
-#![expect(clippy::unwrap_used, reason = "test helpers fail the test by panicking")]
-
 use crate::common;
 
 use common::{Answer, PASSWORD, TestApp};
@@ -29,17 +27,6 @@ fn names_no_bundle(page: &Answer) {
         "one module script, the loader: {}",
         page.body
     );
-}
-
-/// The `Location` a redirect answer sends the browser to, without the origin.
-fn location(res: &Answer) -> String {
-    let to = res
-        .headers
-        .get(http::header::LOCATION)
-        .expect("a redirect")
-        .to_str()
-        .unwrap();
-    to.strip_prefix(common::ORIGIN).unwrap_or(to).to_string()
 }
 
 #[tokio::test]
@@ -129,7 +116,7 @@ async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_che
     for path in ["/", &format!("/orders/{order}"), "/quotes/new", "/runs"] {
         let out = app.get(path, None, None).await;
         assert_eq!(out.status, StatusCode::FOUND, "{path}: {}", out.body);
-        assert!(location(&out).starts_with("/login"), "{path}: {}", location(&out));
+        assert!(out.location().starts_with("/login"), "{path}: {}", out.location());
     }
 }
 
@@ -151,7 +138,7 @@ async fn a_new_order_posted_as_a_plain_form_opens_itself() {
         )
         .await;
     assert_eq!(made.status, StatusCode::FOUND, "{}", made.body);
-    let to = location(&made);
+    let to = made.location();
     assert!(to.starts_with("/orders/") && to != "/orders/", "{to}");
     let page = app.get(&to, Some(&pia), None).await;
     assert!(page.body.contains("Plain order"), "{}", page.body);
@@ -190,7 +177,7 @@ async fn the_team_switch_and_sign_out_work_as_plain_posts_from_the_dashboard() {
         .browser_post("/api/switch_team", &[("team_id", &b.to_string())], Some(&cookie), "/")
         .await;
     assert_eq!(switch.status, StatusCode::FOUND, "{}", switch.body);
-    assert_eq!(location(&switch).trim_end_matches('?'), "/");
+    assert_eq!(switch.location().trim_end_matches('?'), "/");
     let page = app.get("/", Some(&cookie), None).await;
     assert!(
         page.body
@@ -203,10 +190,10 @@ async fn the_team_switch_and_sign_out_work_as_plain_posts_from_the_dashboard() {
     // Sign-out, posted the same way: the session ends, the dashboard sends the browser to sign in.
     let out = app.browser_post("/api/logout", &[], Some(&cookie), "/").await;
     assert_eq!(out.status, StatusCode::FOUND, "{}", out.body);
-    assert_eq!(location(&out).trim_end_matches('?'), "/");
+    assert_eq!(out.location().trim_end_matches('?'), "/");
     let after = app.get("/", Some(&cookie), None).await;
     assert_eq!(after.status, StatusCode::FOUND);
-    assert!(location(&after).starts_with("/login"), "{}", location(&after));
+    assert!(after.location().starts_with("/login"), "{}", after.location());
     let session = app.call("/api/session", &[], Some(&cookie)).await;
     assert!(session.body.contains(r#""caller":null"#), "{}", session.body);
 }
@@ -226,7 +213,7 @@ async fn a_plain_post_of_the_sign_in_form_shows_errors_on_the_page_and_signs_in(
         .await;
     assert_eq!(wrong.status, StatusCode::FOUND, "{}", wrong.body);
     assert!(wrong.session_cookie().is_none(), "no session for a wrong password");
-    let back = location(&wrong);
+    let back = wrong.location();
     assert!(back.starts_with("/login?") && back.contains("__err="), "{back}");
     let page = app.get(&back, None, None).await;
     assert_eq!(page.status, StatusCode::OK);
@@ -244,14 +231,14 @@ async fn a_plain_post_of_the_sign_in_form_shows_errors_on_the_page_and_signs_in(
         .await;
     assert_eq!(right.status, StatusCode::FOUND, "{}", right.body);
     assert_eq!(
-        location(&right).trim_end_matches('?'),
+        right.location().trim_end_matches('?'),
         "/login",
         "the error left the address"
     );
     let cookie = right.session_cookie().expect("signed in");
     let again = app.get("/login", Some(&cookie), None).await;
     assert_eq!(
-        (again.status, location(&again).as_str()),
+        (again.status, again.location().as_str()),
         (StatusCode::FOUND, "/"),
         "signed in, the sign-in page sends the browser on"
     );
@@ -320,7 +307,7 @@ async fn a_user_created_by_a_plain_post_is_named_and_the_team_and_role_stay_chos
         )
         .await;
     assert_eq!(made.status, StatusCode::FOUND, "{}", made.body);
-    let to = location(&made);
+    let to = made.location();
     assert!(
         to.starts_with("/admin/users?created=") && to.ends_with(&format!("&team={team}&role=procurement")),
         "{to}"
@@ -359,7 +346,7 @@ async fn a_user_created_by_a_plain_post_is_named_and_the_team_and_role_stay_chos
         )
         .await;
     assert_eq!(again.status, StatusCode::FOUND, "{}", again.body);
-    let back = location(&again);
+    let back = again.location();
     assert!(back.starts_with("/admin/users?") && back.contains("__err="), "{back}");
     let page = app.get(&back, Some(&admin), None).await;
     assert!(page.body.contains(r#"role="alert""#), "{}", page.body);

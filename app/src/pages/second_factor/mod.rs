@@ -84,7 +84,7 @@ pub async fn pending_enrolment() -> Result<Option<Enrolment>, AppError> {
     let db = auth::db()?;
     let session = auth::session()?;
     let user = server::caller_user().await?;
-    if crate::services::second_factor::status(&db, &user).await?.enabled {
+    if crate::store::second_factors::is_enabled(&db, user.id).await? {
         return Ok(None);
     }
     Ok(session.get::<Enrolment>(SessionKeys::ENROLMENT).await.ok().flatten())
