@@ -79,10 +79,29 @@ async function visit(context, path, stayMs = 0) {
   const ms = await readyMs(page);
   const ready = tally(ms);
   await page.waitForLoadState("networkidle");
+  await prefetched(page);
   if (stayMs > 0) await page.waitForTimeout(stayMs);
   const later = tally().assets - ready.assets;
   await page.close();
   return { ms, ...ready, later };
+}
+
+/**
+ * A page sent without WASM prefetches the bundle when the browser is idle, which under the slow
+ * CPU may come after the network first went quiet: waits until every file it asked for has
+ * arrived (its resource timing entry), so the warm visit after it finds them cached.
+ */
+async function prefetched(page) {
+  await page.waitForFunction(
+    () => {
+      if (document.body.dataset.hydrated !== "static") return true;
+      const links = [...document.querySelectorAll('link[rel="prefetch"]')];
+      const arrived = new Set(performance.getEntriesByType("resource").map((e) => e.name));
+      return links.length > 0 && links.every((l) => arrived.has(l.href));
+    },
+    undefined,
+    { timeout: 120_000, polling: 100 },
+  );
 }
 
 /**

@@ -180,6 +180,20 @@ impl World {
         self.probe(format!("POST {path} {body}"), req, failures).await;
     }
 
+    /// POSTs `body` as JSON whatever its bytes are (not UTF-8 included).
+    async fn json_bytes(&self, path: &str, body: Vec<u8>, cookie: &str, failures: &mut Vec<Failure>) {
+        let what = format!("POST {path} {}", String::from_utf8_lossy(&body));
+        let req = Request::post(path)
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json")
+            .header(header::HOST, "127.0.0.1:3000")
+            .header(header::ORIGIN, ORIGIN)
+            .header(header::COOKIE, cookie)
+            .body(Body::from(body))
+            .unwrap();
+        self.probe(what, req, failures).await;
+    }
+
     async fn get(&self, path: &str, cookie: &str, failures: &mut Vec<Failure>) {
         let req = Request::builder()
             .method(Method::GET)
@@ -432,6 +446,44 @@ async fn probe_json(w: &World, failures: &mut Vec<Failure>) {
     }
 }
 
+/// Every server function that reads JSON, sent bodies that are not UTF-8: outside a string, and
+/// inside one (a file's content read by a script in the wrong encoding).
+async fn probe_json_not_utf8(w: &World, failures: &mut Vec<Failure>) {
+    let order = w.order.to_string();
+    let bodies: [Vec<u8>; 3] = [
+        b"\xff\xfe{\"request\":{}}".to_vec(),
+        [
+            br#"{"request":{"content":""#.as_slice(),
+            b"\xc3\x28\xa0\xa1",
+            br#"","format":"csv"}}"#,
+        ]
+        .concat(),
+        [
+            br#"{"request":{"order_id":"#.as_slice(),
+            order.as_bytes(),
+            br#","file_name":"b.csv","content":""#,
+            b"\xed\xa0\x80",
+            br#""},"save":false}"#,
+        ]
+        .concat(),
+    ];
+    let routes = [
+        ("/api/quotes/list", &w.pam),
+        ("/api/quotes/compare", &w.pam),
+        ("/api/quotes/import", &w.pam),
+        ("/api/orders/bills/import", &w.pam),
+        ("/api/orders/bills/import_shown", &w.pam),
+        ("/api/runs/preview", &w.eve),
+        ("/api/runs/preview_shown", &w.eve),
+        ("/api/runs/save", &w.eve),
+    ];
+    for (path, who) in routes {
+        for body in &bodies {
+            w.json_bytes(path, body.clone(), who, failures).await;
+        }
+    }
+}
+
 async fn probe_raw_routes(w: &World, failures: &mut Vec<Failure>) {
     let bearer = format!("Bearer {}", w.token);
     let run = l4_run();
@@ -522,6 +574,7 @@ async fn the_largest_numbers_in_every_field_get_a_4xx_at_worst() {
     let mut failures = Vec::new();
     probe_forms(&w, &mut failures).await;
     probe_json(&w, &mut failures).await;
+    probe_json_not_utf8(&w, &mut failures).await;
     probe_imports(&w, &mut failures).await;
     probe_raw_routes(&w, &mut failures).await;
     let health = w.app.get("/healthz", None, None).await;

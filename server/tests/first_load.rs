@@ -60,6 +60,7 @@ async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_che
     // Pages whose forms save in place without an island: the page's script posts a form
     // marked `data-in-place` and shows the server's answer (a list's add form, the rates, the
     // cost comparison's budget, the quote form); no WASM.
+    let order_page = format!("/orders/{order}");
     for (path, who) in [
         ("/vendors", &pia),
         ("/workloads", &pia),
@@ -69,6 +70,7 @@ async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_che
         ("/rates", &pia),
         ("/tco", &pia),
         ("/admin/users", &admin),
+        (order_page.as_str(), &pia),
     ] {
         let page = app.get(path, Some(who), None).await;
         assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
@@ -79,9 +81,9 @@ async fn pages_that_only_show_or_save_in_place_have_no_island_and_forms_that_che
         }
     }
 
-    // Pages whose parts check as typed or answer with what only the browser keeps (live
-    // checks, a draft order's checklist): an island each, the rest of the page plain HTML.
-    for path in ["/quotes/import", &format!("/orders/{order}")] {
+    // Pages whose parts check as typed or answer with what only the browser keeps (a file read
+    // in the browser, live checks): an island each, the rest of the page plain HTML.
+    for path in ["/quotes/import"] {
         let page = app.get(path, Some(&pia), None).await;
         assert_eq!(page.status, StatusCode::OK, "{path}: {}", page.body);
         assert!(hydrates(&page), "{path} has an island: {}", page.body);
@@ -390,4 +392,204 @@ async fn a_page_names_its_languages_texts_which_are_kept_like_the_bundle() {
             "{other}"
         );
     }
+}
+
+/// The part of `body` from the form with `testid` to the end of that form.
+fn form_part<'a>(body: &'a str, testid: &str) -> &'a str {
+    let at = body
+        .find(&format!(r#"data-testid="{testid}""#))
+        .unwrap_or_else(|| panic!("{testid}: {body}"));
+    let end = at + body[at..].find("</form>").expect("the form ends");
+    &body[at..end]
+}
+
+/// A draft order of a new team's procurement `pia`, its quote chosen by a plain post: the app,
+/// pia's cookie, the order's id and its page.
+async fn draft_chosen() -> (TestApp, String, String, String) {
+    let app = TestApp::new().await;
+    let admin = app.setup_admin().await;
+    let team = app.create_team(&admin, "Fixed cards").await;
+    app.create_member(&admin, "pia@example.com", team, "procurement").await;
+    let pia = app.login("pia@example.com", PASSWORD).await;
+    let workload = app.create_workload(&pia, "Fixed encode").await;
+    let quote = app.create_quote(&pia, "FIXED-1").await;
+    let order = app.create_order(&pia, "Fixed order", workload).await;
+    let (o, q) = (order.to_string(), quote.to_string());
+    let here = format!("/orders/{order}");
+
+    // Chosen by a plain post: back at the selection card, not at the top of the page.
+    let form = [
+        ("order_id", o.as_str()),
+        ("quote_id", q.as_str()),
+        ("considered[]", q.as_str()),
+        ("waiver", "Benchmarked last month."),
+    ];
+    let chosen = app.browser_post("/api/orders/select", &form, Some(&pia), &here).await;
+    assert_eq!(chosen.status, StatusCode::FOUND, "{}", chosen.body);
+    assert_eq!(chosen.location(), format!("{here}#order-selection"));
+
+    (app, pia, o, here)
+}
+
+/// A draft order has no island: every form is rendered by the server; the selection and the
+/// comparison come back at their cards.
+#[tokio::test]
+async fn a_draft_order_has_no_island_and_its_cards_post_back_to_their_place() {
+    let (app, pia, o, here) = draft_chosen().await;
+    let page = app.get(&here, Some(&pia), None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(!hydrates(&page), "{}", page.body);
+    names_no_bundle(&page);
+    assert!(page.body.contains("Benchmarked last month."), "{}", page.body);
+
+    // A link that is not a comparison: back to the page with the error at the form.
+    let wrong = app
+        .browser_post(
+            "/api/orders/comparison",
+            &[("order_id", &o), ("link", "https://elsewhere.example/x")],
+            Some(&pia),
+            &here,
+        )
+        .await;
+    assert_eq!(wrong.status, StatusCode::FOUND, "{}", wrong.body);
+    assert!(wrong.location().contains("__err"), "{}", wrong.location());
+    let shown = app.get(&wrong.location(), Some(&pia), None).await;
+    let card = shown.body.find(r#"data-testid="order-comparison""#).expect("the card");
+    let card_end = card + shown.body[card..].find("</section>").expect("it ends");
+    let error = shown.body[card..card_end].find("This link is not a cost comparison");
+    assert!(error.is_some(), "the error is shown at the comparison: {}", shown.body);
+
+    // The default comparison again: back at the comparison card, without the error's marks.
+    let saved = app
+        .browser_post(
+            "/api/orders/comparison",
+            &[("order_id", &o), ("link", "")],
+            Some(&pia),
+            &wrong.location(),
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::FOUND, "{}", saved.body);
+    assert_eq!(saved.location(), format!("{here}#order-comparison"));
+}
+
+/// An item's answer, saved or refused, comes back on the page at that item's form only (every
+/// item's form posts to the same server function).
+#[tokio::test]
+async fn an_answer_posted_as_a_page_comes_back_at_its_own_items_form() {
+    let (app, pia, o, here) = draft_chosen().await;
+    let page = app.get(&here, Some(&pia), None).await;
+    let view: serde_json::Value =
+        serde_json::from_str(&app.call("/api/orders/get", &[("id", &o)], Some(&pia)).await.body).unwrap();
+    let mine: Vec<String> = view["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["items"].as_array().unwrap().iter())
+        .filter(|i| i["can_answer"] == true)
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect();
+    let (a, b) = (&mine[0], &mine[1]);
+    assert!(form_part(&page.body, &format!("answer-{a}")).contains("data-in-place"));
+
+    // Not applicable without a reason: refused, the message at that item's form only.
+    let refused = [
+        ("order_id", o.as_str()),
+        ("item_id", a.as_str()),
+        ("status", "not_applicable"),
+        ("status_note", ""),
+    ];
+    let answer = app
+        .browser_post("/api/orders/answer", &refused, Some(&pia), &here)
+        .await;
+    assert_eq!(answer.status, StatusCode::FOUND, "{}", answer.body);
+    assert!(
+        answer.location().starts_with(&format!("{here}?")) && answer.location().contains("__err"),
+        "{}",
+        answer.location()
+    );
+    let shown = app.get(&answer.location(), Some(&pia), None).await;
+    let reason = "Give the reason why this item does not apply.";
+    assert_eq!(shown.body.matches(reason).count(), 1, "{}", shown.body);
+    assert!(form_part(&shown.body, &format!("answer-{a}")).contains(reason));
+    assert!(!form_part(&shown.body, &format!("answer-{b}")).contains(reason));
+
+    // With the reason, from the page with the error: back to the page as it was opened, "Saved."
+    // at that item's form only, this once.
+    let saved = [
+        ("order_id", o.as_str()),
+        ("item_id", a.as_str()),
+        ("status", "not_applicable"),
+        ("status_note", "Single node"),
+    ];
+    let answer = app
+        .browser_post("/api/orders/answer", &saved, Some(&pia), &answer.location())
+        .await;
+    assert_eq!(answer.status, StatusCode::FOUND, "{}", answer.body);
+    assert_eq!(answer.location(), here);
+    let shown = app.get(&here, Some(&pia), None).await;
+    let saved_line = r#"data-testid="item-saved" class="form-ok">Saved.</span>"#;
+    assert_eq!(shown.body.matches(saved_line).count(), 1, "{}", shown.body);
+    assert!(form_part(&shown.body, &format!("answer-{a}")).contains(saved_line));
+    assert!(!shown.body.contains(reason));
+    let again = app.get(&here, Some(&pia), None).await;
+    assert!(!again.body.contains(saved_line), "shown once");
+
+    // The same post from a script gets the item as it now reads.
+    let by_script = app.call("/api/orders/answer", &saved, Some(&pia)).await;
+    assert_eq!(by_script.status, StatusCode::OK, "{}", by_script.body);
+    assert!(by_script.body.contains("Single node"), "{}", by_script.body);
+}
+
+/// A submitted order changes only by the manager's decision: the page has no island, the
+/// sign-off form saves through the page's script (or as a plain post), an error comes back at
+/// its field and a decision opens the order as decided, without the error's marks.
+#[tokio::test]
+async fn a_submitted_order_has_no_island_and_the_sign_off_saves_through_the_pages_script() {
+    let (app, pam, eve) = common::team_of_pam_and_eve().await;
+    let admin = app.login("admin@example.com", PASSWORD).await;
+    app.create_member(&admin, "max@example.com", 1, "manager").await;
+    let max = app.login("max@example.com", PASSWORD).await;
+    let token = app.create_token(&eve, "bench").await;
+    let (order, _, _) = app.submit_batch_order(&pam, &eve, &token).await;
+    let (o, here) = (order.to_string(), format!("/orders/{order}"));
+
+    let page = app.get(&here, Some(&max), None).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(!hydrates(&page), "{}", page.body);
+    names_no_bundle(&page);
+    let form = page
+        .body
+        .find(r#"data-testid="decide-form""#)
+        .expect("the sign-off form");
+    let tag_start = page.body[..form].rfind("<form").expect("its tag");
+    assert!(
+        page.body[tag_start..form + 200].contains("data-in-place"),
+        "{}",
+        &page.body[tag_start..form + 200]
+    );
+
+    // Neither approve nor reject chosen: back to the page, the message at the decision.
+    let form = [("order_id", o.as_str()), ("password", PASSWORD), ("comment", "")];
+    let refused = app.browser_post("/api/orders/decide", &form, Some(&max), &here).await;
+    assert_eq!(refused.status, StatusCode::FOUND, "{}", refused.body);
+    assert!(refused.location().contains("__err"), "{}", refused.location());
+    let shown = app.get(&refused.location(), Some(&max), None).await;
+    assert!(shown.body.contains("Choose approve or reject."), "{}", shown.body);
+    assert!(shown.body.contains(r#"data-testid="order-state""#) && shown.body.contains("Waiting for sign-off"));
+
+    // Approved from the page with the error: the order again, decided, the error gone.
+    let form = [
+        ("order_id", o.as_str()),
+        ("decision", "approve"),
+        ("password", PASSWORD),
+        ("comment", ""),
+    ];
+    let approved = app
+        .browser_post("/api/orders/decide", &form, Some(&max), &refused.location())
+        .await;
+    assert_eq!(approved.status, StatusCode::FOUND, "{}", approved.body);
+    assert_eq!(approved.location(), here);
+    let page = app.get(&here, Some(&max), None).await;
+    assert!(page.body.contains("Approved"), "{}", page.body);
+    assert!(!page.body.contains("Choose approve or reject."));
 }

@@ -61,26 +61,6 @@ where
     });
 }
 
-/// After `action` succeeds, reloads the page at the element with id `anchor` (the form's card):
-/// the reader stays where they saved instead of landing at the top of a long page.
-pub fn reload_at<S>(action: ServerAction<S>, anchor: &'static str)
-where
-    S: ServerFn<Error = AppError> + Clone + Send + Sync + 'static,
-    S::Output: Clone + Send + Sync + 'static,
-{
-    Effect::new(move |_| {
-        if matches!(action.value().get(), Some(Ok(_))) {
-            let location = window().location();
-            let path = location.pathname().unwrap_or_else(|_| "/".into());
-            let here = format!("{path}{}#{anchor}", location.search().unwrap_or_default());
-            // Same document: only the fragment changes (no history entry), then the reload
-            // opens the page at it.
-            let _ = location.replace(&here);
-            let _ = location.reload();
-        }
-    });
-}
-
 /// After a form posted without a script (the browser asked for a page, not data), opens `path`
 /// instead of the page the form was on — what the hydrated form does with the answer (a new
 /// order opens itself). Posts from scripts and API clients get their answer as before.
@@ -164,6 +144,16 @@ pub fn saved_after_plain_post() {
 /// `None` for what is not an absolute web address with a path of its own.
 #[cfg(feature = "ssr")]
 fn saved_address(referer: &str, form: &str) -> Option<String> {
+    let (path, mut kept) = back_parts(referer)?;
+    kept.push(format!("saved={form}"));
+    Some(format!("{path}?{}", kept.join("&")))
+}
+
+/// The page a post came from (`referer`) as the answer goes back to it: its path on this site
+/// and the pairs of its query but the marks of an earlier answer (`saved`, `__err`, `__path`).
+/// `None` for what is not an absolute web address with a path of its own.
+#[cfg(feature = "ssr")]
+fn back_parts(referer: &str) -> Option<(String, Vec<String>)> {
     let uri: http::Uri = referer.parse().ok()?;
     uri.scheme()?;
     let path = uri.path_and_query()?.path();
@@ -171,7 +161,7 @@ fn saved_address(referer: &str, form: &str) -> Option<String> {
     if path.starts_with("//") {
         return None;
     }
-    let mut kept: Vec<&str> = uri
+    let kept = uri
         .query()
         .unwrap_or_default()
         .split('&')
@@ -180,10 +170,46 @@ fn saved_address(referer: &str, form: &str) -> Option<String> {
             let key = kv.split('=').next().unwrap_or_default();
             !matches!(key, "saved" | "__err" | "__path")
         })
+        .map(str::to_string)
         .collect();
-    let saved = format!("saved={form}");
-    kept.push(&saved);
-    Some(format!("{path}?{}", kept.join("&")))
+    Some((path.to_string(), kept))
+}
+
+/// After a form posted as a page (by the page's script or without one) on a page with one form
+/// per thing (an answer form per checklist item): the one page load the post goes back to
+/// shows the answer — "Saved." or the error — at the form `key` names, not at every form of
+/// the same server function. Saved: back to the page, without the marks of an earlier answer;
+/// refused: the same page with the error in its address as Leptos writes it (`__err`).
+#[cfg(feature = "ssr")]
+pub async fn answered_at<T>(form: &str, key: &str, result: &Result<T, AppError>) -> Result<(), AppError> {
+    if !wants_page() {
+        return Ok(());
+    }
+    let Some(parts) = use_context::<http::request::Parts>() else {
+        return Ok(());
+    };
+    let referer = parts.headers.get(http::header::REFERER).and_then(|v| v.to_str().ok());
+    let Some((path, kept)) = referer.and_then(back_parts) else {
+        return Ok(());
+    };
+    let back = if kept.is_empty() {
+        path
+    } else {
+        format!("{path}?{}", kept.join("&"))
+    };
+    let page = match result {
+        Ok(_) => back,
+        Err(e) => {
+            let url = leptos::server_fn::error::ServerFnUrlError::new(form, e.clone())
+                .to_url(&format!("http://page{back}"))
+                .map_err(|_| AppError::Internal)?;
+            url.query()
+                .map_or_else(|| url.path().to_string(), |q| format!("{}?{q}", url.path()))
+        }
+    };
+    crate::auth::shown_once::keep(&crate::auth::session()?, form, &page, &key).await?;
+    leptos_axum::redirect(&page);
+    Ok(())
 }
 
 /// Whether this page was opened after a plain post to `form` (a server function's path) saved

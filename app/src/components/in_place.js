@@ -27,30 +27,63 @@ function saveInPlace(localTimes) {
     }
   };
 
-  // The form of `doc` that stands where `form` stands in this page (same action, same place
-  // among the forms with that action).
+  // The form of `doc` that stands where `form` stands in this page: the one with the same
+  // `data-testid` (one form per checklist item), else the same place among the forms with the
+  // same action.
   const twinOf = (form, doc) => {
+    const id = form.getAttribute("data-testid");
+    if (id) return doc.querySelector(`form[data-in-place][data-testid="${CSS.escape(id)}"]`);
     const same = (f) => f.getAttribute("action") === form.getAttribute("action");
     const nth = [...document.querySelectorAll("form[data-in-place]")].filter(same).indexOf(form);
     return [...doc.querySelectorAll("form[data-in-place]")].filter(same)[nth];
   };
 
+  // Folds the reader opened or closed (`<details data-keep-open>`, matched by `data-testid` and
+  // `data-section`) stay as they were when the page is shown again.
+  const keyOf = (d) => `${d.dataset.testid || ""}:${d.dataset.section || ""}`;
+  const keepFolds = (from, to) => {
+    const open = new Map([...from.querySelectorAll("details[data-keep-open]")].map((d) => [keyOf(d), d.open]));
+    for (const d of to.querySelectorAll("details[data-keep-open]")) {
+      if (open.has(keyOf(d))) d.open = open.get(keyOf(d));
+    }
+  };
+
   // Where to put the keyboard after the page changed under it: the first rejected field or the
-  // error; after a save the "Saved." line, else the saved form's first field (ready for the next).
-  const focusAfter = (failed, form) => {
-    const target = failed
-      ? form && form.querySelector('[aria-invalid="true"], [role="alert"]')
-      : document.querySelector('main [role="status"]') ||
-        (form && form.querySelector("input:not([type=hidden]), select, textarea"));
+  // error. After a save, a form marked `data-keep-focus` keeps it on the button that was
+  // pressed (the next item is one key away), or, when the form is gone (a one-action confirm
+  // once done), on the part of the page it stood in; any other form puts it on the "Saved."
+  // line, else the saved form's first field (ready for the next).
+  const focusAfter = (failed, twin, kept) => {
+    let target;
+    if (failed) target = twin && twin.querySelector('[aria-invalid="true"], [role="alert"]');
+    else if (kept) target = kept();
+    else {
+      target = document.querySelector('main [role="status"]') ||
+        (twin && twin.querySelector("input:not([type=hidden]), select, textarea"));
+    }
     if (!target) return;
     if (!target.matches("input, select, textarea, button")) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
+  };
+
+  // For a form marked `data-keep-focus`: what takes the focus after a save.
+  const keptFocus = (form, submitter) => {
+    if (!form.hasAttribute("data-keep-focus")) return null;
+    const nth = submitter ? [...form.querySelectorAll("button")].indexOf(submitter) : 0;
+    const place = form.parentElement && form.parentElement.closest("[id]");
+    const placeId = place && place.id;
+    return () => {
+      const twin = twinOf(form, document);
+      const button = twin && twin.querySelectorAll("button")[Math.max(nth, 0)];
+      return button || (placeId && document.getElementById(placeId));
+    };
   };
 
   const show = (doc, address) => {
     const y = window.scrollY;
     document.title = doc.title;
     const body = document.adoptNode(doc.body);
+    keepFolds(document.body, body);
     body.dataset.hydrated = "static";
     document.body.replaceWith(body);
     if (address) history.replaceState(null, "", address);
@@ -73,6 +106,7 @@ function saveInPlace(localTimes) {
       for (const b of buttons) b.disabled = false;
     };
     const target = (event.submitter && event.submitter.getAttribute("formaction")) || form.action;
+    const kept = keptFocus(form, event.submitter);
     let answer;
     try {
       answer = await fetch(target, {
@@ -117,7 +151,7 @@ function saveInPlace(localTimes) {
       }
       // A failed try keeps the address (a reload shows the form again, not the error).
       show(doc, failed ? null : address.pathname + address.search);
-      focusAfter(failed, twin);
+      focusAfter(failed, twin, kept);
     } catch (e) {
       // The save was answered but the answer could not be shown here: show it as a page
       // (never post again).

@@ -1,7 +1,8 @@
 // The page's one script (components/page_scripts.rs). Called with the JS glue's and the WASM
 // bundle's paths and the address of the page's language's texts, once the document is parsed
 // (a module script). `saveInPlace` (components/in_place.js) and `loadClosedParts`
-// (components/closed_parts.js) are placed before this function in the same script.
+// (components/closed_parts.js) and `nextOpenItem` (components/next_open.js) are placed before
+// this function in the same script.
 ((jsPath, wasmPath, textsPath) => {
   // Every moment in the reader's time zone, the UTC text kept in the tooltip
   // (components/local_time.rs words the server's text the same way).
@@ -21,6 +22,7 @@
   localTimes(document);
   saveInPlace(localTimes);
   loadClosedParts();
+  nextOpenItem();
   // A `data-print` button opens the browser's print dialog.
   document.addEventListener("click", (event) => {
     if (event.target instanceof Element && event.target.closest("[data-print]")) window.print();

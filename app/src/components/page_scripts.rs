@@ -33,6 +33,10 @@ const LOADER: &str = include_str!("island_loader.js");
 /// island, so its page needs no WASM. Without a script the same form is an ordinary post.
 const IN_PLACE: &str = include_str!("in_place.js");
 
+/// "Next open item" on an order's checklist: the `N` key and its button move the focus to the
+/// next item the server marked open.
+const NEXT_OPEN: &str = include_str!("next_open.js");
+
 /// Closed parts of a page (`<details data-lazy>`, e.g. a quote's cost breakdown) load from the
 /// server when opened.
 const CLOSED_PARTS: &str = include_str!("closed_parts.js");
@@ -47,7 +51,7 @@ pub fn PageScripts(options: LeptosOptions) -> impl IntoView {
     }
     let [js, wasm] = bundle_files(&options);
     let texts = texts_address();
-    let call = format!("{IN_PLACE}\n{CLOSED_PARTS}\n{LOADER}({js:?}, {wasm:?}, {texts:?});");
+    let call = format!("{IN_PLACE}\n{CLOSED_PARTS}\n{NEXT_OPEN}\n{LOADER}({js:?}, {wasm:?}, {texts:?});");
     view! { <script type="module" nonce=use_nonce()>{call}</script> }
 }
 

@@ -6,6 +6,9 @@
 //! becomes a question when its rule has no source (the whole item is asked), when facts of the
 //! quote or the vendor are missing (those are asked, each only at the first item that needs
 //! it), or when what is stated leaves it open ("the quote does not say how traffic is billed").
+//! A fact missing at an item already settled is not asked again at a later one: the team
+//! settled it with the vendor there (a phone call noted as the evidence), and answering one
+//! question never makes the list longer.
 
 use super::accept::quote_fields;
 use super::codes::{Prefill, Suggested};
@@ -31,8 +34,9 @@ pub fn vendor_states(fact: Fact) -> bool {
 }
 
 /// The questions for the vendor about `items` (in checklist order), given what is known;
-/// `done` says whether an item is already settled (a settled item asks nothing). Each missing
-/// fact is asked at the first item that needs it.
+/// `done` says whether an item is already settled (a settled item asks nothing, and the facts it
+/// misses are not asked at a later item). Each missing fact is asked at the first item that
+/// needs it.
 #[must_use]
 pub fn vendor_questions<'a>(
     items: &[&'a Item],
@@ -43,6 +47,9 @@ pub fn vendor_questions<'a>(
     let mut out = Vec::new();
     for &item in items {
         if done(item) {
+            if let Prefill::Missing(missing) = prefill(item, facts) {
+                asked.extend(missing.into_iter().filter(|f| vendor_states(*f)));
+            }
             continue;
         }
         let quoted = item.evidence.contains(&EvidenceKind::QuoteField);

@@ -64,6 +64,32 @@ fn a_well_filled_quote_and_settled_items_ask_nothing_and_an_open_statement_is_as
     assert_eq!(asked[0].1, Q::Open);
 }
 
+#[test]
+fn a_fact_settled_at_one_item_is_not_asked_again_at_the_next_that_needs_it() {
+    let items = applicable_items(OrderKind::Batch, false);
+    let facts = PrefillFacts {
+        workload: Some(OrderKind::Batch),
+        multi_gpu: Some(false),
+        gpu_model: Some("L40S".into()),
+        quoted_vram_mib: Some(49_152),
+        storage_need_gb: Some(dec(100)),
+        data_gb: Some(dec(100)),
+        ..PrefillFacts::default()
+    };
+    let before = vendor_questions(&items, &facts, &|_| false);
+    let disks = |q: &[(&Item, Q)]| {
+        q.iter()
+            .filter(|(_, q)| matches!(q, Q::NotStated(f) if f.contains(&Fact::Disks)))
+            .map(|(i, _)| i.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(disks(&before), ["store.disks"], "asked once, at the disks item");
+    // The disks item confirmed (the sizes noted from a phone call): nobody asks them again.
+    let after = vendor_questions(&items, &facts, &|i| i.id == "store.disks");
+    assert!(disks(&after).is_empty(), "{after:?}");
+    assert_eq!(after.len(), before.len() - 1, "one question answered, one fewer");
+}
+
 fn dec(n: i64) -> rust_decimal::Decimal {
     rust_decimal::Decimal::from(n)
 }

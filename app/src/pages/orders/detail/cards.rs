@@ -1,11 +1,8 @@
 //! The cards of the order page: the selection, the comparison, the next actions, the record.
 
-use super::{DecideOrder, Live, ReopenOrder, RepinOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
+use super::{DecideOrder, ReopenOrder, RepinOrder, SelectForOrder, SetOrderComparison, SubmitOrder};
 use crate::{
-    components::{
-        forms::{ActionError, reload_at, reload_on_success},
-        local_time::Moment,
-    },
+    components::{forms::ActionError, local_time::Moment},
     i18n::{Msg, t, use_locale},
     pages::orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
     texts::runs::{status_class as run_class, status_msg as run_msg},
@@ -17,7 +14,6 @@ use leptos::prelude::*;
 /// for procurement on a draft, the form to change them.
 pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
     let action = ServerAction::<SelectForOrder>::new();
-    reload_at(action, "order-selection");
     let chosen = v.chosen.as_ref().map(|(id, _)| *id);
     let considered: Vec<i64> = v.considered.iter().map(|(id, _)| *id).collect();
     let attached: Vec<i64> = v.runs.iter().map(|r| r.id).collect();
@@ -90,7 +86,6 @@ pub(super) fn selection(v: &OrderView) -> impl IntoView + use<> {
 /// now), where they come from, and for procurement on a draft the link to use instead.
 pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
     let action = ServerAction::<SetOrderComparison>::new();
-    reload_at(action, "order-comparison");
     let query = v.tco_query.clone();
     let chosen = v.chosen.as_ref().map(|(q, _)| *q);
     let scenario = v
@@ -158,7 +153,6 @@ pub(super) fn comparison(v: &OrderView) -> impl IntoView + use<> {
 fn newer_revision(v: &OrderView) -> Option<impl IntoView + use<>> {
     let (pinned, latest) = v.newer_quote_revision?;
     let repin = ServerAction::<RepinOrder>::new();
-    reload_on_success(repin, "");
     let locale = use_locale();
     let (p, l) = (pinned.to_string(), latest.to_string());
     let notice = locale.fmt(Msg::OrdersNewerRevision, &[("latest", &l), ("pinned", &p)]);
@@ -183,27 +177,26 @@ fn newer_revision(v: &OrderView) -> Option<impl IntoView + use<>> {
 /// What the viewer may do next: submit (acknowledging the problems found, when there are any),
 /// approve or reject with the password (and the authenticator's code when the manager has a
 /// second factor), reopen. Each rejected field's message is at the field. Nothing is decided
-/// for the manager: neither approve nor reject is chosen until they choose.
+/// for the manager: neither approve nor reject is chosen until they choose. The forms save in
+/// place through the page's script (`data-in-place`), or as plain posts without one.
 ///
-/// Whether the code is asked comes with the order (`sign_off_code`), not from a resource of its
-/// own: a resource created inside the order's `<Loaded>` is not in the server's hydration data,
-/// and the browser then panics hydrating the form.
-pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
+/// Whether the code is asked comes with the order (`sign_off_code`).
+pub(super) fn actions(v: &OrderView) -> impl IntoView + use<> {
     let decide = ServerAction::<DecideOrder>::new();
     let reopen = ServerAction::<ReopenOrder>::new();
-    reload_on_success(decide, "");
-    reload_on_success(reopen, "");
     let id = v.id.to_string();
     let (id2, id3) = (id.clone(), id.clone());
     let code = v.sign_off_code;
     let (can_submit, can_decide, can_reopen) = (v.can_submit, v.can_decide, v.can_reopen);
+    let problems = v.problems.len();
+    let acknowledge_key = v.acknowledge_key.clone();
     let issues = issues_of(decide, Some((Msg::OrdersRWrongPassword, "password")));
     (can_submit || can_decide || can_reopen).then(move || view! {
         <section class="card no-print" id="order-actions" data-testid="order-actions">
-            {can_submit.then(|| submit_form(id, live))}
+            {can_submit.then(|| submit_form(id, problems, acknowledge_key))}
             {can_decide.then(|| view! {
                 <h2>{t(Msg::OrdersDecide)}</h2>
-                <ActionForm action=decide attr:class="form" attr:data-testid="decide-form">
+                <ActionForm action=decide attr:class="form" attr:data-testid="decide-form" attr:data-in-place="">
                     <input type="hidden" name="order_id" value=id2 />
                     <div class="form-inline" role="radiogroup" aria-label=t(Msg::OrdersDecide) aria-invalid=invalid(issues, "decision") aria-describedby=message_id("decision", "decide")>
                         <label class="check"><input type="radio" name="decision" value="approve" />{t(Msg::OrdersApprove)}</label>
@@ -230,7 +223,7 @@ pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
                 <FormError action=decide at_field=Msg::OrdersRWrongPassword />
             })}
             {can_reopen.then(|| view! {
-                <ActionForm action=reopen attr:data-testid="reopen-form">
+                <ActionForm action=reopen attr:data-testid="reopen-form" attr:data-in-place="">
                     <input type="hidden" name="order_id" value=id3 />
                     <button type="submit" class="secondary">{t(Msg::OrdersReopen)}</button>
                 </ActionForm>
@@ -242,26 +235,22 @@ pub(super) fn actions(v: &OrderView, live: Live) -> impl IntoView + use<> {
 
 /// The submit form; with problems found, the acknowledgement the submitter ticks (it sends the
 /// problems as listed, so one found meanwhile is not acknowledged unseen).
-fn submit_form(order_id: String, live: Live) -> impl IntoView {
+fn submit_form(order_id: String, problems: usize, acknowledge_key: String) -> impl IntoView {
     let submit = ServerAction::<SubmitOrder>::new();
-    reload_on_success(submit, "");
     let issues = issues_of(submit, None);
     let locale = use_locale();
-    let acknowledgement = move || {
-        let n = live.problems.read().len();
-        (n > 0).then(|| {
-            view! {
-                <label class="check">
-                    <input type="checkbox" name="acknowledge_problems" value=move || live.acknowledge_key.get() data-testid="acknowledge-problems"
-                        aria-invalid=invalid(issues, "acknowledge_problems") aria-describedby=message_id("acknowledge_problems", "submit") />
-                    {locale.fmt(Msg::OrdersAcknowledgeProblems, &[("n", &n.to_string())])}
-                </label>
-                <FieldNote issues field="acknowledge_problems" scope="submit" />
-            }
-        })
-    };
+    let acknowledgement = (problems > 0).then(|| {
+        view! {
+            <label class="check">
+                <input type="checkbox" name="acknowledge_problems" value=acknowledge_key data-testid="acknowledge-problems"
+                    aria-invalid=invalid(issues, "acknowledge_problems") aria-describedby=message_id("acknowledge_problems", "submit") />
+                {locale.fmt(Msg::OrdersAcknowledgeProblems, &[("n", &problems.to_string())])}
+            </label>
+            <FieldNote issues field="acknowledge_problems" scope="submit" />
+        }
+    });
     view! {
-        <ActionForm action=submit attr:class="form" attr:data-testid="submit-form">
+        <ActionForm action=submit attr:class="form" attr:data-testid="submit-form" attr:data-in-place="">
             <input type="hidden" name="order_id" value=order_id />
             {acknowledgement}
             <button type="submit">{t(Msg::OrdersSubmit)}</button>

@@ -2,19 +2,27 @@
 //! folded once nothing in it is left for the viewer; every item with its answer form, the
 //! suggestion the data gives (accepted in one action, `accept.rs`) and, per section, all its
 //! suggestions accepted at once after reading them.
+//!
+//! Rendered by the server only. Every form saves in place through the page's script
+//! (`data-in-place`): the server answers with the page as it now reads, which the script shows
+//! where the reader was, focus on the button they pressed; without a script the form is a
+//! plain post. Which form answered ([`Answered`]) comes with that one page load, so "Saved." or
+//! the error appears at that item's form only.
 
 mod accept;
 mod questions;
 mod quick;
 
-use super::{AnswerItem, Live, keys, keys::is_open};
+use super::{AnswerItem, keys, keys::is_open};
 use crate::{
+    components::forms::shown_once,
     domain::checklist::{Progress, RoleProgress},
     i18n::{Locale, Msg, t, use_locale},
     pages::orders::fields::{FieldNote, FormError, invalid, issues_of, message_id},
     views::orders::{ItemLine, OrderView, SectionLine},
 };
-use leptos::prelude::*;
+use accept::AcceptSuggestions;
+use leptos::{prelude::*, server_fn::ServerFn};
 
 /// What an item can cite: runs, fields and documents of the chosen quote.
 #[derive(Clone)]
@@ -27,50 +35,57 @@ pub(super) struct Citable {
     pub documents: Vec<(i64, String)>,
 }
 
-/// The checklist card: each role's progress over the whole checklist, the "next open item" bar
-/// Each item of each section as a signal the page updates in place when an answer is saved,
-/// and all of them together (the summary counts them, the keys move between them).
-pub(super) fn item_lines(v: &OrderView) -> (Vec<Vec<RwSignal<ItemLine>>>, keys::Items) {
-    let lines: Vec<Vec<RwSignal<ItemLine>>> = v
-        .sections
-        .iter()
-        .map(|s| s.items.iter().cloned().map(RwSignal::new).collect())
-        .collect();
-    let items: keys::Items = StoredValue::new(lines.iter().flatten().copied().collect());
-    (lines, items)
+/// Which of the page's forms answered the post this page load follows, if one did
+/// ([`crate::components::forms::answered_at`]): an item's answer form (its id) or an accept
+/// form (the ids of the items it accepts, joined by commas).
+#[derive(Clone, Default)]
+pub(super) struct Answered {
+    pub item: Option<String>,
+    pub accept: Option<String>,
 }
 
-/// for someone who answers, then the sections.
-pub(super) fn checklist_card(
-    v: &OrderView,
-    lines: Vec<Vec<RwSignal<ItemLine>>>,
-    items: keys::Items,
-    live: Live,
-) -> impl IntoView + use<> {
+impl Answered {
+    /// What this page load shows.
+    fn of_page() -> Self {
+        Answered {
+            item: shown_once::<String>(AnswerItem::PATH),
+            accept: shown_once::<String>(AcceptSuggestions::PATH),
+        }
+    }
+}
+
+/// Every item of the order in page order.
+pub(super) fn all_items(v: &OrderView) -> Vec<ItemLine> {
+    v.sections.iter().flat_map(|s| s.items.iter().cloned()).collect()
+}
+
+/// The checklist card: each role's progress over the whole checklist, the "next open item" bar
+/// and the vendor's questions for someone who answers, then the sections.
+pub(super) fn checklist_card(v: &OrderView) -> impl IntoView + use<> {
     let cite = Citable {
         runs: v.runs.iter().map(|r| (r.id, format!("#{}", r.id))).collect(),
         fields: v.quote_fields.clone(),
         documents: v.documents.clone(),
     };
+    let answered = Answered::of_page();
     let order_id = v.id;
-    let answering = v.sections.iter().flat_map(|s| &s.items).any(|i| i.can_answer);
-    let all: Vec<RwSignal<ItemLine>> = lines.iter().flatten().copied().collect();
+    let all = all_items(v);
+    let answering = all.iter().any(|i| i.can_answer);
     let locale = use_locale();
     let sections = v
         .sections
         .iter()
-        .zip(lines)
-        .map(|(s, lines)| section_view(order_id, s, lines, &cite, items, live))
+        .map(|s| section_view(order_id, s, &cite, &answered))
         .collect_view();
     view! {
         <section class="card" id="order-checklist" data-testid="order-checklist">
             <h2>{t(Msg::OrdersChecklist)}</h2>
             <p class="checklist-progress" data-testid="checklist-progress">
                 <span class="hint">{t(Msg::ChecklistProgressLabel)} ": "</span>
-                {move || progress_text(locale, live_progress(&all))}
+                {progress_text(locale, progress(&all))}
             </p>
-            {answering.then(|| keys::next_open_bar(items))}
-            {answering.then(|| questions::vendor_questions(&v.title, v.vendor_contact.as_deref(), items))}
+            {answering.then(keys::next_open_bar)}
+            {answering.then(|| questions::vendor_questions(&v.title, v.vendor_contact.as_deref(), &all))}
             {sections}
         </section>
     }
@@ -78,43 +93,33 @@ pub(super) fn checklist_card(
 
 /// One section: a `<details>` unfolded when something in it is left for the viewer, its title
 /// and progress as the summary, the suggestions to accept at once, then the items.
-fn section_view(
-    order_id: i64,
-    s: &SectionLine,
-    lines: Vec<RwSignal<ItemLine>>,
-    cite: &Citable,
-    items: keys::Items,
-    live: Live,
-) -> impl IntoView + use<> {
+fn section_view(order_id: i64, s: &SectionLine, cite: &Citable, answered: &Answered) -> impl IntoView + use<> {
     let locale = use_locale();
-    let counted = lines.clone();
-    let progress = move || progress_text(locale, live_progress(&counted));
-    let accept_all = accept::section_form(order_id, s.code.clone(), lines.clone(), items, live);
+    let done = progress_text(locale, progress(&s.items));
+    let accept_all = accept::section_form(order_id, &s.code, &s.items, answered);
     view! {
-        <details class="checklist-section" open=s.open data-testid="checklist-section" data-section=s.code.clone()>
+        <details class="checklist-section" open=s.open data-keep-open="" data-testid="checklist-section" data-section=s.code.clone()>
             <summary>
                 <h3>{format!("{} ", s.number)} {s.title.clone()}</h3>
-                " " <span class="hint section-progress" data-testid="section-progress">{progress}</span>
+                " " <span class="hint section-progress" data-testid="section-progress">{done}</span>
             </summary>
             {accept_all}
-            <ul class="checklist">{lines.into_iter().map(|line| item_view(order_id, line, cite.clone(), items, live)).collect_view()}</ul>
+            <ul class="checklist">{s.items.iter().map(|item| item_view(order_id, item, cite, answered)).collect_view()}</ul>
         </details>
     }
 }
 
-/// Each role's progress over `lines` as they now read (saving or accepting updates them).
-pub(super) fn live_progress(lines: &[RwSignal<ItemLine>]) -> RoleProgress {
+/// Each role's progress over `lines`.
+pub(super) fn progress(lines: &[ItemLine]) -> RoleProgress {
     let mut p = RoleProgress::default();
-    for line in lines {
-        line.with(|l| {
-            let done = u32::from(l.done);
-            let role = if l.expert == "engineer" {
-                &mut p.engineer
-            } else {
-                &mut p.procurement
-            };
-            *role = role.plus(Progress { done, total: 1 });
-        });
+    for l in lines {
+        let done = u32::from(l.done);
+        let role = if l.expert == "engineer" {
+            &mut p.engineer
+        } else {
+            &mut p.procurement
+        };
+        *role = role.plus(Progress { done, total: 1 });
     }
     p
 }
@@ -145,26 +150,23 @@ fn status_label(s: &str) -> &'static str {
 }
 
 /// One checklist item: its text, why it matters, the suggestion, the answer with its evidence,
-/// and the answer form when the viewer may answer it. `line` is the item as it now reads: saving
-/// the form replaces it in place (and the page's `live` state), so nothing reloads and focus and
-/// scroll stay where they are.
-fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, items: keys::Items, live: Live) -> impl IntoView {
-    let item = line.get_untracked();
+/// and the answer form when the viewer may answer it.
+fn item_view(order_id: i64, item: &ItemLine, cite: &Citable, answered: &Answered) -> impl IntoView + use<> {
     let expert = t(if item.expert == "engineer" {
         Msg::OrdersExpertEngineer
     } else {
         Msg::OrdersExpertProcurement
     });
-    let quick = quick::quick_confirm(order_id, line, live);
-    let form = item.can_answer.then(|| item_form(order_id, line, cite, live));
-    let class = move || format!("checklist-item status-{}", line.read().status);
+    let mine = answered.item.as_deref() == Some(item.id.as_str());
+    let quick = quick::quick_confirm(order_id, item, mine);
+    let form = item.can_answer.then(|| item_form(order_id, item, cite, mine));
     view! {
-        <li class=class id=format!("item-{}", item.id) tabindex="-1" data-testid="checklist-item" data-open=move || is_open(&line.read()).to_string()>
+        <li class=format!("checklist-item status-{}", item.status) id=format!("item-{}", item.id) tabindex="-1" data-testid="checklist-item" data-open=is_open(item).to_string()>
             <p>
                 <strong>{item.text.clone()}</strong> " "
                 <span class="tag">{expert}</span>
                 {item.required.then(|| view! { <span class="tag warn">{t(Msg::OrdersRequired)}</span> })}
-                " " <span class="item-status" data-testid="item-status">{move || status_label(&line.read().status)}</span>
+                " " <span class="item-status" data-testid="item-status">{status_label(&item.status)}</span>
             </p>
             <p class="hint">{item.why.clone()}</p>
             {item.suggestion.clone().map(|s| view! { <p class="hint suggestion" data-testid="item-suggestion">{s}</p> })}
@@ -174,10 +176,10 @@ fn item_view(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, items: keys
                     <p class="hint">{v.question} " · " {v.source}</p>
                 </div>
             })}
-            {accept::item_accept(order_id, line, items, live)}
+            {accept::item_accept(order_id, item, answered)}
             {item.evidence_hint.clone().map(|h| view! { <p class="hint" data-testid="item-evidence-needed">{h}</p> })}
-            {move || answer_view(&line.read())}
-            {move || line.read().blocker.clone().map(|b| view! { <p class="field-error" data-testid="item-blocker">{b}</p> })}
+            {answer_view(item)}
+            {item.blocker.clone().map(|b| view! { <p class="field-error" data-testid="item-blocker">{b}</p> })}
             {quick}
             {form}
         </li>
@@ -206,59 +208,52 @@ fn answer_view(item: &ItemLine) -> impl IntoView + use<> {
     (text, evidence, answered)
 }
 
-/// The answer form of one item: status, answer, and the evidence the item can cite. Without
-/// JavaScript it posts and comes back to the page; hydrated, a save updates the item in place
-/// and says "Saved." beside the button; a refused reason is shown at the reason field.
-fn item_form(order_id: i64, line: RwSignal<ItemLine>, cite: Citable, live: Live) -> impl IntoView + use<> {
-    let item = line.get_untracked();
-    let (item_id, note, answer, current) = (
-        item.id.clone(),
-        item.status_note.clone(),
-        item.answer.clone(),
-        item.status.clone(),
-    );
+/// The issues of the answer form of an item: those of the last post when it was this item's
+/// (`mine`), none otherwise (every item's form posts to the same server function).
+pub(super) fn item_issues(action: ServerAction<AnswerItem>, mine: bool) -> Signal<Vec<crate::error::FieldIssue>> {
+    if mine {
+        issues_of(action, None)
+    } else {
+        Signal::derive(Vec::new)
+    }
+}
+
+/// The answer form of one item: status, answer, and the evidence the item can cite. After a
+/// save the page shows the item as it now reads and "Saved." beside the button; a refused
+/// reason is shown at the reason field, with what was typed.
+fn item_form(order_id: i64, item: &ItemLine, cite: &Citable, mine: bool) -> impl IntoView + use<> {
+    let item_id = item.id.clone();
     let testid = format!("answer-{item_id}");
-    let action = answer_action(line, live);
-    let issues = issues_of(action, None);
-    let saved = move || !action.pending().get() && matches!(action.value().get(), Some(Ok(_)));
+    let action = ServerAction::<AnswerItem>::new();
+    let issues = item_issues(action, mine);
+    let saved = mine && crate::components::forms::last_error(action).is_none();
     let note_error = message_id("status_note", &item_id);
     let scope = item_id.clone();
+    let (current, note, answer) = (item.status.clone(), item.status_note.clone(), item.answer.clone());
+    let evidence = evidence_controls(item, cite, issues, &scope);
     view! {
-        <ActionForm action attr:class="form-inline item-form no-print" attr:data-testid=testid>
+        <ActionForm action attr:class="form-inline item-form no-print" attr:data-testid=testid attr:data-in-place="" attr:data-keep-focus="">
             <input type="hidden" name="order_id" value=order_id.to_string() />
             <input type="hidden" name="item_id" value=item_id />
             <label>{t(Msg::OrdersStatus)}
                 <select name="status" aria-invalid=invalid(issues, "status")>
                     {["open", "confirmed", "not_applicable", "problem"].into_iter().map(|s| view! {
-                        <option value=s selected=s == current prop:selected=move || line.read().status == s>{status_label(s)}</option>
+                        <option value=s selected=s == current>{status_label(s)}</option>
                     }).collect_view()}
                 </select>
             </label>
             <FieldNote issues field="status" scope=scope.clone() />
             <label>{t(Msg::OrdersStatusNote)}
-                <input type="text" name="status_note" value=note prop:value=move || line.read().status_note.clone() aria-invalid=invalid(issues, "status_note") aria-describedby=note_error />
+                <input type="text" name="status_note" value=note aria-invalid=invalid(issues, "status_note") aria-describedby=note_error />
             </label>
             <FieldNote issues field="status_note" scope=scope.clone() />
-            <label>{t(Msg::OrdersAnswer)}<input type="text" name="answer" value=answer prop:value=move || line.read().answer.clone() /></label>
-            {evidence_controls(&item, &cite, issues, &scope)}
+            <label>{t(Msg::OrdersAnswer)}<input type="text" name="answer" value=answer /></label>
+            {evidence}
             <button type="submit" class="small">{t(Msg::OrdersSaveItem)}</button>
-            <span class=("form-ok", saved) role="status" aria-live="polite" data-testid="item-saved">{move || saved().then(|| t(Msg::OrdersItemSaved))}</span>
+            <span class=("form-ok", saved) role="status" aria-live="polite" data-testid="item-saved">{saved.then(|| t(Msg::OrdersItemSaved))}</span>
         </ActionForm>
-        <FormError action />
+        {mine.then(|| view! { <FormError action /> })}
     }
-}
-
-/// A server action answering the item of `line`: each save replaces the item in place and
-/// takes what changed for the order into `live`.
-fn answer_action(line: RwSignal<ItemLine>, live: Live) -> ServerAction<AnswerItem> {
-    let action = ServerAction::<AnswerItem>::new();
-    Effect::new(move |_| {
-        if let Some(Ok(saved)) = action.value().get() {
-            live.update(&saved);
-            line.set(saved.item);
-        }
-    });
-    action
 }
 
 /// The evidence an answer can cite, the kinds the item accepts first in the order it names

@@ -18,7 +18,7 @@ use crate::{
     domain::orders::OrderState,
     error::AppError,
     i18n::{Msg, t, use_locale},
-    views::orders::{ItemSaved, OrderView, ProblemLine},
+    views::orders::{ItemSaved, OrderView},
 };
 use cards::{actions, comparison, record, selection};
 use leptos::prelude::*;
@@ -63,7 +63,22 @@ pub async fn select_for_order(
         runs: ids(&runs)?,
         waiver,
     };
-    orders::select(&auth::db()?, &caller, &team, order_id, &selection).await
+    orders::select(&auth::db()?, &caller, &team, order_id, &selection).await?;
+    back_at(order_id, "order-selection");
+    Ok(())
+}
+
+/// After a save from a form the server renders (posted by the page's script or without one):
+/// the order again, at the card the form is on (`card`, empty: the top) rather than the top of
+/// a long page, without the marks of an earlier answer (an error shown before).
+#[cfg(feature = "ssr")]
+fn back_at(order_id: i64, card: &str) {
+    let at = if card.is_empty() {
+        String::new()
+    } else {
+        format!("#{card}")
+    };
+    crate::components::forms::open_after_plain_post(&format!("/orders/{order_id}{at}"));
 }
 
 /// Sets the comparison the order is submitted with from a pasted cost page link (empty: the
@@ -72,7 +87,9 @@ pub async fn select_for_order(
 pub async fn set_order_comparison(order_id: i64, link: String) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, i18n::request_locale, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
-    orders::set_comparison(&auth::db()?, &caller, &team, order_id, &link, request_locale()).await
+    orders::set_comparison(&auth::db()?, &caller, &team, order_id, &link, request_locale()).await?;
+    back_at(order_id, "order-comparison");
+    Ok(())
 }
 
 /// The fields of an item's answer form.
@@ -112,7 +129,8 @@ pub struct AnswerFields {
 }
 
 /// Answers one checklist item (engineers their items, procurement theirs; draft only); answers
-/// the item as it now reads and what changed for the order, so the page updates in place.
+/// the item as it now reads and what changed for the order. Posted as a page, the answer is the
+/// order page showing "Saved." (or the error) at that item's form.
 #[server(endpoint = "orders/answer")]
 pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<ItemSaved, AppError> {
     use crate::{auth, domain::roles::Capability, i18n::request_locale, services::orders};
@@ -131,7 +149,10 @@ pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<Item
     };
     let order_id = fields.order_id.trim().parse().map_err(|_| AppError::NotFound)?;
     let db = auth::db()?;
-    orders::answer(&db, &caller, &team, order_id, &form).await?;
+    let done = orders::answer(&db, &caller, &team, order_id, &form).await;
+    let path = <AnswerItem as leptos::server_fn::ServerFn>::PATH;
+    crate::components::forms::answered_at(path, &form.item_id, &done).await?;
+    done?;
     let v = orders::view(&db, &caller, &team, order_id, None, request_locale()).await?;
     let item = v
         .sections
@@ -190,7 +211,9 @@ pub async fn decide_order(
         &comment,
         &code,
     )
-    .await
+    .await?;
+    back_at(order_id, "");
+    Ok(())
 }
 
 /// Re-pins a draft's chosen quote to its latest revision (procurement, draft only).
@@ -198,7 +221,9 @@ pub async fn decide_order(
 pub async fn repin_order(order_id: i64) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::SubmitOrders)?;
-    orders::repin(&auth::db()?, &caller, &team, order_id).await
+    orders::repin(&auth::db()?, &caller, &team, order_id).await?;
+    back_at(order_id, "order-selection");
+    Ok(())
 }
 
 /// Reopens a decided order as a new draft revision.
@@ -206,66 +231,40 @@ pub async fn repin_order(order_id: i64) -> Result<(), AppError> {
 pub async fn reopen_order(order_id: i64) -> Result<(), AppError> {
     use crate::{auth, domain::roles::Capability, services::orders};
     let (caller, team) = auth::require_team(Capability::ReadTeamData)?;
-    orders::reopen(&auth::db()?, &caller, &team, order_id).await
-}
-
-/// What on the page changes when an item is saved in place: the blockers, the problems found
-/// and the acknowledgement they need.
-#[derive(Clone, Copy)]
-pub(super) struct Live {
-    pub blockers: RwSignal<Vec<(String, String)>>,
-    pub problems: RwSignal<Vec<ProblemLine>>,
-    pub acknowledge_key: RwSignal<String>,
-}
-
-impl Live {
-    fn of(v: &OrderView) -> Self {
-        Live {
-            blockers: RwSignal::new(v.blockers.clone()),
-            problems: RwSignal::new(v.problems.clone()),
-            acknowledge_key: RwSignal::new(v.acknowledge_key.clone()),
-        }
-    }
-
-    /// Takes what a save answered.
-    fn update(&self, saved: &ItemSaved) {
-        self.blockers.set(saved.blockers.clone());
-        self.problems.set(saved.problems.clone());
-        self.acknowledge_key.set(saved.acknowledge_key.clone());
-    }
+    orders::reopen(&auth::db()?, &caller, &team, order_id).await?;
+    back_at(order_id, "");
+    Ok(())
 }
 
 /// What still blocks submission of a draft, each item linked to its place in the checklist: the
 /// count and the first [`BLOCKERS_SHOWN`] (what applies to the whole order first), the rest
 /// folded away, so a new draft does not open on a list of every unanswered item.
-fn blockers(state: OrderState, live: Live) -> impl IntoView {
+fn blockers(v: &OrderView) -> impl IntoView + use<> {
     let locale = use_locale();
-    move || {
-        (!live.blockers.read().is_empty() && state == OrderState::Draft).then(|| {
-            let (general, items): (Vec<_>, Vec<_>) = live.blockers.get().into_iter().partition(|(id, _)| id.is_empty());
-            let mut lines = general;
-            lines.extend(items);
-            let count = lines.len();
-            let rest = lines.split_off(count.min(BLOCKERS_SHOWN));
-            let more = (!rest.is_empty()).then(|| {
-                let summary = locale.fmt(Msg::OrdersBlockersMore, &[("n", &rest.len().to_string())]);
-                view! {
-                    <details data-testid="order-blockers-more">
-                        <summary>{summary}</summary>
-                        <ul>{rest.into_iter().map(blocker_line).collect_view()}</ul>
-                    </details>
-                }
-            });
+    (!v.blockers.is_empty() && v.state == OrderState::Draft).then(|| {
+        let (general, items): (Vec<_>, Vec<_>) = v.blockers.iter().cloned().partition(|(id, _)| id.is_empty());
+        let mut lines = general;
+        lines.extend(items);
+        let count = lines.len();
+        let rest = lines.split_off(count.min(BLOCKERS_SHOWN));
+        let more = (!rest.is_empty()).then(|| {
+            let summary = locale.fmt(Msg::OrdersBlockersMore, &[("n", &rest.len().to_string())]);
             view! {
-                <section class="callout callout-warn" data-testid="order-blockers">
-                    <strong>{t(Msg::OrdersBlockers)}</strong> " · "
-                    <span data-testid="order-blockers-count">{locale.fmt(Msg::OrdersBlockersCount, &[("n", &count.to_string())])}</span>
-                    <ul>{lines.into_iter().map(blocker_line).collect_view()}</ul>
-                    {more}
-                </section>
+                <details data-testid="order-blockers-more">
+                    <summary>{summary}</summary>
+                    <ul>{rest.into_iter().map(blocker_line).collect_view()}</ul>
+                </details>
             }
-        })
-    }
+        });
+        view! {
+            <section class="callout callout-warn" data-testid="order-blockers">
+                <strong>{t(Msg::OrdersBlockers)}</strong> " · "
+                <span data-testid="order-blockers-count">{locale.fmt(Msg::OrdersBlockersCount, &[("n", &count.to_string())])}</span>
+                <ul>{lines.into_iter().map(blocker_line).collect_view()}</ul>
+                {more}
+            </section>
+        }
+    })
 }
 
 /// Blockers listed before the rest are folded away.
@@ -327,8 +326,7 @@ pub fn OrderPage() -> impl IntoView {
     })
 }
 
-/// One loaded order: heading and revisions, then [`OrderWork`]: an island while the order can
-/// still change (a draft's in-place saves, the manager's sign-off), plain HTML once decided.
+/// One loaded order: heading and revisions, then its working parts.
 fn order_view(v: OrderView) -> impl IntoView {
     let locale = use_locale();
     let order_id = v.id;
@@ -353,35 +351,25 @@ fn order_view(v: OrderView) -> impl IntoView {
         </p>
         {made}
     };
-    let work = if matches!(v.state, OrderState::Draft | OrderState::Submitted) {
-        view! { <OrderWork v /> }.into_any()
-    } else {
-        order_work(v).into_any()
-    };
-    view! { {head} {work} }
+    view! { {head} {working_parts(&v)} }
 }
 
-/// The order's working parts, which change in place as items are saved: the summary and the
-/// links to the sections, the problems, what the viewer may do next, the selection, the
-/// comparison and the checklist.
-#[island(lazy)]
-fn OrderWork(v: OrderView) -> impl IntoView {
-    order_work(v)
-}
-
-fn order_work(v: OrderView) -> impl IntoView {
-    let live = Live::of(&v);
-    let (lines, items) = checklist::item_lines(&v);
+/// The order's working parts, rendered by the server: the summary and the links to the
+/// sections, the problems, what blocks submission, what the viewer may do next, the selection,
+/// the plan, the comparison, then the checklist. The page has no island: its forms save in
+/// place through the page's script, which shows the page the server answers with.
+fn working_parts(v: &OrderView) -> impl IntoView + use<> {
+    let lines = checklist::all_items(v);
     view! {
-        {summary(&v, items, live)}
-        {section_nav(&v, v.can_decide)}
-        {problems_card(v.state, v.problems_acknowledged.clone(), live)}
-        {blockers(v.state, live)}
-        {actions(&v, live)}
-        {selection(&v)}
+        {summary(v, &lines)}
+        {section_nav(v, v.can_decide)}
+        {problems_card(v.state, &v.problems, v.problems_acknowledged.clone())}
+        {blockers(v)}
+        {actions(v)}
+        {selection(v)}
         {plan::plan_card(v.plan.as_ref())}
-        {comparison(&v)}
-        {checklist::checklist_card(&v, lines, items, live)}
+        {comparison(v)}
+        {checklist::checklist_card(v)}
     }
 }
 

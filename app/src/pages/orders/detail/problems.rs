@@ -1,7 +1,6 @@
 //! The problems found on the checklist, listed before everything else on the order page: what
 //! procurement acknowledges at submission and what the manager reads first.
 
-use super::Live;
 use crate::{
     domain::orders::OrderState,
     i18n::{Msg, t},
@@ -11,25 +10,26 @@ use leptos::prelude::*;
 
 /// The problems card: each problem with its item (linked), the explanation and who recorded it;
 /// once submitted, who acknowledged them and when. Hidden while there is none.
-pub(super) fn problems_card(state: OrderState, acknowledged: Option<String>, live: Live) -> impl IntoView {
+pub(super) fn problems_card(
+    state: OrderState,
+    problems: &[ProblemLine],
+    acknowledged: Option<String>,
+) -> impl IntoView + use<> {
     let lead = t(if state == OrderState::Draft {
         Msg::OrdersProblemsLeadDraft
     } else {
         Msg::OrdersProblemsLeadReview
     });
-    move || {
-        let problems = live.problems.get();
-        (!problems.is_empty()).then(|| {
-            view! {
-                <section class="card callout callout-warn" id="order-problems" data-testid="order-problems" aria-labelledby="order-problems-title">
-                    <h2 id="order-problems-title">{t(Msg::OrdersProblemsTitle)}</h2>
-                    <p class="hint">{lead}</p>
-                    <ul>{problems.into_iter().map(problem_view).collect_view()}</ul>
-                    {acknowledged.clone().map(|a| view! { <p data-testid="order-problems-acknowledged">{a}</p> })}
-                </section>
-            }
-        })
-    }
+    (!problems.is_empty()).then(|| {
+        view! {
+            <section class="card callout callout-warn" id="order-problems" data-testid="order-problems" aria-labelledby="order-problems-title">
+                <h2 id="order-problems-title">{t(Msg::OrdersProblemsTitle)}</h2>
+                <p class="hint">{lead}</p>
+                <ul>{problems.iter().cloned().map(problem_view).collect_view()}</ul>
+                {acknowledged.map(|a| view! { <p data-testid="order-problems-acknowledged">{a}</p> })}
+            </section>
+        }
+    })
 }
 
 /// One problem: the item (a link to it in the checklist), the explanation, who and when.

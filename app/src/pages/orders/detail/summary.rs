@@ -1,11 +1,7 @@
 //! The top of the order page: what the order is at (state, decisions), the chosen quote's total,
 //! the problems and who the order waits for; then the links to the page's sections.
 
-use super::{
-    Live,
-    checklist::{live_progress, progress_text},
-    keys::Items,
-};
+use super::checklist::{progress, progress_text};
 use crate::{
     domain::orders::OrderState,
     i18n::{Locale, Msg, t, use_locale},
@@ -65,37 +61,29 @@ fn waits_for(locale: Locale, state: OrderState, latest: bool, open: (usize, usiz
 }
 
 /// The summary card: the decisions, who the order waits for, the chosen quote's total and
-/// rank, the checklist's progress and the problems. The counts follow answers saved in place.
-pub(super) fn summary(v: &OrderView, items: Items, live: Live) -> impl IntoView + use<> {
+/// rank, the checklist's progress and the problems.
+pub(super) fn summary(v: &OrderView, lines: &[ItemLine]) -> impl IntoView + use<> {
     let locale = use_locale();
-    let (state, latest) = (v.state, v.revisions.first().is_none_or(|(n, _)| *n == v.revision));
-    let lines = move || items.with_value(|all| all.iter().map(|l| l.get()).collect::<Vec<_>>());
-    let waits = move || {
-        let blocked = !live.blockers.read().is_empty();
-        waits_for(locale, state, latest, open_counts(&lines()), blocked)
-            .into_iter()
-            .map(|w| view! { <li>{w}</li> })
-            .collect_view()
-    };
+    let latest = v.revisions.first().is_none_or(|(n, _)| *n == v.revision);
+    let waits = waits_for(locale, v.state, latest, open_counts(lines), !v.blockers.is_empty())
+        .into_iter()
+        .map(|w| view! { <li>{w}</li> })
+        .collect_view();
     // The same count as the checklist's heading and sections: per role, done of all.
-    let progress = move || {
-        let all: Vec<RwSignal<ItemLine>> = items.get_value();
-        progress_text(locale, live_progress(&all))
-    };
+    let done = progress_text(locale, progress(lines));
     // The checklist's problems, then what the order's plan falls short of (late, at risk, over
     // budget): a late plan is a problem the manager reads here too.
     let shortfalls = v.plan.as_ref().map(|p| p.shortfalls.clone()).unwrap_or_default();
-    let problems = move || {
-        let n = live.problems.read().len();
-        if n == 0 && shortfalls.is_empty() {
-            return t(Msg::OrderPageProblemsNone).into_any();
-        }
+    let n = v.problems.len();
+    let problems = if n == 0 && shortfalls.is_empty() {
+        t(Msg::OrderPageProblemsNone).into_any()
+    } else {
         let count = (n > 0).then(|| {
             view! { <li><a href="#order-problems">{locale.fmt(Msg::OrderPageProblemsCount, &[("n", &n.to_string())])}</a></li> }
         });
         let plan = shortfalls
-            .iter()
-            .map(|s| view! { <li data-testid="order-summary-plan-problem"><a href="#order-plan">{s.clone()}</a></li> })
+            .into_iter()
+            .map(|s| view! { <li data-testid="order-summary-plan-problem"><a href="#order-plan">{s}</a></li> })
             .collect_view();
         view! { <ul class="plain">{count}{plan}</ul> }.into_any()
     };
@@ -127,7 +115,7 @@ pub(super) fn summary(v: &OrderView, items: Items, live: Live) -> impl IntoView 
                 {chosen}
                 {plan}
                 <dt>{t(Msg::OrderPageChecklistProgress)}</dt>
-                <dd data-testid="order-summary-checklist">{progress}</dd>
+                <dd data-testid="order-summary-checklist">{done}</dd>
                 <dt>{t(Msg::OrderPageProblems)}</dt>
                 <dd data-testid="order-summary-problems">{problems}</dd>
             </dl>

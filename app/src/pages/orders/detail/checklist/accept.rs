@@ -3,7 +3,7 @@
 //! evidence, and audited as a manual answer is; the server computes every suggestion again and
 //! refuses one that changed since the page showed it (`services::orders::accept`).
 
-use super::super::{Live, keys};
+use super::Answered;
 use crate::{
     error::AppError,
     i18n::{Msg, t, use_locale},
@@ -36,7 +36,15 @@ pub async fn accept_suggestions(
         .collect::<Result<Vec<_>, _>>()?;
     let db = auth::db()?;
     let locale = request_locale();
-    let ids = orders::accept(&db, &caller, &team, order_id, &accepted, locale).await?;
+    let key = accepted
+        .iter()
+        .map(|a| a.item_id.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let done = orders::accept(&db, &caller, &team, order_id, &accepted, locale).await;
+    crate::components::forms::answered_at(<AcceptSuggestions as leptos::server_fn::ServerFn>::PATH, &key, &done)
+        .await?;
+    let ids = done?;
     let v = orders::view(&db, &caller, &team, order_id, None, locale).await?;
     Ok(SuggestionsAccepted {
         items: v
@@ -49,32 +57,6 @@ pub async fn accept_suggestions(
         problems: v.problems,
         acknowledge_key: v.acknowledge_key,
     })
-}
-
-/// Takes what accepting answered: each item in place, and the order's blockers and problems.
-fn apply(saved: &SuggestionsAccepted, items: keys::Items, live: Live) {
-    items.with_value(|all| {
-        for line in all {
-            let id = line.with_untracked(|l| l.id.clone());
-            if let Some(now) = saved.items.iter().find(|i| i.id == id) {
-                line.set(now.clone());
-            }
-        }
-    });
-    live.blockers.set(saved.blockers.clone());
-    live.problems.set(saved.problems.clone());
-    live.acknowledge_key.set(saved.acknowledge_key.clone());
-}
-
-/// A server action for accepting, applied to the page when it answers.
-fn accept_action(items: keys::Items, live: Live) -> ServerAction<AcceptSuggestions> {
-    let action = ServerAction::<AcceptSuggestions>::new();
-    Effect::new(move |_| {
-        if let Some(Ok(saved)) = action.value().get() {
-            apply(&saved, items, live);
-        }
-    });
-    action
 }
 
 /// The label of the status a suggestion would record.
@@ -96,60 +78,61 @@ fn evidence_text(evidence: &[EvidenceLine]) -> Option<String> {
 }
 
 /// "Accept" on one item, while it has a suggestion the viewer may accept: the evidence it would
-/// attach, and the button. Without JavaScript it posts and comes back to the page.
-pub(super) fn item_accept(order_id: i64, line: RwSignal<ItemLine>, items: keys::Items, live: Live) -> impl IntoView {
-    let action = accept_action(items, live);
-    move || {
-        let item = line.read();
-        let a: AcceptLine = item.accept.clone()?;
-        let id = item.id.clone();
-        Some(view! {
-            <ActionForm action attr:class="form-inline accept-one no-print" attr:data-testid=format!("accept-{id}")>
-                <input type="hidden" name="order_id" value=order_id.to_string() />
-                <input type="hidden" name="suggestions[]" value=a.token.clone() />
-                <span class="hint">{evidence_text(&a.evidence)}</span>
-                " " <button type="submit" class="small" title=t(Msg::ChecklistAcceptTitle)>{t(Msg::ChecklistAccept)}</button>
-            </ActionForm>
-            <FormError action />
-        })
-    }
+/// attach, and the button.
+pub(super) fn item_accept(order_id: i64, item: &ItemLine, answered: &Answered) -> Option<impl IntoView + use<>> {
+    let a: AcceptLine = item.accept.clone()?;
+    let action = ServerAction::<AcceptSuggestions>::new();
+    let mine = answered.accept.as_deref() == Some(item.id.as_str());
+    Some(view! {
+        <ActionForm action attr:class="form-inline accept-one no-print" attr:data-testid=format!("accept-{}", item.id) attr:data-in-place="" attr:data-keep-focus="">
+            <input type="hidden" name="order_id" value=order_id.to_string() />
+            <input type="hidden" name="suggestions[]" value=a.token.clone() />
+            <span class="hint">{evidence_text(&a.evidence)}</span>
+            " " <button type="submit" class="small" title=t(Msg::ChecklistAcceptTitle)>{t(Msg::ChecklistAccept)}</button>
+        </ActionForm>
+        {mine.then(|| view! { <FormError action /> })}
+    })
 }
 
 /// The suggestions of a section the viewer may accept, listed (item, status, what the data says,
 /// evidence) above one button that accepts them all; shown while there are two or more.
 pub(super) fn section_form(
     order_id: i64,
-    code: String,
-    lines: Vec<RwSignal<ItemLine>>,
-    items: keys::Items,
-    live: Live,
-) -> impl IntoView {
-    let action = accept_action(items, live);
-    let locale = use_locale();
-    move || {
-        let offered: Vec<(String, AcceptLine)> = lines
-            .iter()
-            .filter_map(|l| l.with(|l| l.accept.clone().map(|a| (l.text.clone(), a))))
-            .collect();
-        (offered.len() >= 2).then(|| {
-            let n = offered.len().to_string();
-            view! {
-                <ActionForm action attr:class="accept-section no-print" attr:data-testid=format!("accept-section-{code}")>
-                    <input type="hidden" name="order_id" value=order_id.to_string() />
-                    <p class="hint">{t(Msg::ChecklistAcceptSectionLead)}</p>
-                    <ul data-testid="accept-section-list">
-                        {offered.into_iter().map(|(text, a)| view! {
-                            <li>
-                                <input type="hidden" name="suggestions[]" value=a.token.clone() />
-                                <strong>{text}</strong> " — " {suggested_label(&a.status)} ": " {a.text.clone()}
-                                {evidence_text(&a.evidence).map(|e| view! { " " <span class="hint">"(" {e} ")"</span> })}
-                            </li>
-                        }).collect_view()}
-                    </ul>
-                    <button type="submit" class="small" data-testid="accept-section-button">{locale.fmt(Msg::ChecklistAcceptSection, &[("n", &n)])}</button>
-                </ActionForm>
-                <FormError action />
-            }
-        })
+    code: &str,
+    lines: &[ItemLine],
+    answered: &Answered,
+) -> Option<impl IntoView + use<>> {
+    let offered: Vec<(String, String, AcceptLine)> = lines
+        .iter()
+        .filter_map(|l| l.accept.clone().map(|a| (l.id.clone(), l.text.clone(), a)))
+        .collect();
+    if offered.len() < 2 {
+        return None;
     }
+    let action = ServerAction::<AcceptSuggestions>::new();
+    let key = offered
+        .iter()
+        .map(|(id, _, _)| id.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let mine = answered.accept.as_deref() == Some(key.as_str());
+    let locale = use_locale();
+    let n = offered.len().to_string();
+    Some(view! {
+        <ActionForm action attr:class="accept-section no-print" attr:data-testid=format!("accept-section-{code}") attr:data-in-place="" attr:data-keep-focus="">
+            <input type="hidden" name="order_id" value=order_id.to_string() />
+            <p class="hint">{t(Msg::ChecklistAcceptSectionLead)}</p>
+            <ul data-testid="accept-section-list">
+                {offered.into_iter().map(|(_, text, a)| view! {
+                    <li>
+                        <input type="hidden" name="suggestions[]" value=a.token.clone() />
+                        <strong>{text}</strong> " — " {suggested_label(&a.status)} ": " {a.text.clone()}
+                        {evidence_text(&a.evidence).map(|e| view! { " " <span class="hint">"(" {e} ")"</span> })}
+                    </li>
+                }).collect_view()}
+            </ul>
+            <button type="submit" class="small" data-testid="accept-section-button">{locale.fmt(Msg::ChecklistAcceptSection, &[("n", &n)])}</button>
+        </ActionForm>
+        {mine.then(|| view! { <FormError action /> })}
+    })
 }

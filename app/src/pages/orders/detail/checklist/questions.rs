@@ -1,8 +1,7 @@
 //! The questions for the vendor: every item still waiting for something only the vendor can say
 //! (what the quote does not state), as a list, as one message to copy, and as one e-mail to the
-//! vendor's address when its record has one. The list follows answers saved in place.
+//! vendor's address when its record has one. A save redraws it with the page.
 
-use super::super::keys;
 use crate::{
     i18n::{Msg, t, use_locale},
     views::orders::ItemLine,
@@ -54,36 +53,31 @@ fn message(intro: &str, thanks: &str, questions: &[String]) -> String {
 }
 
 /// The card part: folded, with the count in its summary; nothing when nothing is left to ask.
-pub(super) fn vendor_questions(title: &str, contact: Option<&str>, items: keys::Items) -> impl IntoView + use<> {
+pub(super) fn vendor_questions(title: &str, contact: Option<&str>, lines: &[ItemLine]) -> impl IntoView + use<> {
     let locale = use_locale();
-    let lines = move || items.with_value(|all| all.iter().map(|l| l.get()).collect::<Vec<_>>());
-    let intro = locale.fmt(Msg::ChecklistVendorMailIntro, &[("title", title)]);
-    let subject = locale.fmt(Msg::ChecklistVendorMailSubject, &[("title", title)]);
-    let thanks = locale.t(Msg::ChecklistVendorMailThanks).to_string();
-    let to = contact.and_then(email_in);
-    move || {
-        let asked = questions(&lines());
-        (!asked.is_empty()).then(|| {
-            let n = asked.len().to_string();
-            let body = message(&intro, &thanks, &asked);
-            let mail = to.clone().map(|to| {
-                let href = format!("mailto:{to}?subject={}&body={}", encoded(&subject), encoded(&body));
-                let send = locale.fmt(Msg::ChecklistVendorMailSend, &[("n", &n), ("to", &to)]);
-                view! { <p><a class="button" href=href data-testid="vendor-questions-mail">{send}</a></p> }
-            });
-            view! {
-                <details class="vendor-questions no-print" data-testid="vendor-questions">
-                    <summary>{locale.fmt(Msg::ChecklistVendorQuestions, &[("n", &n)])}</summary>
-                    <p class="hint">{t(Msg::ChecklistVendorQuestionsHint)}</p>
-                    <ol data-testid="vendor-questions-list">{asked.into_iter().map(|q| view! { <li>{q}</li> }).collect_view()}</ol>
-                    {mail}
-                    <label>{t(Msg::ChecklistVendorMailCopy)}
-                        <textarea readonly rows="6" data-testid="vendor-questions-text">{body}</textarea>
-                    </label>
-                </details>
-            }
-        })
-    }
+    let asked = questions(lines);
+    (!asked.is_empty()).then(|| {
+        let n = asked.len().to_string();
+        let intro = locale.fmt(Msg::ChecklistVendorMailIntro, &[("title", title)]);
+        let subject = locale.fmt(Msg::ChecklistVendorMailSubject, &[("title", title)]);
+        let body = message(&intro, locale.t(Msg::ChecklistVendorMailThanks), &asked);
+        let mail = contact.and_then(email_in).map(|to| {
+            let href = format!("mailto:{to}?subject={}&body={}", encoded(&subject), encoded(&body));
+            let send = locale.fmt(Msg::ChecklistVendorMailSend, &[("n", &n), ("to", &to)]);
+            view! { <p><a class="button" href=href data-testid="vendor-questions-mail">{send}</a></p> }
+        });
+        view! {
+            <details class="vendor-questions no-print" data-keep-open="" data-testid="vendor-questions">
+                <summary>{locale.fmt(Msg::ChecklistVendorQuestions, &[("n", &n)])}</summary>
+                <p class="hint">{t(Msg::ChecklistVendorQuestionsHint)}</p>
+                <ol data-testid="vendor-questions-list">{asked.into_iter().map(|q| view! { <li>{q}</li> }).collect_view()}</ol>
+                {mail}
+                <label>{t(Msg::ChecklistVendorMailCopy)}
+                    <textarea readonly rows="6" data-testid="vendor-questions-text">{body}</textarea>
+                </label>
+            </details>
+        }
+    })
 }
 
 #[cfg(test)]

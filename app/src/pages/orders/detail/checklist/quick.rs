@@ -2,7 +2,6 @@
 //! that takes a note with the note and one click. The full answer form stays below it for any
 //! other answer (not applicable, a problem, other evidence).
 
-use super::super::Live;
 use crate::{
     i18n::{Msg, t},
     pages::orders::fields::FormError,
@@ -26,17 +25,17 @@ fn by_vendor_answer(item: &ItemLine) -> bool {
     item.vendor_answer.is_some() && item.evidence_needed.iter().any(|k| k == "quote_field")
 }
 
-/// The one-action confirm of an item, hidden once the item is done.
-pub(super) fn quick_confirm(order_id: i64, line: RwSignal<ItemLine>, live: Live) -> Option<impl IntoView + use<>> {
-    let item = line.get_untracked();
-    if !offered(&item) {
+/// The one-action confirm of an item, while it is not done. `mine`: the post this page load
+/// follows answered this item (its error, if any, is shown here).
+pub(super) fn quick_confirm(order_id: i64, item: &ItemLine, mine: bool) -> Option<impl IntoView + use<>> {
+    if !offered(item) || item.done {
         return None;
     }
-    let by_vendor = by_vendor_answer(&item);
+    let by_vendor = by_vendor_answer(item);
     let by_note = !by_vendor && !item.evidence_needed.is_empty();
-    let action = super::answer_action(line, live);
-    let done = move || line.read().done;
+    let action = ServerAction::<super::AnswerItem>::new();
     let testid = format!("quick-{}", item.id);
+    let item_id = item.id.clone();
     let label = t(if by_vendor {
         Msg::RfqEvidenceConfirm
     } else if by_note {
@@ -45,10 +44,10 @@ pub(super) fn quick_confirm(order_id: i64, line: RwSignal<ItemLine>, live: Live)
         Msg::ChecklistQuickConfirm
     });
     Some(view! {
-        <div class="quick-confirm" hidden=done>
-            <ActionForm action attr:class="form-inline no-print" attr:data-testid=testid>
+        <div class="quick-confirm">
+            <ActionForm action attr:class="form-inline no-print" attr:data-testid=testid attr:data-in-place="" attr:data-keep-focus="">
                 <input type="hidden" name="order_id" value=order_id.to_string() />
-                <input type="hidden" name="item_id" value=item.id.clone() />
+                <input type="hidden" name="item_id" value=item_id />
                 <input type="hidden" name="status" value="confirmed" />
                 {by_note.then(|| view! {
                     <label>{t(Msg::ChecklistQuickNote)}<input type="text" name="evidence_note" required /></label>
@@ -56,7 +55,7 @@ pub(super) fn quick_confirm(order_id: i64, line: RwSignal<ItemLine>, live: Live)
                 {by_vendor.then(|| view! { <input type="hidden" name="evidence_vendor_answer" value="on" /> })}
                 <button type="submit" class="small">{label}</button>
             </ActionForm>
-            <FormError action />
+            {mine.then(|| view! { <FormError action /> })}
         </div>
     })
 }
