@@ -169,15 +169,7 @@ impl World {
 
     /// POSTs raw JSON text (numbers written as sent, not as a JSON library would).
     async fn json(&self, path: &str, body: String, cookie: &str, failures: &mut Vec<Failure>) {
-        let req = Request::post(path)
-            .header(header::CONTENT_TYPE, "application/json")
-            .header(header::ACCEPT, "application/json")
-            .header(header::HOST, "127.0.0.1:3000")
-            .header(header::ORIGIN, ORIGIN)
-            .header(header::COOKIE, cookie)
-            .body(Body::from(body.clone()))
-            .unwrap();
-        self.probe(format!("POST {path} {body}"), req, failures).await;
+        self.json_bytes(path, body.into_bytes(), cookie, failures).await;
     }
 
     /// POSTs `body` as JSON whatever its bytes are (not UTF-8 included).

@@ -12,15 +12,7 @@ fn ids(q: &[(&Item, Q)]) -> Vec<&'static str> {
 #[test]
 fn a_bare_catalogue_line_asks_each_missing_fact_once_and_never_the_team_s_own_checks() {
     let items = applicable_items(OrderKind::Batch, false);
-    let facts = PrefillFacts {
-        workload: Some(OrderKind::Batch),
-        multi_gpu: Some(false),
-        gpu_model: Some("L40S".into()),
-        quoted_vram_mib: Some(49_152),
-        storage_need_gb: Some(dec(100)),
-        data_gb: Some(dec(100)),
-        ..PrefillFacts::default()
-    };
+    let facts = catalogue_line();
     let asked = vendor_questions(&items, &facts, &|_| false);
     let ids = ids(&asked);
     // The vendor's to state.
@@ -67,15 +59,7 @@ fn a_well_filled_quote_and_settled_items_ask_nothing_and_an_open_statement_is_as
 #[test]
 fn a_fact_settled_at_one_item_is_not_asked_again_at_the_next_that_needs_it() {
     let items = applicable_items(OrderKind::Batch, false);
-    let facts = PrefillFacts {
-        workload: Some(OrderKind::Batch),
-        multi_gpu: Some(false),
-        gpu_model: Some("L40S".into()),
-        quoted_vram_mib: Some(49_152),
-        storage_need_gb: Some(dec(100)),
-        data_gb: Some(dec(100)),
-        ..PrefillFacts::default()
-    };
+    let facts = catalogue_line();
     let before = vendor_questions(&items, &facts, &|_| false);
     let disks = |q: &[(&Item, Q)]| {
         q.iter()
@@ -88,6 +72,19 @@ fn a_fact_settled_at_one_item_is_not_asked_again_at_the_next_that_needs_it() {
     let after = vendor_questions(&items, &facts, &|i| i.id == "store.disks");
     assert!(disks(&after).is_empty(), "{after:?}");
     assert_eq!(after.len(), before.len() - 1, "one question answered, one fewer");
+}
+
+/// What a bare catalogue line states: the GPU and its memory; the workload's storage need.
+fn catalogue_line() -> PrefillFacts {
+    PrefillFacts {
+        workload: Some(OrderKind::Batch),
+        multi_gpu: Some(false),
+        gpu_model: Some("L40S".into()),
+        quoted_vram_mib: Some(49_152),
+        storage_need_gb: Some(dec(100)),
+        data_gb: Some(dec(100)),
+        ..PrefillFacts::default()
+    }
 }
 
 fn dec(n: i64) -> rust_decimal::Decimal {
