@@ -179,9 +179,11 @@ fn back_parts(referer: &str) -> Option<(String, Vec<String>)> {
 /// per thing (an answer form per checklist item): the one page load the post goes back to
 /// shows the answer — "Saved." or the error — at the form `key` names, not at every form of
 /// the same server function. Saved: back to the page, without the marks of an earlier answer;
-/// refused: the same page with the error in its address as Leptos writes it (`__err`).
+/// refused: the same page with the error in its address as Leptos writes it (`__err`). Either
+/// way at the element `at` (its id), so a browser without a script lands where the reader was
+/// (the page's script keeps its own place: a fetched answer's address has no fragment).
 #[cfg(feature = "ssr")]
-pub async fn answered_at<T>(form: &str, key: &str, result: &Result<T, AppError>) -> Result<(), AppError> {
+pub async fn answered_at<T>(form: &str, key: &str, at: &str, result: &Result<T, AppError>) -> Result<(), AppError> {
     if !wants_page() {
         return Ok(());
     }
@@ -208,7 +210,7 @@ pub async fn answered_at<T>(form: &str, key: &str, result: &Result<T, AppError>)
         }
     };
     crate::auth::shown_once::keep(&crate::auth::session()?, form, &page, &key).await?;
-    leptos_axum::redirect(&page);
+    leptos_axum::redirect(&format!("{page}#{at}"));
     Ok(())
 }
 

@@ -151,7 +151,8 @@ pub async fn answer_item(#[server(flatten)] fields: AnswerFields) -> Result<Item
     let db = auth::db()?;
     let done = orders::answer(&db, &caller, &team, order_id, &form).await;
     let path = <AnswerItem as leptos::server_fn::ServerFn>::PATH;
-    crate::components::forms::answered_at(path, &form.item_id, &done).await?;
+    let at = format!("item-{}", form.item_id);
+    crate::components::forms::answered_at(path, &form.item_id, &at, &done).await?;
     done?;
     let v = orders::view(&db, &caller, &team, order_id, None, request_locale()).await?;
     let item = v

@@ -42,8 +42,12 @@ pub async fn accept_suggestions(
         .collect::<Vec<_>>()
         .join(",");
     let done = orders::accept(&db, &caller, &team, order_id, &accepted, locale).await;
-    crate::components::forms::answered_at(<AcceptSuggestions as leptos::server_fn::ServerFn>::PATH, &key, &done)
-        .await?;
+    // Back at the first item accepted.
+    let at = accepted
+        .first()
+        .map_or_else(|| "order-checklist".to_string(), |a| format!("item-{}", a.item_id));
+    let path = <AcceptSuggestions as leptos::server_fn::ServerFn>::PATH;
+    crate::components::forms::answered_at(path, &key, &at, &done).await?;
     let ids = done?;
     let v = orders::view(&db, &caller, &team, order_id, None, locale).await?;
     Ok(SuggestionsAccepted {
