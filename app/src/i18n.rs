@@ -37,6 +37,16 @@ pub fn t(msg: Msg) -> &'static str {
     use_locale().t(msg)
 }
 
+/// `view` rendered to HTML in `locale`, outside any page: what a server function answers for a
+/// form's island to show (a bill's or a run's preview) in the reader's language.
+#[cfg(feature = "ssr")]
+pub fn markup_in<V: IntoView>(locale: Locale, view: impl FnOnce() -> V) -> String {
+    Owner::new().with(|| {
+        provide_context(locale);
+        view().to_html()
+    })
+}
+
 /// The language for this request: the cookie if set, else `Accept-Language`.
 #[cfg(feature = "ssr")]
 pub fn locale_from_headers(headers: &http::HeaderMap) -> Locale {

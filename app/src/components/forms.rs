@@ -94,11 +94,7 @@ pub async fn show_once_after_plain_post<T: serde::Serialize>(form: &str, value: 
     if !wants_page() {
         return Ok(false);
     }
-    let Some(parts) = use_context::<http::request::Parts>() else {
-        return Ok(false);
-    };
-    let referer = parts.headers.get(http::header::REFERER).and_then(|v| v.to_str().ok());
-    let Some(back) = referer.and_then(|r| saved_address(r, form)) else {
+    let Some(back) = referer().and_then(|r| saved_address(&r, form)) else {
         return Ok(false);
     };
     crate::auth::shown_once::keep(&crate::auth::session()?, form, &back, value).await?;
@@ -130,13 +126,20 @@ pub fn shown_once<T: serde::de::DeserializeOwned>(form: &str) -> Option<T> {
 /// post); the marks of an earlier answer (`saved`, Leptos' `__err`/`__path`) are dropped.
 #[cfg(feature = "ssr")]
 pub fn saved_after_plain_post() {
-    let Some(parts) = use_context::<http::request::Parts>() else {
+    let Some(form) = use_context::<http::request::Parts>().map(|p| p.uri.path().to_owned()) else {
         return;
     };
-    let referer = parts.headers.get(http::header::REFERER).and_then(|v| v.to_str().ok());
-    if let Some(back) = referer.and_then(|r| saved_address(r, parts.uri.path())) {
+    if let Some(back) = referer().and_then(|r| saved_address(&r, &form)) {
         open_after_plain_post(&back);
     }
+}
+
+/// The `Referer` of the post being answered: the page the form was on.
+#[cfg(feature = "ssr")]
+fn referer() -> Option<String> {
+    let parts = use_context::<http::request::Parts>()?;
+    let referer = parts.headers.get(http::header::REFERER)?.to_str().ok()?;
+    Some(referer.to_owned())
 }
 
 /// The address to go back to after `form` (a server function's path) saved, posted from
@@ -144,16 +147,14 @@ pub fn saved_after_plain_post() {
 /// `None` for what is not an absolute web address with a path of its own.
 #[cfg(feature = "ssr")]
 fn saved_address(referer: &str, form: &str) -> Option<String> {
-    let (path, mut kept) = back_parts(referer)?;
-    kept.push(format!("saved={form}"));
-    Some(format!("{path}?{}", kept.join("&")))
+    back_address(referer, Some(&format!("saved={form}")))
 }
 
 /// The page a post came from (`referer`) as the answer goes back to it: its path on this site
-/// and the pairs of its query but the marks of an earlier answer (`saved`, `__err`, `__path`).
+/// and its query but the marks of an earlier answer (`saved`, `__err`, `__path`), plus `mark`.
 /// `None` for what is not an absolute web address with a path of its own.
 #[cfg(feature = "ssr")]
-fn back_parts(referer: &str) -> Option<(String, Vec<String>)> {
+fn back_address(referer: &str, mark: Option<&str>) -> Option<String> {
     let uri: http::Uri = referer.parse().ok()?;
     uri.scheme()?;
     let path = uri.path_and_query()?.path();
@@ -161,7 +162,7 @@ fn back_parts(referer: &str) -> Option<(String, Vec<String>)> {
     if path.starts_with("//") {
         return None;
     }
-    let kept = uri
+    let kept: Vec<&str> = uri
         .query()
         .unwrap_or_default()
         .split('&')
@@ -170,9 +171,13 @@ fn back_parts(referer: &str) -> Option<(String, Vec<String>)> {
             let key = kv.split('=').next().unwrap_or_default();
             !matches!(key, "saved" | "__err" | "__path")
         })
-        .map(str::to_string)
+        .chain(mark)
         .collect();
-    Some((path.to_string(), kept))
+    Some(if kept.is_empty() {
+        path.to_string()
+    } else {
+        format!("{path}?{}", kept.join("&"))
+    })
 }
 
 /// After a form posted as a page (by the page's script or without one) on a page with one form
@@ -187,17 +192,8 @@ pub async fn answered_at<T>(form: &str, key: &str, at: &str, result: &Result<T, 
     if !wants_page() {
         return Ok(());
     }
-    let Some(parts) = use_context::<http::request::Parts>() else {
+    let Some(back) = referer().and_then(|r| back_address(&r, None)) else {
         return Ok(());
-    };
-    let referer = parts.headers.get(http::header::REFERER).and_then(|v| v.to_str().ok());
-    let Some((path, kept)) = referer.and_then(back_parts) else {
-        return Ok(());
-    };
-    let back = if kept.is_empty() {
-        path
-    } else {
-        format!("{path}?{}", kept.join("&"))
     };
     let page = match result {
         Ok(_) => back,

@@ -85,23 +85,14 @@ pub async fn import_bill_shown(request: BillRequest, save: bool) -> Result<BillI
     let preview = import_bill(request, save).await?;
     let ready = preview.ready.then_some(preview.matched + preview.unmatched);
     let record = match preview.saved {
-        Some(_) => Some(record_markup(load_bills(order_id).await?, locale)),
+        Some(_) => {
+            let section = load_bills(order_id).await?;
+            Some(crate::i18n::markup_in(locale, || record_view(section)))
+        }
         None => None,
     };
-    let markup = Owner::new().with(|| {
-        provide_context(locale);
-        super::bill_view::preview_view(preview).to_html()
-    });
+    let markup = crate::i18n::markup_in(locale, || super::bill_view::preview_view(preview));
     Ok(BillImportShown { markup, ready, record })
-}
-
-/// The section's record (everything but the import form) as HTML, in `locale`.
-#[cfg(feature = "ssr")]
-fn record_markup(s: BillSection, locale: Locale) -> String {
-    Owner::new().with(|| {
-        provide_context(locale);
-        record_view(s).to_html()
-    })
 }
 
 /// Sets the team's variance threshold, percent (managers).

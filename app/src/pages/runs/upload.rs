@@ -92,10 +92,7 @@ pub async fn preview_run(request: RunRequest) -> Result<RunPreview, AppError> {
 pub async fn show_run_preview(request: RunRequest) -> Result<String, AppError> {
     let locale = crate::i18n::request_locale();
     let preview = preview_run(request).await?;
-    Ok(Owner::new().with(|| {
-        provide_context(locale);
-        preview_markup(preview).to_html()
-    }))
+    Ok(crate::i18n::markup_in(locale, || preview_markup(preview)))
 }
 
 /// The preview's markup: the stored run it completes, if any, then the verdict and figures.

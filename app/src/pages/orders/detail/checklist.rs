@@ -210,7 +210,7 @@ fn answer_view(item: &ItemLine) -> impl IntoView + use<> {
 
 /// The issues of the answer form of an item: those of the last post when it was this item's
 /// (`mine`), none otherwise (every item's form posts to the same server function).
-pub(super) fn item_issues(action: ServerAction<AnswerItem>, mine: bool) -> Signal<Vec<crate::error::FieldIssue>> {
+fn item_issues(action: ServerAction<AnswerItem>, mine: bool) -> Signal<Vec<crate::error::FieldIssue>> {
     if mine {
         issues_of(action, None)
     } else {
